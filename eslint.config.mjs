@@ -1,0 +1,64 @@
+// @ts-check
+import js from '@eslint/js'
+import pluginVue from 'eslint-plugin-vue'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+/**
+ * The layering rules of the architecture live here, not in a wiki: only src/main/shell (and the
+ * preload, which is Electron's by nature) may import `electron`, and the renderer may not reach into
+ * the main process's code. test/unit/lint-rules.test.ts proves the rules are active.
+ */
+const electronBan = {
+  name: 'electron',
+  message: 'Only src/main/shell (and src/preload) may import electron; keep the core Electron-free.',
+}
+const electronPatterns = [{ group: ['electron/*'], message: electronBan.message }]
+
+export default tseslint.config(
+  {
+    ignores: ['out/**', 'dist/**', 'build/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/bench/results/**'],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...pluginVue.configs['flat/recommended'],
+  {
+    files: ['**/*.vue'],
+    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' } },
+  },
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'vue/max-attributes-per-line': 'off',
+      'vue/singleline-html-element-content-newline': 'off',
+      'vue/html-self-closing': 'off',
+    },
+  },
+  {
+    files: ['test/bridge/stand-in.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    files: ['src/renderer/**/*.{ts,vue}'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronBan],
+          patterns: [
+            ...electronPatterns,
+            { regex: '(^|/)main(/|$)', message: 'The renderer talks to the core only through src/renderer/src/api.ts and the IPC contract.' },
+          ],
+        },
+      ],
+      'no-restricted-properties': ['error', { property: 'ipcRenderer', message: 'The renderer has no raw IPC; use the contract.' }],
+    },
+  },
+  {
+    files: ['src/main/**/*.ts', 'src/shared/**/*.ts'],
+    ignores: ['src/main/shell/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [electronBan], patterns: electronPatterns }] },
+  },
+)

@@ -1,0 +1,74 @@
+import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
+import { EventHub, type EventStream } from '../events'
+import { silentLogger, type Clock, type EventSink, type Logger, type SecretStore } from '../ports'
+import { createHandlerTable, type HandlerTable } from './handlers'
+import { SettingsRepository } from './settings'
+
+export interface CoreConfig {
+  /** SQLite file; ':memory:' for throwaway cores in tests. */
+  databasePath: string
+  /** better_sqlite3.node for the running runtime, when it is not the one in node_modules. */
+  nativeBinding?: string
+  appName?: string
+  appVersion: string
+  ports?: {
+    clock?: Clock
+    logger?: Logger
+    secrets?: SecretStore
+    events?: EventSink
+  }
+}
+
+export interface Core {
+  handlers: HandlerTable
+  events: EventStream
+  /** For the CLI and tests that drive the core below the contract. */
+  readonly db: Database
+  close(): Promise<void>
+}
+
+/**
+ * Builds the whole Electron-free core from a config. The Electron shell and the test bridge both call
+ * this and differ only in the transport they put in front of `handlers` and `events`.
+ */
+export function createCore(config: CoreConfig): Core {
+  const logger = config.ports?.logger ?? silentLogger
+  const hub = new EventHub(config.ports?.events)
+  const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger })
+  const settings = new SettingsRepository(db)
+
+  const handlers = createHandlerTable(
+    {
+      getAppInfo: () => ({
+        name: config.appName ?? 'Satchel',
+        version: config.appVersion,
+        database: {
+          path: config.databasePath,
+          schemaVersion: db.pragma('user_version', { simple: true }) as number,
+          journalMode: String(db.pragma('journal_mode', { simple: true })),
+        },
+      }),
+      getSettings: () => settings.get(),
+      updateSettings: (patch) => {
+        const next = settings.update(patch)
+        hub.emit('settingsChanged', next)
+        return next
+      },
+    },
+    logger,
+  )
+
+  let closed = false
+  return {
+    handlers,
+    events: hub,
+    db,
+    async close() {
+      if (closed) return
+      closed = true
+      closeDatabase(db)
+    },
+  }
+}
+
+export { latestSchemaVersion }

@@ -1,0 +1,50 @@
+import type { z } from 'zod'
+import { methodNames, type MethodName } from '../../shared/channels'
+import { contract, type MethodInput, type MethodOutput } from '../../shared/contract'
+import { fail, ok, type Result } from '../../shared/result'
+import { CoreError } from '../errors'
+import type { Logger } from '../ports'
+
+/** What each transport calls: takes whatever arrived on the wire, answers an envelope, never throws. */
+export type HandlerTable = { readonly [M in MethodName]: (argument: unknown) => Promise<Result<MethodOutput<M>>> }
+
+/** What the core implements: arguments already validated against the contract. */
+export type Implementations = {
+  [M in MethodName]: (argument: z.output<(typeof contract)[M]['input']>) => MethodOutput<M> | Promise<MethodOutput<M>>
+}
+
+export function describeIssues(error: z.ZodError): { path: string; message: string }[] {
+  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(argument)', message: issue.message }))
+}
+
+/**
+ * Wraps each implementation with the contract's argument check and error mapping. This is the one
+ * door into the core for every transport, so a malformed call is refused the same way everywhere.
+ */
+export function createHandlerTable(implementations: Implementations, logger: Logger): HandlerTable {
+  const table: Partial<Record<MethodName, (argument: unknown) => Promise<Result<unknown>>>> = {}
+  for (const method of methodNames) {
+    const schema = contract[method].input as z.ZodType
+    const implementation = implementations[method] as (argument: unknown) => unknown
+    table[method] = async (argument) => {
+      const parsed = schema.safeParse(argument)
+      if (!parsed.success) {
+        const issues = describeIssues(parsed.error)
+        return fail('INVALID_ARGUMENT', `Invalid argument for ${method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
+      }
+      try {
+        return ok(await implementation(parsed.data))
+      } catch (error) {
+        if (error instanceof CoreError) return fail(error.code, error.message, error.issues)
+        logger.error('handler failed', { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+        return fail('INTERNAL', `Satchel hit an unexpected error in ${method}. Details are in the log.`)
+      }
+    }
+  }
+  return table as HandlerTable
+}
+
+/** Narrow helper for tests and transports that know the method at compile time. */
+export function call<M extends MethodName>(table: HandlerTable, method: M, argument?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+  return table[method](argument) as Promise<Result<MethodOutput<M>>>
+}

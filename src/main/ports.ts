@@ -1,0 +1,79 @@
+/**
+ * The core's effects, passed in rather than reached for, so the Electron shell, the CLI, the test
+ * bridge and the tests each hand the same core their own implementations.
+ */
+import type { EventName } from '../shared/channels'
+import type { EventPayload } from '../shared/contract'
+
+export interface Clock {
+  /** Milliseconds since the epoch. The service's serverTimestamp, not this, drives sync cursors. */
+  now(): number
+}
+
+export type LogFields = Record<string, unknown>
+
+export interface Logger {
+  debug(message: string, fields?: LogFields): void
+  info(message: string, fields?: LogFields): void
+  warn(message: string, fields?: LogFields): void
+  error(message: string, fields?: LogFields): void
+  child(bindings: LogFields): Logger
+}
+
+export type SecretName = 'apiSecret' | 'userToken'
+
+/** Keeps credentials out of the database and out of plain files. */
+export interface SecretStore {
+  /** False where the platform offers no safe storage (for example Linux's plain-text backend). */
+  isAvailable(): boolean
+  get(name: SecretName): Promise<string | null>
+  set(name: SecretName, value: string): Promise<void>
+  delete(name: SecretName): Promise<void>
+}
+
+export interface EventSink {
+  emit<E extends EventName>(name: E, payload: EventPayload<E>): void
+}
+
+export const systemClock: Clock = { now: () => Date.now() }
+
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child() {
+    return silentLogger
+  },
+}
+
+/** A logger that writes one JSON line per entry to stderr; secrets must never be passed in fields. */
+export function createConsoleLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'info', bindings: LogFields = {}): Logger {
+  const order = { debug: 10, info: 20, warn: 30, error: 40 } as const
+  const write = (lvl: keyof typeof order) => (message: string, fields?: LogFields) => {
+    if (order[lvl] < order[level]) return
+    process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...bindings, ...fields }) + '\n')
+  }
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    child: (more) => createConsoleLogger(level, { ...bindings, ...more }),
+  }
+}
+
+/** Keeps secrets in memory only: for tests, the bridge and one-shot CLI runs. */
+export function createMemorySecretStore(): SecretStore {
+  const secrets = new Map<SecretName, string>()
+  return {
+    isAvailable: () => true,
+    get: async (name) => secrets.get(name) ?? null,
+    set: async (name, value) => {
+      secrets.set(name, value)
+    },
+    delete: async (name) => {
+      secrets.delete(name)
+    },
+  }
+}

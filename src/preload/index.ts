@@ -1,0 +1,20 @@
+/**
+ * Exposes the contract's methods, and nothing else, to the renderer. Runs sandboxed, so it is bundled
+ * into one CommonJS file and imports only `electron` and the channel names.
+ */
+import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
+import { channelOf, eventChannel, methodNames } from '../shared/channels'
+
+const api: Record<string, unknown> = {}
+for (const method of methodNames) {
+  api[method] = (argument?: unknown) => ipcRenderer.invoke(channelOf(method), argument)
+}
+api.onEvent = (listener: (event: unknown) => void) => {
+  const handler = (_event: IpcRendererEvent, payload: unknown) => listener(payload)
+  ipcRenderer.on(eventChannel, handler)
+  return () => {
+    ipcRenderer.removeListener(eventChannel, handler)
+  }
+}
+
+contextBridge.exposeInMainWorld('satchel', api)

@@ -1,0 +1,20 @@
+/**
+ * Channel and event names of the IPC contract, kept apart from the schemas so the sandboxed preload
+ * can bundle them without pulling in a validation library.
+ */
+export const methodNames = ['getAppInfo', 'getSettings', 'updateSettings'] as const
+
+export type MethodName = (typeof methodNames)[number]
+
+export const eventNames = ['settingsChanged'] as const
+
+export type EventName = (typeof eventNames)[number]
+
+/** Prefix of every invoke channel, so main can tell Satchel's channels from anything else. */
+export const channelPrefix = 'satchel:'
+/** The single channel on which main pushes events to the window. */
+export const eventChannel = 'satchel:event'
+
+export function channelOf(method: MethodName): string {
+  return channelPrefix + method
+}

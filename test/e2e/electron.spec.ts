@@ -1,0 +1,30 @@
+import { _electron as electron, expect, test } from '@playwright/test'
+import { existsSync, mkdtempSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+
+/** The `electron` package exports the binary's path, and throws when the binary was never downloaded. */
+function electronBinary(): string | undefined {
+  try {
+    const path = createRequire(__filename)('electron') as unknown
+    return typeof path === 'string' && existsSync(path) ? path : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const binary = electronBinary()
+
+test('the packaged main, preload and renderer start in Electron and reach the core', async () => {
+  test.skip(!binary, 'Electron binary not installed here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)')
+  const app = await electron.launch({
+    executablePath: binary,
+    args: [resolve(__dirname, '../..')],
+    env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'satchel-electron-')) },
+  })
+  const window = await app.firstWindow()
+  await expect(window.getByTestId('database-status')).toHaveText(/schema \d+, wal journal/)
+  await window.screenshot({ path: resolve(__dirname, '../../test-results/screenshots/electron-settings.png') })
+  await app.close()
+})
