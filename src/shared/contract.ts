@@ -29,16 +29,56 @@ export type Settings = z.infer<typeof settingsSchema>
 export const settingsPatchSchema = settingsSchema.partial().strict()
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>
 
+const uuid = z.uuid()
+
+/**
+ * Credentials as the renderer sends them. A secret (apiSecret, userToken) travels to main once and is
+ * never sent back: omitting it on a later save keeps the stored one.
+ */
+export const connectionInputSchema = z
+  .object({
+    baseUrl: z.url({ protocol: /^https?$/, error: 'Enter the service address, starting with https://' }),
+    auth: z.discriminatedUnion('kind', [
+      z.object({
+        kind: z.literal('apiKey'),
+        apiKey: z.string().trim().min(1, 'Enter the API key'),
+        apiSecret: z.string().min(1, 'Enter the API secret').optional(),
+        userGuid: uuid.nullable().optional(),
+      }),
+      z.object({
+        kind: z.literal('session'),
+        userGuid: uuid,
+        userToken: z.string().min(1, 'Enter the user token').optional(),
+        supplierGuid: uuid,
+      }),
+    ]),
+  })
+  .strict()
+export type ConnectionInput = z.infer<typeof connectionInputSchema>
+
+/** What the renderer may know about the saved connection: never the secrets, only whether one is kept. */
+export const connectionSchema = z.object({
+  baseUrl: z.string(),
+  auth: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('apiKey'), apiKey: z.string(), userGuid: z.string().nullable(), hasSecret: z.boolean() }),
+    z.object({ kind: z.literal('session'), userGuid: z.string(), supplierGuid: z.string(), hasToken: z.boolean() }),
+  ]),
+})
+export type Connection = z.infer<typeof connectionSchema>
+
 const noArgument = z.undefined()
 
 export const contract = {
   getAppInfo: { input: noArgument, output: appInfoSchema },
   getSettings: { input: noArgument, output: settingsSchema },
   updateSettings: { input: settingsPatchSchema, output: settingsSchema },
+  getConnection: { input: noArgument, output: connectionSchema.nullable() },
+  saveConnection: { input: connectionInputSchema, output: connectionSchema },
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>
 
 export const eventSchemas = {
   settingsChanged: settingsSchema,
+  connectionChanged: connectionSchema,
 } as const satisfies Record<EventName, z.ZodType>
 
 export type Contract = typeof contract

@@ -1,7 +1,8 @@
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
 import { EventHub, type EventStream } from '../events'
-import { silentLogger, type Clock, type EventSink, type Logger, type SecretStore } from '../ports'
+import { createMemorySecretStore, silentLogger, type Clock, type EventSink, type Logger, type SecretStore } from '../ports'
 import { createHandlerTable, type HandlerTable } from './handlers'
+import { ConnectionStore } from './connection'
 import { SettingsRepository } from './settings'
 
 export interface CoreConfig {
@@ -24,6 +25,7 @@ export interface Core {
   events: EventStream
   /** For the CLI and tests that drive the core below the contract. */
   readonly db: Database
+  readonly connection: ConnectionStore
   close(): Promise<void>
 }
 
@@ -36,6 +38,7 @@ export function createCore(config: CoreConfig): Core {
   const hub = new EventHub(config.ports?.events)
   const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger })
   const settings = new SettingsRepository(db)
+  const connection = new ConnectionStore(db, config.ports?.secrets ?? createMemorySecretStore())
 
   const handlers = createHandlerTable(
     {
@@ -54,6 +57,12 @@ export function createCore(config: CoreConfig): Core {
         hub.emit('settingsChanged', next)
         return next
       },
+      getConnection: () => connection.get(),
+      saveConnection: async (input) => {
+        const saved = await connection.save(input)
+        hub.emit('connectionChanged', saved)
+        return saved
+      },
     },
     logger,
   )
@@ -63,6 +72,7 @@ export function createCore(config: CoreConfig): Core {
     handlers,
     events: hub,
     db,
+    connection,
     async close() {
       if (closed) return
       closed = true

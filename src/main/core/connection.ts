@@ -1,0 +1,97 @@
+import type { Connection, ConnectionInput } from '../../shared/contract'
+import type { Database } from '../db/database'
+import { CoreError } from '../errors'
+import type { SecretStore } from '../ports'
+
+/** Everything the service client needs to authenticate, secrets included. Never leaves main. */
+export type ServiceAuth =
+  | { kind: 'apiKey'; apiKey: string; apiSecret: string; userGuid?: string }
+  | { kind: 'session'; userGuid: string; userToken: string; supplierGuid: string }
+
+export interface ServiceConnection {
+  baseUrl: string
+  auth: ServiceAuth
+}
+
+type StoredConnection =
+  | { baseUrl: string; auth: { kind: 'apiKey'; apiKey: string; userGuid: string | null } }
+  | { baseUrl: string; auth: { kind: 'session'; userGuid: string; supplierGuid: string } }
+
+const settingsKey = 'connection'
+
+/**
+ * The service address and credentials. The non-secret parts sit in the settings table; the API
+ * secret and the session token go only to the SecretStore (safeStorage in the app), so the database
+ * file never holds them in clear.
+ */
+export class ConnectionStore {
+  private readonly select
+  private readonly upsert
+
+  constructor(
+    db: Database,
+    private readonly secrets: SecretStore,
+  ) {
+    this.select = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?')
+    this.upsert = db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+  }
+
+  private stored(): StoredConnection | null {
+    const row = this.select.get(settingsKey)
+    return row ? (JSON.parse(row.value) as StoredConnection) : null
+  }
+
+  async get(): Promise<Connection | null> {
+    const stored = this.stored()
+    if (!stored) return null
+    if (stored.auth.kind === 'apiKey') {
+      return { baseUrl: stored.baseUrl, auth: { ...stored.auth, hasSecret: (await this.secrets.get('apiSecret')) !== null } }
+    }
+    return { baseUrl: stored.baseUrl, auth: { ...stored.auth, hasToken: (await this.secrets.get('userToken')) !== null } }
+  }
+
+  async save(input: ConnectionInput): Promise<Connection> {
+    const secret = input.auth.kind === 'apiKey' ? input.auth.apiSecret : input.auth.userToken
+    const secretName = input.auth.kind === 'apiKey' ? 'apiSecret' : 'userToken'
+    if (secret !== undefined && !this.secrets.isAvailable()) {
+      throw new CoreError(
+        'SECRET_STORE_UNAVAILABLE',
+        'This computer offers no safe place for passwords (on Linux, install and unlock a keyring such as GNOME Keyring or KWallet), so Satchel will not store the secret.',
+      )
+    }
+    if (secret === undefined && (await this.secrets.get(secretName)) === null) {
+      throw new CoreError('INVALID_ARGUMENT', input.auth.kind === 'apiKey' ? 'Enter the API secret.' : 'Enter the user token.', [
+        { path: `auth.${secretName}`, message: 'Required' },
+      ])
+    }
+    const baseUrl = input.baseUrl.replace(/\/+$/, '')
+    const stored: StoredConnection =
+      input.auth.kind === 'apiKey'
+        ? { baseUrl, auth: { kind: 'apiKey', apiKey: input.auth.apiKey, userGuid: input.auth.userGuid ?? null } }
+        : { baseUrl, auth: { kind: 'session', userGuid: input.auth.userGuid, supplierGuid: input.auth.supplierGuid } }
+    if (secret !== undefined) await this.secrets.set(secretName, secret)
+    // A switch of header set must not leave the other set's secret behind.
+    await this.secrets.delete(secretName === 'apiSecret' ? 'userToken' : 'apiSecret')
+    this.upsert.run(settingsKey, JSON.stringify(stored))
+    const saved = await this.get()
+    if (!saved) throw new CoreError('INTERNAL', 'The connection was not saved.')
+    return saved
+  }
+
+  /** The full credentials for the service client, or null when no complete connection is saved. */
+  async resolve(): Promise<ServiceConnection | null> {
+    const stored = this.stored()
+    if (!stored) return null
+    if (stored.auth.kind === 'apiKey') {
+      const apiSecret = await this.secrets.get('apiSecret')
+      if (apiSecret === null) return null
+      return {
+        baseUrl: stored.baseUrl,
+        auth: { kind: 'apiKey', apiKey: stored.auth.apiKey, apiSecret, ...(stored.auth.userGuid ? { userGuid: stored.auth.userGuid } : {}) },
+      }
+    }
+    const userToken = await this.secrets.get('userToken')
+    if (userToken === null) return null
+    return { baseUrl: stored.baseUrl, auth: { kind: 'session', userGuid: stored.auth.userGuid, userToken, supplierGuid: stored.auth.supplierGuid } }
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The ordering-service double's public surface: what tests, the demo and the benchmarks may rely on.
+ * Satchel's own code never imports from test/service.
+ */
+
+export type ServiceSize = 'tiny' | 'demo' | 'bench' | number
+
+export interface ServiceCredentials {
+  /** API key header set: x-apiKey / x-apiSecret. */
+  apiKey: string
+  apiSecret: string
+  /** User session header set: userGuid / userToken / supplierGuid (a supplier-level user). */
+  userGuid: string
+  userToken: string
+  supplierGuid: string
+}
+
+/** Which requests a fault applies to. `route` is METHOD plus the route pattern, e.g.
+ * 'GET /v1/catalog/:catalogGuid/catalog_items', or '*' for every route. */
+export interface FaultMatch {
+  route: string
+  /** Skip this many matching requests before the fault starts applying (default 0). */
+  skip?: number
+  /** Apply to this many matching requests, then retire (default: until cleared). */
+  times?: number
+}
+
+export type FaultAction =
+  | { type: 'latency'; ms: number }
+  | { type: 'status'; status: number; body?: unknown; contentType?: string; headers?: Record<string, string> }
+  | { type: 'rateLimit'; retryAfterSeconds: number }
+  /** The socket is destroyed before any response is written (nothing committed). */
+  | { type: 'destroySocket' }
+  /** Order creation: the order is committed, then the socket is destroyed before the response. */
+  | { type: 'commitThenDrop' }
+  /** Between this listing's page requests, rows are inserted into / soft-deleted from the listed set. */
+  | { type: 'drift'; insert?: number; remove?: number }
+
+export type FaultRule = FaultMatch & FaultAction
+
+export interface RequestLogEntry {
+  at: string
+  method: string
+  /** The path with its query string, as received. */
+  url: string
+  /** The matched route pattern, e.g. 'POST /v1/orderWithItems'. */
+  route: string
+  status: number
+  headers: Record<string, string>
+  query: Record<string, unknown>
+  body?: unknown
+}
+
+export type MutableKind = 'catalogItem' | 'customer' | 'catalog' | 'priceGroup' | 'category' | 'order'
+
+/** Tests' and drills' handle on the double. Every mutation stamps updated_at with the double's clock. */
+export interface ServiceControl {
+  /** The double's current time (its own clock, which shiftClock moves). */
+  now(): Date
+  shiftClock(ms: number): void
+
+  /** Snapshots of the stored records, in the service's own field names (deleted rows included). */
+  catalogs(): Record<string, unknown>[]
+  priceGroups(catalogGuid: string): Record<string, unknown>[]
+  categories(catalogGuid: string): Record<string, unknown>[]
+  catalogItems(catalogGuid: string): Record<string, unknown>[]
+  customers(): Record<string, unknown>[]
+  orders(): Record<string, unknown>[]
+
+  /** Shallow-merges fields into a record; returns the updated record. */
+  update(kind: MutableKind, guid: string, patch: Record<string, unknown>): Record<string, unknown>
+  setPrice(catalogItemGuid: string, priceGroupName: string, price: number | 'N/A'): void
+  softDelete(kind: MutableKind, guid: string): void
+  deactivate(kind: 'catalogItem' | 'customer' | 'catalog', guid: string): void
+  insertCatalogItem(catalogGuid: string, fields?: Record<string, unknown>): Record<string, unknown>
+  insertCustomer(fields?: Record<string, unknown>): Record<string, unknown>
+  setSupplierSetting(name: 'remainInPreliminary', value: boolean): void
+
+  addFault(rule: FaultRule): string
+  removeFault(id: string): void
+  clearFaults(): void
+
+  /** Every order created with this api_guid (exactly-once checks expect length 1). */
+  ordersByApiGuid(apiGuid: string): Record<string, unknown>[]
+  requestLog(): RequestLogEntry[]
+  clearRequestLog(): void
+}
+
+export interface StartServiceOptions {
+  seed?: number
+  size?: ServiceSize
+  /** 0 (default) picks a free port. Always bound to 127.0.0.1. */
+  port?: number
+  faults?: FaultRule[]
+  /** Serve the control surface over HTTP under /__control (never in-process-only by default). */
+  httpControl?: boolean
+  /** Keep request bodies in the request log (default true; the bench turns it off). */
+  logBodies?: boolean
+}
+
+export interface RunningService {
+  url: string
+  credentials: ServiceCredentials
+  control: ServiceControl
+  close(): Promise<void>
+}
