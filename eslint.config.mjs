@@ -36,6 +36,12 @@ export default tseslint.config(
     },
   },
   {
+    // Plain CommonJS helpers shared by .mjs scripts and TypeScript tests.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['test/bridge/stand-in.ts'],
     languageOptions: { globals: { ...globals.browser } },
   },

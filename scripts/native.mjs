@@ -30,12 +30,8 @@ function fail(message) {
 }
 
 function electronBinary() {
-  try {
-    const path = require('electron')
-    if (typeof path === 'string' && existsSync(path)) return path
-  } catch {
-    // falls through to the message below
-  }
+  const path = require('./electron-binary.cjs').findElectronBinary()
+  if (path) return path
   fail('the Electron binary is not installed (was npm install run with ELECTRON_SKIP_BINARY_DOWNLOAD=1?). Run `npx install-electron` or reinstall electron with network access.')
 }
 

@@ -1,20 +1,10 @@
 import { _electron as electron, expect, test } from '@playwright/test'
-import { existsSync, mkdtempSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { findElectronBinary } from '../../scripts/electron-binary.cjs'
 
-/** The `electron` package exports the binary's path, and throws when the binary was never downloaded. */
-function electronBinary(): string | undefined {
-  try {
-    const path = createRequire(__filename)('electron') as unknown
-    return typeof path === 'string' && existsSync(path) ? path : undefined
-  } catch {
-    return undefined
-  }
-}
-
-const binary = electronBinary()
+const binary = findElectronBinary()
 
 test('the packaged main, preload and renderer start in Electron and reach the core', async () => {
   test.skip(!binary, 'Electron binary not installed here (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1)')
