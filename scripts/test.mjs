@@ -37,11 +37,28 @@ if (existsSync(vitestReport)) {
   failed += 1
   process.stdout.write('vitest wrote no report\n')
 }
+/** Playwright's list reporter shows that a test was skipped but not why; CI readers need the why. */
+function skippedWithReasons(suites, found = []) {
+  for (const suite of suites ?? []) {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'skipped') continue
+        const reason = (test.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given'
+        found.push(`${spec.file} › ${spec.title}: ${reason}`)
+      }
+    }
+    skippedWithReasons(suite.suites, found)
+  }
+  return found
+}
+
 if (existsSync(playwrightReport)) {
-  const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'))
+  const report = JSON.parse(readFileSync(playwrightReport, 'utf8'))
+  const { stats } = report
   passed += stats.expected + stats.flaky
   failed += stats.unexpected
   skipped += stats.skipped
+  for (const line of skippedWithReasons(report.suites)) process.stdout.write(`skipped: ${line}\n`)
 } else {
   failed += 1
   process.stdout.write('Playwright wrote no report\n')
