@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { latestSchemaVersion } from '../../src/main/db/database'
 import { call } from '../../src/main/core/handlers'
 import type { Result } from '../../src/shared/result'
 import { startBridge, type Bridge } from '../bridge/server'
@@ -69,7 +70,7 @@ describe('handler table', () => {
   it('reports the database status through getAppInfo', async () => {
     core = createTestCore()
     const result = await call(core.handlers, 'getAppInfo')
-    expect(result.ok && result.value.database).toMatchObject({ schemaVersion: 1, journalMode: 'wal' })
+    expect(result.ok && result.value.database).toMatchObject({ schemaVersion: latestSchemaVersion(), journalMode: 'wal' })
   })
 })
 

@@ -1,0 +1,447 @@
+/**
+ * The ordering service's client: undici over a keep-alive pool per base URL, both header sets,
+ * timeouts, cancellation, retries of transient failures, and runtime checks of every response.
+ * Electron-free, so the app, the CLI and the benchmark use the same code.
+ */
+import { Pool, type Dispatcher } from 'undici'
+import type { z } from 'zod'
+import type { ServiceAuth, ServiceConnection } from '../core/connection'
+import { silentLogger, systemClock, type Clock, type Logger } from '../ports'
+import { ServiceError } from './errors'
+import { errorFromResponse, findRecordArray, findString, findTotal } from './responses'
+import { cancelledError, defaultRetryPolicy, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
+import {
+  catalogItemBatchSchema,
+  catalogItemPageSchema,
+  catalogItemResponseSchema,
+  catalogListSchema,
+  customerConnectionSchema,
+  customerSchema,
+  orderResponseSchema,
+  orderSchema,
+  orderWithItemsResponseSchema,
+  priceGroupListSchema,
+  type CatalogItemRecord,
+  type CatalogRecord,
+  type CustomerRecord,
+  type OrderRecord,
+  type PriceGroupRecord,
+} from './schemas'
+
+export interface ServiceTimeouts {
+  /** Establishing the TCP/TLS connection. */
+  connectMs: number
+  /** From sending the request to the last response header. */
+  headersMs: number
+  /** Longest silence while the body streams in. */
+  bodyMs: number
+}
+
+export const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 }
+
+/** One page of a paged listing; `rows` are checked records with every field the service sent. */
+export interface Page<T> {
+  rows: T[]
+  /** The service's clock when it answered; the next delta's lastUpdatedAt. */
+  serverTimestamp: string | null
+  total: number | null
+  hasMore: boolean | null
+}
+
+/** A row of the customer list: the customer, and the connection row around it (fields not shown in the spec). */
+export interface CustomerConnection {
+  customer: CustomerRecord
+  connection: Record<string, unknown>
+  /** The connection itself carried deleted_at: the customer left this supplier's list. */
+  connectionDeletedAt: string | null
+}
+
+export interface ListParams {
+  limit: number
+  /** Page number: the service skips offset × limit rows. */
+  offset: number
+  lastUpdatedAt?: string | null
+}
+
+export interface CallOptions {
+  signal?: AbortSignal
+  /** Act in this customer's context (header `vendorGuid`). */
+  vendorGuid?: string
+}
+
+export interface OrderWithItemsResult {
+  order: OrderRecord
+  vendor: CustomerRecord | null
+  billTo: { id?: number | null; guid?: string | null } | null
+  shipTo: { id?: number | null; guid?: string | null } | null
+  contact: { id?: number | null; guid?: string | null } | null
+  note: { id?: number | null; guid?: string | null } | null
+  raw: Record<string, unknown>
+}
+
+/** Keep-alive pools, one per origin, shared by every client built for that base URL. */
+export class ServicePools {
+  private readonly pools = new Map<string, Pool>()
+
+  constructor(
+    private readonly options: { connections?: number; timeouts?: ServiceTimeouts } = {},
+  ) {}
+
+  get(origin: string): Pool {
+    let pool = this.pools.get(origin)
+    if (!pool || pool.closed || pool.destroyed) {
+      const timeouts = this.options.timeouts ?? defaultTimeouts
+      pool = new Pool(origin, {
+        connections: this.options.connections ?? 8,
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+        connectTimeout: timeouts.connectMs,
+        headersTimeout: timeouts.headersMs,
+        bodyTimeout: timeouts.bodyMs,
+      })
+      this.pools.set(origin, pool)
+    }
+    return pool
+  }
+
+  async closeAll(): Promise<void> {
+    const pools = [...this.pools.values()]
+    this.pools.clear()
+    await Promise.all(pools.map((pool) => pool.close().catch(() => pool.destroy())))
+  }
+}
+
+export interface ServiceClientOptions {
+  connection: ServiceConnection
+  pools?: ServicePools
+  timeouts?: Partial<ServiceTimeouts>
+  retry?: Partial<RetryPolicy>
+  sleep?: Sleep
+  random?: () => number
+  clock?: Clock
+  logger?: Logger
+}
+
+interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT'
+  path: string
+  query?: Record<string, string | number | boolean | null | undefined>
+  body?: unknown
+  vendorGuid?: string
+  signal?: AbortSignal
+  /** POSTs are not retried here: order creation has its own schedule in the outbox. */
+  retry?: boolean
+}
+
+const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'])
+
+function authHeaders(auth: ServiceAuth): Record<string, string> {
+  if (auth.kind === 'apiKey') {
+    return { 'x-apiKey': auth.apiKey, 'x-apiSecret': auth.apiSecret, ...(auth.userGuid ? { userGuid: auth.userGuid } : {}) }
+  }
+  return { userGuid: auth.userGuid, userToken: auth.userToken, supplierGuid: auth.supplierGuid }
+}
+
+function describeIssues(error: z.ZodError, prefix: string): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`)
+    .join('; ')
+}
+
+export class ServiceClient {
+  readonly baseUrl: string
+  private readonly origin: string
+  private readonly basePath: string
+  private readonly pool: Dispatcher
+  private readonly ownsPools: ServicePools | null
+  private readonly timeouts: ServiceTimeouts
+  private readonly retryPolicy: RetryPolicy
+  private readonly sleep: Sleep
+  private readonly random: () => number
+  private readonly clock: Clock
+  private readonly logger: Logger
+  private readonly headers: Record<string, string>
+
+  constructor(options: ServiceClientOptions) {
+    const url = new URL(options.connection.baseUrl)
+    this.baseUrl = options.connection.baseUrl.replace(/\/+$/, '')
+    this.origin = url.origin
+    this.basePath = url.pathname.replace(/\/+$/, '')
+    this.timeouts = { ...defaultTimeouts, ...options.timeouts }
+    this.ownsPools = options.pools ? null : new ServicePools({ timeouts: this.timeouts })
+    this.pool = (options.pools ?? this.ownsPools!).get(this.origin)
+    this.retryPolicy = { ...defaultRetryPolicy, ...options.retry }
+    this.sleep = options.sleep ?? realSleep
+    this.random = options.random ?? Math.random
+    this.clock = options.clock ?? systemClock
+    this.logger = options.logger ?? silentLogger
+    this.headers = { accept: 'application/json', ...authHeaders(options.connection.auth) }
+  }
+
+  /** Closes the pool only when this client made its own; shared pools belong to their owner. */
+  async close(): Promise<void> {
+    await this.ownsPools?.closeAll()
+  }
+
+  private async once(spec: RequestSpec): Promise<unknown> {
+    if (spec.signal?.aborted) throw cancelledError(spec.signal)
+    const search = new URLSearchParams()
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined && value !== null) search.set(key, String(value))
+    }
+    const qs = search.toString()
+    const headers: Record<string, string> = { ...this.headers }
+    if (spec.vendorGuid) headers.vendorGuid = spec.vendorGuid
+    let body: string | undefined
+    if (spec.body !== undefined) {
+      body = JSON.stringify(spec.body)
+      headers['content-type'] = 'application/json'
+    }
+    let response: Dispatcher.ResponseData
+    let text: string
+    try {
+      response = await this.pool.request({
+        method: spec.method,
+        path: this.basePath + spec.path + (qs ? `?${qs}` : ''),
+        headers,
+        body,
+        signal: spec.signal,
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+      })
+      text = await response.body.text()
+    } catch (error) {
+      throw this.networkError(error, spec)
+    }
+    const { statusCode } = response
+    if (statusCode < 200 || statusCode >= 300) {
+      throw errorFromResponse(statusCode, response.headers, text, this.clock.now())
+    }
+    if (text.trim() === '') return null
+    try {
+      return JSON.parse(text)
+    } catch {
+      throw new ServiceError('invalidResponse', `${spec.method} ${spec.path} answered ${statusCode} with a body that is not JSON`, {
+        status: statusCode,
+        body: text.slice(0, 500),
+      })
+    }
+  }
+
+  private networkError(error: unknown, spec: RequestSpec): ServiceError {
+    if (error instanceof ServiceError) return error
+    if (spec.signal?.aborted) return cancelledError(spec.signal)
+    const code = (error as { code?: unknown })?.code
+    const detail = error instanceof Error ? error.message : String(error)
+    if (typeof code === 'string' && timeoutCodes.has(code)) {
+      return new ServiceError('timeout', `The ordering service did not answer in time (${spec.method} ${spec.path}): ${detail}`, { cause: error })
+    }
+    return new ServiceError('unreachable', `The ordering service cannot be reached at ${this.baseUrl}: ${detail}`, { cause: error })
+  }
+
+  private async request(spec: RequestSpec): Promise<unknown> {
+    if (spec.retry === false) return this.once(spec)
+    return withRetry(() => this.once(spec), {
+      policy: this.retryPolicy,
+      sleep: this.sleep,
+      random: this.random,
+      signal: spec.signal,
+      onRetry: ({ attempt, delayMs, error }) =>
+        this.logger.warn('service call failed, retrying', { method: spec.method, path: spec.path, attempt, delayMs, kind: error.kind, status: error.status }),
+    })
+  }
+
+  private check<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+    const parsed = schema.safeParse(body)
+    if (!parsed.success) {
+      throw new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${describeIssues(parsed.error, '')}`, {
+        body,
+      })
+    }
+    return parsed.data
+  }
+
+  /** GET /vendors: the customer list, rows found by their `Vendor` shape rather than by one envelope key. */
+  async listCustomers(params: ListParams & { nameGuidOnly?: boolean }, options: CallOptions = {}): Promise<Page<CustomerConnection>> {
+    const body = await this.request({
+      method: 'GET',
+      path: '/vendors',
+      query: {
+        limit: params.limit,
+        offset: params.offset,
+        lastUpdatedAt: params.lastUpdatedAt,
+        nameGuidOnly: params.nameGuidOnly ? 'true' : undefined,
+      },
+      ...options,
+    })
+    const isConnection = (row: Record<string, unknown>) => typeof row.Vendor === 'object' && row.Vendor !== null
+    // With nameGuidOnly the rows may be bare customers (id, guid, name); accept that shape too.
+    const isBareCustomer = (row: Record<string, unknown>) => typeof row.guid === 'string' && !('Vendor' in row)
+    let rows = findRecordArray(body, isConnection, ['rows', 'vendors', 'data', 'items', 'results'])
+    let bare = false
+    if (rows === null || (rows.length === 0 && params.nameGuidOnly)) {
+      const bareRows = findRecordArray(body, isBareCustomer, ['rows', 'vendors', 'data', 'items', 'results'])
+      if (bareRows !== null && (rows === null || bareRows.length > 0)) {
+        rows = bareRows
+        bare = true
+      }
+    }
+    if (rows === null) {
+      throw new ServiceError('invalidResponse', 'The customer list has no array of customer connections (rows carrying `Vendor`).', { body })
+    }
+    const connections = rows.map((row, index): CustomerConnection => {
+      if (bare) {
+        return { customer: this.check(customerSchema, row, `customer ${index}`), connection: {}, connectionDeletedAt: null }
+      }
+      const checked = this.check(customerConnectionSchema, row, `customer connection ${index}`)
+      const { Vendor, ...connection } = checked
+      return { customer: Vendor, connection, connectionDeletedAt: checked.deleted_at ?? null }
+    })
+    return {
+      rows: connections,
+      serverTimestamp: findString(body, 'serverTimestamp'),
+      total: findTotal(body, ['total', 'totalCount', 'count', 'totalVendors', 'totalRows']),
+      hasMore: hasMoreOf(body),
+    }
+  }
+
+  /** GET /v1/vendors/{vendorGuid}. */
+  async getCustomer(vendorGuid: string, options: CallOptions = {}): Promise<CustomerRecord> {
+    const body = await this.request({ method: 'GET', path: `/v1/vendors/${encodeURIComponent(vendorGuid)}`, ...options })
+    // The spec shows the Vendor itself; tolerate it wrapped under a key as other endpoints do.
+    const record = body && typeof body === 'object' && !('guid' in body) ? (Object.values(body).find((v) => v && typeof v === 'object' && 'guid' in v) ?? body) : body
+    return this.check(customerSchema, record, 'a customer')
+  }
+
+  /** GET /v1/catalogs, with each catalog's price groups (soft-deleted ones too, so they can be removed locally). */
+  async listCatalogs(options: CallOptions & { includeDeletedPriceGroups?: boolean } = {}): Promise<CatalogRecord[]> {
+    const body = await this.request({
+      method: 'GET',
+      path: '/v1/catalogs',
+      query: { includeDeletedPriceGroups: options.includeDeletedPriceGroups === false ? undefined : 'true' },
+      signal: options.signal,
+      vendorGuid: options.vendorGuid,
+    })
+    return this.check(catalogListSchema, body, 'a catalog list').catalogs
+  }
+
+  /** GET /v1/catalog/{catalogGuid}/price_groups. */
+  async listPriceGroups(catalogGuid: string, options: CallOptions = {}): Promise<PriceGroupRecord[]> {
+    const body = await this.request({ method: 'GET', path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/price_groups`, ...options })
+    return this.check(priceGroupListSchema, body, 'a price group list').priceGroups
+  }
+
+  /** GET /v1/catalog/{catalogGuid}/catalog_items: one page of a catalog's items. */
+  async listCatalogItems(
+    catalogGuid: string,
+    params: ListParams & { skipTotalCount?: boolean; skipCategoryRetrieval?: boolean },
+    options: CallOptions = {},
+  ): Promise<Page<CatalogItemRecord>> {
+    const body = await this.request({
+      method: 'GET',
+      path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items`,
+      query: {
+        limit: params.limit,
+        offset: params.offset,
+        lastUpdatedAt: params.lastUpdatedAt,
+        skipTotalCount: params.skipTotalCount ? 'true' : undefined,
+        skipCategoryRetrieval: params.skipCategoryRetrieval ? 'true' : undefined,
+      },
+      ...options,
+    })
+    const page = this.check(catalogItemPageSchema, body, 'a catalog item page')
+    return {
+      rows: page.catalog_items,
+      serverTimestamp: page.serverTimestamp ?? null,
+      total: params.skipTotalCount ? null : (page.totalCatalogItems ?? null),
+      hasMore: page.hasMoreItems ?? null,
+    }
+  }
+
+  /** GET /v1/catalog/{catalogGuid}/catalog_items/{catalogItemGuid}: one item, with its attachments and options. */
+  async getCatalogItem(catalogGuid: string, catalogItemGuid: string, options: CallOptions = {}): Promise<CatalogItemRecord> {
+    const body = await this.request({
+      method: 'GET',
+      path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items/${encodeURIComponent(catalogItemGuid)}`,
+      ...options,
+    })
+    return this.check(catalogItemResponseSchema, body, 'a catalog item').catalog_item
+  }
+
+  /** POST /v1/catalog/{catalogGuid}/catalog_items/batch: unknown guids are skipped by the service. */
+  async getCatalogItemsByGuid(catalogGuid: string, guids: readonly string[], options: CallOptions = {}): Promise<CatalogItemRecord[]> {
+    if (guids.length === 0) return []
+    const body = await this.request({
+      method: 'POST',
+      path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items/batch`,
+      body: { type: 'guid', values: guids },
+      // A batch read writes nothing, so retrying it is safe.
+      retry: true,
+      ...options,
+    })
+    return this.check(catalogItemBatchSchema, body, 'a catalog item batch').catalog_items
+  }
+
+  /**
+   * GET /v1/orders: the reduced order projection, newest first. Its parameters and envelope are not in
+   * the spec: rows are found by shape, and limit/offset/lastUpdatedAt are sent as on the other lists.
+   */
+  async listOrders(params: ListParams, options: CallOptions = {}): Promise<Page<OrderRecord>> {
+    const body = await this.request({
+      method: 'GET',
+      path: '/v1/orders',
+      query: { limit: params.limit, offset: params.offset, lastUpdatedAt: params.lastUpdatedAt },
+      ...options,
+    })
+    const isOrder = (row: Record<string, unknown>) =>
+      typeof row.guid === 'string' && ('order_state_id' in row || 'Order_Items' in row || 'Order_State' in row || 'api_guid' in row)
+    const rows = findRecordArray(body, isOrder, ['orders', 'rows', 'data', 'items', 'results'])
+    if (rows === null) throw new ServiceError('invalidResponse', 'The order list has no array of orders.', { body })
+    return {
+      rows: rows.map((row, index) => this.check(orderSchema, row, `order ${index}`)),
+      serverTimestamp: findString(body, 'serverTimestamp'),
+      total: findTotal(body, ['total', 'totalCount', 'count', 'totalOrders', 'totalRows']),
+      hasMore: hasMoreOf(body),
+    }
+  }
+
+  /** GET /v1/orders/{orderGuid}: the full order. */
+  async getOrder(orderGuid: string, options: CallOptions = {}): Promise<OrderRecord> {
+    const body = await this.request({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderGuid)}`, ...options })
+    return this.check(orderResponseSchema, body, 'an order').order
+  }
+
+  /**
+   * POST /v1/orderWithItems. Tried once: the caller owns retries, since only it knows the api_guid
+   * that makes a retry safe and the schedule that must survive a restart.
+   */
+  async createOrderWithItems(body: Record<string, unknown>, options: CallOptions = {}): Promise<OrderWithItemsResult> {
+    const response = await this.request({ method: 'POST', path: '/v1/orderWithItems', body, retry: false, ...options })
+    const checked = this.check(orderWithItemsResponseSchema, response, 'an order confirmation')
+    return {
+      order: checked.order,
+      vendor: checked.vendor ?? null,
+      billTo: checked.billTo ?? null,
+      shipTo: checked.shipTo ?? null,
+      contact: checked.contact ?? null,
+      note: checked.note ?? null,
+      raw: checked,
+    }
+  }
+
+  /** A light authenticated call that tells the failure classes apart, for "Test connection". */
+  async ping(options: CallOptions = {}): Promise<{ catalogs: number }> {
+    const catalogs = await this.listCatalogs({ ...options, includeDeletedPriceGroups: false })
+    return { catalogs: catalogs.length }
+  }
+}
+
+function hasMoreOf(body: unknown): boolean | null {
+  if (!body || typeof body !== 'object') return null
+  for (const key of ['hasMore', 'hasMoreItems', 'hasMoreVendors', 'hasMoreOrders', 'has_more']) {
+    const value = (body as Record<string, unknown>)[key]
+    if (typeof value === 'boolean') return value
+  }
+  return null
+}

@@ -1,0 +1,112 @@
+import type { ErrorCode } from '../../shared/result'
+
+/**
+ * How a call to the ordering service failed, in the terms Satchel acts on:
+ * - transient (unreachable, timeout, 5xx, 429): try again later, nothing is wrong with the request;
+ * - credentials (401/403): stop and ask for new credentials, retrying cannot help;
+ * - rejected (400 with a ReconcileErrors body): the request itself is wrong, with per-line detail;
+ * - invalidCursor (400 INVALID_DELTA_CURSOR): the delta cursor was refused, a full listing is needed;
+ * - notFound, badRequest: other permanent refusals;
+ * - invalidResponse: the service answered with something that does not fit the contract;
+ * - cancelled: Satchel itself aborted the call.
+ */
+export type ServiceFailureKind =
+  | 'unreachable'
+  | 'timeout'
+  | 'server'
+  | 'rateLimited'
+  | 'credentials'
+  | 'rejected'
+  | 'invalidCursor'
+  | 'notFound'
+  | 'badRequest'
+  | 'invalidResponse'
+  | 'cancelled'
+
+const transientKinds: ReadonlySet<ServiceFailureKind> = new Set(['unreachable', 'timeout', 'server', 'rateLimited'])
+
+export interface ServiceErrorDetail {
+  status?: number
+  /** The service's machine-readable `code`, when it sent one. */
+  code?: string
+  /** The parsed JSON body, or the text of a plain-text body. */
+  body?: unknown
+  /** How long the service asked us to wait (Retry-After), in milliseconds. */
+  retryAfterMs?: number
+  cause?: unknown
+}
+
+export class ServiceError extends Error {
+  readonly status?: number
+  readonly code?: string
+  readonly body?: unknown
+  readonly retryAfterMs?: number
+
+  constructor(
+    readonly kind: ServiceFailureKind,
+    message: string,
+    detail: ServiceErrorDetail = {},
+  ) {
+    super(message, detail.cause === undefined ? undefined : { cause: detail.cause })
+    this.name = 'ServiceError'
+    this.status = detail.status
+    this.code = detail.code
+    this.body = detail.body
+    this.retryAfterMs = detail.retryAfterMs
+  }
+
+  /** Worth trying again later without changing anything. */
+  get transient(): boolean {
+    return transientKinds.has(this.kind)
+  }
+}
+
+/** One problem the service found in an order, tied to a line where it said which. */
+export interface ReconcileLineError {
+  type: string | null
+  message: string
+  /** 1-based line number, as the service reports it. */
+  line: number | null
+  catalogItemGuid: string | null
+  sku: string | null
+  /** The error object as received, including fields Satchel does not know. */
+  raw: Record<string, unknown>
+}
+
+/** 400 with a ReconcileErrors body: nothing was written; the request must change before it is sent again. */
+export class ServiceRejectedError extends ServiceError {
+  constructor(
+    message: string,
+    readonly errors: ReconcileLineError[],
+    detail: ServiceErrorDetail,
+  ) {
+    super('rejected', message, detail)
+    this.name = 'ServiceRejectedError'
+  }
+}
+
+export function isServiceError(error: unknown): error is ServiceError {
+  return error instanceof ServiceError
+}
+
+/** The code the renderer and the CLI see for a service failure. */
+export function errorCodeOf(kind: ServiceFailureKind): ErrorCode {
+  switch (kind) {
+    case 'unreachable':
+    case 'timeout':
+    case 'server':
+    case 'rateLimited':
+      return 'UNAVAILABLE'
+    case 'credentials':
+      return 'UNAUTHORIZED'
+    case 'notFound':
+      return 'NOT_FOUND'
+    case 'cancelled':
+      return 'CANCELLED'
+    case 'rejected':
+    case 'invalidCursor':
+    case 'badRequest':
+    case 'invalidResponse':
+      return 'REJECTED'
+  }
+}

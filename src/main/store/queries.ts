@@ -1,0 +1,681 @@
+/**
+ * The read side of the local store: what the renderer, the CLI and the order rules ask of the synced
+ * data. Only live rows (not soft-deleted, still listed by the service) appear in lists and searches;
+ * single-record reads also return rows kept for a draft, with their status, so a draft can still
+ * show what it refers to.
+ */
+import type { Database, Statement } from 'better-sqlite3'
+import { wordPrefixQuery } from './search'
+
+export type RecordStatus = 'live' | 'deleted' | 'unlisted'
+
+export interface PriceGroupSummary {
+  guid: string
+  id: number | null
+  /** The key of a catalog item's `pricing` object. */
+  name: string
+  isMain: boolean
+}
+
+export interface CatalogSummary {
+  guid: string
+  id: number | null
+  name: string
+  active: boolean
+  priceGroups: PriceGroupSummary[]
+  itemCount: number
+  /** Local clock, ms: when this catalog's items last finished syncing (for "synced 3 min ago"). */
+  lastSyncAt: number | null
+}
+
+export interface CategorySummary {
+  id: number
+  guid: string | null
+  parentId: number | null
+  name: string
+  sequence: number | null
+  hidden: boolean
+  /** Live items directly in this category. */
+  itemCount: number
+}
+
+export interface Price {
+  /** The price for the price group, or null when the item is not offered to it ("N/A") or has no price. */
+  price: number | null
+  offered: boolean
+}
+
+export interface CatalogItemSummary extends Price {
+  guid: string
+  id: number | null
+  sku: string
+  name: string
+  upc: string | null
+  manufacturer: string | null
+  active: boolean
+  msrp: number | null
+  qtyOnHand: number | null
+  minOrderQty: number | null
+  hasInventory: boolean | null
+  allowBackorder: boolean | null
+  categoryId: number | null
+  /** The service's clock on the page that brought this version: how fresh the stock figure is. */
+  syncedAt: string | null
+}
+
+export interface CatalogItemDetail extends CatalogItemSummary {
+  catalogGuid: string
+  description: string | null
+  status: RecordStatus
+  /** The price group the price was taken from, or null when none could be determined. */
+  priceGroupName: string | null
+  pricing: Record<string, unknown>
+  /** The record as the service sent it, fields the spec does not show included. */
+  record: Record<string, unknown>
+}
+
+export interface CatalogItemSearch {
+  catalogGuid: string
+  /** Word-prefix match on name, SKU, UPC, description and manufacturer; empty lists everything. */
+  query?: string
+  /** Items in this category or any category below it. */
+  categoryId?: number
+  /** Price for this customer's price group. */
+  customerGuid?: string
+  /** Or for this price group, by name. Without either, the catalog's main price group. */
+  priceGroupName?: string
+  includeInactive?: boolean
+  limit?: number
+  offset?: number
+}
+
+export interface CustomerSummary {
+  guid: string
+  id: number | null
+  name: string
+  customerInternalId: string | null
+  email: string | null
+  city: string | null
+  state: string | null
+  active: boolean
+}
+
+export interface Address {
+  guid: string | null
+  /** Where the address came from on the customer record. */
+  kind: 'billTo' | 'shipTo'
+  name: string | null
+  companyName: string | null
+  addressLineOne: string | null
+  addressLineTwo: string | null
+  city: string | null
+  state: string | null
+  postalCode: string | null
+  country: string | null
+  isMainShipTo: boolean
+  record: Record<string, unknown>
+}
+
+export interface CustomerDetail extends CustomerSummary {
+  status: RecordStatus
+  phone: string | null
+  requirePo: boolean
+  hidePricing: boolean
+  priceGroup: { id: number; name: string | null } | null
+  lockCatalogId: number | null
+  creditLimit: number | null
+  openBalance: number | null
+  notes: string | null
+  addresses: Address[]
+  record: Record<string, unknown>
+}
+
+export interface OrderSummary {
+  guid: string
+  id: number | null
+  name: string | null
+  apiGuid: string | null
+  customerGuid: string | null
+  customerName: string | null
+  catalogGuid: string | null
+  state: { id: number | null; name: string }
+  poNo: string | null
+  subTotal: number | null
+  grandTotal: number | null
+  createdAt: string | null
+  lineCount: number
+}
+
+export interface OrderLine {
+  itemNo: number | null
+  catalogItemGuid: string | null
+  catalogItemId: number | null
+  sku: string | null
+  name: string | null
+  qty: number | null
+  note: string | null
+}
+
+export interface OrderDetail extends OrderSummary {
+  lines: OrderLine[]
+  record: Record<string, unknown>
+}
+
+export interface StoreCounts {
+  catalogs: number
+  priceGroups: number
+  customers: number
+  catalogItems: number
+  orders: number
+}
+
+/** The state names the spec gives; other states are shown by id. */
+const knownStates: Record<number, string> = { 1: 'PRELIMINARY', 2: 'SUBMITTED', 8: 'SHIPPED', 9: 'COMPLETED', 23: 'CANCELLED' }
+
+const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
+
+function clampLimit(limit: number | undefined, fallback: number, max = 500): number {
+  if (limit === undefined || !Number.isFinite(limit)) return fallback
+  return Math.max(1, Math.min(max, Math.floor(limit)))
+}
+
+function clampOffset(offset: number | undefined): number {
+  return offset === undefined || !Number.isFinite(offset) ? 0 : Math.max(0, Math.floor(offset))
+}
+
+function parseObject(json: string | null): Record<string, unknown> {
+  if (!json) return {}
+  const value: unknown = JSON.parse(json)
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
+}
+
+function flag(value: number | null): boolean | null {
+  return value === null ? null : value === 1
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+function numberOrNull(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value)
+  return null
+}
+
+/** A catalog item's price for one price group: "N/A" (or no entry, or no group) means not offered. */
+export function priceFor(pricing: Record<string, unknown>, priceGroupName: string | null): Price {
+  if (priceGroupName === null) return { price: null, offered: false }
+  const price = numberOrNull(pricing[priceGroupName])
+  return price === null ? { price: null, offered: false } : { price, offered: true }
+}
+
+interface ItemRow {
+  local_id: number
+  guid: string
+  id: number | null
+  catalog_guid: string
+  category_id: number | null
+  sku: string
+  upc: string | null
+  name: string
+  description: string | null
+  manufacturer: string | null
+  active: number
+  msrp: number | null
+  qty_on_hand: number | null
+  min_order_qty: number | null
+  has_inventory: number | null
+  allow_backorder: number | null
+  pricing: string | null
+  synced_at: string | null
+  deleted_at: string | null
+  unlisted_at: string | null
+}
+
+interface CustomerRow {
+  guid: string
+  id: number | null
+  name: string
+  customer_internal_id: string | null
+  email: string | null
+  phone: string | null
+  city: string | null
+  state: string | null
+  active: number
+  price_group_id: number | null
+  lock_catalog_id: number | null
+  require_po: number
+  hide_pricing: number
+  deleted_at: string | null
+  unlisted_at: string | null
+  json: string
+}
+
+interface OrderRow {
+  guid: string
+  id: number | null
+  name: string | null
+  api_guid: string | null
+  customer_guid: string | null
+  customer_name: string | null
+  catalog_guid: string | null
+  order_state_id: number | null
+  order_state_name: string | null
+  po_no: string | null
+  sub_total: number | null
+  grand_total: number | null
+  created_at: string | null
+  json: string
+}
+
+const itemColumns = `i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.sku, i.upc, i.name, i.description, i.manufacturer,
+  i.active, i.msrp, i.qty_on_hand, i.min_order_qty, i.has_inventory, i.allow_backorder, i.pricing, i.synced_at, i.deleted_at, i.unlisted_at`
+
+const customerColumns = `c.guid, c.id, c.name, c.customer_internal_id, c.email, c.phone, c.city, c.state, c.active, c.price_group_id,
+  c.lock_catalog_id, c.require_po, c.hide_pricing, c.deleted_at, c.unlisted_at, c.json`
+
+const orderColumns = `o.guid, o.id, o.name, o.api_guid, coalesce(o.customer_guid, c.guid) AS customer_guid, c.name AS customer_name,
+  o.catalog_guid, o.order_state_id, o.order_state_name, o.po_no, o.sub_total, o.grand_total, o.created_at, o.json`
+
+export class StoreQueries {
+  private readonly catalogs
+  private readonly catalogById
+  private readonly priceGroupsOf
+  private readonly itemCounts
+  private readonly scopeSuccess
+  private readonly categoriesOf
+  private readonly categoryCounts
+  private readonly categoryTree
+  private readonly customerPriceGroup
+  private readonly mainPriceGroup
+  private readonly itemByGuid
+  private readonly itemBySku
+  private readonly itemBySkuAnyCatalog
+  private readonly customerByGuid
+  private readonly orderByGuid
+  private readonly countStatements
+  private readonly itemJson
+  private readonly priceGroupById
+  /** Searches combine filters, so their SQL varies; each variant is prepared once and kept. */
+  private readonly prepared = new Map<string, Statement<Record<string, unknown>, unknown>>()
+
+  constructor(private readonly db: Database) {
+    this.catalogs = db.prepare<[], { guid: string; id: number | null; name: string; active: number }>(
+      `SELECT guid, id, name, active FROM catalogs WHERE ${live} ORDER BY name COLLATE NOCASE, guid`,
+    )
+    this.catalogById = db.prepare<[number], string>(`SELECT guid FROM catalogs WHERE id = ? AND ${live}`).pluck()
+    this.priceGroupsOf = db.prepare<[string], { guid: string; id: number | null; name: string; is_main: number }>(
+      `SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND ${live} ORDER BY is_main DESC, name COLLATE NOCASE`,
+    )
+    this.itemCounts = db.prepare<[], { catalog_guid: string; n: number }>(
+      `SELECT catalog_guid, count(*) AS n FROM catalog_items WHERE ${live} GROUP BY catalog_guid`,
+    )
+    this.scopeSuccess = db.prepare<[string], number | null>('SELECT last_success_at FROM sync_scopes WHERE scope = ?').pluck()
+    this.categoriesOf = db.prepare<[string], { id: number; guid: string | null; parent_id: number | null; name: string; sequence: number | null; hidden: number }>(
+      'SELECT id, guid, parent_id, name, sequence, hidden FROM categories WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY sequence, name COLLATE NOCASE',
+    )
+    this.categoryCounts = db.prepare<[string], { category_id: number | null; n: number }>(
+      `SELECT category_id, count(*) AS n FROM catalog_items WHERE catalog_guid = ? AND ${live} GROUP BY category_id`,
+    )
+    this.categoryTree = db.prepare<[string, number, string], number>(
+      `WITH RECURSIVE tree(id) AS (
+         SELECT id FROM categories WHERE catalog_guid = ? AND id = ?
+         UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id WHERE c.catalog_guid = ?
+       ) SELECT id FROM tree`,
+    ).pluck()
+    this.customerPriceGroup = db.prepare<[string, string], { name: string } | undefined>(
+      `SELECT pg.name FROM customers c JOIN price_groups pg ON pg.id = c.price_group_id
+       WHERE c.guid = ? ORDER BY (pg.catalog_guid = ?) DESC, (pg.deleted_at IS NULL) DESC LIMIT 1`,
+    )
+    this.mainPriceGroup = db.prepare<[string], { name: string } | undefined>(
+      `SELECT name FROM price_groups WHERE catalog_guid = ? AND ${live} ORDER BY is_main DESC, id LIMIT 1`,
+    )
+    this.itemByGuid = db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_items i WHERE i.guid = ?`)
+    this.itemBySku = db.prepare<[string, string], ItemRow>(
+      `SELECT ${itemColumns} FROM catalog_items i WHERE i.catalog_guid = ? AND i.sku = ? COLLATE NOCASE
+       ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT 1`,
+    )
+    this.itemBySkuAnyCatalog = db.prepare<[string], ItemRow>(
+      `SELECT ${itemColumns} FROM catalog_items i WHERE i.sku = ? COLLATE NOCASE AND i.deleted_at IS NULL AND i.unlisted_at IS NULL LIMIT 1`,
+    )
+    this.customerByGuid = db.prepare<[string], CustomerRow>(`SELECT ${customerColumns} FROM customers c WHERE c.guid = ?`)
+    this.orderByGuid = db.prepare<[string], OrderRow>(
+      `SELECT ${orderColumns} FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid OR (o.customer_guid IS NULL AND c.id = o.customer_id)
+       WHERE o.guid = ?`,
+    )
+    this.itemJson = db.prepare<[number], string>('SELECT json FROM catalog_items WHERE local_id = ?').pluck()
+    this.priceGroupById = db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? ORDER BY deleted_at IS NULL DESC LIMIT 1').pluck()
+    this.countStatements = {
+      catalogs: db.prepare<[], number>(`SELECT count(*) FROM catalogs WHERE ${live}`).pluck(),
+      priceGroups: db.prepare<[], number>(`SELECT count(*) FROM price_groups WHERE ${live}`).pluck(),
+      customers: db.prepare<[], number>(`SELECT count(*) FROM customers WHERE ${live}`).pluck(),
+      catalogItems: db.prepare<[], number>(`SELECT count(*) FROM catalog_items WHERE ${live}`).pluck(),
+      orders: db.prepare<[], number>('SELECT count(*) FROM orders WHERE deleted_at IS NULL').pluck(),
+    }
+  }
+
+  private all<T>(sql: string, params: Record<string, unknown>): T[] {
+    return this.statement(sql).all(params) as T[]
+  }
+
+  private count(sql: string, params: Record<string, unknown>): number {
+    return Number(this.statement(sql).pluck().get(params) ?? 0)
+  }
+
+  private statement(sql: string): Statement<Record<string, unknown>, unknown> {
+    let statement = this.prepared.get(sql)
+    if (!statement) {
+      statement = this.db.prepare<Record<string, unknown>, unknown>(sql)
+      this.prepared.set(sql, statement)
+    }
+    return statement
+  }
+
+  /** Live rows per resource: soft-deleted rows do not count; inactive customers and items do. */
+  counts(): StoreCounts {
+    return {
+      catalogs: this.countStatements.catalogs.get() ?? 0,
+      priceGroups: this.countStatements.priceGroups.get() ?? 0,
+      customers: this.countStatements.customers.get() ?? 0,
+      catalogItems: this.countStatements.catalogItems.get() ?? 0,
+      orders: this.countStatements.orders.get() ?? 0,
+    }
+  }
+
+  /**
+   * Catalogs, with their price groups. For a customer, only the catalogs that customer may order
+   * from: the one it is locked to (lock_catalog_id) when set, otherwise every active catalog.
+   */
+  listCatalogs(options: { customerGuid?: string } = {}): CatalogSummary[] {
+    let rows = this.catalogs.all()
+    if (options.customerGuid) {
+      const customer = this.customerByGuid.get(options.customerGuid)
+      const locked = customer?.lock_catalog_id ? this.catalogById.get(customer.lock_catalog_id) : undefined
+      rows = locked ? rows.filter((row) => row.guid === locked) : rows.filter((row) => row.active === 1)
+    }
+    const counts = new Map(this.itemCounts.all().map((row) => [row.catalog_guid, row.n]))
+    return rows.map((row) => ({
+      guid: row.guid,
+      id: row.id,
+      name: row.name,
+      active: row.active === 1,
+      priceGroups: this.priceGroups(row.guid),
+      itemCount: counts.get(row.guid) ?? 0,
+      lastSyncAt: this.scopeSuccess.get(`catalogItems:${row.guid}`) ?? null,
+    }))
+  }
+
+  priceGroups(catalogGuid: string): PriceGroupSummary[] {
+    return this.priceGroupsOf.all(catalogGuid).map((row) => ({ guid: row.guid, id: row.id, name: row.name, isMain: row.is_main === 1 }))
+  }
+
+  /** The catalog's categories, flat (parentId gives the tree), each with its live item count. */
+  listCategories(catalogGuid: string): CategorySummary[] {
+    const counts = new Map(this.categoryCounts.all(catalogGuid).map((row) => [row.category_id, row.n]))
+    return this.categoriesOf.all(catalogGuid).map((row) => ({
+      id: row.id,
+      guid: row.guid,
+      parentId: row.parent_id,
+      name: row.name,
+      sequence: row.sequence,
+      hidden: row.hidden === 1,
+      itemCount: counts.get(row.id) ?? 0,
+    }))
+  }
+
+  /**
+   * The price group whose name keys a catalog item's pricing for this customer: the customer's own
+   * group (matched by id; a group of the same id in this catalog first), else the catalog's main group.
+   */
+  priceGroupName(catalogGuid: string, customerGuid?: string): string | null {
+    if (customerGuid) {
+      const own = this.customerPriceGroup.get(customerGuid, catalogGuid)
+      if (own) return own.name
+    }
+    return this.mainPriceGroup.get(catalogGuid)?.name ?? null
+  }
+
+  /** A catalog's live items, by search and/or category, each priced for the customer's price group. */
+  searchCatalogItems(search: CatalogItemSearch): { items: CatalogItemSummary[]; total: number; priceGroupName: string | null } {
+    const limit = clampLimit(search.limit, 50)
+    const offset = clampOffset(search.offset)
+    const priceGroupName = search.priceGroupName ?? this.priceGroupName(search.catalogGuid, search.customerGuid)
+    const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
+    const params: Record<string, unknown> = { catalog: search.catalogGuid, limit, offset }
+    if (!search.includeInactive) where.push('i.active = 1')
+    if (search.categoryId !== undefined) {
+      const ids = this.categoryTree.all(search.catalogGuid, search.categoryId, search.catalogGuid)
+      if (ids.length <= 1) {
+        where.push('i.category_id = @category')
+        params.category = search.categoryId
+      } else {
+        where.push(`i.category_id IN (SELECT value FROM json_each(@categories))`)
+        params.categories = JSON.stringify(ids)
+      }
+    }
+    const match = search.query ? wordPrefixQuery(search.query) : null
+    let rows: ItemRow[]
+    let total: number
+    if (match) {
+      params.match = match
+      const from = 'catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid'
+      const condition = `catalog_item_search MATCH @match AND ${where.join(' AND ')}`
+      // bm25 ranks name and SKU hits above hits in the description.
+      rows = this.all<ItemRow>(
+        `SELECT ${itemColumns} FROM ${from} WHERE ${condition}
+         ORDER BY bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0), i.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
+        params,
+      )
+      total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
+    } else if (search.query && search.query.trim() !== '') {
+      return { items: [], total: 0, priceGroupName }
+    } else {
+      const condition = where.join(' AND ')
+      rows = this.all<ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_items i WHERE ${condition} ORDER BY i.name COLLATE NOCASE, i.local_id LIMIT @limit OFFSET @offset`,
+        params,
+      )
+      total = this.count(`SELECT count(*) FROM catalog_items i WHERE ${condition}`, params)
+    }
+    return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName }
+  }
+
+  private itemSummary(row: ItemRow, priceGroupName: string | null): CatalogItemSummary {
+    return {
+      guid: row.guid,
+      id: row.id,
+      sku: row.sku,
+      name: row.name,
+      upc: row.upc,
+      manufacturer: row.manufacturer,
+      active: row.active === 1,
+      msrp: row.msrp,
+      qtyOnHand: row.qty_on_hand,
+      minOrderQty: row.min_order_qty,
+      hasInventory: flag(row.has_inventory),
+      allowBackorder: flag(row.allow_backorder),
+      categoryId: row.category_id,
+      syncedAt: row.synced_at,
+      ...priceFor(parseObject(row.pricing), priceGroupName),
+    }
+  }
+
+  /**
+   * One catalog item by guid, or by SKU within a catalog (exact, case-insensitive: what a barcode
+   * scanner types). Rows kept only for a draft are returned too, with their status.
+   */
+  getCatalogItem(lookup: { catalogGuid?: string; guid?: string; sku?: string; customerGuid?: string; priceGroupName?: string }): CatalogItemDetail | null {
+    let row: ItemRow | undefined
+    if (lookup.guid) row = this.itemByGuid.get(lookup.guid)
+    else if (lookup.sku) row = lookup.catalogGuid ? this.itemBySku.get(lookup.catalogGuid, lookup.sku) : this.itemBySkuAnyCatalog.get(lookup.sku)
+    if (!row || (lookup.catalogGuid && row.catalog_guid !== lookup.catalogGuid)) return null
+    const record = parseObject(this.itemJson.get(row.local_id) ?? null)
+    const priceGroupName = lookup.priceGroupName ?? this.priceGroupName(row.catalog_guid, lookup.customerGuid)
+    return {
+      ...this.itemSummary(row, priceGroupName),
+      catalogGuid: row.catalog_guid,
+      description: row.description,
+      status: row.deleted_at ? 'deleted' : row.unlisted_at ? 'unlisted' : 'live',
+      priceGroupName,
+      pricing: parseObject(row.pricing),
+      record,
+    }
+  }
+
+  /** Customers by word-prefix search on name, internal id, email and city; empty lists everyone by name. */
+  searchCustomers(search: { query?: string; includeInactive?: boolean; limit?: number; offset?: number }): { customers: CustomerSummary[]; total: number } {
+    const limit = clampLimit(search.limit, 50)
+    const offset = clampOffset(search.offset)
+    const where = ['c.deleted_at IS NULL', 'c.unlisted_at IS NULL']
+    if (search.includeInactive === false) where.push('c.active = 1')
+    const params: Record<string, unknown> = { limit, offset }
+    const match = search.query ? wordPrefixQuery(search.query) : null
+    if (search.query && search.query.trim() !== '' && !match) return { customers: [], total: 0 }
+    let from = 'customers c'
+    let order = 'c.name COLLATE NOCASE, c.local_id'
+    if (match) {
+      from = 'customer_search s JOIN customers c ON c.local_id = s.rowid'
+      where.unshift('customer_search MATCH @match')
+      params.match = match
+      order = 'bm25(customer_search, 10.0, 5.0, 2.0, 1.0), c.name COLLATE NOCASE'
+    }
+    const condition = where.join(' AND ')
+    const rows = this.all<CustomerRow>(`SELECT ${customerColumns} FROM ${from} WHERE ${condition} ORDER BY ${order} LIMIT @limit OFFSET @offset`, params)
+    const total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
+    return { customers: rows.map((row) => this.customerSummary(row)), total }
+  }
+
+  private customerSummary(row: CustomerRow): CustomerSummary {
+    return {
+      guid: row.guid,
+      id: row.id,
+      name: row.name,
+      customerInternalId: row.customer_internal_id,
+      email: row.email,
+      city: row.city,
+      state: row.state,
+      active: row.active === 1,
+    }
+  }
+
+  /** A customer's details and addresses (bill-to and ship-to as the service sent them). */
+  getCustomer(guid: string): CustomerDetail | null {
+    const row = this.customerByGuid.get(guid)
+    if (!row) return null
+    const record = parseObject(row.json)
+    const priceGroupName = row.price_group_id !== null ? (this.priceGroupById.get(row.price_group_id) ?? null) : null
+    return {
+      ...this.customerSummary(row),
+      status: row.deleted_at ? 'deleted' : row.unlisted_at ? 'unlisted' : 'live',
+      phone: row.phone,
+      requirePo: row.require_po === 1,
+      hidePricing: row.hide_pricing === 1,
+      priceGroup: row.price_group_id !== null ? { id: row.price_group_id, name: priceGroupName } : null,
+      lockCatalogId: row.lock_catalog_id,
+      creditLimit: numberOrNull(record.credit_limit),
+      openBalance: numberOrNull(record.open_balance),
+      notes: text(record.notes),
+      addresses: addressesOf(record),
+      record,
+    }
+  }
+
+  /** Orders newest first, across customers or for one customer. */
+  listOrders(options: { customerGuid?: string; limit?: number; offset?: number } = {}): { orders: OrderSummary[]; total: number } {
+    const limit = clampLimit(options.limit, 50)
+    const offset = clampOffset(options.offset)
+    const join = 'orders o LEFT JOIN customers c ON c.guid = o.customer_guid OR (o.customer_guid IS NULL AND c.id = o.customer_id)'
+    const where = ['o.deleted_at IS NULL']
+    const params: Record<string, unknown> = { limit, offset }
+    if (options.customerGuid) {
+      const customer = this.customerByGuid.get(options.customerGuid)
+      where.push('(o.customer_guid = @customer OR (o.customer_guid IS NULL AND o.customer_id = @customerId))')
+      params.customer = options.customerGuid
+      params.customerId = customer?.id ?? null
+    }
+    const condition = where.join(' AND ')
+    const rows = this.all<OrderRow>(`SELECT ${orderColumns} FROM ${join} WHERE ${condition} ORDER BY o.created_ms DESC, o.id DESC LIMIT @limit OFFSET @offset`, params)
+    const total = this.count(`SELECT count(*) FROM orders o WHERE ${condition}`, params)
+    return { orders: rows.map((row) => orderSummary(row, parseObject(row.json))), total }
+  }
+
+  getOrder(guid: string): OrderDetail | null {
+    const row = this.orderByGuid.get(guid)
+    if (!row) return null
+    const record = parseObject(row.json)
+    return { ...orderSummary(row, record), lines: orderLines(record), record }
+  }
+}
+
+function addressesOf(record: Record<string, unknown>): Address[] {
+  const addresses: Address[] = []
+  const seen = new Set<string>()
+  for (const [key, kind] of [
+    ['Bill_To', 'billTo'],
+    ['Ship_To', 'shipTo'],
+  ] as const) {
+    const value = record[key]
+    if (!value || typeof value !== 'object' || Array.isArray(value)) continue
+    const address = value as Record<string, unknown>
+    const guid = text(address.guid)
+    const identity = guid ?? `${kind}:${JSON.stringify(address)}`
+    if (seen.has(identity)) continue
+    seen.add(identity)
+    addresses.push({
+      guid,
+      kind,
+      name: text(address.name),
+      companyName: text(address.company_name),
+      addressLineOne: text(address.address_line_one),
+      addressLineTwo: text(address.address_line_two),
+      city: text(address.city),
+      state: text(address.state),
+      postalCode: text(address.postal_code),
+      country: text(address.country),
+      isMainShipTo: address.is_vendor_main_ship_to === true,
+      record: address,
+    })
+  }
+  return addresses
+}
+
+function orderSummary(row: OrderRow, record: Record<string, unknown>): OrderSummary {
+  const items = Array.isArray(record.Order_Items) ? record.Order_Items : []
+  return {
+    guid: row.guid,
+    id: row.id,
+    name: row.name,
+    apiGuid: row.api_guid,
+    customerGuid: row.customer_guid,
+    customerName: row.customer_name ?? text((record.Vendor as Record<string, unknown> | undefined)?.name),
+    catalogGuid: row.catalog_guid,
+    state: {
+      id: row.order_state_id,
+      name: row.order_state_name ?? (row.order_state_id !== null ? (knownStates[row.order_state_id] ?? `State ${row.order_state_id}`) : 'Unknown'),
+    },
+    poNo: row.po_no,
+    subTotal: row.sub_total,
+    grandTotal: row.grand_total,
+    createdAt: row.created_at,
+    lineCount: items.length,
+  }
+}
+
+function orderLines(record: Record<string, unknown>): OrderLine[] {
+  const items = Array.isArray(record.Order_Items) ? record.Order_Items : []
+  return items
+    .filter((item): item is Record<string, unknown> => Boolean(item) && typeof item === 'object')
+    .map((item) => {
+      const catalogItem = (item.Catalog_Item && typeof item.Catalog_Item === 'object' ? item.Catalog_Item : {}) as Record<string, unknown>
+      return {
+        itemNo: numberOrNull(item.item_no),
+        catalogItemGuid: text(item.catalog_item_guid) ?? text(catalogItem.guid),
+        catalogItemId: numberOrNull(item.catalog_item_id) ?? numberOrNull(catalogItem.id),
+        sku: text(item.sku) ?? text(catalogItem.sku),
+        name: text(item.name) ?? text(catalogItem.name),
+        qty: numberOrNull(item.qty),
+        note: text(item.note),
+      }
+    })
+}

@@ -1,0 +1,205 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
+import type { CatalogItemRecord, CatalogRecord } from '../../src/main/service/schemas'
+import { StoreQueries } from '../../src/main/store/queries'
+import { Retention } from '../../src/main/store/retention'
+import { SyncStore } from '../../src/main/store/sync-store'
+import { parseServerTime } from '../../src/main/store/time'
+import { wordPrefixQuery } from '../../src/main/store/search'
+
+let directory: string
+let db: Database
+let retention: Retention
+let store: SyncStore
+let queries: StoreQueries
+
+const catalogGuid = 'cat-1'
+
+function catalog(extra: Partial<CatalogRecord> = {}): CatalogRecord {
+  return {
+    id: 1,
+    guid: catalogGuid,
+    name: 'Spring',
+    active: true,
+    updated_at: '2025-01-01T00:00:00.000Z',
+    Price_Groups: [
+      { id: 11, guid: 'pg-retail', catalog_id: 1, value: 'Retail', is_main: true, updated_at: '2025-01-01T00:00:00.000Z' },
+      { id: 12, guid: 'pg-gold', catalog_id: 1, value: 'Gold', is_main: false, updated_at: '2025-01-01T00:00:00.000Z' },
+    ],
+    ...extra,
+  }
+}
+
+function item(guid: string, extra: Partial<CatalogItemRecord> = {}): CatalogItemRecord {
+  return {
+    id: Number(guid.replace(/\D/g, '')) || 1,
+    guid,
+    catalog_id: 1,
+    category_id: 100,
+    sku: `SKU-${guid}`,
+    upc: '0123456789',
+    name: `Widget ${guid}`,
+    description: 'A sturdy widget',
+    manufacturer: 'Acme',
+    active: true,
+    pricing: { Retail: 10, Gold: 8 },
+    updated_at: '2025-01-01T00:00:00.000Z',
+    deleted_at: null,
+    Category: { id: 100, guid: 'c-100', catalog_id: 1, parent_category_id: 0, name: 'Tools', updated_at: '2025-01-01T00:00:00.000Z' },
+    ...extra,
+  }
+}
+
+const delta = { listingId: null, serverTime: '2025-01-02T00:00:00.000Z' }
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'satchel-store-'))
+  db = openDatabase(join(directory, 'satchel.db'))
+  retention = new Retention()
+  store = new SyncStore(db, retention)
+  queries = new StoreQueries(db)
+  store.applyCatalogs([catalog()], { listingId: store.newListingId('catalogs'), serverTime: null })
+})
+
+afterEach(() => {
+  closeDatabase(db)
+  rmSync(directory, { recursive: true, force: true })
+})
+
+describe('applying pages', () => {
+  it('applies a page twice without changing anything the second time', () => {
+    const rows = [item('i1'), item('i2')]
+    expect(store.applyCatalogItems(catalogGuid, rows, delta)).toEqual({ fetched: 2, upserted: 2, deleted: 0 })
+    const before = db.prepare('SELECT * FROM catalog_items ORDER BY guid').all()
+    expect(store.applyCatalogItems(catalogGuid, rows, delta)).toEqual({ fetched: 2, upserted: 0, deleted: 0 })
+    expect(db.prepare('SELECT * FROM catalog_items ORDER BY guid').all()).toEqual(before)
+  })
+
+  it('never lets an older version overwrite a newer one, in either timestamp format', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Newer', updated_at: '2025-01-05 10:00:00' })], delta)
+    store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Older', updated_at: '2025-01-05T09:59:59Z' })], delta)
+    expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newer')
+    store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Newest', updated_at: '2025-01-05T10:00:01.000Z' })], delta)
+    expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newest')
+  })
+
+  it('takes a changed body at the same timestamp (services that stamp whole seconds)', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 5 })], delta)
+    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 3 })], delta)
+    expect(queries.getCatalogItem({ guid: 'i1' })?.qtyOnHand).toBe(3)
+  })
+
+  it('keeps fields the spec does not show in the stored record', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1', { warehouse_bins: ['A1', 'B2'] })], delta)
+    expect(queries.getCatalogItem({ guid: 'i1' })?.record.warehouse_bins).toEqual(['A1', 'B2'])
+  })
+
+  it('takes a deleted row out of every live view, even one never seen before', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
+    const counts = store.applyCatalogItems(
+      catalogGuid,
+      [item('i1', { deleted_at: '2025-01-03T00:00:00Z', updated_at: '2025-01-03T00:00:00Z' }), item('i9', { deleted_at: '2025-01-03T00:00:00Z' })],
+      delta,
+    )
+    expect(counts.deleted).toBe(2)
+    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).items.map((i) => i.guid)).toEqual(['i2'])
+    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
+    expect(queries.counts().catalogItems).toBe(1)
+    expect(queries.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
+    // A late, older copy of the deleted row does not bring it back.
+    store.applyCatalogItems(catalogGuid, [item('i1')], delta)
+    expect(queries.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
+  })
+})
+
+describe('full listing removal', () => {
+  it('removes rows the listing did not see, flagging those a draft still needs', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2'), item('i3')], delta)
+    retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((guid) => guid === 'i3') : []))
+    const listing = store.newListingId('catalogItems:cat-1')
+    store.applyCatalogItems(catalogGuid, [item('i1')], { listingId: listing, serverTime: '2025-01-04T00:00:00Z' })
+    const pruned = store.pruneUnlisted('catalogItems', catalogGuid, listing, '2025-01-04T00:00:00Z')
+    expect(pruned.deleted).toBe(2)
+    expect(queries.getCatalogItem({ guid: 'i2' })).toBeNull()
+    expect(queries.getCatalogItem({ guid: 'i3' })?.status).toBe('unlisted')
+    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).items.map((i) => i.guid)).toEqual(['i1'])
+    // Listed again later: live again.
+    const next = store.newListingId('catalogItems:cat-1')
+    store.applyCatalogItems(catalogGuid, [item('i1'), item('i3')], { listingId: next, serverTime: null })
+    expect(queries.getCatalogItem({ guid: 'i3' })?.status).toBe('live')
+    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).total).toBe(2)
+  })
+})
+
+describe('queries', () => {
+  beforeEach(() => {
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        item('i1', { name: 'Blue Hammer', sku: 'HAM-100', pricing: { Retail: 12.5, Gold: 'N/A' } }),
+        item('i2', { name: 'Red Screwdriver', sku: 'SCR-200', description: 'Hammer-proof handle', pricing: { Retail: 4, Gold: 3.5 } }),
+        item('i3', { name: 'Café Crème Mug', sku: 'MUG-300', upc: '777000111', manufacturer: 'Délice', active: false }),
+      ],
+      delta,
+    )
+    store.applyCustomers(
+      [
+        { customer: { guid: 'cu-1', id: 501, name: 'Harbor Hardware', price_group_id: 12, city: 'Portland', active: true }, connection: { id: 1 }, connectionDeletedAt: null },
+        { customer: { guid: 'cu-2', id: 502, name: 'Hilltop Supply', price_group_id: 0, city: 'Salem', active: false }, connection: {}, connectionDeletedAt: null },
+      ],
+      delta,
+    )
+  })
+
+  it('matches word prefixes across name, SKU, UPC, description and manufacturer, case- and accent-insensitively', () => {
+    const guids = (query: string) => queries.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((i) => i.guid)
+    expect(guids('ham')).toEqual(['i1', 'i2'])
+    expect(guids('HAM-1')).toEqual(['i1'])
+    expect(guids('scr 200')).toEqual(['i2'])
+    expect(guids('7770')).toEqual(['i3'])
+    expect(guids('cafe deli')).toEqual(['i3'])
+    expect(guids('mer')).toEqual([])
+    expect(guids('"')).toEqual([])
+    expect(wordPrefixQuery('  ')).toBeNull()
+  })
+
+  it('prices items for the customer price group by name, with N/A as not offered', () => {
+    const gold = queries.searchCatalogItems({ catalogGuid, customerGuid: 'cu-1' })
+    expect(gold.priceGroupName).toBe('Gold')
+    const byGuid = Object.fromEntries(gold.items.map((i) => [i.guid, { price: i.price, offered: i.offered }]))
+    expect(byGuid).toEqual({ i1: { price: null, offered: false }, i2: { price: 3.5, offered: true } })
+    // No price group on the customer: the catalog's main group.
+    const retail = queries.searchCatalogItems({ catalogGuid, customerGuid: 'cu-2', query: 'hammer' })
+    expect(retail.priceGroupName).toBe('Retail')
+    expect(retail.items.find((i) => i.guid === 'i1')).toMatchObject({ price: 12.5, offered: true })
+  })
+
+  it('finds an item by exact SKU, case-insensitively, as a scanner types it', () => {
+    expect(queries.getCatalogItem({ catalogGuid, sku: 'scr-200', customerGuid: 'cu-1' })).toMatchObject({ guid: 'i2', price: 3.5 })
+    expect(queries.getCatalogItem({ catalogGuid, sku: 'SCR-20' })).toBeNull()
+  })
+
+  it('lists categories with their item counts, and items by category', () => {
+    expect(queries.listCategories(catalogGuid)).toEqual([expect.objectContaining({ id: 100, name: 'Tools', itemCount: 3, parentId: null })])
+    expect(queries.searchCatalogItems({ catalogGuid, categoryId: 100 }).total).toBe(2)
+  })
+
+  it('searches customers and counts inactive ones as live', () => {
+    expect(queries.searchCustomers({ query: 'port' }).customers.map((c) => c.guid)).toEqual(['cu-1'])
+    expect(queries.searchCustomers({}).customers.map((c) => c.name)).toEqual(['Harbor Hardware', 'Hilltop Supply'])
+    expect(queries.counts()).toMatchObject({ catalogs: 1, priceGroups: 2, customers: 2, catalogItems: 3 })
+    expect(queries.getCustomer('cu-1')).toMatchObject({ priceGroup: { id: 12, name: 'Gold' }, status: 'live' })
+  })
+})
+
+describe('parseServerTime', () => {
+  it('reads both cursor formats as UTC whatever the laptop time zone', () => {
+    expect(parseServerTime('2025-01-05 10:00:00')).toBe(Date.UTC(2025, 0, 5, 10))
+    expect(parseServerTime('2025-01-05T10:00:00')).toBe(Date.UTC(2025, 0, 5, 10))
+    expect(parseServerTime('2025-01-05T12:00:00+02:00')).toBe(Date.UTC(2025, 0, 5, 10))
+    expect(parseServerTime('not a time')).toBeNull()
+  })
+})
