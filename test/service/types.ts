@@ -13,6 +13,10 @@ export interface ServiceCredentials {
   userGuid: string
   userToken: string
   supplierGuid: string
+  /** A customer-level user's session (it acts only for its own customer, `vendorGuid`), for the
+   * rules that differ by user type: supplier-level access on GET /vendors, customer users seeing
+   * only their own orders, read-only workflow steps. */
+  customerUser?: { userGuid: string; userToken: string; supplierGuid: string; vendorGuid: string }
 }
 
 /** Which requests a fault applies to. `route` is METHOD plus the route pattern, e.g.

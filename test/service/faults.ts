@@ -1,0 +1,77 @@
+/**
+ * Fault rules per route. A rule counts the requests it matches: the first `skip` pass untouched,
+ * the next `times` (or all, when unset) get the fault, then the rule retires. Drift rules match only
+ * page requests with offset >= 1, because drift means "the set changed between the pages".
+ */
+import type { FaultRule } from './types'
+import { ControlError } from './store'
+
+interface ActiveRule {
+  id: string
+  rule: FaultRule
+  matched: number
+  applied: number
+}
+
+export class FaultEngine {
+  private rules: ActiveRule[] = []
+  private counter = 0
+  private knownRoutes = new Set<string>()
+
+  setKnownRoutes(routes: Iterable<string>): void {
+    this.knownRoutes = new Set(routes)
+  }
+
+  add(rule: FaultRule): string {
+    if (typeof rule !== 'object' || rule === null || typeof rule.route !== 'string') throw new ControlError('a fault rule needs a route')
+    if (rule.route !== '*' && this.knownRoutes.size > 0 && !this.knownRoutes.has(rule.route)) {
+      throw new ControlError(`unknown route '${rule.route}'; use '*' or one of: ${[...this.knownRoutes].sort().join(', ')}`)
+    }
+    switch (rule.type) {
+      case 'latency':
+        if (!(rule.ms >= 0)) throw new ControlError('latency needs ms >= 0')
+        break
+      case 'status':
+        if (!Number.isInteger(rule.status) || rule.status < 100 || rule.status > 599) throw new ControlError('status needs an HTTP status code')
+        break
+      case 'rateLimit':
+        if (!(rule.retryAfterSeconds >= 0)) throw new ControlError('rateLimit needs retryAfterSeconds >= 0')
+        break
+      case 'drift':
+        if (!((rule.insert ?? 0) > 0 || (rule.remove ?? 0) > 0)) throw new ControlError('drift needs insert or remove > 0')
+        break
+      case 'destroySocket':
+      case 'commitThenDrop':
+        break
+      default:
+        throw new ControlError(`unknown fault type '${(rule as { type?: unknown }).type as string}'`)
+    }
+    const id = `fault-${++this.counter}`
+    this.rules.push({ id, rule: { ...rule }, matched: 0, applied: 0 })
+    return id
+  }
+
+  remove(id: string): void {
+    this.rules = this.rules.filter((rule) => rule.id !== id)
+  }
+
+  clear(): void {
+    this.rules = []
+  }
+
+  /** The rules that apply to this request, counting it against each rule that matches. */
+  take(route: string, pageRequest: boolean): FaultRule[] {
+    const applied: FaultRule[] = []
+    for (const active of [...this.rules]) {
+      const { rule } = active
+      if (rule.route !== '*' && rule.route !== route) continue
+      if (rule.type === 'drift' && !pageRequest) continue
+      active.matched += 1
+      if (active.matched <= (rule.skip ?? 0)) continue
+      active.applied += 1
+      applied.push(rule)
+      if (rule.times !== undefined && active.applied >= rule.times) this.remove(active.id)
+    }
+    return applied
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * The HTTP side of the double. Fastify because it is well kept, routes with find-my-way (fast
+ * enough that the double is never the bottleneck) and lets a hook answer before the handler, which
+ * is where injected faults live. Loopback only.
+ */
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
+import type { RequestLogEntry, RunningService, StartServiceOptions } from './types'
+import { createControl, RequestLog, type Control } from './control'
+import { FaultEngine } from './faults'
+import { generate } from './generate'
+import { authenticate, HttpError, PlainTextError, type Headers, type Query } from './http'
+import { apiRoutes, JsonText, type RouteDef } from './routes'
+import { ControlError, Store } from './store'
+
+interface RequestState {
+  entry: RequestLogEntry
+  drop: boolean
+}
+
+const CONTROL_PREFIX = '/__control'
+
+function flattenHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  return out
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** Midnight UTC of today: seeded timestamps sit before it, so they are always in the past. */
+function defaultEpoch(): Date {
+  const now = new Date()
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
+}
+
+export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
+  const seed = options.seed ?? 1
+  const store = new Store(seed, defaultEpoch())
+  generate(store, { seed, size: options.size ?? 'demo' })
+  const logBodies = options.logBodies ?? true
+
+  const faults = new FaultEngine()
+  const log = new RequestLog()
+  const control = createControl(store, faults, log)
+  const states = new WeakMap<object, RequestState>()
+
+  const app = Fastify({ logger: false, forceCloseConnections: true, keepAliveTimeout: 30_000 })
+
+  // An empty body on a JSON request is "no body", not a parse error.
+  app.removeContentTypeParser('application/json')
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8')
+    if (text.trim() === '') {
+      done(null, undefined)
+      return
+    }
+    try {
+      done(null, JSON.parse(text))
+    } catch (error) {
+      done(new HttpError(400, 'Request body is not valid JSON', 'INVALID_JSON', (error as Error).message), undefined)
+    }
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith(CONTROL_PREFIX)) return
+    const pattern = request.routeOptions.url
+    const route = pattern ? `${request.method} ${pattern}` : `${request.method} (unmatched)`
+    const query = { ...(request.query as Query) }
+    const entry: RequestLogEntry = {
+      at: store.nowIso(),
+      method: request.method,
+      url: request.url,
+      route,
+      status: 0,
+      headers: flattenHeaders(request.headers),
+      query,
+    }
+    log.push(entry)
+    const state: RequestState = { entry, drop: false }
+    states.set(request.raw, state)
+
+    const offset = Number(query.offset)
+    const rules = faults.take(route, Number.isFinite(offset) && offset >= 1)
+    if (rules.length === 0) return
+    const delay = rules.reduce((total, rule) => total + (rule.type === 'latency' ? rule.ms : 0), 0)
+    if (delay > 0) await sleep(delay)
+    for (const rule of rules) {
+      if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
+      if (rule.type === 'commitThenDrop') state.drop = true
+    }
+    const terminal = rules.find((rule) => rule.type === 'status' || rule.type === 'rateLimit' || rule.type === 'destroySocket')
+    if (!terminal) return
+    if (terminal.type === 'destroySocket') {
+      reply.hijack()
+      request.raw.socket.destroy()
+      return reply
+    }
+    if (terminal.type === 'rateLimit') {
+      return reply
+        .code(429)
+        .header('retry-after', String(terminal.retryAfterSeconds))
+        .send({ message: 'Too many requests', code: 'RATE_LIMITED' })
+    }
+    if (terminal.type === 'status') {
+      reply.code(terminal.status)
+      for (const [name, value] of Object.entries(terminal.headers ?? {})) reply.header(name, value)
+      const body = terminal.body ?? { message: `Injected fault: HTTP ${terminal.status}`, code: 'INJECTED_FAULT' }
+      if (typeof body === 'string') return reply.type(terminal.contentType ?? 'text/plain; charset=utf-8').send(body)
+      return reply.type(terminal.contentType ?? 'application/json; charset=utf-8').send(JSON.stringify(body))
+    }
+    return
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const state = states.get(request.raw)
+    if (!state) return payload
+    if (state.drop) {
+      // Commit then drop: the handler ran (and wrote), the client never hears back.
+      state.entry.status = 0
+      request.raw.socket.destroy()
+      return payload
+    }
+    state.entry.status = reply.statusCode
+    return payload
+  })
+
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    if (error instanceof PlainTextError) return reply.code(400).type('text/plain; charset=utf-8').send(error.message)
+    if (error instanceof HttpError) return reply.code(error.status).send(error.body())
+    if (error instanceof ControlError) return reply.code(400).send({ message: error.message, code: 'CONTROL_ERROR' })
+    const fastifyError = error as { statusCode?: number; message?: string; code?: string; name?: string }
+    if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) {
+      return reply.code(fastifyError.statusCode).send({ message: fastifyError.message ?? 'Bad request', error: fastifyError.name, code: fastifyError.code })
+    }
+    return reply.code(500).send({ message: 'Internal server error', error: fastifyError.message ?? String(error) })
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0] ?? ''} not found`, error: 'Not Found', code: 'NOT_FOUND' })
+  })
+
+  const routes = apiRoutes(store)
+  for (const def of routes) registerRoute(def)
+  faults.setKnownRoutes(routes.map((def) => `${def.method} ${def.url}`))
+  for (const rule of options.faults ?? []) faults.add(rule)
+  if (options.httpControl) registerControl(control)
+
+  function registerRoute(def: RouteDef): void {
+    app.route({
+      method: def.method,
+      url: def.url,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const state = states.get(request.raw)
+        if (state && logBodies && request.body !== undefined) state.entry.body = request.body
+        const auth = authenticate(store, request.headers, def.accepts, def.plainText)
+        const result = def.handle({
+          auth,
+          params: request.params as Record<string, string>,
+          query: request.query as Query,
+          body: request.body,
+          headers: request.headers,
+        })
+        if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.text)
+        return reply.send(result)
+      },
+    })
+  }
+
+  function registerControl(target: Control): void {
+    const methods = controlMethods(target)
+    app.get(CONTROL_PREFIX, async () => ({ methods: Object.fromEntries(Object.entries(methods).map(([name, spec]) => [name, { params: spec.params, get: spec.read }])) }))
+    app.route({
+      method: ['GET', 'POST'],
+      url: `${CONTROL_PREFIX}/:method`,
+      handler: async (request, reply) => {
+        const name = (request.params as { method: string }).method
+        const spec = methods[name]
+        if (!spec) return reply.code(404).send({ message: `Unknown control method '${name}'`, code: 'NOT_FOUND' })
+        if (request.method === 'GET' && !spec.read) return reply.code(405).send({ message: `${name} changes state; use POST`, code: 'METHOD_NOT_ALLOWED' })
+        const source = (request.method === 'GET' ? request.query : (request.body ?? {})) as Record<string, unknown>
+        const args = spec.params.map((param) => (request.method === 'GET' && param === 'ms' ? Number(source[param]) : source[param]))
+        const result = spec.call(...args)
+        return reply.send({ result: result === undefined ? null : result })
+      },
+    })
+  }
+
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 })
+  const address = app.server.address()
+  if (!address || typeof address === 'string') throw new Error('the double did not bind a TCP port')
+  const url = `http://127.0.0.1:${address.port}`
+
+  return {
+    url,
+    credentials: {
+      apiKey: store.apiKey,
+      apiSecret: store.apiSecret,
+      userGuid: store.sessionUser.guid,
+      userToken: store.sessionUser.token,
+      supplierGuid: store.supplier.guid,
+      customerUser: {
+        userGuid: store.customerUser.guid,
+        userToken: store.customerUser.token,
+        supplierGuid: store.supplier.guid,
+        vendorGuid: store.vendorsById.get(store.customerUser.vendor_id)?.rec.guid ?? '',
+      },
+    },
+    control: stripInternal(control),
+    close: async () => {
+      await app.close()
+    },
+  }
+}
+
+function stripInternal(control: Control): RunningService['control'] {
+  const { drift: _drift, ...publicControl } = control
+  return publicControl
+}
+
+interface ControlMethod {
+  params: string[]
+  read: boolean
+  call: (...args: unknown[]) => unknown
+}
+
+/** The HTTP mirror of ServiceControl: POST /__control/<method> with named arguments as JSON (GET for readers). */
+function controlMethods(control: Control): Record<string, ControlMethod> {
+  const c = control as unknown as Record<string, (...args: unknown[]) => unknown>
+  const def = (name: string, params: string[], read: boolean): [string, ControlMethod] => [
+    name,
+    { params, read, call: (...args) => (c[name] as (...a: unknown[]) => unknown)(...args) },
+  ]
+  return Object.fromEntries([
+    def('now', [], true),
+    def('shiftClock', ['ms'], false),
+    def('catalogs', [], true),
+    def('priceGroups', ['catalogGuid'], true),
+    def('categories', ['catalogGuid'], true),
+    def('catalogItems', ['catalogGuid'], true),
+    def('customers', [], true),
+    def('orders', [], true),
+    def('update', ['kind', 'guid', 'patch'], false),
+    def('setPrice', ['catalogItemGuid', 'priceGroupName', 'price'], false),
+    def('softDelete', ['kind', 'guid'], false),
+    def('deactivate', ['kind', 'guid'], false),
+    def('insertCatalogItem', ['catalogGuid', 'fields'], false),
+    def('insertCustomer', ['fields'], false),
+    def('setSupplierSetting', ['name', 'value'], false),
+    def('addFault', ['rule'], false),
+    def('removeFault', ['id'], false),
+    def('clearFaults', [], false),
+    def('ordersByApiGuid', ['apiGuid'], true),
+    def('requestLog', [], true),
+    def('clearRequestLog', [], false),
+  ])
+}
