@@ -1,75 +1,201 @@
 /**
- * The Electron entry point. Everything here is transport and window management; the product lives
- * in the core built by createCore.
+ * The Electron entry point: wiring only. The product lives in the core built by createCore; the
+ * rules live in small modules beside this one (security, lifecycle, updater, logging, secrets,
+ * window state), each tested without Electron.
+ *
+ * For the lead, the three places to plug in engines that do not exist yet are marked "WIRE:".
  */
-import { app, BrowserWindow, ipcMain, shell } from 'electron'
+import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, safeStorage, screen, session, shell } from 'electron'
+import log from 'electron-log/node'
+import { autoUpdater } from 'electron-updater'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { createCore, type Core } from '../core/compose'
-import { createConsoleLogger } from '../ports'
+import { createConnectivityMonitor, syncOnReconnect } from '../connectivity'
+import { createCore } from '../core/compose'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
+import { emptyOutbox, loggingSyncTrigger, type OutboxActivity, type SyncTrigger } from './activity'
+import { askAboutUnsentOrders } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
+import { createQuitController } from './lifecycle'
+import { configureFileLogging } from './logging'
+import { refreshOnResume } from './network'
+import { createSafeStorageSecretStore, secretsFileName } from './secrets'
+import { createAppUrlCheck, guardWebContents, secureSession } from './security'
+import { provideDesktopServices } from './services'
+import { createUpdateController, isAutoUpdateSupported } from './updater'
+import { createMainWindow, mainWindowSizing } from './window'
+import { placeWindow, readWindowState, trackWindowState, windowStateFileName, writeWindowState } from './window-state'
 
-let core: Core | undefined
-let mainWindow: BrowserWindow | undefined
-
-const rendererDevUrl = process.env.ELECTRON_RENDERER_URL
+const isDevelopment = !app.isPackaged
+// Only an unpackaged app may load its renderer from a URL given in the environment.
+const devServerUrl = isDevelopment ? process.env.ELECTRON_RENDERER_URL : undefined
 const rendererFile = join(__dirname, '../renderer/index.html')
+const preloadFile = join(__dirname, '../preload/index.js')
 
-function isAppUrl(url: string): boolean {
-  if (rendererDevUrl && !app.isPackaged) return url.startsWith(rendererDevUrl)
-  return url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).endsWith('/renderer/index.html')
-}
-
-function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 900,
-    minHeight: 600,
-    show: false,
-    title: 'Satchel',
-    webPreferences: {
-      preload: join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
-  })
-  window.once('ready-to-show', () => window.show())
-  window.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url)
-    return { action: 'deny' }
-  })
-  if (rendererDevUrl && !app.isPackaged) void window.loadURL(rendererDevUrl)
-  else void window.loadFile(rendererFile)
-  return window
-}
+// Before 'ready': every renderer is sandboxed, even one created without our webPreferences.
+app.enableSandbox()
 
 async function start(): Promise<void> {
   await app.whenReady()
-  const logger = createConsoleLogger(app.isPackaged ? 'info' : 'debug')
-  core = createCore({
-    databasePath: join(app.getPath('userData'), databaseFileName),
-    nativeBinding: app.isPackaged ? undefined : electronNativeBinding(app.getAppPath()),
+  if (process.platform === 'win32') app.setAppUserModelId('com.satchel.desktop')
+  const userData = app.getPath('userData')
+
+  const logging = configureFileLogging(log, {
+    directory: app.getPath('logs'),
+    level: isDevelopment ? 'debug' : 'info',
+    console: isDevelopment,
+  })
+  const logger = logging.logger
+  process.on('uncaughtException', (error) => logger.error('uncaught exception', { error }))
+  process.on('unhandledRejection', (reason) => logger.error('unhandled rejection', { error: reason }))
+  logger.info('starting', { version: app.getVersion(), electron: process.versions.electron, platform: process.platform, packaged: app.isPackaged })
+
+  const isAppUrl = createAppUrlCheck({ devServerUrl, rendererFile })
+  const onBlocked = (what: string, url: string) => logger.warn('blocked by a security rule', { what, url })
+  secureSession(session.defaultSession, { devServerUrl, onBlocked })
+  const guard = {
+    isAppUrl,
+    isDevelopment,
+    onBlocked,
+    openExternal: (url: string) => void shell.openExternal(url).catch((error: unknown) => logger.warn('could not open a link', { url, error })),
+  }
+  app.on('web-contents-created', (_event, contents) => guardWebContents(contents, guard))
+
+  const secrets = createSafeStorageSecretStore({
+    safeStorage,
+    file: join(userData, secretsFileName),
+    logger: logger.child({ area: 'secrets' }),
+    onSecret: (value) => logging.redactor.addSecret(value),
+  })
+  const secretProblem = secrets.unavailableReason()
+  if (secretProblem) logger.warn('secrets cannot be stored on this machine', { reason: secretProblem })
+
+  const core = createCore({
+    databasePath: join(userData, databaseFileName),
+    nativeBinding: isDevelopment ? electronNativeBinding(app.getAppPath()) : undefined,
     appVersion: app.getVersion(),
-    ports: { logger },
+    ports: { logger, secrets },
   })
-  registerIpc(ipcMain, core.handlers, isAppUrl)
+
+  // WIRE: the real outbox replaces emptyOutbox (nothing is queued or sent before the outbox exists).
+  const outbox: OutboxActivity = emptyOutbox
+  // WIRE: the sync engine replaces loggingSyncTrigger.
+  const syncTrigger: SyncTrigger = loggingSyncTrigger(logger.child({ area: 'sync' }))
+
+  let mainWindow: BrowserWindow | undefined
+
+  const connectivity = createConnectivityMonitor({
+    isNetworkUp: () => net.isOnline(),
+    baseUrl: async () => (await core.connection.get())?.baseUrl ?? null,
+    logger: logger.child({ area: 'connectivity' }),
+  })
+  syncOnReconnect(connectivity, (reason) => syncTrigger.syncAndFlush(reason))
+  refreshOnResume(connectivity, powerMonitor)
+  core.events.subscribe((event) => {
+    if (event.name === 'connectionChanged') void connectivity.refresh('settings-changed')
+  })
+
+  const quit = createQuitController({
+    outbox,
+    confirmQuit: (unsent) => askAboutUnsentOrders(mainWindow, unsent, 'quit'),
+    confirmSignOut: (unsent) => askAboutUnsentOrders(mainWindow, unsent, 'sign-out'),
+    closeCore: () => core.close(),
+    beforeClose: ({ outboxIdle }) => {
+      connectivity.stop()
+      updates.stop()
+      updates.setInstallOnQuit(outboxIdle)
+    },
+    logger: logger.child({ area: 'lifecycle' }),
+  })
+  app.on('before-quit', (event) => quit.handleBeforeQuit(event, () => app.quit()))
+  // Windows skips before-quit when the user logs off; close the database synchronously at least.
+  app.on('will-quit', () => void core.close())
+  powerMonitor.on('shutdown', () => void quit.shutdown().then(() => app.quit()))
+
+  const updates = createUpdateController({
+    updater: () => autoUpdater,
+    currentVersion: app.getVersion(),
+    supported: isAutoUpdateSupported({
+      isPackaged: app.isPackaged,
+      platform: process.platform,
+      env: process.env,
+      hasPackageTypeFile: () => existsSync(join(process.resourcesPath, 'package-type')),
+    }),
+    outbox,
+    prepareForRestart: () => quit.shutdown(),
+    quit: () => app.quit(),
+    logger: logger.child({ area: 'updates' }),
+    isOnline: () => net.isOnline(),
+  })
+
+  // WIRE: the contract methods and events for Settings (update state, restart, logs folder, online
+  // indicator) and sign-out's question are implemented with these.
+  provideDesktopServices({
+    connectivity,
+    updates,
+    openLogsFolder: async () => (await shell.openPath(logging.directory)) || null,
+    confirmSignOut: () => quit.confirmSignOut(),
+    secretStorageProblem: () => secrets.unavailableReason(),
+  })
+
+  registerIpc(ipcMain, core.handlers, isAppUrl, logger.child({ area: 'ipc' }))
   forwardEvents(core.events, () => mainWindow?.webContents)
-  mainWindow = createWindow()
-  app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow()
+
+  const windowStateFile = join(userData, windowStateFileName)
+  const linuxIcon = app.isPackaged ? join(process.resourcesPath, 'icon.png') : join(app.getAppPath(), 'resources', 'icons', '512x512.png')
+  const openWindow = (): BrowserWindow => {
+    const placement = placeWindow(
+      readWindowState(windowStateFile),
+      screen.getAllDisplays().map((display) => display.workArea),
+      mainWindowSizing,
+    )
+    const window = createMainWindow({ preload: preloadFile, placement, isDevelopment, icon: process.platform === 'linux' ? linuxIcon : undefined })
+    trackWindowState(window, (state) => {
+      try {
+        writeWindowState(windowStateFile, state)
+      } catch (error) {
+        logger.warn('could not save the window position', { error })
+      }
+    })
+    // On macOS closing the window keeps the app running, so only quitting asks.
+    if (process.platform !== 'darwin') window.on('close', (event) => quit.handleWindowClose(event, () => app.quit()))
+    window.on('session-end', () => void core.close())
+    window.on('closed', () => {
+      if (mainWindow === window) mainWindow = undefined
+    })
+    window.webContents.on('render-process-gone', (_event, details) => logger.error('the window’s renderer stopped', { reason: details.reason, exitCode: details.exitCode }))
+    if (devServerUrl) void window.loadURL(devServerUrl)
+    else void window.loadFile(rendererFile)
+    return window
+  }
+
+  app.on('second-instance', () => {
+    if (!mainWindow) return
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.focus()
   })
+  app.on('activate', () => {
+    if (!mainWindow) mainWindow = openWindow()
+  })
+
+  mainWindow = openWindow()
+  connectivity.start()
+  updates.start()
 }
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit()
 })
 
-app.on('will-quit', () => {
-  void core?.close()
-})
-
-void start()
+// One instance per user: two would write the same database and send the same outbox twice.
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  start().catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error)
+    log.error(`Satchel could not start: ${message}`)
+    dialog.showErrorBox('Satchel could not start', message)
+    app.exit(1)
+  })
+}

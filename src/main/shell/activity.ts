@@ -1,0 +1,37 @@
+/**
+ * What the shell needs to know about the outbox and the sync engine, as small interfaces so the
+ * lifecycle and the updater can be built and tested before those engines exist. index.ts wires the
+ * implementations available today; the lead replaces them with the real outbox and sync engine.
+ */
+import type { SyncReason } from '../connectivity'
+import type { Logger } from '../ports'
+
+export interface OutboxActivity {
+  /** True while an order request is on the wire (POST /v1/orderWithItems sent, answer not yet in). */
+  isSending(): boolean
+  /** Orders queued in the outbox and not yet accepted by the service. */
+  unsentCount(): number
+  /** Resolves true once nothing is being sent, or false when `timeoutMs` passes first. */
+  waitUntilIdle(timeoutMs: number): Promise<boolean>
+}
+
+export interface SyncTrigger {
+  /** Starts a delta sync and an outbox flush soon; must not throw and must coalesce repeated calls. */
+  syncAndFlush(reason: SyncReason): void
+}
+
+/** The truth until the outbox exists: nothing is ever queued or sending. */
+export const emptyOutbox: OutboxActivity = {
+  isSending: () => false,
+  unsentCount: () => 0,
+  waitUntilIdle: async () => true,
+}
+
+/** Until the sync engine exists, a request to sync is recorded in the log and goes nowhere else. */
+export function loggingSyncTrigger(logger: Logger): SyncTrigger {
+  return {
+    syncAndFlush(reason) {
+      logger.info('sync and flush requested; no sync engine is wired yet', { reason })
+    },
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * The Electron half of connectivity: net.isOnline() as the cheap "is any network up" signal, and
+ * waking from sleep as a reason to look again. Everything else (the probe, captive portals, when to
+ * sync) is in src/main/connectivity, free of Electron.
+ */
+import type { ConnectivityMonitor } from '../connectivity'
+
+export interface PowerEvents {
+  on(event: 'resume', listener: () => void): unknown
+  removeListener(event: 'resume', listener: () => void): unknown
+}
+
+/** After sleep the laptop is often on another network, or none; check before anything trusts the old answer. */
+export function refreshOnResume(monitor: ConnectivityMonitor, power: PowerEvents): () => void {
+  const onResume = () => void monitor.refresh('resume')
+  power.on('resume', onResume)
+  return () => power.removeListener('resume', onResume)
+}
