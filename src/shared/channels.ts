@@ -2,11 +2,29 @@
  * Channel and event names of the IPC contract, kept apart from the schemas so the sandboxed preload
  * can bundle them without pulling in a validation library.
  */
-export const methodNames = ['getAppInfo', 'getSettings', 'updateSettings', 'getConnection', 'saveConnection'] as const
+export const methodNames = [
+  'getAppInfo',
+  'getSettings',
+  'updateSettings',
+  'getConnection',
+  'saveConnection',
+  'testConnection',
+  'syncNow',
+  'cancelSync',
+  'getSyncStatus',
+  'listCatalogs',
+  'listCategories',
+  'searchCatalogItems',
+  'getCatalogItem',
+  'searchCustomers',
+  'getCustomer',
+  'listOrders',
+  'getOrder',
+] as const
 
 export type MethodName = (typeof methodNames)[number]
 
-export const eventNames = ['settingsChanged', 'connectionChanged'] as const
+export const eventNames = ['settingsChanged', 'connectionChanged', 'syncStatusChanged', 'syncProgress', 'syncFinished'] as const
 
 export type EventName = (typeof eventNames)[number]
 

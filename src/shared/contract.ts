@@ -6,6 +6,24 @@
 import { z } from 'zod'
 import type { EventName, MethodName } from './channels'
 import type { Result } from './result'
+import {
+  catalogItemDetailSchema,
+  catalogItemLookupSchema,
+  catalogItemSearchResultSchema,
+  catalogItemSearchSchema,
+  catalogSummarySchema,
+  categorySummarySchema,
+  customerDetailSchema,
+  customerSearchResultSchema,
+  customerSearchSchema,
+  orderDetailSchema,
+  orderListResultSchema,
+  orderListSchema,
+  syncNowSchema,
+  syncProgressSchema,
+  syncReportSchema,
+  syncStatusSchema,
+} from './synced'
 
 export const appInfoSchema = z.object({
   name: z.string(),
@@ -74,11 +92,31 @@ export const contract = {
   updateSettings: { input: settingsPatchSchema, output: settingsSchema },
   getConnection: { input: noArgument, output: connectionSchema.nullable() },
   saveConnection: { input: connectionInputSchema, output: connectionSchema },
+  /** Tries the given connection (secrets omitted = the saved ones), or the saved one; fails with UNAVAILABLE, UNAUTHORIZED or REJECTED. */
+  testConnection: { input: connectionInputSchema.optional(), output: z.object({ catalogs: z.number() }) },
+  /** Runs a sync now, or joins the one running; `full` lists everything and removes what the service no longer has. */
+  syncNow: { input: syncNowSchema, output: syncReportSchema },
+  cancelSync: { input: noArgument, output: z.object({ cancelled: z.boolean() }) },
+  getSyncStatus: { input: noArgument, output: syncStatusSchema },
+  /** With customerGuid: only the catalogs that customer may order from. */
+  listCatalogs: { input: z.object({ customerGuid: z.string().min(1).max(100).optional() }).strict().optional(), output: z.array(catalogSummarySchema) },
+  listCategories: { input: z.object({ catalogGuid: z.string().min(1).max(100) }).strict(), output: z.array(categorySummarySchema) },
+  searchCatalogItems: { input: catalogItemSearchSchema, output: catalogItemSearchResultSchema },
+  getCatalogItem: { input: catalogItemLookupSchema, output: catalogItemDetailSchema },
+  searchCustomers: { input: customerSearchSchema, output: customerSearchResultSchema },
+  getCustomer: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: customerDetailSchema },
+  listOrders: { input: orderListSchema, output: orderListResultSchema },
+  getOrder: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: orderDetailSchema },
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>
 
 export const eventSchemas = {
   settingsChanged: settingsSchema,
   connectionChanged: connectionSchema,
+  /** A sync started or finished. */
+  syncStatusChanged: syncStatusSchema,
+  /** At most a few times a second while a sync runs. */
+  syncProgress: syncProgressSchema,
+  syncFinished: syncReportSchema,
 } as const satisfies Record<EventName, z.ZodType>
 
 export type Contract = typeof contract

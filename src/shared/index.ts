@@ -1,3 +1,4 @@
 export * from './channels'
 export * from './contract'
 export * from './result'
+export * from './synced'

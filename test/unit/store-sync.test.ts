@@ -58,7 +58,7 @@ const delta = { listingId: null, serverTime: '2025-01-02T00:00:00.000Z' }
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-store-'))
   db = openDatabase(join(directory, 'satchel.db'))
-  retention = new Retention()
+  retention = new Retention(db)
   store = new SyncStore(db, retention)
   queries = new StoreQueries(db)
   store.applyCatalogs([catalog()], { listingId: store.newListingId('catalogs'), serverTime: null })
@@ -131,6 +131,15 @@ describe('full listing removal', () => {
     store.applyCatalogItems(catalogGuid, [item('i1'), item('i3')], { listingId: next, serverTime: null })
     expect(queries.getCatalogItem({ guid: 'i3' })?.status).toBe('live')
     expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).total).toBe(2)
+  })
+
+  it('keeps rows named by the retained_refs view that the drafts migration defines', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
+    db.exec("CREATE VIEW retained_refs (kind, guid) AS SELECT 'catalogItem', 'i2'")
+    const listing = store.newListingId('catalogItems:cat-1')
+    store.pruneUnlisted('catalogItems', catalogGuid, listing, null)
+    expect(queries.getCatalogItem({ guid: 'i1' })).toBeNull()
+    expect(queries.getCatalogItem({ guid: 'i2' })?.status).toBe('unlisted')
   })
 })
 

@@ -1,9 +1,10 @@
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
 import { EventHub, type EventStream } from '../events'
-import { createMemorySecretStore, silentLogger, type Clock, type EventSink, type Logger, type SecretStore } from '../ports'
+import { createMemorySecretStore, silentLogger, systemClock, type Clock, type EventSink, type Logger, type SecretStore } from '../ports'
 import { createHandlerTable, type HandlerTable } from './handlers'
 import { ConnectionStore } from './connection'
 import { SettingsRepository } from './settings'
+import { createSyncServices, type SyncServices } from '../sync/service'
 
 export interface CoreConfig {
   /** SQLite file; ':memory:' for throwaway cores in tests. */
@@ -18,6 +19,8 @@ export interface CoreConfig {
     secrets?: SecretStore
     events?: EventSink
   }
+  /** Sync at start-up and every settings.syncIntervalMinutes (default true; tests that drive sync themselves turn it off). */
+  backgroundSync?: boolean
 }
 
 export interface Core {
@@ -26,6 +29,8 @@ export interface Core {
   /** For the CLI and tests that drive the core below the contract. */
   readonly db: Database
   readonly connection: ConnectionStore
+  /** The scheduler (connectivityRestored, syncNow), the query layer, and the retention hook for drafts. */
+  readonly sync: SyncServices
   close(): Promise<void>
 }
 
@@ -39,6 +44,14 @@ export function createCore(config: CoreConfig): Core {
   const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger })
   const settings = new SettingsRepository(db)
   const connection = new ConnectionStore(db, config.ports?.secrets ?? createMemorySecretStore())
+  const sync = createSyncServices({
+    db,
+    connection,
+    syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
+    clock: config.ports?.clock ?? systemClock,
+    logger,
+    events: hub,
+  })
 
   const handlers = createHandlerTable(
     {
@@ -54,6 +67,7 @@ export function createCore(config: CoreConfig): Core {
       getSettings: () => settings.get(),
       updateSettings: (patch) => {
         const next = settings.update(patch)
+        sync.scheduler.settingsChanged()
         hub.emit('settingsChanged', next)
         return next
       },
@@ -61,11 +75,15 @@ export function createCore(config: CoreConfig): Core {
       saveConnection: async (input) => {
         const saved = await connection.save(input)
         hub.emit('connectionChanged', saved)
+        sync.scheduler.trigger('connection-changed')
         return saved
       },
+      ...sync.methods,
     },
     logger,
   )
+
+  if (config.backgroundSync !== false) sync.scheduler.start()
 
   let closed = false
   return {
@@ -73,9 +91,11 @@ export function createCore(config: CoreConfig): Core {
     events: hub,
     db,
     connection,
+    sync,
     async close() {
       if (closed) return
       closed = true
+      await sync.close()
       closeDatabase(db)
     },
   }

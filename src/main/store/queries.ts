@@ -5,161 +5,23 @@
  * show what it refers to.
  */
 import type { Database, Statement } from 'better-sqlite3'
+import type {
+  Address,
+  CatalogItemDetail,
+  CatalogItemLookup,
+  CatalogItemSearch,
+  CatalogItemSummary,
+  CatalogSummary,
+  CategorySummary,
+  CustomerDetail,
+  CustomerSummary,
+  OrderDetail,
+  OrderLine,
+  OrderSummary,
+  Price,
+  PriceGroupSummary,
+} from '../../shared/synced'
 import { wordPrefixQuery } from './search'
-
-export type RecordStatus = 'live' | 'deleted' | 'unlisted'
-
-export interface PriceGroupSummary {
-  guid: string
-  id: number | null
-  /** The key of a catalog item's `pricing` object. */
-  name: string
-  isMain: boolean
-}
-
-export interface CatalogSummary {
-  guid: string
-  id: number | null
-  name: string
-  active: boolean
-  priceGroups: PriceGroupSummary[]
-  itemCount: number
-  /** Local clock, ms: when this catalog's items last finished syncing (for "synced 3 min ago"). */
-  lastSyncAt: number | null
-}
-
-export interface CategorySummary {
-  id: number
-  guid: string | null
-  parentId: number | null
-  name: string
-  sequence: number | null
-  hidden: boolean
-  /** Live items directly in this category. */
-  itemCount: number
-}
-
-export interface Price {
-  /** The price for the price group, or null when the item is not offered to it ("N/A") or has no price. */
-  price: number | null
-  offered: boolean
-}
-
-export interface CatalogItemSummary extends Price {
-  guid: string
-  id: number | null
-  sku: string
-  name: string
-  upc: string | null
-  manufacturer: string | null
-  active: boolean
-  msrp: number | null
-  qtyOnHand: number | null
-  minOrderQty: number | null
-  hasInventory: boolean | null
-  allowBackorder: boolean | null
-  categoryId: number | null
-  /** The service's clock on the page that brought this version: how fresh the stock figure is. */
-  syncedAt: string | null
-}
-
-export interface CatalogItemDetail extends CatalogItemSummary {
-  catalogGuid: string
-  description: string | null
-  status: RecordStatus
-  /** The price group the price was taken from, or null when none could be determined. */
-  priceGroupName: string | null
-  pricing: Record<string, unknown>
-  /** The record as the service sent it, fields the spec does not show included. */
-  record: Record<string, unknown>
-}
-
-export interface CatalogItemSearch {
-  catalogGuid: string
-  /** Word-prefix match on name, SKU, UPC, description and manufacturer; empty lists everything. */
-  query?: string
-  /** Items in this category or any category below it. */
-  categoryId?: number
-  /** Price for this customer's price group. */
-  customerGuid?: string
-  /** Or for this price group, by name. Without either, the catalog's main price group. */
-  priceGroupName?: string
-  includeInactive?: boolean
-  limit?: number
-  offset?: number
-}
-
-export interface CustomerSummary {
-  guid: string
-  id: number | null
-  name: string
-  customerInternalId: string | null
-  email: string | null
-  city: string | null
-  state: string | null
-  active: boolean
-}
-
-export interface Address {
-  guid: string | null
-  /** Where the address came from on the customer record. */
-  kind: 'billTo' | 'shipTo'
-  name: string | null
-  companyName: string | null
-  addressLineOne: string | null
-  addressLineTwo: string | null
-  city: string | null
-  state: string | null
-  postalCode: string | null
-  country: string | null
-  isMainShipTo: boolean
-  record: Record<string, unknown>
-}
-
-export interface CustomerDetail extends CustomerSummary {
-  status: RecordStatus
-  phone: string | null
-  requirePo: boolean
-  hidePricing: boolean
-  priceGroup: { id: number; name: string | null } | null
-  lockCatalogId: number | null
-  creditLimit: number | null
-  openBalance: number | null
-  notes: string | null
-  addresses: Address[]
-  record: Record<string, unknown>
-}
-
-export interface OrderSummary {
-  guid: string
-  id: number | null
-  name: string | null
-  apiGuid: string | null
-  customerGuid: string | null
-  customerName: string | null
-  catalogGuid: string | null
-  state: { id: number | null; name: string }
-  poNo: string | null
-  subTotal: number | null
-  grandTotal: number | null
-  createdAt: string | null
-  lineCount: number
-}
-
-export interface OrderLine {
-  itemNo: number | null
-  catalogItemGuid: string | null
-  catalogItemId: number | null
-  sku: string | null
-  name: string | null
-  qty: number | null
-  note: string | null
-}
-
-export interface OrderDetail extends OrderSummary {
-  lines: OrderLine[]
-  record: Record<string, unknown>
-}
 
 export interface StoreCounts {
   catalogs: number
@@ -505,7 +367,7 @@ export class StoreQueries {
    * One catalog item by guid, or by SKU within a catalog (exact, case-insensitive: what a barcode
    * scanner types). Rows kept only for a draft are returned too, with their status.
    */
-  getCatalogItem(lookup: { catalogGuid?: string; guid?: string; sku?: string; customerGuid?: string; priceGroupName?: string }): CatalogItemDetail | null {
+  getCatalogItem(lookup: CatalogItemLookup): CatalogItemDetail | null {
     let row: ItemRow | undefined
     if (lookup.guid) row = this.itemByGuid.get(lookup.guid)
     else if (lookup.sku) row = lookup.catalogGuid ? this.itemBySku.get(lookup.catalogGuid, lookup.sku) : this.itemBySkuAnyCatalog.get(lookup.sku)

@@ -6,6 +6,7 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { CustomerConnection } from '../service/client'
 import type { CatalogItemRecord, CatalogRecord, CategoryRecord, CustomerRecord, OrderRecord, PriceGroupRecord } from '../service/schemas'
+import type { SyncReport } from '../../shared/synced'
 import type { RetainableKind, Retention } from './retention'
 import { versionOf } from './time'
 
@@ -86,6 +87,11 @@ function bool(value: boolean | null | undefined, fallback: 0 | 1 | null): 0 | 1 
   return value === true ? 1 : value === false ? 0 : fallback
 }
 
+/** Ids the service sends as 0 for "none". */
+function positive(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null
+}
+
 function nullable<T>(value: T | null | undefined): T | null {
   return value === undefined ? null : value
 }
@@ -131,6 +137,8 @@ export class SyncStore {
   private readonly markCategoryListed
   private readonly dropCursor
   private readonly liveCatalogs
+  private readonly lastOkRun
+  private readonly lastRun
   private readonly deleteCategoriesOf
 
   constructor(
@@ -239,6 +247,8 @@ export class SyncStore {
     )
     this.trimRuns = db.prepare('DELETE FROM sync_runs WHERE id <= (SELECT max(id) - 100 FROM sync_runs)')
     this.markCategoryListed = db.prepare<[number, string, number]>('UPDATE categories SET listed_run = ? WHERE catalog_guid = ? AND id = ?')
+    this.lastOkRun = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck()
+    this.lastRun = db.prepare<[], string>('SELECT report FROM sync_runs ORDER BY id DESC LIMIT 1').pluck()
     this.liveCatalogs = db.prepare<[], string>('SELECT guid FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY name, guid').pluck()
     this.dropCursor = db.prepare<[string]>('UPDATE sync_scopes SET cursor = NULL WHERE scope = ?')
     this.deleteCategoriesOf = db.prepare<[string]>('DELETE FROM categories WHERE catalog_guid = ?')
@@ -417,8 +427,9 @@ export class SyncStore {
             city: nullable(customer.city),
             state: nullable(customer.state),
             active: bool(customer.active, 1),
-            price_group_id: nullable(customer.price_group_id),
-            lock_catalog_id: customer.lock_catalog_id ? customer.lock_catalog_id : null,
+            // The connection row carries the supplier's own assignment for this customer; it wins.
+            price_group_id: positive(row.connection.price_group_id) ?? positive(customer.price_group_id),
+            lock_catalog_id: positive(row.connection.lock_catalog_id) ?? positive(customer.lock_catalog_id),
             require_po: bool(customer.require_po, 0),
             hide_pricing: bool(customer.hide_pricing, 0),
             version: Math.max(versionOf(customer.updated_at, deletedAt), versionOf(row.connection.updated_at as string | undefined, null)),
@@ -605,7 +616,17 @@ export class SyncStore {
     })()
   }
 
-  recordRun(startedAt: number, finishedAt: number, ok: boolean, full: boolean, report: unknown): void {
+  /** Local clock, ms: the end of the last run that finished without error. */
+  lastSyncAt(): number | null {
+    return this.lastOkRun.get() ?? null
+  }
+
+  lastReport(): SyncReport | null {
+    const json = this.lastRun.get()
+    return json ? (JSON.parse(json) as SyncReport) : null
+  }
+
+  recordRun(startedAt: number, finishedAt: number, ok: boolean, full: boolean, report: SyncReport): void {
     this.insertRun.run(startedAt, finishedAt, ok ? 1 : 0, full ? 1 : 0, JSON.stringify(report))
     this.trimRuns.run()
   }

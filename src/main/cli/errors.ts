@@ -1,0 +1,32 @@
+/** Wrong input: exit 2. */
+export class UsageError extends Error {}
+
+/** A failure to report on one line: exit 1. */
+export class CliFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string = 'FAILED',
+    /** For --json: the object to print instead of `{ error }`. */
+    readonly json?: Record<string, unknown>,
+  ) {
+    super(message)
+  }
+}
+
+export interface GlobalOptions {
+  db: string
+  baseUrl?: string
+  apiKey?: string
+  apiSecret?: string
+  userGuid?: string
+  json: boolean
+}
+
+export interface Output {
+  json: boolean
+  /** The command's result: JSON on stdout with --json, else the human text. */
+  result(value: Record<string, unknown>, human: string): void
+  /** Draws a progress line on stderr when it is a terminal and --json is off; null otherwise. */
+  progress: ((line: string) => void) | null
+  endProgress(): void
+}

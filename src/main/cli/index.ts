@@ -1,0 +1,173 @@
+/**
+ * `satchel`: the command line for support staff, laptop imaging and scripted checks.
+ * `npm run cli -- <command>`; documented in README.md ("CLI"), which is its public contract.
+ *
+ * Start-up must stay well under a second, so this file imports only Node built-ins; each command
+ * loads what it needs (the store, or the service client and sync engine) when it runs.
+ */
+import { parseArgs } from 'node:util'
+import { defaultDatabasePath } from '../paths'
+import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+
+export const usage = `Usage: npm run cli -- [options] <command>
+
+Commands:
+  sync [--full]                          Sync the local database with the ordering service
+  status                                 Counts of local data, the outbox, and the last sync
+  items search <query> --catalog <guid> [--customer <vendorGuid>] [--limit N]
+                                         Search a catalog's items, priced for a customer
+  customers search <query>               Search customers
+
+Options:
+  --db PATH           Database file (default: the desktop app's, ${defaultDatabasePath()})
+  --base-url URL      Ordering service address (env SATCHEL_BASE_URL)
+  --api-key K         API key (env SATCHEL_API_KEY)
+  --api-secret S      API secret (env SATCHEL_API_SECRET)
+  --user-guid G       Attribute calls to this user (env SATCHEL_USER_GUID)
+  --json              Print exactly one JSON object on stdout
+  -h, --help          Show this help
+
+Exit codes: 0 ok, 1 failure, 2 invalid input.
+`
+
+const options = {
+  db: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'api-secret': { type: 'string' },
+  'user-guid': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  full: { type: 'boolean' },
+  catalog: { type: 'string' },
+  customer: { type: 'string' },
+  limit: { type: 'string' },
+} as const
+
+/** Which command options each command takes; anything else is invalid input. */
+const commandOptions: Record<string, readonly string[]> = {
+  sync: ['full'],
+  status: [],
+  'items search': ['catalog', 'customer', 'limit'],
+  'customers search': [],
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim()
+}
+
+export function parseLimit(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 500) throw new UsageError(`--limit must be a whole number from 1 to 500 (got '${value}')`)
+  return Number(value)
+}
+
+function createOutput(json: boolean): Output {
+  const tty = !json && process.stderr.isTTY === true
+  let drawn = false
+  return {
+    json,
+    result(value, human) {
+      process.stdout.write(json ? `${JSON.stringify(value)}\n` : human.endsWith('\n') ? human : `${human}\n`)
+    },
+    progress: tty
+      ? (line) => {
+          const width = process.stderr.columns ?? 80
+          process.stderr.write(`\r${line.slice(0, width - 1).padEnd(width - 1)}`)
+          drawn = true
+        }
+      : null,
+    endProgress() {
+      if (drawn) process.stderr.write('\r\x1b[2K')
+      drawn = false
+    },
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let json = argv.includes('--json')
+  let output = createOutput(json)
+  try {
+    let parsed
+    try {
+      parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true })
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error))
+    }
+    const { values, positionals } = parsed
+    json = values.json === true
+    output = createOutput(json)
+    if (values.help) {
+      process.stdout.write(usage)
+      return 0
+    }
+    const env = process.env
+    const global: GlobalOptions = {
+      db: nonEmpty(values.db) ?? nonEmpty(env.SATCHEL_DB) ?? defaultDatabasePath(),
+      baseUrl: nonEmpty(values['base-url']) ?? nonEmpty(env.SATCHEL_BASE_URL),
+      apiKey: nonEmpty(values['api-key']) ?? nonEmpty(env.SATCHEL_API_KEY),
+      apiSecret: nonEmpty(values['api-secret']) ?? nonEmpty(env.SATCHEL_API_SECRET),
+      userGuid: nonEmpty(values['user-guid']) ?? nonEmpty(env.SATCHEL_USER_GUID),
+      json,
+    }
+    const [first, second, ...rest] = positionals
+    if (!first) throw new UsageError('Give a command: sync, status, items search or customers search (see --help)')
+    const command = first === 'items' || first === 'customers' ? `${first} ${second ?? ''}`.trim() : first
+    const allowed = commandOptions[command]
+    if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
+    for (const name of ['full', 'catalog', 'customer', 'limit'] as const) {
+      if (values[name] !== undefined && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to '${command}'`)
+    }
+    const args = first === 'items' || first === 'customers' ? rest : [second, ...rest].filter((value) => value !== undefined)
+
+    switch (command) {
+      case 'sync': {
+        if (args.length > 0) throw new UsageError(`sync takes no arguments (got '${args.join(' ')}')`)
+        const { runSync } = await import('./sync')
+        return await runSync(global, { full: values.full === true }, output)
+      }
+      case 'status': {
+        if (args.length > 0) throw new UsageError(`status takes no arguments (got '${args.join(' ')}')`)
+        const { runStatus } = await import('./read')
+        return runStatus(global, output)
+      }
+      case 'items search': {
+        if (args.length !== 1) throw new UsageError('items search takes one query: items search <query> --catalog <catalogGuid>')
+        const catalog = nonEmpty(values.catalog)
+        if (!catalog) throw new UsageError('items search needs --catalog <catalogGuid>')
+        const { runItemsSearch } = await import('./read')
+        return runItemsSearch(global, { query: args[0] ?? '', catalog, customer: nonEmpty(values.customer), limit: parseLimit(values.limit, 20) }, output)
+      }
+      case 'customers search': {
+        if (args.length !== 1) throw new UsageError('customers search takes one query: customers search <query>')
+        const { runCustomersSearch } = await import('./read')
+        return runCustomersSearch(global, { query: args[0] ?? '' }, output)
+      }
+    }
+    throw new UsageError(`Unknown command '${command}'`)
+  } catch (error) {
+    output.endProgress()
+    if (error instanceof UsageError) {
+      if (json) output.result({ error: { code: 'INVALID_ARGUMENT', message: error.message } }, '')
+      process.stderr.write(`satchel: ${error.message}\n`)
+      if (!json) process.stderr.write('Run with --help for usage.\n')
+      return 2
+    }
+    const failure = error instanceof CliFailure ? error : new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
+    if (json) output.result(failure.json ?? { error: { code: failure.code, message: failure.message } }, '')
+    process.stderr.write(`satchel: ${failure.message.split('\n')[0]}\n`)
+    return 1
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code
+    },
+    (error: unknown) => {
+      process.stderr.write(`satchel: ${error instanceof Error ? error.message : String(error)}\n`)
+      process.exitCode = 1
+    },
+  )
+}

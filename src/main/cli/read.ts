@@ -1,0 +1,100 @@
+/**
+ * The CLI's read-only commands: status, items search, customers search. They open the local store
+ * and the query layer only, so they start fast and work offline.
+ */
+import { existsSync } from 'node:fs'
+import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { StoreQueries } from '../store/queries'
+import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { formatAge, table } from './format'
+
+function openExisting(path: string): Database {
+  if (!existsSync(path)) throw new CliFailure(`No Satchel database at ${path} (run sync first, or pass --db)`, 'NOT_FOUND')
+  return openDatabase(path)
+}
+
+function withStore<T>(global: GlobalOptions, use: (queries: StoreQueries, db: Database) => T): T {
+  const db = openExisting(global.db)
+  try {
+    return use(new StoreQueries(db), db)
+  } finally {
+    closeDatabase(db)
+  }
+}
+
+type OutboxCounts = Record<'queued' | 'sending' | 'retrying' | 'needsAttention' | 'sent', number>
+
+/**
+ * Outbox entries by state, read straight from the outbox table the order outbox keeps (state is one
+ * of the five names above), so status needs none of the outbox's code. No table yet: all zero.
+ */
+function outboxCounts(db: Database): OutboxCounts {
+  const counts: OutboxCounts = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 }
+  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()
+  if (!exists) return counts
+  for (const row of db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state').all()) {
+    if (row.state in counts) counts[row.state as keyof OutboxCounts] = row.n
+  }
+  return counts
+}
+
+export function runStatus(global: GlobalOptions, output: Output): number {
+  return withStore(global, (queries, db) => {
+    const counts = queries.counts()
+    const outbox = outboxCounts(db)
+    const lastSyncMs = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck().get() ?? null
+    const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
+    const human = [
+      `Database        ${global.db}`,
+      `Last sync       ${lastSyncAt === null ? 'never' : `${lastSyncAt} (${formatAge(Date.now() - lastSyncMs!)})`}`,
+      `Catalogs        ${counts.catalogs}`,
+      `Price groups    ${counts.priceGroups}`,
+      `Customers       ${counts.customers}`,
+      `Catalog items   ${counts.catalogItems}`,
+      `Orders          ${counts.orders}`,
+      `Outbox          ${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent`,
+    ].join('\n')
+    output.result({ counts, outbox, lastSyncAt }, human)
+    return 0
+  })
+}
+
+export function runItemsSearch(
+  global: GlobalOptions,
+  search: { query: string; catalog: string; customer?: string; limit: number },
+  output: Output,
+): number {
+  return withStore(global, (queries) => {
+    if (!queries.listCatalogs().some((catalog) => catalog.guid === search.catalog)) {
+      throw new UsageError(`No catalog ${search.catalog} in the local database`)
+    }
+    if (search.customer && !queries.getCustomer(search.customer)) throw new UsageError(`No customer ${search.customer} in the local database`)
+    const result = queries.searchCatalogItems({ catalogGuid: search.catalog, query: search.query, customerGuid: search.customer, includeInactive: true, limit: search.limit })
+    const items = result.items.map((item) => ({ guid: item.guid, sku: item.sku, name: item.name, price: item.price, offered: item.offered }))
+    const human =
+      items.length === 0
+        ? `No items match '${search.query}'.`
+        : table(
+            ['SKU', 'Name', `Price (${result.priceGroupName ?? 'no price group'})`, 'GUID'],
+            items.map((item) => [item.sku, item.name, item.offered && item.price !== null ? item.price.toFixed(2) : 'not offered', item.guid]),
+          ) + `\n${items.length} of ${result.total} shown`
+    output.result({ items }, human)
+    return 0
+  })
+}
+
+export function runCustomersSearch(global: GlobalOptions, search: { query: string }, output: Output): number {
+  return withStore(global, (queries) => {
+    const result = queries.searchCustomers({ query: search.query, limit: 50 })
+    const customers = result.customers.map((customer) => ({ guid: customer.guid, name: customer.name, active: customer.active }))
+    const human =
+      customers.length === 0
+        ? `No customers match '${search.query}'.`
+        : table(
+            ['Name', 'Active', 'GUID'],
+            customers.map((customer) => [customer.name, customer.active ? 'yes' : 'no', customer.guid]),
+          ) + `\n${customers.length} of ${result.total} shown`
+    output.result({ customers }, human)
+    return 0
+  })
+}

@@ -1,0 +1,97 @@
+/**
+ * `satchel sync [--full]`: the same engine the app runs, against the given database, with the
+ * credentials from the options or environment (the API secret never comes from the database: the
+ * app keeps it in the operating system's secret store).
+ */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { closeDatabase, openDatabase } from '../db/database'
+import { systemClock } from '../ports'
+import { ServiceClient } from '../service/client'
+import { StoreQueries } from '../store/queries'
+import { Retention } from '../store/retention'
+import { SyncStore } from '../store/sync-store'
+import { SyncEngine, resourceNames, type SyncProgress } from '../sync/engine'
+import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { progressBar, table } from './format'
+
+interface SavedConnection {
+  baseUrl?: string
+  auth?: { kind?: string; apiKey?: string; userGuid?: string | null }
+}
+
+const labels: Record<(typeof resourceNames)[number], string> = {
+  catalogs: 'Catalogs',
+  priceGroups: 'Price groups',
+  customers: 'Customers',
+  catalogItems: 'Catalog items',
+  orders: 'Orders',
+}
+
+function describeProgress(progress: SyncProgress, catalogNames: Map<string, string>): string {
+  const fraction =
+    progress.rowsTotal && progress.rowsTotal > 0
+      ? Math.min(1, progress.rowsDone / progress.rowsTotal)
+      : progress.pagesTotal
+        ? Math.min(1, progress.pagesDone / progress.pagesTotal)
+        : null
+  const what = progress.catalogGuid ? `${labels[progress.resource]} (${catalogNames.get(progress.catalogGuid) ?? progress.catalogGuid})` : labels[progress.resource]
+  const rows = progress.rowsTotal ? `${progress.rowsDone}/${progress.rowsTotal}` : `${progress.rowsDone}`
+  const phase = progress.phase === 'listing' || progress.phase === 'delta' ? '' : ` ${progress.phase === 'catchUp' ? 'catching up' : 'checking'}`
+  return `${progressBar(fraction)} ${what}${phase} ${rows}`
+}
+
+export async function runSync(global: GlobalOptions, options: { full: boolean }, output: Output): Promise<number> {
+  mkdirSync(dirname(global.db), { recursive: true })
+  const db = openDatabase(global.db)
+  let client: ServiceClient | undefined
+  const controller = new AbortController()
+  const interrupt = () => controller.abort()
+  process.once('SIGINT', interrupt)
+  try {
+    // Non-secret parts of the app's saved connection fill in what the options leave out.
+    const savedJson = db.prepare<[], string>("SELECT value FROM settings WHERE key = 'connection'").pluck().get()
+    const saved = savedJson ? (JSON.parse(savedJson) as SavedConnection) : {}
+    const savedKey = saved.auth?.kind === 'apiKey' ? saved.auth : undefined
+    const baseUrl = global.baseUrl ?? saved.baseUrl
+    const apiKey = global.apiKey ?? savedKey?.apiKey
+    const userGuid = global.userGuid ?? savedKey?.userGuid ?? undefined
+    if (!baseUrl) throw new UsageError('sync needs --base-url (or SATCHEL_BASE_URL)')
+    if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
+    if (!apiKey) throw new UsageError('sync needs --api-key (or SATCHEL_API_KEY)')
+    if (!global.apiSecret) throw new UsageError('sync needs --api-secret (or SATCHEL_API_SECRET)')
+
+    client = new ServiceClient({ connection: { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } } })
+    const engine = new SyncEngine({ store: new SyncStore(db, new Retention(db)), source: client, clock: systemClock })
+    const queries = new StoreQueries(db)
+    let catalogNames = new Map<string, string>()
+    const report = await engine.run({
+      full: options.full,
+      signal: controller.signal,
+      onProgress: output.progress
+        ? (progress) => {
+            if (progress.catalogGuid && !catalogNames.has(progress.catalogGuid)) catalogNames = new Map(queries.listCatalogs().map((c) => [c.guid, c.name]))
+            output.progress?.(describeProgress(progress, catalogNames))
+          }
+        : undefined,
+    })
+    output.endProgress()
+    const result = { ok: report.ok, resources: report.resources, durationMs: report.durationMs }
+    if (!report.ok) {
+      const error = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
+      throw new CliFailure(`sync failed: ${error.message}`, error.code, { ...result, error })
+    }
+    const human =
+      table(
+        ['', 'Fetched', 'Written', 'Removed'],
+        resourceNames.map((name) => [labels[name], String(report.resources[name].fetched), String(report.resources[name].upserted), String(report.resources[name].deleted)]),
+      ) + `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.`
+    output.result(result, human)
+    return 0
+  } finally {
+    process.removeListener('SIGINT', interrupt)
+    output.endProgress()
+    await client?.close()
+    closeDatabase(db)
+  }
+}

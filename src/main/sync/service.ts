@@ -1,0 +1,163 @@
+/**
+ * Sync and the synced data as the core offers them: the scheduler, the query layer, the retention
+ * hook for drafts and the outbox, and the contract methods over them. compose.ts wires this in.
+ */
+import type { ConnectionInput } from '../../shared/contract'
+import type { SyncProgress } from '../../shared/synced'
+import type { ServiceConnection } from '../core/connection'
+import type { ConnectionStore } from '../core/connection'
+import type { Implementations } from '../core/handlers'
+import type { Database } from '../db/database'
+import { CoreError } from '../errors'
+import type { EventHub } from '../events'
+import type { Clock, Logger } from '../ports'
+import { ServiceClient, ServicePools } from '../service/client'
+import { errorCodeOf, isServiceError } from '../service/errors'
+import { StoreQueries } from '../store/queries'
+import { Retention } from '../store/retention'
+import { SyncStore } from '../store/sync-store'
+import { SyncEngine } from './engine'
+import { SyncScheduler } from './scheduler'
+
+export type SyncMethods = Pick<
+  Implementations,
+  | 'testConnection'
+  | 'syncNow'
+  | 'cancelSync'
+  | 'getSyncStatus'
+  | 'listCatalogs'
+  | 'listCategories'
+  | 'searchCatalogItems'
+  | 'getCatalogItem'
+  | 'searchCustomers'
+  | 'getCustomer'
+  | 'listOrders'
+  | 'getOrder'
+>
+
+export interface SyncServices {
+  scheduler: SyncScheduler
+  queries: StoreQueries
+  store: SyncStore
+  /** Drafts and the outbox register here the rows they still need (see store/retention.ts). */
+  retention: Retention
+  /** A client for the saved connection, sharing the core's keep-alive pools; null when none is saved. */
+  client(): Promise<ServiceClient | null>
+  methods: SyncMethods
+  close(): Promise<void>
+}
+
+export interface SyncServicesOptions {
+  db: Database
+  connection: ConnectionStore
+  syncIntervalMinutes: () => number
+  clock: Clock
+  logger: Logger
+  events: EventHub
+  /** Progress events per second at most, per scope. */
+  progressPerSecond?: number
+}
+
+/** Turns a service failure into the error the renderer shows; anything else passes through. */
+export function asCoreError(error: unknown): unknown {
+  if (isServiceError(error)) return new CoreError(errorCodeOf(error.kind), error.message)
+  return error
+}
+
+export function createSyncServices(options: SyncServicesOptions): SyncServices {
+  const { db, connection, clock, logger, events } = options
+  const retention = new Retention(db)
+  const store = new SyncStore(db, retention)
+  const queries = new StoreQueries(db)
+  const pools = new ServicePools()
+  const syncLogger = logger.child({ area: 'sync' })
+
+  const clientFor = (resolved: ServiceConnection) => new ServiceClient({ connection: resolved, pools, clock, logger: syncLogger })
+  const client = async () => {
+    const resolved = await connection.resolve()
+    return resolved ? clientFor(resolved) : null
+  }
+
+  // The renderer needs a moving bar, not every page: one event per scope per interval, plus the last.
+  const minGapMs = 1000 / (options.progressPerSecond ?? 5)
+  let lastEmit = { scope: '', at: 0 }
+  const emitProgress = (progress: SyncProgress) => {
+    const now = performance.now()
+    const finished = progress.pagesTotal !== null && progress.pagesDone >= progress.pagesTotal
+    if (progress.scope === lastEmit.scope && now - lastEmit.at < minGapMs && !finished) return
+    lastEmit = { scope: progress.scope, at: now }
+    events.emit('syncProgress', progress)
+  }
+
+  const scheduler = new SyncScheduler({
+    createEngine: async () => {
+      const made = await client()
+      return made ? new SyncEngine({ store, source: made, clock, logger: syncLogger }) : null
+    },
+    store,
+    intervalMinutes: options.syncIntervalMinutes,
+    clock,
+    logger: syncLogger,
+    onStatus: (status) => events.emit('syncStatusChanged', status),
+    onProgress: emitProgress,
+    onFinished: (report) => events.emit('syncFinished', report),
+  })
+
+  /** The connection to test: the one typed in (missing secrets taken from the saved one), else the saved one. */
+  async function connectionToTest(input: ConnectionInput | undefined): Promise<ServiceConnection> {
+    const saved = await connection.resolve()
+    if (!input) {
+      if (!saved) throw new CoreError('NOT_CONFIGURED', 'Set up the connection to the ordering service first.')
+      return saved
+    }
+    const baseUrl = input.baseUrl.replace(/\/+$/, '')
+    if (input.auth.kind === 'apiKey') {
+      const apiSecret = input.auth.apiSecret ?? (saved?.auth.kind === 'apiKey' ? saved.auth.apiSecret : undefined)
+      if (!apiSecret) throw new CoreError('INVALID_ARGUMENT', 'Enter the API secret.', [{ path: 'auth.apiSecret', message: 'Required' }])
+      return { baseUrl, auth: { kind: 'apiKey', apiKey: input.auth.apiKey, apiSecret, ...(input.auth.userGuid ? { userGuid: input.auth.userGuid } : {}) } }
+    }
+    const userToken = input.auth.userToken ?? (saved?.auth.kind === 'session' ? saved.auth.userToken : undefined)
+    if (!userToken) throw new CoreError('INVALID_ARGUMENT', 'Enter the user token.', [{ path: 'auth.userToken', message: 'Required' }])
+    return { baseUrl, auth: { kind: 'session', userGuid: input.auth.userGuid, userToken, supplierGuid: input.auth.supplierGuid } }
+  }
+
+  const notFound = (what: string): never => {
+    throw new CoreError('NOT_FOUND', `${what} is not in the local copy. Sync, then try again.`)
+  }
+
+  const methods: SyncMethods = {
+    testConnection: async (input) => {
+      // One attempt, no retries: the rep is waiting for a yes or a no.
+      const tester = new ServiceClient({ connection: await connectionToTest(input), pools, clock, logger: syncLogger, retry: { maxAttempts: 1 } })
+      try {
+        return await tester.ping()
+      } catch (error) {
+        throw asCoreError(error)
+      }
+    },
+    syncNow: async (input) => scheduler.syncNow({ full: input?.full }),
+    cancelSync: () => ({ cancelled: scheduler.cancel() }),
+    getSyncStatus: () => scheduler.status(),
+    listCatalogs: (input) => queries.listCatalogs({ customerGuid: input?.customerGuid }),
+    listCategories: (input) => queries.listCategories(input.catalogGuid),
+    searchCatalogItems: (input) => queries.searchCatalogItems(input),
+    getCatalogItem: (input) => queries.getCatalogItem(input) ?? notFound('This catalog item'),
+    searchCustomers: (input) => queries.searchCustomers(input),
+    getCustomer: (input) => queries.getCustomer(input.guid) ?? notFound('This customer'),
+    listOrders: (input) => queries.listOrders(input),
+    getOrder: (input) => queries.getOrder(input.guid) ?? notFound('This order'),
+  }
+
+  return {
+    scheduler,
+    queries,
+    store,
+    retention,
+    client,
+    methods,
+    async close() {
+      await scheduler.stop()
+      await pools.closeAll()
+    },
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * The synced data and the sync itself as the renderer sees them: catalogs, categories, catalog items
+ * priced for a customer, customers, order history, sync status and progress. Part of the IPC
+ * contract (contract.ts references these schemas); main's query layer returns exactly these shapes.
+ */
+import { z } from 'zod'
+import { appErrorSchema } from './result'
+
+/** Service guids are UUIDs, but Satchel only hands back what it was given, so any short string passes. */
+const guid = z.string().min(1).max(100)
+const record = z.record(z.string(), z.unknown())
+const page = { limit: z.number().int().min(1).max(500).optional(), offset: z.number().int().min(0).optional() }
+
+/** live: listed by the service; deleted: the service soft-deleted it; unlisted: gone from the service, kept for a draft. */
+export const recordStatusSchema = z.enum(['live', 'deleted', 'unlisted'])
+export type RecordStatus = z.infer<typeof recordStatusSchema>
+
+export const priceGroupSummarySchema = z.object({
+  guid: z.string(),
+  id: z.number().nullable(),
+  /** The key of a catalog item's `pricing` object. */
+  name: z.string(),
+  isMain: z.boolean(),
+})
+export type PriceGroupSummary = z.infer<typeof priceGroupSummarySchema>
+
+export const catalogSummarySchema = z.object({
+  guid: z.string(),
+  id: z.number().nullable(),
+  name: z.string(),
+  active: z.boolean(),
+  priceGroups: z.array(priceGroupSummarySchema),
+  itemCount: z.number(),
+  /** Local clock, ms since the epoch: when this catalog's items last finished syncing. */
+  lastSyncAt: z.number().nullable(),
+})
+export type CatalogSummary = z.infer<typeof catalogSummarySchema>
+
+export const categorySummarySchema = z.object({
+  id: z.number(),
+  guid: z.string().nullable(),
+  /** null at the top of the tree. */
+  parentId: z.number().nullable(),
+  name: z.string(),
+  sequence: z.number().nullable(),
+  hidden: z.boolean(),
+  /** Live items directly in this category. */
+  itemCount: z.number(),
+})
+export type CategorySummary = z.infer<typeof categorySummarySchema>
+
+export const priceSchema = z.object({
+  /** The price for the price group; null when not offered ("N/A") or unpriced. */
+  price: z.number().nullable(),
+  offered: z.boolean(),
+})
+export type Price = z.infer<typeof priceSchema>
+
+export const catalogItemSummarySchema = priceSchema.extend({
+  guid: z.string(),
+  id: z.number().nullable(),
+  sku: z.string(),
+  name: z.string(),
+  upc: z.string().nullable(),
+  manufacturer: z.string().nullable(),
+  active: z.boolean(),
+  msrp: z.number().nullable(),
+  qtyOnHand: z.number().nullable(),
+  minOrderQty: z.number().nullable(),
+  hasInventory: z.boolean().nullable(),
+  allowBackorder: z.boolean().nullable(),
+  categoryId: z.number().nullable(),
+  /** The service's clock when this version was fetched: how fresh the stock figure is. */
+  syncedAt: z.string().nullable(),
+})
+export type CatalogItemSummary = z.infer<typeof catalogItemSummarySchema>
+
+export const catalogItemDetailSchema = catalogItemSummarySchema.extend({
+  catalogGuid: z.string(),
+  description: z.string().nullable(),
+  status: recordStatusSchema,
+  /** The price group the price is for; null when none could be determined. */
+  priceGroupName: z.string().nullable(),
+  pricing: record,
+  /** The item as the service sent it, fields the spec does not show included. */
+  record,
+})
+export type CatalogItemDetail = z.infer<typeof catalogItemDetailSchema>
+
+export const catalogItemSearchSchema = z
+  .object({
+    catalogGuid: guid,
+    /** Word-prefix match on name, SKU, UPC, description and manufacturer; empty lists everything by name. */
+    query: z.string().max(200).optional(),
+    /** Items in this category and the categories below it. */
+    categoryId: z.number().int().optional(),
+    /** Prices for this customer's price group... */
+    customerGuid: guid.optional(),
+    /** ...or for this price group by name; without either, the catalog's main group. */
+    priceGroupName: z.string().max(200).optional(),
+    includeInactive: z.boolean().optional(),
+    ...page,
+  })
+  .strict()
+export type CatalogItemSearch = z.infer<typeof catalogItemSearchSchema>
+
+export const catalogItemSearchResultSchema = z.object({
+  items: z.array(catalogItemSummarySchema),
+  total: z.number(),
+  priceGroupName: z.string().nullable(),
+})
+
+export const catalogItemLookupSchema = z
+  .object({
+    catalogGuid: guid.optional(),
+    guid: guid.optional(),
+    /** Exact, case-insensitive: what a barcode scanner types. */
+    sku: z.string().min(1).max(200).optional(),
+    customerGuid: guid.optional(),
+    priceGroupName: z.string().max(200).optional(),
+  })
+  .strict()
+  .refine((lookup) => lookup.guid !== undefined || lookup.sku !== undefined, { message: 'Give guid or sku', path: ['guid'] })
+export type CatalogItemLookup = z.infer<typeof catalogItemLookupSchema>
+
+export const customerSummarySchema = z.object({
+  guid: z.string(),
+  id: z.number().nullable(),
+  name: z.string(),
+  customerInternalId: z.string().nullable(),
+  email: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  active: z.boolean(),
+})
+export type CustomerSummary = z.infer<typeof customerSummarySchema>
+
+export const addressSchema = z.object({
+  guid: z.string().nullable(),
+  kind: z.enum(['billTo', 'shipTo']),
+  name: z.string().nullable(),
+  companyName: z.string().nullable(),
+  addressLineOne: z.string().nullable(),
+  addressLineTwo: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  postalCode: z.string().nullable(),
+  country: z.string().nullable(),
+  isMainShipTo: z.boolean(),
+  record,
+})
+export type Address = z.infer<typeof addressSchema>
+
+export const customerDetailSchema = customerSummarySchema.extend({
+  status: recordStatusSchema,
+  phone: z.string().nullable(),
+  requirePo: z.boolean(),
+  hidePricing: z.boolean(),
+  priceGroup: z.object({ id: z.number(), name: z.string().nullable() }).nullable(),
+  lockCatalogId: z.number().nullable(),
+  creditLimit: z.number().nullable(),
+  openBalance: z.number().nullable(),
+  notes: z.string().nullable(),
+  addresses: z.array(addressSchema),
+  record,
+})
+export type CustomerDetail = z.infer<typeof customerDetailSchema>
+
+export const customerSearchSchema = z
+  .object({ query: z.string().max(200).optional(), includeInactive: z.boolean().optional(), ...page })
+  .strict()
+export const customerSearchResultSchema = z.object({ customers: z.array(customerSummarySchema), total: z.number() })
+
+export const orderSummarySchema = z.object({
+  guid: z.string(),
+  id: z.number().nullable(),
+  /** The order number as the service displays it. */
+  name: z.string().nullable(),
+  apiGuid: z.string().nullable(),
+  customerGuid: z.string().nullable(),
+  customerName: z.string().nullable(),
+  catalogGuid: z.string().nullable(),
+  /** Unknown states are named "State <id>". */
+  state: z.object({ id: z.number().nullable(), name: z.string() }),
+  poNo: z.string().nullable(),
+  subTotal: z.number().nullable(),
+  grandTotal: z.number().nullable(),
+  createdAt: z.string().nullable(),
+  lineCount: z.number(),
+})
+export type OrderSummary = z.infer<typeof orderSummarySchema>
+
+export const orderLineSchema = z.object({
+  itemNo: z.number().nullable(),
+  catalogItemGuid: z.string().nullable(),
+  catalogItemId: z.number().nullable(),
+  sku: z.string().nullable(),
+  name: z.string().nullable(),
+  qty: z.number().nullable(),
+  note: z.string().nullable(),
+})
+export type OrderLine = z.infer<typeof orderLineSchema>
+
+export const orderDetailSchema = orderSummarySchema.extend({ lines: z.array(orderLineSchema), record })
+export type OrderDetail = z.infer<typeof orderDetailSchema>
+
+export const orderListSchema = z.object({ customerGuid: guid.optional(), ...page }).strict()
+export const orderListResultSchema = z.object({ orders: z.array(orderSummarySchema), total: z.number() })
+
+// ---- sync ----------------------------------------------------------------------------------------
+
+export const resourceNames = ['catalogs', 'priceGroups', 'customers', 'catalogItems', 'orders'] as const
+export type ResourceName = (typeof resourceNames)[number]
+
+export const applyCountsSchema = z.object({ fetched: z.number(), upserted: z.number(), deleted: z.number() })
+
+export const syncProgressSchema = z.object({
+  /** 'catalogs', 'customers', 'orders' or 'catalogItems:<catalog guid>'. */
+  scope: z.string(),
+  resource: z.enum(resourceNames),
+  catalogGuid: z.string().nullable(),
+  phase: z.enum(['listing', 'delta', 'catchUp', 'verify']),
+  pagesDone: z.number(),
+  /** null until the service has said how many. */
+  pagesTotal: z.number().nullable(),
+  rowsDone: z.number(),
+  rowsTotal: z.number().nullable(),
+})
+export type SyncProgress = z.infer<typeof syncProgressSchema>
+
+export const scopeReportSchema = z.object({
+  scope: z.string(),
+  mode: z.enum(['full', 'delta']),
+  resumed: z.boolean(),
+  pagesFetched: z.number(),
+  cursorReset: z.boolean(),
+  driftRepaired: z.boolean(),
+  verifyPending: z.boolean(),
+  error: z.string().nullable(),
+})
+
+export const syncReportSchema = z.object({
+  ok: z.boolean(),
+  full: z.boolean(),
+  resources: z.object(Object.fromEntries(resourceNames.map((name) => [name, applyCountsSchema])) as Record<ResourceName, typeof applyCountsSchema>),
+  scopes: z.array(scopeReportSchema),
+  durationMs: z.number(),
+  error: appErrorSchema.pick({ code: true, message: true }).nullable(),
+})
+export type SyncReport = z.infer<typeof syncReportSchema>
+
+export const syncStatusSchema = z.object({
+  running: z.boolean(),
+  progress: syncProgressSchema.nullable(),
+  /** Local clock, ms: the last run that finished without error. */
+  lastSyncAt: z.number().nullable(),
+  lastReport: syncReportSchema.nullable(),
+  /** Local clock, ms: when the next background sync is due. */
+  nextSyncAt: z.number().nullable(),
+  scopes: z.array(
+    z.object({
+      scope: z.string(),
+      lastSyncAt: z.number().nullable(),
+      /** An interrupted run that the next run resumes. */
+      unfinished: z.boolean(),
+      lastError: z.string().nullable(),
+    }),
+  ),
+})
+export type SyncStatus = z.infer<typeof syncStatusSchema>
+
+export const syncNowSchema = z.object({ full: z.boolean().optional() }).strict().optional()

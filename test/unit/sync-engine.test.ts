@@ -1,0 +1,215 @@
+/**
+ * The sync engine's rules against a small in-memory service with offset paging and the spec's 60 s
+ * overlap. The same rules are checked against the real double in test/integration/sync-*.test.ts.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
+import type { ListParams, Page } from '../../src/main/service/client'
+import { ServiceError } from '../../src/main/service/errors'
+import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../../src/main/service/schemas'
+import { StoreQueries } from '../../src/main/store/queries'
+import { Retention } from '../../src/main/store/retention'
+import { SyncStore } from '../../src/main/store/sync-store'
+import { SyncEngine, type SyncSource } from '../../src/main/sync/engine'
+
+const catalogGuid = 'cat-1'
+
+interface Request {
+  what: 'items' | 'customers' | 'orders' | 'catalogs'
+  offset: number
+  limit: number
+  lastUpdatedAt: string | null
+}
+
+class FakeService implements SyncSource {
+  nowMs = Date.UTC(2025, 0, 1)
+  items: CatalogItemRecord[] = []
+  requests: Request[] = []
+  /** Called before each item page is answered; may throw or change the data (drift). */
+  beforeItemPage: (request: Request) => void = () => {}
+
+  constructor(count: number) {
+    for (let i = 1; i <= count; i++) this.items.push(this.newItem(i))
+  }
+
+  newItem(id: number): CatalogItemRecord {
+    return { id, guid: `item-${id}`, sku: `S${id}`, name: `Item ${id}`, pricing: { Retail: id }, updated_at: this.iso(), deleted_at: null }
+  }
+
+  iso(): string {
+    return new Date(this.nowMs).toISOString()
+  }
+
+  tick(ms = 1000): string {
+    this.nowMs += ms
+    return this.iso()
+  }
+
+  async listCatalogs(): Promise<CatalogRecord[]> {
+    this.requests.push({ what: 'catalogs', offset: 0, limit: 0, lastUpdatedAt: null })
+    return [{ id: 1, guid: catalogGuid, name: 'Main', active: true, updated_at: '2025-01-01T00:00:00Z', Price_Groups: [{ id: 5, guid: 'pg', value: 'Retail', is_main: true }] }]
+  }
+
+  async listCustomers(params: ListParams): Promise<Page<never>> {
+    this.requests.push({ what: 'customers', offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null })
+    return { rows: [], serverTimestamp: this.iso(), total: 0, hasMore: false }
+  }
+
+  async listOrders(params: ListParams): Promise<Page<OrderRecord>> {
+    this.requests.push({ what: 'orders', offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null })
+    return { rows: [], serverTimestamp: this.iso(), total: 0, hasMore: false }
+  }
+
+  async listCatalogItems(_catalog: string, params: ListParams & { skipTotalCount?: boolean }): Promise<Page<CatalogItemRecord>> {
+    const request = { what: 'items' as const, offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null }
+    this.requests.push(request)
+    this.beforeItemPage(request)
+    let rows: CatalogItemRecord[]
+    if (params.lastUpdatedAt) {
+      const since = Date.parse(params.lastUpdatedAt) - 60_000
+      if (Number.isNaN(since)) throw new ServiceError('invalidCursor', 'bad cursor', { status: 400, code: 'INVALID_DELTA_CURSOR' })
+      rows = this.items.filter((row) => Date.parse(row.deleted_at ?? row.updated_at ?? '') >= since)
+    } else {
+      rows = this.items.filter((row) => !row.deleted_at)
+    }
+    const start = params.offset * params.limit
+    return {
+      rows: structuredClone(rows.slice(start, start + params.limit)),
+      serverTimestamp: this.iso(),
+      total: params.skipTotalCount ? null : rows.length,
+      hasMore: start + params.limit < rows.length,
+    }
+  }
+
+  itemRequests(): Request[] {
+    return this.requests.filter((r) => r.what === 'items')
+  }
+}
+
+let directory: string
+let db: Database
+let store: SyncStore
+let queries: StoreQueries
+let retention: Retention
+
+function engine(service: FakeService, clockMs = Date.UTC(2030, 5, 1)): SyncEngine {
+  return new SyncEngine({ store, source: service, clock: { now: () => clockMs }, pageSize: 10, concurrency: 3 })
+}
+
+function liveGuids(): string[] {
+  return (db.prepare('SELECT guid FROM catalog_items WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY id').pluck().all() as string[])
+}
+
+function serverLiveGuids(service: FakeService): string[] {
+  return service.items.filter((i) => !i.deleted_at).sort((a, b) => (a.id ?? 0) - (b.id ?? 0)).map((i) => i.guid)
+}
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'satchel-engine-'))
+  db = openDatabase(join(directory, 'satchel.db'))
+  retention = new Retention(db)
+  store = new SyncStore(db, retention)
+  queries = new StoreQueries(db)
+})
+
+afterEach(() => {
+  closeDatabase(db)
+  rmSync(directory, { recursive: true, force: true })
+})
+
+describe('SyncEngine', () => {
+  it('commits the first page serverTimestamp as the cursor and sends it back next run', async () => {
+    const service = new FakeService(35)
+    const firstPageTime = service.iso()
+    service.beforeItemPage = () => void service.tick()
+    const report = await engine(service).run()
+    expect(report.ok).toBe(true)
+    // The listing's catch-up delta re-reads rows inside the 60 s overlap; they change nothing.
+    expect(report.resources.catalogItems).toMatchObject({ upserted: 35, deleted: 0 })
+    expect(liveGuids()).toHaveLength(35)
+    // The first page was answered after one tick; later pages carried later timestamps.
+    const cursor = store.scope(`catalogItems:${catalogGuid}`).cursor
+    expect(cursor).toBe(new Date(Date.parse(firstPageTime) + 1000).toISOString())
+    service.requests = []
+    await engine(service).run()
+    expect(service.itemRequests()[0]?.lastUpdatedAt).toBe(cursor)
+  })
+
+  it('resumes an interrupted first listing and refetches only the pages it lacks', async () => {
+    const service = new FakeService(100) // 10 pages of 10
+    let served = 0
+    service.beforeItemPage = (request) => {
+      if (request.lastUpdatedAt === null && request.limit === 10 && ++served === 5) throw new ServiceError('unreachable', 'cable pulled')
+    }
+    const failed = await engine(service).run()
+    expect(failed.ok).toBe(false)
+    expect(failed.error?.code).toBe('UNAVAILABLE')
+    const done = store.pagesDone(`catalogItems:${catalogGuid}`).size
+    expect(done).toBeGreaterThanOrEqual(4)
+
+    service.beforeItemPage = () => {}
+    service.requests = []
+    const resumed = await engine(service).run()
+    expect(resumed.ok).toBe(true)
+    expect(resumed.scopes.find((s) => s.scope.startsWith('catalogItems'))?.resumed).toBe(true)
+    const listingPages = service.itemRequests().filter((r) => r.lastUpdatedAt === null && r.limit === 10)
+    expect(listingPages.length).toBe(10 - done)
+    expect(liveGuids()).toEqual(serverLiveGuids(service))
+  })
+
+  it('repairs drift: rows deleted and inserted on the service while paging', async () => {
+    const service = new FakeService(60)
+    await engine(service).run({ full: true })
+    let pages = 0
+    service.beforeItemPage = (request) => {
+      if (request.lastUpdatedAt !== null || request.limit !== 10) return
+      pages++
+      if (pages === 3) {
+        // Rows early in the listing vanish (the next rows shift into pages already read)...
+        const gone = service.items.find((i) => i.id === 2)!
+        gone.deleted_at = service.tick()
+        service.items = service.items.filter((i) => i.id !== 3)
+        // ...and a new row appears.
+        service.items.push(service.newItem(1000))
+      }
+    }
+    const report = await engine(service).run({ full: true })
+    expect(report.ok).toBe(true)
+    expect(report.scopes.find((s) => s.scope.startsWith('catalogItems'))?.driftRepaired).toBe(true)
+    expect(liveGuids()).toEqual(serverLiveGuids(service))
+    expect(liveGuids()).not.toContain('item-3')
+    expect(liveGuids()).toContain('item-1000')
+  })
+
+  it('recovers from INVALID_DELTA_CURSOR with a full listing in the same run, keeping rows a draft needs', async () => {
+    const service = new FakeService(20)
+    await engine(service).run()
+    retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((g) => g === 'item-7') : []))
+    service.items = service.items.filter((i) => i.id !== 7 && i.id !== 8)
+    db.prepare("UPDATE sync_scopes SET cursor = 'yesterday-ish' WHERE scope = ?").run(`catalogItems:${catalogGuid}`)
+    const report = await engine(service).run()
+    expect(report.ok).toBe(true)
+    expect(report.scopes.find((s) => s.scope.startsWith('catalogItems'))).toMatchObject({ cursorReset: true, mode: 'full' })
+    expect(liveGuids()).toEqual(serverLiveGuids(service))
+    expect(queries.getCatalogItem({ guid: 'item-7' })?.status).toBe('unlisted')
+    expect(queries.getCatalogItem({ guid: 'item-8' })).toBeNull()
+    // The next run is a delta again.
+    service.requests = []
+    await engine(service).run()
+    expect(service.itemRequests()[0]?.lastUpdatedAt).toMatch(/^2025-/)
+  })
+
+  it('is cancelled by its signal and reports CANCELLED', async () => {
+    const service = new FakeService(50)
+    const controller = new AbortController()
+    service.beforeItemPage = (request) => {
+      if (request.offset === 2) controller.abort()
+    }
+    const report = await engine(service).run({ signal: controller.signal })
+    expect(report.ok).toBe(false)
+    expect(report.error?.code).toBe('CANCELLED')
+  })
+})
