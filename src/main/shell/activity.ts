@@ -1,10 +1,9 @@
 /**
  * What the shell needs to know about the outbox and the sync engine, as small interfaces so the
- * lifecycle and the updater can be built and tested before those engines exist. index.ts wires the
- * implementations available today; the lead replaces them with the real outbox and sync engine.
+ * lifecycle and the updater can be built and tested apart from those engines. index.ts wires the
+ * implementations available today (see its WIRE: notes).
  */
 import type { SyncReason } from '../connectivity'
-import type { Logger } from '../ports'
 
 export interface OutboxActivity {
   /** True while an order request is on the wire (POST /v1/orderWithItems sent, answer not yet in). */
@@ -25,13 +24,4 @@ export const emptyOutbox: OutboxActivity = {
   isSending: () => false,
   unsentCount: () => 0,
   waitUntilIdle: async () => true,
-}
-
-/** Until the sync engine exists, a request to sync is recorded in the log and goes nowhere else. */
-export function loggingSyncTrigger(logger: Logger): SyncTrigger {
-  return {
-    syncAndFlush(reason) {
-      logger.info('sync and flush requested; no sync engine is wired yet', { reason })
-    },
-  }
 }

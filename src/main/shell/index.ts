@@ -14,7 +14,7 @@ import { createConnectivityMonitor, syncOnReconnect } from '../connectivity'
 import { createCore } from '../core/compose'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
-import { emptyOutbox, loggingSyncTrigger, type OutboxActivity, type SyncTrigger } from './activity'
+import { emptyOutbox, type OutboxActivity, type SyncTrigger } from './activity'
 import { askAboutUnsentOrders } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
 import { createQuitController } from './lifecycle'
@@ -80,8 +80,8 @@ async function start(): Promise<void> {
 
   // WIRE: the real outbox replaces emptyOutbox (nothing is queued or sent before the outbox exists).
   const outbox: OutboxActivity = emptyOutbox
-  // WIRE: the sync engine replaces loggingSyncTrigger.
-  const syncTrigger: SyncTrigger = loggingSyncTrigger(logger.child({ area: 'sync' }))
+  // WIRE: add the outbox flush here once the outbox is composed into the core; today this syncs only.
+  const syncTrigger: SyncTrigger = { syncAndFlush: (reason) => core.sync.scheduler.trigger(reason) }
 
   let mainWindow: BrowserWindow | undefined
 

@@ -151,7 +151,7 @@ describe('the Electron entry point', () => {
       ok: false,
       error: { code: 'FORBIDDEN_SENDER' },
     })
-    const saved = await invoke('saveConnection', { baseUrl: 'https://orders.example.com', auth: { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'wired-secret-value', userGuid: null } })
+    const saved = await invoke('saveConnection', { baseUrl: 'https://orders.satchel.invalid', auth: { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'wired-secret-value', userGuid: null } })
     expect(saved).toMatchObject({ ok: true, value: { auth: { hasSecret: true } } })
     const secretsFile = readFileSync(join(stand.paths.userData ?? '', 'secrets.json'), 'utf8')
     expect(secretsFile).toContain('apiSecret')

@@ -124,14 +124,14 @@ describe('after saving credentials', () => {
     registerIpc({ handle: (channel, listener) => handlers.set(channel, listener as never), removeHandler: () => undefined }, core.handlers, createAppUrlCheck({ rendererFile }), logging.logger)
     const event = { senderFrame: { url: pathToFileURL(rendererFile).href, parent: null }, sender: {} } as unknown as IpcMainInvokeEvent
     const save = handlers.get(channelOf('saveConnection'))
-    const saved = await save?.(event, { baseUrl: 'https://orders.example.com', auth: { kind: 'apiKey', apiKey: 'key-123', apiSecret, userGuid: null } })
+    const saved = await save?.(event, { baseUrl: 'https://orders.satchel.invalid', auth: { kind: 'apiKey', apiKey: 'key-123', apiSecret, userGuid: null } })
     expect(saved).toMatchObject({ ok: true, value: { auth: { hasSecret: true } } })
     expect(JSON.stringify(saved)).not.toContain(apiSecret)
     const userGuid = '0b7c6a3e-1f2d-4c5b-8a9e-7d6c5b4a3f2e'
     const supplierGuid = '1c8d7b4f-2e3a-4d6c-9b0f-8e7d6c5b4a3f'
-    expect(await save?.(event, { baseUrl: 'https://orders.example.com', auth: { kind: 'session', userGuid, supplierGuid, userToken } })).toMatchObject({ ok: true })
+    expect(await save?.(event, { baseUrl: 'https://orders.satchel.invalid', auth: { kind: 'session', userGuid, supplierGuid, userToken } })).toMatchObject({ ok: true })
     // And back to the API key, so both secrets have passed through the store.
-    await save?.(event, { baseUrl: 'https://orders.example.com', auth: { kind: 'apiKey', apiKey: 'key-123', apiSecret, userGuid: null } })
+    await save?.(event, { baseUrl: 'https://orders.satchel.invalid', auth: { kind: 'apiKey', apiKey: 'key-123', apiSecret, userGuid: null } })
     expect(JSON.stringify(await handlers.get(channelOf('getConnection'))?.(event, undefined))).not.toContain(apiSecret)
 
     // What a service client and an error path might log, carelessly.
