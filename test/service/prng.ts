@@ -3,6 +3,9 @@
  * supplier: tests, the demo and the benchmarks can name records across runs. Math.random is never
  * used by the double.
  */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+const HEX_DIGITS = '0123456789abcdef'
+
 export class Rng {
   private a: number
   private b: number
@@ -69,20 +72,26 @@ export class Rng {
 
   digits(count: number): string {
     let out = ''
-    for (let i = 0; i < count; i++) out += String(this.int(0, 9))
+    for (let left = count; left > 0; left -= 6) {
+      const width = Math.min(6, left)
+      out += String(this.int(0, 10 ** width - 1)).padStart(width, '0')
+    }
     return out
   }
 
   hex(bytes: number): string {
     let out = ''
-    for (let i = 0; i < bytes; i++) out += this.int(0, 255).toString(16).padStart(2, '0')
+    for (let i = 0; i < bytes; i += 4) {
+      const word = this.u32()
+      for (let j = 0; j < 4 && i + j < bytes; j++) out += HEX[(word >>> (j * 8)) & 0xff]
+    }
     return out
   }
 
   /** An RFC 4122 version-4-shaped UUID drawn from this stream. */
   uuid(): string {
     const h = this.hex(16)
-    const variant = ((parseInt(h.slice(16, 17), 16) & 0x3) | 0x8).toString(16)
+    const variant = HEX_DIGITS[8 | (this.u32() & 0x3)]
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`
   }
 }

@@ -27,10 +27,11 @@ import {
   type Query,
 } from './http'
 import { createLegacyOrder, createOrderV2, createOrderWithItems, orderObject, orderProjection, submitOrder, updateOrder } from './orders'
-import { itemAttributes, type CatalogEntry, type ItemEntry, type OrderEntry, type Store, type VendorEntry } from './store'
+import { itemAttributes, jsonPage, type CatalogEntry, type ItemEntry, type OrderEntry, type Store, type VendorEntry } from './store'
 
+/** A response body that is already JSON (assembled from cached rows). */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(readonly body: string | Buffer) {}
 }
 
 export interface RouteContext {
@@ -105,9 +106,12 @@ function itemsPage(store: Store, catalog: CatalogEntry, context: RouteContext): 
       : store.listing(collection, `delta:${since}`, () => catalog.items.filter((item) => item.updatedMs >= since))
   const { rows: pageRows, hasMore } = page(rows, paging)
   const full = auth.mode === 'session'
-  const items = pageRows.map((item) => store.itemJson(item, full, categories, attributes)).join(',')
   return new JsonText(
-    `{"catalog_items":[${items}],"totalCatalogItems":${skipTotal ? 0 : rows.length},"hasMoreItems":${hasMore},"resource":"catalog_items","serverTimestamp":"${store.nowIso()}"}`,
+    jsonPage(
+      '{"catalog_items":[',
+      pageRows.map((item) => store.itemBuffer(item, full, categories, attributes)),
+      `],"totalCatalogItems":${skipTotal ? 0 : rows.length},"hasMoreItems":${hasMore},"resource":"catalog_items","serverTimestamp":"${store.nowIso()}"}`,
+    ),
   )
 }
 
@@ -188,8 +192,13 @@ export function apiRoutes(store: Store): RouteDef[] {
             : matching.sort((a, b) => sign * (compareValues(a.rec[orderBy], b.rec[orderBy]) || a.rec.id - b.rec.id))
         })
         const { rows: pageRows, hasMore } = page(rows, paging)
-        const items = pageRows.map((vendor) => store.connectionJson(vendor, nameGuidOnly)).join(',')
-        return new JsonText(`{"vendors":[${items}],"total":${rows.length},"hasMoreItems":${hasMore},"resource":"vendors","serverTimestamp":"${store.nowIso()}"}`)
+        return new JsonText(
+          jsonPage(
+            '{"vendors":[',
+            pageRows.map((vendor) => store.connectionBuffer(vendor, nameGuidOnly)),
+            `],"total":${rows.length},"hasMoreItems":${hasMore},"resource":"vendors","serverTimestamp":"${store.nowIso()}"}`,
+          ),
+        )
       },
     },
     {
@@ -214,7 +223,7 @@ export function apiRoutes(store: Store): RouteDef[] {
         const vendor = store.liveVendor(guid)
         if (!vendor) throw new HttpError(404, `Customer ${guid} not found`, 'VENDOR_NOT_FOUND')
         if (context && context !== vendor) throw new HttpError(403, `Customer ${guid} is outside this customer context`, 'FORBIDDEN')
-        return new JsonText(store.vendorJson(vendor))
+        return new JsonText(store.vendorBuffer(vendor))
       },
     },
     {
@@ -311,8 +320,8 @@ export function apiRoutes(store: Store): RouteDef[] {
               : typeof value === 'string' ? store.itemsByGuid.get(value) : undefined
           if (item && item.catalog === catalog && item.rec.deleted_at === null) seen.add(item)
         }
-        const items = [...seen].map((item) => store.itemJson(item, auth.mode === 'session', true, false)).join(',')
-        return new JsonText(`{"catalog_items":[${items}],"resource":"catalog_items"}`)
+        const items = [...seen].map((item) => store.itemBuffer(item, auth.mode === 'session', true, false))
+        return new JsonText(jsonPage('{"catalog_items":[', items, '],"resource":"catalog_items"}'))
       },
     },
     {
@@ -364,8 +373,8 @@ export function apiRoutes(store: Store): RouteDef[] {
         const rank = (item: ItemEntry): number => (item.rec.sku.toLowerCase() === text ? 0 : item.rec.name.toLowerCase().startsWith(text) ? 1 : 2)
         const ranked = text ? matches.map((item) => ({ item, rank: rank(item) })).sort((a, b) => a.rank - b.rank || a.item.rec.id - b.item.rec.id).map(({ item }) => item) : matches
         const { rows, hasMore } = page(ranked, { limit, offset })
-        const items = rows.map((item) => store.itemJson(item, auth.mode === 'session', true, false)).join(',')
-        return new JsonText(`{"catalog_items":[${items}],"total":${ranked.length},"hasMoreItems":${hasMore},"resource":"catalog_items"}`)
+        const items = rows.map((item) => store.itemBuffer(item, auth.mode === 'session', true, false))
+        return new JsonText(jsonPage('{"catalog_items":[', items, `],"total":${ranked.length},"hasMoreItems":${hasMore},"resource":"catalog_items"}`))
       },
     },
     {

@@ -164,7 +164,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
           body: request.body,
           headers: request.headers,
         })
-        if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.text)
+        if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.body)
         return reply.send(result)
       },
     })

@@ -49,7 +49,8 @@ export interface ItemEntry {
   rec: CatalogItemRec
   catalog: CatalogEntry
   updatedMs: number
-  json: Map<string, string> | undefined
+  /** Serialized variants (see itemBuffer), as UTF-8 bytes: pages are Buffer.concat of these, never re-encoded. */
+  json: (Buffer | undefined)[] | undefined
   search: string | undefined
 }
 
@@ -64,7 +65,7 @@ export interface VendorEntry {
   shippingDetails: unknown[]
   shippingAccounts: unknown[]
   updatedMs: number
-  json: Map<string, string> | undefined
+  json: Map<string, Buffer> | undefined
 }
 
 export interface OrderRefs {
@@ -105,6 +106,18 @@ export type Kind = 'catalogItem' | 'customer' | 'catalog' | 'priceGroup' | 'cate
 export class ControlError extends Error {}
 
 const LISTING_CACHE_SIZE = 64
+const COMMA = Buffer.from(',')
+
+/** A JSON document made of a prefix, comma-joined cached rows and a suffix, copied once. */
+export function jsonPage(prefix: string, rows: readonly Buffer[], suffix: string): Buffer {
+  const chunks: Buffer[] = [Buffer.from(prefix)]
+  rows.forEach((row, index) => {
+    if (index > 0) chunks.push(COMMA)
+    chunks.push(row)
+  })
+  chunks.push(Buffer.from(suffix))
+  return Buffer.concat(chunks)
+}
 
 export class Store {
   /** Runtime stream: ids and GUIDs of records created after start, drift and inserts. */
@@ -355,19 +368,14 @@ export class Store {
   /**
    * One item's JSON in one variant: `full` (user sessions) serves every stored field, otherwise the
    * spec's fixed field set; `categories` appends Category/CategoryHierarchy; `attributes` appends
-   * the item's attributes.
+   * the item's attributes. Cached as bytes until the item changes.
    */
-  itemJson(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): string {
-    const variant = `${full ? 'f' : 'k'}${categories ? 'c' : ''}${attributes ? 'a' : ''}`
-    entry.json ??= new Map()
-    let json = entry.json.get(variant)
-    if (json === undefined) {
-      let base = entry.json.get(full ? 'f' : 'k')
-      if (base === undefined) {
-        base = JSON.stringify(full ? entry.rec : pick(entry.rec, catalogItemFields))
-        entry.json.set(full ? 'f' : 'k', base)
-      }
-      json = base
+  itemBuffer(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): Buffer {
+    const variant = (full ? 4 : 0) | (categories ? 2 : 0) | (attributes ? 1 : 0)
+    entry.json ??= []
+    let buffer = entry.json[variant]
+    if (buffer === undefined) {
+      let json = JSON.stringify(full ? entry.rec : pick(entry.rec, catalogItemFields))
       if (categories || attributes) {
         let tail = ''
         if (categories) {
@@ -377,11 +385,16 @@ export class Store {
             : ',"Category":null,"CategoryHierarchy":[]'
         }
         if (attributes) tail += `,"attributes":${JSON.stringify(itemAttributes(entry.rec))}`
-        json = base.slice(0, -1) + tail + '}'
+        json = json.slice(0, -1) + tail + '}'
       }
-      entry.json.set(variant, json)
+      buffer = Buffer.from(json)
+      entry.json[variant] = buffer
     }
-    return json
+    return buffer
+  }
+
+  itemJson(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): string {
+    return this.itemBuffer(entry, full, categories, attributes).toString('utf8')
   }
 
   itemObject(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): Record<string, unknown> {
@@ -404,22 +417,22 @@ export class Store {
     }
   }
 
-  vendorJson(entry: VendorEntry): string {
+  vendorBuffer(entry: VendorEntry): Buffer {
     entry.json ??= new Map()
-    let json = entry.json.get('v')
-    if (json === undefined) {
-      json = JSON.stringify(this.vendorObject(entry))
-      entry.json.set('v', json)
+    let buffer = entry.json.get('v')
+    if (buffer === undefined) {
+      buffer = Buffer.from(JSON.stringify(this.vendorObject(entry)))
+      entry.json.set('v', buffer)
     }
-    return json
+    return buffer
   }
 
   /** A GET /vendors row: the supplier-to-customer connection with the customer under `Vendor`. */
-  connectionJson(entry: VendorEntry, nameGuidOnly: boolean): string {
+  connectionBuffer(entry: VendorEntry, nameGuidOnly: boolean): Buffer {
     const variant = nameGuidOnly ? 'cn' : 'c'
     entry.json ??= new Map()
-    let json = entry.json.get(variant)
-    if (json === undefined) {
+    let buffer = entry.json.get(variant)
+    if (buffer === undefined) {
       const { connection, rec } = entry
       const row = {
         id: connection.id,
@@ -435,12 +448,12 @@ export class Store {
         created_at: connection.created_at,
         updated_at: rec.updated_at,
         deleted_at: rec.deleted_at,
+        Vendor: nameGuidOnly ? { id: rec.id, guid: rec.guid, name: rec.name } : this.vendorObject(entry),
       }
-      const vendor = nameGuidOnly ? JSON.stringify({ id: rec.id, guid: rec.guid, name: rec.name }) : this.vendorJson(entry)
-      json = JSON.stringify(row).slice(0, -1) + `,"Vendor":${vendor}}`
-      entry.json.set(variant, json)
+      buffer = Buffer.from(JSON.stringify(row))
+      entry.json.set(variant, buffer)
     }
-    return json
+    return buffer
   }
 
   catalogObject(entry: CatalogEntry, includeDeletedPriceGroups: boolean): Record<string, unknown> {
