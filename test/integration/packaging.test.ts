@@ -32,7 +32,12 @@ let work: string
 let summary: Summary
 let asarEntries: string[]
 
+// The dry run packages Linux on the machine it runs on, as CI does; the afterPack hook rightly keeps
+// a Linux binding out of a package built elsewhere.
+const onLinux = process.platform === 'linux'
+
 beforeAll(() => {
+  if (!onLinux) return
   work = mkdtempSync(join(tmpdir(), 'satchel-packaging-'))
   const nativeDir = join(work, 'native')
   mkdirSync(join(nativeDir, `electron-abi${abi}`), { recursive: true })
@@ -58,7 +63,7 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
 })
 
-describe('the packaged app (Linux dir, offline dry run)', () => {
+describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
   it('holds the built main, preload and renderer in app.asar', () => {
     expect(asarEntries).toEqual(expect.arrayContaining(['/out/main/index.js', '/out/preload/index.js', '/out/renderer/index.html', '/package.json']))
     expect(asarEntries.some((entry) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(entry))).toBe(true)

@@ -21,7 +21,7 @@ import { createQuitController } from './lifecycle'
 import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
 import { createSafeStorageSecretStore, secretsFileName } from './secrets'
-import { createAppUrlCheck, guardWebContents, secureSession } from './security'
+import { createAppUrlCheck, guardWebContents, sandboxAllRenderers, secureSession } from './security'
 import { provideDesktopServices } from './services'
 import { createUpdateController, isAutoUpdateSupported } from './updater'
 import { createMainWindow, mainWindowSizing } from './window'
@@ -33,8 +33,7 @@ const devServerUrl = isDevelopment ? process.env.ELECTRON_RENDERER_URL : undefin
 const rendererFile = join(__dirname, '../renderer/index.html')
 const preloadFile = join(__dirname, '../preload/index.js')
 
-// Before 'ready': every renderer is sandboxed, even one created without our webPreferences.
-app.enableSandbox()
+sandboxAllRenderers(app)
 
 async function start(): Promise<void> {
   await app.whenReady()

@@ -9,7 +9,7 @@
  * with no Node, no network, no navigation, no new windows, no permissions and only the contract's
  * validated methods.
  */
-import type { HandlerDetails, Session, WebContents, WebPreferences, WindowOpenHandlerResponse } from 'electron'
+import type { App, HandlerDetails, Session, WebContents, WebPreferences, WindowOpenHandlerResponse } from 'electron'
 import { pathToFileURL } from 'node:url'
 
 export interface AppLocation {
@@ -40,6 +40,14 @@ function safeUrl(url: string): URL | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * Before 'ready': every renderer is sandboxed, even one created some day without
+ * secureWebPreferences, so a forgotten option cannot hand a page Node.
+ */
+export function sandboxAllRenderers(app: Pick<App, 'enableSandbox'>): void {
+  app.enableSandbox()
 }
 
 /**
@@ -127,7 +135,8 @@ export interface SessionSecurityOptions {
 /**
  * Session-wide rules for the renderer's session (the default one). electron-updater uses its own
  * session partition, and main-process HTTP (the service client, the reachability probe) runs on
- * Node's stack, so neither is affected.
+ * Node's stack, so neither is affected. Electron keeps one listener per webRequest event and per
+ * permission handler: a later registration replaces these, so add new rules here, not elsewhere.
  */
 export function secureSession(session: Pick<Session, 'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'>, options: SessionSecurityOptions = {}): void {
   const policy = contentSecurityPolicy(options.devServerUrl)
