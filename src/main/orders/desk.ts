@@ -1,0 +1,209 @@
+import type { Draft, DraftCheck, DraftLine, NewCustomer, OutboxEntry, ShipTo } from '../../shared/orders'
+import type { Database } from '../db/database'
+import { CoreError } from '../errors'
+import type { Clock } from '../ports'
+import { DraftRepository, newLineId, type DraftFields } from './drafts'
+import type { CatalogItemFacts, OrderLookup } from './lookup'
+import { Outbox } from './outbox'
+import { priceFor, resolvePriceGroup } from './pricing'
+import { buildOrderRequest } from './request'
+import { checkDraft } from './validation'
+
+export interface NewDraft {
+  customerGuid?: string
+  newCustomer?: NewCustomer
+  catalogGuid?: string
+  apiGuid?: string
+  priceGroupGuid?: string
+  poNo?: string
+  note?: string
+  shippingInstructions?: string
+  shipTo?: ShipTo
+  remainInPreliminary?: boolean
+}
+
+export type DraftChanges = Partial<
+  Pick<Draft, 'customerGuid' | 'newCustomer' | 'catalogGuid' | 'priceGroupGuid' | 'poNo' | 'note' | 'shippingInstructions' | 'shipTo' | 'remainInPreliminary'>
+>
+
+export interface LineToAdd {
+  catalogItemGuid?: string
+  sku?: string
+  qty: number
+  note?: string
+}
+
+/**
+ * Everything a rep does with orders on this laptop: drafts, their checks, and handing them to the
+ * outbox. Used by the IPC handlers and by the CLI alike.
+ */
+export class OrderDesk {
+  readonly drafts: DraftRepository
+  readonly outbox: Outbox
+
+  constructor(
+    db: Database,
+    private readonly lookup: OrderLookup,
+    clock: Clock,
+    private readonly defaults: () => { remainInPreliminary: boolean },
+  ) {
+    this.drafts = new DraftRepository(db, clock)
+    this.outbox = new Outbox(db, this.drafts, clock)
+  }
+
+  createDraft(input: NewDraft): Draft {
+    if (input.customerGuid && input.newCustomer) throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
+    if (input.customerGuid && !this.lookup.customer(input.customerGuid)) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
+    let catalogGuid = input.catalogGuid ?? null
+    if (!catalogGuid && input.customerGuid) {
+      const allowed = this.lookup.catalogsForCustomer(input.customerGuid)
+      if (allowed?.length === 1) catalogGuid = allowed[0]!
+    }
+    if (input.apiGuid && (this.drafts.findByApiGuid(input.apiGuid) || this.outbox.find(input.apiGuid))) {
+      throw new CoreError('CONFLICT', `An order with api_guid ${input.apiGuid} already exists on this laptop.`)
+    }
+    const fields: DraftFields = {
+      customerGuid: input.customerGuid ?? null,
+      newCustomer: input.newCustomer ?? null,
+      catalogGuid,
+      priceGroupGuid: input.priceGroupGuid ?? null,
+      poNo: input.poNo ?? '',
+      note: input.note ?? '',
+      shippingInstructions: input.shippingInstructions ?? '',
+      shipTo: input.shipTo ?? null,
+      remainInPreliminary: input.remainInPreliminary ?? this.defaults().remainInPreliminary,
+      lines: [],
+    }
+    return input.apiGuid ? this.drafts.create(fields, input.apiGuid) : this.drafts.create(fields)
+  }
+
+  check(id: number): DraftCheck {
+    return checkDraft(this.drafts.get(id), this.lookup)
+  }
+
+  listDrafts(): DraftCheck[] {
+    return this.drafts.list().map((draft) => checkDraft(draft, this.lookup))
+  }
+
+  updateDraft(id: number, changes: DraftChanges): DraftCheck {
+    const draft = this.drafts.get(id)
+    const next = { ...draft, ...changes }
+    if (changes.customerGuid) next.newCustomer = null
+    if (changes.newCustomer) next.customerGuid = null
+    const catalogChanged = changes.catalogGuid !== undefined && changes.catalogGuid !== draft.catalogGuid
+    if (catalogChanged && draft.lines.length > 0) {
+      throw new CoreError('CONFLICT', 'Remove the lines before switching catalogs: their items and prices belong to the current one.')
+    }
+    return checkDraft(this.drafts.save(id, fieldsOf(next)), this.lookup)
+  }
+
+  deleteDraft(id: number): void {
+    this.drafts.get(id)
+    this.drafts.delete(id)
+  }
+
+  /**
+   * Adds lines by catalog item or SKU (typed, scanned or pasted). A SKU already on the draft adds to
+   * that line's quantity, as scanning the same box twice means two boxes.
+   */
+  addLines(id: number, toAdd: LineToAdd[]): { check: DraftCheck; unknown: string[] } {
+    const draft = this.drafts.get(id)
+    if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.')
+    const catalogGuid = draft.catalogGuid
+    const lines = [...draft.lines]
+    const unknown: string[] = []
+    for (const wanted of toAdd) {
+      const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.lookup.catalogItemBySku(catalogGuid, wanted.sku) : null
+      if (!item || item.deleted) {
+        unknown.push(wanted.sku ?? wanted.catalogItemGuid ?? '')
+        continue
+      }
+      const existing = lines.findIndex((line) => line.catalogItemGuid === item.guid)
+      if (existing >= 0) {
+        const line = lines[existing]!
+        lines[existing] = { ...this.seen(draft, item, line.qty + wanted.qty), lineId: line.lineId, note: wanted.note ?? line.note }
+      } else {
+        lines.push({ ...this.seen(draft, item, wanted.qty), lineId: newLineId(), note: wanted.note ?? '' })
+      }
+    }
+    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown }
+  }
+
+  updateLine(id: number, lineId: string, changes: { qty?: number; note?: string }): DraftCheck {
+    const draft = this.drafts.get(id)
+    const index = draft.lines.findIndex((line) => line.lineId === lineId)
+    if (index < 0) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
+    const line = draft.lines[index]!
+    let next: DraftLine = { ...line, note: changes.note ?? line.note }
+    if (changes.qty !== undefined && changes.qty !== line.qty) {
+      const item = draft.catalogGuid ? this.lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
+      // A new quantity may cross a qty break: the rep now sees that price.
+      next = item ? { ...this.seen(draft, item, changes.qty), lineId, note: next.note } : { ...next, qty: changes.qty }
+    }
+    const lines = draft.lines.map((l, i) => (i === index ? next : l))
+    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
+  }
+
+  removeLine(id: number, lineId: string): DraftCheck {
+    const draft = this.drafts.get(id)
+    const lines = draft.lines.filter((line) => line.lineId !== lineId)
+    if (lines.length === draft.lines.length) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
+    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
+  }
+
+  /** The rep has seen the changed prices and stock: the current ones become the ones "seen". */
+  acceptCurrentPrices(id: number): DraftCheck {
+    const draft = this.drafts.get(id)
+    const lines = draft.lines.map((line) => {
+      const item = draft.catalogGuid ? this.lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
+      return item ? { ...this.seen(draft, item, line.qty), lineId: line.lineId, note: line.note } : line
+    })
+    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
+  }
+
+  /**
+   * Queues the draft. Refused while the check has errors, and while a line's price changed since the
+   * rep saw it: a changed price is shown to the rep, never sent silently.
+   */
+  send(id: number): OutboxEntry {
+    const check = this.check(id)
+    const changed = check.lines.filter((line) => line.priceChanged)
+    if (changed.length > 0) {
+      throw new CoreError(
+        'CONFLICT',
+        `Prices changed since drafting on ${changed.length} line(s). Review them and accept the new prices before sending.`,
+        changed.map((line) => ({ path: `lines.${line.lineId}`, message: 'price changed' })),
+      )
+    }
+    if (!check.sendable) {
+      const errors = check.issues.filter((issue) => issue.severity === 'error')
+      throw new CoreError(
+        'INVALID_ARGUMENT',
+        `Fix ${errors.length} problem(s) before sending: ${errors.map((e) => e.message).join(' ')}`,
+        errors.map((e) => ({ path: e.field ?? `lines.${e.lineId}`, message: e.message })),
+      )
+    }
+    const { request, totals } = buildOrderRequest(check, this.lookup)
+    const customerName = check.draft.customerGuid ? (this.lookup.customer(check.draft.customerGuid)?.name ?? '') : (check.draft.newCustomer?.name ?? '')
+    return this.outbox.enqueue(check.draft, request, totals, customerName)
+  }
+
+  private seen(draft: Draft, item: CatalogItemFacts, qty: number): Omit<DraftLine, 'lineId' | 'note'> {
+    const customer = draft.customerGuid ? this.lookup.customer(draft.customerGuid) : null
+    const group = draft.catalogGuid ? resolvePriceGroup(this.lookup, draft.catalogGuid, draft.priceGroupGuid, customer) : null
+    const price = group ? priceFor(item, group.name, qty) : null
+    return {
+      catalogItemGuid: item.guid,
+      sku: item.sku,
+      name: item.name,
+      qty,
+      unitPriceSeen: price?.offered ? price.unitPrice : null,
+      qtyAvailableSeen: item.hasInventory ? item.qtyAvailable : null,
+    }
+  }
+}
+
+function fieldsOf(draft: Draft): DraftFields {
+  const { id: _id, apiGuid: _a, createdAt: _c, updatedAt: _u, ...fields } = draft
+  return fields
+}

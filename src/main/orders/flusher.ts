@@ -1,0 +1,233 @@
+import type { OutboxLineError, OutboxSummary } from '../../shared/orders'
+import type { Logger } from '../ports'
+import type { Clock } from '../ports'
+import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../service/errors'
+import type { OrderWithItemsResult } from '../service/client'
+import { backoffDelay, type RetryPolicy } from '../service/retry'
+import type { Outbox, OutboxWork, SentResult } from './outbox'
+
+/** The one call the flusher makes; the service client implements it. */
+export interface OrderSender {
+  createOrderWithItems(body: Record<string, unknown>, options: { vendorGuid?: string; signal?: AbortSignal }): Promise<OrderWithItemsResult>
+}
+
+/** Points in a send where tests kill the process for real, to prove nothing is lost or doubled. */
+export type FlushProbePoint = 'claimed' | 'responded'
+
+export interface FlusherOptions {
+  outbox: Outbox
+  /** The sender for the current credentials, or null when no connection is configured. */
+  sender: () => Promise<OrderSender | null>
+  clock: Clock
+  logger: Logger
+  random?: () => number
+  /** Retries wait longer each time, up to maxDelayMs, and never stop while the failure is transient. */
+  backoff?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>
+  onSent?: (work: OutboxWork, result: OrderWithItemsResult) => void
+  onChange?: () => void
+  probe?: (point: FlushProbePoint, work: OutboxWork) => void
+}
+
+export interface FlushReport {
+  /** Sent in this flush. */
+  sent: number
+  /** Rejected in this flush. */
+  needsAttention: number
+  /** Entries waiting to retry after this flush, whenever they failed. */
+  retrying: number
+  summary: OutboxSummary
+}
+
+const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
+
+/** Failures that say the service as a whole cannot take orders now, so the rest of the queue waits too. */
+function serviceUnavailable(error: ServiceError): boolean {
+  return error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'rateLimited' || error.status === 503
+}
+
+/**
+ * Maps the service's complaints to the order's lines: by catalog item guid first, then SKU, then the
+ * line number the service gave (1-based in its reports, and checked against the item when both exist).
+ */
+export function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<OutboxWork, 'lines'>): OutboxLineError[] {
+  return errors.map((error) => {
+    let index = -1
+    if (error.catalogItemGuid) index = work.lines.findIndex((line) => line.catalogItemGuid === error.catalogItemGuid)
+    if (index < 0 && error.sku) index = work.lines.findIndex((line) => line.sku.toLowerCase() === error.sku!.toLowerCase())
+    if (index < 0 && error.line !== null && error.line >= 1 && error.line <= work.lines.length) index = error.line - 1
+    const line = index >= 0 ? work.lines[index] : undefined
+    return {
+      lineIndex: line ? index : null,
+      catalogItemGuid: line?.catalogItemGuid ?? error.catalogItemGuid,
+      sku: line?.sku ?? error.sku,
+      message: error.message,
+    }
+  })
+}
+
+function sentResult(result: OrderWithItemsResult): SentResult {
+  const order = result.order as Record<string, unknown>
+  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : null)
+  const guidOf = (ref: { guid?: string | null } | null) => ref?.guid ?? null
+  return {
+    orderGuid: String(order.guid),
+    orderName: typeof order.name === 'string' ? order.name : null,
+    orderStateId: number(order.order_state_id),
+    subTotal: number(order.sub_total),
+    grandTotal: number(order.grand_total),
+    createdCustomer: result.vendor
+      ? {
+          guid: typeof result.vendor.guid === 'string' ? result.vendor.guid : null,
+          billTo: guidOf(result.billTo),
+          shipTo: guidOf(result.shipTo),
+          contact: guidOf(result.contact),
+          note: guidOf(result.note),
+        }
+      : null,
+  }
+}
+
+/**
+ * Sends the outbox, oldest first, one entry at a time and one flusher at a time. Every attempt sends
+ * the entry's frozen request with its api_guid, so a reply lost after the service committed is
+ * answered on the next attempt with the order it already holds — never a second order.
+ */
+export class OutboxFlusher {
+  private running: Promise<FlushReport> | null = null
+  private again = false
+  private readonly random: () => number
+  private readonly backoff: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>
+  private abort: AbortController | null = null
+
+  constructor(private readonly options: FlusherOptions) {
+    this.random = options.random ?? Math.random
+    this.backoff = options.backoff ?? defaultBackoff
+  }
+
+  isSending(): boolean {
+    return this.running !== null
+  }
+
+  /** Resolves when no flush is running, or false after `timeoutMs`. */
+  async waitUntilIdle(timeoutMs: number): Promise<boolean> {
+    if (!this.running) return true
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs)
+    })
+    const idle = (async () => {
+      while (this.running) await this.running.catch(() => undefined)
+      return true as const
+    })()
+    try {
+      return await Promise.race([idle, timeout])
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  /** Stops after the entry in flight; that entry goes back to `queued` if its request was cut off. */
+  cancel(): void {
+    this.abort?.abort(new Error('flush cancelled'))
+  }
+
+  /**
+   * Sends whatever is due. A call while a flush runs joins it, and the running flush makes one more
+   * pass, so an order queued mid-flush is not left waiting for the next trigger.
+   */
+  flush(): Promise<FlushReport> {
+    if (this.running) {
+      this.again = true
+      return this.running
+    }
+    this.running = (async () => {
+      const report = { sent: 0, needsAttention: 0, retrying: 0 }
+      try {
+        do {
+          this.again = false
+          await this.pass(report)
+        } while (this.again)
+      } finally {
+        this.running = null
+        this.abort = null
+      }
+      const summary = this.options.outbox.summary()
+      return { sent: report.sent, needsAttention: report.needsAttention, retrying: summary.retrying, summary }
+    })()
+    return this.running
+  }
+
+  private async pass(report: { sent: number; needsAttention: number; retrying: number }): Promise<void> {
+    const { outbox, clock, logger } = this.options
+    if (outbox.pausedReason()) return
+    const sender = await this.options.sender()
+    if (!sender) return
+    this.abort = new AbortController()
+    for (;;) {
+      if (this.abort.signal.aborted) return
+      const work = outbox.claimNext(clock.now())
+      if (!work) return
+      this.options.onChange?.()
+      this.options.probe?.('claimed', work)
+      const log = logger.child({ apiGuid: work.apiGuid, attempt: work.attempts })
+      try {
+        const vendorGuid = work.request.vendorGuid ?? undefined
+        const result = await sender.createOrderWithItems(work.request.body, { ...(vendorGuid ? { vendorGuid } : {}), signal: this.abort.signal })
+        this.options.probe?.('responded', work)
+        outbox.markSent(work, sentResult(result))
+        this.options.onSent?.(work, result)
+        report.sent++
+        log.info('order sent', { orderGuid: String((result.order as Record<string, unknown>).guid) })
+      } catch (error) {
+        const stop = this.settleFailure(work, error, report, log)
+        if (stop) return
+      } finally {
+        this.options.onChange?.()
+      }
+    }
+  }
+
+  /** Records a failed attempt; true when the rest of the queue should wait. */
+  private settleFailure(work: OutboxWork, error: unknown, report: { needsAttention: number; retrying: number }, log: Logger): boolean {
+    const { outbox, clock } = this.options
+    if (error instanceof ServiceRejectedError) {
+      outbox.markNeedsAttention(work, error.message, mapRejectionToLines(error.errors, work))
+      report.needsAttention++
+      log.warn('order rejected by the service', { errors: error.errors.length })
+      return false
+    }
+    if (error instanceof ServiceError && error.kind === 'cancelled') {
+      outbox.release(work)
+      return true
+    }
+    if (error instanceof ServiceError && error.kind === 'credentials') {
+      // Refused at the door: nothing was written, and every other entry would be refused too.
+      outbox.release(work, error.message)
+      outbox.pause(`The supplier refused Satchel’s credentials (${error.status ?? 'auth'}). Orders wait on this laptop until the connection is updated in Settings.`)
+      log.warn('outbox paused: credentials refused', { status: error.status })
+      return true
+    }
+    if (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound')) {
+      outbox.markNeedsAttention(work, error.message, [])
+      report.needsAttention++
+      log.warn('order refused by the service', { status: error.status })
+      return false
+    }
+    // Everything else may have reached the service (an unreadable reply can follow a commit), so the
+    // same request goes again later; its api_guid keeps that from creating a second order.
+    const serviceError = error instanceof ServiceError ? error : null
+    const step = backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random)
+    const delay = Math.max(step, serviceError?.retryAfterMs ?? 0)
+    const at = clock.now() + delay
+    const message = serviceError?.message ?? (error instanceof Error ? error.message : String(error))
+    outbox.markRetrying(work, at, message)
+    report.retrying++
+    if (!serviceError) log.error('unexpected failure while sending; will retry', { error: error instanceof Error ? error.stack : String(error) })
+    else log.info('order will be retried', { kind: serviceError.kind, status: serviceError.status, delayMs: delay })
+    if (serviceError && serviceUnavailable(serviceError)) {
+      outbox.postponeWaiting(at, message)
+      return true
+    }
+    return false
+  }
+}

@@ -1,0 +1,49 @@
+import type { AddressInput } from '../../shared/orders'
+
+/** What order checks need to know about a customer, read from the local copy. */
+export interface CustomerFacts {
+  guid: string
+  name: string
+  active: boolean
+  requirePo: boolean
+  priceGroupId: number | null
+  /** The customer's saved addresses, by guid, as the service's AddressInput fields. */
+  addresses: { guid: string; address: AddressInput }[]
+}
+
+export interface PriceGroupFacts {
+  guid: string
+  id: number
+  /** The key of a catalog item's `pricing` object. */
+  name: string
+  isMain: boolean
+}
+
+export interface CatalogItemFacts {
+  guid: string
+  sku: string
+  name: string
+  active: boolean
+  deleted: boolean
+  pricing: Record<string, unknown>
+  minOrderQty: number | null
+  qtyBreak: number | null
+  qtyBreakPrice: number | null
+  hasInventory: boolean
+  allowBackorder: boolean
+  /** qty_on_hand less reserved_qty_on_hand, at the last sync. */
+  qtyAvailable: number | null
+}
+
+/**
+ * The read side the order rules need, kept narrow so the rules can be tested with plain objects and
+ * the store behind them can change.
+ */
+export interface OrderLookup {
+  customer(guid: string): CustomerFacts | null
+  /** Catalog guids the customer may order from, or null when the local copy cannot tell. */
+  catalogsForCustomer(customerGuid: string): string[] | null
+  priceGroups(catalogGuid: string): PriceGroupFacts[]
+  catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null
+  catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | null
+}

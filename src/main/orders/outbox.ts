@@ -1,0 +1,330 @@
+import { z } from 'zod'
+import { draftSchema, outboxLineErrorSchema, type Draft, type OutboxEntry, type OutboxLineError, type OutboxState, type OutboxSummary } from '../../shared/orders'
+import type { Database } from '../db/database'
+import { CoreError } from '../errors'
+import type { Clock } from '../ports'
+import type { DraftRepository } from './drafts'
+import type { OrderRequest, RepTotals } from './request'
+
+/** What the service confirmed for a sent order, kept with the entry. */
+export const sentResultSchema = z.object({
+  orderGuid: z.string(),
+  orderName: z.string().nullable(),
+  orderStateId: z.number().nullable(),
+  subTotal: z.number().nullable(),
+  grandTotal: z.number().nullable(),
+  /** A customer created with the order: its guid and the references the service returned. */
+  createdCustomer: z
+    .object({
+      guid: z.string().nullable(),
+      billTo: z.string().nullable(),
+      shipTo: z.string().nullable(),
+      contact: z.string().nullable(),
+      note: z.string().nullable(),
+    })
+    .nullable(),
+})
+export type SentResult = z.infer<typeof sentResultSchema>
+
+interface OutboxRow {
+  id: number
+  api_guid: string
+  state: OutboxState
+  customer_guid: string | null
+  customer_name: string
+  catalog_guid: string
+  draft: string
+  request: string
+  rep_totals: string
+  attempts: number
+  next_attempt_at: number | null
+  last_error: string | null
+  errors: string
+  result: string | null
+  queued_at: string
+  updated_at: string
+  sent_at: string | null
+}
+
+/** A claimed entry, ready to send. */
+export interface OutboxWork {
+  id: number
+  apiGuid: string
+  attempts: number
+  request: OrderRequest
+  repTotals: RepTotals
+  lines: Draft['lines']
+}
+
+const pauseKey = 'outboxPause'
+
+/**
+ * The outbox table and every state change of an entry: queued → sending → sent | retrying |
+ * needsAttention. Each change is one statement or one transaction, so a crash leaves every entry in
+ * a state it can be recovered from.
+ */
+export class Outbox {
+  private readonly statements
+
+  constructor(
+    private readonly db: Database,
+    private readonly drafts: DraftRepository,
+    private readonly clock: Clock,
+  ) {
+    this.statements = {
+      insert: db.prepare(
+        `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, draft, request, rep_totals, queued_at, updated_at)
+         VALUES (@apiGuid, 'queued', @customerGuid, @customerName, @catalogGuid, @draft, @request, @repTotals, @now, @now)`,
+      ),
+      byApiGuid: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE api_guid = ?'),
+      all: db.prepare<[], OutboxRow>('SELECT * FROM outbox ORDER BY id'),
+      counts: db.prepare<[], { state: OutboxState; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state'),
+      nextDue: db.prepare<[number], OutboxRow>(
+        `SELECT * FROM outbox WHERE state = 'queued' OR (state = 'retrying' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)) ORDER BY id LIMIT 1`,
+      ),
+      earliestRetry: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'retrying'`),
+      claim: db.prepare<[string, number]>(
+        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
+      ),
+      recover: db.prepare<[string]>(`UPDATE outbox SET state = 'queued', updated_at = ? WHERE state = 'sending'`),
+      sent: db.prepare<[string, string, string | null, string, number]>(
+        `UPDATE outbox SET state = 'sent', result = ?, sent_at = ?, customer_guid = COALESCE(?, customer_guid), updated_at = ?, last_error = NULL, errors = '[]', next_attempt_at = NULL
+         WHERE id = ? AND state = 'sending'`,
+      ),
+      retrying: db.prepare<[number, string, string, number]>(
+        `UPDATE outbox SET state = 'retrying', next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ? AND state = 'sending'`,
+      ),
+      postponeWaiting: db.prepare<[number, string, string]>(
+        `UPDATE outbox SET state = 'retrying', next_attempt_at = MAX(COALESCE(next_attempt_at, 0), ?), last_error = COALESCE(last_error, ?), updated_at = ?
+         WHERE state IN ('queued', 'retrying')`,
+      ),
+      needsAttention: db.prepare<[string, string, string, number]>(
+        `UPDATE outbox SET state = 'needsAttention', last_error = ?, errors = ?, updated_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'sending'`,
+      ),
+      release: db.prepare<[string | null, string, number]>(
+        `UPDATE outbox SET state = 'queued', attempts = MAX(attempts - 1, 0), last_error = COALESCE(?, last_error), updated_at = ? WHERE id = ? AND state = 'sending'`,
+      ),
+      retryNow: db.prepare<[string, string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE api_guid = ? AND state = 'retrying'`),
+      retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
+      delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
+      readSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+      writeSetting: db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
+    }
+  }
+
+  private now(): string {
+    return new Date(this.clock.now()).toISOString()
+  }
+
+  /**
+   * "Send": the draft leaves the drafts table and enters the outbox in one transaction, with
+   * synchronous=FULL so the entry survives a power cut the moment the rep is told it is queued.
+   */
+  enqueue(draft: Draft, request: OrderRequest, totals: RepTotals, customerName: string): OutboxEntry {
+    const now = this.now()
+    this.db.pragma('synchronous = FULL')
+    try {
+      this.db
+        .transaction(() => {
+          if (this.statements.byApiGuid.get(draft.apiGuid)) throw new CoreError('CONFLICT', 'This order is already in the outbox.')
+          this.statements.insert.run({
+            apiGuid: draft.apiGuid,
+            customerGuid: draft.customerGuid,
+            customerName,
+            catalogGuid: draft.catalogGuid,
+            draft: JSON.stringify(draft),
+            request: JSON.stringify(request),
+            repTotals: JSON.stringify(totals),
+            now,
+          })
+          this.drafts.delete(draft.id)
+        })
+        .immediate()
+    } finally {
+      this.db.pragma('synchronous = NORMAL')
+    }
+    return this.get(draft.apiGuid)
+  }
+
+  /** At start-up: an entry left in `sending` may or may not have reached the service; its api_guid makes resending safe. */
+  recoverInterrupted(): number {
+    return this.statements.recover.run(this.now()).changes
+  }
+
+  find(apiGuid: string): OutboxEntry | null {
+    const row = this.statements.byApiGuid.get(apiGuid)
+    return row ? toEntry(row) : null
+  }
+
+  get(apiGuid: string): OutboxEntry {
+    const entry = this.find(apiGuid)
+    if (!entry) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
+    return entry
+  }
+
+  list(): OutboxEntry[] {
+    return this.statements.all.all().map(toEntry)
+  }
+
+  summary(): OutboxSummary {
+    const summary: OutboxSummary = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0, pausedReason: this.pausedReason() }
+    for (const { state, n } of this.statements.counts.all()) summary[state] = n
+    return summary
+  }
+
+  /** The oldest entry that may be sent now, claimed (state `sending`) so no other flusher takes it. */
+  claimNext(nowMs: number): OutboxWork | null {
+    for (;;) {
+      const row = this.statements.nextDue.get(nowMs)
+      if (!row) return null
+      if (this.statements.claim.run(this.now(), row.id).changes === 1) {
+        return {
+          id: row.id,
+          apiGuid: row.api_guid,
+          attempts: row.attempts + 1,
+          request: JSON.parse(row.request) as OrderRequest,
+          repTotals: JSON.parse(row.rep_totals) as RepTotals,
+          lines: draftSchema.parse(JSON.parse(row.draft)).lines,
+        }
+      }
+      // Another flusher (the CLI beside the app) claimed it between the read and the claim.
+    }
+  }
+
+  /** When the next retry falls due (epoch ms), or null when nothing is waiting. */
+  nextRetryAt(): number | null {
+    return this.statements.earliestRetry.get()?.at ?? null
+  }
+
+  markSent(work: OutboxWork, result: SentResult): void {
+    this.statements.sent.run(JSON.stringify(result), this.now(), result.createdCustomer?.guid ?? null, this.now(), work.id)
+  }
+
+  markRetrying(work: OutboxWork, atMs: number, message: string): void {
+    this.statements.retrying.run(atMs, message, this.now(), work.id)
+  }
+
+  /** The service cannot be reached: every waiting entry is retrying, none sooner than `atMs`. */
+  postponeWaiting(atMs: number, message: string): void {
+    this.statements.postponeWaiting.run(atMs, message, this.now())
+  }
+
+  markNeedsAttention(work: OutboxWork, message: string, errors: OutboxLineError[]): void {
+    this.statements.needsAttention.run(message, JSON.stringify(errors), this.now(), work.id)
+  }
+
+  /** Back to `queued` without counting the attempt (cancelled, or credentials refused before anything was written). */
+  release(work: OutboxWork, message: string | null = null): void {
+    this.statements.release.run(message, this.now(), work.id)
+  }
+
+  retryNow(apiGuid?: string): void {
+    if (apiGuid === undefined) this.statements.retryAllNow.run(this.now())
+    else if (this.statements.retryNow.run(this.now(), apiGuid).changes === 0) {
+      const entry = this.get(apiGuid)
+      if (entry.state !== 'queued') throw new CoreError('CONFLICT', `This order is ${describeState(entry.state)}; there is nothing to retry.`)
+    }
+  }
+
+  /**
+   * Takes a rejected entry back into the drafts, with the same api_guid: the service wrote nothing
+   * for it, so the corrected order may reuse the key.
+   */
+  reopenAsDraft(apiGuid: string): Draft {
+    return this.db
+      .transaction(() => {
+        const row = this.statements.byApiGuid.get(apiGuid)
+        if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
+        if (row.state !== 'needsAttention') {
+          throw new CoreError('CONFLICT', `Only an order the supplier rejected can be edited; this one is ${describeState(row.state)}.`)
+        }
+        const draft = draftSchema.parse(JSON.parse(row.draft))
+        this.statements.delete.run(row.id)
+        const { id: _id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
+        return this.drafts.create(fields, key)
+      })
+      .immediate()
+  }
+
+  /**
+   * Removes an entry the service never accepted. An entry that was ever attempted and did not end
+   * rejected may exist on the service already (the reply can be lost after the commit), so it stays.
+   */
+  discard(apiGuid: string): void {
+    this.db
+      .transaction(() => {
+        const row = this.statements.byApiGuid.get(apiGuid)
+        if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
+        const neverSent = (row.state === 'queued' || row.state === 'retrying') && row.attempts === 0
+        if (row.state !== 'needsAttention' && !neverSent) {
+          throw new CoreError('CONFLICT', `This order is ${describeState(row.state)} and may already be with the supplier, so it cannot be discarded.`)
+        }
+        this.statements.delete.run(row.id)
+      })
+      .immediate()
+  }
+
+  pausedReason(): string | null {
+    const row = this.statements.readSetting.get(pauseKey)
+    return row ? (JSON.parse(row.value) as { reason: string }).reason : null
+  }
+
+  pause(reason: string): void {
+    this.statements.writeSetting.run(pauseKey, JSON.stringify({ reason, at: this.now() }))
+  }
+
+  resume(): void {
+    this.statements.deleteSetting.run(pauseKey)
+  }
+
+  /** Catalog item guids that unsent entries still need, so a full sync keeps them. */
+  referencedCatalogItems(): Set<string> {
+    const guids = new Set<string>()
+    for (const row of this.statements.all.all()) {
+      if (row.state === 'sent') continue
+      for (const line of draftSchema.parse(JSON.parse(row.draft)).lines) guids.add(line.catalogItemGuid)
+    }
+    return guids
+  }
+}
+
+export function describeState(state: OutboxState): string {
+  switch (state) {
+    case 'queued':
+      return 'waiting to be sent'
+    case 'sending':
+      return 'being sent right now'
+    case 'retrying':
+      return 'waiting to retry'
+    case 'needsAttention':
+      return 'rejected by the supplier'
+    case 'sent':
+      return 'already sent'
+  }
+}
+
+function toEntry(row: OutboxRow): OutboxEntry {
+  const result = row.result ? sentResultSchema.parse(JSON.parse(row.result)) : null
+  const totals = JSON.parse(row.rep_totals) as RepTotals
+  const serverSubTotal = result?.subTotal ?? null
+  return {
+    apiGuid: row.api_guid,
+    state: row.state,
+    customerGuid: row.customer_guid,
+    customerName: row.customer_name,
+    orderGuid: result?.orderGuid ?? null,
+    orderName: result?.orderName ?? null,
+    orderStateId: result?.orderStateId ?? null,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    errors: z.array(outboxLineErrorSchema).parse(JSON.parse(row.errors)),
+    nextAttemptAt: row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
+    queuedAt: row.queued_at,
+    sentAt: row.sent_at,
+    lineCount: totals.lineCount,
+    subTotal: totals.subTotal,
+    totalsDiffer:
+      serverSubTotal !== null && Math.abs(serverSubTotal - totals.subTotal) >= 0.01 ? { repSubTotal: totals.subTotal, serverSubTotal } : null,
+  }
+}

@@ -1,0 +1,60 @@
+import type { Database } from '../db/database'
+import type { Clock, Logger } from '../ports'
+import type { OrderWithItemsResult } from '../service/client'
+import type { RetentionProvider } from '../store/retention'
+import { OrderDesk } from './desk'
+import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './flusher'
+import type { OutboxWork } from './outbox'
+import { StoreOrderLookup } from './store-lookup'
+
+export interface OrderServicesOptions {
+  db: Database
+  clock: Clock
+  logger: Logger
+  sender: () => Promise<OrderSender | null>
+  defaults: () => { remainInPreliminary: boolean }
+  /** Records what the service confirmed (the order, a customer created with it) in the local copy. */
+  onSent?: (work: OutboxWork, result: OrderWithItemsResult) => void
+  onChange?: () => void
+  probe?: (point: FlushProbePoint, work: OutboxWork) => void
+  random?: () => number
+}
+
+export interface OrderServices {
+  desk: OrderDesk
+  flusher: OutboxFlusher
+  /** Tells sync which synced rows drafts and unsent orders still name. */
+  retention: RetentionProvider
+}
+
+/** Builds the order side of the core. Composition happens at start-up, so interrupted sends are recovered here. */
+export function createOrderServices(options: OrderServicesOptions): OrderServices {
+  const lookup = new StoreOrderLookup(options.db)
+  const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults)
+  const recovered = desk.outbox.recoverInterrupted()
+  if (recovered > 0) options.logger.warn('orders interrupted while sending will be sent again with their api_guid', { count: recovered })
+  const flusher = new OutboxFlusher({
+    outbox: desk.outbox,
+    sender: options.sender,
+    clock: options.clock,
+    logger: options.logger.child({ component: 'outbox' }),
+    ...(options.random ? { random: options.random } : {}),
+    ...(options.onSent ? { onSent: options.onSent } : {}),
+    ...(options.onChange ? { onChange: options.onChange } : {}),
+    ...(options.probe ? { probe: options.probe } : {}),
+  })
+  const retention: RetentionProvider = (kind, guids) => {
+    if (kind === 'catalogItem') {
+      const needed = new Set([...desk.drafts.referencedCatalogItems(), ...desk.outbox.referencedCatalogItems()])
+      return guids.filter((guid) => needed.has(guid))
+    }
+    if (kind === 'customer') {
+      const needed = new Set<string>()
+      for (const draft of desk.drafts.list()) if (draft.customerGuid) needed.add(draft.customerGuid)
+      for (const entry of desk.outbox.list()) if (entry.state !== 'sent' && entry.customerGuid) needed.add(entry.customerGuid)
+      return guids.filter((guid) => needed.has(guid))
+    }
+    return []
+  }
+  return { desk, flusher, retention }
+}

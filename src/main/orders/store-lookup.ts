@@ -1,0 +1,121 @@
+import type { AddressInput } from '../../shared/orders'
+import type { Database } from '../db/database'
+import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
+
+type Json = Record<string, unknown>
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined)
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : null
+
+function toAddressInput(address: Json): AddressInput {
+  return Object.fromEntries(
+    (['name', 'company_name', 'address_line_one', 'address_line_two', 'city', 'state', 'postal_code', 'country', 'phone', 'email'] as const)
+      .map((key) => [key, str(address[key])])
+      .filter(([, value]) => value !== undefined),
+  ) as AddressInput
+}
+
+/** The order rules' view of the synced tables (see migration 2), read through prepared statements. */
+export class StoreOrderLookup implements OrderLookup {
+  private readonly statements
+
+  constructor(db: Database) {
+    this.statements = {
+      customer: db.prepare<[string], { guid: string; name: string; active: number; require_po: number; price_group_id: number | null; lock_catalog_id: number | null; deleted_at: string | null; json: string }>(
+        'SELECT guid, name, active, require_po, price_group_id, lock_catalog_id, deleted_at, json FROM customers WHERE guid = ?',
+      ),
+      catalogs: db.prepare<[], { guid: string; id: number | null }>('SELECT guid, id FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1'),
+      priceGroups: db.prepare<[string], { guid: string; id: number | null; name: string; is_main: number }>(
+        'SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY is_main DESC, name',
+      ),
+      item: db.prepare<[string, string], ItemRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
+      itemBySku: db.prepare<[string, string], ItemRow>(
+        'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
+      ),
+    }
+  }
+
+  customer(guid: string): CustomerFacts | null {
+    const row = this.statements.customer.get(guid)
+    if (!row) return null
+    const json = JSON.parse(row.json) as Json
+    const addresses: CustomerFacts['addresses'] = []
+    for (const key of ['Ship_To', 'Bill_To']) {
+      const address = json[key]
+      if (address && typeof address === 'object' && typeof (address as Json).guid === 'string') {
+        const guidOfAddress = (address as Json).guid as string
+        if (!addresses.some((a) => a.guid === guidOfAddress)) addresses.push({ guid: guidOfAddress, address: toAddressInput(address as Json) })
+      }
+    }
+    return {
+      guid: row.guid,
+      name: row.name,
+      // A customer the supplier removed cannot order, even when a draft still names them.
+      active: row.active === 1 && row.deleted_at === null,
+      requirePo: row.require_po === 1,
+      priceGroupId: row.price_group_id,
+      addresses,
+    }
+  }
+
+  /** A customer locked to one catalog orders only from it; otherwise from every active catalog. */
+  catalogsForCustomer(customerGuid: string): string[] | null {
+    const row = this.statements.customer.get(customerGuid)
+    if (!row) return null
+    const catalogs = this.statements.catalogs.all()
+    if (row.lock_catalog_id !== null && row.lock_catalog_id !== 0) {
+      const locked = catalogs.filter((c) => c.id === row.lock_catalog_id).map((c) => c.guid)
+      if (locked.length > 0) return locked
+    }
+    return catalogs.map((c) => c.guid)
+  }
+
+  priceGroups(catalogGuid: string): PriceGroupFacts[] {
+    return this.statements.priceGroups.all(catalogGuid).map((row) => ({ guid: row.guid, id: row.id ?? -1, name: row.name, isMain: row.is_main === 1 }))
+  }
+
+  catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null {
+    const row = this.statements.item.get(catalogGuid, guid)
+    return row ? toItemFacts(row) : null
+  }
+
+  catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | null {
+    const row = this.statements.itemBySku.get(catalogGuid, sku.trim())
+    return row ? toItemFacts(row) : null
+  }
+}
+
+interface ItemRow {
+  guid: string
+  sku: string
+  name: string
+  active: number
+  deleted_at: string | null
+  unlisted_at: string | null
+  pricing: string | null
+  json: string
+}
+
+export function itemFactsFromRecord(json: Json, deleted: boolean): CatalogItemFacts {
+  const pricing = json.pricing && typeof json.pricing === 'object' ? (json.pricing as Record<string, unknown>) : {}
+  return {
+    guid: String(json.guid),
+    sku: str(json.sku) ?? '',
+    name: str(json.name) ?? '',
+    active: json.active !== false,
+    deleted: deleted || (typeof json.deleted_at === 'string' && json.deleted_at !== ''),
+    pricing,
+    minOrderQty: num(json.min_order_qty),
+    qtyBreak: num(json.qty_break),
+    qtyBreakPrice: num(json.qty_break_price),
+    hasInventory: json.has_inventory === true,
+    allowBackorder: json.allow_backorder === true,
+    // Stock already reserved for submitted orders is not there for this one.
+    qtyAvailable: num(json.qty_on_hand) === null ? null : num(json.qty_on_hand)! - (num(json.reserved_qty_on_hand) ?? 0),
+  }
+}
+
+function toItemFacts(row: ItemRow): CatalogItemFacts {
+  return itemFactsFromRecord(JSON.parse(row.json) as Json, row.deleted_at !== null || row.unlisted_at !== null)
+}

@@ -1,0 +1,81 @@
+import type { Draft, DraftCheck, DraftIssue, PricedLine } from '../../shared/orders'
+import type { CustomerFacts, OrderLookup } from './lookup'
+import { priceFor, resolvePriceGroup, roundMoney } from './pricing'
+
+const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field, lineId: null, severity, message })
+const lineIssue = (lineId: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field: null, lineId, severity, message })
+
+function formatQty(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2)
+}
+
+/**
+ * The order rules a rep can check with no network, against the local copy: one message per field
+ * and per line, errors that block sending and warnings that do not. The service checks again when
+ * the order arrives; these checks exist so that rejection is rare and never a surprise.
+ */
+export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
+  const issues: DraftIssue[] = []
+  let customer: CustomerFacts | null = null
+
+  if (draft.customerGuid) {
+    customer = lookup.customer(draft.customerGuid)
+    if (!customer) issues.push(fieldIssue('customer', 'This customer is not on this laptop any more. Sync, or choose another customer.'))
+    else if (!customer.active) issues.push(fieldIssue('customer', `${customer.name} is inactive; the supplier will refuse orders for them.`))
+  } else if (!draft.newCustomer) {
+    issues.push(fieldIssue('customer', 'Choose a customer, or enter a new one.'))
+  }
+
+  let priceGroupName: string | null = null
+  if (!draft.catalogGuid) {
+    issues.push(fieldIssue('catalog', 'Choose a catalog.'))
+  } else {
+    const allowed = draft.customerGuid ? lookup.catalogsForCustomer(draft.customerGuid) : null
+    if (allowed && !allowed.includes(draft.catalogGuid)) issues.push(fieldIssue('catalog', 'This customer may not order from this catalog.'))
+    const group = resolvePriceGroup(lookup, draft.catalogGuid, draft.priceGroupGuid, customer)
+    if (group) priceGroupName = group.name
+    else issues.push(fieldIssue('priceGroup', 'No price group applies: choose one for this order.'))
+  }
+
+  if (customer?.requirePo && draft.poNo.trim() === '') issues.push(fieldIssue('poNo', `${customer.name} requires a PO number on every order.`))
+  const shipTo = draft.shipTo
+  if (shipTo?.kind === 'customerAddress' && customer && !customer.addresses.some((a) => a.guid === shipTo.addressGuid)) {
+    issues.push(fieldIssue('shipTo', 'The chosen ship-to address is no longer on this customer. Choose another.'))
+  }
+  if (draft.lines.length === 0) issues.push(fieldIssue('lines', 'Add at least one line.'))
+
+  const lines: PricedLine[] = []
+  let subTotal = 0
+  for (const line of draft.lines) {
+    const priced: PricedLine = { lineId: line.lineId, unitPrice: null, lineTotal: null, priceChanged: false }
+    lines.push(priced)
+    if (!Number.isFinite(line.qty) || line.qty <= 0) issues.push(lineIssue(line.lineId, 'Enter a quantity above zero.'))
+    const item = draft.catalogGuid ? lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
+    if (!item || item.deleted) {
+      issues.push(lineIssue(line.lineId, `${line.sku} is no longer in this catalog. Remove the line.`))
+      continue
+    }
+    if (!item.active) issues.push(lineIssue(line.lineId, `${item.sku} is inactive and cannot be ordered.`))
+    if (item.minOrderQty !== null && item.minOrderQty > 0 && line.qty > 0 && line.qty < item.minOrderQty) {
+      issues.push(lineIssue(line.lineId, `The minimum order quantity for ${item.sku} is ${formatQty(item.minOrderQty)}.`))
+    }
+    if (item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && line.qty > item.qtyAvailable) {
+      issues.push(lineIssue(line.lineId, `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync.`, 'warning'))
+    }
+    if (priceGroupName === null) continue
+    const price = priceFor(item, priceGroupName, line.qty)
+    if (!price.offered) {
+      issues.push(lineIssue(line.lineId, `${item.sku} is not offered to price group ${priceGroupName}.`))
+      continue
+    }
+    priced.unitPrice = price.unitPrice
+    priced.lineTotal = roundMoney(price.unitPrice * Math.max(0, line.qty))
+    priced.priceChanged = line.unitPriceSeen !== null && Math.abs(line.unitPriceSeen - price.unitPrice) >= 0.005
+    if (priced.priceChanged) {
+      issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${line.unitPriceSeen!.toFixed(2)} to ${price.unitPrice.toFixed(2)} since it was added.`, 'warning'))
+    }
+    subTotal += priced.lineTotal
+  }
+
+  return { draft, issues, lines, subTotal: roundMoney(subTotal), sendable: !issues.some((i) => i.severity === 'error') }
+}

@@ -1,0 +1,226 @@
+/**
+ * Drafts and outbox entries as they cross the IPC boundary. The draft is the rep's working copy;
+ * an outbox entry is a frozen request that Satchel sends exactly once.
+ */
+import { z } from 'zod'
+
+const uuid = z.uuid()
+const text = (max: number) => z.string().max(max)
+
+export const addressInputSchema = z
+  .object({
+    name: text(200).optional(),
+    company_name: text(200).optional(),
+    address_line_one: text(200).min(1, 'Enter the street address'),
+    address_line_two: text(200).optional(),
+    city: text(100).min(1, 'Enter the city'),
+    state: text(100).optional(),
+    postal_code: text(20).optional(),
+    country: text(100).optional(),
+    phone: text(50).optional(),
+    email: text(200).optional(),
+  })
+  .strict()
+export type AddressInput = z.infer<typeof addressInputSchema>
+
+/** A customer captured in the field, created by the service together with the first order. */
+export const newCustomerSchema = z
+  .object({
+    name: text(200).trim().min(1, 'Enter the customer’s name'),
+    email: z.email('Enter a valid email address').optional(),
+    phone: text(50).optional(),
+    customer_internal_id: text(100).optional(),
+    billTo: addressInputSchema.optional(),
+    shipTo: addressInputSchema.optional(),
+    contact: z.object({ name: text(200).min(1), email: z.email().optional() }).strict().optional(),
+    note: text(4000).optional(),
+  })
+  .strict()
+export type NewCustomer = z.infer<typeof newCustomerSchema>
+
+export const shipToSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('customerAddress'), addressGuid: uuid }).strict(),
+  z.object({ kind: z.literal('new'), address: addressInputSchema }).strict(),
+])
+export type ShipTo = z.infer<typeof shipToSchema>
+
+export const draftLineSchema = z.object({
+  /** Stable within the draft, so the renderer can edit one line while others are added. */
+  lineId: z.string().min(1).max(64),
+  catalogItemGuid: uuid,
+  sku: z.string(),
+  name: z.string(),
+  qty: z.number().finite(),
+  note: text(1000),
+  /** The unit price the rep saw when adding the line (null where pricing is hidden or not offered). */
+  unitPriceSeen: z.number().nullable(),
+  /** Stock the rep saw, to flag a change before sending. */
+  qtyAvailableSeen: z.number().nullable(),
+})
+export type DraftLine = z.infer<typeof draftLineSchema>
+
+export const draftSchema = z.object({
+  id: z.number().int(),
+  apiGuid: uuid,
+  customerGuid: uuid.nullable(),
+  newCustomer: newCustomerSchema.nullable(),
+  catalogGuid: uuid.nullable(),
+  priceGroupGuid: uuid.nullable(),
+  poNo: text(100),
+  note: text(4000),
+  shippingInstructions: text(4000),
+  shipTo: shipToSchema.nullable(),
+  remainInPreliminary: z.boolean(),
+  lines: z.array(draftLineSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type Draft = z.infer<typeof draftSchema>
+
+export const draftIssueSchema = z.object({
+  /** 'field' problems name a draft field (poNo, customer…); 'line' problems carry the lineId. */
+  field: z.string().nullable(),
+  lineId: z.string().nullable(),
+  severity: z.enum(['error', 'warning']),
+  message: z.string(),
+})
+export type DraftIssue = z.infer<typeof draftIssueSchema>
+
+export const pricedLineSchema = z.object({
+  lineId: z.string(),
+  /** The price that applies at this quantity (qty break included); null when not offered or unknown. */
+  unitPrice: z.number().nullable(),
+  lineTotal: z.number().nullable(),
+  /** The current local price differs from the one the rep saw when adding the line. */
+  priceChanged: z.boolean(),
+})
+export type PricedLine = z.infer<typeof pricedLineSchema>
+
+export const draftCheckSchema = z.object({
+  draft: draftSchema,
+  issues: z.array(draftIssueSchema),
+  lines: z.array(pricedLineSchema),
+  subTotal: z.number(),
+  /** True when no issue is an error: the draft may be sent. */
+  sendable: z.boolean(),
+})
+export type DraftCheck = z.infer<typeof draftCheckSchema>
+
+export const outboxStates = ['queued', 'sending', 'retrying', 'needsAttention', 'sent'] as const
+export type OutboxState = (typeof outboxStates)[number]
+
+export const outboxLineErrorSchema = z.object({
+  /** Index of the line in the sent order (0-based), or null when the service did not say which. */
+  lineIndex: z.number().int().nullable(),
+  catalogItemGuid: z.string().nullable(),
+  sku: z.string().nullable(),
+  message: z.string(),
+})
+export type OutboxLineError = z.infer<typeof outboxLineErrorSchema>
+
+export const outboxEntrySchema = z.object({
+  apiGuid: uuid,
+  state: z.enum(outboxStates),
+  customerGuid: z.string().nullable(),
+  customerName: z.string(),
+  orderGuid: z.string().nullable(),
+  orderName: z.string().nullable(),
+  orderStateId: z.number().nullable(),
+  attempts: z.number().int(),
+  lastError: z.string().nullable(),
+  errors: z.array(outboxLineErrorSchema),
+  nextAttemptAt: z.string().nullable(),
+  queuedAt: z.string(),
+  sentAt: z.string().nullable(),
+  lineCount: z.number().int(),
+  subTotal: z.number(),
+  /** The service's totals differ from what the rep saw (sub_total), to be checked with the customer. */
+  totalsDiffer: z.object({ repSubTotal: z.number(), serverSubTotal: z.number() }).nullable(),
+})
+export type OutboxEntry = z.infer<typeof outboxEntrySchema>
+
+export const outboxSummarySchema = z.object({
+  queued: z.number().int(),
+  sending: z.number().int(),
+  retrying: z.number().int(),
+  needsAttention: z.number().int(),
+  sent: z.number().int(),
+  /** Set while the service refuses the credentials: nothing is sent until they change. */
+  pausedReason: z.string().nullable(),
+})
+export type OutboxSummary = z.infer<typeof outboxSummarySchema>
+
+const draftId = z.number().int().positive()
+
+export const draftSummarySchema = z.object({
+  id: z.number().int(),
+  apiGuid: z.string(),
+  customerName: z.string(),
+  lineCount: z.number().int(),
+  subTotal: z.number(),
+  errorCount: z.number().int(),
+  updatedAt: z.string(),
+})
+export type DraftSummary = z.infer<typeof draftSummarySchema>
+
+export const lineToAddSchema = z
+  .object({
+    catalogItemGuid: uuid.optional(),
+    sku: z.string().trim().min(1).max(100).optional(),
+    qty: z.number().finite().positive('Enter a quantity above zero'),
+    note: text(1000).optional(),
+  })
+  .strict()
+  .refine((line) => line.catalogItemGuid !== undefined || line.sku !== undefined, 'Give a catalog item or a SKU')
+
+export const draftChangesSchema = z
+  .object({
+    customerGuid: uuid.nullable(),
+    newCustomer: newCustomerSchema.nullable(),
+    catalogGuid: uuid.nullable(),
+    priceGroupGuid: uuid.nullable(),
+    poNo: text(100),
+    note: text(4000),
+    shippingInstructions: text(4000),
+    shipTo: shipToSchema.nullable(),
+    remainInPreliminary: z.boolean(),
+  })
+  .partial()
+  .strict()
+
+/** The orders part of the IPC contract; spread into `contract` in contract.ts. */
+export const ordersContract = {
+  createDraft: {
+    input: z
+      .object({ customerGuid: uuid.optional(), newCustomer: newCustomerSchema.optional(), catalogGuid: uuid.optional() })
+      .strict()
+      .refine((v) => !(v.customerGuid && v.newCustomer), 'A draft is for an existing customer or a new one, not both'),
+    output: draftCheckSchema,
+  },
+  getDraft: { input: z.object({ id: draftId }).strict(), output: draftCheckSchema },
+  listDrafts: { input: z.undefined(), output: z.array(draftSummarySchema) },
+  updateDraft: { input: z.object({ id: draftId, changes: draftChangesSchema }).strict(), output: draftCheckSchema },
+  deleteDraft: { input: z.object({ id: draftId }).strict(), output: z.null() },
+  addDraftLines: {
+    input: z.object({ id: draftId, lines: z.array(lineToAddSchema).min(1).max(500) }).strict(),
+    output: z.object({ check: draftCheckSchema, unknown: z.array(z.string()) }),
+  },
+  updateDraftLine: {
+    input: z.object({ id: draftId, lineId: z.string().min(1), qty: z.number().finite().optional(), note: text(1000).optional() }).strict(),
+    output: draftCheckSchema,
+  },
+  removeDraftLine: { input: z.object({ id: draftId, lineId: z.string().min(1) }).strict(), output: draftCheckSchema },
+  acceptDraftPrices: { input: z.object({ id: draftId }).strict(), output: draftCheckSchema },
+  sendDraft: { input: z.object({ id: draftId }).strict(), output: outboxEntrySchema },
+  listOutbox: { input: z.undefined(), output: z.array(outboxEntrySchema) },
+  getOutboxSummary: { input: z.undefined(), output: outboxSummarySchema },
+  retryOutbox: { input: z.object({ apiGuid: uuid.optional() }).strict(), output: outboxSummarySchema },
+  editOutboxEntry: { input: z.object({ apiGuid: uuid }).strict(), output: draftCheckSchema },
+  discardOutboxEntry: { input: z.object({ apiGuid: uuid }).strict(), output: outboxSummarySchema },
+  flushOutbox: {
+    input: z.undefined(),
+    output: z.object({ sent: z.number().int(), needsAttention: z.number().int(), retrying: z.number().int(), summary: outboxSummarySchema }),
+  },
+} as const
+
+export const orderMethodNames = Object.keys(ordersContract) as (keyof typeof ordersContract)[]
