@@ -463,8 +463,8 @@ function generateOrders(store: Store, rng: Rng, count: number, reps: UserRec[], 
     const user = fromApp ? rep : rng.chance(0.5) ? store.sessionUser : store.masterUser
     const entry = seedOrder(store, rng, { vendor, catalog, group: group.rec.id, pool, stateId, createdMs, user, rep, fromApp })
     made.push(entry)
-    // A few shipped orders left a backorder behind.
-    if ((stateId === STATE.SHIPPED || stateId === STATE.COMPLETED) && rng.chance(0.12)) {
+    // A few shipped orders left a backorder behind (always the first, so every size has one).
+    if ((stateId === STATE.SHIPPED || stateId === STATE.COMPLETED) && (i === 2 || rng.chance(0.12))) {
       const child = seedOrder(store, rng, { vendor, catalog, group: group.rec.id, pool, stateId: rng.pick([STATE.PRELIMINARY, STATE.SUBMITTED]), createdMs: createdMs + Math.floor(Math.max(0, epochMs - 3_600_000 - createdMs) / 2), user, rep, fromApp: false })
       child.rec.parent_order_id = entry.rec.id
       child.rec.name = `${entry.rec.name}-BO1`
