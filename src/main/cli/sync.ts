@@ -61,7 +61,11 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     if (!apiKey) throw new UsageError('sync needs --api-key (or SATCHEL_API_KEY)')
     if (!global.apiSecret) throw new UsageError('sync needs --api-secret (or SATCHEL_API_SECRET)')
 
-    client = new ServiceClient({ connection: { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } } })
+    // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
+    client = new ServiceClient({
+      connection: { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } },
+      retry: { maxAttempts: 3 },
+    })
     const engine = new SyncEngine({ store: new SyncStore(db, new Retention(db)), source: client, clock: systemClock })
     const queries = new StoreQueries(db)
     let catalogNames = new Map<string, string>()

@@ -1,0 +1,183 @@
+/**
+ * The `satchel` CLI as a user runs it: a real child process against the ordering-service double.
+ */
+import { execFile } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startService } from '../service/index'
+import type { RunningService } from '../service/types'
+
+const root = resolve(__dirname, '../..')
+const entry = join(root, 'src/main/cli/index.ts')
+
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done) => {
+    const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
+    execFile(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: root, env: { ...clean, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
+      done({ code, stdout, stderr })
+    })
+  })
+}
+
+/** Exactly one JSON object on stdout, and nothing else. */
+function json(run: Run): Record<string, unknown> {
+  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '')
+  expect(lines).toHaveLength(1)
+  const value: unknown = JSON.parse(lines[0]!)
+  expect(typeof value === 'object' && value !== null && !Array.isArray(value)).toBe(true)
+  return value as Record<string, unknown>
+}
+
+let service: RunningService
+let directory: string
+let db: string
+let env: Record<string, string>
+
+beforeAll(async () => {
+  service = await startService({ size: 'tiny', seed: 11 })
+  directory = mkdtempSync(join(tmpdir(), 'satchel-cli-'))
+  db = join(directory, 'nested', 'satchel.db')
+  env = { SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+})
+
+afterAll(async () => {
+  await service.close()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+const counts = { fetched: expect.any(Number), upserted: expect.any(Number), deleted: expect.any(Number) }
+
+describe('satchel CLI', () => {
+  it('sync --json prints one result object and fills the database', async () => {
+    const run = await cli(['sync', '--db', db, '--json'], env)
+    expect(run.code).toBe(0)
+    const result = json(run)
+    expect(Object.keys(result).sort()).toEqual(['durationMs', 'ok', 'resources'])
+    expect(result).toEqual({
+      ok: true,
+      resources: { catalogs: counts, priceGroups: counts, customers: counts, catalogItems: counts, orders: counts },
+      durationMs: expect.any(Number),
+    })
+    const liveItems = service.control.catalogs().filter((c) => c.deleted_at === null).flatMap((c) => service.control.catalogItems(String(c.guid))).filter((i) => i.deleted_at === null)
+    expect((result.resources as Record<string, { upserted: number }>).catalogItems?.upserted).toBe(liveItems.length)
+  })
+
+  it('sync takes credentials from options as well as the environment, and --full lists everything again', async () => {
+    const c = service.credentials
+    const run = await cli(['--db', db, 'sync', '--full', '--base-url', service.url, '--api-key', c.apiKey, '--api-secret', c.apiSecret, '--json'])
+    expect(run.code).toBe(0)
+    const result = json(run) as { ok: boolean; resources: Record<string, { fetched: number; upserted: number }> }
+    expect(result.ok).toBe(true)
+    expect(result.resources.catalogItems!.fetched).toBeGreaterThan(0)
+    expect(result.resources.catalogItems!.upserted).toBe(0)
+  })
+
+  it('status --json reports live counts, the outbox and the last sync', async () => {
+    const run = await cli(['status', '--json'], { SATCHEL_DB: db })
+    expect(run.code).toBe(0)
+    const result = json(run)
+    const control = service.control
+    const liveCatalogs = control.catalogs().filter((c) => c.deleted_at === null)
+    expect(result).toEqual({
+      counts: {
+        catalogs: liveCatalogs.length,
+        priceGroups: liveCatalogs.flatMap((c) => control.priceGroups(String(c.guid))).filter((g) => g.deleted_at === null).length,
+        customers: control.customers().filter((c) => c.deleted_at === null).length,
+        catalogItems: liveCatalogs.flatMap((c) => control.catalogItems(String(c.guid))).filter((i) => i.deleted_at === null).length,
+        orders: control.orders().filter((o) => o.deleted_at === null).length,
+      },
+      outbox: { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 },
+      lastSyncAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    })
+  })
+
+  it('items search --json prices for the customer, with N/A as price null and offered false', async () => {
+    const control = service.control
+    const catalog = control.catalogs().find((c) => c.deleted_at === null)!
+    const group = control.priceGroups(String(catalog.guid)).find((g) => g.deleted_at === null && !g.is_main)!
+    const customer = control.customers().find((c) => c.deleted_at === null)!
+    control.update('customer', String(customer.guid), { price_group_id: group.id })
+    const [hidden, shown] = control.catalogItems(String(catalog.guid)).filter((i) => i.deleted_at === null)
+    control.update('catalogItem', String(hidden!.guid), { name: 'Quixotic Widget Alpha' })
+    control.update('catalogItem', String(shown!.guid), { name: 'Quixotic Widget Beta' })
+    control.setPrice(String(hidden!.guid), String(group.value), 'N/A')
+    control.setPrice(String(shown!.guid), String(group.value), 12.25)
+    expect((await cli(['sync', '--db', db, '--json'], env)).code).toBe(0)
+
+    const run = await cli(['items', 'search', 'quixotic wid', '--catalog', String(catalog.guid), '--customer', String(customer.guid), '--limit', '5', '--db', db, '--json'])
+    expect(run.code).toBe(0)
+    const result = json(run) as { items: Record<string, unknown>[] }
+    expect(result.items).toHaveLength(2)
+    for (const item of result.items) expect(Object.keys(item).sort()).toEqual(['guid', 'name', 'offered', 'price', 'sku'])
+    expect(result.items.find((item) => item.guid === hidden!.guid)).toMatchObject({ price: null, offered: false, sku: hidden!.sku })
+    expect(result.items.find((item) => item.guid === shown!.guid)).toMatchObject({ price: 12.25, offered: true })
+
+    const human = await cli(['items', 'search', 'quixotic', '--catalog', String(catalog.guid), '--customer', String(customer.guid), '--db', db])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain('not offered')
+    expect(human.stdout).toContain('12.25')
+  })
+
+  it('customers search --json finds customers by word prefix', async () => {
+    const customer = service.control.customers().find((c) => c.deleted_at === null)!
+    const word = String(customer.name).split(/\s+/)[0]!.slice(0, 4)
+    const run = await cli(['customers', 'search', word, '--db', db, '--json'])
+    expect(run.code).toBe(0)
+    const result = json(run) as { customers: Record<string, unknown>[] }
+    expect(result.customers.map((c) => c.guid)).toContain(customer.guid)
+    for (const found of result.customers) expect(Object.keys(found).sort()).toEqual(['active', 'guid', 'name'])
+  })
+
+  it('exits 2 on invalid input, with one JSON object under --json', async () => {
+    const cases = [
+      ['frobnicate', '--db', db],
+      ['items', 'search', 'x', '--db', db],
+      ['items', 'search', 'x', '--catalog', 'c', '--limit', 'lots', '--db', db],
+      ['status', '--full', '--db', db],
+      ['status', '--colour', '--db', db],
+      ['customers', 'search', '--db', db],
+      ['sync', '--db', db, '--api-key', 'k'],
+    ]
+    for (const args of cases) {
+      const run = await cli([...args, '--json'])
+      expect(run.code, args.join(' ')).toBe(2)
+      expect(json(run)).toEqual({ error: { code: 'INVALID_ARGUMENT', message: expect.any(String) } })
+      expect(run.stderr.trim().split('\n')).toHaveLength(1)
+    }
+    const human = await cli(['frobnicate'])
+    expect(human.code).toBe(2)
+    expect(human.stdout).toBe('')
+  })
+
+  it('exits 1 with one clear line when the service refuses the credentials or cannot be reached', async () => {
+    const refused = await cli(['sync', '--db', db, '--json'], { ...env, SATCHEL_API_SECRET: 'wrong' })
+    expect(refused.code).toBe(1)
+    expect(json(refused)).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } })
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1)
+    expect(refused.stderr).toMatch(/401/)
+
+    const unreachable = await cli(['sync', '--db', db], { ...env, SATCHEL_BASE_URL: 'http://127.0.0.1:9' })
+    expect(unreachable.code).toBe(1)
+    expect(unreachable.stderr.trim().split('\n')).toEqual([expect.stringMatching(/cannot be reached/)])
+
+    const missing = await cli(['status', '--db', join(directory, 'none.db')])
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/No Satchel database/)
+  })
+
+  it('prints a human summary without a progress bar when stderr is not a terminal', async () => {
+    const run = await cli(['sync', '--db', db], env)
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/Catalog items/)
+    expect(run.stderr).toBe('')
+  })
+})
