@@ -20,11 +20,27 @@ export const methodNames = [
   'getCustomer',
   'listOrders',
   'getOrder',
+  'createDraft',
+  'getDraft',
+  'listDrafts',
+  'updateDraft',
+  'deleteDraft',
+  'addDraftLines',
+  'updateDraftLine',
+  'removeDraftLine',
+  'acceptDraftPrices',
+  'sendDraft',
+  'listOutbox',
+  'getOutboxSummary',
+  'retryOutbox',
+  'editOutboxEntry',
+  'discardOutboxEntry',
+  'flushOutbox',
 ] as const
 
 export type MethodName = (typeof methodNames)[number]
 
-export const eventNames = ['settingsChanged', 'connectionChanged', 'syncStatusChanged', 'syncProgress', 'syncFinished'] as const
+export const eventNames = ['settingsChanged', 'connectionChanged', 'syncStatusChanged', 'syncProgress', 'syncFinished', 'outboxChanged'] as const
 
 export type EventName = (typeof eventNames)[number]
 

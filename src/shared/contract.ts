@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type { EventName, MethodName } from './channels'
+import { ordersContract, outboxSummarySchema } from './orders'
 import type { Result } from './result'
 import {
   catalogItemDetailSchema,
@@ -107,6 +108,7 @@ export const contract = {
   getCustomer: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: customerDetailSchema },
   listOrders: { input: orderListSchema, output: orderListResultSchema },
   getOrder: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: orderDetailSchema },
+  ...ordersContract,
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>
 
 export const eventSchemas = {
@@ -117,6 +119,8 @@ export const eventSchemas = {
   /** At most a few times a second while a sync runs. */
   syncProgress: syncProgressSchema,
   syncFinished: syncReportSchema,
+  /** Any outbox entry changed state, or one was added or removed. */
+  outboxChanged: outboxSummarySchema,
 } as const satisfies Record<EventName, z.ZodType>
 
 export type Contract = typeof contract

@@ -5,7 +5,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { OrderDesk } from '../../src/main/orders/desk'
 import { OutboxFlusher, type OrderSender } from '../../src/main/orders/flusher'
-import { createOrderTables } from '../../src/main/orders/schema'
 import { silentLogger, type Clock } from '../../src/main/ports'
 import type { OrderWithItemsResult } from '../../src/main/service/client'
 import { ServiceError, ServiceRejectedError } from '../../src/main/service/errors'
@@ -59,7 +58,6 @@ const product = item({ pricing: { Retail: 10, Dealer: 8 } })
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-outbox-'))
   db = openDatabase(join(directory, 'satchel.db'))
-  createOrderTables(db)
   clock = new ManualClock()
   lookup = new MemoryLookup([product])
   desk = new OrderDesk(db, lookup, clock, () => ({ remainInPreliminary: false }))

@@ -5,6 +5,8 @@ import { createHandlerTable, type HandlerTable } from './handlers'
 import { ConnectionStore } from './connection'
 import { SettingsRepository } from './settings'
 import { createSyncServices, type SyncServices } from '../sync/service'
+import { orderMethods } from '../orders/handlers'
+import { createOrderServices, type OrderServices } from '../orders/services'
 
 export interface CoreConfig {
   /** SQLite file; ':memory:' for throwaway cores in tests. */
@@ -31,6 +33,10 @@ export interface Core {
   readonly connection: ConnectionStore
   /** The scheduler (connectivityRestored, syncNow), the query layer, and the retention hook for drafts. */
   readonly sync: SyncServices
+  /** Drafts, the outbox and its flusher. */
+  readonly orders: OrderServices
+  /** Sync, then send the outbox: at start-up, on connectivity's return, after wake. */
+  syncAndFlush(reason: string): void
   close(): Promise<void>
 }
 
@@ -44,13 +50,49 @@ export function createCore(config: CoreConfig): Core {
   const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger })
   const settings = new SettingsRepository(db)
   const connection = new ConnectionStore(db, config.ports?.secrets ?? createMemorySecretStore())
+  const clock = config.ports?.clock ?? systemClock
   const sync = createSyncServices({
     db,
     connection,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
-    clock: config.ports?.clock ?? systemClock,
+    clock,
     logger,
     events: hub,
+  })
+  const outboxChanged = () => hub.emit('outboxChanged', orders.desk.outbox.summary())
+  const orders = createOrderServices({
+    db,
+    clock,
+    logger,
+    sender: () => sync.client(),
+    defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
+    onSent: (_work, result) => {
+      // The sent order joins the local history at once, as a sync would bring it.
+      sync.store.applyOrders([result.order], { listingId: null, serverTime: null })
+      if (result.vendor) sync.store.applyCustomers([{ customer: result.vendor, connection: {}, connectionDeletedAt: null }], { listingId: null, serverTime: null })
+    },
+    onChange: outboxChanged,
+  })
+  sync.retention.register(orders.retention)
+
+  // Entries waiting to retry are sent when they fall due, without waiting for another trigger.
+  let retryTimer: NodeJS.Timeout | undefined
+  let closed = false
+  const flushNow = () => {
+    if (closed) return
+    clearTimeout(retryTimer)
+    orders.flusher
+      .flush()
+      .catch((error: unknown) => logger.error('outbox flush failed', { error: error instanceof Error ? error.stack : String(error) }))
+      .finally(() => {
+        const next = orders.desk.outbox.nextRetryAt()
+        if (closed || next === null) return
+        retryTimer = setTimeout(flushNow, Math.max(1_000, next - clock.now()))
+        retryTimer.unref?.()
+      })
+  }
+  const unsubscribeSyncFinished = hub.subscribe((event) => {
+    if (event.name === 'syncFinished') flushNow()
   })
 
   const handlers = createHandlerTable(
@@ -75,26 +117,46 @@ export function createCore(config: CoreConfig): Core {
       saveConnection: async (input) => {
         const saved = await connection.save(input)
         hub.emit('connectionChanged', saved)
+        // New credentials may be the ones the service was refusing: the paused outbox tries again.
+        orders.desk.outbox.resume()
+        outboxChanged()
         sync.scheduler.trigger('connection-changed')
+        flushNow()
         return saved
       },
       ...sync.methods,
+      ...orderMethods(orders, flushNow, outboxChanged),
     },
     logger,
   )
 
-  if (config.backgroundSync !== false) sync.scheduler.start()
+  if (config.backgroundSync !== false) {
+    sync.scheduler.start()
+    flushNow()
+  }
 
-  let closed = false
   return {
     handlers,
     events: hub,
     db,
     connection,
     sync,
+    orders,
+    syncAndFlush(reason) {
+      sync.scheduler.trigger(reason)
+      flushNow()
+    },
     async close() {
       if (closed) return
       closed = true
+      clearTimeout(retryTimer)
+      unsubscribeSyncFinished()
+      // An order in flight gets a bounded chance to finish; cut off, it is resent with its api_guid next start.
+      orders.flusher.stop()
+      if (!(await orders.flusher.waitUntilIdle(10_000))) {
+        orders.flusher.cancel()
+        await orders.flusher.waitUntilIdle(2_000)
+      }
       await sync.close()
       closeDatabase(db)
     },

@@ -77,6 +77,10 @@ export class OrderDesk {
     return input.apiGuid ? this.drafts.create(fields, input.apiGuid) : this.drafts.create(fields)
   }
 
+  customerName(guid: string | null): string {
+    return guid ? (this.lookup.customer(guid)?.name ?? '') : ''
+  }
+
   check(id: number): DraftCheck {
     return checkDraft(this.drafts.get(id), this.lookup)
   }

@@ -98,6 +98,7 @@ export class OutboxFlusher {
   private readonly random: () => number
   private readonly backoff: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>
   private abort: AbortController | null = null
+  private stopping = false
 
   constructor(private readonly options: FlusherOptions) {
     this.random = options.random ?? Math.random
@@ -126,7 +127,13 @@ export class OutboxFlusher {
     }
   }
 
-  /** Stops after the entry in flight; that entry goes back to `queued` if its request was cut off. */
+  /** No new entry is started from now on; the one in flight finishes. For quitting. */
+  stop(): void {
+    this.stopping = true
+    this.again = false
+  }
+
+  /** Cuts off the request in flight; its entry goes back to `queued` and is resent (same api_guid) next time. */
   cancel(): void {
     this.abort?.abort(new Error('flush cancelled'))
   }
@@ -136,6 +143,7 @@ export class OutboxFlusher {
    * pass, so an order queued mid-flush is not left waiting for the next trigger.
    */
   flush(): Promise<FlushReport> {
+    if (this.stopping) return Promise.resolve({ sent: 0, needsAttention: 0, retrying: 0, summary: this.options.outbox.summary() })
     if (this.running) {
       this.again = true
       return this.running
@@ -164,7 +172,7 @@ export class OutboxFlusher {
     if (!sender) return
     this.abort = new AbortController()
     for (;;) {
-      if (this.abort.signal.aborted) return
+      if (this.stopping || this.abort.signal.aborted) return
       const work = outbox.claimNext(clock.now())
       if (!work) return
       this.options.onChange?.()

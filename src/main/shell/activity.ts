@@ -18,10 +18,3 @@ export interface SyncTrigger {
   /** Starts a delta sync and an outbox flush soon; must not throw and must coalesce repeated calls. */
   syncAndFlush(reason: SyncReason): void
 }
-
-/** The truth until the outbox exists: nothing is ever queued or sending. */
-export const emptyOutbox: OutboxActivity = {
-  isSending: () => false,
-  unsentCount: () => 0,
-  waitUntilIdle: async () => true,
-}

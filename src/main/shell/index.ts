@@ -2,8 +2,6 @@
  * The Electron entry point: wiring only. The product lives in the core built by createCore; the
  * rules live in small modules beside this one (security, lifecycle, updater, logging, secrets,
  * window state), each tested without Electron.
- *
- * For the lead, the three places to plug in engines that do not exist yet are marked "WIRE:".
  */
 import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, safeStorage, screen, session, shell } from 'electron'
 import log from 'electron-log/node'
@@ -14,7 +12,7 @@ import { createConnectivityMonitor, syncOnReconnect } from '../connectivity'
 import { createCore } from '../core/compose'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
-import { emptyOutbox, type OutboxActivity, type SyncTrigger } from './activity'
+import type { OutboxActivity, SyncTrigger } from './activity'
 import { askAboutUnsentOrders } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
 import { createQuitController } from './lifecycle'
@@ -77,10 +75,15 @@ async function start(): Promise<void> {
     ports: { logger, secrets },
   })
 
-  // WIRE: the real outbox replaces emptyOutbox (nothing is queued or sent before the outbox exists).
-  const outbox: OutboxActivity = emptyOutbox
-  // WIRE: add the outbox flush here once the outbox is composed into the core; today this syncs only.
-  const syncTrigger: SyncTrigger = { syncAndFlush: (reason) => core.sync.scheduler.trigger(reason) }
+  const outbox: OutboxActivity = {
+    isSending: () => core.orders.flusher.isSending(),
+    unsentCount: () => {
+      const { queued, sending, retrying, needsAttention } = core.orders.desk.outbox.summary()
+      return queued + sending + retrying + needsAttention
+    },
+    waitUntilIdle: (timeoutMs) => core.orders.flusher.waitUntilIdle(timeoutMs),
+  }
+  const syncTrigger: SyncTrigger = { syncAndFlush: (reason) => core.syncAndFlush(reason) }
 
   let mainWindow: BrowserWindow | undefined
 
