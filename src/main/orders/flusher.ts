@@ -46,15 +46,16 @@ function serviceUnavailable(error: ServiceError): boolean {
 }
 
 /**
- * Maps the service's complaints to the order's lines: by catalog item guid first, then SKU, then the
- * line number the service gave (1-based in its reports, and checked against the item when both exist).
+ * Maps the service's complaints to the order's lines: by catalog item guid first, then SKU, and only
+ * then by the position the service gave (a 0-based index into orderItems; the spec does not show the
+ * structure, so the item's identity is trusted over a number whose base is a guess).
  */
 export function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<OutboxWork, 'lines'>): OutboxLineError[] {
   return errors.map((error) => {
     let index = -1
     if (error.catalogItemGuid) index = work.lines.findIndex((line) => line.catalogItemGuid === error.catalogItemGuid)
     if (index < 0 && error.sku) index = work.lines.findIndex((line) => line.sku.toLowerCase() === error.sku!.toLowerCase())
-    if (index < 0 && error.line !== null && error.line >= 1 && error.line <= work.lines.length) index = error.line - 1
+    if (index < 0 && error.line !== null && error.line >= 0 && error.line < work.lines.length) index = error.line
     const line = index >= 0 ? work.lines[index] : undefined
     return {
       lineIndex: line ? index : null,

@@ -65,7 +65,7 @@ export class ServiceError extends Error {
 export interface ReconcileLineError {
   type: string | null
   message: string
-  /** 1-based line number, as the service reports it. */
+  /** The line's position in orderItems as the service reports it: a 0-based index in the double (the spec does not show it). */
   line: number | null
   catalogItemGuid: string | null
   sku: string | null

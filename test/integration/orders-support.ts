@@ -1,0 +1,135 @@
+/**
+ * A whole Satchel core against the ordering-service double, driven through the IPC contract, for the
+ * outbox drills. The service is real HTTP on loopback; failures are injected there, never mocked.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCore, type Core } from '../../src/main/core/compose'
+import { call } from '../../src/main/core/handlers'
+import { createMemorySecretStore } from '../../src/main/ports'
+import type { MethodInput, MethodOutput } from '../../src/shared/contract'
+import type { MethodName } from '../../src/shared/channels'
+import { startService } from '../service/index'
+import type { RunningService, StartServiceOptions } from '../service/types'
+
+export const orderRoute = 'POST /v1/orderWithItems'
+
+export interface Orderable {
+  customerGuid: string
+  catalogGuid: string
+  skus: string[]
+  itemGuids: string[]
+}
+
+export interface OrdersHarness {
+  service: RunningService
+  core: Core
+  directory: string
+  databasePath: string
+  /** Calls the contract and returns the value, failing the test with the core's message otherwise. */
+  api<M extends MethodName>(method: M, argument?: MethodInput<M>): Promise<MethodOutput<M>>
+  /** The `nth` customer (from 0) with catalog items that can be ordered without any rule objecting. */
+  orderable(count?: number, nth?: number): Orderable
+  /** Queues an order (by default one of each orderable item, for the first orderable customer); returns its api_guid. */
+  queueOrder(lines?: { sku: string; qty: number }[], target?: Orderable): Promise<string>
+  /** Waits for the flush that sending a draft starts by itself. */
+  settle(): Promise<void>
+  restartService(): Promise<void>
+  stopService(): Promise<void>
+  reopenCore(): Promise<void>
+  close(): Promise<void>
+}
+
+export async function startOrdersHarness(options: StartServiceOptions = {}): Promise<OrdersHarness> {
+  let service = await startService({ size: 'tiny', seed: 21, ...options })
+  const port = Number(new URL(service.url).port)
+  const directory = mkdtempSync(join(tmpdir(), 'satchel-orders-'))
+  const databasePath = join(directory, 'satchel.db')
+  const secrets = createMemorySecretStore()
+  const open = () => createCore({ databasePath, appVersion: '0.0.0-test', backgroundSync: false, ports: { secrets } })
+  let core = open()
+
+  const api = async <M extends MethodName>(method: M, argument?: MethodInput<M>): Promise<MethodOutput<M>> => {
+    const result = await call(core.handlers, method, argument)
+    if (!result.ok) throw new Error(`${method} failed: ${result.error.code} ${result.error.message}`)
+    return result.value
+  }
+
+  await api('saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret } })
+  const report = await api('syncNow', {})
+  if (!report.ok) throw new Error(`the first sync failed: ${JSON.stringify(report)}`)
+
+  const orderable = (count = 2, nth = 0): Orderable => {
+    let skip = nth
+    const db = core.db
+    // An active customer with no PO rule, and items with a price for its group and stock to spare.
+    const customers = db
+      .prepare<[], { guid: string; price_group_id: number; lock_catalog_id: number | null }>(
+        `SELECT guid, price_group_id, lock_catalog_id FROM customers
+         WHERE active = 1 AND deleted_at IS NULL AND require_po = 0 AND price_group_id IS NOT NULL ORDER BY id`,
+      )
+      .all()
+    for (const customer of customers) {
+      // A customer locked to a catalog orders from that one; the others from the first.
+      const catalog = db
+        .prepare<[number, number], { guid: string }>('SELECT guid FROM catalogs WHERE active = 1 AND deleted_at IS NULL AND (id = ? OR ? = 0) ORDER BY id LIMIT 1')
+        .get(customer.lock_catalog_id ?? 0, customer.lock_catalog_id ?? 0)
+      if (!catalog) continue
+      const group = db.prepare<[string, number], { name: string }>('SELECT name FROM price_groups WHERE catalog_guid = ? AND id = ?').get(catalog.guid, customer.price_group_id)
+      if (!group) continue
+      const items = db
+        .prepare<[string], { guid: string; sku: string; json: string }>(
+          `SELECT guid, sku, json FROM catalog_items WHERE catalog_guid = ? AND active = 1 AND deleted_at IS NULL ORDER BY id`,
+        )
+        .all(catalog.guid)
+        .filter((row) => {
+          const item = JSON.parse(row.json) as Record<string, unknown>
+          const price = (item.pricing as Record<string, unknown>)[group.name]
+          const spare = item.has_inventory !== true || item.allow_backorder === true || Number(item.qty_on_hand) - Number(item.reserved_qty_on_hand ?? 0) >= 50
+          return typeof price === 'number' && spare && Number(item.min_order_qty ?? 0) <= 1 && Number(item.qty_break ?? 0) === 0
+        })
+        .slice(0, count)
+      if (items.length === count && skip-- === 0) return { customerGuid: customer.guid, catalogGuid: catalog.guid, skus: items.map((i) => i.sku), itemGuids: items.map((i) => i.guid) }
+    }
+    throw new Error('no orderable customer in the seeded data')
+  }
+
+  const harness: OrdersHarness = {
+    get service() {
+      return service
+    },
+    get core() {
+      return core
+    },
+    directory,
+    databasePath,
+    api,
+    orderable,
+    async settle() {
+      if (!(await core.orders.flusher.waitUntilIdle(15_000))) throw new Error('the outbox flush did not settle')
+    },
+    async queueOrder(lines, target = orderable()) {
+      const check = await api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+      await api('addDraftLines', { id: check.draft.id, lines: lines ?? target.skus.map((sku) => ({ sku, qty: 1 })) })
+      return (await api('sendDraft', { id: check.draft.id })).apiGuid
+    },
+    async stopService() {
+      await service.close()
+    },
+    async restartService() {
+      // Same seed, same port: the service is "back", with the data it had at start.
+      service = await startService({ size: 'tiny', seed: 21, ...options, port })
+    },
+    async reopenCore() {
+      await core.close()
+      core = open()
+    },
+    async close() {
+      await core.close()
+      await service.close().catch(() => undefined)
+      rmSync(directory, { recursive: true, force: true })
+    },
+  }
+  return harness
+}
