@@ -30,6 +30,7 @@ export class FaultEngine {
     switch (rule.type) {
       case 'latency':
         if (!(rule.ms >= 0)) throw new ControlError('latency needs ms >= 0')
+        if (rule.phase !== undefined && rule.phase !== 'request' && rule.phase !== 'reply') throw new ControlError("latency's phase is 'request' or 'reply'")
         break
       case 'status':
         if (!Number.isInteger(rule.status) || rule.status < 100 || rule.status > 599) throw new ControlError('status needs an HTTP status code')

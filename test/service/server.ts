@@ -15,6 +15,8 @@ import { ControlError, Store } from './store'
 interface RequestState {
   entry: RequestLogEntry
   drop: boolean
+  /** Latency faults with phase 'reply': held after the handler ran, before the response goes out. */
+  replyDelayMs: number
 }
 
 const CONTROL_PREFIX = '/__control'
@@ -80,14 +82,15 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       query,
     }
     log.push(entry)
-    const state: RequestState = { entry, drop: false }
+    const state: RequestState = { entry, drop: false, replyDelayMs: 0 }
     states.set(request.raw, state)
 
     const offset = Number(query.offset)
     const rules = faults.take(route, Number.isFinite(offset) && offset >= 1)
     if (rules.length === 0) return
-    const delay = rules.reduce((total, rule) => total + (rule.type === 'latency' ? rule.ms : 0), 0)
+    const delay = rules.reduce((total, rule) => total + (rule.type === 'latency' && rule.phase !== 'reply' ? rule.ms : 0), 0)
     if (delay > 0) await sleep(delay)
+    state.replyDelayMs = rules.reduce((total, rule) => total + (rule.type === 'latency' && rule.phase === 'reply' ? rule.ms : 0), 0)
     for (const rule of rules) {
       if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
       if (rule.type === 'commitThenDrop') state.drop = true
@@ -118,6 +121,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   app.addHook('onSend', async (request, reply, payload) => {
     const state = states.get(request.raw)
     if (!state) return payload
+    if (state.replyDelayMs > 0) await sleep(state.replyDelayMs)
     if (state.drop) {
       // Commit then drop: the handler ran (and wrote), the client never hears back.
       state.entry.status = 0

@@ -30,7 +30,9 @@ export interface FaultMatch {
 }
 
 export type FaultAction =
-  | { type: 'latency'; ms: number }
+  /** Waits `ms` before handling the request (default), or with phase 'reply' after the handler ran
+   * (and wrote) and before the response is sent: a reply that arrives late, or never. */
+  | { type: 'latency'; ms: number; phase?: 'request' | 'reply' }
   | { type: 'status'; status: number; body?: unknown; contentType?: string; headers?: Record<string, string> }
   | { type: 'rateLimit'; retryAfterSeconds: number }
   /** The socket is destroyed before any response is written (nothing committed). */

@@ -1,0 +1,48 @@
+/**
+ * A Satchel process that flushes the outbox of the database it is given, for the crash drills:
+ * `tsx test/support/flush-child.ts <db>` with SATCHEL_API_SECRET set. With SATCHEL_KILL_AT=<point>:<n>
+ * it SIGKILLs itself — no cleanup, no finally blocks, like a pulled battery — at the nth time the
+ * flusher reaches that point ('claimed': the entry is marked sending, nothing sent yet; 'responded':
+ * the service answered, Satchel has not recorded it).
+ */
+import { ConnectionStore } from '../../src/main/core/connection'
+import { closeDatabase, openDatabase } from '../../src/main/db/database'
+import { createOrderServices } from '../../src/main/orders/services'
+import { createMemorySecretStore, silentLogger, systemClock } from '../../src/main/ports'
+import { ServiceClient } from '../../src/main/service/client'
+
+async function main(): Promise<void> {
+  const databasePath = process.argv[2]
+  if (!databasePath) throw new Error('usage: flush-child.ts <database>')
+  const [killPoint, killAtCount] = (process.env.SATCHEL_KILL_AT ?? '').split(':')
+  const db = openDatabase(databasePath)
+  const secrets = createMemorySecretStore()
+  await secrets.set('apiSecret', process.env.SATCHEL_API_SECRET ?? '')
+  const connection = await new ConnectionStore(db, secrets).resolve()
+  if (!connection) throw new Error('no connection saved in this database')
+  const client = new ServiceClient({ connection })
+  let reached = 0
+  const orders = createOrderServices({
+    db,
+    clock: systemClock,
+    logger: silentLogger,
+    sender: async () => client,
+    defaults: () => ({ remainInPreliminary: false }),
+    probe: (point) => {
+      if (point !== killPoint) return
+      reached++
+      if (reached === Number(killAtCount ?? 1)) process.kill(process.pid, 'SIGKILL')
+    },
+  })
+  process.stdout.write('flushing\n')
+  orders.desk.outbox.retryNow()
+  const report = await orders.flusher.flush()
+  process.stdout.write(`${JSON.stringify({ sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying })}\n`)
+  await client.close()
+  closeDatabase(db)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`)
+  process.exit(1)
+})
