@@ -1,41 +1,13 @@
 /**
  * The `satchel` CLI as a user runs it: a real child process against the ordering-service double.
  */
-import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
-
-const root = resolve(__dirname, '../..')
-const entry = join(root, 'src/main/cli/index.ts')
-
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((done) => {
-    const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-    execFile(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: root, env: { ...clean, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
-      done({ code, stdout, stderr })
-    })
-  })
-}
-
-/** Exactly one JSON object on stdout, and nothing else. */
-function json(run: Run): Record<string, unknown> {
-  const lines = run.stdout.split('\n').filter((line) => line.trim() !== '')
-  expect(lines).toHaveLength(1)
-  const value: unknown = JSON.parse(lines[0]!)
-  expect(typeof value === 'object' && value !== null && !Array.isArray(value)).toBe(true)
-  return value as Record<string, unknown>
-}
+import { cli, json } from '../support/cli'
 
 let service: RunningService
 let directory: string

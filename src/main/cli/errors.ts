@@ -1,5 +1,13 @@
 /** Wrong input: exit 2. */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** For --json: the object to print instead of `{ error }`. */
+    readonly json?: Record<string, unknown>,
+  ) {
+    super(message)
+  }
+}
 
 /** A failure to report on one line: exit 1. */
 export class CliFailure extends Error {

@@ -17,6 +17,9 @@ Commands:
   items search <query> --catalog <guid> [--customer <vendorGuid>] [--limit N]
                                          Search a catalog's items, priced for a customer
   customers search <query>               Search customers
+  order queue --file <draft.json>        Check a draft order and queue it in the outbox
+  flush                                  Send the outbox's waiting orders now
+  outbox                                 List the outbox's orders and their states
 
 Options:
   --db PATH           Database file (default: the desktop app's, ${defaultDatabasePath()})
@@ -42,6 +45,7 @@ const options = {
   catalog: { type: 'string' },
   customer: { type: 'string' },
   limit: { type: 'string' },
+  file: { type: 'string' },
 } as const
 
 /** Which command options each command takes; anything else is invalid input. */
@@ -50,6 +54,9 @@ const commandOptions: Record<string, readonly string[]> = {
   status: [],
   'items search': ['catalog', 'customer', 'limit'],
   'customers search': [],
+  'order queue': ['file'],
+  flush: [],
+  outbox: [],
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -111,14 +118,15 @@ export async function main(argv: string[]): Promise<number> {
       json,
     }
     const [first, second, ...rest] = positionals
-    if (!first) throw new UsageError('Give a command: sync, status, items search or customers search (see --help)')
-    const command = first === 'items' || first === 'customers' ? `${first} ${second ?? ''}`.trim() : first
+    if (!first) throw new UsageError('Give a command: sync, status, items search, customers search, order queue, flush or outbox (see --help)')
+    const twoWords = first === 'items' || first === 'customers' || first === 'order'
+    const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
     if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
-    for (const name of ['full', 'catalog', 'customer', 'limit'] as const) {
+    for (const name of ['full', 'catalog', 'customer', 'limit', 'file'] as const) {
       if (values[name] !== undefined && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to '${command}'`)
     }
-    const args = first === 'items' || first === 'customers' ? rest : [second, ...rest].filter((value) => value !== undefined)
+    const args = twoWords ? rest : [second, ...rest].filter((value) => value !== undefined)
 
     switch (command) {
       case 'sync': {
@@ -143,12 +151,29 @@ export async function main(argv: string[]): Promise<number> {
         const { runCustomersSearch } = await import('./read')
         return runCustomersSearch(global, { query: args[0] ?? '' }, output)
       }
+      case 'order queue': {
+        if (args.length > 0) throw new UsageError(`order queue takes its draft from --file (got '${args.join(' ')}')`)
+        const file = nonEmpty(values.file)
+        if (!file) throw new UsageError('order queue needs --file <draft.json>')
+        const { runOrderQueue } = await import('./orders')
+        return await runOrderQueue(global, { file }, output)
+      }
+      case 'flush': {
+        if (args.length > 0) throw new UsageError(`flush takes no arguments (got '${args.join(' ')}')`)
+        const { runFlush } = await import('./orders')
+        return await runFlush(global, output)
+      }
+      case 'outbox': {
+        if (args.length > 0) throw new UsageError(`outbox takes no arguments (got '${args.join(' ')}')`)
+        const { runOutbox } = await import('./orders')
+        return await runOutbox(global, output)
+      }
     }
     throw new UsageError(`Unknown command '${command}'`)
   } catch (error) {
     output.endProgress()
     if (error instanceof UsageError) {
-      if (json) output.result({ error: { code: 'INVALID_ARGUMENT', message: error.message } }, '')
+      if (json) output.result(error.json ?? { error: { code: 'INVALID_ARGUMENT', message: error.message } }, '')
       process.stderr.write(`satchel: ${error.message}\n`)
       if (!json) process.stderr.write('Run with --help for usage.\n')
       return 2

@@ -12,13 +12,9 @@ import { StoreQueries } from '../store/queries'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
 import { SyncEngine, resourceNames, type SyncProgress } from '../sync/engine'
-import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { cliConnection } from './connection'
+import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
-
-interface SavedConnection {
-  baseUrl?: string
-  auth?: { kind?: string; apiKey?: string; userGuid?: string | null }
-}
 
 const labels: Record<(typeof resourceNames)[number], string> = {
   catalogs: 'Catalogs',
@@ -49,23 +45,8 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   const interrupt = () => controller.abort()
   process.once('SIGINT', interrupt)
   try {
-    // Non-secret parts of the app's saved connection fill in what the options leave out.
-    const savedJson = db.prepare<[], string>("SELECT value FROM settings WHERE key = 'connection'").pluck().get()
-    const saved = savedJson ? (JSON.parse(savedJson) as SavedConnection) : {}
-    const savedKey = saved.auth?.kind === 'apiKey' ? saved.auth : undefined
-    const baseUrl = global.baseUrl ?? saved.baseUrl
-    const apiKey = global.apiKey ?? savedKey?.apiKey
-    const userGuid = global.userGuid ?? savedKey?.userGuid ?? undefined
-    if (!baseUrl) throw new UsageError('sync needs --base-url (or SATCHEL_BASE_URL)')
-    if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
-    if (!apiKey) throw new UsageError('sync needs --api-key (or SATCHEL_API_KEY)')
-    if (!global.apiSecret) throw new UsageError('sync needs --api-secret (or SATCHEL_API_SECRET)')
-
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
-    client = new ServiceClient({
-      connection: { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } },
-      retry: { maxAttempts: 3 },
-    })
+    client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
     const engine = new SyncEngine({ store: new SyncStore(db, new Retention(db)), source: client, clock: systemClock })
     const queries = new StoreQueries(db)
     let catalogNames = new Map<string, string>()

@@ -1,0 +1,211 @@
+/**
+ * The CLI's order commands: `order queue --file`, `flush` and `outbox`. They use the same desk,
+ * outbox and flusher as the app, so an order queued here is the app's order, sent exactly once by
+ * whichever of the two flushes first.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { z } from 'zod'
+import { newCustomerSchema, shipToSchema } from '../../shared/orders'
+import { describeIssues } from '../core/handlers'
+import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { CoreError } from '../errors'
+import { createOrderServices, type OrderServices } from '../orders/services'
+import { createConsoleLogger, silentLogger, systemClock } from '../ports'
+import { ServiceClient } from '../service/client'
+import { cliConnection } from './connection'
+import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { table } from './format'
+
+/** A usage error that carries the per-field problems, printed as `{ errors }` with exit code 2. */
+export class InvalidDraftError extends UsageError {
+  constructor(readonly errors: { path: string; message: string }[]) {
+    super(errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '), { errors })
+  }
+}
+
+/** The draft check's field names, as the draft file calls them. */
+const fileFieldOf: Record<string, string> = {
+  customer: 'customerGuid',
+  catalog: 'catalogGuid',
+  priceGroup: 'priceGroupGuid',
+  poNo: 'poNo',
+  shipTo: 'shipTo',
+  lines: 'lines',
+}
+
+const draftFileSchema = z
+  .object({
+    customerGuid: z.uuid().optional(),
+    newCustomer: newCustomerSchema.optional(),
+    catalogGuid: z.uuid(),
+    priceGroupGuid: z.uuid().optional(),
+    apiGuid: z.uuid().optional(),
+    poNo: z.string().max(100).optional(),
+    note: z.string().max(4000).optional(),
+    shippingInstructions: z.string().max(4000).optional(),
+    remainInPreliminary: z.boolean().optional(),
+    shipTo: shipToSchema.optional(),
+    lines: z
+      .array(
+        z
+          .object({
+            catalogItemGuid: z.uuid().optional(),
+            sku: z.string().trim().min(1).optional(),
+            qty: z.number().finite().positive('must be a number above zero'),
+            note: z.string().max(1000).optional(),
+          })
+          .strict()
+          .refine((line) => (line.catalogItemGuid === undefined) !== (line.sku === undefined), 'give exactly one of catalogItemGuid or sku'),
+      )
+      .min(1, 'an order needs at least one line'),
+  })
+  .strict()
+  .refine((draft) => (draft.customerGuid === undefined) !== (draft.newCustomer === undefined), {
+    message: 'give exactly one of customerGuid or newCustomer',
+    path: ['customerGuid'],
+  })
+
+function openExisting(path: string): Database {
+  if (!existsSync(path)) throw new CliFailure(`No Satchel database at ${path} (run sync first, or pass --db)`, 'NOT_FOUND')
+  return openDatabase(path)
+}
+
+async function withOrders<T>(global: GlobalOptions, use: (orders: OrderServices) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient): Promise<T> {
+  const db = openExisting(global.db)
+  let client: ServiceClient | undefined
+  try {
+    client = makeClient?.(db)
+    const sender = client ?? null
+    const remainInPreliminary = db.prepare<[], string>("SELECT value FROM settings WHERE key = 'remainInPreliminaryDefault'").pluck().get()
+    const orders = createOrderServices({
+      db,
+      clock: systemClock,
+      logger: process.env.SATCHEL_LOG === 'debug' ? createConsoleLogger('debug') : silentLogger,
+      sender: async () => sender,
+      defaults: () => ({ remainInPreliminary: remainInPreliminary === 'true' }),
+    })
+    return await use(orders)
+  } finally {
+    await client?.close()
+    closeDatabase(db)
+  }
+}
+
+/** Reads and checks the draft file; every problem is reported with its path, none is guessed around. */
+function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    throw new InvalidDraftError([{ path: 'file', message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` }])
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new InvalidDraftError([{ path: 'file', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }])
+  }
+  const parsed = draftFileSchema.safeParse(json)
+  if (!parsed.success) throw new InvalidDraftError(describeIssues(parsed.error).map((i) => ({ path: i.path === '(argument)' ? '' : i.path, message: i.message })))
+  return parsed.data
+}
+
+export async function runOrderQueue(global: GlobalOptions, options: { file: string }, output: Output): Promise<number> {
+  const file = readDraftFile(options.file)
+  return withOrders(global, ({ desk }) => {
+    if (file.apiGuid) {
+      const existing = desk.outbox.find(file.apiGuid)
+      if (existing) throw new InvalidDraftError([{ path: 'apiGuid', message: `an order with this api_guid is already in the outbox (${existing.state})` }])
+    }
+    let draft
+    try {
+      draft = desk.createDraft({
+        ...(file.customerGuid ? { customerGuid: file.customerGuid } : {}),
+        ...(file.newCustomer ? { newCustomer: file.newCustomer } : {}),
+        catalogGuid: file.catalogGuid,
+        ...(file.priceGroupGuid ? { priceGroupGuid: file.priceGroupGuid } : {}),
+        ...(file.apiGuid ? { apiGuid: file.apiGuid } : {}),
+        ...(file.poNo !== undefined ? { poNo: file.poNo } : {}),
+        ...(file.note !== undefined ? { note: file.note } : {}),
+        ...(file.shippingInstructions !== undefined ? { shippingInstructions: file.shippingInstructions } : {}),
+        ...(file.remainInPreliminary !== undefined ? { remainInPreliminary: file.remainInPreliminary } : {}),
+        ...(file.shipTo ? { shipTo: file.shipTo } : {}),
+      })
+    } catch (error) {
+      if (error instanceof CoreError) throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
+      throw error
+    }
+    try {
+      // One line per line of the file, in order, so problems point at the file's own indexes.
+      const problems: { path: string; message: string }[] = []
+      for (const [index, line] of file.lines.entries()) {
+        const { unknown } = desk.addLines(draft.id, [line])
+        if (unknown.length > 0) problems.push({ path: `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`, message: `${unknown[0]} is not in this catalog` })
+      }
+      const check = desk.check(draft.id)
+      const fileIndexOf = (lineId: string) => {
+        const line = check.draft.lines.find((l) => l.lineId === lineId)!
+        return file.lines.findIndex((f) => (f.catalogItemGuid ? f.catalogItemGuid === line.catalogItemGuid : f.sku!.toLowerCase() === line.sku.toLowerCase()))
+      }
+      for (const issue of check.issues) {
+        if (issue.severity !== 'error') continue
+        problems.push({ path: issue.lineId ? `lines.${fileIndexOf(issue.lineId)}` : (fileFieldOf[issue.field ?? ''] ?? issue.field ?? ''), message: issue.message })
+      }
+      if (problems.length > 0) throw new InvalidDraftError(problems)
+      for (const warning of check.issues.filter((i) => i.severity === 'warning')) process.stderr.write(`satchel: warning: ${warning.message}\n`)
+      const entry = desk.send(draft.id)
+      output.result({ apiGuid: entry.apiGuid, state: 'queued' }, `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${entry.subTotal.toFixed(2)}).`)
+      return 0
+    } catch (error) {
+      // Nothing half-made is left behind: a rejected file leaves no draft.
+      if (desk.drafts.find(draft.id)) desk.deleteDraft(draft.id)
+      throw error
+    }
+  })
+}
+
+export async function runFlush(global: GlobalOptions, output: Output): Promise<number> {
+  return withOrders(
+    global,
+    async ({ desk, flusher }) => {
+      // The operator gave credentials on purpose: a pause from refused credentials is tried again.
+      desk.outbox.resume()
+      desk.outbox.retryNow()
+      const report = await flusher.flush()
+      const { queued, sending, retrying, pausedReason } = report.summary
+      const result = { sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying }
+      const waiting = queued + sending + retrying
+      const human = `Sent ${report.sent}, rejected ${report.needsAttention}, waiting to retry ${report.retrying}${queued > 0 ? `, still queued ${queued}` : ''}.`
+      output.result(result, human)
+      if (waiting === 0) return 0
+      const reason = pausedReason ?? desk.outbox.list().find((e) => e.state === 'retrying')?.lastError ?? 'the ordering service did not take them'
+      process.stderr.write(`satchel: ${waiting} order(s) still waiting to be sent: ${reason}\n`)
+      return 1
+    },
+    (db) => new ServiceClient({ connection: cliConnection(global, db, 'flush'), retry: { maxAttempts: 1 } }),
+  )
+}
+
+export async function runOutbox(global: GlobalOptions, output: Output): Promise<number> {
+  return withOrders(global, ({ desk }) => {
+    const entries = desk.outbox.list().map((e) => ({
+      apiGuid: e.apiGuid,
+      state: e.state,
+      customerGuid: e.customerGuid,
+      orderGuid: e.orderGuid,
+      orderName: e.orderName,
+      attempts: e.attempts,
+      lastError: e.lastError,
+      errors: e.errors,
+    }))
+    const human =
+      entries.length === 0
+        ? 'The outbox is empty.'
+        : table(
+            ['Order key', 'State', 'Customer', 'Order', 'Tries', 'Problem'],
+            desk.outbox.list().map((e) => [e.apiGuid, e.state, e.customerName, e.orderName ?? '', String(e.attempts), e.errors.map((x) => x.message).join('; ') || (e.state === 'sent' ? '' : (e.lastError ?? ''))]),
+          )
+    output.result({ entries }, human)
+    return 0
+  })
+}
