@@ -128,17 +128,27 @@ export interface CatalogItemRec {
   [extra: string]: unknown
 }
 
-/** The CatalogItem fields of the spec, in its order: the fixed set served to API-key callers. */
-export const catalogItemFields = [
-  'id', 'catalog_id', 'category_id', 'group_parent_catalog_item_id', 'group_sequence', 'subsection_id', 'guid',
-  'sku', 'upc', 'name', 'description', 'manufacturer', 'color', 'style', 'product_group_type',
-  'product_group_display_style', 'group_title', 'third_party_sku', 'third_party_pricing', 'third_party_size',
-  'active', 'is_taxable', 'has_inventory', 'allow_backorder', 'has_serials', 'has_lots', 'has_exp_date',
-  'is_product_group', 'msrp', 'cost_per_uom', 'qty_on_hand', 'qty_incoming', 'reserved_qty_on_hand',
-  'qty_backordered', 'qty_held_for_backorders', 'min_qty_on_hand', 'max_qty_on_hand', 'min_order_qty', 'qty_break',
-  'qty_break_price', 'width', 'height', 'depth', 'item_weight', 'shipping_weight', 'pricing',
-  'created_at', 'updated_at', 'deleted_at',
-] as const
+/**
+ * The CatalogItem fields of the spec, in its order: the fixed set served to API-key callers.
+ * An object literal rather than a loop over names, because V8 serializes a literal-shaped object
+ * about twice as fast, and the first full sync serializes every item once.
+ */
+export function fixedItemFields(r: CatalogItemRec): Record<string, unknown> {
+  return {
+    id: r.id, catalog_id: r.catalog_id, category_id: r.category_id, group_parent_catalog_item_id: r.group_parent_catalog_item_id,
+    group_sequence: r.group_sequence, subsection_id: r.subsection_id, guid: r.guid, sku: r.sku, upc: r.upc, name: r.name,
+    description: r.description, manufacturer: r.manufacturer, color: r.color, style: r.style, product_group_type: r.product_group_type,
+    product_group_display_style: r.product_group_display_style, group_title: r.group_title, third_party_sku: r.third_party_sku,
+    third_party_pricing: r.third_party_pricing, third_party_size: r.third_party_size, active: r.active, is_taxable: r.is_taxable,
+    has_inventory: r.has_inventory, allow_backorder: r.allow_backorder, has_serials: r.has_serials, has_lots: r.has_lots,
+    has_exp_date: r.has_exp_date, is_product_group: r.is_product_group, msrp: r.msrp, cost_per_uom: r.cost_per_uom,
+    qty_on_hand: r.qty_on_hand, qty_incoming: r.qty_incoming, reserved_qty_on_hand: r.reserved_qty_on_hand,
+    qty_backordered: r.qty_backordered, qty_held_for_backorders: r.qty_held_for_backorders, min_qty_on_hand: r.min_qty_on_hand,
+    max_qty_on_hand: r.max_qty_on_hand, min_order_qty: r.min_order_qty, qty_break: r.qty_break, qty_break_price: r.qty_break_price,
+    width: r.width, height: r.height, depth: r.depth, item_weight: r.item_weight, shipping_weight: r.shipping_weight,
+    pricing: r.pricing, created_at: r.created_at, updated_at: r.updated_at, deleted_at: r.deleted_at,
+  }
+}
 
 export const categoryFields = [
   'id', 'guid', 'catalog_id', 'parent_category_id', 'name', 'sequence', 'hide_category', 'created_at', 'updated_at',

@@ -109,7 +109,7 @@ function itemsPage(store: Store, catalog: CatalogEntry, context: RouteContext): 
   return new JsonText(
     jsonPage(
       '{"catalog_items":[',
-      pageRows.map((item) => store.itemBuffer(item, full, categories, attributes)),
+      pageRows.map((item) => store.itemChunks(item, full, categories, attributes)),
       `],"totalCatalogItems":${skipTotal ? 0 : rows.length},"hasMoreItems":${hasMore},"resource":"catalog_items","serverTimestamp":"${store.nowIso()}"}`,
     ),
   )
@@ -320,7 +320,7 @@ export function apiRoutes(store: Store): RouteDef[] {
               : typeof value === 'string' ? store.itemsByGuid.get(value) : undefined
           if (item && item.catalog === catalog && item.rec.deleted_at === null) seen.add(item)
         }
-        const items = [...seen].map((item) => store.itemBuffer(item, auth.mode === 'session', true, false))
+        const items = [...seen].map((item) => store.itemChunks(item, auth.mode === 'session', true, false))
         return new JsonText(jsonPage('{"catalog_items":[', items, '],"resource":"catalog_items"}'))
       },
     },
@@ -373,7 +373,7 @@ export function apiRoutes(store: Store): RouteDef[] {
         const rank = (item: ItemEntry): number => (item.rec.sku.toLowerCase() === text ? 0 : item.rec.name.toLowerCase().startsWith(text) ? 1 : 2)
         const ranked = text ? matches.map((item) => ({ item, rank: rank(item) })).sort((a, b) => a.rank - b.rank || a.item.rec.id - b.item.rec.id).map(({ item }) => item) : matches
         const { rows, hasMore } = page(ranked, { limit, offset })
-        const items = rows.map((item) => store.itemBuffer(item, auth.mode === 'session', true, false))
+        const items = rows.map((item) => store.itemChunks(item, auth.mode === 'session', true, false))
         return new JsonText(jsonPage('{"catalog_items":[', items, `],"total":${ranked.length},"hasMoreItems":${hasMore},"resource":"catalog_items"}`))
       },
     },

@@ -7,8 +7,8 @@
 import { Rng } from './prng'
 import type { LeafSpec } from './words'
 import {
-  catalogItemFields,
   categoryFields,
+  fixedItemFields,
   type AddressRec,
   type CatalogItemRec,
   type CatalogRec,
@@ -43,13 +43,16 @@ export interface CategoryEntry {
   catalog: CatalogEntry
   json: string | undefined
   hierarchyJson: string | undefined
+  /** `,"Category":…,"CategoryHierarchy":[…]}`: shared by every item of the category. */
+  tail: Buffer | undefined
 }
 
 export interface ItemEntry {
   rec: CatalogItemRec
   catalog: CatalogEntry
   updatedMs: number
-  /** Serialized variants (see itemBuffer), as UTF-8 bytes: pages are Buffer.concat of these, never re-encoded. */
+  /** The item's own JSON without its closing brace, [fixed set, full model], as UTF-8 bytes: pages
+   * are Buffer.concat of these and the shared category tails, never re-encoded. */
   json: (Buffer | undefined)[] | undefined
   search: string | undefined
 }
@@ -107,13 +110,16 @@ export class ControlError extends Error {}
 
 const LISTING_CACHE_SIZE = 64
 const COMMA = Buffer.from(',')
+const CLOSE = Buffer.from('}')
+const NO_CATEGORY_TAIL = Buffer.from(',"Category":null,"CategoryHierarchy":[]}')
 
-/** A JSON document made of a prefix, comma-joined cached rows and a suffix, copied once. */
-export function jsonPage(prefix: string, rows: readonly Buffer[], suffix: string): Buffer {
+/** A JSON document made of a prefix, comma-joined rows (each one buffer or several) and a suffix, copied once. */
+export function jsonPage(prefix: string, rows: readonly (Buffer | readonly Buffer[])[], suffix: string): Buffer {
   const chunks: Buffer[] = [Buffer.from(prefix)]
   rows.forEach((row, index) => {
     if (index > 0) chunks.push(COMMA)
-    chunks.push(row)
+    if (Buffer.isBuffer(row)) chunks.push(row)
+    else chunks.push(...(row as readonly Buffer[]))
   })
   chunks.push(Buffer.from(suffix))
   return Buffer.concat(chunks)
@@ -250,7 +256,7 @@ export class Store {
   }
 
   addCategory(catalog: CatalogEntry, rec: CategoryRec): CategoryEntry {
-    const entry: CategoryEntry = { rec, catalog, json: undefined, hierarchyJson: undefined }
+    const entry: CategoryEntry = { rec, catalog, json: undefined, hierarchyJson: undefined, tail: undefined }
     catalog.categories.push(entry)
     this.categoriesByGuid.set(rec.guid, entry)
     this.categoriesById.set(rec.id, entry)
@@ -339,6 +345,7 @@ export class Store {
     for (const category of catalog.categories) {
       category.json = undefined
       category.hierarchyJson = undefined
+      category.tail = undefined
     }
     for (const item of catalog.items) item.json = undefined
     this.bump(this.itemsCollection(catalog))
@@ -365,36 +372,34 @@ export class Store {
     return entry.hierarchyJson
   }
 
+  /** The JSON that closes an item of this category: its Category and CategoryHierarchy. */
+  categoryTail(entry: CategoryEntry): Buffer {
+    entry.tail ??= Buffer.from(`,"Category":${this.categoryJson(entry)},"CategoryHierarchy":${this.hierarchyJson(entry)}}`)
+    return entry.tail
+  }
+
   /**
-   * One item's JSON in one variant: `full` (user sessions) serves every stored field, otherwise the
-   * spec's fixed field set; `categories` appends Category/CategoryHierarchy; `attributes` appends
-   * the item's attributes. Cached as bytes until the item changes.
+   * One item's JSON as chunks: `full` (user sessions) serves every stored field, otherwise the
+   * spec's fixed field set; `categories` closes it with Category/CategoryHierarchy; `attributes`
+   * adds the item's attributes. The item part is cached until the item changes.
    */
-  itemBuffer(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): Buffer {
-    const variant = (full ? 4 : 0) | (categories ? 2 : 0) | (attributes ? 1 : 0)
+  itemChunks(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): Buffer[] {
+    const slot = full ? 1 : 0
     entry.json ??= []
-    let buffer = entry.json[variant]
-    if (buffer === undefined) {
-      let json = JSON.stringify(full ? entry.rec : pick(entry.rec, catalogItemFields))
-      if (categories || attributes) {
-        let tail = ''
-        if (categories) {
-          const category = this.categoriesById.get(entry.rec.category_id)
-          tail += category
-            ? `,"Category":${this.categoryJson(category)},"CategoryHierarchy":${this.hierarchyJson(category)}`
-            : ',"Category":null,"CategoryHierarchy":[]'
-        }
-        if (attributes) tail += `,"attributes":${JSON.stringify(itemAttributes(entry.rec))}`
-        json = json.slice(0, -1) + tail + '}'
-      }
-      buffer = Buffer.from(json)
-      entry.json[variant] = buffer
+    let base = entry.json[slot]
+    if (base === undefined) {
+      const json = JSON.stringify(full ? entry.rec : fixedItemFields(entry.rec))
+      base = Buffer.from(json.slice(0, -1))
+      entry.json[slot] = base
     }
-    return buffer
+    const category = categories ? this.categoriesById.get(entry.rec.category_id) : undefined
+    const tail = !categories ? CLOSE : category ? this.categoryTail(category) : NO_CATEGORY_TAIL
+    if (!attributes) return [base, tail]
+    return [base, Buffer.from(`,"attributes":${JSON.stringify(itemAttributes(entry.rec))}`), tail]
   }
 
   itemJson(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): string {
-    return this.itemBuffer(entry, full, categories, attributes).toString('utf8')
+    return Buffer.concat(this.itemChunks(entry, full, categories, attributes)).toString('utf8')
   }
 
   itemObject(entry: ItemEntry, full: boolean, categories: boolean, attributes: boolean): Record<string, unknown> {
