@@ -1,11 +1,36 @@
 import { randomUUID } from 'node:crypto'
+import { renameSync, rmSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closeDatabase, latestSchemaVersion, openDatabase } from '../../src/main/db/database'
+import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
 
 /** The first schema with drafts and the outbox. Rows below are written as that version wrote them. */
 const outboxSchemaVersion = 3
+
+/**
+ * Rebuilds the synced database as an older Satchel had it: a new file migrated only up to `version`,
+ * with the synced rows copied in (the columns both schemas share), so later migrations have real
+ * data to run over. Writing the rows through schema `version` also fills its search index.
+ */
+function databaseAtSchema(databasePath: string, version: number): Database {
+  const synced = `${databasePath}.synced`
+  renameSync(databasePath, synced)
+  const old = openDatabase(databasePath, { migrations: migrations.filter((m) => m.version <= version) })
+  old.prepare('ATTACH DATABASE ? AS synced').run(synced)
+  const tables = old
+    .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%search_%'")
+    .pluck()
+    .all()
+  for (const table of tables) {
+    const columns = (name: string, schema: string) => old.prepare<[], { name: string }>(`PRAGMA ${schema}.table_info(${name})`).all().map((c) => c.name)
+    const shared = columns(table, 'main').filter((column) => columns(table, 'synced').includes(column))
+    if (shared.length > 0) old.exec(`INSERT INTO main.${table} (${shared.join(', ')}) SELECT ${shared.join(', ')} FROM synced.${table}`)
+  }
+  old.exec('DETACH DATABASE synced')
+  rmSync(synced, { force: true })
+  return old
+}
 
 let harness: OrdersHarness | undefined
 afterEach(async () => {
@@ -21,7 +46,7 @@ describe('orders across a schema migration', () => {
     await harness.core.close()
 
     // The laptop as an older Satchel left it: schema 3, one draft, one queued order.
-    const old = openDatabase(databasePath, { migrations: migrations.filter((m) => m.version <= outboxSchemaVersion) })
+    const old = databaseAtSchema(databasePath, outboxSchemaVersion)
     const draftKey = randomUUID()
     const queuedKey = randomUUID()
     const at = '2026-11-01T09:30:00.000Z'

@@ -175,6 +175,17 @@ describe('queries', () => {
     expect(wordPrefixQuery('  ')).toBeNull()
   })
 
+  it('lists a broad search by name, with its total, when there are too many matches to rank', () => {
+    const many = Array.from({ length: 2100 }, (_, n) => item(`w${n}`, { name: `Widget ${String(2100 - n).padStart(4, '0')}`, description: null }))
+    store.applyCatalogItems(catalogGuid, many, delta)
+    const found = queries.searchCatalogItems({ catalogGuid, query: 'wid', limit: 3, offset: 1 })
+    // The widgets, and "Blue Hammer" whose description says widget; the inactive mug is left out.
+    expect(found.total).toBe(2101)
+    expect(found.items.map((i) => i.name)).toEqual(['Widget 0001', 'Widget 0002', 'Widget 0003'])
+    // A narrow search among them is still ranked by relevance.
+    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget 0042' }).items.map((i) => i.name)).toEqual(['Widget 0042'])
+  })
+
   it('prices items for the customer price group by name, with N/A as not offered', () => {
     const gold = queries.searchCatalogItems({ catalogGuid, customerGuid: 'cu-1' })
     expect(gold.priceGroupName).toBe('Gold')

@@ -36,6 +36,12 @@ const knownStates: Record<number, string> = { 1: 'PRELIMINARY', 2: 'SUBMITTED', 
 
 const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
 
+/**
+ * Above this many matches a search is listed by name instead of ranked by relevance: bm25 must score
+ * every match before the first row comes back, which on 100,000 items takes longer than a keystroke.
+ */
+const rankedSearchLimit = 2000
+
 function clampLimit(limit: number | undefined, fallback: number, max = 500): number {
   if (limit === undefined || !Number.isFinite(limit)) return fallback
   return Math.max(1, Math.min(max, Math.floor(limit)))
@@ -321,15 +327,26 @@ export class StoreQueries {
     let total: number
     if (match) {
       params.match = match
-      const from = 'catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid'
-      const condition = `catalog_item_search MATCH @match AND ${where.join(' AND ')}`
-      // bm25 ranks name and SKU hits above hits in the description.
-      rows = this.all<ItemRow>(
-        `SELECT ${itemColumns} FROM ${from} WHERE ${condition}
-         ORDER BY bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0), i.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
-        params,
-      )
-      total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
+      if (this.count('SELECT count(*) FROM catalog_item_search WHERE catalog_item_search MATCH @match', params) > rankedSearchLimit) {
+        // A broad prefix ("c", "co"): ranking every match would take longer than the rep waits.
+        // Walk the catalog's name index instead, keeping rows in the (quickly built) match set.
+        const condition = `${where.join(' AND ')} AND i.local_id IN (SELECT rowid FROM catalog_item_search WHERE catalog_item_search MATCH @match)`
+        rows = this.all<ItemRow>(
+          `SELECT ${itemColumns} FROM catalog_items i WHERE ${condition} ORDER BY i.name COLLATE NOCASE, i.local_id LIMIT @limit OFFSET @offset`,
+          params,
+        )
+        total = this.count(`SELECT count(*) FROM catalog_items i WHERE ${condition}`, params)
+      } else {
+        const from = 'catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid'
+        const condition = `catalog_item_search MATCH @match AND ${where.join(' AND ')}`
+        // bm25 ranks name and SKU hits above hits in the description.
+        rows = this.all<ItemRow>(
+          `SELECT ${itemColumns} FROM ${from} WHERE ${condition}
+           ORDER BY bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0), i.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
+          params,
+        )
+        total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
+      }
     } else if (search.query && search.query.trim() !== '') {
       return { items: [], total: 0, priceGroupName }
     } else {
@@ -397,10 +414,15 @@ export class StoreQueries {
     let from = 'customers c'
     let order = 'c.name COLLATE NOCASE, c.local_id'
     if (match) {
-      from = 'customer_search s JOIN customers c ON c.local_id = s.rowid'
-      where.unshift('customer_search MATCH @match')
       params.match = match
-      order = 'bm25(customer_search, 10.0, 5.0, 2.0, 1.0), c.name COLLATE NOCASE'
+      if (this.count('SELECT count(*) FROM customer_search WHERE customer_search MATCH @match', params) > rankedSearchLimit) {
+        // Too many matches to rank within a keystroke: alphabetical, by the name index.
+        where.push('c.local_id IN (SELECT rowid FROM customer_search WHERE customer_search MATCH @match)')
+      } else {
+        from = 'customer_search s JOIN customers c ON c.local_id = s.rowid'
+        where.unshift('customer_search MATCH @match')
+        order = 'bm25(customer_search, 10.0, 5.0, 2.0, 1.0), c.name COLLATE NOCASE'
+      }
     }
     const condition = where.join(' AND ')
     const rows = this.all<CustomerRow>(`SELECT ${customerColumns} FROM ${from} WHERE ${condition} ORDER BY ${order} LIMIT @limit OFFSET @offset`, params)

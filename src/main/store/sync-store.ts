@@ -8,6 +8,7 @@ import type { CustomerConnection } from '../service/client'
 import type { CatalogItemRecord, CatalogRecord, CategoryRecord, CustomerRecord, OrderRecord, PriceGroupRecord } from '../service/schemas'
 import type { SyncReport } from '../../shared/synced'
 import type { RetainableKind, Retention } from './retention'
+import { SearchIndex } from './search-index'
 import { versionOf } from './time'
 
 export interface ApplyCounts {
@@ -121,6 +122,7 @@ export class SyncStore {
   private readonly customerIdToGuid
   private readonly catalogIdToGuid
   private readonly statements = new Map<SyncedTableName, TableStatements>()
+  private readonly indexes = new Map<SyncedTableName, SearchIndex>()
   private readonly selectScope
   private readonly ensureScope
   private readonly updateRun
@@ -210,6 +212,9 @@ export class SyncStore {
     this.customerIdToGuid = db.prepare<[number], { guid: string }>('SELECT guid FROM customers WHERE id = ?').pluck()
     this.catalogIdToGuid = db.prepare<[number], { guid: string }>('SELECT guid FROM catalogs WHERE id = ?').pluck()
 
+    this.indexes.set('catalogItems', new SearchIndex(db, 'catalog_items', 'catalog_item_search', ['name', 'sku', 'upc', 'description', 'manufacturer']))
+    this.indexes.set('customers', new SearchIndex(db, 'customers', 'customer_search', ['name', 'customer_internal_id', 'email', 'city']))
+
     for (const [name, spec] of Object.entries(tables) as [SyncedTableName, SyncedTable][]) {
       const scoped = spec.scopeColumn ? `${spec.scopeColumn} = @scope AND` : ''
       const unlisted = spec.retainable ? 'AND unlisted_at IS NULL' : ''
@@ -260,15 +265,33 @@ export class SyncStore {
     return statements
   }
 
-  /** Runs one upsert and, in a full listing, marks the row seen even when the local copy was already current. */
+  /**
+   * Runs one upsert (which writes only a newer version) and keeps the search index in step. In a full
+   * listing the row is marked seen even when the local copy was already current, and a row kept
+   * unlisted for a draft becomes live again.
+   */
   private applyRow(name: SyncedTableName, statement: Statement, params: Record<string, unknown>, guid: string, listingId: number | null): boolean {
-    const applied = statement.run(params).changes > 0
-    if (!applied && listingId !== null) {
+    const index = this.indexes.get(name)
+    const before = index?.find(guid)
+    const result = statement.run(params)
+    const applied = result.changes > 0
+    if (applied) {
+      if (index) {
+        if (before) index.drop(before)
+        if (params.deleted_at === null) index.add(before?.localId ?? Number(result.lastInsertRowid), index.valuesOf(params))
+      }
+      return true
+    }
+    if (listingId !== null) {
       const table = this.table(name)
       table.markListed.run(listingId, guid)
-      table.clearUnlisted?.run(guid)
+      if (!index) table.clearUnlisted?.run(guid)
+      else if (before?.unlisted) {
+        table.clearUnlisted?.run(guid)
+        if (!before.deleted) index.add(before.localId, before.values)
+      }
     }
-    return applied
+    return false
   }
 
   private countRow(counts: ApplyCounts, applied: boolean, deleted: boolean): void {
@@ -507,11 +530,17 @@ export class SyncStore {
       if (batch.length === 0) break
       after = batch[batch.length - 1]!.local_id
       const kept = spec.kind ? this.retention.retained(spec.kind, batch.map((row) => row.guid)) : new Set<string>()
+      const index = this.indexes.get(name)
       this.db.transaction(() => {
         for (const row of batch) {
+          const indexed = row.live && index ? index.findByLocalId(row.local_id) : undefined
           if (kept.has(row.guid)) {
-            if (row.live && statements.flag && statements.flag.run(flaggedAt, row.guid).changes > 0) counts.deleted++
+            if (row.live && statements.flag && statements.flag.run(flaggedAt, row.guid).changes > 0) {
+              if (indexed) index?.drop(indexed)
+              counts.deleted++
+            }
           } else {
+            if (indexed) index?.drop(indexed)
             statements.remove.run(row.local_id)
             if (row.live) counts.deleted++
           }
