@@ -54,7 +54,7 @@ export const draftLineSchema = z.object({
   note: text(1000),
   /** The unit price the rep saw when adding the line (null where pricing is hidden or not offered). */
   unitPriceSeen: z.number().nullable(),
-  /** Stock the rep saw, to flag a change before sending. */
+  /** How many could be ordered when the rep added the line; null when stock did not limit it. */
   qtyAvailableSeen: z.number().nullable(),
 })
 export type DraftLine = z.infer<typeof draftLineSchema>
@@ -93,6 +93,8 @@ export const pricedLineSchema = z.object({
   lineTotal: z.number().nullable(),
   /** The current local price differs from the one the rep saw when adding the line. */
   priceChanged: z.boolean(),
+  /** In stock when the rep added the line, short of the quantity now. */
+  availabilityChanged: z.boolean(),
 })
 export type PricedLine = z.infer<typeof pricedLineSchema>
 

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { call } from '../../src/main/core/handlers'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
 
 let harness: OrdersHarness | undefined
@@ -32,17 +33,22 @@ describe('outbox against the ordering-service double', () => {
     harness = await startOrdersHarness()
     const target = harness.orderable(3)
     const other = harness.orderable(1, 1)
-    const { control } = harness.service
-    // The service changed after the last sync; the local copy still thinks all is well.
-    control.deactivate('catalogItem', target.itemGuids[1]!)
-    control.update('catalogItem', target.itemGuids[2]!, { has_inventory: true, allow_backorder: false, qty_on_hand: 2, reserved_qty_on_hand: 0 })
-    control.deactivate('customer', other.customerGuid)
-
+    const { control, credentials, url } = harness.service
+    // Queued while the service refused the rep's credentials (nothing was sent); by the time new
+    // credentials are saved, the service has changed.
+    await harness.api('saveConnection', { baseUrl: url, auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: 'expired' } })
     const good = await harness.queueOrder([{ sku: target.skus[0]!, qty: 1 }])
     const forInactiveItem = await harness.queueOrder([{ sku: target.skus[0]!, qty: 1 }, { sku: target.skus[1]!, qty: 2 }])
     const forShortStock = await harness.queueOrder([{ sku: target.skus[2]!, qty: 5 }, { sku: target.skus[0]!, qty: 1 }])
     const forInactiveCustomer = await harness.queueOrder([{ sku: other.skus[0]!, qty: 1 }], other)
     const alsoGood = await harness.queueOrder([{ sku: target.skus[0]!, qty: 2 }])
+    await harness.settle()
+    control.deactivate('catalogItem', target.itemGuids[1]!)
+    control.update('catalogItem', target.itemGuids[2]!, { has_inventory: true, allow_backorder: false, qty_on_hand: 2, reserved_qty_on_hand: 0 })
+    control.deactivate('customer', other.customerGuid)
+    control.clearRequestLog()
+    expect(await harness.api('getOutboxSummary')).toMatchObject({ queued: 5, pausedReason: expect.any(String) })
+    await harness.api('saveConnection', { baseUrl: url, auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: credentials.apiSecret } })
     await harness.settle()
 
     const entries = new Map((await harness.api('listOutbox')).map((e) => [e.apiGuid, e]))
@@ -74,9 +80,12 @@ describe('outbox against the ordering-service double', () => {
   it('a rejected order is edited back into a draft, fixed, and sent with the same api_guid; another is discarded', async () => {
     harness = await startOrdersHarness()
     const target = harness.orderable(2)
-    harness.service.control.deactivate('catalogItem', target.itemGuids[1]!)
+    const busy = harness.service.control.addFault({ route: orderRoute, type: 'status', status: 503 })
     const apiGuid = await harness.queueOrder([{ sku: target.skus[0]!, qty: 1 }, { sku: target.skus[1]!, qty: 3 }])
     await harness.settle()
+    harness.service.control.deactivate('catalogItem', target.itemGuids[1]!)
+    harness.service.control.removeFault(busy)
+    await harness.api('flushOutbox')
     expect(await harness.api('getOutboxSummary')).toMatchObject({ needsAttention: 1 })
     expect(harness.service.control.ordersByApiGuid(apiGuid)).toHaveLength(0)
 
@@ -91,9 +100,12 @@ describe('outbox against the ordering-service double', () => {
     expect(harness.service.control.ordersByApiGuid(apiGuid)).toHaveLength(1)
     expect((order!.Order_Items as unknown[]).length).toBe(1)
 
-    const other = await harness.queueOrder([{ sku: target.skus[1]!, qty: 1 }])
+    const stillBad = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    await harness.api('addDraftLines', { id: stillBad.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+    harness.service.control.addFault({ route: orderRoute, type: 'status', status: 400, times: 1, body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }] } })
+    const other = (await harness.api('sendDraft', { id: stillBad.draft.id })).apiGuid
     await harness.settle()
-    expect((await harness.api('listOutbox')).find((e) => e.apiGuid === other)!.state).toBe('needsAttention')
+    expect((await harness.api('listOutbox')).find((e) => e.apiGuid === other)).toMatchObject({ state: 'needsAttention', errors: [{ lineIndex: 0, message: 'Item is inactive' }] })
     await harness.api('discardOutboxEntry', { apiGuid: other })
     expect((await harness.api('listOutbox')).some((e) => e.apiGuid === other)).toBe(false)
   })
@@ -164,5 +176,51 @@ describe('outbox against the ordering-service double', () => {
     await harness.api('flushOutbox')
     expect((await harness.api('listOutbox')).find((e) => e.apiGuid === apiGuid)).toMatchObject({ state: 'sent' })
     expect((await harness.api('getOutboxSummary')).pausedReason).toBeNull()
+  })
+
+  it('before sending, online: a price or stock change since drafting is flagged and the order waits for the rep', async () => {
+    harness = await startOrdersHarness()
+    const target = harness.orderable(2)
+    const check = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    const added = await harness.api('addDraftLines', { id: check.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }, { sku: target.skus[1]!, qty: 4 }] })
+    const [first, second] = added.check.lines
+    const { control } = harness.service
+    const group = harness.core.db
+      .prepare<[string, string], string>('SELECT p.name FROM price_groups p JOIN customers c ON c.price_group_id = p.id WHERE c.guid = ? AND p.catalog_guid = ?')
+      .pluck()
+      .get(target.customerGuid, target.catalogGuid)!
+    control.setPrice(target.itemGuids[0]!, group, first!.unitPrice! + 1.25)
+    control.update('catalogItem', target.itemGuids[1]!, { has_inventory: true, allow_backorder: false, qty_on_hand: 1, reserved_qty_on_hand: 0 })
+
+    const refused = await call(harness.core.handlers, 'sendDraft', { id: check.draft.id })
+    expect(refused.ok).toBe(false)
+    if (refused.ok) return
+    expect(refused.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Prices changed') })
+    const flagged = await harness.api('getDraft', { id: check.draft.id })
+    expect(flagged.lines.find((l) => l.lineId === first!.lineId)).toMatchObject({ priceChanged: true, unitPrice: first!.unitPrice! + 1.25 })
+    expect(flagged.lines.find((l) => l.lineId === second!.lineId)).toMatchObject({ availabilityChanged: true })
+    // Nothing was changed behind the rep's back: the draft still holds the price the rep saw.
+    expect(flagged.draft.lines[0]!.unitPriceSeen).toBe(first!.unitPrice)
+    expect(control.requestLog().some((e) => e.route === orderRoute)).toBe(false)
+
+    await harness.api('acceptDraftPrices', { id: check.draft.id })
+    await harness.api('updateDraftLine', { id: check.draft.id, lineId: second!.lineId, qty: 1 })
+    const entry = await harness.api('sendDraft', { id: check.draft.id })
+    expect(entry.subTotal).toBe(Math.round(((first!.unitPrice! + 1.25) * 2 + second!.unitPrice!) * 100) / 100)
+    await harness.settle()
+    expect((await harness.api('listOutbox'))[0]).toMatchObject({ apiGuid: entry.apiGuid, state: 'sent', totalsDiffer: null })
+  })
+
+  it('before sending, offline: the check uses the local copy and the order is queued at once', async () => {
+    harness = await startOrdersHarness()
+    await harness.stopService()
+    const target = harness.orderable(1)
+    const check = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    await harness.api('addDraftLines', { id: check.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+    const started = performance.now()
+    const entry = await harness.api('sendDraft', { id: check.draft.id })
+    expect(entry.state).toBe('queued')
+    // One refused connection, no retries: the rep is told at once.
+    expect(performance.now() - started).toBeLessThan(1_500)
   })
 })

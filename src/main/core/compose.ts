@@ -72,6 +72,13 @@ export function createCore(config: CoreConfig): Core {
       if (result.vendor) sync.store.applyCustomers([{ customer: result.vendor, connection: {}, connectionDeletedAt: null }], { listingId: null, serverTime: null })
     },
     onChange: outboxChanged,
+    refreshItems: async (catalogGuid, itemGuids, customerGuid) => {
+      // A rep pressing Send waits for this: one attempt, a few seconds at most, then the local copy decides.
+      const client = await sync.client({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } })
+      if (!client) return
+      const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, { signal: AbortSignal.timeout(4_000), ...(customerGuid ? { vendorGuid: customerGuid } : {}) })
+      sync.store.applyCatalogItems(catalogGuid, items, { listingId: null, serverTime: null })
+    },
   })
   sync.retention.register(orders.retention)
 

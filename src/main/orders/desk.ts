@@ -202,7 +202,7 @@ export class OrderDesk {
       name: item.name,
       qty,
       unitPriceSeen: price?.offered ? price.unitPrice : null,
-      qtyAvailableSeen: item.hasInventory ? item.qtyAvailable : null,
+      qtyAvailableSeen: item.hasInventory && !item.allowBackorder ? item.qtyAvailable : null,
     }
   }
 }

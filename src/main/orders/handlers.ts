@@ -52,7 +52,8 @@ export function orderMethods(services: OrderServices, flushSoon: () => void, cha
     updateDraftLine: ({ id, lineId, qty, note }) => desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),
     removeDraftLine: ({ id, lineId }) => desk.removeLine(id, lineId),
     acceptDraftPrices: ({ id }) => desk.acceptCurrentPrices(id),
-    sendDraft: ({ id }) => {
+    sendDraft: async ({ id }) => {
+      await services.refreshBeforeSending(id)
       const entry = desk.send(id)
       changed()
       flushSoon()

@@ -18,6 +18,8 @@ export interface OrderServicesOptions {
   onChange?: () => void
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
+  /** Brings the named items of a catalog up to date from the service, when it can be reached. */
+  refreshItems?: (catalogGuid: string, itemGuids: string[], customerGuid: string | null) => Promise<void>
 }
 
 export interface OrderServices {
@@ -25,6 +27,11 @@ export interface OrderServices {
   flusher: OutboxFlusher
   /** Tells sync which synced rows drafts and unsent orders still name. */
   retention: RetentionProvider
+  /**
+   * Before sending, when online: the draft's items are read again from the service, so a price or
+   * stock change since drafting is shown to the rep rather than found out by the supplier.
+   */
+  refreshBeforeSending(draftId: number): Promise<void>
 }
 
 /** Builds the order side of the core. Composition happens at start-up, so interrupted sends are recovered here. */
@@ -56,5 +63,15 @@ export function createOrderServices(options: OrderServicesOptions): OrderService
     }
     return []
   }
-  return { desk, flusher, retention }
+  const refreshBeforeSending = async (draftId: number) => {
+    const draft = desk.drafts.get(draftId)
+    if (!options.refreshItems || !draft.catalogGuid || draft.lines.length === 0) return
+    try {
+      await options.refreshItems(draft.catalogGuid, [...new Set(draft.lines.map((line) => line.catalogItemGuid))], draft.customerGuid)
+    } catch (error) {
+      // Offline or slow: the check runs on the local copy, as it does with no network at all.
+      options.logger.info('could not refresh items before sending; using the local copy', { error: error instanceof Error ? error.message : String(error) })
+    }
+  }
+  return { desk, flusher, retention, refreshBeforeSending }
 }

@@ -47,7 +47,7 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
   const lines: PricedLine[] = []
   let subTotal = 0
   for (const line of draft.lines) {
-    const priced: PricedLine = { lineId: line.lineId, unitPrice: null, lineTotal: null, priceChanged: false }
+    const priced: PricedLine = { lineId: line.lineId, unitPrice: null, lineTotal: null, priceChanged: false, availabilityChanged: false }
     lines.push(priced)
     if (!Number.isFinite(line.qty) || line.qty <= 0) issues.push(lineIssue(line.lineId, 'Enter a quantity above zero.'))
     const item = draft.catalogGuid ? lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
@@ -60,7 +60,9 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       issues.push(lineIssue(line.lineId, `The minimum order quantity for ${item.sku} is ${formatQty(item.minOrderQty)}.`))
     }
     if (item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && line.qty > item.qtyAvailable) {
-      issues.push(lineIssue(line.lineId, `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync.`, 'warning'))
+      priced.availabilityChanged = line.qtyAvailableSeen === null || line.qty <= line.qtyAvailableSeen
+      const since = priced.availabilityChanged ? ' (there was enough when the line was added)' : ''
+      issues.push(lineIssue(line.lineId, `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync${since}; the supplier may refuse the line.`, 'warning'))
     }
     if (priceGroupName === null) continue
     const price = priceFor(item, priceGroupName, line.qty)

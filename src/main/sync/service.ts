@@ -11,7 +11,7 @@ import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { EventHub } from '../events'
 import type { Clock, Logger } from '../ports'
-import { ServiceClient, ServicePools } from '../service/client'
+import { ServiceClient, ServicePools, type ServiceClientOptions } from '../service/client'
 import { errorCodeOf, isServiceError } from '../service/errors'
 import { StoreQueries } from '../store/queries'
 import { Retention } from '../store/retention'
@@ -42,7 +42,7 @@ export interface SyncServices {
   /** Drafts and the outbox register here the rows they still need (see store/retention.ts). */
   retention: Retention
   /** A client for the saved connection, sharing the core's keep-alive pools; null when none is saved. */
-  client(): Promise<ServiceClient | null>
+  client(overrides?: Pick<ServiceClientOptions, 'retry' | 'timeouts'>): Promise<ServiceClient | null>
   methods: SyncMethods
   close(): Promise<void>
 }
@@ -72,10 +72,11 @@ export function createSyncServices(options: SyncServicesOptions): SyncServices {
   const pools = new ServicePools()
   const syncLogger = logger.child({ area: 'sync' })
 
-  const clientFor = (resolved: ServiceConnection) => new ServiceClient({ connection: resolved, pools, clock, logger: syncLogger })
-  const client = async () => {
+  const clientFor = (resolved: ServiceConnection, overrides: Pick<ServiceClientOptions, 'retry' | 'timeouts'> = {}) =>
+    new ServiceClient({ connection: resolved, pools, clock, logger: syncLogger, ...overrides })
+  const client = async (overrides?: Pick<ServiceClientOptions, 'retry' | 'timeouts'>) => {
     const resolved = await connection.resolve()
-    return resolved ? clientFor(resolved) : null
+    return resolved ? clientFor(resolved, overrides) : null
   }
 
   // The renderer needs a moving bar, not every page: one event per scope per interval, plus the last.
