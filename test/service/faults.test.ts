@@ -43,6 +43,21 @@ describe('faults', () => {
     expect(Date.now() - started).toBeLessThan(250)
   })
 
+  it("latency with phase 'reply' holds the answer after the handler has committed", async () => {
+    service.control.addFault({ route: 'POST /v1/orderWithItems', type: 'latency', ms: 400, phase: 'reply', times: 1 })
+    const { first } = catalogs(service)
+    const [row] = orderableItems(service, first.guid)
+    const body = orderBody(first, [{ item: row, qty: 1 }])
+    const started = Date.now()
+    const pending = post(service, '/v1/orderWithItems', body, { headers: { vendorGuid: openCustomer(service).guid } })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(service.control.ordersByApiGuid(body.order.api_guid)).toHaveLength(1)
+    const reply = await pending
+    expect(reply.status).toBe(200)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(390)
+    expect(() => service.control.addFault({ route: '*', type: 'latency', ms: 1, phase: 'later' as 'reply' })).toThrow(/phase/)
+  })
+
   it('status faults answer with any code, body, content type and headers', async () => {
     service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 503, times: 1 })
     const plain = await get(service, itemsPath)
