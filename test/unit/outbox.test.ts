@@ -115,7 +115,11 @@ describe('sending a draft', () => {
 
   it('keeps the frozen request unchangeable in the database itself', () => {
     const apiGuid = queueOrder()
-    expect(() => db.prepare("UPDATE outbox SET request = '{}' WHERE api_guid = ?").run(apiGuid)).toThrow(/frozen/)
+    expect(() => db.prepare("UPDATE outbox_payloads SET request = '{}'").run()).toThrow(/frozen/)
+    expect(() => db.prepare("UPDATE outbox_payloads SET draft = '{}'").run()).toThrow(/frozen/)
+    expect(() => db.prepare("UPDATE outbox SET api_guid = 'another' WHERE api_guid = ?").run(apiGuid)).toThrow(/frozen/)
+    // Removing an entry (a discard) takes its payload with it.
+    expect(db.prepare('SELECT count(*) FROM outbox_payloads').pluck().get()).toBe(1)
   })
 })
 

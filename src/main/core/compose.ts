@@ -6,7 +6,19 @@ import { ConnectionStore } from './connection'
 import { SettingsRepository } from './settings'
 import { createSyncServices, type SyncServices } from '../sync/service'
 import { orderMethods } from '../orders/handlers'
+import type { OrderRecord } from '../service/schemas'
 import { createOrderServices, type OrderServices } from '../orders/services'
+
+function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
+  const lines: unknown = (order as Record<string, unknown>).Order_Items
+  if (!Array.isArray(lines)) return order
+  const slim = lines.map((line: unknown) => {
+    if (typeof line !== 'object' || line === null) return line
+    const { Catalog_Item: _item, ...rest } = line as Record<string, unknown>
+    return rest
+  })
+  return { ...order, Order_Items: slim }
+}
 
 export interface CoreConfig {
   /** SQLite file; ':memory:' for throwaway cores in tests. */
@@ -59,7 +71,15 @@ export function createCore(config: CoreConfig): Core {
     logger,
     events: hub,
   })
-  const outboxChanged = () => hub.emit('outboxChanged', orders.desk.outbox.summary())
+  // Coalesced: a flush changes entries hundreds of times a second, the window needs a few updates.
+  let outboxChangeTimer: NodeJS.Timeout | undefined
+  const outboxChanged = () => {
+    outboxChangeTimer ??= setTimeout(() => {
+      outboxChangeTimer = undefined
+      if (!closed) hub.emit('outboxChanged', orders.desk.outbox.summary())
+    }, 50)
+  }
+  const sentForHistory: OrderRecord[] = []
   const orders = createOrderServices({
     db,
     clock,
@@ -67,9 +87,18 @@ export function createCore(config: CoreConfig): Core {
     sender: () => sync.client(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
     onSent: (_work, result) => {
-      // The sent order joins the local history at once, as a sync would bring it.
-      sync.store.applyOrders([result.order], { listingId: null, serverTime: null })
+      // A customer created with the order is needed at once (the rep's next draft may be for them).
       if (result.vendor) sync.store.applyCustomers([{ customer: result.vendor, connection: {}, connectionDeletedAt: null }], { listingId: null, serverTime: null })
+      // Lines' embedded catalog items (most of the reply's size) are left out, as the order list's projection does.
+      sentForHistory.push(withoutEmbeddedItems(result.order))
+    },
+    onSettled: async () => {
+      // Sent orders join the local history when the sending is done, in batches between which the
+      // window gets the event loop back: writing each one while sending cost a third of a flush.
+      while (sentForHistory.length > 0 && !closed) {
+        sync.store.applyOrders(sentForHistory.splice(0, 100), { listingId: null, serverTime: null })
+        if (sentForHistory.length > 0) await new Promise((resolve) => setImmediate(resolve))
+      }
     },
     onChange: outboxChanged,
     refreshItems: async (catalogGuid, itemGuids, customerGuid) => {
@@ -157,6 +186,7 @@ export function createCore(config: CoreConfig): Core {
       if (closed) return
       closed = true
       clearTimeout(retryTimer)
+      clearTimeout(outboxChangeTimer)
       unsubscribeSyncFinished()
       // An order in flight gets a bounded chance to finish; cut off, it is resent with its api_guid next start.
       orders.flusher.stop()

@@ -24,6 +24,8 @@ export interface FlusherOptions {
   /** Retries wait longer each time, up to maxDelayMs, and never stop while the failure is transient. */
   backoff?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>
   onSent?: (work: OutboxWork, result: OrderWithItemsResult) => void
+  /** After each flush, for work that can wait until the sending is done (recording history). */
+  onSettled?: () => Promise<void> | void
   onChange?: () => void
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
 }
@@ -157,8 +159,12 @@ export class OutboxFlusher {
           await this.pass(report)
         } while (this.again)
       } finally {
-        this.running = null
-        this.abort = null
+        try {
+          await this.options.onSettled?.()
+        } finally {
+          this.running = null
+          this.abort = null
+        }
       }
       const summary = this.options.outbox.summary()
       return { sent: report.sent, needsAttention: report.needsAttention, retrying: summary.retrying, summary }
@@ -166,31 +172,72 @@ export class OutboxFlusher {
     return this.running
   }
 
+  /** Claims the next due entry, after `before` (the previous order's bookkeeping) in the same commit. */
+  private claim(before?: (() => void) | null): OutboxWork | null {
+    const { outbox, clock } = this.options
+    const claimNext = () => (this.stopping ? null : outbox.claimNext(clock.now()))
+    const work = before
+      ? outbox.atomically(() => {
+          before()
+          return claimNext()
+        })
+      : claimNext()
+    if (before || work) this.options.onChange?.()
+    if (work) this.options.probe?.('claimed', work)
+    return work
+  }
+
+  /**
+   * One pass over what is due. Requests go strictly one after another, each started only once the
+   * previous reply is in; the bookkeeping of an order the service accepted (recording it, claiming the
+   * next entry) is done while the next request is on the wire, where it costs the rep nothing. An
+   * order accepted but not yet recorded when the process dies is still `sending`, and is resent with
+   * its api_guid at the next start.
+   */
   private async pass(report: { sent: number; needsAttention: number; retrying: number }): Promise<void> {
-    const { outbox, clock, logger } = this.options
+    const { outbox, logger } = this.options
     if (outbox.pausedReason()) return
     const sender = await this.options.sender()
     if (!sender) return
-    this.abort = new AbortController()
-    for (;;) {
-      if (this.stopping || this.abort.signal.aborted) return
-      const work = outbox.claimNext(clock.now())
-      if (!work) return
-      this.options.onChange?.()
-      this.options.probe?.('claimed', work)
-      const log = logger.child({ apiGuid: work.apiGuid, attempt: work.attempts })
-      try {
-        const vendorGuid = work.request.vendorGuid ?? undefined
-        const result = await sender.createOrderWithItems(work.request.body, { ...(vendorGuid ? { vendorGuid } : {}), signal: this.abort.signal })
-        this.options.probe?.('responded', work)
-        outbox.markSent(work, sentResult(result))
-        this.options.onSent?.(work, result)
-        report.sent++
-        log.info('order sent', { orderGuid: String((result.order as Record<string, unknown>).guid) })
-      } catch (error) {
-        const stop = this.settleFailure(work, error, report, log)
-        if (stop) return
-      } finally {
+    const abort = (this.abort = new AbortController())
+    let acknowledge: (() => void) | null = null
+    let work = this.stopping ? null : this.claim()
+    try {
+      while (work) {
+        if (this.stopping || abort.signal.aborted) {
+          outbox.release(work)
+          return
+        }
+        const current = work
+        const log = logger.child({ apiGuid: current.apiGuid, attempt: current.attempts })
+        const vendorGuid = current.request.vendorGuid ?? undefined
+        const sending = sender.createOrderWithItems(current.request.body, { ...(vendorGuid ? { vendorGuid } : {}), signal: abort.signal })
+        const next = this.claim(acknowledge)
+        acknowledge = null
+        let result: OrderWithItemsResult
+        try {
+          result = await sending
+        } catch (error) {
+          // The next entry goes back first, so a failure that holds the queue holds it too.
+          if (next) outbox.release(next)
+          const stop = this.settleFailure(current, error, report, log)
+          this.options.onChange?.()
+          if (stop) return
+          work = this.stopping ? null : this.claim()
+          continue
+        }
+        this.options.probe?.('responded', current)
+        acknowledge = () => {
+          outbox.markSent(current, sentResult(result))
+          this.options.onSent?.(current, result)
+          report.sent++
+          log.info('order sent', { orderGuid: String((result.order as Record<string, unknown>).guid) })
+        }
+        work = next
+      }
+    } finally {
+      if (acknowledge) {
+        outbox.atomically(acknowledge)
         this.options.onChange?.()
       }
     }

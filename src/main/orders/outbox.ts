@@ -33,8 +33,6 @@ interface OutboxRow {
   customer_guid: string | null
   customer_name: string
   catalog_guid: string
-  draft: string
-  request: string
   rep_totals: string
   attempts: number
   next_attempt_at: number | null
@@ -73,14 +71,21 @@ export class Outbox {
   ) {
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, draft, request, rep_totals, queued_at, updated_at)
-         VALUES (@apiGuid, 'queued', @customerGuid, @customerName, @catalogGuid, @draft, @request, @repTotals, @now, @now)`,
+        `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, queued_at, updated_at)
+         VALUES (@apiGuid, 'queued', @customerGuid, @customerName, @catalogGuid, @repTotals, @now, @now)`,
+      ),
+      insertPayload: db.prepare<[number | bigint, string, string]>('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)'),
+      payload: db.prepare<[number], { draft: string; request: string }>('SELECT draft, request FROM outbox_payloads WHERE entry_id = ?'),
+      unsentDrafts: db.prepare<[], string>(
+        `SELECT p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state <> 'sent'`,
       ),
       byApiGuid: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE api_guid = ?'),
       all: db.prepare<[], OutboxRow>('SELECT * FROM outbox ORDER BY id'),
       counts: db.prepare<[], { state: OutboxState; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state'),
       nextDue: db.prepare<[number], OutboxRow>(
-        `SELECT * FROM outbox WHERE state = 'queued' OR (state = 'retrying' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)) ORDER BY id LIMIT 1`,
+        `SELECT * FROM outbox INDEXED BY outbox_waiting
+         WHERE state IN ('queued', 'retrying') AND (state = 'queued' OR next_attempt_at IS NULL OR next_attempt_at <= ?)
+         ORDER BY id LIMIT 1`,
       ),
       earliestRetry: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'retrying'`),
       claim: db.prepare<[string, number]>(
@@ -128,16 +133,15 @@ export class Outbox {
       this.db
         .transaction(() => {
           if (this.statements.byApiGuid.get(draft.apiGuid)) throw new CoreError('CONFLICT', 'This order is already in the outbox.')
-          this.statements.insert.run({
+          const { lastInsertRowid } = this.statements.insert.run({
             apiGuid: draft.apiGuid,
             customerGuid: draft.customerGuid,
             customerName,
             catalogGuid: draft.catalogGuid,
-            draft: JSON.stringify(draft),
-            request: JSON.stringify(request),
             repTotals: JSON.stringify(totals),
             now,
           })
+          this.statements.insertPayload.run(lastInsertRowid, JSON.stringify(draft), JSON.stringify(request))
           this.drafts.delete(draft.id)
         })
         .immediate()
@@ -179,17 +183,26 @@ export class Outbox {
       const row = this.statements.nextDue.get(nowMs)
       if (!row) return null
       if (this.statements.claim.run(this.now(), row.id).changes === 1) {
+        const { draft, request } = this.statements.payload.get(row.id)!
         return {
           id: row.id,
           apiGuid: row.api_guid,
           attempts: row.attempts + 1,
-          request: JSON.parse(row.request) as OrderRequest,
+          request: JSON.parse(request) as OrderRequest,
           repTotals: JSON.parse(row.rep_totals) as RepTotals,
-          lines: draftSchema.parse(JSON.parse(row.draft)).lines,
+          // Read only when the service rejects the order and its lines must be named.
+          get lines() {
+            return draftSchema.parse(JSON.parse(draft)).lines
+          },
         }
       }
       // Another flusher (the CLI beside the app) claimed it between the read and the claim.
     }
+  }
+
+  /** Runs `work` in one transaction: the flusher's bookkeeping of one order and the claim of the next commit together. */
+  atomically<T>(work: () => T): T {
+    return this.db.transaction(work)()
   }
 
   /** When the next retry falls due (epoch ms), or null when nothing is waiting. */
@@ -239,7 +252,7 @@ export class Outbox {
         if (row.state !== 'needsAttention') {
           throw new CoreError('CONFLICT', `Only an order the supplier rejected can be edited; this one is ${describeState(row.state)}.`)
         }
-        const draft = draftSchema.parse(JSON.parse(row.draft))
+        const draft = draftSchema.parse(JSON.parse(this.statements.payload.get(row.id)!.draft))
         this.statements.delete.run(row.id)
         const { id: _id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
         return this.drafts.create(fields, key)
@@ -281,9 +294,8 @@ export class Outbox {
   /** Catalog item guids that unsent entries still need, so a full sync keeps them. */
   referencedCatalogItems(): Set<string> {
     const guids = new Set<string>()
-    for (const row of this.statements.all.all()) {
-      if (row.state === 'sent') continue
-      for (const line of draftSchema.parse(JSON.parse(row.draft)).lines) guids.add(line.catalogItemGuid)
+    for (const draft of this.statements.unsentDrafts.all()) {
+      for (const line of draftSchema.parse(JSON.parse(draft)).lines) guids.add(line.catalogItemGuid)
     }
     return guids
   }

@@ -15,6 +15,7 @@ export interface OrderServicesOptions {
   defaults: () => { remainInPreliminary: boolean }
   /** Records what the service confirmed (the order, a customer created with it) in the local copy. */
   onSent?: (work: OutboxWork, result: OrderWithItemsResult) => void
+  onSettled?: () => Promise<void> | void
   onChange?: () => void
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
@@ -47,6 +48,7 @@ export function createOrderServices(options: OrderServicesOptions): OrderService
     logger: options.logger.child({ component: 'outbox' }),
     ...(options.random ? { random: options.random } : {}),
     ...(options.onSent ? { onSent: options.onSent } : {}),
+    ...(options.onSettled ? { onSettled: options.onSettled } : {}),
     ...(options.onChange ? { onChange: options.onChange } : {}),
     ...(options.probe ? { probe: options.probe } : {}),
   })
