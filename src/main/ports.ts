@@ -4,6 +4,7 @@
  */
 import type { EventName } from '../shared/channels'
 import type { EventPayload } from '../shared/contract'
+import type { UpdateState } from '../shared/desktop'
 
 export interface Clock {
   /** Milliseconds since the epoch. The service's serverTimestamp, not this, drives sync cursors. */
@@ -33,6 +34,23 @@ export interface SecretStore {
 
 export interface EventSink {
   emit<E extends EventName>(name: E, payload: EventPayload<E>): void
+}
+
+/** What only the desktop app can do; the test bridge and the CLI have none of it. */
+export interface DesktopPort {
+  updates?: {
+    state(): UpdateState
+    onChange(listener: (state: UpdateState) => void): () => void
+    checkNow(): Promise<void>
+    restartToUpdate(): Promise<'restarting' | 'not-ready' | 'outbox-busy'>
+  }
+  /** Opens the log folder; resolves to an error message, or null on success. */
+  openLogsFolder?(): Promise<string | null>
+}
+
+/** The operating system's word on whether any network is up (Electron's net.isOnline in the app). */
+export interface NetworkPort {
+  isUp(): boolean
 }
 
 export const systemClock: Clock = { now: () => Date.now() }

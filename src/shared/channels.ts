@@ -36,11 +36,18 @@ export const methodNames = [
   'editOutboxEntry',
   'discardOutboxEntry',
   'flushOutbox',
+  'reorder',
+  'getConnectivity',
+  'checkConnectivity',
+  'getUpdateState',
+  'checkForUpdates',
+  'restartToUpdate',
+  'openLogsFolder',
 ] as const
 
 export type MethodName = (typeof methodNames)[number]
 
-export const eventNames = ['settingsChanged', 'connectionChanged', 'syncStatusChanged', 'syncProgress', 'syncFinished', 'outboxChanged'] as const
+export const eventNames = ['settingsChanged', 'connectionChanged', 'syncStatusChanged', 'syncProgress', 'syncFinished', 'outboxChanged', 'connectivityChanged', 'updateStateChanged'] as const
 
 export type EventName = (typeof eventNames)[number]
 

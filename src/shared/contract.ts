@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import type { EventName, MethodName } from './channels'
+import { connectivitySchema, desktopContract, updateStateSchema } from './desktop'
 import { ordersContract, outboxSummarySchema } from './orders'
 import type { Result } from './result'
 import {
@@ -109,6 +110,7 @@ export const contract = {
   listOrders: { input: orderListSchema, output: orderListResultSchema },
   getOrder: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: orderDetailSchema },
   ...ordersContract,
+  ...desktopContract,
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>
 
 export const eventSchemas = {
@@ -121,6 +123,8 @@ export const eventSchemas = {
   syncFinished: syncReportSchema,
   /** Any outbox entry changed state, or one was added or removed. */
   outboxChanged: outboxSummarySchema,
+  connectivityChanged: connectivitySchema,
+  updateStateChanged: updateStateSchema,
 } as const satisfies Record<EventName, z.ZodType>
 
 export type Contract = typeof contract

@@ -219,6 +219,11 @@ export const ordersContract = {
   retryOutbox: { input: z.object({ apiGuid: uuid.optional() }).strict(), output: outboxSummarySchema },
   editOutboxEntry: { input: z.object({ apiGuid: uuid }).strict(), output: draftCheckSchema },
   discardOutboxEntry: { input: z.object({ apiGuid: uuid }).strict(), output: outboxSummarySchema },
+  /** A new draft with a previous order's lines, for the same customer; names the lines no longer offered. */
+  reorder: {
+    input: z.object({ orderGuid: z.string().min(1).max(100) }).strict(),
+    output: z.object({ check: draftCheckSchema, notOffered: z.array(z.object({ sku: z.string(), name: z.string(), reason: z.string() })) }),
+  },
   flushOutbox: {
     input: z.undefined(),
     output: z.object({ sent: z.number().int(), needsAttention: z.number().int(), retrying: z.number().int(), summary: outboxSummarySchema }),

@@ -1,6 +1,8 @@
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
 import { EventHub, type EventStream } from '../events'
-import { createMemorySecretStore, silentLogger, systemClock, type Clock, type EventSink, type Logger, type SecretStore } from '../ports'
+import { createMemorySecretStore, silentLogger, systemClock, type Clock, type DesktopPort, type EventSink, type Logger, type NetworkPort, type SecretStore } from '../ports'
+import { createConnectivityMonitor, syncOnReconnect, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
+import { CoreError } from '../errors'
 import { createHandlerTable, type HandlerTable } from './handlers'
 import { ConnectionStore } from './connection'
 import { SettingsRepository } from './settings'
@@ -32,7 +34,12 @@ export interface CoreConfig {
     logger?: Logger
     secrets?: SecretStore
     events?: EventSink
+    /** Whether any network is up; without it, only the service's answers say. */
+    network?: NetworkPort
+    desktop?: DesktopPort
   }
+  /** How often connectivity is checked; the defaults suit a laptop, tests want seconds. */
+  connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>
   /** Sync at start-up and every settings.syncIntervalMinutes (default true; tests that drive sync themselves turn it off). */
   backgroundSync?: boolean
 }
@@ -47,6 +54,8 @@ export interface Core {
   readonly sync: SyncServices
   /** Drafts, the outbox and its flusher. */
   readonly orders: OrderServices
+  /** Whether the ordering service answers; checked in the background, refreshed on demand. */
+  readonly connectivity: ConnectivityMonitor
   /** Sync, then send the outbox: at start-up, on connectivity's return, after wake. */
   syncAndFlush(reason: string): void
   close(): Promise<void>
@@ -111,6 +120,18 @@ export function createCore(config: CoreConfig): Core {
   })
   sync.retention.register(orders.retention)
 
+  const connectivity = createConnectivityMonitor({
+    isNetworkUp: () => config.ports?.network?.isUp() ?? true,
+    baseUrl: async () => (await connection.get())?.baseUrl ?? null,
+    logger: logger.child({ area: 'connectivity' }),
+    clock,
+    ...config.connectivity,
+  })
+  const stopConnectivityEvents = connectivity.onChange((state) => hub.emit('connectivityChanged', state))
+  const desktop = config.ports?.desktop
+  const stopUpdateEvents = desktop?.updates?.onChange((state) => hub.emit('updateStateChanged', state))
+  const noUpdates = { status: 'disabled' as const, currentVersion: config.appVersion, reason: 'Updates come with the desktop app; this window has none.' }
+
   // Entries waiting to retry are sent when they fall due, without waiting for another trigger.
   let retryTimer: NodeJS.Timeout | undefined
   let closed = false
@@ -121,6 +142,8 @@ export function createCore(config: CoreConfig): Core {
       .flush()
       .catch((error: unknown) => logger.error('outbox flush failed', { error: error instanceof Error ? error.stack : String(error) }))
       .finally(() => {
+        // A send that found the service unreachable is news for the status bar before the next poll.
+        if (!closed && connectivity.current().online && orders.desk.outbox.summary().retrying > 0) void connectivity.refresh('requested')
         const next = orders.desk.outbox.nextRetryAt()
         if (closed || next === null) return
         retryTimer = setTimeout(flushNow, Math.max(1_000, next - clock.now()))
@@ -130,6 +153,15 @@ export function createCore(config: CoreConfig): Core {
   const unsubscribeSyncFinished = hub.subscribe((event) => {
     if (event.name === 'syncFinished') flushNow()
   })
+  const syncAndFlush = (reason: string) => {
+    // The service is back (or the credentials changed, or the laptop woke): waiting orders need not
+    // sit out the rest of their retry wait.
+    orders.desk.outbox.retryNow()
+    sync.scheduler.trigger(reason)
+    flushNow()
+  }
+  // Back online (or on a new network): sync, then send what waited.
+  const stopReconnect = syncOnReconnect(connectivity, syncAndFlush)
 
   const handlers = createHandlerTable(
     {
@@ -156,18 +188,44 @@ export function createCore(config: CoreConfig): Core {
         // New credentials may be the ones the service was refusing: the paused outbox tries again.
         orders.desk.outbox.resume()
         outboxChanged()
-        sync.scheduler.trigger('connection-changed')
-        flushNow()
+        void connectivity.refresh('settings-changed')
+        syncAndFlush('connection-changed')
         return saved
       },
       ...sync.methods,
       ...orderMethods(orders, flushNow, outboxChanged),
+      reorder: ({ orderGuid }) => {
+        const order = sync.queries.getOrder(orderGuid)
+        if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
+        if (!order.customerGuid) throw new CoreError('CONFLICT', 'The customer of that order is not on this laptop.')
+        return orders.desk.reorder({
+          customerGuid: order.customerGuid,
+          catalogGuid: order.catalogGuid,
+          lines: order.lines.map((line) => ({ sku: line.sku ?? '', name: line.name ?? '', qty: line.qty ?? 0, catalogItemGuid: line.catalogItemGuid })),
+        })
+      },
+      getConnectivity: () => connectivity.current(),
+      checkConnectivity: () => connectivity.refresh('requested'),
+      getUpdateState: () => desktop?.updates?.state() ?? noUpdates,
+      checkForUpdates: async () => {
+        if (!desktop?.updates) return noUpdates
+        await desktop.updates.checkNow()
+        return desktop.updates.state()
+      },
+      restartToUpdate: async () => ({ outcome: desktop?.updates ? await desktop.updates.restartToUpdate() : ('not-ready' as const) }),
+      openLogsFolder: async () => {
+        if (!desktop?.openLogsFolder) throw new CoreError('CONFLICT', 'Logs are kept by the desktop app; this window has none.')
+        const problem = await desktop.openLogsFolder()
+        if (problem) throw new CoreError('INTERNAL', `The log folder could not be opened: ${problem}`)
+        return null
+      },
     },
     logger,
   )
 
   if (config.backgroundSync !== false) {
     sync.scheduler.start()
+    connectivity.start()
     flushNow()
   }
 
@@ -178,15 +236,17 @@ export function createCore(config: CoreConfig): Core {
     connection,
     sync,
     orders,
-    syncAndFlush(reason) {
-      sync.scheduler.trigger(reason)
-      flushNow()
-    },
+    connectivity,
+    syncAndFlush,
     async close() {
       if (closed) return
       closed = true
       clearTimeout(retryTimer)
       clearTimeout(outboxChangeTimer)
+      connectivity.stop()
+      stopReconnect()
+      stopConnectivityEvents()
+      stopUpdateEvents?.()
       unsubscribeSyncFinished()
       // An order in flight gets a bounded chance to finish; cut off, it is resent with its api_guid next start.
       orders.flusher.stop()

@@ -155,6 +155,41 @@ export class OrderDesk {
     return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
   }
 
+  /**
+   * A new draft with a previous order's lines, for the same customer and catalog. Lines that can no
+   * longer be ordered (gone from the catalog, inactive, not offered to the customer's price group)
+   * are left out and named, so the draft can be sent as it stands.
+   */
+  reorder(source: { customerGuid: string; catalogGuid: string | null; lines: { sku: string; name: string; qty: number; catalogItemGuid?: string | null }[] }): {
+    check: DraftCheck
+    notOffered: { sku: string; name: string; reason: string }[]
+  } {
+    const draft = this.createDraft({ customerGuid: source.customerGuid, ...(source.catalogGuid ? { catalogGuid: source.catalogGuid } : {}) })
+    const notOffered: { sku: string; name: string; reason: string }[] = []
+    const wanted = source.lines.filter((line) => line.qty > 0)
+    if (draft.catalogGuid) {
+      const { unknown } = this.addLines(
+        draft.id,
+        wanted.map((line) => (line.catalogItemGuid ? { catalogItemGuid: line.catalogItemGuid, qty: line.qty } : { sku: line.sku, qty: line.qty })),
+      )
+      for (const missing of unknown) {
+        const line = wanted.find((l) => l.sku === missing || l.catalogItemGuid === missing)
+        notOffered.push({ sku: line?.sku ?? missing, name: line?.name ?? '', reason: 'no longer in the catalog' })
+      }
+      const check = this.check(draft.id)
+      const blocked = new Map(check.issues.filter((issue) => issue.lineId && issue.severity === 'error').map((issue) => [issue.lineId!, issue.message]))
+      for (const line of check.draft.lines) {
+        const reason = blocked.get(line.lineId)
+        if (reason === undefined) continue
+        notOffered.push({ sku: line.sku, name: line.name, reason })
+        this.removeLine(draft.id, line.lineId)
+      }
+    } else {
+      for (const line of wanted) notOffered.push({ sku: line.sku, name: line.name, reason: 'the order’s catalog is not on this laptop' })
+    }
+    return { check: this.check(draft.id), notOffered }
+  }
+
   /** The rep has seen the changed prices and stock: the current ones become the ones "seen". */
   acceptCurrentPrices(id: number): DraftCheck {
     const draft = this.drafts.get(id)

@@ -8,11 +8,12 @@ import log from 'electron-log/node'
 import { autoUpdater } from 'electron-updater'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { createConnectivityMonitor, syncOnReconnect } from '../connectivity'
 import { createCore } from '../core/compose'
+import type { DesktopPort } from '../ports'
+import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
-import type { OutboxActivity, SyncTrigger } from './activity'
+import type { OutboxActivity } from './activity'
 import { askAboutUnsentOrders } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
 import { createQuitController } from './lifecycle'
@@ -21,7 +22,7 @@ import { refreshOnResume } from './network'
 import { createSafeStorageSecretStore, secretsFileName } from './secrets'
 import { createAppUrlCheck, guardWebContents, sandboxAllRenderers, secureSession } from './security'
 import { provideDesktopServices } from './services'
-import { createUpdateController, isAutoUpdateSupported } from './updater'
+import { createUpdateController, isAutoUpdateSupported, type UpdateController } from './updater'
 import { createMainWindow, mainWindowSizing } from './window'
 import { placeWindow, readWindowState, trackWindowState, windowStateFileName, writeWindowState } from './window-state'
 
@@ -68,11 +69,28 @@ async function start(): Promise<void> {
   const secretProblem = secrets.unavailableReason()
   if (secretProblem) logger.warn('secrets cannot be stored on this machine', { reason: secretProblem })
 
+  // The updater needs the core's outbox, so it is created after the core; the core's view of it
+  // forwards to it once it exists.
+  const late: { updates?: UpdateController } = {}
+  const updateListeners = new Set<(state: UpdateState) => void>()
+  const desktop: DesktopPort = {
+    updates: {
+      state: () => late.updates?.state() ?? { status: 'idle', currentVersion: app.getVersion(), lastCheckedAt: null },
+      onChange: (listener) => {
+        updateListeners.add(listener)
+        return () => updateListeners.delete(listener)
+      },
+      checkNow: () => late.updates?.checkNow() ?? Promise.resolve(),
+      restartToUpdate: () => late.updates?.restartToUpdate() ?? Promise.resolve('not-ready'),
+    },
+    openLogsFolder: async () => (await shell.openPath(logging.directory)) || null,
+  }
+
   const core = createCore({
     databasePath: join(userData, databaseFileName),
     nativeBinding: isDevelopment ? electronNativeBinding(app.getAppPath()) : undefined,
     appVersion: app.getVersion(),
-    ports: { logger, secrets },
+    ports: { logger, secrets, network: { isUp: () => net.isOnline() }, desktop },
   })
 
   const outbox: OutboxActivity = {
@@ -83,20 +101,13 @@ async function start(): Promise<void> {
     },
     waitUntilIdle: (timeoutMs) => core.orders.flusher.waitUntilIdle(timeoutMs),
   }
-  const syncTrigger: SyncTrigger = { syncAndFlush: (reason) => core.syncAndFlush(reason) }
 
   let mainWindow: BrowserWindow | undefined
 
-  const connectivity = createConnectivityMonitor({
-    isNetworkUp: () => net.isOnline(),
-    baseUrl: async () => (await core.connection.get())?.baseUrl ?? null,
-    logger: logger.child({ area: 'connectivity' }),
-  })
-  syncOnReconnect(connectivity, (reason) => syncTrigger.syncAndFlush(reason))
+  // The core watches the service (and syncs and flushes when it answers again); waking from sleep
+  // and a changed network are the shell's to report.
+  const connectivity = core.connectivity
   refreshOnResume(connectivity, powerMonitor)
-  core.events.subscribe((event) => {
-    if (event.name === 'connectionChanged') void connectivity.refresh('settings-changed')
-  })
 
   const quit = createQuitController({
     outbox,
@@ -105,8 +116,8 @@ async function start(): Promise<void> {
     closeCore: () => core.close(),
     beforeClose: ({ outboxIdle }) => {
       connectivity.stop()
-      updates.stop()
-      updates.setInstallOnQuit(outboxIdle)
+      updateController.stop()
+      updateController.setInstallOnQuit(outboxIdle)
     },
     logger: logger.child({ area: 'lifecycle' }),
   })
@@ -115,7 +126,7 @@ async function start(): Promise<void> {
   app.on('will-quit', () => void core.close())
   powerMonitor.on('shutdown', () => void quit.shutdown().then(() => app.quit()))
 
-  const updates = createUpdateController({
+  const updateController = createUpdateController({
     updater: () => autoUpdater,
     currentVersion: app.getVersion(),
     supported: isAutoUpdateSupported({
@@ -130,13 +141,16 @@ async function start(): Promise<void> {
     logger: logger.child({ area: 'updates' }),
     isOnline: () => net.isOnline(),
   })
+  late.updates = updateController
+  updateController.onChange((state) => {
+    for (const listener of updateListeners) listener(state)
+  })
 
-  // WIRE: the contract methods and events for Settings (update state, restart, logs folder, online
-  // indicator) and sign-out's question are implemented with these.
+  // Sign-out's question and the secret-storage notice, for the shell's own dialogs.
   provideDesktopServices({
     connectivity,
-    updates,
-    openLogsFolder: async () => (await shell.openPath(logging.directory)) || null,
+    updates: updateController,
+    openLogsFolder: desktop.openLogsFolder!,
     confirmSignOut: () => quit.confirmSignOut(),
     secretStorageProblem: () => secrets.unavailableReason(),
   })
@@ -182,8 +196,7 @@ async function start(): Promise<void> {
   })
 
   mainWindow = openWindow()
-  connectivity.start()
-  updates.start()
+  updateController.start()
 }
 
 app.on('window-all-closed', () => {
