@@ -6,7 +6,7 @@ test('the renderer loads through the bridge and shows the core’s version and d
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text())
   })
-  await page.goto(bridge.url)
+  await page.goto(`${bridge.url}#/settings`)
   await expect(page.getByTestId('app-version')).toHaveText('0.1.0-e2e')
   await expect(page.getByTestId('database-status')).toHaveText(/schema \d+, wal journal/)
   await page.screenshot({ path: join(screenshotDir, 'smoke-settings.png'), fullPage: true })
@@ -14,7 +14,7 @@ test('the renderer loads through the bridge and shows the core’s version and d
 })
 
 test('a settings change round-trips through the contract and survives a reload', async ({ page, bridge }) => {
-  await page.goto(bridge.url)
+  await page.goto(`${bridge.url}#/settings`)
   const interval = page.getByLabel('Sync every (minutes)')
   await expect(interval).toHaveValue('15')
   await interval.fill('45')
@@ -25,7 +25,7 @@ test('a settings change round-trips through the contract and survives a reload',
 })
 
 test('a value the contract refuses shows the core’s message and saves nothing', async ({ page, bridge }) => {
-  await page.goto(bridge.url)
+  await page.goto(`${bridge.url}#/settings`)
   await page.getByLabel('Sync every (minutes)').fill('1')
   await page.getByRole('button', { name: 'Save settings' }).click()
   await expect(page.getByRole('alert')).toContainText('syncIntervalMinutes')

@@ -1,11 +1,21 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
-import SettingsView from './views/SettingsView.vue'
 
 // Hash history: the packaged app loads index.html from a file:// URL, where path routing cannot work.
+// Views load on first visit, so the window opens without parsing screens the rep has not asked for.
 export const router = createRouter({
   history: createWebHashHistory(),
   routes: [
-    { path: '/', redirect: '/settings' },
-    { path: '/settings', name: 'settings', component: SettingsView, meta: { title: 'Settings' } },
+    { path: '/', redirect: '/customers' },
+    { path: '/connect', name: 'connect', component: () => import('./views/ConnectView.vue'), meta: { title: 'Connect' } },
+    { path: '/customers', name: 'customers', component: () => import('./views/CustomersView.vue'), meta: { title: 'Customers' } },
+    { path: '/customers/new', name: 'new-customer', component: () => import('./views/NewCustomerView.vue'), meta: { title: 'New customer' } },
+    { path: '/customers/:guid', name: 'customer', component: () => import('./views/CustomerView.vue'), props: true, meta: { title: 'Customer' } },
+    { path: '/catalog', name: 'catalog', component: () => import('./views/CatalogView.vue'), meta: { title: 'Catalog' } },
+    { path: '/drafts', name: 'drafts', component: () => import('./views/DraftsView.vue'), meta: { title: 'Drafts' } },
+    { path: '/drafts/:id', name: 'draft', component: () => import('./views/OrderEntryView.vue'), props: (route) => ({ id: Number(route.params.id) }), meta: { title: 'Order' } },
+    { path: '/orders', name: 'orders', component: () => import('./views/OrdersView.vue'), meta: { title: 'Orders' } },
+    { path: '/orders/:guid', name: 'order', component: () => import('./views/OrderView.vue'), props: true, meta: { title: 'Order' } },
+    { path: '/outbox', name: 'outbox', component: () => import('./views/OutboxView.vue'), meta: { title: 'Outbox' } },
+    { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { title: 'Settings' } },
   ],
 })
