@@ -14,7 +14,7 @@ test('the packaged main, preload and renderer start in Electron and reach the co
     env: { ...process.env, XDG_CONFIG_HOME: mkdtempSync(join(tmpdir(), 'satchel-electron-')) },
   })
   const window = await app.firstWindow()
-  await window.evaluate(() => (location.hash = '#/settings'))
+  await window.evaluate("location.hash = '#/settings'")
   await expect(window.getByTestId('database-status')).toHaveText(/schema \d+, wal journal/)
   await window.screenshot({ path: resolve(__dirname, '../../test-results/screenshots/electron-settings.png') })
   await app.close()

@@ -9,7 +9,7 @@ import { autoUpdater } from 'electron-updater'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createCore } from '../core/compose'
-import type { DesktopPort } from '../ports'
+import { createMemorySecretStore, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
@@ -33,6 +33,16 @@ const rendererFile = join(__dirname, '../renderer/index.html')
 const preloadFile = join(__dirname, '../preload/index.js')
 
 sandboxAllRenderers(app)
+
+/**
+ * `npm run demo`: an unpackaged app told a demo service through the environment runs on a throwaway
+ * profile, keeps the demo key in memory, and connects at start. A packaged app ignores all of it.
+ */
+const demo =
+  isDevelopment && process.env.SATCHEL_DEMO_PROFILE && process.env.SATCHEL_DEMO_BASE_URL && process.env.SATCHEL_DEMO_API_KEY && process.env.SATCHEL_DEMO_API_SECRET
+    ? { profile: process.env.SATCHEL_DEMO_PROFILE, baseUrl: process.env.SATCHEL_DEMO_BASE_URL, apiKey: process.env.SATCHEL_DEMO_API_KEY, apiSecret: process.env.SATCHEL_DEMO_API_SECRET }
+    : null
+if (demo) app.setPath('userData', demo.profile)
 
 async function start(): Promise<void> {
   await app.whenReady()
@@ -90,8 +100,12 @@ async function start(): Promise<void> {
     databasePath: join(userData, databaseFileName),
     nativeBinding: isDevelopment ? electronNativeBinding(app.getAppPath()) : undefined,
     appVersion: app.getVersion(),
-    ports: { logger, secrets, network: { isUp: () => net.isOnline() }, desktop },
+    ports: { logger, secrets: demo ? createMemorySecretStore() : secrets, network: { isUp: () => net.isOnline() }, desktop },
   })
+  if (demo) {
+    const saved = await core.handlers.saveConnection({ baseUrl: demo.baseUrl, auth: { kind: 'apiKey', apiKey: demo.apiKey, apiSecret: demo.apiSecret } })
+    if (!saved.ok) logger.error('the demo connection was refused', { error: saved.error })
+  }
 
   const outbox: OutboxActivity = {
     isSending: () => core.orders.flusher.isSending(),
