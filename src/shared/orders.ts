@@ -175,17 +175,18 @@ export const lineToAddSchema = z
   .strict()
   .refine((line) => line.catalogItemGuid !== undefined || line.sku !== undefined, 'Give a catalog item or a SKU')
 
-export const draftChangesSchema = z
-  .object({
-    customerGuid: uuid.nullable(),
-    newCustomer: newCustomerSchema.nullable(),
-    catalogGuid: uuid.nullable(),
-    priceGroupGuid: uuid.nullable(),
-    poNo: text(100),
-    note: text(4000),
-    shippingInstructions: text(4000),
-    shipTo: shipToSchema.nullable(),
-    remainInPreliminary: z.boolean(),
+/** What the renderer may change on a draft's header; lines have methods of their own. */
+export const draftChangesSchema = draftSchema
+  .pick({
+    customerGuid: true,
+    newCustomer: true,
+    catalogGuid: true,
+    priceGroupGuid: true,
+    poNo: true,
+    note: true,
+    shippingInstructions: true,
+    shipTo: true,
+    remainInPreliminary: true,
   })
   .partial()
   .strict()
