@@ -136,9 +136,11 @@ export type SatchelEvent = { [E in EventName]: { name: E; payload: EventPayload<
 
 /** The API object the renderer sees as `window.satchel`, from the preload or the test bridge. */
 export type SatchelApi = {
-  [M in MethodName]: MethodInput<M> extends undefined
+  [M in MethodName]: [MethodInput<M>] extends [undefined]
     ? () => Promise<Result<MethodOutput<M>>>
-    : (argument: MethodInput<M>) => Promise<Result<MethodOutput<M>>>
+    : undefined extends MethodInput<M>
+      ? (argument?: MethodInput<M>) => Promise<Result<MethodOutput<M>>>
+      : (argument: MethodInput<M>) => Promise<Result<MethodOutput<M>>>
 } & {
   /** Subscribes to core events; returns the function that unsubscribes. */
   onEvent(listener: (event: SatchelEvent) => void): () => void
