@@ -177,14 +177,14 @@ export class StoreQueries {
       `SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND ${live} ORDER BY is_main DESC, name COLLATE NOCASE`,
     )
     this.itemCounts = db.prepare<[], { catalog_guid: string; n: number }>(
-      `SELECT catalog_guid, count(*) AS n FROM catalog_items WHERE ${live} GROUP BY catalog_guid`,
+      `SELECT catalog_guid, count(*) AS n FROM catalog_items INDEXED BY catalog_items_by_name WHERE ${live} GROUP BY catalog_guid`,
     )
     this.scopeSuccess = db.prepare<[string], number | null>('SELECT last_success_at FROM sync_scopes WHERE scope = ?').pluck()
     this.categoriesOf = db.prepare<[string], { id: number; guid: string | null; parent_id: number | null; name: string; sequence: number | null; hidden: number }>(
       'SELECT id, guid, parent_id, name, sequence, hidden FROM categories WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY sequence, name COLLATE NOCASE',
     )
     this.categoryCounts = db.prepare<[string], { category_id: number | null; n: number }>(
-      `SELECT category_id, count(*) AS n FROM catalog_items WHERE catalog_guid = ? AND ${live} GROUP BY category_id`,
+      `SELECT category_id, count(*) AS n FROM catalog_items INDEXED BY catalog_items_by_category WHERE catalog_guid = ? AND ${live} GROUP BY category_id`,
     )
     this.categoryTree = db.prepare<[string, number, string], number>(
       `WITH RECURSIVE tree(id) AS (
@@ -229,6 +229,12 @@ export class StoreQueries {
 
   private count(sql: string, params: Record<string, unknown>): number {
     return Number(this.statement(sql).pluck().get(params) ?? 0)
+  }
+
+  /** More matches than can be ranked within a keystroke; counts no further than it needs to know. */
+  private isBroad(fts: 'catalog_item_search' | 'customer_search', params: Record<string, unknown>): boolean {
+    const sql = `SELECT count(*) FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH @match LIMIT ${rankedSearchLimit + 1})`
+    return this.count(sql, params) > rankedSearchLimit
   }
 
   private statement(sql: string): Statement<Record<string, unknown>, unknown> {
@@ -323,39 +329,35 @@ export class StoreQueries {
       }
     }
     const match = search.query ? wordPrefixQuery(search.query) : null
+    if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName }
     let rows: ItemRow[]
     let total: number
-    if (match) {
-      params.match = match
-      if (this.count('SELECT count(*) FROM catalog_item_search WHERE catalog_item_search MATCH @match', params) > rankedSearchLimit) {
-        // A broad prefix ("c", "co"): ranking every match would take longer than the rep waits.
-        // Walk the catalog's name index instead, keeping rows in the (quickly built) match set.
-        const condition = `${where.join(' AND ')} AND i.local_id IN (SELECT rowid FROM catalog_item_search WHERE catalog_item_search MATCH @match)`
-        rows = this.all<ItemRow>(
-          `SELECT ${itemColumns} FROM catalog_items i WHERE ${condition} ORDER BY i.name COLLATE NOCASE, i.local_id LIMIT @limit OFFSET @offset`,
-          params,
-        )
-        total = this.count(`SELECT count(*) FROM catalog_items i WHERE ${condition}`, params)
-      } else {
-        const from = 'catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid'
-        const condition = `catalog_item_search MATCH @match AND ${where.join(' AND ')}`
-        // bm25 ranks name and SKU hits above hits in the description.
-        rows = this.all<ItemRow>(
-          `SELECT ${itemColumns} FROM ${from} WHERE ${condition}
-           ORDER BY bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0), i.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
-          params,
-        )
-        total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
-      }
-    } else if (search.query && search.query.trim() !== '') {
-      return { items: [], total: 0, priceGroupName }
-    } else {
-      const condition = where.join(' AND ')
+    if (match) params.match = match
+    if (match && !this.isBroad('catalog_item_search', params)) {
+      const from = 'catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid'
+      const condition = `catalog_item_search MATCH @match AND ${where.join(' AND ')}`
+      // bm25 ranks name and SKU hits above hits in the description.
       rows = this.all<ItemRow>(
-        `SELECT ${itemColumns} FROM catalog_items i WHERE ${condition} ORDER BY i.name COLLATE NOCASE, i.local_id LIMIT @limit OFFSET @offset`,
+        `SELECT ${itemColumns} FROM ${from} WHERE ${condition}
+         ORDER BY bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0), i.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
         params,
       )
-      total = this.count(`SELECT count(*) FROM catalog_items i WHERE ${condition}`, params)
+      total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
+    } else {
+      // By name, walking an index that holds every filtered column, so rows skipped on the way to a
+      // deep offset (or rejected by a broad search) cost no table lookup; only the page's rows are read.
+      // A broad search ("c", "co") keeps the rows in its match set: ranking them all would take longer
+      // than the rep waits between keystrokes.
+      if (match) where.push('i.local_id IN (SELECT rowid FROM catalog_item_search WHERE catalog_item_search MATCH @match)')
+      const index = search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name'
+      const condition = `FROM catalog_items i INDEXED BY ${index} WHERE ${where.join(' AND ')}`
+      rows = this.all<ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_items i WHERE i.local_id IN (
+           SELECT i.local_id ${condition} ORDER BY i.name COLLATE NOCASE, i.local_id LIMIT @limit OFFSET @offset
+         ) ORDER BY i.name COLLATE NOCASE, i.local_id`,
+        params,
+      )
+      total = this.count(`SELECT count(*) ${condition}`, params)
     }
     return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName }
   }
@@ -411,22 +413,30 @@ export class StoreQueries {
     const params: Record<string, unknown> = { limit, offset }
     const match = search.query ? wordPrefixQuery(search.query) : null
     if (search.query && search.query.trim() !== '' && !match) return { customers: [], total: 0 }
-    let from = 'customers c'
-    let order = 'c.name COLLATE NOCASE, c.local_id'
-    if (match) {
-      params.match = match
-      if (this.count('SELECT count(*) FROM customer_search WHERE customer_search MATCH @match', params) > rankedSearchLimit) {
-        // Too many matches to rank within a keystroke: alphabetical, by the name index.
-        where.push('c.local_id IN (SELECT rowid FROM customer_search WHERE customer_search MATCH @match)')
-      } else {
-        from = 'customer_search s JOIN customers c ON c.local_id = s.rowid'
-        where.unshift('customer_search MATCH @match')
-        order = 'bm25(customer_search, 10.0, 5.0, 2.0, 1.0), c.name COLLATE NOCASE'
-      }
+    let rows: CustomerRow[]
+    let total: number
+    if (match) params.match = match
+    if (match && !this.isBroad('customer_search', params)) {
+      const from = 'customer_search s JOIN customers c ON c.local_id = s.rowid'
+      const condition = `customer_search MATCH @match AND ${where.join(' AND ')}`
+      rows = this.all<CustomerRow>(
+        `SELECT ${customerColumns} FROM ${from} WHERE ${condition}
+         ORDER BY bm25(customer_search, 10.0, 5.0, 2.0, 1.0), c.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
+        params,
+      )
+      total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
+    } else {
+      // Alphabetical by the name index, as for catalog items; a broad search keeps its match set.
+      if (match) where.push('c.local_id IN (SELECT rowid FROM customer_search WHERE customer_search MATCH @match)')
+      const condition = `FROM customers c INDEXED BY customers_by_name WHERE ${where.join(' AND ')}`
+      rows = this.all<CustomerRow>(
+        `SELECT ${customerColumns} FROM customers c WHERE c.local_id IN (
+           SELECT c.local_id ${condition} ORDER BY c.name COLLATE NOCASE, c.local_id LIMIT @limit OFFSET @offset
+         ) ORDER BY c.name COLLATE NOCASE, c.local_id`,
+        params,
+      )
+      total = this.count(`SELECT count(*) ${condition}`, params)
     }
-    const condition = where.join(' AND ')
-    const rows = this.all<CustomerRow>(`SELECT ${customerColumns} FROM ${from} WHERE ${condition} ORDER BY ${order} LIMIT @limit OFFSET @offset`, params)
-    const total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
     return { customers: rows.map((row) => this.customerSummary(row)), total }
   }
 

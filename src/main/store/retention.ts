@@ -16,7 +16,7 @@ import type { Database, Statement } from 'better-sqlite3'
 
 export type RetainableKind = 'catalog' | 'priceGroup' | 'catalogItem' | 'customer'
 
-/** Answers which of `guids` (at most a few hundred at a time) are still needed. */
+/** Answers which of `guids` (at most a few thousand at a time) are still needed. */
 export type RetentionProvider = (kind: RetainableKind, guids: readonly string[]) => Iterable<string>
 
 export const retentionViewName = 'retained_refs'

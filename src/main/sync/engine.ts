@@ -54,6 +54,8 @@ export interface SyncEngineOptions {
   concurrency?: number
   /** Recent order history kept: pages of the newest orders on a full listing. */
   orderHistoryPages?: number
+  /** Rows written per transaction (and per turn of the event loop). */
+  rowsPerTransaction?: number
   /** Monotonic milliseconds for durations (performance.now). */
   monotonic?: () => number
 }
@@ -83,6 +85,7 @@ export class SyncEngine {
   private readonly pageSize: number
   private readonly concurrency: number
   private readonly orderHistoryPages: number
+  private readonly sliceSize: number
   private readonly monotonic: () => number
 
   constructor(options: SyncEngineOptions) {
@@ -93,6 +96,7 @@ export class SyncEngine {
     this.pageSize = options.pageSize ?? 100
     this.concurrency = Math.max(1, options.concurrency ?? 4)
     this.orderHistoryPages = options.orderHistoryPages ?? 20
+    this.sliceSize = Math.max(1, options.rowsPerTransaction ?? 25)
     this.monotonic = options.monotonic ?? (() => performance.now())
   }
 
@@ -123,6 +127,26 @@ export class SyncEngine {
       }
     }
 
+    const restore = this.store.beginBulkWrite()
+    try {
+      await this.runScopes(signal, resources, runScope, fail)
+    } finally {
+      restore()
+    }
+
+    const report: SyncReport = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
+    const now = this.clock.now()
+    this.store.recordRun(now - report.durationMs, now, report.ok, full, report)
+    return report
+  }
+
+  /** Catalogs first (items need them), then customers, each catalog's items, and orders; stops at a failure that would repeat. */
+  private async runScopes(
+    signal: AbortSignal,
+    resources: Record<ResourceName, ApplyCounts>,
+    runScope: <T>(definition: ScopeDefinition<T>) => Promise<boolean>,
+    fail: (scope: string, caught: unknown) => boolean,
+  ): Promise<void> {
     const proceed = await this.syncCatalogs(signal, resources).then(
       () => true,
       (caught: unknown) => !fail('catalogs', caught),
@@ -135,11 +159,6 @@ export class SyncEngine {
       }
       if (go) await runScope(this.ordersScope())
     }
-
-    const report: SyncReport = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
-    const now = this.clock.now()
-    this.store.recordRun(now - report.durationMs, now, report.ok, full, report)
-    return report
   }
 
   /** Catalogs and their price groups: one small list, always read in full. */
@@ -300,11 +319,39 @@ export class SyncEngine {
       return this.pass(definition, 'full', null, null, signal, onProgress, counts, report, attempt + 1)
     }
     if (definition.prunes && !truncated) {
-      addCounts(counts, this.store.pruneUnlisted(definition.table, definition.catalogGuid, listingId, run.cursor))
+      addCounts(counts, await this.prune(definition.table, definition.catalogGuid, listingId, run.cursor, signal))
       // Categories belong to a catalog's listing: those no item carried any more are gone.
-      if (definition.table === 'catalogItems' && definition.catalogGuid) this.store.pruneUnlisted('categories', definition.catalogGuid, listingId, run.cursor)
+      if (definition.table === 'catalogItems' && definition.catalogGuid) await this.prune('categories', definition.catalogGuid, listingId, run.cursor, signal)
     }
     return run.cursor
+  }
+
+  /**
+   * Applies a page in slices, each its own short transaction in its own turn of the event loop, so
+   * neither the pages that arrive together nor one large page hold up the window. The page is
+   * recorded as done with its last slice; a crash before that only means applying it again.
+   */
+  private async applyPage<T>(definition: ScopeDefinition<T>, rows: T[], context: ApplyContext): Promise<ApplyCounts> {
+    const counts = emptyCounts()
+    for (let start = 0; start < rows.length || start === 0; start += this.sliceSize) {
+      await breathe()
+      const last = start + this.sliceSize >= rows.length
+      addCounts(counts, definition.apply(rows.slice(start, start + this.sliceSize), last ? context : { ...context, page: undefined }))
+    }
+    return counts
+  }
+
+  /** Removes what a listing did not see, a slice of the table at a time, yielding in between. */
+  private async prune(table: SyncedTableName, scope: string | null, listingId: number, serverTime: string | null, signal: AbortSignal): Promise<ApplyCounts> {
+    const counts = emptyCounts()
+    for (let after: number | null = 0; after !== null; ) {
+      await breathe()
+      throwIfAborted(signal)
+      const chunk = this.store.pruneUnlistedChunk(table, scope, listingId, serverTime, after)
+      addCounts(counts, chunk.counts)
+      after = chunk.next
+    }
+    return counts
   }
 
   /** Fetches page 0 (unless resuming), records the run, then the remaining pages. */
@@ -335,7 +382,7 @@ export class SyncEngine {
       total: first.total,
     }
     this.store.beginRun(definition.scope, run)
-    addCounts(counts, definition.apply(first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: definition.scope, page: 0 } }))
+    addCounts(counts, await this.applyPage(definition, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: definition.scope, page: 0 } }))
     const done = new Set([0])
     const short = first.rows.length < this.pageSize || first.hasMore === false
     if (!short) await this.fetchPages(definition, run, done, signal, onProgress, counts, report, phase, first.rows.length)
@@ -379,10 +426,13 @@ export class SyncEngine {
         next = page + 1
         try {
           const result = await definition.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, stop.signal)
+          // Several pages can arrive together; their continuations would run back to back in one
+          // turn of the event loop. One page per turn keeps the window responsive.
+          // A page already fetched is applied even if another page failed meanwhile: it is progress.
           report.pagesFetched++
           const context: ApplyContext = { listingId: run.listingId, serverTime: result.serverTimestamp ?? run.cursor }
           if (tracked) context.page = { scope: definition.scope, page }
-          addCounts(counts, definition.apply(result.rows, context))
+          addCounts(counts, await this.applyPage(definition, result.rows, context))
           done.add(page)
           rowsDone += result.rows.length
           if (result.rows.length < limit || result.hasMore === false) end = Math.min(end, page)
@@ -415,6 +465,11 @@ export class SyncEngine {
   ): void {
     onProgress?.({ scope: definition.scope, resource: definition.resource, catalogGuid: definition.catalogGuid, phase, pagesDone, pagesTotal, rowsDone, rowsTotal })
   }
+}
+
+/** Lets timers, I/O and IPC run before the next piece of synchronous work. */
+function breathe(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function throwIfAborted(signal: AbortSignal): void {
