@@ -79,7 +79,8 @@ function createOutput(json: boolean): Output {
     },
     progress: tty
       ? (line) => {
-          const width = process.stderr.columns ?? 80
+          // A terminal that does not report its width (columns 0 or undefined) gets 80.
+          const width = process.stderr.columns || 80
           process.stderr.write(`\r${line.slice(0, width - 1).padEnd(width - 1)}`)
           drawn = true
         }

@@ -32,9 +32,10 @@ function describeProgress(progress: SyncProgress, catalogNames: Map<string, stri
         ? Math.min(1, progress.pagesDone / progress.pagesTotal)
         : null
   const what = progress.catalogGuid ? `${labels[progress.resource]} (${catalogNames.get(progress.catalogGuid) ?? progress.catalogGuid})` : labels[progress.resource]
+  // Counts before names: a narrow terminal cuts the end of the line.
+  if (progress.phase === 'catchUp' || progress.phase === 'verify') return `${progressBar(fraction)} ${progress.phase === 'catchUp' ? 'catching up' : 'checking'}: ${what}`
   const rows = progress.rowsTotal ? `${progress.rowsDone}/${progress.rowsTotal}` : `${progress.rowsDone}`
-  const phase = progress.phase === 'listing' || progress.phase === 'delta' ? '' : ` ${progress.phase === 'catchUp' ? 'catching up' : 'checking'}`
-  return `${progressBar(fraction)} ${what}${phase} ${rows}`
+  return `${progressBar(fraction)} ${rows} ${what}`
 }
 
 export async function runSync(global: GlobalOptions, options: { full: boolean }, output: Output): Promise<number> {
