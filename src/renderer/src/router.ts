@@ -1,4 +1,5 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
+import { useConnectionStore } from './stores/connection'
 
 // Hash history: the packaged app loads index.html from a file:// URL, where path routing cannot work.
 // Views load on first visit, so the window opens without parsing screens the rep has not asked for.
@@ -18,4 +19,24 @@ export const router = createRouter({
     { path: '/outbox', name: 'outbox', component: () => import('./views/OutboxView.vue'), meta: { title: 'Outbox' } },
     { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { title: 'Settings' } },
   ],
+})
+
+/** Screens that make sense before a connection exists: the first-run screen, and Settings (version, logs). */
+const withoutConnection = new Set(['connect', 'settings'])
+
+// First run: until a connection is saved, every screen that needs synced data sends the rep to /connect.
+router.beforeEach(async (to) => {
+  if (typeof to.name === 'string' && withoutConnection.has(to.name)) return true
+  try {
+    const connection = await useConnectionStore().ensureLoaded()
+    if (connection === null) return { name: 'connect' }
+  } catch {
+    // The core did not answer: show the screen, which will say what failed.
+  }
+  return true
+})
+
+router.afterEach((to) => {
+  const title = typeof to.meta.title === 'string' ? to.meta.title : null
+  document.title = title ? `${title} — Satchel` : 'Satchel'
 })

@@ -1,0 +1,15 @@
+import type { AppError } from '../../shared/result'
+import { ApiError } from './api'
+
+/** Any caught error as the core's AppError, so screens can show its message and per-field issues. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof ApiError) return error.error
+  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) }
+}
+
+/** The issues of an INVALID_ARGUMENT error keyed by path ("baseUrl", "auth.apiKey", "newCustomer.billTo.city"). */
+export function issuesByPath(error: AppError | null): Record<string, string> {
+  const byPath: Record<string, string> = {}
+  for (const issue of error?.issues ?? []) byPath[issue.path] ??= issue.message
+  return byPath
+}

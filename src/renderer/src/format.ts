@@ -1,0 +1,67 @@
+/**
+ * Display formatting for every screen: money, dates and relative times through Intl in the rep's
+ * own locale. Formatting only: nothing here computes a price, a total or a state.
+ */
+const locale = typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-US'
+
+const moneyFormats = new Map<string, Intl.NumberFormat>()
+
+/** An amount as money; the service does not say its currency, so the locale's default is USD. */
+export function formatMoney(amount: number | null | undefined, currency = 'USD'): string {
+  if (amount === null || amount === undefined || !Number.isFinite(amount)) return '—'
+  let format = moneyFormats.get(currency)
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency })
+    moneyFormats.set(currency, format)
+  }
+  return format.format(amount)
+}
+
+const numberFormat = new Intl.NumberFormat(locale)
+export function formatNumber(value: number | null | undefined): string {
+  return value === null || value === undefined ? '—' : numberFormat.format(value)
+}
+
+const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
+const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
+
+function toDate(value: string | number | Date | null | undefined): Date | null {
+  if (value === null || value === undefined || value === '') return null
+  const date = value instanceof Date ? value : new Date(value)
+  return Number.isNaN(date.getTime()) ? null : date
+}
+
+export function formatDateTime(value: string | number | Date | null | undefined): string {
+  const date = toDate(value)
+  return date ? dateTimeFormat.format(date) : '—'
+}
+
+export function formatDate(value: string | number | Date | null | undefined): string {
+  const date = toDate(value)
+  return date ? dateFormat.format(date) : '—'
+}
+
+const relativeFormat = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+const units: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+]
+
+/** "3 min ago", "in 2 minutes", "just now": for the status bar's data age and retry times. */
+export function formatRelative(value: string | number | Date | null | undefined, now: number = Date.now()): string {
+  const date = toDate(value)
+  if (!date) return 'never'
+  const delta = date.getTime() - now
+  if (Math.abs(delta) < 45_000) return delta <= 0 ? 'just now' : 'in a few seconds'
+  for (const [unit, ms] of units) {
+    if (Math.abs(delta) >= ms || unit === 'minute') return relativeFormat.format(Math.round(delta / ms), unit)
+  }
+  return relativeFormat.format(Math.round(delta / 60_000), 'minute')
+}
+
+/** Platform-aware modifier name for shortcut hints: "Ctrl" or "⌘". */
+export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
+export const modKey = isMac ? '⌘' : 'Ctrl'
+/** The aria-keyshortcuts spelling of the platform's command modifier. */
+export const ariaMod = isMac ? 'Meta' : 'Control'

@@ -1,0 +1,35 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import type { Connectivity } from '../../../shared/desktop'
+import { api, unwrap } from '../api'
+
+/** Whether the ordering service answers, as the core's monitor says (never guessed from navigator.onLine). */
+export const useConnectivityStore = defineStore('connectivity', () => {
+  const connectivity = ref<Connectivity | null>(null)
+  const checking = ref(false)
+
+  async function load(): Promise<void> {
+    connectivity.value = await unwrap(api.getConnectivity())
+  }
+
+  async function check(): Promise<void> {
+    checking.value = true
+    try {
+      connectivity.value = await unwrap(api.checkConnectivity())
+    } finally {
+      checking.value = false
+    }
+  }
+
+  api.onEvent((event) => {
+    if (event.name === 'connectivityChanged') connectivity.value = event.payload
+  })
+
+  const online = computed(() => connectivity.value?.online ?? false)
+  /** Offline in the sense the rep cares about: a service is configured and it does not answer. */
+  const offline = computed(() => {
+    const status = connectivity.value?.status
+    return status === 'offline' || status === 'unreachable' || status === 'captive-portal'
+  })
+  return { connectivity, online, offline, checking, load, check }
+})

@@ -1,0 +1,69 @@
+import { defineStore } from 'pinia'
+import { ref, shallowRef } from 'vue'
+import type { CustomerDetail, CustomerSummary } from '../../../shared/synced'
+import { api, unwrap } from '../api'
+
+const pageSize = 200
+
+/**
+ * Customer search for the virtualized list: the first page on each keystroke, later pages as the
+ * list scrolls near the end. An answer to an older query never overwrites a newer one.
+ */
+export const useCustomersStore = defineStore('customers', () => {
+  const query = ref('')
+  const includeInactive = ref(false)
+  const results = shallowRef<CustomerSummary[]>([])
+  const total = ref(0)
+  const searching = ref(false)
+  const searchedOnce = ref(false)
+  let generation = 0
+  let loadingMore = false
+
+  async function search(text: string = query.value): Promise<void> {
+    query.value = text
+    const mine = ++generation
+    searching.value = true
+    try {
+      const result = await unwrap(api.searchCustomers({ query: text.trim(), includeInactive: includeInactive.value, limit: pageSize, offset: 0 }))
+      if (mine !== generation) return
+      results.value = result.customers
+      total.value = result.total
+      searchedOnce.value = true
+    } finally {
+      if (mine === generation) searching.value = false
+    }
+  }
+
+  async function loadMore(): Promise<void> {
+    if (loadingMore || results.value.length >= total.value) return
+    loadingMore = true
+    const mine = generation
+    try {
+      const result = await unwrap(
+        api.searchCustomers({ query: query.value.trim(), includeInactive: includeInactive.value, limit: pageSize, offset: results.value.length }),
+      )
+      if (mine !== generation) return
+      results.value = [...results.value, ...result.customers]
+      total.value = result.total
+    } finally {
+      loadingMore = false
+    }
+  }
+
+  const details = new Map<string, CustomerDetail>()
+  async function get(guid: string): Promise<CustomerDetail> {
+    const detail = await unwrap(api.getCustomer({ guid }))
+    details.set(guid, detail)
+    return detail
+  }
+  function cached(guid: string): CustomerDetail | null {
+    return details.get(guid) ?? null
+  }
+
+  api.onEvent((event) => {
+    // New or changed customers arrive with a sync: refresh what is on screen.
+    if (event.name === 'syncFinished' && searchedOnce.value) void search().catch(() => undefined)
+  })
+
+  return { query, includeInactive, results, total, searching, search, loadMore, get, cached }
+})

@@ -1,0 +1,61 @@
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import type { AppInfo, Settings, SettingsPatch } from '../../../shared/contract'
+import type { UpdateState } from '../../../shared/desktop'
+import type { AppError } from '../../../shared/result'
+import { api, unwrap } from '../api'
+import { toAppError } from '../errors'
+
+/** The app's version and database, the rep's settings, and the updater's state. */
+export const useSettingsStore = defineStore('settings', () => {
+  const info = ref<AppInfo | null>(null)
+  const settings = ref<Settings | null>(null)
+  const updateState = ref<UpdateState | null>(null)
+  const error = ref<AppError | null>(null)
+
+  async function load(): Promise<void> {
+    try {
+      const [loadedInfo, loadedSettings] = await Promise.all([unwrap(api.getAppInfo()), unwrap(api.getSettings())])
+      info.value = loadedInfo
+      settings.value = loadedSettings
+      error.value = null
+    } catch (caught) {
+      error.value = toAppError(caught)
+    }
+    try {
+      updateState.value = await unwrap(api.getUpdateState())
+    } catch {
+      updateState.value = null
+    }
+  }
+
+  async function updateSettings(patch: SettingsPatch): Promise<boolean> {
+    try {
+      settings.value = await unwrap(api.updateSettings(patch))
+      error.value = null
+      return true
+    } catch (caught) {
+      error.value = toAppError(caught)
+      return false
+    }
+  }
+
+  async function checkForUpdates(): Promise<void> {
+    updateState.value = await unwrap(api.checkForUpdates())
+  }
+
+  async function restartToUpdate(): Promise<'restarting' | 'not-ready' | 'outbox-busy'> {
+    return (await unwrap(api.restartToUpdate())).outcome
+  }
+
+  async function openLogsFolder(): Promise<void> {
+    await unwrap(api.openLogsFolder())
+  }
+
+  api.onEvent((event) => {
+    if (event.name === 'settingsChanged') settings.value = event.payload
+    else if (event.name === 'updateStateChanged') updateState.value = event.payload
+  })
+
+  return { info, settings, updateState, error, load, updateSettings, checkForUpdates, restartToUpdate, openLogsFolder }
+})
