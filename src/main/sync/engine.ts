@@ -54,7 +54,10 @@ export interface SyncEngineOptions {
   concurrency?: number
   /** Recent order history kept: pages of the newest orders on a full listing. */
   orderHistoryPages?: number
-  /** Rows written per transaction (and per turn of the event loop). */
+  /**
+   * Rows written per transaction (and per turn of the event loop). A whole page by default: 25-row
+   * transactions measured half again slower (more index segments to merge) for no shorter stalls.
+   */
   rowsPerTransaction?: number
   /** Monotonic milliseconds for durations (performance.now). */
   monotonic?: () => number
@@ -96,7 +99,7 @@ export class SyncEngine {
     this.pageSize = options.pageSize ?? 100
     this.concurrency = Math.max(1, options.concurrency ?? 4)
     this.orderHistoryPages = options.orderHistoryPages ?? 20
-    this.sliceSize = Math.max(1, options.rowsPerTransaction ?? 25)
+    this.sliceSize = Math.max(1, options.rowsPerTransaction ?? 100)
     this.monotonic = options.monotonic ?? (() => performance.now())
   }
 
