@@ -1,0 +1,115 @@
+import { defineStore } from 'pinia'
+import { ref } from 'vue'
+import type { DraftCheck, DraftSummary, OutboxEntry } from '../../../shared/orders'
+import type { AppError } from '../../../shared/result'
+import { api, unwrap } from '../api'
+import { toAppError } from '../components/catalog/format'
+
+type Changes = Parameters<typeof api.updateDraft>[0]['changes']
+
+/**
+ * Drafts as the core keeps them. Every change goes to the core at once and the screen shows the
+ * DraftCheck it answers: no edit lives only in the renderer, and no price, total or rule is worked
+ * out here.
+ */
+export const useDraftsStore = defineStore('drafts', () => {
+  const summaries = ref<DraftSummary[]>([])
+  const checks = ref<Record<number, DraftCheck>>({})
+  /** Orders sent from this window, by apiGuid, kept up to date from outboxChanged. */
+  const sent = ref<Record<string, OutboxEntry>>({})
+  /** Which order a draft became when it was sent from this window: draft id → apiGuid. */
+  const sentFromDraft = ref<Record<number, string>>({})
+  const listError = ref<AppError | null>(null)
+
+  async function refreshList(): Promise<void> {
+    try {
+      summaries.value = await unwrap(api.listDrafts())
+      listError.value = null
+    } catch (error) {
+      listError.value = toAppError(error)
+    }
+  }
+
+  function keep(check: DraftCheck): DraftCheck {
+    checks.value = { ...checks.value, [check.draft.id]: check }
+    void refreshList()
+    return check
+  }
+
+  async function load(id: number): Promise<DraftCheck> {
+    return keep(await unwrap(api.getDraft({ id })))
+  }
+
+  async function create(input: Parameters<typeof api.createDraft>[0]): Promise<DraftCheck> {
+    return keep(await unwrap(api.createDraft(input)))
+  }
+
+  async function update(id: number, changes: Changes): Promise<DraftCheck> {
+    return keep(await unwrap(api.updateDraft({ id, changes })))
+  }
+
+  async function addLines(id: number, lines: Parameters<typeof api.addDraftLines>[0]['lines']): Promise<string[]> {
+    const { check, unknown } = await unwrap(api.addDraftLines({ id, lines }))
+    keep(check)
+    return unknown
+  }
+
+  async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }): Promise<DraftCheck> {
+    return keep(await unwrap(api.updateDraftLine({ id, lineId, ...change })))
+  }
+
+  async function removeLine(id: number, lineId: string): Promise<DraftCheck> {
+    return keep(await unwrap(api.removeDraftLine({ id, lineId })))
+  }
+
+  async function acceptPrices(id: number): Promise<DraftCheck> {
+    return keep(await unwrap(api.acceptDraftPrices({ id })))
+  }
+
+  async function remove(id: number): Promise<void> {
+    await unwrap(api.deleteDraft({ id }))
+    const { [id]: _gone, ...rest } = checks.value
+    checks.value = rest
+    await refreshList()
+  }
+
+  async function send(id: number): Promise<OutboxEntry> {
+    const entry = await unwrap(api.sendDraft({ id }))
+    sent.value = { ...sent.value, [entry.apiGuid]: entry }
+    sentFromDraft.value = { ...sentFromDraft.value, [id]: entry.apiGuid }
+    const { [id]: _gone, ...rest } = checks.value
+    checks.value = rest
+    void refreshList()
+    return entry
+  }
+
+  /** A rejected order back as a draft (same apiGuid, so the supplier never gets it twice). */
+  async function reopen(apiGuid: string): Promise<DraftCheck> {
+    const check = await unwrap(api.editOutboxEntry({ apiGuid }))
+    const { [apiGuid]: _gone, ...rest } = sent.value
+    sent.value = rest
+    return keep(check)
+  }
+
+  async function refreshSent(): Promise<void> {
+    if (Object.keys(sent.value).length === 0) return
+    try {
+      const entries = await unwrap(api.listOutbox())
+      const next = { ...sent.value }
+      for (const entry of entries) if (entry.apiGuid in next) next[entry.apiGuid] = entry
+      sent.value = next
+    } catch {
+      // The next outboxChanged tries again; the last known state stays on screen.
+    }
+  }
+
+  api.onEvent((event) => {
+    if (event.name === 'outboxChanged') void refreshSent()
+    if (event.name === 'syncFinished') {
+      void refreshList()
+      for (const id of Object.keys(checks.value)) void load(Number(id)).catch(() => undefined)
+    }
+  })
+
+  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen, refreshSent }
+})
