@@ -132,6 +132,7 @@ interface Measured {
   stallP99Ms: number
   /** The longest single call into the store: Satchel's own synchronous work, without the OS's share. */
   longestStoreCallMs: number
+  longestStoreCall: string
   peakRssMb: number
 }
 
@@ -140,8 +141,9 @@ interface Measured {
  * to other processes (the double, and anything else on a shared machine); this is the part that is
  * Satchel's own synchronous work.
  */
-function timeStoreCalls(store: SyncStore): { longest(): number; reset(): void } {
+function timeStoreCalls(store: SyncStore): { longest(): number; longestName(): string; reset(): void } {
   let longest = 0
+  let longestName = ''
   const target = store as unknown as Record<string, unknown>
   for (const name of Object.getOwnPropertyNames(SyncStore.prototype)) {
     const original = target[name]
@@ -151,14 +153,18 @@ function timeStoreCalls(store: SyncStore): { longest(): number; reset(): void } 
       try {
         return (original as (...a: unknown[]) => unknown).apply(store, args)
       } finally {
-        longest = Math.max(longest, performance.now() - started)
+        const took = performance.now() - started
+        if (took > longest) {
+          longest = took
+          longestName = name
+        }
       }
     }
   }
-  return { longest: () => longest, reset: () => void (longest = 0) }
+  return { longest: () => longest, longestName: () => longestName, reset: () => void (longest = 0) }
 }
 
-async function measureSync(engine: SyncEngine, full: boolean, storeCalls: { longest(): number; reset(): void }): Promise<Measured> {
+async function measureSync(engine: SyncEngine, full: boolean, storeCalls: ReturnType<typeof timeStoreCalls>): Promise<Measured> {
   storeCalls.reset()
   const histogram = monitorEventLoopDelay({ resolution: 5 })
   let peakRss = process.memoryUsage.rss()
@@ -179,6 +185,7 @@ async function measureSync(engine: SyncEngine, full: boolean, storeCalls: { long
     stallMs: histogram.max / 1e6,
     stallP99Ms: histogram.percentile(99) / 1e6,
     longestStoreCallMs: storeCalls.longest(),
+    longestStoreCall: storeCalls.longestName(),
     peakRssMb: peakRss / 2 ** 20,
   }
 }
@@ -290,6 +297,7 @@ async function main(): Promise<void> {
       stallMsDelta: +delta.stallMs.toFixed(1),
       stallP99Ms: +Math.max(full.stallP99Ms, delta.stallP99Ms).toFixed(1),
       longestStoreCallMs: +Math.max(full.longestStoreCallMs, delta.longestStoreCallMs).toFixed(1),
+      longestStoreCall: full.longestStoreCallMs >= delta.longestStoreCallMs ? full.longestStoreCall : delta.longestStoreCall,
       loadAverage: { before: loadBefore, after: loadavg().map((value) => +value.toFixed(2)) },
       cpus: cpus().length,
       targets,
@@ -304,7 +312,7 @@ async function main(): Promise<void> {
       ['Peak RSS', mb(peakRssMb), `< ${targets.rssMb} MB`, `${results.met.rss ? 'met' : 'MISSED'} (${mb(startRssMb)} before syncing)`],
       ['Longest event-loop stall', `${stallMs.toFixed(1)} ms`, `< ${targets.stallMs} ms`, results.met.stall ? 'met' : 'MISSED'],
       ['  of which p99', `${results.stallP99Ms} ms`, '', ''],
-      ['  longest store call', `${results.longestStoreCallMs} ms`, '', "Satchel's own synchronous work"],
+      ['  longest store call', `${results.longestStoreCallMs} ms`, '', `${results.longestStoreCall}: Satchel's own synchronous work`],
       ['Load average (1 min)', `${loadBefore[0]} → ${results.loadAverage.after[0]}`, '', `${results.cpus} CPUs, shared`],
     ]
     const widths = [0, 1, 2, 3].map((column) => Math.max(...rowsOut.map((row) => row[column]!.length), ['Measure', 'Value', 'Target', 'Result'][column]!.length))

@@ -35,7 +35,6 @@ export interface SyncSource {
   listOrders(params: ListParams, options: { signal?: AbortSignal }): Promise<Page<OrderRecord>>
 }
 
-
 export interface SyncRunOptions {
   /** List every scope in full, ignoring cursors (rows the service no longer lists are removed). */
   full?: boolean
@@ -289,9 +288,10 @@ export class SyncEngine {
     attempt = 1,
   ): Promise<string | null> {
     const run = await this.fetchAll(definition, mode, since, resume, signal, onProgress, counts, report, mode === 'delta' ? 'delta' : 'listing')
-    const serverCount = definition.countOnServer ? await definition.countOnServer(signal) : null
+    const countOnServer = () => (definition.countOnServer ? definition.countOnServer(signal) : Promise.resolve(null))
 
     if (mode === 'delta') {
+      const serverCount = await countOnServer()
       const local = this.store.countLive(definition.table, definition.catalogGuid)
       if (serverCount !== null && serverCount !== local) {
         this.logger.warn('local rows do not match the service after a delta; listing in full', { scope: definition.scope, local, serverCount })
@@ -307,6 +307,8 @@ export class SyncEngine {
       const catchUp: RunState = { mode: 'delta', cursor: run.cursor, since: run.cursor, listingId: run.listingId, total: null }
       await this.fetchPages(definition, catchUp, new Set(), signal, onProgress, counts, report, 'catchUp', 0)
     }
+    // Counted after the catch-up, so the service's count and the local one describe the same moment.
+    const serverCount = await countOnServer()
     const listingId = run.listingId ?? 0
     const seen = this.store.countListedLive(definition.table, definition.catalogGuid, listingId)
     const truncated = definition.maxPages !== undefined
