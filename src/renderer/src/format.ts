@@ -65,3 +65,13 @@ export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(
 export const modKey = isMac ? '⌘' : 'Ctrl'
 /** The aria-keyshortcuts spelling of the platform's command modifier. */
 export const ariaMod = isMac ? 'Meta' : 'Control'
+
+/**
+ * For moments already past (queued, sent, synced): never "in a few seconds", even when the clock a
+ * screen ticks with is a little behind the core's.
+ */
+export function formatAgo(value: string | number | Date | null | undefined, now: number = Date.now()): string {
+  const date = toDate(value)
+  if (!date) return 'never'
+  return formatRelative(Math.min(date.getTime(), now), now)
+}
