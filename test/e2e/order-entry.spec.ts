@@ -3,6 +3,8 @@ import { expect, screenshotDir, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
 
 test.describe.configure({ timeout: 120_000 })
+// Tall enough that the screenshots show the whole order: the frame scrolls inside, not the page.
+test.use({ viewport: { width: 1280, height: 1200 } })
 
 test('a rep scans, pastes, fixes what the core flags, sends while offline and sees the order sent', async ({ page, bridge, core, service }) => {
   const pageErrors = collectPageErrors(page)

@@ -1,0 +1,154 @@
+/**
+ * The acceptance line for 100,000 items: results within 100 ms of the last keystroke, and scrolling
+ * the whole list without a freeze. The bench data set is synced once for the file (support.ts); the
+ * figures are printed and written to test-results/performance.json for the issue note.
+ */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { benchTest as test, call, collectPageErrors, expect, screenshotDir } from './support'
+
+test.describe.configure({ timeout: 180_000 })
+
+/** The hard bound: the target is 100 ms; a shared CI machine gets some slack, and the figures are printed. */
+const KEYSTROKE_BOUND_MS = 250
+const FRAME_GAP_BOUND_MS = 200
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+const round = (n: number) => Math.round(n * 10) / 10
+
+test('100,000 items: results within 100 ms of the last keystroke, and the full list scrolls without freezing', async ({ page, bench }) => {
+  const pageErrors = collectPageErrors(page)
+  const { core, bridge, syncMs } = bench
+  const catalogs = await call(core.handlers, 'listCatalogs')
+  const totalItems = catalogs.reduce((sum, c) => sum + c.itemCount, 0)
+  const biggest = [...catalogs].sort((a, b) => b.itemCount - a.itemCount)[0]!
+  console.log(`bench data: ${totalItems} items in ${catalogs.length} catalogs (largest "${biggest.name}": ${biggest.itemCount}); full sync into a fresh core took ${(syncMs / 1000).toFixed(1)} s`)
+
+  // Queries a rep would type: words, a two-word phrase, a SKU, a UPC, a broad prefix, a miss.
+  const listed = (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1 })).total
+  const sample = async (offset: number) => (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1, offset })).items[0]!
+  const [a, b, c, d] = await Promise.all([sample(Math.floor(listed / 2)), sample(Math.floor(listed / 5)), sample(Math.floor(listed * 0.8)), sample(17)])
+  const words = (name: string) => name.toLowerCase().replace(/[^a-z0-9 ]/g, ' ').split(/\s+/).filter((w) => w.length > 2)
+  const queries = [
+    words(a.name)[0]!,
+    words(b.name).slice(0, 2).join(' '),
+    a.sku,
+    c.upc ?? words(c.name)[1]!,
+    words(d.name)[0]!.slice(0, 3),
+    words(c.name).slice(-2).join(' '),
+    'zzzqqq',
+    words(b.name)[1]!,
+  ]
+
+  await page.goto(`${bridge.url}#/catalog?catalog=${biggest.guid}`)
+  const scroller = page.getByTestId('catalog-scroller')
+  await expect(scroller).toHaveAttribute('data-results-for', '')
+  const search = page.getByLabel('Search catalog')
+
+  await page.evaluate(() => {
+    const w = window as unknown as { __lastInput: number; __shown: { q: string; at: number; painted?: number }[] }
+    w.__shown = []
+    document.querySelector('[data-search]')!.addEventListener('input', () => (w.__lastInput = performance.now()))
+    const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
+    new MutationObserver(() => {
+      const mark = { q: el.dataset.resultsFor ?? '', at: performance.now() } as { q: string; at: number; painted?: number }
+      w.__shown.push(mark)
+      requestAnimationFrame(() => (mark.painted = performance.now()))
+    }).observe(el, { attributes: true, attributeFilter: ['data-results-for'] })
+  })
+
+  const latencies: { query: string; ms: number; paintedMs: number; total: number }[] = []
+  for (const query of queries) {
+    await search.fill('')
+    await expect(scroller).toHaveAttribute('data-results-for', '')
+    await search.pressSequentially(query, { delay: 35 })
+    await expect(scroller).toHaveAttribute('data-results-for', query)
+    await page.waitForTimeout(50)
+    const measured = await page.evaluate((q) => {
+      const w = window as unknown as { __lastInput: number; __shown: { q: string; at: number; painted?: number }[] }
+      const mark = [...w.__shown].reverse().find((m) => m.q === q)!
+      return { ms: mark.at - w.__lastInput, paintedMs: (mark.painted ?? mark.at) - w.__lastInput }
+    }, query)
+    const total = Number(await scroller.getAttribute('data-total'))
+    latencies.push({ query, ms: round(measured.ms), paintedMs: round(measured.paintedMs), total })
+  }
+  const rendered = latencies.map((l) => l.ms)
+  const painted = latencies.map((l) => l.paintedMs)
+  console.log('keystroke → results rendered (ms):', latencies.map((l) => `"${l.query}" ${l.ms} (painted ${l.paintedMs}, ${l.total} hits)`).join('; '))
+  console.log(`keystroke → results: p50 ${percentile(rendered, 50)} ms, max ${Math.max(...rendered)} ms; to the next painted frame: p50 ${percentile(painted, 50)} ms, max ${Math.max(...painted)} ms`)
+  for (const l of latencies) expect(l.ms, `results for "${l.query}"`).toBeLessThan(KEYSTROKE_BOUND_MS)
+
+  // The whole list, top to bottom, while watching for frames that never came.
+  await search.fill('')
+  await expect(scroller).toHaveAttribute('data-results-for', '')
+  await expect(scroller).toHaveAttribute('data-total', String(listed))
+  const scroll = await page.evaluate(async () => {
+    const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
+    const gaps: number[] = []
+    let last = performance.now()
+    let running = true
+    const tick = (now: number) => {
+      gaps.push(now - last)
+      last = now
+      if (running) requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+    const longTasks: number[] = []
+    const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => longTasks.push(e.duration)))
+    try {
+      observer.observe({ type: 'longtask', buffered: false })
+    } catch {
+      // Not every Chromium build reports long tasks; the frame gaps still do.
+    }
+    const started = performance.now()
+    const steps = 400
+    const height = el.scrollHeight - el.clientHeight
+    for (let i = 1; i <= steps; i++) {
+      el.scrollTop = Math.round((height * i) / steps)
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 8)))
+    }
+    // Then a rep's flick of the wheel near the end, a row at a time.
+    for (let i = 0; i < 60; i++) {
+      el.scrollTop -= 120
+      await new Promise((resolve) => requestAnimationFrame(resolve))
+    }
+    el.scrollTop = height
+    const durationMs = performance.now() - started
+    running = false
+    observer.disconnect()
+    gaps.shift()
+    return { durationMs, frames: gaps.length, gaps, longTasks, height }
+  })
+  const maxGap = Math.max(...scroll.gaps)
+  const over50 = scroll.gaps.filter((g) => g > 50).length
+  console.log(
+    `scroll ${scroll.height} px (${listed} rows) in ${round(scroll.durationMs)} ms: ${scroll.frames} frames, frame gap p50 ${round(percentile(scroll.gaps, 50))} ms, p95 ${round(percentile(scroll.gaps, 95))} ms, max ${round(maxGap)} ms, ${over50} gaps > 50 ms; long tasks: ${scroll.longTasks.length} (max ${round(Math.max(0, ...scroll.longTasks))} ms)`,
+  )
+  // At the bottom the last rows arrive and show their data.
+  const lastRow = page.locator(`[data-index="${listed - 1}"]`)
+  await expect(lastRow).toBeVisible()
+  await expect(lastRow.getByRole('button')).toBeVisible()
+  await page.screenshot({ path: join(screenshotDir, 'catalog-bench-bottom.png') })
+  expect(maxGap, 'longest gap between frames while scrolling').toBeLessThan(FRAME_GAP_BOUND_MS)
+
+  writeFileSync(
+    join(screenshotDir, '..', 'performance.json'),
+    JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        items: totalItems,
+        largestCatalog: biggest.itemCount,
+        listedInLargest: listed,
+        syncMs,
+        keystroke: { latencies, p50: percentile(rendered, 50), max: Math.max(...rendered), paintedP50: percentile(painted, 50), paintedMax: Math.max(...painted) },
+        scroll: { durationMs: round(scroll.durationMs), frames: scroll.frames, p50: round(percentile(scroll.gaps, 50)), p95: round(percentile(scroll.gaps, 95)), max: round(maxGap), over50, longTasks: scroll.longTasks.length },
+      },
+      null,
+      2,
+    ),
+  )
+  expect(pageErrors).toEqual([])
+})
