@@ -5,7 +5,8 @@
  */
 import { test as base, type Page } from '@playwright/test'
 import { mkdirSync } from 'node:fs'
-import type { MethodInput, MethodName, MethodOutput } from '../../src/shared/contract'
+import type { MethodName } from '../../src/shared/channels'
+import type { MethodInput, MethodOutput } from '../../src/shared/contract'
 import type { CatalogItemSummary, CustomerDetail } from '../../src/shared/synced'
 import { startBridge, type Bridge } from '../bridge/server'
 import { createTestCore, type TestCore } from '../support/core'

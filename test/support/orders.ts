@@ -58,8 +58,13 @@ export class MemoryLookup implements OrderLookup {
   catalogsForCustomer() {
     return this.allowedCatalogs
   }
+  /** Groups of other catalogs, by id, for customers assigned one of those. */
+  otherGroups: { id: number; name: string }[] = []
   priceGroups(catalog: string) {
     return catalog === catalogGuid ? this.groups : []
+  }
+  priceGroupName(id: number) {
+    return [...this.groups, ...this.otherGroups].find((g) => g.id === id)?.name ?? null
   }
   catalogItem(catalog: string, guid: string) {
     return catalog === catalogGuid ? (this.items.get(guid) ?? null) : null

@@ -56,6 +56,16 @@ describe('offline draft checks', () => {
     expect(result.sendable).toBe(true)
   })
 
+  it('in another catalog, a customer’s price group is the one of the same name there', () => {
+    const a = item({ pricing: { Retail: 10, Dealer: 8 } })
+    const lookup = new MemoryLookup([a], [customer({ priceGroupId: 901 })])
+    lookup.otherGroups = [{ id: 901, name: 'Dealer' }]
+    const result = checkDraft(draft({ lines: [line(a.guid, 1)] }), lookup)
+    expect(result.lines[0]!.unitPrice).toBe(8)
+    lookup.otherGroups = [{ id: 901, name: 'Distributor' }]
+    expect(checkDraft(draft({ lines: [line(a.guid, 1)] }), lookup).lines[0]!.unitPrice).toBe(10)
+  })
+
   it('flags an inactive customer, a missing PO where required, and an empty order', () => {
     const lookup = new MemoryLookup([], [customer({ active: false, requirePo: true })])
     const result = checkDraft(draft(), lookup)

@@ -44,6 +44,8 @@ export interface OrderLookup {
   /** Catalog guids the customer may order from, or null when the local copy cannot tell. */
   catalogsForCustomer(customerGuid: string): string[] | null
   priceGroups(catalogGuid: string): PriceGroupFacts[]
+  /** The name of a price group in any catalog (a customer's group may belong to another catalog). */
+  priceGroupName(id: number): string | null
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null
   catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | null
 }

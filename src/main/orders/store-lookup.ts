@@ -29,6 +29,7 @@ export class StoreOrderLookup implements OrderLookup {
       priceGroups: db.prepare<[string], { guid: string; id: number | null; name: string; is_main: number }>(
         'SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY is_main DESC, name',
       ),
+      priceGroupName: db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? AND deleted_at IS NULL ORDER BY local_id LIMIT 1').pluck(),
       item: db.prepare<[string, string], ItemRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
       itemBySku: db.prepare<[string, string], ItemRow>(
         'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
@@ -73,6 +74,10 @@ export class StoreOrderLookup implements OrderLookup {
 
   priceGroups(catalogGuid: string): PriceGroupFacts[] {
     return this.statements.priceGroups.all(catalogGuid).map((row) => ({ guid: row.guid, id: row.id ?? -1, name: row.name, isMain: row.is_main === 1 }))
+  }
+
+  priceGroupName(id: number): string | null {
+    return this.statements.priceGroupName.get(id) ?? null
   }
 
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null {
