@@ -217,6 +217,20 @@ describe('flushing', () => {
     expect(desk.outbox.find(other)).toBeNull()
   })
 
+  it('a rejected order is sent again as it stands only when the rep says so', async () => {
+    const apiGuid = queueOrder()
+    await flusher(new ScriptedSender([() => new ServiceRejectedError('no', [], { status: 400 })])).flush()
+    const sender = new ScriptedSender([])
+    await flusher(sender).flush()
+    expect(sender.calls).toHaveLength(0)
+    desk.outbox.retryNow(apiGuid)
+    expect(desk.outbox.get(apiGuid)).toMatchObject({ state: 'queued', errors: [], lastError: null })
+    await flusher(sender).flush()
+    expect(desk.outbox.get(apiGuid)).toMatchObject({ state: 'sent', attempts: 2 })
+    expect((sender.calls[0]!.body.order as { api_guid: string }).api_guid).toBe(apiGuid)
+    expect(() => desk.outbox.retryNow(apiGuid)).toThrow(/already sent/)
+  })
+
   it('will not discard or edit an order that may already be with the supplier', async () => {
     const apiGuid = queueOrder()
     await flusher(new ScriptedSender([unreachable])).flush()

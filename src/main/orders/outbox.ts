@@ -110,6 +110,9 @@ export class Outbox {
         `UPDATE outbox SET state = 'queued', attempts = MAX(attempts - 1, 0), last_error = COALESCE(?, last_error), updated_at = ? WHERE id = ? AND state = 'sending'`,
       ),
       retryNow: db.prepare<[string, string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE api_guid = ? AND state = 'retrying'`),
+      requeueRejected: db.prepare<[string, string]>(
+        `UPDATE outbox SET state = 'queued', errors = '[]', last_error = NULL, updated_at = ? WHERE api_guid = ? AND state = 'needsAttention'`,
+      ),
       retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
       readSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
@@ -232,9 +235,14 @@ export class Outbox {
     this.statements.release.run(message, this.now(), work.id)
   }
 
+  /**
+   * "Retry now": a waiting entry is due at once. A rejected one is sent again as it stands, on the
+   * rep's word only (the supplier may have fixed what it objected to); the service wrote nothing for
+   * it, so the same api_guid is safe.
+   */
   retryNow(apiGuid?: string): void {
     if (apiGuid === undefined) this.statements.retryAllNow.run(this.now())
-    else if (this.statements.retryNow.run(this.now(), apiGuid).changes === 0) {
+    else if (this.statements.retryNow.run(this.now(), apiGuid).changes === 0 && this.statements.requeueRejected.run(this.now(), apiGuid).changes === 0) {
       const entry = this.get(apiGuid)
       if (entry.state !== 'queued') throw new CoreError('CONFLICT', `This order is ${describeState(entry.state)}; there is nothing to retry.`)
     }
