@@ -12,6 +12,7 @@ import { StoreQueries } from '../store/queries'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
 import { SyncEngine, resourceNames, type SyncProgress } from '../sync/engine'
+import { inlineWriter, sourceWriterWorker, startWorkerWriter, type PageWriter } from '../sync/page-writer'
 import { cliConnection } from './connection'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
@@ -42,13 +43,17 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   mkdirSync(dirname(global.db), { recursive: true })
   const db = openDatabase(global.db)
   let client: ServiceClient | undefined
+  let writer: PageWriter | undefined
   const controller = new AbortController()
   const interrupt = () => controller.abort()
   process.once('SIGINT', interrupt)
   try {
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
     client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
-    const engine = new SyncEngine({ store: new SyncStore(db, new Retention(db)), source: client, clock: systemClock })
+    const store = new SyncStore(db, new Retention(db))
+    // Pages are written on a thread of their own, as in the app, so the progress bar keeps moving.
+    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: global.db }).catch(() => inlineWriter(store))
+    const engine = new SyncEngine({ store, writer, source: client, clock: systemClock })
     const queries = new StoreQueries(db)
     let catalogNames = new Map<string, string>()
     const report = await engine.run({
@@ -77,6 +82,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   } finally {
     process.removeListener('SIGINT', interrupt)
     output.endProgress()
+    await writer?.close()
     await client?.close()
     closeDatabase(db)
   }

@@ -7,6 +7,8 @@ import { createHandlerTable, type HandlerTable } from './handlers'
 import { ConnectionStore } from './connection'
 import { SettingsRepository } from './settings'
 import { createSyncServices, type SyncServices } from '../sync/service'
+import type { WriterWorkerData } from '../sync/page-writer'
+import type { Worker } from 'node:worker_threads'
 import { orderMethods } from '../orders/handlers'
 import type { OrderRecord } from '../service/schemas'
 import { createOrderServices, type OrderServices } from '../orders/services'
@@ -37,6 +39,12 @@ export interface CoreConfig {
     /** Whether any network is up; without it, only the service's answers say. */
     network?: NetworkPort
     desktop?: DesktopPort
+    /**
+     * Starts the thread that writes synced pages, from the build's bundled entry for
+     * src/main/sync/writer-worker.ts. A source checkout (tsx, tests) starts it by itself; without
+     * either, pages are written on the main thread.
+     */
+    syncWriterWorker?: (data: WriterWorkerData) => Worker
   }
   /** How often connectivity is checked; the defaults suit a laptop, tests want seconds. */
   connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>
@@ -79,6 +87,8 @@ export function createCore(config: CoreConfig): Core {
     clock,
     logger,
     events: hub,
+    ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
+    ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
   })
   // Coalesced: a flush changes entries hundreds of times a second, the window needs a few updates.
   let outboxChangeTimer: NodeJS.Timeout | undefined

@@ -91,7 +91,7 @@ function bool(value: boolean | null | undefined, fallback: 0 | 1 | null): 0 | 1 
 }
 
 /** SQLite page cache during a sync, in KiB (negative: a size, not a page count). */
-const bulkCacheSize = -32_768
+const bulkCacheSize = -24_576
 
 /** Ids the service sends as 0 for "none". */
 function positive(value: unknown): number | null {

@@ -22,6 +22,7 @@ import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
 import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type RunState, type SyncMode, type SyncStore, type SyncedTableName } from '../store/sync-store'
 import type { ErrorCode } from '../../shared/result'
+import { inlineWriter, type PageWriter } from './page-writer'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
 
 export type ScopeReport = SyncReport['scopes'][number]
@@ -44,6 +45,8 @@ export interface SyncRunOptions {
 
 export interface SyncEngineOptions {
   store: SyncStore
+  /** Where pages are written: a worker thread in the app (page-writer.ts); this thread by default. */
+  writer?: PageWriter
   source: SyncSource
   clock: Clock
   logger?: Logger
@@ -70,7 +73,7 @@ interface ScopeDefinition<T> {
   /** Limits counts and removals to one catalog. */
   catalogGuid: string | null
   fetch(params: ListParams & { first: boolean }, signal: AbortSignal): Promise<Page<T>>
-  apply(rows: T[], context: ApplyContext): ApplyCounts
+  apply(rows: T[], context: ApplyContext): Promise<ApplyCounts>
   /** Live rows the service holds for this scope, when it can tell; checked after each run. */
   countOnServer?(signal: AbortSignal): Promise<number | null>
   /** A full listing removes local rows it did not see (false for the recent-orders window). */
@@ -81,6 +84,7 @@ interface ScopeDefinition<T> {
 
 export class SyncEngine {
   private readonly store: SyncStore
+  private readonly writer: PageWriter
   private readonly source: SyncSource
   private readonly clock: Clock
   private readonly logger: Logger
@@ -92,6 +96,7 @@ export class SyncEngine {
 
   constructor(options: SyncEngineOptions) {
     this.store = options.store
+    this.writer = options.writer ?? inlineWriter(options.store)
     this.source = options.source
     this.clock = options.clock
     this.logger = options.logger ?? silentLogger
@@ -129,7 +134,7 @@ export class SyncEngine {
       }
     }
 
-    const restore = this.store.beginBulkWrite()
+    const restore = this.writer.onThisThread ? this.store.beginBulkWrite() : () => {}
     try {
       await this.runScopes(signal, resources, runScope, fail)
     } finally {
@@ -193,7 +198,7 @@ export class SyncEngine {
       table: 'customers',
       catalogGuid: null,
       fetch: (params, signal) => this.source.listCustomers(params, { signal }),
-      apply: (rows, context) => this.store.applyCustomers(rows, context),
+      apply: (rows, context) => this.writer.applyCustomers(rows, context),
       // The spec shows no count on the customer list; when the service sends one, it is checked.
       countOnServer: async (signal) => (await this.source.listCustomers({ limit: 1, offset: 0 }, { signal })).total,
       prunes: true,
@@ -208,7 +213,7 @@ export class SyncEngine {
       catalogGuid,
       // Only the first page asks for the count: counting is the expensive part on the service.
       fetch: (params, signal) => this.source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, { signal }),
-      apply: (rows, context) => this.store.applyCatalogItems(catalogGuid, rows, context),
+      apply: (rows, context) => this.writer.applyCatalogItems(catalogGuid, rows, context),
       countOnServer: async (signal) => (await this.source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal })).total,
       prunes: true,
     }
@@ -221,7 +226,7 @@ export class SyncEngine {
       table: 'orders',
       catalogGuid: null,
       fetch: (params, signal) => this.source.listOrders(params, { signal }),
-      apply: (rows, context) => this.store.applyOrders(rows, context),
+      apply: (rows, context) => this.writer.applyOrders(rows, context),
       // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
       prunes: false,
       maxPages: this.orderHistoryPages,
@@ -341,7 +346,7 @@ export class SyncEngine {
     for (let start = 0; start < rows.length || start === 0; start += this.sliceSize) {
       await breathe()
       const last = start + this.sliceSize >= rows.length
-      addCounts(counts, definition.apply(rows.slice(start, start + this.sliceSize), last ? context : { ...context, page: undefined }))
+      addCounts(counts, await definition.apply(rows.slice(start, start + this.sliceSize), last ? context : { ...context, page: undefined }))
     }
     return counts
   }

@@ -11,7 +11,7 @@ import type { SyncStore } from '../store/sync-store'
 
 export interface SyncSchedulerOptions {
   /** The engine for the saved connection, or null when none is configured. */
-  createEngine: () => Promise<SyncEngine | null>
+  createEngine: () => Promise<Pick<SyncEngine, 'run'> | null>
   store: SyncStore
   intervalMinutes: () => number
   clock: Clock

@@ -18,6 +18,8 @@ import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
 import { SyncEngine } from './engine'
 import { SyncScheduler } from './scheduler'
+import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
+import type { Worker } from 'node:worker_threads'
 
 export type SyncMethods = Pick<
   Implementations,
@@ -56,6 +58,10 @@ export interface SyncServicesOptions {
   events: EventHub
   /** Progress events per second at most, per scope. */
   progressPerSecond?: number
+  /** better_sqlite3.node for the runtime, passed on to the writer thread. */
+  nativeBinding?: string
+  /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
+  writerWorker?: (data: WriterWorkerData) => Worker
 }
 
 /** Turns a service failure into the error the renderer shows; anything else passes through. */
@@ -90,10 +96,34 @@ export function createSyncServices(options: SyncServicesOptions): SyncServices {
     events.emit('syncProgress', progress)
   }
 
+  // Pages are written on a worker thread where one can start: a file database, and either a source
+  // checkout or a build that supplies its bundled worker. Otherwise on this thread.
+  const createWorker = options.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
+  const inMemory = db.memory || db.name === '' || db.name === ':memory:'
+  const pageWriter = async (): Promise<PageWriter> => {
+    if (!createWorker || inMemory) return inlineWriter(store)
+    try {
+      return await startWorkerWriter(createWorker, { databasePath: db.name, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
+    } catch (error) {
+      syncLogger.warn('the sync writer thread did not start; writing on the main thread', { error: error instanceof Error ? error.message : String(error) })
+      return inlineWriter(store)
+    }
+  }
+
   const scheduler = new SyncScheduler({
     createEngine: async () => {
       const made = await client()
-      return made ? new SyncEngine({ store, source: made, clock, logger: syncLogger }) : null
+      if (!made) return null
+      return {
+        run: async (runOptions) => {
+          const writer = await pageWriter()
+          try {
+            return await new SyncEngine({ store, writer, source: made, clock, logger: syncLogger }).run(runOptions)
+          } finally {
+            await writer.close()
+          }
+        },
+      }
     },
     store,
     intervalMinutes: options.syncIntervalMinutes,

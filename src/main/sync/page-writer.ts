@@ -1,0 +1,153 @@
+/**
+ * Where sync's pages are written. Writing 100,000 catalog items (JSON, indexes, full-text index,
+ * checkpoints) is most of a first sync's work, and on the main thread it held the event loop for
+ * hundreds of milliseconds at a time. The worker writer does it on a worker thread with its own
+ * connection to the same database file (WAL lets the main thread keep reading meanwhile); the inline
+ * writer does it on the calling thread, for in-memory databases and for tests of the engine alone.
+ */
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { CustomerConnection } from '../service/client'
+import type { CatalogItemRecord, OrderRecord } from '../service/schemas'
+import type { ApplyContext, ApplyCounts, SyncStore } from '../store/sync-store'
+
+export interface PageWriter {
+  /** Writes on the calling thread (which then wants the bulk-write settings on its connection). */
+  readonly onThisThread: boolean
+  applyCatalogItems(catalogGuid: string, rows: CatalogItemRecord[], context: ApplyContext): Promise<ApplyCounts>
+  applyCustomers(rows: CustomerConnection[], context: ApplyContext): Promise<ApplyCounts>
+  applyOrders(rows: OrderRecord[], context: ApplyContext): Promise<ApplyCounts>
+  close(): Promise<void>
+}
+
+/** What the worker is asked to do: one page, in one transaction. */
+export type WriterRequest =
+  | { id: number; op: 'catalogItems'; catalogGuid: string; rows: CatalogItemRecord[]; context: ApplyContext }
+  | { id: number; op: 'customers'; rows: CustomerConnection[]; context: ApplyContext }
+  | { id: number; op: 'orders'; rows: OrderRecord[]; context: ApplyContext }
+
+/** Sent last: the worker closes its connection and ends. */
+export const closeRequest = 'close'
+/** The worker's first message, once its connection is open. */
+export const readyMessage = 'ready'
+
+export type WriterResponse = { id: number; ok: true; counts: ApplyCounts } | { id: number; ok: false; message: string }
+
+export interface WriterWorkerData {
+  databasePath: string
+  nativeBinding?: string
+}
+
+/** Distributes over the union, so each request keeps its own fields. */
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
+
+/** Applies a request to a store: the worker's whole job, and the inline writer's. */
+export function applyRequest(store: SyncStore, request: WithoutId<WriterRequest>): ApplyCounts {
+  switch (request.op) {
+    case 'catalogItems':
+      return store.applyCatalogItems(request.catalogGuid, request.rows, request.context)
+    case 'customers':
+      return store.applyCustomers(request.rows, request.context)
+    case 'orders':
+      return store.applyOrders(request.rows, request.context)
+  }
+}
+
+export function inlineWriter(store: SyncStore): PageWriter {
+  return {
+    onThisThread: true,
+    applyCatalogItems: async (catalogGuid, rows, context) => applyRequest(store, { op: 'catalogItems', catalogGuid, rows, context }),
+    applyCustomers: async (rows, context) => applyRequest(store, { op: 'customers', rows, context }),
+    applyOrders: async (rows, context) => applyRequest(store, { op: 'orders', rows, context }),
+    close: async () => {},
+  }
+}
+
+/**
+ * Starts the worker that writes pages and waits until its connection is open, so a worker that cannot
+ * start (no native module for this runtime, say) is known before any page depends on it.
+ * `create` builds the Worker: the Electron build supplies its own bundle (see CoreConfig.ports).
+ */
+export async function startWorkerWriter(create: (data: WriterWorkerData) => Worker, data: WriterWorkerData): Promise<PageWriter> {
+  const worker = create(data)
+  await new Promise<void>((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      if (message !== readyMessage) return
+      cleanup()
+      resolve()
+    }
+    const onError = (error: Error) => {
+      cleanup()
+      reject(error)
+    }
+    const onExit = (code: number) => {
+      cleanup()
+      reject(new Error(`the sync writer exited (${code}) before it was ready`))
+    }
+    const cleanup = () => {
+      worker.off('message', onMessage)
+      worker.off('error', onError)
+      worker.off('exit', onExit)
+    }
+    worker.on('message', onMessage)
+    worker.on('error', onError)
+    worker.on('exit', onExit)
+  })
+  const pending = new Map<number, { resolve: (counts: ApplyCounts) => void; reject: (error: Error) => void }>()
+  let nextId = 1
+  let failure: Error | null = null
+  const failAll = (error: Error) => {
+    failure ??= error
+    for (const waiting of pending.values()) waiting.reject(error)
+    pending.clear()
+  }
+  worker.on('message', (response: WriterResponse) => {
+    const waiting = pending.get(response.id)
+    if (!waiting) return
+    pending.delete(response.id)
+    if (response.ok) waiting.resolve(response.counts)
+    else waiting.reject(new Error(`Writing synced data failed: ${response.message}`))
+  })
+  worker.on('error', (error) => failAll(new Error(`The sync writer stopped: ${error.message}`)))
+  worker.on('exit', (code) => failAll(new Error(`The sync writer exited (${code}).`)))
+  const send = (request: WithoutId<WriterRequest>): Promise<ApplyCounts> => {
+    if (failure) return Promise.reject(failure)
+    const id = nextId++
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject })
+      worker.postMessage({ ...request, id })
+    })
+  }
+  return {
+    onThisThread: false,
+    applyCatalogItems: (catalogGuid, rows, context) => send({ op: 'catalogItems', catalogGuid, rows, context }),
+    applyCustomers: (rows, context) => send({ op: 'customers', rows, context }),
+    applyOrders: (rows, context) => send({ op: 'orders', rows, context }),
+    async close() {
+      failure ??= new Error('The sync writer was closed.')
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
+      worker.postMessage(closeRequest)
+      // A worker stuck in a long write is not waited for past a few seconds.
+      const timer = setTimeout(() => void worker.terminate(), 5_000)
+      await exited
+      clearTimeout(timer)
+    },
+  }
+}
+
+/**
+ * The worker in a source checkout (tsx, the CLI, tests): the TypeScript file itself, behind tsx's
+ * require hook (a worker does not inherit --import loaders). A bundled build has no such file and
+ * passes its own factory instead (see CoreConfig.ports).
+ */
+export function sourceWriterWorker(data: WriterWorkerData): Worker {
+  const resolve = createRequire(__filename).resolve
+  const bootstrap = `require(${JSON.stringify(resolve('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, 'writer-worker.ts'))})`
+  return new Worker(bootstrap, { eval: true, workerData: data })
+}
+
+/** Whether this code runs from source, where sourceWriterWorker can start. */
+export function runningFromSource(): boolean {
+  return __filename.endsWith('.ts')
+}

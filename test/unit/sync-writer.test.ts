@@ -1,0 +1,40 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
+import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
+import { StoreQueries } from '../../src/main/store/queries'
+
+let directory: string | undefined
+let db: Database | undefined
+let writer: PageWriter | undefined
+
+afterEach(async () => {
+  await writer?.close()
+  if (db) closeDatabase(db)
+  if (directory) rmSync(directory, { recursive: true, force: true })
+  writer = undefined
+  db = undefined
+  directory = undefined
+})
+
+describe('the writer thread', () => {
+  it('writes pages on its own connection, visible to the main one once each page is answered', async () => {
+    directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
+    const path = join(directory, 'satchel.db')
+    db = openDatabase(path)
+    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
+    const rows = [1, 2, 3].map((n) => ({ guid: `item-${n}`, id: n, sku: `SKU-${n}`, name: `Thread-written widget ${n}`, pricing: { Retail: n } }))
+    const counts = await writer.applyCatalogItems('cat', rows, { listingId: null, serverTime: null, page: { scope: 'catalogItems:cat', page: 0 } })
+    expect(counts).toEqual({ fetched: 3, upserted: 3, deleted: 0 })
+    const queries = new StoreQueries(db)
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat', query: 'thread widg' }).total).toBe(3)
+    expect(db.prepare('SELECT page FROM sync_pages WHERE scope = ?').pluck().all('catalogItems:cat')).toEqual([0])
+  })
+
+  it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {
+    directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
+    await expect(startWorkerWriter(sourceWriterWorker, { databasePath: join(directory, 'missing', 'satchel.db') })).rejects.toThrow()
+  })
+})
