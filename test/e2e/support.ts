@@ -59,8 +59,8 @@ export async function findOrderWorld(handlers: Handlers): Promise<OrderWorld> {
     const catalog = catalogs[0]
     if (!catalog) continue
     const main = catalog.priceGroups.find((group) => group.isMain)
-    // The customer's own group must be one of this catalog's (by id): the draft check resolves the
-    // group by id, while the catalog query also matches a group of the same name in another catalog.
+    // A customer whose own group is one of this catalog's, and not the main one, so some items are
+    // "N/A" for them.
     if (!catalog.priceGroups.some((group) => group.id === customer.priceGroup!.id && !group.isMain)) continue
     const page = await call(handlers, 'searchCatalogItems', { catalogGuid: catalog.guid, customerGuid: customer.guid, limit: 500 })
     if (!page.priceGroupName || page.priceGroupName === main?.name) continue
