@@ -536,7 +536,7 @@ export class SyncStore {
     listingId: number,
     serverTime: string | null,
     after: number,
-    span = 5000,
+    span = 2000,
   ): { counts: ApplyCounts; next: number | null } {
     const spec: SyncedTable = tables[name]
     const statements = this.table(name)
