@@ -133,9 +133,15 @@ describe('full listing removal', () => {
     expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).total).toBe(2)
   })
 
-  it('keeps rows named by the retained_refs view that the drafts migration defines', () => {
+  it('keeps rows named by the retained_refs view (migration 7): here, an item on a draft', () => {
     store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
-    db.exec("CREATE VIEW retained_refs (kind, guid) AS SELECT 'catalogItem', 'i2'")
+    db.prepare('INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, NULL, ?, ?, ?, ?)').run(
+      'c0ffee00-0000-4000-8000-000000000001',
+      catalogGuid,
+      JSON.stringify({ lines: [{ catalogItemGuid: 'i2' }] }),
+      '2026-11-20T00:00:00.000Z',
+      '2026-11-20T00:00:00.000Z',
+    )
     const listing = store.newListingId('catalogItems:cat-1')
     store.pruneUnlisted('catalogItems', catalogGuid, listing, null)
     expect(queries.getCatalogItem({ guid: 'i1' })).toBeNull()

@@ -128,7 +128,6 @@ export function createCore(config: CoreConfig): Core {
       sync.store.applyCatalogItems(catalogGuid, items, { listingId: null, serverTime: null })
     },
   })
-  sync.retention.register(orders.retention)
 
   const connectivity = createConnectivityMonitor({
     isNetworkUp: () => config.ports?.network?.isUp() ?? true,

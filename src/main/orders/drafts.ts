@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { draftLineSchema, newCustomerSchema, shipToSchema, type Draft, type DraftLine } from '../../shared/orders'
+import { draftLineSchema, newCustomerSchema, shipToSchema, type Draft } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -118,10 +118,5 @@ export class DraftRepository {
     this.deleteRow.run(id)
   }
 
-  /** Catalog item guids that open drafts still need, so a full sync keeps (and flags) them. */
-  referencedCatalogItems(): Set<string> {
-    const guids = new Set<string>()
-    for (const draft of this.list()) for (const line of draft.lines as DraftLine[]) guids.add(line.catalogItemGuid)
-    return guids
-  }
+
 }

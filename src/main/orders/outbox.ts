@@ -76,9 +76,6 @@ export class Outbox {
       ),
       insertPayload: db.prepare<[number | bigint, string, string]>('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)'),
       payload: db.prepare<[number], { draft: string; request: string }>('SELECT draft, request FROM outbox_payloads WHERE entry_id = ?'),
-      unsentDrafts: db.prepare<[], string>(
-        `SELECT p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state <> 'sent'`,
-      ),
       byApiGuid: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE api_guid = ?'),
       all: db.prepare<[], OutboxRow>('SELECT * FROM outbox ORDER BY id'),
       counts: db.prepare<[], { state: OutboxState; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state'),
@@ -299,14 +296,7 @@ export class Outbox {
     this.statements.deleteSetting.run(pauseKey)
   }
 
-  /** Catalog item guids that unsent entries still need, so a full sync keeps them. */
-  referencedCatalogItems(): Set<string> {
-    const guids = new Set<string>()
-    for (const draft of this.statements.unsentDrafts.all()) {
-      for (const line of draftSchema.parse(JSON.parse(draft)).lines) guids.add(line.catalogItemGuid)
-    }
-    return guids
-  }
+
 }
 
 export function describeState(state: OutboxState): string {

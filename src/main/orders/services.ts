@@ -1,7 +1,6 @@
 import type { Database } from '../db/database'
 import type { Clock, Logger } from '../ports'
 import type { OrderWithItemsResult } from '../service/client'
-import type { RetentionProvider } from '../store/retention'
 import { OrderDesk } from './desk'
 import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './flusher'
 import type { OutboxWork } from './outbox'
@@ -26,8 +25,6 @@ export interface OrderServicesOptions {
 export interface OrderServices {
   desk: OrderDesk
   flusher: OutboxFlusher
-  /** Tells sync which synced rows drafts and unsent orders still name. */
-  retention: RetentionProvider
   /**
    * Before sending, when online: the draft's items are read again from the service, so a price or
    * stock change since drafting is shown to the rep rather than found out by the supplier.
@@ -52,19 +49,6 @@ export function createOrderServices(options: OrderServicesOptions): OrderService
     ...(options.onChange ? { onChange: options.onChange } : {}),
     ...(options.probe ? { probe: options.probe } : {}),
   })
-  const retention: RetentionProvider = (kind, guids) => {
-    if (kind === 'catalogItem') {
-      const needed = new Set([...desk.drafts.referencedCatalogItems(), ...desk.outbox.referencedCatalogItems()])
-      return guids.filter((guid) => needed.has(guid))
-    }
-    if (kind === 'customer') {
-      const needed = new Set<string>()
-      for (const draft of desk.drafts.list()) if (draft.customerGuid) needed.add(draft.customerGuid)
-      for (const entry of desk.outbox.list()) if (entry.state !== 'sent' && entry.customerGuid) needed.add(entry.customerGuid)
-      return guids.filter((guid) => needed.has(guid))
-    }
-    return []
-  }
   const refreshBeforeSending = async (draftId: number) => {
     const draft = desk.drafts.get(draftId)
     if (!options.refreshItems || !draft.catalogGuid || draft.lines.length === 0) return
@@ -75,5 +59,5 @@ export function createOrderServices(options: OrderServicesOptions): OrderService
       options.logger.info('could not refresh items before sending; using the local copy', { error: error instanceof Error ? error.message : String(error) })
     }
   }
-  return { desk, flusher, retention, refreshBeforeSending }
+  return { desk, flusher, refreshBeforeSending }
 }
