@@ -9,6 +9,7 @@ import { autoUpdater } from 'electron-updater'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createCore } from '../core/compose'
+import createSyncWriter from '../sync/writer-worker?nodeWorker'
 import { createMemorySecretStore, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
@@ -100,7 +101,14 @@ async function start(): Promise<void> {
     databasePath: join(userData, databaseFileName),
     nativeBinding: isDevelopment ? electronNativeBinding(app.getAppPath()) : undefined,
     appVersion: app.getVersion(),
-    ports: { logger, secrets: demo ? createMemorySecretStore() : secrets, network: { isUp: () => net.isOnline() }, desktop },
+    ports: {
+      logger,
+      secrets: demo ? createMemorySecretStore() : secrets,
+      network: { isUp: () => net.isOnline() },
+      desktop,
+      // Sync writes its pages on a thread of its own, so the window never waits on a commit.
+      syncWriterWorker: (data) => createSyncWriter({ workerData: data }),
+    },
   })
   if (demo) {
     const saved = await core.handlers.saveConnection({ baseUrl: demo.baseUrl, auth: { kind: 'apiKey', apiKey: demo.apiKey, apiSecret: demo.apiSecret } })
