@@ -14,12 +14,10 @@
  * Options: --size bench|demo|<items> (default bench), --concurrency N (default 4).
  * (`--bare URL KEY SECRET CATALOGS` is the child-process mode that runs the bare client.)
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
@@ -27,55 +25,12 @@ import { ServiceClient } from '../../src/main/service/client'
 import { Retention } from '../../src/main/store/retention'
 import { SyncStore } from '../../src/main/store/sync-store'
 import { SyncEngine, type SyncReport } from '../../src/main/sync/engine'
+import { spawn } from 'node:child_process'
 import { sourceWriterWorker, startWorkerWriter } from '../../src/main/sync/page-writer'
+import { control, controlGet, printTable, root, startDouble, writeResults, type Double } from './support'
 
-const root = resolve(__dirname, '../..')
 const pageSize = 100
 const targets = { ratio: 1.25, deltaMs: 2000, rssMb: 300, stallMs: 50 }
-
-interface Double {
-  url: string
-  apiKey: string
-  apiSecret: string
-  process: ChildProcess
-}
-
-/** Starts `npm run service` in a child process and reads its address and API key from what it prints. */
-async function startDouble(size: string): Promise<Double> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/service/main.ts'), '--size', size, '--port', '0', '--control', '--seed', '1'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  const lines = createInterface({ input: child.stdout! })
-  let url = ''
-  let apiKey = ''
-  let apiSecret = ''
-  for await (const line of lines) {
-    url ||= /listening on (http:\/\/\S+)/.exec(line)?.[1] ?? ''
-    apiKey ||= /x-apiKey: (\S+)/.exec(line)?.[1] ?? ''
-    apiSecret ||= /x-apiSecret: (\S+)/.exec(line)?.[1] ?? ''
-    if (line.startsWith('Ctrl+C')) break
-  }
-  if (!url || !apiKey || !apiSecret) throw new Error('the double did not print its address and API key')
-  child.stdout!.resume()
-  return { url, apiKey, apiSecret, process: child }
-}
-
-async function control(double: Double, method: string, args: Record<string, unknown>): Promise<unknown> {
-  const response = await fetch(`${double.url}/__control/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  })
-  if (!response.ok) throw new Error(`control ${method} failed: ${response.status} ${await response.text()}`)
-  return ((await response.json()) as { result: unknown }).result
-}
-
-async function controlGet(double: Double, method: string, query: Record<string, string> = {}): Promise<unknown> {
-  const response = await fetch(`${double.url}/__control/${method}?${new URLSearchParams(query)}`)
-  if (!response.ok) throw new Error(`control ${method} failed: ${response.status}`)
-  return ((await response.json()) as { result: unknown }).result
-}
 
 /** Runs `work` over `items` with at most `limit` at once. */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -321,14 +276,8 @@ async function main(): Promise<void> {
       ['  longest store call', `${results.longestStoreCallMs} ms`, '', `${results.longestStoreCall} (main thread)`],
       ['Load average (1 min)', `${loadBefore[0]} → ${results.loadAverage.after[0]}`, '', `${results.cpus} CPUs, shared`],
     ]
-    const widths = [0, 1, 2, 3].map((column) => Math.max(...rowsOut.map((row) => row[column]!.length), ['Measure', 'Value', 'Target', 'Result'][column]!.length))
-    const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')
-    process.stdout.write(`\n${line(['Measure', 'Value', 'Target', 'Result'])}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rowsOut.map(line).join('\n')}\n`)
-    const resultsDirectory = join(root, 'test/bench/results')
-    mkdirSync(resultsDirectory, { recursive: true })
-    const file = join(resultsDirectory, `sync-${results.at.replace(/[:.]/g, '-')}.json`)
-    writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
-    process.stdout.write(`\nWrote ${file}\n`)
+    printTable(rowsOut)
+    writeResults('sync', results)
     await writer.close()
     await client.close()
     closeDatabase(db)
