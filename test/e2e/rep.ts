@@ -8,6 +8,7 @@ import type { Page } from '@playwright/test'
 import { call } from '../../src/main/core/handlers'
 import type { MethodInput, MethodOutput } from '../../src/shared/contract'
 import type { MethodName } from '../../src/shared/channels'
+import { findOrderable, type Orderable } from '../support/orderable'
 import type { TestCore } from '../support/core'
 import { expect, screenshotDir, type ServiceHandle } from './fixtures'
 
@@ -25,42 +26,9 @@ export async function connectCore(core: TestCore, service: ServiceHandle): Promi
   if (!report.ok) throw new Error(`first sync failed: ${JSON.stringify(report.error)}`)
 }
 
-export interface Orderable {
-  customerGuid: string
-  customerName: string
-  catalogGuid: string
-  skus: string[]
-}
-
 /** An active customer without a PO rule, and items priced for its group with stock to spare. */
 export function orderable(core: TestCore, count = 2): Orderable {
-  const db = core.db
-  const customers = db
-    .prepare<[], { guid: string; name: string; price_group_id: number; lock_catalog_id: number | null }>(
-      `SELECT guid, name, price_group_id, lock_catalog_id FROM customers
-       WHERE active = 1 AND deleted_at IS NULL AND require_po = 0 AND price_group_id IS NOT NULL ORDER BY id`,
-    )
-    .all()
-  for (const customer of customers) {
-    const catalog = db
-      .prepare<[number, number], { guid: string }>('SELECT guid FROM catalogs WHERE active = 1 AND deleted_at IS NULL AND (id = ? OR ? = 0) ORDER BY id LIMIT 1')
-      .get(customer.lock_catalog_id ?? 0, customer.lock_catalog_id ?? 0)
-    if (!catalog) continue
-    const group = db.prepare<[string, number], { name: string }>('SELECT name FROM price_groups WHERE catalog_guid = ? AND id = ?').get(catalog.guid, customer.price_group_id)
-    if (!group) continue
-    const items = db
-      .prepare<[string], { sku: string; json: string }>('SELECT sku, json FROM catalog_items WHERE catalog_guid = ? AND active = 1 AND deleted_at IS NULL ORDER BY id')
-      .all(catalog.guid)
-      .filter((row) => {
-        const item = JSON.parse(row.json) as Record<string, unknown>
-        const price = (item.pricing as Record<string, unknown>)[group.name]
-        const spare = item.has_inventory !== true || item.allow_backorder === true || Number(item.qty_on_hand) - Number(item.reserved_qty_on_hand ?? 0) >= 50
-        return typeof price === 'number' && spare && Number(item.min_order_qty ?? 0) <= 1 && Number(item.qty_break ?? 0) === 0
-      })
-      .slice(0, count)
-    if (items.length === count) return { customerGuid: customer.guid, customerName: customer.name, catalogGuid: catalog.guid, skus: items.map((item) => item.sku) }
-  }
-  throw new Error('no orderable customer in the seeded data')
+  return findOrderable(core.db, count)
 }
 
 /** A draft for the target with one of each SKU, sent to the outbox; answers the entry's apiGuid. */

@@ -2,9 +2,11 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { OrderDetail, OrderSummary } from '../../../shared/synced'
 import { api, unwrap } from '../api'
+import { useNoticesStore } from './notices'
 
 /** Synced order history, per customer or across customers, and reorders. */
 export const useOrdersStore = defineStore('orders', () => {
+  const notices = useNoticesStore()
   const orders = ref<OrderSummary[]>([])
   const total = ref(0)
   const customerGuid = ref<string | null>(null)
@@ -29,9 +31,26 @@ export const useOrdersStore = defineStore('orders', () => {
   }
 
   /** A new draft with the order's lines; answers the draft id and what could not be copied. */
-  async function reorder(orderGuid: string): Promise<{ draftId: number; notOffered: { sku: string; name: string; reason: string }[] }> {
-    const result = await unwrap(api.reorder({ orderGuid }))
-    return { draftId: result.check.draft.id, notOffered: result.notOffered }
+  /**
+   * A new draft with the order's lines; a notice (shown with the draft) says which lines were not
+   * copied because the items are no longer offered. Answers the draft's id.
+   */
+  async function reorder(orderGuid: string, orderName: string | null): Promise<number> {
+    const { check, notOffered } = await unwrap(api.reorder({ orderGuid }))
+    const draftId = check.draft.id
+    const label = orderName ? `order ${orderName}` : 'the order'
+    const one = notOffered.length === 1
+    notices.push(
+      notOffered.length === 0
+        ? { tone: 'info', title: `Every line of ${label} was copied into this draft.`, lines: [], path: `/drafts/${draftId}` }
+        : {
+            tone: 'warning',
+            title: `${notOffered.length} ${one ? 'item from' : 'items from'} ${label} ${one ? 'is' : 'are'} no longer offered and ${one ? 'was' : 'were'} not copied:`,
+            lines: notOffered.map((item) => `${item.sku} — ${item.name}: ${item.reason}`),
+            path: `/drafts/${draftId}`,
+          },
+    )
+    return draftId
   }
 
   return { orders, total, customerGuid, list, recent, get, reorder }
