@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { CustomerDetail, CustomerSummary } from '../../../shared/synced'
 import { api, unwrap } from '../api'
+import { useNoticesStore } from './notices'
 
 const pageSize = 200
 
@@ -10,6 +11,7 @@ const pageSize = 200
  * list scrolls near the end. An answer to an older query never overwrites a newer one.
  */
 export const useCustomersStore = defineStore('customers', () => {
+  const notices = useNoticesStore()
   const query = ref('')
   const includeInactive = ref(false)
   const results = shallowRef<CustomerSummary[]>([])
@@ -62,7 +64,7 @@ export const useCustomersStore = defineStore('customers', () => {
 
   api.onEvent((event) => {
     // New or changed customers arrive with a sync: refresh what is on screen.
-    if (event.name === 'syncFinished' && searchedOnce.value) void search().catch(() => undefined)
+    if (event.name === 'syncFinished' && searchedOnce.value) void search().catch(notices.failed('Could not refresh the customer list'))
   })
 
   return { query, includeInactive, results, total, searching, search, loadMore, get, cached }

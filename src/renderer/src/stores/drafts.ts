@@ -107,6 +107,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     if (event.name === 'outboxChanged') void refreshSent()
     if (event.name === 'syncFinished') {
       void refreshList()
+      // A draft sent since it was opened no longer exists; refreshList above shows what remains.
       for (const id of Object.keys(checks.value)) void load(Number(id)).catch(() => undefined)
     }
   })

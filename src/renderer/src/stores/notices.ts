@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
+import { toAppError } from '../errors'
 
 export interface Notice {
   id: number
@@ -27,5 +28,16 @@ export const useNoticesStore = defineStore('notices', () => {
   function dismiss(id: number): void {
     notices.value = notices.value.filter((notice) => notice.id !== id)
   }
-  return { notices, push, dismiss }
+  /**
+   * For a call nobody waits on (a load at start-up, a refresh after an event): if the core refuses,
+   * the rep is told what could not be done rather than left with a quietly empty or stale screen.
+   * The same message is shown once, however often the refresh fails.
+   */
+  function failed(what: string): (error: unknown) => void {
+    return (error) => {
+      const title = `${what}: ${toAppError(error).message}`
+      if (!notices.value.some((notice) => notice.title === title)) push({ tone: 'error', title, lines: [], path: null })
+    }
+  }
+  return { notices, push, dismiss, failed }
 })

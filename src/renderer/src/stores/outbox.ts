@@ -2,9 +2,11 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { OutboxEntry, OutboxSummary } from '../../../shared/orders'
 import { api, unwrap } from '../api'
+import { useNoticesStore } from './notices'
 
 /** The outbox as the core keeps it: the summary for the status bar, the entries for the Outbox screen. */
 export const useOutboxStore = defineStore('outbox', () => {
+  const notices = useNoticesStore()
   const summary = ref<OutboxSummary | null>(null)
   const entries = ref<OutboxEntry[]>([])
   /** Entries are listed only once a screen asked for them; after that every outboxChanged refreshes them. */
@@ -55,7 +57,7 @@ export const useOutboxStore = defineStore('outbox', () => {
   api.onEvent((event) => {
     if (event.name !== 'outboxChanged') return
     summary.value = event.payload
-    if (entriesWanted.value) void loadEntries().catch(() => undefined)
+    if (entriesWanted.value) void loadEntries().catch(notices.failed('Could not refresh the outbox'))
   })
 
   /** Orders not yet confirmed by the service: queued, being sent or waiting to retry. */

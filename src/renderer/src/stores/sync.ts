@@ -2,9 +2,11 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { SyncProgress, SyncReport, SyncStatus } from '../../../shared/synced'
 import { api, unwrap } from '../api'
+import { useNoticesStore } from './notices'
 
 /** The sync's status, its live progress and the last report, from getSyncStatus and the sync events. */
 export const useSyncStore = defineStore('sync', () => {
+  const notices = useNoticesStore()
   const status = ref<SyncStatus | null>(null)
   const progress = ref<SyncProgress | null>(null)
   const lastReport = ref<SyncReport | null>(null)
@@ -27,7 +29,7 @@ export const useSyncStore = defineStore('sync', () => {
       return report
     } finally {
       requested.value = false
-      void load().catch(() => undefined)
+      void load().catch(notices.failed('Could not read the sync status'))
     }
   }
 
