@@ -15,6 +15,24 @@ const electronBan = {
 }
 const electronPatterns = [{ group: ['electron/*'], message: electronBan.message }]
 
+/**
+ * Inside the core, dependencies point down (README, "Layout"): core/ composes everything, so only
+ * core/, cli/ and shell/ may import it; the ordering service's client knows nothing of what uses it;
+ * the local copy knows nothing of sync or orders. Flat config replaces a rule's options per file
+ * rather than merging them, so each folder's entry carries the electron ban as well.
+ */
+const layering = {
+  core: { regex: '(^|/)core(/|$)', message: 'Only src/main/core, cli and shell may import core/: it composes the others, so nothing below may depend on it.' },
+  orderingClient: {
+    regex: '^\\.\\./(?!(errors|ports)$)[^.]',
+    message: 'ordering-client/ is the bottom layer: it imports only ../errors, ../ports and src/shared.',
+  },
+  store: { regex: '^\\.\\./(sync|orders)(/|$)', message: 'store/ is the local copy: it must not import sync/ or orders/, which build on it.' },
+}
+const mainImports = (...extra) => ({
+  'no-restricted-imports': ['error', { paths: [electronBan], patterns: [...electronPatterns, ...extra] }],
+})
+
 export default tseslint.config(
   {
     ignores: ['out/**', 'dist/**', 'build/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/bench/results/**'],
@@ -65,6 +83,22 @@ export default tseslint.config(
   {
     files: ['src/main/**/*.ts', 'src/shared/**/*.ts'],
     ignores: ['src/main/shell/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [electronBan], patterns: electronPatterns }] },
+    rules: mainImports(layering.core),
+  },
+  {
+    files: ['src/main/core/**/*.ts', 'src/main/cli/**/*.ts'],
+    rules: mainImports(),
+  },
+  {
+    files: ['src/main/ordering-client/**/*.ts'],
+    rules: mainImports(layering.core, layering.orderingClient),
+  },
+  {
+    files: ['src/main/store/**/*.ts'],
+    rules: mainImports(layering.core, layering.store),
+  },
+  {
+    files: ['src/main/shell/**/*.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 )

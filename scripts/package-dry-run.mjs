@@ -54,7 +54,7 @@ function ensureBuild() {
   const needed = ['out/main/index.js', 'out/preload/index.js', 'out/renderer/index.html']
   if (needed.every((file) => existsSync(join(root, file)))) return false
   process.stdout.write('package-dry-run: out/ is missing, building it first (electron-vite build)\n')
-  const result = spawnSync(process.execPath, [require.resolve('electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' })
+  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' })
   if (result.status !== 0) throw new Error('electron-vite build failed')
   return true
 }

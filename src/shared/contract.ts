@@ -130,6 +130,10 @@ export const eventSchemas = {
 export type Contract = typeof contract
 export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>
 export type MethodOutput<M extends MethodName> = z.output<Contract[M]['output']>
+/** What the core implements for each method: the argument already validated against the contract. */
+export type Implementations = {
+  [M in MethodName]: (argument: z.output<Contract[M]['input']>) => MethodOutput<M> | Promise<MethodOutput<M>>
+}
 export type EventPayload<E extends EventName> = z.output<(typeof eventSchemas)[E]>
 
 export type SatchelEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName]

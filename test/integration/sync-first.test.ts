@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { CatalogItemRecord } from '../../src/main/service/schemas'
-import type { Page } from '../../src/main/service/client'
+import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+import type { Page } from '../../src/main/ordering-client/client'
 import {
   itemsRoute,
   liveCatalogGuids,

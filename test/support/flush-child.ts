@@ -7,9 +7,9 @@
  */
 import { ConnectionStore } from '../../src/main/core/connection'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { createOrderServices } from '../../src/main/orders/services'
+import { createOrders } from '../../src/main/orders'
 import { createMemorySecretStore, silentLogger, systemClock } from '../../src/main/ports'
-import { ServiceClient } from '../../src/main/service/client'
+import { ServiceClient } from '../../src/main/ordering-client/client'
 
 async function main(): Promise<void> {
   const databasePath = process.argv[2]
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   if (!connection) throw new Error('no connection saved in this database')
   const client = new ServiceClient({ connection })
   let reached = 0
-  const orders = createOrderServices({
+  const orders = createOrders({
     db,
     clock: systemClock,
     logger: silentLogger,

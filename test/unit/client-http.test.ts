@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ServiceClient } from '../../src/main/service/client'
-import type { ServiceConnection } from '../../src/main/core/connection'
+import { ServiceClient } from '../../src/main/ordering-client/client'
+import type { ServiceConnection } from '../../src/main/ordering-client/connection'
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void
 

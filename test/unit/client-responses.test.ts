@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ServiceError, ServiceRejectedError } from '../../src/main/service/errors'
-import { errorFromResponse, findRecordArray, parseRetryAfter } from '../../src/main/service/responses'
-import { backoffDelay, withRetry, type Sleep } from '../../src/main/service/retry'
+import { ServiceError, ServiceRejectedError } from '../../src/main/ordering-client/errors'
+import { errorFromResponse, findRecordArray, parseRetryAfter } from '../../src/main/ordering-client/responses'
+import { backoffDelay, withRetry, type Sleep } from '../../src/main/ordering-client/retry'
 
 const json = { 'content-type': 'application/json' }
 const now = Date.parse('2025-03-01T12:00:00Z')

@@ -37,3 +37,40 @@ describe('layering lint rules', () => {
     expect(await restrictedImportErrors(importsElectron, 'src/main/shell/window.ts')).toEqual([])
   })
 })
+
+describe('dependency direction inside the core', () => {
+  const importsCore = "import { ConnectionStore } from '../core/connection'\nexport const store = ConnectionStore\n"
+
+  it('fails a file below core/ that imports core/', async () => {
+    for (const path of ['src/main/sync/index.ts', 'src/main/orders/handlers.ts', 'src/main/ordering-client/client.ts', 'src/main/store/queries.ts', 'src/main/connectivity/monitor.ts']) {
+      expect(await restrictedImportErrors(importsCore, path), path).toContainEqual(expect.stringContaining('Only src/main/core, cli and shell may import core/'))
+    }
+  })
+
+  it('lets core/, cli/ and shell/ import core/', async () => {
+    for (const path of ['src/main/core/compose.ts', 'src/main/cli/orders.ts', 'src/main/shell/index.ts']) {
+      expect(await restrictedImportErrors(importsCore, path), path).toEqual([])
+    }
+  })
+
+  it('keeps the ordering client at the bottom: errors, ports and shared only', async () => {
+    const file = 'src/main/ordering-client/client.ts'
+    const importsStore = "import { SyncStore } from '../store/sync-store'\nexport const store = SyncStore\n"
+    expect(await restrictedImportErrors(importsStore, file)).toEqual([expect.stringContaining('ordering-client/ is the bottom layer')])
+    const allowed = "import { CoreError } from '../errors'\nimport type { Clock } from '../ports'\nimport type { ErrorCode } from '../../shared/result'\nimport { backoffDelay } from './retry'\nexport const all = [CoreError, backoffDelay] as const\nexport type Both = [Clock, ErrorCode]\n"
+    expect(await restrictedImportErrors(allowed, file)).toEqual([])
+  })
+
+  it('keeps the local copy free of sync and orders', async () => {
+    const file = 'src/main/store/queries.ts'
+    expect(await restrictedImportErrors("import { SyncEngine } from '../sync/engine'\nexport const e = SyncEngine\n", file)).toEqual([expect.stringContaining('store/ is the local copy')])
+    expect(await restrictedImportErrors("import { OrderDesk } from '../orders/desk'\nexport const d = OrderDesk\n", file)).toEqual([expect.stringContaining('store/ is the local copy')])
+    expect(await restrictedImportErrors("import type { OrderRecord } from '../ordering-client/schemas'\nexport type R = OrderRecord\n", file)).toEqual([])
+  })
+
+  it('still bans electron in every layered folder', async () => {
+    for (const path of ['src/main/ordering-client/client.ts', 'src/main/store/queries.ts', 'src/main/cli/index.ts', 'src/main/core/compose.ts']) {
+      expect(await restrictedImportErrors(importsElectron, path), path).toEqual([expect.stringContaining('Only src/main/shell')])
+    }
+  })
+})

@@ -6,8 +6,8 @@ import { closeDatabase, openDatabase, type Database } from '../../src/main/db/da
 import { OrderDesk } from '../../src/main/orders/desk'
 import { OutboxFlusher, type OrderSender } from '../../src/main/orders/flusher'
 import { silentLogger, type Clock } from '../../src/main/ports'
-import type { OrderWithItemsResult } from '../../src/main/service/client'
-import { ServiceError, ServiceRejectedError } from '../../src/main/service/errors'
+import type { OrderWithItemsResult } from '../../src/main/ordering-client/client'
+import { ServiceError, ServiceRejectedError } from '../../src/main/ordering-client/errors'
 import { catalogGuid, item, MemoryLookup } from '../support/orders'
 
 class ManualClock implements Clock {

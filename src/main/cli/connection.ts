@@ -1,5 +1,5 @@
 import type { Database } from '../db/database'
-import type { ServiceConnection } from '../core/connection'
+import type { ServiceConnection } from '../ordering-client/connection'
 import { UsageError, type GlobalOptions } from './errors'
 
 interface SavedConnection {

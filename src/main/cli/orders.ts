@@ -9,9 +9,9 @@ import { newCustomerSchema, shipToSchema } from '../../shared/orders'
 import { describeIssues } from '../core/handlers'
 import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { CoreError } from '../errors'
-import { createOrderServices, type OrderServices } from '../orders/services'
+import { createOrders, type Orders } from '../orders'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
-import { ServiceClient } from '../service/client'
+import { ServiceClient } from '../ordering-client/client'
 import { cliConnection } from './connection'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
@@ -70,14 +70,14 @@ function openExisting(path: string): Database {
   return openDatabase(path)
 }
 
-async function withOrders<T>(global: GlobalOptions, use: (orders: OrderServices) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient): Promise<T> {
+async function withOrders<T>(global: GlobalOptions, use: (orders: Orders) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient): Promise<T> {
   const db = openExisting(global.db)
   let client: ServiceClient | undefined
   try {
     client = makeClient?.(db)
     const sender = client ?? null
     const remainInPreliminary = db.prepare<[], string>("SELECT value FROM settings WHERE key = 'remainInPreliminaryDefault'").pluck().get()
-    const orders = createOrderServices({
+    const orders = createOrders({
       db,
       clock: systemClock,
       logger: process.env.SATCHEL_LOG === 'debug' ? createConsoleLogger('debug') : silentLogger,

@@ -34,7 +34,7 @@ export interface ConnectivityCheck {
   reason: CheckReason
 }
 
-/** What the shell exposes, and what the lead wires into the contract (state + change event). */
+/** Whether the ordering service answers; the core turns its changes into the contract's connectivity event. */
 export interface ConnectivityMonitor {
   current(): ConnectivityState
   /** Called when `online` or `status` changes. Returns the unsubscribe function. */

@@ -1,28 +1,16 @@
-import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
-import { EventHub, type EventStream } from '../events'
-import { createMemorySecretStore, silentLogger, systemClock, type Clock, type DesktopPort, type EventSink, type Logger, type NetworkPort, type SecretStore } from '../ports'
-import { createConnectivityMonitor, syncOnReconnect, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
-import { CoreError } from '../errors'
-import { createHandlerTable, type HandlerTable } from './handlers'
-import { ConnectionStore } from './connection'
-import { SettingsRepository } from './settings'
-import { createSyncServices, type SyncServices } from '../sync/service'
-import type { WriterWorkerData } from '../sync/page-writer'
 import type { Worker } from 'node:worker_threads'
+import { createConnectivityMonitor, syncOnReconnect, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
+import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
+import { CoreError } from '../errors'
+import { EventHub, type EventStream } from '../events'
+import { createOrders, type OutboxActivity, type Orders } from '../orders'
 import { orderMethods } from '../orders/handlers'
-import type { OrderRecord } from '../service/schemas'
-import { createOrderServices, type OrderServices } from '../orders/services'
-
-function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
-  const lines: unknown = (order as Record<string, unknown>).Order_Items
-  if (!Array.isArray(lines)) return order
-  const slim = lines.map((line: unknown) => {
-    if (typeof line !== 'object' || line === null) return line
-    const { Catalog_Item: _item, ...rest } = line as Record<string, unknown>
-    return rest
-  })
-  return { ...order, Order_Items: slim }
-}
+import { createMemorySecretStore, silentLogger, systemClock, type Clock, type DesktopPort, type EventSink, type Logger, type NetworkPort, type SecretStore } from '../ports'
+import { createSync, type Sync } from '../sync'
+import type { WriterWorkerData } from '../sync/page-writer'
+import { ConnectionStore } from './connection'
+import { createHandlerTable, type HandlerTable } from './handlers'
+import { SettingsRepository } from './settings'
 
 export interface CoreConfig {
   /** SQLite file; ':memory:' for throwaway cores in tests. */
@@ -59,9 +47,11 @@ export interface Core {
   readonly db: Database
   readonly connection: ConnectionStore
   /** The scheduler (connectivityRestored, syncNow), the query layer, and the retention hook for drafts. */
-  readonly sync: SyncServices
-  /** Drafts, the outbox and its flusher. */
-  readonly orders: OrderServices
+  readonly sync: Sync
+  /** Drafts, the outbox, its flusher and driver. */
+  readonly orders: Orders
+  /** What the desktop shell watches to hold a quit or an update restart while an order is on the wire. */
+  readonly outboxActivity: OutboxActivity
   /** Whether the ordering service answers; checked in the background, refreshed on demand. */
   readonly connectivity: ConnectivityMonitor
   /** Sync, then send the outbox: at start-up, on connectivity's return, after wake. */
@@ -75,12 +65,22 @@ export interface Core {
  */
 export function createCore(config: CoreConfig): Core {
   const logger = config.ports?.logger ?? silentLogger
+  const clock = config.ports?.clock ?? systemClock
   const hub = new EventHub(config.ports?.events)
   const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger })
   const settings = new SettingsRepository(db)
   const connection = new ConnectionStore(db, config.ports?.secrets ?? createMemorySecretStore())
-  const clock = config.ports?.clock ?? systemClock
-  const sync = createSyncServices({
+  const desktop = config.ports?.desktop
+  const noUpdates = { status: 'disabled' as const, currentVersion: config.appVersion, reason: 'Updates come with the desktop app; this window has none.' }
+
+  const connectivity = createConnectivityMonitor({
+    isNetworkUp: () => config.ports?.network?.isUp() ?? true,
+    baseUrl: async () => (await connection.get())?.baseUrl ?? null,
+    logger: logger.child({ area: 'connectivity' }),
+    clock,
+    ...config.connectivity,
+  })
+  const sync = createSync({
     db,
     connection,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
@@ -90,36 +90,21 @@ export function createCore(config: CoreConfig): Core {
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
     ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
   })
-  // Coalesced: a flush changes entries hundreds of times a second, the window needs a few updates.
-  let outboxChangeTimer: NodeJS.Timeout | undefined
-  const outboxChanged = () => {
-    outboxChangeTimer ??= setTimeout(() => {
-      outboxChangeTimer = undefined
-      if (!closed) hub.emit('outboxChanged', orders.desk.outbox.summary())
-    }, 50)
-  }
-  const sentForHistory: OrderRecord[] = []
-  const orders = createOrderServices({
+  const orders = createOrders({
     db,
     clock,
     logger,
     sender: () => sync.client(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
-    onSent: (_work, result) => {
-      // A customer created with the order is needed at once (the rep's next draft may be for them).
-      if (result.vendor) sync.store.applyCustomers([{ customer: result.vendor, connection: {}, connectionDeletedAt: null }], { listingId: null, serverTime: null })
-      // Lines' embedded catalog items (most of the reply's size) are left out, as the order list's projection does.
-      sentForHistory.push(withoutEmbeddedItems(result.order))
+    history: {
+      recordCustomer: (customer) => sync.store.applyCustomers([{ customer, connection: {}, connectionDeletedAt: null }], { listingId: null, serverTime: null }),
+      recordOrders: (sent) => sync.store.applyOrders(sent, { listingId: null, serverTime: null }),
     },
-    onSettled: async () => {
-      // Sent orders join the local history when the sending is done, in batches between which the
-      // window gets the event loop back: writing each one while sending cost a third of a flush.
-      while (sentForHistory.length > 0 && !closed) {
-        sync.store.applyOrders(sentForHistory.splice(0, 100), { listingId: null, serverTime: null })
-        if (sentForHistory.length > 0) await new Promise((resolve) => setImmediate(resolve))
-      }
+    onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
+    // A send that found the service unreachable is news for the status bar before the next poll.
+    afterFlush: (summary) => {
+      if (connectivity.current().online && summary.retrying > 0) void connectivity.refresh('requested')
     },
-    onChange: outboxChanged,
     refreshItems: async (catalogGuid, itemGuids, customerGuid) => {
       // A rep pressing Send waits for this: one attempt, a few seconds at most, then the local copy decides.
       const client = await sync.client({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } })
@@ -129,48 +114,22 @@ export function createCore(config: CoreConfig): Core {
     },
   })
 
-  const connectivity = createConnectivityMonitor({
-    isNetworkUp: () => config.ports?.network?.isUp() ?? true,
-    baseUrl: async () => (await connection.get())?.baseUrl ?? null,
-    logger: logger.child({ area: 'connectivity' }),
-    clock,
-    ...config.connectivity,
-  })
-  const stopConnectivityEvents = connectivity.onChange((state) => hub.emit('connectivityChanged', state))
-  const desktop = config.ports?.desktop
-  const stopUpdateEvents = desktop?.updates?.onChange((state) => hub.emit('updateStateChanged', state))
-  const noUpdates = { status: 'disabled' as const, currentVersion: config.appVersion, reason: 'Updates come with the desktop app; this window has none.' }
-
-  // Entries waiting to retry are sent when they fall due, without waiting for another trigger.
-  let retryTimer: NodeJS.Timeout | undefined
-  let closed = false
-  const flushNow = () => {
-    if (closed) return
-    clearTimeout(retryTimer)
-    orders.flusher
-      .flush()
-      .catch((error: unknown) => logger.error('outbox flush failed', { error: error instanceof Error ? error.stack : String(error) }))
-      .finally(() => {
-        // A send that found the service unreachable is news for the status bar before the next poll.
-        if (!closed && connectivity.current().online && orders.desk.outbox.summary().retrying > 0) void connectivity.refresh('requested')
-        const next = orders.desk.outbox.nextRetryAt()
-        if (closed || next === null) return
-        retryTimer = setTimeout(flushNow, Math.max(1_000, next - clock.now()))
-        retryTimer.unref?.()
-      })
-  }
-  const unsubscribeSyncFinished = hub.subscribe((event) => {
-    if (event.name === 'syncFinished') flushNow()
-  })
   const syncAndFlush = (reason: string) => {
     // The service is back (or the credentials changed, or the laptop woke): waiting orders need not
     // sit out the rest of their retry wait.
     orders.desk.outbox.retryNow()
     sync.scheduler.trigger(reason)
-    flushNow()
+    orders.driver.nudge()
   }
-  // Back online (or on a new network): sync, then send what waited.
-  const stopReconnect = syncOnReconnect(connectivity, syncAndFlush)
+  const unsubscribes = [
+    connectivity.onChange((state) => hub.emit('connectivityChanged', state)),
+    desktop?.updates?.onChange((state) => hub.emit('updateStateChanged', state)) ?? (() => undefined),
+    hub.subscribe((event) => {
+      if (event.name === 'syncFinished') orders.driver.nudge()
+    }),
+    // Back online (or on a new network): sync, then send what waited.
+    syncOnReconnect(connectivity, syncAndFlush),
+  ]
 
   const handlers = createHandlerTable(
     {
@@ -196,23 +155,13 @@ export function createCore(config: CoreConfig): Core {
         hub.emit('connectionChanged', saved)
         // New credentials may be the ones the service was refusing: the paused outbox tries again.
         orders.desk.outbox.resume()
-        outboxChanged()
+        orders.changed()
         void connectivity.refresh('settings-changed')
         syncAndFlush('connection-changed')
         return saved
       },
       ...sync.methods,
-      ...orderMethods(orders, flushNow, outboxChanged),
-      reorder: ({ orderGuid }) => {
-        const order = sync.queries.getOrder(orderGuid)
-        if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
-        if (!order.customerGuid) throw new CoreError('CONFLICT', 'The customer of that order is not on this laptop.')
-        return orders.desk.reorder({
-          customerGuid: order.customerGuid,
-          catalogGuid: order.catalogGuid,
-          lines: order.lines.map((line) => ({ sku: line.sku ?? '', name: line.name ?? '', qty: line.qty ?? 0, catalogItemGuid: line.catalogItemGuid })),
-        })
-      },
+      ...orderMethods(orders, sync.queries),
       getConnectivity: () => connectivity.current(),
       checkConnectivity: () => connectivity.refresh('requested'),
       getUpdateState: () => desktop?.updates?.state() ?? noUpdates,
@@ -235,9 +184,10 @@ export function createCore(config: CoreConfig): Core {
   if (config.backgroundSync !== false) {
     sync.scheduler.start()
     connectivity.start()
-    flushNow()
+    orders.driver.start()
   }
 
+  let closed = false
   return {
     handlers,
     events: hub,
@@ -245,24 +195,15 @@ export function createCore(config: CoreConfig): Core {
     connection,
     sync,
     orders,
+    outboxActivity: orders.activity,
     connectivity,
     syncAndFlush,
     async close() {
       if (closed) return
       closed = true
-      clearTimeout(retryTimer)
-      clearTimeout(outboxChangeTimer)
       connectivity.stop()
-      stopReconnect()
-      stopConnectivityEvents()
-      stopUpdateEvents?.()
-      unsubscribeSyncFinished()
-      // An order in flight gets a bounded chance to finish; cut off, it is resent with its api_guid next start.
-      orders.flusher.stop()
-      if (!(await orders.flusher.waitUntilIdle(10_000))) {
-        orders.flusher.cancel()
-        await orders.flusher.waitUntilIdle(2_000)
-      }
+      for (const unsubscribe of unsubscribes) unsubscribe()
+      await orders.close()
       await sync.close()
       closeDatabase(db)
     },

@@ -2,16 +2,7 @@ import type { Connection, ConnectionInput } from '../../shared/contract'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { SecretStore } from '../ports'
-
-/** Everything the service client needs to authenticate, secrets included. Never leaves main. */
-export type ServiceAuth =
-  | { kind: 'apiKey'; apiKey: string; apiSecret: string; userGuid?: string }
-  | { kind: 'session'; userGuid: string; userToken: string; supplierGuid: string }
-
-export interface ServiceConnection {
-  baseUrl: string
-  auth: ServiceAuth
-}
+import type { ConnectionSource, ServiceConnection } from '../ordering-client/connection'
 
 type StoredConnection =
   | { baseUrl: string; auth: { kind: 'apiKey'; apiKey: string; userGuid: string | null } }
@@ -24,7 +15,7 @@ const settingsKey = 'connection'
  * secret and the session token go only to the SecretStore (safeStorage in the app), so the database
  * file never holds them in clear.
  */
-export class ConnectionStore {
+export class ConnectionStore implements ConnectionSource {
   private readonly select
   private readonly upsert
 

@@ -1,17 +1,12 @@
 import type { z } from 'zod'
 import { methodNames, type MethodName } from '../../shared/channels'
-import { contract, type MethodInput, type MethodOutput } from '../../shared/contract'
+import { contract, type Implementations, type MethodInput, type MethodOutput } from '../../shared/contract'
 import { fail, ok, type Result } from '../../shared/result'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
 
 /** What each transport calls: takes whatever arrived on the wire, answers an envelope, never throws. */
 export type HandlerTable = { readonly [M in MethodName]: (argument: unknown) => Promise<Result<MethodOutput<M>>> }
-
-/** What the core implements: arguments already validated against the contract. */
-export type Implementations = {
-  [M in MethodName]: (argument: z.output<(typeof contract)[M]['input']>) => MethodOutput<M> | Promise<MethodOutput<M>>
-}
 
 export function describeIssues(error: z.ZodError): { path: string; message: string }[] {
   return error.issues.map((issue) => ({ path: issue.path.join('.') || '(argument)', message: issue.message }))

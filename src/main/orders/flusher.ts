@@ -1,9 +1,9 @@
 import type { OutboxLineError, OutboxSummary } from '../../shared/orders'
 import type { Logger } from '../ports'
 import type { Clock } from '../ports'
-import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../service/errors'
-import type { OrderWithItemsResult } from '../service/client'
-import { backoffDelay, type RetryPolicy } from '../service/retry'
+import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../ordering-client/errors'
+import type { OrderWithItemsResult } from '../ordering-client/client'
+import { backoffDelay, type RetryPolicy } from '../ordering-client/retry'
 import type { Outbox, OutboxWork, SentResult } from './outbox'
 
 /** The one call the flusher makes; the service client implements it. */

@@ -1,6 +1,8 @@
+import type { Implementations } from '../../shared/contract'
 import type { DraftSummary } from '../../shared/orders'
-import type { Implementations } from '../core/handlers'
-import type { OrderServices } from './services'
+import type { OrderDetail } from '../../shared/synced'
+import { CoreError } from '../errors'
+import type { Orders } from '.'
 
 export type OrderMethods = Pick<
   Implementations,
@@ -20,14 +22,16 @@ export type OrderMethods = Pick<
   | 'editOutboxEntry'
   | 'discardOutboxEntry'
   | 'flushOutbox'
+  | 'reorder'
 >
 
 /**
- * The contract's order methods over the desk and the flusher. `flushSoon` starts a flush without the
- * caller waiting for it: the rep is told "queued" as soon as the entry is in SQLite.
+ * The contract's order methods over the desk and the flusher. A send nudges the driver without
+ * waiting for it: the rep is told "queued" as soon as the entry is in SQLite.
  */
-export function orderMethods(services: OrderServices, flushSoon: () => void, changed: () => void): OrderMethods {
-  const { desk, flusher } = services
+export function orderMethods(orders: Orders, history: { getOrder(guid: string): OrderDetail | null }): OrderMethods {
+  const { desk, flusher, changed } = orders
+  const flushSoon = () => orders.driver.nudge()
   return {
     createDraft: (input) => desk.check(desk.createDraft(input).id),
     getDraft: ({ id }) => desk.check(id),
@@ -53,7 +57,7 @@ export function orderMethods(services: OrderServices, flushSoon: () => void, cha
     removeDraftLine: ({ id, lineId }) => desk.removeLine(id, lineId),
     acceptDraftPrices: ({ id }) => desk.acceptCurrentPrices(id),
     sendDraft: async ({ id }) => {
-      await services.refreshBeforeSending(id)
+      await orders.refreshBeforeSending(id)
       const entry = desk.send(id)
       changed()
       flushSoon()
@@ -80,6 +84,16 @@ export function orderMethods(services: OrderServices, flushSoon: () => void, cha
     flushOutbox: async () => {
       desk.outbox.retryNow()
       return flusher.flush()
+    },
+    reorder: ({ orderGuid }) => {
+      const order = history.getOrder(orderGuid)
+      if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
+      if (!order.customerGuid) throw new CoreError('CONFLICT', 'The customer of that order is not on this laptop.')
+      return desk.reorder({
+        customerGuid: order.customerGuid,
+        catalogGuid: order.catalogGuid,
+        lines: order.lines.map((line) => ({ sku: line.sku ?? '', name: line.name ?? '', qty: line.qty ?? 0, catalogItemGuid: line.catalogItemGuid })),
+      })
     },
   }
 }

@@ -14,7 +14,6 @@ import { createMemorySecretStore, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
-import type { OutboxActivity } from './activity'
 import { askAboutUnsentOrders } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
 import { createQuitController } from './lifecycle'
@@ -22,7 +21,6 @@ import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
 import { createSafeStorageSecretStore, secretsFileName } from './secrets'
 import { createAppUrlCheck, guardWebContents, sandboxAllRenderers, secureSession } from './security'
-import { provideDesktopServices } from './services'
 import { createUpdateController, isAutoUpdateSupported, type UpdateController } from './updater'
 import { createMainWindow, mainWindowSizing } from './window'
 import { placeWindow, readWindowState, trackWindowState, windowStateFileName, writeWindowState } from './window-state'
@@ -115,14 +113,7 @@ async function start(): Promise<void> {
     if (!saved.ok) logger.error('the demo connection was refused', { error: saved.error })
   }
 
-  const outbox: OutboxActivity = {
-    isSending: () => core.orders.flusher.isSending(),
-    unsentCount: () => {
-      const { queued, sending, retrying, needsAttention } = core.orders.desk.outbox.summary()
-      return queued + sending + retrying + needsAttention
-    },
-    waitUntilIdle: (timeoutMs) => core.orders.flusher.waitUntilIdle(timeoutMs),
-  }
+  const outbox = core.outboxActivity
 
   let mainWindow: BrowserWindow | undefined
 
@@ -133,8 +124,7 @@ async function start(): Promise<void> {
 
   const quit = createQuitController({
     outbox,
-    confirmQuit: (unsent) => askAboutUnsentOrders(mainWindow, unsent, 'quit'),
-    confirmSignOut: (unsent) => askAboutUnsentOrders(mainWindow, unsent, 'sign-out'),
+    confirmQuit: (unsent) => askAboutUnsentOrders(mainWindow, unsent),
     closeCore: () => core.close(),
     beforeClose: ({ outboxIdle }) => {
       connectivity.stop()
@@ -166,15 +156,6 @@ async function start(): Promise<void> {
   late.updates = updateController
   updateController.onChange((state) => {
     for (const listener of updateListeners) listener(state)
-  })
-
-  // Sign-out's question and the secret-storage notice, for the shell's own dialogs.
-  provideDesktopServices({
-    connectivity,
-    updates: updateController,
-    openLogsFolder: desktop.openLogsFolder!,
-    confirmSignOut: () => quit.confirmSignOut(),
-    secretStorageProblem: () => secrets.unavailableReason(),
   })
 
   registerIpc(ipcMain, core.handlers, isAppUrl, logger.child({ area: 'ipc' }))

@@ -5,14 +5,13 @@
  * index.ts connects them to app 'before-quit' and the window's 'close'.
  */
 import type { Logger } from '../ports'
-import type { OutboxActivity } from './activity'
+import type { OutboxActivity } from '../orders'
 
 export interface QuitControllerOptions {
   outbox: OutboxActivity
   /** Asks the rep whether to quit with `unsent` orders still queued; true means quit. */
   confirmQuit: (unsent: number) => Promise<boolean>
   /** Asks whether to sign out with `unsent` orders still queued; true means sign out. */
-  confirmSignOut: (unsent: number) => Promise<boolean>
   /** Closes the core (database). Called once. */
   closeCore: () => Promise<void>
   /** Last words before the database closes, e.g. saving the window state; told whether the outbox went idle. */
@@ -38,8 +37,6 @@ export interface QuitController {
    * window is still on screen, instead of after it vanished.
    */
   handleWindowClose(event: QuitEvent, quit: () => void): void
-  /** For the sign-out action (wired by the lead): true when it may proceed. */
-  confirmSignOut(): Promise<boolean>
   /** Waits for the outbox and closes the core without asking: the update restart path. */
   shutdown(): Promise<{ outboxIdle: boolean }>
   /** True once the core is closed and the app may exit. */
@@ -112,11 +109,6 @@ export function createQuitController(options: QuitControllerOptions): QuitContro
       void agreeToQuit().then((answer) => {
         if (answer) quit()
       })
-    },
-    async confirmSignOut() {
-      const unsent = options.outbox.unsentCount()
-      if (unsent === 0) return true
-      return options.confirmSignOut(unsent)
     },
     shutdown,
     isShutDown: () => shutDown,

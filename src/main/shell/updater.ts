@@ -10,7 +10,7 @@
  * percentage is honoured; test/unit/shell/updater.test.ts pins that.
  */
 import type { Logger } from '../ports'
-import type { OutboxActivity } from './activity'
+import type { OutboxActivity } from '../orders'
 
 /** The part of electron-updater's AppUpdater the controller uses; the tests hand it a fake. */
 export interface AppUpdaterLike {

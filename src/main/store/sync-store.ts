@@ -4,8 +4,8 @@
  * stopped and the renderer can read between pages.
  */
 import type { Database, Statement } from 'better-sqlite3'
-import type { CustomerConnection } from '../service/client'
-import type { CatalogItemRecord, CatalogRecord, CategoryRecord, CustomerRecord, OrderRecord, PriceGroupRecord } from '../service/schemas'
+import type { CustomerConnection } from '../ordering-client/client'
+import type { CatalogItemRecord, CatalogRecord, CategoryRecord, CustomerRecord, OrderRecord, PriceGroupRecord } from '../ordering-client/schemas'
 import type { SyncReport } from '../../shared/synced'
 import type { RetainableKind, Retention } from './retention'
 import { SearchIndex } from './search-index'

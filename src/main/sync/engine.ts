@@ -14,10 +14,10 @@
  *   again before anything is removed. Only a listing that checks out removes the rows it did not see.
  * - INVALID_DELTA_CURSOR drops the cursor and lists the scope in full within the same run.
  */
-import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../service/schemas'
-import type { CustomerConnection, ListParams, Page } from '../service/client'
-import { ServiceError, errorCodeOf } from '../service/errors'
-import { cancelledError } from '../service/retry'
+import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
+import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
+import { ServiceError, errorCodeOf } from '../ordering-client/errors'
+import { cancelledError } from '../ordering-client/retry'
 import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
 import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type RunState, type SyncMode, type SyncStore, type SyncedTableName } from '../store/sync-store'

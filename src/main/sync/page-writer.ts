@@ -8,8 +8,8 @@
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import type { CustomerConnection } from '../service/client'
-import type { CatalogItemRecord, OrderRecord } from '../service/schemas'
+import type { CustomerConnection } from '../ordering-client/client'
+import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
 import type { ApplyContext, ApplyCounts, SyncStore } from '../store/sync-store'
 
 export interface PageWriter {

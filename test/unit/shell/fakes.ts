@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events'
 import { vi } from 'vitest'
-import type { OutboxActivity } from '../../../src/main/shell/activity'
+import type { OutboxActivity } from '../../../src/main/orders'
 import type { Logger } from '../../../src/main/ports'
 
 /** An outbox whose sending state the test flips by hand; waitUntilIdle resolves when it goes idle. */

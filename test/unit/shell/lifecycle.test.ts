@@ -13,11 +13,10 @@ function setup(unsent = 0, answer = true) {
   const outbox = controllableOutbox(unsent)
   const closeCore = vi.fn(async () => undefined)
   const confirmQuit = vi.fn(async () => answer)
-  const confirmSignOut = vi.fn(async () => answer)
   const beforeClose = vi.fn()
   const { logger, entries } = recordingLogger()
-  const controller = createQuitController({ outbox, confirmQuit, confirmSignOut, closeCore, beforeClose, logger, inFlightTimeoutMs: 10_000 })
-  return { outbox, closeCore, confirmQuit, confirmSignOut, beforeClose, controller, entries }
+  const controller = createQuitController({ outbox, confirmQuit, closeCore, beforeClose, logger, inFlightTimeoutMs: 10_000 })
+  return { outbox, closeCore, confirmQuit, beforeClose, controller, entries }
 }
 
 const quitEvent = () => ({ preventDefault: vi.fn() })
@@ -122,16 +121,5 @@ describe('quitting', () => {
     await vi.runAllTimersAsync()
     expect(quit).toHaveBeenCalled()
     expect(entries.some((entry) => entry.level === 'error')).toBe(true)
-  })
-})
-
-describe('signing out', () => {
-  it('asks only when orders are unsent', async () => {
-    const none = setup(0, false)
-    expect(await none.controller.confirmSignOut()).toBe(true)
-    expect(none.confirmSignOut).not.toHaveBeenCalled()
-    const some = setup(4, false)
-    expect(await some.controller.confirmSignOut()).toBe(false)
-    expect(some.confirmSignOut).toHaveBeenCalledWith(4)
   })
 })

@@ -113,7 +113,6 @@ vi.mock('../../../src/main/sync/writer-worker?nodeWorker', async () => {
 })
 
 await import('../../../src/main/shell/index')
-const { desktopServices } = await import('../../../src/main/shell/services')
 
 afterAll(() => {
   rmSync(stand.root, { recursive: true, force: true })
@@ -164,13 +163,11 @@ describe('the Electron entry point', () => {
     expect(secretsFile).not.toContain('wired-secret-value')
   })
 
-  it('offers the desktop services, with the logs folder in userData', async () => {
-    const services = desktopServices()
-    expect(await services.openLogsFolder()).toBeNull()
+  it('offers the desktop port through the contract, with the logs folder in userData', async () => {
+    expect(await invoke('openLogsFolder')).toEqual({ ok: true, value: null })
     expect(stand.electron.shell.openPath).toHaveBeenCalledWith(stand.paths.logs)
-    expect(services.updates.state()).toMatchObject({ status: 'disabled' })
-    expect(services.secretStorageProblem()).toBeNull()
-    await vi.waitFor(() => expect(services.connectivity.current().status).toBe('offline'))
+    expect(await invoke('getUpdateState')).toMatchObject({ ok: true, value: { status: 'disabled' } })
+    await vi.waitFor(async () => expect(await invoke('getConnectivity')).toMatchObject({ ok: true, value: { status: 'offline' } }))
     expect(readdirSync(stand.paths.logs ?? '')).toContain('main.log')
   })
 

@@ -2,17 +2,15 @@
  * Sync and the synced data as the core offers them: the scheduler, the query layer, the retention
  * hook for drafts and the outbox, and the contract methods over them. compose.ts wires this in.
  */
-import type { ConnectionInput } from '../../shared/contract'
+import type { ConnectionInput, Implementations } from '../../shared/contract'
 import type { SyncProgress } from '../../shared/synced'
-import type { ServiceConnection } from '../core/connection'
-import type { ConnectionStore } from '../core/connection'
-import type { Implementations } from '../core/handlers'
+import type { ConnectionSource, ServiceConnection } from '../ordering-client/connection'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { EventHub } from '../events'
 import type { Clock, Logger } from '../ports'
-import { ServiceClient, ServicePools, type ServiceClientOptions } from '../service/client'
-import { errorCodeOf, isServiceError } from '../service/errors'
+import { ServiceClient, ServicePools, type ServiceClientOptions } from '../ordering-client/client'
+import { errorCodeOf, isServiceError } from '../ordering-client/errors'
 import { StoreQueries } from '../store/queries'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
@@ -37,7 +35,7 @@ export type SyncMethods = Pick<
   | 'getOrder'
 >
 
-export interface SyncServices {
+export interface Sync {
   scheduler: SyncScheduler
   queries: StoreQueries
   store: SyncStore
@@ -49,9 +47,9 @@ export interface SyncServices {
   close(): Promise<void>
 }
 
-export interface SyncServicesOptions {
+export interface SyncOptions {
   db: Database
-  connection: ConnectionStore
+  connection: ConnectionSource
   syncIntervalMinutes: () => number
   clock: Clock
   logger: Logger
@@ -70,7 +68,7 @@ export function asCoreError(error: unknown): unknown {
   return error
 }
 
-export function createSyncServices(options: SyncServicesOptions): SyncServices {
+export function createSync(options: SyncOptions): Sync {
   const { db, connection, clock, logger, events } = options
   const retention = new Retention(db)
   const store = new SyncStore(db, retention)

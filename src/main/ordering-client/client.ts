@@ -5,7 +5,7 @@
  */
 import { Pool, type Dispatcher } from 'undici'
 import type { z } from 'zod'
-import type { ServiceAuth, ServiceConnection } from '../core/connection'
+import type { ServiceAuth, ServiceConnection } from './connection'
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports'
 import { ServiceError } from './errors'
 import { errorFromResponse, findRecordArray, findString, findTotal } from './responses'

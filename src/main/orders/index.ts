@@ -1,0 +1,165 @@
+/**
+ * The order side of the core: drafts, the outbox, its flusher and the driver that decides when to
+ * send. compose.ts wires it to sync (for history and fresh prices) and to the contract.
+ */
+import type { OutboxSummary } from '../../shared/orders'
+import type { Database } from '../db/database'
+import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
+import type { OrderWithItemsResult } from '../ordering-client/client'
+import type { Clock, Logger } from '../ports'
+import { OrderDesk } from './desk'
+import { coalesce, createOutboxDriver, type OutboxDriver } from './driver'
+import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './flusher'
+import type { OutboxWork } from './outbox'
+import { StoreOrderLookup } from './store-lookup'
+
+/** Where what the service confirmed is recorded in the local copy. */
+export interface SentHistory {
+  /** A customer created with an order is needed at once: the rep's next draft may be for them. */
+  recordCustomer(customer: CustomerRecord): void
+  recordOrders(orders: OrderRecord[]): void
+}
+
+/** What the desktop shell needs to know about sending, to hold a quit or an update restart. */
+export interface OutboxActivity {
+  /** True while an order request is on the wire (POST /v1/orderWithItems sent, answer not yet in). */
+  isSending(): boolean
+  /** Orders in the outbox not yet accepted by the service. */
+  unsentCount(): number
+  /** Resolves true once nothing is being sent, or false when `timeoutMs` passes first. */
+  waitUntilIdle(timeoutMs: number): Promise<boolean>
+}
+
+export interface OrdersOptions {
+  db: Database
+  clock: Clock
+  logger: Logger
+  sender: () => Promise<OrderSender | null>
+  defaults: () => { remainInPreliminary: boolean }
+  history?: SentHistory
+  /** The outbox's summary after it changed, at most once per `changeDelayMs` (default 50 ms). */
+  onOutboxChanged?: (summary: OutboxSummary) => void
+  changeDelayMs?: number
+  /** After each flush the driver started, with what is left. */
+  afterFlush?: (summary: OutboxSummary) => void
+  probe?: (point: FlushProbePoint, work: OutboxWork) => void
+  random?: () => number
+  /** Brings the named items of a catalog up to date from the service, when it can be reached. */
+  refreshItems?: (catalogGuid: string, itemGuids: string[], customerGuid: string | null) => Promise<void>
+}
+
+export interface Orders {
+  desk: OrderDesk
+  flusher: OutboxFlusher
+  driver: OutboxDriver
+  activity: OutboxActivity
+  /** The outbox changed outside the flusher (queued, edited, discarded): tell the window. */
+  changed(): void
+  /**
+   * Before sending, when online: the draft's items are read again from the service, so a price or
+   * stock change since drafting is shown to the rep rather than found out by the supplier.
+   */
+  refreshBeforeSending(draftId: number): Promise<void>
+  /** Stops sending; an order in flight gets a bounded chance to finish, else it is resent with its api_guid next start. */
+  close(): Promise<void>
+}
+
+/** Lines' embedded catalog items (most of a confirmation's size) are left out, as the order list's projection does. */
+function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
+  const lines: unknown = (order as Record<string, unknown>).Order_Items
+  if (!Array.isArray(lines)) return order
+  const slim = lines.map((line: unknown) => {
+    if (typeof line !== 'object' || line === null) return line
+    const { Catalog_Item: _item, ...rest } = line as Record<string, unknown>
+    return rest
+  })
+  return { ...order, Order_Items: slim }
+}
+
+/** Builds the order side of the core. Composition happens at start-up, so interrupted sends are recovered here. */
+export function createOrders(options: OrdersOptions): Orders {
+  const { logger, history } = options
+  const lookup = new StoreOrderLookup(options.db)
+  const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults)
+  const recovered = desk.outbox.recoverInterrupted()
+  if (recovered > 0) logger.warn('orders interrupted while sending will be sent again with their api_guid', { count: recovered })
+
+  let closed = false
+  const onOutboxChanged = options.onOutboxChanged
+  const changes = coalesce(() => onOutboxChanged?.(desk.outbox.summary()), options.changeDelayMs ?? 50)
+  // Sent orders join the local history when the sending is done, in batches between which the
+  // window gets the event loop back: writing each one while sending cost a third of a flush.
+  const sentForHistory: OrderRecord[] = []
+  const recordHistory = async (): Promise<void> => {
+    while (history && sentForHistory.length > 0 && !closed) {
+      history.recordOrders(sentForHistory.splice(0, 100))
+      if (sentForHistory.length > 0) await new Promise((resolve) => setImmediate(resolve))
+    }
+  }
+
+  const flusher = new OutboxFlusher({
+    outbox: desk.outbox,
+    sender: options.sender,
+    clock: options.clock,
+    logger: logger.child({ component: 'outbox' }),
+    ...(options.random ? { random: options.random } : {}),
+    ...(history
+      ? {
+          onSent: (_work: OutboxWork, result: OrderWithItemsResult) => {
+            if (result.vendor) history.recordCustomer(result.vendor)
+            sentForHistory.push(withoutEmbeddedItems(result.order))
+          },
+          onSettled: recordHistory,
+        }
+      : {}),
+    ...(onOutboxChanged ? { onChange: changes.changed } : {}),
+    ...(options.probe ? { probe: options.probe } : {}),
+  })
+  const driver = createOutboxDriver({
+    outbox: desk.outbox,
+    flusher,
+    clock: options.clock,
+    logger,
+    ...(options.afterFlush ? { afterFlush: options.afterFlush } : {}),
+  })
+
+  const refreshBeforeSending = async (draftId: number) => {
+    const draft = desk.drafts.get(draftId)
+    if (!options.refreshItems || !draft.catalogGuid || draft.lines.length === 0) return
+    try {
+      await options.refreshItems(draft.catalogGuid, [...new Set(draft.lines.map((line) => line.catalogItemGuid))], draft.customerGuid)
+    } catch (error) {
+      // Offline or slow: the check runs on the local copy, as it does with no network at all.
+      logger.info('could not refresh items before sending; using the local copy', { error: error instanceof Error ? error.message : String(error) })
+    }
+  }
+
+  const activity: OutboxActivity = {
+    isSending: () => flusher.isSending(),
+    unsentCount: () => {
+      const { queued, sending, retrying, needsAttention } = desk.outbox.summary()
+      return queued + sending + retrying + needsAttention
+    },
+    waitUntilIdle: (timeoutMs) => flusher.waitUntilIdle(timeoutMs),
+  }
+
+  return {
+    desk,
+    flusher,
+    driver,
+    activity,
+    changed: changes.changed,
+    refreshBeforeSending,
+    async close() {
+      if (closed) return
+      closed = true
+      driver.stop()
+      changes.cancel()
+      flusher.stop()
+      if (!(await flusher.waitUntilIdle(10_000))) {
+        flusher.cancel()
+        await flusher.waitUntilIdle(2_000)
+      }
+    },
+  }
+}
