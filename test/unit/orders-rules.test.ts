@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { priceFor } from '../../src/main/orders/pricing'
+import { unitPriceAt } from '../../src/main/pricing'
 import { buildOrderRequest } from '../../src/main/orders/request'
 import { checkDraft } from '../../src/main/orders/validation'
 import type { Draft } from '../../src/shared/orders'
@@ -32,16 +32,16 @@ function line(itemGuid: string, qty: number, unitPriceSeen: number | null = null
 describe('pricing', () => {
   it('prices by the price group’s name and treats "N/A" as not offered', () => {
     const offered = item({ pricing: { Retail: 12.5, Dealer: 'N/A' } })
-    expect(priceFor(offered, 'Retail', 1)).toEqual({ offered: true, unitPrice: 12.5 })
-    expect(priceFor(offered, 'Dealer', 1)).toEqual({ offered: false, unitPrice: null })
-    expect(priceFor(offered, 'Unknown group', 1)).toEqual({ offered: false, unitPrice: null })
+    expect(unitPriceAt(offered, 'Retail', 1)).toEqual({ offered: true, unitPrice: 12.5 })
+    expect(unitPriceAt(offered, 'Dealer', 1)).toEqual({ offered: false, unitPrice: null })
+    expect(unitPriceAt(offered, 'Unknown group', 1)).toEqual({ offered: false, unitPrice: null })
   })
 
   it('applies the qty-break price at and above the break, and never raises a price', () => {
     const broken = item({ pricing: { Dealer: 8 }, qtyBreak: 10, qtyBreakPrice: 7 })
-    expect(priceFor(broken, 'Dealer', 9).unitPrice).toBe(8)
-    expect(priceFor(broken, 'Dealer', 10).unitPrice).toBe(7)
-    expect(priceFor(item({ pricing: { Dealer: 5 }, qtyBreak: 10, qtyBreakPrice: 7 }), 'Dealer', 20).unitPrice).toBe(5)
+    expect(unitPriceAt(broken, 'Dealer', 9).unitPrice).toBe(8)
+    expect(unitPriceAt(broken, 'Dealer', 10).unitPrice).toBe(7)
+    expect(unitPriceAt(item({ pricing: { Dealer: 5 }, qtyBreak: 10, qtyBreakPrice: 7 }), 'Dealer', 20).unitPrice).toBe(5)
   })
 })
 

@@ -5,7 +5,8 @@ import type { Clock } from '../ports'
 import { DraftRepository, newLineId, type DraftFields } from './drafts'
 import type { CatalogItemFacts, OrderLookup } from './lookup'
 import { Outbox } from './outbox'
-import { priceFor, resolvePriceGroup } from './pricing'
+import { unitPriceAt } from '../pricing'
+import { resolvePriceGroup } from './pricing'
 import { buildOrderRequest } from './request'
 import { checkDraft } from './validation'
 
@@ -230,7 +231,7 @@ export class OrderDesk {
   private seen(draft: Draft, item: CatalogItemFacts, qty: number): Omit<DraftLine, 'lineId' | 'note'> {
     const customer = draft.customerGuid ? this.lookup.customer(draft.customerGuid) : null
     const group = draft.catalogGuid ? resolvePriceGroup(this.lookup, draft.catalogGuid, draft.priceGroupGuid, customer) : null
-    const price = group ? priceFor(item, group.name, qty) : null
+    const price = group ? unitPriceAt(item, group.name, qty) : null
     return {
       catalogItemGuid: item.guid,
       sku: item.sku,

@@ -1,23 +1,4 @@
-import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
-
-export type LinePrice = { offered: true; unitPrice: number } | { offered: false; unitPrice: null }
-
-export function roundMoney(value: number): number {
-  return Math.round((value + Number.EPSILON) * 100) / 100
-}
-
-/**
- * The price of an item for a price group at a quantity. `pricing` is keyed by the group's name and
- * "N/A" (or no entry) means the item is not offered to that group. At or above `qty_break`, the
- * `qty_break_price` applies when it is lower: a break is a discount, never a surcharge.
- */
-export function priceFor(item: CatalogItemFacts, priceGroupName: string, qty: number): LinePrice {
-  const listed = item.pricing[priceGroupName]
-  const base = typeof listed === 'number' ? listed : typeof listed === 'string' && listed !== 'N/A' && listed.trim() !== '' && Number.isFinite(Number(listed)) ? Number(listed) : null
-  if (base === null) return { offered: false, unitPrice: null }
-  const breakApplies = item.qtyBreak !== null && item.qtyBreak > 0 && item.qtyBreakPrice !== null && item.qtyBreakPrice > 0 && qty >= item.qtyBreak
-  return { offered: true, unitPrice: breakApplies ? Math.min(base, item.qtyBreakPrice!) : base }
-}
+import type { CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 
 /**
  * The draft's price group, or the customer's, or (for a new customer) the catalog's main group. A

@@ -1,6 +1,7 @@
 import type { Draft, DraftCheck, DraftIssue, PricedLine } from '../../shared/orders'
 import type { CustomerFacts, OrderLookup } from './lookup'
-import { priceFor, resolvePriceGroup, roundMoney } from './pricing'
+import { roundMoney, unitPriceAt } from '../pricing'
+import { resolvePriceGroup } from './pricing'
 
 const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field, lineId: null, severity, message })
 const lineIssue = (lineId: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field: null, lineId, severity, message })
@@ -65,7 +66,7 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       issues.push(lineIssue(line.lineId, `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync${since}; the supplier may refuse the line.`, 'warning'))
     }
     if (priceGroupName === null) continue
-    const price = priceFor(item, priceGroupName, line.qty)
+    const price = unitPriceAt(item, priceGroupName, line.qty)
     if (!price.offered) {
       issues.push(lineIssue(line.lineId, `${item.sku} is not offered to price group ${priceGroupName}.`))
       continue

@@ -21,6 +21,7 @@ import type {
   Price,
   PriceGroupSummary,
 } from '../../shared/synced'
+import { listPrice } from '../pricing'
 import { wordPrefixQuery } from './search'
 
 export interface StoreCounts {
@@ -71,10 +72,9 @@ function numberOrNull(value: unknown): number | null {
   return null
 }
 
-/** A catalog item's price for one price group: "N/A" (or no entry, or no group) means not offered. */
-export function priceFor(pricing: Record<string, unknown>, priceGroupName: string | null): Price {
-  if (priceGroupName === null) return { price: null, offered: false }
-  const price = numberOrNull(pricing[priceGroupName])
+/** The catalog's price for one of an item, by the same rule the draft's check uses (src/main/pricing.ts). */
+function catalogPrice(pricing: Record<string, unknown>, priceGroupName: string | null): Price {
+  const price = listPrice(pricing, priceGroupName)
   return price === null ? { price: null, offered: false } : { price, offered: true }
 }
 
@@ -237,6 +237,48 @@ export class StoreQueries {
     return this.count(sql, params) > rankedSearchLimit
   }
 
+  /**
+   * One page of a search and its total. A narrow full-text match is ranked by bm25, then name. With
+   * no match, or a broad one ("c", "co"), rows go by name, walking an index that holds every
+   * filtered column, so rows skipped on the way to a deep offset (or rejected by the match set) cost
+   * no table lookup; only the page's rows are read. Ranking a broad match in full would take longer
+   * than the rep waits between keystrokes.
+   */
+  private searchPage<Row>(spec: {
+    fts: 'catalog_item_search' | 'customer_search'
+    /** The table and its alias, e.g. 'customers c'. */
+    table: string
+    columns: string
+    rank: string
+    index: string
+    where: string[]
+    params: Record<string, unknown>
+    match: string | null
+  }): { rows: Row[]; total: number } {
+    const { fts, table, columns, where, params, match } = spec
+    const alias = table.split(' ')[1]!
+    if (match) params.match = match
+    if (match && !this.isBroad(fts, params)) {
+      const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid`
+      const condition = `${fts} MATCH @match AND ${where.join(' AND ')}`
+      const rows = this.all<Row>(
+        `SELECT ${columns} FROM ${from} WHERE ${condition}
+         ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
+        params,
+      )
+      return { rows, total: this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params) }
+    }
+    const filters = match ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`] : where
+    const condition = `FROM ${table} INDEXED BY ${spec.index} WHERE ${filters.join(' AND ')}`
+    const rows = this.all<Row>(
+      `SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (
+           SELECT ${alias}.local_id ${condition} ORDER BY ${alias}.name COLLATE NOCASE, ${alias}.local_id LIMIT @limit OFFSET @offset
+         ) ORDER BY ${alias}.name COLLATE NOCASE, ${alias}.local_id`,
+      params,
+    )
+    return { rows, total: this.count(`SELECT count(*) ${condition}`, params) }
+  }
+
   private statement(sql: string): Statement<Record<string, unknown>, unknown> {
     let statement = this.prepared.get(sql)
     if (!statement) {
@@ -330,35 +372,17 @@ export class StoreQueries {
     }
     const match = search.query ? wordPrefixQuery(search.query) : null
     if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName }
-    let rows: ItemRow[]
-    let total: number
-    if (match) params.match = match
-    if (match && !this.isBroad('catalog_item_search', params)) {
-      const from = 'catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid'
-      const condition = `catalog_item_search MATCH @match AND ${where.join(' AND ')}`
+    const { rows, total } = this.searchPage<ItemRow>({
+      fts: 'catalog_item_search',
+      table: 'catalog_items i',
+      columns: itemColumns,
       // bm25 ranks name and SKU hits above hits in the description.
-      rows = this.all<ItemRow>(
-        `SELECT ${itemColumns} FROM ${from} WHERE ${condition}
-         ORDER BY bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0), i.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
-        params,
-      )
-      total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
-    } else {
-      // By name, walking an index that holds every filtered column, so rows skipped on the way to a
-      // deep offset (or rejected by a broad search) cost no table lookup; only the page's rows are read.
-      // A broad search ("c", "co") keeps the rows in its match set: ranking them all would take longer
-      // than the rep waits between keystrokes.
-      if (match) where.push('i.local_id IN (SELECT rowid FROM catalog_item_search WHERE catalog_item_search MATCH @match)')
-      const index = search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name'
-      const condition = `FROM catalog_items i INDEXED BY ${index} WHERE ${where.join(' AND ')}`
-      rows = this.all<ItemRow>(
-        `SELECT ${itemColumns} FROM catalog_items i WHERE i.local_id IN (
-           SELECT i.local_id ${condition} ORDER BY i.name COLLATE NOCASE, i.local_id LIMIT @limit OFFSET @offset
-         ) ORDER BY i.name COLLATE NOCASE, i.local_id`,
-        params,
-      )
-      total = this.count(`SELECT count(*) ${condition}`, params)
-    }
+      rank: 'bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0)',
+      index: search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name',
+      where,
+      params,
+      match,
+    })
     return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName }
   }
 
@@ -378,7 +402,7 @@ export class StoreQueries {
       allowBackorder: flag(row.allow_backorder),
       categoryId: row.category_id,
       syncedAt: row.synced_at,
-      ...priceFor(parseObject(row.pricing), priceGroupName),
+      ...catalogPrice(parseObject(row.pricing), priceGroupName),
     }
   }
 
@@ -413,30 +437,16 @@ export class StoreQueries {
     const params: Record<string, unknown> = { limit, offset }
     const match = search.query ? wordPrefixQuery(search.query) : null
     if (search.query && search.query.trim() !== '' && !match) return { customers: [], total: 0 }
-    let rows: CustomerRow[]
-    let total: number
-    if (match) params.match = match
-    if (match && !this.isBroad('customer_search', params)) {
-      const from = 'customer_search s JOIN customers c ON c.local_id = s.rowid'
-      const condition = `customer_search MATCH @match AND ${where.join(' AND ')}`
-      rows = this.all<CustomerRow>(
-        `SELECT ${customerColumns} FROM ${from} WHERE ${condition}
-         ORDER BY bm25(customer_search, 10.0, 5.0, 2.0, 1.0), c.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
-        params,
-      )
-      total = this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params)
-    } else {
-      // Alphabetical by the name index, as for catalog items; a broad search keeps its match set.
-      if (match) where.push('c.local_id IN (SELECT rowid FROM customer_search WHERE customer_search MATCH @match)')
-      const condition = `FROM customers c INDEXED BY customers_by_name WHERE ${where.join(' AND ')}`
-      rows = this.all<CustomerRow>(
-        `SELECT ${customerColumns} FROM customers c WHERE c.local_id IN (
-           SELECT c.local_id ${condition} ORDER BY c.name COLLATE NOCASE, c.local_id LIMIT @limit OFFSET @offset
-         ) ORDER BY c.name COLLATE NOCASE, c.local_id`,
-        params,
-      )
-      total = this.count(`SELECT count(*) ${condition}`, params)
-    }
+    const { rows, total } = this.searchPage<CustomerRow>({
+      fts: 'customer_search',
+      table: 'customers c',
+      columns: customerColumns,
+      rank: 'bm25(customer_search, 10.0, 5.0, 2.0, 1.0)',
+      index: 'customers_by_name',
+      where,
+      params,
+      match,
+    })
     return { customers: rows.map((row) => this.customerSummary(row)), total }
   }
 
