@@ -103,6 +103,11 @@ export const draftCheckSchema = z.object({
   issues: z.array(draftIssueSchema),
   lines: z.array(pricedLineSchema),
   subTotal: z.number(),
+  /**
+   * The price group the check priced the lines with: the draft's own, else the customer's, else the
+   * catalog's main group. Null when there is no catalog or no group applies (an issue says so).
+   */
+  priceGroup: z.object({ guid: uuid, name: z.string() }).nullable(),
   /** True when no issue is an error: the draft may be sent. */
   sendable: z.boolean(),
 })

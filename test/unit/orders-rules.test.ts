@@ -3,7 +3,7 @@ import { unitPriceAt } from '../../src/main/pricing'
 import { buildOrderRequest } from '../../src/main/orders/request'
 import { checkDraft } from '../../src/main/orders/validation'
 import type { Draft } from '../../src/shared/orders'
-import { addressGuid, catalogGuid, customer, customerGuid, dealerGroup, item, MemoryLookup } from '../support/orders'
+import { addressGuid, catalogGuid, customer, customerGuid, dealerGroup, item, MemoryLookup, retailGroup } from '../support/orders'
 
 function draft(fields: Partial<Draft> = {}): Draft {
   return {
@@ -119,6 +119,28 @@ describe('offline draft checks', () => {
     const result = checkDraft(draft({ lines: [line(changed.guid, 1, 8)] }), new MemoryLookup([changed]))
     expect(result.lines[0]!.priceChanged).toBe(true)
     expect(result.issues[0]!.message).toContain('changed from 8.00 to 9.00')
+  })
+
+  it('says which price group it priced with: the draft’s, else the customer’s, else the catalog’s main one', () => {
+    const a = item({ pricing: { Retail: 10, Dealer: 8 } })
+    const lookup = new MemoryLookup([a])
+    const byCustomer = checkDraft(draft({ lines: [line(a.guid, 1)] }), lookup)
+    expect(byCustomer.priceGroup).toEqual({ guid: dealerGroup.guid, name: 'Dealer' })
+    expect(byCustomer.lines[0]!.unitPrice).toBe(8)
+    const chosen = checkDraft(draft({ priceGroupGuid: retailGroup.guid, lines: [line(a.guid, 1)] }), lookup)
+    expect(chosen.priceGroup).toEqual({ guid: retailGroup.guid, name: 'Retail' })
+    expect(chosen.lines[0]!.unitPrice).toBe(10)
+    const newCustomer = checkDraft(draft({ customerGuid: null, newCustomer: { name: 'Field Co' } }), new MemoryLookup([a], []))
+    expect(newCustomer.priceGroup).toEqual({ guid: retailGroup.guid, name: 'Retail' })
+  })
+
+  it('has no price group without a catalog, or when none applies', () => {
+    const lookup = new MemoryLookup([item()])
+    expect(checkDraft(draft({ catalogGuid: null }), lookup).priceGroup).toBeNull()
+    lookup.groups = [retailGroup, { ...dealerGroup, guid: '66666666-6666-4666-8666-000000000000' }]
+    const gone = checkDraft(draft({ priceGroupGuid: dealerGroup.guid }), lookup)
+    expect(gone.priceGroup).toBeNull()
+    expect(gone.issues.map((i) => i.field)).toContain('priceGroup')
   })
 
   it('refuses a catalog the customer may not order from', () => {

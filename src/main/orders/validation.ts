@@ -27,14 +27,14 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     issues.push(fieldIssue('customer', 'Choose a customer, or enter a new one.'))
   }
 
-  let priceGroupName: string | null = null
+  let priceGroup: DraftCheck['priceGroup'] = null
   if (!draft.catalogGuid) {
     issues.push(fieldIssue('catalog', 'Choose a catalog.'))
   } else {
     const allowed = draft.customerGuid ? lookup.catalogsForCustomer(draft.customerGuid) : null
     if (allowed && !allowed.includes(draft.catalogGuid)) issues.push(fieldIssue('catalog', 'This customer may not order from this catalog.'))
     const group = resolvePriceGroup(lookup, draft.catalogGuid, draft.priceGroupGuid, customer)
-    if (group) priceGroupName = group.name
+    if (group) priceGroup = { guid: group.guid, name: group.name }
     else issues.push(fieldIssue('priceGroup', 'No price group applies: choose one for this order.'))
   }
 
@@ -65,10 +65,10 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       const since = priced.availabilityChanged ? ' (there was enough when the line was added)' : ''
       issues.push(lineIssue(line.lineId, `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync${since}; the supplier may refuse the line.`, 'warning'))
     }
-    if (priceGroupName === null) continue
-    const price = unitPriceAt(item, priceGroupName, line.qty)
+    if (priceGroup === null) continue
+    const price = unitPriceAt(item, priceGroup.name, line.qty)
     if (!price.offered) {
-      issues.push(lineIssue(line.lineId, `${item.sku} is not offered to price group ${priceGroupName}.`))
+      issues.push(lineIssue(line.lineId, `${item.sku} is not offered to price group ${priceGroup.name}.`))
       continue
     }
     priced.unitPrice = price.unitPrice
@@ -80,5 +80,5 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     subTotal += priced.lineTotal
   }
 
-  return { draft, issues, lines, subTotal: roundMoney(subTotal), sendable: !issues.some((i) => i.severity === 'error') }
+  return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable: !issues.some((i) => i.severity === 'error') }
 }
