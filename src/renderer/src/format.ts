@@ -17,7 +17,8 @@ export function formatMoney(amount: number | null | undefined, currency = 'USD')
   return format.format(amount)
 }
 
-const numberFormat = new Intl.NumberFormat(locale)
+/** Quantities and counts, to two decimals at most, as the core's own messages write them. */
+const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })
 export function formatNumber(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : numberFormat.format(value)
 }
@@ -74,4 +75,9 @@ export function formatAgo(value: string | number | Date | null | undefined, now:
   const date = toDate(value)
   if (!date) return 'never'
   return formatRelative(Math.min(date.getTime(), now), now)
+}
+
+/** How fresh a synced figure (stock, a catalog) is: "3 hours ago", or "never synced". */
+export function formatAge(value: string | number | Date | null | undefined, now: number = Date.now()): string {
+  return value === null || value === undefined ? 'never synced' : formatAgo(value, now)
 }

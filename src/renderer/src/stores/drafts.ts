@@ -3,7 +3,7 @@ import { ref } from 'vue'
 import type { DraftCheck, DraftSummary, OutboxEntry } from '../../../shared/orders'
 import type { AppError } from '../../../shared/result'
 import { api, unwrap } from '../api'
-import { toAppError } from '../components/catalog/format'
+import { toAppError } from '../errors'
 
 type Changes = Parameters<typeof api.updateDraft>[0]['changes']
 
