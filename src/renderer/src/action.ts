@@ -2,23 +2,34 @@ import { ref, type Ref } from 'vue'
 import type { AppError } from '../../shared/result'
 import { toAppError } from './errors'
 
+export interface Action<Key> {
+  /** Which action runs (buttons disable on it), null when none. */
+  busy: Ref<Key | null>
+  /** The core's error from the last action that failed. */
+  error: Ref<AppError | null>
+  /** Runs `work` as action `key`; never throws, and answers what the work returned, or null when it failed. */
+  run: <T>(key: Key, work: () => Promise<T>) => Promise<T | null>
+}
+
 /**
- * A screen's buttons that call the core: `busy` says which action runs (the buttons disable on it),
- * `error` is cleared when one starts and holds the core's error when it fails. `run` never throws; it
- * says whether the work went through.
+ * A screen's actions that call the core. `error` is cleared when an action starts; with
+ * `clearError: 'onSuccess'` the last failure stays on screen until an action goes through instead,
+ * for a screen the rep keeps editing while one change is refused.
  */
-export function useAction<Key>(): { busy: Ref<Key | null>; error: Ref<AppError | null>; run: (key: Key, work: () => Promise<unknown>) => Promise<boolean> } {
+export function useAction<Key>(options: { clearError?: 'onStart' | 'onSuccess' } = {}): Action<Key> {
   const busy = ref(null) as Ref<Key | null>
   const error = ref<AppError | null>(null)
-  async function run(key: Key, work: () => Promise<unknown>): Promise<boolean> {
+  const clearOnStart = options.clearError !== 'onSuccess'
+  async function run<T>(key: Key, work: () => Promise<T>): Promise<T | null> {
     busy.value = key
-    error.value = null
+    if (clearOnStart) error.value = null
     try {
-      await work()
-      return true
+      const value = await work()
+      error.value = null
+      return value
     } catch (caught) {
       error.value = toAppError(caught)
-      return false
+      return null
     } finally {
       busy.value = null
     }
@@ -26,14 +37,12 @@ export function useAction<Key>(): { busy: Ref<Key | null>; error: Ref<AppError |
   return { busy, error, run }
 }
 
-/** `work` as a watcher or handler whose failure lands in `into` as the core's message instead of escaping. */
-export function catchInto<Args extends unknown[]>(into: Ref<string | null>, work: (...args: Args) => Promise<unknown>): (...args: Args) => Promise<void> {
-  return async (...args) => {
-    try {
-      await work(...args)
-    } catch (caught) {
-      into.value = toAppError(caught).message
-    }
+/** Runs `work` (a watcher's, a handler's); a failure lands in `into` as the core's message instead of escaping. */
+export async function catchInto(into: Ref<string | null>, work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work()
+  } catch (caught) {
+    into.value = toAppError(caught).message
   }
 }
 
@@ -45,5 +54,5 @@ export async function reportIn(message: Ref<string | null>, work: () => Promise<
   message.value = null
   await catchInto(message, async () => {
     message.value = (await work()) ?? null
-  })()
+  })
 }
