@@ -12,35 +12,27 @@ export const useCatalogStore = defineStore('catalog', () => {
   const categoriesByCatalog = new Map<string, Promise<CategorySummary[]>>()
   const customers = new Map<string, Promise<CustomerDetail>>()
 
-  function catalogs(customerGuid?: string | null): Promise<CatalogSummary[]> {
-    const key = customerGuid ?? ''
-    let pending = catalogsByCustomer.get(key)
+  /** One request per key for the session; a failed one is forgotten, so the next asks again. */
+  function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+    let pending = cache.get(key)
     if (!pending) {
-      pending = unwrap(api.listCatalogs(customerGuid ? { customerGuid } : undefined))
-      pending.catch(() => catalogsByCustomer.delete(key))
-      catalogsByCustomer.set(key, pending)
+      pending = load()
+      pending.catch(() => cache.delete(key))
+      cache.set(key, pending)
     }
     return pending
+  }
+
+  function catalogs(customerGuid?: string | null): Promise<CatalogSummary[]> {
+    return cached(catalogsByCustomer, customerGuid ?? '', () => unwrap(api.listCatalogs(customerGuid ? { customerGuid } : undefined)))
   }
 
   function categories(catalogGuid: string): Promise<CategorySummary[]> {
-    let pending = categoriesByCatalog.get(catalogGuid)
-    if (!pending) {
-      pending = unwrap(api.listCategories({ catalogGuid }))
-      pending.catch(() => categoriesByCatalog.delete(catalogGuid))
-      categoriesByCatalog.set(catalogGuid, pending)
-    }
-    return pending
+    return cached(categoriesByCatalog, catalogGuid, () => unwrap(api.listCategories({ catalogGuid })))
   }
 
   function customer(guid: string): Promise<CustomerDetail> {
-    let pending = customers.get(guid)
-    if (!pending) {
-      pending = unwrap(api.getCustomer({ guid }))
-      pending.catch(() => customers.delete(guid))
-      customers.set(guid, pending)
-    }
-    return pending
+    return cached(customers, guid, () => unwrap(api.getCustomer({ guid })))
   }
 
   function forget(): void {
