@@ -1,0 +1,14 @@
+import type { Migration } from './index'
+
+export const migration: Migration = {
+  version: 1,
+  name: 'settings',
+  up(db) {
+    db.exec(`
+        CREATE TABLE settings (
+          key TEXT PRIMARY KEY,
+          value TEXT NOT NULL
+        ) STRICT;
+      `)
+  },
+}

@@ -1,0 +1,32 @@
+import type { Database } from 'better-sqlite3'
+import { migration as settings } from './0001-settings'
+import { migration as syncedTables } from './0002-synced-tables'
+import { migration as draftsAndOutbox } from './0003-drafts-and-outbox'
+import { migration as searchIndexKeptFromCode } from './0004-search-index-kept-from-code'
+import { migration as outboxPayloads } from './0005-outbox-payloads'
+import { migration as catalogBrowsingIndexes } from './0006-catalog-browsing-indexes'
+import { migration as retainedRefs } from './0007-retained-refs'
+
+export interface Migration {
+  version: number
+  name: string
+  up(db: Database): void
+}
+
+/**
+ * Numbered, append-only: a released migration is never edited, because laptops in the field already
+ * ran it. The database's PRAGMA user_version is the number of the last one applied.
+ *
+ * One file per version, NNNN-<what>.ts, exporting `migration` with that version; this list holds
+ * them in order (test/unit/migrations-list.test.ts checks both, and pins each one's SQL). The SQL
+ * keeps the indentation it was released with: SQLite stores a CREATE statement's text as written.
+ */
+export const migrations: Migration[] = [
+  settings,
+  syncedTables,
+  draftsAndOutbox,
+  searchIndexKeptFromCode,
+  outboxPayloads,
+  catalogBrowsingIndexes,
+  retainedRefs,
+]
