@@ -1,6 +1,7 @@
 /**
  * The ordering service's client: undici over a keep-alive pool per base URL, both header sets,
- * timeouts, cancellation, retries of transient failures, and runtime checks of every response.
+ * timeouts and an overall deadline per request, a ceiling on the bytes read per reply, cancellation,
+ * retries of transient failures, and runtime checks of every response.
  * Electron-free, so the app, the CLI and the benchmark use the same code.
  */
 import { Pool, type Dispatcher } from 'undici'
@@ -31,13 +32,69 @@ import {
 export interface ServiceTimeouts {
   /** Establishing the TCP/TLS connection. */
   connectMs: number
-  /** From sending the request to the last response header. */
+  /** From sending the request to the last response header (reads; order creation waits orderTotalMs). */
   headersMs: number
   /** Longest silence while the body streams in. */
   bodyMs: number
+  /**
+   * The whole of one read attempt, headers and body: the bound the per-phase timeouts cannot give,
+   * since a reply trickling a byte every few seconds never stays silent for bodyMs.
+   */
+  totalMs: number
+  /** The whole of one order creation attempt; it also bounds the wait for the answer's headers. */
+  orderTotalMs: number
 }
 
-export const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 }
+/**
+ * Reads get 60 s in all: a 100-item page with categories is ~200 KiB, under 30 s even at 64 kbit/s,
+ * and a stuck sync shows within a minute rather than never. Order creation gets 90 s, and may spend
+ * all of it waiting for the service to answer, not just headersMs: a timed-out order is resent with
+ * the same api_guid, but a resend that arrives while the service is still committing the first is
+ * the one moment that key may not yet protect, so Satchel waits longer for the answer that settles
+ * the order than for a page it can fetch again. Nobody waits on it: the outbox sends in the background.
+ */
+export const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000, orderTotalMs: 90_000 }
+
+/** What a reply is, for the ceiling on the bytes Satchel reads of it. */
+export type ReplyKind = 'page' | 'record' | 'catalogs' | 'order'
+
+const MB = 1024 * 1024
+
+/**
+ * The most Satchel reads of one reply, by kind. A reply past its ceiling is dropped as it streams
+ * (the connection is closed, nothing past the ceiling is buffered) and reported as tooLarge, so a
+ * runaway reply costs bounded memory and bandwidth instead of filling the laptop's memory first.
+ * Each ceiling is far above what the contract produces, so none is ever hit by a working service:
+ * - page: listing pages (items, customers, orders) and the by-guid item batch. A 100-item page
+ *   with categories is ~200 KiB and a 500-guid batch ~1 MiB; 32 MB is 30x the largest of them.
+ * - record: one customer, one catalog item with its attachments and options, a price-group list:
+ *   a few KiB each (a product group's options grow with its children).
+ * - catalogs: the catalog list with every catalog's price groups, ~1.5 KiB per catalog.
+ * - order: an order confirmation or a full order. Lines are ~2–7 KiB in full and the service puts no
+ *   limit on their number, so this is ~2,000 full lines; refusing a confirmation leaves a committed
+ *   order waiting in the outbox, so it is generous.
+ */
+export const defaultMaxReplyBytes: Readonly<Record<ReplyKind, number>> = {
+  page: 32 * MB,
+  record: 4 * MB,
+  catalogs: 4 * MB,
+  order: 16 * MB,
+}
+
+/** Stops a body mid-stream: the connection closes, and the abort error it raises has a listener. */
+function discard(body: Dispatcher.ResponseData['body']): void {
+  body.on('error', () => {})
+  body.destroy()
+}
+
+function megabytes(bytes: number): string {
+  const value = bytes / MB
+  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} MB`
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`
+}
 
 /** One page of a paged listing; `rows` are checked records with every field the service sent. */
 export interface Page<T> {
@@ -115,6 +172,8 @@ export interface ServiceClientOptions {
   connection: ServiceConnection
   pools?: ServicePools
   timeouts?: Partial<ServiceTimeouts>
+  /** Ceilings per kind of reply, over defaultMaxReplyBytes (tests set small ones). */
+  maxReplyBytes?: Partial<Record<ReplyKind, number>>
   retry?: Partial<RetryPolicy>
   sleep?: Sleep
   random?: () => number
@@ -131,9 +190,20 @@ interface RequestSpec {
   signal?: AbortSignal
   /** POSTs are not retried here: order creation has its own schedule in the outbox. */
   retry?: boolean
+  /** Which ceiling the reply is read under. */
+  reply: ReplyKind
+  /** Order creation: its own deadline, which also bounds the wait for headers. */
+  order?: boolean
 }
 
-const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT'])
+/** What one attempt got to before it failed, to name the failure. */
+interface AttemptState {
+  deadlineMs: number
+  deadlinePassed: boolean
+  /** The status line and headers arrived; a failure after this cut the reply mid-body. */
+  headersReceived: boolean
+  received: number
+}
 
 function authHeaders(auth: ServiceAuth): Record<string, string> {
   if (auth.kind === 'apiKey') {
@@ -156,6 +226,7 @@ export class ServiceClient {
   private readonly pool: Dispatcher
   private readonly ownsPools: ServicePools | null
   private readonly timeouts: ServiceTimeouts
+  private readonly maxReplyBytes: Readonly<Record<ReplyKind, number>>
   private readonly retryPolicy: RetryPolicy
   private readonly sleep: Sleep
   private readonly random: () => number
@@ -169,6 +240,7 @@ export class ServiceClient {
     this.origin = url.origin
     this.basePath = url.pathname.replace(/\/+$/, '')
     this.timeouts = { ...defaultTimeouts, ...options.timeouts }
+    this.maxReplyBytes = { ...defaultMaxReplyBytes, ...options.maxReplyBytes }
     this.ownsPools = options.pools ? null : new ServicePools({ timeouts: this.timeouts })
     this.pool = (options.pools ?? this.ownsPools!).get(this.origin)
     this.retryPolicy = { ...defaultRetryPolicy, ...options.retry }
@@ -184,6 +256,11 @@ export class ServiceClient {
     await this.ownsPools?.closeAll()
   }
 
+  /**
+   * One attempt. It is bounded three ways: the per-phase timeouts of the pool (connect, headers,
+   * silence mid-body), an overall deadline that aborts the request, and a ceiling on the bytes read,
+   * counted as the body streams in. The caller's signal aborts it too, and reads as `cancelled`.
+   */
   private async once(spec: RequestSpec): Promise<unknown> {
     if (spec.signal?.aborted) throw cancelledError(spec.signal)
     const search = new URLSearchParams()
@@ -198,6 +275,21 @@ export class ServiceClient {
       body = JSON.stringify(spec.body)
       headers['content-type'] = 'application/json'
     }
+    const maxBytes = this.maxReplyBytes[spec.reply]
+    const state: AttemptState = {
+      deadlineMs: spec.order ? this.timeouts.orderTotalMs : this.timeouts.totalMs,
+      deadlinePassed: false,
+      headersReceived: false,
+      received: 0,
+    }
+    // One signal for undici: the caller's cancel or the deadline, whichever comes first.
+    const abort = new AbortController()
+    const onCancel = () => abort.abort(spec.signal?.reason)
+    spec.signal?.addEventListener('abort', onCancel, { once: true })
+    const deadline = setTimeout(() => {
+      state.deadlinePassed = true
+      abort.abort(new Error(`No complete answer within ${state.deadlineMs} ms`))
+    }, state.deadlineMs)
     let response: Dispatcher.ResponseData
     let text: string
     try {
@@ -206,13 +298,17 @@ export class ServiceClient {
         path: this.basePath + spec.path + (qs ? `?${qs}` : ''),
         headers,
         body,
-        signal: spec.signal,
-        headersTimeout: this.timeouts.headersMs,
+        signal: abort.signal,
+        headersTimeout: spec.order ? this.timeouts.orderTotalMs : this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,
       })
-      text = await response.body.text()
+      state.headersReceived = true
+      text = await this.readBody(response, maxBytes, state, spec)
     } catch (error) {
-      throw this.networkError(error, spec)
+      throw this.networkError(error, spec, state)
+    } finally {
+      clearTimeout(deadline)
+      spec.signal?.removeEventListener('abort', onCancel)
     }
     const { statusCode } = response
     if (statusCode < 200 || statusCode >= 300) {
@@ -229,13 +325,67 @@ export class ServiceClient {
     }
   }
 
-  private networkError(error: unknown, spec: RequestSpec): ServiceError {
+  /**
+   * The body as text, read chunk by chunk up to `maxBytes`. Past it (or when content-length already
+   * says so) the body is destroyed, which closes the connection, so the rest is never received.
+   * A 2xx past the ceiling is tooLarge; an error body is cut there and its status still decides.
+   */
+  private async readBody(response: Dispatcher.ResponseData, maxBytes: number, state: AttemptState, spec: RequestSpec): Promise<string> {
+    const ok = response.statusCode >= 200 && response.statusCode < 300
+    const declared = Number(response.headers['content-length'])
+    if (ok && Number.isFinite(declared) && declared > maxBytes) {
+      discard(response.body)
+      throw this.tooLarge(spec, maxBytes, declared)
+    }
+    const chunks: Buffer[] = []
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      state.received += chunk.length
+      if (state.received > maxBytes) {
+        discard(response.body)
+        if (ok) throw this.tooLarge(spec, maxBytes)
+        chunks.push(chunk.subarray(0, chunk.length - (state.received - maxBytes)))
+        break
+      }
+      chunks.push(chunk)
+    }
+    return Buffer.concat(chunks).toString('utf8')
+  }
+
+  private tooLarge(spec: RequestSpec, maxBytes: number, declared?: number): ServiceError {
+    const size = declared === undefined ? '' : ` (it announced ${megabytes(declared)})`
+    return new ServiceError(
+      'tooLarge',
+      `The ordering service sent more than ${megabytes(maxBytes)} in answer to ${spec.method} ${spec.path}${size}, more than Satchel accepts for that request; the reply was dropped.`,
+    )
+  }
+
+  /** Names a failure for a person; the library's own error stays in `cause` for the logs. */
+  private networkError(error: unknown, spec: RequestSpec, state: AttemptState): ServiceError {
     if (error instanceof ServiceError) return error
     if (spec.signal?.aborted) return cancelledError(spec.signal)
+    const what = `${spec.method} ${spec.path}`
     const code = (error as { code?: unknown })?.code
     const detail = error instanceof Error ? error.message : String(error)
-    if (typeof code === 'string' && timeoutCodes.has(code)) {
-      return new ServiceError('timeout', `The ordering service did not answer in time (${spec.method} ${spec.path}): ${detail}`, { cause: error })
+    if (state.deadlinePassed) {
+      return new ServiceError('timeout', `The ordering service did not finish answering ${what} within ${seconds(state.deadlineMs)}.`, { cause: error })
+    }
+    switch (code) {
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return new ServiceError('timeout', `The ordering service at ${this.baseUrl} did not accept a connection within ${seconds(this.timeouts.connectMs)}.`, { cause: error })
+      case 'UND_ERR_HEADERS_TIMEOUT': {
+        const waited = spec.order ? this.timeouts.orderTotalMs : this.timeouts.headersMs
+        return new ServiceError('timeout', `The ordering service did not start answering ${what} within ${seconds(waited)}.`, { cause: error })
+      }
+      case 'UND_ERR_BODY_TIMEOUT':
+        return new ServiceError('timeout', `The ordering service went silent for ${seconds(this.timeouts.bodyMs)} partway through its answer to ${what}.`, { cause: error })
+      case 'ETIMEDOUT':
+        return new ServiceError('timeout', `The connection to the ordering service timed out (${what}).`, { cause: error })
+    }
+    if (state.headersReceived) {
+      // The status line came, the body did not finish: the socket closed, or the body ended short
+      // of its content-length. Whatever undici called it, the reply is incomplete.
+      const got = state.received >= 1024 ? ` after ${Math.round(state.received / 1024)} KB` : ''
+      return new ServiceError('truncated', `The ordering service stopped sending partway through its reply to ${what}${got}.`, { cause: error })
     }
     return new ServiceError('unreachable', `The ordering service cannot be reached at ${this.baseUrl}: ${detail}`, { cause: error })
   }
@@ -269,6 +419,7 @@ export class ServiceClient {
     const body = await this.request({
       method: 'GET',
       path: '/vendors',
+      reply: 'page',
       query: {
         limit: params.limit,
         offset: params.offset,
@@ -310,7 +461,7 @@ export class ServiceClient {
 
   /** GET /v1/vendors/{vendorGuid}. */
   async getCustomer(vendorGuid: string, options: CallOptions = {}): Promise<CustomerRecord> {
-    const body = await this.request({ method: 'GET', path: `/v1/vendors/${encodeURIComponent(vendorGuid)}`, ...options })
+    const body = await this.request({ method: 'GET', path: `/v1/vendors/${encodeURIComponent(vendorGuid)}`, reply: 'record', ...options })
     // The spec shows the Vendor itself; tolerate it wrapped under a key as other endpoints do.
     const record = body && typeof body === 'object' && !('guid' in body) ? (Object.values(body).find((v) => v && typeof v === 'object' && 'guid' in v) ?? body) : body
     return this.check(customerSchema, record, 'a customer')
@@ -321,6 +472,7 @@ export class ServiceClient {
     const body = await this.request({
       method: 'GET',
       path: '/v1/catalogs',
+      reply: 'catalogs',
       query: { includeDeletedPriceGroups: options.includeDeletedPriceGroups === false ? undefined : 'true' },
       signal: options.signal,
       vendorGuid: options.vendorGuid,
@@ -330,7 +482,7 @@ export class ServiceClient {
 
   /** GET /v1/catalog/{catalogGuid}/price_groups. */
   async listPriceGroups(catalogGuid: string, options: CallOptions = {}): Promise<PriceGroupRecord[]> {
-    const body = await this.request({ method: 'GET', path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/price_groups`, ...options })
+    const body = await this.request({ method: 'GET', path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/price_groups`, reply: 'record', ...options })
     return this.check(priceGroupListSchema, body, 'a price group list').priceGroups
   }
 
@@ -343,6 +495,7 @@ export class ServiceClient {
     const body = await this.request({
       method: 'GET',
       path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items`,
+      reply: 'page',
       query: {
         limit: params.limit,
         offset: params.offset,
@@ -366,6 +519,7 @@ export class ServiceClient {
     const body = await this.request({
       method: 'GET',
       path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items/${encodeURIComponent(catalogItemGuid)}`,
+      reply: 'record',
       ...options,
     })
     return this.check(catalogItemResponseSchema, body, 'a catalog item').catalog_item
@@ -378,6 +532,7 @@ export class ServiceClient {
       method: 'POST',
       path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items/batch`,
       body: { type: 'guid', values: guids },
+      reply: 'page',
       // A batch read writes nothing, so retrying it is safe.
       retry: true,
       ...options,
@@ -393,6 +548,7 @@ export class ServiceClient {
     const body = await this.request({
       method: 'GET',
       path: '/v1/orders',
+      reply: 'page',
       query: { limit: params.limit, offset: params.offset, lastUpdatedAt: params.lastUpdatedAt },
       ...options,
     })
@@ -410,16 +566,18 @@ export class ServiceClient {
 
   /** GET /v1/orders/{orderGuid}: the full order. */
   async getOrder(orderGuid: string, options: CallOptions = {}): Promise<OrderRecord> {
-    const body = await this.request({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderGuid)}`, ...options })
+    const body = await this.request({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderGuid)}`, reply: 'order', ...options })
     return this.check(orderResponseSchema, body, 'an order').order
   }
 
   /**
    * POST /v1/orderWithItems. Tried once: the caller owns retries, since only it knows the api_guid
-   * that makes a retry safe and the schedule that must survive a restart.
+   * that makes a retry safe and the schedule that must survive a restart. Every failure after the
+   * request left (timeout, truncated, tooLarge, unreachable, server) may follow a commit; the outbox
+   * resends those with the same api_guid, so none turns a committed order into a lost one.
    */
   async createOrderWithItems(body: Record<string, unknown>, options: CallOptions = {}): Promise<OrderWithItemsResult> {
-    const response = await this.request({ method: 'POST', path: '/v1/orderWithItems', body, retry: false, ...options })
+    const response = await this.request({ method: 'POST', path: '/v1/orderWithItems', body, retry: false, reply: 'order', order: true, ...options })
     const checked = this.check(orderWithItemsResponseSchema, response, 'an order confirmation')
     return {
       order: checked.order,

@@ -2,17 +2,20 @@ import type { ErrorCode } from '../../shared/result'
 
 /**
  * How a call to the ordering service failed, in the terms Satchel acts on:
- * - transient (unreachable, timeout, 5xx, 429): try again later, nothing is wrong with the request;
+ * - transient (unreachable, timeout, truncated, 5xx, 429): try again later, nothing is wrong with the request;
  * - credentials (401/403): stop and ask for new credentials, retrying cannot help;
  * - rejected (400 with a ReconcileErrors body): the request itself is wrong, with per-line detail;
  * - invalidCursor (400 INVALID_DELTA_CURSOR): the delta cursor was refused, a full listing is needed;
  * - notFound, badRequest: other permanent refusals;
  * - invalidResponse: the service answered with something that does not fit the contract;
+ * - tooLarge: the reply passed the ceiling Satchel reads for that kind of reply, and was dropped unread;
  * - cancelled: Satchel itself aborted the call.
  */
 export type ServiceFailureKind =
   | 'unreachable'
   | 'timeout'
+  /** The reply started, then stopped before its end: the socket closed mid-body. */
+  | 'truncated'
   | 'server'
   | 'rateLimited'
   | 'credentials'
@@ -21,9 +24,20 @@ export type ServiceFailureKind =
   | 'notFound'
   | 'badRequest'
   | 'invalidResponse'
+  /** The reply was bigger than Satchel reads for that kind of reply. */
+  | 'tooLarge'
   | 'cancelled'
 
-const transientKinds: ReadonlySet<ServiceFailureKind> = new Set(['unreachable', 'timeout', 'server', 'rateLimited'])
+/**
+ * A reply cut mid-body (truncated) or one that did not finish in time (timeout) says nothing about
+ * the request: the same request may well succeed a moment later, so both are retried, by withRetry
+ * within a call and by the outbox's schedule. An oversized reply (tooLarge) is not: it is most likely
+ * a service bug (a page that ignored its limit), which answers the same way seconds later, and each
+ * immediate retry could pull another ceiling's worth of bytes over a metered link. A proxy or captive
+ * portal can also cause it; that heals by itself, and the next scheduled sync (and, for an order, the
+ * outbox's schedule, which resends everything it cannot prove was refused) tries again anyway.
+ */
+const transientKinds: ReadonlySet<ServiceFailureKind> = new Set(['unreachable', 'timeout', 'truncated', 'server', 'rateLimited'])
 
 export interface ServiceErrorDetail {
   status?: number
@@ -94,6 +108,7 @@ export function errorCodeOf(kind: ServiceFailureKind): ErrorCode {
   switch (kind) {
     case 'unreachable':
     case 'timeout':
+    case 'truncated':
     case 'server':
     case 'rateLimited':
       return 'UNAVAILABLE'
@@ -107,6 +122,8 @@ export function errorCodeOf(kind: ServiceFailureKind): ErrorCode {
     case 'invalidCursor':
     case 'badRequest':
     case 'invalidResponse':
+    case 'tooLarge':
+      // An oversized reply is treated like an unreadable one: the service answered, unusably.
       return 'REJECTED'
   }
 }

@@ -1,0 +1,274 @@
+/**
+ * Replies are bounded: an overall deadline per request (headers and the whole body), a ceiling on
+ * the bytes read per reply, and a reply cut mid-body named for what it is. Against a raw node:http
+ * server on 127.0.0.1, so the server can misbehave below what any framework would allow.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ServiceClient, type ServiceClientOptions } from '../../src/main/ordering-client/client'
+import { errorCodeOf, ServiceError, type ServiceFailureKind } from '../../src/main/ordering-client/errors'
+import type { LogFields, Logger } from '../../src/main/ports'
+
+type Handler = (request: IncomingMessage, response: ServerResponse) => void
+
+let server: Server | undefined
+const clients: ServiceClient[] = []
+const timers = new Set<NodeJS.Timeout>()
+
+afterEach(async () => {
+  for (const timer of timers) clearInterval(timer)
+  timers.clear()
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+  server?.closeAllConnections()
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
+  server = undefined
+})
+
+async function serve(handler: Handler): Promise<string> {
+  server = createServer(handler)
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+const apiKey = { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'secret-1' } as const
+
+function client(baseUrl: string, extra: Partial<ServiceClientOptions> = {}): ServiceClient {
+  const made = new ServiceClient({ connection: { baseUrl, auth: apiKey }, sleep: async () => {}, random: () => 0, ...extra })
+  clients.push(made)
+  return made
+}
+
+/** A logger that keeps what withRetry reported, to see which kind of failure was retried. */
+function retryLog(): { logger: Logger; kinds: unknown[] } {
+  const kinds: unknown[] = []
+  const logger: Logger = {
+    debug() {},
+    info() {},
+    warn(_message: string, fields?: LogFields) {
+      kinds.push(fields?.kind)
+    },
+    error() {},
+    child() {
+      return logger
+    },
+  }
+  return { logger, kinds }
+}
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof ServiceError) return error
+    throw error
+  }
+  throw new Error('expected the call to fail')
+}
+
+const catalogsBody = JSON.stringify({ catalogs: [{ guid: 'k', name: 'Main' }], resource: 'Catalog' })
+
+/** Sends the headers at once, then `byte` every `intervalMs` until the client hangs up. */
+function trickle(response: ServerResponse, intervalMs: number): void {
+  response.writeHead(200, { 'content-type': 'application/json' })
+  response.write('{')
+  const timer = setInterval(() => {
+    if (response.destroyed) return clearInterval(timer)
+    response.write(' ')
+  }, intervalMs)
+  timers.add(timer)
+  response.on('close', () => clearInterval(timer))
+}
+
+/** Streams `total` bytes of filler in 64 KiB writes, respecting backpressure; `written` counts what left the handler. */
+function flood(response: ServerResponse, total: number, counter: { written: number; closed: boolean }): void {
+  const chunk = Buffer.alloc(64 * 1024, 0x20)
+  response.on('close', () => {
+    counter.closed = true
+  })
+  const pump = (): void => {
+    while (counter.written < total && !response.destroyed) {
+      const ok = response.write(chunk)
+      counter.written += chunk.length
+      if (!ok) {
+        response.once('drain', pump)
+        return
+      }
+    }
+    if (!response.destroyed) response.end()
+  }
+  pump()
+}
+
+const MiB = 1024 * 1024
+
+describe('an overall deadline per request', () => {
+  it('fails a reply that trickles in byte by byte with a timeout, within the deadline', async () => {
+    const url = await serve((_request, response) => trickle(response, 50))
+    const started = Date.now()
+    const error = await failure(client(url, { timeouts: { totalMs: 400 }, retry: { maxAttempts: 1 } }).listCatalogs())
+    const elapsed = Date.now() - started
+    expect(error.kind).toBe('timeout')
+    expect(error.transient).toBe(true)
+    expect(error.message).toMatch(/did not finish answering .* within 0\.4 s/)
+    expect(error.message).not.toMatch(/UND_ERR|AbortError/)
+    expect(elapsed).toBeGreaterThanOrEqual(350)
+    expect(elapsed).toBeLessThan(2_000)
+  })
+
+  it('covers the wait for the headers too, when it is shorter than the headers timeout', async () => {
+    const url = await serve(() => {})
+    const started = Date.now()
+    const error = await failure(client(url, { timeouts: { totalMs: 300, headersMs: 30_000 }, retry: { maxAttempts: 1 } }).listCatalogs())
+    expect(error.kind).toBe('timeout')
+    expect(Date.now() - started).toBeLessThan(2_000)
+  })
+
+  it('retries a trickled reply as transient, and the next attempt gets a fresh deadline', async () => {
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      if (calls === 1) return trickle(response, 50)
+      response.end(catalogsBody)
+    })
+    const { logger, kinds } = retryLog()
+    const catalogs = await client(url, { timeouts: { totalMs: 300 }, logger }).listCatalogs()
+    expect(catalogs.map((catalog) => catalog.guid)).toEqual(['k'])
+    expect(calls).toBe(2)
+    expect(kinds).toEqual(['timeout'])
+  })
+
+  it("reads the caller's cancel as cancelled, not as a timeout, even mid-body", async () => {
+    const url = await serve((_request, response) => trickle(response, 50))
+    const controller = new AbortController()
+    setTimeout(() => controller.abort(), 150)
+    const error = await failure(client(url, { timeouts: { totalMs: 5_000 } }).listCatalogs({ signal: controller.signal }))
+    expect(error.kind).toBe('cancelled')
+  })
+
+  it('gives order creation its own deadline, reported as a timeout the outbox resends with the same api_guid, and does not retry it', async () => {
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      trickle(response, 50)
+    })
+    const started = Date.now()
+    const error = await failure(client(url, { timeouts: { totalMs: 60_000, orderTotalMs: 400 } }).createOrderWithItems({ order: { api_guid: 'a' } }, { vendorGuid: 'v' }))
+    expect(error.kind).toBe('timeout')
+    expect(error.transient).toBe(true)
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(calls).toBe(1)
+  })
+})
+
+describe('a ceiling on the bytes read per reply', () => {
+  it('refuses a reply whose content-length is over the ceiling without reading it', async () => {
+    const counter = { written: 0, closed: false }
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(256 * MiB) })
+      flood(response, 256 * MiB, counter)
+    })
+    const started = Date.now()
+    const error = await failure(client(url, { maxReplyBytes: { catalogs: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogs())
+    expect(error.kind).toBe('tooLarge')
+    expect(error.message).toMatch(/sent more than 1 MB/)
+    expect(error.message).not.toMatch(/UND_ERR/)
+    expect(Date.now() - started).toBeLessThan(3_000)
+    await expect.poll(() => counter.closed).toBe(true)
+    expect(counter.written).toBeLessThan(16 * MiB)
+  })
+
+  it('stops reading a chunked reply as soon as it passes the ceiling', async () => {
+    const counter = { written: 0, closed: false }
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.write('{"catalog_items":[],"padding":"')
+      flood(response, 256 * MiB, counter)
+    })
+    const started = Date.now()
+    const error = await failure(client(url, { maxReplyBytes: { page: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogItems('c', { limit: 100, offset: 0 }))
+    expect(error.kind).toBe('tooLarge')
+    expect(Date.now() - started).toBeLessThan(3_000)
+    await expect.poll(() => counter.closed).toBe(true)
+    // What left the server before the client hung up: the ceiling plus socket buffers, a few MB, nowhere near 256 MB.
+    expect(counter.written).toBeLessThan(16 * MiB)
+  })
+
+  it('does not retry an oversized reply at once', async () => {
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      response.end(JSON.stringify({ catalogs: [], padding: 'x'.repeat(4096) }))
+    })
+    const error = await failure(client(url, { maxReplyBytes: { catalogs: 1024 } }).listCatalogs())
+    expect(error.kind).toBe('tooLarge')
+    expect(error.transient).toBe(false)
+    expect(calls).toBe(1)
+  })
+
+  it('reads an error body only up to the ceiling, and the status still decides', async () => {
+    const counter = { written: 0, closed: false }
+    const url = await serve((_request, response) => {
+      response.writeHead(503, { 'content-type': 'text/html' })
+      response.write('<html>Service Unavailable')
+      flood(response, 256 * MiB, counter)
+    })
+    const error = await failure(client(url, { maxReplyBytes: { catalogs: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogs())
+    expect(error).toMatchObject({ kind: 'server', status: 503 })
+    await expect.poll(() => counter.closed).toBe(true)
+    expect(counter.written).toBeLessThan(16 * MiB)
+  })
+})
+
+describe('a reply cut mid-body', () => {
+  it('is named truncated when the socket closes before content-length is reached', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' })
+      response.write(catalogsBody.slice(0, 20), () => response.socket?.destroy())
+    })
+    const error = await failure(client(url, { retry: { maxAttempts: 1 } }).listCatalogs())
+    expect(error.kind).toBe('truncated')
+    expect(error.transient).toBe(true)
+    expect(error.message).toMatch(/stopped sending partway through its reply/)
+    expect(error.message).not.toMatch(/UND_ERR|other side closed/)
+    expect(error.cause).toBeDefined()
+  })
+
+  it('is named truncated when a chunked reply ends without its last chunk', async () => {
+    const url = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' })
+      response.write(catalogsBody.slice(0, 20), () => response.socket?.end())
+    })
+    expect((await failure(client(url, { retry: { maxAttempts: 1 } }).listCatalogs())).kind).toBe('truncated')
+  })
+
+  it('is retried as transient', async () => {
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      if (calls === 1) {
+        response.writeHead(200, { 'content-length': String(catalogsBody.length) })
+        return response.write(catalogsBody.slice(0, 10), () => response.socket?.destroy())
+      }
+      response.end(catalogsBody)
+    })
+    const { logger, kinds } = retryLog()
+    expect((await client(url, { logger }).listCatalogs()).map((catalog) => catalog.guid)).toEqual(['k'])
+    expect(calls).toBe(2)
+    expect(kinds).toEqual(['truncated'])
+  })
+
+  it('a connection dropped before any header is still unreachable', async () => {
+    const url = await serve((request) => request.socket.destroy())
+    expect((await failure(client(url, { retry: { maxAttempts: 1 } }).listCatalogs())).kind).toBe('unreachable')
+  })
+})
+
+describe('the new kinds', () => {
+  it('map to the codes the renderer and the CLI see', () => {
+    const codes = Object.fromEntries((['timeout', 'truncated', 'tooLarge'] as ServiceFailureKind[]).map((kind) => [kind, errorCodeOf(kind)]))
+    expect(codes).toEqual({ timeout: 'UNAVAILABLE', truncated: 'UNAVAILABLE', tooLarge: 'REJECTED' })
+    expect(new ServiceError('truncated', 'x').transient).toBe(true)
+    expect(new ServiceError('tooLarge', 'x').transient).toBe(false)
+  })
+})
