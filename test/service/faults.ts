@@ -5,6 +5,7 @@
  */
 import type { FaultRule } from './types'
 import { ControlError } from './store'
+import { allBadPriceKeys, allBadPriceValues } from './reply-faults'
 
 interface ActiveRule {
   id: string
@@ -44,6 +45,34 @@ export class FaultEngine {
       case 'destroySocket':
       case 'commitThenDrop':
         break
+      case 'trickle':
+        if (rule.bytesPerTick !== undefined && !(Number.isInteger(rule.bytesPerTick) && rule.bytesPerTick >= 1)) throw new ControlError('trickle needs bytesPerTick, an integer >= 1')
+        if (rule.intervalMs !== undefined && !(Number.isFinite(rule.intervalMs) && rule.intervalMs >= 0)) throw new ControlError('trickle needs intervalMs >= 0')
+        break
+      case 'oversized':
+        if (!(Number.isInteger(rule.bytes) && rule.bytes >= 0)) throw new ControlError('oversized needs bytes, an integer >= 0')
+        if (rule.valid !== undefined && typeof rule.valid !== 'boolean') throw new ControlError("oversized's valid is true or false")
+        if (rule.contentLength !== undefined && typeof rule.contentLength !== 'boolean') throw new ControlError("oversized's contentLength is true or false")
+        break
+      case 'truncate':
+        if (!(Number.isInteger(rule.bytes) && rule.bytes >= 0)) throw new ControlError('truncate needs bytes, an integer >= 0')
+        break
+      case 'futureClock':
+        if (rule.offsetMs !== undefined && !Number.isFinite(rule.offsetMs)) throw new ControlError('futureClock needs offsetMs, a number of milliseconds')
+        break
+      case 'badPricing': {
+        const values = rule.values ?? []
+        const keys = rule.keys ?? []
+        if (!Array.isArray(values) || values.some((value) => !allBadPriceValues.includes(value))) {
+          throw new ControlError(`badPricing's values are some of: ${allBadPriceValues.join(', ')}`)
+        }
+        if (!Array.isArray(keys) || keys.some((key) => !allBadPriceKeys.includes(key))) {
+          throw new ControlError(`badPricing's keys are some of: ${allBadPriceKeys.join(', ')}`)
+        }
+        if (rule.values !== undefined && rule.keys !== undefined && values.length === 0 && keys.length === 0) throw new ControlError('badPricing needs a value or a key to inject')
+        if (rule.priceGroup !== undefined && typeof rule.priceGroup !== 'string') throw new ControlError("badPricing's priceGroup is a price group name")
+        break
+      }
       default:
         throw new ControlError(`unknown fault type '${(rule as { type?: unknown }).type as string}'`)
     }

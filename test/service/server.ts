@@ -4,19 +4,33 @@
  * is where injected faults live. Loopback only.
  */
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
-import type { RequestLogEntry, RunningService, StartServiceOptions } from './types'
+import type { FaultRule, RequestLogEntry, RunningService, StartServiceOptions } from './types'
 import { createControl, RequestLog, type Control } from './control'
 import { FaultEngine } from './faults'
 import { generate } from './generate'
 import { authenticate, HttpError, PlainTextError, type Headers, type Query } from './http'
 import { apiRoutes, JsonText, type RouteDef } from './routes'
 import { ControlError, Store } from './store'
+import {
+  corruptPricing,
+  DEFAULT_CLOCK_OFFSET_MS,
+  DEFAULT_TRICKLE_INTERVAL_MS,
+  FaultBody,
+  padBody,
+  replyFaultTypes,
+  segmentsLength,
+  shiftTimestamps,
+  type ReplyFaults,
+  type Segment,
+} from './reply-faults'
 
 interface RequestState {
   entry: RequestLogEntry
   drop: boolean
   /** Latency faults with phase 'reply': held after the handler ran, before the response goes out. */
   replyDelayMs: number
+  /** Faults that rewrite, pad, pace or cut the reply. */
+  reply: ReplyFaults
 }
 
 const CONTROL_PREFIX = '/__control'
@@ -82,7 +96,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       query,
     }
     log.push(entry)
-    const state: RequestState = { entry, drop: false, replyDelayMs: 0 }
+    const state: RequestState = { entry, drop: false, replyDelayMs: 0, reply: {} }
     states.set(request.raw, state)
 
     const offset = Number(query.offset)
@@ -94,6 +108,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     for (const rule of rules) {
       if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
       if (rule.type === 'commitThenDrop') state.drop = true
+      // One of each reply fault: the first rule added wins.
+      if (replyFaultTypes.has(rule.type)) (state.reply as Record<string, FaultRule>)[rule.type] ??= rule
     }
     const terminal = rules.find((rule) => rule.type === 'status' || rule.type === 'rateLimit' || rule.type === 'destroySocket')
     if (!terminal) return
@@ -129,8 +145,41 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       return payload
     }
     state.entry.status = reply.statusCode
-    return payload
+    return applyReplyFaults(request, reply, state.reply, payload)
   })
+
+  /** Rewrites (pricing, clock), then pads, paces or cuts the serialized reply. */
+  function applyReplyFaults(request: FastifyRequest, reply: FastifyReply, faults: ReplyFaults, payload: unknown): unknown {
+    const { badPricing, futureClock, oversized, trickle, truncate } = faults
+    if (!badPricing && !futureClock && !oversized && !trickle && !truncate) return payload
+    if (payload !== undefined && payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
+    let body: string | Buffer = payload ?? ''
+    if (badPricing || futureClock) {
+      let text = body.toString()
+      if (badPricing) text = corruptPricing(text, badPricing)
+      if (futureClock) {
+        const offsetMs = futureClock.offsetMs ?? DEFAULT_CLOCK_OFFSET_MS
+        text = shiftTimestamps(text, offsetMs)
+        reply.header('date', new Date(store.nowMs() + offsetMs).toUTCString())
+      }
+      body = text
+    }
+    if (!oversized && !trickle && !truncate) return body
+    const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body)
+    const segments: Segment[] = oversized ? padBody(buffer, oversized) : [buffer]
+    if (oversized?.contentLength === false) reply.removeHeader('content-length')
+    else reply.header('content-length', String(segmentsLength(segments)))
+    const raw = request.raw
+    return new FaultBody(segments, {
+      pace: trickle ? { bytesPerTick: trickle.bytesPerTick ?? 1, intervalMs: trickle.intervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS } : undefined,
+      cutAfter: truncate?.bytes,
+      onCut: () => {
+        // The status line and headers go out even when no body byte does, then the connection ends.
+        if (!reply.raw.headersSent) reply.raw.flushHeaders()
+        raw.socket.end()
+      },
+    })
+  }
 
   app.setErrorHandler((error: unknown, _request, reply) => {
     if (error instanceof PlainTextError) return reply.code(400).type('text/plain; charset=utf-8').send(error.message)

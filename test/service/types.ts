@@ -41,6 +41,26 @@ export type FaultAction =
   | { type: 'commitThenDrop' }
   /** Between this listing's page requests, rows are inserted into / soft-deleted from the listed set. */
   | { type: 'drift'; insert?: number; remove?: number }
+  /** The reply goes out `bytesPerTick` bytes (default 1) every `intervalMs` (default 100); the headers,
+   * with the full content-length, go at once with the first bytes. */
+  | { type: 'trickle'; bytesPerTick?: number; intervalMs?: number }
+  /** The reply body is padded to `bytes`: by a long `__padding` string field in the top-level object
+   * (valid JSON, the default; whitespace after a non-object body), or with `valid: false` by filler
+   * after the JSON. Streamed, so any size costs no memory. `contentLength: false` sends it chunked. */
+  | { type: 'oversized'; bytes: number; valid?: boolean; contentLength?: boolean }
+  /** The reply announces its full length, sends the first `bytes` bytes of its body, then the
+   * connection is closed: a reply cut mid-body. */
+  | { type: 'truncate'; bytes: number }
+  /** The double's clock as reported (every `serverTimestamp` in the body and the HTTP Date header) is
+   * shifted by `offsetMs` (default +1 day); its data keeps being stamped with its real clock. */
+  | { type: 'futureClock'; offsetMs?: number }
+  /** Every catalog item `pricing` object in the reply carries bad values and/or bad keys. */
+  | { type: 'badPricing'; values?: BadPriceValue[]; priceGroup?: string; keys?: BadPriceKey[]; keyValue?: unknown }
+
+/** Bad values for a price group's entry: -5, the string "12.50", and the JSON text 1e400 (Infinity once parsed). */
+export type BadPriceValue = 'negative' | 'numericString' | 'nonFinite'
+/** Bad keys added to `pricing`: `__proto__`, `constructor`, the empty string and a 5,000-character key. */
+export type BadPriceKey = '__proto__' | 'constructor' | 'empty' | 'long'
 
 export type FaultRule = FaultMatch & FaultAction
 
