@@ -1,0 +1,96 @@
+/**
+ * The ordering client against the double's reply faults: a trickle ends in a timeout within the
+ * deadline, an oversized page is dropped as tooLarge while it streams, a reply cut mid-body is
+ * truncated and retried, and an order whose confirmation is lost that way is committed once and
+ * found again by resending the same api_guid.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { ServiceClient, type ServiceClientOptions } from '../../src/main/ordering-client/client'
+import { ServiceError } from '../../src/main/ordering-client/errors'
+import { startService } from '../service/index'
+import type { RunningService } from '../service/types'
+import { catalogs, openCustomer, orderableItems, orderBody } from '../service/helpers'
+
+const itemsRoute = 'GET /v1/catalog/:catalogGuid/catalog_items'
+const orderRoute = 'POST /v1/orderWithItems'
+
+let service: RunningService
+let catalogGuid: string
+const clients: ServiceClient[] = []
+
+beforeAll(async () => {
+  service = await startService({ size: 'tiny', seed: 41 })
+  catalogGuid = catalogs(service).first.guid as string
+})
+afterEach(async () => {
+  service.control.clearFaults()
+  await Promise.all(clients.splice(0).map((client) => client.close()))
+})
+afterAll(async () => {
+  await service.close()
+})
+
+function client(extra: Partial<ServiceClientOptions> = {}): ServiceClient {
+  const { apiKey, apiSecret } = service.credentials
+  const made = new ServiceClient({ connection: { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } }, sleep: async () => {}, random: () => 0, ...extra })
+  clients.push(made)
+  return made
+}
+
+async function failure(promise: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await promise
+  } catch (error) {
+    if (error instanceof ServiceError) return error
+    throw error
+  }
+  throw new Error('expected the call to fail')
+}
+
+describe('the client against reply faults', () => {
+  it('gives up on a trickling page at the deadline, and the retry gets the page', async () => {
+    service.control.addFault({ route: itemsRoute, type: 'trickle', bytesPerTick: 1, intervalMs: 50, times: 1 })
+    const started = Date.now()
+    const page = await client({ timeouts: { totalMs: 500 } }).listCatalogItems(catalogGuid, { limit: 10, offset: 0 })
+    expect(page.rows).toHaveLength(10)
+    expect(Date.now() - started).toBeLessThan(3_000)
+    // At a byte per 50 ms the page would take minutes: only a deadline and a retry get it this fast.
+    service.control.addFault({ route: itemsRoute, type: 'trickle', bytesPerTick: 1, intervalMs: 50, times: 1 })
+    const once = client({ timeouts: { totalMs: 300 }, retry: { maxAttempts: 1 } })
+    expect((await failure(once.listCatalogItems(catalogGuid, { limit: 10, offset: 0 }))).kind).toBe('timeout')
+  })
+
+  it('drops an oversized page as tooLarge, announced or chunked', async () => {
+    const small = client({ maxReplyBytes: { page: 512 * 1024 } })
+    service.control.addFault({ route: itemsRoute, type: 'oversized', bytes: 1024 ** 3, times: 1 })
+    expect((await failure(small.listCatalogItems(catalogGuid, { limit: 10, offset: 0 }))).kind).toBe('tooLarge')
+    service.control.addFault({ route: itemsRoute, type: 'oversized', bytes: 1024 ** 3, contentLength: false, times: 1 })
+    const started = Date.now()
+    expect((await failure(small.listCatalogItems(catalogGuid, { limit: 10, offset: 0 }))).kind).toBe('tooLarge')
+    expect(Date.now() - started).toBeLessThan(3_000)
+    // Not retried: both faults were used up by one request each, and the next call is clean.
+    expect((await small.listCatalogItems(catalogGuid, { limit: 10, offset: 0 })).rows).toHaveLength(10)
+  })
+
+  it('names a reply cut mid-body truncated, and retries it', async () => {
+    service.control.addFault({ route: 'GET /v1/catalogs', type: 'truncate', bytes: 40, times: 1 })
+    expect((await failure(client({ retry: { maxAttempts: 1 } }).listCatalogs())).kind).toBe('truncated')
+    service.control.addFault({ route: 'GET /v1/catalogs', type: 'truncate', bytes: 40, times: 1 })
+    expect((await client().listCatalogs()).length).toBeGreaterThan(0)
+  })
+
+  it('an order whose confirmation trickles past the deadline is committed once, and a resend with its api_guid finds it', async () => {
+    const { first } = catalogs(service)
+    const [row] = orderableItems(service, first.guid as string)
+    const customer = openCustomer(service)
+    const body = orderBody(first, [{ item: row, qty: 1 }])
+    service.control.addFault({ route: orderRoute, type: 'trickle', bytesPerTick: 1, intervalMs: 50, times: 1 })
+    const sender = client({ timeouts: { orderTotalMs: 400 } })
+    const error = await failure(sender.createOrderWithItems(body, { vendorGuid: customer.guid as string }))
+    expect(error).toMatchObject({ kind: 'timeout', transient: true })
+    expect(service.control.ordersByApiGuid(body.order.api_guid as string)).toHaveLength(1)
+    const resent = await sender.createOrderWithItems(body, { vendorGuid: customer.guid as string })
+    expect(resent.order.guid).toBe(service.control.ordersByApiGuid(body.order.api_guid as string)[0]?.guid)
+    expect(service.control.ordersByApiGuid(body.order.api_guid as string)).toHaveLength(1)
+  })
+})
