@@ -1,15 +1,16 @@
 /**
  * Writes what sync fetched into the local store. Every page is one short transaction: its rows, the
  * categories they carry, and the note that the page is done, so an interrupted run resumes where it
- * stopped and the renderer can read between pages.
+ * stopped and the renderer can read between pages. After a full listing, rows it did not see are
+ * pruned. Records become column values in rows.ts; runs, pages and cursors are kept in sync-state.ts.
  */
 import type { Database, Statement } from 'better-sqlite3'
 import type { CustomerConnection } from '../ordering-client/client'
-import type { CatalogItemRecord, CatalogRecord, CategoryRecord, CustomerRecord, OrderRecord, PriceGroupRecord } from '../ordering-client/schemas'
-import type { SyncReport } from '../../shared/synced'
+import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } from '../ordering-client/schemas'
 import type { RetainableKind, Retention } from './retention'
+import { catalogItemRow, catalogRow, categoriesOf, categoryRow, customerRow, orderRow, priceGroupRow, type GuidLookup } from './rows'
 import { SearchIndex } from './search-index'
-import { versionOf } from './time'
+import { SyncState } from './sync-state'
 
 export interface ApplyCounts {
   /** Rows received. */
@@ -40,30 +41,6 @@ export interface ApplyContext {
   page?: { scope: string; page: number }
 }
 
-export type SyncMode = 'full' | 'delta'
-
-/** An unfinished run, persisted so the next run resumes it instead of starting over. */
-export interface RunState {
-  mode: SyncMode
-  /** serverTimestamp of the run's first page: the cursor committed when the run completes. */
-  cursor: string | null
-  /** lastUpdatedAt the run's pages are fetched with (null for a full listing). */
-  since: string | null
-  listingId: number | null
-  /** Rows the first page announced, when the service counts them. */
-  total: number | null
-}
-
-export interface ScopeState {
-  scope: string
-  cursor: string | null
-  run: RunState | null
-  verifyNeeded: boolean
-  lastSuccessAt: number | null
-  lastServerTime: string | null
-  lastError: string | null
-}
-
 interface SyncedTable {
   table: string
   kind: RetainableKind | null
@@ -86,21 +63,8 @@ const tables = {
 
 export type SyncedTableName = keyof typeof tables
 
-function bool(value: boolean | null | undefined, fallback: 0 | 1 | null): 0 | 1 | null {
-  return value === true ? 1 : value === false ? 0 : fallback
-}
-
 /** SQLite page cache during a sync, in KiB (negative: a size, not a page count). */
 const bulkCacheSize = -24_576
-
-/** Ids the service sends as 0 for "none". */
-function positive(value: unknown): number | null {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null
-}
-
-function nullable<T>(value: T | null | undefined): T | null {
-  return value === undefined ? null : value
-}
 
 /** Newer version wins; at the same version a different body wins too (the service may stamp seconds only). */
 function upsertGuard(table: string): string {
@@ -118,41 +82,32 @@ interface TableStatements {
   countLive: Statement<unknown[], { n: number }>
 }
 
-export class SyncStore {
+/** A mapped row (rows.ts) as applyRow needs it: its guid, tombstone and listing beside the other columns. */
+type MappedRow = Record<string, unknown> & { guid: string; deleted_at: string | null; listed_run: number | null }
+
+/**
+ * The rows sync applies and prunes, on top of the run and page bookkeeping it inherits (SyncState,
+ * sync-state.ts), which a page's transaction writes along with the page's rows.
+ */
+export class SyncStore extends SyncState {
   private readonly upsertCatalog
   private readonly upsertPriceGroup
   private readonly upsertCategory
   private readonly upsertItem
   private readonly upsertCustomer
   private readonly upsertOrder
-  private readonly customerIdToGuid
-  private readonly catalogIdToGuid
+  private readonly guids: GuidLookup
   private readonly statements = new Map<SyncedTableName, TableStatements>()
   private readonly indexes = new Map<SyncedTableName, SearchIndex>()
-  private readonly selectScope
-  private readonly ensureScope
-  private readonly updateRun
-  private readonly insertPage
-  private readonly selectPages
-  private readonly clearPages
-  private readonly commitScope
-  private readonly setVerify
-  private readonly setError
-  private readonly insertListing
-  private readonly deleteScope
-  private readonly insertRun
-  private readonly trimRuns
   private readonly markCategoryListed
-  private readonly dropCursor
   private readonly liveCatalogs
-  private readonly lastOkRun
-  private readonly lastRun
   private readonly deleteCategoriesOf
 
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly retention: Retention,
   ) {
+    super(db)
     this.upsertCatalog = db.prepare(`
       INSERT INTO catalogs (guid, id, name, active, version, updated_at, deleted_at, unlisted_at, listed_run, json)
       VALUES (@guid, @id, @name, @active, @version, @updated_at, @deleted_at, NULL, @listed_run, @json)
@@ -215,8 +170,9 @@ export class SyncStore {
         created_ms = excluded.created_ms, version = excluded.version, updated_at = excluded.updated_at,
         deleted_at = excluded.deleted_at, listed_run = coalesce(excluded.listed_run, orders.listed_run), json = excluded.json
       ${upsertGuard('orders')}`)
-    this.customerIdToGuid = db.prepare<[number], { guid: string }>('SELECT guid FROM customers WHERE id = ?').pluck()
-    this.catalogIdToGuid = db.prepare<[number], { guid: string }>('SELECT guid FROM catalogs WHERE id = ?').pluck()
+    const customerIdToGuid = db.prepare<[number], string>('SELECT guid FROM customers WHERE id = ?').pluck()
+    const catalogIdToGuid = db.prepare<[number], string>('SELECT guid FROM catalogs WHERE id = ?').pluck()
+    this.guids = { customer: (id) => customerIdToGuid.get(id) ?? null, catalog: (id) => catalogIdToGuid.get(id) ?? null }
 
     this.indexes.set('catalogItems', new SearchIndex(db, 'catalog_items', 'catalog_item_search', ['name', 'sku', 'upc', 'description', 'manufacturer']))
     this.indexes.set('customers', new SearchIndex(db, 'customers', 'customer_search', ['name', 'customer_internal_id', 'email', 'city']))
@@ -242,30 +198,8 @@ export class SyncStore {
       })
     }
 
-    this.selectScope = db.prepare<[string], { scope: string; cursor: string | null; run: string | null; verify_needed: number; last_success_at: number | null; last_server_time: string | null; last_error: string | null }>(
-      'SELECT * FROM sync_scopes WHERE scope = ?',
-    )
-    this.ensureScope = db.prepare<[string]>('INSERT INTO sync_scopes (scope) VALUES (?) ON CONFLICT (scope) DO NOTHING')
-    this.updateRun = db.prepare<[string | null, string]>('UPDATE sync_scopes SET run = ? WHERE scope = ?')
-    this.insertPage = db.prepare<[string, number]>('INSERT OR IGNORE INTO sync_pages (scope, page) VALUES (?, ?)')
-    this.selectPages = db.prepare<[string], number>('SELECT page FROM sync_pages WHERE scope = ?').pluck()
-    this.clearPages = db.prepare<[string]>('DELETE FROM sync_pages WHERE scope = ?')
-    this.commitScope = db.prepare<[string | null, number, string | null, string]>(
-      'UPDATE sync_scopes SET cursor = ?, run = NULL, verify_needed = 0, last_success_at = ?, last_server_time = ?, last_error = NULL WHERE scope = ?',
-    )
-    this.setVerify = db.prepare<[number, string]>('UPDATE sync_scopes SET verify_needed = ? WHERE scope = ?')
-    this.setError = db.prepare<[string | null, string]>('UPDATE sync_scopes SET last_error = ? WHERE scope = ?')
-    this.insertListing = db.prepare<[string]>('INSERT INTO sync_listings (scope) VALUES (?)')
-    this.deleteScope = db.prepare<[string]>('DELETE FROM sync_scopes WHERE scope = ?')
-    this.insertRun = db.prepare<[number, number, number, number, string]>(
-      'INSERT INTO sync_runs (started_at, finished_at, ok, full, report) VALUES (?, ?, ?, ?, ?)',
-    )
-    this.trimRuns = db.prepare('DELETE FROM sync_runs WHERE id <= (SELECT max(id) - 100 FROM sync_runs)')
     this.markCategoryListed = db.prepare<[number, string, number]>('UPDATE categories SET listed_run = ? WHERE catalog_guid = ? AND id = ?')
-    this.lastOkRun = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck()
-    this.lastRun = db.prepare<[], string>('SELECT report FROM sync_runs ORDER BY id DESC LIMIT 1').pluck()
     this.liveCatalogs = db.prepare<[], string>('SELECT guid FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY name, guid').pluck()
-    this.dropCursor = db.prepare<[string]>('UPDATE sync_scopes SET cursor = NULL WHERE scope = ?')
     this.deleteCategoriesOf = db.prepare<[string]>('DELETE FROM categories WHERE catalog_guid = ?')
   }
 
@@ -276,252 +210,96 @@ export class SyncStore {
   }
 
   /**
-   * Runs one upsert (which writes only a newer version) and keeps the search index in step. In a full
-   * listing the row is marked seen even when the local copy was already current, and a row kept
-   * unlisted for a draft becomes live again.
+   * Runs one upsert (which writes only a newer version), keeps the search index in step and counts
+   * the row: fetched, and upserted or deleted when it was written. In a full listing the row is
+   * marked seen even when the local copy was already current, and a row kept unlisted for a draft
+   * becomes live again.
    */
-  private applyRow(name: SyncedTableName, statement: Statement, params: Record<string, unknown>, guid: string, listingId: number | null): boolean {
+  private applyRow(
+    counts: ApplyCounts,
+    name: SyncedTableName,
+    statement: Statement,
+    row: MappedRow,
+    deleted = Boolean(row.deleted_at),
+  ): void {
+    counts.fetched++
+    const listingId = row.listed_run
     const index = this.indexes.get(name)
-    const before = index?.find(guid)
-    const result = statement.run(params)
-    const applied = result.changes > 0
-    if (applied) {
+    const before = index?.find(row.guid)
+    const result = statement.run(row)
+    if (result.changes > 0) {
       if (index) {
         if (before) index.drop(before)
-        if (params.deleted_at === null) index.add(before?.localId ?? Number(result.lastInsertRowid), index.valuesOf(params))
+        if (row.deleted_at === null) index.add(before?.localId ?? Number(result.lastInsertRowid), index.valuesOf(row))
       }
-      return true
+      if (deleted) counts.deleted++
+      else counts.upserted++
+      return
     }
     if (listingId !== null) {
       const table = this.table(name)
-      table.markListed.run(listingId, guid)
-      if (!index) table.clearUnlisted?.run(guid)
+      table.markListed.run(listingId, row.guid)
+      if (!index) table.clearUnlisted?.run(row.guid)
       else if (before?.unlisted) {
-        table.clearUnlisted?.run(guid)
+        table.clearUnlisted?.run(row.guid)
         if (!before.deleted) index.add(before.localId, before.values)
       }
     }
-    return false
   }
 
-  private countRow(counts: ApplyCounts, applied: boolean, deleted: boolean): void {
-    counts.fetched++
-    if (!applied) return
-    if (deleted) counts.deleted++
-    else counts.upserted++
-  }
-
-  private finishPage(context: ApplyContext): void {
-    if (context.page) this.insertPage.run(context.page.scope, context.page.page)
-  }
-
-  /** Catalogs with their nested price groups, as one transaction (the list is small and has no pages). */
-  applyCatalogs(catalogs: CatalogRecord[], context: ApplyContext): { catalogs: ApplyCounts; priceGroups: ApplyCounts } {
-    const result = { catalogs: emptyCounts(), priceGroups: emptyCounts() }
-    this.db.transaction(() => {
-      for (const catalog of catalogs) {
-        const deleted = Boolean(catalog.deleted_at)
-        const applied = this.applyRow(
-          'catalogs',
-          this.upsertCatalog,
-          {
-            guid: catalog.guid,
-            id: nullable(catalog.id),
-            name: catalog.name ?? '',
-            active: bool(catalog.active, 1),
-            version: versionOf(catalog.updated_at, catalog.deleted_at),
-            updated_at: nullable(catalog.updated_at),
-            deleted_at: nullable(catalog.deleted_at),
-            listed_run: context.listingId,
-            json: JSON.stringify(catalog),
-          },
-          catalog.guid,
-          context.listingId,
-        )
-        this.countRow(result.catalogs, applied, deleted)
-        for (const group of catalog.Price_Groups ?? []) {
-          const groupApplied = this.applyPriceGroupRow(catalog.guid, group, context.listingId)
-          this.countRow(result.priceGroups, groupApplied, Boolean(group.deleted_at) || deleted)
-        }
-      }
-      this.finishPage(context)
-    })()
-    return result
-  }
-
-  private applyPriceGroupRow(catalogGuid: string, group: PriceGroupRecord, listingId: number | null): boolean {
-    return this.applyRow(
-      'priceGroups',
-      this.upsertPriceGroup,
-      {
-        guid: group.guid,
-        id: nullable(group.id),
-        catalog_guid: catalogGuid,
-        name: group.value ?? group.name ?? '',
-        is_main: bool(group.is_main, 0),
-        version: versionOf(group.updated_at, group.deleted_at),
-        updated_at: nullable(group.updated_at),
-        deleted_at: nullable(group.deleted_at),
-        listed_run: listingId,
-        json: JSON.stringify(group),
-      },
-      group.guid,
-      listingId,
-    )
-  }
-
-  /** One page of a catalog's items, with the categories they carry. */
-  applyCatalogItems(catalogGuid: string, items: CatalogItemRecord[], context: ApplyContext): ApplyCounts {
+  /** One page as one transaction: its rows, then the note that the page is done. */
+  private applyPage(context: ApplyContext, applyRows: (counts: ApplyCounts) => void): ApplyCounts {
     const counts = emptyCounts()
     this.db.transaction(() => {
-      // Many items share a category: write each category once per page, its newest version.
-      const categories = new Map<number, CategoryRecord>()
-      for (const item of items) {
-        for (const category of [...(item.CategoryHierarchy ?? []), ...(item.Category ? [item.Category] : [])]) {
-          const seen = categories.get(category.id)
-          if (!seen || versionOf(category.updated_at, null) > versionOf(seen.updated_at, null)) categories.set(category.id, category)
-        }
-        const deleted = Boolean(item.deleted_at)
-        const applied = this.applyRow(
-          'catalogItems',
-          this.upsertItem,
-          {
-            guid: item.guid,
-            id: nullable(item.id),
-            catalog_guid: catalogGuid,
-            category_id: nullable(item.category_id),
-            sku: item.sku ?? '',
-            upc: nullable(item.upc),
-            name: item.name ?? '',
-            description: nullable(item.description),
-            manufacturer: nullable(item.manufacturer),
-            active: bool(item.active, 1),
-            msrp: nullable(item.msrp),
-            qty_on_hand: nullable(item.qty_on_hand),
-            min_order_qty: nullable(item.min_order_qty),
-            has_inventory: bool(item.has_inventory, null),
-            allow_backorder: bool(item.allow_backorder, null),
-            pricing: item.pricing ? JSON.stringify(item.pricing) : null,
-            version: versionOf(item.updated_at, item.deleted_at),
-            updated_at: nullable(item.updated_at),
-            deleted_at: nullable(item.deleted_at),
-            listed_run: context.listingId,
-            synced_at: context.serverTime,
-            json: JSON.stringify(item),
-          },
-          item.guid,
-          context.listingId,
-        )
-        this.countRow(counts, applied, deleted)
-      }
-      for (const category of categories.values()) this.applyCategoryRow(catalogGuid, category, context.listingId)
-      this.finishPage(context)
+      applyRows(counts)
+      if (context.page) this.recordPageDone(context.page.scope, context.page.page)
     })()
     return counts
   }
 
+  /** Catalogs with their nested price groups, as one transaction (the list is small and has no pages). */
+  applyCatalogs(catalogs: CatalogRecord[], context: ApplyContext): { catalogs: ApplyCounts; priceGroups: ApplyCounts } {
+    const priceGroups = emptyCounts()
+    const catalogCounts = this.applyPage(context, (counts) => {
+      for (const catalog of catalogs) {
+        const deleted = Boolean(catalog.deleted_at)
+        this.applyRow(counts, 'catalogs', this.upsertCatalog, catalogRow(catalog, context.listingId))
+        for (const group of catalog.Price_Groups ?? []) {
+          const row = priceGroupRow(catalog.guid, group, context.listingId)
+          // A group of a deleted catalog counts as deleted with it.
+          this.applyRow(priceGroups, 'priceGroups', this.upsertPriceGroup, row, Boolean(group.deleted_at) || deleted)
+        }
+      }
+    })
+    return { catalogs: catalogCounts, priceGroups }
+  }
+
+  /** One page of a catalog's items, with the categories they carry. */
+  applyCatalogItems(catalogGuid: string, items: CatalogItemRecord[], context: ApplyContext): ApplyCounts {
+    return this.applyPage(context, (counts) => {
+      for (const item of items) this.applyRow(counts, 'catalogItems', this.upsertItem, catalogItemRow(catalogGuid, item, context.listingId, context.serverTime))
+      // Many items share a category: each is written once per page, its newest version.
+      for (const category of categoriesOf(items)) this.applyCategoryRow(catalogGuid, category, context.listingId)
+    })
+  }
+
   private applyCategoryRow(catalogGuid: string, category: CategoryRecord, listingId: number | null): void {
-    const deletedAt = typeof category.deleted_at === 'string' ? category.deleted_at : null
-    const applied =
-      this.upsertCategory.run({
-        catalog_guid: catalogGuid,
-        id: category.id,
-        guid: nullable(category.guid),
-        parent_id: category.parent_category_id ? category.parent_category_id : null,
-        name: category.name ?? '',
-        sequence: nullable(category.sequence),
-        hidden: bool(category.hide_category, 0),
-        version: versionOf(category.updated_at, deletedAt),
-        deleted_at: deletedAt,
-        listed_run: listingId,
-        json: JSON.stringify(category),
-      }).changes > 0
+    const applied = this.upsertCategory.run(categoryRow(catalogGuid, category, listingId)).changes > 0
     if (!applied && listingId !== null) this.markCategoryListed.run(listingId, catalogGuid, category.id)
   }
 
   /** One page of the customer list. */
   applyCustomers(rows: CustomerConnection[], context: ApplyContext): ApplyCounts {
-    const counts = emptyCounts()
-    this.db.transaction(() => {
-      for (const row of rows) {
-        const customer: CustomerRecord = row.customer
-        // A connection that carries deleted_at means the customer left this supplier's list.
-        const deletedAt = customer.deleted_at ?? row.connectionDeletedAt ?? null
-        const applied = this.applyRow(
-          'customers',
-          this.upsertCustomer,
-          {
-            guid: customer.guid,
-            id: nullable(customer.id),
-            name: customer.name ?? '',
-            customer_internal_id: nullable(customer.customer_internal_id),
-            email: nullable(customer.email),
-            phone: nullable(customer.phone),
-            city: nullable(customer.city),
-            state: nullable(customer.state),
-            active: bool(customer.active, 1),
-            // The connection row carries the supplier's own assignment for this customer; it wins.
-            price_group_id: positive(row.connection.price_group_id) ?? positive(customer.price_group_id),
-            lock_catalog_id: positive(row.connection.lock_catalog_id) ?? positive(customer.lock_catalog_id),
-            require_po: bool(customer.require_po, 0),
-            hide_pricing: bool(customer.hide_pricing, 0),
-            version: Math.max(versionOf(customer.updated_at, deletedAt), versionOf(row.connection.updated_at as string | undefined, null)),
-            updated_at: nullable(customer.updated_at),
-            deleted_at: deletedAt,
-            listed_run: context.listingId,
-            json: JSON.stringify(customer),
-            connection_json: Object.keys(row.connection).length > 0 ? JSON.stringify(row.connection) : null,
-          },
-          customer.guid,
-          context.listingId,
-        )
-        this.countRow(counts, applied, Boolean(deletedAt))
-      }
-      this.finishPage(context)
-    })()
-    return counts
+    return this.applyPage(context, (counts) => {
+      for (const row of rows) this.applyRow(counts, 'customers', this.upsertCustomer, customerRow(row, context.listingId))
+    })
   }
 
   /** One page of orders (the list's reduced projection, or a full order from create or read). */
   applyOrders(orders: OrderRecord[], context: ApplyContext): ApplyCounts {
-    const counts = emptyCounts()
-    this.db.transaction(() => {
-      for (const order of orders) {
-        const customerId = nullable(order.vendor_id ?? order.Vendor?.id)
-        const catalogId = nullable(order.catalog_id ?? order.Catalog?.id)
-        const applied = this.applyRow(
-          'orders',
-          this.upsertOrder,
-          {
-            guid: order.guid,
-            id: nullable(order.id),
-            name: nullable(order.name),
-            api_guid: nullable(order.api_guid),
-            customer_guid: order.Vendor?.guid ?? (customerId !== null ? (this.customerIdToGuid.get(customerId) ?? null) : null),
-            customer_id: customerId,
-            catalog_guid: order.Catalog?.guid ?? (catalogId !== null ? (this.catalogIdToGuid.get(catalogId) ?? null) : null),
-            catalog_id: catalogId,
-            order_state_id: nullable(order.order_state_id ?? order.Order_State?.id),
-            order_state_name: nullable(order.Order_State?.name),
-            po_no: nullable(order.po_no),
-            sub_total: nullable(order.sub_total),
-            grand_total: nullable(order.grand_total),
-            created_at: nullable(order.created_at),
-            created_ms: versionOf(order.created_at, null) || null,
-            version: versionOf(order.updated_at, order.deleted_at),
-            updated_at: nullable(order.updated_at),
-            deleted_at: nullable(order.deleted_at),
-            listed_run: context.listingId,
-            json: JSON.stringify(order),
-          },
-          order.guid,
-          context.listingId,
-        )
-        this.countRow(counts, applied, Boolean(order.deleted_at))
-      }
-      this.finishPage(context)
-    })()
-    return counts
+    return this.applyPage(context, (counts) => {
+      for (const order of orders) this.applyRow(counts, 'orders', this.upsertOrder, orderRow(order, context.listingId, this.guids))
+    })
   }
 
   /**
@@ -616,94 +394,5 @@ export class SyncStore {
 
   liveCatalogGuids(): string[] {
     return this.liveCatalogs.all()
-  }
-
-  // Scope state -------------------------------------------------------------------------------
-
-  scope(scope: string): ScopeState {
-    this.ensureScope.run(scope)
-    const row = this.selectScope.get(scope)
-    if (!row) throw new Error(`sync scope ${scope} missing`)
-    return {
-      scope,
-      cursor: row.cursor,
-      run: row.run ? (JSON.parse(row.run) as RunState) : null,
-      verifyNeeded: row.verify_needed === 1,
-      lastSuccessAt: row.last_success_at,
-      lastServerTime: row.last_server_time,
-      lastError: row.last_error,
-    }
-  }
-
-  allScopes(): ScopeState[] {
-    const names = this.db.prepare<[], string>('SELECT scope FROM sync_scopes ORDER BY scope').pluck().all()
-    return names.map((name) => this.scope(name))
-  }
-
-  newListingId(scope: string): number {
-    return Number(this.insertListing.run(scope).lastInsertRowid)
-  }
-
-  beginRun(scope: string, run: RunState): void {
-    this.db.transaction(() => {
-      this.ensureScope.run(scope)
-      this.clearPages.run(scope)
-      this.updateRun.run(JSON.stringify(run), scope)
-    })()
-  }
-
-  updateRunState(scope: string, run: RunState): void {
-    this.updateRun.run(JSON.stringify(run), scope)
-  }
-
-  pagesDone(scope: string): Set<number> {
-    return new Set(this.selectPages.all(scope))
-  }
-
-  /** The run finished: its first page's serverTimestamp becomes the cursor, and the next run is a delta. */
-  completeRun(scope: string, cursor: string | null, localNow: number): void {
-    this.db.transaction(() => {
-      this.commitScope.run(cursor, localNow, cursor, scope)
-      this.clearPages.run(scope)
-    })()
-  }
-
-  /** Forget the unfinished run (and, for a refused cursor, the cursor): the next pass starts from page 0. */
-  abandonRun(scope: string, options: { dropCursor: boolean }): void {
-    this.db.transaction(() => {
-      this.clearPages.run(scope)
-      this.updateRun.run(null, scope)
-      if (options.dropCursor) this.dropCursor.run(scope)
-    })()
-  }
-
-  setVerifyNeeded(scope: string, needed: boolean): void {
-    this.setVerify.run(needed ? 1 : 0, scope)
-  }
-
-  setLastError(scope: string, message: string | null): void {
-    this.setError.run(message, scope)
-  }
-
-  forgetScope(scope: string): void {
-    this.db.transaction(() => {
-      this.clearPages.run(scope)
-      this.deleteScope.run(scope)
-    })()
-  }
-
-  /** Local clock, ms: the end of the last run that finished without error. */
-  lastSyncAt(): number | null {
-    return this.lastOkRun.get() ?? null
-  }
-
-  lastReport(): SyncReport | null {
-    const json = this.lastRun.get()
-    return json ? (JSON.parse(json) as SyncReport) : null
-  }
-
-  recordRun(startedAt: number, finishedAt: number, ok: boolean, full: boolean, report: SyncReport): void {
-    this.insertRun.run(startedAt, finishedAt, ok ? 1 : 0, full ? 1 : 0, JSON.stringify(report))
-    this.trimRuns.run()
   }
 }

@@ -1,0 +1,174 @@
+/**
+ * Sync's bookkeeping in the local store: per scope, the cursor, the unfinished run and the pages it
+ * has applied, plus listing ids and the history of runs. The rows themselves are SyncStore's
+ * (sync-store.ts), which records a page as done in the same transaction as the page's rows.
+ */
+import type { Database, Statement } from 'better-sqlite3'
+import type { SyncReport } from '../../shared/synced'
+
+export type SyncMode = 'full' | 'delta'
+
+/** An unfinished run, persisted so the next run resumes it instead of starting over. */
+export interface RunState {
+  mode: SyncMode
+  /** serverTimestamp of the run's first page: the cursor committed when the run completes. */
+  cursor: string | null
+  /** lastUpdatedAt the run's pages are fetched with (null for a full listing). */
+  since: string | null
+  listingId: number | null
+  /** Rows the first page announced, when the service counts them. */
+  total: number | null
+}
+
+export interface ScopeState {
+  scope: string
+  cursor: string | null
+  run: RunState | null
+  verifyNeeded: boolean
+  lastSuccessAt: number | null
+  lastServerTime: string | null
+  lastError: string | null
+}
+
+interface ScopeRow {
+  scope: string
+  cursor: string | null
+  run: string | null
+  verify_needed: number
+  last_success_at: number | null
+  last_server_time: string | null
+  last_error: string | null
+}
+
+export class SyncState {
+  private readonly selectScope: Statement<[string], ScopeRow>
+  private readonly selectScopeNames: Statement<[], string>
+  private readonly ensureScope: Statement<[string]>
+  private readonly updateRun: Statement<[string | null, string]>
+  private readonly insertPage: Statement<[string, number]>
+  private readonly selectPages: Statement<[string], number>
+  private readonly clearPages: Statement<[string]>
+  private readonly commitScope: Statement<[string | null, number, string | null, string]>
+  private readonly setVerify: Statement<[number, string]>
+  private readonly setError: Statement<[string | null, string]>
+  private readonly insertListing: Statement<[string]>
+  private readonly deleteScope: Statement<[string]>
+  private readonly insertRun: Statement<[number, number, number, number, string]>
+  private readonly trimRuns: Statement<[]>
+  private readonly dropCursor: Statement<[string]>
+  private readonly lastOkRun: Statement<[], number | null>
+  private readonly lastRun: Statement<[], string>
+
+  constructor(protected readonly db: Database) {
+    this.selectScope = db.prepare('SELECT * FROM sync_scopes WHERE scope = ?')
+    this.selectScopeNames = db.prepare<[], string>('SELECT scope FROM sync_scopes ORDER BY scope').pluck()
+    this.ensureScope = db.prepare('INSERT INTO sync_scopes (scope) VALUES (?) ON CONFLICT (scope) DO NOTHING')
+    this.updateRun = db.prepare('UPDATE sync_scopes SET run = ? WHERE scope = ?')
+    this.insertPage = db.prepare('INSERT OR IGNORE INTO sync_pages (scope, page) VALUES (?, ?)')
+    this.selectPages = db.prepare<[string], number>('SELECT page FROM sync_pages WHERE scope = ?').pluck()
+    this.clearPages = db.prepare('DELETE FROM sync_pages WHERE scope = ?')
+    this.commitScope = db.prepare(
+      'UPDATE sync_scopes SET cursor = ?, run = NULL, verify_needed = 0, last_success_at = ?, last_server_time = ?, last_error = NULL WHERE scope = ?',
+    )
+    this.setVerify = db.prepare('UPDATE sync_scopes SET verify_needed = ? WHERE scope = ?')
+    this.setError = db.prepare('UPDATE sync_scopes SET last_error = ? WHERE scope = ?')
+    this.insertListing = db.prepare('INSERT INTO sync_listings (scope) VALUES (?)')
+    this.deleteScope = db.prepare('DELETE FROM sync_scopes WHERE scope = ?')
+    this.insertRun = db.prepare('INSERT INTO sync_runs (started_at, finished_at, ok, full, report) VALUES (?, ?, ?, ?, ?)')
+    this.trimRuns = db.prepare('DELETE FROM sync_runs WHERE id <= (SELECT max(id) - 100 FROM sync_runs)')
+    this.dropCursor = db.prepare('UPDATE sync_scopes SET cursor = NULL WHERE scope = ?')
+    this.lastOkRun = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck()
+    this.lastRun = db.prepare<[], string>('SELECT report FROM sync_runs ORDER BY id DESC LIMIT 1').pluck()
+  }
+
+  scope(scope: string): ScopeState {
+    this.ensureScope.run(scope)
+    const row = this.selectScope.get(scope)
+    if (!row) throw new Error(`sync scope ${scope} missing`)
+    return {
+      scope,
+      cursor: row.cursor,
+      run: row.run ? (JSON.parse(row.run) as RunState) : null,
+      verifyNeeded: row.verify_needed === 1,
+      lastSuccessAt: row.last_success_at,
+      lastServerTime: row.last_server_time,
+      lastError: row.last_error,
+    }
+  }
+
+  allScopes(): ScopeState[] {
+    return this.selectScopeNames.all().map((name) => this.scope(name))
+  }
+
+  newListingId(scope: string): number {
+    return Number(this.insertListing.run(scope).lastInsertRowid)
+  }
+
+  beginRun(scope: string, run: RunState): void {
+    this.db.transaction(() => {
+      this.ensureScope.run(scope)
+      this.clearPages.run(scope)
+      this.updateRun.run(JSON.stringify(run), scope)
+    })()
+  }
+
+  updateRunState(scope: string, run: RunState): void {
+    this.updateRun.run(JSON.stringify(run), scope)
+  }
+
+  pagesDone(scope: string): Set<number> {
+    return new Set(this.selectPages.all(scope))
+  }
+
+  /** A page of the unfinished run is applied; called inside the transaction that wrote its rows. */
+  recordPageDone(scope: string, page: number): void {
+    this.insertPage.run(scope, page)
+  }
+
+  /** The run finished: its first page's serverTimestamp becomes the cursor, and the next run is a delta. */
+  completeRun(scope: string, cursor: string | null, localNow: number): void {
+    this.db.transaction(() => {
+      this.commitScope.run(cursor, localNow, cursor, scope)
+      this.clearPages.run(scope)
+    })()
+  }
+
+  /** Forget the unfinished run (and, for a refused cursor, the cursor): the next pass starts from page 0. */
+  abandonRun(scope: string, options: { dropCursor: boolean }): void {
+    this.db.transaction(() => {
+      this.clearPages.run(scope)
+      this.updateRun.run(null, scope)
+      if (options.dropCursor) this.dropCursor.run(scope)
+    })()
+  }
+
+  setVerifyNeeded(scope: string, needed: boolean): void {
+    this.setVerify.run(needed ? 1 : 0, scope)
+  }
+
+  setLastError(scope: string, message: string | null): void {
+    this.setError.run(message, scope)
+  }
+
+  forgetScope(scope: string): void {
+    this.db.transaction(() => {
+      this.clearPages.run(scope)
+      this.deleteScope.run(scope)
+    })()
+  }
+
+  /** Local clock, ms: the end of the last run that finished without error. */
+  lastSyncAt(): number | null {
+    return this.lastOkRun.get() ?? null
+  }
+
+  lastReport(): SyncReport | null {
+    const json = this.lastRun.get()
+    return json ? (JSON.parse(json) as SyncReport) : null
+  }
+
+  recordRun(startedAt: number, finishedAt: number, ok: boolean, full: boolean, report: SyncReport): void {
+    this.insertRun.run(startedAt, finishedAt, ok ? 1 : 0, full ? 1 : 0, JSON.stringify(report))
+    this.trimRuns.run()
+  }
+}
