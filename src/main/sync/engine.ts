@@ -66,11 +66,14 @@ export interface SyncEngineOptions {
   monotonic?: () => number
 }
 
+/** Resources listed in pages, a scope each (items: one per catalog); each is also the table its rows go to. */
+type PagedResource = 'customers' | 'catalogItems' | 'orders'
+
 /** One listing the engine knows how to page through and store. */
 interface ScopeDefinition<T> {
-  scope: string
-  resource: ResourceName
-  table: SyncedTableName
+  /** 'customers', 'orders' or 'catalogItems:<catalog guid>': the key of the scope's state in the store. */
+  name: string
+  resource: PagedResource
   /** Limits counts and removals to one catalog. */
   catalogGuid: string | null
   fetch(params: ListParams & { first: boolean }, signal: AbortSignal): Promise<Page<T>>
@@ -81,6 +84,54 @@ interface ScopeDefinition<T> {
   prunes: boolean
   /** At most this many pages in a full listing. */
   maxPages?: number
+}
+
+/** A scope's name follows from its resource and, for items, its catalog. */
+function defineScope<T>(
+  resource: PagedResource,
+  catalogGuid: string | null,
+  listing: Omit<ScopeDefinition<T>, 'name' | 'resource' | 'catalogGuid'>,
+): ScopeDefinition<T> {
+  return { name: catalogGuid === null ? resource : `${resource}:${catalogGuid}`, resource, catalogGuid, ...listing }
+}
+
+/** What the scopes of one run share. */
+interface RunContext {
+  full: boolean
+  signal: AbortSignal
+  onProgress: SyncRunOptions['onProgress']
+  /** The run's counts per resource, as its report gives them. */
+  resources: Record<ResourceName, ApplyCounts>
+}
+
+/** One scope's sync within a run: built once by syncScope and handed to each step of it. */
+interface ScopeRun<T> extends ScopeDefinition<T> {
+  signal: AbortSignal
+  /** The resource's counts in the run's report; every page applied adds to them. */
+  counts: ApplyCounts
+  /** The scope's line in the run's report. */
+  report: ScopeReport
+  /** Tells the run's caller how far the scope's paging has got. */
+  progress(update: Omit<SyncProgress, 'scope' | 'resource' | 'catalogGuid'>): void
+}
+
+/** Where a pass starts: a fresh listing, a fresh delta from `since`, or an unfinished run to resume. */
+interface PassStart {
+  mode: SyncMode
+  since: string | null
+  /** When set, the pass resumes it (mode is its mode) and fetches only the pages it lacks. */
+  resume: RunState | null
+}
+
+/** A full listing from page 0. */
+const freshListing: PassStart = { mode: 'full', since: null, resume: null }
+
+/** Pages of a run still to fetch: all but those done; rowsDone counts the rows of those, for progress. */
+interface Paging {
+  run: RunState
+  phase: SyncProgress['phase']
+  done: Set<number>
+  rowsDone: number
 }
 
 export class SyncEngine {
@@ -110,9 +161,12 @@ export class SyncEngine {
 
   async run(options: SyncRunOptions = {}): Promise<SyncReport> {
     const started = this.monotonic()
-    const signal = options.signal ?? new AbortController().signal
-    const full = options.full === true
-    const resources = Object.fromEntries(resourceNames.map((name) => [name, emptyCounts()])) as Record<ResourceName, ApplyCounts>
+    const context: RunContext = {
+      full: options.full === true,
+      signal: options.signal ?? new AbortController().signal,
+      onProgress: options.onProgress,
+      resources: Object.fromEntries(resourceNames.map((name) => [name, emptyCounts()])) as Record<ResourceName, ApplyCounts>,
+    }
     const scopes: ScopeReport[] = []
     let error: SyncReport['error'] = null
     const fail = (scope: string, caught: unknown): boolean => {
@@ -126,22 +180,22 @@ export class SyncEngine {
 
     const runScope = async <T>(definition: ScopeDefinition<T>): Promise<boolean> => {
       try {
-        const report = await this.syncScope(definition, full, signal, options.onProgress, resources[definition.resource])
-        scopes.push(report)
+        scopes.push(await this.syncScope(definition, context))
         return true
       } catch (caught) {
-        scopes.push({ scope: definition.scope, mode: full ? 'full' : 'delta', resumed: false, pagesFetched: 0, cursorReset: false, driftRepaired: false, verifyPending: false, error: describe(caught).message })
-        return !fail(definition.scope, caught)
+        scopes.push({ scope: definition.name, mode: context.full ? 'full' : 'delta', resumed: false, pagesFetched: 0, cursorReset: false, driftRepaired: false, verifyPending: false, error: describe(caught).message })
+        return !fail(definition.name, caught)
       }
     }
 
     const restore = this.writer.onThisThread ? this.store.beginBulkWrite() : () => {}
     try {
-      await this.runScopes(signal, resources, runScope, fail)
+      await this.runScopes(context, runScope, fail)
     } finally {
       restore()
     }
 
+    const { full, resources } = context
     const report: SyncReport = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
     const now = this.clock.now()
     this.store.recordRun(now - report.durationMs, now, report.ok, full, report)
@@ -150,12 +204,11 @@ export class SyncEngine {
 
   /** Catalogs first (items need them), then customers, each catalog's items, and orders; stops at a failure that would repeat. */
   private async runScopes(
-    signal: AbortSignal,
-    resources: Record<ResourceName, ApplyCounts>,
+    context: RunContext,
     runScope: <T>(definition: ScopeDefinition<T>) => Promise<boolean>,
     fail: (scope: string, caught: unknown) => boolean,
   ): Promise<void> {
-    const proceed = await this.syncCatalogs(signal, resources).then(
+    const proceed = await this.syncCatalogs(context).then(
       () => true,
       (caught: unknown) => !fail('catalogs', caught),
     )
@@ -170,7 +223,7 @@ export class SyncEngine {
   }
 
   /** Catalogs and their price groups: one small list, always read in full. */
-  private async syncCatalogs(signal: AbortSignal, resources: Record<ResourceName, ApplyCounts>): Promise<void> {
+  private async syncCatalogs({ signal, resources }: RunContext): Promise<void> {
     const catalogs = await this.source.listCatalogs({ signal })
     const listingId = this.store.newListingId('catalogs')
     const applied = this.store.applyCatalogs(catalogs, { listingId, serverTime: null })
@@ -193,63 +246,46 @@ export class SyncEngine {
   }
 
   private customersScope(): ScopeDefinition<CustomerConnection> {
-    return {
-      scope: 'customers',
-      resource: 'customers',
-      table: 'customers',
-      catalogGuid: null,
+    return defineScope('customers', null, {
       fetch: (params, signal) => this.source.listCustomers(params, { signal }),
       apply: (rows, context) => this.writer.applyCustomers(rows, context),
       // The spec shows no count on the customer list; when the service sends one, it is checked.
       countOnServer: async (signal) => (await this.source.listCustomers({ limit: 1, offset: 0 }, { signal })).total,
       prunes: true,
-    }
+    })
   }
 
   private catalogItemsScope(catalogGuid: string): ScopeDefinition<CatalogItemRecord> {
-    return {
-      scope: `catalogItems:${catalogGuid}`,
-      resource: 'catalogItems',
-      table: 'catalogItems',
-      catalogGuid,
+    return defineScope('catalogItems', catalogGuid, {
       // Only the first page asks for the count: counting is the expensive part on the service.
       fetch: (params, signal) => this.source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, { signal }),
       apply: (rows, context) => this.writer.applyCatalogItems(catalogGuid, rows, context),
       countOnServer: async (signal) => (await this.source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal })).total,
       prunes: true,
-    }
+    })
   }
 
   private ordersScope(): ScopeDefinition<OrderRecord> {
-    return {
-      scope: 'orders',
-      resource: 'orders',
-      table: 'orders',
-      catalogGuid: null,
+    return defineScope('orders', null, {
       fetch: (params, signal) => this.source.listOrders(params, { signal }),
       apply: (rows, context) => this.writer.applyOrders(rows, context),
       // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
       prunes: false,
       maxPages: this.orderHistoryPages,
-    }
+    })
   }
 
-  private async syncScope<T>(
-    definition: ScopeDefinition<T>,
-    forceFull: boolean,
-    signal: AbortSignal,
-    onProgress: SyncRunOptions['onProgress'],
-    counts: ApplyCounts,
-  ): Promise<ScopeReport> {
-    const state = this.store.scope(definition.scope)
+  private async syncScope<T>(definition: ScopeDefinition<T>, context: RunContext): Promise<ScopeReport> {
+    const { name, resource, catalogGuid } = definition
+    const state = this.store.scope(name)
     let resume = state.run
-    if (resume && forceFull && resume.mode === 'delta') {
-      this.store.abandonRun(definition.scope, { dropCursor: false })
+    if (resume && context.full && resume.mode === 'delta') {
+      this.store.abandonRun(name, { dropCursor: false })
       resume = null
     }
-    const mode: SyncMode = resume?.mode ?? (forceFull || !state.cursor || state.verifyNeeded ? 'full' : 'delta')
+    const mode: SyncMode = resume?.mode ?? (context.full || !state.cursor || state.verifyNeeded ? 'full' : 'delta')
     const report: ScopeReport = {
-      scope: definition.scope,
+      scope: name,
       mode,
       resumed: resume !== null,
       pagesFetched: 0,
@@ -258,22 +294,27 @@ export class SyncEngine {
       verifyPending: false,
       error: null,
     }
-    const pass = (passMode: SyncMode, since: string | null, resumeRun: RunState | null) =>
-      this.pass(definition, passMode, since, resumeRun, signal, onProgress, counts, report)
+    const scope: ScopeRun<T> = {
+      ...definition,
+      signal: context.signal,
+      counts: context.resources[resource],
+      report,
+      progress: (update) => context.onProgress?.({ scope: name, resource, catalogGuid, ...update }),
+    }
 
     let cursor: string | null
     try {
-      cursor = await pass(mode, mode === 'delta' ? (resume?.since ?? state.cursor) : null, resume)
+      cursor = await this.pass(scope, { mode, since: mode === 'delta' ? (resume?.since ?? state.cursor) : null, resume })
     } catch (caught) {
       if (!(caught instanceof ServiceError) || caught.kind !== 'invalidCursor') throw caught
-      this.logger.warn('delta cursor refused, listing the scope in full', { scope: definition.scope, cursor: state.cursor })
-      this.store.abandonRun(definition.scope, { dropCursor: true })
+      this.logger.warn('delta cursor refused, listing the scope in full', { scope: name, cursor: state.cursor })
+      this.store.abandonRun(name, { dropCursor: true })
       report.cursorReset = true
       report.mode = 'full'
-      cursor = await pass('full', null, null)
+      cursor = await this.pass(scope, freshListing)
     }
-    this.store.completeRun(definition.scope, cursor, this.clock.now())
-    if (report.verifyPending) this.store.setVerifyNeeded(definition.scope, true)
+    this.store.completeRun(name, cursor, this.clock.now())
+    if (report.verifyPending) this.store.setVerifyNeeded(name, true)
     return report
   }
 
@@ -282,27 +323,17 @@ export class SyncEngine {
    * A full listing that does not add up is listed once more; a delta that does not add up is
    * followed by a full listing.
    */
-  private async pass<T>(
-    definition: ScopeDefinition<T>,
-    mode: SyncMode,
-    since: string | null,
-    resume: RunState | null,
-    signal: AbortSignal,
-    onProgress: SyncRunOptions['onProgress'],
-    counts: ApplyCounts,
-    report: ScopeReport,
-    attempt = 1,
-  ): Promise<string | null> {
-    const run = await this.fetchAll(definition, mode, since, resume, signal, onProgress, counts, report, mode === 'delta' ? 'delta' : 'listing')
-    const countOnServer = () => (definition.countOnServer ? definition.countOnServer(signal) : Promise.resolve(null))
+  private async pass<T>(scope: ScopeRun<T>, start: PassStart, attempt = 1): Promise<string | null> {
+    const run = await this.fetchAll(scope, start)
+    const countOnServer = () => (scope.countOnServer ? scope.countOnServer(scope.signal) : Promise.resolve(null))
 
-    if (mode === 'delta') {
+    if (start.mode === 'delta') {
       const serverCount = await countOnServer()
-      const local = this.store.countLive(definition.table, definition.catalogGuid)
+      const local = this.store.countLive(scope.resource, scope.catalogGuid)
       if (serverCount !== null && serverCount !== local) {
-        this.logger.warn('local rows do not match the service after a delta; listing in full', { scope: definition.scope, local, serverCount })
-        report.driftRepaired = true
-        return this.pass(definition, 'full', null, null, signal, onProgress, counts, report, attempt)
+        this.logger.warn('local rows do not match the service after a delta; listing in full', { scope: scope.name, local, serverCount })
+        scope.report.driftRepaired = true
+        return this.pass(scope, freshListing, attempt)
       }
       return run.cursor
     }
@@ -311,28 +342,28 @@ export class SyncEngine {
     // first page, applied as part of the listing.
     if (run.cursor) {
       const catchUp: RunState = { mode: 'delta', cursor: run.cursor, since: run.cursor, listingId: run.listingId, total: null }
-      await this.fetchPages(definition, catchUp, new Set(), signal, onProgress, counts, report, 'catchUp', 0)
+      await this.fetchPages(scope, { run: catchUp, phase: 'catchUp', done: new Set(), rowsDone: 0 })
     }
     // Counted after the catch-up, so the service's count and the local one describe the same moment.
     const serverCount = await countOnServer()
     const listingId = run.listingId ?? 0
-    const seen = this.store.countListedLive(definition.table, definition.catalogGuid, listingId)
-    const truncated = definition.maxPages !== undefined
+    const seen = this.store.countListedLive(scope.resource, scope.catalogGuid, listingId)
+    const truncated = scope.maxPages !== undefined
     if (serverCount !== null && serverCount !== seen && !truncated) {
       if (attempt >= 2) {
-        this.logger.warn('listing still does not add up; keeping rows and checking again next run', { scope: definition.scope, seen, serverCount })
-        report.verifyPending = true
+        this.logger.warn('listing still does not add up; keeping rows and checking again next run', { scope: scope.name, seen, serverCount })
+        scope.report.verifyPending = true
         return run.cursor
       }
-      this.logger.warn('rows moved while paging; listing the scope again', { scope: definition.scope, seen, serverCount })
-      report.driftRepaired = true
-      this.store.abandonRun(definition.scope, { dropCursor: false })
-      return this.pass(definition, 'full', null, null, signal, onProgress, counts, report, attempt + 1)
+      this.logger.warn('rows moved while paging; listing the scope again', { scope: scope.name, seen, serverCount })
+      scope.report.driftRepaired = true
+      this.store.abandonRun(scope.name, { dropCursor: false })
+      return this.pass(scope, freshListing, attempt + 1)
     }
-    if (definition.prunes && !truncated) {
-      addCounts(counts, await this.prune(definition.table, definition.catalogGuid, listingId, run.cursor, signal))
+    if (scope.prunes && !truncated) {
+      addCounts(scope.counts, await this.prune(scope, scope.resource, listingId, run.cursor))
       // Categories belong to a catalog's listing: those no item carried any more are gone.
-      if (definition.table === 'catalogItems' && definition.catalogGuid) await this.prune('categories', definition.catalogGuid, listingId, run.cursor, signal)
+      if (scope.resource === 'catalogItems' && scope.catalogGuid) await this.prune(scope, 'categories', listingId, run.cursor)
     }
     return run.cursor
   }
@@ -340,25 +371,26 @@ export class SyncEngine {
   /**
    * Applies a page in slices, each its own short transaction in its own turn of the event loop, so
    * neither the pages that arrive together nor one large page hold up the window. The page is
-   * recorded as done with its last slice; a crash before that only means applying it again.
+   * recorded as done with its last slice; a crash before that only means applying it again. The
+   * whole page's counts are added to the scope's once its last slice is in.
    */
-  private async applyPage<T>(definition: ScopeDefinition<T>, rows: T[], context: ApplyContext): Promise<ApplyCounts> {
+  private async applyPage<T>(scope: ScopeRun<T>, rows: T[], context: ApplyContext): Promise<void> {
     const counts = emptyCounts()
     for (let start = 0; start < rows.length || start === 0; start += this.sliceSize) {
       await breathe()
       const last = start + this.sliceSize >= rows.length
-      addCounts(counts, await definition.apply(rows.slice(start, start + this.sliceSize), last ? context : { ...context, page: undefined }))
+      addCounts(counts, await scope.apply(rows.slice(start, start + this.sliceSize), last ? context : { ...context, page: undefined }))
     }
-    return counts
+    addCounts(scope.counts, counts)
   }
 
-  /** Removes what a listing did not see, a slice of the table at a time, yielding in between. */
-  private async prune(table: SyncedTableName, scope: string | null, listingId: number, serverTime: string | null, signal: AbortSignal): Promise<ApplyCounts> {
+  /** Removes what a listing of the scope did not see, a slice of the table at a time, yielding in between. */
+  private async prune<T>(scope: ScopeRun<T>, table: SyncedTableName, listingId: number, serverTime: string | null): Promise<ApplyCounts> {
     const counts = emptyCounts()
     for (let after: number | null = 0; after !== null; ) {
       await breathe()
-      throwIfAborted(signal)
-      const chunk = this.store.pruneUnlistedChunk(table, scope, listingId, serverTime, after)
+      throwIfAborted(scope.signal)
+      const chunk = this.store.pruneUnlistedChunk(table, scope.catalogGuid, listingId, serverTime, after)
       addCounts(counts, chunk.counts)
       after = chunk.next
     }
@@ -366,38 +398,27 @@ export class SyncEngine {
   }
 
   /** Fetches page 0 (unless resuming), records the run, then the remaining pages. */
-  private async fetchAll<T>(
-    definition: ScopeDefinition<T>,
-    mode: SyncMode,
-    since: string | null,
-    resume: RunState | null,
-    signal: AbortSignal,
-    onProgress: SyncRunOptions['onProgress'],
-    counts: ApplyCounts,
-    report: ScopeReport,
-    phase: SyncProgress['phase'],
-  ): Promise<RunState> {
+  private async fetchAll<T>(scope: ScopeRun<T>, { mode, since, resume }: PassStart): Promise<RunState> {
+    const phase = mode === 'delta' ? 'delta' : 'listing'
     if (resume) {
-      const done = this.store.pagesDone(definition.scope)
-      await this.fetchPages(definition, resume, done, signal, onProgress, counts, report, phase, 0)
+      await this.fetchPages(scope, { run: resume, phase, done: this.store.pagesDone(scope.name), rowsDone: 0 })
       return resume
     }
-    throwIfAborted(signal)
-    const first = await definition.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, signal)
-    report.pagesFetched++
+    throwIfAborted(scope.signal)
+    const first = await scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, scope.signal)
+    scope.report.pagesFetched++
     const run: RunState = {
       mode,
       cursor: first.serverTimestamp,
       since,
-      listingId: mode === 'full' ? this.store.newListingId(definition.scope) : null,
+      listingId: mode === 'full' ? this.store.newListingId(scope.name) : null,
       total: first.total,
     }
-    this.store.beginRun(definition.scope, run)
-    addCounts(counts, await this.applyPage(definition, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: definition.scope, page: 0 } }))
-    const done = new Set([0])
+    this.store.beginRun(scope.name, run)
+    await this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 } })
     const short = first.rows.length < this.pageSize || first.hasMore === false
-    if (!short) await this.fetchPages(definition, run, done, signal, onProgress, counts, report, phase, first.rows.length)
-    else this.emit(onProgress, definition, phase, 1, 1, first.rows.length, run.total)
+    if (!short) await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length })
+    else scope.progress({ phase, pagesDone: 1, pagesTotal: 1, rowsDone: first.rows.length, rowsTotal: run.total })
     return run
   }
 
@@ -406,23 +427,13 @@ export class SyncEngine {
    * the page count the first page announced, moved on while the last page comes back full (rows
    * inserted while paging) and pulled in at the first short page.
    */
-  private async fetchPages<T>(
-    definition: ScopeDefinition<T>,
-    run: RunState,
-    done: Set<number>,
-    outerSignal: AbortSignal,
-    onProgress: SyncRunOptions['onProgress'],
-    counts: ApplyCounts,
-    report: ScopeReport,
-    phase: SyncProgress['phase'],
-    rowsSoFar: number,
-  ): Promise<void> {
+  private async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone }: Paging): Promise<void> {
     const limit = this.pageSize
     const tracked = phase !== 'catchUp'
     let end = run.total !== null && run.total > 0 && tracked ? Math.ceil(run.total / limit) - 1 : Number.POSITIVE_INFINITY
-    if (definition.maxPages !== undefined && run.mode === 'full') end = Math.min(end, definition.maxPages - 1)
+    if (scope.maxPages !== undefined && run.mode === 'full') end = Math.min(end, scope.maxPages - 1)
     let next = tracked ? 1 : 0
-    let rowsDone = rowsSoFar
+    const outerSignal = scope.signal
     const stop = new AbortController()
     const onOuterAbort = () => stop.abort(outerSignal.reason)
     outerSignal.addEventListener('abort', onOuterAbort, { once: true })
@@ -436,19 +447,19 @@ export class SyncEngine {
         if (page > end) return
         next = page + 1
         try {
-          const result = await definition.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, stop.signal)
+          const result = await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, stop.signal)
           // Several pages can arrive together; their continuations would run back to back in one
           // turn of the event loop. One page per turn keeps the window responsive.
           // A page already fetched is applied even if another page failed meanwhile: it is progress.
-          report.pagesFetched++
+          scope.report.pagesFetched++
           const context: ApplyContext = { listingId: run.listingId, serverTime: result.serverTimestamp ?? run.cursor }
-          if (tracked) context.page = { scope: definition.scope, page }
-          addCounts(counts, await this.applyPage(definition, result.rows, context))
+          if (tracked) context.page = { scope: scope.name, page }
+          await this.applyPage(scope, result.rows, context)
           done.add(page)
           rowsDone += result.rows.length
           if (result.rows.length < limit || result.hasMore === false) end = Math.min(end, page)
-          else if (page >= end && Number.isFinite(end) && (definition.maxPages === undefined || run.mode !== 'full')) end = page + 1
-          this.emit(onProgress, definition, phase, done.size, Number.isFinite(end) ? end + 1 : null, rowsDone, tracked ? run.total : null)
+          else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
+          scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
@@ -463,18 +474,6 @@ export class SyncEngine {
     }
     if (outerSignal.aborted) throw cancelledError(outerSignal)
     if (failure !== null) throw failure
-  }
-
-  private emit<T>(
-    onProgress: SyncRunOptions['onProgress'],
-    definition: ScopeDefinition<T>,
-    phase: SyncProgress['phase'],
-    pagesDone: number,
-    pagesTotal: number | null,
-    rowsDone: number,
-    rowsTotal: number | null,
-  ): void {
-    onProgress?.({ scope: definition.scope, resource: definition.resource, catalogGuid: definition.catalogGuid, phase, pagesDone, pagesTotal, rowsDone, rowsTotal })
   }
 }
 
