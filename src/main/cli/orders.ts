@@ -8,8 +8,10 @@ import { z } from 'zod'
 import { newCustomerSchema, shipToSchema } from '../../shared/orders'
 import { describeIssues } from '../core/handlers'
 import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { describeHolder } from '../db/lease'
 import { CoreError } from '../errors'
 import { createOrders, type Orders } from '../orders'
+import type { FlushReport } from '../orders/flusher'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
 import { cliConnection } from './connection'
@@ -82,6 +84,7 @@ async function withOrders<T>(global: GlobalOptions, use: (orders: Orders) => Pro
       clock: systemClock,
       logger: process.env.SATCHEL_LOG === 'debug' ? createConsoleLogger('debug') : silentLogger,
       sender: async () => sender,
+      label: 'satchel (CLI)',
       defaults: () => ({ remainInPreliminary: remainInPreliminary === 'true' }),
     })
     return await use(orders)
@@ -164,6 +167,29 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
   })
 }
 
+/** How long `flush` waits for another process (the desktop app, another flush) to finish sending. */
+const flushWaitMs = 5 * 60_000
+
+/**
+ * Sends once this process holds the outbox lease. While another process sends, this one waits for
+ * it (its orders may be the very ones this flush was asked to send), then sends what is left: each
+ * process reports only what it sent itself, so their reports add up.
+ */
+async function flushWhenFree(flusher: Orders['flusher']): Promise<FlushReport> {
+  const until = Date.now() + flushWaitMs
+  let told = false
+  for (;;) {
+    const report = await flusher.flush()
+    if (!report.heldBy) return report
+    if (!told) {
+      process.stderr.write(`satchel: waiting for ${describeHolder(report.heldBy)}, which is sending the outbox\n`)
+      told = true
+    }
+    if (Date.now() > until) throw new CliFailure(`${describeHolder(report.heldBy)} is still sending the outbox; try again when it has finished`, 'UNAVAILABLE')
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}
+
 export async function runFlush(global: GlobalOptions, output: Output): Promise<number> {
   return withOrders(
     global,
@@ -171,7 +197,7 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
       // The operator gave credentials on purpose: a pause from refused credentials is tried again.
       desk.outbox.resume()
       desk.outbox.retryNow()
-      const report = await flusher.flush()
+      const report = await flushWhenFree(flusher)
       const { queued, sending, retrying, pausedReason } = report.summary
       const result = { sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying }
       const waiting = queued + sending + retrying

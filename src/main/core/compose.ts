@@ -94,6 +94,7 @@ export function createCore(config: CoreConfig): Core {
     db,
     clock,
     logger,
+    label: config.appName ? `the ${config.appName} app` : 'the Satchel app',
     sender: () => sync.client(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
     history: {

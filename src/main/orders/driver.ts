@@ -30,21 +30,27 @@ export interface OutboxDriverOptions {
 export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
   const { outbox, flusher, clock, logger } = options
   const minDelay = options.minRetryDelayMs ?? 1_000
+  const heldRetryDelayMs = 2_000
   let retryTimer: NodeJS.Timeout | undefined
   let stopped = false
 
   const nudge = (): void => {
     if (stopped) return
     clearTimeout(retryTimer)
+    let heldElsewhere = false
     flusher
       .flush()
+      .then((report) => {
+        heldElsewhere = report.heldBy !== undefined
+      })
       .catch((error: unknown) => logger.error('outbox flush failed', { error: error instanceof Error ? error.stack : String(error) }))
       .finally(() => {
         if (stopped) return
         options.afterFlush?.(outbox.summary())
-        const next = outbox.nextRetryAt()
+        // Another process (the CLI, say) is sending: look again soon, it releases the lease when done.
+        const next = heldElsewhere ? clock.now() + heldRetryDelayMs : outbox.nextRetryAt()
         if (next === null) return
-        retryTimer = setTimeout(nudge, Math.max(minDelay, next - clock.now()))
+        retryTimer = setTimeout(nudge, Math.max(heldElsewhere ? 0 : minDelay, next - clock.now()))
         retryTimer.unref?.()
       })
   }

@@ -4,6 +4,7 @@ import type { Clock } from '../ports'
 import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../ordering-client/errors'
 import type { OrderWithItemsResult } from '../ordering-client/client'
 import { backoffDelay, type RetryPolicy } from '../ordering-client/retry'
+import { LeaseLostError, type Lease, type LeaseHolder } from '../db/lease'
 import type { Outbox, OutboxWork, SentResult } from './outbox'
 
 /** The one call the flusher makes; the service client implements it. */
@@ -28,6 +29,11 @@ export interface FlusherOptions {
   onSettled?: () => Promise<void> | void
   onChange?: () => void
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
+  /**
+   * The outbox lease: only its holder sends, across every process on this database, and only the
+   * process that takes over an expired lease recovers the entries its dead holder left `sending`.
+   */
+  lease?: Lease
 }
 
 export interface FlushReport {
@@ -38,6 +44,8 @@ export interface FlushReport {
   /** Entries waiting to retry after this flush, whenever they failed. */
   retrying: number
   summary: OutboxSummary
+  /** Set when another process holds the outbox lease: nothing was sent, try again after it frees. */
+  heldBy?: LeaseHolder
 }
 
 const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
@@ -102,6 +110,7 @@ export class OutboxFlusher {
   private readonly backoff: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>
   private abort: AbortController | null = null
   private stopping = false
+  private leaseLost = false
 
   constructor(private readonly options: FlusherOptions) {
     this.random = options.random ?? Math.random
@@ -146,42 +155,82 @@ export class OutboxFlusher {
    * pass, so an order queued mid-flush is not left waiting for the next trigger.
    */
   flush(): Promise<FlushReport> {
-    if (this.stopping) return Promise.resolve({ sent: 0, needsAttention: 0, retrying: 0, summary: this.options.outbox.summary() })
+    const { outbox, lease, logger } = this.options
+    if (this.stopping) return Promise.resolve({ sent: 0, needsAttention: 0, retrying: 0, summary: outbox.summary() })
     if (this.running) {
       this.again = true
       return this.running
     }
+    if (lease) {
+      const attempt = lease.tryAcquire(() => {
+        // The previous holder died (or predates leases): its `sending` entries may or may not have
+        // reached the service, and their api_guid makes resending them safe.
+        const recovered = outbox.recoverInterrupted()
+        if (recovered > 0) logger.warn('orders interrupted while sending will be sent again with their api_guid', { count: recovered })
+      })
+      if (!attempt.acquired) {
+        const summary = outbox.summary()
+        return Promise.resolve({ sent: 0, needsAttention: 0, retrying: summary.retrying, summary, heldBy: attempt.holder })
+      }
+    }
+    this.leaseLost = false
     this.running = (async () => {
       const report = { sent: 0, needsAttention: 0, retrying: 0 }
+      // A long request must not let the lease run out under it; a lease lost anyway (this process
+      // was stalled past its expiry) stops the request at once, since its entry is the new holder's.
+      const keepAlive = lease
+        ? setInterval(() => {
+            if (!lease.stillHeld()) this.loseLease()
+          }, Math.max(250, lease.ttlMs / 3))
+        : undefined
       try {
         do {
           this.again = false
           await this.pass(report)
-        } while (this.again)
+        } while (this.again && !this.leaseLost)
+      } catch (error) {
+        if (!(error instanceof LeaseLostError)) throw error
+        this.loseLease()
       } finally {
+        clearInterval(keepAlive)
         try {
           await this.options.onSettled?.()
         } finally {
+          if (lease && !this.leaseLost) lease.release()
           this.running = null
           this.abort = null
         }
       }
-      const summary = this.options.outbox.summary()
+      const summary = outbox.summary()
       return { sent: report.sent, needsAttention: report.needsAttention, retrying: summary.retrying, summary }
     })()
     return this.running
   }
 
+  private loseLease(): void {
+    if (this.leaseLost) return
+    this.leaseLost = true
+    this.options.logger.warn('another Satchel process took over the outbox; this one stops sending')
+    this.abort?.abort(new Error('outbox lease lost'))
+  }
+
+  /** The flusher's writes commit only while it holds the lease, renewed in the same transaction. */
+  private guarded<T>(work: () => T): T {
+    const { outbox, lease } = this.options
+    return outbox.atomically(() => {
+      if (this.leaseLost) throw new LeaseLostError('outbox')
+      lease?.renew()
+      return work()
+    })
+  }
+
   /** Claims the next due entry, after `before` (the previous order's bookkeeping) in the same commit. */
   private claim(before?: (() => void) | null): OutboxWork | null {
     const { outbox, clock } = this.options
-    const claimNext = () => (this.stopping ? null : outbox.claimNext(clock.now()))
-    const work = before
-      ? outbox.atomically(() => {
-          before()
-          return claimNext()
-        })
-      : claimNext()
+    const work = this.guarded(() => {
+      before?.()
+      return this.stopping ? null : outbox.claimNext(clock.now())
+    })
     if (before || work) this.options.onChange?.()
     if (work) this.options.probe?.('claimed', work)
     return work
@@ -205,7 +254,8 @@ export class OutboxFlusher {
     try {
       while (work) {
         if (this.stopping || abort.signal.aborted) {
-          outbox.release(work)
+          const unsent = work
+          if (!this.leaseLost) this.guarded(() => outbox.release(unsent))
           return
         }
         const current = work
@@ -218,9 +268,13 @@ export class OutboxFlusher {
         try {
           result = await sending
         } catch (error) {
+          // The lease went to another process while this request was out: the entries are its now.
+          if (this.leaseLost) return
           // The next entry goes back first, so a failure that holds the queue holds it too.
-          if (next) outbox.release(next)
-          const stop = this.settleFailure(current, error, report, log)
+          const stop = this.guarded(() => {
+            if (next) outbox.release(next)
+            return this.settleFailure(current, error, report, log)
+          })
           this.options.onChange?.()
           if (stop) return
           work = this.stopping ? null : this.claim()
@@ -228,7 +282,7 @@ export class OutboxFlusher {
         }
         this.options.probe?.('responded', current)
         acknowledge = () => {
-          outbox.markSent(current, sentResult(result))
+          outbox.markSent(current, sentResult(result), this.options.lease?.owner ?? null)
           this.options.onSent?.(current, result)
           report.sent++
           log.info('order sent', { orderGuid: String((result.order as Record<string, unknown>).guid) })
@@ -236,8 +290,8 @@ export class OutboxFlusher {
         work = next
       }
     } finally {
-      if (acknowledge) {
-        outbox.atomically(acknowledge)
+      if (acknowledge && !this.leaseLost) {
+        this.guarded(acknowledge)
         this.options.onChange?.()
       }
     }

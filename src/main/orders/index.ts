@@ -4,6 +4,7 @@
  */
 import type { OutboxSummary } from '../../shared/orders'
 import type { Database } from '../db/database'
+import { Lease } from '../db/lease'
 import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
 import type { OrderWithItemsResult } from '../ordering-client/client'
 import type { Clock, Logger } from '../ports'
@@ -34,6 +35,10 @@ export interface OrdersOptions {
   db: Database
   clock: Clock
   logger: Logger
+  /** Who this process is, in words, for other processes' "waiting for …" messages ("the desktop app", "satchel flush"). */
+  label?: string
+  /** How long the outbox lease lasts unless renewed (src/main/db/lease.ts). */
+  leaseTtlMs?: number
   sender: () => Promise<OrderSender | null>
   defaults: () => { remainInPreliminary: boolean }
   history?: SentHistory
@@ -76,13 +81,12 @@ function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
   return { ...order, Order_Items: slim }
 }
 
-/** Builds the order side of the core. Composition happens at start-up, so interrupted sends are recovered here. */
+/** Builds the order side of the core. It writes nothing: interrupted sends are recovered by whoever takes over the outbox lease. */
 export function createOrders(options: OrdersOptions): Orders {
   const { logger, history } = options
   const lookup = new StoreOrderLookup(options.db)
   const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults)
-  const recovered = desk.outbox.recoverInterrupted()
-  if (recovered > 0) logger.warn('orders interrupted while sending will be sent again with their api_guid', { count: recovered })
+  const lease = new Lease(options.db, 'outbox', { label: options.label ?? 'Satchel', clock: options.clock, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}) })
 
   let closed = false
   const onOutboxChanged = options.onOutboxChanged
@@ -102,6 +106,7 @@ export function createOrders(options: OrdersOptions): Orders {
     sender: options.sender,
     clock: options.clock,
     logger: logger.child({ component: 'outbox' }),
+    lease,
     ...(options.random ? { random: options.random } : {}),
     ...(history
       ? {

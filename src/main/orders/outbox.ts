@@ -89,8 +89,8 @@ export class Outbox {
         `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
       ),
       recover: db.prepare<[string]>(`UPDATE outbox SET state = 'queued', updated_at = ? WHERE state = 'sending'`),
-      sent: db.prepare<[string, string, string | null, string, number]>(
-        `UPDATE outbox SET state = 'sent', result = ?, sent_at = ?, customer_guid = COALESCE(?, customer_guid), updated_at = ?, last_error = NULL, errors = '[]', next_attempt_at = NULL
+      sent: db.prepare<[string, string, string | null, string, string | null, number]>(
+        `UPDATE outbox SET state = 'sent', result = ?, sent_at = ?, customer_guid = COALESCE(?, customer_guid), updated_at = ?, last_error = NULL, errors = '[]', next_attempt_at = NULL, sent_by = ?
          WHERE id = ? AND state = 'sending'`,
       ),
       retrying: db.prepare<[number, string, string, number]>(
@@ -151,7 +151,11 @@ export class Outbox {
     return this.get(draft.apiGuid)
   }
 
-  /** At start-up: an entry left in `sending` may or may not have reached the service; its api_guid makes resending safe. */
+  /**
+   * An entry left in `sending` by a sender that died may or may not have reached the service; its
+   * api_guid makes resending safe. Only the process taking over the expired outbox lease calls this
+   * (flusher.ts): while the holder lives, its `sending` entry may be on the wire.
+   */
   recoverInterrupted(): number {
     return this.statements.recover.run(this.now()).changes
   }
@@ -210,8 +214,9 @@ export class Outbox {
     return this.statements.earliestRetry.get()?.at ?? null
   }
 
-  markSent(work: OutboxWork, result: SentResult): void {
-    this.statements.sent.run(JSON.stringify(result), this.now(), result.createdCustomer?.guid ?? null, this.now(), work.id)
+  /** `sentBy` is the outbox lease's owner (host/pid/…) that recorded it, for support and the drills. */
+  markSent(work: OutboxWork, result: SentResult, sentBy: string | null = null): void {
+    this.statements.sent.run(JSON.stringify(result), this.now(), result.createdCustomer?.guid ?? null, this.now(), sentBy, work.id)
   }
 
   markRetrying(work: OutboxWork, atMs: number, message: string): void {

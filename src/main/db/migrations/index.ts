@@ -6,6 +6,7 @@ import { migration as searchIndexKeptFromCode } from './0004-search-index-kept-f
 import { migration as outboxPayloads } from './0005-outbox-payloads'
 import { migration as catalogBrowsingIndexes } from './0006-catalog-browsing-indexes'
 import { migration as retainedRefs } from './0007-retained-refs'
+import { migration as leases } from './0008-leases'
 
 export interface Migration {
   version: number
@@ -29,4 +30,5 @@ export const migrations: Migration[] = [
   outboxPayloads,
   catalogBrowsingIndexes,
   retainedRefs,
+  leases,
 ]
