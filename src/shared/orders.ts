@@ -44,13 +44,41 @@ export const shipToSchema = z.discriminatedUnion('kind', [
 ])
 export type ShipTo = z.infer<typeof shipToSchema>
 
+/** The most of one item a line may order. */
+export const maxLineQty = 1_000_000
+
+/**
+ * The quantity rule, wherever a quantity enters Satchel (the renderer's calls, the CLI's draft file)
+ * and in the core's draft check: a whole number from 1 to 1,000,000. Whole because the ordering
+ * service's catalog item has no field that marks an item as sold in fractions (by weight or length),
+ * so no item is; bounded so that a quantity times a price stays a number. Returns what is wrong (one
+ * message, the first rule broken), or null.
+ */
+export function lineQtyProblem(qty: number): string | null {
+  if (!Number.isFinite(qty)) return 'Enter the quantity as a number'
+  if (qty <= 0) return 'Enter a quantity above zero'
+  if (qty > maxLineQty) return 'Enter a quantity of at most 1,000,000'
+  if (!Number.isInteger(qty)) return 'Enter a whole number: items are ordered in whole units'
+  return null
+}
+
+/** A line's quantity as the contract takes it (see `lineQtyProblem`). */
+export const lineQtySchema = z.number({ error: 'Enter the quantity as a number' }).superRefine((qty, ctx) => {
+  const problem = lineQtyProblem(qty)
+  if (problem) ctx.addIssue({ code: 'custom', message: problem })
+})
+
 export const draftLineSchema = z.object({
   /** Stable within the draft, so the renderer can edit one line while others are added. */
   lineId: z.string().min(1).max(64),
   catalogItemGuid: uuid,
   sku: z.string(),
   name: z.string(),
-  qty: z.number().finite(),
+  /**
+   * Any finite number, so a draft stored before the quantity rule still loads; the draft check holds
+   * it to `lineQtySchema` and refuses to send it otherwise.
+   */
+  qty: z.number(),
   note: text(1000),
   /** The unit price the rep saw when adding the line (null where pricing is hidden or not offered). */
   unitPriceSeen: z.number().nullable(),
@@ -78,7 +106,10 @@ export const draftSchema = z.object({
 export type Draft = z.infer<typeof draftSchema>
 
 export const draftIssueSchema = z.object({
-  /** 'field' problems name a draft field (poNo, customer…); 'line' problems carry the lineId. */
+  /**
+   * 'field' problems name a draft field (poNo, customer…); 'line' problems carry the lineId, and
+   * also `field: 'qty'` when the line's quantity (or the total it makes) is what is wrong.
+   */
   field: z.string().nullable(),
   lineId: z.string().nullable(),
   severity: z.enum(['error', 'warning']),
@@ -174,7 +205,7 @@ export const lineToAddSchema = z
   .object({
     catalogItemGuid: uuid.optional(),
     sku: z.string().trim().min(1).max(100).optional(),
-    qty: z.number().finite().positive('Enter a quantity above zero'),
+    qty: lineQtySchema,
     note: text(1000).optional(),
   })
   .strict()
@@ -214,7 +245,7 @@ export const ordersContract = {
     output: z.object({ check: draftCheckSchema, unknown: z.array(z.string()) }),
   },
   updateDraftLine: {
-    input: z.object({ id: draftId, lineId: z.string().min(1), qty: z.number().finite().optional(), note: text(1000).optional() }).strict(),
+    input: z.object({ id: draftId, lineId: z.string().min(1), qty: lineQtySchema.optional(), note: text(1000).optional() }).strict(),
     output: draftCheckSchema,
   },
   removeDraftLine: { input: z.object({ id: draftId, lineId: z.string().min(1) }).strict(), output: draftCheckSchema },

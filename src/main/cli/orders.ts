@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { newCustomerSchema, shipToSchema } from '../../shared/orders'
+import { lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
 import { describeIssues } from '../core/handlers'
 import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { describeHolder } from '../db/lease'
@@ -53,7 +53,7 @@ const draftFileSchema = z
           .object({
             catalogItemGuid: z.uuid().optional(),
             sku: z.string().trim().min(1).optional(),
-            qty: z.number().finite().positive('must be a number above zero'),
+            qty: lineQtySchema,
             note: z.string().max(1000).optional(),
           })
           .strict()
@@ -138,6 +138,9 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       if (error instanceof CoreError) throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
       throw error
     }
+    // Every check, and every value the reply needs, comes before the one durable transaction; after
+    // it there is only printing. Whatever fails before or in the commit takes the file's draft with it.
+    let reply: { json: Record<string, unknown>; human: string }
     try {
       // One line per line of the file, in order, so problems point at the file's own indexes.
       const problems: { path: string; message: string }[] = []
@@ -152,18 +155,29 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       }
       for (const issue of check.issues) {
         if (issue.severity !== 'error') continue
-        problems.push({ path: issue.lineId ? `lines.${fileIndexOf(issue.lineId)}` : (fileFieldOf[issue.field ?? ''] ?? issue.field ?? ''), message: issue.message })
+        const path = issue.lineId ? `lines.${fileIndexOf(issue.lineId)}${issue.field ? `.${issue.field}` : ''}` : (fileFieldOf[issue.field ?? ''] ?? issue.field ?? '')
+        problems.push({ path, message: issue.message })
       }
       if (problems.length > 0) throw new InvalidDraftError(problems)
+      const sending = desk.prepareSend(draft.id)
+      const { entry } = sending
+      reply = {
+        json: { apiGuid: entry.apiGuid, state: 'queued' },
+        human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${entry.subTotal.toFixed(2)}).`,
+      }
       for (const warning of check.issues.filter((i) => i.severity === 'warning')) process.stderr.write(`satchel: warning: ${warning.message}\n`)
-      const entry = desk.send(draft.id)
-      output.result({ apiGuid: entry.apiGuid, state: 'queued' }, `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${entry.subTotal.toFixed(2)}).`)
-      return 0
+      sending.commit()
     } catch (error) {
-      // Nothing half-made is left behind: a rejected file leaves no draft.
-      if (desk.drafts.find(draft.id)) desk.deleteDraft(draft.id)
+      // Nothing half-made is left behind: a refused file leaves no draft (a no-op once it was queued).
+      try {
+        desk.drafts.delete(draft.id)
+      } catch {
+        // The error that brought us here is the one to report.
+      }
       throw error
     }
+    output.result(reply.json, reply.human)
+    return 0
   })
 }
 

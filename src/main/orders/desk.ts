@@ -1,4 +1,4 @@
-import type { Draft, DraftCheck, DraftLine, NewCustomer, OutboxEntry, ShipTo } from '../../shared/orders'
+import { outboxEntrySchema, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -34,6 +34,14 @@ export interface LineToAdd {
   note?: string
 }
 
+/** A checked draft on its way to the outbox: the reply is known before anything is written. */
+export interface PreparedSend {
+  /** The entry as it will be once queued, computed and validated before the commit. */
+  readonly entry: OutboxEntry
+  /** The one durable transaction: the draft leaves the drafts and enters the outbox. Returns the queued entry. */
+  commit(): OutboxEntry
+}
+
 /**
  * Everything a rep does with orders on this laptop: drafts, their checks, and handing them to the
  * outbox. Used by the IPC handlers and by the CLI alike.
@@ -45,7 +53,7 @@ export class OrderDesk {
   constructor(
     db: Database,
     private readonly lookup: OrderLookup,
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly defaults: () => { remainInPreliminary: boolean },
   ) {
     this.drafts = new DraftRepository(db, clock)
@@ -117,7 +125,8 @@ export class OrderDesk {
     const catalogGuid = draft.catalogGuid
     const lines = [...draft.lines]
     const unknown: string[] = []
-    for (const wanted of toAdd) {
+    for (const [index, wanted] of toAdd.entries()) {
+      storableQty(wanted.qty, `lines.${index}.qty`)
       const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.lookup.catalogItemBySku(catalogGuid, wanted.sku) : null
       if (!item || item.deleted) {
         unknown.push(wanted.sku ?? wanted.catalogItemGuid ?? '')
@@ -126,7 +135,8 @@ export class OrderDesk {
       const existing = lines.findIndex((line) => line.catalogItemGuid === item.guid)
       if (existing >= 0) {
         const line = lines[existing]!
-        lines[existing] = { ...this.seen(draft, item, line.qty + wanted.qty), lineId: line.lineId, note: wanted.note ?? line.note }
+        const qty = storableQty(line.qty + wanted.qty, `lines.${index}.qty`)
+        lines[existing] = { ...this.seen(draft, item, qty), lineId: line.lineId, note: wanted.note ?? line.note }
       } else {
         lines.push({ ...this.seen(draft, item, wanted.qty), lineId: newLineId(), note: wanted.note ?? '' })
       }
@@ -138,6 +148,7 @@ export class OrderDesk {
     const draft = this.drafts.get(id)
     const index = draft.lines.findIndex((line) => line.lineId === lineId)
     if (index < 0) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
+    if (changes.qty !== undefined) storableQty(changes.qty, 'qty')
     const line = draft.lines[index]!
     let next: DraftLine = { ...line, note: changes.note ?? line.note }
     if (changes.qty !== undefined && changes.qty !== line.qty) {
@@ -206,6 +217,15 @@ export class OrderDesk {
    * rep saw it: a changed price is shown to the rep, never sent silently.
    */
   send(id: number): OutboxEntry {
+    return this.prepareSend(id).commit()
+  }
+
+  /**
+   * Everything "Send" checks and computes, with nothing written: the request, the totals and the
+   * entry the caller will report. Only `commit()` writes, in one transaction, and nothing after that
+   * transaction can fail the send: an order on disk is reported queued, never as an error.
+   */
+  prepareSend(id: number): PreparedSend {
     const check = this.check(id)
     const changed = check.lines.filter((line) => line.priceChanged)
     if (changed.length > 0) {
@@ -220,12 +240,59 @@ export class OrderDesk {
       throw new CoreError(
         'INVALID_ARGUMENT',
         `Fix ${errors.length} problem(s) before sending: ${errors.map((e) => e.message).join(' ')}`,
-        errors.map((e) => ({ path: e.field ?? `lines.${e.lineId}`, message: e.message })),
+        errors.map((e) => ({ path: issuePath(e), message: e.message })),
       )
     }
     const { request, totals } = buildOrderRequest(check, this.lookup)
-    const customerName = check.draft.customerGuid ? (this.lookup.customer(check.draft.customerGuid)?.name ?? '') : (check.draft.newCustomer?.name ?? '')
-    return this.outbox.enqueue(check.draft, request, totals, customerName)
+    const draft = check.draft
+    const customerName = draft.customerGuid ? (this.lookup.customer(draft.customerGuid)?.name ?? '') : (draft.newCustomer?.name ?? '')
+    // Parsed against the contract, so a total that is not a number fails here, before the commit.
+    const entry = outboxEntrySchema.parse({
+      apiGuid: draft.apiGuid,
+      state: 'queued',
+      customerGuid: draft.customerGuid,
+      customerName,
+      orderGuid: null,
+      orderName: null,
+      orderStateId: null,
+      attempts: 0,
+      lastError: null,
+      errors: [],
+      nextAttemptAt: null,
+      queuedAt: new Date(this.clock.now()).toISOString(),
+      sentAt: null,
+      lineCount: totals.lineCount,
+      subTotal: totals.subTotal,
+      totalsDiffer: null,
+    } satisfies OutboxEntry)
+    return {
+      entry,
+      commit: () => {
+        try {
+          return this.outbox.enqueue(draft, request, totals, customerName)
+        } catch (error) {
+          // enqueue reads the entry back after its transaction. The transaction deletes the draft
+          // with the outbox insert, so a draft that is gone means the order is queued: report it so.
+          if (this.committed(draft)) return entry
+          throw error
+        }
+      },
+    }
+  }
+
+  /** After a failed enqueue: did its transaction commit? The draft is gone exactly when it did. */
+  private committed(draft: Draft): boolean {
+    try {
+      if (this.drafts.find(draft.id) !== null) return false
+    } catch {
+      return false
+    }
+    try {
+      return this.outbox.find(draft.apiGuid) !== null
+    } catch {
+      // The entry cannot be read back (the very failure being handled), but the draft is gone.
+      return true
+    }
   }
 
   private seen(draft: Draft, item: CatalogItemFacts, qty: number): Omit<DraftLine, 'lineId' | 'note'> {
@@ -241,6 +308,21 @@ export class OrderDesk {
       qtyAvailableSeen: item.hasInventory && !item.allowBackorder ? item.qtyAvailable : null,
     }
   }
+}
+
+/** Where an issue points: a draft field, a line, or a line's field (`lines.<lineId>.qty`). */
+function issuePath(issue: DraftIssue): string {
+  if (issue.lineId === null) return issue.field ?? ''
+  return issue.field ? `lines.${issue.lineId}.${issue.field}` : `lines.${issue.lineId}`
+}
+
+/**
+ * A quantity the draft can hold: any finite number (the draft check refuses the ones the rule does
+ * not allow, and says why). NaN and the infinities cannot be stored, so they are refused here.
+ */
+function storableQty(qty: number, path: string): number {
+  if (!Number.isFinite(qty)) throw new CoreError('INVALID_ARGUMENT', 'Enter the quantity as a number.', [{ path, message: 'Enter the quantity as a number.' }])
+  return qty
 }
 
 function fieldsOf(draft: Draft): DraftFields {

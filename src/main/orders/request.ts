@@ -2,6 +2,7 @@ import type { AddressInput, Draft, DraftCheck } from '../../shared/orders'
 import { CoreError } from '../errors'
 import type { OrderLookup } from './lookup'
 import { resolvePriceGroup } from './pricing'
+import { quantityProblem } from './validation'
 
 /** The frozen request of an outbox entry: what goes to POST /v1/orderWithItems, byte for byte, on every attempt. */
 export interface OrderRequest {
@@ -27,6 +28,11 @@ function compact<T extends Record<string, unknown>>(value: T): Partial<T> {
 export function buildOrderRequest(check: DraftCheck, lookup: OrderLookup): { request: OrderRequest; totals: RepTotals } {
   if (!check.sendable) throw new CoreError('CONFLICT', 'This order has problems to fix before it can be sent.')
   const draft: Draft = check.draft
+  // The check refuses these already; a frozen request is never built from a quantity or total that is not one.
+  const badLine = draft.lines.findIndex((line) => quantityProblem(line.qty) !== null)
+  if (badLine >= 0 || !Number.isFinite(check.subTotal)) {
+    throw new CoreError('CONFLICT', badLine >= 0 ? `Line ${badLine + 1} has a quantity that cannot be sent.` : 'This order’s total is not a number that can be sent.')
+  }
   const customer = draft.customerGuid ? lookup.customer(draft.customerGuid) : null
   const group = resolvePriceGroup(lookup, draft.catalogGuid!, draft.priceGroupGuid, customer)
   if (!group) throw new CoreError('CONFLICT', 'No price group applies to this order.')

@@ -1,10 +1,17 @@
-import type { Draft, DraftCheck, DraftIssue, PricedLine } from '../../shared/orders'
+import { lineQtyProblem, type Draft, type DraftCheck, type DraftIssue, type PricedLine } from '../../shared/orders'
 import type { CustomerFacts, OrderLookup } from './lookup'
 import { roundMoney, unitPriceAt } from '../pricing'
 import { resolvePriceGroup } from './pricing'
 
 const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field, lineId: null, severity, message })
 const lineIssue = (lineId: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field: null, lineId, severity, message })
+const qtyIssue = (lineId: string, message: string): DraftIssue => ({ field: 'qty', lineId, severity: 'error', message })
+
+/** What is wrong with a quantity by the contract's rule (`lineQtyProblem`), as a sentence, or null. */
+export function quantityProblem(qty: number): string | null {
+  const problem = lineQtyProblem(qty)
+  return problem === null ? null : `${problem}.`
+}
 
 function formatQty(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2)
@@ -50,17 +57,18 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
   for (const line of draft.lines) {
     const priced: PricedLine = { lineId: line.lineId, unitPrice: null, lineTotal: null, priceChanged: false, availabilityChanged: false }
     lines.push(priced)
-    if (!Number.isFinite(line.qty) || line.qty <= 0) issues.push(lineIssue(line.lineId, 'Enter a quantity above zero.'))
+    const qtyProblem = quantityProblem(line.qty)
+    if (qtyProblem) issues.push(qtyIssue(line.lineId, qtyProblem))
     const item = draft.catalogGuid ? lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
     if (!item || item.deleted) {
       issues.push(lineIssue(line.lineId, `${line.sku} is no longer in this catalog. Remove the line.`))
       continue
     }
     if (!item.active) issues.push(lineIssue(line.lineId, `${item.sku} is inactive and cannot be ordered.`))
-    if (item.minOrderQty !== null && item.minOrderQty > 0 && line.qty > 0 && line.qty < item.minOrderQty) {
+    if (!qtyProblem && item.minOrderQty !== null && item.minOrderQty > 0 && line.qty < item.minOrderQty) {
       issues.push(lineIssue(line.lineId, `The minimum order quantity for ${item.sku} is ${formatQty(item.minOrderQty)}.`))
     }
-    if (item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && line.qty > item.qtyAvailable) {
+    if (!qtyProblem && item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && line.qty > item.qtyAvailable) {
       priced.availabilityChanged = line.qtyAvailableSeen === null || line.qty <= line.qtyAvailableSeen
       const since = priced.availabilityChanged ? ' (there was enough when the line was added)' : ''
       issues.push(lineIssue(line.lineId, `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync${since}; the supplier may refuse the line.`, 'warning'))
@@ -72,12 +80,24 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       continue
     }
     priced.unitPrice = price.unitPrice
-    priced.lineTotal = roundMoney(price.unitPrice * Math.max(0, line.qty))
     priced.priceChanged = line.unitPriceSeen !== null && Math.abs(line.unitPriceSeen - price.unitPrice) >= 0.005
     if (priced.priceChanged) {
       issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${line.unitPriceSeen!.toFixed(2)} to ${price.unitPrice.toFixed(2)} since it was added.`, 'warning'))
     }
-    subTotal += priced.lineTotal
+    // A refused quantity has no total. Every total is a finite number, or the order is refused on
+    // the line that makes it overflow: the outbox, its reply and the service all need a number.
+    if (qtyProblem) continue
+    const lineTotal = roundMoney(price.unitPrice * line.qty)
+    if (!Number.isFinite(lineTotal)) {
+      issues.push(qtyIssue(line.lineId, `The total of this line (${item.sku}) is too large to be a price; lower the quantity.`))
+      continue
+    }
+    if (!Number.isFinite(roundMoney(subTotal + lineTotal))) {
+      issues.push(qtyIssue(line.lineId, `With this line (${item.sku}) the order’s total is too large to be a price; lower the quantity.`))
+      continue
+    }
+    priced.lineTotal = lineTotal
+    subTotal += lineTotal
   }
 
   return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable: !issues.some((i) => i.severity === 'error') }
