@@ -237,6 +237,8 @@ export const scopeReportSchema = z.object({
   driftRepaired: z.boolean(),
   verifyPending: z.boolean(),
   error: z.string().nullable(),
+  /** What the run had to work around in this scope, such as a cursor it did not trust; absent when nothing. */
+  warnings: z.array(z.string()).optional(),
 })
 
 export const syncReportSchema = z.object({

@@ -13,6 +13,14 @@
  *   service; a mismatch means rows moved between pages while paging (drift), and the scope is listed
  *   again before anything is removed. Only a listing that checks out removes the rows it did not see.
  * - INVALID_DELTA_CURSOR drops the cursor and lists the scope in full within the same run.
+ * - A cursor is not trusted once the service's clock shows it ran ahead: a reply to a delta whose
+ *   serverTimestamp is more than the 60 s overlap behind the cursor the delta was sent with. Such a
+ *   delta would silently miss every change since, so the cursor is dropped and the scope listed in
+ *   full within the same run. A run's own cursor is held to the same test by the count request after
+ *   a delta (and by a listing's catch-up): when that reply is behind it, the cursor the delta started
+ *   from is kept instead. Either way the scope's report line (warnings) and the log say so.
+ *   serverTimestamp is compared only with serverTimestamp, the clock the service stamps rows with:
+ *   the HTTP Date header may come from another machine (the double's shiftClock leaves it behind).
  */
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
 import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
@@ -22,6 +30,7 @@ import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
 import type { RunState, SyncMode } from '../store/sync-state'
 import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type SyncStore, type SyncedTableName } from '../store/sync-store'
+import { parseServerTime } from '../store/time'
 import type { ErrorCode } from '../../shared/result'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
@@ -66,6 +75,38 @@ export interface SyncEngineOptions {
   monotonic?: () => number
 }
 
+/** The service replays this much before a cursor (spec, Limits): a cursor ahead by less misses nothing. */
+const OVERLAP_MS = 60_000
+
+/** A delta's cursor turned out to be ahead of the service's clock; the scope is listed in full instead. */
+class UntrustedCursor extends Error {
+  constructor(
+    readonly cursor: string,
+    readonly reason: string,
+    readonly serverTimestamp: string | null,
+  ) {
+    super(`Delta cursor ${cursor} not trusted: ${reason}`)
+    this.name = 'UntrustedCursor'
+  }
+}
+
+/**
+ * Why `cursor` cannot be trusted, judged by a later reply of the service; null when it can (or when
+ * either time is missing or unreadable). The laptop's clock plays no part.
+ */
+function distrust(cursor: string | null, page: Pick<Page<unknown>, 'serverTimestamp'> | null): UntrustedCursor | null {
+  const cursorMs = parseServerTime(cursor)
+  const stampMs = parseServerTime(page?.serverTimestamp)
+  if (cursor === null || cursorMs === null || stampMs === null || cursorMs - stampMs <= OVERLAP_MS) return null
+  return new UntrustedCursor(cursor, `the service's serverTimestamp ${page!.serverTimestamp} is ${describeGap(cursorMs - stampMs)} behind it`, page!.serverTimestamp)
+}
+
+function describeGap(ms: number): string {
+  if (ms >= 2 * 60 * 60_000) return `${Math.round(ms / (60 * 60_000))} h`
+  if (ms >= 2 * 60_000) return `${Math.round(ms / 60_000)} min`
+  return `${Math.round(ms / 1000)} s`
+}
+
 /** Resources listed in pages, a scope each (items: one per catalog); each is also the table its rows go to. */
 type PagedResource = 'customers' | 'catalogItems' | 'orders'
 
@@ -78,8 +119,8 @@ interface ScopeDefinition<T> {
   catalogGuid: string | null
   fetch(params: ListParams & { first: boolean }, signal: AbortSignal): Promise<Page<T>>
   apply(rows: T[], context: ApplyContext): Promise<ApplyCounts>
-  /** Live rows the service holds for this scope, when it can tell; checked after each run. */
-  countOnServer?(signal: AbortSignal): Promise<number | null>
+  /** A one-row page: its total is the live rows the service holds for this scope, when it can tell; checked after each run. */
+  countOnServer?(signal: AbortSignal): Promise<Page<unknown>>
   /** A full listing removes local rows it did not see (false for the recent-orders window). */
   prunes: boolean
   /** At most this many pages in a full listing. */
@@ -250,7 +291,7 @@ export class SyncEngine {
       fetch: (params, signal) => this.source.listCustomers(params, { signal }),
       apply: (rows, context) => this.writer.applyCustomers(rows, context),
       // The spec shows no count on the customer list; when the service sends one, it is checked.
-      countOnServer: async (signal) => (await this.source.listCustomers({ limit: 1, offset: 0 }, { signal })).total,
+      countOnServer: (signal) => this.source.listCustomers({ limit: 1, offset: 0 }, { signal }),
       prunes: true,
     })
   }
@@ -260,7 +301,7 @@ export class SyncEngine {
       // Only the first page asks for the count: counting is the expensive part on the service.
       fetch: (params, signal) => this.source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, { signal }),
       apply: (rows, context) => this.writer.applyCatalogItems(catalogGuid, rows, context),
-      countOnServer: async (signal) => (await this.source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal })).total,
+      countOnServer: (signal) => this.source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal }),
       prunes: true,
     })
   }
@@ -306,8 +347,17 @@ export class SyncEngine {
     try {
       cursor = await this.pass(scope, { mode, since: mode === 'delta' ? (resume?.since ?? state.cursor) : null, resume })
     } catch (caught) {
-      if (!(caught instanceof ServiceError) || caught.kind !== 'invalidCursor') throw caught
-      this.logger.warn('delta cursor refused, listing the scope in full', { scope: name, cursor: state.cursor })
+      if (caught instanceof UntrustedCursor) {
+        this.warnScope(scope, `${caught.message}; the scope was listed in full instead`, 'delta cursor not trusted, listing the scope in full', {
+          cursor: caught.cursor,
+          serverTimestamp: caught.serverTimestamp,
+          reason: caught.reason,
+        })
+      } else if (caught instanceof ServiceError && caught.kind === 'invalidCursor') {
+        this.logger.warn('delta cursor refused, listing the scope in full', { scope: name, cursor: state.cursor })
+      } else {
+        throw caught
+      }
       this.store.abandonRun(name, { dropCursor: true })
       report.cursorReset = true
       report.mode = 'full'
@@ -325,17 +375,31 @@ export class SyncEngine {
    */
   private async pass<T>(scope: ScopeRun<T>, start: PassStart, attempt = 1): Promise<string | null> {
     const run = await this.fetchAll(scope, start)
-    const countOnServer = () => (scope.countOnServer ? scope.countOnServer(scope.signal) : Promise.resolve(null))
+    const countPage = () => (scope.countOnServer ? scope.countOnServer(scope.signal) : Promise.resolve(null))
+    const countOnServer = async () => (await countPage())?.total ?? null
 
     if (start.mode === 'delta') {
-      const serverCount = await countOnServer()
+      const counted = await countPage()
+      const serverCount = counted?.total ?? null
+      // The count's reply is the service's clock after the run's first page: the run's own cursor
+      // must not be ahead of it. The cursor the delta was sent with passed that test on every page.
+      let cursor = run.cursor
+      const ahead = distrust(run.cursor, counted)
+      if (ahead) {
+        cursor = start.since ?? run.since
+        this.warnScope(scope, `${ahead.message}; the cursor ${cursor} the delta started from is kept instead`, 'cursor of this run not trusted, keeping the previous one', {
+          cursor: run.cursor,
+          serverTimestamp: ahead.serverTimestamp,
+          kept: cursor,
+        })
+      }
       const local = this.store.countLive(scope.resource, scope.catalogGuid)
       if (serverCount !== null && serverCount !== local) {
         this.logger.warn('local rows do not match the service after a delta; listing in full', { scope: scope.name, local, serverCount })
         scope.report.driftRepaired = true
         return this.pass(scope, freshListing, attempt)
       }
-      return run.cursor
+      return cursor
     }
 
     // Rows changed, added or deleted while the listing paged are fetched by a delta from its own
@@ -366,6 +430,12 @@ export class SyncEngine {
       if (scope.resource === 'catalogItems' && scope.catalogGuid) await this.prune(scope, 'categories', listingId, run.cursor)
     }
     return run.cursor
+  }
+
+  /** A warning on the scope's report line and in the log. */
+  private warnScope<T>(scope: ScopeRun<T>, note: string, message: string, fields: Record<string, unknown>): void {
+    ;(scope.report.warnings ??= []).push(note)
+    this.logger.warn(message, { scope: scope.name, ...fields })
   }
 
   /**
@@ -407,6 +477,8 @@ export class SyncEngine {
     throwIfAborted(scope.signal)
     const first = await scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, scope.signal)
     scope.report.pagesFetched++
+    const untrusted = distrust(since, first)
+    if (untrusted) throw untrusted
     const run: RunState = {
       mode,
       cursor: first.serverTimestamp,
@@ -448,6 +520,9 @@ export class SyncEngine {
         next = page + 1
         try {
           const result = await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, stop.signal)
+          // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
+          const untrusted = distrust(run.since, result)
+          if (untrusted) throw untrusted
           // Several pages can arrive together; their continuations would run back to back in one
           // turn of the event loop. One page per turn keeps the window responsive.
           // A page already fetched is applied even if another page failed meanwhile: it is progress.
