@@ -268,30 +268,9 @@ export class OrderDesk {
     return {
       entry,
       commit: () => {
-        try {
-          return this.outbox.enqueue(draft, request, totals, customerName)
-        } catch (error) {
-          // enqueue reads the entry back after its transaction. The transaction deletes the draft
-          // with the outbox insert, so a draft that is gone means the order is queued: report it so.
-          if (this.committed(draft)) return entry
-          throw error
-        }
+        this.outbox.enqueue(draft, request, totals, customerName, entry.queuedAt)
+        return entry
       },
-    }
-  }
-
-  /** After a failed enqueue: did its transaction commit? The draft is gone exactly when it did. */
-  private committed(draft: Draft): boolean {
-    try {
-      if (this.drafts.find(draft.id) !== null) return false
-    } catch {
-      return false
-    }
-    try {
-      return this.outbox.find(draft.apiGuid) !== null
-    } catch {
-      // The entry cannot be read back (the very failure being handled), but the draft is gone.
-      return true
     }
   }
 

@@ -125,9 +125,11 @@ export class Outbox {
   /**
    * "Send": the draft leaves the drafts table and enters the outbox in one transaction, with
    * synchronous=FULL so the entry survives a power cut the moment the rep is told it is queued.
+   * Nothing is read back afterwards: the caller computed its reply before (OrderDesk.prepareSend),
+   * so nothing after the commit can turn a queued order into a reported failure.
    */
-  enqueue(draft: Draft, request: OrderRequest, totals: RepTotals, customerName: string): OutboxEntry {
-    const now = this.now()
+  enqueue(draft: Draft, request: OrderRequest, totals: RepTotals, customerName: string, queuedAt: string = this.now()): void {
+    const now = queuedAt
     this.db.pragma('synchronous = FULL')
     try {
       this.db
@@ -148,7 +150,6 @@ export class Outbox {
     } finally {
       this.db.pragma('synchronous = NORMAL')
     }
-    return this.get(draft.apiGuid)
   }
 
   /**
