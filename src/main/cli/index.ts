@@ -69,13 +69,32 @@ export function parseLimit(value: string | undefined, fallback: number): number 
   return Number(value)
 }
 
-function createOutput(json: boolean): Output {
+/**
+ * With --json the result is held until the command has finished (closing the database included), so
+ * a failure after it still leaves exactly one object on stdout: the result with the `error` added.
+ */
+interface CliOutput extends Output {
+  /** Prints the held JSON result, with `error` added when the command failed after producing it. */
+  finish(error?: Record<string, unknown>): boolean
+}
+
+function createOutput(json: boolean): CliOutput {
   const tty = !json && process.stderr.isTTY === true
   let drawn = false
+  let held: Record<string, unknown> | null = null
   return {
     json,
     result(value, human) {
-      process.stdout.write(json ? `${JSON.stringify(value)}\n` : human.endsWith('\n') ? human : `${human}\n`)
+      if (json) held = value
+      else process.stdout.write(human.endsWith('\n') ? human : `${human}\n`)
+    },
+    finish(error) {
+      if (!json) return false
+      const value = held === null ? error : error ? { ...held, ...error } : held
+      held = null
+      if (value === undefined) return false
+      process.stdout.write(`${JSON.stringify(value)}\n`)
+      return true
     },
     progress: tty
       ? (line) => {
@@ -93,8 +112,15 @@ function createOutput(json: boolean): Output {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  const holder = { current: createOutput(argv.includes('--json')) }
+  const code = await runCommand(argv, holder)
+  holder.current.finish()
+  return code
+}
+
+async function runCommand(argv: string[], holder: { current: CliOutput }): Promise<number> {
   let json = argv.includes('--json')
-  let output = createOutput(json)
+  let output = holder.current
   try {
     let parsed
     try {
@@ -104,7 +130,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const { values, positionals } = parsed
     json = values.json === true
-    output = createOutput(json)
+    output = holder.current = createOutput(json)
     if (values.help) {
       process.stdout.write(usage)
       return 0
@@ -174,13 +200,13 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     output.endProgress()
     if (error instanceof UsageError) {
-      if (json) output.result(error.json ?? { error: { code: 'INVALID_ARGUMENT', message: error.message } }, '')
+      output.finish(error.json ?? { error: { code: 'INVALID_ARGUMENT', message: error.message } })
       process.stderr.write(`satchel: ${error.message}\n`)
       if (!json) process.stderr.write('Run with --help for usage.\n')
       return 2
     }
     const failure = error instanceof CliFailure ? error : new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
-    if (json) output.result(failure.json ?? { error: { code: failure.code, message: failure.message } }, '')
+    output.finish(failure.json ?? { error: { code: failure.code, message: failure.message } })
     process.stderr.write(`satchel: ${failure.message.split('\n')[0]}\n`)
     return 1
   }

@@ -58,11 +58,21 @@ function migrate(db: Database, migrations: Migration[], logger?: Logger): void {
   logger?.info('database migrated', { from: current, to: latest, applied: pending.map((m) => m.name) })
 }
 
-/** Lets SQLite refresh its planner statistics, as its documentation advises, before closing. */
+/**
+ * Lets SQLite refresh its planner statistics, as its documentation advises, before closing. That is
+ * advice, not work the caller asked for: when it cannot write (another process holds the write lock,
+ * or the file is read-only) it is skipped at once rather than waited for or reported as a failure of
+ * a command that has already done its job.
+ */
 export function closeDatabase(db: Database): void {
   if (!db.open) return
   try {
-    db.pragma('optimize')
+    if (!db.readonly) {
+      db.pragma('busy_timeout = 0')
+      db.pragma('optimize')
+    }
+  } catch {
+    // Skipped: see above.
   } finally {
     db.close()
   }
