@@ -11,7 +11,9 @@ import { ServiceClient } from '../ordering-client/client'
 import { StoreQueries } from '../store/queries'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
+import { describeHolder, Lease } from '../db/lease'
 import { SyncEngine, resourceNames, type SyncProgress } from '../sync/engine'
+import { withSyncLease } from '../sync/exclusive'
 import { inlineWriter, sourceWriterWorker, startWorkerWriter, type PageWriter } from '../sync/page-writer'
 import { cliConnection } from './connection'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
@@ -39,6 +41,9 @@ function describeProgress(progress: SyncProgress, catalogNames: Map<string, stri
   return `${progressBar(fraction)} ${rows} ${what}`
 }
 
+/** How long `sync` waits for another process's sync of the same database to finish. */
+const syncWaitMs = 10 * 60_000
+
 export async function runSync(global: GlobalOptions, options: { full: boolean }, output: Output): Promise<number> {
   mkdirSync(dirname(global.db), { recursive: true })
   const db = openDatabase(global.db)
@@ -56,15 +61,21 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     const engine = new SyncEngine({ store, writer, source: client, clock: systemClock })
     const queries = new StoreQueries(db)
     let catalogNames = new Map<string, string>()
-    const report = await engine.run({
+    // The desktop app may be syncing the same database: wait for it, then run (a delta, by then short).
+    const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
+    const report = await withSyncLease(lease, (signal) => engine.run({
       full: options.full,
-      signal: controller.signal,
+      signal,
       onProgress: output.progress
         ? (progress) => {
             if (progress.catalogGuid && !catalogNames.has(progress.catalogGuid)) catalogNames = new Map(queries.listCatalogs().map((c) => [c.guid, c.name]))
             output.progress?.(describeProgress(progress, catalogNames))
           }
         : undefined,
+    }), {
+      waitMs: syncWaitMs,
+      signal: controller.signal,
+      onWait: (holder) => process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is syncing this database\n`),
     })
     output.endProgress()
     const result = { ok: report.ok, resources: report.resources, durationMs: report.durationMs }

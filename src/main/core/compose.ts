@@ -80,8 +80,10 @@ export function createCore(config: CoreConfig): Core {
     clock,
     ...config.connectivity,
   })
+  const label = config.appName ? `the ${config.appName} app` : 'the Satchel app'
   const sync = createSync({
     db,
+    label,
     connection,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
     clock,
@@ -94,7 +96,7 @@ export function createCore(config: CoreConfig): Core {
     db,
     clock,
     logger,
-    label: config.appName ? `the ${config.appName} app` : 'the Satchel app',
+    label,
     sender: () => sync.client(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
     history: {

@@ -14,7 +14,9 @@ import { errorCodeOf, isServiceError } from '../ordering-client/errors'
 import { StoreQueries } from '../store/queries'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
+import { Lease } from '../db/lease'
 import { SyncEngine } from './engine'
+import { withSyncLease } from './exclusive'
 import { SyncScheduler } from './scheduler'
 import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
 import type { Worker } from 'node:worker_threads'
@@ -54,6 +56,8 @@ export interface SyncOptions {
   clock: Clock
   logger: Logger
   events: EventHub
+  /** Who this process is, in words, for other processes' "… is syncing" messages. */
+  label?: string
   /** Progress events per second at most, per scope. */
   progressPerSecond?: number
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
@@ -75,6 +79,7 @@ export function createSync(options: SyncOptions): Sync {
   const queries = new StoreQueries(db)
   const pools = new ServicePools()
   const syncLogger = logger.child({ area: 'sync' })
+  const syncLease = new Lease(db, 'sync', { label: options.label ?? 'Satchel', clock })
 
   const clientFor = (resolved: ServiceConnection, overrides: Pick<ServiceClientOptions, 'retry' | 'timeouts'> = {}) =>
     new ServiceClient({ connection: resolved, pools, clock, logger: syncLogger, ...overrides })
@@ -113,14 +118,21 @@ export function createSync(options: SyncOptions): Sync {
       const made = await client()
       if (!made) return null
       return {
-        run: async (runOptions) => {
-          const writer = await pageWriter()
-          try {
-            return await new SyncEngine({ store, writer, source: made, clock, logger: syncLogger }).run(runOptions)
-          } finally {
-            await writer.close()
-          }
-        },
+        // Another process (a CLI sync) may be writing this database's sync bookkeeping: this run is
+        // refused with who it is, and the next trigger tries again.
+        run: (runOptions = {}) =>
+          withSyncLease(
+            syncLease,
+            async (signal) => {
+              const writer = await pageWriter()
+              try {
+                return await new SyncEngine({ store, writer, source: made, clock, logger: syncLogger }).run({ ...runOptions, signal })
+              } finally {
+                await writer.close()
+              }
+            },
+            { waitMs: 0, logger: syncLogger, ...(runOptions.signal ? { signal: runOptions.signal } : {}) },
+          ),
       }
     },
     store,
