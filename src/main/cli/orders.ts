@@ -41,7 +41,11 @@ const draftFileSchema = z
     newCustomer: newCustomerSchema.optional(),
     catalogGuid: z.uuid(),
     priceGroupGuid: z.uuid().optional(),
-    apiGuid: z.uuid().optional(),
+    // A UUID: the same key in other capitals is the same order, so it is kept in lower case.
+    apiGuid: z
+      .uuid()
+      .transform((guid) => guid.toLowerCase())
+      .optional(),
     poNo: z.string().max(100).optional(),
     note: z.string().max(4000).optional(),
     shippingInstructions: z.string().max(4000).optional(),

@@ -60,7 +60,9 @@ export class OrderDesk {
     this.outbox = new Outbox(db, this.drafts, clock)
   }
 
-  createDraft(input: NewDraft): Draft {
+  createDraft(given: NewDraft): Draft {
+    // An api_guid is a UUID: kept in lower case, so the same key in other capitals is the same order.
+    const input = given.apiGuid ? { ...given, apiGuid: given.apiGuid.toLowerCase() } : given
     if (input.customerGuid && input.newCustomer) throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
     if (input.customerGuid && !this.lookup.customer(input.customerGuid)) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
     let catalogGuid = input.catalogGuid ?? null

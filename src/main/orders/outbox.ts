@@ -76,7 +76,9 @@ export class Outbox {
       ),
       insertPayload: db.prepare<[number | bigint, string, string]>('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)'),
       payload: db.prepare<[number], { draft: string; request: string }>('SELECT draft, request FROM outbox_payloads WHERE entry_id = ?'),
-      byApiGuid: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE api_guid = ?'),
+      // An api_guid is a UUID, compared without regard to case (rows stored before keys were lower-cased
+      // on the way in may hold capitals); lower(api_guid) is what outbox_api_guid_nocase indexes.
+      byApiGuid: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE lower(api_guid) = lower(?)'),
       all: db.prepare<[], OutboxRow>('SELECT * FROM outbox ORDER BY id'),
       counts: db.prepare<[], { state: OutboxState; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state'),
       nextDue: db.prepare<[number], OutboxRow>(
@@ -106,9 +108,9 @@ export class Outbox {
       release: db.prepare<[string | null, string, number]>(
         `UPDATE outbox SET state = 'queued', attempts = MAX(attempts - 1, 0), last_error = COALESCE(?, last_error), updated_at = ? WHERE id = ? AND state = 'sending'`,
       ),
-      retryNow: db.prepare<[string, string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE api_guid = ? AND state = 'retrying'`),
+      retryNow: db.prepare<[string, string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'retrying'`),
       requeueRejected: db.prepare<[string, string]>(
-        `UPDATE outbox SET state = 'queued', errors = '[]', last_error = NULL, updated_at = ? WHERE api_guid = ? AND state = 'needsAttention'`,
+        `UPDATE outbox SET state = 'queued', errors = '[]', last_error = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'needsAttention'`,
       ),
       retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),

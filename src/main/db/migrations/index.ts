@@ -7,6 +7,7 @@ import { migration as outboxPayloads } from './0005-outbox-payloads'
 import { migration as catalogBrowsingIndexes } from './0006-catalog-browsing-indexes'
 import { migration as retainedRefs } from './0007-retained-refs'
 import { migration as leases } from './0008-leases'
+import { migration as apiGuidNocase } from './0009-api-guid-nocase'
 
 export interface Migration {
   version: number
@@ -31,4 +32,5 @@ export const migrations: Migration[] = [
   catalogBrowsingIndexes,
   retainedRefs,
   leases,
+  apiGuidNocase,
 ]
