@@ -18,15 +18,15 @@ export function roundMoney(value: number): number {
 
 /**
  * A price group's list price for an item, before any quantity break. "N/A", no entry or no group
- * means the item is not offered to that group. The service sends numbers; a numeric string is read
- * as its number rather than taken as "not offered".
+ * means the item is not offered to that group. Sync refuses any other price (issue 11: a string, a
+ * negative or non-finite number); a copy stored before that rule is read the same way, as "not
+ * offered", so nothing is ever priced below zero. Only the map's own entries count: a group named
+ * `constructor` must not find Object.prototype's.
  */
 export function listPrice(pricing: Record<string, unknown>, priceGroupName: string | null): number | null {
-  if (priceGroupName === null) return null
+  if (priceGroupName === null || !Object.hasOwn(pricing, priceGroupName)) return null
   const listed = pricing[priceGroupName]
-  if (typeof listed === 'number') return Number.isFinite(listed) ? listed : null
-  if (typeof listed === 'string' && listed !== 'N/A' && listed.trim() !== '' && Number.isFinite(Number(listed))) return Number(listed)
-  return null
+  return typeof listed === 'number' && Number.isFinite(listed) && listed >= 0 ? listed : null
 }
 
 /**
@@ -36,6 +36,7 @@ export function listPrice(pricing: Record<string, unknown>, priceGroupName: stri
 export function unitPriceAt(item: PricedItem, priceGroupName: string | null, qty: number): LinePrice {
   const base = listPrice(item.pricing, priceGroupName)
   if (base === null) return { offered: false, unitPrice: null }
-  const breakApplies = item.qtyBreak !== null && item.qtyBreak > 0 && item.qtyBreakPrice !== null && item.qtyBreakPrice > 0 && qty >= item.qtyBreak
+  const breakApplies =
+    item.qtyBreak !== null && Number.isFinite(item.qtyBreak) && item.qtyBreak > 0 && item.qtyBreakPrice !== null && Number.isFinite(item.qtyBreakPrice) && item.qtyBreakPrice > 0 && qty >= item.qtyBreak
   return { offered: true, unitPrice: breakApplies ? Math.min(base, item.qtyBreakPrice!) : base }
 }

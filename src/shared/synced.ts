@@ -212,7 +212,13 @@ export const orderListResultSchema = z.object({ orders: z.array(orderSummarySche
 export const resourceNames = ['catalogs', 'priceGroups', 'customers', 'catalogItems', 'orders'] as const
 export type ResourceName = (typeof resourceNames)[number]
 
-export const applyCountsSchema = z.object({ fetched: z.number(), upserted: z.number(), deleted: z.number() })
+export const applyCountsSchema = z.object({
+  fetched: z.number(),
+  upserted: z.number(),
+  deleted: z.number(),
+  /** Rows refused as impossible (issue 11: a negative or non-finite price, a bad key…); their last good copy is kept. Absent when none. */
+  rejected: z.number().optional(),
+})
 
 export const syncProgressSchema = z.object({
   /** 'catalogs', 'customers', 'orders' or 'catalogItems:<catalog guid>'. */

@@ -93,8 +93,54 @@ export const categorySchema = z.looseObject({
 })
 export type CategoryRecord = z.infer<typeof categorySchema>
 
-/** A price, or "N/A" when the item is not offered to that price group. */
-const price = z.union([z.number(), z.string(), z.null()])
+/**
+ * What the service may send for a catalog item's money and quantities (issue 11). zod's number is
+ * already finite (a raw `1e400` parses to Infinity and fails it); on top of that none of these may be
+ * negative. A numeric string such as "12.50" is refused, not parsed: the contract shows a number, the
+ * store keeps the record as received (the order desk prices from it), and a string price is the sign
+ * of a broken serializer whose format ("12,50"? "1.250"?) Satchel would only be guessing.
+ */
+const amount = z.number().nonnegative().nullish()
+
+/** The longest price group name Satchel accepts, as a key of `pricing` or a group's name. */
+export const MAX_PRICE_GROUP_NAME_LENGTH = 200
+
+/** Names that would reach an object's prototype when used as a key. */
+const reservedKeys = new Set(['__proto__', 'constructor', 'prototype'])
+
+/** Why a price group name cannot be used, or null when it can: non-empty, at most 200 characters, not a prototype key. */
+export function priceGroupNameProblem(name: string): string | null {
+  if (name.trim() === '') return 'an empty price group name'
+  if (name.length > MAX_PRICE_GROUP_NAME_LENGTH) return `a price group name of ${name.length} characters (at most ${MAX_PRICE_GROUP_NAME_LENGTH})`
+  if (reservedKeys.has(name)) return `the reserved price group name ${JSON.stringify(name)}`
+  return null
+}
+
+/** A price: a finite, non-negative number, or "N/A" when the item is not offered to that price group. */
+function priceProblem(value: unknown): string | null {
+  if (value === 'N/A' || value === null) return null
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return `the price ${value}`
+    return value < 0 ? `the negative price ${value}` : null
+  }
+  if (typeof value === 'string') return `the price ${JSON.stringify(value.slice(0, 40))} sent as a string`
+  return `a price of type ${typeof value}`
+}
+
+/**
+ * `pricing`: an object keyed by price group name. Checked by walking its own keys, never by building a
+ * copy (zod's record would assign every key, `__proto__` included, to a fresh plain object).
+ */
+const pricingSchema = z
+  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), { message: 'pricing is not an object' })
+  .superRefine((pricing, context) => {
+    for (const key of Object.keys(pricing)) {
+      const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)
+      const problem = priceGroupNameProblem(key) ?? priceProblem(pricing[key])
+      if (problem) context.addIssue({ code: 'custom', message: `key ${shown}: ${problem}` })
+    }
+  })
+  .nullish()
 
 export const catalogItemSchema = z.looseObject({
   id: int,
@@ -107,12 +153,14 @@ export const catalogItemSchema = z.looseObject({
   description: text,
   manufacturer: text,
   active: flag,
-  msrp: num,
+  msrp: amount,
   qty_on_hand: num,
-  min_order_qty: num,
+  min_order_qty: amount,
+  qty_break: amount,
+  qty_break_price: amount,
   has_inventory: flag,
   allow_backorder: flag,
-  pricing: z.record(z.string(), price).nullish(),
+  pricing: pricingSchema,
   Category: categorySchema.nullish(),
   CategoryHierarchy: z.array(categorySchema).nullish(),
   updated_at: timestamp,
@@ -142,16 +190,24 @@ export const orderSchema = z.looseObject({
 })
 export type OrderRecord = z.infer<typeof orderSchema>
 
+/**
+ * A catalog item as a page or batch carries it: only what identifies the row. Each item's values are
+ * checked against catalogItemSchema as it is applied (store/rows.ts, checkCatalogItem), so one item
+ * with an impossible price is refused on its own, with its reason, while the rest of the page is
+ * applied and the refused row keeps its last good local copy.
+ */
+const catalogItemEnvelopeSchema = z.looseObject({ guid: z.string().min(1) }) as unknown as typeof catalogItemSchema
+
 export const catalogListSchema = z.looseObject({ catalogs: z.array(catalogSchema) })
 export const priceGroupListSchema = z.looseObject({ priceGroups: z.array(priceGroupSchema) })
 export const catalogItemPageSchema = z.looseObject({
-  catalog_items: z.array(catalogItemSchema),
+  catalog_items: z.array(catalogItemEnvelopeSchema),
   totalCatalogItems: int,
   hasMoreItems: flag,
   serverTimestamp: text,
 })
 export const catalogItemResponseSchema = z.looseObject({ catalog_item: catalogItemSchema })
-export const catalogItemBatchSchema = z.looseObject({ catalog_items: z.array(catalogItemSchema) })
+export const catalogItemBatchSchema = z.looseObject({ catalog_items: z.array(catalogItemEnvelopeSchema) })
 export const orderResponseSchema = z.looseObject({ order: orderSchema })
 
 const entityRef = z.looseObject({ id: int, guid: text })

@@ -5,7 +5,15 @@
  * the full listing the row came in (null for a delta page).
  */
 import type { CustomerConnection } from '../ordering-client/client'
-import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord, PriceGroupRecord } from '../ordering-client/schemas'
+import {
+  catalogItemSchema,
+  priceGroupNameProblem,
+  type CatalogItemRecord,
+  type CatalogRecord,
+  type CategoryRecord,
+  type OrderRecord,
+  type PriceGroupRecord,
+} from '../ordering-client/schemas'
 import { versionOf } from './time'
 
 /** The local guids of customers and catalogs by the service's numeric id, for orders that carry only the id. */
@@ -39,6 +47,28 @@ export function catalogRow(catalog: CatalogRecord, listingId: number | null) {
     listed_run: listingId,
     json: JSON.stringify(catalog),
   }
+}
+
+/**
+ * Why a catalog item cannot be stored, or null when it can (issue 11): the values Satchel prices and
+ * checks orders with must be possible ones (schemas.ts says which). A refused item is not written; the
+ * local copy, if any, stays as it was.
+ */
+export function catalogItemProblem(item: unknown): string | null {
+  const checked = catalogItemSchema.safeParse(item)
+  if (checked.success) return null
+  return checked.error.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
+    .join('; ')
+}
+
+/** Why a price group cannot be stored, or null: its name is the key of every item's `pricing`. */
+export function priceGroupProblem(group: PriceGroupRecord): string | null {
+  const name = group.value ?? group.name
+  // A tombstone or a group the list names nowhere is still a row; only a name it does send is checked.
+  if (typeof name !== 'string') return null
+  return priceGroupNameProblem(name)
 }
 
 /** A price group nested under its catalog: named by `value` there, by `name` on the price group list. */

@@ -8,7 +8,18 @@ import type { Database, Statement } from 'better-sqlite3'
 import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } from '../ordering-client/schemas'
 import type { RetainableKind, Retention } from './retention'
-import { catalogItemRow, catalogRow, categoriesOf, categoryRow, customerRow, orderRow, priceGroupRow, type GuidLookup } from './rows'
+import {
+  catalogItemProblem,
+  catalogItemRow,
+  catalogRow,
+  categoriesOf,
+  categoryRow,
+  customerRow,
+  orderRow,
+  priceGroupProblem,
+  priceGroupRow,
+  type GuidLookup,
+} from './rows'
 import { SearchIndex } from './search-index'
 import { SyncState } from './sync-state'
 
@@ -19,7 +30,14 @@ export interface ApplyCounts {
   upserted: number
   /** Rows that left the live views: tombstones applied and rows a full listing no longer had. */
   deleted: number
+  /** Rows refused as impossible (a negative or non-finite price, a bad key…); their local copy is kept. Absent when none. */
+  rejected?: number
+  /** Why rows were refused, `guid: reason`, the first few only; absent when none. */
+  rejections?: string[]
 }
+
+/** How many refusal reasons counts carry: enough to log, not a copy of a bad page. */
+const MAX_REJECTIONS_KEPT = 20
 
 export function emptyCounts(): ApplyCounts {
   return { fetched: 0, upserted: 0, deleted: 0 }
@@ -29,6 +47,8 @@ export function addCounts(into: ApplyCounts, more: ApplyCounts): ApplyCounts {
   into.fetched += more.fetched
   into.upserted += more.upserted
   into.deleted += more.deleted
+  if (more.rejected) into.rejected = (into.rejected ?? 0) + more.rejected
+  if (more.rejections?.length) into.rejections = [...(into.rejections ?? []), ...more.rejections].slice(0, MAX_REJECTIONS_KEPT)
   return into
 }
 
@@ -236,15 +256,32 @@ export class SyncStore extends SyncState {
       else counts.upserted++
       return
     }
-    if (listingId !== null) {
-      const table = this.table(name)
-      table.markListed.run(listingId, row.guid)
-      if (!index) table.clearUnlisted?.run(row.guid)
-      else if (before?.unlisted) {
-        table.clearUnlisted?.run(row.guid)
-        if (!before.deleted) index.add(before.localId, before.values)
-      }
+    if (listingId !== null) this.markSeen(name, row.guid, listingId, before)
+  }
+
+  /** A row the listing saw whose local copy stays as it is: marked listed, and live again if it was kept unlisted for a draft. */
+  private markSeen(name: SyncedTableName, guid: string, listingId: number, before = this.indexes.get(name)?.find(guid)): void {
+    const table = this.table(name)
+    const index = this.indexes.get(name)
+    table.markListed.run(listingId, guid)
+    if (!index) table.clearUnlisted?.run(guid)
+    else if (before?.unlisted) {
+      table.clearUnlisted?.run(guid)
+      if (!before.deleted) index.add(before.localId, before.values)
     }
+  }
+
+  /**
+   * A row refused as impossible (issue 11): nothing of it is written and its reason goes back with the
+   * counts, for the engine to log. The last good local copy stays; a full listing counts it as seen, so
+   * the prune that follows does not remove it for having been refused.
+   */
+  private reject(counts: ApplyCounts, name: SyncedTableName, guid: string, reason: string, listingId: number | null): void {
+    counts.fetched++
+    counts.rejected = (counts.rejected ?? 0) + 1
+    const rejections = (counts.rejections ??= [])
+    if (rejections.length < MAX_REJECTIONS_KEPT) rejections.push(`${guid}: ${reason}`)
+    if (listingId !== null) this.markSeen(name, guid, listingId)
   }
 
   /** One page as one transaction: its rows, then the note that the page is done. */
@@ -265,6 +302,11 @@ export class SyncStore extends SyncState {
         const deleted = Boolean(catalog.deleted_at)
         this.applyRow(counts, 'catalogs', this.upsertCatalog, catalogRow(catalog, context.listingId))
         for (const group of catalog.Price_Groups ?? []) {
+          const problem = priceGroupProblem(group)
+          if (problem) {
+            this.reject(priceGroups, 'priceGroups', group.guid, problem, context.listingId)
+            continue
+          }
           const row = priceGroupRow(catalog.guid, group, context.listingId)
           // A group of a deleted catalog counts as deleted with it.
           this.applyRow(priceGroups, 'priceGroups', this.upsertPriceGroup, row, Boolean(group.deleted_at) || deleted)
@@ -274,12 +316,24 @@ export class SyncStore extends SyncState {
     return { catalogs: catalogCounts, priceGroups }
   }
 
-  /** One page of a catalog's items, with the categories they carry. */
+  /**
+   * One page of a catalog's items, with the categories they carry. Each item is checked here (the page
+   * check saw only its guid): an impossible one is refused on its own and the rest are applied.
+   */
   applyCatalogItems(catalogGuid: string, items: CatalogItemRecord[], context: ApplyContext): ApplyCounts {
     return this.applyPage(context, (counts) => {
-      for (const item of items) this.applyRow(counts, 'catalogItems', this.upsertItem, catalogItemRow(catalogGuid, item, context.listingId, context.serverTime))
+      const accepted: CatalogItemRecord[] = []
+      for (const item of items) {
+        const problem = catalogItemProblem(item)
+        if (problem) {
+          this.reject(counts, 'catalogItems', item.guid, problem, context.listingId)
+          continue
+        }
+        accepted.push(item)
+        this.applyRow(counts, 'catalogItems', this.upsertItem, catalogItemRow(catalogGuid, item, context.listingId, context.serverTime))
+      }
       // Many items share a category: each is written once per page, its newest version.
-      for (const category of categoriesOf(items)) this.applyCategoryRow(catalogGuid, category, context.listingId)
+      for (const category of categoriesOf(accepted)) this.applyCategoryRow(catalogGuid, category, context.listingId)
     })
   }
 

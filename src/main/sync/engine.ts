@@ -270,6 +270,7 @@ export class SyncEngine {
     const applied = this.store.applyCatalogs(catalogs, { listingId, serverTime: null })
     addCounts(resources.catalogs, applied.catalogs)
     addCounts(resources.priceGroups, applied.priceGroups)
+    if (applied.priceGroups.rejected) this.logger.warn('price groups refused as impossible; the last good copy is kept', { rejected: applied.priceGroups.rejected, reasons: applied.priceGroups.rejections })
     // The catalog list carries no serverTimestamp; the flag on a kept row is for display only.
     const flaggedAt = new Date(this.clock.now()).toISOString()
     addCounts(resources.catalogs, this.store.pruneUnlisted('catalogs', null, listingId, flaggedAt))
@@ -451,6 +452,8 @@ export class SyncEngine {
       const last = start + this.sliceSize >= rows.length
       addCounts(counts, await scope.apply(rows.slice(start, start + this.sliceSize), last ? context : { ...context, page: undefined }))
     }
+    // Rows the store refused as impossible (issue 11) were not written; the log says which and why.
+    if (counts.rejected) this.logger.warn('rows refused as impossible; the last good copy is kept', { scope: scope.name, rejected: counts.rejected, reasons: counts.rejections })
     addCounts(scope.counts, counts)
   }
 
