@@ -3,7 +3,7 @@
  * behind the client's back, and to read back what happened. The same operations serve drift
  * faults, so "a row inserted between two page requests" is the same insert a test would make.
  */
-import type { FaultRule, MutableKind, RequestLogEntry, ServiceControl } from './types'
+import type { FaultRule, InFlightOverlap, MutableKind, RequestLogEntry, ServiceControl } from './types'
 import { FaultEngine } from './faults'
 import { leafCategories, makeItems, makeVendor } from './generate'
 import { parseLimit, parseOffset, queryString, type Query } from './http'
@@ -237,8 +237,41 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
     ordersByApiGuid: (apiGuid) => (store.ordersByApiGuid.get(apiGuid) ?? []).map((order) => clone(orderObject(store, order))),
     requestLog: () => log.list(),
     clearRequestLog: () => log.clear(),
+    inFlightOverlaps: () => inFlightOverlaps(log.list()),
     drift,
   }
+}
+
+const orderCreateRoutes = new Set(['POST /v1/orderWithItems', 'POST /v1/order', 'POST /v2/order'])
+
+/** The idempotency key a logged order creation carried, if its body was kept. */
+function apiGuidOf(entry: RequestLogEntry): string | null {
+  const body = entry.body as { api_guid?: unknown; order?: { api_guid?: unknown } } | undefined
+  const key = body?.order?.api_guid ?? body?.api_guid
+  return typeof key === 'string' && key !== '' ? key : null
+}
+
+/** Pairs of creations of one api_guid where the second arrived before the double was done with the first. */
+export function inFlightOverlaps(entries: RequestLogEntry[]): InFlightOverlap[] {
+  const byKey = new Map<string, RequestLogEntry[]>()
+  for (const entry of entries) {
+    if (!orderCreateRoutes.has(entry.route)) continue
+    const key = apiGuidOf(entry)
+    if (key) byKey.set(key, [...(byKey.get(key) ?? []), entry])
+  }
+  const overlaps: InFlightOverlap[] = []
+  const side = (entry: RequestLogEntry) => ({ url: entry.url, startedMs: entry.startedMs, endedMs: entry.endedMs ?? null })
+  for (const [key, list] of byKey) {
+    list.sort((a, b) => a.startedMs - b.startedMs)
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        const first = list[i]!
+        const second = list[j]!
+        if (first.endedMs === undefined || second.startedMs < first.endedMs) overlaps.push({ key, first: side(first), second: side(second) })
+      }
+    }
+  }
+  return overlaps
 }
 
 export function newestFirst(a: { rec: { created_at: string; id: number } }, b: { rec: { created_at: string; id: number } }): number {

@@ -198,3 +198,37 @@ describe('faults', () => {
     expect((await post(service, '/vendors', { newVendor: { name: 'Kept Diner' } }, { as: 'session' })).status).toBe(200)
   })
 })
+
+describe('in-flight overlaps of one api_guid', () => {
+  function order() {
+    const { first } = catalogs(service)
+    const [row] = orderableItems(service, first.guid)
+    return orderBody(first, [{ item: row, qty: 1 }])
+  }
+  const headers = () => ({ headers: { vendorGuid: openCustomer(service).guid } })
+
+  it('a second POST of a key while the first is still handled is recorded, with both times', async () => {
+    service.control.clearRequestLog()
+    service.control.addFault({ route: 'POST /v1/orderWithItems', type: 'latency', ms: 300, times: 1 })
+    const body = order()
+    const first = post(service, '/v1/orderWithItems', body, headers())
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await post(service, '/v1/orderWithItems', body, headers())
+    await first
+    const overlaps = service.control.inFlightOverlaps()
+    expect(overlaps).toHaveLength(1)
+    expect(overlaps[0]).toMatchObject({ key: body.order.api_guid })
+    expect(overlaps[0]!.second.startedMs).toBeLessThan(overlaps[0]!.first.endedMs!)
+  })
+
+  it('the same key sent again after the first was answered is no overlap, and the log has start and end', async () => {
+    service.control.clearRequestLog()
+    const body = order()
+    await post(service, '/v1/orderWithItems', body, headers())
+    await post(service, '/v1/orderWithItems', body, headers())
+    expect(service.control.inFlightOverlaps()).toEqual([])
+    const [a, b] = service.control.requestLog()
+    expect(a!.endedMs).toBeGreaterThanOrEqual(a!.startedMs)
+    expect(b!.startedMs).toBeGreaterThanOrEqual(a!.endedMs!)
+  })
+})

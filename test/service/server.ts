@@ -94,8 +94,12 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       status: 0,
       headers: flattenHeaders(request.headers),
       query,
+      startedMs: Date.now(),
     }
     log.push(entry)
+    // The connection closing (reply sent, or the client gone) is one of the ends of its handling;
+    // the handler and the reply, which may come after a client vanished, are the others.
+    reply.raw.once('close', () => (entry.endedMs = Date.now()))
     const state: RequestState = { entry, drop: false, replyDelayMs: 0, reply: {} }
     states.set(request.raw, state)
 
@@ -138,6 +142,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const state = states.get(request.raw)
     if (!state) return payload
     if (state.replyDelayMs > 0) await sleep(state.replyDelayMs)
+    state.entry.endedMs = Date.now()
     if (state.drop) {
       // Commit then drop: the handler ran (and wrote), the client never hears back.
       state.entry.status = 0
@@ -217,6 +222,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
           body: request.body,
           headers: request.headers,
         })
+        if (state) state.entry.endedMs = Date.now()
         if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(result.body)
         return reply.send(result)
       },
@@ -309,5 +315,6 @@ function controlMethods(control: Control): Record<string, ControlMethod> {
     def('ordersByApiGuid', ['apiGuid'], true),
     def('requestLog', [], true),
     def('clearRequestLog', [], false),
+    def('inFlightOverlaps', [], true),
   ])
 }

@@ -75,6 +75,20 @@ export interface RequestLogEntry {
   headers: Record<string, string>
   query: Record<string, unknown>
   body?: unknown
+  /** When the request arrived (epoch ms, real time, not the double's shifted clock). */
+  startedMs: number
+  /**
+   * When the double was last busy with it (epoch ms): the handler's end, the reply's end or the
+   * connection's close, whichever came last. Absent while none has happened: still in flight.
+   */
+  endedMs?: number
+}
+
+/** Two requests carrying the same idempotency key that the double was handling at the same time. */
+export interface InFlightOverlap {
+  key: string
+  first: { url: string; startedMs: number; endedMs: number | null }
+  second: { url: string; startedMs: number; endedMs: number | null }
 }
 
 export type MutableKind = 'catalogItem' | 'customer' | 'catalog' | 'priceGroup' | 'category' | 'order'
@@ -110,6 +124,12 @@ export interface ServiceControl {
   ordersByApiGuid(apiGuid: string): Record<string, unknown>[]
   requestLog(): RequestLogEntry[]
   clearRequestLog(): void
+  /**
+   * Order creations (orderWithItems, order, v2 order) of one api_guid that overlapped in time: a
+   * second arrived while the double was still handling the first. A client that sends each order
+   * once at a time never causes one, even when its idempotency key would make the second harmless.
+   */
+  inFlightOverlaps(): InFlightOverlap[]
 }
 
 export interface StartServiceOptions {
