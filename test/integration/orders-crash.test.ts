@@ -78,7 +78,13 @@ function integrity(databasePath: string): string {
 async function restartAndCheck(h: OrdersHarness, apiGuids: string[]): Promise<void> {
   expect(integrity(h.databasePath)).toBe('ok')
   await h.reopenCore()
+  // An order the killed process had on the wire waits until its lease would have run out (1.5 s).
+  const deadline = Date.now() + 10_000
   await h.api('flushOutbox')
+  while ((await h.api('listOutbox')).some((e) => e.state !== 'sent') && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    await h.api('flushOutbox')
+  }
   const entries = await h.api('listOutbox')
   expect(entries.map((e) => e.apiGuid).sort()).toEqual([...apiGuids].sort())
   expect(entries.every((e) => e.state === 'sent')).toBe(true)

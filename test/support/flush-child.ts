@@ -28,6 +28,9 @@ async function main(): Promise<void> {
     logger: silentLogger,
     sender: async () => client,
     defaults: () => ({ remainInPreliminary: false }),
+    // A short lease: the restart after a kill holds the killed request's order until this lease
+    // would have run out (in case that request is still with the service), a moment rather than 15 s.
+    leaseTtlMs: 1_500,
     probe: (point) => {
       if (point !== killPoint) return
       reached++

@@ -177,6 +177,46 @@ describe('the outbox lease', () => {
     expect(await next.flusher.flush()).toMatchObject({ sent: 1 })
   })
 
+  it('from a holder killed a moment ago, sends the other orders at once and its interrupted one only when its lease would have run out', async () => {
+    const [interrupted, waiting] = queueOrders(2)
+    const gone = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString())
+    const db = connection()
+    // The killed holder had claimed the first order: its request may still be with the service.
+    db.prepare("UPDATE outbox SET state = 'sending', attempts = 1 WHERE api_guid = ?").run(interrupted)
+    db.prepare('INSERT INTO leases (name, owner, label, pid, host, expires_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      'outbox',
+      `${hostname()}/${gone}/dead`,
+      'satchel (CLI)',
+      gone,
+      hostname(),
+      clock.now() + 12_000,
+    )
+    const sender = new GatedSender()
+    const next = process_(sender, 'satchel (CLI)')
+    const first = next.flusher.flush()
+    await until(() => sender.waiting === 1)
+    sender.releaseAll()
+    expect(await first).toMatchObject({ sent: 1 })
+    expect(sender.posted).toEqual([waiting])
+    expect(next.desk.outbox.interruptedResendAt()).toBe(clock.now() + 12_000)
+    expect(next.desk.outbox.nextRetryAt()).toBe(clock.now() + 12_000)
+
+    // "Retry now" does not hurry it: the wait is for the service, not a back-off.
+    next.desk.outbox.retryNow()
+    clock.ms += 11_999
+    expect(await next.flusher.flush()).toMatchObject({ sent: 0 })
+    expect(states(next)).toEqual(['sending', 'sent'])
+
+    clock.ms += 1
+    const second = next.flusher.flush()
+    await until(() => sender.waiting === 1)
+    sender.releaseAll()
+    expect(await second).toMatchObject({ sent: 1 })
+    expect(sender.posted).toEqual([waiting, interrupted])
+    expect(next.desk.outbox.get(interrupted!)).toMatchObject({ state: 'sent', attempts: 2 })
+    expect(next.desk.outbox.interruptedResendAt()).toBeNull()
+  })
+
   it('stops a request whose lease another process took over, and leaves its entry to the new holder', async () => {
     const [apiGuid] = queueOrders(1)
     const gated = new GatedSender()

@@ -215,7 +215,20 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
       // The operator gave credentials on purpose: a pause from refused credentials is tried again.
       desk.outbox.resume()
       desk.outbox.retryNow()
-      const report = await flushWhenFree(flusher)
+      let report = await flushWhenFree(flusher)
+      // Orders a killed Satchel process left mid-send wait (seconds) until its last request has had
+      // time to finish; flush waits for them too rather than leave them to the next run.
+      let told = false
+      for (let resendAt = desk.outbox.interruptedResendAt(); resendAt !== null && resendAt - Date.now() < flushWaitMs; resendAt = desk.outbox.interruptedResendAt()) {
+        if (!told) {
+          const when = new Date(resendAt).toLocaleTimeString()
+          process.stderr.write(`satchel: waiting until ${when} to resend order(s) another Satchel process was sending when it stopped\n`)
+          told = true
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, resendAt - Date.now()) + 50))
+        const more = await flushWhenFree(flusher)
+        report = { ...more, sent: report.sent + more.sent, needsAttention: report.needsAttention + more.needsAttention }
+      }
       const { queued, sending, retrying, pausedReason } = report.summary
       const result = { sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying }
       const waiting = queued + sending + retrying

@@ -28,6 +28,16 @@ export type LeaseAttempt =
   | { acquired: true; /** The previous holder's lease had run out: what it left half-done is ours to recover. */ tookOverExpired: boolean }
   | { acquired: false; holder: LeaseHolder }
 
+/** What the process taking a lease over learns about the holder it replaces. */
+export interface Takeover {
+  /**
+   * When the previous holder's lease would have run out, if that is still ahead: its process is gone
+   * (killed, crashed) but it renewed recently, so a request it had on the wire may still be with the
+   * service until about then. Null when its lease had run out, or there was none.
+   */
+  unexpiredUntil: number | null
+}
+
 export interface LeaseOptions {
   /** Words for other processes' messages: who holds the lease. */
   label: string
@@ -93,12 +103,12 @@ export class Lease {
   }
 
   /**
-   * Takes the lease if it is free, expired or already ours. `recover` runs in the same write
-   * transaction when the lease was taken over from a holder whose lease ran out (or from a version
-   * of Satchel that had no leases), so no other process can start between the take-over and the
-   * recovery.
+   * Takes the lease if it is free, expired, held by a process that is gone, or already ours.
+   * `recover` runs in the same write transaction when the lease was taken over from another holder
+   * (or from a version of Satchel that had no leases), so no other process can start between the
+   * take-over and the recovery.
    */
-  tryAcquire(recover?: () => void): LeaseAttempt {
+  tryAcquire(recover?: (takeover: Takeover) => void): LeaseAttempt {
     return this.db
       .transaction((): LeaseAttempt => {
         const row = this.statements.read.get(this.name)
@@ -106,7 +116,7 @@ export class Lease {
         if (row && row.owner !== this.owner && row.expires_at > now && !holderIsGone(row)) return { acquired: false, holder: this.holderOf(row) }
         const tookOverExpired = !row || row.owner !== this.owner
         this.statements.take.run(this.name, this.owner, this.options.label, process.pid, hostname(), now + this.ttlMs)
-        if (tookOverExpired) recover?.()
+        if (tookOverExpired) recover?.({ unexpiredUntil: row && row.expires_at > now ? row.expires_at : null })
         return { acquired: true, tookOverExpired }
       })
       .immediate()

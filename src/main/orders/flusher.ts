@@ -162,11 +162,17 @@ export class OutboxFlusher {
       return this.running
     }
     if (lease) {
-      const attempt = lease.tryAcquire(() => {
+      const attempt = lease.tryAcquire(({ unexpiredUntil }) => {
         // The previous holder died (or predates leases): its `sending` entries may or may not have
-        // reached the service, and their api_guid makes resending them safe.
-        const recovered = outbox.recoverInterrupted()
-        if (recovered > 0) logger.warn('orders interrupted while sending will be sent again with their api_guid', { count: recovered })
+        // reached the service, and their api_guid makes resending them safe; one that died a moment
+        // ago gets until its lease would have run out to have its last request answered.
+        const recovered = outbox.recoverInterrupted(unexpiredUntil)
+        if (recovered > 0) {
+          logger.warn('orders interrupted while sending will be sent again with their api_guid', {
+            count: recovered,
+            ...(unexpiredUntil ? { from: new Date(unexpiredUntil).toISOString() } : {}),
+          })
+        }
       })
       if (!attempt.acquired) {
         const summary = outbox.summary()

@@ -86,11 +86,21 @@ export class Outbox {
          WHERE state IN ('queued', 'retrying') AND (state = 'queued' OR next_attempt_at IS NULL OR next_attempt_at <= ?)
          ORDER BY id LIMIT 1`,
       ),
-      earliestRetry: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'retrying'`),
-      claim: db.prepare<[string, number]>(
-        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND state IN ('queued', 'retrying')`,
+      earliestRetry: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state IN ('retrying', 'sending')`),
+      // An entry a dead sender left `sending` carries the time it may be sent again in next_attempt_at
+      // (recoverInterrupted); the live sender's own entries in `sending` never do.
+      interruptedDue: db.prepare<[number], OutboxRow>(
+        `SELECT * FROM outbox INDEXED BY outbox_by_state WHERE state = 'sending' AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY id LIMIT 1`,
       ),
-      recover: db.prepare<[string]>(`UPDATE outbox SET state = 'queued', updated_at = ? WHERE state = 'sending'`),
+      claim: db.prepare<[string, number]>(
+        `UPDATE outbox SET state = 'sending', attempts = attempts + 1, next_attempt_at = NULL, updated_at = ?
+         WHERE id = ? AND (state IN ('queued', 'retrying') OR (state = 'sending' AND next_attempt_at IS NOT NULL))`,
+      ),
+      recover: db.prepare<[string, number]>(
+        `UPDATE outbox SET state = 'queued', next_attempt_at = NULL, updated_at = ? WHERE state = 'sending' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)`,
+      ),
+      holdInterrupted: db.prepare<[number, string]>(`UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE state = 'sending' AND next_attempt_at IS NULL`),
+      earliestInterrupted: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'sending'`),
       sent: db.prepare<[string, string, string | null, string, string | null, number]>(
         `UPDATE outbox SET state = 'sent', result = ?, sent_at = ?, customer_guid = COALESCE(?, customer_guid), updated_at = ?, last_error = NULL, errors = '[]', next_attempt_at = NULL, sent_by = ?
          WHERE id = ? AND state = 'sending'`,
@@ -156,11 +166,25 @@ export class Outbox {
 
   /**
    * An entry left in `sending` by a sender that died may or may not have reached the service; its
-   * api_guid makes resending safe. Only the process taking over the expired outbox lease calls this
+   * api_guid makes resending safe. Only the process taking over the outbox lease calls this
    * (flusher.ts): while the holder lives, its `sending` entry may be on the wire.
+   *
+   * A holder that was killed a moment ago may still have its last request with the service: sending
+   * the same order again now would be harmless (the api_guid) but is a second request racing the
+   * first. So with `notBeforeMs` (when the dead holder's lease would have run out) its entries stay
+   * `sending` and are resent from then; the other orders in the outbox go at once. Returns how many
+   * entries were recovered or held.
    */
-  recoverInterrupted(): number {
-    return this.statements.recover.run(this.now()).changes
+  recoverInterrupted(notBeforeMs: number | null = null): number {
+    // Entries an earlier take-over is already holding keep their own time: a lease released since
+    // says nothing about when that earlier holder's last request ended.
+    if (notBeforeMs === null || notBeforeMs <= this.clock.now()) return this.statements.recover.run(this.now(), this.clock.now()).changes
+    return this.statements.holdInterrupted.run(notBeforeMs, this.now()).changes
+  }
+
+  /** When the earliest entry a dead sender left `sending` may be resent (epoch ms), or null when there is none. */
+  interruptedResendAt(): number | null {
+    return this.statements.earliestInterrupted.get()?.at ?? null
   }
 
   find(apiGuid: string): OutboxEntry | null {
@@ -187,7 +211,10 @@ export class Outbox {
   /** The oldest entry that may be sent now, claimed (state `sending`) so no other flusher takes it. */
   claimNext(nowMs: number): OutboxWork | null {
     for (;;) {
-      const row = this.statements.nextDue.get(nowMs)
+      const waiting = this.statements.nextDue.get(nowMs)
+      const interrupted = this.statements.interruptedDue.get(nowMs)
+      // Oldest first, whichever way it waits: the outbox keeps the order the rep sent them in.
+      const row = waiting && interrupted ? (interrupted.id < waiting.id ? interrupted : waiting) : (waiting ?? interrupted)
       if (!row) return null
       if (this.statements.claim.run(this.now(), row.id).changes === 1) {
         const { draft, request } = this.statements.payload.get(row.id)!
