@@ -39,6 +39,7 @@ export const methodNames = [
   'reorder',
   'getConnectivity',
   'checkConnectivity',
+  'setWindowVisible',
   'getUpdateState',
   'checkForUpdates',
   'restartToUpdate',

@@ -8,8 +8,10 @@ export const connectivitySchema = z.object({
   /** True only when the configured ordering service itself answered the last check. */
   online: z.boolean(),
   status: z.enum(['unknown', 'online', 'offline', 'captive-portal', 'unreachable', 'not-configured']),
-  /** A sentence for the rep: why Satchel thinks it is offline. */
+  /** A sentence for the rep: why Satchel thinks it is offline, never an error code. */
   detail: z.string(),
+  /** The technical reason (ECONNREFUSED, a timeout, a portal's host), for the log and a "details" disclosure; null when online. */
+  cause: z.string().nullable(),
   /** Epoch ms of the last completed check; null before the first. */
   checkedAt: z.number().nullable(),
 })
@@ -35,6 +37,11 @@ export const desktopContract = {
   getConnectivity: { input: none, output: connectivitySchema },
   /** Checks the service now (the status bar's "retry"), and answers the new state. */
   checkConnectivity: { input: none, output: connectivitySchema },
+  /**
+   * Whether the rep can see the window. While they can, the service is checked every few seconds, so
+   * the status bar turns within 10 s of the service going away or coming back.
+   */
+  setWindowVisible: { input: z.object({ visible: z.boolean() }).strict(), output: z.null() },
   getUpdateState: { input: none, output: updateStateSchema },
   checkForUpdates: { input: none, output: updateStateSchema },
   /** "Restart to update": waits for an order being sent; answers what happened. */

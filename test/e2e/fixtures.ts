@@ -57,7 +57,7 @@ export const test = base.extend<{ service: ServiceHandle; core: TestCore; bridge
   core: async ({}, use) => {
     const core = createTestCore({
       appVersion: '0.1.0-e2e',
-      connectivity: { pollIntervalMs: 250, recheckOnlineMs: 1_000, recheckOfflineMs: 500 },
+      connectivity: { pollIntervalMs: 250, activeOnlineMs: 1_000, activeOfflineMs: 500, recheckOnlineMs: 1_000, recheckOfflineMs: 500 },
     })
     await use(core)
     await core.close()

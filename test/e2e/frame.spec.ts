@@ -74,11 +74,11 @@ test('the offline banner appears when the service stops and goes when it is back
   await page.goto(`${bridge.url}#/customers`)
   const connection = page.getByRole('status', { name: 'Connection' })
   await expect(connection).toHaveText('Online')
-  const banner = page.getByRole('alert').filter({ hasText: 'You\'re offline' })
+  const banner = page.getByRole('alert').filter({ hasText: 'Can’t reach the ordering service' })
   await expect(banner).toBeHidden()
 
   await service.stop()
-  await expect(banner).toHaveText('You\'re offline — orders are saved on this laptop and will be sent when you reconnect', { timeout: 10_000 })
+  await expect(banner).toHaveText('Can’t reach the ordering service — your orders are safe on this laptop.', { timeout: 10_000 })
   await expect(connection).toHaveText('Offline')
   await shoot(page, 'offline-banner.png')
   await page.emulateMedia({ colorScheme: 'dark' })

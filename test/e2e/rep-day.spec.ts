@@ -73,7 +73,7 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
 
   // The service goes away: the banner says so, and Send queues the order on the laptop.
   await service.stop()
-  await expect(page.getByRole('alert').filter({ hasText: "You're offline — orders are saved on this laptop and will be sent when you reconnect" })).toBeVisible({
+  await expect(page.getByRole('alert').filter({ hasText: 'Can’t reach the ordering service — your orders are safe on this laptop.' })).toBeVisible({
     timeout: 15_000,
   })
   await page.getByRole('button', { name: 'Send order' }).click()

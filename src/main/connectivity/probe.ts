@@ -26,7 +26,8 @@ export interface ProbeOptions {
 }
 
 export const defaultProbePath = '/v1/catalogs'
-export const defaultProbeTimeoutMs = 5_000
+/** With the 4 s interval and 1 s poll of a watched monitor, a service that went silent shows within 10 s. */
+export const defaultProbeTimeoutMs = 4_000
 
 function hostOf(url: string): string | undefined {
   try {

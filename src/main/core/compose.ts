@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads'
-import { createConnectivityMonitor, syncOnReconnect, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
+import { createConnectivityMonitor, syncOnReconnect, watchReplies, watchSyncEvents, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
 import { CoreError } from '../errors'
 import { EventHub, type EventStream } from '../events'
@@ -35,7 +35,7 @@ export interface CoreConfig {
     syncWriterWorker?: (data: WriterWorkerData) => Worker
   }
   /** How often connectivity is checked; the defaults suit a laptop, tests want seconds. */
-  connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>
+  connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'activeOnlineMs' | 'activeOfflineMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>
   /** Sync at start-up and every settings.syncIntervalMinutes (default true; tests that drive sync themselves turn it off). */
   backgroundSync?: boolean
 }
@@ -78,8 +78,14 @@ export function createCore(config: CoreConfig): Core {
     baseUrl: async () => (await connection.get())?.baseUrl ?? null,
     logger: logger.child({ area: 'connectivity' }),
     clock,
+    // Orders waiting to go keep the service watched even with the window hidden.
+    hasWaitingWork: () => {
+      const { queued, sending, retrying } = orders.desk.outbox.summary()
+      return queued + sending + retrying > 0
+    },
     ...config.connectivity,
   })
+  const watched = <T extends object>(client: T | null): T | null => (client ? watchReplies(client, connectivity) : null)
   const label = config.appName ? `the ${config.appName} app` : 'the Satchel app'
   const sync = createSync({
     db,
@@ -97,20 +103,16 @@ export function createCore(config: CoreConfig): Core {
     clock,
     logger,
     label,
-    sender: () => sync.client(),
+    sender: async () => watched(await sync.client()),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
     history: {
       recordCustomer: (customer) => sync.store.applyCustomers([{ customer, connection: {}, connectionDeletedAt: null }], { listingId: null, serverTime: null }),
       recordOrders: (sent) => sync.store.applyOrders(sent, { listingId: null, serverTime: null }),
     },
     onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
-    // A send that found the service unreachable is news for the status bar before the next poll.
-    afterFlush: (summary) => {
-      if (connectivity.current().online && summary.retrying > 0) void connectivity.refresh('requested')
-    },
     refreshItems: async (catalogGuid, itemGuids, customerGuid) => {
       // A rep pressing Send waits for this: one attempt, a few seconds at most, then the local copy decides.
-      const client = await sync.client({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } })
+      const client = watched(await sync.client({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } }))
       if (!client) return
       const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, { signal: AbortSignal.timeout(4_000), ...(customerGuid ? { vendorGuid: customerGuid } : {}) })
       sync.store.applyCatalogItems(catalogGuid, items, { listingId: null, serverTime: null })
@@ -130,6 +132,8 @@ export function createCore(config: CoreConfig): Core {
     hub.subscribe((event) => {
       if (event.name === 'syncFinished') orders.driver.nudge()
     }),
+    // Every answer sync gets is proof the service is there; a failed run is a reason to look now.
+    hub.subscribe(watchSyncEvents(connectivity)),
     // Back online (or on a new network): sync, then send what waited.
     syncOnReconnect(connectivity, syncAndFlush),
   ]
@@ -167,6 +171,10 @@ export function createCore(config: CoreConfig): Core {
       ...orderMethods(orders, sync.queries),
       getConnectivity: () => connectivity.current(),
       checkConnectivity: () => connectivity.refresh('requested'),
+      setWindowVisible: ({ visible }) => {
+        connectivity.setWindowVisible(visible)
+        return null
+      },
       getUpdateState: () => desktop?.updates?.state() ?? noUpdates,
       checkForUpdates: async () => {
         if (!desktop?.updates) return noUpdates

@@ -116,6 +116,8 @@ function monitorWith(options: { up?: () => boolean; baseUrl?: string | null; pro
     probe,
     fingerprint: options.fingerprint ?? (() => 'net-a'),
     pollIntervalMs: 1_000,
+    // Hidden and with nothing to send: only the slow schedule (the watched one has its own tests).
+    windowVisible: false,
     recheckOnlineMs: 60_000,
     recheckOfflineMs: 10_000,
   })
@@ -132,7 +134,7 @@ describe('the connectivity monitor', () => {
 
   it('is online only when the probe says the service answered', async () => {
     const portal = monitorWith({ probe: async () => ({ status: 'captive-portal', detail: 'login page' }) })
-    expect(await portal.monitor.refresh('requested')).toMatchObject({ online: false, status: 'captive-portal', detail: 'login page' })
+    expect(await portal.monitor.refresh('requested')).toMatchObject({ online: false, status: 'captive-portal', cause: 'login page', detail: expect.stringContaining('sign in') })
     const { monitor } = monitorWith()
     expect(await monitor.refresh('requested')).toMatchObject({ online: true, status: 'online', checkedAt: expect.any(Number) })
     expect(monitor.current().online).toBe(true)
@@ -192,7 +194,7 @@ describe('the connectivity monitor', () => {
   })
 })
 
-const state = (online: boolean, status: ConnectivityState['status'] = online ? 'online' : 'unreachable'): ConnectivityState => ({ online, status, detail: '', checkedAt: 1 })
+const state = (online: boolean, status: ConnectivityState['status'] = online ? 'online' : 'unreachable'): ConnectivityState => ({ online, status, detail: '', cause: null, checkedAt: 1 })
 
 describe('sync and flush on reconnect', () => {
   it('after a resume or a network change that finds the service, and when it comes back', () => {

@@ -25,6 +25,14 @@ export const useConnectivityStore = defineStore('connectivity', () => {
     if (event.name === 'connectivityChanged') connectivity.value = event.payload
   })
 
+  // The core checks the service every few seconds only while the rep can see the window (or orders
+  // wait), so it has to be told; a minimised window costs the service nothing.
+  function reportVisibility(): void {
+    void api.setWindowVisible({ visible: document.visibilityState === 'visible' }).catch(() => undefined)
+  }
+  document.addEventListener('visibilitychange', reportVisibility)
+  reportVisibility()
+
   const online = computed(() => connectivity.value?.online ?? false)
   /** Offline in the sense the rep cares about: a service is configured and it does not answer. */
   const offline = computed(() => {
