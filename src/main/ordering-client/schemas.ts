@@ -117,7 +117,7 @@ export function priceGroupNameProblem(name: string): string | null {
 }
 
 /** A price: a finite, non-negative number, or "N/A" when the item is not offered to that price group. */
-function priceProblem(value: unknown): string | null {
+export function priceProblem(value: unknown): string | null {
   if (value === 'N/A' || value === null) return null
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) return `the price ${value}`

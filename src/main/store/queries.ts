@@ -165,6 +165,7 @@ export class StoreQueries {
   private readonly countStatements
   private readonly itemJson
   private readonly priceGroupById
+  private readonly indexExists
   /** Searches combine filters, so their SQL varies; each variant is prepared once and kept. */
   private readonly prepared = new Map<string, Statement<Record<string, unknown>, unknown>>()
 
@@ -176,16 +177,13 @@ export class StoreQueries {
     this.priceGroupsOf = db.prepare<[string], { guid: string; id: number | null; name: string; is_main: number }>(
       `SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND ${live} ORDER BY is_main DESC, name COLLATE NOCASE`,
     )
-    this.itemCounts = db.prepare<[], { catalog_guid: string; n: number }>(
-      `SELECT catalog_guid, count(*) AS n FROM catalog_items INDEXED BY catalog_items_by_name WHERE ${live} GROUP BY catalog_guid`,
-    )
+    this.itemCounts = (indexed: string) => `SELECT catalog_guid, count(*) AS n FROM catalog_item_rows ${indexed} WHERE ${live} GROUP BY catalog_guid`
     this.scopeSuccess = db.prepare<[string], number | null>('SELECT last_success_at FROM sync_scopes WHERE scope = ?').pluck()
     this.categoriesOf = db.prepare<[string], { id: number; guid: string | null; parent_id: number | null; name: string; sequence: number | null; hidden: number }>(
       'SELECT id, guid, parent_id, name, sequence, hidden FROM categories WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY sequence, name COLLATE NOCASE',
     )
-    this.categoryCounts = db.prepare<[string], { category_id: number | null; n: number }>(
-      `SELECT category_id, count(*) AS n FROM catalog_items INDEXED BY catalog_items_by_category WHERE catalog_guid = ? AND ${live} GROUP BY category_id`,
-    )
+    this.categoryCounts = (indexed: string) =>
+      `SELECT category_id, count(*) AS n FROM catalog_item_rows ${indexed} WHERE catalog_guid = @catalog AND ${live} GROUP BY category_id`
     this.categoryTree = db.prepare<[string, number, string], number>(
       `WITH RECURSIVE tree(id) AS (
          SELECT id FROM categories WHERE catalog_guid = ? AND id = ?
@@ -199,36 +197,37 @@ export class StoreQueries {
     this.mainPriceGroup = db.prepare<[string], { name: string } | undefined>(
       `SELECT name FROM price_groups WHERE catalog_guid = ? AND ${live} ORDER BY is_main DESC, id LIMIT 1`,
     )
-    this.itemByGuid = db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_items i WHERE i.guid = ?`)
+    this.itemByGuid = db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.guid = ?`)
     this.itemBySku = db.prepare<[string, string], ItemRow>(
-      `SELECT ${itemColumns} FROM catalog_items i WHERE i.catalog_guid = ? AND i.sku = ? COLLATE NOCASE
+      `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = ? AND i.sku = ? COLLATE NOCASE
        ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT 1`,
     )
     this.itemBySkuAnyCatalog = db.prepare<[string], ItemRow>(
-      `SELECT ${itemColumns} FROM catalog_items i WHERE i.sku = ? COLLATE NOCASE AND i.deleted_at IS NULL AND i.unlisted_at IS NULL LIMIT 1`,
+      `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.sku = ? COLLATE NOCASE AND i.deleted_at IS NULL AND i.unlisted_at IS NULL LIMIT 1`,
     )
     this.customerByGuid = db.prepare<[string], CustomerRow>(`SELECT ${customerColumns} FROM customers c WHERE c.guid = ?`)
     this.orderByGuid = db.prepare<[string], OrderRow>(
       `SELECT ${orderColumns} FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid OR (o.customer_guid IS NULL AND c.id = o.customer_id)
        WHERE o.guid = ?`,
     )
+    this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
     this.itemJson = db.prepare<[number], string>('SELECT json FROM catalog_items WHERE local_id = ?').pluck()
     this.priceGroupById = db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? ORDER BY deleted_at IS NULL DESC LIMIT 1').pluck()
     this.countStatements = {
       catalogs: db.prepare<[], number>(`SELECT count(*) FROM catalogs WHERE ${live}`).pluck(),
       priceGroups: db.prepare<[], number>(`SELECT count(*) FROM price_groups WHERE ${live}`).pluck(),
       customers: db.prepare<[], number>(`SELECT count(*) FROM customers WHERE ${live}`).pluck(),
-      catalogItems: db.prepare<[], number>(`SELECT count(*) FROM catalog_items WHERE ${live}`).pluck(),
+      catalogItems: db.prepare<[], number>(`SELECT count(*) FROM catalog_item_rows WHERE ${live}`).pluck(),
       orders: db.prepare<[], number>('SELECT count(*) FROM orders WHERE deleted_at IS NULL').pluck(),
     }
   }
 
   private all<T>(sql: string, params: Record<string, unknown>): T[] {
-    return this.statement(sql).all(params) as T[]
+    return unlessIndexGone(sql, (text) => this.statement(text).all(params) as T[])
   }
 
   private count(sql: string, params: Record<string, unknown>): number {
-    return Number(this.statement(sql).pluck().get(params) ?? 0)
+    return unlessIndexGone(sql, (text) => Number(this.statement(text).pluck().get(params) ?? 0))
   }
 
   /** More matches than can be ranked within a keystroke; counts no further than it needs to know. */
@@ -269,7 +268,7 @@ export class StoreQueries {
       return { rows, total: this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params) }
     }
     const filters = match ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`] : where
-    const condition = `FROM ${table} INDEXED BY ${spec.index} WHERE ${filters.join(' AND ')}`
+    const condition = `FROM ${table} ${this.indexedBy(spec.index)} WHERE ${filters.join(' AND ')}`
     const rows = this.all<Row>(
       `SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (
            SELECT ${alias}.local_id ${condition} ORDER BY ${alias}.name COLLATE NOCASE, ${alias}.local_id LIMIT @limit OFFSET @offset
@@ -277,6 +276,14 @@ export class StoreQueries {
       params,
     )
     return { rows, total: this.count(`SELECT count(*) ${condition}`, params) }
+  }
+
+  /**
+   * Names an index for the planner when it exists. A catalog's first sync builds its item indexes only
+   * once its pages are in (store/sync-store.ts, deferIndexes); meanwhile the same queries run without.
+   */
+  private indexedBy(index: string): string {
+    return this.indexExists.get(index) ? `INDEXED BY ${index}` : ''
   }
 
   private statement(sql: string): Statement<Record<string, unknown>, unknown> {
@@ -310,7 +317,7 @@ export class StoreQueries {
       const locked = customer?.lock_catalog_id ? this.catalogById.get(customer.lock_catalog_id) : undefined
       rows = locked ? rows.filter((row) => row.guid === locked) : rows.filter((row) => row.active === 1)
     }
-    const counts = new Map(this.itemCounts.all().map((row) => [row.catalog_guid, row.n]))
+    const counts = new Map(this.all<{ catalog_guid: string; n: number }>(this.itemCounts(this.indexedBy('catalog_items_by_name')), {}).map((row) => [row.catalog_guid, row.n]))
     return rows.map((row) => ({
       guid: row.guid,
       id: row.id,
@@ -328,7 +335,9 @@ export class StoreQueries {
 
   /** The catalog's categories, flat (parentId gives the tree), each with its live item count. */
   listCategories(catalogGuid: string): CategorySummary[] {
-    const counts = new Map(this.categoryCounts.all(catalogGuid).map((row) => [row.category_id, row.n]))
+    const counts = new Map(
+      this.all<{ category_id: number | null; n: number }>(this.categoryCounts(this.indexedBy('catalog_items_by_category')), { catalog: catalogGuid }).map((row) => [row.category_id, row.n]),
+    )
     return this.categoriesOf.all(catalogGuid).map((row) => ({
       id: row.id,
       guid: row.guid,
@@ -374,7 +383,7 @@ export class StoreQueries {
     if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName }
     const { rows, total } = this.searchPage<ItemRow>({
       fts: 'catalog_item_search',
-      table: 'catalog_items i',
+      table: 'catalog_item_rows i',
       columns: itemColumns,
       // bm25 ranks name and SKU hits above hits in the description.
       rank: 'bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0)',
@@ -582,4 +591,14 @@ function orderLines(record: Record<string, unknown>): OrderLine[] {
         note: text(item.note),
       }
     })
+}
+
+/** Runs `run(sql)`; if the writer thread dropped a named index in between (deferIndexes), runs it again without naming one. */
+function unlessIndexGone<T>(sql: string, run: (sql: string) => T): T {
+  try {
+    return run(sql)
+  } catch (error) {
+    if (!/no such index/.test(String((error as Error)?.message)) || !sql.includes('INDEXED BY')) throw error
+    return run(sql.replace(/INDEXED BY \w+/g, ''))
+  }
 }

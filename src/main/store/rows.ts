@@ -6,8 +6,8 @@
  */
 import type { CustomerConnection } from '../ordering-client/client'
 import {
-  catalogItemSchema,
   priceGroupNameProblem,
+  priceProblem,
   type CatalogItemRecord,
   type CatalogRecord,
   type CategoryRecord,
@@ -51,16 +51,79 @@ export function catalogRow(catalog: CatalogRecord, listingId: number | null) {
 
 /**
  * Why a catalog item cannot be stored, or null when it can (issue 11): the values Satchel prices and
- * checks orders with must be possible ones (schemas.ts says which). A refused item is not written; the
- * local copy, if any, stays as it was.
+ * checks orders with must be possible ones. The same rules as catalogItemSchema (schemas.ts), written
+ * out by hand: the schema's parse builds a checked copy of every item and its categories, which cost a
+ * first sync more than writing the row did (issue 13). store-rows.test.ts holds the two to the same
+ * verdicts. A refused item is not written; the local copy, if any, stays as it was.
  */
 export function catalogItemProblem(item: unknown): string | null {
-  const checked = catalogItemSchema.safeParse(item)
-  if (checked.success) return null
-  return checked.error.issues
-    .slice(0, 3)
-    .map((issue) => (issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message))
-    .join('; ')
+  if (!isObject(item)) return 'Invalid input: expected object'
+  const problems: string[] = []
+  const note = (path: string, message: string) => void (problems.length < 3 && problems.push(`${path}: ${message}`))
+  if (typeof item.guid !== 'string') note('guid', 'Invalid input: expected string')
+  else if (item.guid.length < 1) note('guid', 'Too small: expected string to have >=1 characters')
+  for (const key of itemInts) checkInt(item[key], key, note)
+  for (const key of itemTexts) if (!isNullish(item[key]) && typeof item[key] !== 'string') note(key, 'Invalid input: expected string')
+  for (const key of itemFlags) if (!isNullish(item[key]) && typeof item[key] !== 'boolean') note(key, 'Invalid input: expected boolean')
+  for (const key of itemAmounts) checkNumber(item[key], key, note, true)
+  checkNumber(item.qty_on_hand, 'qty_on_hand', note, false)
+  const pricing = item.pricing
+  if (!isNullish(pricing)) {
+    if (!isObject(pricing)) note('pricing', 'pricing is not an object')
+    else {
+      for (const key of Object.keys(pricing)) {
+        const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)
+        const problem = priceGroupNameProblem(key) ?? priceProblem(pricing[key])
+        if (problem) note('pricing', `key ${shown}: ${problem}`)
+      }
+    }
+  }
+  if (!isNullish(item.Category)) checkCategory(item.Category, 'Category', note)
+  const hierarchy = item.CategoryHierarchy
+  if (!isNullish(hierarchy)) {
+    if (!Array.isArray(hierarchy)) note('CategoryHierarchy', 'Invalid input: expected array')
+    else hierarchy.forEach((category, index) => checkCategory(category, `CategoryHierarchy.${index}`, note))
+  }
+  return problems.length > 0 ? problems.join('; ') : null
+}
+
+type Note = (path: string, message: string) => void
+
+const itemInts = ['id', 'catalog_id', 'category_id'] as const
+const itemTexts = ['sku', 'upc', 'name', 'description', 'manufacturer', 'updated_at', 'deleted_at'] as const
+const itemFlags = ['active', 'has_inventory', 'allow_backorder'] as const
+const itemAmounts = ['msrp', 'min_order_qty', 'qty_break', 'qty_break_price'] as const
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isNullish(value: unknown): value is null | undefined {
+  return value === null || value === undefined
+}
+
+function checkInt(value: unknown, path: string, note: Note, required = false): void {
+  if (!required && isNullish(value)) return
+  if (typeof value !== 'number' || Number.isNaN(value)) note(path, 'Invalid input: expected number')
+  else if (!Number.isSafeInteger(value)) note(path, Number.isInteger(value) || !Number.isFinite(value) ? 'Invalid input: expected int' : 'Invalid input: expected int, received number')
+}
+
+function checkNumber(value: unknown, path: string, note: Note, nonNegative: boolean): void {
+  if (isNullish(value)) return
+  if (typeof value !== 'number' || !Number.isFinite(value)) note(path, 'Invalid input: expected number')
+  else if (nonNegative && value < 0) note(path, 'Too small: expected number to be >=0')
+}
+
+function checkCategory(category: unknown, path: string, note: Note): void {
+  if (!isObject(category)) return note(path, 'Invalid input: expected object')
+  checkInt(category.id, `${path}.id`, note, true)
+  checkInt(category.catalog_id, `${path}.catalog_id`, note)
+  checkInt(category.parent_category_id, `${path}.parent_category_id`, note)
+  for (const key of ['guid', 'name', 'updated_at'] as const) {
+    if (!isNullish(category[key]) && typeof category[key] !== 'string') note(`${path}.${key}`, 'Invalid input: expected string')
+  }
+  checkNumber(category.sequence, `${path}.sequence`, note, false)
+  if (!isNullish(category.hide_category) && typeof category.hide_category !== 'boolean') note(`${path}.hide_category`, 'Invalid input: expected boolean')
 }
 
 /** Why a price group cannot be stored, or null: its name is the key of every item's `pricing`. */
@@ -145,6 +208,92 @@ export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, lis
     synced_at: syncedAt,
     json: JSON.stringify(item),
   }
+}
+
+/**
+ * A catalog item as catalog_item_rows stores it (migration 10): the columns of catalogItemRow, the
+ * service's id as the row's key where it has one, and `extra`, the rest of the record stored once (see
+ * leanItemExtra). The catalog_items view puts catalogItemRow's `json` back together from these.
+ */
+export function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+  return {
+    local_id: positive(item.id),
+    guid: item.guid,
+    id: nullable(item.id),
+    catalog_guid: catalogGuid,
+    category_id: nullable(item.category_id),
+    sku: item.sku ?? '',
+    upc: nullable(item.upc),
+    name: item.name ?? '',
+    description: nullable(item.description),
+    manufacturer: nullable(item.manufacturer),
+    active: bool(item.active, 1),
+    msrp: nullable(item.msrp),
+    qty_on_hand: nullable(item.qty_on_hand),
+    min_order_qty: nullable(item.min_order_qty),
+    has_inventory: bool(item.has_inventory, null),
+    allow_backorder: bool(item.allow_backorder, null),
+    pricing: item.pricing ? JSON.stringify(item.pricing) : null,
+    version: versionOf(item.updated_at, item.deleted_at),
+    updated_at: nullable(item.updated_at),
+    deleted_at: nullable(item.deleted_at),
+    listed_run: listingId,
+    synced_at: syncedAt,
+    extra: leanItemExtra(item),
+  }
+}
+
+/** The spec's CatalogItem fields that have a column of their own in catalog_item_rows. */
+const itemColumnFields = new Set([
+  'id', 'guid', 'category_id', 'sku', 'upc', 'name', 'description', 'manufacturer', 'active', 'msrp', 'qty_on_hand',
+  'min_order_qty', 'has_inventory', 'allow_backorder', 'pricing', 'updated_at', 'deleted_at',
+])
+
+/**
+ * The spec's other CatalogItem fields and the value the service sends for "none" (test/service/README.md,
+ * choice 1): not stored at that value, put back by the catalog_items view. Migration 10 lists the same.
+ */
+const itemDefaults = new Map<string, unknown>([
+  ...['catalog_id', 'group_parent_catalog_item_id', 'group_sequence', 'subsection_id'].map((key) => [key, 0] as const),
+  ...['color', 'style', 'product_group_type', 'product_group_display_style', 'group_title', 'third_party_sku', 'third_party_pricing', 'third_party_size'].map(
+    (key) => [key, ''] as const,
+  ),
+  ...['is_taxable', 'has_serials', 'has_lots', 'has_exp_date', 'is_product_group'].map((key) => [key, false] as const),
+  ...[
+    'cost_per_uom', 'qty_incoming', 'reserved_qty_on_hand', 'qty_backordered', 'qty_held_for_backorders', 'min_qty_on_hand',
+    'max_qty_on_hand', 'qty_break', 'qty_break_price', 'width', 'height', 'depth', 'item_weight', 'shipping_weight',
+  ].map((key) => [key, 0] as const),
+])
+
+function isCategoryList(value: unknown): value is { id: number }[] {
+  return Array.isArray(value) && value.every((entry) => typeof entry === 'object' && entry !== null && Number.isInteger((entry as { id?: unknown }).id))
+}
+
+/**
+ * What of an item no column holds, as JSON: fields at their default left out, Category left out when
+ * it is the item's category_id (categories has it), CategoryHierarchy kept as its ids
+ * (CategoryHierarchy_ids). Everything else, fields the spec does not show included, as sent.
+ * The object has no prototype, so a key named __proto__ is kept as data like any other.
+ */
+export function leanItemExtra(item: CatalogItemRecord): string {
+  const lean = Object.create(null) as Record<string, unknown>
+  let hierarchy: number[] | null = null
+  for (const key of Object.keys(item)) {
+    if (itemColumnFields.has(key)) continue
+    const value = (item as Record<string, unknown>)[key]
+    if (itemDefaults.has(key) && itemDefaults.get(key) === value) continue
+    if (key === 'Category') {
+      const categoryId = typeof item.category_id === 'number' ? item.category_id : 0
+      if (value === null ? categoryId <= 0 : typeof value === 'object' && (value as { id?: unknown }).id === categoryId) continue
+    }
+    if (key === 'CategoryHierarchy' && isCategoryList(value)) {
+      hierarchy = value.map((category) => category.id)
+      continue
+    }
+    lean[key] = value
+  }
+  if (hierarchy) lean.CategoryHierarchy_ids = hierarchy
+  return JSON.stringify(lean)
 }
 
 export function customerRow(row: CustomerConnection, listingId: number | null) {

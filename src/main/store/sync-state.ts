@@ -18,6 +18,10 @@ export interface RunState {
   listingId: number | null
   /** Rows the first page announced, when the service counts them. */
   total: number | null
+  /** A first listing of the scope: its pages are inserted as new rows (ApplyContext.fresh). */
+  fresh?: boolean
+  /** Rows per page the run asks for: with the pages done, how far a first listing has got. */
+  pageSize?: number
 }
 
 export interface ScopeState {

@@ -10,7 +10,7 @@ import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } fr
 import type { RetainableKind, Retention } from './retention'
 import {
   catalogItemProblem,
-  catalogItemRow,
+  catalogItemStored,
   catalogRow,
   categoriesOf,
   categoryRow,
@@ -59,6 +59,11 @@ export interface ApplyContext {
   serverTime: string | null
   /** Record the page as done for the unfinished run of this scope, in the same transaction. */
   page?: { scope: string; page: number }
+  /**
+   * The scope had no local rows when its listing began (a first sync of it): rows are inserted without
+   * looking for a local copy first, and the table's secondary indexes wait until finishBulk.
+   */
+  fresh?: boolean
 }
 
 interface SyncedTable {
@@ -76,7 +81,7 @@ const tables = {
   catalogs: { table: 'catalogs', kind: 'catalog', scopeColumn: null, retainable: true },
   priceGroups: { table: 'price_groups', kind: 'priceGroup', scopeColumn: null, retainable: true },
   categories: { table: 'categories', kind: null, scopeColumn: 'catalog_guid', retainable: false },
-  catalogItems: { table: 'catalog_items', kind: 'catalogItem', scopeColumn: 'catalog_guid', retainable: true, liveIndex: 'catalog_items_by_name' },
+  catalogItems: { table: 'catalog_item_rows', kind: 'catalogItem', scopeColumn: 'catalog_guid', retainable: true, liveIndex: 'catalog_items_by_name' },
   customers: { table: 'customers', kind: 'customer', scopeColumn: null, retainable: true, liveIndex: 'customers_by_name' },
   orders: { table: 'orders', kind: null, scopeColumn: null, retainable: false },
 } as const satisfies Record<string, SyncedTable>
@@ -99,7 +104,10 @@ interface TableStatements {
   remove: Statement<[number]>
   flag: Statement<[string, string]> | null
   countListedLive: Statement<unknown[], { n: number }>
+  anyRow: Statement<unknown[], unknown>
   countLive: Statement<unknown[], { n: number }>
+  /** countLive without naming the index, while a first sync has it deferred. */
+  countLiveUnindexed: Statement<unknown[], { n: number }>
 }
 
 /** A mapped row (rows.ts) as applyRow needs it: its guid, tombstone and listing beside the other columns. */
@@ -114,12 +122,20 @@ export class SyncStore extends SyncState {
   private readonly upsertPriceGroup
   private readonly upsertCategory
   private readonly upsertItem
+  private readonly insertItem
   private readonly upsertCustomer
   private readonly upsertOrder
   private readonly guids: GuidLookup
   private readonly statements = new Map<SyncedTableName, TableStatements>()
   private readonly indexes = new Map<SyncedTableName, SearchIndex>()
   private readonly markCategoryListed
+  private readonly indexExists
+  private readonly secondaryIndexes
+  private readonly saveDeferred
+  private readonly deferredIndexes
+  private readonly forgetDeferred
+  /** Tables whose secondary indexes this connection has deferred in the current bulk load. */
+  private readonly deferred = new Set<string>()
   private readonly liveCatalogs
   private readonly deleteCategoriesOf
 
@@ -149,21 +165,31 @@ export class SyncStore extends SyncState {
         sequence = excluded.sequence, hidden = excluded.hidden, version = excluded.version, deleted_at = excluded.deleted_at,
         listed_run = coalesce(excluded.listed_run, categories.listed_run), json = excluded.json
       ${upsertGuard('categories')}`)
-    this.upsertItem = db.prepare(`
-      INSERT INTO catalog_items (guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active, msrp,
-        qty_on_hand, min_order_qty, has_inventory, allow_backorder, pricing, version, updated_at, deleted_at, unlisted_at,
-        listed_run, synced_at, json)
-      VALUES (@guid, @id, @catalog_guid, @category_id, @sku, @upc, @name, @description, @manufacturer, @active, @msrp,
+    const itemColumns = `guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active, msrp, qty_on_hand,
+        min_order_qty, has_inventory, allow_backorder, pricing, version, updated_at, deleted_at, unlisted_at, listed_run, synced_at, extra`
+    const itemValues = `@guid, @id, @catalog_guid, @category_id, @sku, @upc, @name, @description, @manufacturer, @active, @msrp,
         @qty_on_hand, @min_order_qty, @has_inventory, @allow_backorder, @pricing, @version, @updated_at, @deleted_at, NULL,
-        @listed_run, @synced_at, @json)
+        @listed_run, @synced_at, @extra`
+    // Each field is stored once (migration 10), so "a different body at the same version" compares them all.
+    this.upsertItem = db.prepare(`
+      INSERT INTO catalog_item_rows (local_id, ${itemColumns}) VALUES (@local_id, ${itemValues})
       ON CONFLICT (guid) DO UPDATE SET id = excluded.id, catalog_guid = excluded.catalog_guid, category_id = excluded.category_id,
         sku = excluded.sku, upc = excluded.upc, name = excluded.name, description = excluded.description,
         manufacturer = excluded.manufacturer, active = excluded.active, msrp = excluded.msrp, qty_on_hand = excluded.qty_on_hand,
         min_order_qty = excluded.min_order_qty, has_inventory = excluded.has_inventory, allow_backorder = excluded.allow_backorder,
         pricing = excluded.pricing, version = excluded.version, updated_at = excluded.updated_at, deleted_at = excluded.deleted_at,
-        unlisted_at = NULL, listed_run = coalesce(excluded.listed_run, catalog_items.listed_run), synced_at = excluded.synced_at,
-        json = excluded.json
-      ${upsertGuard('catalog_items')}`)
+        unlisted_at = NULL, listed_run = coalesce(excluded.listed_run, catalog_item_rows.listed_run), synced_at = excluded.synced_at,
+        extra = excluded.extra
+      WHERE excluded.version > catalog_item_rows.version OR (excluded.version = catalog_item_rows.version AND
+        (excluded.extra, excluded.pricing, excluded.name, excluded.sku, excluded.upc, excluded.description, excluded.manufacturer,
+         excluded.active, excluded.msrp, excluded.qty_on_hand, excluded.min_order_qty, excluded.has_inventory,
+         excluded.allow_backorder, excluded.category_id, excluded.id, excluded.catalog_guid, excluded.deleted_at, excluded.updated_at)
+        IS NOT (catalog_item_rows.extra, catalog_item_rows.pricing, catalog_item_rows.name, catalog_item_rows.sku, catalog_item_rows.upc,
+         catalog_item_rows.description, catalog_item_rows.manufacturer, catalog_item_rows.active, catalog_item_rows.msrp,
+         catalog_item_rows.qty_on_hand, catalog_item_rows.min_order_qty, catalog_item_rows.has_inventory,
+         catalog_item_rows.allow_backorder, catalog_item_rows.category_id, catalog_item_rows.id, catalog_item_rows.catalog_guid,
+         catalog_item_rows.deleted_at, catalog_item_rows.updated_at))`)
+    this.insertItem = db.prepare(`INSERT INTO catalog_item_rows (local_id, ${itemColumns}) VALUES (@local_id, ${itemValues})`)
     this.upsertCustomer = db.prepare(`
       INSERT INTO customers (guid, id, name, customer_internal_id, email, phone, city, state, active, price_group_id,
         lock_catalog_id, require_po, hide_pricing, version, updated_at, deleted_at, unlisted_at, listed_run, json, connection_json)
@@ -194,7 +220,7 @@ export class SyncStore extends SyncState {
     const catalogIdToGuid = db.prepare<[number], string>('SELECT guid FROM catalogs WHERE id = ?').pluck()
     this.guids = { customer: (id) => customerIdToGuid.get(id) ?? null, catalog: (id) => catalogIdToGuid.get(id) ?? null }
 
-    this.indexes.set('catalogItems', new SearchIndex(db, 'catalog_items', 'catalog_item_search', ['name', 'sku', 'upc', 'description', 'manufacturer']))
+    this.indexes.set('catalogItems', new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', ['name', 'sku', 'upc', 'description', 'manufacturer']))
     this.indexes.set('customers', new SearchIndex(db, 'customers', 'customer_search', ['name', 'customer_internal_id', 'email', 'city']))
 
     for (const [name, spec] of Object.entries(tables) as [SyncedTableName, SyncedTable][]) {
@@ -212,12 +238,21 @@ export class SyncStore extends SyncState {
         remove: db.prepare(`DELETE FROM ${spec.table} WHERE local_id = ?`),
         flag: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = ? WHERE guid = ? AND unlisted_at IS NULL`) : null,
         countListedLive: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} listed_run = @listing AND deleted_at IS NULL`),
+        anyRow: db.prepare(`SELECT 1 FROM ${spec.table} WHERE ${spec.scopeColumn ? `${spec.scopeColumn} = @scope` : '1'} LIMIT 1`),
         countLive: db.prepare(
           `SELECT count(*) AS n FROM ${spec.table} ${spec.liveIndex ? `INDEXED BY ${spec.liveIndex}` : ''} WHERE ${scoped} deleted_at IS NULL ${unlisted}`,
         ),
+        countLiveUnindexed: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} deleted_at IS NULL ${unlisted}`),
       })
     }
 
+    this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
+    this.secondaryIndexes = db.prepare<[string], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+    )
+    this.saveDeferred = db.prepare<[string, string]>('INSERT OR REPLACE INTO deferred_indexes (name, sql) VALUES (?, ?)')
+    this.deferredIndexes = db.prepare<[], { name: string; sql: string }>('SELECT name, sql FROM deferred_indexes ORDER BY name')
+    this.forgetDeferred = db.prepare<[string]>('DELETE FROM deferred_indexes WHERE name = ?')
     this.markCategoryListed = db.prepare<[number, string, number]>('UPDATE categories SET listed_run = ? WHERE catalog_guid = ? AND id = ?')
     this.liveCatalogs = db.prepare<[], string>('SELECT guid FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY name, guid').pluck()
     this.deleteCategoriesOf = db.prepare<[string]>('DELETE FROM categories WHERE catalog_guid = ?')
@@ -246,7 +281,8 @@ export class SyncStore extends SyncState {
     const listingId = row.listed_run
     const index = this.indexes.get(name)
     const before = index?.find(row.guid)
-    const result = statement.run(row)
+    // A row already stored keeps its key; only a new one may take the service's id.
+    const result = runKeyed(statement, before && 'local_id' in row ? { ...row, local_id: null } : row)
     if (result.changes > 0) {
       if (index) {
         if (before) index.drop(before)
@@ -321,6 +357,7 @@ export class SyncStore extends SyncState {
    * check saw only its guid): an impossible one is refused on its own and the rest are applied.
    */
   applyCatalogItems(catalogGuid: string, items: CatalogItemRecord[], context: ApplyContext): ApplyCounts {
+    if (context.fresh) this.deferIndexes('catalogItems')
     return this.applyPage(context, (counts) => {
       const accepted: CatalogItemRecord[] = []
       for (const item of items) {
@@ -330,11 +367,35 @@ export class SyncStore extends SyncState {
           continue
         }
         accepted.push(item)
-        this.applyRow(counts, 'catalogItems', this.upsertItem, catalogItemRow(catalogGuid, item, context.listingId, context.serverTime))
+        const row = catalogItemStored(catalogGuid, item, context.listingId, context.serverTime)
+        if (context.fresh) this.insertFresh(counts, row)
+        else this.applyRow(counts, 'catalogItems', this.upsertItem, row)
       }
       // Many items share a category: each is written once per page, its newest version.
       for (const category of categoriesOf(accepted)) this.applyCategoryRow(catalogGuid, category, context.listingId)
     })
+  }
+
+  /**
+   * A row of a first listing: inserted without looking for a local copy. The same row on two pages
+   * (rows moved while paging) meets the unique guid and takes the upsert path after all.
+   */
+  private insertFresh(counts: ApplyCounts, row: ReturnType<typeof catalogItemStored>): void {
+    let result: { lastInsertRowid: number | bigint }
+    try {
+      result = runKeyed(this.insertItem, row)
+    } catch (error) {
+      if (!isConstraintError(error)) throw error
+      return this.applyRow(counts, 'catalogItems', this.upsertItem, row)
+    }
+    counts.fetched++
+    if (row.deleted_at !== null) {
+      counts.deleted++
+      return
+    }
+    counts.upserted++
+    const index = this.indexes.get('catalogItems')!
+    index.add(Number(result.lastInsertRowid), index.valuesOf(row))
   }
 
   private applyCategoryRow(catalogGuid: string, category: CategoryRecord, listingId: number | null): void {
@@ -417,7 +478,50 @@ export class SyncStore extends SyncState {
   }
 
   countLive(name: SyncedTableName, scope: string | null): number {
-    return this.table(name).countLive.get({ scope })?.n ?? 0
+    const spec: SyncedTable = tables[name]
+    const statements = this.table(name)
+    const statement = spec.liveIndex && !this.indexExists.get(spec.liveIndex) ? statements.countLiveUnindexed : statements.countLive
+    return statement.get({ scope })?.n ?? 0
+  }
+
+  /** Rows of a scope stored locally in any state: none means a listing of it is its first. */
+  hasRows(name: SyncedTableName, scope: string | null): boolean {
+    return this.table(name).anyRow.get({ scope }) !== undefined
+  }
+
+  /**
+   * A first sync inserts a scope's rows into a table whose secondary indexes would otherwise be
+   * updated row by row, in an order that is random for each of them: measured, three such indexes
+   * halved the insert rate. They are dropped for the listing and built once, sorted, at its end
+   * (finishBulk). Their definitions wait in deferred_indexes (migration 10) meanwhile, so a crash or a
+   * lost network only postpones the rebuild to the next run. Only catalog_item_rows: the unique guid
+   * index stays (every upsert needs it), and so does the full-text index (items are searchable as
+   * their pages land).
+   */
+  private deferIndexes(name: SyncedTableName): void {
+    const spec: SyncedTable = tables[name]
+    if (name !== 'catalogItems' || this.deferred.has(spec.table)) return
+    this.deferred.add(spec.table)
+    this.db.transaction(() => {
+      for (const index of this.secondaryIndexes.all(spec.table)) {
+        this.saveDeferred.run(index.name, index.sql)
+        this.db.exec(`DROP INDEX ${index.name}`)
+      }
+    })()
+  }
+
+  /** Builds every index a first sync deferred (see deferIndexes); true when there were any. */
+  finishBulk(): boolean {
+    const waiting = this.deferredIndexes.all()
+    this.deferred.clear()
+    if (waiting.length === 0) return false
+    this.db.transaction(() => {
+      for (const index of waiting) {
+        if (!this.indexExists.get(index.name)) this.db.exec(index.sql)
+        this.forgetDeferred.run(index.name)
+      }
+    })()
+    return true
   }
 
   /** The items and categories of a catalog that is gone, keeping items a draft still needs (flagged). */
@@ -448,5 +552,24 @@ export class SyncStore extends SyncState {
 
   liveCatalogGuids(): string[] {
     return this.liveCatalogs.all()
+  }
+}
+
+function isConstraintError(error: unknown): boolean {
+  return typeof (error as { code?: unknown })?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_CONSTRAINT')
+}
+
+/**
+ * Runs an insert or upsert whose row may name its key (local_id: the service's id, migration 10). An
+ * id another row already holds (the service reused it, or an older row kept its own key) leaves the
+ * key to SQLite instead.
+ */
+function runKeyed(statement: Statement, row: Record<string, unknown>): { changes: number; lastInsertRowid: number | bigint } {
+  if (row.local_id === undefined || row.local_id === null) return statement.run(row)
+  try {
+    return statement.run(row)
+  } catch (error) {
+    if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
+    return statement.run({ ...row, local_id: null })
   }
 }

@@ -233,6 +233,8 @@ export class SyncEngine {
     try {
       await this.runScopes(context, runScope, fail)
     } finally {
+      // A first listing cut short (offline, cancelled, failed) still leaves its catalog browsable.
+      await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
       restore()
     }
 
@@ -403,6 +405,8 @@ export class SyncEngine {
       return cursor
     }
 
+    // The listing's own pages are in: the indexes it deferred are built before anything reads them.
+    if (run.fresh) await this.writer.finishBulk()
     // Rows changed, added or deleted while the listing paged are fetched by a delta from its own
     // first page, applied as part of the listing.
     if (run.cursor) {
@@ -488,9 +492,13 @@ export class SyncEngine {
       since,
       listingId: mode === 'full' ? this.store.newListingId(scope.name) : null,
       total: first.total,
+      pageSize: this.pageSize,
     }
+    // A catalog listed for the first time is written as new rows (ApplyContext.fresh); only items are
+    // numerous enough for it to matter.
+    if (mode === 'full' && scope.resource === 'catalogItems' && !this.store.hasRows('catalogItems', scope.catalogGuid)) run.fresh = true
     this.store.beginRun(scope.name, run)
-    await this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 } })
+    await this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
     const short = first.rows.length < this.pageSize || first.hasMore === false
     if (!short) await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length })
     else scope.progress({ phase, pagesDone: 1, pagesTotal: 1, rowsDone: first.rows.length, rowsTotal: run.total })
@@ -532,12 +540,27 @@ export class SyncEngine {
           scope.report.pagesFetched++
           const context: ApplyContext = { listingId: run.listingId, serverTime: result.serverTimestamp ?? run.cursor }
           if (tracked) context.page = { scope: scope.name, page }
-          await this.applyPage(scope, result.rows, context)
-          done.add(page)
-          rowsDone += result.rows.length
+          if (tracked && run.fresh) context.fresh = true
           if (result.rows.length < limit || result.hasMore === false) end = Math.min(end, page)
           else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
-          scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
+          // The next request goes out while this page is written: waiting for the write before asking
+          // again would add the writer's time to every round trip (over a WAN, most of the run).
+          // At most `concurrency` pages wait to be written, so memory stays bounded.
+          const applying = this.applyPage(scope, result.rows, context).then(() => {
+            done.add(page)
+            rowsDone += result.rows.length
+            scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
+          })
+          writes.add(applying)
+          void applying.then(
+            () => writes.delete(applying),
+            (caught: unknown) => {
+              writes.delete(applying)
+              failure ??= caught
+              stop.abort(caught)
+            },
+          )
+          while (writes.size >= this.concurrency) await Promise.race(writes).catch(() => {})
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
@@ -545,8 +568,10 @@ export class SyncEngine {
         }
       }
     }
+    const writes = new Set<Promise<void>>()
     try {
       await Promise.all(Array.from({ length: this.concurrency }, worker))
+      await Promise.allSettled([...writes])
     } finally {
       outerSignal.removeEventListener('abort', onOuterAbort)
     }

@@ -18,6 +18,8 @@ export interface PageWriter {
   applyCatalogItems(catalogGuid: string, rows: CatalogItemRecord[], context: ApplyContext): Promise<ApplyCounts>
   applyCustomers(rows: CustomerConnection[], context: ApplyContext): Promise<ApplyCounts>
   applyOrders(rows: OrderRecord[], context: ApplyContext): Promise<ApplyCounts>
+  /** Builds the indexes a first listing deferred (SyncStore.finishBulk), after the pages before it. */
+  finishBulk(): Promise<void>
   close(): Promise<void>
 }
 
@@ -26,6 +28,7 @@ export type WriterRequest =
   | { id: number; op: 'catalogItems'; catalogGuid: string; rows: CatalogItemRecord[]; context: ApplyContext }
   | { id: number; op: 'customers'; rows: CustomerConnection[]; context: ApplyContext }
   | { id: number; op: 'orders'; rows: OrderRecord[]; context: ApplyContext }
+  | { id: number; op: 'finishBulk'; rows: [] }
 
 /** Sent last: the worker closes its connection and ends. */
 export const closeRequest = 'close'
@@ -51,6 +54,9 @@ export function applyRequest(store: SyncStore, request: WithoutId<WriterRequest>
       return store.applyCustomers(request.rows, request.context)
     case 'orders':
       return store.applyOrders(request.rows, request.context)
+    case 'finishBulk':
+      store.finishBulk()
+      return { fetched: 0, upserted: 0, deleted: 0 }
   }
 }
 
@@ -60,6 +66,7 @@ export function inlineWriter(store: SyncStore): PageWriter {
     applyCatalogItems: async (catalogGuid, rows, context) => applyRequest(store, { op: 'catalogItems', catalogGuid, rows, context }),
     applyCustomers: async (rows, context) => applyRequest(store, { op: 'customers', rows, context }),
     applyOrders: async (rows, context) => applyRequest(store, { op: 'orders', rows, context }),
+    finishBulk: async () => void applyRequest(store, { op: 'finishBulk', rows: [] }),
     close: async () => {},
   }
 }
@@ -124,6 +131,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
     applyCatalogItems: (catalogGuid, rows, context) => send({ op: 'catalogItems', catalogGuid, rows, context }),
     applyCustomers: (rows, context) => send({ op: 'customers', rows, context }),
     applyOrders: (rows, context) => send({ op: 'orders', rows, context }),
+    finishBulk: async () => void (await send({ op: 'finishBulk', rows: [] })),
     async close() {
       failure ??= new Error('The sync writer was closed.')
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))

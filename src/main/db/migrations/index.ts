@@ -8,6 +8,7 @@ import { migration as catalogBrowsingIndexes } from './0006-catalog-browsing-ind
 import { migration as retainedRefs } from './0007-retained-refs'
 import { migration as leases } from './0008-leases'
 import { migration as apiGuidNocase } from './0009-api-guid-nocase'
+import { migration as leanCatalogItems } from './0010-lean-catalog-items'
 
 export interface Migration {
   version: number
@@ -33,4 +34,5 @@ export const migrations: Migration[] = [
   retainedRefs,
   leases,
   apiGuidNocase,
+  leanCatalogItems,
 ]

@@ -1,0 +1,230 @@
+/**
+ * Issue 13: catalog items stored once (migration 10). The hand-written item check gives the schema's
+ * verdicts; the writer's lean record and the migration's are the same; the catalog_items view gives
+ * back the record as the service sent it, unknown fields included.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase } from '../../src/main/db/database'
+import { migrations } from '../../src/main/db/migrations'
+import { catalogItemSchema, type CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+import { Retention } from '../../src/main/store/retention'
+import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/store/rows'
+import { SyncStore } from '../../src/main/store/sync-store'
+
+const directories: string[] = []
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true })
+})
+function tempPath(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'satchel-lean-'))
+  directories.push(directory)
+  return join(directory, 'satchel.db')
+}
+
+const category = (id: number, parent: number, name: string) => ({
+  id,
+  guid: `cat-${id}`,
+  catalog_id: 11,
+  parent_category_id: parent,
+  name,
+  sequence: 1,
+  hide_category: false,
+  created_at: '2024-07-02T00:00:00.000Z',
+  updated_at: '2024-07-02T00:00:00.000Z',
+})
+
+/** An item as the double sends it to an API key: every spec field, defaults included, plus one the spec does not show. */
+function fullItem(id: number, overrides: Record<string, unknown> = {}): CatalogItemRecord {
+  return {
+    id,
+    catalog_id: 11,
+    category_id: 1003,
+    group_parent_catalog_item_id: 0,
+    group_sequence: 0,
+    subsection_id: 0,
+    guid: `item-${id}`,
+    sku: `BTE-${id}`,
+    upc: '029433980970',
+    name: `Peppermint Tea ${id}`,
+    description: 'Peppermint loose leaf tea',
+    manufacturer: 'Bayside Roasting Co.',
+    color: '',
+    style: 'Loose',
+    product_group_type: '',
+    product_group_display_style: '',
+    group_title: '',
+    third_party_sku: 'BAYS-363289',
+    third_party_pricing: '',
+    third_party_size: '',
+    active: true,
+    is_taxable: false,
+    has_inventory: true,
+    allow_backorder: false,
+    has_serials: false,
+    has_lots: true,
+    has_exp_date: true,
+    is_product_group: false,
+    msrp: 57.9,
+    cost_per_uom: 26.59,
+    qty_on_hand: 3,
+    qty_incoming: 0,
+    reserved_qty_on_hand: 0,
+    qty_backordered: 0,
+    qty_held_for_backorders: 0,
+    min_qty_on_hand: 6,
+    max_qty_on_hand: 480,
+    min_order_qty: 2,
+    qty_break: 0,
+    qty_break_price: 0,
+    width: 3.2,
+    height: 9.93,
+    depth: 20.45,
+    item_weight: 7.61,
+    shipping_weight: 8.67,
+    pricing: { Retail: 42.89, Wholesale: 37.74, 'Key Account': 'N/A' },
+    created_at: '2025-02-11T11:53:56.708Z',
+    updated_at: '2026-10-16T19:06:05.324Z',
+    deleted_at: null,
+    Category: category(1003, 1001, 'Tea'),
+    CategoryHierarchy: [category(1001, 0, 'Beverages'), category(1003, 1001, 'Tea')],
+    season_code: 'SP25',
+    nullable_future_field: null,
+    ...overrides,
+  }
+}
+
+describe('catalogItemProblem', () => {
+  const cases: unknown[] = [
+    fullItem(1),
+    { guid: 'bare' },
+    { guid: '' },
+    { id: 1 },
+    null,
+    [],
+    'item',
+    { guid: 'g', id: 1.5 },
+    { guid: 'g', id: 2 ** 60 },
+    { guid: 'g', catalog_id: '11' },
+    { guid: 'g', sku: 12 },
+    { guid: 'g', active: 'yes' },
+    { guid: 'g', msrp: -1 },
+    { guid: 'g', msrp: Infinity },
+    { guid: 'g', qty_on_hand: -4 },
+    { guid: 'g', qty_on_hand: Number.NaN },
+    { guid: 'g', min_order_qty: '2' },
+    { guid: 'g', qty_break_price: -0.01 },
+    { guid: 'g', pricing: [] },
+    { guid: 'g', pricing: 'cheap' },
+    { guid: 'g', pricing: { Retail: -5 } },
+    { guid: 'g', pricing: { Retail: '12.50' } },
+    { guid: 'g', pricing: { Retail: Infinity } },
+    { guid: 'g', pricing: { Retail: null, Gold: 'N/A' } },
+    { guid: 'g', pricing: JSON.parse('{"__proto__": 1}') as unknown },
+    { guid: 'g', pricing: { constructor: 1 } },
+    { guid: 'g', pricing: { '': 1 } },
+    { guid: 'g', pricing: { ['k'.repeat(5000)]: 1 } },
+    { guid: 'g', pricing: { Retail: true } },
+    { guid: 'g', Category: { name: 'no id' } },
+    { guid: 'g', Category: { id: 1, hide_category: 'no' } },
+    { guid: 'g', Category: 'Tea' },
+    { guid: 'g', CategoryHierarchy: [{ id: 1 }, { id: 'two' }] },
+    { guid: 'g', CategoryHierarchy: {} },
+    { guid: 'g', updated_at: 5 },
+    { guid: 'g', Category: null, CategoryHierarchy: null, deleted_at: '2025-01-01 00:00:00' },
+  ]
+
+  it('accepts and refuses exactly what catalogItemSchema does', () => {
+    for (const value of cases) {
+      const schemaSays = catalogItemSchema.safeParse(value).success
+      expect(catalogItemProblem(value) === null, JSON.stringify(value)?.slice(0, 80)).toBe(schemaSays)
+    }
+  })
+
+  it('names what is wrong', () => {
+    expect(catalogItemProblem({ guid: 'g', pricing: { Retail: -5 } })).toContain('negative price -5')
+    expect(catalogItemProblem({ guid: 'g', msrp: -1 })).toContain('msrp')
+  })
+})
+
+describe('leanItemExtra', () => {
+  it('keeps each field once: no column fields, no defaults, categories by reference, unknown fields as sent', () => {
+    const extra = JSON.parse(leanItemExtra(fullItem(7))) as Record<string, unknown>
+    expect(extra).toStrictEqual({
+      catalog_id: 11,
+      style: 'Loose',
+      third_party_sku: 'BAYS-363289',
+      has_lots: true,
+      has_exp_date: true,
+      cost_per_uom: 26.59,
+      min_qty_on_hand: 6,
+      max_qty_on_hand: 480,
+      width: 3.2,
+      height: 9.93,
+      depth: 20.45,
+      item_weight: 7.61,
+      shipping_weight: 8.67,
+      created_at: '2025-02-11T11:53:56.708Z',
+      season_code: 'SP25',
+      nullable_future_field: null,
+      CategoryHierarchy_ids: [1001, 1003],
+    })
+  })
+
+  it('keeps a Category that is not the item category, and a key named __proto__ as data', () => {
+    const odd = JSON.parse('{"guid":"g","category_id":5,"Category":{"id":6},"__proto__":{"x":1}}') as CatalogItemRecord
+    const extra = leanItemExtra(odd)
+    expect(extra).toContain('"Category":{"id":6}')
+    expect(extra).toContain('"__proto__":{"x":1}')
+  })
+})
+
+describe('catalog_item_rows and the catalog_items view', () => {
+  it('gives back every item as sent, unknown fields included, after a sync writes it', () => {
+    const db = openDatabase(tempPath())
+    const store = new SyncStore(db, new Retention(db))
+    const items = [fullItem(1), fullItem(2, { pricing: null, Category: null, category_id: 0, CategoryHierarchy: [], qty_break: 6, qty_break_price: 1.5 })]
+    store.applyCatalogItems('cat-a', items, { listingId: null, serverTime: '2026-11-01T00:00:00Z' })
+    store.applyCatalogItems('cat-b', [fullItem(3)], { listingId: null, serverTime: '2026-11-01T00:00:00Z', fresh: true })
+    store.finishBulk()
+    for (const item of [...items, fullItem(3)]) {
+      const json = db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(item.guid)!
+      expect(JSON.parse(json)).toStrictEqual(JSON.parse(JSON.stringify(item)))
+    }
+    closeDatabase(db)
+  })
+
+  it('migration 10 stores what the writer stores, and the view gives back what schema 9 held', () => {
+    const path = tempPath()
+    const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 9) })
+    const items = [
+      fullItem(1),
+      fullItem(2, { Category: null, category_id: 0, CategoryHierarchy: [], color: null, width: 0 }),
+      fullItem(3, { Category: { id: 77, name: 'elsewhere' }, CategoryHierarchy: [{ name: 'no id' }] }),
+    ]
+    const insert = old.prepare(`INSERT INTO catalog_items (guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active,
+      msrp, qty_on_hand, min_order_qty, has_inventory, allow_backorder, pricing, version, updated_at, deleted_at, listed_run, synced_at, json)
+      VALUES (@guid, @id, @catalog_guid, @category_id, @sku, @upc, @name, @description, @manufacturer, @active, @msrp, @qty_on_hand,
+      @min_order_qty, @has_inventory, @allow_backorder, @pricing, @version, @updated_at, @deleted_at, @listed_run, @synced_at, @json)`)
+    const insertCategory = old.prepare(`INSERT INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
+      VALUES (@catalog_guid, @id, @guid, @parent_id, @name, @sequence, @hidden, @version, @deleted_at, @listed_run, @json)`)
+    for (const item of items) insert.run(catalogItemRow('cat-a', item, 1, null))
+    for (const found of categoriesOf(items).filter((c) => typeof c.id === 'number')) insertCategory.run(categoryRow('cat-a', found, 1))
+    closeDatabase(old)
+
+    const db = openDatabase(path)
+    for (const item of items) {
+      const extra = db.prepare<[string], string>('SELECT extra FROM catalog_item_rows WHERE guid = ?').pluck().get(item.guid)!
+      expect(JSON.parse(extra), item.guid).toStrictEqual(JSON.parse(leanItemExtra(item)))
+    }
+    const [first, second] = items.map((item) => JSON.parse(db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(item.guid)!) as unknown)
+    expect(first).toStrictEqual(JSON.parse(JSON.stringify(items[0])))
+    // A default the service sent as null stays null; one left out of storage comes back as its default.
+    expect(second).toMatchObject({ color: null, width: 0, Category: null, CategoryHierarchy: [] })
+    // Searchable after the migration, as before it.
+    expect(db.prepare("SELECT count(*) FROM catalog_item_search WHERE catalog_item_search MATCH 'pepper*'").pluck().get()).toBe(3)
+    closeDatabase(db)
+  })
+})
