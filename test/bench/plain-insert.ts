@@ -1,0 +1,82 @@
+/**
+ * The limit Satchel's writer is measured against (issue 13): plain better-sqlite3 inserts of the same
+ * catalog items into the simplest schema that still serves the app's reads: an integer rowid table
+ * keyed by the service's id, the guid in a unique index, the full record as JSON in a column, and an
+ * FTS5 index with prefix indexes over the searched columns. Same connection settings and rows per
+ * transaction as Satchel's writer thread; no checks, no bookkeeping, no secondary indexes.
+ *
+ * The rows are read back from Satchel's own copy (the catalog_items view gives each record whole) a
+ * batch at a time; only the inserts are timed.
+ */
+import { statSync } from 'node:fs'
+import BetterSqlite3, { type Database } from 'better-sqlite3'
+
+const rowsPerTransaction = 500
+
+export interface PlainInsert {
+  rows: number
+  ms: number
+  rowsPerSecond: number
+  megabytes: number
+  schema: string
+}
+
+interface SourceRow {
+  id: number
+  guid: string
+  catalog_guid: string
+  name: string
+  sku: string
+  upc: string | null
+  description: string | null
+  manufacturer: string | null
+  json: string
+}
+
+export function plainInsert(source: Database, path: string): PlainInsert {
+  const db = new BetterSqlite3(path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.pragma('cache_size = -24576')
+  db.pragma('wal_autocheckpoint = 250')
+  db.exec(`
+    CREATE TABLE items (
+      id INTEGER PRIMARY KEY,
+      guid TEXT NOT NULL UNIQUE,
+      catalog_guid TEXT NOT NULL,
+      name TEXT, sku TEXT, upc TEXT, description TEXT, manufacturer TEXT,
+      json TEXT NOT NULL
+    ) STRICT;
+    CREATE VIRTUAL TABLE item_search USING fts5 (
+      name, sku, upc, description, manufacturer, content = 'items', content_rowid = 'id',
+      tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+    );
+  `)
+  const insert = db.prepare('INSERT INTO items (id, guid, catalog_guid, name, sku, upc, description, manufacturer, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+  const index = db.prepare('INSERT INTO item_search (rowid, name, sku, upc, description, manufacturer) VALUES (?, ?, ?, ?, ?, ?)')
+  const write = db.transaction((batch: SourceRow[]) => {
+    for (const row of batch) {
+      insert.run(row.id, row.guid, row.catalog_guid, row.name, row.sku, row.upc, row.description, row.manufacturer, row.json)
+      index.run(row.id, row.name, row.sku, row.upc, row.description, row.manufacturer)
+    }
+  })
+  const read = source.prepare<[number], SourceRow>(
+    `SELECT id, guid, catalog_guid, name, sku, upc, description, manufacturer, json FROM catalog_items
+     WHERE deleted_at IS NULL AND local_id > ? ORDER BY local_id LIMIT ${rowsPerTransaction}`,
+  )
+  const lastKey = source.prepare<[string], number>('SELECT local_id FROM catalog_item_rows WHERE guid = ?').pluck()
+  let rows = 0
+  let ms = 0
+  for (let after = 0; ; ) {
+    const batch = read.all(after)
+    if (batch.length === 0) break
+    after = lastKey.get(batch.at(-1)!.guid)!
+    const started = performance.now()
+    write(batch)
+    ms += performance.now() - started
+    rows += batch.length
+  }
+  db.pragma('wal_checkpoint(TRUNCATE)')
+  db.close()
+  return { rows, ms: Math.round(ms), rowsPerSecond: Math.round(rows / (ms / 1000)), megabytes: +(statSync(path).size / 2 ** 20).toFixed(1), schema: 'id key, unique guid, JSON, FTS5 prefix 2 3' }
+}
