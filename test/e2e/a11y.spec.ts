@@ -1,0 +1,97 @@
+/**
+ * WCAG 2.2 AA on every main screen, light and dark (issue 12): axe-core runs over each one, with the
+ * data a rep would have (synced catalog, orders, an outbox with a sent, a retrying and a rejected
+ * order, a draft with a problem), and fails on any serious or critical violation.
+ */
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
+import { test } from './fixtures'
+import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
+
+test.describe.configure({ timeout: 120_000 })
+
+const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+
+interface Finding {
+  screen: string
+  scheme: string
+  rule: string
+  impact: string
+  nodes: number
+  example: string
+}
+
+/**
+ * Light runs every WCAG A/AA rule; dark only the rules a colour scheme can change (structure and
+ * names are the same markup), which halves the time axe takes on a shared CI machine.
+ */
+async function audit(page: Page, screen: string, scheme: 'light' | 'dark'): Promise<Finding[]> {
+  const builder = new AxeBuilder({ page })
+  const result = await (scheme === 'dark' ? builder.withRules(['color-contrast', 'link-in-text-block']) : builder.withTags(tags)).analyze()
+  return result.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      screen,
+      scheme,
+      rule: violation.id,
+      impact: violation.impact ?? '',
+      nodes: violation.nodes.length,
+      example: `${violation.nodes[0]?.target.join(' ')} — ${violation.nodes[0]?.failureSummary?.split('\n').slice(1, 2).join('').trim() ?? ''}`,
+    }))
+}
+
+test('every main screen passes axe (no serious or critical violation) in light and dark', async ({ page, bridge, service, core }) => {
+  // First run, before any connection: the connect screen.
+  const findings: Finding[] = []
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.goto(`${bridge.url}#/connect`)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    findings.push(...(await audit(page, 'connect', scheme)))
+  }
+
+  await connectCore(core, service)
+  const target = orderable(core)
+  const control = service.current.control
+  // An outbox with every state a rep meets: rejected (needs attention), sent, retrying.
+  control.addFault({
+    route: 'POST /v1/orderWithItems', type: 'status', status: 400, times: 1,
+    body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }] },
+  })
+  await queueOrder(core, target)
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  await queueOrder(core, target)
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  // A draft with a line the core flags, so the order screen shows its problem and its disabled Send.
+  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+  const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+
+  const screens: [string, string][] = [
+    ['customers', '#/customers'],
+    ['customer', `#/customers/${target.customerGuid}`],
+    ['new customer', '#/customers/new'],
+    ['catalog', `#/catalog`],
+    ['orders', '#/orders'],
+    ['order', `#/orders/${orders[0]!.guid}`],
+    ['outbox', '#/outbox'],
+    ['drafts', '#/drafts'],
+    ['order entry', `#/drafts/${draft.draft.id}`],
+    ['settings', '#/settings'],
+  ]
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const [screen, hash] of screens) {
+      await page.goto(`${bridge.url}${hash}`)
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      // Lists and records load after the heading; audit what the rep actually sees.
+      await page.waitForLoadState('networkidle')
+      await page.waitForTimeout(300)
+      findings.push(...(await audit(page, screen, scheme)))
+    }
+  }
+  for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
+  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+})
