@@ -29,14 +29,49 @@ export function listPrice(pricing: Record<string, unknown>, priceGroupName: stri
   return typeof listed === 'number' && Number.isFinite(listed) && listed >= 0 ? listed : null
 }
 
+/** A quantity break as the rep sees it: from `qty` units on, each costs `unitPrice`. */
+export interface QuantityBreak {
+  qty: number
+  unitPrice: number
+}
+
 /**
- * The unit price of an item for a price group at a quantity. At or above `qty_break`, the
- * `qty_break_price` applies when it is lower: a break is a discount, never a surcharge.
+ * The item's quantity break for a price group, or null when there is none that lowers that group's
+ * price: a break is a discount, never a surcharge, and an item not offered to the group has none.
  */
+export function quantityBreak(item: PricedItem, priceGroupName: string | null): QuantityBreak | null {
+  const base = listPrice(item.pricing, priceGroupName)
+  const { qtyBreak, qtyBreakPrice } = item
+  if (base === null || qtyBreak === null || qtyBreakPrice === null) return null
+  if (!Number.isFinite(qtyBreak) || qtyBreak <= 0 || !Number.isFinite(qtyBreakPrice) || qtyBreakPrice <= 0 || qtyBreakPrice >= base) return null
+  return { qty: qtyBreak, unitPrice: qtyBreakPrice }
+}
+
+/**
+ * How far below the break a line may be and still be told about it: from half the break on, "5 more
+ * for $31.56 each" is worth saying; at 2 of a 50 break it is noise on every line.
+ */
+export const breakNearShare = 0.5
+
+/** Where a line's quantity stands against the item's break: on it, near it (with how many more), or neither (null). */
+export interface LineBreak extends QuantityBreak {
+  applies: boolean
+  /** Units more to reach the break when near it; null when the break applies. */
+  toGo: number | null
+}
+
+export function lineBreak(item: PricedItem, priceGroupName: string | null, qty: number): LineBreak | null {
+  const found = quantityBreak(item, priceGroupName)
+  if (!found || !Number.isFinite(qty) || qty <= 0) return null
+  if (qty >= found.qty) return { ...found, applies: true, toGo: null }
+  if (qty >= found.qty * breakNearShare) return { ...found, applies: false, toGo: Math.ceil(found.qty - qty) }
+  return null
+}
+
+/** The unit price of an item for a price group at a quantity: the break price at or above the break. */
 export function unitPriceAt(item: PricedItem, priceGroupName: string | null, qty: number): LinePrice {
   const base = listPrice(item.pricing, priceGroupName)
   if (base === null) return { offered: false, unitPrice: null }
-  const breakApplies =
-    item.qtyBreak !== null && Number.isFinite(item.qtyBreak) && item.qtyBreak > 0 && item.qtyBreakPrice !== null && Number.isFinite(item.qtyBreakPrice) && item.qtyBreakPrice > 0 && qty >= item.qtyBreak
-  return { offered: true, unitPrice: breakApplies ? Math.min(base, item.qtyBreakPrice!) : base }
+  const found = quantityBreak(item, priceGroupName)
+  return { offered: true, unitPrice: found && qty >= found.qty ? found.unitPrice : base }
 }

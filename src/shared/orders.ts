@@ -87,6 +87,31 @@ export const draftLineSchema = z.object({
 })
 export type DraftLine = z.infer<typeof draftLineSchema>
 
+/**
+ * What the supplier said when it refused this order, kept on the draft the rep reopens to fix it. A
+ * line's message holds while the line is as it was sent (same quantity and note): once the rep
+ * changes or removes it, the message is about a line that no longer exists. Nothing here blocks
+ * sending: Send asks the supplier again.
+ */
+export const draftRejectionSchema = z.object({
+  /** When the supplier's answer was recorded. */
+  at: z.string(),
+  /** What the service said of the order as a whole, or null. */
+  message: z.string().nullable(),
+  lines: z.array(
+    z.object({
+      /** The draft line the message names; null when the service did not say which. */
+      lineId: z.string().nullable(),
+      sku: z.string().nullable(),
+      /** The line as it was sent. */
+      sentQty: z.number().nullable(),
+      sentNote: z.string().nullable(),
+      message: z.string(),
+    }),
+  ),
+})
+export type DraftRejection = z.infer<typeof draftRejectionSchema>
+
 export const draftSchema = z.object({
   id: z.number().int(),
   apiGuid: uuid,
@@ -100,6 +125,8 @@ export const draftSchema = z.object({
   shipTo: shipToSchema.nullable(),
   remainInPreliminary: z.boolean(),
   lines: z.array(draftLineSchema),
+  /** Set on an order the supplier refused and the rep reopened (Outbox → Edit); absent or null otherwise. */
+  rejection: draftRejectionSchema.nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
@@ -114,6 +141,11 @@ export const draftIssueSchema = z.object({
   lineId: z.string().nullable(),
   severity: z.enum(['error', 'warning']),
   message: z.string(),
+  /**
+   * True for the supplier's own words from when it refused this order (see draftRejectionSchema):
+   * shown as a problem, yet a warning, because only the supplier can say whether it still holds.
+   */
+  supplier: z.boolean().optional(),
 })
 export type DraftIssue = z.infer<typeof draftIssueSchema>
 
@@ -126,6 +158,11 @@ export const pricedLineSchema = z.object({
   priceChanged: z.boolean(),
   /** In stock when the rep added the line, short of the quantity now. */
   availabilityChanged: z.boolean(),
+  /**
+   * The item's quantity break when the line is on it (applies) or near it (toGo more units reach it);
+   * absent or null otherwise.
+   */
+  priceBreak: z.object({ qty: z.number(), unitPrice: z.number(), applies: z.boolean(), toGo: z.number().nullable() }).nullable().optional(),
 })
 export type PricedLine = z.infer<typeof pricedLineSchema>
 

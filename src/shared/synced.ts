@@ -72,6 +72,8 @@ export const catalogItemSummarySchema = priceSchema.extend({
   categoryId: z.number().nullable(),
   /** The service's clock when this version was fetched: how fresh the stock figure is. */
   syncedAt: z.string().nullable(),
+  /** The quantity break that lowers this price group's price: `price` each from `qty` units. Absent or null when none. */
+  priceBreak: z.object({ qty: z.number(), price: z.number() }).nullable().optional(),
 })
 export type CatalogItemSummary = z.infer<typeof catalogItemSummarySchema>
 

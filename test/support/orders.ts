@@ -66,6 +66,11 @@ export class MemoryLookup implements OrderLookup {
   priceGroupName(id: number) {
     return [...this.groups, ...this.otherGroups].find((g) => g.id === id)?.name ?? null
   }
+  /** Customer guid → the catalog of their newest synced order. */
+  orderCatalogs = new Map<string, string>()
+  lastOrderCatalog(customerGuid: string) {
+    return this.orderCatalogs.get(customerGuid) ?? null
+  }
   catalogItem(catalog: string, guid: string) {
     return catalog === catalogGuid ? (this.items.get(guid) ?? null) : null
   }

@@ -1,4 +1,5 @@
 import { outboxEntrySchema, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
+import type { Statement } from 'better-sqlite3'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -49,6 +50,7 @@ export interface PreparedSend {
 export class OrderDesk {
   readonly drafts: DraftRepository
   readonly outbox: Outbox
+  private readonly usedCatalogs: Statement<[string | null, string | null], string>
 
   constructor(
     db: Database,
@@ -58,6 +60,15 @@ export class OrderDesk {
   ) {
     this.drafts = new DraftRepository(db, clock)
     this.outbox = new Outbox(db, this.drafts, clock)
+    // Catalogs of the orders written on this laptop, newest first: a customer's (two guids) or all (null, null).
+    this.usedCatalogs = db
+      .prepare<[string | null, string | null], string>(
+        `SELECT catalog_guid FROM (
+           SELECT catalog_guid, updated_at AS at, customer_guid FROM drafts WHERE catalog_guid IS NOT NULL
+           UNION ALL SELECT catalog_guid, queued_at AS at, customer_guid FROM outbox
+         ) WHERE ? IS NULL OR customer_guid = ? ORDER BY at DESC LIMIT 20`,
+      )
+      .pluck()
   }
 
   createDraft(given: NewDraft): Draft {
@@ -65,11 +76,7 @@ export class OrderDesk {
     const input = given.apiGuid ? { ...given, apiGuid: given.apiGuid.toLowerCase() } : given
     if (input.customerGuid && input.newCustomer) throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
     if (input.customerGuid && !this.lookup.customer(input.customerGuid)) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
-    let catalogGuid = input.catalogGuid ?? null
-    if (!catalogGuid && input.customerGuid) {
-      const allowed = this.lookup.catalogsForCustomer(input.customerGuid)
-      if (allowed?.length === 1) catalogGuid = allowed[0]!
-    }
+    const catalogGuid = input.catalogGuid ?? this.startingCatalog(input.customerGuid ?? null)
     if (input.apiGuid && (this.drafts.findByApiGuid(input.apiGuid) || this.outbox.find(input.apiGuid))) {
       throw new CoreError('CONFLICT', `An order with api_guid ${input.apiGuid} already exists on this laptop.`)
     }
@@ -84,8 +91,29 @@ export class OrderDesk {
       shipTo: input.shipTo ?? null,
       remainInPreliminary: input.remainInPreliminary ?? this.defaults().remainInPreliminary,
       lines: [],
+      rejection: null,
     }
     return input.apiGuid ? this.drafts.create(fields, input.apiGuid) : this.drafts.create(fields)
+  }
+
+  /**
+   * The catalog a new order starts on, so the rep never starts on "Choose a catalog…": the one the
+   * customer is locked to or the only one they may use; else the last one used for them (an order on
+   * this laptop, then their order history); else the last one the rep used; else the first they may
+   * use. A new customer starts on the rep's last one, or none when there is none.
+   */
+  private startingCatalog(customerGuid: string | null): string | null {
+    const allowed = customerGuid ? this.lookup.catalogsForCustomer(customerGuid) : null
+    if (customerGuid && !allowed?.length) return null
+    if (allowed?.length === 1) return allowed[0]!
+    const usable = (guid: string | null | undefined): guid is string => !!guid && (allowed === null || allowed.includes(guid))
+    if (customerGuid) {
+      const forCustomer = this.usedCatalogs.all(customerGuid, customerGuid).find(usable) ?? this.lookup.lastOrderCatalog(customerGuid)
+      if (usable(forCustomer)) return forCustomer
+    }
+    const byRep = this.usedCatalogs.all(null, null).find(usable)
+    if (byRep) return byRep
+    return allowed?.[0] ?? null
   }
 
   customerName(guid: string | null): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
-import { draftLineSchema, newCustomerSchema, shipToSchema, type Draft } from '../../shared/orders'
+import { draftLineSchema, draftRejectionSchema, newCustomerSchema, shipToSchema, type Draft } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -15,6 +15,7 @@ const documentSchema = z.object({
   shipTo: shipToSchema.nullable().default(null),
   remainInPreliminary: z.boolean().default(false),
   lines: z.array(draftLineSchema).default([]),
+  rejection: draftRejectionSchema.nullable().default(null),
 })
 type DraftDocument = z.infer<typeof documentSchema>
 
@@ -51,8 +52,8 @@ export class DraftRepository {
     private readonly db: Database,
     private readonly clock: Clock,
   ) {
-    this.insertRow = db.prepare<[string, string | null, string | null, string, string, string]>(
-      'INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    this.insertRow = db.prepare<[number | null, string, string | null, string | null, string, string, string]>(
+      'INSERT INTO drafts (id, api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     )
     this.updateRow = db.prepare<[string | null, string | null, string, string, number]>(
       'UPDATE drafts SET customer_guid = ?, catalog_guid = ?, document = ?, updated_at = ? WHERE id = ?',
@@ -81,9 +82,14 @@ export class DraftRepository {
     return JSON.stringify(documentSchema.parse(rest))
   }
 
-  create(fields: DraftFields, apiGuid: string = randomUUID()): Draft {
+  /**
+   * `id` brings a draft back under the number the rep knew it by (a rejected order reopened): ids are
+   * AUTOINCREMENT, so a draft's number is never handed to another, and is free again only for it.
+   */
+  create(fields: DraftFields, apiGuid: string = randomUUID(), id: number | null = null): Draft {
     const now = new Date(this.clock.now()).toISOString()
-    const { lastInsertRowid } = this.insertRow.run(apiGuid, fields.customerGuid, fields.catalogGuid, this.document(fields), now, now)
+    const reuse = id !== null && this.selectOne.get(id) === undefined ? id : null
+    const { lastInsertRowid } = this.insertRow.run(reuse, apiGuid, fields.customerGuid, fields.catalogGuid, this.document(fields), now, now)
     return this.get(Number(lastInsertRowid))
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { draftSchema, outboxLineErrorSchema, type Draft, type OutboxEntry, type OutboxLineError, type OutboxState, type OutboxSummary } from '../../shared/orders'
+import { draftSchema, outboxLineErrorSchema, type Draft, type DraftRejection, type OutboxEntry, type OutboxLineError, type OutboxState, type OutboxSummary } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -294,8 +294,9 @@ export class Outbox {
         }
         const draft = draftSchema.parse(JSON.parse(this.statements.payload.get(row.id)!.draft))
         this.statements.delete.run(row.id)
-        const { id: _id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
-        return this.drafts.create(fields, key)
+        const { id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
+        // The same order under the same number, with the supplier's reasons kept on it while it is fixed.
+        return this.drafts.create({ ...fields, rejection: rejectionOf(row, draft) }, key, id)
       })
       .immediate()
   }
@@ -346,6 +347,25 @@ export function describeState(state: OutboxState): string {
       return 'rejected by the supplier'
     case 'sent':
       return 'already sent'
+  }
+}
+
+/** The supplier's refusal of an entry, each message tied to the draft line it names, as that line was sent. */
+function rejectionOf(row: OutboxRow, draft: Draft): DraftRejection {
+  const errors = z.array(outboxLineErrorSchema).parse(JSON.parse(row.errors))
+  return {
+    at: row.updated_at,
+    message: row.last_error,
+    lines: errors.map((error) => {
+      const line = error.lineIndex !== null ? draft.lines[error.lineIndex] : undefined
+      return {
+        lineId: line?.lineId ?? null,
+        sku: line?.sku ?? error.sku,
+        sentQty: line?.qty ?? null,
+        sentNote: line?.note ?? null,
+        message: error.message,
+      }
+    }),
   }
 }
 

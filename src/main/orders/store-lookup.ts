@@ -30,6 +30,9 @@ export class StoreOrderLookup implements OrderLookup {
         'SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY is_main DESC, name',
       ),
       priceGroupName: db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? AND deleted_at IS NULL ORDER BY local_id LIMIT 1').pluck(),
+      lastOrderCatalog: db
+        .prepare<[string], string>('SELECT catalog_guid FROM orders WHERE customer_guid = ? AND catalog_guid IS NOT NULL AND deleted_at IS NULL ORDER BY created_ms DESC LIMIT 1')
+        .pluck(),
       item: db.prepare<[string, string], ItemRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
       itemBySku: db.prepare<[string, string], ItemRow>(
         'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
@@ -78,6 +81,10 @@ export class StoreOrderLookup implements OrderLookup {
 
   priceGroupName(id: number): string | null {
     return this.statements.priceGroupName.get(id) ?? null
+  }
+
+  lastOrderCatalog(customerGuid: string): string | null {
+    return this.statements.lastOrderCatalog.get(customerGuid) ?? null
   }
 
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null {

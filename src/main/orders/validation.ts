@@ -1,6 +1,6 @@
 import { lineQtyProblem, type Draft, type DraftCheck, type DraftIssue, type PricedLine } from '../../shared/orders'
 import type { CustomerFacts, OrderLookup } from './lookup'
-import { roundMoney, unitPriceAt } from '../pricing'
+import { lineBreak, roundMoney, unitPriceAt } from '../pricing'
 import { resolvePriceGroup } from './pricing'
 
 const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field, lineId: null, severity, message })
@@ -80,6 +80,7 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       continue
     }
     priced.unitPrice = price.unitPrice
+    if (!qtyProblem) priced.priceBreak = lineBreak(item, priceGroup.name, line.qty)
     priced.priceChanged = line.unitPriceSeen !== null && Math.abs(line.unitPriceSeen - price.unitPrice) >= 0.005
     if (priced.priceChanged) {
       issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${line.unitPriceSeen!.toFixed(2)} to ${price.unitPrice.toFixed(2)} since it was added.`, 'warning'))
@@ -100,5 +101,29 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     subTotal += lineTotal
   }
 
+  issues.push(...supplierIssues(draft))
   return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable: !issues.some((i) => i.severity === 'error') }
+}
+
+/**
+ * The supplier's reasons for refusing this order, while they still apply: the order-level ones until
+ * it is sent again, a line's while the line is as it was sent. Warnings, never errors: the local copy
+ * cannot tell whether the supplier still objects, so Send asks it again.
+ */
+export function supplierIssues(draft: Draft): DraftIssue[] {
+  const rejection = draft.rejection
+  if (!rejection) return []
+  const issues: DraftIssue[] = []
+  const onOrder = (message: string): DraftIssue => ({ field: null, lineId: null, severity: 'warning', message, supplier: true })
+  if (rejection.message) issues.push(onOrder(`The supplier refused this order: ${rejection.message}`))
+  for (const said of rejection.lines) {
+    if (said.lineId === null) {
+      issues.push(onOrder(said.sku && !said.message.includes(said.sku) ? `${said.sku}: ${said.message}` : said.message))
+      continue
+    }
+    const line = draft.lines.find((l) => l.lineId === said.lineId)
+    if (!line || line.qty !== said.sentQty || line.note !== said.sentNote) continue
+    issues.push({ field: null, lineId: line.lineId, severity: 'warning', message: said.message, supplier: true })
+  }
+  return issues
 }

@@ -21,7 +21,7 @@ import type {
   Price,
   PriceGroupSummary,
 } from '../../shared/synced'
-import { listPrice } from '../pricing'
+import { listPrice, quantityBreak } from '../pricing'
 import { wordPrefixQuery } from './search'
 
 export interface StoreCounts {
@@ -72,6 +72,12 @@ function numberOrNull(value: unknown): number | null {
   return null
 }
 
+/** The break the catalog row and item panel show: the same rule that prices the draft line. */
+function catalogBreak(row: { pricing: string | null; qty_break: unknown; qty_break_price: unknown }, priceGroupName: string | null): { qty: number; price: number } | null {
+  const found = quantityBreak({ pricing: parseObject(row.pricing), qtyBreak: numberOrNull(row.qty_break), qtyBreakPrice: numberOrNull(row.qty_break_price) }, priceGroupName)
+  return found ? { qty: found.qty, price: found.unitPrice } : null
+}
+
 /** The catalog's price for one of an item, by the same rule the draft's check uses (src/main/pricing.ts). */
 function catalogPrice(pricing: Record<string, unknown>, priceGroupName: string | null): Price {
   const price = listPrice(pricing, priceGroupName)
@@ -99,6 +105,9 @@ interface ItemRow {
   synced_at: string | null
   deleted_at: string | null
   unlisted_at: string | null
+  /** From `extra`: no column holds them (absent when 0, the spec default). */
+  qty_break: unknown
+  qty_break_price: unknown
 }
 
 interface CustomerRow {
@@ -138,7 +147,8 @@ interface OrderRow {
 }
 
 const itemColumns = `i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.sku, i.upc, i.name, i.description, i.manufacturer,
-  i.active, i.msrp, i.qty_on_hand, i.min_order_qty, i.has_inventory, i.allow_backorder, i.pricing, i.synced_at, i.deleted_at, i.unlisted_at`
+  i.active, i.msrp, i.qty_on_hand, i.min_order_qty, i.has_inventory, i.allow_backorder, i.pricing, i.synced_at, i.deleted_at, i.unlisted_at,
+  json_extract(i.extra, '$.qty_break') AS qty_break, json_extract(i.extra, '$.qty_break_price') AS qty_break_price`
 
 const customerColumns = `c.guid, c.id, c.name, c.customer_internal_id, c.email, c.phone, c.city, c.state, c.active, c.price_group_id,
   c.lock_catalog_id, c.require_po, c.hide_pricing, c.deleted_at, c.unlisted_at, c.json`
@@ -412,6 +422,7 @@ export class StoreQueries {
       categoryId: row.category_id,
       syncedAt: row.synced_at,
       ...catalogPrice(parseObject(row.pricing), priceGroupName),
+      priceBreak: catalogBreak(row, priceGroupName),
     }
   }
 
