@@ -46,6 +46,13 @@ export interface DesktopPort {
   }
   /** Opens the log folder; resolves to an error message, or null on success. */
   openLogsFolder?(): Promise<string | null>
+  /** The window's page (the document view) to paper or to a PDF the rep names. */
+  printing?: {
+    /** The system print dialog; resolves false when the rep cancelled it. */
+    print(): Promise<boolean>
+    /** printToPDF, then a save dialog; resolves the path written, or null when the rep cancelled. */
+    savePdf(suggestedName: string): Promise<string | null>
+  }
 }
 
 /** The operating system's word on whether any network is up (Electron's net.isOnline in the app). */

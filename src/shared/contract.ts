@@ -7,6 +7,7 @@ import { z } from 'zod'
 import type { EventName, MethodName } from './channels'
 import { connectivitySchema, desktopContract, updateStateSchema } from './desktop'
 import { ordersContract, outboxSummarySchema } from './orders'
+import { quotesContract } from './quotes'
 import type { Result } from './result'
 import {
   catalogItemDetailSchema,
@@ -43,6 +44,8 @@ export const settingsSchema = z.object({
   syncIntervalMinutes: z.number().int().min(5).max(1440),
   /** Default for a new draft's remainInPreliminary. */
   remainInPreliminaryDefault: z.boolean(),
+  /** How many days a new quote is valid for. */
+  quoteValidityDays: z.number().int().min(1).max(365),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -110,6 +113,7 @@ export const contract = {
   listOrders: { input: orderListSchema, output: orderListResultSchema },
   getOrder: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: orderDetailSchema },
   ...ordersContract,
+  ...quotesContract,
   ...desktopContract,
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>
 

@@ -5,6 +5,10 @@ import { CoreError } from '../errors'
 import { EventHub, type EventStream } from '../events'
 import { createOrders, type OutboxActivity, type Orders } from '../orders'
 import { orderMethods } from '../orders/handlers'
+import { UsualItems } from '../customers/usual'
+import { StoreOrderLookup } from '../orders/store-lookup'
+import { QuoteDesk } from '../quotes/desk'
+import { catalogSyncedAt, quoteMethods } from '../quotes/handlers'
 import { createMemorySecretStore, silentLogger, systemClock, type Clock, type DesktopPort, type EventSink, type Logger, type NetworkPort, type SecretStore } from '../ports'
 import { createSync, type Sync } from '../sync'
 import type { WriterWorkerData } from '../sync/page-writer'
@@ -50,6 +54,10 @@ export interface Core {
   readonly sync: Sync
   /** Drafts, the outbox, its flusher and driver. */
   readonly orders: Orders
+  /** Quotes: saved, numbered, converted into drafts (for the CLI and tests). */
+  readonly quotes: QuoteDesk
+  /** A customer's usual items (for the CLI). */
+  readonly usual: UsualItems
   /** What the desktop shell watches to hold a quit or an update restart while an order is on the wire. */
   readonly outboxActivity: OutboxActivity
   /** Whether the ordering service answers; checked in the background, refreshed on demand. */
@@ -119,6 +127,16 @@ export function createCore(config: CoreConfig): Core {
     },
   })
 
+  const quotes = new QuoteDesk({
+    db,
+    clock,
+    desk: orders.desk,
+    validityDays: () => settings.get().quoteValidityDays,
+    catalogSyncedAt: catalogSyncedAt(db),
+    refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
+  })
+  const usual = new UsualItems(db, new StoreOrderLookup(db), clock)
+
   const syncAndFlush = (reason: string) => {
     // The service is back (or the credentials changed, or the laptop woke): waiting orders need not
     // sit out the rest of their retry wait.
@@ -169,6 +187,7 @@ export function createCore(config: CoreConfig): Core {
       },
       ...sync.methods,
       ...orderMethods(orders, sync.queries),
+      ...quoteMethods({ db, orders, quotes, usual, queries: sync.queries, ...(desktop ? { desktop } : {}) }),
       getConnectivity: () => connectivity.current(),
       checkConnectivity: () => connectivity.refresh('requested'),
       setWindowVisible: ({ visible }) => {
@@ -206,6 +225,8 @@ export function createCore(config: CoreConfig): Core {
     connection,
     sync,
     orders,
+    quotes,
+    usual,
     outboxActivity: orders.activity,
     connectivity,
     syncAndFlush,

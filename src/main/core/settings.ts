@@ -4,6 +4,7 @@ import type { Database } from '../db/database'
 export const defaultSettings: Settings = {
   syncIntervalMinutes: 15,
   remainInPreliminaryDefault: false,
+  quoteValidityDays: 30,
 }
 
 /** Settings kept as one JSON value per key, so adding a setting needs no migration. */

@@ -9,6 +9,7 @@ import { migration as retainedRefs } from './0007-retained-refs'
 import { migration as leases } from './0008-leases'
 import { migration as apiGuidNocase } from './0009-api-guid-nocase'
 import { migration as leanCatalogItems } from './0010-lean-catalog-items'
+import { migration as quotes } from './0011-quotes'
 
 export interface Migration {
   version: number
@@ -35,4 +36,5 @@ export const migrations: Migration[] = [
   leases,
   apiGuidNocase,
   leanCatalogItems,
+  quotes,
 ]

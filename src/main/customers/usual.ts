@@ -1,0 +1,177 @@
+import type { UsualItem } from '../../shared/quotes'
+import type { Database } from '../db/database'
+import type { Clock } from '../ports'
+import { unitPriceAt } from '../pricing'
+import type { OrderLookup } from '../orders/lookup'
+import { resolvePriceGroup } from '../orders/pricing'
+
+type Json = Record<string, unknown>
+
+const yearMs = 365 * 86_400_000
+
+interface HistoryLine {
+  guid: string | null
+  id: number | null
+  sku: string | null
+  qty: number
+}
+
+interface PastOrder {
+  apiGuid: string | null
+  catalogGuid: string | null
+  orderedAt: string
+  lines: HistoryLine[]
+}
+
+interface Tally {
+  guid: string
+  catalogGuid: string
+  orders: number
+  lastQty: number
+  lastOrderedAt: string
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null)
+const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+
+/**
+ * What a customer usually orders: every item on their orders of the last 12 months, from the synced
+ * history and the orders sent from this laptop, ranked by how many orders had it, then by how
+ * recently. Items the supplier removed are left out (they cannot be ordered or even looked up);
+ * items no longer offered to the customer, or out of stock, are listed and marked, so the rep can
+ * say so rather than wonder where they went.
+ */
+export class UsualItems {
+  private readonly statements
+
+  constructor(
+    db: Database,
+    private readonly lookup: OrderLookup,
+    private readonly clock: Clock,
+  ) {
+    this.statements = {
+      customerId: db.prepare<[string], number | null>('SELECT id FROM customers WHERE guid = ?').pluck(),
+      orders: db.prepare<{ guid: string; id: number | null; since: number }, { api_guid: string | null; catalog_guid: string | null; created_at: string | null; json: string }>(
+        `SELECT api_guid, catalog_guid, created_at, json FROM orders
+         WHERE deleted_at IS NULL AND created_ms >= @since
+           AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))`,
+      ),
+      sent: db.prepare<[string, string], { api_guid: string; catalog_guid: string; sent_at: string | null; queued_at: string; draft: string }>(
+        `SELECT o.api_guid, o.catalog_guid, o.sent_at, o.queued_at, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+         WHERE o.state = 'sent' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
+      ),
+      itemByGuid: db.prepare<[string], { guid: string; catalog_guid: string; synced_at: string | null }>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?'),
+      itemById: db.prepare<[number], { guid: string; catalog_guid: string; synced_at: string | null }>(
+        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE id = ? ORDER BY deleted_at IS NOT NULL LIMIT 1',
+      ),
+      itemBySku: db.prepare<[string, string], { guid: string; catalog_guid: string; synced_at: string | null }>(
+        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL LIMIT 1',
+      ),
+    }
+  }
+
+  list(customerGuid: string, limit = 20): UsualItem[] {
+    const customer = this.lookup.customer(customerGuid)
+    if (!customer) return []
+    const since = this.clock.now() - yearMs
+    const tallies = new Map<string, Tally>()
+    for (const order of this.pastOrders(customerGuid, since)) {
+      const inThisOrder = new Map<string, { catalogGuid: string; qty: number }>()
+      for (const line of order.lines) {
+        const item = this.resolve(line, order.catalogGuid)
+        if (!item) continue
+        const seen = inThisOrder.get(item.guid)
+        inThisOrder.set(item.guid, { catalogGuid: item.catalog_guid, qty: (seen?.qty ?? 0) + line.qty })
+      }
+      for (const [guid, { catalogGuid, qty }] of inThisOrder) {
+        const tally = tallies.get(guid)
+        if (!tally) tallies.set(guid, { guid, catalogGuid, orders: 1, lastQty: qty, lastOrderedAt: order.orderedAt })
+        else {
+          tally.orders += 1
+          if (order.orderedAt > tally.lastOrderedAt) Object.assign(tally, { lastQty: qty, lastOrderedAt: order.orderedAt })
+        }
+      }
+    }
+
+    const allowed = this.lookup.catalogsForCustomer(customerGuid)
+    const items: UsualItem[] = []
+    for (const tally of tallies.values()) {
+      const item = this.lookup.catalogItem(tally.catalogGuid, tally.guid)
+      if (!item || item.deleted) continue
+      const group = resolvePriceGroup(this.lookup, tally.catalogGuid, null, customer)
+      const price = group ? unitPriceAt(item, group.name, tally.lastQty) : { offered: false as const, unitPrice: null }
+      const offered = item.active && price.offered && (allowed === null || allowed.includes(tally.catalogGuid))
+      const outOfStock = item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && item.qtyAvailable <= 0
+      const syncedAt = this.statements.itemByGuid.get(tally.guid)?.synced_at ?? null
+      items.push({
+        guid: item.guid,
+        sku: item.sku,
+        name: item.name,
+        catalogGuid: tally.catalogGuid,
+        orders: tally.orders,
+        lastQty: tally.lastQty,
+        lastOrderedAt: tally.lastOrderedAt,
+        price: offered ? price.unitPrice : null,
+        offered,
+        available: offered && !outOfStock,
+        note: !offered ? 'not offered any more' : outOfStock ? `out of stock as of ${syncedAt ? syncedAt.slice(0, 10) : 'the last sync'}` : null,
+      })
+    }
+    items.sort((a, b) => b.orders - a.orders || b.lastOrderedAt.localeCompare(a.lastOrderedAt) || a.sku.localeCompare(b.sku))
+    return items.slice(0, limit)
+  }
+
+  private pastOrders(customerGuid: string, since: number): PastOrder[] {
+    const orders: PastOrder[] = []
+    const known = new Set<string>()
+    const id = this.statements.customerId.get(customerGuid) ?? null
+    for (const row of this.statements.orders.all({ guid: customerGuid, id, since })) {
+      if (row.api_guid) known.add(row.api_guid.toLowerCase())
+      const record = JSON.parse(row.json) as Json
+      const lines = Array.isArray(record.Order_Items) ? (record.Order_Items as unknown[]) : []
+      orders.push({
+        apiGuid: row.api_guid,
+        catalogGuid: row.catalog_guid,
+        orderedAt: row.created_at ?? '',
+        lines: lines.filter((line): line is Json => Boolean(line) && typeof line === 'object').map(historyLine),
+      })
+    }
+    // Sent from this laptop but not yet in the synced history (it is recorded in batches, and a sync
+    // may not have run since).
+    for (const row of this.statements.sent.all(customerGuid, new Date(since).toISOString())) {
+      if (known.has(row.api_guid.toLowerCase())) continue
+      const draft = JSON.parse(row.draft) as { lines?: { catalogItemGuid: string; sku: string; qty: number }[] }
+      orders.push({
+        apiGuid: row.api_guid,
+        catalogGuid: row.catalog_guid,
+        orderedAt: row.sent_at ?? row.queued_at,
+        lines: (draft.lines ?? []).map((line) => ({ guid: line.catalogItemGuid, id: null, sku: line.sku, qty: line.qty })),
+      })
+    }
+    return orders
+  }
+
+  /** A history line names its item by guid, by id (the list projection) or at least by SKU. */
+  private resolve(line: HistoryLine, catalogGuid: string | null) {
+    if (line.guid) {
+      const byGuid = this.statements.itemByGuid.get(line.guid)
+      if (byGuid) return byGuid
+    }
+    if (line.id !== null) {
+      const byId = this.statements.itemById.get(line.id)
+      if (byId) return byId
+    }
+    if (line.sku && catalogGuid) return this.statements.itemBySku.get(catalogGuid, line.sku) ?? null
+    return null
+  }
+}
+
+function historyLine(line: Json): HistoryLine {
+  const item = (line.Catalog_Item && typeof line.Catalog_Item === 'object' ? line.Catalog_Item : {}) as Json
+  return {
+    guid: text(line.catalog_item_guid) ?? text(item.guid),
+    id: number(line.catalog_item_id) ?? number(item.id),
+    sku: text(line.sku) ?? text(item.sku),
+    qty: number(line.qty) ?? 0,
+  }
+}

@@ -1,0 +1,277 @@
+import { draftSchema, type AddressInput, type Draft, type ShipTo } from '../../shared/orders'
+import type { DocumentKind, PrintableDocument } from '../../shared/quotes'
+import type { Address, CustomerDetail, OrderDetail } from '../../shared/synced'
+import type { Database } from '../db/database'
+import { CoreError } from '../errors'
+import type { OrderDesk } from '../orders/desk'
+import { roundMoney } from '../pricing'
+import type { QuoteDesk } from '../quotes/desk'
+
+type Json = Record<string, unknown>
+
+export interface DocumentSources {
+  db: Database
+  desk: OrderDesk
+  quotes: QuoteDesk
+  customer(guid: string): CustomerDetail | null
+  order(guid: string): OrderDetail | null
+  catalogSyncedAt(catalogGuid: string): number | null
+}
+
+interface Line {
+  sku: string
+  name: string
+  qty: number
+  unitPrice: number | null
+  lineTotal: number | null
+  note: string | null
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
+const number = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+
+/**
+ * What is printed for a quote, a draft, an order waiting in the outbox and a sent order, in one
+ * shape, so the renderer has one document view. A customer with hide_pricing gets a document with
+ * no price anywhere: the prices are removed here, not hidden by the view, so a PDF cannot carry them.
+ */
+export class Documents {
+  private readonly statements
+
+  constructor(private readonly sources: DocumentSources) {
+    const { db } = sources
+    this.statements = {
+      outbox: db.prepare<[string], { id: number; api_guid: string; state: string; customer_guid: string | null; customer_name: string; catalog_guid: string; queued_at: string; sent_at: string | null; result: string | null; draft: string }>(
+        `SELECT o.id, o.api_guid, o.state, o.customer_guid, o.customer_name, o.catalog_guid, o.queued_at, o.sent_at, o.result, p.draft
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE lower(o.api_guid) = lower(?)`,
+      ),
+      supplier: db.prepare<[], string>(`SELECT json_extract(json, '$.Supplier') FROM orders WHERE json_type(json, '$.Supplier') = 'object' ORDER BY created_ms DESC LIMIT 1`).pluck(),
+      catalogName: db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck(),
+    }
+  }
+
+  get(kind: DocumentKind, ref: string): PrintableDocument {
+    switch (kind) {
+      case 'quote':
+        return this.quote(Number(ref))
+      case 'draft':
+        return this.draft(Number(ref))
+      case 'queued':
+        return this.queued(ref)
+      case 'order':
+        return this.order(ref)
+    }
+  }
+
+  private quote(id: number): PrintableDocument {
+    if (!Number.isInteger(id) || id <= 0) throw new CoreError('NOT_FOUND', 'That quote does not exist.')
+    const quote = this.sources.quotes.get(id)
+    const customer = this.sources.customer(quote.customerGuid)
+    return this.finish({
+      kind: 'quote',
+      title: 'Quote',
+      number: quote.number,
+      state: null,
+      date: quote.createdAt,
+      validUntil: quote.validUntil,
+      catalogGuid: quote.catalogGuid,
+      customer,
+      customerName: quote.customerName,
+      shipTo: shipToLines(quote.shipTo, customer),
+      poNo: quote.poNo,
+      note: quote.note,
+      lines: quote.lines.map((line) => ({ sku: line.sku, name: line.name, qty: line.qty, unitPrice: line.unitPrice, lineTotal: line.lineTotal, note: line.note || null })),
+      grandTotal: null,
+      pricesAsOf: quote.pricesAsOf,
+    })
+  }
+
+  private draft(id: number): PrintableDocument {
+    if (!Number.isInteger(id) || id <= 0) throw new CoreError('NOT_FOUND', 'That draft does not exist.')
+    const check = this.sources.desk.check(id)
+    const priced = new Map(check.lines.map((line) => [line.lineId, line]))
+    return this.fromDraft(check.draft, {
+      kind: 'draft',
+      title: 'Draft order',
+      number: `Draft ${id}`,
+      state: null,
+      date: check.draft.updatedAt,
+      lines: check.draft.lines.map((line) => ({
+        sku: line.sku,
+        name: line.name,
+        qty: line.qty,
+        unitPrice: priced.get(line.lineId)?.unitPrice ?? null,
+        lineTotal: priced.get(line.lineId)?.lineTotal ?? null,
+        note: line.note || null,
+      })),
+      grandTotal: null,
+    })
+  }
+
+  private queued(apiGuid: string): PrintableDocument {
+    const row = this.statements.outbox.get(apiGuid)
+    if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
+    const draft = draftSchema.parse(JSON.parse(row.draft))
+    const result = row.result ? (JSON.parse(row.result) as Json) : null
+    const sent = row.state === 'sent'
+    return this.fromDraft(draft, {
+      kind: sent ? 'order' : 'queued',
+      title: sent ? 'Order' : 'Order (waiting to be sent)',
+      number: (result && text(result.orderName)) ?? null,
+      state: sent ? 'Sent' : null,
+      date: row.sent_at ?? row.queued_at,
+      // The prices the rep saw and sent: the service's own come back with the confirmation.
+      lines: draft.lines.map((line) => ({
+        sku: line.sku,
+        name: line.name,
+        qty: line.qty,
+        unitPrice: line.unitPriceSeen,
+        lineTotal: line.unitPriceSeen === null ? null : roundMoney(line.unitPriceSeen * line.qty),
+        note: line.note || null,
+      })),
+      grandTotal: (result && number(result.grandTotal)) ?? null,
+    })
+  }
+
+  private order(guid: string): PrintableDocument {
+    const order = this.sources.order(guid)
+    if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
+    const record = order.record
+    const items = (Array.isArray(record.Order_Items) ? record.Order_Items : []).filter((line): line is Json => Boolean(line) && typeof line === 'object')
+    // Sent from this laptop: the lines as sent carry the prices when the history's projection does not.
+    const sentDraft = order.apiGuid ? this.statements.outbox.get(order.apiGuid) : undefined
+    const sentLines = sentDraft ? draftSchema.parse(JSON.parse(sentDraft.draft)).lines : []
+    const customer = order.customerGuid ? this.sources.customer(order.customerGuid) : null
+    const lines: Line[] = items.map((item, index) => {
+      const catalogItem = (item.Catalog_Item && typeof item.Catalog_Item === 'object' ? item.Catalog_Item : {}) as Json
+      const line = order.lines[index]
+      const qty = line?.qty ?? 0
+      const sentLine = sentLines.find((l) => l.catalogItemGuid === line?.catalogItemGuid)
+      const unitPrice = number(item.net_price) ?? number(item.list_price_frozen) ?? sentLine?.unitPriceSeen ?? null
+      return {
+        sku: line?.sku ?? text(catalogItem.sku) ?? '',
+        name: line?.name ?? text(catalogItem.name) ?? '',
+        qty,
+        unitPrice,
+        lineTotal: number(item.total) ?? (unitPrice === null ? null : roundMoney(unitPrice * qty)),
+        note: line?.note ?? null,
+      }
+    })
+    const shipTo = record.Ship_To && typeof record.Ship_To === 'object' ? addressLines(record.Ship_To as Json) : shipToLines(null, customer)
+    return this.finish({
+      kind: 'order',
+      title: 'Order',
+      number: order.name ?? (order.id !== null ? String(order.id) : null),
+      state: order.state.name,
+      date: order.createdAt,
+      validUntil: null,
+      catalogGuid: order.catalogGuid,
+      customer,
+      customerName: order.customerName ?? customer?.name ?? '',
+      shipTo,
+      poNo: order.poNo ?? '',
+      note: text(record.note) ?? '',
+      lines,
+      subTotal: order.subTotal,
+      grandTotal: order.grandTotal,
+      // The service priced a sent order when it took it.
+      pricesAsOf: order.createdAt,
+    })
+  }
+
+  private fromDraft(draft: Draft, parts: { kind: DocumentKind; title: string; number: string | null; state: string | null; date: string; lines: Line[]; grandTotal: number | null }): PrintableDocument {
+    const customer = draft.customerGuid ? this.sources.customer(draft.customerGuid) : null
+    const syncedAt = draft.catalogGuid ? this.sources.catalogSyncedAt(draft.catalogGuid) : null
+    return this.finish({
+      ...parts,
+      validUntil: null,
+      catalogGuid: draft.catalogGuid,
+      customer,
+      customerName: customer?.name ?? draft.newCustomer?.name ?? '',
+      shipTo: shipToLines(draft.shipTo, customer),
+      poNo: draft.poNo,
+      note: draft.note,
+      pricesAsOf: syncedAt === null ? null : new Date(syncedAt).toISOString(),
+    })
+  }
+
+  private finish(parts: {
+    kind: DocumentKind
+    title: string
+    number: string | null
+    state: string | null
+    date: string | null
+    validUntil: string | null
+    catalogGuid: string | null
+    customer: CustomerDetail | null
+    customerName: string
+    shipTo: string[]
+    poNo: string
+    note: string
+    lines: Line[]
+    subTotal?: number | null
+    grandTotal: number | null
+    pricesAsOf: string | null
+  }): PrintableDocument {
+    const hidePricing = parts.customer?.hidePricing === true
+    const subTotal = parts.subTotal ?? roundMoney(parts.lines.reduce((sum, line) => sum + (line.lineTotal ?? 0), 0))
+    const lines = hidePricing ? parts.lines.map((line) => ({ ...line, unitPrice: null, lineTotal: null })) : parts.lines
+    const billTo = parts.customer?.addresses.find((a) => a.kind === 'billTo') ?? parts.customer?.addresses[0]
+    return {
+      kind: parts.kind,
+      title: parts.title,
+      number: parts.number,
+      state: parts.state,
+      date: parts.date,
+      validUntil: parts.validUntil,
+      supplier: this.supplier(parts.catalogGuid),
+      customer: {
+        name: parts.customerName,
+        lines: [...(billTo ? fromAddress(billTo) : []), ...[parts.customer?.email, parts.customer?.phone].filter((v): v is string => Boolean(v))],
+      },
+      shipTo: parts.shipTo,
+      poNo: text(parts.poNo),
+      note: text(parts.note),
+      lines,
+      subTotal: hidePricing ? null : subTotal,
+      grandTotal: hidePricing ? null : parts.grandTotal,
+      pricesAsOf: parts.pricesAsOf,
+      hidePricing,
+      fileName: `${[parts.title.split(' ')[0], parts.number ?? '', parts.customerName].filter(Boolean).join(' ').replace(/[^\p{L}\p{N} _.-]+/gu, '').trim().slice(0, 120) || 'Satchel document'}.pdf`,
+    }
+  }
+
+  /** The supplier as the service names it on its orders; the catalog's name until an order has been synced. */
+  private supplier(catalogGuid: string | null): PrintableDocument['supplier'] {
+    const stored = this.statements.supplier.get()
+    const supplier = stored ? (JSON.parse(stored) as Json) : null
+    const name = (supplier && text(supplier.name)) ?? (catalogGuid ? this.statements.catalogName.get(catalogGuid) : null) ?? 'Supplier'
+    return { name, lines: [supplier && text(supplier.email)].filter((v): v is string => Boolean(v)) }
+  }
+}
+
+function fromAddress(address: Address): string[] {
+  return compactLines([address.companyName ?? address.name, address.addressLineOne, address.addressLineTwo, cityLine(address.city, address.state, address.postalCode), address.country])
+}
+
+function addressLines(address: Json | AddressInput): string[] {
+  const a = address as Json
+  return compactLines([text(a.company_name) ?? text(a.name), text(a.address_line_one), text(a.address_line_two), cityLine(text(a.city), text(a.state), text(a.postal_code)), text(a.country)])
+}
+
+function shipToLines(shipTo: ShipTo | null, customer: CustomerDetail | null): string[] {
+  if (shipTo?.kind === 'new') return addressLines(shipTo.address)
+  const chosen = shipTo?.kind === 'customerAddress' ? customer?.addresses.find((a) => a.guid === shipTo.addressGuid) : undefined
+  const fallback = customer?.addresses.find((a) => a.kind === 'shipTo' && a.isMainShipTo) ?? customer?.addresses.find((a) => a.kind === 'shipTo')
+  const address = chosen ?? fallback
+  return address ? fromAddress(address) : []
+}
+
+function cityLine(city: string | null, state: string | null, postalCode: string | null): string | null {
+  const line = [[city, state].filter(Boolean).join(', '), postalCode].filter(Boolean).join(' ')
+  return line || null
+}
+
+function compactLines(lines: (string | null | undefined)[]): string[] {
+  return lines.filter((line): line is string => typeof line === 'string' && line.trim() !== '')
+}

@@ -1,0 +1,101 @@
+/**
+ * Quotes against a real core and the ordering-service double: numbering that survives restarts, and
+ * conversion into a draft that re-reads prices from the service and names every line that moved.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { call } from '../../src/main/core/handlers'
+import { startOrdersHarness, type OrdersHarness } from './orders-support'
+
+let harness: OrdersHarness
+
+beforeEach(async () => {
+  harness = await startOrdersHarness()
+})
+afterEach(async () => {
+  await harness.close()
+})
+
+async function draftWith(qtys: number[]) {
+  const target = harness.orderable(qtys.length)
+  const created = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await harness.api('addDraftLines', { id: created.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: qtys[index]! })) })
+  return { target, draftId: created.draft.id }
+}
+
+describe('quotes', () => {
+  it('numbers quotes Q-<prefix>-0001 upwards, never reusing a number, across restarts and deletes', async () => {
+    const { draftId, target } = await draftWith([2, 3])
+    const first = await harness.api('saveDraftAsQuote', { draftId })
+    expect(first.number).toMatch(/^Q-[A-Z2-9]{4}-0001$/)
+    const prefix = first.number.slice(2, 6)
+    const second = await harness.api('saveDraftAsQuote', { draftId })
+    expect(second.number).toBe(`Q-${prefix}-0002`)
+    await harness.api('deleteQuote', { id: second.id })
+
+    await harness.reopenCore()
+    const third = await harness.api('saveDraftAsQuote', { draftId })
+    expect(third.number).toBe(`Q-${prefix}-0003`)
+    const duplicate = await harness.api('duplicateQuote', { id: first.id })
+    expect(duplicate.number).toBe(`Q-${prefix}-0004`)
+
+    // What was quoted is kept: the customer, the lines and the prices of the moment, valid 30 days.
+    const quote = await harness.api('getQuote', { id: first.id })
+    expect(quote.customerGuid).toBe(target.customerGuid)
+    expect(quote.lines.map((line) => [line.sku, line.qty])).toEqual([
+      [target.skus[0], 2],
+      [target.skus[1], 3],
+    ])
+    expect(quote.lines.every((line) => line.unitPrice !== null)).toBe(true)
+    const days = (Date.parse(quote.validUntil) - Date.parse(quote.createdAt.slice(0, 10))) / 86_400_000
+    expect(days).toBe(30)
+
+    // Found by number, by customer and by a SKU on it; the draft it came from is untouched.
+    expect((await harness.api('listQuotes', { query: first.number })).map((q) => q.id)).toEqual([first.id])
+    expect((await harness.api('listQuotes', { customerGuid: target.customerGuid })).map((q) => q.number)).toEqual([`Q-${prefix}-0004`, `Q-${prefix}-0003`, `Q-${prefix}-0001`])
+    expect((await harness.api('listQuotes', { query: target.skus[1]!.toLowerCase() })).length).toBe(3)
+    expect((await harness.api('getDraft', { id: draftId })).draft.lines).toHaveLength(2)
+  })
+
+  it('edits quantities, validity and notes while not converted; a quote with no lines is refused', async () => {
+    const { draftId } = await draftWith([2, 3])
+    const quote = await harness.api('saveDraftAsQuote', { draftId })
+    const [a, b] = quote.lines
+    const edited = await harness.api('updateQuote', { id: quote.id, changes: { validUntil: '2031-01-31', note: 'Spring promotion', lines: [{ lineId: a!.lineId, qty: 10 }] } })
+    expect(edited.lines).toHaveLength(1)
+    expect(edited.lines[0]!.lineTotal).toBeCloseTo(a!.unitPrice! * 10, 2)
+    expect(edited.subTotal).toBeCloseTo(a!.unitPrice! * 10, 2)
+    expect(edited.validUntil).toBe('2031-01-31')
+    expect(b).toBeDefined()
+    const refused = await call(harness.core.handlers, 'updateQuote', { id: quote.id, changes: { lines: [] } })
+    expect(refused.ok).toBe(false)
+  })
+
+  it('converts into a draft priced today: a price changed at the service and an item no longer offered are listed line by line', async () => {
+    const { draftId, target } = await draftWith([2, 3, 1])
+    const quote = await harness.api('saveDraftAsQuote', { draftId })
+    const [raised, withdrawn, same] = quote.lines
+    const newPrice = Math.round((raised!.unitPrice! + 1.5) * 100) / 100
+    harness.service.control.setPrice(raised!.catalogItemGuid, quote.priceGroupName!, newPrice)
+    harness.service.control.setPrice(withdrawn!.catalogItemGuid, quote.priceGroupName!, 'N/A')
+
+    // No sync in between: converting re-reads the quote's items from the service.
+    const { check, changes } = await harness.api('convertQuote', { id: quote.id })
+    expect(check.draft.customerGuid).toBe(target.customerGuid)
+    expect(check.draft.lines.map((line) => line.sku)).toEqual([raised!.sku, withdrawn!.sku, same!.sku])
+    expect(changes).toEqual([
+      expect.objectContaining({ sku: raised!.sku, kind: 'price', quotedPrice: raised!.unitPrice, currentPrice: newPrice, message: `${raised!.unitPrice!.toFixed(2)} → ${newPrice.toFixed(2)}` }),
+      expect.objectContaining({ sku: withdrawn!.sku, kind: 'notOffered', quotedPrice: withdrawn!.unitPrice, currentPrice: null }),
+    ])
+    expect(check.lines.find((line) => line.lineId === check.draft.lines[0]!.lineId)?.unitPrice).toBe(newPrice)
+    // The draft goes through the normal checks: the line no longer offered blocks sending.
+    expect(check.sendable).toBe(false)
+
+    const converted = await harness.api('getQuote', { id: quote.id })
+    expect(converted.convertedDraftId).toBe(check.draft.id)
+    const again = await call(harness.core.handlers, 'convertQuote', { id: quote.id })
+    expect(again.ok).toBe(false)
+    if (!again.ok) expect(again.error.code).toBe('CONFLICT')
+    const edit = await call(harness.core.handlers, 'updateQuote', { id: quote.id, changes: { note: 'x' } })
+    expect(edit.ok).toBe(false)
+  })
+})
