@@ -273,10 +273,11 @@ function isCategoryList(value: unknown): value is { id: number }[] {
  * What of an item no column holds, as JSON: fields at their default left out, Category left out when
  * it is the item's category_id (categories has it), CategoryHierarchy kept as its ids
  * (CategoryHierarchy_ids). Everything else, fields the spec does not show included, as sent.
- * The object has no prototype, so a key named __proto__ is kept as data like any other.
+ * A key named __proto__ is kept as data like any other (defined, not assigned).
  */
 export function leanItemExtra(item: CatalogItemRecord): string {
-  const lean = Object.create(null) as Record<string, unknown>
+  // A plain object: one without a prototype is a dictionary to V8, several times slower to stringify.
+  const lean: Record<string, unknown> = {}
   let hierarchy: number[] | null = null
   for (const key of Object.keys(item)) {
     if (itemColumnFields.has(key)) continue
@@ -290,7 +291,8 @@ export function leanItemExtra(item: CatalogItemRecord): string {
       hierarchy = value.map((category) => category.id)
       continue
     }
-    lean[key] = value
+    if (key === '__proto__') Object.defineProperty(lean, key, { value, enumerable: true, writable: true, configurable: true })
+    else lean[key] = value
   }
   if (hierarchy) lean.CategoryHierarchy_ids = hierarchy
   return JSON.stringify(lean)

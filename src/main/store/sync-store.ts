@@ -88,6 +88,13 @@ const tables = {
 
 export type SyncedTableName = keyof typeof tables
 
+/**
+ * The item indexes whose keys a listing meets in random order (name, category, SKU). by_id and
+ * by_listing stay: a listing's rows arrive in id order with one listing id, so each of their entries
+ * lands at the end, as cheap as the table's own.
+ */
+const deferrable = new Set(['catalog_items_by_name', 'catalog_items_by_category', 'catalog_items_by_sku'])
+
 /** SQLite page cache during a sync, in KiB (negative: a size, not a page count). */
 const bulkCacheSize = -24_576
 
@@ -134,6 +141,8 @@ export class SyncStore extends SyncState {
   private readonly saveDeferred
   private readonly deferredIndexes
   private readonly forgetDeferred
+  /** Categories as last written by this store, per catalog and id (see applyCategoryRow). */
+  private readonly categoriesWritten = new Map<string, string>()
   /** Tables whose secondary indexes this connection has deferred in the current bulk load. */
   private readonly deferred = new Set<string>()
   private readonly liveCatalogs
@@ -398,9 +407,18 @@ export class SyncStore extends SyncState {
     index.add(Number(result.lastInsertRowid), index.valuesOf(row))
   }
 
+  /**
+   * Every page of a listing carries the same few categories again (on each item, and in each
+   * hierarchy): one this listing already wrote as it is now is not written again. Only within a
+   * listing, which prunes its categories after its last page; a delta writes what it carries.
+   */
   private applyCategoryRow(catalogGuid: string, category: CategoryRecord, listingId: number | null): void {
+    const key = `${catalogGuid}\u0000${category.id}`
+    const seen = listingId === null ? null : `${listingId}\u0000${JSON.stringify(category)}`
+    if (seen !== null && this.categoriesWritten.get(key) === seen) return
     const applied = this.upsertCategory.run(categoryRow(catalogGuid, category, listingId)).changes > 0
     if (!applied && listingId !== null) this.markCategoryListed.run(listingId, catalogGuid, category.id)
+    if (seen !== null) this.categoriesWritten.set(key, seen)
   }
 
   /** One page of the customer list. */
@@ -504,6 +522,7 @@ export class SyncStore extends SyncState {
     this.deferred.add(spec.table)
     this.db.transaction(() => {
       for (const index of this.secondaryIndexes.all(spec.table)) {
+        if (!deferrable.has(index.name)) continue
         this.saveDeferred.run(index.name, index.sql)
         this.db.exec(`DROP INDEX ${index.name}`)
       }

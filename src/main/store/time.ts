@@ -6,6 +6,11 @@
  */
 export function parseServerTime(value: string | null | undefined): number | null {
   if (!value) return null
+  // The form the service sends on every row (2026-11-20T12:34:56.789Z) needs no rewriting.
+  if (value.length === 24 && value.charCodeAt(23) === 90 && value.charCodeAt(10) === 84) {
+    const ms = Date.parse(value)
+    if (!Number.isNaN(ms)) return ms
+  }
   const trimmed = value.trim()
   const plain = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/.exec(trimmed)
   const iso = plain ? `${plain[1]}T${plain[2]}Z` : trimmed

@@ -73,6 +73,11 @@ export interface SyncEngineOptions {
   rowsPerTransaction?: number
   /** Monotonic milliseconds for durations (performance.now). */
   monotonic?: () => number
+  /**
+   * Pages fetched and waiting to be written, at most, per scope. The writer thread commits what is
+   * waiting in one transaction (writer-worker.ts): enough pages must be waiting for those to be large.
+   */
+  writeAhead?: number
 }
 
 /** The service replays this much before a cursor (spec, Limits): a cursor ahead by less misses nothing. */
@@ -186,6 +191,7 @@ export class SyncEngine {
   private readonly orderHistoryPages: number
   private readonly sliceSize: number
   private readonly monotonic: () => number
+  private readonly writeAhead: number
 
   constructor(options: SyncEngineOptions) {
     this.store = options.store
@@ -198,6 +204,7 @@ export class SyncEngine {
     this.orderHistoryPages = options.orderHistoryPages ?? 20
     this.sliceSize = Math.max(1, options.rowsPerTransaction ?? 100)
     this.monotonic = options.monotonic ?? (() => performance.now())
+    this.writeAhead = Math.max(this.concurrency, options.writeAhead ?? 24)
   }
 
   async run(options: SyncRunOptions = {}): Promise<SyncReport> {
@@ -545,7 +552,7 @@ export class SyncEngine {
           else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
           // The next request goes out while this page is written: waiting for the write before asking
           // again would add the writer's time to every round trip (over a WAN, most of the run).
-          // At most `concurrency` pages wait to be written, so memory stays bounded.
+          // At most `writeAhead` pages wait to be written, so memory stays bounded.
           const applying = this.applyPage(scope, result.rows, context).then(() => {
             done.add(page)
             rowsDone += result.rows.length
@@ -560,7 +567,7 @@ export class SyncEngine {
               stop.abort(caught)
             },
           )
-          while (writes.size >= this.concurrency) await Promise.race(writes).catch(() => {})
+          while (writes.size >= this.writeAhead) await Promise.race(writes).catch(() => {})
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
