@@ -175,7 +175,9 @@ describe('the Electron entry point', () => {
     const database = join(stand.paths.userData ?? '', 'satchel.db')
     expect(existsSync(`${database}-wal`)).toBe(true)
     stand.app.quit()
-    await vi.waitFor(() => expect(stand.app.exited).toBe(true))
+    // Quitting waits for the core to stop (sync, outbox, probes); on a loaded CI machine that takes
+    // over vi.waitFor's default second.
+    await vi.waitFor(() => expect(stand.app.exited).toBe(true), { timeout: 15_000 })
     // SQLite removes the write-ahead log only on a clean close.
     expect(existsSync(`${database}-wal`)).toBe(false)
     expect(readFileSync(join(stand.paths.logs ?? '', 'main.log'), 'utf8')).not.toContain('wired-secret-value')
