@@ -20,6 +20,9 @@ Commands:
   order queue --file <draft.json>        Check a draft order and queue it in the outbox
   flush                                  Send the outbox's waiting orders now
   outbox                                 List the outbox's orders and their states
+  quotes [--customer <vendorGuid>]       List the quotes saved on this laptop
+  customer usual <customerGuid> [--limit N]
+                                         What the customer usually orders, priced today
 
 Options:
   --db PATH           Database file (default: the desktop app's, ${defaultDatabasePath()})
@@ -57,6 +60,8 @@ const commandOptions: Record<string, readonly string[]> = {
   'order queue': ['file'],
   flush: [],
   outbox: [],
+  quotes: ['customer'],
+  'customer usual': ['limit'],
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -146,7 +151,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     }
     const [first, second, ...rest] = positionals
     if (!first) throw new UsageError('Give a command: sync, status, items search, customers search, order queue, flush or outbox (see --help)')
-    const twoWords = first === 'items' || first === 'customers' || first === 'order'
+    const twoWords = first === 'items' || first === 'customers' || first === 'order' || first === 'customer'
     const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
     if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
@@ -194,6 +199,17 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         if (args.length > 0) throw new UsageError(`outbox takes no arguments (got '${args.join(' ')}')`)
         const { runOutbox } = await import('./orders')
         return await runOutbox(global, output)
+      }
+      case 'quotes': {
+        if (args.length > 0) throw new UsageError(`quotes takes no arguments (got '${args.join(' ')}')`)
+        const { runQuotes } = await import('./quotes')
+        const customer = nonEmpty(values.customer)
+        return runQuotes(global, customer ? { customer } : {}, output)
+      }
+      case 'customer usual': {
+        if (args.length !== 1 || !nonEmpty(args[0])) throw new UsageError('customer usual takes one customer: customer usual <customerGuid> [--limit N]')
+        const { runCustomerUsual } = await import('./quotes')
+        return runCustomerUsual(global, { customerGuid: args[0]!.trim(), limit: parseLimit(values.limit, 20) }, output)
       }
     }
     throw new UsageError(`Unknown command '${command}'`)

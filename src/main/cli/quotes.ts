@@ -1,0 +1,64 @@
+/**
+ * `quotes` and `customer usual`: read-only, offline, straight from the local database, as the app
+ * shows them.
+ */
+import { existsSync } from 'node:fs'
+import { UsualItems } from '../customers/usual'
+import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { StoreOrderLookup } from '../orders/store-lookup'
+import { systemClock } from '../ports'
+import { QuoteRepository } from '../quotes/repository'
+import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { table } from './format'
+
+function withDatabase<T>(global: GlobalOptions, use: (db: Database) => T): T {
+  if (!existsSync(global.db)) throw new CliFailure(`No Satchel database at ${global.db} (run sync first, or pass --db)`, 'NOT_FOUND')
+  // Opened as the app opens it, so a database from before quotes gets its quotes table.
+  const db = openDatabase(global.db)
+  try {
+    return use(db)
+  } finally {
+    closeDatabase(db)
+  }
+}
+
+function today(): string {
+  const now = new Date()
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
+}
+
+export function runQuotes(global: GlobalOptions, filter: { customer?: string }, output: Output): number {
+  return withDatabase(global, (db) => {
+    const quotes = new QuoteRepository(db).list({ today: today(), ...(filter.customer ? { customerGuid: filter.customer } : {}) })
+    const state = (quote: (typeof quotes)[number]) => (quote.convertedAt ? 'converted' : quote.expired ? 'expired' : 'open')
+    const human =
+      quotes.length === 0
+        ? 'No quotes on this laptop.'
+        : table(
+            ['Number', 'Customer', 'Lines', 'Sub-total', 'Valid until', 'State'],
+            quotes.map((quote) => [quote.number, quote.customerName, String(quote.lineCount), quote.subTotal.toFixed(2), quote.validUntil, state(quote)]),
+          )
+    output.result({ quotes }, human)
+    return 0
+  })
+}
+
+export function runCustomerUsual(global: GlobalOptions, request: { customerGuid: string; limit: number }, output: Output): number {
+  return withDatabase(global, (db) => {
+    const lookup = new StoreOrderLookup(db)
+    if (!lookup.customer(request.customerGuid)) throw new UsageError(`No customer ${request.customerGuid} in the local database`)
+    const items = new UsualItems(db, lookup, systemClock)
+      .list(request.customerGuid, request.limit)
+      .map((item) => ({ guid: item.guid, sku: item.sku, name: item.name, orders: item.orders, lastQty: item.lastQty, lastOrderedAt: item.lastOrderedAt, price: item.price, offered: item.offered }))
+    const human =
+      items.length === 0
+        ? 'No orders from this customer in the last 12 months.'
+        : table(
+            ['SKU', 'Name', 'Orders', 'Last qty', 'Last ordered', 'Price'],
+            items.map((item) => [item.sku, item.name, String(item.orders), String(item.lastQty), item.lastOrderedAt.slice(0, 10), item.offered && item.price !== null ? item.price.toFixed(2) : 'not offered']),
+          )
+    output.result({ items }, human)
+    return 0
+  })
+}
