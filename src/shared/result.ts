@@ -27,6 +27,10 @@ export const errorCodes = [
   'FORBIDDEN_SENDER',
   /** The operation was cancelled. */
   'CANCELLED',
+  /** The local database file (or its folder) cannot be written, and the operation must write. */
+  'DATABASE_READ_ONLY',
+  /** The local database file is not a Satchel database, or is damaged. */
+  'NOT_A_DATABASE',
   /** A bug: logged in full in main, summarised here. */
   'INTERNAL',
 ] as const

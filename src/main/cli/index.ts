@@ -126,6 +126,7 @@ export async function main(argv: string[]): Promise<number> {
 async function runCommand(argv: string[], holder: { current: CliOutput }): Promise<number> {
   let json = argv.includes('--json')
   let output = holder.current
+  let databasePath: string | undefined
   try {
     let parsed
     try {
@@ -149,6 +150,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       userGuid: nonEmpty(values['user-guid']) ?? nonEmpty(env.SATCHEL_USER_GUID),
       json,
     }
+    databasePath = global.db
     const [first, second, ...rest] = positionals
     if (!first) throw new UsageError('Give a command: sync, status, items search, customers search, order queue, flush or outbox (see --help)')
     const twoWords = first === 'items' || first === 'customers' || first === 'order' || first === 'customer'
@@ -221,11 +223,23 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       if (!json) process.stderr.write('Run with --help for usage.\n')
       return 2
     }
-    const failure = error instanceof CliFailure ? error : new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
+    const failure = error instanceof CliFailure ? error : await describeFailure(error, databasePath)
     output.finish(failure.json ?? { error: { code: failure.code, message: failure.message } })
     process.stderr.write(`satchel: ${failure.message.split('\n')[0]}\n`)
     return 1
   }
+}
+
+/**
+ * A failure that is not the CLI's own: an expected one from the core keeps its code, and SQLite's
+ * complaints about the database file become the message saying what to do (src/main/db/file-errors.ts,
+ * loaded only here so a command that works never pays for it). Anything else is a bug: INTERNAL.
+ */
+async function describeFailure(error: unknown, databasePath: string | undefined): Promise<CliFailure> {
+  const [{ CoreError }, { explainDatabaseError }] = await Promise.all([import('../errors'), import('../db/file-errors')])
+  const known = databasePath === undefined ? (error instanceof CoreError ? error : null) : explainDatabaseError(error, databasePath, 'cli')
+  if (known) return new CliFailure(known.message, known.code)
+  return new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
 }
 
 if (require.main === module) {

@@ -3,11 +3,11 @@
  * outbox and flusher as the app, so an order queued here is the app's order, sent exactly once by
  * whichever of the two flushes first.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
 import { describeIssues } from '../core/handlers'
-import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { closeDatabase, type Database } from '../db/database'
 import { describeHolder } from '../db/lease'
 import { CoreError } from '../errors'
 import { createOrders, type Orders } from '../orders'
@@ -15,6 +15,7 @@ import type { FlushReport } from '../orders/flusher'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
 import { cliConnection } from './connection'
+import { openExisting } from './database'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
 
@@ -71,13 +72,9 @@ const draftFileSchema = z
     path: ['customerGuid'],
   })
 
-function openExisting(path: string): Database {
-  if (!existsSync(path)) throw new CliFailure(`No Satchel database at ${path} (run sync first, or pass --db)`, 'NOT_FOUND')
-  return openDatabase(path)
-}
-
-async function withOrders<T>(global: GlobalOptions, use: (orders: Orders) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient): Promise<T> {
-  const db = openExisting(global.db)
+/** `outbox` only reads (access 'read'): it works on a read-only database and never writes one. */
+async function withOrders<T>(global: GlobalOptions, use: (orders: Orders) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient, access: 'read' | 'write' = 'write'): Promise<T> {
+  const db = openExisting(global.db, access)
   let client: ServiceClient | undefined
   try {
     client = makeClient?.(db)
@@ -264,5 +261,5 @@ export async function runOutbox(global: GlobalOptions, output: Output): Promise<
           )
     output.result({ entries }, human)
     return 0
-  })
+  }, undefined, 'read')
 }

@@ -1,20 +1,15 @@
 /**
  * The CLI's read-only commands: status, items search, customers search. They open the local store
- * and the query layer only, so they start fast and work offline.
+ * read-only and the query layer only, so they start fast, work offline and on a read-only database.
  */
-import { existsSync } from 'node:fs'
-import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { closeDatabase, type Database } from '../db/database'
 import { StoreQueries } from '../store/queries'
-import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { openExisting } from './database'
+import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
 
-function openExisting(path: string): Database {
-  if (!existsSync(path)) throw new CliFailure(`No Satchel database at ${path} (run sync first, or pass --db)`, 'NOT_FOUND')
-  return openDatabase(path)
-}
-
 function withStore<T>(global: GlobalOptions, use: (queries: StoreQueries, db: Database) => T): T {
-  const db = openExisting(global.db)
+  const db = openExisting(global.db, 'read')
   try {
     return use(new StoreQueries(db), db)
   } finally {

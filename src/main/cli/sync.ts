@@ -46,7 +46,7 @@ const syncWaitMs = 10 * 60_000
 
 export async function runSync(global: GlobalOptions, options: { full: boolean }, output: Output): Promise<number> {
   mkdirSync(dirname(global.db), { recursive: true })
-  const db = openDatabase(global.db)
+  const db = openDatabase(global.db, { audience: 'cli' })
   let client: ServiceClient | undefined
   let writer: PageWriter | undefined
   const controller = new AbortController()

@@ -1,6 +1,8 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3'
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
+import { DatabaseFileError, explainDatabaseError, hasContent, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
 import { migrations as defaultMigrations, type Migration } from './migrations'
 
 export interface OpenDatabaseOptions {
@@ -8,21 +10,135 @@ export interface OpenDatabaseOptions {
   nativeBinding?: string
   logger?: Logger
   migrations?: Migration[]
+  /**
+   * Opens for reading only: never creates, upgrades or writes anything (not even SQLite's -wal and
+   * -shm where the folder is read-only). A schema older than this code is refused, not read.
+   */
+  readOnly?: boolean
+  /** Whether a missing or empty (0-byte) file becomes a new database. Default true; never when readOnly. */
+  create?: boolean
+  /** Who reads the messages of the errors thrown (what to do differs for the app and the CLI). Default 'app'. */
+  audience?: Audience
 }
 
 export type { Database }
+export { DatabaseFileError, explainDatabaseError, type Audience } from './file-errors'
 
 /**
  * Opens the local store and brings its schema up to date. All migrations run in one transaction, so
  * a laptop that loses power mid-upgrade keeps its old schema and its unsent orders.
+ *
+ * A file that is not a Satchel database (another program's, damaged, cut short), or one this user
+ * may not write, is refused with a DatabaseFileError saying so and what to do, before anything is
+ * written to it.
  */
 export function openDatabase(path: string, options: OpenDatabaseOptions = {}): Database {
-  const migrations = options.migrations ?? defaultMigrations
-  const db = new BetterSqlite3(path, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {})
+  const audience = options.audience ?? 'app'
   try {
+    return options.readOnly ? openForReading(path, options, audience) : openForWriting(path, options, audience)
+  } catch (error) {
+    throw explainDatabaseError(error, path, audience) ?? error
+  }
+}
+
+function binding(options: OpenDatabaseOptions): { nativeBinding?: string } {
+  return options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}
+}
+
+function isFile(path: string): boolean {
+  return path !== '' && path !== ':memory:'
+}
+
+function notADatabase(path: string, reason: string, audience: Audience): DatabaseFileError {
+  return new DatabaseFileError(path, { kind: 'notADatabase', reason }, audience)
+}
+
+/**
+ * Looks at the file before SQLite does, for what SQLite would not refuse: an empty file (SQLite
+ * makes it a new database, and deletes a -wal beside it with whatever that held) and a file cut
+ * short mid-page (SQLite reads the pages it finds).
+ */
+function inspectFile(path: string, audience: Audience): 'missing' | 'empty' | 'present' {
+  let size: number
+  try {
+    size = statSync(path).size
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing'
+    return 'present' // SQLite gives the reason.
+  }
+  const wal = `${path}-wal`
+  if (size === 0) {
+    if (hasContent(wal)) throw notADatabase(path, `the file is empty, but ${wal} beside it is not (the database was cut short)`, audience)
+    return 'empty'
+  }
+  const header = Buffer.alloc(100)
+  let read: number
+  try {
+    const fd = openSync(path, 'r')
+    try {
+      read = readSync(fd, header, 0, 100, 0)
+    } finally {
+      closeSync(fd)
+    }
+  } catch {
+    return 'present' // Unreadable: SQLite gives the reason.
+  }
+  const raw = header.readUInt16BE(16)
+  const pageSize = raw === 1 ? 65_536 : raw
+  const validPageSize = pageSize >= 512 && (pageSize & (pageSize - 1)) === 0
+  if (read < 100 || header.toString('latin1', 0, 16) !== 'SQLite format 3\0' || !validPageSize) {
+    throw notADatabase(path, 'it is not an SQLite database file', audience)
+  }
+  // With a -wal beside it, a checkpoint may have been cut off while extending the file; the -wal
+  // still holds those pages and SQLite puts them back, so only SQLite may judge such a file.
+  if (size % pageSize !== 0 && !hasContent(wal)) throw notADatabase(path, 'its size is not a whole number of pages (the file was cut short)', audience)
+  return 'present'
+}
+
+/**
+ * A Satchel database has its settings table from schema 1 on; a file with tables but none of ours,
+ * or with a schema version but no settings, belongs to another program and must not be migrated.
+ */
+function checkIdentity(db: Database, path: string, audience: Audience, options: { allowEmpty: boolean }): number {
+  const version = db.pragma('user_version', { simple: true }) as number
+  const names = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all()
+  if (names.length === 0 && version === 0) {
+    if (!options.allowEmpty) throw notADatabase(path, 'it is an empty SQLite database, with none of Satchel\'s tables', audience)
+    return version
+  }
+  if (!names.includes('settings')) throw notADatabase(path, 'it is an SQLite database of another program (it has none of Satchel\'s tables)', audience)
+  return version
+}
+
+function newerSchemaError(current: number, latest: number): CoreError {
+  return new CoreError(
+    'CONFLICT',
+    `This database was written by a newer Satchel (schema ${current}; this version knows up to ${latest}). Update Satchel before opening it.`,
+  )
+}
+
+function openForWriting(path: string, options: OpenDatabaseOptions, audience: Audience): Database {
+  const create = options.create ?? true
+  if (isFile(path)) {
+    const state = inspectFile(path, audience)
+    if (state === 'missing' && !create) throw new CoreError('NOT_FOUND', `No Satchel database at ${path}`)
+    if (state === 'empty') {
+      if (!create) throw notADatabase(path, 'the file is empty', audience)
+      options.logger?.warn('the database file was empty: a new database is made in it', { path })
+    }
+  }
+  const migrations = options.migrations ?? defaultMigrations
+  const db = new BetterSqlite3(path, { ...binding(options), fileMustExist: !create })
+  try {
+    db.pragma('busy_timeout = 5000')
+    // Identity first, so another program's file is refused before anything is written to it. In a
+    // folder SQLite cannot write this read already fails (the -shm cannot be made).
+    checkIdentity(db, path, audience, { allowEmpty: true })
+    // SQLite opens a file it may not write read-only without saying so; the first write would fail.
+    const readOnly = isFile(path) ? readOnlyCause(path) : null
+    if (readOnly) throw new DatabaseFileError(path, readOnly, audience)
     db.pragma('journal_mode = WAL')
     db.pragma('foreign_keys = ON')
-    db.pragma('busy_timeout = 5000')
     // NORMAL is durable across application crashes in WAL mode; the outbox asks for FULL where a
     // power cut must not lose a queued order.
     db.pragma('synchronous = NORMAL')
@@ -34,6 +150,52 @@ export function openDatabase(path: string, options: OpenDatabaseOptions = {}): D
   }
 }
 
+function isFolderRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return code === 'SQLITE_READONLY_DIRECTORY' || (typeof code === 'string' && code.startsWith('SQLITE_CANTOPEN'))
+}
+
+function openForReading(path: string, options: OpenDatabaseOptions, audience: Audience): Database {
+  if (!isFile(path)) throw new CoreError('INVALID_ARGUMENT', 'A database held in memory cannot be opened read-only')
+  const state = inspectFile(path, audience)
+  if (state === 'missing') throw new CoreError('NOT_FOUND', `No Satchel database at ${path}`)
+  if (state === 'empty') throw notADatabase(path, 'the file is empty', audience)
+  let db = new BetterSqlite3(path, { ...binding(options), readonly: true, fileMustExist: true })
+  try {
+    db.pragma('busy_timeout = 5000')
+    checkReadable(db, path, options, audience)
+    return db
+  } catch (error) {
+    db.close()
+    if (!isFolderRefusal(error)) throw error
+  }
+  // A WAL database needs its -shm (and a -wal) made beside it even to be read. In a folder where
+  // they cannot be made, a database closed cleanly (no -wal) is whole in its one file: it is read
+  // from a copy in memory instead, which costs memory the size of the file but writes nothing.
+  // With a -wal left behind, that copy would miss the latest changes, so it is refused instead.
+  if (hasContent(`${path}-wal`)) throw new DatabaseFileError(path, { kind: 'readOnly', cause: 'walWithoutShm' } satisfies DatabaseFileProblem, audience)
+  const image = readFileSync(path)
+  // Bytes 18 and 19 say "WAL"; as rollback-journal SQLite reads the copy without looking for a -wal.
+  image[18] = 1
+  image[19] = 1
+  db = new BetterSqlite3(image, { ...binding(options), readonly: true })
+  try {
+    checkReadable(db, path, options, audience)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+/** A read-only open neither creates nor upgrades: anything but this code's own schema is refused. */
+function checkReadable(db: Database, path: string, options: OpenDatabaseOptions, audience: Audience): void {
+  const version = checkIdentity(db, path, audience, { allowEmpty: false })
+  const latest = latestSchemaVersion(options.migrations ?? defaultMigrations)
+  if (version > latest) throw newerSchemaError(version, latest)
+  if (version < latest) throw new DatabaseFileError(path, { kind: 'olderSchema', version, latest }, audience)
+}
+
 export function latestSchemaVersion(migrations: Migration[] = defaultMigrations): number {
   return migrations.reduce((max, m) => Math.max(max, m.version), 0)
 }
@@ -41,12 +203,7 @@ export function latestSchemaVersion(migrations: Migration[] = defaultMigrations)
 function migrate(db: Database, migrations: Migration[], logger?: Logger): void {
   const current = db.pragma('user_version', { simple: true }) as number
   const latest = latestSchemaVersion(migrations)
-  if (current > latest) {
-    throw new CoreError(
-      'CONFLICT',
-      `This database was written by a newer Satchel (schema ${current}; this version knows up to ${latest}). Update Satchel before opening it.`,
-    )
-  }
+  if (current > latest) throw newerSchemaError(current, latest)
   const pending = migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)
   if (pending.length === 0) return
   db.transaction(() => {

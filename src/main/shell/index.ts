@@ -21,6 +21,7 @@ import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
 import { createPrinting } from './printing'
 import { createSafeStorageSecretStore, secretsFileName } from './secrets'
+import { reportStartFailure } from './startup'
 import { createAppUrlCheck, guardWebContents, sandboxAllRenderers, secureSession } from './security'
 import { createUpdateController, isAutoUpdateSupported, type UpdateController } from './updater'
 import { createMainWindow, mainWindowSizing } from './window'
@@ -212,10 +213,11 @@ app.on('window-all-closed', () => {
 if (!app.requestSingleInstanceLock()) {
   app.quit()
 } else {
-  start().catch((error: unknown) => {
-    const message = error instanceof Error ? error.message : String(error)
-    log.error(`Satchel could not start: ${message}`)
-    dialog.showErrorBox('Satchel could not start', message)
-    app.exit(1)
-  })
+  start().catch((error: unknown) =>
+    reportStartFailure(error, {
+      showErrorBox: (title, message) => dialog.showErrorBox(title, message),
+      logError: (message) => log.error(message),
+      exit: (code) => app.exit(code),
+    }),
+  )
 }

@@ -1,0 +1,120 @@
+/**
+ * What is wrong with a database file, in words a rep or a support person can act on. The one place
+ * SQLite's codes become messages: openDatabase throws these, and the CLI passes anything SQLite
+ * throws later (a damaged page found by a query, a write refused) through explainDatabaseError.
+ *
+ * No better-sqlite3 import here: the CLI loads this only on its error path, and SqliteError is
+ * recognised by its `code`.
+ */
+import { accessSync, constants, existsSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { CoreError } from '../errors'
+
+/** Who reads the message: the remedy differs (a command to run, or the app to restart). */
+export type Audience = 'app' | 'cli'
+
+export type DatabaseFileProblem =
+  | { kind: 'notADatabase'; reason: string }
+  /** `file`: the one this user may not write (the database, its -wal or -shm); `folder`: SQLite cannot make -wal/-shm there. */
+  | { kind: 'readOnly'; cause: 'file'; file: string }
+  | { kind: 'readOnly'; cause: 'folder' }
+  /** A read-only folder holding a -wal without its -shm: SQLite cannot read the latest changes there. */
+  | { kind: 'readOnly'; cause: 'walWithoutShm' }
+  | { kind: 'olderSchema'; version: number; latest: number }
+
+const codes = { notADatabase: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT' } as const
+
+export class DatabaseFileError extends CoreError {
+  constructor(
+    readonly path: string,
+    readonly problem: DatabaseFileProblem,
+    audience: Audience,
+  ) {
+    super(codes[problem.kind], describe(path, problem, audience))
+    this.name = 'DatabaseFileError'
+  }
+}
+
+function describe(path: string, problem: DatabaseFileProblem, audience: Audience): string {
+  const cli = audience === 'cli'
+  switch (problem.kind) {
+    case 'notADatabase':
+      // Sync brings back everything that came from the service; what only ever lived in the file does not.
+      return cli
+        ? `${path} is not a Satchel database (or is damaged): ${problem.reason}. Move it aside (keep it: support may recover something from it) and run \`satchel sync\` to build a new one from the ordering service; the drafts, unsent orders and saved settings in it cannot be read.`
+        : `${path} is not a Satchel database (or is damaged): ${problem.reason}. Quit Satchel, move the file aside (keep it: support may recover something from it) and start Satchel again: it makes a new database and, once the connection settings are entered again, downloads the catalogs and customers. The drafts, unsent orders and settings in the old file cannot be read.`
+    case 'readOnly': {
+      const folder = dirname(path)
+      if (problem.cause === 'walWithoutShm') {
+        return `The database at ${path} is read-only and cannot be read here: its folder ${folder} cannot be written, and its latest changes are in ${path}-wal, which SQLite reads only with a ${path}-shm it can make beside it. Make the folder writable, or copy the database and its -wal file together to a writable folder and use the copy.`
+      }
+      const why = problem.cause === 'folder' ? ` (its folder ${folder} cannot be written, and SQLite must make its -wal and -shm files there)` : ` (${problem.file === path ? 'the file' : problem.file} cannot be written by this user)`
+      const what = problem.cause === 'folder' ? 'the folder' : 'the file'
+      return cli
+        ? `The database at ${path} is read-only${why}. status, outbox, items search and customers search can still read it; to sync, queue or send orders, make ${what} writable for this user.`
+        : `The database at ${path} is read-only${why}. Satchel must write to it to save drafts and sync. Make ${what} writable for your user account (or ask your IT support), then start Satchel again.`
+    }
+    case 'olderSchema':
+      return `The database at ${path} was written by an older Satchel (schema ${problem.version}; this Satchel reads ${problem.latest}), and commands that only read never upgrade it. Run \`satchel sync\` (or start the desktop app) once to upgrade it, then try again.`
+  }
+}
+
+export function isWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Whether a file exists with something in it (a -wal of 0 bytes holds nothing). */
+export function hasContent(path: string): boolean {
+  try {
+    return statSync(path).size > 0
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Which file or folder keeps this user from writing the database, if any. The file's mode bits
+ * (and a read-only mount or an immutable file, which stop root too) are what `access` reports; the
+ * folder matters only while SQLite still has its -wal and -shm to make there.
+ */
+export function readOnlyCause(path: string): DatabaseFileProblem | null {
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file) && !isWritable(file)) return { kind: 'readOnly', cause: 'file', file }
+  }
+  const needsFolder = !existsSync(path) || !existsSync(`${path}-wal`) || !existsSync(`${path}-shm`)
+  if (needsFolder && !isWritable(dirname(path))) return { kind: 'readOnly', cause: 'folder' }
+  return null
+}
+
+/**
+ * The error to report for `error` met while using the database at `path`: a CoreError as it is,
+ * SQLite's file-level failures as a DatabaseFileError, and null for anything else (a bug, to be
+ * reported as such).
+ */
+export function explainDatabaseError(error: unknown, path: string, audience: Audience): CoreError | null {
+  if (error instanceof CoreError) return error
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null
+  const explained = explainSqliteCode(code, path, audience)
+  // SQLite's own words stay with the error, for the log and support; the person reads the message.
+  if (explained) explained.cause = error
+  return explained
+}
+
+function explainSqliteCode(code: string, path: string, audience: Audience): DatabaseFileError | null {
+  if (code === 'SQLITE_NOTADB') return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'it is not an SQLite database file' }, audience)
+  if (code.startsWith('SQLITE_CORRUPT')) return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'parts of it are damaged or missing' }, audience)
+  if (code === 'SQLITE_READONLY_DIRECTORY') return new DatabaseFileError(path, { kind: 'readOnly', cause: 'folder' }, audience)
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) {
+    const cause = readOnlyCause(path)
+    if (cause) return new DatabaseFileError(path, cause, audience)
+    // SQLite says read-only where `access` sees nothing (another mount's rules): the file, then.
+    if (code.startsWith('SQLITE_READONLY')) return new DatabaseFileError(path, { kind: 'readOnly', cause: 'file', file: path }, audience)
+  }
+  return null
+}
