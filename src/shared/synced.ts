@@ -200,14 +200,48 @@ export const orderLineSchema = z.object({
   name: z.string().nullable(),
   qty: z.number().nullable(),
   note: z.string().nullable(),
+  /** net_price and total as the service gave them; null where it did not (its order list leaves them out). */
+  unitPrice: z.number().nullable(),
+  lineTotal: z.number().nullable(),
 })
 export type OrderLine = z.infer<typeof orderLineSchema>
 
-export const orderDetailSchema = orderSummarySchema.extend({ lines: z.array(orderLineSchema), record })
+/** The order's money as the service computed it, never recomputed here; null where it sent none. */
+export const orderTotalsSchema = z.object({
+  subTotal: z.number().nullable(),
+  tax: z.number().nullable(),
+  shipping: z.number().nullable(),
+  labor: z.number().nullable(),
+  other: z.number().nullable(),
+  /** discount_total: what was taken off the order. */
+  discount: z.number().nullable(),
+  grandTotal: z.number().nullable(),
+})
+export type OrderTotals = z.infer<typeof orderTotalsSchema>
+
+export const orderDetailSchema = orderSummarySchema.extend({ lines: z.array(orderLineSchema), totals: orderTotalsSchema, record })
 export type OrderDetail = z.infer<typeof orderDetailSchema>
 
-export const orderListSchema = z.object({ customerGuid: guid.optional(), ...page }).strict()
-export const orderListResultSchema = z.object({ orders: z.array(orderSummarySchema), total: z.number() })
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written YYYY-MM-DD')
+export const orderListSchema = z
+  .object({
+    customerGuid: guid.optional(),
+    /** Order number, PO or customer name, any part of it. */
+    query: z.string().max(200).optional(),
+    stateId: z.number().int().optional(),
+    /** Placed on or after this day, and on or before `to` (this laptop's days). */
+    from: day.optional(),
+    to: day.optional(),
+    ...page,
+  })
+  .strict()
+export const orderStateCountSchema = z.object({ id: z.number().nullable(), name: z.string(), count: z.number() })
+export const orderListResultSchema = z.object({
+  orders: z.array(orderSummarySchema),
+  total: z.number(),
+  /** Every state the list's orders are in (for the filter), whatever the search and filters. */
+  states: z.array(orderStateCountSchema),
+})
 
 // ---- sync ----------------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ import type {
   CustomerSummary,
   OrderDetail,
   OrderLine,
+  OrderTotals,
   OrderSummary,
   Price,
   PriceGroupSummary,
@@ -505,8 +506,8 @@ export class StoreQueries {
     }
   }
 
-  /** Orders newest first, across customers or for one customer. */
-  listOrders(options: { customerGuid?: string; limit?: number; offset?: number } = {}): { orders: OrderSummary[]; total: number } {
+  /** Orders newest first, across customers or for one customer; searched by number, PO or customer, filtered by state and day. */
+  listOrders(options: OrderListOptions = {}): { orders: OrderSummary[]; total: number; states: { id: number | null; name: string; count: number }[] } {
     const limit = clampLimit(options.limit, 50)
     const offset = clampOffset(options.offset)
     const join = 'orders o LEFT JOIN customers c ON c.guid = o.customer_guid OR (o.customer_guid IS NULL AND c.id = o.customer_id)'
@@ -518,17 +519,74 @@ export class StoreQueries {
       params.customer = options.customerGuid
       params.customerId = customer?.id ?? null
     }
-    const condition = where.join(' AND ')
+    // The state filter's choices come from the customer's (or every) order, not from the search.
+    const scope = where.join(' AND ')
+    const filters = orderFilters(options, params)
+    const condition = [scope, ...filters].join(' AND ')
     const rows = this.all<OrderRow>(`SELECT ${orderColumns} FROM ${join} WHERE ${condition} ORDER BY o.created_ms DESC, o.id DESC LIMIT @limit OFFSET @offset`, params)
-    const total = this.count(`SELECT count(*) FROM orders o WHERE ${condition}`, params)
-    return { orders: rows.map((row) => orderSummary(row, parseObject(row.json))), total }
+    const total = this.count(`SELECT count(*) FROM ${options.query ? join : 'orders o'} WHERE ${condition}`, params)
+    const states = this.all<{ id: number | null; name: string | null; count: number }>(
+      `SELECT o.order_state_id AS id, max(o.order_state_name) AS name, count(*) AS count FROM orders o WHERE ${scope} GROUP BY o.order_state_id ORDER BY o.order_state_id`,
+      params,
+    ).map((state) => ({ id: state.id, name: state.name ?? (state.id !== null ? (knownStates[state.id] ?? `State ${state.id}`) : 'Unknown'), count: state.count }))
+    return { orders: rows.map((row) => orderSummary(row, parseObject(row.json))), total, states }
   }
 
   getOrder(guid: string): OrderDetail | null {
     const row = this.orderByGuid.get(guid)
     if (!row) return null
     const record = parseObject(row.json)
-    return { ...orderSummary(row, record), lines: orderLines(record), record }
+    return { ...orderSummary(row, record), lines: orderLines(record), totals: orderTotals(record), record }
+  }
+}
+
+export interface OrderListOptions {
+  customerGuid?: string
+  query?: string
+  stateId?: number
+  from?: string
+  to?: string
+  limit?: number
+  offset?: number
+}
+
+/** A day (YYYY-MM-DD) as this laptop's midnight, in ms, `after` days on; the rep's "from the 3rd" means their 3rd. */
+function localMidnight(day: string, after = 0): number {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  return new Date(year, month - 1, date + after).getTime()
+}
+
+function orderFilters(options: OrderListOptions, params: Record<string, unknown>): string[] {
+  const filters: string[] = []
+  const query = options.query?.trim()
+  if (query) {
+    filters.push("(o.name LIKE @like ESCAPE '\\' OR o.po_no LIKE @like ESCAPE '\\' OR coalesce(c.name, json_extract(o.json, '$.Vendor.name')) LIKE @like ESCAPE '\\')")
+    params.like = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
+  }
+  if (options.stateId !== undefined) {
+    filters.push('o.order_state_id = @stateId')
+    params.stateId = options.stateId
+  }
+  if (options.from) {
+    filters.push('o.created_ms >= @fromMs')
+    params.fromMs = localMidnight(options.from)
+  }
+  if (options.to) {
+    filters.push('o.created_ms < @toMs')
+    params.toMs = localMidnight(options.to, 1)
+  }
+  return filters
+}
+
+function orderTotals(record: Record<string, unknown>): OrderTotals {
+  return {
+    subTotal: numberOrNull(record.sub_total),
+    tax: numberOrNull(record.tax),
+    shipping: numberOrNull(record.shipping),
+    labor: numberOrNull(record.labor),
+    other: numberOrNull(record.other),
+    discount: numberOrNull(record.discount_total) ?? numberOrNull(record.discount),
+    grandTotal: numberOrNull(record.grand_total),
   }
 }
 
@@ -600,6 +658,8 @@ function orderLines(record: Record<string, unknown>): OrderLine[] {
         name: text(item.name) ?? text(catalogItem.name),
         qty: numberOrNull(item.qty),
         note: text(item.note),
+        unitPrice: numberOrNull(item.net_price),
+        lineTotal: numberOrNull(item.total),
       }
     })
 }

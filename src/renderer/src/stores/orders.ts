@@ -1,8 +1,11 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { OrderDetail, OrderSummary } from '../../../shared/synced'
+import type { MethodInput } from '../../../shared/contract'
 import { api, unwrap } from '../api'
 import { useNoticesStore } from './notices'
+
+export type OrderFilters = Pick<NonNullable<MethodInput<'listOrders'>>, 'query' | 'stateId' | 'from' | 'to'>
 
 /** Synced order history, per customer or across customers, and reorders. */
 export const useOrdersStore = defineStore('orders', () => {
@@ -10,15 +13,18 @@ export const useOrdersStore = defineStore('orders', () => {
   const orders = ref<OrderSummary[]>([])
   const total = ref(0)
   const customerGuid = ref<string | null>(null)
+  const states = ref<{ id: number | null; name: string; count: number }[]>([])
   let generation = 0
 
-  async function list(forCustomer: string | null, limit = 200): Promise<void> {
+  /** The search and filters run in the core; only the answer to the latest request is kept. */
+  async function list(forCustomer: string | null, limit = 200, filters: OrderFilters = {}): Promise<void> {
     const mine = ++generation
     customerGuid.value = forCustomer
-    const result = await unwrap(api.listOrders(forCustomer ? { customerGuid: forCustomer, limit } : { limit }))
+    const result = await unwrap(api.listOrders({ ...filters, ...(forCustomer ? { customerGuid: forCustomer } : {}), limit }))
     if (mine !== generation) return
     orders.value = result.orders
     total.value = result.total
+    states.value = result.states
   }
 
   /** A customer's recent orders without disturbing the Orders screen's list. */
@@ -53,5 +59,5 @@ export const useOrdersStore = defineStore('orders', () => {
     return draftId
   }
 
-  return { orders, total, customerGuid, list, recent, get, reorder }
+  return { orders, total, customerGuid, states, list, recent, get, reorder }
 })
