@@ -24,6 +24,13 @@ export const priceGroupSummarySchema = z.object({
 })
 export type PriceGroupSummary = z.infer<typeof priceGroupSummarySchema>
 
+/**
+ * A catalog whose first sync has not finished: how many of its items are in so far (they are
+ * searchable as they arrive), and how many the service said there are (null until it has said).
+ */
+export const catalogLoadingSchema = z.object({ itemsDone: z.number(), itemsTotal: z.number().nullable() })
+export type CatalogLoading = z.infer<typeof catalogLoadingSchema>
+
 export const catalogSummarySchema = z.object({
   guid: z.string(),
   id: z.number().nullable(),
@@ -33,6 +40,8 @@ export const catalogSummarySchema = z.object({
   itemCount: z.number(),
   /** Local clock, ms since the epoch: when this catalog's items last finished syncing. */
   lastSyncAt: z.number().nullable(),
+  /** Set while the catalog's first sync is still bringing its items in. */
+  loading: catalogLoadingSchema.nullable().optional(),
 })
 export type CatalogSummary = z.infer<typeof catalogSummarySchema>
 
@@ -110,6 +119,8 @@ export const catalogItemSearchResultSchema = z.object({
   items: z.array(catalogItemSummarySchema),
   total: z.number(),
   priceGroupName: z.string().nullable(),
+  /** Set while the catalog's first sync is still bringing its items in: the results are partial. */
+  loading: catalogLoadingSchema.nullable().optional(),
 })
 
 export const catalogItemLookupSchema = z

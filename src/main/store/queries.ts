@@ -7,6 +7,7 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type {
   Address,
+  CatalogLoading,
   CatalogItemDetail,
   CatalogItemLookup,
   CatalogItemSearch,
@@ -163,6 +164,8 @@ export class StoreQueries {
   private readonly priceGroupsOf
   private readonly itemCounts
   private readonly scopeSuccess
+  private readonly scopeRun
+  private readonly anyItemOf
   private readonly categoriesOf
   private readonly categoryCounts
   private readonly categoryTree
@@ -190,6 +193,10 @@ export class StoreQueries {
     )
     this.itemCounts = (indexed: string) => `SELECT catalog_guid, count(*) AS n FROM catalog_item_rows ${indexed} WHERE ${live} GROUP BY catalog_guid`
     this.scopeSuccess = db.prepare<[string], number | null>('SELECT last_success_at FROM sync_scopes WHERE scope = ?').pluck()
+    this.anyItemOf = db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck()
+    this.scopeRun = db.prepare<[string], { last_success_at: number | null; run: string | null; pages: number }>(
+      'SELECT last_success_at, run, (SELECT count(*) FROM sync_pages p WHERE p.scope = s.scope) AS pages FROM sync_scopes s WHERE scope = ?',
+    )
     this.categoriesOf = db.prepare<[string], { id: number; guid: string | null; parent_id: number | null; name: string; sequence: number | null; hidden: number }>(
       'SELECT id, guid, parent_id, name, sequence, hidden FROM categories WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY sequence, name COLLATE NOCASE',
     )
@@ -337,7 +344,24 @@ export class StoreQueries {
       priceGroups: this.priceGroups(row.guid),
       itemCount: counts.get(row.guid) ?? 0,
       lastSyncAt: this.scopeSuccess.get(`catalogItems:${row.guid}`) ?? null,
+      loading: this.catalogLoading(row.guid),
     }))
+  }
+
+  /**
+   * A catalog still in its first sync: its items scope never completed, and either has not begun (0
+   * of an unknown number) or is in a first listing (pages done so far, of the total the service gave).
+   * Null once the catalog has synced once: a later listing or delta replaces rows already usable.
+   */
+  catalogLoading(catalogGuid: string): CatalogLoading | null {
+    const scope = this.scopeRun.get(`catalogItems:${catalogGuid}`)
+    if (scope?.last_success_at) return null
+    const run = scope?.run ? (JSON.parse(scope.run) as { mode?: string; fresh?: boolean; total?: number | null; pageSize?: number }) : null
+    if (run && !(run.mode === 'full' && run.fresh)) return null
+    if (!run && this.anyItemOf.get(catalogGuid)) return null
+    const total = run?.total ?? null
+    const done = run ? scope!.pages * (run.pageSize ?? 100) : 0
+    return { itemsDone: total === null ? done : Math.min(done, total), itemsTotal: total }
   }
 
   priceGroups(catalogGuid: string): PriceGroupSummary[] {
@@ -373,7 +397,7 @@ export class StoreQueries {
   }
 
   /** A catalog's live items, by search and/or category, each priced for the customer's price group. */
-  searchCatalogItems(search: CatalogItemSearch): { items: CatalogItemSummary[]; total: number; priceGroupName: string | null } {
+  searchCatalogItems(search: CatalogItemSearch): { items: CatalogItemSummary[]; total: number; priceGroupName: string | null; loading: CatalogLoading | null } {
     const limit = clampLimit(search.limit, 50)
     const offset = clampOffset(search.offset)
     const priceGroupName = search.priceGroupName ?? this.priceGroupName(search.catalogGuid, search.customerGuid)
@@ -391,7 +415,8 @@ export class StoreQueries {
       }
     }
     const match = search.query ? wordPrefixQuery(search.query) : null
-    if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName }
+    const loading = this.catalogLoading(search.catalogGuid)
+    if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName, loading }
     const { rows, total } = this.searchPage<ItemRow>({
       fts: 'catalog_item_search',
       table: 'catalog_item_rows i',
@@ -403,7 +428,7 @@ export class StoreQueries {
       params,
       match,
     })
-    return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName }
+    return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName, loading }
   }
 
   private itemSummary(row: ItemRow, priceGroupName: string | null): CatalogItemSummary {
