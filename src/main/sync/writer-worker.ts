@@ -42,6 +42,10 @@ function flush(): void {
       batch.push(next)
     }
     const responses: WriterResponse[] = []
+    // IMMEDIATE: the main connection writes while a sync runs (lease renewals, drafts, the outbox).
+    // A deferred transaction that read a row before that write committed could not write after it
+    // (SQLite answers "database is locked" at once, with no wait); taking the write lock first makes
+    // the page wait its turn instead.
     db.transaction(() => {
       for (const request of batch) {
         try {
@@ -50,7 +54,7 @@ function flush(): void {
           responses.push({ id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) })
         }
       }
-    })()
+    }).immediate()
     for (const response of responses) parentPort?.postMessage(response)
   }
 }
