@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
 import { latestSchemaVersion } from '../../src/main/db/database'
-import { call } from '../../src/main/core/handlers'
+import { call, createHandlerTable } from '../../src/main/core/handlers'
+import { explainDatabaseError } from '../../src/main/db/file-errors'
+import type { Implementations } from '../../src/shared/contract'
+import { silentLogger } from '../../src/main/ports'
 import type { Result } from '../../src/shared/result'
 import { startBridge, type Bridge } from '../bridge/server'
 import { createTestCore, type TestCore } from '../support/core'
@@ -71,6 +74,23 @@ describe('handler table', () => {
     core = createTestCore()
     const result = await call(core.handlers, 'getAppInfo')
     expect(result.ok && result.value.database).toMatchObject({ schemaVersion: latestSchemaVersion(), journalMode: 'wal' })
+  })
+})
+
+describe('a database that goes bad while the app runs', () => {
+  it('answers in the same words as at start-up, not INTERNAL', async () => {
+    const damaged = Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' })
+    const implementations = {
+      getAppInfo: () => {
+        throw damaged
+      },
+    } as unknown as Implementations
+    const table = createHandlerTable(implementations, silentLogger, (error) => explainDatabaseError(error, '/home/rep/.config/Satchel/satchel.db', 'app'))
+    const result = await call(table, 'getAppInfo')
+    expect(result).toMatchObject({ ok: false, error: { code: 'NOT_A_DATABASE', message: expect.stringContaining('/home/rep/.config/Satchel/satchel.db') } })
+    expect(JSON.stringify(result)).not.toContain('malformed')
+    const plain = createHandlerTable(implementations, silentLogger)
+    expect(await call(plain, 'getAppInfo')).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })
   })
 })
 

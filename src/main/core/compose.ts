@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads'
 import { createConnectivityMonitor, syncOnReconnect, watchReplies, watchSyncEvents, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
+import { explainDatabaseError } from '../db/file-errors'
 import { CoreError } from '../errors'
 import { EventHub, type EventStream } from '../events'
 import { createOrders, type OutboxActivity, type Orders } from '../orders'
@@ -209,6 +210,8 @@ export function createCore(config: CoreConfig): Core {
       },
     },
     logger,
+    // A database damaged or made read-only after start-up: the same words as at start-up, not INTERNAL.
+    (error) => explainDatabaseError(error, config.databasePath, 'app'),
   )
 
   if (config.backgroundSync !== false) {

@@ -16,7 +16,12 @@ export function describeIssues(error: z.ZodError): { path: string; message: stri
  * Wraps each implementation with the contract's argument check and error mapping. This is the one
  * door into the core for every transport, so a malformed call is refused the same way everywhere.
  */
-export function createHandlerTable(implementations: Implementations, logger: Logger): HandlerTable {
+export function createHandlerTable(
+  implementations: Implementations,
+  logger: Logger,
+  /** Turns a known failure that is not a CoreError (SQLite finding the database damaged or read-only) into one the rep can act on. */
+  explain: (error: unknown) => CoreError | null = () => null,
+): HandlerTable {
   const table: Partial<Record<MethodName, (argument: unknown) => Promise<Result<unknown>>>> = {}
   for (const method of methodNames) {
     const schema = contract[method].input as z.ZodType
@@ -32,6 +37,8 @@ export function createHandlerTable(implementations: Implementations, logger: Log
       } catch (error) {
         if (error instanceof CoreError) return fail(error.code, error.message, error.issues)
         logger.error('handler failed', { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+        const explained = explain(error)
+        if (explained) return fail(explained.code, explained.message)
         return fail('INTERNAL', `Satchel hit an unexpected error in ${method}. Details are in the log.`)
       }
     }
