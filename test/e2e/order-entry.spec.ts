@@ -55,7 +55,7 @@ test('a rep scans, pastes, fixes what the core flags, sends while offline and se
 
   // Send refuses while errors stand, and says why.
   await page.getByRole('button', { name: 'Send order' }).click()
-  await expect(page.getByTestId('send-problem')).toContainText('Fix 2 problem(s) before sending')
+  await expect(page.getByTestId('send-problem')).toContainText('Fix 2 problems before sending')
   await page.screenshot({ path: join(screenshotDir, 'order-entry-issues.png'), fullPage: true })
 
   // Fix: raise the quantity by direct entry, remove the N/A line.
@@ -137,9 +137,10 @@ test('a reconcile rejection shows on its line; the rep edits the order and it is
   await expect(page.getByTestId('rejected-lines')).toContainText(`${second!.sku}`)
   await expect(page.getByTestId('rejected-lines')).toContainText(`${second!.sku} is no longer active`)
 
-  // Edit: the order comes back as a draft (same api_guid), the rep removes the line and sends again.
+  // Edit: the order comes back as the same draft (same number, same api_guid), the rep removes the line and sends again.
   await page.getByRole('button', { name: 'Edit and fix the order' }).click()
-  await expect(page).not.toHaveURL(new RegExp(`#/drafts/${id}$`))
+  await expect(page).toHaveURL(new RegExp(`#/drafts/${id}$`))
+  await expect(page.locator(`tbody[data-line="${second!.sku}"]`).getByTestId('supplier-issue')).toContainText(`${second!.sku} is no longer active`)
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveValue('1')
   await page.getByRole('button', { name: `Remove ${second!.sku}` }).click()
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveCount(0)

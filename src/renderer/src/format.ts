@@ -17,6 +17,11 @@ export function formatMoney(amount: number | null | undefined, currency = 'USD')
   return format.format(amount)
 }
 
+/** A count with its noun, singular for one: "1 line", "2 lines", "0 lines". */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? singular : plural}`
+}
+
 /** Quantities and counts, to two decimals at most, as the core's own messages write them. */
 const numberFormat = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 })
 export function formatNumber(value: number | null | undefined): string {

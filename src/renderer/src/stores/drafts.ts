@@ -83,11 +83,13 @@ export const useDraftsStore = defineStore('drafts', () => {
     return entry
   }
 
-  /** A rejected order back as a draft (same apiGuid, so the supplier never gets it twice). */
+  /** A rejected order back as a draft (same apiGuid and number, so the supplier never gets it twice). */
   async function reopen(apiGuid: string): Promise<DraftCheck> {
     const check = await unwrap(api.editOutboxEntry({ apiGuid }))
     const { [apiGuid]: _gone, ...rest } = sent.value
     sent.value = rest
+    // The draft is back under its own number: that number shows the draft again, not the sent panel.
+    sentFromDraft.value = Object.fromEntries(Object.entries(sentFromDraft.value).filter(([, key]) => key !== apiGuid))
     return keep(check)
   }
 

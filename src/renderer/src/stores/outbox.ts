@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { OutboxEntry, OutboxSummary } from '../../../shared/orders'
 import { api, unwrap } from '../api'
+import { useDraftsStore } from './drafts'
 import { useNoticesStore } from './notices'
 
 /** The outbox as the core keeps it: the summary for the status bar, the entries for the Outbox screen. */
@@ -42,9 +43,12 @@ export const useOutboxStore = defineStore('outbox', () => {
     await loadEntries()
   }
 
-  /** Takes the entry back into a draft; answers the draft's id. */
+  /**
+   * Takes the entry back into a draft; answers the draft's id. Through the drafts store, because the
+   * draft comes back under the number this window may have shown as sent.
+   */
   async function edit(apiGuid: string): Promise<number> {
-    const check = await unwrap(api.editOutboxEntry({ apiGuid }))
+    const check = await useDraftsStore().reopen(apiGuid)
     void loadEntries()
     return check.draft.id
   }

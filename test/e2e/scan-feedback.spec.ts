@@ -1,0 +1,54 @@
+/**
+ * Feedback matches the outcome (issue 12): a scanned line with a problem is announced as a problem
+ * (error tone, an assertive live region), a good one as added; the "Fix N problems" box follows the
+ * fixes as they happen; counting words agree ("1 line").
+ */
+import { expect, test } from './fixtures'
+import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { shootAtLaptopSizes } from './workspace'
+
+test.describe.configure({ timeout: 60_000 })
+test.use({ viewport: { width: 1280, height: 720 } })
+
+test('scanning a not-offered SKU sounds and reads as a problem; the fix box updates live', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const created = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const id = created.draft.id
+  await page.goto(`${bridge.url}#/drafts/${id}`)
+  const sku = page.getByLabel('SKU or barcode')
+  const message = page.getByTestId('scan-message')
+
+  await sku.fill(world.notOffered.sku)
+  await sku.press('Enter')
+  await expect(message).toHaveAttribute('data-tone', 'error')
+  await expect(message).toHaveAttribute('role', 'alert')
+  await expect(message).toContainText(`${world.notOffered.sku} is not offered to price group ${world.priceGroupName}`)
+  await expect(message).not.toHaveText(`Added ${world.notOffered.sku}.`)
+  await expect(page.locator('#send-summary')).toContainText(/^\s*1 line\b/)
+  await shootAtLaptopSizes(page, 'order-scan-problem')
+
+  await sku.fill(world.plain[0]!.sku)
+  await sku.press('Enter')
+  await expect(message).toHaveAttribute('data-tone', 'ok')
+  await expect(message).toHaveText(`Added ${world.plain[0]!.sku}.`)
+
+  await sku.fill(world.minimum.sku)
+  await sku.press('Enter')
+  await expect(message).toHaveAttribute('data-tone', 'error')
+  await expect(message).toContainText(`The minimum order quantity for ${world.minimum.sku}`)
+
+  // The box counts what is left to fix as the rep fixes it.
+  await page.getByRole('button', { name: 'Send order' }).click()
+  const problem = page.getByTestId('send-problem')
+  await expect(problem).toContainText('Fix 2 problems before sending')
+  const minimumQty = page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })
+  await minimumQty.fill(String(world.minimum.minOrderQty))
+  await minimumQty.press('Enter')
+  await expect(problem).toContainText('Fix 1 problem before sending')
+  await page.getByRole('button', { name: `Remove ${world.notOffered.sku}` }).click()
+  await expect(problem).toHaveCount(0)
+  await expect(page.locator('#send-summary')).toContainText(/^\s*2 lines\b/)
+  expect(pageErrors).toEqual([])
+})
