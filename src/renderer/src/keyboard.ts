@@ -12,6 +12,8 @@ type Handler = (event: KeyboardEvent) => void
 const registry = new Map<string, Handler[]>()
 
 function keyOf(event: KeyboardEvent): string {
+  // "?" is Shift+/ on most layouts and something else on others: the character is what the rep means.
+  if (event.key === '?') return '?'
   const code = event.code
   if (/^Key[A-Z]$/.test(code)) return code.slice(3)
   if (/^Digit[0-9]$/.test(code)) return code.slice(5)
@@ -89,6 +91,68 @@ export function focusSearch(): boolean {
   field.focus()
   field.select?.()
   return true
+}
+
+export interface ShortcutEntry {
+  combo: string
+  action: string
+}
+
+/**
+ * Every shortcut, as the `?` overlay lists it. The frame's combos go through registerShortcut; the
+ * screens' own keys are handled where they live (the catalog's list, the order's lines), so they are
+ * named here too: a shortcut added anywhere belongs in this list.
+ */
+export const shortcutGroups: { name: string; shortcuts: ShortcutEntry[] }[] = [
+  {
+    name: 'Anywhere',
+    shortcuts: [
+      { combo: 'Alt+1', action: 'Customers' },
+      { combo: 'Alt+2', action: 'Catalog' },
+      { combo: 'Alt+3', action: 'Orders' },
+      { combo: 'Alt+4', action: 'Outbox' },
+      { combo: 'Alt+5', action: 'Settings' },
+      { combo: 'Alt+6', action: 'Drafts' },
+      { combo: 'Mod+K', action: 'Search this screen (or customers)' },
+      { combo: '/', action: 'Search this screen (or customers)' },
+      { combo: 'Mod+N', action: 'New order (on a customer’s page; elsewhere, find the customer first)' },
+      { combo: 'Mod+Shift+N', action: 'New customer' },
+      { combo: 'Mod+Shift+S', action: 'Sync now' },
+      { combo: '?', action: 'Show these shortcuts' },
+    ],
+  },
+  {
+    name: 'Lists and search results',
+    shortcuts: [
+      { combo: 'ArrowDown', action: 'From the search field into the results' },
+      { combo: 'ArrowUp', action: 'Previous row (↓: next)' },
+      { combo: 'Home', action: 'First row (End: last; Ctrl+Home and Ctrl+End in the catalog)' },
+      { combo: 'PageDown', action: 'Ten rows on in the catalog (PageUp: back)' },
+      { combo: 'Enter', action: 'Open the first customer found, or the row in focus' },
+    ],
+  },
+  {
+    name: 'Catalog',
+    shortcuts: [
+      { combo: 'ArrowRight', action: 'Open a category (←: close it, or go to its parent)' },
+      { combo: 'Esc', action: 'Close the item panel' },
+    ],
+  },
+  {
+    name: 'Order entry',
+    shortcuts: [
+      { combo: 'F2', action: 'Go to the SKU field to add lines (also Ctrl+L)' },
+      { combo: 'Enter', action: 'In a quantity: save it' },
+      { combo: 'Mod+Enter', action: 'Send the order' },
+      { combo: 'Esc', action: 'Close the item suggestions' },
+    ],
+  },
+]
+
+/** A combo as the overlay shows it: "Ctrl+K", "⌘K", "Esc", "↓". */
+export function comboLabel(combo: string): string {
+  const arrows: Record<string, string> = { ArrowDown: '↓', ArrowUp: '↑', ArrowLeft: '←', ArrowRight: '→' }
+  return arrows[combo] ?? shortcutLabel(combo)
 }
 
 /** A clock for relative times ("synced 3 min ago"), ticking every 15 seconds while mounted. */
