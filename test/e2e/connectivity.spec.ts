@@ -41,7 +41,10 @@ test('the status turns offline and back online within 10 s, with no input', asyn
     expect(await banner.innerText()).not.toMatch(/UND_ERR|ECONN/)
     await banner.getByText('Details').click()
     await expect(banner.locator('details')).toContainText(/ECONNREFUSED|Could not connect|No answer/)
-    await shoot(page, 'connectivity-offline.png')
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await shoot(page, 'connectivity-offline-1280.png')
+    await page.setViewportSize({ width: 1366, height: 768 })
+    await shoot(page, 'connectivity-offline-1366.png')
 
     await service.start()
     const toOnline = await secondsUntil(read, 'Online', 20_000)
