@@ -125,6 +125,8 @@ export const printableDocumentSchema = z.object({
   note: z.string().nullable(),
   lines: z.array(documentLineSchema),
   subTotal: z.number().nullable(),
+  /** What the service added to a sent order's lines (tax, shipping, other): its total less the sub-total. */
+  charges: z.number().nullable(),
   grandTotal: z.number().nullable(),
   pricesAsOf: z.string().nullable(),
   /** The customer sees no prices: every price above is null. */

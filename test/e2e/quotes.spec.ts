@@ -75,7 +75,7 @@ test('a sent order’s document saves as a PDF with its number, every SKU and th
   await expect(page.getByTestId('document-number')).toHaveText(order!.name!)
   await expect(page.getByTestId('document-total')).toHaveText(money(order!.grandTotal!))
   await page.screenshot({ path: join(screenshotDir, 'document-light.png'), fullPage: true })
-  const pdf = join(core.directory, 'order.pdf')
+  const pdf = join(screenshotDir, 'document-order.pdf')
   await page.pdf({ path: pdf, format: 'A4' })
   const text = pdfText(pdf)
   expect(text).toContain(order!.name!)

@@ -217,6 +217,7 @@ export class Documents {
     const subTotal = parts.subTotal ?? roundMoney(parts.lines.reduce((sum, line) => sum + (line.lineTotal ?? 0), 0))
     const lines = hidePricing ? parts.lines.map((line) => ({ ...line, unitPrice: null, lineTotal: null })) : parts.lines
     const billTo = parts.customer?.addresses.find((a) => a.kind === 'billTo') ?? parts.customer?.addresses[0]
+    const charges = parts.grandTotal !== null && subTotal !== null ? roundMoney(parts.grandTotal - subTotal) : null
     return {
       kind: parts.kind,
       title: parts.title,
@@ -227,13 +228,15 @@ export class Documents {
       supplier: this.supplier(parts.catalogGuid),
       customer: {
         name: parts.customerName,
-        lines: [...(billTo ? fromAddress(billTo) : []), ...[parts.customer?.email, parts.customer?.phone].filter((v): v is string => Boolean(v))],
+        // The name is printed once, above the address, even where the address repeats it.
+        lines: [...(billTo ? fromAddress(billTo) : []), ...[parts.customer?.email, parts.customer?.phone].filter((v): v is string => Boolean(v))].filter((line) => line !== parts.customerName),
       },
       shipTo: parts.shipTo,
       poNo: text(parts.poNo),
       note: text(parts.note),
       lines,
       subTotal: hidePricing ? null : subTotal,
+      charges: hidePricing || charges === null || Math.abs(charges) < 0.005 ? null : charges,
       grandTotal: hidePricing ? null : parts.grandTotal,
       pricesAsOf: parts.pricesAsOf,
       hidePricing,
