@@ -68,6 +68,11 @@ describe('quotes', () => {
     expect(b).toBeDefined()
     const refused = await call(harness.core.handlers, 'updateQuote', { id: quote.id, changes: { lines: [] } })
     expect(refused.ok).toBe(false)
+
+    // The validity of a new quote is a setting.
+    await harness.api('updateSettings', { quoteValidityDays: 7 })
+    const week = await harness.api('saveDraftAsQuote', { draftId })
+    expect((Date.parse(week.validUntil) - Date.parse(week.createdAt.slice(0, 10))) / 86_400_000).toBe(7)
   })
 
   it('converts into a draft priced today: a price changed at the service and an item no longer offered are listed line by line', async () => {
