@@ -18,6 +18,8 @@ afterEach(async () => {
 interface Seen {
   customersFound: number
   itemsFound: number
+  /** The catalog listed with no search, while its name index waits for the listing's end. */
+  listed: number
   loading: { itemsDone: number; itemsTotal: number | null } | null | undefined
   otherCatalogLoading: { itemsDone: number; itemsTotal: number | null } | null | undefined
 }
@@ -42,6 +44,7 @@ describe('usable before the first sync ends', () => {
               customersFound: h.queries.searchCustomers({ query: h.queries.searchCustomers({ limit: 1 }).customers[0]!.name.split(' ')[0] }).total,
               itemsFound: h.queries.searchCatalogItems({ catalogGuid, query: someItem.split(' ')[0], includeInactive: true }).total,
               loading: h.queries.searchCatalogItems({ catalogGuid }).loading,
+              listed: h.queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.length,
               otherCatalogLoading: h.queries.listCatalogs().find((catalog) => catalog.guid === other)?.loading,
             }
           }
@@ -55,6 +58,7 @@ describe('usable before the first sync ends', () => {
     const mid = seen as unknown as Seen
     expect(mid.customersFound).toBeGreaterThan(0)
     expect(mid.itemsFound).toBeGreaterThan(0)
+    expect(mid.listed).toBeGreaterThan(0)
     const total = harness.service.control.catalogItems(firstCatalog!).filter((item) => item.deleted_at === null).length
     expect(mid.loading).toEqual({ itemsDone: expect.any(Number) as number, itemsTotal: total })
     expect(mid.loading!.itemsDone).toBeGreaterThan(0)

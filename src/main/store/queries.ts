@@ -45,6 +45,9 @@ const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
  */
 const rankedSearchLimit = 2000
 
+/** While a first sync has the name index deferred, a broad search counts its matches up to here. */
+const arrivalCountLimit = 10_000
+
 function clampLimit(limit: number | undefined, fallback: number, max = 500): number {
   if (limit === undefined || !Number.isFinite(limit)) return fallback
   return Math.max(1, Math.min(max, Math.floor(limit)))
@@ -271,6 +274,8 @@ export class StoreQueries {
     where: string[]
     params: Record<string, unknown>
     match: string | null
+    /** While `index` is missing: list in arrival order; `count` estimates an unfiltered total cheaply. */
+    arrival?: { count: string }
   }): { rows: Row[]; total: number } {
     const { fts, table, columns, where, params, match } = spec
     const alias = table.split(' ')[1]!
@@ -286,6 +291,16 @@ export class StoreQueries {
       return { rows, total: this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params) }
     }
     const filters = match ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`] : where
+    if (spec.arrival && !this.indexExists.get(spec.index)) {
+      // A first sync is bringing items in and the name index waits for its end (deferIndexes): sorting
+      // a whole catalog by name on every keystroke would hold the window. Rows come in the order they
+      // arrived, and the total is counted no further than a screenful's worth needs.
+      const rows = this.all<Row>(`SELECT ${columns} FROM ${table} WHERE ${filters.join(' AND ')} ORDER BY ${alias}.local_id LIMIT @limit OFFSET @offset`, params)
+      const counted = match
+        ? `SELECT count(*) FROM (SELECT 1 FROM ${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')} LIMIT ${arrivalCountLimit})`
+        : spec.arrival.count
+      return { rows, total: this.count(counted, params) }
+    }
     const condition = `FROM ${table} ${this.indexedBy(spec.index)} WHERE ${filters.join(' AND ')}`
     const rows = this.all<Row>(
       `SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (
@@ -427,6 +442,10 @@ export class StoreQueries {
       where,
       params,
       match,
+      // Inactive rows (a few percent) are counted too; no row of a first listing is unlisted.
+      ...(search.categoryId === undefined
+        ? { arrival: { count: 'SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = @catalog AND deleted_at IS NULL' } }
+        : {}),
     })
     return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName, loading }
   }
