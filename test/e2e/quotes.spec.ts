@@ -4,6 +4,8 @@
  * text carries the order number, every SKU and the total; a hide_pricing customer's document with no
  * price at all; the customer's usual items.
  */
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { expect, screenshotDir, test } from './fixtures'
@@ -13,6 +15,12 @@ test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 1000 }, colorScheme: 'light' })
 
 const money = (amount: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(amount)
+
+/** Serious or critical WCAG 2.2 AA findings on the page as it stands, as "rule: target" lines. */
+async function accessibilityProblems(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze()
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)
+}
 
 function pdfText(path: string): string {
   return execFileSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' })
@@ -33,6 +41,7 @@ test('a draft saved as a quote is found, and converting it after a price change 
   const number = (await heading.textContent())!.match(/Q-[A-Z2-9]{4}-0001/)![0]
   await expect(page.locator(`tr[data-line="${changed!.sku}"]`)).toContainText(money(changed!.price!))
   await page.screenshot({ path: join(screenshotDir, 'quote.png'), fullPage: true })
+  expect(await accessibilityProblems(page)).toEqual([])
 
   // Found again from the Quotes list, by a SKU on it.
   await page.getByRole('link', { name: 'Quotes', exact: true }).first().click()
@@ -41,6 +50,7 @@ test('a draft saved as a quote is found, and converting it after a price change 
   await expect(row).toContainText(world.customer.name)
   await expect(row).toContainText('Open')
   await page.screenshot({ path: join(screenshotDir, 'quote-list.png'), fullPage: true })
+  expect(await accessibilityProblems(page)).toEqual([])
   await row.getByRole('link', { name: number }).click()
 
   // The supplier raises a price; converting reads it from the service and says so, line by line.
@@ -75,6 +85,7 @@ test('a sent order’s document saves as a PDF with its number, every SKU and th
   await expect(page.getByTestId('document-number')).toHaveText(order!.name!)
   await expect(page.getByTestId('document-total')).toHaveText(money(order!.grandTotal!))
   await page.screenshot({ path: join(screenshotDir, 'document-light.png'), fullPage: true })
+  expect(await accessibilityProblems(page)).toEqual([])
   const pdf = join(screenshotDir, 'document-order.pdf')
   await page.pdf({ path: pdf, format: 'A4' })
   const text = pdfText(pdf)
@@ -84,7 +95,8 @@ test('a sent order’s document saves as a PDF with its number, every SKU and th
   // The app's frame is not printed: only the document.
   expect(text).not.toContain('Save as PDF')
 
-  // The customer's page offers what they just ordered, at the quantity they ordered it.
+  // The customer's page offers what they just ordered, at the quantity they ordered it; in order
+  // entry, Enter on one adds it with that quantity.
   await page.goto(`${bridge.url}#/customers/${world.customer.guid}`)
   const panel = page.getByTestId('usual-items')
   for (const [index, item] of lines.entries()) await expect(panel.locator(`tr[data-usual="${item.sku}"]`)).toContainText(`Add ${index + 2}`)
@@ -93,6 +105,12 @@ test('a sent order’s document saves as a PDF with its number, every SKU and th
   await panel.getByRole('button', { name: `Add all available (${lines.length})` }).click()
   await expect(page).toHaveURL(/#\/drafts\/\d+$/)
   for (const [index, item] of lines.entries()) await expect(page.getByRole('spinbutton', { name: `Quantity for ${item.sku}`, exact: true })).toHaveValue(String(index + 2))
+  await page.getByRole('button', { name: `Remove ${lines[0]!.sku}` }).click()
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${lines[0]!.sku}`, exact: true })).toHaveCount(0)
+  await page.getByTestId('usual-items').getByRole('button', { name: `Add ${lines[0]!.sku} × 2` }).focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${lines[0]!.sku}`, exact: true })).toHaveValue('2')
+  await page.screenshot({ path: join(screenshotDir, 'order-entry-usual-items.png'), fullPage: true })
 })
 
 test('a hide_pricing customer’s document shows no price', async ({ page, bridge, core, service }) => {
