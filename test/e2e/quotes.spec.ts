@@ -113,7 +113,7 @@ test('a sent order’s document saves as a PDF with its number, every SKU and th
   await page.screenshot({ path: join(screenshotDir, 'order-entry-usual-items.png'), fullPage: true })
 })
 
-test('a hide_pricing customer’s document shows no price', async ({ page, bridge, core, service }) => {
+test('a hide_pricing customer’s document shows no price; a quote is duplicated, and deleted only when the rep confirms', async ({ page, bridge, core, service }) => {
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   service.current.control.update('customer', world.customer.guid, { hide_pricing: true })
@@ -134,4 +134,19 @@ test('a hide_pricing customer’s document shows no price', async ({ page, bridg
     expect(text).not.toContain(money(item.price!))
   }
   expect(text).not.toMatch(/\$\s?\d/)
+
+  // Duplicated under the next number, then deleted only once the rep confirms.
+  await page.goto(`${bridge.url}#/quotes/${quote.id}`)
+  await page.getByRole('button', { name: 'Duplicate' }).click()
+  const copy = quote.number.replace(/0001$/, '0002')
+  await expect(page.getByRole('heading', { name: new RegExp(`^Quote ${copy} for`) })).toBeVisible()
+  await page.getByRole('button', { name: 'Delete quote' }).click()
+  const dialog = page.getByRole('dialog', { name: `Delete quote ${copy}?` })
+  await dialog.getByRole('button', { name: 'Cancel' }).click()
+  await expect(page.getByRole('heading', { name: new RegExp(`^Quote ${copy} for`) })).toBeVisible()
+  await page.getByRole('button', { name: 'Delete quote' }).click()
+  await dialog.getByRole('button', { name: 'Delete quote' }).click()
+  await expect(page).toHaveURL(/#\/quotes$/)
+  await expect(page.getByRole('link', { name: quote.number })).toBeVisible()
+  await expect(page.getByRole('link', { name: copy })).toHaveCount(0)
 })
