@@ -23,7 +23,7 @@ function itemRow(sku: string) {
 }
 
 describe('a customer’s usual items', () => {
-  it('ranks by order count then recency over 12 months, leaves out deleted items and marks those not offered', async () => {
+  it('ranks by order count then recency over 12 months, leaves out deleted items and marks those not offered or out of stock', async () => {
     const target = harness.orderable(5, 1)
     const [often, recent, older, removed, withdrawn] = target.skus.map(itemRow)
     const vendor = { guid: target.customerGuid }
@@ -49,6 +49,7 @@ describe('a customer’s usual items', () => {
       .get(target.customerGuid)!
     harness.service.control.softDelete('catalogItem', removed!.guid)
     harness.service.control.setPrice(withdrawn!.guid, group, 'N/A')
+    harness.service.control.update('catalogItem', older!.guid, { has_inventory: true, allow_backorder: false, qty_on_hand: 0, reserved_qty_on_hand: 0 })
     await harness.api('syncNow', {})
 
     // Sent from this laptop today: counts too, once the service confirmed it.
@@ -69,7 +70,10 @@ describe('a customer’s usual items', () => {
     expect(first!.offered && first!.available && first!.price !== null).toBe(true)
     expect(sent!.offered).toBe(true)
     expect(notOffered).toMatchObject({ offered: false, available: false, price: null, note: 'not offered any more' })
-    expect(last!.orders).toBe(1)
+    // Out of stock at the last sync: still offered and priced, but not added by "add all".
+    expect(last).toMatchObject({ orders: 1, offered: true, available: false })
+    expect(last!.price).not.toBeNull()
+    expect(last!.note).toMatch(/^out of stock as of \d{4}-\d{2}-\d{2}$/)
 
     const limited = await harness.api('getUsualItems', { customerGuid: target.customerGuid, limit: 2 })
     expect(limited.items.map((item) => item.sku)).toEqual([target.skus[0], target.skus[1]])
