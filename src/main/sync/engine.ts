@@ -456,13 +456,18 @@ export class SyncEngine {
    * recorded as done with its last slice; a crash before that only means applying it again. The
    * whole page's counts are added to the scope's once its last slice is in.
    */
-  private async applyPage<T>(scope: ScopeRun<T>, rows: T[], context: ApplyContext): Promise<void> {
-    const counts = emptyCounts()
+  private applyPage<T>(scope: ScopeRun<T>, rows: T[], context: ApplyContext): Promise<void> {
     const slices: T[][] = []
     for (let start = 0; start < rows.length || start === 0; start += this.sliceSize) slices.push(rows.slice(start, start + this.sliceSize))
-    // Nothing here holds the page once its slices are handed over: with the writer thread, a page
-    // waiting for its commit is a copy on that thread only (the bench's peak RSS counts both).
-    rows = []
+    return this.applySlices(scope, slices, context)
+  }
+
+  /**
+   * Nothing here holds a slice once it is handed over: with the writer thread, a page waiting for its
+   * commit is a copy on that thread only (the bench's peak RSS counts both).
+   */
+  private async applySlices<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<void> {
+    const counts = emptyCounts()
     while (slices.length > 0) {
       await breathe()
       const slice = slices.shift()!
