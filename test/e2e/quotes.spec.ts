@@ -51,7 +51,11 @@ test('a draft saved as a quote is found, and converting it after a price change 
   await expect(row).toContainText('Open')
   await page.screenshot({ path: join(screenshotDir, 'quote-list.png'), fullPage: true })
   expect(await accessibilityProblems(page)).toEqual([])
-  await row.getByRole('link', { name: number }).click()
+  // And from the customer's page, among that customer's quotes only.
+  await page.goto(`${bridge.url}#/customers/${world.customer.guid}`)
+  await page.getByRole('main').getByRole('link', { name: 'Quotes', exact: true }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Showing the quotes of' })).toContainText(world.customer.name)
+  await page.getByRole('link', { name: number }).click()
 
   // The supplier raises a price; converting reads it from the service and says so, line by line.
   const newPrice = Math.round((changed!.price! + 1.25) * 100) / 100
