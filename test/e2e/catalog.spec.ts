@@ -15,7 +15,7 @@ test('catalog: search, category filter, item detail, "not offered", and add to a
   await page.goto(`${bridge.url}#/catalog?customer=${world.customer.guid}&catalog=${world.catalogGuid}`)
   const scroller = page.getByTestId('catalog-scroller')
   await expect(scroller).toHaveAttribute('data-results-for', '')
-  await expect(page.getByTestId('catalog-context')).toContainText(`For ${world.customer.name}`)
+  await expect(page.getByTestId('catalog-context')).toContainText(`Prices for ${world.customer.name}`)
   await expect(page.getByTestId('catalog-context')).toContainText(`${world.priceGroupName} prices`)
   // Only the catalogs this customer may order from.
   const allowed = await call(core.handlers, 'listCatalogs', { customerGuid: world.customer.guid })

@@ -1,5 +1,6 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import { useConnectionStore } from './stores/connection'
+import { useCustomersStore } from './stores/customers'
 
 // Hash history: the packaged app loads index.html from a file:// URL, where path routing cannot work.
 // Views load on first visit, so the window opens without parsing screens the rep has not asked for.
@@ -11,7 +12,19 @@ export const router = createRouter({
     { path: '/customers', name: 'customers', component: () => import('./views/CustomersView.vue'), meta: { title: 'Customers' } },
     { path: '/customers/new', name: 'new-customer', component: () => import('./views/NewCustomerView.vue'), meta: { title: 'New customer' } },
     { path: '/customers/:guid', name: 'customer', component: () => import('./views/CustomerView.vue'), props: true, meta: { title: 'Customer' } },
-    { path: '/catalog', name: 'catalog', component: () => import('./views/CatalogView.vue'), meta: { title: 'Catalog' } },
+    {
+      path: '/catalog',
+      name: 'catalog',
+      component: () => import('./views/CatalogView.vue'),
+      meta: { title: 'Catalog' },
+      // Opened plainly (the sidebar, Alt+2), the catalog is for the customer the rep is working for; a
+      // link that names a catalog without a customer means the catalog's own prices.
+      beforeEnter: (to) => {
+        const current = useCustomersStore().currentGuid
+        if (current && !to.query.customer && !to.query.catalog && !to.query.draft) return { ...to, query: { ...to.query, customer: current } }
+        return true
+      },
+    },
     { path: '/drafts', name: 'drafts', component: () => import('./views/DraftsView.vue'), meta: { title: 'Drafts' } },
     { path: '/drafts/:id', name: 'draft', component: () => import('./views/OrderEntryView.vue'), props: (route) => ({ id: Number(route.params.id) }), meta: { title: 'Order' } },
     { path: '/orders', name: 'orders', component: () => import('./views/OrdersView.vue'), meta: { title: 'Orders' } },

@@ -62,10 +62,34 @@ export const useCustomersStore = defineStore('customers', () => {
     return details.get(guid) ?? null
   }
 
+  /**
+   * The customer the rep is working for: set by their page, their draft or the catalog's picker, and
+   * kept across screens (and a reload of the window) until another is chosen, so the catalog shows
+   * their prices wherever the rep opens it from.
+   */
+  const currentKey = 'satchel.currentCustomer'
+  const currentGuid = ref<string | null>(readCurrent())
+  function readCurrent(): string | null {
+    try {
+      return sessionStorage.getItem(currentKey)
+    } catch {
+      return null
+    }
+  }
+  function setCurrent(guid: string | null): void {
+    currentGuid.value = guid
+    try {
+      if (guid) sessionStorage.setItem(currentKey, guid)
+      else sessionStorage.removeItem(currentKey)
+    } catch {
+      // Storage unavailable: the choice still holds for this session.
+    }
+  }
+
   api.onEvent((event) => {
     // New or changed customers arrive with a sync: refresh what is on screen.
     if (event.name === 'syncFinished' && searchedOnce.value) void search().catch(notices.failed('Could not refresh the customer list'))
   })
 
-  return { query, includeInactive, results, total, searching, search, loadMore, get, cached }
+  return { query, includeInactive, results, total, searching, search, loadMore, get, cached, currentGuid, setCurrent }
 })

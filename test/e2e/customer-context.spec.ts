@@ -1,0 +1,66 @@
+/**
+ * The catalog knows whose prices it shows (issue 12): the customer carries from their page to the
+ * catalog (Alt+2), the catalog has a keyboard-reachable customer picker and says whose prices these
+ * are, search text stays with the customer it was typed for, and a new order starts on a catalog.
+ */
+import { expect, test } from './fixtures'
+import { call, collectPageErrors, connectAndSync } from './support'
+import { money, shootAtLaptopSizes, unlockedCustomers } from './workspace'
+
+test.describe.configure({ timeout: 60_000 })
+test.use({ viewport: { width: 1280, height: 720 } })
+
+test('Alt+2 from a customer keeps that customer’s prices; the picker changes whose they are', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const [first, second] = await unlockedCustomers(core, 2)
+  const catalogs = await call(core.handlers, 'listCatalogs', { customerGuid: first!.guid })
+  const firstPage = await call(core.handlers, 'searchCatalogItems', { catalogGuid: catalogs[0]!.guid, customerGuid: first!.guid, limit: 1 })
+  const item = firstPage.items[0]!
+
+  await page.goto(`${bridge.url}#/customers/${first!.guid}`)
+  await expect(page.getByRole('heading', { level: 1, name: first!.name })).toBeVisible()
+  await page.keyboard.press('Alt+2')
+  await expect(page).toHaveURL(/#\/catalog/)
+  const context = page.getByTestId('catalog-context')
+  await expect(context).toContainText(`Prices for ${first!.name}`)
+  await expect(context).toContainText(`${firstPage.priceGroupName} prices`)
+  const scroller = page.getByTestId('catalog-scroller')
+  await expect(scroller).toHaveAttribute('data-results-for', '')
+  const row = scroller.getByRole('row').filter({ hasText: item.sku }).first()
+  await expect(row).toContainText(item.offered ? money(item.price!) : 'Not offered')
+
+  // Search text typed for one customer does not follow to the next.
+  const search = page.getByLabel('Search catalog')
+  await search.fill('coffee')
+  await expect(scroller).toHaveAttribute('data-results-for', 'coffee')
+
+  // The picker, by keyboard only.
+  const picker = page.getByRole('combobox', { name: 'Customer' })
+  await picker.focus()
+  await expect(picker).toBeFocused()
+  await page.keyboard.press('Control+a')
+  await page.keyboard.type(second!.name)
+  await expect(page.getByRole('option', { name: new RegExp(second!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first()).toBeVisible()
+  await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('Enter')
+  await expect(context).toContainText(`Prices for ${second!.name}`)
+  await expect(search).toHaveValue('')
+  await shootAtLaptopSizes(page, 'catalog-customer')
+
+  // The customer stays chosen across screens until changed.
+  await page.keyboard.press('Alt+1')
+  await expect(page).toHaveURL(/#\/customers/)
+  await page.keyboard.press('Alt+2')
+  await expect(context).toContainText(`Prices for ${second!.name}`)
+
+  // A new order starts on a catalog, never on "Choose a catalog…".
+  await page.goto(`${bridge.url}#/customers/${first!.guid}`)
+  await page.getByRole('button', { name: 'New order' }).click()
+  await expect(page).toHaveURL(/#\/drafts\/\d+$/)
+  const id = Number(page.url().split('/').pop())
+  expect((await call(core.handlers, 'getDraft', { id })).draft.catalogGuid).not.toBeNull()
+  await expect(page.getByTestId('order-facts')).not.toContainText('Choose a catalog')
+  await expect(page.getByTestId('order-facts')).not.toContainText('none chosen')
+  expect(pageErrors).toEqual([])
+})
