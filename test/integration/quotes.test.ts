@@ -4,6 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'
+import { Retention } from '../../src/main/store/retention'
+import { SyncStore } from '../../src/main/store/sync-store'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
 let harness: OrdersHarness
@@ -102,5 +104,31 @@ describe('quotes', () => {
     if (!again.ok) expect(again.error.code).toBe('CONFLICT')
     const edit = await call(harness.core.handlers, 'updateQuote', { id: quote.id, changes: { note: 'x' } })
     expect(edit.ok).toBe(false)
+  })
+
+  it('keeps the customer and items an open quote names through listings that no longer have them, so converting it says what is gone', async () => {
+    const { draftId, target } = await draftWith([1, 1])
+    const quote = await harness.api('saveDraftAsQuote', { draftId })
+    await harness.api('deleteDraft', { id: draftId })
+
+    // A store of its own, as the writer thread and the CLI have: only the database says what is needed.
+    const db = harness.core.db
+    const store = new SyncStore(db, new Retention(db))
+    const items = `catalogItems:${target.catalogGuid}`
+    const countItems = () => db.prepare<[string], number>('SELECT count(*) FROM catalog_items WHERE catalog_guid = ?').pluck().get(target.catalogGuid)
+    store.pruneUnlisted('catalogItems', target.catalogGuid, store.newListingId(items), null)
+    store.pruneUnlisted('customers', null, store.newListingId('customers'), null)
+    expect(countItems()).toBe(2)
+    expect(db.prepare<[string], string | null>('SELECT unlisted_at FROM customers WHERE guid = ?').pluck().get(target.customerGuid)).toEqual(expect.any(String))
+
+    // The customer is still on this laptop, so the quote converts; its items are no longer offered.
+    const { check, changes } = await harness.api('convertQuote', { id: quote.id })
+    expect(check.draft.customerGuid).toBe(target.customerGuid)
+    expect(changes.map((change) => [change.sku, change.kind])).toEqual(target.skus.map((sku) => [sku, 'gone']))
+
+    // Converted, the quote no longer holds them.
+    await harness.api('deleteDraft', { id: check.draft.id })
+    store.pruneUnlisted('catalogItems', target.catalogGuid, store.newListingId(items), null)
+    expect(countItems()).toBe(0)
   })
 })

@@ -10,6 +10,7 @@ import { migration as leases } from './0008-leases'
 import { migration as apiGuidNocase } from './0009-api-guid-nocase'
 import { migration as leanCatalogItems } from './0010-lean-catalog-items'
 import { migration as quotes } from './0011-quotes'
+import { migration as quotesRetained } from './0012-quotes-retained'
 
 export interface Migration {
   version: number
@@ -37,4 +38,5 @@ export const migrations: Migration[] = [
   apiGuidNocase,
   leanCatalogItems,
   quotes,
+  quotesRetained,
 ]
