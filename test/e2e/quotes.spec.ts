@@ -139,8 +139,11 @@ test('a hide_pricing customer’s document shows no price; a quote is duplicated
   }
   expect(text).not.toMatch(/\$\s?\d/)
 
-  // Duplicated under the next number, then deleted only once the rep confirms.
+  // Past its validity it says so; duplicated under the next number, with a fresh validity; deleted
+  // only once the rep confirms.
+  await call(core.handlers, 'updateQuote', { id: quote.id, changes: { validUntil: '2020-01-31' } })
   await page.goto(`${bridge.url}#/quotes/${quote.id}`)
+  await expect(page.getByRole('status').filter({ hasText: 'This quote expired on' })).toBeVisible()
   await page.getByRole('button', { name: 'Duplicate' }).click()
   const copy = quote.number.replace(/0001$/, '0002')
   await expect(page.getByRole('heading', { name: new RegExp(`^Quote ${copy} for`) })).toBeVisible()
@@ -151,6 +154,6 @@ test('a hide_pricing customer’s document shows no price; a quote is duplicated
   await page.getByRole('button', { name: 'Delete quote' }).click()
   await dialog.getByRole('button', { name: 'Delete quote' }).click()
   await expect(page).toHaveURL(/#\/quotes$/)
-  await expect(page.getByRole('link', { name: quote.number })).toBeVisible()
+  await expect(page.getByRole('row').filter({ hasText: quote.number })).toContainText('Expired')
   await expect(page.getByRole('link', { name: copy })).toHaveCount(0)
 })
