@@ -191,23 +191,35 @@ export const orderSchema = z.looseObject({
 export type OrderRecord = z.infer<typeof orderSchema>
 
 /**
- * A catalog item as a page or batch carries it: only what identifies the row. Each item's values are
- * checked against catalogItemSchema as it is applied (store/rows.ts, checkCatalogItem), so one item
- * with an impossible price is refused on its own, with its reason, while the rest of the page is
- * applied and the refused row keeps its last good local copy.
+ * The catalog items of a page or batch: only what identifies each row is checked here (an object with
+ * a non-empty string guid). Each item's values are checked against catalogItemSchema as it is applied
+ * (store/rows.ts, catalogItemProblem), so one item with an impossible price is refused on its own,
+ * with its reason, while the rest of the page is applied and the refused row keeps its last good
+ * local copy. Written as a refinement rather than an array of loose objects: zod builds a copy of
+ * every object it parses (every key of 100 items a page), thrown away unread, and that copy was the
+ * main thread's largest cost in a first sync after parsing the JSON (issue 13).
  */
-const catalogItemEnvelopeSchema = z.looseObject({ guid: z.string().min(1) }) as unknown as typeof catalogItemSchema
+const catalogItemArraySchema = z
+  .custom<unknown[]>((value) => Array.isArray(value), { message: 'Invalid input: expected array' })
+  .superRefine((items, context) => {
+    items.forEach((item, index) => {
+      if (typeof item !== 'object' || item === null || Array.isArray(item)) return context.addIssue({ code: 'custom', path: [index], message: 'Invalid input: expected object' })
+      const guid = (item as { guid?: unknown }).guid
+      if (typeof guid !== 'string') context.addIssue({ code: 'custom', path: [index, 'guid'], message: 'Invalid input: expected string' })
+      else if (guid.length === 0) context.addIssue({ code: 'custom', path: [index, 'guid'], message: 'Too small: expected string to have >=1 characters' })
+    })
+  }) as unknown as z.ZodArray<typeof catalogItemSchema>
 
 export const catalogListSchema = z.looseObject({ catalogs: z.array(catalogSchema) })
 export const priceGroupListSchema = z.looseObject({ priceGroups: z.array(priceGroupSchema) })
 export const catalogItemPageSchema = z.looseObject({
-  catalog_items: z.array(catalogItemEnvelopeSchema),
+  catalog_items: catalogItemArraySchema,
   totalCatalogItems: int,
   hasMoreItems: flag,
   serverTimestamp: text,
 })
 export const catalogItemResponseSchema = z.looseObject({ catalog_item: catalogItemSchema })
-export const catalogItemBatchSchema = z.looseObject({ catalog_items: z.array(catalogItemEnvelopeSchema) })
+export const catalogItemBatchSchema = z.looseObject({ catalog_items: catalogItemArraySchema })
 export const orderResponseSchema = z.looseObject({ order: orderSchema })
 
 const entityRef = z.looseObject({ id: int, guid: text })
