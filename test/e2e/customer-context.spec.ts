@@ -56,6 +56,10 @@ test('Alt+2 from a customer keeps that customer’s prices; the picker changes w
 
   // A new order starts on a catalog, never on "Choose a catalog…".
   await page.goto(`${bridge.url}#/customers/${first!.guid}`)
+  await expect(page.getByRole('heading', { level: 1, name: first!.name })).toBeVisible()
+  // Terms show a name or nothing: the spec sends only payment_term_id.
+  await expect(page.getByText(/Payment term \d/)).toHaveCount(0)
+  await shootAtLaptopSizes(page, 'customer')
   await page.getByRole('button', { name: 'New order' }).click()
   await expect(page).toHaveURL(/#\/drafts\/\d+$/)
   const id = Number(page.url().split('/').pop())

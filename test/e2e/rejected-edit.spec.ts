@@ -34,6 +34,8 @@ test('the supplier’s line message survives Edit and goes when the line is fixe
 
   await page.goto(`${bridge.url}#/outbox`)
   const entry = page.getByRole('article', { name: `${world.customer.name}: Needs attention` })
+  await expect(entry).toContainText('2 lines')
+  await shootAtLaptopSizes(page, 'outbox-rejected')
   await entry.getByRole('button', { name: 'Edit' }).click()
 
   // The same order: its number and its api_guid.

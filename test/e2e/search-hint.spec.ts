@@ -53,6 +53,7 @@ test('a search narrowed by a category says so, and Enter searches all categories
   await expect(empty).toContainText(`No items in ${food.name} match “${elsewhere}”`)
   const offer = empty.getByRole('button', { name: new RegExp(`in ${equipment.name.replace('&', '\\&')}`) })
   await expect(offer).toBeVisible()
+  await shootAtLaptopSizes(page, 'catalog-search-elsewhere')
   await offer.click()
   await expect(page.getByRole('combobox', { name: 'Catalog', exact: true })).toHaveValue(equipment.guid)
   await expect(search).toHaveValue(elsewhere!)
