@@ -340,12 +340,14 @@ async function main(): Promise<void> {
     const satchel = await satchelAgainst(double, join(directory, 'satchel.db'), concurrency)
     const { db, queries } = satchel
 
-    // What a rep would type first: a word of a customer's name, and of an item's in the first catalog.
-    const customers = (await controlGet(double, 'customers')) as { name: string; deleted_at: string | null }[]
-    const customerWord = customers.find((customer) => customer.deleted_at === null)!.name.split(/\s+/)[0]!
-    const firstCatalog = queries.listCatalogs()[0]?.guid ?? catalogGuids[0]!
-    const firstItems = (await controlGet(double, 'catalogItems', { catalogGuid: catalogGuids[0]! })) as { name: string }[]
-    const itemWord = firstItems[0]!.name.split(/\s+/)[0]!
+    // What a rep would type first: a word of a customer's name, and of an item's in the catalog synced
+    // first (catalogs go by name). Read a page at a time: the double's whole lists would cost this
+    // process hundreds of MB, counted in its peak RSS.
+    const probeClient = new ServiceClient({ connection: { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } } })
+    const customerWord = (await probeClient.listCustomers({ limit: 1, offset: 0 }, {})).rows[0]!.customer.name!.split(/\s+/)[0]!
+    const firstCatalog = (await probeClient.listCatalogs({})).sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '') || a.guid.localeCompare(b.guid))[0]!.guid
+    const itemWord = (await probeClient.listCatalogItems(firstCatalog, { limit: 1, offset: 0 }, {})).rows[0]!.name!.split(/\s+/)[0]!
+    await probeClient.close()
     const probes: Record<string, Probe> = {
       customerSearch: () => queries.searchCustomers({ query: customerWord, limit: 20 }).customers.length,
       catalogSearch: () => queries.searchCatalogItems({ catalogGuid: firstCatalog, query: itemWord, limit: 20 }).items.length,

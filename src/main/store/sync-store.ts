@@ -510,8 +510,8 @@ export class SyncStore extends SyncState {
   /**
    * A first sync inserts a scope's rows into a table whose secondary indexes would otherwise be
    * updated row by row, in an order that is random for each of them: measured, three such indexes
-   * halved the insert rate. They are dropped for the listing and built once, sorted, at its end
-   * (finishBulk). Their definitions wait in deferred_indexes (migration 10) meanwhile, so a crash or a
+   * halved the insert rate. They are dropped for the listing and built once, sorted, after the run's
+   * last catalog (finishBulk). Their definitions wait in deferred_indexes (migration 10) meanwhile, so a crash or a
    * lost network only postpones the rebuild to the next run. Only catalog_item_rows: the unique guid
    * index stays (every upsert needs it), and so does the full-text index (items are searchable as
    * their pages land).

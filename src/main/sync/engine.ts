@@ -268,6 +268,9 @@ export class SyncEngine {
         if (!go) break
         go = await runScope(this.catalogItemsScope(catalogGuid))
       }
+      // The item indexes a first listing deferred are shared by every catalog: built once, after the
+      // last catalog's items, rather than after each catalog only to be dropped for the next.
+      await this.writer.finishBulk()
       if (go) await runScope(this.ordersScope())
     }
   }
@@ -412,8 +415,6 @@ export class SyncEngine {
       return cursor
     }
 
-    // The listing's own pages are in: the indexes it deferred are built before anything reads them.
-    if (run.fresh) await this.writer.finishBulk()
     // Rows changed, added or deleted while the listing paged are fetched by a delta from its own
     // first page, applied as part of the listing.
     if (run.cursor) {
