@@ -106,6 +106,18 @@ describe('quotes', () => {
     expect(edit.ok).toBe(false)
   })
 
+  it('converts offline on the local copy, with today’s local prices, in a few seconds at most', async () => {
+    const { draftId } = await draftWith([2, 1])
+    const quote = await harness.api('saveDraftAsQuote', { draftId })
+    await harness.stopService()
+    const started = Date.now()
+    const { check, changes } = await harness.api('convertQuote', { id: quote.id })
+    expect(Date.now() - started).toBeLessThan(8_000)
+    expect(changes).toEqual([])
+    expect(check.sendable).toBe(true)
+    expect(check.lines.map((line) => line.unitPrice)).toEqual(quote.lines.map((line) => line.unitPrice))
+  })
+
   it('keeps the customer and items an open quote names through listings that no longer have them, so converting it says what is gone', async () => {
     const { draftId, target } = await draftWith([1, 1])
     const quote = await harness.api('saveDraftAsQuote', { draftId })
