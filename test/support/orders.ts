@@ -66,6 +66,9 @@ export class MemoryLookup implements OrderLookup {
   priceGroupName(id: number) {
     return [...this.groups, ...this.otherGroups].find((g) => g.id === id)?.name ?? null
   }
+  activeCatalogs() {
+    return [catalogGuid, otherCatalogGuid]
+  }
   /** Customer guid → the catalog of their newest synced order. */
   orderCatalogs = new Map<string, string>()
   lastOrderCatalog(customerGuid: string) {

@@ -16,7 +16,7 @@ import { silentLogger } from '../../src/main/ports'
 import { lineBreak, quantityBreak, unitPriceAt } from '../../src/main/pricing'
 import { catalogGuid, customerGuid, item, MemoryLookup, otherCatalogGuid } from '../support/orders'
 
-const clock = { now: () => Date.parse('2026-11-20T12:00:00Z') }
+const clock = { ms: Date.parse('2026-11-20T12:00:00Z'), now() { return this.ms } }
 let directory: string
 let db: Database
 let lookup: MemoryLookup
@@ -168,5 +168,12 @@ describe('the catalog a new order starts on', () => {
     const other = '88888888-8888-4888-8888-888888888888'
     lookup.customers.set(other, { ...lookup.customers.get(customerGuid)!, guid: other })
     expect(desk.createDraft({ customerGuid: other }).catalogGuid).toBe(otherCatalogGuid)
+  })
+
+  it('for a customer captured in the field, the rep’s last catalog, else the first active one', () => {
+    expect(desk.createDraft({ newCustomer: { name: 'Corner Cafe' } }).catalogGuid).toBe(catalogGuid)
+    clock.ms += 60_000
+    desk.createDraft({ customerGuid, catalogGuid: otherCatalogGuid })
+    expect(desk.createDraft({ newCustomer: { name: 'Dock Diner' } }).catalogGuid).toBe(otherCatalogGuid)
   })
 })

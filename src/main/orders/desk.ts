@@ -100,20 +100,20 @@ export class OrderDesk {
    * The catalog a new order starts on, so the rep never starts on "Choose a catalog…": the one the
    * customer is locked to or the only one they may use; else the last one used for them (an order on
    * this laptop, then their order history); else the last one the rep used; else the first they may
-   * use. A new customer starts on the rep's last one, or none when there is none.
+   * use. A new customer may use every active catalog: the only one, else the rep's last, else the first.
    */
   private startingCatalog(customerGuid: string | null): string | null {
-    const allowed = customerGuid ? this.lookup.catalogsForCustomer(customerGuid) : null
-    if (customerGuid && !allowed?.length) return null
+    const allowed = customerGuid ? this.lookup.catalogsForCustomer(customerGuid) : this.lookup.activeCatalogs()
+    if (!allowed?.length) return null
     if (allowed?.length === 1) return allowed[0]!
-    const usable = (guid: string | null | undefined): guid is string => !!guid && (allowed === null || allowed.includes(guid))
+    const usable = (guid: string | null | undefined): guid is string => !!guid && allowed.includes(guid)
     if (customerGuid) {
       const forCustomer = this.usedCatalogs.all(customerGuid, customerGuid).find(usable) ?? this.lookup.lastOrderCatalog(customerGuid)
       if (usable(forCustomer)) return forCustomer
     }
     const byRep = this.usedCatalogs.all(null, null).find(usable)
     if (byRep) return byRep
-    return allowed?.[0] ?? null
+    return allowed[0]!
   }
 
   customerName(guid: string | null): string {

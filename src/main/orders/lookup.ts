@@ -46,6 +46,8 @@ export interface OrderLookup {
   priceGroups(catalogGuid: string): PriceGroupFacts[]
   /** The name of a price group in any catalog (a customer's group may belong to another catalog). */
   priceGroupName(id: number): string | null
+  /** Every active catalog, for a customer not yet known to the service (one captured in the field). */
+  activeCatalogs(): string[]
   /** The catalog of the customer's newest order in the synced history, or null. */
   lastOrderCatalog(customerGuid: string): string | null
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null

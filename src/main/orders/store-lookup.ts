@@ -83,6 +83,10 @@ export class StoreOrderLookup implements OrderLookup {
     return this.statements.priceGroupName.get(id) ?? null
   }
 
+  activeCatalogs(): string[] {
+    return this.statements.catalogs.all().map((c) => c.guid)
+  }
+
   lastOrderCatalog(customerGuid: string): string | null {
     return this.statements.lastOrderCatalog.get(customerGuid) ?? null
   }
