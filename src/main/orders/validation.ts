@@ -115,7 +115,8 @@ export function supplierIssues(draft: Draft): DraftIssue[] {
   if (!rejection) return []
   const issues: DraftIssue[] = []
   const onOrder = (message: string): DraftIssue => ({ field: null, lineId: null, severity: 'warning', message, supplier: true })
-  if (rejection.message) issues.push(onOrder(`The supplier refused this order: ${rejection.message}`))
+  // The client's message already says who refused it ("The ordering service rejected the request: …").
+  if (rejection.message) issues.push(onOrder(rejection.message))
   for (const said of rejection.lines) {
     if (said.lineId === null) {
       issues.push(onOrder(said.sku && !said.message.includes(said.sku) ? `${said.sku}: ${said.message}` : said.message))
