@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
 import { catalogItemSchema, type CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+import { StoreQueries } from '../../src/main/store/queries'
 import { Retention } from '../../src/main/store/retention'
 import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/store/rows'
 import { SyncStore } from '../../src/main/store/sync-store'
@@ -194,6 +195,28 @@ describe('catalog_item_rows and the catalog_items view', () => {
       expect(JSON.parse(json)).toStrictEqual(JSON.parse(JSON.stringify(item)))
     }
     closeDatabase(db)
+  })
+
+  it('opens, reads and syncs while a first sync left its indexes deferred (a crash mid-listing), and rebuilds them', () => {
+    const path = tempPath()
+    const db = openDatabase(path)
+    new SyncStore(db, new Retention(db)).applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], { listingId: 1, serverTime: null, fresh: true })
+    closeDatabase(db)
+
+    const again = openDatabase(path)
+    expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(3)
+    const store = new SyncStore(again, new Retention(again))
+    const queries = new StoreQueries(again)
+    expect(store.countLive('catalogItems', 'cat-a')).toBe(2)
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.guid)).toEqual(['item-1', 'item-2'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'pepper', categoryId: 1003 }).total).toBe(2)
+    expect(queries.listCategories('cat-a').find((category) => category.id === 1003)?.itemCount).toBe(2)
+    store.applyCatalogItems('cat-a', [fullItem(3)], { listingId: null, serverTime: null })
+    store.finishBulk()
+    expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
+    expect(store.countLive('catalogItems', 'cat-a')).toBe(3)
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual(['Peppermint Tea 1', 'Peppermint Tea 2', 'Peppermint Tea 3'])
+    closeDatabase(again)
   })
 
   it('migration 10 stores what the writer stores, and the view gives back what schema 9 held', () => {

@@ -112,7 +112,8 @@ interface TableStatements {
   flag: Statement<[string, string]> | null
   countListedLive: Statement<unknown[], { n: number }>
   anyRow: Statement<unknown[], unknown>
-  countLive: Statement<unknown[], { n: number }>
+  /** Prepared on first use: the index it names may be deferred (deferIndexes) when this store is made. */
+  countLive: () => Statement<unknown[], { n: number }>
   /** countLive without naming the index, while a first sync has it deferred. */
   countLiveUnindexed: Statement<unknown[], { n: number }>
 }
@@ -248,8 +249,10 @@ export class SyncStore extends SyncState {
         flag: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = ? WHERE guid = ? AND unlisted_at IS NULL`) : null,
         countListedLive: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} listed_run = @listing AND deleted_at IS NULL`),
         anyRow: db.prepare(`SELECT 1 FROM ${spec.table} WHERE ${spec.scopeColumn ? `${spec.scopeColumn} = @scope` : '1'} LIMIT 1`),
-        countLive: db.prepare(
-          `SELECT count(*) AS n FROM ${spec.table} ${spec.liveIndex ? `INDEXED BY ${spec.liveIndex}` : ''} WHERE ${scoped} deleted_at IS NULL ${unlisted}`,
+        countLive: lazily(() =>
+          db.prepare<unknown[], { n: number }>(
+            `SELECT count(*) AS n FROM ${spec.table} ${spec.liveIndex ? `INDEXED BY ${spec.liveIndex}` : ''} WHERE ${scoped} deleted_at IS NULL ${unlisted}`,
+          ),
         ),
         countLiveUnindexed: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} deleted_at IS NULL ${unlisted}`),
       })
@@ -498,7 +501,7 @@ export class SyncStore extends SyncState {
   countLive(name: SyncedTableName, scope: string | null): number {
     const spec: SyncedTable = tables[name]
     const statements = this.table(name)
-    const statement = spec.liveIndex && !this.indexExists.get(spec.liveIndex) ? statements.countLiveUnindexed : statements.countLive
+    const statement = spec.liveIndex && !this.indexExists.get(spec.liveIndex) ? statements.countLiveUnindexed : statements.countLive()
     return statement.get({ scope })?.n ?? 0
   }
 
@@ -591,4 +594,10 @@ function runKeyed(statement: Statement, row: Record<string, unknown>): { changes
     if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
     return statement.run({ ...row, local_id: null })
   }
+}
+
+/** A value made on first use and kept. */
+function lazily<T>(make: () => T): () => T {
+  let made: T | undefined
+  return () => (made ??= make())
 }
