@@ -204,7 +204,7 @@ export class SyncEngine {
     this.orderHistoryPages = options.orderHistoryPages ?? 20
     this.sliceSize = Math.max(1, options.rowsPerTransaction ?? 100)
     this.monotonic = options.monotonic ?? (() => performance.now())
-    this.writeAhead = Math.max(this.concurrency, options.writeAhead ?? 16)
+    this.writeAhead = Math.max(this.concurrency, options.writeAhead ?? 8)
   }
 
   async run(options: SyncRunOptions = {}): Promise<SyncReport> {
