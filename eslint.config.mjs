@@ -33,6 +33,33 @@ const mainImports = (...extra) => ({
   'no-restricted-imports': ['error', { paths: [electronBan], patterns: [...electronPatterns, ...extra] }],
 })
 
+/**
+ * Several connections write one database at once (the sync's writer thread, the app's main
+ * connection, CLI processes). A deferred transaction that reads before it writes cannot write once
+ * another connection has committed in between: SQLite answers "database is locked" at once, with no
+ * busy wait (the first-sync e2e failed that way). So in src/main every transaction takes the write
+ * lock when it begins: `db.transaction(fn).immediate()`, never `db.transaction(fn)()`. Nested calls
+ * become savepoints either way.
+ */
+const sqlite = {
+  rules: {
+    'immediate-transactions': {
+      meta: { type: 'problem', messages: { deferred: 'Begin SQLite transactions with .immediate(): a deferred one that reads first fails with "database is locked" when another connection commits in between.' } },
+      create(context) {
+        return {
+          CallExpression(node) {
+            const callee = node.callee
+            if (callee.type !== 'MemberExpression' || callee.property.type !== 'Identifier' || callee.property.name !== 'transaction') return
+            const parent = node.parent
+            const chained = parent.type === 'MemberExpression' && parent.object === node && parent.property.type === 'Identifier' && ['immediate', 'exclusive'].includes(parent.property.name)
+            if (!chained) context.report({ node, messageId: 'deferred' })
+          },
+        }
+      },
+    },
+  },
+}
+
 export default tseslint.config(
   {
     ignores: ['out/**', 'dist/**', 'build/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/bench/results/**'],
@@ -100,5 +127,10 @@ export default tseslint.config(
   {
     files: ['src/main/shell/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    plugins: { sqlite },
+    rules: { 'sqlite/immediate-transactions': 'error' },
   },
 )

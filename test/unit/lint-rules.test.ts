@@ -74,3 +74,20 @@ describe('dependency direction inside the core', () => {
     }
   })
 })
+
+describe('SQLite transactions in the core', () => {
+  async function ruleErrors(code: string, filePath: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath })
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'sqlite/immediate-transactions').map((m) => m.message)
+  }
+  const declare = 'declare const db: { transaction(fn: () => void): { (): void; immediate(): void } }\n'
+
+  it('fails a deferred transaction, called at once or kept for later', async () => {
+    expect(await ruleErrors(`${declare}db.transaction(() => undefined)()\n`, 'src/main/store/deferred.ts')).toEqual([expect.stringContaining('.immediate()')])
+    expect(await ruleErrors(`${declare}export const later = db.transaction(() => undefined)\n`, 'src/main/quotes/deferred.ts')).toHaveLength(1)
+  })
+
+  it('allows one that begins IMMEDIATE', async () => {
+    expect(await ruleErrors(`${declare}db.transaction(() => undefined).immediate()\n`, 'src/main/store/immediate.ts')).toEqual([])
+  })
+})

@@ -236,7 +236,7 @@ export class Outbox {
 
   /** Runs `work` in one transaction: the flusher's bookkeeping of one order and the claim of the next commit together. */
   atomically<T>(work: () => T): T {
-    return this.db.transaction(work)()
+    return this.db.transaction(work).immediate()
   }
 
   /** When the next retry falls due (epoch ms), or null when nothing is waiting. */

@@ -58,15 +58,15 @@ export class QuoteRepository {
   }
 
   create(fields: QuoteFields, now: string): Quote {
-    const insert = this.db.transaction(() => {
+    const id = this.db.transaction(() => {
       this.prefix()
       this.statements.takeNumber.run()
       const { prefix, last } = this.statements.numbering.get()!
       const number = `Q-${prefix}-${String(last).padStart(4, '0')}`
       const document = documentSchema.parse(fields)
       return this.statements.insert.run(number, document.customerGuid, document.customerName, searchText(number, document), JSON.stringify(document), now, now).lastInsertRowid
-    })
-    return this.get(Number(insert()))
+    }).immediate()
+    return this.get(Number(id))
   }
 
   find(id: number): Quote | null {

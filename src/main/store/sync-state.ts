@@ -113,7 +113,7 @@ export class SyncState {
       this.ensureScope.run(scope)
       this.clearPages.run(scope)
       this.updateRun.run(JSON.stringify(run), scope)
-    })()
+    }).immediate()
   }
 
   updateRunState(scope: string, run: RunState): void {
@@ -134,7 +134,7 @@ export class SyncState {
     this.db.transaction(() => {
       this.commitScope.run(cursor, localNow, cursor, scope)
       this.clearPages.run(scope)
-    })()
+    }).immediate()
   }
 
   /** Forget the unfinished run (and, for a refused cursor, the cursor): the next pass starts from page 0. */
@@ -143,7 +143,7 @@ export class SyncState {
       this.clearPages.run(scope)
       this.updateRun.run(null, scope)
       if (options.dropCursor) this.dropCursor.run(scope)
-    })()
+    }).immediate()
   }
 
   setVerifyNeeded(scope: string, needed: boolean): void {
@@ -158,7 +158,7 @@ export class SyncState {
     this.db.transaction(() => {
       this.clearPages.run(scope)
       this.deleteScope.run(scope)
-    })()
+    }).immediate()
   }
 
   /** Local clock, ms: the end of the last run that finished without error. */

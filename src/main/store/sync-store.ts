@@ -338,7 +338,7 @@ export class SyncStore extends SyncState {
     this.db.transaction(() => {
       applyRows(counts)
       if (context.page) this.recordPageDone(context.page.scope, context.page.page)
-    })()
+    }).immediate()
     return counts
   }
 
@@ -477,7 +477,7 @@ export class SyncStore extends SyncState {
             if (row.live) counts.deleted++
           }
         }
-      })()
+      }).immediate()
     }
     return { counts, next: until >= last ? null : until }
   }
@@ -529,7 +529,7 @@ export class SyncStore extends SyncState {
         this.saveDeferred.run(index.name, index.sql)
         this.db.exec(`DROP INDEX ${index.name}`)
       }
-    })()
+    }).immediate()
   }
 
   /** Builds every index a first sync deferred (see deferIndexes); true when there were any. */
@@ -542,7 +542,7 @@ export class SyncStore extends SyncState {
         if (!this.indexExists.get(index.name)) this.db.exec(index.sql)
         this.forgetDeferred.run(index.name)
       }
-    })()
+    }).immediate()
     return true
   }
 
