@@ -38,11 +38,21 @@ export async function startDouble(size: string): Promise<Double> {
 }
 
 export async function control(double: Double, method: string, args: Record<string, unknown>): Promise<unknown> {
-  const response = await fetch(`${double.url}/__control/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  })
+  const send = () =>
+    fetch(`${double.url}/__control/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(args),
+    })
+  let response: Response
+  try {
+    response = await send()
+  } catch (error) {
+    // A pooled connection the double closed while idle (the bench pauses for the insert runs) can
+    // fail the first request on it; the request never reached the handler, so it goes once more.
+    process.stderr.write(`control ${method}: ${String((error as Error).cause ?? error)}; trying once more\n`)
+    response = await send()
+  }
   if (!response.ok) throw new Error(`control ${method} failed: ${response.status} ${await response.text()}`)
   return ((await response.json()) as { result: unknown }).result
 }
