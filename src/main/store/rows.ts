@@ -180,8 +180,8 @@ export function categoryRow(catalogGuid: string, category: CategoryRecord, listi
   }
 }
 
-/** syncedAt: the serverTimestamp of the page the item came on. */
-export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+/** A catalog item's columns, as both shapes below store them. syncedAt: the serverTimestamp of the page the item came on. */
+function catalogItemColumns(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
   return {
     guid: item.guid,
     id: nullable(item.id),
@@ -206,8 +206,15 @@ export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, lis
     listed_run: listingId,
     // The service's clock on the page that brought this version: how fresh stock figures are.
     synced_at: syncedAt,
-    json: JSON.stringify(item),
   }
+}
+
+/**
+ * A catalog item as schema 9 stored it, with the whole record in `json`: what the catalog_items view
+ * still answers, and what the migration tests write to stand for a laptop before migration 10.
+ */
+export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+  return { ...catalogItemColumns(catalogGuid, item, listingId, syncedAt), json: JSON.stringify(item) }
 }
 
 /**
@@ -216,31 +223,7 @@ export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, lis
  * leanItemExtra). The catalog_items view puts catalogItemRow's `json` back together from these.
  */
 export function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
-  return {
-    local_id: positive(item.id),
-    guid: item.guid,
-    id: nullable(item.id),
-    catalog_guid: catalogGuid,
-    category_id: nullable(item.category_id),
-    sku: item.sku ?? '',
-    upc: nullable(item.upc),
-    name: item.name ?? '',
-    description: nullable(item.description),
-    manufacturer: nullable(item.manufacturer),
-    active: bool(item.active, 1),
-    msrp: nullable(item.msrp),
-    qty_on_hand: nullable(item.qty_on_hand),
-    min_order_qty: nullable(item.min_order_qty),
-    has_inventory: bool(item.has_inventory, null),
-    allow_backorder: bool(item.allow_backorder, null),
-    pricing: item.pricing ? JSON.stringify(item.pricing) : null,
-    version: versionOf(item.updated_at, item.deleted_at),
-    updated_at: nullable(item.updated_at),
-    deleted_at: nullable(item.deleted_at),
-    listed_run: listingId,
-    synced_at: syncedAt,
-    extra: leanItemExtra(item),
-  }
+  return { local_id: positive(item.id), ...catalogItemColumns(catalogGuid, item, listingId, syncedAt), extra: leanItemExtra(item) }
 }
 
 /** The spec's CatalogItem fields that have a column of their own in catalog_item_rows. */
