@@ -25,6 +25,7 @@ test('? opens the list of every shortcut, Escape closes it', async ({ page, brid
   for (const [keys, action] of [
     ['Alt+1', 'Customers'],
     ['Alt+4', 'Outbox'],
+    ['Alt+7', 'Quotes'],
     ['Ctrl+K', 'Search'],
     ['Ctrl+Shift+S', 'Sync now'],
     ['F2', 'SKU'],

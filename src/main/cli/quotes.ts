@@ -2,19 +2,20 @@
  * `quotes` and `customer usual`: read-only, offline, straight from the local database, as the app
  * shows them.
  */
-import { existsSync } from 'node:fs'
 import { UsualItems } from '../customers/usual'
-import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { closeDatabase, type Database } from '../db/database'
 import { StoreOrderLookup } from '../orders/store-lookup'
 import { systemClock } from '../ports'
+import { localDay } from '../quotes/desk'
 import { QuoteRepository } from '../quotes/repository'
-import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { openExisting } from './database'
+import { UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
 
 function withDatabase<T>(global: GlobalOptions, use: (db: Database) => T): T {
-  if (!existsSync(global.db)) throw new CliFailure(`No Satchel database at ${global.db} (run sync first, or pass --db)`, 'NOT_FOUND')
-  // Opened as the app opens it, so a database from before quotes gets its quotes table.
-  const db = openDatabase(global.db)
+  // Opened for writing, as the app opens it, so a database from before quotes gets its quotes table;
+  // a missing, empty, damaged or read-only file gets the CLI's own messages.
+  const db = openExisting(global.db, 'write')
   try {
     return use(db)
   } finally {
@@ -22,15 +23,9 @@ function withDatabase<T>(global: GlobalOptions, use: (db: Database) => T): T {
   }
 }
 
-function today(): string {
-  const now = new Date()
-  const pad = (n: number) => String(n).padStart(2, '0')
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`
-}
-
 export function runQuotes(global: GlobalOptions, filter: { customer?: string }, output: Output): number {
   return withDatabase(global, (db) => {
-    const quotes = new QuoteRepository(db).list({ today: today(), ...(filter.customer ? { customerGuid: filter.customer } : {}) })
+    const quotes = new QuoteRepository(db).list({ today: localDay(systemClock.now()), ...(filter.customer ? { customerGuid: filter.customer } : {}) })
     const state = (quote: (typeof quotes)[number]) => (quote.convertedAt ? 'converted' : quote.expired ? 'expired' : 'open')
     const human =
       quotes.length === 0

@@ -55,10 +55,6 @@ export interface Core {
   readonly sync: Sync
   /** Drafts, the outbox, its flusher and driver. */
   readonly orders: Orders
-  /** Quotes: saved, numbered, converted into drafts (for the CLI and tests). */
-  readonly quotes: QuoteDesk
-  /** A customer's usual items (for the CLI). */
-  readonly usual: UsualItems
   /** What the desktop shell watches to hold a quit or an update restart while an order is on the wire. */
   readonly outboxActivity: OutboxActivity
   /** Whether the ordering service answers; checked in the background, refreshed on demand. */
@@ -228,8 +224,6 @@ export function createCore(config: CoreConfig): Core {
     connection,
     sync,
     orders,
-    quotes,
-    usual,
     outboxActivity: orders.activity,
     connectivity,
     syncAndFlush,

@@ -95,10 +95,13 @@ export class UsualItems {
 
     const allowed = this.lookup.catalogsForCustomer(customerGuid)
     const items: UsualItem[] = []
+    // The price group depends on the catalog and the customer only: resolved once per catalog.
+    const groups = new Map<string, ReturnType<typeof resolvePriceGroup>>()
     for (const tally of tallies.values()) {
       const item = this.lookup.catalogItem(tally.catalogGuid, tally.guid)
       if (!item || item.deleted) continue
-      const group = resolvePriceGroup(this.lookup, tally.catalogGuid, null, customer)
+      if (!groups.has(tally.catalogGuid)) groups.set(tally.catalogGuid, resolvePriceGroup(this.lookup, tally.catalogGuid, null, customer))
+      const group = groups.get(tally.catalogGuid)
       const price = group ? unitPriceAt(item, group.name, tally.lastQty) : { offered: false as const, unitPrice: null }
       const offered = item.active && price.offered && (allowed === null || allowed.includes(tally.catalogGuid))
       const outOfStock = item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && item.qtyAvailable <= 0

@@ -44,9 +44,7 @@ export class QuoteDesk {
 
   /** The local calendar day, as quotes' validity is counted in the rep's days. */
   today(offsetDays = 0): string {
-    const date = new Date(this.clock.now() + offsetDays * msPerDay)
-    const pad = (n: number) => String(n).padStart(2, '0')
-    return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
+    return localDay(this.clock.now(), offsetDays)
   }
 
   /** The draft as it stands, priced now, becomes a new quote; the draft itself is left as it was. */
@@ -199,4 +197,11 @@ function change(line: QuoteLine, kind: QuoteChange['kind'], currentPrice: number
 
 function subTotalOf(lines: QuoteLine[]): number {
   return roundMoney(lines.reduce((sum, line) => sum + (line.lineTotal ?? 0), 0))
+}
+
+/** The calendar day on this laptop (YYYY-MM-DD) at `ms`, `offsetDays` later: quotes' validity is counted in the rep's days. */
+export function localDay(ms: number, offsetDays = 0): string {
+  const date = new Date(ms + offsetDays * msPerDay)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`
 }

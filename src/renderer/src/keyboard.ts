@@ -113,6 +113,7 @@ export const shortcutGroups: { name: string; shortcuts: ShortcutEntry[] }[] = [
       { combo: 'Alt+4', action: 'Outbox' },
       { combo: 'Alt+5', action: 'Settings' },
       { combo: 'Alt+6', action: 'Drafts' },
+      { combo: 'Alt+7', action: 'Quotes' },
       { combo: 'Mod+K', action: 'Search this screen (or customers)' },
       { combo: '/', action: 'Search this screen (or customers)' },
       { combo: 'Mod+N', action: 'New order (on a customer’s page; elsewhere, find the customer first)' },
