@@ -204,7 +204,8 @@ describe('catalog_item_rows and the catalog_items view', () => {
     closeDatabase(db)
 
     const again = openDatabase(path)
-    expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(3)
+    // guid, name, category and SKU (migration 13 made the guid's a named index a first sync can defer).
+    expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(4)
     const store = new SyncStore(again, new Retention(again))
     const queries = new StoreQueries(again)
     expect(store.countLive('catalogItems', 'cat-a')).toBe(2)
@@ -217,6 +218,65 @@ describe('catalog_item_rows and the catalog_items view', () => {
     expect(store.countLive('catalogItems', 'cat-a')).toBe(3)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual(['Peppermint Tea 1', 'Peppermint Tea 2', 'Peppermint Tea 3'])
     closeDatabase(again)
+  })
+
+  it('keeps one row per guid while the guid index waits: a page met twice, a take-over after a crash', () => {
+    const path = tempPath()
+    const db = openDatabase(path)
+    const fresh = { listingId: 1, serverTime: null, fresh: true }
+    const store = new SyncStore(db, new Retention(db))
+    store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], fresh)
+    expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeUndefined()
+    // Rows moved while paging: the same item on a later page, once as it was and once changed.
+    const counts = store.applyCatalogItems('cat-a', [fullItem(2), fullItem(1, { name: 'Peppermint Tea 1 renamed', updated_at: '2027-06-01T00:00:00.000Z' })], fresh)
+    expect(counts).toMatchObject({ fetched: 2, upserted: 1 })
+    closeDatabase(db)
+
+    // Another process takes the listing over (the first was killed) and meets item 2 again.
+    const again = openDatabase(path)
+    const next = new SyncStore(again, new Retention(again))
+    next.applyCatalogItems('cat-a', [fullItem(2), fullItem(3)], fresh)
+    next.finishBulk()
+    expect(again.prepare('SELECT guid, name FROM catalog_item_rows ORDER BY guid').all()).toEqual([
+      { guid: 'item-1', name: 'Peppermint Tea 1 renamed' },
+      { guid: 'item-2', name: 'Peppermint Tea 2' },
+      { guid: 'item-3', name: 'Peppermint Tea 3' },
+    ])
+    expect(again.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeDefined()
+    expect(new StoreQueries(again).searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' }).items.map((item) => item.guid)).toEqual(['item-1'])
+    closeDatabase(again)
+  })
+
+  it('builds the guid index when another connection wrote an item the writer did not know of, keeping the newest version', () => {
+    const path = tempPath()
+    const writerDb = openDatabase(path)
+    const writer = new SyncStore(writerDb, new Retention(writerDb))
+    writer.applyCatalogItems('cat-a', [fullItem(1)], { listingId: 1, serverTime: null, fresh: true })
+    // The window's own connection refreshes item 2 while the guid index waits; the writer meets it later, newer.
+    const windowDb = openDatabase(path)
+    new SyncStore(windowDb, new Retention(windowDb)).applyCatalogItems('cat-a', [fullItem(2)], { listingId: null, serverTime: null })
+    writer.applyCatalogItems('cat-a', [fullItem(2, { name: 'Newer', updated_at: '2027-06-01T00:00:00.000Z' })], { listingId: 1, serverTime: null, fresh: true })
+    expect(writerDb.prepare("SELECT count(*) FROM catalog_item_rows WHERE guid = 'item-2'").pluck().get()).toBe(2)
+    writer.finishBulk()
+    expect(writerDb.prepare("SELECT name FROM catalog_item_rows WHERE guid = 'item-2'").pluck().all()).toEqual(['Newer'])
+    expect(writerDb.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
+    const queries = new StoreQueries(writerDb)
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'newer' }).items.map((item) => item.guid)).toEqual(['item-2'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'peppermint' }).items.map((item) => item.guid)).toEqual(['item-1', 'item-2'])
+    // The full-text index holds exactly the rows left (rank 1: checked against catalog_item_rows).
+    writerDb.exec("INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('integrity-check', 1)")
+    closeDatabase(windowDb)
+    closeDatabase(writerDb)
+  })
+
+  it('keeps the indexes for a catalog new to a laptop that already holds items', () => {
+    const db = openDatabase(tempPath())
+    const store = new SyncStore(db, new Retention(db))
+    store.applyCatalogItems('cat-a', [fullItem(1)], { listingId: null, serverTime: null })
+    store.applyCatalogItems('cat-b', [fullItem(2)], { listingId: 2, serverTime: null, fresh: true })
+    expect(db.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
+    expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeDefined()
+    closeDatabase(db)
   })
 
   it('migration 10 stores what the writer stores, and the view gives back what schema 9 held', () => {

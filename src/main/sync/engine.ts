@@ -438,7 +438,10 @@ export class SyncEngine {
       return this.pass(scope, freshListing, attempt + 1)
     }
     if (scope.prunes && !truncated) {
-      addCounts(scope.counts, await this.prune(scope, scope.resource, listingId, run.cursor))
+      // A scope's first listing began with no rows of it here: every row it holds now came with the
+      // listing, so there is nothing to prune, and reading the whole catalog to find that out cost a
+      // first sync half a second per 100,000 items.
+      if (!run.fresh) addCounts(scope.counts, await this.prune(scope, scope.resource, listingId, run.cursor))
       // Categories belong to a catalog's listing: those no item carried any more are gone.
       if (scope.resource === 'catalogItems' && scope.catalogGuid) await this.prune(scope, 'categories', listingId, run.cursor)
     }

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
+import { prepareItemPage, preparedSize, type PreparedItemPage } from '../store/item-page'
 import type { ApplyContext, ApplyCounts, SyncStore } from '../store/sync-store'
 
 export interface PageWriter {
@@ -23,9 +24,12 @@ export interface PageWriter {
   close(): Promise<void>
 }
 
-/** What the worker is asked to do: one page, in one transaction. */
+/**
+ * What the worker is asked to do: one page, in one transaction. Catalog items come prepared
+ * (item-page.ts): checked and mapped on the posting thread, plain column values on the way over.
+ */
 export type WriterRequest =
-  | { id: number; op: 'catalogItems'; catalogGuid: string; rows: CatalogItemRecord[]; context: ApplyContext }
+  | { id: number; op: 'catalogItems'; page: PreparedItemPage; context: ApplyContext }
   | { id: number; op: 'customers'; rows: CustomerConnection[]; context: ApplyContext }
   | { id: number; op: 'orders'; rows: OrderRecord[]; context: ApplyContext }
   | { id: number; op: 'finishBulk'; rows: [] }
@@ -42,6 +46,11 @@ export interface WriterWorkerData {
   nativeBinding?: string
 }
 
+/** How many records a request writes: the worker's measure of a batch. */
+export function requestSize(request: WriterRequest): number {
+  return request.op === 'catalogItems' ? preparedSize(request.page) : request.rows.length
+}
+
 /** Distributes over the union, so each request keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 
@@ -49,7 +58,7 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 export function applyRequest(store: SyncStore, request: WithoutId<WriterRequest>): ApplyCounts {
   switch (request.op) {
     case 'catalogItems':
-      return store.applyCatalogItems(request.catalogGuid, request.rows, request.context)
+      return store.applyItemPage(request.page, request.context)
     case 'customers':
       return store.applyCustomers(request.rows, request.context)
     case 'orders':
@@ -63,7 +72,7 @@ export function applyRequest(store: SyncStore, request: WithoutId<WriterRequest>
 export function inlineWriter(store: SyncStore): PageWriter {
   return {
     onThisThread: true,
-    applyCatalogItems: async (catalogGuid, rows, context) => applyRequest(store, { op: 'catalogItems', catalogGuid, rows, context }),
+    applyCatalogItems: async (catalogGuid, rows, context) => store.applyCatalogItems(catalogGuid, rows, context),
     applyCustomers: async (rows, context) => applyRequest(store, { op: 'customers', rows, context }),
     applyOrders: async (rows, context) => applyRequest(store, { op: 'orders', rows, context }),
     finishBulk: async () => void applyRequest(store, { op: 'finishBulk', rows: [] }),
@@ -128,7 +137,8 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
   }
   return {
     onThisThread: false,
-    applyCatalogItems: (catalogGuid, rows, context) => send({ op: 'catalogItems', catalogGuid, rows, context }),
+    applyCatalogItems: (catalogGuid, rows, context) =>
+      send({ op: 'catalogItems', page: prepareItemPage(catalogGuid, rows, context.listingId, context.serverTime), context }),
     applyCustomers: (rows, context) => send({ op: 'customers', rows, context }),
     applyOrders: (rows, context) => send({ op: 'orders', rows, context }),
     finishBulk: async () => void (await send({ op: 'finishBulk', rows: [] })),

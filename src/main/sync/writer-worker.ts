@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { closeDatabase, openDatabase } from '../db/database'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
-import { applyRequest, closeRequest, readyMessage, type WriterRequest, type WriterResponse, type WriterWorkerData } from './page-writer'
+import { applyRequest, closeRequest, readyMessage, requestSize, type WriterRequest, type WriterResponse, type WriterWorkerData } from './page-writer'
 
 const data = workerData as WriterWorkerData
 const db = openDatabase(data.databasePath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {})
@@ -36,9 +36,9 @@ function flush(): void {
   while (queue.length > 0) {
     const batch: WriterRequest[] = []
     let rows = 0
-    while (queue.length > 0 && (batch.length === 0 || rows + queue[0]!.rows.length <= maxRowsPerCommit)) {
+    while (queue.length > 0 && (batch.length === 0 || rows + requestSize(queue[0]!) <= maxRowsPerCommit)) {
       const next = queue.shift()!
-      rows += next.rows.length
+      rows += requestSize(next)
       batch.push(next)
     }
     const responses: WriterResponse[] = []

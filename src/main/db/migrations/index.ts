@@ -11,6 +11,7 @@ import { migration as apiGuidNocase } from './0009-api-guid-nocase'
 import { migration as leanCatalogItems } from './0010-lean-catalog-items'
 import { migration as quotes } from './0011-quotes'
 import { migration as quotesRetained } from './0012-quotes-retained'
+import { migration as itemGuidIndex } from './0013-item-guid-index'
 
 export interface Migration {
   version: number
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   leanCatalogItems,
   quotes,
   quotesRetained,
+  itemGuidIndex,
 ]

@@ -1,0 +1,41 @@
+/**
+ * A page of catalog items made ready to write: every item checked (catalogItemProblem), the good ones
+ * as the column values catalog_item_rows stores, and the categories the page carries. Pure, and plain
+ * data: in the app the sync engine prepares a page on the main thread, where it arrived, and posts
+ * it to the writer thread, which then only writes. Posting the service's nested records cost each
+ * thread a structured clone of about 50 fields an item; mapping them was the writer's own JS time
+ * (issue 13). A prepared page is what SyncStore.applyItemPage writes, on whichever thread.
+ */
+import type { CatalogItemRecord, CategoryRecord } from '../ordering-client/schemas'
+import { catalogItemProblem, categoriesOf, storedItemValues, type StoredItemValues } from './rows'
+
+export interface PreparedItemPage {
+  catalogGuid: string
+  /** The items to write, in the order they came, each as storedItemColumns' values. */
+  items: StoredItemValues[]
+  /** Items refused as impossible: nothing of them is written (see SyncStore.reject). */
+  rejected: { guid: string; reason: string }[]
+  /** The categories the accepted items carry, each once, in its newest version. */
+  categories: CategoryRecord[]
+}
+
+export function prepareItemPage(catalogGuid: string, records: CatalogItemRecord[], listingId: number | null, syncedAt: string | null): PreparedItemPage {
+  const items: StoredItemValues[] = []
+  const rejected: PreparedItemPage['rejected'] = []
+  const accepted: CatalogItemRecord[] = []
+  for (const record of records) {
+    const problem = catalogItemProblem(record)
+    if (problem) {
+      rejected.push({ guid: record.guid, reason: problem })
+      continue
+    }
+    accepted.push(record)
+    items.push(storedItemValues(catalogGuid, record, listingId, syncedAt))
+  }
+  return { catalogGuid, items, rejected, categories: categoriesOf(accepted) }
+}
+
+/** How many records a prepared page came from: the writer's measure of a batch. */
+export function preparedSize(page: PreparedItemPage): number {
+  return page.items.length + page.rejected.length
+}
