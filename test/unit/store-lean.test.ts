@@ -269,6 +269,33 @@ describe('catalog_item_rows and the catalog_items view', () => {
     closeDatabase(writerDb)
   })
 
+  it('updates stock and prices without touching the indexes, and a renamed or unlisted item through them', () => {
+    const db = openDatabase(tempPath())
+    const store = new SyncStore(db, new Retention(db))
+    const delta = { listingId: null, serverTime: null }
+    store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], delta)
+    // Kept for a draft after a listing no longer had it: flagged, and out of the full-text index.
+    db.exec(`INSERT INTO catalog_item_search (catalog_item_search, rowid, name, sku, upc, description, manufacturer)
+      SELECT 'delete', local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE guid = 'item-2'`)
+    db.prepare("UPDATE catalog_item_rows SET unlisted_at = '2026-11-01T00:00:00Z' WHERE guid = 'item-2'").run()
+    const later = '2027-06-01T00:00:00.000Z'
+    const counts = store.applyCatalogItems('cat-a', [fullItem(1, { qty_on_hand: 11, msrp: 9.5, updated_at: later }), fullItem(2, { qty_on_hand: 12, updated_at: later })], delta)
+    expect(counts).toMatchObject({ fetched: 2, upserted: 2 })
+    const rows = () => db.prepare('SELECT guid, name, qty_on_hand, msrp, unlisted_at FROM catalog_item_rows ORDER BY guid').all()
+    expect(rows()).toEqual([
+      { guid: 'item-1', name: 'Peppermint Tea 1', qty_on_hand: 11, msrp: 9.5, unlisted_at: null },
+      { guid: 'item-2', name: 'Peppermint Tea 2', qty_on_hand: 12, msrp: 57.9, unlisted_at: null },
+    ])
+    store.applyCatalogItems('cat-a', [fullItem(1, { name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, updated_at: '2027-06-02T00:00:00.000Z' })], delta)
+    expect(rows()[0]).toEqual({ guid: 'item-1', name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, unlisted_at: null })
+    const queries = new StoreQueries(db)
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual(['Chamomile', 'Peppermint Tea 2'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'chamomile' }).items.map((item) => item.guid)).toEqual(['item-1'])
+    db.exec("INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('integrity-check', 1)")
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    closeDatabase(db)
+  })
+
   it('keeps the indexes for a catalog new to a laptop that already holds items', () => {
     const db = openDatabase(tempPath())
     const store = new SyncStore(db, new Retention(db))

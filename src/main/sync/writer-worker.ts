@@ -34,9 +34,16 @@ let flushing = false
 function flush(): void {
   flushing = false
   while (queue.length > 0) {
+    if (buildsIndexes(queue[0]!)) {
+      // Alone, outside a batch: the index builds commit one by one (SyncStore.finishBulk), so the main
+      // connection's writes wait for one build at most.
+      const request = queue.shift()!
+      parentPort?.postMessage(respond(request))
+      continue
+    }
     const batch: WriterRequest[] = []
     let rows = 0
-    while (queue.length > 0 && (batch.length === 0 || rows + requestSize(queue[0]!) <= maxRowsPerCommit)) {
+    while (queue.length > 0 && !buildsIndexes(queue[0]!) && (batch.length === 0 || rows + requestSize(queue[0]!) <= maxRowsPerCommit)) {
       const next = queue.shift()!
       rows += requestSize(next)
       batch.push(next)
@@ -47,15 +54,21 @@ function flush(): void {
     // (SQLite answers "database is locked" at once, with no wait); taking the write lock first makes
     // the page wait its turn instead.
     db.transaction(() => {
-      for (const request of batch) {
-        try {
-          responses.push({ id: request.id, ok: true, counts: applyRequest(store, request) })
-        } catch (error) {
-          responses.push({ id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) })
-        }
-      }
+      for (const request of batch) responses.push(respond(request))
     }).immediate()
     for (const response of responses) parentPort?.postMessage(response)
+  }
+}
+
+function buildsIndexes(request: WriterRequest): boolean {
+  return request.op === 'finishBulk'
+}
+
+function respond(request: WriterRequest): WriterResponse {
+  try {
+    return { id: request.id, ok: true, counts: applyRequest(store, request) }
+  } catch (error) {
+    return { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }
   }
 }
 
