@@ -674,6 +674,19 @@ export class SyncStore extends SyncState {
     }
   }
 
+  /**
+   * For the length of a sync whose pages another connection writes (the writer thread): this
+   * connection stops checkpointing; returns the function that restores it. Its own commits during a
+   * sync are small (run bookkeeping, a draft), but the one that found the WAL past its threshold ran
+   * the checkpoint of the writer's pages on this thread, the window's: 20-90 ms. The writer's
+   * connection checkpoints as it goes (writer-worker.ts).
+   */
+  leaveCheckpointsToWriter(): () => void {
+    const checkpointPages = this.db.pragma('wal_autocheckpoint', { simple: true }) as number
+    this.db.pragma('wal_autocheckpoint = 0')
+    return () => void this.db.pragma(`wal_autocheckpoint = ${checkpointPages}`)
+  }
+
   liveCatalogGuids(): string[] {
     return this.liveCatalogs.all()
   }

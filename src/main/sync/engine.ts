@@ -236,7 +236,7 @@ export class SyncEngine {
       }
     }
 
-    const restore = this.writer.onThisThread ? this.store.beginBulkWrite() : () => {}
+    const restore = this.writer.onThisThread ? this.store.beginBulkWrite() : this.store.leaveCheckpointsToWriter()
     try {
       await this.runScopes(context, runScope, fail)
     } finally {
@@ -520,9 +520,9 @@ export class SyncEngine {
       total: first.total,
       pageSize: this.pageSize,
     }
-    // A catalog listed for the first time is written as new rows (ApplyContext.fresh); only items are
-    // numerous enough for it to matter.
-    if (mode === 'full' && scope.resource === 'catalogItems' && !this.store.hasRows('catalogItems', scope.catalogGuid)) run.fresh = true
+    // A scope listed for the first time (none of its rows here) has nothing to prune afterwards, and
+    // its items are written as new rows (ApplyContext.fresh).
+    if (mode === 'full' && !this.store.hasRows(scope.resource, scope.catalogGuid)) run.fresh = true
     this.store.beginRun(scope.name, run)
     await this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
     const short = first.rows.length < this.pageSize || first.hasMore === false
