@@ -222,7 +222,7 @@ export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, lis
  * service's id as the row's key where it has one, and `extra`, the rest of the record stored once (see
  * leanItemExtra). The catalog_items view puts catalogItemRow's `json` back together from these.
  */
-export function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
   return { local_id: positive(item.id), ...catalogItemColumns(catalogGuid, item, listingId, syncedAt), extra: leanItemExtra(item) }
 }
 

@@ -12,6 +12,8 @@ export interface IndexedRow {
   unlisted: boolean
   /** In the index now. */
   indexed: boolean
+  /** The columns named in `alsoRead`, as stored: read with the row rather than by a query of their own. */
+  stored: unknown[]
 }
 
 interface Row {
@@ -32,8 +34,10 @@ export class SearchIndex {
     table: string,
     fts: string,
     readonly columns: readonly string[],
+    private readonly alsoRead: readonly string[] = [],
   ) {
-    const select = `SELECT local_id, ${columns.join(', ')}, deleted_at IS NOT NULL AS deleted, unlisted_at IS NOT NULL AS unlisted FROM ${table}`
+    const select = `SELECT local_id, ${[...columns, ...alsoRead.map((column, index) => `${column} AS also_${index}`)].join(', ')},
+      deleted_at IS NOT NULL AS deleted, unlisted_at IS NOT NULL AS unlisted FROM ${table}`
     this.byGuid = db.prepare(`${select} WHERE guid = ?`)
     this.byLocalId = db.prepare(`${select} WHERE local_id = ?`)
     const placeholders = columns.map(() => '?').join(', ')
@@ -45,7 +49,14 @@ export class SearchIndex {
     if (!row) return undefined
     const deleted = row.deleted === 1
     const unlisted = row.unlisted === 1
-    return { localId: row.local_id, values: this.columns.map((column) => row[column] ?? null), deleted, unlisted, indexed: !deleted && !unlisted }
+    return {
+      localId: row.local_id,
+      values: this.columns.map((column) => row[column] ?? null),
+      deleted,
+      unlisted,
+      indexed: !deleted && !unlisted,
+      stored: this.alsoRead.map((_, index) => row[`also_${index}`]),
+    }
   }
 
   find(guid: string): IndexedRow | undefined {

@@ -97,8 +97,36 @@ export type SyncedTableName = keyof typeof tables
  */
 const deferrable = new Set(['catalog_items_by_guid', 'catalog_items_by_name', 'catalog_items_by_category', 'catalog_items_by_sku'])
 
-/** The columns of catalog_item_rows that its indexes hold (unlisted_at is read beside them). */
+/** The columns of catalog_item_rows that its indexes hold. */
 const itemIndexedColumns: readonly StoredItemColumn[] = ['catalog_guid', 'active', 'name', 'category_id', 'sku', 'id', 'listed_run', 'deleted_at']
+/** What an item's lookup reads beside its searched text (IndexedRow.stored): its indexed columns and unlisted_at. */
+const itemStoredColumns = [...itemIndexedColumns, 'unlisted_at']
+
+/** What an item update compares to tell "a different body at the same version": all but key, version and bookkeeping. */
+const comparedItemColumns = storedItemColumns.filter((column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at'].includes(column))
+
+/** An item update and where each of its parameters sits in StoredItemValues, in order. */
+interface ItemUpdate {
+  statement: Statement<unknown[]>
+  binding: number[]
+}
+
+/**
+ * An update of an item by local_id that assigns `assigned` (and version, synced_at; with `relists`
+ * also listed_run and unlisted_at), guarded like every upsert: a newer version, or a different body
+ * at the same one. better-sqlite3 binds numbered parameters (?3) only by name, so each plain `?` is
+ * given its value's position in StoredItemValues.
+ */
+function prepareItemUpdate(db: Database, assigned: StoredItemColumn[], relists: boolean): ItemUpdate {
+  const compared = comparedItemColumns
+  const set = [...assigned.map((column) => `${column} = ?`), 'version = ?', ...(relists ? ['unlisted_at = NULL', 'listed_run = coalesce(?, listed_run)'] : []), 'synced_at = ?']
+  const bound: StoredItemColumn[] = [...assigned, 'version', ...(relists ? ['listed_run' as const] : []), 'synced_at', 'local_id', 'version', 'version', ...compared]
+  const statement = db.prepare<unknown[]>(`
+    UPDATE catalog_item_rows SET ${set.join(', ')}
+    WHERE local_id = ? AND (? > version OR (? = version AND
+      (${compared.map(() => '?').join(', ')}) IS NOT (${compared.join(', ')})))`)
+  return { statement, binding: bound.map((column) => storedItemAt[column]) }
+}
 
 /** SQLite page cache during a sync, in KiB (negative: a size, not a page count). */
 const bulkCacheSize = -24_576
@@ -157,12 +185,7 @@ export class SyncStore extends SyncState {
    * guid, everything the table holds, so finding a row never scans it. Null otherwise.
    */
   private itemKeys: Map<string, number> | null = null
-  /** The positions in StoredItemValues of updateItem's parameters, in order. */
-  private readonly updateItemBinding: number[]
   private readonly updateItemUnindexed
-  private readonly updateItemUnindexedBinding: number[]
-  /** An item's indexed columns and unlisted_at, as stored. */
-  private readonly itemIndexed
   /** Where the full-text index's columns sit in StoredItemValues. */
   private readonly itemSearchColumns: number[]
   private readonly anyItem
@@ -196,30 +219,16 @@ export class SyncStore extends SyncState {
         sequence = excluded.sequence, hidden = excluded.hidden, version = excluded.version, deleted_at = excluded.deleted_at,
         listed_run = coalesce(excluded.listed_run, categories.listed_run), json = excluded.json
       ${upsertGuard('categories')}`)
-    // Items are bound by position (storedItemValues: what the writer thread is posted). Each field is
-    // stored once (migration 10), so "a different body at the same version" compares them all. Found by
+    // Items are bound by position (storedItemValues: what the writer thread is posted), and found by
     // local_id, not ON CONFLICT (guid): the guid index may wait for the end of a first sync (deferIndexes).
     this.insertItem = db.prepare<StoredItemValues>(
       `INSERT INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
     )
-    const compared = storedItemColumns.filter((column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at'].includes(column))
-    // better-sqlite3 binds numbered parameters (?3) only by name: the update's plain ones are listed here.
-    const bound: StoredItemColumn[] = [...compared, 'version', 'listed_run', 'synced_at', 'local_id', 'version', 'version', ...compared]
-    // (unindexed's binding below follows the same rule.)
-    this.updateItemBinding = bound.map((column) => storedItemAt[column])
-    const guard = `WHERE local_id = ? AND (? > version OR (? = version AND
-        (${compared.map(() => '?').join(', ')}) IS NOT (${compared.join(', ')})))`
-    this.updateItem = db.prepare<unknown[]>(`
-      UPDATE catalog_item_rows SET ${compared.map((column) => `${column} = ?`).join(', ')}, version = ?,
-        unlisted_at = NULL, listed_run = coalesce(?, listed_run), synced_at = ? ${guard}`)
     // SQLite rewrites the entry of every index whose column an UPDATE assigns, changed or not: for a
-    // delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000
-    // items). A row whose indexed columns stay as they are is updated without naming them.
-    const unindexed = compared.filter((column) => !itemIndexedColumns.includes(column))
-    this.updateItemUnindexedBinding = [...unindexed, 'version', 'synced_at', 'local_id', 'version', 'version', ...compared].map((column) => storedItemAt[column as StoredItemColumn])
-    this.updateItemUnindexed = db.prepare<unknown[]>(`
-      UPDATE catalog_item_rows SET ${unindexed.map((column) => `${column} = ?`).join(', ')}, version = ?, synced_at = ? ${guard}`)
-    this.itemIndexed = db.prepare<[number], unknown[]>(`SELECT ${itemIndexedColumns.join(', ')}, unlisted_at FROM catalog_item_rows WHERE local_id = ?`).raw()
+    // delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000 items),
+    // so a row whose indexed columns stay as stored takes an update that does not name them.
+    this.updateItem = prepareItemUpdate(db, comparedItemColumns, true)
+    this.updateItemUnindexed = prepareItemUpdate(db, comparedItemColumns.filter((column) => !itemIndexedColumns.includes(column)), false)
     this.upsertCustomer = db.prepare(`
       INSERT INTO customers (guid, id, name, customer_internal_id, email, phone, city, state, active, price_group_id,
         lock_catalog_id, require_po, hide_pricing, version, updated_at, deleted_at, unlisted_at, listed_run, json, connection_json)
@@ -251,7 +260,7 @@ export class SyncStore extends SyncState {
     this.guids = { customer: (id) => customerIdToGuid.get(id) ?? null, catalog: (id) => catalogIdToGuid.get(id) ?? null }
 
     const itemSearch = ['name', 'sku', 'upc', 'description', 'manufacturer'] as const
-    this.indexes.set('catalogItems', new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch))
+    this.indexes.set('catalogItems', new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns))
     this.itemSearchColumns = itemSearch.map((column) => storedItemAt[column])
     this.indexes.set('customers', new SearchIndex(db, 'customers', 'customer_search', ['name', 'customer_internal_id', 'email', 'city']))
 
@@ -319,8 +328,7 @@ export class SyncStore extends SyncState {
     const listingId = row.listed_run
     const index = this.indexes.get(name)
     const before = index?.find(row.guid)
-    // A row already stored keeps its key; only a new one may take the service's id.
-    const result = runKeyed(statement, before && 'local_id' in row ? { ...row, local_id: null } : row)
+    const result = statement.run(row)
     if (result.changes > 0) {
       if (index) {
         if (before) index.drop(before)
@@ -437,8 +445,7 @@ export class SyncStore extends SyncState {
     if (before) {
       const keyed = values.slice()
       keyed[storedItemAt.local_id] = before.localId
-      const narrow = this.keepsIndexedColumns(keyed)
-      const [statement, binding] = narrow ? [this.updateItemUnindexed, this.updateItemUnindexedBinding] : [this.updateItem, this.updateItemBinding]
+      const { statement, binding } = keepsIndexedColumns(before, values) ? this.updateItemUnindexed : this.updateItem
       if (statement.run(binding.map((position) => keyed[position])).changes === 0) {
         const listingId = values[storedItemAt.listed_run] as number | null
         if (listingId !== null) this.markSeen('catalogItems', guid, listingId, before)
@@ -451,23 +458,12 @@ export class SyncStore extends SyncState {
         if (searched) index.add(before.localId, searched)
       }
     } else {
-      const localId = Number(runKeyed(this.insertItem, values).lastInsertRowid)
+      const localId = Number(insertKeyed(this.insertItem, values).lastInsertRowid)
       this.itemKeys?.set(guid, localId)
       if (live) index.add(localId, this.searchedValues(values))
     }
     if (live) counts.upserted++
     else counts.deleted++
-  }
-
-  /** Whether writing `values` leaves every indexed column of the stored row as it is (unlisted_at included). */
-  private keepsIndexedColumns(values: StoredItemValues): boolean {
-    const stored = this.itemIndexed.get(values[storedItemAt.local_id] as number)
-    if (!stored || stored[itemIndexedColumns.length] !== null) return false
-    return itemIndexedColumns.every((column, index) => {
-      const value = values[storedItemAt[column]]
-      // A delta leaves listed_run as it is (coalesce in the update).
-      return (column === 'listed_run' && value === null) || value === stored[index]
-    })
   }
 
   /** What the full-text index holds of an item, from its column values. */
@@ -693,22 +689,30 @@ export class SyncStore extends SyncState {
 }
 
 /**
- * Runs an insert or upsert whose row may name its key (local_id: the service's id, migration 10), as
- * named values or as storedItemValues. An id another row already holds (the service reused it, or an
- * older row kept its own key) leaves the key to SQLite instead.
+ * Inserts an item under the key its values name (local_id: the service's id, migration 10), or, when
+ * another row already holds that id (the service reused it, or an older row kept its own key), under
+ * a key SQLite picks.
  */
-function runKeyed(statement: Statement, row: Record<string, unknown> | StoredItemValues): { changes: number; lastInsertRowid: number | bigint } {
-  const key = Array.isArray(row) ? row[storedItemAt.local_id] : row.local_id
-  if (key === undefined || key === null) return statement.run(row)
+function insertKeyed(statement: Statement<StoredItemValues>, values: StoredItemValues): { lastInsertRowid: number | bigint } {
+  if (values[storedItemAt.local_id] === null) return statement.run(values)
   try {
-    return statement.run(row)
+    return statement.run(values)
   } catch (error) {
     if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
-    if (!Array.isArray(row)) return statement.run({ ...row, local_id: null })
-    const unkeyed = row.slice()
+    const unkeyed = values.slice()
     unkeyed[storedItemAt.local_id] = null
     return statement.run(unkeyed)
   }
+}
+
+/** Whether writing `values` over `stored` leaves every indexed column as it is, the row listed. */
+function keepsIndexedColumns(stored: IndexedRow, values: StoredItemValues): boolean {
+  if (stored.unlisted) return false
+  return itemIndexedColumns.every((column, index) => {
+    const value = values[storedItemAt[column]]
+    // A delta leaves listed_run as it is (coalesce in the update).
+    return (column === 'listed_run' && value === null) || value === stored.stored[index]
+  })
 }
 
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
