@@ -106,6 +106,23 @@ describe('quotes', () => {
     expect(edit.ok).toBe(false)
   })
 
+  it('converts once when Convert is pressed twice: one draft, the second press refused', async () => {
+    const { draftId } = await draftWith([2, 1])
+    const quote = await harness.api('saveDraftAsQuote', { draftId })
+    const draftsBefore = (await harness.api('listDrafts', undefined)).length
+    // The second press arrives while the first waits for the service to re-read the items.
+    const [first, second] = await Promise.all([
+      call(harness.core.handlers, 'convertQuote', { id: quote.id }),
+      call(harness.core.handlers, 'convertQuote', { id: quote.id }),
+    ])
+    expect([first.ok, second.ok].sort()).toEqual([false, true])
+    const refused = first.ok ? second : first
+    if (!refused.ok) expect(refused.error.code).toBe('CONFLICT')
+    expect((await harness.api('listDrafts', undefined)).length).toBe(draftsBefore + 1)
+    const converted = await harness.api('getQuote', { id: quote.id })
+    expect(converted.convertedDraftId).toBe(first.ok ? first.value.check.draft.id : second.ok ? second.value.check.draft.id : null)
+  })
+
   it('converts offline on the local copy, with today’s local prices, in a few seconds at most', async () => {
     const { draftId } = await draftWith([2, 1])
     const quote = await harness.api('saveDraftAsQuote', { draftId })

@@ -142,23 +142,32 @@ export class QuoteDesk {
    * A new draft with the quote's customer, fields and lines, priced today: the items are read again
    * from the service when it answers, and every line whose price or availability moved since the
    * quote is named. Lines no longer in the catalog are left out (and named). The quote is marked
-   * converted so it is not converted twice by mistake.
+   * converted so it is not converted twice by mistake: in the same transaction as the draft and its
+   * lines, before the service is asked anything, so neither a second press of Convert meanwhile nor
+   * a crash can leave a second draft, or a draft beside a quote still open.
    */
   async convert(id: number): Promise<{ check: DraftCheck; changes: QuoteChange[] }> {
-    const quote = this.editable(id)
-    const draft = this.desk.createDraft({
-      customerGuid: quote.customerGuid,
-      catalogGuid: quote.catalogGuid,
-      ...(quote.priceGroupGuid ? { priceGroupGuid: quote.priceGroupGuid } : {}),
-      poNo: quote.poNo,
-      note: quote.note,
-      shippingInstructions: quote.shippingInstructions,
-      ...(quote.shipTo ? { shipTo: quote.shipTo } : {}),
-    })
-    const { unknown } = this.desk.addLines(
-      draft.id,
-      quote.lines.map((line) => ({ catalogItemGuid: line.catalogItemGuid, qty: line.qty, ...(line.note ? { note: line.note } : {}) })),
-    )
+    const { quote, draft, unknown } = this.options.db
+      .transaction(() => {
+        const quote = this.editable(id)
+        const draft = this.desk.createDraft({
+          customerGuid: quote.customerGuid,
+          catalogGuid: quote.catalogGuid,
+          ...(quote.priceGroupGuid ? { priceGroupGuid: quote.priceGroupGuid } : {}),
+          poNo: quote.poNo,
+          note: quote.note,
+          shippingInstructions: quote.shippingInstructions,
+          ...(quote.shipTo ? { shipTo: quote.shipTo } : {}),
+        })
+        const { unknown } = this.desk.addLines(
+          draft.id,
+          quote.lines.map((line) => ({ catalogItemGuid: line.catalogItemGuid, qty: line.qty, ...(line.note ? { note: line.note } : {}) })),
+        )
+        const { id: _id, number: _n, createdAt: _c, updatedAt: _u, ...fields } = quote
+        this.quotes.save(id, { ...fields, convertedAt: this.now(), convertedDraftId: draft.id }, this.now())
+        return { quote, draft, unknown }
+      })
+      .immediate()
     await this.options.refreshDraft(draft.id)
     // The refresh may have changed prices since the lines were added: the draft takes today's, and
     // the list below tells the rep how they differ from the quote's.
@@ -179,8 +188,6 @@ export class QuoteDesk {
         changes.push(change(line, 'price', price, `${line.unitPrice === null ? 'not offered' : line.unitPrice.toFixed(2)} → ${price.toFixed(2)}`))
       }
     }
-    const { id: _id, number: _n, createdAt: _c, updatedAt: _u, ...fields } = quote
-    this.quotes.save(id, { ...fields, convertedAt: this.now(), convertedDraftId: draft.id }, this.now())
     return { check: this.desk.check(draft.id), changes }
   }
 
