@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
 import { describeIssues } from '../core/handlers'
 import { closeDatabase, type Database } from '../db/database'
-import { describeHolder } from '../db/lease'
+import { describeHolder, untilFree } from '../db/lease'
 import { CoreError } from '../errors'
 import { createOrders, type Orders } from '../orders'
 import type { FlushReport } from '../orders/flusher'
@@ -191,18 +191,15 @@ const flushWaitMs = 5 * 60_000
  * process reports only what it sent itself, so their reports add up.
  */
 async function flushWhenFree(flusher: Orders['flusher']): Promise<FlushReport> {
-  const until = Date.now() + flushWaitMs
-  let told = false
-  for (;;) {
-    const report = await flusher.flush()
-    if (!report.heldBy) return report
-    if (!told) {
-      process.stderr.write(`satchel: waiting for ${describeHolder(report.heldBy)}, which is sending the outbox\n`)
-      told = true
-    }
-    if (Date.now() > until) throw new CliFailure(`${describeHolder(report.heldBy)} is still sending the outbox; try again when it has finished`, 'UNAVAILABLE')
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
+  return untilFree(
+    () => flusher.flush(),
+    (report) => report.heldBy ?? null,
+    {
+      waitMs: flushWaitMs,
+      onWait: (holder) => process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is sending the outbox\n`),
+      gaveUp: (holder) => new CliFailure(`${describeHolder(holder)} is still sending the outbox; try again when it has finished`, 'UNAVAILABLE'),
+    },
+  )
 }
 
 export async function runFlush(global: GlobalOptions, output: Output): Promise<number> {

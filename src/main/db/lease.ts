@@ -167,3 +167,37 @@ function holderIsGone(row: LeaseRow): boolean {
 export function describeHolder(holder: LeaseHolder): string {
   return `${holder.label} (pid ${holder.pid}${holder.host === hostname() ? '' : ` on ${holder.host}`})`
 }
+
+export interface WaitOptions {
+  /** How long to keep trying before giving up (0: try once). */
+  waitMs: number
+  /** Told once, when the first attempt finds the lease held. */
+  onWait?: (holder: LeaseHolder) => void
+  /** The error to give up with once waitMs has passed. */
+  gaveUp: (holder: LeaseHolder) => Error
+  /** Ends the wait early, with the error `cancelled` makes. */
+  signal?: AbortSignal
+  cancelled?: () => Error
+}
+
+/**
+ * Runs `attempt` until what it returns names no holder: every 250 ms while another process holds the
+ * lease (heldBy gives it), telling onWait once, giving up after waitMs or when the signal aborts.
+ * What waits for the sync lease and what waits for the outbox lease both come here.
+ */
+export async function untilFree<T>(attempt: () => T | Promise<T>, heldBy: (result: T) => LeaseHolder | null, options: WaitOptions): Promise<T> {
+  const until = Date.now() + options.waitMs
+  let told = false
+  for (;;) {
+    const result = await attempt()
+    const holder = heldBy(result)
+    if (!holder) return result
+    if (options.signal?.aborted) throw options.cancelled?.() ?? new Error('Cancelled while waiting for another Satchel process.')
+    if (Date.now() >= until) throw options.gaveUp(holder)
+    if (!told) {
+      options.onWait?.(holder)
+      told = true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+}

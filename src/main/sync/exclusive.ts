@@ -1,5 +1,5 @@
 import { CoreError } from '../errors'
-import { describeHolder, type Lease, type LeaseHolder } from '../db/lease'
+import { describeHolder, untilFree, type Lease, type LeaseHolder } from '../db/lease'
 import type { Logger } from '../ports'
 
 export interface SyncLeaseOptions {
@@ -20,21 +20,17 @@ export interface SyncLeaseOptions {
  * far stay as written.
  */
 export async function withSyncLease<T>(lease: Lease, run: (signal: AbortSignal) => Promise<T>, options: SyncLeaseOptions): Promise<T> {
-  const until = Date.now() + options.waitMs
-  let told = false
-  for (;;) {
-    const attempt = lease.tryAcquire()
-    if (attempt.acquired) break
-    if (options.signal?.aborted) throw new CoreError('CANCELLED', 'Sync was cancelled while waiting for another Satchel process.')
-    if (Date.now() >= until) {
-      throw new CoreError('CONFLICT', `${describeHolder(attempt.holder)} is syncing this database; try again when it has finished.`)
-    }
-    if (!told) {
-      options.onWait?.(attempt.holder)
-      told = true
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250))
-  }
+  await untilFree(
+    () => lease.tryAcquire(),
+    (attempt) => (attempt.acquired ? null : attempt.holder),
+    {
+      waitMs: options.waitMs,
+      onWait: options.onWait,
+      signal: options.signal,
+      cancelled: () => new CoreError('CANCELLED', 'Sync was cancelled while waiting for another Satchel process.'),
+      gaveUp: (holder) => new CoreError('CONFLICT', `${describeHolder(holder)} is syncing this database; try again when it has finished.`),
+    },
+  )
   const controller = new AbortController()
   const stopOnCancel = () => controller.abort(options.signal?.reason)
   options.signal?.addEventListener('abort', stopOnCancel, { once: true })
