@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { call } from '../../src/main/core/handlers'
 import type { OrderRecord } from '../../src/main/ordering-client/schemas'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
@@ -23,6 +24,12 @@ function itemRow(sku: string) {
 }
 
 describe('a customer’s usual items', () => {
+  it('says a customer not on this laptop is not found, rather than that they order nothing', async () => {
+    const result = await call(harness.core.handlers, 'getUsualItems', { customerGuid: randomUUID() })
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.code).toBe('NOT_FOUND')
+  })
+
   it('ranks by order count then recency over 12 months, leaves out deleted items and marks those not offered or out of stock', async () => {
     const target = harness.orderable(5, 1)
     const [often, recent, older, removed, withdrawn] = target.skus.map(itemRow)

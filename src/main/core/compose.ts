@@ -124,12 +124,13 @@ export function createCore(config: CoreConfig): Core {
     },
   })
 
+  const syncedAt = catalogSyncedAt(db)
   const quotes = new QuoteDesk({
     db,
     clock,
     desk: orders.desk,
     validityDays: () => settings.get().quoteValidityDays,
-    catalogSyncedAt: catalogSyncedAt(db),
+    catalogSyncedAt: syncedAt,
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
   const usual = new UsualItems(db, new StoreOrderLookup(db), clock)
@@ -184,7 +185,7 @@ export function createCore(config: CoreConfig): Core {
       },
       ...sync.methods,
       ...orderMethods(orders, sync.queries),
-      ...quoteMethods({ db, orders, quotes, usual, queries: sync.queries, ...(desktop ? { desktop } : {}) }),
+      ...quoteMethods({ db, orders, quotes, usual, catalogSyncedAt: syncedAt, queries: sync.queries, ...(desktop ? { desktop } : {}) }),
       getConnectivity: () => connectivity.current(),
       checkConnectivity: () => connectivity.refresh('requested'),
       setWindowVisible: ({ visible }) => {

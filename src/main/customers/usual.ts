@@ -1,5 +1,6 @@
 import type { UsualItem } from '../../shared/quotes'
 import type { Database } from '../db/database'
+import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { unitPriceAt } from '../pricing'
 import type { OrderLookup } from '../orders/lookup'
@@ -72,7 +73,7 @@ export class UsualItems {
 
   list(customerGuid: string, limit = 20): UsualItem[] {
     const customer = this.lookup.customer(customerGuid)
-    if (!customer) return []
+    if (!customer) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
     const since = this.clock.now() - yearMs
     const tallies = new Map<string, Tally>()
     for (const order of this.pastOrders(customerGuid, since)) {

@@ -28,6 +28,8 @@ export interface QuoteWiring {
   orders: Orders
   quotes: QuoteDesk
   usual: UsualItems
+  /** When a catalog's items last finished syncing (see catalogSyncedAt): the quote desk's, shared. */
+  catalogSyncedAt: (catalogGuid: string) => number | null
   queries: { getCustomer(guid: string): CustomerDetail | null; getOrder(guid: string): OrderDetail | null }
   desktop?: DesktopPort
 }
@@ -49,7 +51,7 @@ export function quoteMethods(wiring: QuoteWiring): QuoteMethods {
     quotes,
     customer: (guid) => wiring.queries.getCustomer(guid),
     order: (guid) => wiring.queries.getOrder(guid),
-    catalogSyncedAt: catalogSyncedAt(wiring.db),
+    catalogSyncedAt: wiring.catalogSyncedAt,
   })
   return {
     saveDraftAsQuote: ({ draftId }) => quotes.saveDraft(draftId),
@@ -62,10 +64,7 @@ export function quoteMethods(wiring: QuoteWiring): QuoteMethods {
       return null
     },
     convertQuote: ({ id }) => quotes.convert(id),
-    getUsualItems: ({ customerGuid, limit }) => {
-      if (!wiring.queries.getCustomer(customerGuid)) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
-      return { items: usual.list(customerGuid, limit) }
-    },
+    getUsualItems: ({ customerGuid, limit }) => ({ items: usual.list(customerGuid, limit) }),
     getDocument: ({ kind, ref }) => documents.get(kind, ref),
     printDocument: async () => {
       if (!wiring.desktop?.printing) throw new CoreError('CONFLICT', desktopOnly)
