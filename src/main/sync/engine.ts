@@ -33,6 +33,7 @@ import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type SyncS
 import { parseServerTime } from '../store/time'
 import type { ErrorCode } from '../../shared/result'
 import { inlineWriter, type PageWriter } from './page-writer'
+import { Turns } from '../turns'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
 
 export type ScopeReport = SyncReport['scopes'][number]
@@ -192,6 +193,8 @@ export class SyncEngine {
   private readonly sliceSize: number
   private readonly monotonic: () => number
   private readonly writeAhead: number
+  /** Pages' work and prunes' chunks on this thread: one at a time, each in a turn of its own. */
+  private readonly turns = new Turns()
 
   constructor(options: SyncEngineOptions) {
     this.store = options.store
@@ -478,7 +481,7 @@ export class SyncEngine {
   private async applySlices<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<void> {
     const counts = emptyCounts()
     while (slices.length > 0) {
-      await breathe()
+      await this.turns.next()
       const slice = slices.shift()!
       addCounts(counts, await scope.apply(slice, slices.length === 0 ? context : { ...context, page: undefined }))
     }
@@ -491,7 +494,7 @@ export class SyncEngine {
   private async prune<T>(scope: ScopeRun<T>, table: SyncedTableName, listingId: number, serverTime: string | null): Promise<ApplyCounts> {
     const counts = emptyCounts()
     for (let after: number | null = 0; after !== null; ) {
-      await breathe()
+      await this.turns.next()
       throwIfAborted(scope.signal)
       const chunk = this.store.pruneUnlistedChunk(table, scope.catalogGuid, listingId, serverTime, after)
       addCounts(counts, chunk.counts)
@@ -605,11 +608,6 @@ export class SyncEngine {
     if (outerSignal.aborted) throw cancelledError(outerSignal)
     if (failure !== null) throw failure
   }
-}
-
-/** Lets timers, I/O and IPC run before the next piece of synchronous work. */
-function breathe(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve))
 }
 
 function throwIfAborted(signal: AbortSignal): void {
