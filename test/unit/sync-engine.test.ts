@@ -59,9 +59,13 @@ class FakeService implements SyncSource {
     return { rows: [], serverTimestamp: this.iso(), total: 0, hasMore: false }
   }
 
+  orders: OrderRecord[] = []
+
   async listOrders(params: ListParams): Promise<Page<OrderRecord>> {
     this.requests.push({ what: 'orders', offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null })
-    return { rows: [], serverTimestamp: this.iso(), total: 0, hasMore: false }
+    const start = params.offset * params.limit
+    const rows = params.lastUpdatedAt ? [] : this.orders.slice(start, start + params.limit)
+    return { rows: structuredClone(rows), serverTimestamp: this.iso(), total: params.lastUpdatedAt ? 0 : this.orders.length, hasMore: !params.lastUpdatedAt && start + params.limit < this.orders.length }
   }
 
   async listCatalogItems(_catalog: string, params: ListParams & { skipTotalCount?: boolean }): Promise<Page<CatalogItemRecord>> {
@@ -227,6 +231,41 @@ describe('SyncEngine', () => {
     expect(report.ok).toBe(true)
     expect(turnsOfPages.length).toBeGreaterThanOrEqual(20)
     expect(new Set(turnsOfPages).size).toBe(turnsOfPages.length)
+  })
+
+  it('fetches the recent orders while the item indexes a first listing deferred are built', async () => {
+    // The build (a second or more at 100,000 items) used to come before the orders were asked for:
+    // over a WAN the whole orders listing waited for it.
+    const service = new FakeService(50)
+    service.orders = Array.from({ length: 45 }, (_, index) => ({ id: index + 1, guid: `order-${index + 1}`, name: `EQ-${index + 1}`, updated_at: service.iso() }))
+    const writer = inlineWriter(store)
+    let build: () => void = () => {}
+    const building = new Promise<void>((resolve) => (build = resolve))
+    let built = false
+    const finishBulk = writer.finishBulk
+    let ordersAskedBeforeBuilt = 0
+    writer.finishBulk = async () => {
+      // Done when the orders' later pages are asked for, or after 300 ms without them.
+      setTimeout(build, 300)
+      await building
+      built = true
+      await finishBulk()
+    }
+    const source: SyncSource = {
+      listCatalogs: () => service.listCatalogs(),
+      listCustomers: (params) => service.listCustomers(params),
+      listCatalogItems: (catalog, params) => service.listCatalogItems(catalog, params),
+      listOrders: (params) => {
+        if (!built && params.offset > 0 && !params.lastUpdatedAt) ordersAskedBeforeBuilt++
+        if (params.offset === 4) setTimeout(build, 5)
+        return service.listOrders(params)
+      },
+    }
+    const report = await new SyncEngine({ store, writer, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    expect(report.ok).toBe(true)
+    expect(ordersAskedBeforeBuilt).toBe(4)
+    expect(report.resources.orders.upserted).toBe(45)
+    expect(db.prepare('SELECT count(*) FROM orders').pluck().get()).toBe(45)
   })
 
   it('is cancelled by its signal and reports CANCELLED', async () => {

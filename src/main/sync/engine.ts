@@ -131,6 +131,11 @@ interface ScopeDefinition<T> {
   prunes: boolean
   /** At most this many pages in a full listing. */
   maxPages?: number
+  /**
+   * Called once a fresh run's bookkeeping and first page are written, when this thread has no more
+   * writes of the scope's to make until its pages are in (runScopes starts the index build there).
+   */
+  firstPageWritten?: () => void
 }
 
 /** A scope's name follows from its resource and, for items, its catalog. */
@@ -220,9 +225,12 @@ export class SyncEngine {
     }
     const scopes: ScopeReport[] = []
     let error: SyncReport['error'] = null
+    // Written once the writer is done: an index build may hold the write lock when a scope fails,
+    // and this thread would wait for it with the event loop blocked.
+    const failed: [scope: string, message: string][] = []
     const fail = (scope: string, caught: unknown): boolean => {
       const described = describe(caught)
-      this.store.setLastError(scope, described.message)
+      failed.push([scope, described.message])
       this.logger.warn('sync scope failed', { scope, code: described.code, message: described.message })
       error ??= described
       // Offline, refused credentials or cancelled: every other scope would fail the same way.
@@ -247,6 +255,7 @@ export class SyncEngine {
       await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
       restore()
     }
+    for (const [scope, message] of failed) this.store.setLastError(scope, message)
 
     const { full, resources } = context
     const report: SyncReport = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
@@ -272,11 +281,14 @@ export class SyncEngine {
         go = await runScope(this.catalogItemsScope(catalogGuid))
       }
       // The item indexes a first listing deferred are shared by every catalog: built once, after the
-      // last catalog's items, rather than after each catalog only to be dropped for the next. Not
-      // while the orders are fetched: the build holds the write lock, and this thread's own writes
-      // for the orders scope would wait for it with the event loop blocked (measured: 645 ms).
-      await this.writer.finishBulk()
-      if (go) await runScope(this.ordersScope())
+      // last catalog's items, rather than after each catalog only to be dropped for the next. The
+      // orders are fetched meanwhile (over a WAN, most of the build's second), but the build starts
+      // only once the orders' own bookkeeping and first page are written: the build holds the write
+      // lock, and a write of this thread's would wait for it with the event loop blocked (measured:
+      // 645 ms). The orders' pages wait for it on the writer thread instead.
+      let building: Promise<void> | null = null
+      if (go) await runScope({ ...this.ordersScope(), firstPageWritten: () => void (building ??= this.writer.finishBulk()) })
+      await (building ?? this.writer.finishBulk())
     }
   }
 
@@ -329,6 +341,7 @@ export class SyncEngine {
       fetch: (params, signal) => this.source.listOrders(params, { signal }),
       apply: (rows, context) => this.writer.applyOrders(rows, context),
       // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
+      // All of the window may wait to be written (behind the item index build, see runScopes).
       prunes: false,
       maxPages: this.orderHistoryPages,
     })
@@ -528,6 +541,7 @@ export class SyncEngine {
     if (mode === 'full' && !this.store.hasRows(scope.resource, scope.catalogGuid)) run.fresh = true
     this.store.beginRun(scope.name, run)
     await this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
+    scope.firstPageWritten?.()
     const short = first.rows.length < this.pageSize || first.hasMore === false
     if (!short) await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length })
     else scope.progress({ phase, pagesDone: 1, pagesTotal: 1, rowsDone: first.rows.length, rowsTotal: run.total })
@@ -550,6 +564,8 @@ export class SyncEngine {
     const onOuterAbort = () => stop.abort(outerSignal.reason)
     outerSignal.addEventListener('abort', onOuterAbort, { once: true })
     let failure: unknown = null
+    // A listing of at most maxPages pages (the recent orders) may have all of them waiting.
+    const writeAhead = Math.max(this.writeAhead, scope.maxPages ?? 0)
 
     const worker = async () => {
       for (;;) {
@@ -590,7 +606,7 @@ export class SyncEngine {
               stop.abort(caught)
             },
           )
-          while (writes.size >= this.writeAhead) await Promise.race(writes).catch(() => {})
+          while (writes.size >= writeAhead) await Promise.race(writes).catch(() => {})
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
