@@ -268,6 +268,23 @@ describe('SyncEngine', () => {
     expect(db.prepare('SELECT count(*) FROM orders').pluck().get()).toBe(45)
   })
 
+  it('records the run, then has the writer thread checkpoint, without waiting for it', async () => {
+    // A delta of 1,000 changes spent 150 of its 430 ms in two checkpoints inside the writer's commits,
+    // and this thread's next commit after a run ran the rest of the WAL's checkpoint, the window's.
+    const service = new FakeService(30)
+    const steps: string[] = []
+    const writer = { ...inlineWriter(store), onThisThread: false, checkpoint: () => (steps.push('checkpoint'), new Promise<void>(() => {})) }
+    const recordRun = store.recordRun.bind(store)
+    store.recordRun = (...args) => {
+      steps.push(`recordRun (this connection checkpoints every ${db.pragma('wal_autocheckpoint', { simple: true })} pages)`)
+      recordRun(...args)
+    }
+    const report = await new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run()
+    expect(report.ok).toBe(true)
+    expect(steps).toEqual(['recordRun (this connection checkpoints every 0 pages)', 'checkpoint'])
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
+  })
+
   it('is cancelled by its signal and reports CANCELLED', async () => {
     const service = new FakeService(50)
     const controller = new AbortController()

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -31,6 +31,21 @@ describe('the writer thread', () => {
     const queries = new StoreQueries(db)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat', query: 'thread widg' }).total).toBe(3)
     expect(db.prepare('SELECT page FROM sync_pages WHERE scope = ?').pluck().all('catalogItems:cat')).toEqual([0])
+  })
+
+  it('checkpoints on its own thread when asked, after the pages before it', async () => {
+    directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
+    const path = join(directory, 'satchel.db')
+    db = openDatabase(path)
+    db.pragma('wal_autocheckpoint = 0')
+    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
+    const rows = Array.from({ length: 300 }, (_, n) => ({ guid: `item-${n}`, id: n + 1, sku: `SKU-${n}`, name: `Widget ${n}`, description: 'x'.repeat(2000) }))
+    await writer.applyCatalogItems('cat', rows, { listingId: null, serverTime: null })
+    // The pages are in the WAL until a checkpoint copies them into the database file.
+    const before = statSync(path).size
+    await writer.checkpoint()
+    expect(statSync(path).size - before).toBeGreaterThan(600_000)
+    expect(new StoreQueries(db).counts().catalogItems).toBe(300)
   })
 
   it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {

@@ -686,6 +686,11 @@ export class SyncStore extends SyncState {
   liveCatalogGuids(): string[] {
     return this.liveCatalogs.all()
   }
+
+  /** Copies what the WAL holds into the database file, as far as no reader still needs it. */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)')
+  }
 }
 
 /**

@@ -248,19 +248,27 @@ export class SyncEngine {
     }
 
     const restore = this.writer.onThisThread ? this.store.beginBulkWrite() : this.store.leaveCheckpointsToWriter()
+    let report: SyncReport
     try {
-      await this.runScopes(context, runScope, fail)
+      try {
+        await this.runScopes(context, runScope, fail)
+      } finally {
+        // A first listing cut short (offline, cancelled, failed) still leaves its catalog browsable.
+        await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
+      }
+      for (const [scope, message] of failed) this.store.setLastError(scope, message)
+      const { full, resources } = context
+      report = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
+      const now = this.clock.now()
+      this.store.recordRun(now - report.durationMs, now, report.ok, full, report)
     } finally {
-      // A first listing cut short (offline, cancelled, failed) still leaves its catalog browsable.
-      await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
+      // The run's WAL (up to 32 MB, writer-worker.ts) is copied into the database on the writer's
+      // thread, after this thread's last writes: this connection checkpoints again once restored,
+      // and would otherwise do it at its next commit, with the window waiting. The run does not
+      // wait for it: a checkpoint changes nothing a reader sees (150 ms of a delta's 430).
+      this.writer.checkpoint().catch((caught: unknown) => this.logger.warn('checkpointing after sync failed', { message: describe(caught).message }))
       restore()
     }
-    for (const [scope, message] of failed) this.store.setLastError(scope, message)
-
-    const { full, resources } = context
-    const report: SyncReport = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
-    const now = this.clock.now()
-    this.store.recordRun(now - report.durationMs, now, report.ok, full, report)
     return report
   }
 

@@ -21,6 +21,11 @@ export interface PageWriter {
   applyOrders(rows: OrderRecord[], context: ApplyContext): Promise<ApplyCounts>
   /** Builds the indexes a first listing deferred (SyncStore.finishBulk), after the pages before it. */
   finishBulk(): Promise<void>
+  /**
+   * Copies the run's WAL into the database, on the writer's thread, once its pages are in. A no-op
+   * for the inline writer, whose connection checkpoints as it commits (SyncStore.beginBulkWrite).
+   */
+  checkpoint(): Promise<void>
   close(): Promise<void>
 }
 
@@ -33,6 +38,7 @@ export type WriterRequest =
   | { id: number; op: 'customers'; rows: CustomerConnection[]; context: ApplyContext }
   | { id: number; op: 'orders'; rows: OrderRecord[]; context: ApplyContext }
   | { id: number; op: 'finishBulk'; rows: [] }
+  | { id: number; op: 'checkpoint'; rows: [] }
 
 /** Sent last: the worker closes its connection and ends. */
 export const closeRequest = 'close'
@@ -66,6 +72,9 @@ export function applyRequest(store: SyncStore, request: WithoutId<WriterRequest>
     case 'finishBulk':
       store.finishBulk()
       return { fetched: 0, upserted: 0, deleted: 0 }
+    case 'checkpoint':
+      store.checkpoint()
+      return { fetched: 0, upserted: 0, deleted: 0 }
   }
 }
 
@@ -76,6 +85,7 @@ export function inlineWriter(store: SyncStore): PageWriter {
     applyCustomers: async (rows, context) => applyRequest(store, { op: 'customers', rows, context }),
     applyOrders: async (rows, context) => applyRequest(store, { op: 'orders', rows, context }),
     finishBulk: async () => void applyRequest(store, { op: 'finishBulk', rows: [] }),
+    checkpoint: async () => {},
     close: async () => {},
   }
 }
@@ -142,6 +152,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
     applyCustomers: (rows, context) => send({ op: 'customers', rows, context }),
     applyOrders: (rows, context) => send({ op: 'orders', rows, context }),
     finishBulk: async () => void (await send({ op: 'finishBulk', rows: [] })),
+    checkpoint: async () => void (await send({ op: 'checkpoint', rows: [] })),
     async close() {
       failure ??= new Error('The sync writer was closed.')
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
