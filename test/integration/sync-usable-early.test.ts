@@ -29,14 +29,17 @@ describe('usable before the first sync ends', () => {
     let seen: Seen | null = null
     let firstCatalog: string | null = null
     harness = await startHarness({
+      // Pages of 10, for a first catalog of several pages beyond the first four asked for at once.
+      pageSize: 10,
       source: (client) => ({
         listCatalogs: (options) => client.listCatalogs(options),
         listCustomers: (params, options) => client.listCustomers(params, options),
         listOrders: (params, options) => client.listOrders(params, options),
         listCatalogItems: async (catalogGuid, params, options): Promise<Page<CatalogItemRecord>> => {
           firstCatalog ??= catalogGuid
-          // Looked at while the first catalog's third page is on its way: the first is in.
-          if (catalogGuid === firstCatalog && params.offset === 2 && !params.lastUpdatedAt && seen === null) {
+          // Looked at while the first catalog's sixth page is on its way: pages are written while the
+          // next ones are fetched, and the first is in once a page after it has come back.
+          if (catalogGuid === firstCatalog && params.offset === 5 && !params.lastUpdatedAt && seen === null) {
             const h = harness!
             const someItem = h.db.prepare<[string], string>('SELECT name FROM catalog_item_rows WHERE catalog_guid = ? LIMIT 1').pluck().get(catalogGuid)!
             const other = liveCatalogGuids(h).find((guid) => guid !== catalogGuid)!

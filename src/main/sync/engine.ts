@@ -165,6 +165,53 @@ interface ScopeRun<T> extends ScopeDefinition<T> {
   report: ScopeReport
   /** Tells the run's caller how far the scope's paging has got. */
   progress(update: Omit<SyncProgress, 'scope' | 'resource' | 'catalogGuid'>): void
+  /** Its pages handed to the writer and not yet written. */
+  writes: WritesInFlight
+}
+
+/**
+ * A scope's pages on their way to the writer. Fetching goes on while they are written (and the
+ * listing's catch-up and count go out before the last of them is in); what reads the scope's rows
+ * back waits for drained() first.
+ */
+class WritesInFlight {
+  private readonly pending = new Set<Promise<void>>()
+  private failure: { error: unknown } | null = null
+  private onFailure: ((error: unknown) => void) | null = null
+
+  get size(): number {
+    return this.pending.size
+  }
+
+  add(write: Promise<void>): void {
+    this.pending.add(write)
+    write.then(
+      () => this.pending.delete(write),
+      (error: unknown) => {
+        this.pending.delete(write)
+        this.failure ??= { error }
+        this.onFailure?.(error)
+      },
+    )
+  }
+
+  /** While fetching: a write that fails stops the fetching (at once, if one failed already). */
+  watch(onFailure: (error: unknown) => void): () => void {
+    this.onFailure = onFailure
+    if (this.failure) onFailure(this.failure.error)
+    return () => void (this.onFailure = null)
+  }
+
+  /** Until one more write settles. */
+  async oneSettled(): Promise<void> {
+    await Promise.race(this.pending).catch(() => {})
+  }
+
+  /** Until every write is in; throws the first that failed. */
+  async drained(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending])
+    if (this.failure) throw this.failure.error
+  }
 }
 
 /** Where a pass starts: a fresh listing, a fresh delta from `since`, or an unfinished run to resume. */
@@ -380,6 +427,7 @@ export class SyncEngine {
       counts: context.resources[resource],
       report,
       progress: (update) => context.onProgress?.({ scope: name, resource, catalogGuid, ...update }),
+      writes: new WritesInFlight(),
     }
 
     let cursor: string | null
@@ -418,7 +466,10 @@ export class SyncEngine {
     const countOnServer = async () => (await countPage())?.total ?? null
 
     if (start.mode === 'delta') {
-      const counted = await countPage()
+      const counting = countPage()
+      counting.catch(() => {})
+      await scope.writes.drained()
+      const counted = await counting
       const serverCount = counted?.total ?? null
       // The count's reply is the service's clock after the run's first page: the run's own cursor
       // must not be ahead of it. The cursor the delta was sent with passed that test on every page.
@@ -451,6 +502,7 @@ export class SyncEngine {
       const catchUp: RunState = { mode: 'delta', cursor: run.cursor, since: run.cursor, listingId: run.listingId, total: null }
       await this.fetchPages(scope, { run: catchUp, phase: 'catchUp', done: new Set(), rowsDone: 0 })
     }
+    await scope.writes.drained()
     const serverCount = await counting
     const listingId = run.listingId ?? 0
     const seen = this.store.countListedLive(scope.resource, scope.catalogGuid, listingId)
@@ -524,7 +576,7 @@ export class SyncEngine {
     return counts
   }
 
-  /** Fetches page 0 (unless resuming), records the run, then the remaining pages. */
+  /** Fetches page 0 (unless resuming), records the run, then the remaining pages (see fetchPages). */
   private async fetchAll<T>(scope: ScopeRun<T>, { mode, since, resume }: PassStart): Promise<RunState> {
     const phase = mode === 'delta' ? 'delta' : 'listing'
     if (resume) {
@@ -548,18 +600,26 @@ export class SyncEngine {
     // its items are written as new rows (ApplyContext.fresh).
     if (mode === 'full' && !this.store.hasRows(scope.resource, scope.catalogGuid)) run.fresh = true
     this.store.beginRun(scope.name, run)
-    await this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
-    scope.firstPageWritten?.()
+    // The next pages are asked for while the first is written.
+    const firstWritten = this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
+    scope.writes.add(firstWritten)
     const short = first.rows.length < this.pageSize || first.hasMore === false
+    firstWritten.then(
+      () => {
+        scope.firstPageWritten?.()
+        if (short) scope.progress({ phase, pagesDone: 1, pagesTotal: 1, rowsDone: first.rows.length, rowsTotal: run.total })
+      },
+      () => {},
+    )
     if (!short) await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length })
-    else scope.progress({ phase, pagesDone: 1, pagesTotal: 1, rowsDone: first.rows.length, rowsTotal: run.total })
     return run
   }
 
   /**
-   * Fetches every page not yet done, `concurrency` at a time, applying each as it arrives. The end is
-   * the page count the first page announced, moved on while the last page comes back full (rows
-   * inserted while paging) and pulled in at the first short page.
+   * Fetches every page not yet done, `concurrency` at a time, handing each to the writer as it
+   * arrives (scope.writes: the last may still be written when this returns). The end is the page
+   * count the first page announced, moved on while the last page comes back full (rows inserted while
+   * paging) and pulled in at the first short page.
    */
   private async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone }: Paging): Promise<void> {
     const limit = this.pageSize
@@ -572,6 +632,11 @@ export class SyncEngine {
     const onOuterAbort = () => stop.abort(outerSignal.reason)
     outerSignal.addEventListener('abort', onOuterAbort, { once: true })
     let failure: unknown = null
+    const writes = scope.writes
+    const unwatch = writes.watch((caught) => {
+      failure ??= caught
+      stop.abort(caught)
+    })
     // A listing of at most maxPages pages (the recent orders) may have all of them waiting.
     const writeAhead = Math.max(this.writeAhead, scope.maxPages ?? 0)
 
@@ -606,15 +671,7 @@ export class SyncEngine {
             scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
           })
           writes.add(applying)
-          void applying.then(
-            () => writes.delete(applying),
-            (caught: unknown) => {
-              writes.delete(applying)
-              failure ??= caught
-              stop.abort(caught)
-            },
-          )
-          while (writes.size >= writeAhead) await Promise.race(writes).catch(() => {})
+          while (writes.size >= writeAhead) await writes.oneSettled()
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
@@ -622,13 +679,15 @@ export class SyncEngine {
         }
       }
     }
-    const writes = new Set<Promise<void>>()
     try {
       await Promise.all(Array.from({ length: this.concurrency }, worker))
-      await Promise.allSettled([...writes])
     } finally {
       outerSignal.removeEventListener('abort', onOuterAbort)
+      unwatch()
     }
+    // A fetch that failed ends the pass: what was fetched before it is written first (it is progress,
+    // and an abandoned run must not have pages still arriving). Otherwise the writes go on behind.
+    if (outerSignal.aborted || failure !== null) await writes.drained().catch(() => {})
     if (outerSignal.aborted) throw cancelledError(outerSignal)
     if (failure !== null) throw failure
   }
