@@ -16,14 +16,16 @@
  * - a plain better-sqlite3 insert of the same rows (plain-insert.ts), in this process, and Satchel's
  *   ratio to it: after Satchel's syncs, whose memory and stalls it would otherwise inflate;
  * - cost growth: full sync time and database size at each of --sizes (a double of that size each).
- * Peak RSS and the longest main event-loop stall cover every Satchel sync of the run.
+ * Peak RSS and the longest main event-loop stall cover every Satchel sync of the run; beside the
+ * stall, how long the main thread was runnable but waiting for a CPU (Linux), which a shared machine
+ * with two cores adds to any stall.
  * Prints a table and writes JSON under test/bench/results/.
  *
  * Options: --size bench|demo|<items> (default bench), --concurrency N (default 4, the app's),
  * --latency MS (default 80), --wan-size (default: --size), --sizes 25000,50000,100000,200000 ('' skips).
  * (`--bare URL KEY SECRET CATALOGS` is the child-process mode that runs the bare client.)
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
@@ -99,6 +101,11 @@ interface Measured {
   itemScopesMs: number
   stallMs: number
   stallP99Ms: number
+  /**
+   * The main thread's time runnable but not running (Linux schedstat; null elsewhere): in all, and
+   * the most within one 50 ms sample. A stall is this thread's own work or a wait for a CPU.
+   */
+  cpuWait: { totalMs: number; longestIn50MsMs: number } | null
   /** The longest single call into the store on this thread (pages are written on the writer thread). */
   longestStoreCallMs: number
   longestStoreCall: string
@@ -179,7 +186,13 @@ async function measureSync(
   let peakHeap = 0
   const firstAnswers: Record<string, number | null> = Object.fromEntries(Object.keys(probes).map((name) => [name, null]))
   let started = 0
+  const firstWait = waitedForCpuMs()
+  let lastWait = firstWait
+  let longestWait = 0
   const sampler = setInterval(() => {
+    const waited = waitedForCpuMs()
+    if (waited !== null && lastWait !== null) longestWait = Math.max(longestWait, waited - lastWait)
+    lastWait = waited
     peakRss = Math.max(peakRss, process.memoryUsage.rss())
     peakHeap = Math.max(peakHeap, process.memoryUsage().heapTotal)
     for (const [name, probe] of Object.entries(probes)) {
@@ -193,6 +206,7 @@ async function measureSync(
   const ms = performance.now() - started
   histogram.disable()
   clearInterval(sampler)
+  const lastWaited = waitedForCpuMs()
   peakRss = Math.max(peakRss, process.memoryUsage.rss())
   if (!report.ok) throw new Error(`sync failed: ${report.error?.message}`)
   if (process.env.BENCH_DEBUG) process.stderr.write(`main heap peak ${(peakHeap / 2 ** 20).toFixed(0)} MB\n`)
@@ -202,10 +216,20 @@ async function measureSync(
     itemScopesMs: marks.itemsFrom === null ? 0 : (marks.itemsTo ?? performance.now()) - marks.itemsFrom,
     stallMs: histogram.max / 1e6,
     stallP99Ms: histogram.percentile(99) / 1e6,
+    cpuWait: firstWait === null || lastWaited === null ? null : { totalMs: lastWaited - firstWait, longestIn50MsMs: longestWait },
     longestStoreCallMs: storeCalls.longest(),
     longestStoreCall: storeCalls.longestName(),
     peakRssMb: peakRss / 2 ** 20,
     firstAnswers,
+  }
+}
+
+/** Milliseconds this thread has spent runnable but waiting for a CPU, where Linux tells (schedstat). */
+function waitedForCpuMs(): number | null {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[1]) / 1e6
+  } catch {
+    return null
   }
 }
 
@@ -224,6 +248,10 @@ async function makeChanges(double: Double, catalogGuids: string[], itemGuids: st
     8,
     async (catalogGuid) => void (await control(double, 'insertCatalogItem', { catalogGuid, fields: {} })),
   )
+}
+
+function describeCpuWait(wait: Measured['cpuWait']): string {
+  return wait === null ? 'n/a' : `${(wait.totalMs / 1000).toFixed(2)} s, ≤ ${wait.longestIn50MsMs.toFixed(0)} ms/50 ms`
 }
 
 function mb(value: number): string {
@@ -476,6 +504,7 @@ async function main(): Promise<void> {
       stallMsDelta: +delta.stallMs.toFixed(1),
       stallMsWan: +wanFull.stallMs.toFixed(1),
       stallP99Ms: +Math.max(full.stallP99Ms, delta.stallP99Ms).toFixed(1),
+      cpuWaitByRun: { full: full.cpuWait, delta: delta.cpuWait, wan: wanFull.cpuWait },
       longestStoreCallMs: +Math.max(full.longestStoreCallMs, delta.longestStoreCallMs).toFixed(1),
       longestStoreCall: full.longestStoreCallMs >= delta.longestStoreCallMs ? full.longestStoreCall : delta.longestStoreCall,
       loadAverage: { before: loadBefore, after: loadavg().map((value) => +value.toFixed(2)) },
@@ -523,7 +552,8 @@ async function main(): Promise<void> {
       [`Customer search, active only (${customerCount})`, `${customerSearchMs.toFixed(1)} ms`, `< ${targets.customerSearchMs} ms`, met(results.met.customerSearch)],
       ['Peak RSS', mb(peakRssMb), `< ${targets.rssMb} MB`, `${met(results.met.rss)} (${mb(startRssMb)} before syncing; WAN run ${mb(wanFull.peakRssMb)})`],
       ['Longest event-loop stall', `${stallMs.toFixed(1)} ms`, `< ${targets.stallMs} ms`, met(results.met.stall)],
-      ['  of which p99', `${results.stallP99Ms} ms`, '', ''],
+      ['  of which p99', `${results.stallP99Ms} ms`, '', `by run: first sync ${results.stallMsFullSync}, delta ${results.stallMsDelta}, WAN ${results.stallMsWan} ms`],
+      ['  main thread waiting for a CPU', describeCpuWait(full.cpuWait), '', `first sync; WAN run ${describeCpuWait(wanFull.cpuWait)} (runnable, not running)`],
       ['  longest store call', `${results.longestStoreCallMs} ms`, '', `${results.longestStoreCall} (main thread)`],
       ['Load average (1 min)', `${loadBefore[0]} → ${results.loadAverage.after[0]}`, '', `${results.cpus} CPUs, shared`],
     ]
