@@ -285,6 +285,16 @@ describe('SyncEngine', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
   })
 
+  it('keeps why a scope failed, written once the writes of the run are done', async () => {
+    const service = new FakeService(30)
+    service.beforeItemPage = (request) => {
+      if (request.offset === 1) throw new ServiceError('unreachable', 'cable pulled')
+    }
+    const report = await engine(service).run()
+    expect(report.ok).toBe(false)
+    expect(store.scope(`catalogItems:${catalogGuid}`).lastError).toBe('cable pulled')
+  })
+
   it('is cancelled by its signal and reports CANCELLED', async () => {
     const service = new FakeService(50)
     const controller = new AbortController()

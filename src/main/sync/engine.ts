@@ -302,8 +302,8 @@ export class SyncEngine {
       } finally {
         // A first listing cut short (offline, cancelled, failed) still leaves its catalog browsable.
         await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
+        for (const [scope, message] of failed) this.store.setLastError(scope, message)
       }
-      for (const [scope, message] of failed) this.store.setLastError(scope, message)
       const { full, resources } = context
       report = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
       const now = this.clock.now()
