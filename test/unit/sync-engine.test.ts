@@ -15,6 +15,7 @@ import { Retention } from '../../src/main/store/retention'
 import { SyncStore } from '../../src/main/store/sync-store'
 import { SyncEngine, type SyncSource } from '../../src/main/sync/engine'
 import { inlineWriter } from '../../src/main/sync/page-writer'
+import { countTurns } from '../support/turn-counter'
 
 const catalogGuid = 'cat-1'
 
@@ -213,21 +214,15 @@ describe('SyncEngine', () => {
     // pages' work between two timers, a stall of 60-140 ms in the bench's first sync.
     const service = new FakeService(200)
     const writer = inlineWriter(store)
-    let turn = 0
-    let counting = true
-    const count = () => {
-      turn++
-      if (counting) setImmediate(count)
-    }
-    setImmediate(count)
+    const turns = countTurns()
     const turnsOfPages: number[] = []
     const applyCatalogItems = writer.applyCatalogItems
     writer.applyCatalogItems = (catalog, rows, context) => {
-      turnsOfPages.push(turn)
+      turnsOfPages.push(turns.now())
       return applyCatalogItems(catalog, rows, context)
     }
     const report = await new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 4 }).run()
-    counting = false
+    turns.stop()
     expect(report.ok).toBe(true)
     expect(turnsOfPages.length).toBeGreaterThanOrEqual(20)
     expect(new Set(turnsOfPages).size).toBe(turnsOfPages.length)
