@@ -290,6 +290,16 @@ describe('SyncEngine', () => {
     expect(store.scope(`catalogItems:${catalogGuid}`).lastError).toBe('cable pulled')
   })
 
+  it('keeps why the catalogs failed, the first request of every run', async () => {
+    const service = new FakeService(5)
+    service.listCatalogs = async () => {
+      throw new ServiceError('unreachable', 'The ordering service cannot be reached')
+    }
+    const report = await engine(service).run()
+    expect(report.ok).toBe(false)
+    expect(store.allScopes().find((scope) => scope.scope === 'catalogs')?.lastError).toBe('The ordering service cannot be reached')
+  })
+
   it('is cancelled by its signal and reports CANCELLED', async () => {
     const service = new FakeService(50)
     const controller = new AbortController()

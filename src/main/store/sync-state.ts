@@ -54,7 +54,7 @@ export class SyncState {
   private readonly clearPages: Statement<[string]>
   private readonly commitScope: Statement<[string | null, number, string | null, string]>
   private readonly setVerify: Statement<[number, string]>
-  private readonly setError: Statement<[string | null, string]>
+  private readonly setError: Statement<[string, string | null]>
   private readonly insertListing: Statement<[string]>
   private readonly deleteScope: Statement<[string]>
   private readonly insertRun: Statement<[number, number, number, number, string]>
@@ -75,7 +75,7 @@ export class SyncState {
       'UPDATE sync_scopes SET cursor = ?, run = NULL, verify_needed = 0, last_success_at = ?, last_server_time = ?, last_error = NULL WHERE scope = ?',
     )
     this.setVerify = db.prepare('UPDATE sync_scopes SET verify_needed = ? WHERE scope = ?')
-    this.setError = db.prepare('UPDATE sync_scopes SET last_error = ? WHERE scope = ?')
+    this.setError = db.prepare('INSERT INTO sync_scopes (scope, last_error) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET last_error = excluded.last_error')
     this.insertListing = db.prepare('INSERT INTO sync_listings (scope) VALUES (?)')
     this.deleteScope = db.prepare('DELETE FROM sync_scopes WHERE scope = ?')
     this.insertRun = db.prepare('INSERT INTO sync_runs (started_at, finished_at, ok, full, report) VALUES (?, ?, ?, ?, ?)')
@@ -132,6 +132,8 @@ export class SyncState {
   /** The run finished: its first page's serverTimestamp becomes the cursor, and the next run is a delta. */
   completeRun(scope: string, cursor: string | null, localNow: number): void {
     this.db.transaction(() => {
+      // The catalogs are read whole, with no run begun: their row starts here.
+      this.ensureScope.run(scope)
       this.commitScope.run(cursor, localNow, cursor, scope)
       this.clearPages.run(scope)
     }).immediate()
@@ -150,8 +152,9 @@ export class SyncState {
     this.setVerify.run(needed ? 1 : 0, scope)
   }
 
+  /** Why the scope's last run failed; kept for a scope that has never run a listing (the catalogs) too. */
   setLastError(scope: string, message: string | null): void {
-    this.setError.run(message, scope)
+    this.setError.run(scope, message)
   }
 
   forgetScope(scope: string): void {
