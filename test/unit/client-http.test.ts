@@ -101,6 +101,23 @@ describe('ServiceClient over HTTP', () => {
     expect(calls).toBe(1)
   })
 
+  it('says a credential that cannot be sent in a header is wrong, without asking the service', async () => {
+    // A key pasted with a line break (or a character beyond Latin-1) is refused by undici before any
+    // request, and was reported as "cannot be reached", a network problem the rep cannot fix.
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      response.end('{"catalogs":[]}')
+    })
+    const pasted = { ...apiKey, apiSecret: 'secret-1\nsecret-2' }
+    const failure = client(url, pasted).listCatalogs()
+    await expect(failure).rejects.toMatchObject({ kind: 'credentials' })
+    await expect(failure).rejects.toThrow(/API secret.*line break/)
+    const session = { kind: 'session', userGuid: '11111111-1111-4111-8111-111111111111', userToken: 'tok€n', supplierGuid: '22222222-2222-4222-8222-222222222222' } as const
+    await expect(client(url, session).listCatalogs()).rejects.toThrow(/user token.*character/)
+    expect(calls).toBe(0)
+  })
+
   it('reports an unreachable service as transient', async () => {
     const url = await serve(() => {})
     await new Promise<void>((resolve) => server!.close(() => resolve()))

@@ -213,6 +213,27 @@ function authHeaders(auth: ServiceAuth): Record<string, string> {
   return { userGuid: auth.userGuid, userToken: auth.userToken, supplierGuid: auth.supplierGuid }
 }
 
+/** What undici refuses in a header value (anything but tab, printable ASCII and Latin-1): checked first. */
+const unsendableInHeader = /[^\t\x20-\x7e\x80-\xff]/
+
+/**
+ * Why a credential cannot be sent as a header, or null. undici refuses such a value before any
+ * request, and that read as "the service cannot be reached": a pasted key with a line break in it.
+ * The message names the field, never its value.
+ */
+function credentialProblem(auth: ServiceAuth): string | null {
+  const fields: [string, string | undefined][] =
+    auth.kind === 'apiKey'
+      ? [['API key', auth.apiKey], ['API secret', auth.apiSecret], ['user GUID', auth.userGuid]]
+      : [['user GUID', auth.userGuid], ['user token', auth.userToken], ['supplier GUID', auth.supplierGuid]]
+  for (const [name, value] of fields) {
+    if (value === undefined || !unsendableInHeader.test(value)) continue
+    const what = /[\r\n]/.test(value) ? 'a line break' : 'a character a request header cannot carry'
+    return `The ${name} contains ${what}, so it cannot be sent to the ordering service; enter it again.`
+  }
+  return null
+}
+
 function describeIssues(error: z.ZodError, prefix: string): string {
   return error.issues
     .slice(0, 3)
@@ -234,6 +255,7 @@ export class ServiceClient {
   private readonly clock: Clock
   private readonly logger: Logger
   private readonly headers: Record<string, string>
+  private readonly credentialProblem: string | null
   /**
    * Replies are decoded (text, JSON, schema check) one per turn of the event loop: a sync's pages
    * that arrive together, 300 KB of customers each, were otherwise decoded back to back in one
@@ -256,6 +278,7 @@ export class ServiceClient {
     this.clock = options.clock ?? systemClock
     this.logger = options.logger ?? silentLogger
     this.headers = { accept: 'application/json', ...authHeaders(options.connection.auth) }
+    this.credentialProblem = credentialProblem(options.connection.auth)
   }
 
   /** Closes the pool only when this client made its own; shared pools belong to their owner. */
@@ -270,6 +293,7 @@ export class ServiceClient {
    */
   private async once(spec: RequestSpec): Promise<unknown> {
     if (spec.signal?.aborted) throw cancelledError(spec.signal)
+    if (this.credentialProblem) throw new ServiceError('credentials', this.credentialProblem)
     const search = new URLSearchParams()
     for (const [key, value] of Object.entries(spec.query ?? {})) {
       if (value !== undefined && value !== null) search.set(key, String(value))
