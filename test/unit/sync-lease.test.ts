@@ -26,6 +26,31 @@ afterEach(() => {
 })
 
 describe('the sync lease', () => {
+  it('leaves the renewal to the writer thread while it renews the lease, instead of waiting for its lock', async () => {
+    // The renewal is a write on the window's connection: while the writer thread commits page after
+    // page it waited for the write lock with the event loop blocked.
+    const db = connection()
+    const lease = new Lease(db, 'sync', { label: 'the Satchel app', clock: systemClock, ttlMs: 600 })
+    let renewedHere = 0
+    const stillHeld = lease.stillHeld.bind(lease)
+    lease.stillHeld = () => (renewedHere++, stillHeld())
+    const writerRenews = () => db.prepare('UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?').run(Date.now() + 600, 'sync', lease.owner)
+    await withSyncLease(
+      lease,
+      async () => {
+        for (let i = 0; i < 14; i++) {
+          writerRenews()
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      },
+      { waitMs: 0 },
+    )
+    expect(renewedHere).toBe(0)
+    // Without the writer renewing it, the timer does.
+    await withSyncLease(lease, () => new Promise((resolve) => setTimeout(resolve, 700)), { waitMs: 0 })
+    expect(renewedHere).toBeGreaterThan(0)
+  })
+
   it('refuses a second sync at once when told not to wait, naming who syncs', async () => {
     const app = new Lease(connection(), 'sync', { label: 'the Satchel app', clock: systemClock })
     const cli = new Lease(connection(), 'sync', { label: 'satchel (CLI)', clock: systemClock })

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
 import { StoreQueries } from '../../src/main/store/queries'
+import { Lease } from '../../src/main/db/lease'
+import { systemClock } from '../../src/main/ports'
 
 let directory: string | undefined
 let db: Database | undefined
@@ -46,6 +48,24 @@ describe('the writer thread', () => {
     await writer.checkpoint()
     expect(statSync(path).size - before).toBeGreaterThan(600_000)
     expect(new StoreQueries(db).counts().catalogItems).toBe(300)
+  })
+
+  it('renews the sync lease in the transactions that write pages, and writes none once it is lost', async () => {
+    directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
+    const path = join(directory, 'satchel.db')
+    db = openDatabase(path)
+    const lease = new Lease(db, 'sync', { label: 'test', clock: systemClock, ttlMs: 15_000 })
+    expect(lease.tryAcquire().acquired).toBe(true)
+    db.prepare('UPDATE leases SET expires_at = ? WHERE name = ?').run(Date.now() + 1_000, 'sync')
+    expect(lease.renewedLately()).toBe(false)
+    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path, lease: lease.forWriter() })
+    const page = (n: number) => [{ guid: `item-${n}`, id: n, sku: `SKU-${n}`, name: `Widget ${n}` }]
+    await writer.applyCatalogItems('cat', page(1), { listingId: null, serverTime: null })
+    expect(lease.renewedLately()).toBe(true)
+    // Another process took the lease over: the page is not written.
+    db.prepare("UPDATE leases SET owner = 'another process' WHERE name = ?").run('sync')
+    await expect(writer.applyCatalogItems('cat', page(2), { listingId: null, serverTime: null })).rejects.toThrow(/no longer holds the sync lease/)
+    expect(new StoreQueries(db).counts().catalogItems).toBe(1)
   })
 
   it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {

@@ -56,13 +56,13 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
     client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
     const store = new SyncStore(db, new Retention(db))
+    // The desktop app may be syncing the same database: wait for it, then run (a delta, by then short).
+    const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
     // Pages are written on a thread of their own, as in the app, so the progress bar keeps moving.
-    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: global.db }).catch(() => inlineWriter(store))
+    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: global.db, lease: lease.forWriter() }).catch(() => inlineWriter(store))
     const engine = new SyncEngine({ store, writer, source: client, clock: systemClock })
     const queries = new StoreQueries(db)
     let catalogNames = new Map<string, string>()
-    // The desktop app may be syncing the same database: wait for it, then run (a delta, by then short).
-    const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
     const report = await withSyncLease(lease, (signal) => engine.run({
       full: options.full,
       signal,

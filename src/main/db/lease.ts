@@ -131,6 +131,21 @@ export class Lease {
     if (this.statements.renew.run(this.now() + this.ttlMs, this.name, this.owner).changes !== 1) throw new LeaseLostError(this.name)
   }
 
+  /**
+   * Whether this process holds the lease and it was renewed within the last third of its time: by
+   * the sync's writer thread, which renews it in the transactions that write pages (page-writer.ts).
+   * Reads only, so it never waits for that thread's write lock.
+   */
+  renewedLately(): boolean {
+    const row = this.statements.read.get(this.name)
+    return row !== undefined && row.owner === this.owner && row.expires_at - this.now() > (this.ttlMs * 2) / 3
+  }
+
+  /** The lease as the sync's writer thread renews it (WriterWorkerData.lease). */
+  forWriter(): { name: LeaseName; owner: string; ttlMs: number; clockOffsetMs: number } {
+    return { name: this.name, owner: this.owner, ttlMs: this.ttlMs, clockOffsetMs: this.now() - Date.now() }
+  }
+
   /** Whether this process holds the lease now, renewing it if so. */
   stillHeld(): boolean {
     try {

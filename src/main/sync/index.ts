@@ -106,7 +106,7 @@ export function createSync(options: SyncOptions): Sync {
   const pageWriter = async (): Promise<PageWriter> => {
     if (!createWorker || inMemory) return inlineWriter(store)
     try {
-      return await startWorkerWriter(createWorker, { databasePath: db.name, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
+      return await startWorkerWriter(createWorker, { databasePath: db.name, lease: syncLease.forWriter(), ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) })
     } catch (error) {
       syncLogger.warn('the sync writer thread did not start; writing on the main thread', { error: error instanceof Error ? error.message : String(error) })
       return inlineWriter(store)

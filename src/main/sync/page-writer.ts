@@ -50,6 +50,11 @@ export type WriterResponse = { id: number; ok: true; counts: ApplyCounts } | { i
 export interface WriterWorkerData {
   databasePath: string
   nativeBinding?: string
+  /**
+   * The sync lease this process holds (Lease.forWriter): renewed in every transaction that writes
+   * pages, so they commit only while it is held, and the main thread need not renew it meanwhile.
+   */
+  lease?: { name: string; owner: string; ttlMs: number; clockOffsetMs: number }
 }
 
 /** How many records a request writes: the worker's measure of a batch. */

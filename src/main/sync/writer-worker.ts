@@ -18,6 +18,17 @@ const store = new SyncStore(db, new Retention(db))
 // (SyncEngine.run). First syncs measured the same at 8 and 32 MB (11,400-14,200 items/s).
 store.beginBulkWrite()
 db.pragma('wal_autocheckpoint = 8000')
+const renewLease = data.lease
+  ? (() => {
+      const { name, owner, ttlMs, clockOffsetMs } = data.lease
+      const renew = db.prepare<[number, string, string]>('UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?')
+      return () => {
+        if (renew.run(Date.now() + clockOffsetMs + ttlMs, name, owner).changes !== 1) {
+          throw new Error(`This process no longer holds the ${name} lease; another Satchel process took it over.`)
+        }
+      }
+    })()
+  : () => {}
 parentPort?.postMessage(readyMessage)
 
 /**
@@ -55,9 +66,17 @@ function flush(): void {
     // A deferred transaction that read a row before that write committed could not write after it
     // (SQLite answers "database is locked" at once, with no wait); taking the write lock first makes
     // the page wait its turn instead.
-    db.transaction(() => {
-      for (const request of batch) responses.push(respond(request))
-    }).immediate()
+    try {
+      db.transaction(() => {
+        renewLease()
+        for (const request of batch) responses.push(respond(request))
+      }).immediate()
+    } catch (error) {
+      // Nothing of the batch committed (the lease was lost, or the transaction failed): every page in
+      // it fails, and the sync stops with this reason.
+      const message = error instanceof Error ? error.message : String(error)
+      responses.splice(0, responses.length, ...batch.map((request): WriterResponse => ({ id: request.id, ok: false, message })))
+    }
     for (const response of responses) parentPort?.postMessage(response)
   }
 }
