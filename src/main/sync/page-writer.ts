@@ -12,6 +12,7 @@ import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
 import { prepareItemPage, preparedSize, type PreparedItemPage } from '../store/item-page'
 import type { ApplyContext, ApplyCounts, SyncStore } from '../store/sync-store'
+import type { Lease } from '../db/lease'
 
 export interface PageWriter {
   /** Writes on the calling thread (which then wants the bulk-write settings on its connection). */
@@ -54,7 +55,7 @@ export interface WriterWorkerData {
    * The sync lease this process holds (Lease.forWriter): renewed in every transaction that writes
    * pages, so they commit only while it is held, and the main thread need not renew it meanwhile.
    */
-  lease?: { name: string; owner: string; ttlMs: number; clockOffsetMs: number }
+  lease?: ReturnType<Lease['forWriter']>
 }
 
 /** How many records a request writes: the worker's measure of a batch. */

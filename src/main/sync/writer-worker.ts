@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { closeDatabase, openDatabase } from '../db/database'
+import { Lease } from '../db/lease'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
 import { applyRequest, closeRequest, readyMessage, requestSize, type WriterRequest, type WriterResponse, type WriterWorkerData } from './page-writer'
@@ -18,17 +19,11 @@ const store = new SyncStore(db, new Retention(db))
 // (SyncEngine.run). First syncs measured the same at 8 and 32 MB (11,400-14,200 items/s).
 store.beginBulkWrite()
 db.pragma('wal_autocheckpoint = 8000')
-const renewLease = data.lease
-  ? (() => {
-      const { name, owner, ttlMs, clockOffsetMs } = data.lease
-      const renew = db.prepare<[number, string, string]>('UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?')
-      return () => {
-        if (renew.run(Date.now() + clockOffsetMs + ttlMs, name, owner).changes !== 1) {
-          throw new Error(`This process no longer holds the ${name} lease; another Satchel process took it over.`)
-        }
-      }
-    })()
-  : () => {}
+// The main thread's lease, on this connection: renewed in each batch's transaction (Lease.renew
+// throws LeaseLostError once another process has taken it over, and the batch commits nothing).
+const lease = data.lease
+  ? new Lease(db, data.lease.name, { label: 'the sync writer', owner: data.lease.owner, ttlMs: data.lease.ttlMs, clock: { now: () => Date.now() + data.lease!.clockOffsetMs } })
+  : null
 parentPort?.postMessage(readyMessage)
 
 /**
@@ -68,7 +63,7 @@ function flush(): void {
     // the page wait its turn instead.
     try {
       db.transaction(() => {
-        renewLease()
+        lease?.renew()
         for (const request of batch) responses.push(respond(request))
       }).immediate()
     } catch (error) {
