@@ -90,6 +90,23 @@ describe('ServiceClient over HTTP', () => {
     expect(calls).toBe(3)
   })
 
+  it('says when a page is received, before decoding it, once, and not for the failures it retries', async () => {
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      if (calls === 1) {
+        response.statusCode = 503
+        return response.end('overloaded')
+      }
+      response.end(JSON.stringify({ catalog_items: [item('a')], totalCatalogItems: 1, hasMoreItems: false, serverTimestamp: '2025-01-01T00:00:00.000Z' }))
+    })
+    const steps: string[] = []
+    const page = client(url, apiKey).listCatalogItems('cat-1', { limit: 100, offset: 0 }, { onReceived: () => steps.push(`received after ${calls} requests`) })
+    void page.then(() => steps.push('decoded'))
+    await page
+    expect(steps).toEqual(['received after 2 requests', 'decoded'])
+  })
+
   it('stops at once on 401 with a credentials error', async () => {
     let calls = 0
     const url = await serve((_request, response) => {

@@ -280,6 +280,49 @@ describe('SyncEngine', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
   })
 
+  it('asks for the next page once a reply is received, not once it is decoded, with no more requests on the wire', async () => {
+    // Over a WAN each request is a round trip; a reply decoded on this thread (JSON and checks, several
+    // milliseconds a page, longer when replies arrive together) kept its request slot idle meanwhile.
+    const service = new FakeService(200)
+    let onWire = 0
+    let mostOnWire = 0
+    let listed = 0
+    let returned = 0
+    let askedBeforeAnyReturned = false
+    let fourthAsked = () => {}
+    const fourth = new Promise<void>((resolve) => (fourthAsked = resolve))
+    const source: SyncSource = {
+      listCatalogs: () => service.listCatalogs(),
+      listCustomers: (params) => service.listCustomers(params),
+      listOrders: (params) => service.listOrders(params),
+      listCatalogItems: async (catalog, params, options) => {
+        // The listing's pages (the catch-up and the count go out together at its end).
+        if (params.lastUpdatedAt || params.limit !== 10 || params.offset === 0) return service.listCatalogItems(catalog, params)
+        listed++
+        if (listed === 4) {
+          askedBeforeAnyReturned = returned === 0
+          fourthAsked()
+        }
+        onWire++
+        mostOnWire = Math.max(mostOnWire, onWire)
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        onWire--
+        options.onReceived?.()
+        // The first three replies are decoded slowly: until a fourth request goes out, or 300 ms.
+        if (listed <= 3) await Promise.race([fourth, new Promise((resolve) => setTimeout(resolve, 300))])
+        returned++
+        return service.listCatalogItems(catalog, params)
+      },
+    }
+    const report = await new SyncEngine({ store, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    expect(report.ok).toBe(true)
+    expect(liveGuids()).toEqual(serverLiveGuids(service))
+    expect(askedBeforeAnyReturned).toBe(true)
+    expect(mostOnWire).toBe(3)
+    // No page beyond the last is asked for.
+    expect(service.itemRequests().filter((r) => !r.lastUpdatedAt && r.limit === 10).map((r) => r.offset).sort((a, b) => a - b)).toEqual([...Array(20).keys()])
+  })
+
   it('keeps why a scope failed, written once the writes of the run are done', async () => {
     const service = new FakeService(30)
     service.beforeItemPage = (request) => {

@@ -125,6 +125,12 @@ export interface CallOptions {
   signal?: AbortSignal
   /** Act in this customer's context (header `vendorGuid`). */
   vendorGuid?: string
+  /**
+   * Called once a successful reply's bytes are all in, before they are decoded: a caller that limits
+   * its requests on the wire (sync's paging) may send its next one meanwhile. Nothing is sent again
+   * after it: what can still fail (JSON, the schema) is not retried.
+   */
+  onReceived?: () => void
 }
 
 export interface OrderWithItemsResult {
@@ -195,6 +201,7 @@ interface RequestSpec {
   reply: ReplyKind
   /** Order creation: its own deadline, which also bounds the wait for headers. */
   order?: boolean
+  onReceived?: () => void
 }
 
 /** What one attempt got to before it failed, to name the failure. */
@@ -379,6 +386,7 @@ export class ServiceClient {
       }
       chunks.push(chunk)
     }
+    if (ok) spec.onReceived?.()
     // The caller parses and checks the text in the same turn, as this promise's continuation.
     await this.decoding.next()
     return Buffer.concat(chunks).toString('utf8')

@@ -34,17 +34,28 @@ import { parseServerTime } from '../store/time'
 import type { ErrorCode } from '../../shared/result'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { Turns } from '../turns'
+import { RequestSlots } from './request-slots'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
 
 export type ScopeReport = SyncReport['scopes'][number]
 export { resourceNames, type ResourceName, type SyncProgress, type SyncReport }
 
+/**
+ * How the engine calls for a page. onReceived, when the source calls it, says the reply's bytes are
+ * in and only their decoding is left: the request's slot is given back then (request-slots.ts). A
+ * source that never calls it holds the slot until the page is returned.
+ */
+export interface PageCallOptions {
+  signal?: AbortSignal
+  onReceived?: () => void
+}
+
 /** What the engine needs of the service client (the real one, or a wrapper in tests). */
 export interface SyncSource {
   listCatalogs(options: { signal?: AbortSignal }): Promise<CatalogRecord[]>
-  listCustomers(params: ListParams, options: { signal?: AbortSignal }): Promise<Page<CustomerConnection>>
-  listCatalogItems(catalogGuid: string, params: ListParams & { skipTotalCount?: boolean }, options: { signal?: AbortSignal }): Promise<Page<CatalogItemRecord>>
-  listOrders(params: ListParams, options: { signal?: AbortSignal }): Promise<Page<OrderRecord>>
+  listCustomers(params: ListParams, options: PageCallOptions): Promise<Page<CustomerConnection>>
+  listCatalogItems(catalogGuid: string, params: ListParams & { skipTotalCount?: boolean }, options: PageCallOptions): Promise<Page<CatalogItemRecord>>
+  listOrders(params: ListParams, options: PageCallOptions): Promise<Page<OrderRecord>>
 }
 
 export interface SyncRunOptions {
@@ -123,7 +134,7 @@ interface ScopeDefinition<T> {
   resource: PagedResource
   /** Limits counts and removals to one catalog. */
   catalogGuid: string | null
-  fetch(params: ListParams & { first: boolean }, signal: AbortSignal): Promise<Page<T>>
+  fetch(params: ListParams & { first: boolean }, call: PageCallOptions & { signal: AbortSignal }): Promise<Page<T>>
   apply(rows: T[], context: ApplyContext): Promise<ApplyCounts>
   /** A one-row page: its total is the live rows the service holds for this scope, when it can tell; checked after each run. */
   countOnServer?(signal: AbortSignal): Promise<Page<unknown>>
@@ -373,7 +384,7 @@ export class SyncEngine {
 
   private customersScope(): ScopeDefinition<CustomerConnection> {
     return defineScope('customers', null, {
-      fetch: (params, signal) => this.source.listCustomers(params, { signal }),
+      fetch: (params, call) => this.source.listCustomers(params, call),
       apply: (rows, context) => this.writer.applyCustomers(rows, context),
       // The spec shows no count on the customer list; when the service sends one, it is checked.
       countOnServer: (signal) => this.source.listCustomers({ limit: 1, offset: 0 }, { signal }),
@@ -384,7 +395,7 @@ export class SyncEngine {
   private catalogItemsScope(catalogGuid: string): ScopeDefinition<CatalogItemRecord> {
     return defineScope('catalogItems', catalogGuid, {
       // Only the first page asks for the count: counting is the expensive part on the service.
-      fetch: (params, signal) => this.source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, { signal }),
+      fetch: (params, call) => this.source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call),
       apply: (rows, context) => this.writer.applyCatalogItems(catalogGuid, rows, context),
       countOnServer: (signal) => this.source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal }),
       prunes: true,
@@ -393,7 +404,7 @@ export class SyncEngine {
 
   private ordersScope(): ScopeDefinition<OrderRecord> {
     return defineScope('orders', null, {
-      fetch: (params, signal) => this.source.listOrders(params, { signal }),
+      fetch: (params, call) => this.source.listOrders(params, call),
       apply: (rows, context) => this.writer.applyOrders(rows, context),
       // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
       // All of the window may wait to be written (behind the item index build, see runScopes).
@@ -584,7 +595,7 @@ export class SyncEngine {
       return resume
     }
     throwIfAborted(scope.signal)
-    const first = await scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, scope.signal)
+    const first = await scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, { signal: scope.signal })
     scope.report.pagesFetched++
     const untrusted = distrust(since, first)
     if (untrusted) throw untrusted
@@ -616,10 +627,15 @@ export class SyncEngine {
   }
 
   /**
-   * Fetches every page not yet done, `concurrency` at a time, handing each to the writer as it
-   * arrives (scope.writes: the last may still be written when this returns). The end is the page
-   * count the first page announced, moved on while the last page comes back full (rows inserted while
-   * paging) and pulled in at the first short page.
+   * Fetches every page not yet done, `concurrency` requests on the wire at a time, handing each page
+   * to the writer as it arrives (scope.writes: the last may still be written when this returns). The
+   * end is the page count the first page announced, moved on while the last page comes back full
+   * (rows inserted while paging) and pulled in at the first short page.
+   *
+   * When the end is known, twice as many workers as slots take pages: a worker whose reply is in
+   * gives its slot to one waiting with the next page and decodes meanwhile (request-slots.ts). When
+   * it is not (a catch-up, a delta with no total), each further page is a guess, and `concurrency`
+   * workers guess no further than before.
    */
   private async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone }: Paging): Promise<void> {
     const limit = this.pageSize
@@ -639,6 +655,8 @@ export class SyncEngine {
     })
     // A listing of at most maxPages pages (the recent orders) may have all of them waiting.
     const writeAhead = Math.max(this.writeAhead, scope.maxPages ?? 0)
+    const slots = new RequestSlots(this.concurrency)
+    const workers = Number.isFinite(end) ? 2 * this.concurrency : this.concurrency
 
     const worker = async () => {
       for (;;) {
@@ -647,8 +665,12 @@ export class SyncEngine {
         const page = next
         if (page > end) return
         next = page + 1
+        const release = await slots.take()
         try {
-          const result = await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, stop.signal)
+          // The end may have been pulled in (a short page) while this worker waited for its slot.
+          if (stop.signal.aborted || page > end) return
+          const result = await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, { signal: stop.signal, onReceived: release })
+          release()
           // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
           const untrusted = distrust(run.since, result)
           if (untrusted) throw untrusted
@@ -676,11 +698,13 @@ export class SyncEngine {
           failure ??= caught
           stop.abort(caught)
           return
+        } finally {
+          release()
         }
       }
     }
     try {
-      await Promise.all(Array.from({ length: this.concurrency }, worker))
+      await Promise.all(Array.from({ length: workers }, worker))
     } finally {
       outerSignal.removeEventListener('abort', onOuterAbort)
       unwatch()
