@@ -323,6 +323,60 @@ describe('SyncEngine', () => {
     expect(service.itemRequests().filter((r) => !r.lastUpdatedAt && r.limit === 10).map((r) => r.offset).sort((a, b) => a - b)).toEqual([...Array(20).keys()])
   })
 
+  it("asks for the next scope's first page while the scope before finishes its catch-up and count", async () => {
+    // A scope ends with a round trip of its own (the catch-up and the count): over a WAN, one round
+    // trip more per scope when the next scope's first request waited for it.
+    const service = new FakeService(30)
+    service.orders = Array.from({ length: 5 }, (_, i) => ({ guid: `o-${i}`, id: i, updated_at: service.iso() }) as OrderRecord)
+    const firstAsked = { items: () => {}, orders: () => {} }
+    const asked = {
+      items: new Promise<boolean>((resolve) => (firstAsked.items = () => resolve(true))),
+      orders: new Promise<boolean>((resolve) => (firstAsked.orders = () => resolve(true))),
+    }
+    const askedBeforeCount = { customers: false, items: false }
+    const notAfter = (what: Promise<boolean>) => Promise.race([what, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300))])
+    const source: SyncSource = {
+      listCatalogs: () => service.listCatalogs(),
+      listCustomers: async (params) => {
+        if (params.limit === 1) askedBeforeCount.customers = await notAfter(asked.items)
+        return service.listCustomers(params)
+      },
+      listCatalogItems: async (catalog, params) => {
+        if (params.limit === 1) askedBeforeCount.items = await notAfter(asked.orders)
+        if (params.offset === 0 && params.limit === 10 && !params.lastUpdatedAt) firstAsked.items()
+        return service.listCatalogItems(catalog, params)
+      },
+      listOrders: async (params) => {
+        if (params.offset === 0 && !params.lastUpdatedAt) firstAsked.orders()
+        return service.listOrders(params)
+      },
+    }
+    const report = await new SyncEngine({ store, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    expect(report.ok).toBe(true)
+    expect(askedBeforeCount).toEqual({ customers: true, items: true })
+    expect(liveGuids()).toEqual(serverLiveGuids(service))
+    expect(db.prepare('SELECT count(*) FROM orders').pluck().get()).toBe(5)
+    expect(report.scopes.map((scope) => scope.scope)).toEqual(['customers', `catalogItems:${catalogGuid}`, 'orders'])
+  })
+
+  it('writes nothing of a scope whose first page was asked for early when the scope before stops the run', async () => {
+    const service = new FakeService(30)
+    const source: SyncSource = {
+      listCatalogs: () => service.listCatalogs(),
+      listCustomers: async (params) => {
+        if (params.limit === 1) throw new ServiceError('unreachable', 'cable pulled')
+        return service.listCustomers(params)
+      },
+      listCatalogItems: (catalog, params) => service.listCatalogItems(catalog, params),
+      listOrders: (params) => service.listOrders(params),
+    }
+    const report = await new SyncEngine({ store, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    expect(report.ok).toBe(false)
+    expect(report.scopes.map((scope) => [scope.scope, scope.error])).toEqual([['customers', 'cable pulled']])
+    expect(db.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get()).toBe(0)
+    expect(store.scope(`catalogItems:${catalogGuid}`).run).toBeNull()
+  })
+
   it('keeps why a scope failed, written once the writes of the run are done', async () => {
     const service = new FakeService(30)
     service.beforeItemPage = (request) => {
