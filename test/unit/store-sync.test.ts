@@ -221,6 +221,26 @@ describe('queries', () => {
   })
 })
 
+describe('sync state', () => {
+  it("reads a scope's state without writing, so it never waits for the writer thread's lock", () => {
+    // The engine plans the next scope (its cursor, its unfinished run) while the writer thread commits
+    // the pages of the scope before: a write here waited for that commit with the event loop blocked.
+    const writer = openDatabase(join(directory, 'satchel.db'))
+    try {
+      db.pragma('busy_timeout = 0')
+      writer.exec('BEGIN IMMEDIATE')
+      expect(store.scope('catalogItems:never-synced')).toMatchObject({ cursor: null, run: null, verifyNeeded: false, lastError: null })
+      writer.exec('ROLLBACK')
+      store.completeRun('catalogItems:never-synced', '2025-01-01T00:00:00.000Z', 1)
+      writer.exec('BEGIN IMMEDIATE')
+      expect(store.scope('catalogItems:never-synced')).toMatchObject({ cursor: '2025-01-01T00:00:00.000Z', run: null })
+      writer.exec('ROLLBACK')
+    } finally {
+      closeDatabase(writer)
+    }
+  })
+})
+
 describe('parseServerTime', () => {
   it('reads both cursor formats as UTC whatever the laptop time zone', () => {
     expect(parseServerTime('2025-01-05 10:00:00')).toBe(Date.UTC(2025, 0, 5, 10))
