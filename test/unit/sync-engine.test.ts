@@ -323,6 +323,42 @@ describe('SyncEngine', () => {
     expect(service.itemRequests().filter((r) => !r.lastUpdatedAt && r.limit === 10).map((r) => r.offset).sort((a, b) => a - b)).toEqual([...Array(20).keys()])
   })
 
+  it('holds no more pages asked for or waiting to be written than writeAhead + concurrency - 1, with a slow writer', async () => {
+    const service = new FakeService(300)
+    const inline = inlineWriter(store)
+    let asked = 0
+    let written = 0
+    let mostHeld = 0
+    const writer = {
+      ...inline,
+      applyCatalogItems: async (...args: Parameters<typeof inline.applyCatalogItems>) => {
+        await new Promise((resolve) => setTimeout(resolve, 3))
+        const counts = await inline.applyCatalogItems(...args)
+        written++
+        return counts
+      },
+    }
+    const source: SyncSource = {
+      listCatalogs: () => service.listCatalogs(),
+      listCustomers: (params) => service.listCustomers(params),
+      listOrders: (params) => service.listOrders(params),
+      listCatalogItems: async (catalog, params, options) => {
+        if (!params.lastUpdatedAt && params.limit === 10) {
+          asked++
+          mostHeld = Math.max(mostHeld, asked - written)
+        }
+        await new Promise((resolve) => setTimeout(resolve, 1))
+        options.onReceived?.()
+        return service.listCatalogItems(catalog, params)
+      },
+    }
+    const report = await new SyncEngine({ store, writer, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3, writeAhead: 4 }).run({ full: true })
+    expect(report.ok).toBe(true)
+    expect(liveGuids()).toEqual(serverLiveGuids(service))
+    expect(mostHeld).toBeLessThanOrEqual(4 + 3 - 1)
+    expect(mostHeld).toBeGreaterThanOrEqual(4)
+  })
+
   it("asks for the next scope's first page while the scope before finishes its catch-up and count", async () => {
     // A scope ends with a round trip of its own (the catch-up and the count): over a WAN, one round
     // trip more per scope when the next scope's first request waited for it.

@@ -719,14 +719,21 @@ export class SyncEngine {
     const writeAhead = Math.max(this.writeAhead, scope.maxPages ?? 0)
     const slots = new RequestSlots(this.concurrency)
     const workers = Number.isFinite(end) ? 2 * this.concurrency : this.concurrency
+    // Pages asked for or waiting to be written, at most: what `concurrency` workers that each waited
+    // for fewer than writeAhead pages to be waiting could hold, however many workers there are.
+    const mostPages = writeAhead + this.concurrency - 1
+    let asked = 0
 
     const worker = async () => {
       for (;;) {
+        while (writes.size > 0 && writes.size + asked >= mostPages) await writes.oneSettled()
         if (stop.signal.aborted) return
         while (done.has(next)) next++
         const page = next
         if (page > end) return
         next = page + 1
+        asked++
+        let handedOver = false
         const release = await slots.take()
         try {
           // The end may have been pulled in (a short page) while this worker waited for its slot.
@@ -747,7 +754,7 @@ export class SyncEngine {
           else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
           // The next request goes out while this page is written: waiting for the write before asking
           // again would add the writer's time to every round trip (over a WAN, most of the run).
-          // At most `writeAhead` pages wait to be written, so memory stays bounded.
+          // Memory stays bounded by mostPages, checked before a page is asked for.
           const rowCount = result.rows.length
           const applying = this.applyPage(scope, result.rows, context).then(() => {
             done.add(page)
@@ -755,12 +762,14 @@ export class SyncEngine {
             scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
           })
           writes.add(applying)
-          while (writes.size >= writeAhead) await writes.oneSettled()
+          asked--
+          handedOver = true
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
           return
         } finally {
+          if (!handedOver) asked--
           release()
         }
       }
