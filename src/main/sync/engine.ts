@@ -198,8 +198,8 @@ interface ScopePlan {
 /** A scope planned, and its first page asked for, while the scope before it finished. */
 interface FirstPageAhead<T> {
   plan: ScopePlan
-  /** Null when the scope resumes a run (it fetches only the pages it lacks). */
-  firstPage: Promise<Page<T>> | null
+  /** None when the scope resumes a run (it fetches only the pages it lacks). */
+  firstPage?: Promise<Page<T>>
   cancel(): void
 }
 
@@ -410,7 +410,7 @@ export class SyncEngine {
   private askAhead<T>(definition: ScopeDefinition<T>, context: RunContext): FirstPageAhead<T> {
     const plan = this.plan(definition.name, context)
     const cancelled = new AbortController()
-    let firstPage: Promise<Page<T>> | null = null
+    let firstPage: Promise<Page<T>> | undefined
     if (!plan.start.resume && !context.signal.aborted) {
       const signal = AbortSignal.any([context.signal, cancelled.signal])
       firstPage = definition.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: plan.start.since, first: true }, { signal })
@@ -502,7 +502,7 @@ export class SyncEngine {
 
     let cursor: string | null
     try {
-      cursor = await this.pass(scope, start, 1, turn.ahead?.firstPage ?? undefined)
+      cursor = await this.pass(scope, start, 1, turn.ahead?.firstPage)
     } catch (caught) {
       if (caught instanceof UntrustedCursor) {
         this.warnScope(scope, `${caught.message}; the scope was listed in full instead`, 'delta cursor not trusted, listing the scope in full', {
@@ -733,13 +733,11 @@ export class SyncEngine {
         if (page > end) return
         next = page + 1
         asked++
-        let handedOver = false
         const release = await slots.take()
         try {
           // The end may have been pulled in (a short page) while this worker waited for its slot.
           if (stop.signal.aborted || page > end) return
           const result = await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, { signal: stop.signal, onReceived: release })
-          release()
           // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
           const untrusted = distrust(run.since, result)
           if (untrusted) throw untrusted
@@ -762,14 +760,13 @@ export class SyncEngine {
             scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
           })
           writes.add(applying)
-          asked--
-          handedOver = true
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
           return
         } finally {
-          if (!handedOver) asked--
+          // Synchronously after the page is handed over (it counts in writes.size now), or given up.
+          asked--
           release()
         }
       }
