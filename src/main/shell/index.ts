@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createCore } from '../core/compose'
 import createSyncWriter from '../sync/writer-worker?nodeWorker'
+import { writerThreadOptions } from '../sync/page-writer'
 import { createMemorySecretStore, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
@@ -108,7 +109,7 @@ async function start(): Promise<void> {
       network: { isUp: () => net.isOnline() },
       desktop,
       // Sync writes its pages on a thread of its own, so the window never waits on a commit.
-      syncWriterWorker: (data) => createSyncWriter({ workerData: data }),
+      syncWriterWorker: (data) => createSyncWriter(writerThreadOptions(data)),
     },
   })
   if (demo) {
