@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { getPriority, tmpdir } from 'node:os'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { readyMessage, sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
-import { writerNice } from '../../src/main/sync/thread-priority'
 import { StoreQueries } from '../../src/main/store/queries'
 import { Lease } from '../../src/main/db/lease'
 import { systemClock } from '../../src/main/ports'
@@ -74,20 +73,6 @@ describe('the writer thread', () => {
     await expect(startWorkerWriter(sourceWriterWorker, { databasePath: join(directory, 'missing', 'satchel.db') })).rejects.toThrow()
   })
 
-  // Linux only (thread-priority.ts); and not where the whole process already runs at the writer's nice or lower.
-  it.runIf(process.platform === 'linux' && getPriority() < writerNice)('gives way to the window: its own thread runs at a lower priority, the rest of the process at its own', async () => {
-    directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
-    const path = join(directory, 'satchel.db')
-    db = openDatabase(path)
-    const before = threadNices()
-    expect(before.filter((nice) => nice === writerNice)).toEqual([])
-    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
-    // One thread more at the writer's nice value (the writer's own); this one, the main thread, unchanged.
-    expect(threadNices().filter((nice) => nice === writerNice)).toHaveLength(1)
-    expect(niceOf('/proc/thread-self/stat')).toBe(niceOf('/proc/self/stat'))
-    expect(niceOf('/proc/thread-self/stat')).not.toBe(writerNice)
-  })
-
   it("starts with a small young generation, so its short-lived page values do not grow the app's memory", async () => {
     directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
     const path = join(directory, 'satchel.db')
@@ -104,20 +89,3 @@ describe('the writer thread', () => {
     }
   })
 })
-
-/** The nice value in a /proc stat file: field 19, counted after the command name in parentheses. */
-function niceOf(statFile: string): number {
-  const stat = readFileSync(statFile, 'utf8')
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])
-}
-
-/** The nice value of each of this process's threads. */
-function threadNices(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) => {
-    try {
-      return [niceOf(`/proc/self/task/${tid}/stat`)]
-    } catch {
-      return []
-    }
-  })
-}

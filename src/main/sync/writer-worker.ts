@@ -7,12 +7,9 @@ import { closeDatabase, openDatabase } from '../db/database'
 import { Lease } from '../db/lease'
 import { Retention } from '../store/retention'
 import { SyncStore } from '../store/sync-store'
-import { lowerThisThreadsPriority } from './thread-priority'
 import { applyRequest, closeRequest, readyMessage, requestSize, type WriterRequest, type WriterResponse, type WriterWorkerData } from './page-writer'
 
 const data = workerData as WriterWorkerData
-// Before any work: the window's thread comes first (thread-priority.ts).
-lowerThisThreadsPriority()
 const db = openDatabase(data.databasePath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {})
 const store = new SyncStore(db, new Retention(db))
 // This connection exists only while a sync runs: it keeps the bulk-write settings throughout. Its
