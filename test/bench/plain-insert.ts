@@ -3,7 +3,8 @@
  * catalog items into the simplest schema that still serves the app's reads: an integer rowid table
  * keyed by the service's id, the guid in a unique index, the full record as JSON in a column, and an
  * FTS5 index with prefix indexes over the searched columns. WAL with synchronous NORMAL as Satchel's
- * database, the same page cache and rows per transaction as Satchel's writer thread; no checks, no
+ * database, the same rows per transaction as Satchel's writer thread and a 24 MB page cache (the
+ * writer's was 24 MB too until it went down to 16; the limit is left no weaker); no checks, no
  * bookkeeping, no secondary indexes.
  *
  * The records are read back from Satchel's own copy (the catalog_items view gives each record whole) a
