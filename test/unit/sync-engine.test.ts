@@ -433,6 +433,23 @@ describe('SyncEngine', () => {
     expect(store.allScopes().find((scope) => scope.scope === 'catalogs')?.lastError).toBe('The ordering service cannot be reached')
   })
 
+  it("tells its progress once a scope's first page is written, before the later pages arrive", async () => {
+    const service = new FakeService(35)
+    const progress: { scope: string; phase: string; pagesDone: number; pagesTotal: number | null; rowsDone: number; rowsTotal: number | null }[] = []
+    const slowLater = service.listCatalogItems.bind(service)
+    service.listCatalogItems = async (catalog: string, params: ListParams & { skipTotalCount?: boolean }) => {
+      // The later pages arrive after the first is written (they are asked for meanwhile).
+      if (params.offset >= 1 && !params.lastUpdatedAt) await new Promise((resolve) => setTimeout(resolve, 30))
+      return slowLater(catalog, params)
+    }
+    const report = await engine(service).run({ onProgress: (update) => progress.push(update) })
+    expect(report.ok).toBe(true)
+    const items = progress.filter((p) => p.scope === `catalogItems:${catalogGuid}`)
+    // The first word of the scope is its first page, written while the later ones are on their way.
+    expect(items[0]).toMatchObject({ pagesDone: 1, pagesTotal: 4, rowsDone: 10, rowsTotal: 35 })
+    expect(items.filter((p) => p.phase === 'listing').at(-1)).toMatchObject({ pagesDone: 4, pagesTotal: 4, rowsDone: 35, rowsTotal: 35 })
+  })
+
   it('is cancelled by its signal and reports CANCELLED', async () => {
     const service = new FakeService(50)
     const controller = new AbortController()

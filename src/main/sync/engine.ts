@@ -677,10 +677,14 @@ export class SyncEngine {
     const firstWritten = this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
     scope.writes.add(firstWritten)
     const short = first.rows.length < this.pageSize || first.hasMore === false
+    // The scope's first word to the window: the status bar names it from here on, not the scope
+    // before, while its later pages are on their way (over a slow link, seconds of them).
+    let pagesTotal: number | null = short ? 1 : run.total !== null && run.total > 0 ? Math.ceil(run.total / this.pageSize) : null
+    if (pagesTotal !== null && scope.maxPages !== undefined && mode === 'full') pagesTotal = Math.min(pagesTotal, scope.maxPages)
     firstWritten.then(
       () => {
         scope.firstPageWritten?.()
-        if (short) scope.progress({ phase, pagesDone: 1, pagesTotal: 1, rowsDone: first.rows.length, rowsTotal: run.total })
+        scope.progress({ phase, pagesDone: 1, pagesTotal, rowsDone: first.rows.length, rowsTotal: run.total })
       },
       () => {},
     )
