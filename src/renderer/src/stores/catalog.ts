@@ -1,16 +1,19 @@
 import { defineStore } from 'pinia'
+import { ref } from 'vue'
 import type { CatalogSummary, CategorySummary, CustomerDetail } from '../../../shared/synced'
 import { api, unwrap } from '../api'
 
 /**
  * Catalog-side reference data the screens share: catalogs (per customer), category trees and the
  * customers a screen is working for. Cached for the session and dropped when a sync finishes, so
- * what is shown is always the local copy as it stands.
+ * what is shown is always the local copy as it stands; `version` counts the drops, for the screens
+ * that hold what they read (a catalog's sync time, its category counts) to read it again.
  */
 export const useCatalogStore = defineStore('catalog', () => {
   const catalogsByCustomer = new Map<string, Promise<CatalogSummary[]>>()
   const categoriesByCatalog = new Map<string, Promise<CategorySummary[]>>()
   const customers = new Map<string, Promise<CustomerDetail>>()
+  const version = ref(0)
 
   /** One request per key for the session; a failed one is forgotten, so the next asks again. */
   function cached<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
@@ -39,11 +42,12 @@ export const useCatalogStore = defineStore('catalog', () => {
     catalogsByCustomer.clear()
     categoriesByCatalog.clear()
     customers.clear()
+    version.value++
   }
 
   api.onEvent((event) => {
     if (event.name === 'syncFinished') forget()
   })
 
-  return { catalogs, categories, customer, forget }
+  return { catalogs, categories, customer, forget, version }
 })

@@ -1,0 +1,68 @@
+/**
+ * A first sync seen from the catalog (issue 13, "usable before it ends"): while a catalog's items are
+ * still arriving, the screen says how many have come of how many, what has landed can be searched,
+ * and once the sync is done the notice gives way to the catalog's sync time.
+ */
+import { test, startServiceHandle } from './fixtures'
+import { coreApi, expect, shoot, watchConsole } from './rep'
+
+test.describe.configure({ timeout: 60_000 })
+
+test('a catalog whose items are still arriving says how far they have come, and what has landed can be searched', async ({ page, bridge, core }) => {
+  const errors = watchConsole(page)
+  // The demo data's two catalogs, hundreds of items each: the first catalog's first page comes at
+  // once, its next four pages take 4 s, the rest come at once. Long enough to look at the screen.
+  const service = await startServiceHandle({ size: 'demo', seed: 1 })
+  try {
+    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 4_000, skip: 1, times: 4 })
+    const { apiKey, apiSecret } = service.current.credentials
+    await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
+    const syncing = coreApi(core, 'syncNow', { full: true })
+
+    // Catalogs come first, by name; the first one's items come first.
+    await expect.poll(async () => (await coreApi(core, 'listCatalogs')).length).toBe(2)
+    const [first] = await coreApi(core, 'listCatalogs')
+    await expect.poll(async () => (await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items.length).toBe(1)
+
+    await page.goto(`${bridge.url}#/catalog?catalog=${first!.guid}`)
+    const loading = page.locator('[data-catalog-loading]')
+    await expect(loading).toHaveText(/^catalog still loading: 100 of [\d,]+ items$/)
+    // The status bar names what is syncing now: this catalog's items, not the customers before them.
+    await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(new RegExp(`Syncing ${first!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} items… \\d+%`, 'i'))
+    const expected = Number(/of ([\d,]+) items/.exec((await loading.textContent()) ?? '')![1]!.replace(/,/g, ''))
+    expect(expected).toBeGreaterThan(500)
+    const scroller = page.getByTestId('catalog-scroller')
+    await expect(scroller.getByRole('row')).not.toHaveCount(0)
+
+    // A word of an item that has landed finds it, though the catalog is not all here.
+    const landed = (await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items[0]!
+    const search = page.getByLabel('Search catalog')
+    await search.fill(landed.sku)
+    await expect(scroller).toHaveAttribute('data-results-for', landed.sku)
+    await expect(scroller.getByRole('row').filter({ hasText: landed.sku }).first()).toContainText(landed.name)
+    await expect(loading).toContainText('catalog still loading: 100 of')
+    await shoot(page, 'catalog-still-loading.png')
+
+    // Back to the whole catalog, still mid-sync.
+    await search.fill('')
+    await expect(scroller).toHaveAttribute('data-results-for', '')
+    await expect(loading).toContainText('catalog still loading:')
+
+    const report = await syncing
+    expect(report.ok).toBe(true)
+    // Done, with nothing typed: the notice gives way to the catalog's sync time, and the list holds
+    // every live item, listed by name again.
+    const meta = page.locator('p.meta')
+    await expect(loading).toHaveCount(0)
+    await expect(meta).toContainText(/ · synced just now$/)
+    const live = await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 3 })
+    const everything = await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1, includeInactive: true })
+    expect(everything.total).toBe(expected)
+    await expect(meta).toContainText(`${live.total.toLocaleString('en-US')} items`)
+    await expect(scroller.getByRole('row').first()).toContainText(live.items[0]!.name)
+    await shoot(page, 'catalog-loaded.png')
+    expect(errors).toEqual([])
+  } finally {
+    await service.close()
+  }
+})
