@@ -11,10 +11,11 @@ test.describe.configure({ timeout: 60_000 })
 test('a catalog whose items are still arriving says how far they have come, and what has landed can be searched', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
   // The demo data's two catalogs, hundreds of items each: the first catalog's first page comes at
-  // once, its next four pages take 4 s, the rest come at once. Long enough to look at the screen.
+  // once, its next four pages take 8 s, the rest come at once: time to look at the screen, with room
+  // to spare on a slow machine.
   const service = await startServiceHandle({ size: 'demo', seed: 1 })
   try {
-    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 4_000, skip: 1, times: 4 })
+    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 8_000, skip: 1, times: 4 })
     const { apiKey, apiSecret } = service.current.credentials
     await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
     const syncing = coreApi(core, 'syncNow', { full: true })
