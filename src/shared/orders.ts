@@ -3,6 +3,7 @@
  * an outbox entry is a frozen request that Satchel sends exactly once.
  */
 import { z } from 'zod'
+import { catalogLoadingSchema } from './synced'
 
 const uuid = z.uuid()
 const text = (max: number) => z.string().max(max)
@@ -279,7 +280,9 @@ export const ordersContract = {
   deleteDraft: { input: z.object({ id: draftId }).strict(), output: z.null() },
   addDraftLines: {
     input: z.object({ id: draftId, lines: z.array(lineToAddSchema).min(1).max(500) }).strict(),
-    output: z.object({ check: draftCheckSchema, unknown: z.array(z.string()) }),
+    // catalogLoading: the draft's catalog is still in its first sync (given with unknown SKUs only),
+    // so an unknown SKU may simply not have arrived yet.
+    output: z.object({ check: draftCheckSchema, unknown: z.array(z.string()), catalogLoading: catalogLoadingSchema.nullable().optional() }),
   },
   updateDraftLine: {
     input: z.object({ id: draftId, lineId: z.string().min(1), qty: lineQtySchema.optional(), note: text(1000).optional() }).strict(),

@@ -1,7 +1,8 @@
 /**
- * A first sync seen from the catalog (issue 13, "usable before it ends"): while a catalog's items are
- * still arriving, the screen says how many have come of how many, what has landed can be searched,
- * and once the sync is done the notice gives way to the catalog's sync time.
+ * A first sync seen from the catalog and the order screen (issue 13, "usable before it ends"): while
+ * a catalog's items are still arriving, the catalog says how many have come of how many, what has
+ * landed can be searched, a SKU not found is "not here yet" rather than "not in this catalog", and
+ * once the sync is done the notice gives way to the catalog's sync time.
  */
 import { test, startServiceHandle } from './fixtures'
 import { coreApi, expect, shoot, watchConsole } from './rep'
@@ -11,11 +12,11 @@ test.describe.configure({ timeout: 60_000 })
 test('a catalog whose items are still arriving says how far they have come, and what has landed can be searched', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
   // The demo data's two catalogs, hundreds of items each: the first catalog's first page comes at
-  // once, its next four pages take 8 s, the rest come at once: time to look at the screen, with room
-  // to spare on a slow machine.
+  // once, its next four pages take 10 s, the rest come at once: time to look at two screens, with
+  // room to spare on a slow machine.
   const service = await startServiceHandle({ size: 'demo', seed: 1 })
   try {
-    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 8_000, skip: 1, times: 4 })
+    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 10_000, skip: 1, times: 4 })
     const { apiKey, apiSecret } = service.current.credentials
     await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
     const syncing = coreApi(core, 'syncNow', { full: true })
@@ -24,6 +25,15 @@ test('a catalog whose items are still arriving says how far they have come, and 
     await expect.poll(async () => (await coreApi(core, 'listCatalogs')).length).toBe(2)
     const [first] = await coreApi(core, 'listCatalogs')
     await expect.poll(async () => (await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items.length).toBe(1)
+
+    // On a draft for that catalog, a SKU not found may just not have come yet.
+    const draft = await coreApi(core, 'createDraft', { catalogGuid: first!.guid })
+    await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+    const sku = page.getByLabel('SKU or barcode')
+    await sku.fill('NOT-HERE-YET')
+    await sku.press('Enter')
+    await expect(page.getByTestId('scan-message')).toHaveText(/^NOT-HERE-YET is not here yet: this catalog is still loading \(100 of [\d,]+ items\)\. Try again when the sync is done\.$/)
+    await shoot(page, 'order-entry-catalog-loading.png')
 
     await page.goto(`${bridge.url}#/catalog?catalog=${first!.guid}`)
     const loading = page.locator('[data-catalog-loading]')

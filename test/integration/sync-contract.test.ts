@@ -85,4 +85,39 @@ describe('sync through the contract', () => {
     const result = await call(core.handlers, 'syncNow', {})
     expect(!result.ok && result.error.code).toBe('NOT_CONFIGURED')
   })
+
+  it("tells the order screen that a SKU it cannot find may not have arrived yet, while the draft's catalog is in its first sync", async () => {
+    service = await startService({ size: 'demo', seed: 5 })
+    core = createTestCore({ backgroundSync: false })
+    const saved = await call(core.handlers, 'saveConnection', {
+      baseUrl: service.url,
+      auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret },
+    })
+    expect(saved.ok).toBe(true)
+    // The first catalog's first page comes; every later item page is refused: the sync ends with
+    // that catalog part-way through its first listing.
+    service.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'status', status: 400, skip: 1 })
+    const cut = await call(core.handlers, 'syncNow', { full: true })
+    expect(cut.ok && cut.value.ok).toBe(false)
+    const catalogs = await call(core.handlers, 'listCatalogs')
+    if (!catalogs.ok) throw new Error(catalogs.error.message)
+    const first = catalogs.value.find((catalog) => catalog.loading && catalog.loading.itemsDone > 0)!
+    expect(first.loading).toEqual({ itemsDone: 100, itemsTotal: expect.any(Number) })
+
+    const draft = await call(core.handlers, 'createDraft', { catalogGuid: first.guid })
+    if (!draft.ok) throw new Error(draft.error.message)
+    const landed = await call(core.handlers, 'searchCatalogItems', { catalogGuid: first.guid, limit: 1 })
+    if (!landed.ok) throw new Error(landed.error.message)
+    const added = await call(core.handlers, 'addDraftLines', { id: draft.value.draft.id, lines: [{ sku: landed.value.items[0]!.sku, qty: 1 }, { sku: 'NOT-HERE-YET', qty: 1 }] })
+    expect(added.ok && added.value.unknown).toEqual(['NOT-HERE-YET'])
+    expect(added.ok && added.value.catalogLoading).toEqual(first.loading)
+
+    // The catalog complete: an unknown SKU is just unknown.
+    service.control.clearFaults()
+    const done = await call(core.handlers, 'syncNow', {})
+    expect(done.ok && done.value.ok).toBe(true)
+    const again = await call(core.handlers, 'addDraftLines', { id: draft.value.draft.id, lines: [{ sku: 'NOT-HERE-YET', qty: 1 }] })
+    expect(again.ok && again.value.unknown).toEqual(['NOT-HERE-YET'])
+    expect(again.ok && (again.value.catalogLoading ?? null)).toBeNull()
+  })
 })

@@ -1,6 +1,6 @@
 import type { Implementations } from '../../shared/contract'
 import type { DraftSummary } from '../../shared/orders'
-import type { OrderDetail } from '../../shared/synced'
+import type { CatalogLoading, OrderDetail } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { Orders } from '.'
 
@@ -29,7 +29,10 @@ export type OrderMethods = Pick<
  * The contract's order methods over the desk and the flusher. A send nudges the driver without
  * waiting for it: the rep is told "queued" as soon as the entry is in SQLite.
  */
-export function orderMethods(orders: Orders, history: { getOrder(guid: string): OrderDetail | null }): OrderMethods {
+export function orderMethods(
+  orders: Orders,
+  local: { getOrder(guid: string): OrderDetail | null; catalogLoading(catalogGuid: string): CatalogLoading | null },
+): OrderMethods {
   const { desk, flusher, changed } = orders
   const flushSoon = () => orders.driver.nudge()
   return {
@@ -52,7 +55,12 @@ export function orderMethods(orders: Orders, history: { getOrder(guid: string): 
       desk.deleteDraft(id)
       return null
     },
-    addDraftLines: ({ id, lines }) => desk.addLines(id, lines),
+    addDraftLines: ({ id, lines }) => {
+      const added = desk.addLines(id, lines)
+      // A SKU not found while the catalog is still in its first sync may not have arrived yet.
+      const catalogGuid = added.check.draft.catalogGuid
+      return added.unknown.length > 0 && catalogGuid ? { ...added, catalogLoading: local.catalogLoading(catalogGuid) } : added
+    },
     updateDraftLine: ({ id, lineId, qty, note }) => desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),
     removeDraftLine: ({ id, lineId }) => desk.removeLine(id, lineId),
     acceptDraftPrices: ({ id }) => desk.acceptCurrentPrices(id),
@@ -86,7 +94,7 @@ export function orderMethods(orders: Orders, history: { getOrder(guid: string): 
       return flusher.flush()
     },
     reorder: ({ orderGuid }) => {
-      const order = history.getOrder(orderGuid)
+      const order = local.getOrder(orderGuid)
       if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
       if (!order.customerGuid) throw new CoreError('CONFLICT', 'The customer of that order is not on this laptop.')
       return desk.reorder({

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { DraftCheck, DraftSummary, OutboxEntry } from '../../../shared/orders'
 import type { AppError } from '../../../shared/result'
+import type { CatalogLoading } from '../../../shared/synced'
 import { api, unwrap } from '../api'
 import { toAppError } from '../errors'
 
@@ -48,10 +49,11 @@ export const useDraftsStore = defineStore('drafts', () => {
     return keep(await unwrap(api.updateDraft({ id, changes })))
   }
 
-  async function addLines(id: number, lines: Parameters<typeof api.addDraftLines>[0]['lines']): Promise<string[]> {
-    const { check, unknown } = await unwrap(api.addDraftLines({ id, lines }))
+  /** Answers the SKUs (or guids) the core did not find, and whether the draft's catalog is still in its first sync. */
+  async function addLines(id: number, lines: Parameters<typeof api.addDraftLines>[0]['lines']): Promise<{ unknown: string[]; catalogLoading: CatalogLoading | null }> {
+    const { check, unknown, catalogLoading } = await unwrap(api.addDraftLines({ id, lines }))
     keep(check)
-    return unknown
+    return { unknown, catalogLoading: catalogLoading ?? null }
   }
 
   async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }): Promise<DraftCheck> {

@@ -1,0 +1,21 @@
+import type { CatalogLoading } from '../../../../shared/synced'
+import { formatNumber } from '../../format'
+
+/**
+ * What the rep is told about SKUs the core did not find in the draft's catalog. While the catalog is
+ * still in its first sync, a SKU may simply not have arrived yet: "not in this catalog" would send
+ * the rep looking for a mistake that is not there.
+ */
+function soFar(loading: CatalogLoading): string {
+  return `${formatNumber(loading.itemsDone)}${loading.itemsTotal !== null ? ` of ${formatNumber(loading.itemsTotal)}` : ''} items`
+}
+
+export function unknownSkuText(sku: string, loading: CatalogLoading | null): string {
+  if (!loading) return `${sku} is not in this catalog.`
+  return `${sku} is not here yet: this catalog is still loading (${soFar(loading)}). Try again when the sync is done.`
+}
+
+export function unknownSkusText(skus: string[], loading: CatalogLoading | null): string {
+  if (!loading) return `Not in this catalog: ${skus.join(', ')}.`
+  return `Not here yet, this catalog is still loading (${soFar(loading)}): ${skus.join(', ')}.`
+}
