@@ -1,11 +1,12 @@
-import type { CatalogLoading } from '../../../../shared/synced'
-import { formatNumber } from '../../format'
-
 /**
  * What the rep is told about SKUs the core did not find in the draft's catalog. While the catalog is
  * still in its first sync, a SKU may simply not have arrived yet: "not in this catalog" would send
  * the rep looking for a mistake that is not there.
  */
+import type { CatalogLoading } from '../../../../shared/synced'
+import { formatNumber } from '../../format'
+
+/** How far the catalog has come: "100 of 836 items". */
 function soFar(loading: CatalogLoading): string {
   return `${formatNumber(loading.itemsDone)}${loading.itemsTotal !== null ? ` of ${formatNumber(loading.itemsTotal)}` : ''} items`
 }
