@@ -679,8 +679,8 @@ export class SyncEngine {
     const short = first.rows.length < this.pageSize || first.hasMore === false
     // The scope's first word to the window: the status bar names it from here on, not the scope
     // before, while its later pages are on their way (over a slow link, seconds of them).
-    let pagesTotal: number | null = short ? 1 : run.total !== null && run.total > 0 ? Math.ceil(run.total / this.pageSize) : null
-    if (pagesTotal !== null && scope.maxPages !== undefined && mode === 'full') pagesTotal = Math.min(pagesTotal, scope.maxPages)
+    const end = short ? 0 : this.lastPage(scope, run)
+    const pagesTotal = Number.isFinite(end) ? end + 1 : null
     firstWritten.then(
       () => {
         scope.firstPageWritten?.()
@@ -690,6 +690,15 @@ export class SyncEngine {
     )
     if (!short) await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length })
     return run
+  }
+
+  /**
+   * The last page of a run as its first page announced it: from the service's total, no further than
+   * the scope's maxPages in a full listing; unknown (infinite) without a total.
+   */
+  private lastPage<T>(scope: ScopeRun<T>, run: RunState): number {
+    const end = run.total !== null && run.total > 0 ? Math.ceil(run.total / this.pageSize) - 1 : Number.POSITIVE_INFINITY
+    return scope.maxPages !== undefined && run.mode === 'full' ? Math.min(end, scope.maxPages - 1) : end
   }
 
   /**
@@ -706,8 +715,8 @@ export class SyncEngine {
   private async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone }: Paging): Promise<void> {
     const limit = this.pageSize
     const tracked = phase !== 'catchUp'
-    let end = run.total !== null && run.total > 0 && tracked ? Math.ceil(run.total / limit) - 1 : Number.POSITIVE_INFINITY
-    if (scope.maxPages !== undefined && run.mode === 'full') end = Math.min(end, scope.maxPages - 1)
+    // A catch-up (a delta, so no maxPages) has no total of its own: its end is found by paging.
+    let end = tracked ? this.lastPage(scope, run) : Number.POSITIVE_INFINITY
     let next = tracked ? 1 : 0
     const outerSignal = scope.signal
     const stop = new AbortController()
