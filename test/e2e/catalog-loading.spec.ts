@@ -4,19 +4,40 @@
  * landed can be searched, a SKU not found is "not here yet" rather than "not in this catalog", and
  * once the sync is done the notice gives way to the catalog's sync time.
  */
+import AxeBuilder from '@axe-core/playwright'
+import type { Page } from '@playwright/test'
 import { test, startServiceHandle } from './fixtures'
 import { coreApi, expect, shoot, watchConsole } from './rep'
+
+/**
+ * The screen as the rep sees it mid-sync, light and dark: a screenshot of each, and axe's serious or
+ * critical WCAG A/AA findings (none expected; dark checks what a colour scheme can change).
+ */
+async function lookAt(page: Page, name: string): Promise<string[]> {
+  const found: string[] = []
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await shoot(page, scheme === 'light' ? `${name}.png` : `${name}-dark.png`)
+    const builder = new AxeBuilder({ page })
+    const result = await (scheme === 'dark' ? builder.withRules(['color-contrast']) : builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])).analyze()
+    for (const violation of result.violations) {
+      if (violation.impact === 'serious' || violation.impact === 'critical') found.push(`${name} (${scheme}): ${violation.id} at ${violation.nodes[0]?.target.join(' ')}`)
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' })
+  return found
+}
 
 test.describe.configure({ timeout: 60_000 })
 
 test('a catalog whose items are still arriving says how far they have come, and what has landed can be searched', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
   // The demo data's two catalogs, hundreds of items each: the first catalog's first page comes at
-  // once, its next four pages take 10 s, the rest come at once: time to look at two screens, with
-  // room to spare on a slow machine.
+  // once, its next four pages take 20 s, the rest come at once: time to look at two screens in light
+  // and dark, with room to spare on a slow machine.
   const service = await startServiceHandle({ size: 'demo', seed: 1 })
   try {
-    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 10_000, skip: 1, times: 4 })
+    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 20_000, skip: 1, times: 4 })
     const { apiKey, apiSecret } = service.current.credentials
     await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
     const syncing = coreApi(core, 'syncNow', { full: true })
@@ -33,7 +54,7 @@ test('a catalog whose items are still arriving says how far they have come, and 
     await sku.fill('NOT-HERE-YET')
     await sku.press('Enter')
     await expect(page.getByTestId('scan-message')).toHaveText(/^NOT-HERE-YET is not here yet: this catalog is still loading \(100 of [\d,]+ items\)\. Try again when the sync is done\.$/)
-    await shoot(page, 'order-entry-catalog-loading.png')
+    const findings = await lookAt(page, 'order-entry-catalog-loading')
 
     await page.goto(`${bridge.url}#/catalog?catalog=${first!.guid}`)
     const loading = page.locator('[data-catalog-loading]')
@@ -52,7 +73,8 @@ test('a catalog whose items are still arriving says how far they have come, and 
     await expect(scroller).toHaveAttribute('data-results-for', landed.sku)
     await expect(scroller.getByRole('row').filter({ hasText: landed.sku }).first()).toContainText(landed.name)
     await expect(loading).toContainText('catalog still loading: 100 of')
-    await shoot(page, 'catalog-still-loading.png')
+    findings.push(...(await lookAt(page, 'catalog-still-loading')))
+    expect(findings).toEqual([])
 
     // Back to the whole catalog, still mid-sync.
     await search.fill('')
