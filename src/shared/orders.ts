@@ -208,6 +208,12 @@ export const outboxEntrySchema = z.object({
   nextAttemptAt: z.string().nullable(),
   queuedAt: z.string(),
   sentAt: z.string().nullable(),
+  /**
+   * An attempt ended without the service's answer, so the supplier may hold this order already
+   * (it is resent with the same api_guid, or looked for in the supplier's order list); until that is
+   * settled it can be neither edited nor discarded.
+   */
+  mayBeWithSupplier: z.boolean(),
   lineCount: z.number().int(),
   subTotal: z.number(),
   /** The service's totals differ from what the rep saw (sub_total), to be checked with the customer. */

@@ -125,6 +125,7 @@ describe('satchel order queue / flush / outbox', () => {
           attempts: 1,
           lastError: null,
           errors: [],
+          mayBeWithSupplier: false,
         },
       ],
     })

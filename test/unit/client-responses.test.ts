@@ -67,6 +67,31 @@ describe('errorFromResponse', () => {
     expect(error.body).toBe('Missing x-apiKey header')
     expect(error.message).toContain('Missing x-apiKey header')
   })
+
+  it('a redirect is not the service refusing: it is a login page or proxy in the way, retried as unreachable', () => {
+    for (const status of [301, 302, 303, 307, 308]) {
+      const error = errorFromResponse(status, { 'content-type': 'text/html', location: 'https://login.hotel-wifi.example/portal?x=1' }, '<html>Sign in</html>', now)
+      expect(error.kind, String(status)).toBe('unreachable')
+      expect(error.transient).toBe(true)
+      expect(error.intercepted).toBe(true)
+      expect(error.message).toContain('login.hotel-wifi.example')
+    }
+  })
+
+  it('a web page answering with a 4xx is not the service either', () => {
+    for (const [status, headers, text] of [
+      [400, { 'content-type': 'text/html; charset=utf-8' }, '<p>Bad request</p>'],
+      [404, { 'content-type': 'text/plain' }, '<!DOCTYPE html><html><body>Not found</body></html>'],
+      [407, { 'content-type': 'application/xhtml+xml' }, '<html/>'],
+      [403, { 'content-type': 'text/html' }, '<html>Access denied by proxy</html>'],
+    ] as const) {
+      const error = errorFromResponse(status, headers, text, now)
+      expect(error.kind, `${status} ${text}`).toBe('unreachable')
+      expect(error.intercepted).toBe(true)
+    }
+    // The service's own JSON error keeps its meaning.
+    expect(errorFromResponse(404, json, '{"message":"no such order"}', now)).toMatchObject({ kind: 'notFound', intercepted: false })
+  })
 })
 
 describe('findRecordArray', () => {

@@ -3,6 +3,7 @@
  * supplier's reasons while they apply; quantity breaks are one rule for every screen; a new order
  * starts on a catalog.
  */
+import { orderList } from '../support/order-list'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -39,6 +40,7 @@ function sender(reply: (body: Record<string, unknown>) => OrderWithItemsResult |
   const bodies: Record<string, unknown>[] = []
   return {
     bodies,
+    listOrders: orderList(),
     async createOrderWithItems(body) {
       bodies.push(body)
       const answer = reply(body)

@@ -1,3 +1,4 @@
+import { orderList } from '../support/order-list'
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { hostname, tmpdir } from 'node:os'
@@ -41,6 +42,7 @@ function confirmation(body: Record<string, unknown>): OrderWithItemsResult {
 /** A sender whose replies wait until the test lets them go, recording every POST. */
 class GatedSender implements OrderSender {
   posted: string[] = []
+  listOrders = orderList()
   private gates: (() => void)[] = []
   aborted = 0
   async createOrderWithItems(body: Record<string, unknown>, options: { signal?: AbortSignal }) {
@@ -62,7 +64,7 @@ class GatedSender implements OrderSender {
   }
 }
 
-const immediate: OrderSender = { createOrderWithItems: async (body) => confirmation(body) }
+const immediate: OrderSender = { createOrderWithItems: async (body) => confirmation(body), listOrders: orderList() }
 
 let directory: string
 let path: string

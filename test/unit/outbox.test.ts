@@ -1,3 +1,4 @@
+import { orderList } from '../support/order-list'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,6 +22,9 @@ type Reply = OrderWithItemsResult | Error
 /** Answers each call with the next scripted reply and records what was sent. */
 class ScriptedSender implements OrderSender {
   calls: { body: Record<string, unknown>; vendorGuid?: string }[] = []
+  /** What the service's order list holds, for the check of an order whose answer was lost. */
+  listed: Record<string, unknown>[] = []
+  listOrders = orderList(() => this.listed, () => clock.now())
   constructor(private readonly replies: ((body: Record<string, unknown>) => Reply)[]) {}
   async createOrderWithItems(body: Record<string, unknown>, options: { vendorGuid?: string }) {
     this.calls.push({ body, vendorGuid: options.vendorGuid })
@@ -268,6 +272,7 @@ describe('flushing', () => {
     const gate = new Promise<void>((resolve) => (release = resolve))
     let late: string | undefined
     const sender: OrderSender = {
+      listOrders: orderList(),
       createOrderWithItems: async (body) => {
         if (!late) {
           late = queueOrder()

@@ -248,13 +248,21 @@ export async function runOutbox(global: GlobalOptions, output: Output): Promise<
       attempts: e.attempts,
       lastError: e.lastError,
       errors: e.errors,
+      mayBeWithSupplier: e.mayBeWithSupplier,
     }))
     const human =
       entries.length === 0
         ? 'The outbox is empty.'
         : table(
             ['Order key', 'State', 'Customer', 'Order', 'Tries', 'Problem'],
-            desk.outbox.list().map((e) => [e.apiGuid, e.state, e.customerName, e.orderName ?? '', String(e.attempts), e.errors.map((x) => x.message).join('; ') || (e.state === 'sent' ? '' : (e.lastError ?? ''))]),
+            desk.outbox.list().map((e) => [
+              e.apiGuid,
+              e.mayBeWithSupplier && e.state === 'needsAttention' ? 'checking' : e.state,
+              e.customerName,
+              e.orderName ?? '',
+              String(e.attempts),
+              e.errors.map((x) => x.message).join('; ') || (e.state === 'sent' ? '' : (e.lastError ?? '')),
+            ]),
           )
     output.result({ entries }, human)
     return 0

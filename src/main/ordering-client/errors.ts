@@ -47,6 +47,11 @@ export interface ServiceErrorDetail {
   body?: unknown
   /** How long the service asked us to wait (Retry-After), in milliseconds. */
   retryAfterMs?: number
+  /**
+   * The reply came from something between Satchel and the service (a hotel's login page, a proxy):
+   * the request never reached the service, whatever the status said.
+   */
+  intercepted?: boolean
   cause?: unknown
 }
 
@@ -55,6 +60,7 @@ export class ServiceError extends Error {
   readonly code?: string
   readonly body?: unknown
   readonly retryAfterMs?: number
+  readonly intercepted: boolean
 
   constructor(
     readonly kind: ServiceFailureKind,
@@ -67,6 +73,7 @@ export class ServiceError extends Error {
     this.code = detail.code
     this.body = detail.body
     this.retryAfterMs = detail.retryAfterMs
+    this.intercepted = detail.intercepted ?? false
   }
 
   /** Worth trying again later without changing anything. */

@@ -65,8 +65,42 @@ function reconcileErrorsOf(body: Record<string, unknown>): ReconcileLineError[] 
   return null
 }
 
+/**
+ * A reply the ordering service did not write: a redirect (the service answers its API with JSON, never
+ * by sending the client elsewhere; a hotel or airport network's login page starts with one) or a web
+ * page (the service's errors are JSON, or plain text on a few legacy endpoints). Such a reply says
+ * nothing about the request, which never reached the service.
+ */
+function interceptedBy(status: number, headers: Headers, text: string): string | null {
+  if (status >= 300 && status < 400) {
+    const location = header(headers, 'location')
+    return location ? `a redirect to ${describeLocation(location)}` : 'a redirect'
+  }
+  const contentType = header(headers, 'content-type') ?? ''
+  if (/text\/html|application\/xhtml/i.test(contentType) || /^\s*<(!doctype|html)/i.test(text)) return 'a web page'
+  return null
+}
+
+function describeLocation(location: string): string {
+  try {
+    return new URL(location).host || location.slice(0, 100)
+  } catch {
+    return location.slice(0, 100)
+  }
+}
+
 /** Turns a non-2xx response into the error class Satchel acts on. */
 export function errorFromResponse(status: number, headers: Headers, text: string, localNow: number): ServiceError {
+  const intercepted = interceptedBy(status, headers, text)
+  // A 5xx page from a gateway in front of the service is the service's side failing, and is
+  // already retried as one; a portal or proxy answers with a redirect or a 2xx/4xx page.
+  if (intercepted && status < 500) {
+    return new ServiceError(
+      'unreachable',
+      `The ordering service cannot be reached: ${intercepted} answered instead (${status}). A network login page or proxy is in the way; sign in to the network, and Satchel tries again.`,
+      { status, intercepted: true, body: text.slice(0, 500) },
+    )
+  }
   let body: unknown = text
   const contentType = header(headers, 'content-type') ?? ''
   if (text.trim() !== '' && (contentType.includes('json') || /^\s*[{[]/.test(text))) {

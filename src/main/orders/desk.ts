@@ -291,6 +291,7 @@ export class OrderDesk {
       nextAttemptAt: null,
       queuedAt: new Date(this.clock.now()).toISOString(),
       sentAt: null,
+      mayBeWithSupplier: false,
       lineCount: totals.lineCount,
       subTotal: totals.subTotal,
       totalsDiffer: null,

@@ -3,12 +3,17 @@ import type { Logger } from '../ports'
 import type { Clock } from '../ports'
 import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../ordering-client/errors'
 import type { OrderWithItemsResult } from '../ordering-client/client'
+import type { OrderRecord } from '../ordering-client/schemas'
 import { backoffDelay, type RetryPolicy } from '../ordering-client/retry'
 import { LeaseLostError, type Lease, type LeaseHolder } from '../db/lease'
-import type { Outbox, OutboxWork, SentResult } from './outbox'
+import type { Outbox, OutboxCheck, OutboxWork, SentResult } from './outbox'
+import { findOrderOnService, type OrderListReader, type ServiceCheck } from './service-check'
 
-/** The one call the flusher makes; the service client implements it. */
-export interface OrderSender {
+/**
+ * The calls the flusher makes; the service client implements them. The order list is read only to
+ * settle whether an order whose earlier answer was lost is on the service after all.
+ */
+export interface OrderSender extends OrderListReader {
   createOrderWithItems(body: Record<string, unknown>, options: { vendorGuid?: string; signal?: AbortSignal }): Promise<OrderWithItemsResult>
 }
 
@@ -50,6 +55,22 @@ export interface FlushReport {
 
 const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
 
+/**
+ * Failures after which the service may hold the order: the request may have been committed before its
+ * answer was lost, cut or failed. A 429 and refused credentials are answers from the service's door,
+ * and a reply from a login page or proxy never reached the service at all.
+ */
+function mayHaveBeenCommitted(error: unknown): boolean {
+  if (!(error instanceof ServiceError)) return true
+  if (error.intercepted) return false
+  return error.kind !== 'rateLimited' && error.kind !== 'credentials'
+}
+
+/** The service said no to the order itself. */
+function isRefusal(error: unknown): error is ServiceError {
+  return error instanceof ServiceRejectedError || (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound'))
+}
+
 /** Failures that say the service as a whole cannot take orders now, so the rest of the queue waits too. */
 function serviceUnavailable(error: ServiceError): boolean {
   return error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'rateLimited' || error.status === 503
@@ -76,7 +97,13 @@ export function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<Out
   })
 }
 
-function sentResult(result: OrderWithItemsResult): SentResult {
+/** An order found in the service's order list: its list projection, recorded as the confirmation that was lost. */
+function foundOnService(order: OrderRecord, createsCustomer: boolean): OrderWithItemsResult {
+  const vendor = createsCustomer && order.Vendor && typeof order.Vendor.guid === 'string' ? { guid: order.Vendor.guid } : null
+  return { order, vendor: null, billTo: null, shipTo: null, contact: null, note: null, raw: { order, ...(vendor ? { foundCustomer: vendor } : {}) } }
+}
+
+function sentResult(result: OrderWithItemsResult, createdCustomerGuid: string | null = null): SentResult {
   const order = result.order as Record<string, unknown>
   const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : null)
   const guidOf = (ref: { guid?: string | null } | null) => ref?.guid ?? null
@@ -94,7 +121,9 @@ function sentResult(result: OrderWithItemsResult): SentResult {
           contact: guidOf(result.contact),
           note: guidOf(result.note),
         }
-      : null,
+      : createdCustomerGuid
+        ? { guid: createdCustomerGuid, billTo: null, shipTo: null, contact: null, note: null }
+        : null,
   }
 }
 
@@ -111,6 +140,7 @@ export class OutboxFlusher {
   private abort: AbortController | null = null
   private stopping = false
   private leaseLost = false
+  private checkedSinceStart = false
 
   constructor(private readonly options: FlusherOptions) {
     this.random = options.random ?? Math.random
@@ -255,12 +285,15 @@ export class OutboxFlusher {
     const sender = await this.options.sender()
     if (!sender) return
     const abort = (this.abort = new AbortController())
+    await this.checkRefusals(sender, abort.signal, report)
+    if (this.leaseLost || abort.signal.aborted) return
     let acknowledge: (() => void) | null = null
     let work = this.stopping ? null : this.claim()
     try {
       while (work) {
         if (this.stopping || abort.signal.aborted) {
           const unsent = work
+          // Claimed but never sent: nothing left this laptop for it.
           if (!this.leaseLost) this.guarded(() => outbox.release(unsent))
           return
         }
@@ -276,10 +309,18 @@ export class OutboxFlusher {
         } catch (error) {
           // The lease went to another process while this request was out: the entries are its now.
           if (this.leaseLost) return
+          // A refusal after an attempt whose answer was lost proves nothing: that attempt may have been
+          // committed (and, say, have taken the stock this one lacks). The service's list says which.
+          const check = isRefusal(error) && current.deliveryUnknownSince !== null ? await this.lookFor(sender, current, abort.signal) : null
+          if (this.leaseLost) return
           // The next entry goes back first, so a failure that holds the queue holds it too.
           const stop = this.guarded(() => {
             if (next) outbox.release(next)
-            return this.settleFailure(current, error, report, log)
+            if (check?.kind === 'found') {
+              this.recordFound(current, check.order, current.request.body !== null && typeof current.request.body === 'object' && 'newVendor' in current.request.body, report, log)
+              return false
+            }
+            return this.settleFailure(current, error, report, log, check)
           })
           this.options.onChange?.()
           if (stop) return
@@ -303,17 +344,26 @@ export class OutboxFlusher {
     }
   }
 
-  /** Records a failed attempt; true when the rest of the queue should wait. */
-  private settleFailure(work: OutboxWork, error: unknown, report: { needsAttention: number; retrying: number }, log: Logger): boolean {
+  /**
+   * Records a failed attempt; true when the rest of the queue should wait. `check` is what the
+   * service's order list said of a refused order that an earlier attempt may have placed: a refusal
+   * it could not confirm keeps the entry uncertain, to be looked for again.
+   */
+  private settleFailure(work: OutboxWork, error: unknown, report: { needsAttention: number; retrying: number }, log: Logger, check: ServiceCheck | null = null): boolean {
     const { outbox, clock } = this.options
+    const unconfirmed = check?.kind === 'unknown' ? check : null
+    const checkAt = unconfirmed ? clock.now() + backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random) : null
+    const refusalMessage = (message: string) =>
+      unconfirmed ? `${message} The supplier may already have this order from an earlier attempt whose answer was lost; checking (${unconfirmed.why}).` : message
     if (error instanceof ServiceRejectedError) {
-      outbox.markNeedsAttention(work, error.message, mapRejectionToLines(error.errors, work))
+      outbox.markNeedsAttention(work, refusalMessage(error.message), mapRejectionToLines(error.errors, work), checkAt)
       report.needsAttention++
-      log.warn('order rejected by the service', { errors: error.errors.length })
+      log.warn('order rejected by the service', { errors: error.errors.length, ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}) })
       return false
     }
     if (error instanceof ServiceError && error.kind === 'cancelled') {
-      outbox.release(work)
+      // Cut off by Satchel itself after the request left: the service may have committed it.
+      outbox.release(work, null, true)
       return true
     }
     if (error instanceof ServiceError && error.kind === 'credentials') {
@@ -324,9 +374,9 @@ export class OutboxFlusher {
       return true
     }
     if (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound')) {
-      outbox.markNeedsAttention(work, error.message, [])
+      outbox.markNeedsAttention(work, refusalMessage(error.message), [], checkAt)
       report.needsAttention++
-      log.warn('order refused by the service', { status: error.status })
+      log.warn('order refused by the service', { status: error.status, ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}) })
       return false
     }
     // Everything else may have reached the service (an unreadable reply can follow a commit), so the
@@ -336,7 +386,7 @@ export class OutboxFlusher {
     const delay = Math.max(step, serviceError?.retryAfterMs ?? 0)
     const at = clock.now() + delay
     const message = serviceError?.message ?? (error instanceof Error ? error.message : String(error))
-    outbox.markRetrying(work, at, message)
+    outbox.markRetrying(work, at, message, mayHaveBeenCommitted(error))
     report.retrying++
     if (!serviceError) log.error('unexpected failure while sending; will retry', { error: error instanceof Error ? error.stack : String(error) })
     else log.info('order will be retried', { kind: serviceError.kind, status: serviceError.status, delayMs: delay })
@@ -345,5 +395,56 @@ export class OutboxFlusher {
       return true
     }
     return false
+  }
+
+  private lookFor(sender: OrderSender, entry: Pick<OutboxWork, 'apiGuid' | 'deliveryUnknownSince' | 'request'> | OutboxCheck, signal: AbortSignal): Promise<ServiceCheck> {
+    const vendorGuid = 'request' in entry ? entry.request.vendorGuid : entry.vendorGuid
+    const since = Date.parse(entry.deliveryUnknownSince ?? '')
+    return findOrderOnService(sender, {
+      apiGuid: entry.apiGuid,
+      ...(vendorGuid ? { vendorGuid } : {}),
+      since: Number.isFinite(since) ? since : 0,
+      now: this.options.clock.now(),
+      signal,
+    })
+  }
+
+  private recordFound(entry: Pick<OutboxCheck, 'id' | 'apiGuid'>, order: OrderRecord, createsCustomer: boolean, report: { sent: number }, log: Logger): void {
+    const result = foundOnService(order, createsCustomer)
+    const customerGuid = createsCustomer && order.Vendor && typeof order.Vendor.guid === 'string' ? order.Vendor.guid : null
+    this.options.outbox.markFoundOnService(entry, sentResult(result, customerGuid), this.options.lease?.owner ?? null)
+    this.options.onSent?.({ id: entry.id, apiGuid: entry.apiGuid } as OutboxWork, result)
+    report.sent++
+    log.warn('order found on the service after its answer was lost; recorded as sent', { orderGuid: order.guid })
+  }
+
+  /**
+   * Refused entries that an earlier, unanswered attempt may have placed are looked for in the
+   * service's order list before anything else is sent: found, they are sent; not there, the refusal
+   * stands and the rep may edit or discard them; the list unreadable, they wait for the next check.
+   */
+  private async checkRefusals(sender: OrderSender, signal: AbortSignal, report: { sent: number }): Promise<void> {
+    const { outbox, clock, logger } = this.options
+    // A process's first pass looks at every one, whatever its schedule: restarting is often how a
+    // rep asks again.
+    const dueBy = this.checkedSinceStart ? clock.now() : Number.MAX_SAFE_INTEGER
+    this.checkedSinceStart = true
+    for (const entry of outbox.dueChecks(dueBy, 5)) {
+      if (this.stopping || signal.aborted || this.leaseLost) return
+      const log = logger.child({ apiGuid: entry.apiGuid })
+      const check = await this.lookFor(sender, entry, signal)
+      if (this.leaseLost || signal.aborted) return
+      this.guarded(() => {
+        if (check.kind === 'found') this.recordFound(entry, check.order, entry.createsCustomer, report, log)
+        else if (check.kind === 'absent') {
+          outbox.markConfirmedAbsent(entry)
+          log.info('a refused order is not on the service; the refusal stands')
+        } else {
+          outbox.checkAgainAt(entry, clock.now() + this.backoff.maxDelayMs)
+          log.info('could not tell whether a refused order is on the service; will look again', { why: check.why })
+        }
+      })
+      this.options.onChange?.()
+    }
   }
 }

@@ -42,6 +42,7 @@ interface OutboxRow {
   queued_at: string
   updated_at: string
   sent_at: string | null
+  delivery_unknown_since: string | null
 }
 
 /** A claimed entry, ready to send. */
@@ -52,6 +53,18 @@ export interface OutboxWork {
   request: OrderRequest
   repTotals: RepTotals
   lines: Draft['lines']
+  /** Set once an attempt ended without the service's answer: the order may be on the service already. */
+  deliveryUnknownSince: string | null
+}
+
+/** A refused entry that may be on the service all the same, to be looked for there. */
+export interface OutboxCheck {
+  id: number
+  apiGuid: string
+  vendorGuid: string | null
+  deliveryUnknownSince: string
+  /** Whether the order creates its customer (the service then names the new customer in its reply). */
+  createsCustomer: boolean
 }
 
 const pauseKey = 'outboxPause'
@@ -86,7 +99,16 @@ export class Outbox {
          WHERE state IN ('queued', 'retrying') AND (state = 'queued' OR next_attempt_at IS NULL OR next_attempt_at <= ?)
          ORDER BY id LIMIT 1`,
       ),
-      earliestRetry: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state IN ('retrying', 'sending')`),
+      // A refused entry the service may hold after all is looked for again when its check falls due.
+      earliestRetry: db.prepare<[], { at: number | null }>(
+        `SELECT MIN(next_attempt_at) AS at FROM outbox
+         WHERE state IN ('retrying', 'sending') OR (state = 'needsAttention' AND delivery_unknown_since IS NOT NULL)`,
+      ),
+      toCheck: db.prepare<[number, number], OutboxRow>(
+        `SELECT * FROM outbox INDEXED BY outbox_by_state
+         WHERE state = 'needsAttention' AND delivery_unknown_since IS NOT NULL AND (next_attempt_at IS NULL OR next_attempt_at <= ?)
+         ORDER BY id LIMIT ?`,
+      ),
       // An entry a dead sender left `sending` carries the time it may be sent again in next_attempt_at
       // (recoverInterrupted); the live sender's own entries in `sending` never do.
       interruptedDue: db.prepare<[number], OutboxRow>(
@@ -96,27 +118,49 @@ export class Outbox {
         `UPDATE outbox SET state = 'sending', attempts = attempts + 1, next_attempt_at = NULL, updated_at = ?
          WHERE id = ? AND (state IN ('queued', 'retrying') OR (state = 'sending' AND next_attempt_at IS NOT NULL))`,
       ),
-      recover: db.prepare<[string, number]>(
-        `UPDATE outbox SET state = 'queued', next_attempt_at = NULL, updated_at = ? WHERE state = 'sending' AND (next_attempt_at IS NULL OR next_attempt_at <= ?)`,
+      // A send cut off by a dying process may have been committed: the entry's delivery is unknown.
+      recover: db.prepare<{ now: string; nowMs: number }>(
+        `UPDATE outbox SET state = 'queued', next_attempt_at = NULL, updated_at = @now, delivery_unknown_since = COALESCE(delivery_unknown_since, @now)
+         WHERE state = 'sending' AND (next_attempt_at IS NULL OR next_attempt_at <= @nowMs)`,
       ),
-      holdInterrupted: db.prepare<[number, string]>(`UPDATE outbox SET next_attempt_at = ?, updated_at = ? WHERE state = 'sending' AND next_attempt_at IS NULL`),
+      holdInterrupted: db.prepare<{ at: number; now: string }>(
+        `UPDATE outbox SET next_attempt_at = @at, updated_at = @now, delivery_unknown_since = COALESCE(delivery_unknown_since, @now)
+         WHERE state = 'sending' AND next_attempt_at IS NULL`,
+      ),
       earliestInterrupted: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'sending'`),
+      // From `sending` when the service answers; from a refusal still being checked when the
+      // service's order list shows that an earlier attempt was committed after all.
       sent: db.prepare<[string, string, string | null, string, string | null, number]>(
-        `UPDATE outbox SET state = 'sent', result = ?, sent_at = ?, customer_guid = COALESCE(?, customer_guid), updated_at = ?, last_error = NULL, errors = '[]', next_attempt_at = NULL, sent_by = ?
-         WHERE id = ? AND state = 'sending'`,
+        `UPDATE outbox SET state = 'sent', result = ?, sent_at = ?, customer_guid = COALESCE(?, customer_guid), updated_at = ?, last_error = NULL, errors = '[]', next_attempt_at = NULL, sent_by = ?,
+           delivery_unknown_since = NULL
+         WHERE id = ? AND (state = 'sending' OR (state = 'needsAttention' AND delivery_unknown_since IS NOT NULL))`,
       ),
-      retrying: db.prepare<[number, string, string, number]>(
-        `UPDATE outbox SET state = 'retrying', next_attempt_at = ?, last_error = ?, updated_at = ? WHERE id = ? AND state = 'sending'`,
+      retrying: db.prepare<{ at: number; message: string; now: string; unknown: number; id: number }>(
+        `UPDATE outbox SET state = 'retrying', next_attempt_at = @at, last_error = @message, updated_at = @now,
+           delivery_unknown_since = CASE WHEN @unknown THEN COALESCE(delivery_unknown_since, @now) ELSE delivery_unknown_since END
+         WHERE id = @id AND state = 'sending'`,
       ),
       postponeWaiting: db.prepare<[number, string, string]>(
         `UPDATE outbox SET state = 'retrying', next_attempt_at = MAX(COALESCE(next_attempt_at, 0), ?), last_error = COALESCE(last_error, ?), updated_at = ?
          WHERE state IN ('queued', 'retrying')`,
       ),
-      needsAttention: db.prepare<[string, string, string, number]>(
-        `UPDATE outbox SET state = 'needsAttention', last_error = ?, errors = ?, updated_at = ?, next_attempt_at = NULL WHERE id = ? AND state = 'sending'`,
+      // A refusal the service's order list confirmed (or one with no uncertain attempt before it)
+      // clears the uncertainty; one still to be checked keeps it, with the time of its next check.
+      needsAttention: db.prepare<{ message: string; errors: string; now: string; checkAt: number | null; id: number }>(
+        `UPDATE outbox SET state = 'needsAttention', last_error = @message, errors = @errors, updated_at = @now, next_attempt_at = @checkAt,
+           delivery_unknown_since = CASE WHEN @checkAt IS NULL THEN NULL ELSE delivery_unknown_since END
+         WHERE id = @id AND state = 'sending'`,
       ),
-      release: db.prepare<[string | null, string, number]>(
-        `UPDATE outbox SET state = 'queued', attempts = MAX(attempts - 1, 0), last_error = COALESCE(?, last_error), updated_at = ? WHERE id = ? AND state = 'sending'`,
+      checkAgainAt: db.prepare<{ at: number; now: string; id: number }>(
+        `UPDATE outbox SET next_attempt_at = @at, updated_at = @now WHERE id = @id AND state = 'needsAttention' AND delivery_unknown_since IS NOT NULL`,
+      ),
+      confirmedAbsent: db.prepare<{ now: string; id: number }>(
+        `UPDATE outbox SET delivery_unknown_since = NULL, next_attempt_at = NULL, updated_at = @now WHERE id = @id AND state = 'needsAttention'`,
+      ),
+      release: db.prepare<{ message: string | null; now: string; unknown: number; id: number }>(
+        `UPDATE outbox SET state = 'queued', attempts = MAX(attempts - 1, 0), last_error = COALESCE(@message, last_error), updated_at = @now,
+           delivery_unknown_since = CASE WHEN @unknown THEN COALESCE(delivery_unknown_since, @now) ELSE delivery_unknown_since END
+         WHERE id = @id AND state = 'sending'`,
       ),
       retryNow: db.prepare<[string, string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'retrying'`),
       requeueRejected: db.prepare<[string, string]>(
@@ -178,8 +222,8 @@ export class Outbox {
   recoverInterrupted(notBeforeMs: number | null = null): number {
     // Entries an earlier take-over is already holding keep their own time: a lease released since
     // says nothing about when that earlier holder's last request ended.
-    if (notBeforeMs === null || notBeforeMs <= this.clock.now()) return this.statements.recover.run(this.now(), this.clock.now()).changes
-    return this.statements.holdInterrupted.run(notBeforeMs, this.now()).changes
+    if (notBeforeMs === null || notBeforeMs <= this.clock.now()) return this.statements.recover.run({ now: this.now(), nowMs: this.clock.now() }).changes
+    return this.statements.holdInterrupted.run({ at: notBeforeMs, now: this.now() }).changes
   }
 
   /** When the earliest entry a dead sender left `sending` may be resent (epoch ms), or null when there is none. */
@@ -224,6 +268,7 @@ export class Outbox {
           attempts: row.attempts + 1,
           request: JSON.parse(request) as OrderRequest,
           repTotals: JSON.parse(row.rep_totals) as RepTotals,
+          deliveryUnknownSince: row.delivery_unknown_since,
           // Read only when the service rejects the order and its lines must be named.
           get lines() {
             return draftSchema.parse(JSON.parse(draft)).lines
@@ -249,8 +294,9 @@ export class Outbox {
     this.statements.sent.run(JSON.stringify(result), this.now(), result.createdCustomer?.guid ?? null, this.now(), sentBy, work.id)
   }
 
-  markRetrying(work: OutboxWork, atMs: number, message: string): void {
-    this.statements.retrying.run(atMs, message, this.now(), work.id)
+  /** `deliveryUnknown`: the attempt may have reached the service (its answer was lost, cut or failed). */
+  markRetrying(work: OutboxWork, atMs: number, message: string, deliveryUnknown: boolean): void {
+    this.statements.retrying.run({ at: atMs, message, now: this.now(), unknown: deliveryUnknown ? 1 : 0, id: work.id })
   }
 
   /** The service cannot be reached: every waiting entry is retrying, none sooner than `atMs`. */
@@ -258,13 +304,50 @@ export class Outbox {
     this.statements.postponeWaiting.run(atMs, message, this.now())
   }
 
-  markNeedsAttention(work: OutboxWork, message: string, errors: OutboxLineError[]): void {
-    this.statements.needsAttention.run(message, JSON.stringify(errors), this.now(), work.id)
+  /**
+   * The service refused the order. With `checkAtMs`, an earlier attempt may have been committed all
+   * the same and the service's order list could not be read yet: the entry stays uncertain (it can be
+   * neither edited nor discarded) and is looked for again from then on.
+   */
+  markNeedsAttention(work: OutboxWork, message: string, errors: OutboxLineError[], checkAtMs: number | null = null): void {
+    this.statements.needsAttention.run({ message, errors: JSON.stringify(errors), now: this.now(), checkAt: checkAtMs, id: work.id })
   }
 
-  /** Back to `queued` without counting the attempt (cancelled, or credentials refused before anything was written). */
-  release(work: OutboxWork, message: string | null = null): void {
-    this.statements.release.run(message, this.now(), work.id)
+  /**
+   * Back to `queued` without counting the attempt (cancelled, or credentials refused before anything was
+   * written). A request cancelled after it left may have been committed: `deliveryUnknown` says so.
+   */
+  release(work: OutboxWork, message: string | null = null, deliveryUnknown = false): void {
+    this.statements.release.run({ message, now: this.now(), unknown: deliveryUnknown ? 1 : 0, id: work.id })
+  }
+
+  /** Refused entries that may be on the service after all, whose check is due. */
+  dueChecks(nowMs: number, limit: number): OutboxCheck[] {
+    return this.statements.toCheck.all(nowMs, limit).map((row) => {
+      const request = JSON.parse(this.statements.payload.get(row.id)!.request) as OrderRequest
+      return {
+        id: row.id,
+        apiGuid: row.api_guid,
+        vendorGuid: request.vendorGuid ?? null,
+        deliveryUnknownSince: row.delivery_unknown_since!,
+        createsCustomer: typeof request.body === 'object' && request.body !== null && 'newVendor' in request.body,
+      }
+    })
+  }
+
+  /** The service's order list showed that an earlier attempt of this refused entry was committed. */
+  markFoundOnService(check: Pick<OutboxCheck, 'id'>, result: SentResult, sentBy: string | null = null): void {
+    this.statements.sent.run(JSON.stringify(result), this.now(), result.createdCustomer?.guid ?? null, this.now(), sentBy, check.id)
+  }
+
+  /** The service's order list does not hold this refused entry: the refusal stands, and the rep may edit or discard it. */
+  markConfirmedAbsent(check: Pick<OutboxCheck, 'id'>): void {
+    this.statements.confirmedAbsent.run({ now: this.now(), id: check.id })
+  }
+
+  /** The service's order list could not be read: look again from `atMs`. */
+  checkAgainAt(check: Pick<OutboxCheck, 'id'>, atMs: number): void {
+    this.statements.checkAgainAt.run({ at: atMs, now: this.now(), id: check.id })
   }
 
   /**
@@ -292,6 +375,7 @@ export class Outbox {
         if (row.state !== 'needsAttention') {
           throw new CoreError('CONFLICT', `Only an order the supplier rejected can be edited; this one is ${describeState(row.state)}.`)
         }
+        if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         const draft = draftSchema.parse(JSON.parse(this.statements.payload.get(row.id)!.draft))
         this.statements.delete.run(row.id)
         const { id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
@@ -303,7 +387,9 @@ export class Outbox {
 
   /**
    * Removes an entry the service never accepted. An entry that was ever attempted and did not end
-   * rejected may exist on the service already (the reply can be lost after the commit), so it stays.
+   * rejected may exist on the service already (the reply can be lost after the commit), so it stays;
+   * so does a rejected one whose earlier attempt lost its answer, until the service's order list has
+   * shown that attempt was not committed.
    */
   discard(apiGuid: string): void {
     this.db
@@ -314,6 +400,7 @@ export class Outbox {
         if (row.state !== 'needsAttention' && !neverSent) {
           throw new CoreError('CONFLICT', `This order is ${describeState(row.state)} and may already be with the supplier, so it cannot be discarded.`)
         }
+        if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         this.statements.delete.run(row.id)
       })
       .immediate()
@@ -334,6 +421,9 @@ export class Outbox {
 
 
 }
+
+const mayAlreadyHave =
+  'The supplier may already have this order (an earlier attempt’s answer was lost); checking with the supplier. It can be edited or discarded once the supplier shows it does not have it.'
 
 export function describeState(state: OutboxState): string {
   switch (state) {
@@ -387,6 +477,7 @@ function toEntry(row: OutboxRow): OutboxEntry {
     nextAttemptAt: row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
     queuedAt: row.queued_at,
     sentAt: row.sent_at,
+    mayBeWithSupplier: row.delivery_unknown_since !== null && row.state !== 'sent',
     lineCount: totals.lineCount,
     subTotal: totals.subTotal,
     totalsDiffer:
