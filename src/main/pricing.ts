@@ -75,3 +75,73 @@ export function unitPriceAt(item: PricedItem, priceGroupName: string | null, qty
   const found = quantityBreak(item, priceGroupName)
   return { offered: true, unitPrice: found && qty >= found.qty ? found.unitPrice : base }
 }
+
+/** A live price group of a catalog, as the choice of group needs it. */
+export interface PriceGroupOption {
+  guid: string
+  id: number | null
+  /** The key of a catalog item's `pricing` object. */
+  name: string
+  isMain: boolean
+}
+
+/**
+ * Why a group applies: the draft names it; it is the customer's (by id, or the group of the same name
+ * in this catalog, since `pricing` is keyed by name); the customer's group is not one of this
+ * catalog's, so its main group applies; the catalog has only one; or none can be chosen.
+ */
+export type PriceGroupReason = 'draft' | 'customer' | 'sameName' | 'notInCatalog' | 'main' | 'only' | 'none'
+
+export interface PriceGroupChoice<G extends PriceGroupOption> {
+  group: G | null
+  reason: PriceGroupReason
+  /** The customer's own group's name, when they have one (it may belong to another catalog). */
+  customerGroupName: string | null
+}
+
+/**
+ * The one rule for which price group prices a customer's items in a catalog, used by the catalog
+ * screen, the draft checks, usual items, quotes and documents alike. A customer is assigned one group,
+ * which belongs to one catalog. In another catalog the group of the same name applies (`pricing` is
+ * keyed by name); when the catalog has none of that name, the catalog's main group applies, which is
+ * what the service itself does for an order that names no group (POST /v1/order: the customer's
+ * group, the same-named group of the catalog, or the main group). So the rep never sees an item as
+ * "not offered" under a group the order would not be priced by.
+ */
+export function choosePriceGroup<G extends PriceGroupOption>(
+  groups: readonly G[],
+  draftGroupGuid: string | null,
+  customerGroup: { id: number; name: string | null } | null,
+): PriceGroupChoice<G> {
+  const customerGroupName = customerGroup?.name ?? null
+  if (draftGroupGuid) {
+    const chosen = groups.find((g) => g.guid === draftGroupGuid) ?? null
+    return { group: chosen, reason: chosen ? 'draft' : 'none', customerGroupName }
+  }
+  if (customerGroup) {
+    const assigned = groups.find((g) => g.id !== null && g.id === customerGroup.id)
+    if (assigned) return { group: assigned, reason: 'customer', customerGroupName }
+    const sameName = customerGroupName === null ? undefined : groups.find((g) => g.name === customerGroupName)
+    if (sameName) return { group: sameName, reason: 'sameName', customerGroupName }
+  }
+  const main = groups.find((g) => g.isMain) ?? (groups.length === 1 ? groups[0]! : null)
+  if (!main) return { group: null, reason: 'none', customerGroupName }
+  return { group: main, reason: customerGroup ? 'notInCatalog' : main.isMain ? 'main' : 'only', customerGroupName }
+}
+
+/** Why the group applies, in the rep's words, when it is not simply the customer's own. */
+export function describePriceGroupChoice(choice: PriceGroupChoice<PriceGroupOption>): string | null {
+  const name = choice.group?.name ?? null
+  switch (choice.reason) {
+    case 'notInCatalog':
+      return choice.customerGroupName
+        ? `${name} prices: ${choice.customerGroupName} is not a price group of this catalog`
+        : `${name} prices: the customer's price group is not one of this catalog's`
+    case 'sameName':
+      return null
+    case 'none':
+      return 'No price group of this catalog applies'
+    default:
+      return null
+  }
+}

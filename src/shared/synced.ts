@@ -119,6 +119,8 @@ export const catalogItemSearchResultSchema = z.object({
   items: z.array(catalogItemSummarySchema),
   total: z.number(),
   priceGroupName: z.string().nullable(),
+  /** Why that group applies when it is not simply the customer's own ("Retail prices: Key Account is not a price group of this catalog"). */
+  priceGroupNote: z.string().nullable().optional(),
   /** Set while the catalog's first sync is still bringing its items in: the results are partial. */
   loading: catalogLoadingSchema.nullable().optional(),
 })

@@ -13,7 +13,7 @@ export interface CustomerFacts {
 
 export interface PriceGroupFacts {
   guid: string
-  id: number
+  id: number | null
   /** The key of a catalog item's `pricing` object. */
   name: string
   isMain: boolean

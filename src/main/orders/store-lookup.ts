@@ -1,5 +1,6 @@
 import type { AddressInput } from '../../shared/orders'
 import type { Database } from '../db/database'
+import { PriceGroups } from '../store/price-groups'
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 
 type Json = Record<string, unknown>
@@ -20,16 +21,15 @@ function toAddressInput(address: Json): AddressInput {
 export class StoreOrderLookup implements OrderLookup {
   private readonly statements
 
+  private readonly groups: PriceGroups
+
   constructor(db: Database) {
+    this.groups = new PriceGroups(db)
     this.statements = {
       customer: db.prepare<[string], { guid: string; name: string; active: number; require_po: number; price_group_id: number | null; lock_catalog_id: number | null; deleted_at: string | null; json: string }>(
         'SELECT guid, name, active, require_po, price_group_id, lock_catalog_id, deleted_at, json FROM customers WHERE guid = ?',
       ),
       catalogs: db.prepare<[], { guid: string; id: number | null }>('SELECT guid, id FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1'),
-      priceGroups: db.prepare<[string], { guid: string; id: number | null; name: string; is_main: number }>(
-        'SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY is_main DESC, name',
-      ),
-      priceGroupName: db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? AND deleted_at IS NULL ORDER BY local_id LIMIT 1').pluck(),
       lastOrderCatalog: db
         .prepare<[string], string>('SELECT catalog_guid FROM orders WHERE customer_guid = ? AND catalog_guid IS NOT NULL AND deleted_at IS NULL ORDER BY created_ms DESC LIMIT 1')
         .pluck(),
@@ -76,11 +76,11 @@ export class StoreOrderLookup implements OrderLookup {
   }
 
   priceGroups(catalogGuid: string): PriceGroupFacts[] {
-    return this.statements.priceGroups.all(catalogGuid).map((row) => ({ guid: row.guid, id: row.id ?? -1, name: row.name, isMain: row.is_main === 1 }))
+    return this.groups.ofCatalog(catalogGuid)
   }
 
   priceGroupName(id: number): string | null {
-    return this.statements.priceGroupName.get(id) ?? null
+    return this.groups.nameOf(id)
   }
 
   activeCatalogs(): string[] {

@@ -23,7 +23,8 @@ import type {
   Price,
   PriceGroupSummary,
 } from '../../shared/synced'
-import { listPrice, quantityBreak } from '../pricing'
+import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
+import { PriceGroups } from './price-groups'
 import { wordPrefixQuery } from './search'
 
 export interface StoreCounts {
@@ -164,7 +165,6 @@ const orderColumns = `o.guid, o.id, o.name, o.api_guid, coalesce(o.customer_guid
 export class StoreQueries {
   private readonly catalogs
   private readonly catalogById
-  private readonly priceGroupsOf
   private readonly itemCounts
   private readonly scopeSuccess
   private readonly scopeRun
@@ -172,8 +172,6 @@ export class StoreQueries {
   private readonly categoriesOf
   private readonly categoryCounts
   private readonly categoryTree
-  private readonly customerPriceGroup
-  private readonly mainPriceGroup
   private readonly itemByGuid
   private readonly itemBySku
   private readonly itemBySkuAnyCatalog
@@ -186,14 +184,14 @@ export class StoreQueries {
   /** Searches combine filters, so their SQL varies; each variant is prepared once and kept. */
   private readonly prepared = new Map<string, Statement<Record<string, unknown>, unknown>>()
 
+  private readonly groups: PriceGroups
+
   constructor(private readonly db: Database) {
+    this.groups = new PriceGroups(db)
     this.catalogs = db.prepare<[], { guid: string; id: number | null; name: string; active: number }>(
       `SELECT guid, id, name, active FROM catalogs WHERE ${live} ORDER BY name COLLATE NOCASE, guid`,
     )
     this.catalogById = db.prepare<[number], string>(`SELECT guid FROM catalogs WHERE id = ? AND ${live}`).pluck()
-    this.priceGroupsOf = db.prepare<[string], { guid: string; id: number | null; name: string; is_main: number }>(
-      `SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND ${live} ORDER BY is_main DESC, name COLLATE NOCASE`,
-    )
     this.itemCounts = (indexed: string) => `SELECT catalog_guid, count(*) AS n FROM catalog_item_rows ${indexed} WHERE ${live} GROUP BY catalog_guid`
     this.scopeSuccess = db.prepare<[string], number | null>('SELECT last_success_at FROM sync_scopes WHERE scope = ?').pluck()
     this.anyItemOf = db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck()
@@ -211,13 +209,6 @@ export class StoreQueries {
          UNION SELECT c.id FROM categories c JOIN tree ON c.parent_id = tree.id WHERE c.catalog_guid = ?
        ) SELECT id FROM tree`,
     ).pluck()
-    this.customerPriceGroup = db.prepare<[string, string], { name: string } | undefined>(
-      `SELECT pg.name FROM customers c JOIN price_groups pg ON pg.id = c.price_group_id
-       WHERE c.guid = ? ORDER BY (pg.catalog_guid = ?) DESC, (pg.deleted_at IS NULL) DESC LIMIT 1`,
-    )
-    this.mainPriceGroup = db.prepare<[string], { name: string } | undefined>(
-      `SELECT name FROM price_groups WHERE catalog_guid = ? AND ${live} ORDER BY is_main DESC, id LIMIT 1`,
-    )
     this.itemByGuid = db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.guid = ?`)
     this.itemBySku = db.prepare<[string, string], ItemRow>(
       `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = ? AND i.sku = ? COLLATE NOCASE
@@ -380,7 +371,7 @@ export class StoreQueries {
   }
 
   priceGroups(catalogGuid: string): PriceGroupSummary[] {
-    return this.priceGroupsOf.all(catalogGuid).map((row) => ({ guid: row.guid, id: row.id, name: row.name, isMain: row.is_main === 1 }))
+    return this.groups.ofCatalog(catalogGuid)
   }
 
   /** The catalog's categories, flat (parentId gives the tree), each with its live item count. */
@@ -399,23 +390,18 @@ export class StoreQueries {
     }))
   }
 
-  /**
-   * The price group whose name keys a catalog item's pricing for this customer: the customer's own
-   * group (matched by id; a group of the same id in this catalog first), else the catalog's main group.
-   */
+  /** The price group whose name keys a catalog item's pricing for this customer, by the one rule (PriceGroups.choose). */
   priceGroupName(catalogGuid: string, customerGuid?: string): string | null {
-    if (customerGuid) {
-      const own = this.customerPriceGroup.get(customerGuid, catalogGuid)
-      if (own) return own.name
-    }
-    return this.mainPriceGroup.get(catalogGuid)?.name ?? null
+    return this.groups.choose(catalogGuid, { customerGuid: customerGuid ?? null }).group?.name ?? null
   }
 
   /** A catalog's live items, by search and/or category, each priced for the customer's price group. */
-  searchCatalogItems(search: CatalogItemSearch): { items: CatalogItemSummary[]; total: number; priceGroupName: string | null; loading: CatalogLoading | null } {
+  searchCatalogItems(search: CatalogItemSearch): { items: CatalogItemSummary[]; total: number; priceGroupName: string | null; priceGroupNote: string | null; loading: CatalogLoading | null } {
     const limit = clampLimit(search.limit, 50)
     const offset = clampOffset(search.offset)
-    const priceGroupName = search.priceGroupName ?? this.priceGroupName(search.catalogGuid, search.customerGuid)
+    const choice = search.priceGroupName === undefined ? this.groups.choose(search.catalogGuid, { customerGuid: search.customerGuid ?? null }) : null
+    const priceGroupName = search.priceGroupName ?? choice?.group?.name ?? null
+    const priceGroupNote = choice ? describePriceGroupChoice(choice) : null
     const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
     const params: Record<string, unknown> = { catalog: search.catalogGuid, limit, offset }
     if (!search.includeInactive) where.push('i.active = 1')
@@ -431,7 +417,7 @@ export class StoreQueries {
     }
     const match = search.query ? wordPrefixQuery(search.query) : null
     const loading = this.catalogLoading(search.catalogGuid)
-    if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName, loading }
+    if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName, priceGroupNote, loading }
     const { rows, total } = this.searchPage<ItemRow>({
       fts: 'catalog_item_search',
       table: 'catalog_item_rows i',
@@ -447,7 +433,7 @@ export class StoreQueries {
         ? { arrival: { count: 'SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = @catalog AND deleted_at IS NULL' } }
         : {}),
     })
-    return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName, loading }
+    return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName, priceGroupNote, loading }
   }
 
   private itemSummary(row: ItemRow, priceGroupName: string | null): CatalogItemSummary {
