@@ -1,6 +1,5 @@
 /**
- * Issue 12: with the service stopped and nobody touching the app, the status bar said "Online" for
- * 75 s; after it came back, "You're offline" stayed up while an order went through. These pin the
+ * With the service stopped and nobody touching the app, the status bar once said "Online" for 75 s; after it came back, "You're offline" stayed up while an order went through. These pin the
  * watched schedule (window visible or orders waiting), replies counting as online, transport failures
  * triggering a check, and the rep's words apart from the technical cause.
  */

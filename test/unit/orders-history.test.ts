@@ -1,6 +1,6 @@
 /**
- * Order history a rep can use (issue 12): the orders list is searched by order number, PO and
- * customer and filtered by state and day in the core, stays fast with 2,000 orders, and an order's
+ * Order history a rep can use: the orders list is searched by order number, PO and customer and
+ * filtered by state and day in the core, answers every query with 2,000 orders, and an order's
  * money is shown as the service gave it (lines' unit price and total; sub-total, tax, shipping,
  * discount and grand total).
  */
