@@ -18,8 +18,8 @@ export function roundMoney(value: number): number {
 
 /**
  * A price group's list price for an item, before any quantity break. "N/A", no entry or no group
- * means the item is not offered to that group. Sync refuses any other price (issue 11: a string, a
- * negative or non-finite number); a copy stored before that rule is read the same way, as "not
+ * means the item is not offered to that group. Sync refuses any other price (a string, a negative
+ * or non-finite number); a copy stored before that rule is read the same way, as "not
  * offered", so nothing is ever priced below zero. Only the map's own entries count: a group named
  * `constructor` must not find Object.prototype's.
  */

@@ -265,7 +265,7 @@ export const applyCountsSchema = z.object({
   fetched: z.number(),
   upserted: z.number(),
   deleted: z.number(),
-  /** Rows refused as impossible (issue 11: a negative or non-finite price, a bad key…); their last good copy is kept. Absent when none. */
+  /** Rows refused as impossible (a negative or non-finite price, a bad key…), so no order is priced from them; their last good copy is kept. Absent when none. */
   rejected: z.number().optional(),
 })
 

@@ -1,5 +1,5 @@
 /**
- * The limit Satchel's writer is measured against (issue 13): plain better-sqlite3 inserts of the same
+ * The limit Satchel's writer is measured against: plain better-sqlite3 inserts of the same
  * catalog items into the simplest schema that still serves the app's reads: an integer rowid table
  * keyed by the service's id, the guid in a unique index, the full record as JSON in a column, and an
  * FTS5 index with prefix indexes over the searched columns. WAL with synchronous NORMAL as Satchel's

@@ -1,6 +1,7 @@
 /**
  * `npm run bench:sync`: Satchel's sync against the ordering-service double at bench size (100,000
- * catalog items, 20,000 customers) over loopback, every figure of issue 13's table in one run.
+ * catalog items, 20,000 customers) over loopback, every figure the README's sync section quotes, in
+ * one run.
  *
  * The double runs in its own process, as the real service would, and so does the bare client, so
  * this process's peak RSS and event-loop stalls are Satchel's alone. Measured in one run:
@@ -468,7 +469,7 @@ async function main(): Promise<void> {
     // Items applied per second: the items over the time the run spent on them (their scopes, from the
     // first item request to the orders scope's: fetching, writing, index builds, catch-up, counts and
     // pruning), against a plain insert of the same rows. The whole run's rate (customers and orders
-    // included) is the figure issue 13 started from.
+    // included) is printed too: it is what a rep waits through in a first sync.
     const itemsPerSecond = Math.round(items / (full.itemScopesMs / 1000))
     const wholeRunPerSecond = Math.round(items / (full.ms / 1000))
     const plainRatio = itemsPerSecond / plain.rowsPerSecond

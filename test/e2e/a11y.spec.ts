@@ -1,7 +1,8 @@
 /**
- * WCAG 2.2 AA on every main screen, light and dark (issue 12): axe-core runs over each one, with the
- * data a rep would have (synced catalog, orders, an outbox with a sent, a retrying and a rejected
- * order, a draft with a problem), and fails on any serious or critical violation.
+ * WCAG 2.2 AA on every main screen, light and dark, so every rep can use them: axe-core runs over
+ * each one, with the data a rep would have (synced catalog, orders, an outbox with a sent, a
+ * retrying and a rejected order, a draft with a problem), and fails on any serious or critical
+ * violation.
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'

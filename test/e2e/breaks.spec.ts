@@ -1,6 +1,7 @@
 /**
- * Quantity-break prices shown (issue 12): an item with a break says so in the catalog row, the item
- * panel ("$31.56 from 50") and on the draft line, when the break applies and when the rep is close.
+ * Quantity-break prices shown, so a rep can offer the better price: an item with a break says so in
+ * the catalog row, the item panel ("$31.56 from 50") and on the draft line, when the break applies
+ * and when the rep is close.
  */
 import { expect, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'

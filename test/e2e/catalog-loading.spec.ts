@@ -1,5 +1,5 @@
 /**
- * A first sync seen from the catalog and the order screen (issue 13, "usable before it ends"): while
+ * A first sync seen from the catalog and the order screen, usable before it ends: while
  * a catalog's items are still arriving, the catalog says how many have come of how many, what has
  * landed can be searched, a SKU not found is "not here yet" rather than "not in this catalog", and
  * once the sync is done the notice gives way to the catalog's sync time.

@@ -1,6 +1,6 @@
 /**
- * Issue 12: with the service stopped and nobody touching the app, the status bar said "Online" for
- * 75 s, and after it came back "You're offline" stayed up for seconds more. This core runs the
+ * With the service stopped and nobody touching the app, the status bar once said "Online" for 75 s,
+ * and after it came back "You're offline" stayed up for seconds more. This core runs the
  * laptop's own schedule (not the e2e fixture's half-second one): the status must turn within 10 s
  * each way with no input, and the banner must speak the rep's language, the technical cause kept
  * behind "Details".
@@ -12,15 +12,8 @@ import { connectCore, expect, shoot, watchConsole } from './rep'
 
 test.describe.configure({ timeout: 60_000 })
 
-/** Seconds until the connection pill reads `text`, polled every 100 ms with nobody touching the page. */
-async function secondsUntil(read: () => Promise<string>, text: string, limitMs: number): Promise<number> {
-  const started = Date.now()
-  while (Date.now() - started < limitMs) {
-    if ((await read()).trim() === text) return (Date.now() - started) / 1000
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return Infinity
-}
+/** The product's promise: the status tells the truth within 10 s each way; here the wait's hang guard. */
+const STATUS_TRUE_WITHIN_MS = 10_000
 
 test('the status turns offline and back online within 10 s, with no input', async ({ page, service }) => {
   const core = createTestCore({ appVersion: '0.1.0-e2e' })
@@ -31,10 +24,10 @@ test('the status turns offline and back online within 10 s, with no input', asyn
     await page.goto(`${bridge.url}#/outbox`)
     const pill = page.getByRole('status', { name: 'Connection' })
     await expect(pill).toHaveText('Online')
-    const read = () => pill.innerText()
 
+    // Nobody touches the page while it waits.
     await service.stop()
-    const toOffline = await secondsUntil(read, 'Offline', 20_000)
+    await expect(pill).toHaveText('Offline', { timeout: STATUS_TRUE_WITHIN_MS })
     const banner = page.locator('.banner-offline')
     await expect(banner.getByRole('alert')).toHaveText('Can’t reach the ordering service — your orders are safe on this laptop.')
     // The technical cause is there for whoever asks, never in the rep's sentence.
@@ -47,12 +40,8 @@ test('the status turns offline and back online within 10 s, with no input', asyn
     await shoot(page, 'connectivity-offline-1366.png')
 
     await service.start()
-    const toOnline = await secondsUntil(read, 'Online', 20_000)
+    await expect(pill).toHaveText('Online', { timeout: STATUS_TRUE_WITHIN_MS })
     await expect(banner).toBeHidden()
-
-    console.log(`connectivity: offline shown ${toOffline.toFixed(1)} s after the service stopped, online ${toOnline.toFixed(1)} s after it came back`)
-    expect(toOffline).toBeLessThanOrEqual(10)
-    expect(toOnline).toBeLessThanOrEqual(10)
     expect(errors).toEqual([])
   } finally {
     await bridge.close()

@@ -1,7 +1,8 @@
 /**
- * The catalog knows whose prices it shows (issue 12): the customer carries from their page to the
- * catalog (Alt+2), the catalog has a keyboard-reachable customer picker and says whose prices these
- * are, search text stays with the customer it was typed for, and a new order starts on a catalog.
+ * The catalog knows whose prices it shows, so a rep never quotes one customer another's: the
+ * customer carries from their page to the catalog (Alt+2), the catalog has a keyboard-reachable
+ * customer picker and says whose prices these are, search text stays with the customer it was typed
+ * for, and a new order starts on a catalog.
  */
 import { expect, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync } from './support'

@@ -1,5 +1,5 @@
 /**
- * Issue 14 at the customer's counter, in Chromium through the bridge: a draft saved as a quote, found
+ * Quotes, documents and usual items at the customer's counter, in Chromium through the bridge: a draft saved as a quote, found
  * again, converted after the supplier changed a price; a sent order's document saved as a PDF whose
  * text carries the order number, every SKU and the total; a hide_pricing customer's document with no
  * price at all; the customer's usual items.

@@ -1,7 +1,8 @@
 /**
- * A rejected order keeps its reasons while it is fixed (issue 12): Outbox → Edit opens the same
- * order (same number, same api_guid) with the supplier's message on the line it names, until that
- * line is changed; the order-level message stays at the top; Send asks the supplier again.
+ * A rejected order keeps its reasons while it is fixed, so the rep knows what to change: Outbox →
+ * Edit opens the same order (same number, same api_guid) with the supplier's message on the line it
+ * names, until that line is changed; the order-level message stays at the top; Send asks the
+ * supplier again.
  */
 import { expect, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'

@@ -1,7 +1,8 @@
 /**
- * Feedback matches the outcome (issue 12): a scanned line with a problem is announced as a problem
- * (error tone, an assertive live region), a good one as added; the "Fix N problems" box follows the
- * fixes as they happen; counting words agree ("1 line").
+ * Feedback matches the outcome, so a rep scanning without looking hears a problem as one: a scanned
+ * line with a problem is announced as a problem (error tone, an assertive live region), a good one
+ * as added; the "Fix N problems" box follows the fixes as they happen; counting words agree
+ * ("1 line").
  */
 import { expect, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'

@@ -1,6 +1,7 @@
 /**
- * Search says what narrows it (issue 12): no hits under a category names the category and offers
- * every category (Enter); no hits in this catalog offers the other catalog when it has some.
+ * Search says what narrows it, so an empty result is never a dead end: no hits under a category
+ * names the category and offers every category (Enter); no hits in this catalog offers the other
+ * catalog when it has some.
  */
 import { expect, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync } from './support'

@@ -1,5 +1,5 @@
 /**
- * A `?` overlay listing every shortcut (issue 12): a rep who forgot Alt+4 or F2 asks the app, not a
+ * A `?` overlay listing every shortcut: a rep who forgot Alt+4 or F2 asks the app, not a
  * colleague. It opens with ? (not while typing), lists the frame's and each screen's keys, traps
  * focus as a modal dialog, and closes with Escape, giving focus back.
  */

@@ -1,5 +1,5 @@
 /**
- * Helpers for the specs of issue 12's "the workspace tells the truth" part: the laptop sizes reps
+ * Helpers for the specs that check the workspace tells the truth: the laptop sizes reps
  * use, a customer free to order from every catalog, and money as the screens write it.
  */
 import { join } from 'node:path'

@@ -1,5 +1,5 @@
 /**
- * Issue 11: a command that fails leaves nothing behind. `order queue --file` with an absurd quantity
+ * A command that fails leaves nothing behind. `order queue --file` with an absurd quantity
  * used to exit 1 after the outbox transaction had committed (the human reply was computed afterwards
  * and threw), so the next `flush` created the order. A real child process against the double.
  */

@@ -1,6 +1,6 @@
 /**
- * Issue 11, through the handler table the renderer calls: a quantity is a whole number from 1 to
- * 1,000,000, and a draft whose total would not be a finite number cannot be sent.
+ * Through the handler table the renderer calls, so no screen can get around it: a quantity is a whole
+ * number from 1 to 1,000,000, and a draft whose total would not be a finite number cannot be sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'

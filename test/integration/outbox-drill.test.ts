@@ -1,5 +1,5 @@
 /**
- * Issue 11's drill: several real `satchel` processes share one database and one outbox while one of
+ * The outbox drill: several real `satchel` processes share one database and one outbox while one of
  * them is killed at random moments. Every order must reach the service exactly once, no order may be
  * POSTed while an earlier POST of it is still with the service, and what the processes report must
  * add up to what was queued.

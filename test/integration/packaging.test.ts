@@ -118,11 +118,11 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
     })
   })
 
-  it('reports its installed size and stays small and quick', () => {
+  it('reports its installed size and stays small', () => {
     expect(relative(work, summary.appOutDir)).toBe(join('dist', `linux-${process.arch === 'x64' ? '' : `${process.arch}-`}unpacked`))
     expect(summary.installedBytes).toBeGreaterThan(summary.asarBytes)
     // Without Electron's runtime the app is a few MB; a jump means something unintended ships.
     expect(summary.installedBytes).toBeLessThan(40 * 1024 * 1024)
-    expect(summary.seconds).toBeLessThan(120)
+    // How long the dry run took is printed above, a figure; the spawn's timeout is the hang guard.
   })
 })

@@ -1,7 +1,7 @@
 /**
- * Issue 11: impossible data is refused, not stored. The double rewrites the items' `pricing` with
- * values and keys the contract never allows; sync must refuse those rows, keep the last good copy,
- * and nothing priced afterwards may come out negative.
+ * Impossible data is refused, not stored, so no order is priced from it. The double rewrites the
+ * items' `pricing` with values and keys the contract never allows; sync must refuse those rows,
+ * keep the last good copy, and nothing priced afterwards may come out negative.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { itemFactsFromRecord } from '../../src/main/orders/store-lookup'
@@ -87,7 +87,7 @@ function firstPricedItem(h: Harness): { catalogGuid: string; guid: string; group
   throw new Error('no priced item')
 }
 
-describe('impossible data from the service is refused, not stored (issue 11)', () => {
+describe('impossible data from the service is refused, not stored', () => {
   it('refuses items with bad prices or keys on a delta, keeping the last good copy', async () => {
     harness = await startHarness()
     expect((await harness.sync()).ok).toBe(true)

@@ -1,5 +1,5 @@
 /**
- * Issue 11: a cursor that ran ahead of the service's clock is not trusted. One reply whose clock is a
+ * A cursor that ran ahead of the service's clock is not trusted. One reply whose clock is a
  * day ahead used to leave a cursor from tomorrow behind: every later delta fetched nothing, reported a
  * fresh sync, and prices went stale until a `sync --full`.
  */

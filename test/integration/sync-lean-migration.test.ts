@@ -1,5 +1,5 @@
 /**
- * Issue 13: the lean catalog items (migration 10) change nothing a rep sees. A database written the
+ * The lean catalog items (migration 10) change nothing a rep sees. A database written the
  * old way at schema 9 (each item's whole record as JSON beside its columns, with drafts and an outbox
  * entry) is migrated, and compared with a first sync written the new way and with what the service's
  * own records say: the same search results, the same prices, every record whole, every draft and

@@ -1,7 +1,8 @@
 /**
- * Issue 13: a rep can start before a first sync ends. Customers (and catalogs) come first; each
- * catalog's items are searchable as their pages land, with the catalog marked as still loading and by
- * how much; once the catalog is in, the mark goes and its browsing indexes are back.
+ * A rep can start work before a first sync ends, instead of waiting on it. Customers (and
+ * catalogs) come first; each catalog's items are searchable as their pages land, with the catalog
+ * marked as still loading and by how much; once the catalog is in, the mark goes and its browsing
+ * indexes are back.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'

@@ -15,8 +15,7 @@ afterEach(async () => {
 })
 
 /** Runs main.ts the way `npm run service` does (tsx), and waits for its banner. */
-async function run(args: string[]): Promise<{ output: string; elapsed: number }> {
-  const started = Date.now()
+async function run(args: string[]): Promise<{ output: string }> {
   child = spawn(process.execPath, ['--import', 'tsx', main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   await new Promise<void>((resolve, reject) => {
@@ -29,7 +28,7 @@ async function run(args: string[]): Promise<{ output: string; elapsed: number }>
     })
     child?.once('exit', (code) => reject(new Error(`exited with ${String(code)}: ${output}`)))
   })
-  return { output, elapsed: Date.now() - started }
+  return { output }
 }
 
 function field(output: string, label: string): string {
@@ -40,11 +39,9 @@ function field(output: string, label: string): string {
 
 describe('npm run service', () => {
   it('starts with demo data, prints the URL and credentials, and answers curl-style requests with them', async () => {
-    const { output, elapsed } = await run(['--size', 'demo', '--port', '0'])
-    // How fast it starts is a figure to read, not a test to fail on a busy CI machine (5.5 s there,
-    // 1–2 s here); the bound only catches a start that hangs.
-    console.log(`npm run service printed its banner after ${elapsed} ms`)
-    expect(elapsed).toBeLessThan(60_000)
+    const { output } = await run(['--size', 'demo', '--port', '0'])
+    // How fast it starts is a figure the banner prints ("started in N ms"), not a pass mark.
+    expect(output).toMatch(/started in \d+ ms/)
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]
     expect(url).toBeDefined()
     const apiKey = { 'x-apiKey': field(output, 'x-apiKey'), 'x-apiSecret': field(output, 'x-apiSecret') }
@@ -57,7 +54,8 @@ describe('npm run service', () => {
     const vendors = (await (await fetch(`${url}/vendors?limit=2`, { headers: session })).json()) as { total: number }
     expect(vendors.total).toBe(300)
     expect((await fetch(`${url}/__control/now`)).status).toBe(404)
-  })
+    // A hang guard, not a figure: the demo data took 5.5 s to start on a busy CI machine.
+  }, 60_000)
 
   it('--control serves the control surface and --seed picks the data', async () => {
     const { output } = await run(['--size', 'tiny', '--port', '0', '--seed', '9', '--control'])

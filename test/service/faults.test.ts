@@ -21,6 +21,11 @@ afterAll(async () => {
   await service.close()
 })
 
+/** Polls every few ms until `condition` holds; the 10 s are a hang guard, not a figure. */
+async function until(condition: () => boolean): Promise<void> {
+  await expect.poll(condition, { timeout: 10_000, interval: 5 }).toBe(true)
+}
+
 /** undici.request surfaces a dropped connection as a rejected promise, without fetch's retries. */
 async function raw(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const response = await request(service.url + path, {
@@ -34,28 +39,31 @@ async function raw(path: string, init: { method?: 'GET' | 'POST'; body?: unknown
 
 describe('faults', () => {
   it('latency delays the matching route only', async () => {
-    // A latency well above what a busy CI machine adds to an unfaulted request, so the two differ.
+    // A latency well above what a busy CI machine adds to an unfaulted request, so the two answer in order.
     service.control.addFault({ route: ITEMS_ROUTE, type: 'latency', ms: 1_500 })
-    let started = Date.now()
-    expect((await get(service, itemsPath)).status).toBe(200)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(1_490)
-    started = Date.now()
-    await get(service, '/v1/catalogs')
-    expect(Date.now() - started).toBeLessThan(1_000)
+    const answered: string[] = []
+    const delayed = get(service, itemsPath).then((reply) => (answered.push('items'), reply))
+    // Asked second, answered first: only the faulted route waits.
+    await until(() => service.control.requestLog().some((entry) => entry.route === ITEMS_ROUTE))
+    const plain = get(service, '/v1/catalogs').then((reply) => (answered.push('catalogs'), reply))
+    expect((await delayed).status).toBe(200)
+    expect((await plain).status).toBe(200)
+    expect(answered).toEqual(['catalogs', 'items'])
   })
 
   it("latency with phase 'reply' holds the answer after the handler has committed", async () => {
-    service.control.addFault({ route: 'POST /v1/orderWithItems', type: 'latency', ms: 400, phase: 'reply', times: 1 })
+    service.control.addFault({ route: 'POST /v1/orderWithItems', type: 'latency', ms: 1_500, phase: 'reply', times: 1 })
     const { first } = catalogs(service)
     const [row] = orderableItems(service, first.guid)
     const body = orderBody(first, [{ item: row, qty: 1 }])
-    const started = Date.now()
-    const pending = post(service, '/v1/orderWithItems', body, { headers: { vendorGuid: openCustomer(service).guid } })
-    await new Promise((resolve) => setTimeout(resolve, 200))
+    let answered = false
+    const pending = post(service, '/v1/orderWithItems', body, { headers: { vendorGuid: openCustomer(service).guid } }).finally(() => (answered = true))
+    // Committed first, answered later: the order is there while the reply is still held back.
+    await until(() => service.control.ordersByApiGuid(body.order.api_guid).length > 0)
+    expect(answered).toBe(false)
     expect(service.control.ordersByApiGuid(body.order.api_guid)).toHaveLength(1)
     const reply = await pending
     expect(reply.status).toBe(200)
-    expect(Date.now() - started).toBeGreaterThanOrEqual(390)
     expect(() => service.control.addFault({ route: '*', type: 'latency', ms: 1, phase: 'later' as 'reply' })).toThrow(/phase/)
   })
 

@@ -1,6 +1,5 @@
 /**
- * Issue 12: with the service stopped and nobody touching the app, the status bar said "Online" for
- * 75 s; after it came back, "You're offline" stayed up while an order went through. These pin the
+ * With the service stopped and nobody touching the app, the status bar once said "Online" for 75 s; after it came back, "You're offline" stayed up while an order went through. These pin the
  * watched schedule (window visible or orders waiting), replies counting as online, transport failures
  * triggering a check, and the rep's words apart from the technical cause.
  */
@@ -36,16 +35,6 @@ function watchedMonitor(options: { visible?: boolean; waiting?: () => boolean } 
   }
 }
 
-/** Seconds of fake time until the monitor's state satisfies the condition, polling as a test would. */
-async function secondsUntil(condition: () => boolean, limitMs = 120_000): Promise<number> {
-  const started = Date.now()
-  while (!condition()) {
-    if (Date.now() - started > limitMs) return Infinity
-    await vi.advanceTimersByTimeAsync(100)
-  }
-  return (Date.now() - started) / 1000
-}
-
 describe('the watched schedule', () => {
   it('turns offline and back online within 10 s while the window is visible, with no input', async () => {
     const { monitor, set } = watchedMonitor()
@@ -54,12 +43,13 @@ describe('the watched schedule', () => {
     expect(monitor.current().online).toBe(true)
     await vi.advanceTimersByTimeAsync(30_000)
 
+    // The 10 s are the fake clock's: the schedule's promise, whatever the machine's load.
     set({ status: 'unreachable', detail: 'Could not connect (ECONNREFUSED).' })
-    const down = await secondsUntil(() => !monitor.current().online)
-    expect(down).toBeLessThanOrEqual(10)
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(monitor.current().online).toBe(false)
     set({ status: 'online', detail: 'The service answered (401).' })
-    const up = await secondsUntil(() => monitor.current().online)
-    expect(up).toBeLessThanOrEqual(10)
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(monitor.current().online).toBe(true)
     monitor.stop()
   })
 

@@ -1,5 +1,5 @@
 /**
- * Issue 11: "Send" is all-or-nothing. Every check and every value of the reply is computed before
+ * "Send" is all-or-nothing. Every check and every value of the reply is computed before
  * the one durable transaction; nothing after it can turn a queued order into an error.
  */
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -1,6 +1,6 @@
 /**
- * Core rules behind issue 12's workspace: a rejected order reopened keeps its number, its key and the
- * supplier's reasons while they apply; quantity breaks are one rule for every screen; a new order
+ * Core rules behind a workspace that tells the truth: a rejected order reopened keeps its number, its
+ * key and the supplier's reasons while they apply; quantity breaks are one rule for every screen; a new order
  * starts on a catalog.
  */
 import { orderList } from '../support/order-list'

@@ -1,7 +1,8 @@
 /**
- * Issue 13: catalog items stored once (migration 10). The hand-written item check gives the schema's
- * verdicts; the writer's lean record and the migration's are the same; the catalog_items view gives
- * back the record as the service sent it, unknown fields included.
+ * Catalog items stored once (migration 10): a record kept beside copies of its columns filled a
+ * 4 KB page an item. The hand-written item check gives the schema's verdicts; the writer's lean
+ * record and the migration's are the same; the catalog_items view gives back the record as the
+ * service sent it, unknown fields included.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'

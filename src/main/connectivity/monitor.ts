@@ -85,8 +85,9 @@ export interface ConnectivityMonitorOptions {
   pollIntervalMs?: number
   /**
    * While the rep is looking or orders wait: how often the service is probed while it answers, and
-   * while it does not. The status must flip within 10 s either way (issue 12): a probe interval plus
-   * the probe's own timeout plus one poll stays under that.
+   * while it does not. The status must flip within 10 s either way, since a rep trusts the status bar
+   * to say whether an order can go: a probe interval plus the probe's own timeout plus one poll stays
+   * under that.
    */
   activeOnlineMs?: number
   activeOfflineMs?: number

@@ -5,8 +5,8 @@ import type { ConnectivityMonitor } from './monitor'
 /**
  * Every request Satchel makes to the service says something about reachability, and saying it at
  * once is what keeps the status bar honest between probes: an order that just went through, or a
- * rejection that just came back, proves the service answers (issue 12 saw "You're offline" beside
- * both); a refused connection mid-sync is a reason to check now rather than at the next probe.
+ * rejection that just came back, proves the service answers (without this, "You're offline" stayed
+ * up beside both); a refused connection mid-sync is a reason to check now rather than at the next probe.
  */
 export type ReplyOutcome = 'answered' | 'check' | 'ignore'
 

@@ -94,7 +94,8 @@ export const categorySchema = z.looseObject({
 export type CategoryRecord = z.infer<typeof categorySchema>
 
 /**
- * What the service may send for a catalog item's money and quantities (issue 11). zod's number is
+ * What the service may send for a catalog item's money and quantities, so that nothing is priced or
+ * checked from an impossible value. zod's number is
  * already finite (a raw `1e400` parses to Infinity and fails it); on top of that none of these may be
  * negative. A numeric string such as "12.50" is refused, not parsed: the contract shows a number, the
  * store keeps the record as received (the order desk prices from it), and a string price is the sign
@@ -197,7 +198,7 @@ export type OrderRecord = z.infer<typeof orderSchema>
  * with its reason, while the rest of the page is applied and the refused row keeps its last good
  * local copy. Written as a refinement rather than an array of loose objects: zod builds a copy of
  * every object it parses (every key of 100 items a page), thrown away unread, and that copy was the
- * main thread's largest cost in a first sync after parsing the JSON (issue 13).
+ * main thread's largest cost in a first sync after parsing the JSON.
  */
 const catalogItemArraySchema = z
   .custom<unknown[]>((value) => Array.isArray(value), { message: 'Invalid input: expected array' })

@@ -3,8 +3,8 @@
  * as the column values catalog_item_rows stores, and the categories the page carries. Pure, and plain
  * data: in the app the sync engine prepares a page on the main thread, where it arrived, and posts
  * it to the writer thread, which then only writes. Posting the service's nested records cost each
- * thread a structured clone of about 50 fields an item; mapping them was the writer's own JS time
- * (issue 13). A prepared page is what SyncStore.applyItemPage writes, on whichever thread.
+ * thread a structured clone of about 50 fields an item, and mapping them was the writer's own JS time
+ * in a first sync. A prepared page is what SyncStore.applyItemPage writes, on whichever thread.
  */
 import type { CatalogItemRecord, CategoryRecord } from '../ordering-client/schemas'
 import { catalogItemProblem, categoriesOf, storedItemValues, type StoredItemValues } from './rows'

@@ -50,10 +50,10 @@ export function catalogRow(catalog: CatalogRecord, listingId: number | null) {
 }
 
 /**
- * Why a catalog item cannot be stored, or null when it can (issue 11): the values Satchel prices and
- * checks orders with must be possible ones. The same rules as catalogItemSchema (schemas.ts), written
+ * Why a catalog item cannot be stored, or null when it can: the values Satchel prices and checks
+ * orders with must be possible ones. The same rules as catalogItemSchema (schemas.ts), written
  * out by hand: the schema's parse builds a checked copy of every item and its categories, which cost a
- * first sync more than writing the row did (issue 13). store-rows.test.ts holds the two to the same
+ * first sync more than writing the row did. store-rows.test.ts holds the two to the same
  * verdicts. A refused item is not written; the local copy, if any, stays as it was.
  */
 export function catalogItemProblem(item: unknown): string | null {

@@ -373,9 +373,9 @@ export class SyncStore extends SyncState {
   }
 
   /**
-   * A row refused as impossible (issue 11): nothing of it is written and its reason goes back with the
-   * counts, for the engine to log. The last good local copy stays; a full listing counts it as seen, so
-   * the prune that follows does not remove it for having been refused.
+   * A row refused as impossible: nothing of it is written, so nothing is priced from it, and its
+   * reason goes back with the counts, for the engine to log. The last good local copy stays; a full
+   * listing counts it as seen, so the prune that follows does not remove it for having been refused.
    */
   private reject(counts: ApplyCounts, name: SyncedTableName, guid: string, reason: string, listingId: number | null): void {
     counts.fetched++

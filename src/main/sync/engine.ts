@@ -631,7 +631,8 @@ export class SyncEngine {
       const slice = slices.shift()!
       addCounts(counts, await scope.apply(slice, slices.length === 0 ? context : { ...context, page: undefined }))
     }
-    // Rows the store refused as impossible (issue 11) were not written; the log says which and why.
+    // Rows the store refused as impossible were not written; the log says which and why, for whoever
+    // asks why an item kept its old price.
     if (counts.rejected) this.logger.warn('rows refused as impossible; the last good copy is kept', { scope: scope.name, rejected: counts.rejected, reasons: counts.rejections })
     addCounts(scope.counts, counts)
   }
