@@ -25,7 +25,7 @@ export interface ComboboxOptions<T> {
   escape?: () => boolean
 }
 
-export interface Combobox<T> {
+interface Combobox<T> {
   results: Ref<T[]>
   /** The index of the active option, -1 for none. */
   active: Ref<number>
