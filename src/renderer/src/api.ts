@@ -1,9 +1,11 @@
 /**
- * The renderer's only door to the core. Components and stores call `api`, never window.satchel,
- * so the transport (Electron preload or the test bridge) stays invisible to the rest of the app.
+ * The renderer's only door to the core. Only stores and composables call `api` (components ask them),
+ * never window.satchel, so the transport (Electron preload or the test bridge) stays invisible to the
+ * rest of the app.
  */
 import type { SatchelApi } from '../../shared/contract'
-import type { AppError, Result } from '../../shared/result'
+import type { Result } from '../../shared/result'
+import { ApiError } from './errors'
 
 function resolveApi(): SatchelApi {
   const api = window.satchel
@@ -12,14 +14,6 @@ function resolveApi(): SatchelApi {
 }
 
 export const api: SatchelApi = resolveApi()
-
-/** Thrown by `unwrap` so a store can show the core's message and code as they were sent. */
-export class ApiError extends Error {
-  constructor(readonly error: AppError) {
-    super(error.message)
-    this.name = 'ApiError'
-  }
-}
 
 export async function unwrap<T>(pending: Promise<Result<T>>): Promise<T> {
   const result = await pending

@@ -1,5 +1,16 @@
 import type { AppError } from '../../shared/result'
-import { ApiError } from './api'
+
+/**
+ * Thrown by api.ts's `unwrap` so a store can show the core's message and code as they were sent.
+ * It lives here, not beside `unwrap`, so a screen can tell a refusal from a crash without importing
+ * the door to the core.
+ */
+export class ApiError extends Error {
+  constructor(readonly error: AppError) {
+    super(error.message)
+    this.name = 'ApiError'
+  }
+}
 
 /** Any caught error as the core's AppError, so screens can show its message and per-field issues. */
 export function toAppError(error: unknown): AppError {

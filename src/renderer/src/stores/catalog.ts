@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
+import type { MethodInput, MethodOutput } from '../../../shared/contract'
 import type { CatalogSummary, CategorySummary, CustomerDetail } from '../../../shared/synced'
 import { api, unwrap } from '../api'
 
@@ -7,7 +8,9 @@ import { api, unwrap } from '../api'
  * Catalog-side reference data the screens share: catalogs (per customer), category trees and the
  * customers a screen is working for. Cached for the session and dropped when a sync finishes, so
  * what is shown is always the local copy as it stands; `version` counts the drops, for the screens
- * that hold what they read (a catalog's sync time, its category counts) to read it again.
+ * that hold what they read (a catalog's sync time, its category counts) to read it again. Item
+ * searches and an item's details are read afresh each time: every screen asks them with its own
+ * text, page and customer, so there is nothing shared to keep.
  */
 export const useCatalogStore = defineStore('catalog', () => {
   const catalogsByCustomer = new Map<string, Promise<CatalogSummary[]>>()
@@ -38,6 +41,14 @@ export const useCatalogStore = defineStore('catalog', () => {
     return cached(customers, guid, () => unwrap(api.getCustomer({ guid })))
   }
 
+  function searchItems(search: MethodInput<'searchCatalogItems'>): Promise<MethodOutput<'searchCatalogItems'>> {
+    return unwrap(api.searchCatalogItems(search))
+  }
+
+  function item(wanted: MethodInput<'getCatalogItem'>): Promise<MethodOutput<'getCatalogItem'>> {
+    return unwrap(api.getCatalogItem(wanted))
+  }
+
   function forget(): void {
     catalogsByCustomer.clear()
     categoriesByCatalog.clear()
@@ -49,5 +60,5 @@ export const useCatalogStore = defineStore('catalog', () => {
     if (event.name === 'syncFinished') forget()
   })
 
-  return { catalogs, categories, customer, forget, version }
+  return { catalogs, categories, customer, searchItems, item, forget, version }
 })

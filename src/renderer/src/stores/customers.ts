@@ -52,6 +52,11 @@ export const useCustomersStore = defineStore('customers', () => {
     }
   }
 
+  /** A few active customers matching the text, for a picker: the list above keeps its own search. */
+  async function find(text: string, limit: number): Promise<CustomerSummary[]> {
+    return (await unwrap(api.searchCustomers({ query: text, includeInactive: false, limit }))).customers
+  }
+
   const details = new Map<string, CustomerDetail>()
   async function get(guid: string): Promise<CustomerDetail> {
     const detail = await unwrap(api.getCustomer({ guid }))
@@ -91,5 +96,5 @@ export const useCustomersStore = defineStore('customers', () => {
     if (event.name === 'syncFinished' && searchedOnce.value) void search().catch(notices.failed('Could not refresh the customer list'))
   })
 
-  return { query, includeInactive, results, total, searching, search, loadMore, get, cached, currentGuid, setCurrent }
+  return { query, includeInactive, results, total, searching, search, loadMore, find, get, cached, currentGuid, setCurrent }
 })

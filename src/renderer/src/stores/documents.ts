@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia'
 import type { DocumentKind, PrintableDocument } from '../../../shared/quotes'
-import { api, ApiError, unwrap } from '../api'
+import { api, unwrap } from '../api'
+import { ApiError } from '../errors'
 
 /** Printable documents, and handing the window to the printer or to a PDF (the desktop app does both). */
 export const useDocumentsStore = defineStore('documents', () => {

@@ -1,10 +1,11 @@
 import { defineStore } from 'pinia'
-import { ref } from 'vue'
+import { ref, watch } from 'vue'
 import type { DraftCheck, DraftSummary, OutboxEntry } from '../../../shared/orders'
 import type { AppError } from '../../../shared/result'
 import type { CatalogLoading } from '../../../shared/synced'
 import { api, unwrap } from '../api'
 import { toAppError } from '../errors'
+import { useOutboxStore } from './outbox'
 
 type Changes = Parameters<typeof api.updateDraft>[0]['changes']
 
@@ -14,9 +15,10 @@ type Changes = Parameters<typeof api.updateDraft>[0]['changes']
  * out here.
  */
 export const useDraftsStore = defineStore('drafts', () => {
+  const outbox = useOutboxStore()
   const summaries = ref<DraftSummary[]>([])
   const checks = ref<Record<number, DraftCheck>>({})
-  /** Orders sent from this window, by apiGuid, kept up to date from outboxChanged. */
+  /** Orders sent from this window, by apiGuid, kept up to date from the outbox store's listing. */
   const sent = ref<Record<string, OutboxEntry>>({})
   /** Which order a draft became when it was sent from this window: draft id → apiGuid. */
   const sentFromDraft = ref<Record<number, string>>({})
@@ -78,6 +80,7 @@ export const useDraftsStore = defineStore('drafts', () => {
   async function send(id: number): Promise<OutboxEntry> {
     const entry = await unwrap(api.sendDraft({ id }))
     sent.value = { ...sent.value, [entry.apiGuid]: entry }
+    outbox.follow(entry.apiGuid)
     sentFromDraft.value = { ...sentFromDraft.value, [id]: entry.apiGuid }
     const { [id]: _gone, ...rest } = checks.value
     checks.value = rest
@@ -90,25 +93,29 @@ export const useDraftsStore = defineStore('drafts', () => {
     const check = await unwrap(api.editOutboxEntry({ apiGuid }))
     const { [apiGuid]: _gone, ...rest } = sent.value
     sent.value = rest
+    outbox.unfollow(apiGuid)
+    // The entry left the outbox: a screen listing it shows it gone without waiting for the next change.
+    void outbox.refresh().catch(() => undefined)
     // The draft is back under its own number: that number shows the draft again, not the sent panel.
     sentFromDraft.value = Object.fromEntries(Object.entries(sentFromDraft.value).filter(([, key]) => key !== apiGuid))
     return keep(check)
   }
 
-  async function refreshSent(): Promise<void> {
-    if (Object.keys(sent.value).length === 0) return
-    try {
-      const entries = await unwrap(api.listOutbox())
+  // Each listing the outbox store makes brings the orders sent from here up to date; an entry it does
+  // not list keeps the state last known. Synchronously, so a listing applies the moment it lands and
+  // cannot overwrite an answer from sendDraft that came after it.
+  watch(
+    () => outbox.entries,
+    (entries) => {
+      if (Object.keys(sent.value).length === 0) return
       const next = { ...sent.value }
       for (const entry of entries) if (entry.apiGuid in next) next[entry.apiGuid] = entry
       sent.value = next
-    } catch {
-      // The next outboxChanged tries again; the last known state stays on screen.
-    }
-  }
+    },
+    { flush: 'sync' },
+  )
 
   api.onEvent((event) => {
-    if (event.name === 'outboxChanged') void refreshSent()
     if (event.name === 'syncFinished') {
       void refreshList()
       // A draft sent since it was opened no longer exists; refreshList above shows what remains.
@@ -116,5 +123,5 @@ export const useDraftsStore = defineStore('drafts', () => {
     }
   })
 
-  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen, refreshSent }
+  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen }
 })

@@ -2,10 +2,14 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { OutboxEntry, OutboxSummary } from '../../../shared/orders'
 import { api, unwrap } from '../api'
-import { useDraftsStore } from './drafts'
 import { useNoticesStore } from './notices'
 
-/** The outbox as the core keeps it: the summary for the status bar, the entries for the Outbox screen. */
+/**
+ * The outbox as the core keeps it: the summary for the status bar, the entries for the Outbox screen
+ * and for whatever else shows an entry (the drafts store's orders sent from this window read them
+ * here). This store is the only one that lists the outbox, so an outboxChanged costs one listing
+ * however many parts of the window show it.
+ */
 export const useOutboxStore = defineStore('outbox', () => {
   const notices = useNoticesStore()
   const summary = ref<OutboxSummary | null>(null)
@@ -13,6 +17,8 @@ export const useOutboxStore = defineStore('outbox', () => {
   /** Entries are listed only once a screen asked for them; after that every outboxChanged refreshes them. */
   const entriesWanted = ref(false)
   const entriesLoaded = ref(false)
+  /** Entries shown outside the Outbox screen (an order sent from this window): they keep the listing going too. */
+  const followed = new Set<string>()
   let listing: Promise<void> | null = null
   let listAgain = false
 
@@ -22,6 +28,23 @@ export const useOutboxStore = defineStore('outbox', () => {
 
   function loadEntries(): Promise<void> {
     entriesWanted.value = true
+    return list()
+  }
+
+  /** Lists the outbox now if anything shows its entries; one listing at a time, the last call answered by a fresh one. */
+  function refresh(): Promise<void> {
+    return entriesWanted.value || followed.size > 0 ? list() : Promise.resolve()
+  }
+
+  function follow(apiGuid: string): void {
+    followed.add(apiGuid)
+  }
+
+  function unfollow(apiGuid: string): void {
+    followed.delete(apiGuid)
+  }
+
+  function list(): Promise<void> {
     if (listing) {
       listAgain = true
       return listing
@@ -43,16 +66,6 @@ export const useOutboxStore = defineStore('outbox', () => {
     await loadEntries()
   }
 
-  /**
-   * Takes the entry back into a draft; answers the draft's id. Through the drafts store, because the
-   * draft comes back under the number this window may have shown as sent.
-   */
-  async function edit(apiGuid: string): Promise<number> {
-    const check = await useDraftsStore().reopen(apiGuid)
-    void loadEntries()
-    return check.draft.id
-  }
-
   async function discard(apiGuid: string): Promise<void> {
     summary.value = await unwrap(api.discardOutboxEntry({ apiGuid }))
     await loadEntries()
@@ -61,11 +74,13 @@ export const useOutboxStore = defineStore('outbox', () => {
   api.onEvent((event) => {
     if (event.name !== 'outboxChanged') return
     summary.value = event.payload
-    if (entriesWanted.value) void loadEntries().catch(notices.failed('Could not refresh the outbox'))
+    // Only the Outbox screen's failure is worth a notice; a sent panel keeps its last known state.
+    const failed = entriesWanted.value ? notices.failed('Could not refresh the outbox') : () => undefined
+    void refresh().catch(failed)
   })
 
   /** Orders not yet confirmed by the service: queued, being sent or waiting to retry. */
   const waiting = computed(() => (summary.value ? summary.value.queued + summary.value.sending + summary.value.retrying : 0))
   const needsAttention = computed(() => summary.value?.needsAttention ?? 0)
-  return { summary, entries, entriesLoaded, waiting, needsAttention, loadSummary, loadEntries, retry, edit, discard }
+  return { summary, entries, entriesLoaded, waiting, needsAttention, loadSummary, loadEntries, refresh, follow, unfollow, retry, discard }
 })
