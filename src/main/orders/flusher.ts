@@ -266,6 +266,8 @@ export class OutboxFlusher {
         }
         const current = work
         const log = logger.child({ apiGuid: current.apiGuid, attempt: current.attempts })
+        // A last look before the request goes out: after a stall, the entry may be the new holder's.
+        if (this.options.lease?.holdsNow() === false) return this.loseLease()
         const vendorGuid = current.request.vendorGuid ?? undefined
         const sending = sender.createOrderWithItems(current.request.body, { ...(vendorGuid ? { vendorGuid } : {}), signal: abort.signal })
         const next = this.claim(acknowledge)

@@ -12,6 +12,7 @@ import { migration as leanCatalogItems } from './0010-lean-catalog-items'
 import { migration as quotes } from './0011-quotes'
 import { migration as quotesRetained } from './0012-quotes-retained'
 import { migration as itemGuidIndex } from './0013-item-guid-index'
+import { migration as leaseLiveness } from './0014-lease-liveness'
 
 export interface Migration {
   version: number
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   quotes,
   quotesRetained,
   itemGuidIndex,
+  leaseLiveness,
 ]
