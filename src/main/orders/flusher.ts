@@ -335,7 +335,8 @@ export class OutboxFlusher {
     // same request goes again later; its api_guid keeps that from creating a second order.
     const serviceError = error instanceof ServiceError ? error : null
     const step = backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random)
-    const delay = Math.max(step, serviceError?.retryAfterMs ?? 0)
+    // A Retry-After is honoured up to an hour: the driver takes a retry stored further ahead for a wrong clock's.
+    const delay = Math.max(step, Math.min(serviceError?.retryAfterMs ?? 0, 60 * 60_000))
     const at = clock.now() + delay
     const message = serviceError?.message ?? (error instanceof Error ? error.message : String(error))
     outbox.markRetrying(work, at, message)
