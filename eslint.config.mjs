@@ -24,8 +24,8 @@ const electronPatterns = [{ group: ['electron/*'], message: electronBan.message 
 const layering = {
   core: { regex: '(^|/)core(/|$)', message: 'Only src/main/core, cli and shell may import core/: it composes the others, so nothing below may depend on it.' },
   orderingClient: {
-    regex: '^\\.\\./(?!(errors|ports|turns)$)[^.]',
-    message: 'ordering-client/ is the bottom layer: it imports only ../errors, ../ports, ../turns and src/shared.',
+    regex: '^\\.\\./(?!(errors|ports|timers|turns)$)[^.]',
+    message: 'ordering-client/ is the bottom layer: it imports only ../errors, ../ports, ../timers, ../turns and src/shared.',
   },
   store: { regex: '^\\.\\./(sync|orders)(/|$)', message: 'store/ is the local copy: it must not import sync/ or orders/, which build on it.' },
 }

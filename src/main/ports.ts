@@ -9,6 +9,12 @@ import type { UpdateState } from '../shared/desktop'
 export interface Clock {
   /** Milliseconds since the epoch. The service's serverTimestamp, not this, drives sync cursors. */
   now(): number
+  /**
+   * Milliseconds on a clock that only moves forward at a steady rate and ignores changes to the wall
+   * clock, for measuring how long something took in this process (performance.now in the app). A
+   * clock without it (a test's hand-driven clock) measures with now().
+   */
+  monotonic?(): number
 }
 
 export type LogFields = Record<string, unknown>
@@ -60,7 +66,7 @@ export interface NetworkPort {
   isUp(): boolean
 }
 
-export const systemClock: Clock = { now: () => Date.now() }
+export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() }
 
 export const silentLogger: Logger = {
   debug() {},

@@ -153,3 +153,28 @@ describe('the rep’s words', () => {
     expect(state.cause).toContain('UND_ERR_SOCKET')
   })
 })
+
+describe('a wall clock set back while watching', () => {
+  it('keeps checking on schedule after the clock is set back a day, instead of waiting for the last check’s time to come round', async () => {
+    let offset = 86_400_000
+    let answer: ProbeResult = { status: 'online', detail: 'The service answered (401).' }
+    const probe = vi.fn(async () => answer)
+    const monitor = createConnectivityMonitor({
+      isNetworkUp: () => true,
+      baseUrl: async () => 'https://orders.example.com',
+      probe,
+      fingerprint: () => 'net-a',
+      clock: { now: () => Date.now() + offset },
+    })
+    monitor.start()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(monitor.current().status).toBe('online')
+    // The clock was a day fast when that check was stamped, and is put right.
+    offset = 0
+    answer = { status: 'unreachable', detail: 'No answer.' }
+    // The watched schedule's 10 s, on the fake clock.
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(monitor.current().status).toBe('unreachable')
+    monitor.stop()
+  })
+})

@@ -227,11 +227,13 @@ describe('the outbox lease', () => {
     const flushing = stalled.flusher.flush()
     await until(() => gated.waiting === 1)
 
-    // The stalled process's lease runs out and another takes it, recovering the entry.
-    clock.ms += 60_000
+    // The stalled process stops renewing: another, having watched its lease stay the same for a
+    // whole TTL on its own clock, takes it over and recovers the entry.
     const db = connection()
     const next = process_(immediate, 'satchel (CLI)', { db })
     const took = new Lease(db, 'outbox', { label: 'satchel (CLI)', clock, owner: 'new-owner' })
+    expect(took.tryAcquire()).toMatchObject({ acquired: false })
+    clock.ms += 60_000
     expect(took.tryAcquire(() => next.desk.outbox.recoverInterrupted())).toMatchObject({ acquired: true, tookOverExpired: true })
     // The stalled flusher's keep-alive finds the lease gone and aborts its request without a write.
     await until(() => gated.aborted === 1)

@@ -88,4 +88,25 @@ describe('SyncScheduler', () => {
     await expect(running).rejects.toMatchObject({ code: 'CANCELLED' })
     await expect(subject.syncNow()).rejects.toMatchObject({ code: 'CANCELLED' })
   })
+
+  it('waits out an interval longer than Node’s timers take, instead of syncing again at once', async () => {
+    const warnings: Error[] = []
+    const onWarning = (warning: Error) => warnings.push(warning)
+    process.on('warning', onWarning)
+    let runs = 0
+    const engine = { run: async (options: SyncRunOptions) => (runs++, report(options.full === true)) } as unknown as SyncEngine
+    const subject = new SyncScheduler({ createEngine: async () => engine, store, intervalMinutes: () => 40 * 24 * 60, clock: { now: () => 0 }, logger: silentLogger })
+    try {
+      subject.start()
+      for (let i = 0; i < 100 && runs === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5))
+      // Long enough for a timer that overflowed (it fired after 1 ms) to have run the sync many times.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(runs).toBe(1)
+      expect(subject.status().nextSyncAt).toBe(40 * 86_400_000)
+      expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning')
+    } finally {
+      await subject.stop()
+      process.off('warning', onWarning)
+    }
+  })
 })

@@ -13,6 +13,7 @@ import { CoreError } from '../errors'
 import { createOrders, type Orders } from '../orders'
 import type { FlushReport } from '../orders/flusher'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
+import { clampDelay } from '../timers'
 import { ServiceClient } from '../ordering-client/client'
 import { cliConnection } from './connection'
 import { openExisting } from './database'
@@ -219,7 +220,7 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
           process.stderr.write(`satchel: waiting until ${when} to resend order(s) another Satchel process was sending when it stopped\n`)
           told = true
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, resendAt - Date.now()) + 50))
+        await new Promise((resolve) => setTimeout(resolve, clampDelay(resendAt - Date.now()) + 50))
         const more = await flushWhenFree(flusher)
         report = { ...more, sent: report.sent + more.sent, needsAttention: report.needsAttention + more.needsAttention }
       }

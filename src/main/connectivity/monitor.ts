@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '../ports'
 import { silentLogger, systemClock } from '../ports'
+import { clampPeriod } from '../timers'
 import { networkFingerprint } from './fingerprint'
 import { probeService, type ProbeResult } from './probe'
 
@@ -208,7 +209,12 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     if (!running && since() >= interval()) void refresh('periodic')
   }
 
-  const since = () => (state.checkedAt === null ? Infinity : clock.now() - state.checkedAt)
+  // A last check "in the future" was stamped by a clock since set back: it says nothing about how
+  // long ago it was, so it is as good as none, rather than a reason to wait until that time comes.
+  const since = () => {
+    const elapsed = state.checkedAt === null ? Infinity : clock.now() - state.checkedAt
+    return elapsed < 0 ? Infinity : elapsed
+  }
   /** Someone is waiting on the answer while the window is in view or an order waits to go. */
   const interval = () => {
     const active = windowVisible || hasWaitingWork()
@@ -246,7 +252,7 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
       lastNetworkUp = options.isNetworkUp()
       lastFingerprint = fingerprint()
       void refresh('startup')
-      timer = setInterval(poll, pollIntervalMs)
+      timer = setInterval(poll, clampPeriod(pollIntervalMs))
     },
     stop() {
       if (timer) clearInterval(timer)

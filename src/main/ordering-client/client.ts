@@ -9,6 +9,7 @@ import type { z } from 'zod'
 import type { ServiceAuth, ServiceConnection } from './connection'
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports'
 import { Turns } from '../turns'
+import { clampDelay } from '../timers'
 import { ServiceError } from './errors'
 import { errorFromResponse, findRecordArray, findString, findTotal } from './responses'
 import { cancelledError, defaultRetryPolicy, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
@@ -327,7 +328,7 @@ export class ServiceClient {
     const deadline = setTimeout(() => {
       state.deadlinePassed = true
       abort.abort(new Error(`No complete answer within ${state.deadlineMs} ms`))
-    }, state.deadlineMs)
+    }, clampDelay(state.deadlineMs))
     let response: Dispatcher.ResponseData
     let text: string
     try {

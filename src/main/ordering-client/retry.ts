@@ -1,4 +1,5 @@
 import { ServiceError } from './errors'
+import { startTimer } from '../timers'
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -23,10 +24,11 @@ export const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(cancelledError(signal))
     const onAbort = () => {
-      clearTimeout(timer)
+      timer.cancel()
       reject(cancelledError(signal))
     }
-    const timer = setTimeout(() => {
+    // A Retry-After is the server's number: one beyond 24.8 days must not fire at once.
+    const timer = startTimer(() => {
       signal?.removeEventListener('abort', onAbort)
       resolve()
     }, ms)

@@ -1,5 +1,6 @@
 import type { OutboxSummary } from '../../shared/orders'
 import type { Clock, Logger } from '../ports'
+import { startTimer, type Timer } from '../timers'
 import type { OutboxFlusher } from './flusher'
 import type { Outbox } from './outbox'
 
@@ -25,19 +26,46 @@ export interface OutboxDriverOptions {
   afterFlush?: (summary: OutboxSummary) => void
   /** Never retry sooner than this after a flush, whatever the entries' own schedule says. */
   minRetryDelayMs?: number
+  /** A retry stored further ahead than this is due now (see farAheadMs below). */
+  farAheadMs?: number
 }
+
+/**
+ * The longest the flusher ever puts a retry off is a back-off step (5 minutes) or a Retry-After it
+ * honours (at most an hour). A retry stored well beyond that was scheduled by a clock that was wrong
+ * then or is wrong now (fast when the send failed and put right since, or another process's): its
+ * time means nothing, and waiting for it could mean weeks. It is due now.
+ */
+const defaultFarAheadMs = 2 * 60 * 60_000
 
 export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
   const { outbox, flusher, clock, logger } = options
   const minDelay = options.minRetryDelayMs ?? 1_000
+  const farAheadMs = options.farAheadMs ?? defaultFarAheadMs
   const heldRetryDelayMs = 2_000
-  let retryTimer: NodeJS.Timeout | undefined
+  let retryTimer: Timer | undefined
   let stopped = false
+
+  /** Makes retries stored far ahead due now; how many it changed. */
+  const hurryFarAhead = (): number => {
+    const next = outbox.nextRetryAt()
+    const limit = clock.now() + farAheadMs
+    if (next === null || next <= limit) return 0
+    const far = outbox.list().filter((entry) => entry.state === 'retrying' && entry.nextAttemptAt !== null && Date.parse(entry.nextAttemptAt) > limit)
+    for (const entry of far) outbox.retryNow(entry.apiGuid)
+    if (far.length > 0) logger.warn('retries stored far ahead (the clock was wrong) are due now', { count: far.length, storedFor: new Date(next).toISOString() })
+    return far.length
+  }
 
   const nudge = (): void => {
     if (stopped) return
-    clearTimeout(retryTimer)
+    retryTimer?.cancel()
     let heldElsewhere = false
+    try {
+      hurryFarAhead()
+    } catch (error) {
+      logger.error('could not reschedule retries stored far ahead', { error: error instanceof Error ? error.stack : String(error) })
+    }
     flusher
       .flush()
       .then((report) => {
@@ -50,8 +78,11 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
         // Another process (the CLI, say) is sending: look again soon, it releases the lease when done.
         const next = heldElsewhere ? clock.now() + heldRetryDelayMs : outbox.nextRetryAt()
         if (next === null) return
-        retryTimer = setTimeout(nudge, Math.max(heldElsewhere ? 0 : minDelay, next - clock.now()))
-        retryTimer.unref?.()
+        let delay = Math.max(heldElsewhere ? 0 : minDelay, next - clock.now())
+        // Stored far ahead while this flush ran (by another process): the next nudge makes it due. One
+        // that cannot be hurried is simply waited for, on a timer that cannot overflow.
+        if (!heldElsewhere && delay > farAheadMs && hurryFarAhead() > 0) delay = minDelay
+        retryTimer = startTimer(nudge, delay, { unref: true })
       })
   }
 
@@ -60,7 +91,7 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
     nudge,
     stop() {
       stopped = true
-      clearTimeout(retryTimer)
+      retryTimer?.cancel()
     },
   }
 }

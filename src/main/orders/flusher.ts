@@ -299,6 +299,8 @@ export class OutboxFlusher {
         }
         const current = work
         const log = logger.child({ apiGuid: current.apiGuid, attempt: current.attempts })
+        // A last look before the request goes out: after a stall, the entry may be the new holder's.
+        if (this.options.lease?.holdsNow() === false) return this.loseLease()
         const vendorGuid = current.request.vendorGuid ?? undefined
         const sending = sender.createOrderWithItems(current.request.body, { ...(vendorGuid ? { vendorGuid } : {}), signal: abort.signal })
         const next = this.claim(acknowledge)
@@ -383,7 +385,8 @@ export class OutboxFlusher {
     // same request goes again later; its api_guid keeps that from creating a second order.
     const serviceError = error instanceof ServiceError ? error : null
     const step = backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random)
-    const delay = Math.max(step, serviceError?.retryAfterMs ?? 0)
+    // A Retry-After is honoured up to an hour: the driver takes a retry stored further ahead for a wrong clock's.
+    const delay = Math.max(step, Math.min(serviceError?.retryAfterMs ?? 0, 60 * 60_000))
     const at = clock.now() + delay
     const message = serviceError?.message ?? (error instanceof Error ? error.message : String(error))
     outbox.markRetrying(work, at, message, mayHaveBeenCommitted(error))

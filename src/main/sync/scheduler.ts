@@ -6,6 +6,7 @@
 import type { SyncStatus } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { Clock, Logger } from '../ports'
+import { startTimer, type Timer } from '../timers'
 import type { SyncEngine, SyncProgress, SyncReport } from './engine'
 import type { SyncStore } from '../store/sync-store'
 
@@ -32,7 +33,7 @@ export class SyncScheduler {
   private followUp: Promise<SyncReport> | null = null
   private progress: SyncProgress | null = null
   private lastReport: SyncReport | null = null
-  private timer: ReturnType<typeof setTimeout> | null = null
+  private timer: Timer | null = null
   private nextSyncAt: number | null = null
   private started = false
   private stopped = false
@@ -167,17 +168,21 @@ export class SyncScheduler {
   private schedule(delayMs: number): void {
     this.clearTimer()
     this.nextSyncAt = this.options.clock.now() + delayMs
-    this.timer = setTimeout(() => {
-      this.timer = null
-      this.nextSyncAt = null
-      this.trigger(delayMs === 0 ? 'start-up' : 'interval')
-    }, delayMs)
-    // A pending background sync must not keep a CLI or test process alive.
-    this.timer.unref?.()
+    // A pending background sync must not keep a CLI or test process alive. The interval is a
+    // setting: one longer than Node's timers take (24.8 days) waits that long rather than firing at once.
+    this.timer = startTimer(
+      () => {
+        this.timer = null
+        this.nextSyncAt = null
+        this.trigger(delayMs === 0 ? 'start-up' : 'interval')
+      },
+      delayMs,
+      { unref: true },
+    )
   }
 
   private clearTimer(): void {
-    if (this.timer) clearTimeout(this.timer)
+    this.timer?.cancel()
     this.timer = null
     this.nextSyncAt = null
   }

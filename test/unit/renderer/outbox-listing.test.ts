@@ -26,6 +26,7 @@ function entry(state: OutboxState): OutboxEntry {
     nextAttemptAt: null,
     queuedAt: '2026-11-25T09:00:00.000Z',
     sentAt: state === 'sent' ? '2026-11-25T09:00:01.000Z' : null,
+    mayBeWithSupplier: false,
     lineCount: 1,
     subTotal: 12.5,
     totalsDiffer: null,

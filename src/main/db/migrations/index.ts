@@ -13,6 +13,7 @@ import { migration as quotes } from './0011-quotes'
 import { migration as quotesRetained } from './0012-quotes-retained'
 import { migration as itemGuidIndex } from './0013-item-guid-index'
 import { migration as outboxDeliveryUnknown } from './0014-outbox-delivery-unknown'
+import { migration as leaseLiveness } from './0015-lease-liveness'
 
 export interface Migration {
   version: number
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   quotesRetained,
   itemGuidIndex,
   outboxDeliveryUnknown,
+  leaseLiveness,
 ]

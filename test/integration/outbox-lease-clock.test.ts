@@ -1,0 +1,122 @@
+/**
+ * Two real `satchel flush` processes on one database, one of them with a wall clock minutes off. The
+ * outbox lease must keep them from sending the same order twice at once, and each must tell the truth
+ * about what it did: the one that sent says so, the one that found nothing left says that.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { root } from '../support/cli'
+import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
+
+let harness: OrdersHarness | undefined
+const children = new Set<ChildProcess>()
+
+afterEach(async () => {
+  for (const child of children) child.kill('SIGKILL')
+  children.clear()
+  await harness?.close()
+  harness = undefined
+})
+
+const entry = join(root, 'src/main/cli/index.ts')
+const shiftedClock = join(root, 'test/support/shifted-clock.mjs')
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+  done: Promise<void>
+}
+
+/** How a process gets its wrong clock: Date shifted inside it, or libfaketime under it. */
+type Shift = 'in-process' | 'faketime'
+
+const hasFaketime = spawnSync('faketime', ['-f', '+0', 'true']).status === 0
+
+function flush(env: Record<string, string>, shiftMs: number, how: Shift): Run {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
+  const node = [process.execPath, '--import', shiftedClock, '--import', 'tsx', entry, 'flush', '--json']
+  const [command, ...args] = shiftMs !== 0 && how === 'faketime' ? ['faketime', '-f', `${shiftMs >= 0 ? '+' : ''}${shiftMs / 1000}s`, ...node] : node
+  const proc = spawn(command!, args, {
+    cwd: root,
+    env: { ...clean, ...env, ...(how === 'in-process' ? { TEST_CLOCK_SHIFT_MS: String(shiftMs) } : {}) },
+  })
+  children.add(proc)
+  const run: Run = {
+    code: null,
+    stdout: '',
+    stderr: '',
+    done: new Promise((done) => {
+      proc.on('exit', (code) => {
+        run.code = code
+        children.delete(proc)
+        done()
+      })
+    }),
+  }
+  proc.stdout.on('data', (chunk) => (run.stdout += String(chunk)))
+  proc.stderr.on('data', (chunk) => (run.stderr += String(chunk)))
+  return run
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+const reportOf = (run: Run) => JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { sent: number; needsAttention: number; retrying: number }
+
+async function twoFlushes(how: Shift, firstShiftMs: number, secondShiftMs: number): Promise<void> {
+  const h = (harness = await startOrdersHarness())
+  const unavailable = h.service.control.addFault({ route: orderRoute, type: 'status', status: 503 })
+  const apiGuids = [await h.queueOrder(), await h.queueOrder()]
+  await h.settle()
+  h.service.control.removeFault(unavailable)
+  h.service.control.clearRequestLog()
+  await h.core.close()
+  // Each reply takes a while, so the second process starts while the first has an order on the wire.
+  h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 2_500 })
+  const env = {
+    SATCHEL_DB: h.databasePath,
+    SATCHEL_BASE_URL: h.service.url,
+    SATCHEL_API_KEY: h.service.credentials.apiKey,
+    SATCHEL_API_SECRET: h.service.credentials.apiSecret,
+  }
+
+  const first = flush(env, firstShiftMs, how)
+  await until(() => h.service.control.requestLog().some((e) => e.route === orderRoute), 'the first process to send')
+  const second = flush(env, secondShiftMs, how)
+  await Promise.all([first.done, second.done])
+
+  const posts = h.service.control.requestLog().filter((e) => e.route === orderRoute)
+  for (const apiGuid of apiGuids) {
+    expect(posts.filter((e) => JSON.stringify(e.body).includes(apiGuid)), apiGuid).toHaveLength(1)
+    expect(h.service.control.ordersByApiGuid(apiGuid)).toHaveLength(1)
+  }
+  expect(h.service.control.inFlightOverlaps()).toEqual([])
+  // The process that sent says so; the one that waited for it and found nothing left says that, and
+  // neither claims an order it knows was sent is still waiting.
+  expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' })
+  expect(reportOf(first)).toEqual({ sent: 2, needsAttention: 0, retrying: 0 })
+  expect(second.code, second.stderr).toBe(0)
+  expect(second.stderr).toMatch(/waiting for satchel .*\(pid \d+\), which is sending the outbox/)
+  expect(second.stderr).not.toMatch(/did not take|still waiting/)
+  expect(reportOf(second)).toEqual({ sent: 0, needsAttention: 0, retrying: 0 })
+}
+
+describe.each<Shift>(['in-process', 'faketime'])('the outbox lease between two processes whose clocks disagree (clock shifted %s)', (how) => {
+  const run = how === 'faketime' && !hasFaketime ? it.skip : it
+  if (how === 'faketime' && !hasFaketime) console.log('skipping the faketime runs: faketime is not installed (apt-get install faketime)')
+
+  run('a flush whose clock is a minute slow keeps its lease; a normal flush started after it waits instead of resending', async () => {
+    await twoFlushes(how, -60_000, 0)
+  }, 90_000)
+
+  run('a flush whose clock is a minute fast does not take the lease from a normal one that is sending', async () => {
+    await twoFlushes(how, 0, 60_000)
+  }, 90_000)
+})
