@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3'
+import type { Migration } from '../migration'
 import { migration as settings } from './0001-settings'
 import { migration as syncedTables } from './0002-synced-tables'
 import { migration as draftsAndOutbox } from './0003-drafts-and-outbox'
@@ -12,12 +12,6 @@ import { migration as leanCatalogItems } from './0010-lean-catalog-items'
 import { migration as quotes } from './0011-quotes'
 import { migration as quotesRetained } from './0012-quotes-retained'
 import { migration as itemGuidIndex } from './0013-item-guid-index'
-
-export interface Migration {
-  version: number
-  name: string
-  up(db: Database): void
-}
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
