@@ -51,7 +51,7 @@ export function quantityBreak(item: PricedItem, priceGroupName: string | null): 
  * How far below the break a line may be and still be told about it: from half the break on, "5 more
  * for $31.56 each" is worth saying; at 2 of a 50 break it is noise on every line.
  */
-export const breakNearShare = 0.5
+const breakNearShare = 0.5
 
 /** Where a line's quantity stands against the item's break: on it, near it (with how many more), or neither (null). */
 export interface LineBreak extends QuantityBreak {

@@ -19,7 +19,7 @@ import { CliFailure, UsageError, type GlobalOptions, type Output } from './error
 import { table } from './format'
 
 /** A usage error that carries the per-field problems, printed as `{ errors }` with exit code 2. */
-export class InvalidDraftError extends UsageError {
+class InvalidDraftError extends UsageError {
   constructor(readonly errors: { path: string; message: string }[]) {
     super(errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '), { errors })
   }

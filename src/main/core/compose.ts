@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import { createConnectivityMonitor, syncOnReconnect, watchReplies, watchSyncEvents, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
-import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
+import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
 import { documentMethods } from '../documents/methods'
 import { CoreError } from '../errors'
@@ -241,5 +241,3 @@ export function createCore(config: CoreConfig): Core {
     },
   }
 }
-
-export { latestSchemaVersion }

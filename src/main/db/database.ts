@@ -23,7 +23,7 @@ export interface OpenDatabaseOptions {
 }
 
 export type { Database }
-export { DatabaseFileError, explainDatabaseError, type Audience } from './file-errors'
+export { DatabaseFileError, explainDatabaseError } from './file-errors'
 
 /**
  * Opens the local store and brings its schema up to date. All migrations run in one transaction, so

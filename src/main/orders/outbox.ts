@@ -7,7 +7,7 @@ import type { DraftRepository } from './drafts'
 import type { OrderRequest, RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
-export const sentResultSchema = z.object({
+const sentResultSchema = z.object({
   orderGuid: z.string(),
   orderName: z.string().nullable(),
   orderStateId: z.number().nullable(),
@@ -335,7 +335,7 @@ export class Outbox {
 
 }
 
-export function describeState(state: OutboxState): string {
+function describeState(state: OutboxState): string {
   switch (state) {
     case 'queued':
       return 'waiting to be sent'
