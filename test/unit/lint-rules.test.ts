@@ -76,6 +76,7 @@ const probes: Probe[] = [
   refuse('src/preload/__probe_main.ts', "import { createCore } from '../main/core/compose'\nexport const c = createCore\n", 'layer preload/', 'src/main/core/compose.ts'),
   refuse('src/preload/__probe_require.ts', "const errors = require('../main/errors')\nexport default errors\n", 'layer preload/', 'src/main/errors.ts'),
   refuse('src/renderer/src/stores/__probe_main.ts', "import { roundMoney } from '../../../main/pricing'\nexport const r = roundMoney\n", 'layer renderer/', 'src/main/pricing.ts'),
+  refuse('src/renderer/src/components/__probe_main.vue', '<script setup lang="ts">\nimport { listPrice } from \'../../../main/pricing\'\nconst price = listPrice\n</script>\n<template><p>{{ price }}</p></template>\n', 'layer renderer/', 'src/main/pricing.ts'),
   refuse('src/renderer/src/__probe_electron.ts', "import { ipcRenderer } from 'electron'\nexport const i = ipcRenderer\n", 'layer renderer/', 'electron'),
   refuse('src/renderer/src/__probe_node.ts', "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n", 'layer renderer/', 'fs'),
   // Detours: however the path is spelled, it resolves to the same file.
