@@ -5,33 +5,14 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 /**
- * The layering rules of the architecture live here, not in a wiki: only src/main/shell (and the
- * preload, which is Electron's by nature) may import `electron`, and the renderer may not reach into
- * the main process's code. test/unit/lint-rules.test.ts proves the rules are active.
+ * A second rail beside .dependency-cruiser.cjs, which holds the layering: eslint shows the electron
+ * ban in the editor as it is typed. Only src/main/shell (and the preload, which is Electron's by
+ * nature) may import `electron`. test/unit/lint-rules.test.ts proves the rule is active.
  */
+const electronOnly = 'Only src/main/shell (and src/preload) may import electron; keep the core Electron-free.'
 const electronBan = {
-  name: 'electron',
-  message: 'Only src/main/shell (and src/preload) may import electron; keep the core Electron-free.',
+  'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: electronOnly }], patterns: [{ group: ['electron/*'], message: electronOnly }] }],
 }
-const electronPatterns = [{ group: ['electron/*'], message: electronBan.message }]
-
-/**
- * Inside the core, dependencies point down (README, "Layout"): core/ composes everything, so only
- * core/, cli/ and shell/ may import it; the ordering service's client knows nothing of what uses it;
- * the local copy knows nothing of sync or orders. Flat config replaces a rule's options per file
- * rather than merging them, so each folder's entry carries the electron ban as well.
- */
-const layering = {
-  core: { regex: '(^|/)core(/|$)', message: 'Only src/main/core, cli and shell may import core/: it composes the others, so nothing below may depend on it.' },
-  orderingClient: {
-    regex: '^\\.\\./(?!(errors|ports|timers|turns)$)[^.]',
-    message: 'ordering-client/ is the bottom layer: it imports only ../errors, ../ports, ../timers, ../turns and src/shared.',
-  },
-  store: { regex: '^\\.\\./(sync|orders)(/|$)', message: 'store/ is the local copy: it must not import sync/ or orders/, which build on it.' },
-}
-const mainImports = (...extra) => ({
-  'no-restricted-imports': ['error', { paths: [electronBan], patterns: [...electronPatterns, ...extra] }],
-})
 
 /**
  * Several connections write one database at once (the sync's writer thread, the app's main
@@ -94,39 +75,14 @@ export default tseslint.config(
     files: ['src/renderer/**/*.{ts,vue}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [electronBan],
-          patterns: [
-            ...electronPatterns,
-            { regex: '(^|/)main(/|$)', message: 'The renderer talks to the core only through src/renderer/src/api.ts and the IPC contract.' },
-          ],
-        },
-      ],
+      ...electronBan,
       'no-restricted-properties': ['error', { property: 'ipcRenderer', message: 'The renderer has no raw IPC; use the contract.' }],
     },
   },
   {
     files: ['src/main/**/*.ts', 'src/shared/**/*.ts'],
     ignores: ['src/main/shell/**'],
-    rules: mainImports(layering.core),
-  },
-  {
-    files: ['src/main/core/**/*.ts', 'src/main/cli/**/*.ts'],
-    rules: mainImports(),
-  },
-  {
-    files: ['src/main/ordering-client/**/*.ts'],
-    rules: mainImports(layering.core, layering.orderingClient),
-  },
-  {
-    files: ['src/main/store/**/*.ts'],
-    rules: mainImports(layering.core, layering.store),
-  },
-  {
-    files: ['src/main/shell/**/*.ts'],
-    rules: { 'no-restricted-imports': 'off' },
+    rules: electronBan,
   },
   {
     files: ['src/main/**/*.ts'],

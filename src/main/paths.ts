@@ -1,14 +1,14 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 
-export const appDirectoryName = 'Satchel'
+const appDirectoryName = 'Satchel'
 export const databaseFileName = 'satchel.db'
 
 /**
  * Where the desktop app keeps its data: the same folder Electron's app.getPath('userData') gives for
  * productName "Satchel", computed without Electron so the CLI finds the app's database by default.
  */
-export function userDataDirectory(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
+function userDataDirectory(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string {
   if (platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), appDirectoryName)
   if (platform === 'darwin') return join(homedir(), 'Library', 'Application Support', appDirectoryName)
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), appDirectoryName)

@@ -51,7 +51,7 @@ export function quantityBreak(item: PricedItem, priceGroupName: string | null): 
  * How far below the break a line may be and still be told about it: from half the break on, "5 more
  * for $31.56 each" is worth saying; at 2 of a 50 break it is noise on every line.
  */
-export const breakNearShare = 0.5
+const breakNearShare = 0.5
 
 /** Where a line's quantity stands against the item's break: on it, near it (with how many more), or neither (null). */
 export interface LineBreak extends QuantityBreak {
@@ -90,7 +90,7 @@ export interface PriceGroupOption {
  * in this catalog, since `pricing` is keyed by name); the customer's group is not one of this
  * catalog's, so its main group applies; the catalog has only one; or none can be chosen.
  */
-export type PriceGroupReason = 'draft' | 'customer' | 'sameName' | 'notInCatalog' | 'main' | 'only' | 'none'
+type PriceGroupReason = 'draft' | 'customer' | 'sameName' | 'notInCatalog' | 'main' | 'only' | 'none'
 
 export interface PriceGroupChoice<G extends PriceGroupOption> {
   group: G | null

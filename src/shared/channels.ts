@@ -59,12 +59,18 @@ export const methodNames = [
 
 export type MethodName = (typeof methodNames)[number]
 
-export const eventNames = ['settingsChanged', 'connectionChanged', 'syncStatusChanged', 'syncProgress', 'syncFinished', 'outboxChanged', 'connectivityChanged', 'updateStateChanged'] as const
-
-export type EventName = (typeof eventNames)[number]
+export type EventName =
+  | 'settingsChanged'
+  | 'connectionChanged'
+  | 'syncStatusChanged'
+  | 'syncProgress'
+  | 'syncFinished'
+  | 'outboxChanged'
+  | 'connectivityChanged'
+  | 'updateStateChanged'
 
 /** Prefix of every invoke channel, so main can tell Satchel's channels from anything else. */
-export const channelPrefix = 'satchel:'
+const channelPrefix = 'satchel:'
 /** The single channel on which main pushes events to the window. */
 export const eventChannel = 'satchel:event'
 

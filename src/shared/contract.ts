@@ -28,7 +28,7 @@ import {
   syncStatusSchema,
 } from './synced'
 
-export const appInfoSchema = z.object({
+const appInfoSchema = z.object({
   name: z.string(),
   version: z.string(),
   database: z.object({
@@ -39,7 +39,7 @@ export const appInfoSchema = z.object({
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
 
-export const settingsSchema = z.object({
+const settingsSchema = z.object({
   /** Minutes between background syncs. */
   syncIntervalMinutes: z.number().int().min(5).max(1440),
   /** Default for a new draft's remainInPreliminary. */
@@ -49,7 +49,7 @@ export const settingsSchema = z.object({
 })
 export type Settings = z.infer<typeof settingsSchema>
 
-export const settingsPatchSchema = settingsSchema.partial().strict()
+const settingsPatchSchema = settingsSchema.partial().strict()
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>
 
 const uuid = z.uuid()
@@ -58,7 +58,7 @@ const uuid = z.uuid()
  * Credentials as the renderer sends them. A secret (apiSecret, userToken) travels to main once and is
  * never sent back: omitting it on a later save keeps the stored one.
  */
-export const connectionInputSchema = z
+const connectionInputSchema = z
   .object({
     baseUrl: z.url({ protocol: /^https?$/, error: 'Enter the service address, starting with https://' }),
     auth: z.discriminatedUnion('kind', [
@@ -80,7 +80,7 @@ export const connectionInputSchema = z
 export type ConnectionInput = z.infer<typeof connectionInputSchema>
 
 /** What the renderer may know about the saved connection: never the secrets, only whether one is kept. */
-export const connectionSchema = z.object({
+const connectionSchema = z.object({
   baseUrl: z.string(),
   auth: z.discriminatedUnion('kind', [
     z.object({ kind: z.literal('apiKey'), apiKey: z.string(), userGuid: z.string().nullable(), hasSecret: z.boolean() }),
@@ -117,28 +117,32 @@ export const contract = {
   ...desktopContract,
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>
 
-export const eventSchemas = {
-  settingsChanged: settingsSchema,
-  connectionChanged: connectionSchema,
-  /** A sync started or finished. */
-  syncStatusChanged: syncStatusSchema,
-  /** At most a few times a second while a sync runs. */
-  syncProgress: syncProgressSchema,
-  syncFinished: syncReportSchema,
-  /** Any outbox entry changed state, or one was added or removed. */
-  outboxChanged: outboxSummarySchema,
-  connectivityChanged: connectivitySchema,
-  updateStateChanged: updateStateSchema,
-} as const satisfies Record<EventName, z.ZodType>
+/** Every event has its schema: a name without one fails to compile. */
+type SchemaOfEach<T extends Record<EventName, z.ZodType>> = T
 
-export type Contract = typeof contract
+/** What each event main pushes to the window carries; nothing checks events at run time, so types are enough. */
+type EventSchemas = SchemaOfEach<{
+  settingsChanged: typeof settingsSchema
+  connectionChanged: typeof connectionSchema
+  /** A sync started or finished. */
+  syncStatusChanged: typeof syncStatusSchema
+  /** At most a few times a second while a sync runs. */
+  syncProgress: typeof syncProgressSchema
+  syncFinished: typeof syncReportSchema
+  /** Any outbox entry changed state, or one was added or removed. */
+  outboxChanged: typeof outboxSummarySchema
+  connectivityChanged: typeof connectivitySchema
+  updateStateChanged: typeof updateStateSchema
+}>
+
+type Contract = typeof contract
 export type MethodInput<M extends MethodName> = z.input<Contract[M]['input']>
 export type MethodOutput<M extends MethodName> = z.output<Contract[M]['output']>
 /** What the core implements for each method: the argument already validated against the contract. */
 export type Implementations = {
   [M in MethodName]: (argument: z.output<Contract[M]['input']>) => MethodOutput<M> | Promise<MethodOutput<M>>
 }
-export type EventPayload<E extends EventName> = z.output<(typeof eventSchemas)[E]>
+export type EventPayload<E extends EventName> = z.output<EventSchemas[E]>
 
 export type SatchelEvent = { [E in EventName]: { name: E; payload: EventPayload<E> } }[EventName]
 

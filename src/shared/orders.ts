@@ -8,7 +8,7 @@ import { catalogLoadingSchema } from './synced'
 const uuid = z.uuid()
 const text = (max: number) => z.string().max(max)
 
-export const addressInputSchema = z
+const addressInputSchema = z
   .object({
     name: text(200).optional(),
     company_name: text(200).optional(),
@@ -46,7 +46,7 @@ export const shipToSchema = z.discriminatedUnion('kind', [
 export type ShipTo = z.infer<typeof shipToSchema>
 
 /** The most of one item a line may order. */
-export const maxLineQty = 1_000_000
+const maxLineQty = 1_000_000
 
 /**
  * The quantity rule, wherever a quantity enters Satchel (the renderer's calls, the CLI's draft file)
@@ -133,7 +133,7 @@ export const draftSchema = z.object({
 })
 export type Draft = z.infer<typeof draftSchema>
 
-export const draftIssueSchema = z.object({
+const draftIssueSchema = z.object({
   /**
    * 'field' problems name a draft field (poNo, customer…); 'line' problems carry the lineId, and
    * also `field: 'qty'` when the line's quantity (or the total it makes) is what is wrong.
@@ -150,7 +150,7 @@ export const draftIssueSchema = z.object({
 })
 export type DraftIssue = z.infer<typeof draftIssueSchema>
 
-export const pricedLineSchema = z.object({
+const pricedLineSchema = z.object({
   lineId: z.string(),
   /** The price that applies at this quantity (qty break included); null when not offered or unknown. */
   unitPrice: z.number().nullable(),
@@ -182,7 +182,7 @@ export const draftCheckSchema = z.object({
 })
 export type DraftCheck = z.infer<typeof draftCheckSchema>
 
-export const outboxStates = ['queued', 'sending', 'retrying', 'needsAttention', 'sent'] as const
+const outboxStates = ['queued', 'sending', 'retrying', 'needsAttention', 'sent'] as const
 export type OutboxState = (typeof outboxStates)[number]
 
 export const outboxLineErrorSchema = z.object({
@@ -234,7 +234,7 @@ export type OutboxSummary = z.infer<typeof outboxSummarySchema>
 
 const draftId = z.number().int().positive()
 
-export const draftSummarySchema = z.object({
+const draftSummarySchema = z.object({
   id: z.number().int(),
   apiGuid: z.string(),
   customerName: z.string(),
@@ -245,7 +245,7 @@ export const draftSummarySchema = z.object({
 })
 export type DraftSummary = z.infer<typeof draftSummarySchema>
 
-export const lineToAddSchema = z
+const lineToAddSchema = z
   .object({
     catalogItemGuid: uuid.optional(),
     sku: z.string().trim().min(1).max(100).optional(),
@@ -256,7 +256,7 @@ export const lineToAddSchema = z
   .refine((line) => line.catalogItemGuid !== undefined || line.sku !== undefined, 'Give a catalog item or a SKU')
 
 /** What the renderer may change on a draft's header; lines have methods of their own. */
-export const draftChangesSchema = draftSchema
+const draftChangesSchema = draftSchema
   .pick({
     customerGuid: true,
     newCustomer: true,
@@ -312,5 +312,3 @@ export const ordersContract = {
     output: z.object({ sent: z.number().int(), needsAttention: z.number().int(), retrying: z.number().int(), summary: outboxSummarySchema }),
   },
 } as const
-
-export const orderMethodNames = Object.keys(ordersContract) as (keyof typeof ordersContract)[]

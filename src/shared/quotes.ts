@@ -11,7 +11,7 @@ const text = (max: number) => z.string().max(max)
 /** A calendar day, YYYY-MM-DD: a quote is valid until the end of that day wherever the rep is. */
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Enter the date as YYYY-MM-DD')
 
-export const quoteLineSchema = z.object({
+const quoteLineSchema = z.object({
   lineId: z.string(),
   catalogItemGuid: z.string(),
   sku: z.string(),
@@ -50,7 +50,7 @@ export const quoteSchema = z.object({
 })
 export type Quote = z.infer<typeof quoteSchema>
 
-export const quoteSummarySchema = quoteSchema.pick({
+const quoteSummarySchema = quoteSchema.pick({
   id: true,
   number: true,
   customerGuid: true,
@@ -65,7 +65,7 @@ export const quoteSummarySchema = quoteSchema.pick({
 export type QuoteSummary = z.infer<typeof quoteSummarySchema>
 
 /** One line whose terms differ between the quote and the draft made from it. */
-export const quoteChangeSchema = z.object({
+const quoteChangeSchema = z.object({
   sku: z.string(),
   name: z.string(),
   qty: z.number(),
@@ -77,7 +77,7 @@ export const quoteChangeSchema = z.object({
 })
 export type QuoteChange = z.infer<typeof quoteChangeSchema>
 
-export const usualItemSchema = z.object({
+const usualItemSchema = z.object({
   guid: z.string(),
   sku: z.string(),
   name: z.string(),
@@ -96,10 +96,10 @@ export const usualItemSchema = z.object({
 })
 export type UsualItem = z.infer<typeof usualItemSchema>
 
-export const documentKinds = ['quote', 'draft', 'queued', 'order'] as const
+const documentKinds = ['quote', 'draft', 'queued', 'order'] as const
 export type DocumentKind = (typeof documentKinds)[number]
 
-export const documentLineSchema = z.object({
+const documentLineSchema = z.object({
   sku: z.string(),
   name: z.string(),
   qty: z.number(),
@@ -108,7 +108,7 @@ export const documentLineSchema = z.object({
   note: z.string().nullable(),
 })
 
-export const printableDocumentSchema = z.object({
+const printableDocumentSchema = z.object({
   kind: z.enum(documentKinds),
   /** "Quote", "Draft order", "Order (waiting to be sent)", "Order". */
   title: z.string(),
@@ -136,7 +136,7 @@ export const printableDocumentSchema = z.object({
 })
 export type PrintableDocument = z.infer<typeof printableDocumentSchema>
 
-export const quoteChangesSchema = z
+const quoteChangesSchema = z
   .object({
     validUntil: day.optional(),
     poNo: text(100).optional(),

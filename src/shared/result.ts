@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 
-export const errorCodes = [
+const errorCodes = [
   /** The renderer sent an argument that does not fit the contract. */
   'INVALID_ARGUMENT',
   /** The record asked for does not exist locally. */
@@ -53,11 +53,4 @@ export function ok<T>(value: T): Result<T> {
 
 export function fail(code: ErrorCode, message: string, issues?: AppError['issues']): { ok: false; error: AppError } {
   return issues ? { ok: false, error: { code, message, issues } } : { ok: false, error: { code, message } }
-}
-
-export function resultSchema<T extends z.ZodType>(value: T) {
-  return z.discriminatedUnion('ok', [
-    z.object({ ok: z.literal(true), value }),
-    z.object({ ok: z.literal(false), error: appErrorSchema }),
-  ])
 }

@@ -12,10 +12,9 @@ const record = z.record(z.string(), z.unknown())
 const page = { limit: z.number().int().min(1).max(500).optional(), offset: z.number().int().min(0).optional() }
 
 /** live: listed by the service; deleted: the service soft-deleted it; unlisted: gone from the service, kept for a draft. */
-export const recordStatusSchema = z.enum(['live', 'deleted', 'unlisted'])
-export type RecordStatus = z.infer<typeof recordStatusSchema>
+const recordStatusSchema = z.enum(['live', 'deleted', 'unlisted'])
 
-export const priceGroupSummarySchema = z.object({
+const priceGroupSummarySchema = z.object({
   guid: z.string(),
   id: z.number().nullable(),
   /** The key of a catalog item's `pricing` object. */
@@ -58,14 +57,14 @@ export const categorySummarySchema = z.object({
 })
 export type CategorySummary = z.infer<typeof categorySummarySchema>
 
-export const priceSchema = z.object({
+const priceSchema = z.object({
   /** The price for the price group; null when not offered ("N/A") or unpriced. */
   price: z.number().nullable(),
   offered: z.boolean(),
 })
 export type Price = z.infer<typeof priceSchema>
 
-export const catalogItemSummarySchema = priceSchema.extend({
+const catalogItemSummarySchema = priceSchema.extend({
   guid: z.string(),
   id: z.number().nullable(),
   sku: z.string(),
@@ -138,7 +137,7 @@ export const catalogItemLookupSchema = z
   .refine((lookup) => lookup.guid !== undefined || lookup.sku !== undefined, { message: 'Give guid or sku', path: ['guid'] })
 export type CatalogItemLookup = z.infer<typeof catalogItemLookupSchema>
 
-export const customerSummarySchema = z.object({
+const customerSummarySchema = z.object({
   guid: z.string(),
   id: z.number().nullable(),
   name: z.string(),
@@ -150,7 +149,7 @@ export const customerSummarySchema = z.object({
 })
 export type CustomerSummary = z.infer<typeof customerSummarySchema>
 
-export const addressSchema = z.object({
+const addressSchema = z.object({
   guid: z.string().nullable(),
   kind: z.enum(['billTo', 'shipTo']),
   name: z.string().nullable(),
@@ -186,7 +185,7 @@ export const customerSearchSchema = z
   .strict()
 export const customerSearchResultSchema = z.object({ customers: z.array(customerSummarySchema), total: z.number() })
 
-export const orderSummarySchema = z.object({
+const orderSummarySchema = z.object({
   guid: z.string(),
   id: z.number().nullable(),
   /** The order number as the service displays it. */
@@ -205,7 +204,7 @@ export const orderSummarySchema = z.object({
 })
 export type OrderSummary = z.infer<typeof orderSummarySchema>
 
-export const orderLineSchema = z.object({
+const orderLineSchema = z.object({
   itemNo: z.number().nullable(),
   catalogItemGuid: z.string().nullable(),
   catalogItemId: z.number().nullable(),
@@ -220,7 +219,7 @@ export const orderLineSchema = z.object({
 export type OrderLine = z.infer<typeof orderLineSchema>
 
 /** The order's money as the service computed it, never recomputed here; null where it sent none. */
-export const orderTotalsSchema = z.object({
+const orderTotalsSchema = z.object({
   subTotal: z.number().nullable(),
   tax: z.number().nullable(),
   shipping: z.number().nullable(),
@@ -248,7 +247,7 @@ export const orderListSchema = z
     ...page,
   })
   .strict()
-export const orderStateCountSchema = z.object({ id: z.number().nullable(), name: z.string(), count: z.number() })
+const orderStateCountSchema = z.object({ id: z.number().nullable(), name: z.string(), count: z.number() })
 export const orderListResultSchema = z.object({
   orders: z.array(orderSummarySchema),
   total: z.number(),
@@ -283,7 +282,7 @@ export const syncProgressSchema = z.object({
 })
 export type SyncProgress = z.infer<typeof syncProgressSchema>
 
-export const scopeReportSchema = z.object({
+const scopeReportSchema = z.object({
   scope: z.string(),
   mode: z.enum(['full', 'delta']),
   resumed: z.boolean(),

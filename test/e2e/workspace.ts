@@ -10,7 +10,7 @@ import { call } from './support'
 import type { TestCore } from '../support/core'
 
 /** The two laptop sizes every changed screen is looked at in. */
-export const laptopSizes = [
+const laptopSizes = [
   { width: 1280, height: 720 },
   { width: 1366, height: 768 },
 ] as const

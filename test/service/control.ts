@@ -12,7 +12,7 @@ import { insertRandomOrder, orderObject } from './orders'
 import { ControlError, type CatalogEntry, type ItemEntry, type Store } from './store'
 
 /** The request log keeps the most recent entries only, so long benchmark runs stay bounded. */
-export const REQUEST_LOG_LIMIT = 50_000
+const REQUEST_LOG_LIMIT = 50_000
 
 export class RequestLog {
   private entries: RequestLogEntry[] = []
@@ -252,7 +252,7 @@ function apiGuidOf(entry: RequestLogEntry): string | null {
 }
 
 /** Pairs of creations of one api_guid where the second arrived before the double was done with the first. */
-export function inFlightOverlaps(entries: RequestLogEntry[]): InFlightOverlap[] {
+function inFlightOverlaps(entries: RequestLogEntry[]): InFlightOverlap[] {
   const byKey = new Map<string, RequestLogEntry[]>()
   for (const entry of entries) {
     if (!orderCreateRoutes.has(entry.route)) continue

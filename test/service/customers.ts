@@ -36,7 +36,7 @@ export const vendorInput = z.looseObject({
 
 export const contactInput = z.looseObject({ name: text, email: text })
 
-export const newVendorParts = {
+const newVendorParts = {
   newVendor: vendorInput,
   newVendorBillTo: addressInput.nullish(),
   newVendorShipTo: addressInput.nullish(),
@@ -48,7 +48,7 @@ export type NewVendorInput = z.infer<typeof newVendorSchema>
 
 const addressKeys = ['name', 'company_name', 'address_line_one', 'address_line_two', 'address_line_three', 'city', 'state', 'postal_code', 'country', 'phone', 'fax', 'email', 'note'] as const
 
-export function ref(record: { id: number; guid: string } | undefined | null): EntityRef | null {
+function ref(record: { id: number; guid: string } | undefined | null): EntityRef | null {
   return record ? { id: record.id, guid: record.guid } : null
 }
 

@@ -184,11 +184,6 @@ export function makeItems(store: Store, rng: Rng, catalog: CatalogEntry, leaf: C
   return [parent, ...children]
 }
 
-export interface VendorDraft {
-  kind: (typeof customerKinds)[number]
-  rec: Omit<VendorEntry['rec'], 'bill_to_id' | 'ship_to_id'>
-}
-
 const usedCustomerNames = new WeakMap<Store, Map<string, number>>()
 
 function customerName(store: Store, rng: Rng, suffix: string): string {

@@ -31,7 +31,7 @@ export class HttpError extends Error {
 /** The legacy plain-text 400 of POST /v2/order and POST /v1/order. */
 export class PlainTextError extends Error {}
 
-export type ReconcileType =
+type ReconcileType =
   | 'VENDOR_INACTIVE'
   | 'VENDOR_NOT_ACCESSIBLE'
   | 'ITEM_INACTIVE'
@@ -64,7 +64,7 @@ export function zodIssues(error: z.ZodError): ReconcileIssue[] {
   }))
 }
 
-export function validationError(error: z.ZodError): HttpError {
+function validationError(error: z.ZodError): HttpError {
   const first = error.issues[0]
   const where = first?.path.join('.') || 'body'
   return new HttpError(400, `Invalid request: ${where}: ${first?.message ?? 'invalid'}`, 'VALIDATION_ERROR', error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '))
@@ -98,8 +98,8 @@ export function queryBool(query: Query, name: string): boolean | undefined {
   throw new HttpError(400, `${name} must be true or false`, 'INVALID_PARAMETER')
 }
 
-export const MAX_LIMIT = 100
-export const DEFAULT_LIMIT = 25
+const MAX_LIMIT = 100
+const DEFAULT_LIMIT = 25
 
 export interface Paging {
   limit: number
@@ -184,7 +184,7 @@ export interface AuthContext {
 
 export type Headers = Record<string, string | string[] | undefined>
 
-export function header(headers: Headers, name: string): string | undefined {
+function header(headers: Headers, name: string): string | undefined {
   const value = headers[name.toLowerCase()]
   const single = Array.isArray(value) ? value[0] : value
   return single === undefined || single === '' ? undefined : single

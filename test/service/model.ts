@@ -14,7 +14,7 @@ export interface SupplierRec {
   [extra: string]: unknown
 }
 
-export type UserType = 'supplier' | 'customer'
+type UserType = 'supplier' | 'customer'
 
 export interface UserRec {
   id: number

@@ -14,7 +14,7 @@ import { round2 } from './prng'
 import { makeAddress, type CatalogEntry, type ItemEntry, type OrderEntry, type OrderRefs, type PriceGroupEntry, type Store, type VendorEntry } from './store'
 
 /** Sales tax applied to taxable lines of customers that are not tax exempt, in percent. */
-export const TAX_RATE_PERCENT = 8.25
+const TAX_RATE_PERCENT = 8.25
 
 // ---- pricing and totals -----------------------------------------------------------------------
 
@@ -601,7 +601,7 @@ export function createLegacyOrder(store: Store, auth: AuthContext, vendor: Vendo
 }
 
 /** The customer's own price group, or the same-named group of another catalog, or that catalog's main group. */
-export function customerGroupIn(store: Store, vendor: VendorEntry, catalog: CatalogEntry): PriceGroupEntry | undefined {
+function customerGroupIn(store: Store, vendor: VendorEntry, catalog: CatalogEntry): PriceGroupEntry | undefined {
   const groups = store.livePriceGroups(catalog)
   const own = store.priceGroupsById.get(vendor.rec.price_group_id)
   return groups.find((group) => group === own) ?? groups.find((group) => group.rec.value === own?.rec.value) ?? groups.find((group) => group.rec.is_main) ?? groups[0]
@@ -627,7 +627,7 @@ export function insertRandomOrder(store: Store): OrderEntry | undefined {
 
 // ---- transitions ------------------------------------------------------------------------------
 
-export interface AutoFulfilledItem {
+interface AutoFulfilledItem {
   orderItemId: number
   catalogItemName: string
   catalogItemSku: string
@@ -790,7 +790,7 @@ function release(store: Store, entry: OrderEntry): void {
  * Moves an order along the default workflow (PRELIMINARY → SUBMITTED → SHIPPED → COMPLETED, any
  * open state → CANCELLED). COMPLETED and CANCELLED are final; PRELIMINARY cannot be re-entered.
  */
-export function transition(store: Store, entry: OrderEntry, target: number, user: UserRec, partial: boolean | undefined): AutoFulfilledItem[] {
+function transition(store: Store, entry: OrderEntry, target: number, user: UserRec, partial: boolean | undefined): AutoFulfilledItem[] {
   const from = entry.rec.order_state_id
   if (!ORDER_STATES[target]) throw new HttpError(400, `Unknown order state ${target}`, 'UNKNOWN_ORDER_STATE')
   if (from === STATE.COMPLETED || from === STATE.CANCELLED) {
@@ -878,7 +878,7 @@ const updateSchema = z.looseObject({
 })
 
 /** Read-only steps per user type: supplier users cannot edit shipped, completed or cancelled orders; customer users can edit only PRELIMINARY ones. */
-export function isReadOnlyFor(user: UserRec, stateId: number): boolean {
+function isReadOnlyFor(user: UserRec, stateId: number): boolean {
   if (user.type === 'customer') return stateId !== STATE.PRELIMINARY
   return stateId === STATE.SHIPPED || stateId === STATE.COMPLETED || stateId === STATE.CANCELLED
 }

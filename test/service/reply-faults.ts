@@ -8,10 +8,10 @@
 import { Readable } from 'node:stream'
 import type { BadPriceKey, BadPriceValue, FaultRule } from './types'
 
-export type TrickleRule = Extract<FaultRule, { type: 'trickle' }>
+type TrickleRule = Extract<FaultRule, { type: 'trickle' }>
 export type OversizedRule = Extract<FaultRule, { type: 'oversized' }>
-export type TruncateRule = Extract<FaultRule, { type: 'truncate' }>
-export type FutureClockRule = Extract<FaultRule, { type: 'futureClock' }>
+type TruncateRule = Extract<FaultRule, { type: 'truncate' }>
+type FutureClockRule = Extract<FaultRule, { type: 'futureClock' }>
 export type BadPricingRule = Extract<FaultRule, { type: 'badPricing' }>
 
 /** The reply faults one request carries: the first rule of each type that matched it. */
@@ -29,7 +29,7 @@ export const DEFAULT_TRICKLE_INTERVAL_MS = 100
 export const DEFAULT_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000
 
 /** The raw JSON text written for each bad value. */
-export const badPriceValueText: Readonly<Record<BadPriceValue, string>> = {
+const badPriceValueText: Readonly<Record<BadPriceValue, string>> = {
   negative: '-5',
   numericString: '"12.50"',
   nonFinite: '1e400',
@@ -38,7 +38,7 @@ export const badPriceValueText: Readonly<Record<BadPriceValue, string>> = {
 export const LONG_PRICE_KEY_LENGTH = 5_000
 
 /** The key written for each bad key (a Map: `__proto__` in an object literal would set the prototype). */
-export const badPriceKeyName: ReadonlyMap<BadPriceKey, string> = new Map<BadPriceKey, string>([
+const badPriceKeyName: ReadonlyMap<BadPriceKey, string> = new Map<BadPriceKey, string>([
   ['__proto__', '__proto__'],
   ['constructor', 'constructor'],
   ['empty', ''],

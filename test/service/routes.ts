@@ -34,7 +34,7 @@ export class JsonText {
   constructor(readonly body: string | Buffer) {}
 }
 
-export interface RouteContext {
+interface RouteContext {
   auth: AuthContext
   params: Record<string, string>
   query: Query

@@ -84,7 +84,7 @@ export interface EntityRef {
   guid: string
 }
 
-export interface StateLog {
+interface StateLog {
   created_at: string
   userId: number
   stateId: number
@@ -103,8 +103,6 @@ export interface OrderEntry {
   reserved: boolean
   updatedMs: number
 }
-
-export type Kind = 'catalogItem' | 'customer' | 'catalog' | 'priceGroup' | 'category' | 'order'
 
 export class ControlError extends Error {}
 
@@ -467,14 +465,14 @@ export class Store {
   }
 }
 
-export function pick<T extends object>(source: T, fields: readonly string[]): Record<string, unknown> {
+function pick<T extends object>(source: T, fields: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   const record = source as Record<string, unknown>
   for (const field of fields) out[field] = record[field]
   return out
 }
 
-export function categoryObject(rec: CategoryRec): Record<string, unknown> {
+function categoryObject(rec: CategoryRec): Record<string, unknown> {
   const out = pick(rec, categoryFields)
   if (rec.deleted_at !== null) out.deleted_at = rec.deleted_at
   return out

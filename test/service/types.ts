@@ -21,7 +21,7 @@ export interface ServiceCredentials {
 
 /** Which requests a fault applies to. `route` is METHOD plus the route pattern, e.g.
  * 'GET /v1/catalog/:catalogGuid/catalog_items', or '*' for every route. */
-export interface FaultMatch {
+interface FaultMatch {
   route: string
   /** Skip this many matching requests before the fault starts applying (default 0). */
   skip?: number
@@ -29,7 +29,7 @@ export interface FaultMatch {
   times?: number
 }
 
-export type FaultAction =
+type FaultAction =
   /** Waits `ms` before handling the request (default), or with phase 'reply' after the handler ran
    * (and wrote) and before the response is sent: a reply that arrives late, or never. */
   | { type: 'latency'; ms: number; phase?: 'request' | 'reply' }

@@ -3,7 +3,7 @@
  * Plausible names make the demo read like a real account and make search tests meaningful.
  */
 
-export interface Brand {
+interface Brand {
   brand: string
   manufacturer: string
 }
@@ -26,7 +26,7 @@ export interface LeafSpec {
   sizeGroup?: readonly string[]
 }
 
-export interface BranchSpec {
+interface BranchSpec {
   name: string
   leaves: readonly LeafSpec[]
 }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, latestSchemaVersion, openDatabase } from '../../src/main/db/database'
-import { migrations, type Migration } from '../../src/main/db/migrations'
+import type { Migration } from '../../src/main/db/migration'
+import { migrations } from '../../src/main/db/migrations'
 import { CoreError } from '../../src/main/errors'
 
 const directories: string[] = []

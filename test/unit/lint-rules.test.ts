@@ -1,36 +1,188 @@
+import type { IConfiguration, ICruiseResult, IViolation } from 'dependency-cruiser'
 import { ESLint } from 'eslint'
-import { describe, expect, it } from 'vitest'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
- * Proves the layering rules in eslint.config.mjs are active by linting code at the paths they govern;
- * a rule that silently stopped matching would fail here.
+ * Proves the rails are active: the layering allow-list in .dependency-cruiser.cjs refuses every way of
+ * importing around it, lets the tree through, and matches README.md's table; eslint keeps electron
+ * out of the core and deferred transactions out of src/main. A rule that silently stopped matching
+ * would fail here.
  */
-const eslint = new ESLint({ cwd: process.cwd() })
+const root = process.cwd()
+type Layers = Record<string, { may: string[]; why: string }>
+const config = createRequire(join(root, 'package.json'))('./.dependency-cruiser.cjs') as IConfiguration & { layers: Layers }
 
-async function restrictedImportErrors(code: string, filePath: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath })
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+async function violations(baseDir: string): Promise<IViolation[]> {
+  const { cruise } = await import('dependency-cruiser')
+  const result = await cruise(['src'], { ...config.options, baseDir, ruleSet: { forbidden: config.forbidden ?? [] }, validate: true })
+  return (result.output as ICruiseResult).summary.violations
 }
 
-const importsElectron = "import { app } from 'electron'\nexport const name = app.getName()\n"
+interface Probe {
+  /** Where the import is written; a file that exists gets the line appended. */
+  file: string
+  /** The import, given the folder the probe tree lives in (for absolute paths). */
+  code: (base: string) => string
+  /** The rule that must refuse it, and the file it reaches. */
+  rule: string
+  to: string
+}
 
-describe('layering lint rules', () => {
-  it('fails a core file outside src/main/shell that imports electron', async () => {
-    expect(await restrictedImportErrors(importsElectron, 'src/main/core/uses-electron.ts')).toEqual([
-      expect.stringContaining('Only src/main/shell'),
-    ])
+/** A package resolves into node_modules, wherever that folder really is. */
+const reaches = (violation: IViolation, probe: Probe) =>
+  violation.from === probe.file && violation.rule.name === probe.rule && (violation.to === probe.to || violation.to.includes(`node_modules/${probe.to}/`))
+
+const refuse = (file: string, code: string | ((base: string) => string), rule: string, to: string): Probe => ({ file, code: typeof code === 'string' ? () => code : code, rule, to })
+
+const probes: Probe[] = [
+  // db/ sits below everything that keeps data in it.
+  refuse('src/main/db/__probe_orders.ts', "import { OrderDesk } from '../orders/desk'\nexport const d = OrderDesk\n", 'layer main/db/', 'src/main/orders/desk.ts'),
+  refuse('src/main/db/__probe_sync.ts', "const engine = require('../sync/engine')\nexport default engine\n", 'layer main/db/', 'src/main/sync/engine.ts'),
+  refuse('src/main/db/__probe_store.ts', "export { StoreQueries } from '../store/queries'\n", 'layer main/db/', 'src/main/store/queries.ts'),
+  // sync/ and orders/ know nothing of each other.
+  refuse('src/main/sync/__probe_orders.ts', "import type { Orders } from '../orders'\nexport type O = Orders\n", 'layer main/sync/', 'src/main/orders/index.ts'),
+  refuse('src/main/orders/__probe_sync.ts', "export const load = () => import('../sync/scheduler')\n", 'layer main/orders/', 'src/main/sync/scheduler.ts'),
+  refuse('src/main/orders/__probe_sync_equals.ts', "import engine = require('../sync/engine')\nexport const e = engine\n", 'layer main/orders/', 'src/main/sync/engine.ts'),
+  refuse('src/main/orders/__probe_sync_type_export.ts', "export type { SyncEngine } from '../sync/engine'\n", 'layer main/orders/', 'src/main/sync/engine.ts'),
+  // connectivity/ is told; it never calls sync or orders.
+  refuse('src/main/connectivity/__probe_sync.ts', "import { createSync } from '../sync/index'\nexport const c = createSync\n", 'layer main/connectivity/', 'src/main/sync/index.ts'),
+  refuse('src/main/connectivity/__probe_orders.ts', "export const load = () => import('../../main/orders/driver')\n", 'layer main/connectivity/', 'src/main/orders/driver.ts'),
+  refuse('src/main/connectivity/__probe_template.ts', 'export const load = () => import(`../sync/engine`)\n', 'layer main/connectivity/', 'src/main/sync/engine.ts'),
+  // orders/ does not reach up into what builds on it.
+  refuse('src/main/orders/__probe_quotes.ts', "import { QuoteDesk } from './../quotes/desk'\nexport const q = QuoteDesk\n", 'layer main/orders/', 'src/main/quotes/desk.ts'),
+  refuse('src/main/orders/__probe_documents.ts', "export * from '../documents'\n", 'layer main/orders/', 'src/main/documents/index.ts'),
+  // No feature folder reaches the shell (electron by a side door) or the CLI.
+  refuse('src/main/quotes/__probe_shell.ts', "import '../shell/window'\n", 'layer main/quotes/', 'src/main/shell/window.ts'),
+  refuse('src/main/customers/__probe_cli.ts', "import { runQuotes } from '../cli/quotes'\nexport const r = runQuotes\n", 'layer main/customers/', 'src/main/cli/quotes.ts'),
+  refuse('src/main/documents/__probe_shell.ts', (base) => `import { printing } from '${base}/src/main/shell/printing'\nexport const p = printing\n`, 'layer main/documents/', 'src/main/shell/printing.ts'),
+  refuse('src/main/store/__probe_cli.ts', "const format = require('../cli/format')\nexport default format\n", 'layer main/store/', 'src/main/cli/format.ts'),
+  refuse('src/main/connectivity/__probe_shell.ts', "export const load = () => import('../shell/network')\n", 'layer main/connectivity/', 'src/main/shell/network.ts'),
+  refuse('src/main/sync/__probe_cli.ts', "export { runSync } from '../cli/sync'\n", 'layer main/sync/', 'src/main/cli/sync.ts'),
+  // The top-level files lean on nothing above them.
+  refuse('src/main/pricing.ts', "export type { Orders as ProbeOrders } from './orders'\n", 'layer main/pricing.ts', 'src/main/orders/index.ts'),
+  refuse('src/main/pricing.ts', "export type { StoreQueries as ProbeQueries } from './store/queries'\n", 'layer main/pricing.ts', 'src/main/store/queries.ts'),
+  refuse('src/main/errors.ts', "export type { Core as ProbeCore } from './core/compose'\n", 'layer main/errors.ts', 'src/main/core/compose.ts'),
+  refuse('src/main/errors.ts', "export type { Database as ProbeDatabase } from './db/database'\n", 'layer main/errors.ts', 'src/main/db/database.ts'),
+  refuse('src/main/turns.ts', "export type { ServiceClient as ProbeClient } from './ordering-client/client'\n", 'layer main/turns.ts', 'src/main/ordering-client/client.ts'),
+  // src/shared is the contract of both processes: nothing runtime-specific.
+  refuse('src/shared/__probe_orders.ts', "import type { Orders } from '../main/orders'\nexport type O = Orders\n", 'layer shared/', 'src/main/orders/index.ts'),
+  refuse('src/shared/__probe_node.ts', "import { join } from 'node:path'\nexport const j = join\n", 'layer shared/', 'path'),
+  refuse('src/shared/__probe_electron.ts', "import { ipcRenderer } from 'electron'\nexport const i = ipcRenderer\n", 'layer shared/', 'electron'),
+  // The preload and the renderer never reach the main process's code.
+  refuse('src/preload/__probe_main.ts', "import { createCore } from '../main/core/compose'\nexport const c = createCore\n", 'layer preload/', 'src/main/core/compose.ts'),
+  refuse('src/preload/__probe_require.ts', "const errors = require('../main/errors')\nexport default errors\n", 'layer preload/', 'src/main/errors.ts'),
+  refuse('src/renderer/src/stores/__probe_main.ts', "import { roundMoney } from '../../../main/pricing'\nexport const r = roundMoney\n", 'layer renderer/', 'src/main/pricing.ts'),
+  refuse('src/renderer/src/components/__probe_main.vue', '<script setup lang="ts">\nimport { listPrice } from \'../../../main/pricing\'\nconst price = listPrice\n</script>\n<template><p>{{ price }}</p></template>\n', 'layer renderer/', 'src/main/pricing.ts'),
+  refuse('src/renderer/src/__probe_electron.ts', "import { ipcRenderer } from 'electron'\nexport const i = ipcRenderer\n", 'layer renderer/', 'electron'),
+  refuse('src/renderer/src/__probe_node.ts', "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n", 'layer renderer/', 'fs'),
+  // Detours: however the path is spelled, it resolves to the same file.
+  refuse('src/main/ordering-client/__probe_detour.ts', "import { SyncEngine } from '../../main/sync/engine'\nexport const e = SyncEngine\n", 'layer main/ordering-client/', 'src/main/sync/engine.ts'),
+  refuse('src/main/store/__probe_detour.ts', "import { SyncEngine } from './../sync/engine'\nexport const e = SyncEngine\n", 'layer main/store/', 'src/main/sync/engine.ts'),
+  refuse('src/main/ordering-client/__probe_loop.ts', "import { StoreQueries } from '../ordering-client/../store/queries'\nexport const q = StoreQueries\n", 'layer main/ordering-client/', 'src/main/store/queries.ts'),
+  refuse('src/main/store/__probe_root.ts', "import { Outbox } from '../../../src/main/orders/outbox'\nexport const o = Outbox\n", 'layer main/store/', 'src/main/orders/outbox.ts'),
+  refuse('src/main/store/__probe_js.ts', "import { SyncEngine } from '../sync/engine.js'\nexport const e = SyncEngine\n", 'layer main/store/', 'src/main/sync/engine.ts'),
+  refuse('src/main/sync/__probe_absolute.ts', (base) => `export * from '${base}/src/main/orders/flusher'\n`, 'layer main/sync/', 'src/main/orders/flusher.ts'),
+  // Only the shell imports electron, and nothing below the composers imports them.
+  refuse('src/main/core/__probe_electron.ts', "import { app } from 'electron'\nexport const a = app\n", 'layer main/core/', 'electron'),
+  refuse('src/main/cli/__probe_electron.ts', "export const load = () => import('electron')\n", 'layer main/cli/', 'electron'),
+  refuse('src/main/orders/__probe_electron.ts', "const { net } = require('electron')\nexport const n = net\n", 'layer main/orders/', 'electron'),
+  refuse('src/main/core/__probe_cli.ts', "import '../cli/index'\n", 'layer main/core/', 'src/main/cli/index.ts'),
+  refuse('src/main/ordering-client/__probe_core.ts', "import type { Core } from '../core/compose'\nexport type C = Core\n", 'layer main/ordering-client/', 'src/main/core/compose.ts'),
+  // A folder the map does not know imports nothing; a circle and an unresolvable import are refused too.
+  refuse('src/main/browse/__probe_unmapped.ts', "import { CoreError } from '../errors'\nexport const e = CoreError\n", 'unmapped', 'src/main/errors.ts'),
+  refuse('src/main/orders/__probe_ring_a.ts', "import { b } from './__probe_ring_b'\nexport const a = () => b\n", 'no-circular', 'src/main/orders/__probe_ring_b.ts'),
+  refuse('src/main/store/__probe_missing.ts', "import { nothing } from '../sync/no-such-module'\nexport const n = nothing\n", 'unresolvable', '../sync/no-such-module'),
+]
+
+/** The other half of the circle. */
+const ringHalf = { file: 'src/main/orders/__probe_ring_b.ts', code: "import { a } from './__probe_ring_a'\nexport const b = () => a\n" }
+
+/** Imports the map allows, so the rules are known not to refuse everything. */
+const allowed: { file: string; code: string }[] = [
+  { file: 'src/main/store/__allowed_db.ts', code: "import type { Database } from '../db/database'\nexport type D = Database\n" },
+  { file: 'src/main/orders/__allowed_store.ts', code: "export { StoreQueries } from '../store/queries'\n" },
+  { file: 'src/main/documents/__allowed_quotes.ts', code: "export const load = () => import('../quotes/desk')\n" },
+  { file: 'src/main/shell/__allowed_electron.ts', code: "import { app } from 'electron'\nexport const a = app\n" },
+  { file: 'src/preload/__allowed_electron.ts', code: "const { contextBridge } = require('electron')\nexport default contextBridge\n" },
+  { file: 'src/renderer/src/__allowed_shared.ts', code: "import { methodNames } from '../../shared/channels'\nexport const m = methodNames\n" },
+]
+
+describe('layering allow-list (.dependency-cruiser.cjs)', () => {
+  let base = ''
+  let found: IViolation[] = []
+
+  beforeAll(async () => {
+    // The probes go into a copy of src/, so the tree itself is never written to.
+    base = mkdtempSync(join(tmpdir(), 'satchel-layers-'))
+    cpSync(join(root, 'src'), join(base, 'src'), { recursive: true })
+    symlinkSync(realpathSync(join(root, 'node_modules')), join(base, 'node_modules'), 'dir')
+    for (const { file, code } of [...probes.map((probe) => ({ file: probe.file, code: probe.code(base) })), ringHalf, ...allowed]) {
+      const path = join(base, file)
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, `${existsSync(path) ? readFileSync(path, 'utf8') : ''}${code}`)
+    }
+    found = await violations(base)
   })
 
-  it('fails a shared file that imports electron', async () => {
-    expect(await restrictedImportErrors(importsElectron, 'src/shared/uses-electron.ts')).toHaveLength(1)
+  afterAll(() => {
+    if (base) rmSync(base, { recursive: true, force: true })
   })
 
-  it('fails a renderer file that imports electron or reaches into src/main', async () => {
-    expect(await restrictedImportErrors(importsElectron, 'src/renderer/src/uses-electron.ts')).toHaveLength(1)
-    const reachesIntoMain = "import { createCore } from '../../main/core/compose'\nexport const make = createCore\n"
-    expect(await restrictedImportErrors(reachesIntoMain, 'src/renderer/src/stores/reach.ts')).toEqual([
-      expect.stringContaining('only through src/renderer/src/api.ts'),
-    ])
+  it(`refuses each of the ${probes.length} bypasses, by the rule of the folder it is written in`, () => {
+    expect(probes.length).toBeGreaterThanOrEqual(30)
+    const missed = probes.filter((probe) => !found.some((v) => reaches(v, probe)))
+    expect(missed.map((probe) => `${probe.file}: ${probe.code(base).trim()}`)).toEqual([])
+  })
+
+  it('refuses nothing but the probes (and the circles an upward probe closes), and lets the allowed imports through', () => {
+    const probed = new Set([...probes.map((probe) => probe.file), ringHalf.file])
+    const unexpected = found.filter((v) => !probed.has(v.from) && !(v.rule.name === 'no-circular' && v.cycle?.some((step) => probed.has(step.name))))
+    expect(unexpected.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([])
+    expect(found.filter((v) => allowed.some((a) => a.file === v.from)).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([])
+  })
+
+  it('finds no violation and no circle in the tree as it is', async () => {
+    expect((await violations(root)).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([])
+  })
+})
+
+describe("README.md's layering table", () => {
+  const cell = (names: string[]) => (names.length ? names.join(', ') : '—')
+
+  it('is the allow-map of .dependency-cruiser.cjs, row for row', () => {
+    const expected = [
+      '| under `src/` | may import (besides itself) | packages | because |',
+      '|---|---|---|---|',
+      ...Object.entries(config.layers).map(([key, { may, why }]) => {
+        const folders = may.filter((target) => target in config.layers).map((target) => `\`${target}\``)
+        const packages = may.filter((target) => target.startsWith('npm:')).map((target) => `\`${target.slice(4)}\``)
+        if (may.includes('node:*')) packages.push('Node built-ins')
+        return `| \`${key}\` | ${cell(folders)} | ${cell(packages)} | ${why} |`
+      }),
+    ]
+    const lines = readFileSync(join(root, 'README.md'), 'utf8').split('\n')
+    const start = lines.indexOf(expected[0] as string)
+    const table = start < 0 ? [] : lines.slice(start, lines.findIndex((line, index) => index > start && !line.startsWith('|')))
+    expect(table.join('\n')).toBe(expected.join('\n'))
+  })
+})
+
+describe('electron ban (eslint, beside the allow-list)', () => {
+  const eslint = new ESLint({ cwd: root })
+  async function restrictedImportErrors(code: string, filePath: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath })
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message)
+  }
+  const importsElectron = "import { app } from 'electron'\nexport const name = app.getName()\n"
+
+  it('fails a file outside src/main/shell that imports electron', async () => {
+    for (const path of ['src/main/core/uses-electron.ts', 'src/main/ordering-client/client.ts', 'src/main/store/queries.ts', 'src/main/cli/index.ts', 'src/shared/uses-electron.ts', 'src/renderer/src/uses-electron.ts']) {
+      expect(await restrictedImportErrors(importsElectron, path), path).toEqual([expect.stringContaining('Only src/main/shell')])
+    }
   })
 
   it('allows src/main/shell to import electron', async () => {
@@ -38,44 +190,8 @@ describe('layering lint rules', () => {
   })
 })
 
-describe('dependency direction inside the core', () => {
-  const importsCore = "import { ConnectionStore } from '../core/connection'\nexport const store = ConnectionStore\n"
-
-  it('fails a file below core/ that imports core/', async () => {
-    for (const path of ['src/main/sync/index.ts', 'src/main/orders/handlers.ts', 'src/main/ordering-client/client.ts', 'src/main/store/queries.ts', 'src/main/connectivity/monitor.ts']) {
-      expect(await restrictedImportErrors(importsCore, path), path).toContainEqual(expect.stringContaining('Only src/main/core, cli and shell may import core/'))
-    }
-  })
-
-  it('lets core/, cli/ and shell/ import core/', async () => {
-    for (const path of ['src/main/core/compose.ts', 'src/main/cli/orders.ts', 'src/main/shell/index.ts']) {
-      expect(await restrictedImportErrors(importsCore, path), path).toEqual([])
-    }
-  })
-
-  it('keeps the ordering client at the bottom: errors, ports and shared only', async () => {
-    const file = 'src/main/ordering-client/client.ts'
-    const importsStore = "import { SyncStore } from '../store/sync-store'\nexport const store = SyncStore\n"
-    expect(await restrictedImportErrors(importsStore, file)).toEqual([expect.stringContaining('ordering-client/ is the bottom layer')])
-    const allowed = "import { CoreError } from '../errors'\nimport type { Clock } from '../ports'\nimport type { ErrorCode } from '../../shared/result'\nimport { backoffDelay } from './retry'\nexport const all = [CoreError, backoffDelay] as const\nexport type Both = [Clock, ErrorCode]\n"
-    expect(await restrictedImportErrors(allowed, file)).toEqual([])
-  })
-
-  it('keeps the local copy free of sync and orders', async () => {
-    const file = 'src/main/store/queries.ts'
-    expect(await restrictedImportErrors("import { SyncEngine } from '../sync/engine'\nexport const e = SyncEngine\n", file)).toEqual([expect.stringContaining('store/ is the local copy')])
-    expect(await restrictedImportErrors("import { OrderDesk } from '../orders/desk'\nexport const d = OrderDesk\n", file)).toEqual([expect.stringContaining('store/ is the local copy')])
-    expect(await restrictedImportErrors("import type { OrderRecord } from '../ordering-client/schemas'\nexport type R = OrderRecord\n", file)).toEqual([])
-  })
-
-  it('still bans electron in every layered folder', async () => {
-    for (const path of ['src/main/ordering-client/client.ts', 'src/main/store/queries.ts', 'src/main/cli/index.ts', 'src/main/core/compose.ts']) {
-      expect(await restrictedImportErrors(importsElectron, path), path).toEqual([expect.stringContaining('Only src/main/shell')])
-    }
-  })
-})
-
 describe('SQLite transactions in the core', () => {
+  const eslint = new ESLint({ cwd: root })
   async function ruleErrors(code: string, filePath: string): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath })
     return (result?.messages ?? []).filter((m) => m.ruleId === 'sqlite/immediate-transactions').map((m) => m.message)

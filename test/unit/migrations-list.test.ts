@@ -3,7 +3,8 @@ import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { latestSchemaVersion } from '../../src/main/db/database'
-import { migrations, type Migration } from '../../src/main/db/migrations'
+import type { Migration } from '../../src/main/db/migration'
+import { migrations } from '../../src/main/db/migrations'
 
 const directory = join(__dirname, '../../src/main/db/migrations')
 const migrationFiles = readdirSync(directory)

@@ -6,10 +6,9 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
-import { describeIssues } from '../core/handlers'
 import { closeDatabase, type Database } from '../db/database'
 import { describeHolder, untilFree } from '../db/lease'
-import { CoreError } from '../errors'
+import { CoreError, describeIssues } from '../errors'
 import { createOrders, type Orders } from '../orders'
 import type { FlushReport } from '../orders/flusher'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
@@ -21,7 +20,7 @@ import { CliFailure, UsageError, type GlobalOptions, type Output } from './error
 import { table } from './format'
 
 /** A usage error that carries the per-field problems, printed as `{ errors }` with exit code 2. */
-export class InvalidDraftError extends UsageError {
+class InvalidDraftError extends UsageError {
   constructor(readonly errors: { path: string; message: string }[]) {
     super(errors.map((e) => (e.path ? `${e.path}: ${e.message}` : e.message)).join('; '), { errors })
   }

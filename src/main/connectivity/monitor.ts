@@ -30,7 +30,7 @@ export interface ConnectivityState {
   checkedAt: number | null
 }
 
-export type CheckReason =
+type CheckReason =
   | 'startup'
   | 'resume'
   | 'network-change'

@@ -4,7 +4,7 @@
  * itself and accept only an answer that could have come from it.
  */
 
-export type ProbeStatus = 'online' | 'captive-portal' | 'unreachable'
+type ProbeStatus = 'online' | 'captive-portal' | 'unreachable'
 
 export interface ProbeResult {
   status: ProbeStatus
@@ -12,7 +12,7 @@ export interface ProbeResult {
   detail: string
 }
 
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
+type FetchLike = (url: string, init: RequestInit) => Promise<Response>
 
 export interface ProbeOptions {
   fetch?: FetchLike
@@ -25,9 +25,9 @@ export interface ProbeOptions {
   path?: string
 }
 
-export const defaultProbePath = '/v1/catalogs'
+const defaultProbePath = '/v1/catalogs'
 /** With the 4 s interval and 1 s poll of a watched monitor, a service that went silent shows within 10 s. */
-export const defaultProbeTimeoutMs = 4_000
+const defaultProbeTimeoutMs = 4_000
 
 function hostOf(url: string): string | undefined {
   try {

@@ -1,7 +1,8 @@
 import type { Worker } from 'node:worker_threads'
 import { createConnectivityMonitor, syncOnReconnect, watchReplies, watchSyncEvents, type ConnectivityMonitor, type ConnectivityMonitorOptions } from '../connectivity'
-import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
+import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
+import { documentMethods } from '../documents/methods'
 import { CoreError } from '../errors'
 import { EventHub, type EventStream } from '../events'
 import { createOrders, type OutboxActivity, type Orders } from '../orders'
@@ -185,7 +186,8 @@ export function createCore(config: CoreConfig): Core {
       },
       ...sync.methods,
       ...orderMethods(orders, sync.queries),
-      ...quoteMethods({ db, orders, quotes, usual, catalogSyncedAt: syncedAt, queries: sync.queries, ...(desktop ? { desktop } : {}) }),
+      ...quoteMethods({ quotes, usual }),
+      ...documentMethods({ db, desk: orders.desk, quotes, catalogSyncedAt: syncedAt, queries: sync.queries, ...(desktop ? { desktop } : {}) }),
       getConnectivity: () => connectivity.current(),
       checkConnectivity: () => connectivity.refresh('requested'),
       setWindowVisible: ({ visible }) => {
@@ -239,5 +241,3 @@ export function createCore(config: CoreConfig): Core {
     },
   }
 }
-
-export { latestSchemaVersion }

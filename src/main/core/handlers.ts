@@ -2,15 +2,11 @@ import type { z } from 'zod'
 import { methodNames, type MethodName } from '../../shared/channels'
 import { contract, type Implementations, type MethodInput, type MethodOutput } from '../../shared/contract'
 import { fail, ok, type Result } from '../../shared/result'
-import { CoreError } from '../errors'
+import { CoreError, describeIssues } from '../errors'
 import type { Logger } from '../ports'
 
 /** What each transport calls: takes whatever arrived on the wire, answers an envelope, never throws. */
 export type HandlerTable = { readonly [M in MethodName]: (argument: unknown) => Promise<Result<MethodOutput<M>>> }
-
-export function describeIssues(error: z.ZodError): { path: string; message: string }[] {
-  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(argument)', message: issue.message }))
-}
 
 /**
  * Wraps each implementation with the contract's argument check and error mapping. This is the one

@@ -1,7 +1,7 @@
 import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { Database } from '../db/database'
 
-export const defaultSettings: Settings = {
+const defaultSettings: Settings = {
   syncIntervalMinutes: 15,
   remainInPreliminaryDefault: false,
   quoteValidityDays: 30,

@@ -3,7 +3,8 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
 import { DatabaseFileError, explainDatabaseError, hasContent, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
-import { migrations as defaultMigrations, type Migration } from './migrations'
+import type { Migration } from './migration'
+import { migrations as defaultMigrations } from './migrations'
 
 export interface OpenDatabaseOptions {
   /** Path to a better_sqlite3.node built for the running runtime (Electron's ABI differs from Node's). */
@@ -22,7 +23,7 @@ export interface OpenDatabaseOptions {
 }
 
 export type { Database }
-export { DatabaseFileError, explainDatabaseError, type Audience } from './file-errors'
+export { DatabaseFileError, explainDatabaseError } from './file-errors'
 
 /**
  * Opens the local store and brings its schema up to date. All migrations run in one transaction, so

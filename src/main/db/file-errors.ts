@@ -59,7 +59,7 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
   }
 }
 
-export function isWritable(path: string): boolean {
+function isWritable(path: string): boolean {
   try {
     accessSync(path, constants.W_OK)
     return true

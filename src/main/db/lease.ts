@@ -70,7 +70,7 @@ export interface LeaseOptions {
   owner?: string
 }
 
-export const defaultLeaseTtlMs = 15_000
+const defaultLeaseTtlMs = 15_000
 
 interface LeaseRow {
   owner: string

@@ -55,7 +55,7 @@ export interface ServiceTimeouts {
  * the one moment that key may not yet protect, so Satchel waits longer for the answer that settles
  * the order than for a page it can fetch again. Nobody waits on it: the outbox sends in the background.
  */
-export const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000, orderTotalMs: 90_000 }
+const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000, orderTotalMs: 90_000 }
 
 /** What a reply is, for the ceiling on the bytes Satchel reads of it. */
 export type ReplyKind = 'page' | 'record' | 'catalogs' | 'order'
@@ -76,7 +76,7 @@ const MB = 1024 * 1024
  *   limit on their number, so this is ~2,000 full lines; refusing a confirmation leaves a committed
  *   order waiting in the outbox, so it is generous.
  */
-export const defaultMaxReplyBytes: Readonly<Record<ReplyKind, number>> = {
+const defaultMaxReplyBytes: Readonly<Record<ReplyKind, number>> = {
   page: 32 * MB,
   record: 4 * MB,
   catalogs: 4 * MB,

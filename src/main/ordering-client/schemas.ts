@@ -12,7 +12,7 @@ const flag = z.boolean().nullish()
 /** ISO 8601 or `YYYY-MM-DD HH:mm:ss`; parsed by the store, which keeps the string as received. */
 const timestamp = z.string().nullish()
 
-export const addressSchema = z.looseObject({
+const addressSchema = z.looseObject({
   id: int,
   guid: text,
   name: text,
@@ -25,8 +25,6 @@ export const addressSchema = z.looseObject({
   country: text,
   is_vendor_main_ship_to: flag,
 })
-export type AddressRecord = z.infer<typeof addressSchema>
-
 export const customerSchema = z.looseObject({
   id: int,
   guid: z.string().min(1),
@@ -57,7 +55,7 @@ export const customerConnectionSchema = z.looseObject({
   deleted_at: timestamp,
 })
 
-export const priceGroupSchema = z.looseObject({
+const priceGroupSchema = z.looseObject({
   id: int,
   guid: z.string().min(1),
   catalog_id: int,
@@ -70,7 +68,7 @@ export const priceGroupSchema = z.looseObject({
 })
 export type PriceGroupRecord = z.infer<typeof priceGroupSchema>
 
-export const catalogSchema = z.looseObject({
+const catalogSchema = z.looseObject({
   id: int,
   guid: z.string().min(1),
   name: text,
@@ -81,7 +79,7 @@ export const catalogSchema = z.looseObject({
 })
 export type CatalogRecord = z.infer<typeof catalogSchema>
 
-export const categorySchema = z.looseObject({
+const categorySchema = z.looseObject({
   id: z.number().int(),
   guid: text,
   catalog_id: int,
@@ -104,7 +102,7 @@ export type CategoryRecord = z.infer<typeof categorySchema>
 const amount = z.number().nonnegative().nullish()
 
 /** The longest price group name Satchel accepts, as a key of `pricing` or a group's name. */
-export const MAX_PRICE_GROUP_NAME_LENGTH = 200
+const MAX_PRICE_GROUP_NAME_LENGTH = 200
 
 /** Names that would reach an object's prototype when used as a key. */
 const reservedKeys = new Set(['__proto__', 'constructor', 'prototype'])

@@ -81,7 +81,7 @@ function serviceUnavailable(error: ServiceError): boolean {
  * then by the position the service gave (a 0-based index into orderItems; the spec does not show the
  * structure, so the item's identity is trusted over a number whose base is a guess).
  */
-export function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<OutboxWork, 'lines'>): OutboxLineError[] {
+function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<OutboxWork, 'lines'>): OutboxLineError[] {
   return errors.map((error) => {
     let index = -1
     if (error.catalogItemGuid) index = work.lines.findIndex((line) => line.catalogItemGuid === error.catalogItemGuid)

@@ -15,7 +15,7 @@ import type { OutboxWork } from './outbox'
 import { StoreOrderLookup } from './store-lookup'
 
 /** Where what the service confirmed is recorded in the local copy. */
-export interface SentHistory {
+interface SentHistory {
   /** A customer created with an order is needed at once: the rep's next draft may be for them. */
   recordCustomer(customer: CustomerRecord): void
   recordOrders(orders: OrderRecord[]): void

@@ -7,7 +7,7 @@ import type { DraftRepository } from './drafts'
 import type { OrderRequest, RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
-export const sentResultSchema = z.object({
+const sentResultSchema = z.object({
   orderGuid: z.string(),
   orderName: z.string().nullable(),
   orderStateId: z.number().nullable(),
@@ -425,7 +425,7 @@ export class Outbox {
 const mayAlreadyHave =
   'The supplier may already have this order (an earlier attempt’s answer was lost); checking with the supplier. It can be edited or discarded once the supplier shows it does not have it.'
 
-export function describeState(state: OutboxState): string {
+function describeState(state: OutboxState): string {
   switch (state) {
     case 'queued':
       return 'waiting to be sent'

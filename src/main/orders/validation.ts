@@ -110,7 +110,7 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
  * it is sent again, a line's while the line is as it was sent. Warnings, never errors: the local copy
  * cannot tell whether the supplier still objects, so Send asks it again.
  */
-export function supplierIssues(draft: Draft): DraftIssue[] {
+function supplierIssues(draft: Draft): DraftIssue[] {
   const rejection = draft.rejection
   if (!rejection) return []
   const issues: DraftIssue[] = []

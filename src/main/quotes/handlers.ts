@@ -1,12 +1,7 @@
 import type { Implementations } from '../../shared/contract'
 import type { UsualItems } from '../customers/usual'
 import type { Database } from '../db/database'
-import { Documents } from '../documents'
-import { CoreError } from '../errors'
-import type { Orders } from '../orders'
-import type { DesktopPort } from '../ports'
-import type { CustomerDetail, OrderDetail } from '../../shared/synced'
-import { QuoteDesk } from './desk'
+import type { QuoteDesk } from './desk'
 
 export type QuoteMethods = Pick<
   Implementations,
@@ -18,20 +13,11 @@ export type QuoteMethods = Pick<
   | 'deleteQuote'
   | 'convertQuote'
   | 'getUsualItems'
-  | 'getDocument'
-  | 'printDocument'
-  | 'saveDocumentPdf'
 >
 
 export interface QuoteWiring {
-  db: Database
-  orders: Orders
   quotes: QuoteDesk
   usual: UsualItems
-  /** When a catalog's items last finished syncing (see catalogSyncedAt): the quote desk's, shared. */
-  catalogSyncedAt: (catalogGuid: string) => number | null
-  queries: { getCustomer(guid: string): CustomerDetail | null; getOrder(guid: string): OrderDetail | null }
-  desktop?: DesktopPort
 }
 
 /** When a catalog's items last finished syncing (local ms), or null before the first sync. */
@@ -40,19 +26,8 @@ export function catalogSyncedAt(db: Database): (catalogGuid: string) => number |
   return (catalogGuid) => statement.get(`catalogItems:${catalogGuid}`) ?? null
 }
 
-const desktopOnly = 'Printing and saving a PDF come with the desktop app; in this window, use the browser’s own Print.'
-
-/** The contract's quote, usual-items and document methods. */
-export function quoteMethods(wiring: QuoteWiring): QuoteMethods {
-  const { quotes, orders, usual } = wiring
-  const documents = new Documents({
-    db: wiring.db,
-    desk: orders.desk,
-    quotes,
-    customer: (guid) => wiring.queries.getCustomer(guid),
-    order: (guid) => wiring.queries.getOrder(guid),
-    catalogSyncedAt: wiring.catalogSyncedAt,
-  })
+/** The contract's quote and usual-items methods. */
+export function quoteMethods({ quotes, usual }: QuoteWiring): QuoteMethods {
   return {
     saveDraftAsQuote: ({ draftId }) => quotes.saveDraft(draftId),
     listQuotes: (input) => quotes.list({ ...(input?.customerGuid ? { customerGuid: input.customerGuid } : {}), ...(input?.query ? { query: input.query } : {}) }),
@@ -65,14 +40,5 @@ export function quoteMethods(wiring: QuoteWiring): QuoteMethods {
     },
     convertQuote: ({ id }) => quotes.convert(id),
     getUsualItems: ({ customerGuid, limit }) => ({ items: usual.list(customerGuid, limit) }),
-    getDocument: ({ kind, ref }) => documents.get(kind, ref),
-    printDocument: async () => {
-      if (!wiring.desktop?.printing) throw new CoreError('CONFLICT', desktopOnly)
-      return { printed: await wiring.desktop.printing.print() }
-    },
-    saveDocumentPdf: async ({ fileName }) => {
-      if (!wiring.desktop?.printing) throw new CoreError('CONFLICT', desktopOnly)
-      return { path: await wiring.desktop.printing.savePdf(fileName) }
-    },
   }
 }

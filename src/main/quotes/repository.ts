@@ -22,7 +22,7 @@ interface QuoteRow {
 const prefixAlphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789'
 
 /** A laptop's quote prefix: four letters and digits, drawn once, so two reps' Q-numbers never collide in practice. */
-export function newDevicePrefix(random: (max: number) => number = randomInt): string {
+function newDevicePrefix(random: (max: number) => number = randomInt): string {
   return Array.from({ length: 4 }, () => prefixAlphabet[random(prefixAlphabet.length)]).join('')
 }
 

@@ -25,7 +25,7 @@ export interface QuitControllerOptions {
   inFlightTimeoutMs?: number
 }
 
-export interface QuitEvent {
+interface QuitEvent {
   preventDefault(): void
 }
 

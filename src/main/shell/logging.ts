@@ -13,7 +13,7 @@ import { join, parse } from 'node:path'
 import type { NodeLogger } from 'electron-log'
 import type { LogFields, Logger } from '../ports'
 
-export const redacted = '[redacted]'
+const redacted = '[redacted]'
 
 /**
  * Keys whose string values are secrets wherever they appear: the service's header names
@@ -90,7 +90,7 @@ export function formatEntry(redactor: Redactor, message: string, fields: LogFiel
 /** electron-log's logger; the Node flavour in the app and in tests (see the header comment). */
 export type LogWriter = NodeLogger
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error'
+type LogLevel = 'debug' | 'info' | 'warn' | 'error'
 
 export interface FileLoggingOptions {
   directory: string
@@ -114,7 +114,7 @@ export interface FileLogging {
 }
 
 /** main.log → main.1.log → … → main.<keep>.log, the oldest dropped. */
-export function rotateLogFile(path: string, keep: number): void {
+function rotateLogFile(path: string, keep: number): void {
   const { dir, name, ext } = parse(path)
   const numbered = (n: number) => join(dir, `${name}.${n}${ext}`)
   rmSync(numbered(keep), { force: true })
@@ -151,7 +151,7 @@ export function configureFileLogging(writer: LogWriter, options: FileLoggingOpti
 }
 
 /** The core's Logger port over electron-log. */
-export function createLogPort(writer: Pick<LogWriter, LogLevel>, redactor: Redactor, bindings: LogFields = {}): Logger {
+function createLogPort(writer: Pick<LogWriter, LogLevel>, redactor: Redactor, bindings: LogFields = {}): Logger {
   const write = (level: LogLevel) => (message: string, fields?: LogFields) => writer[level](formatEntry(redactor, message, { ...bindings, ...fields }))
   return {
     debug: write('debug'),

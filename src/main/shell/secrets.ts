@@ -52,7 +52,7 @@ export const linuxPlainTextMessage =
  * clear text; it counts as unavailable. 'unknown' means the backend was never selected (safeStorage
  * used before the app was ready), which must not pass either.
  */
-export function safeStorageProblem(safeStorage: SafeStorageLike, platform: NodeJS.Platform): string | null {
+function safeStorageProblem(safeStorage: SafeStorageLike, platform: NodeJS.Platform): string | null {
   if (platform === 'linux') {
     const backend = safeStorage.getSelectedStorageBackend?.() ?? 'unknown'
     if (backend === 'basic_text') return linuxPlainTextMessage

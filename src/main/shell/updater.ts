@@ -13,7 +13,7 @@ import type { Logger } from '../ports'
 import type { OutboxActivity } from '../orders'
 
 /** The part of electron-updater's AppUpdater the controller uses; the tests hand it a fake. */
-export interface AppUpdaterLike {
+interface AppUpdaterLike {
   autoDownload: boolean
   autoInstallOnAppQuit: boolean
   allowPrerelease: boolean
@@ -39,7 +39,7 @@ export type UpdateState =
   | { status: 'installing'; currentVersion: string; version: string }
   | { status: 'error'; currentVersion: string; message: string; lastCheckedAt: number | null }
 
-export type RestartOutcome = 'restarting' | 'not-ready' | 'outbox-busy'
+type RestartOutcome = 'restarting' | 'not-ready' | 'outbox-busy'
 
 export interface UpdateController {
   state(): UpdateState

@@ -19,7 +19,7 @@ export type RetainableKind = 'catalog' | 'priceGroup' | 'catalogItem' | 'custome
 /** Answers which of `guids` (at most a few thousand at a time) are still needed. */
 export type RetentionProvider = (kind: RetainableKind, guids: readonly string[]) => Iterable<string>
 
-export const retentionViewName = 'retained_refs'
+const retentionViewName = 'retained_refs'
 
 export class Retention {
   private readonly providers = new Set<RetentionProvider>()

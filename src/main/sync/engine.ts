@@ -38,14 +38,14 @@ import { RequestSlots } from './request-slots'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
 
 export type ScopeReport = SyncReport['scopes'][number]
-export { resourceNames, type ResourceName, type SyncProgress, type SyncReport }
+export { resourceNames, type SyncProgress, type SyncReport }
 
 /**
  * How the engine calls for a page. onReceived, when the source calls it, says the reply's bytes are
  * in and only their decoding is left: the request's slot is given back then (request-slots.ts). A
  * source that never calls it holds the slot until the page is returned.
  */
-export interface PageCallOptions {
+interface PageCallOptions {
   signal?: AbortSignal
   onReceived?: () => void
 }

@@ -21,7 +21,7 @@ import { SyncScheduler } from './scheduler'
 import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
 import type { Worker } from 'node:worker_threads'
 
-export type SyncMethods = Pick<
+type SyncMethods = Pick<
   Implementations,
   | 'testConnection'
   | 'syncNow'
@@ -67,7 +67,7 @@ export interface SyncOptions {
 }
 
 /** Turns a service failure into the error the renderer shows; anything else passes through. */
-export function asCoreError(error: unknown): unknown {
+function asCoreError(error: unknown): unknown {
   if (isServiceError(error)) return new CoreError(errorCodeOf(error.kind), error.message)
   return error
 }

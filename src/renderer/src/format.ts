@@ -66,11 +66,8 @@ export function formatRelative(value: string | number | Date | null | undefined,
   return relativeFormat.format(Math.round(delta / 60_000), 'minute')
 }
 
-/** Platform-aware modifier name for shortcut hints: "Ctrl" or "⌘". */
+/** Whether shortcuts take ⌘ rather than Ctrl. */
 export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
-export const modKey = isMac ? '⌘' : 'Ctrl'
-/** The aria-keyshortcuts spelling of the platform's command modifier. */
-export const ariaMod = isMac ? 'Meta' : 'Control'
 
 /**
  * For moments already past (queued, sent, synced): never "in a few seconds", even when the clock a

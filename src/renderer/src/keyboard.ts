@@ -21,7 +21,7 @@ function keyOf(event: KeyboardEvent): string {
   return event.key.length === 1 ? event.key.toUpperCase() : event.key
 }
 
-export function comboOf(event: KeyboardEvent): string {
+function comboOf(event: KeyboardEvent): string {
   const parts: string[] = []
   if (isMac ? event.metaKey : event.ctrlKey) parts.push('Mod')
   if (event.altKey) parts.push('Alt')
@@ -40,7 +40,7 @@ export function shortcutLabel(combo: string): string {
   return isMac ? combo.replace('Mod+', '⌘').replace('Alt+', '⌥').replace('Shift+', '⇧') : combo.replace('Mod', 'Ctrl')
 }
 
-export function isEditable(target: EventTarget | null): boolean {
+function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)
 }

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3'
+import type { Migration } from '../migration'
 import { migration as settings } from './0001-settings'
 import { migration as syncedTables } from './0002-synced-tables'
 import { migration as draftsAndOutbox } from './0003-drafts-and-outbox'
@@ -14,12 +14,6 @@ import { migration as quotesRetained } from './0012-quotes-retained'
 import { migration as itemGuidIndex } from './0013-item-guid-index'
 import { migration as outboxDeliveryUnknown } from './0014-outbox-delivery-unknown'
 import { migration as leaseLiveness } from './0015-lease-liveness'
-
-export interface Migration {
-  version: number
-  name: string
-  up(db: Database): void
-}
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already

@@ -1,0 +1,211 @@
+// @ts-check
+/**
+ * The layering of Satchel, as an allow-list over resolved paths: every folder (and top-level file)
+ * under src/ names what it may import, and everything else is refused. dependency-cruiser resolves
+ * each import the way TypeScript does, so a relative detour ('../../main/sync/engine'), an absolute
+ * path, `import()`, `require()` and `export … from` all land on the same file and meet the same rule.
+ *
+ * `layers` is the one place to change: a key is a folder (ending in '/') or a file, relative to src/;
+ * `may` lists what it may import besides itself: other keys, 'npm:<package>' (its @types too) and
+ * 'node:*' for Node's built-in modules. README.md's layering table is checked against this map by
+ * test/unit/lint-rules.test.ts, which also proves the bypasses are refused.
+ */
+
+/** What every part of the Electron-free core may lean on. */
+const floor = ['main/errors.ts', 'main/ports.ts', 'shared/']
+
+/** @type {Record<string, { may: string[], why: string }>} */
+const layers = {
+  'shared/': {
+    may: ['npm:zod'],
+    why: 'the IPC contract, loaded by the main process and the renderer alike: nothing runtime-specific (no Node built-ins, no electron, nothing of src/main)',
+  },
+  'preload/': {
+    may: ['shared/', 'npm:electron'],
+    why: 'exposes the contract through contextBridge; it never reaches into the main process’s code',
+  },
+  'renderer/': {
+    may: ['shared/', 'npm:vue', 'npm:vue-router', 'npm:pinia', 'npm:@tanstack/vue-virtual', 'npm:vite'],
+    why: 'talks to the core only through window.satchel (src/renderer/src/api.ts) and the contract',
+  },
+
+  'main/turns.ts': { may: [], why: 'a scheduling primitive below everything' },
+  'main/timers.ts': { may: [], why: 'timers with computed delays, clamped to what Node takes: a primitive below everything' },
+  'main/pricing.ts': { may: ['shared/'], why: 'arithmetic every screen and check shares; it knows nothing above it' },
+  'main/errors.ts': { may: ['shared/', 'npm:zod'], why: 'how a failure is told, in the contract’s words' },
+  'main/ports.ts': { may: ['shared/'], why: 'the interfaces the core is given (clock, logger, secrets, network, desktop)' },
+  'main/events.ts': { may: ['main/ports.ts', 'shared/'], why: 'the event hub, fed through the event-sink port' },
+  'main/paths.ts': { may: ['node:*'], why: 'where the database lives by default, for the CLI and the shell' },
+  'main/native.ts': { may: ['node:*'], why: 'finds better-sqlite3’s binary for the runtime; the shell’s concern' },
+
+  'main/ordering-client/': {
+    may: ['main/turns.ts', 'main/timers.ts', 'npm:undici', 'npm:zod', 'node:*', ...floor],
+    why: 'the service’s client is the bottom layer: it knows nothing of what uses it',
+  },
+  'main/db/': {
+    may: ['npm:better-sqlite3', 'node:*', ...floor],
+    why: 'the database file, its migrations and leases: below every folder that keeps data in it',
+  },
+  'main/store/': {
+    may: ['main/db/', 'main/ordering-client/', 'main/pricing.ts', 'npm:better-sqlite3', 'node:*', ...floor],
+    why: 'the local copy of synced data; sync/ and orders/ build on it, never the other way',
+  },
+  'main/connectivity/': {
+    may: ['main/ordering-client/', 'main/turns.ts', 'main/timers.ts', 'main/events.ts', 'node:*', ...floor],
+    why: 'whether the service answers; the composer tells sync and orders, it never calls them',
+  },
+  'main/sync/': {
+    may: ['main/store/', 'main/db/', 'main/ordering-client/', 'main/pricing.ts', 'main/turns.ts', 'main/timers.ts', 'main/events.ts', 'npm:better-sqlite3', 'node:*', ...floor],
+    why: 'fills the local copy from the service; knows nothing of orders',
+  },
+  'main/orders/': {
+    may: ['main/store/', 'main/db/', 'main/ordering-client/', 'main/pricing.ts', 'main/turns.ts', 'main/timers.ts', 'main/events.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    why: 'drafts, checks and the outbox; knows nothing of sync, quotes or documents',
+  },
+  'main/customers/': {
+    may: ['main/orders/', 'main/store/', 'main/db/', 'main/pricing.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    why: 'a customer’s usual items, read from orders (the desk, lookups)',
+  },
+  'main/quotes/': {
+    may: ['main/customers/', 'main/orders/', 'main/store/', 'main/db/', 'main/pricing.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    why: 'quotes become drafts through the order desk; documents print quotes, not the other way',
+  },
+  'main/documents/': {
+    may: ['main/quotes/', 'main/customers/', 'main/orders/', 'main/store/', 'main/db/', 'main/pricing.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    why: 'the printable document of a quote, draft or order: it reads them all, nothing reads it',
+  },
+  'main/core/': {
+    may: [
+      'main/connectivity/',
+      'main/sync/',
+      'main/orders/',
+      'main/customers/',
+      'main/quotes/',
+      'main/documents/',
+      'main/store/',
+      'main/db/',
+      'main/ordering-client/',
+      'main/pricing.ts',
+      'main/turns.ts',
+      'main/timers.ts',
+      'main/events.ts',
+      'npm:better-sqlite3',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
+    why: 'composes the core and validates every call; nothing below imports it',
+  },
+  'main/cli/': {
+    may: [
+      'main/core/',
+      'main/connectivity/',
+      'main/sync/',
+      'main/orders/',
+      'main/customers/',
+      'main/quotes/',
+      'main/documents/',
+      'main/store/',
+      'main/db/',
+      'main/ordering-client/',
+      'main/pricing.ts',
+      'main/turns.ts',
+      'main/timers.ts',
+      'main/events.ts',
+      'main/paths.ts',
+      'npm:better-sqlite3',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
+    why: 'the satchel CLI composes the core’s parts for a terminal; no electron',
+  },
+  'main/shell/': {
+    may: [
+      'main/core/',
+      'main/connectivity/',
+      'main/sync/',
+      'main/orders/',
+      'main/customers/',
+      'main/quotes/',
+      'main/documents/',
+      'main/store/',
+      'main/db/',
+      'main/ordering-client/',
+      'main/pricing.ts',
+      'main/turns.ts',
+      'main/timers.ts',
+      'main/events.ts',
+      'main/paths.ts',
+      'main/native.ts',
+      'npm:electron',
+      'npm:electron-log',
+      'npm:electron-updater',
+      'npm:electron-vite',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
+    why: 'the Electron app around the core: the only code of src/main that imports electron',
+  },
+}
+
+const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** A key of `layers` as a pattern over paths relative to the repository. */
+const place = (key) => `^src/${literal(key)}${key.endsWith('/') ? '' : '$'}`
+/** A package, as dependency-cruiser resolves it (node_modules may be a symlink, so no anchor). */
+const npmPackage = (name) => `(^|/)node_modules/(@types/)?${literal(name)}(/|$)`
+
+function allowRule(key, { may, why }) {
+  const unknown = may.filter((target) => !target.startsWith('npm:') && target !== 'node:*' && !(target in layers))
+  if (unknown.length > 0) throw new Error(`.dependency-cruiser.cjs: ${key} may import ${unknown.join(', ')}, which is no key of layers`)
+  const allowed = [place(key), ...may.filter((target) => target in layers).map(place), ...may.filter((target) => target.startsWith('npm:')).map((target) => npmPackage(target.slice(4)))]
+  return {
+    name: `layer ${key}`,
+    comment: `${key} may import only ${may.length ? may.join(', ') : 'itself'}: ${why}`,
+    severity: 'error',
+    from: { path: place(key) },
+    to: { pathNot: allowed, ...(may.includes('node:*') ? { dependencyTypesNot: ['core'] } : {}) },
+  }
+}
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...Object.entries(layers).map(([key, layer]) => allowRule(key, layer)),
+    {
+      name: 'unmapped',
+      comment: 'A file in no layer imports nothing until .dependency-cruiser.cjs gives its folder a place.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: Object.keys(layers).map(place) },
+      to: {},
+    },
+    {
+      name: 'no-circular',
+      comment: 'A circle has no bottom: each module in it needs the others loaded first.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'unresolvable',
+      comment: 'An import that cannot be resolved cannot be checked against the layers.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports tie layers together as much as value imports do.
+    tsPreCompilationDeps: true,
+    // pinia and vue-router publish only through package.json "exports".
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      mainFields: ['module', 'main', 'types', 'typings'],
+    },
+  },
+}
+
+Object.defineProperty(module.exports, 'layers', { value: layers, enumerable: false })

@@ -1,0 +1,31 @@
+import type { Implementations } from '../../shared/contract'
+import type { CustomerDetail, OrderDetail } from '../../shared/synced'
+import { CoreError } from '../errors'
+import type { DesktopPort } from '../ports'
+import { Documents, type DocumentSources } from './index'
+
+export type DocumentMethods = Pick<Implementations, 'getDocument' | 'printDocument' | 'saveDocumentPdf'>
+
+export interface DocumentWiring extends Omit<DocumentSources, 'customer' | 'order'> {
+  queries: { getCustomer(guid: string): CustomerDetail | null; getOrder(guid: string): OrderDetail | null }
+  desktop?: DesktopPort
+}
+
+const desktopOnly = 'Printing and saving a PDF come with the desktop app; in this window, use the browser’s own Print.'
+
+/** The contract's document methods: a document reads quotes, drafts and orders, so it has a table of its own. */
+export function documentMethods(wiring: DocumentWiring): DocumentMethods {
+  const { queries, desktop, ...sources } = wiring
+  const documents = new Documents({ ...sources, customer: (guid) => queries.getCustomer(guid), order: (guid) => queries.getOrder(guid) })
+  return {
+    getDocument: ({ kind, ref }) => documents.get(kind, ref),
+    printDocument: async () => {
+      if (!desktop?.printing) throw new CoreError('CONFLICT', desktopOnly)
+      return { printed: await desktop.printing.print() }
+    },
+    saveDocumentPdf: async ({ fileName }) => {
+      if (!desktop?.printing) throw new CoreError('CONFLICT', desktopOnly)
+      return { path: await desktop.printing.savePdf(fileName) }
+    },
+  }
+}

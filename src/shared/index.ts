@@ -1,7 +1,0 @@
-export * from './channels'
-export * from './contract'
-export * from './result'
-export * from './synced'
-export * from './orders'
-export * from './desktop'
-export * from './quotes'
