@@ -4,6 +4,7 @@ import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { unitPriceAt } from '../pricing'
 import type { OrderLookup } from '../orders/lookup'
+import { OutboxReader } from '../orders/outbox'
 import { resolvePriceGroup } from '../orders/pricing'
 
 type Json = Record<string, unknown>
@@ -49,6 +50,8 @@ export class UsualItems {
     db: Database,
     private readonly lookup: OrderLookup,
     private readonly clock: Clock,
+    /** Orders sent from this laptop, counted before the next sync brings them back. */
+    private readonly sent: Pick<OutboxReader, 'sentFor'> = new OutboxReader(db),
   ) {
     this.statements = {
       customerId: db.prepare<[string], number | null>('SELECT id FROM customers WHERE guid = ?').pluck(),
@@ -56,10 +59,6 @@ export class UsualItems {
         `SELECT api_guid, catalog_guid, created_at, json FROM orders
          WHERE deleted_at IS NULL AND created_ms >= @since
            AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))`,
-      ),
-      sent: db.prepare<[string, string], { api_guid: string; catalog_guid: string; sent_at: string | null; queued_at: string; draft: string }>(
-        `SELECT o.api_guid, o.catalog_guid, o.sent_at, o.queued_at, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
-         WHERE o.state = 'sent' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
       ),
       itemByGuid: db.prepare<[string], { guid: string; catalog_guid: string; synced_at: string | null }>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?'),
       itemById: db.prepare<[number], { guid: string; catalog_guid: string; synced_at: string | null }>(
@@ -142,14 +141,13 @@ export class UsualItems {
     }
     // Sent from this laptop but not yet in the synced history (it is recorded in batches, and a sync
     // may not have run since).
-    for (const row of this.statements.sent.all(customerGuid, new Date(since).toISOString())) {
-      if (known.has(row.api_guid.toLowerCase())) continue
-      const draft = JSON.parse(row.draft) as { lines?: { catalogItemGuid: string; sku: string; qty: number }[] }
+    for (const sent of this.sent.sentFor(customerGuid, new Date(since).toISOString())) {
+      if (known.has(sent.apiGuid.toLowerCase())) continue
       orders.push({
-        apiGuid: row.api_guid,
-        catalogGuid: row.catalog_guid,
-        orderedAt: row.sent_at ?? row.queued_at,
-        lines: (draft.lines ?? []).map((line) => ({ guid: line.catalogItemGuid, id: null, sku: line.sku, qty: line.qty })),
+        apiGuid: sent.apiGuid,
+        catalogGuid: sent.catalogGuid,
+        orderedAt: sent.at,
+        lines: sent.lines.map((line) => ({ guid: line.catalogItemGuid, id: null, sku: line.sku, qty: line.qty })),
       })
     }
     return orders

@@ -1,4 +1,4 @@
-import { draftSchema, type AddressInput, type Draft, type ShipTo } from '../../shared/orders'
+import { type AddressInput, type Draft, type ShipTo } from '../../shared/orders'
 import type { DocumentKind, PrintableDocument } from '../../shared/quotes'
 import type { Address, CustomerDetail, OrderDetail } from '../../shared/synced'
 import type { Database } from '../db/database'
@@ -41,10 +41,6 @@ export class Documents {
   constructor(private readonly sources: DocumentSources) {
     const { db } = sources
     this.statements = {
-      outbox: db.prepare<[string], { id: number; api_guid: string; state: string; customer_guid: string | null; customer_name: string; catalog_guid: string; queued_at: string; sent_at: string | null; result: string | null; draft: string }>(
-        `SELECT o.id, o.api_guid, o.state, o.customer_guid, o.customer_name, o.catalog_guid, o.queued_at, o.sent_at, o.result, p.draft
-         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE lower(o.api_guid) = lower(?)`,
-      ),
       supplier: db.prepare<[], string>(`SELECT json_extract(json, '$.Supplier') FROM orders WHERE json_type(json, '$.Supplier') = 'object' ORDER BY created_ms DESC LIMIT 1`).pluck(),
       catalogName: db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck(),
     }
@@ -109,17 +105,16 @@ export class Documents {
   }
 
   private queued(apiGuid: string): PrintableDocument {
-    const row = this.statements.outbox.get(apiGuid)
-    if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
-    const draft = draftSchema.parse(JSON.parse(row.draft))
-    const result = row.result ? (JSON.parse(row.result) as Json) : null
-    const sent = row.state === 'sent'
+    const entry = this.sources.desk.outbox.read.printable(apiGuid)
+    if (!entry) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
+    const { draft, result } = entry
+    const sent = entry.state === 'sent'
     return this.fromDraft(draft, {
       kind: sent ? 'order' : 'queued',
       title: sent ? 'Order' : 'Order (waiting to be sent)',
-      number: (result && text(result.orderName)) ?? null,
+      number: result?.orderName ?? null,
       state: sent ? 'Sent' : null,
-      date: row.sent_at ?? row.queued_at,
+      date: entry.sentAt ?? entry.queuedAt,
       // The prices the rep saw and sent: the service's own come back with the confirmation.
       lines: draft.lines.map((line) => ({
         sku: line.sku,
@@ -129,7 +124,7 @@ export class Documents {
         lineTotal: line.unitPriceSeen === null ? null : roundMoney(line.unitPriceSeen * line.qty),
         note: line.note || null,
       })),
-      grandTotal: (result && number(result.grandTotal)) ?? null,
+      grandTotal: result?.grandTotal ?? null,
     })
   }
 
@@ -139,8 +134,7 @@ export class Documents {
     const record = order.record
     const items = (Array.isArray(record.Order_Items) ? record.Order_Items : []).filter((line): line is Json => Boolean(line) && typeof line === 'object')
     // Sent from this laptop: the lines as sent carry the prices when the history's projection does not.
-    const sentDraft = order.apiGuid ? this.statements.outbox.get(order.apiGuid) : undefined
-    const sentLines = sentDraft ? draftSchema.parse(JSON.parse(sentDraft.draft)).lines : []
+    const sentLines = order.apiGuid ? (this.sources.desk.outbox.read.printable(order.apiGuid)?.draft.lines ?? []) : []
     const customer = order.customerGuid ? this.sources.customer(order.customerGuid) : null
     const lines: Line[] = items.map((item, index) => {
       const catalogItem = (item.Catalog_Item && typeof item.Catalog_Item === 'object' ? item.Catalog_Item : {}) as Json

@@ -1,5 +1,4 @@
 import { outboxEntrySchema, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
-import type { Statement } from 'better-sqlite3'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -50,7 +49,6 @@ export interface PreparedSend {
 export class OrderDesk {
   readonly drafts: DraftRepository
   readonly outbox: Outbox
-  private readonly usedCatalogs: Statement<[string | null, string | null], string>
 
   constructor(
     db: Database,
@@ -60,15 +58,6 @@ export class OrderDesk {
   ) {
     this.drafts = new DraftRepository(db, clock)
     this.outbox = new Outbox(db, this.drafts, clock)
-    // Catalogs of the orders written on this laptop, newest first: a customer's (two guids) or all (null, null).
-    this.usedCatalogs = db
-      .prepare<[string | null, string | null], string>(
-        `SELECT catalog_guid FROM (
-           SELECT catalog_guid, updated_at AS at, customer_guid FROM drafts WHERE catalog_guid IS NOT NULL
-           UNION ALL SELECT catalog_guid, queued_at AS at, customer_guid FROM outbox
-         ) WHERE ? IS NULL OR customer_guid = ? ORDER BY at DESC LIMIT 20`,
-      )
-      .pluck()
   }
 
   createDraft(given: NewDraft): Draft {
@@ -108,12 +97,20 @@ export class OrderDesk {
     if (allowed?.length === 1) return allowed[0]!
     const usable = (guid: string | null | undefined): guid is string => !!guid && allowed.includes(guid)
     if (customerGuid) {
-      const forCustomer = this.usedCatalogs.all(customerGuid, customerGuid).find(usable) ?? this.lookup.lastOrderCatalog(customerGuid)
+      const forCustomer = this.usedCatalogs(customerGuid).find(usable) ?? this.lookup.lastOrderCatalog(customerGuid)
       if (usable(forCustomer)) return forCustomer
     }
-    const byRep = this.usedCatalogs.all(null, null).find(usable)
+    const byRep = this.usedCatalogs(null).find(usable)
     if (byRep) return byRep
     return allowed[0]!
+  }
+
+  /** Catalogs of the orders written on this laptop (drafts and the outbox), newest first: a customer's, or all with null. */
+  private usedCatalogs(customerGuid: string | null): string[] {
+    return [...this.drafts.recentCatalogs(customerGuid), ...this.outbox.read.recentCatalogs(customerGuid)]
+      .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+      .slice(0, 20)
+      .map((used) => used.catalogGuid)
   }
 
   customerName(guid: string | null): string {

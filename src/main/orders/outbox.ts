@@ -69,6 +69,95 @@ export interface OutboxCheck {
 
 const pauseKey = 'outboxPause'
 
+/** An entry as printed: what was sent (the draft as it left) and what the service confirmed. */
+export interface PrintableEntry {
+  state: OutboxState
+  customerGuid: string | null
+  customerName: string
+  catalogGuid: string
+  queuedAt: string
+  sentAt: string | null
+  result: SentResult | null
+  draft: Draft
+}
+
+/** An order sent from this laptop, as the customer's history needs it before the next sync brings it back. */
+export interface SentOrder {
+  apiGuid: string
+  catalogGuid: string
+  /** When it was sent (or queued, for an entry from before sent times were kept). */
+  at: string
+  lines: Draft['lines']
+}
+
+/**
+ * Reads of the outbox for the rest of the core (documents, usual items, the desk's choice of
+ * catalog, the CLI's status), so the outbox table is read and written in this module only.
+ */
+export class OutboxReader {
+  private readonly statements
+
+  constructor(db: Database) {
+    this.statements = {
+      printable: db.prepare<[string], { state: OutboxState; customer_guid: string | null; customer_name: string; catalog_guid: string; queued_at: string; sent_at: string | null; result: string | null; draft: string }>(
+        `SELECT o.state, o.customer_guid, o.customer_name, o.catalog_guid, o.queued_at, o.sent_at, o.result, p.draft
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE lower(o.api_guid) = lower(?)`,
+      ),
+      sentFor: db.prepare<[string, string], { api_guid: string; catalog_guid: string; sent_at: string | null; queued_at: string; draft: string }>(
+        `SELECT o.api_guid, o.catalog_guid, o.sent_at, o.queued_at, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+         WHERE o.state = 'sent' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
+      ),
+      recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
+        `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE ? IS NULL OR customer_guid = ? ORDER BY queued_at DESC LIMIT 20`,
+      ),
+    }
+  }
+
+  /** The entry as it would be printed, or null when there is none with that api_guid. */
+  printable(apiGuid: string): PrintableEntry | null {
+    const row = this.statements.printable.get(apiGuid)
+    if (!row) return null
+    return {
+      state: row.state,
+      customerGuid: row.customer_guid,
+      customerName: row.customer_name,
+      catalogGuid: row.catalog_guid,
+      queuedAt: row.queued_at,
+      sentAt: row.sent_at,
+      result: row.result ? sentResultSchema.parse(JSON.parse(row.result)) : null,
+      draft: draftSchema.parse(JSON.parse(row.draft)),
+    }
+  }
+
+  /** A customer's orders sent from this laptop since `sinceIso`. */
+  sentFor(customerGuid: string, sinceIso: string): SentOrder[] {
+    return this.statements.sentFor.all(customerGuid, sinceIso).map((row) => ({
+      apiGuid: row.api_guid,
+      catalogGuid: row.catalog_guid,
+      at: row.sent_at ?? row.queued_at,
+      lines: ((JSON.parse(row.draft) as { lines?: Draft['lines'] }).lines ?? []),
+    }))
+  }
+
+  /** Catalogs of the orders queued on this laptop, newest first: a customer's, or everyone's with null. */
+  recentCatalogs(customerGuid: string | null): { catalogGuid: string; at: string }[] {
+    return this.statements.recentCatalogs.all(customerGuid, customerGuid)
+  }
+
+  /**
+   * Entries by state, for a database opened read-only at any schema: the table may not exist yet
+   * (all zero), and only columns every schema had are read.
+   */
+  static counts(db: Database): Record<OutboxState, number> {
+    const counts: Record<OutboxState, number> = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 }
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()) return counts
+    for (const row of db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state').all()) {
+      if (row.state in counts) counts[row.state as OutboxState] = row.n
+    }
+    return counts
+  }
+}
+
 /**
  * The outbox table and every state change of an entry: queued → sending → sent | retrying |
  * needsAttention. Each change is one statement or one transaction, so a crash leaves every entry in
@@ -76,12 +165,14 @@ const pauseKey = 'outboxPause'
  */
 export class Outbox {
   private readonly statements
+  readonly read: OutboxReader
 
   constructor(
     private readonly db: Database,
     private readonly drafts: DraftRepository,
     private readonly clock: Clock,
   ) {
+    this.read = new OutboxReader(db)
     this.statements = {
       insert: db.prepare(
         `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, queued_at, updated_at)
