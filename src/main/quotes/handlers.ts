@@ -1,6 +1,7 @@
 import type { Implementations } from '../../shared/contract'
 import type { UsualItems } from '../customers/usual'
 import type { Database } from '../db/database'
+import { SyncState } from '../store/sync-state'
 import type { QuoteDesk } from './desk'
 
 export type QuoteMethods = Pick<
@@ -22,8 +23,8 @@ export interface QuoteWiring {
 
 /** When a catalog's items last finished syncing (local ms), or null before the first sync. */
 export function catalogSyncedAt(db: Database): (catalogGuid: string) => number | null {
-  const statement = db.prepare<[string], number | null>('SELECT last_success_at FROM sync_scopes WHERE scope = ?').pluck()
-  return (catalogGuid) => statement.get(`catalogItems:${catalogGuid}`) ?? null
+  const state = new SyncState(db)
+  return (catalogGuid) => state.catalogItems(catalogGuid)?.lastSuccessAt ?? null
 }
 
 /** The contract's quote and usual-items methods. */

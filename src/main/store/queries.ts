@@ -25,6 +25,7 @@ import type {
 } from '../../shared/synced'
 import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
 import { PriceGroups } from './price-groups'
+import { SyncState } from './sync-state'
 import { wordPrefixQuery } from './search'
 
 export interface StoreCounts {
@@ -166,8 +167,7 @@ export class StoreQueries {
   private readonly catalogs
   private readonly catalogById
   private readonly itemCounts
-  private readonly scopeSuccess
-  private readonly scopeRun
+  private readonly syncState: SyncState
   private readonly anyItemOf
   private readonly categoriesOf
   private readonly categoryCounts
@@ -188,16 +188,13 @@ export class StoreQueries {
 
   constructor(private readonly db: Database) {
     this.groups = new PriceGroups(db)
+    this.syncState = new SyncState(db)
     this.catalogs = db.prepare<[], { guid: string; id: number | null; name: string; active: number }>(
       `SELECT guid, id, name, active FROM catalogs WHERE ${live} ORDER BY name COLLATE NOCASE, guid`,
     )
     this.catalogById = db.prepare<[number], string>(`SELECT guid FROM catalogs WHERE id = ? AND ${live}`).pluck()
     this.itemCounts = (indexed: string) => `SELECT catalog_guid, count(*) AS n FROM catalog_item_rows ${indexed} WHERE ${live} GROUP BY catalog_guid`
-    this.scopeSuccess = db.prepare<[string], number | null>('SELECT last_success_at FROM sync_scopes WHERE scope = ?').pluck()
     this.anyItemOf = db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck()
-    this.scopeRun = db.prepare<[string], { last_success_at: number | null; run: string | null; pages: number }>(
-      'SELECT last_success_at, run, (SELECT count(*) FROM sync_pages p WHERE p.scope = s.scope) AS pages FROM sync_scopes s WHERE scope = ?',
-    )
     this.categoriesOf = db.prepare<[string], { id: number; guid: string | null; parent_id: number | null; name: string; sequence: number | null; hidden: number }>(
       'SELECT id, guid, parent_id, name, sequence, hidden FROM categories WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY sequence, name COLLATE NOCASE',
     )
@@ -349,7 +346,7 @@ export class StoreQueries {
       active: row.active === 1,
       priceGroups: this.priceGroups(row.guid),
       itemCount: counts.get(row.guid) ?? 0,
-      lastSyncAt: this.scopeSuccess.get(`catalogItems:${row.guid}`) ?? null,
+      lastSyncAt: this.syncState.catalogItems(row.guid)?.lastSuccessAt ?? null,
       loading: this.catalogLoading(row.guid),
     }))
   }
@@ -360,13 +357,13 @@ export class StoreQueries {
    * Null once the catalog has synced once: a later listing or delta replaces rows already usable.
    */
   catalogLoading(catalogGuid: string): CatalogLoading | null {
-    const scope = this.scopeRun.get(`catalogItems:${catalogGuid}`)
-    if (scope?.last_success_at) return null
-    const run = scope?.run ? (JSON.parse(scope.run) as { mode?: string; fresh?: boolean; total?: number | null; pageSize?: number }) : null
+    const scope = this.syncState.catalogItems(catalogGuid)
+    if (scope?.lastSuccessAt) return null
+    const run = scope?.run ?? null
     if (run && !(run.mode === 'full' && run.fresh)) return null
     if (!run && this.anyItemOf.get(catalogGuid)) return null
     const total = run?.total ?? null
-    const done = run ? scope!.pages * (run.pageSize ?? 100) : 0
+    const done = run ? scope!.pagesDone * (run.pageSize ?? 100) : 0
     return { itemsDone: total === null ? done : Math.min(done, total), itemsTotal: total }
   }
 

@@ -62,6 +62,7 @@ export class SyncState {
   private readonly dropCursor: Statement<[string]>
   private readonly lastOkRun: Statement<[], number | null>
   private readonly lastRun: Statement<[], string>
+  private readonly catalogItemsScope: Statement<[string], { last_success_at: number | null; run: string | null; pages: number }>
 
   constructor(protected readonly db: Database) {
     this.selectScope = db.prepare('SELECT * FROM sync_scopes WHERE scope = ?')
@@ -83,6 +84,9 @@ export class SyncState {
     this.dropCursor = db.prepare('UPDATE sync_scopes SET cursor = NULL WHERE scope = ?')
     this.lastOkRun = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck()
     this.lastRun = db.prepare<[], string>('SELECT report FROM sync_runs ORDER BY id DESC LIMIT 1').pluck()
+    this.catalogItemsScope = db.prepare(
+      'SELECT last_success_at, run, (SELECT count(*) FROM sync_pages p WHERE p.scope = s.scope) AS pages FROM sync_scopes s WHERE scope = ?',
+    )
   }
 
   /**
@@ -103,6 +107,15 @@ export class SyncState {
       lastServerTime: row.last_server_time,
       lastError: row.last_error,
     }
+  }
+
+  /**
+   * Where a catalog's items stand, for the screens: when they last finished syncing (local ms), the
+   * run in progress and how many of its pages are in. Null before the catalog's first run began.
+   */
+  catalogItems(catalogGuid: string): { lastSuccessAt: number | null; run: RunState | null; pagesDone: number } | null {
+    const row = this.catalogItemsScope.get(`catalogItems:${catalogGuid}`)
+    return row ? { lastSuccessAt: row.last_success_at, run: row.run ? (JSON.parse(row.run) as RunState) : null, pagesDone: row.pages } : null
   }
 
   allScopes(): ScopeState[] {
