@@ -10,7 +10,8 @@
  *   app), its ratio to the bare download, catalog items applied per second, the database's size, and
  *   how long after the start a customer search and a catalog search first answer with rows;
  * - a delta of 1,000 changes made through the double's control surface;
- * - the active-only customer list at 20,000 customers;
+ * - the active-only customer list at 20,000 customers, and searches anyone may type (a letter
+ *   repeated 100 times, 2,500 for the CLI, every letter, a 200-character punctuated word), printed;
  * - a WAN-shaped run: the double's latency fault (80 ms per request) on every route, Satchel's full sync
  *   against a bare download of the same pages under the same latency, at the app's concurrency;
  * - a plain better-sqlite3 insert of the same rows (plain-insert.ts), in this process, and Satchel's
