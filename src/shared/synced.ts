@@ -293,6 +293,8 @@ const scopeReportSchema = z.object({
   error: z.string().nullable(),
   /** What the run had to work around in this scope, such as a cursor it did not trust; absent when nothing. */
   warnings: z.array(z.string()).optional(),
+  /** All, or most (over half), of the rows the scope received were refused as impossible; absent otherwise. */
+  refused: z.object({ rows: z.number(), of: z.number() }).optional(),
 })
 
 export const syncReportSchema = z.object({

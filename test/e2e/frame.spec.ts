@@ -114,3 +114,19 @@ test('the sidebar names every section and Alt+1..5 reach them', async ({ page, b
   await expect(page.getByLabel('Search customers')).toBeFocused()
   expect(errors).toEqual([])
 })
+
+test('a sync that refused every item of a catalog says so in the status bar, by the catalog’s name', async ({ page, bridge, service, core }) => {
+  const errors = watchConsole(page)
+  // Every item the service sends has a negative price: the run has no error, and stored no item.
+  service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'badPricing', values: ['negative'], keys: [] })
+  await connectCore(core, service)
+  await page.goto(`${bridge.url}#/customers`)
+
+  const warnings = page.getByRole('status', { name: 'Sync warnings' })
+  await expect(warnings).toHaveText(/^\d+ sync warnings?$/)
+  await page.locator('.sync-warnings').focus()
+  const detail = page.getByRole('tooltip').filter({ hasText: 'refused as impossible' })
+  await expect(detail).toBeVisible()
+  await expect(detail).toContainText(/\d+ of \d+ catalog items of ".+" were refused as impossible/)
+  expect(errors).toEqual([])
+})

@@ -183,6 +183,36 @@ describe('faults', () => {
     expect(afterDrift.json.total).toBe(ordersBefore + 1)
   })
 
+  it('ignoreOffset answers every page request as the first page, and the log keeps the offset sent', async () => {
+    const first = await get(service, `${itemsPath}?limit=20&offset=0`)
+    service.control.clearRequestLog()
+    service.control.addFault({ route: ITEMS_ROUTE, type: 'ignoreOffset', times: 2 })
+    const third = await get(service, `${itemsPath}?limit=20&offset=2`)
+    expect(third.json.catalog_items.map((row: Json) => row.guid)).toEqual(first.json.catalog_items.map((row: Json) => row.guid))
+    expect(third.json.hasMoreItems).toBe(true)
+    expect(third.json.totalCatalogItems).toBe(first.json.totalCatalogItems)
+    expect((await get(service, `${itemsPath}?limit=20&offset=1`)).json.catalog_items[0].guid).toBe(first.json.catalog_items[0].guid)
+    expect(service.control.requestLog().map((entry) => entry.query.offset)).toEqual(['2', '1'])
+    // Retired after two: the next page is the real one.
+    expect((await get(service, `${itemsPath}?limit=20&offset=1`)).json.catalog_items[0].guid).not.toBe(first.json.catalog_items[0].guid)
+  })
+
+  it('falseTotal replaces the listing count only: rows, hasMoreItems and the records stay true', async () => {
+    const honest = await get(service, `${itemsPath}?limit=20&offset=0`)
+    service.control.addFault({ route: ITEMS_ROUTE, type: 'falseTotal', total: 5, times: 1 })
+    const lying = await get(service, `${itemsPath}?limit=20&offset=0`)
+    expect(lying.json.totalCatalogItems).toBe(5)
+    expect(lying.json.hasMoreItems).toBe(true)
+    expect(lying.json.catalog_items).toEqual(honest.json.catalog_items)
+    service.control.addFault({ route: 'GET /v1/orders', type: 'falseTotal', total: 1, times: 1 })
+    const orders = await get(service, '/v1/orders?limit=5')
+    expect(orders.json.total).toBe(1)
+    expect(orders.json.orders).toHaveLength(5)
+    // An order's own total is a field of the record, not the listing's count: left alone.
+    expect(orders.json.orders.some((order: Json) => order.total !== 1)).toBe(true)
+    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'falseTotal', total: -1 })).toThrow(/falseTotal/)
+  })
+
   it('faults given to startService apply from the first request', async () => {
     const faulty = await startService({ size: 'tiny', faults: [{ route: 'GET /v1/catalogs', type: 'status', status: 503, times: 1 }] })
     try {

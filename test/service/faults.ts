@@ -44,6 +44,10 @@ export class FaultEngine {
         break
       case 'destroySocket':
       case 'commitThenDrop':
+      case 'ignoreOffset':
+        break
+      case 'falseTotal':
+        if (!(Number.isInteger(rule.total) && rule.total >= 0)) throw new ControlError('falseTotal needs total, an integer >= 0')
         break
       case 'trickle':
         if (rule.bytesPerTick !== undefined && !(Number.isInteger(rule.bytesPerTick) && rule.bytesPerTick >= 1)) throw new ControlError('trickle needs bytesPerTick, an integer >= 1')

@@ -13,6 +13,7 @@ export type OversizedRule = Extract<FaultRule, { type: 'oversized' }>
 type TruncateRule = Extract<FaultRule, { type: 'truncate' }>
 type FutureClockRule = Extract<FaultRule, { type: 'futureClock' }>
 export type BadPricingRule = Extract<FaultRule, { type: 'badPricing' }>
+export type FalseTotalRule = Extract<FaultRule, { type: 'falseTotal' }>
 
 /** The reply faults one request carries: the first rule of each type that matched it. */
 export interface ReplyFaults {
@@ -21,9 +22,10 @@ export interface ReplyFaults {
   truncate?: TruncateRule
   futureClock?: FutureClockRule
   badPricing?: BadPricingRule
+  falseTotal?: FalseTotalRule
 }
 
-export const replyFaultTypes = new Set<FaultRule['type']>(['trickle', 'oversized', 'truncate', 'futureClock', 'badPricing'])
+export const replyFaultTypes = new Set<FaultRule['type']>(['trickle', 'oversized', 'truncate', 'futureClock', 'badPricing', 'falseTotal'])
 
 export const DEFAULT_TRICKLE_INTERVAL_MS = 100
 export const DEFAULT_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000
@@ -47,6 +49,18 @@ const badPriceKeyName: ReadonlyMap<BadPriceKey, string> = new Map<BadPriceKey, s
 
 export const allBadPriceValues = Object.keys(badPriceValueText) as BadPriceValue[]
 export const allBadPriceKeys = [...badPriceKeyName.keys()]
+
+/**
+ * A listing envelope's count: the first field after the rows' array, followed by `hasMoreItems`
+ * (every list route writes them in that order). A record's own `total` (an order's) is never
+ * right after a `]` and before `hasMoreItems`.
+ */
+const ENVELOPE_TOTAL = /\],"(totalCatalogItems|total)":\d+,"hasMoreItems":/g
+
+/** Replaces the listing's count, leaving its rows and `hasMoreItems` as they are. */
+export function falsifyTotal(text: string, rule: FalseTotalRule): string {
+  return text.replace(ENVELOPE_TOTAL, (_match, field: string) => `],"${field}":${rule.total},"hasMoreItems":`)
+}
 
 /** `"pricing":{…}`: a flat object whose keys are strings (which may hold braces) and values numbers or strings. */
 const PRICING = /"pricing":(\{(?:[^{}"]|"(?:[^"\\]|\\.)*")*\})/g

@@ -13,6 +13,7 @@ import { apiRoutes, JsonText, type RouteDef } from './routes'
 import { ControlError, Store } from './store'
 import {
   corruptPricing,
+  falsifyTotal,
   DEFAULT_CLOCK_OFFSET_MS,
   DEFAULT_TRICKLE_INTERVAL_MS,
   FaultBody,
@@ -111,6 +112,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     state.replyDelayMs = rules.reduce((total, rule) => total + (rule.type === 'latency' && rule.phase === 'reply' ? rule.ms : 0), 0)
     for (const rule of rules) {
       if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
+      // The request log keeps the offset the client sent; the handler sees none, as behind such a proxy.
+      if (rule.type === 'ignoreOffset') delete (request.query as Query).offset
       if (rule.type === 'commitThenDrop') state.drop = true
       // One of each reply fault: the first rule added wins.
       if (replyFaultTypes.has(rule.type)) (state.reply as Record<string, FaultRule>)[rule.type] ??= rule
@@ -155,12 +158,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 
   /** Rewrites (pricing, clock), then pads, paces or cuts the serialized reply. */
   function applyReplyFaults(request: FastifyRequest, reply: FastifyReply, faults: ReplyFaults, payload: unknown): unknown {
-    const { badPricing, futureClock, oversized, trickle, truncate } = faults
-    if (!badPricing && !futureClock && !oversized && !trickle && !truncate) return payload
+    const { badPricing, futureClock, falseTotal, oversized, trickle, truncate } = faults
+    if (!badPricing && !futureClock && !falseTotal && !oversized && !trickle && !truncate) return payload
     if (payload !== undefined && payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
     let body: string | Buffer = payload ?? ''
-    if (badPricing || futureClock) {
+    if (badPricing || futureClock || falseTotal) {
       let text = body.toString()
+      if (falseTotal) text = falsifyTotal(text, falseTotal)
       if (badPricing) text = corruptPricing(text, badPricing)
       if (futureClock) {
         const offsetMs = futureClock.offsetMs ?? DEFAULT_CLOCK_OFFSET_MS

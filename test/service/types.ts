@@ -41,6 +41,12 @@ type FaultAction =
   | { type: 'commitThenDrop' }
   /** Between this listing's page requests, rows are inserted into / soft-deleted from the listed set. */
   | { type: 'drift'; insert?: number; remove?: number }
+  /** A proxy that drops the `offset` parameter: every page request is answered as the first page,
+   * with its `hasMoreItems` (true while the listing has a second page) and its total. */
+  | { type: 'ignoreOffset' }
+  /** A listing envelope's count (`totalCatalogItems` or `total`) is replaced by `total`; the rows and
+   * `hasMoreItems` stay true. */
+  | { type: 'falseTotal'; total: number }
   /** The reply goes out `bytesPerTick` bytes (default 1) every `intervalMs` (default 100); the headers,
    * with the full content-length, go at once with the first bytes. */
   | { type: 'trickle'; bytesPerTick?: number; intervalMs?: number }

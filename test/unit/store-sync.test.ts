@@ -179,6 +179,10 @@ describe('queries', () => {
     expect(guids('mer')).toEqual([])
     expect(guids('"')).toEqual([])
     expect(wordPrefixQuery('  ')).toBeNull()
+    // The words the query drops (repeated, one letter after the first, a start of another) only widened it.
+    expect(guids(`${'ham '.repeat(60)}h ha`)).toEqual(guids('ham'))
+    expect(guids('s '.repeat(100))).toEqual(guids('s'))
+    expect(guids('cafe c d deli')).toEqual(guids('cafe deli'))
   })
 
   it('lists a broad search by name, with its total, when there are too many matches to rank', () => {

@@ -460,4 +460,47 @@ describe('SyncEngine', () => {
     expect(report.ok).toBe(false)
     expect(report.error?.code).toBe('CANCELLED')
   })
+
+  describe('a listing that does not end', () => {
+    /** Every page is full of rows never seen before, and says there is more: no repeat to notice. */
+    class EndlessService extends FakeService {
+      next = 1
+
+      constructor(readonly announced: number | null) {
+        super(0)
+      }
+
+      override async listCatalogItems(_catalog: string, params: ListParams & { skipTotalCount?: boolean }): Promise<Page<CatalogItemRecord>> {
+        this.requests.push({ what: 'items', offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null })
+        const rows = Array.from({ length: params.limit }, () => this.newItem(this.next++))
+        return { rows, serverTimestamp: this.iso(), total: params.skipTotalCount ? null : this.announced, hasMore: true }
+      }
+    }
+
+    it('stops at twice the pages its total announced (and ten more), with an error naming the listing', async () => {
+      const service = new EndlessService(50) // 5 pages of 10 announced
+      const report = await engine(service).run()
+      expect(report.ok).toBe(false)
+      expect(report.error?.code).toBe('REJECTED')
+      expect(report.error?.message).toContain('catalog items of "Main"')
+      expect(report.error?.message).toMatch(/did not end/)
+      // Pages 0 to 19: none past the cap is asked for.
+      const offsets = service.itemRequests().map((request) => request.offset)
+      expect(Math.max(...offsets)).toBe(2 * 5 + 10 - 1)
+      expect(offsets.length).toBe(20)
+      // Nothing was taken as a complete listing: no cursor, nothing pruned.
+      expect(store.scope(`catalogItems:${catalogGuid}`).cursor).toBeNull()
+    })
+
+    it('without a total it can stand by, stops at maxListingPages', async () => {
+      // A total of 3 the first (full) page already contradicts bounds nothing.
+      const service = new EndlessService(3)
+      const report = await new SyncEngine({ store, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3, maxListingPages: 40 }).run()
+      expect(report.ok).toBe(false)
+      expect(report.error?.message).toMatch(/did not end/)
+      const line = report.scopes.find((scope) => scope.scope === `catalogItems:${catalogGuid}`)!
+      expect(line.error).toMatch(/400 rows/)
+      expect(service.itemRequests().length).toBe(40)
+    })
+  })
 })

@@ -78,16 +78,28 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       onWait: (holder) => process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is syncing this database\n`),
     })
     output.endProgress()
-    const result = { ok: report.ok, resources: report.resources, durationMs: report.durationMs }
+    const warnings = report.scopes.flatMap((scope) => scope.warnings ?? [])
+    const result = { ok: report.ok, resources: report.resources, durationMs: report.durationMs, ...(warnings.length > 0 ? { warnings } : {}) }
     if (!report.ok) {
       const error = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
       throw new CliFailure(`sync failed: ${error.message}`, error.code, { ...result, error })
+    }
+    // A run that threw away all, or most, of a scope's rows did not sync it, whatever the engine's
+    // ok says: a script must not take it for a sync that worked.
+    const refused = report.scopes.filter((scope) => scope.refused)
+    if (refused.length > 0) {
+      const rows = refused.reduce((sum, scope) => sum + scope.refused!.rows, 0)
+      const of = refused.reduce((sum, scope) => sum + scope.refused!.of, 0)
+      const error = { code: 'REJECTED', message: `sync refused ${rows} of ${of} rows as impossible: ${refused.flatMap((scope) => scope.warnings ?? []).join('; ')}` }
+      throw new CliFailure(error.message, error.code, { ...result, ok: false, error })
     }
     const human =
       table(
         ['', 'Fetched', 'Written', 'Removed'],
         resourceNames.map((name) => [labels[name], String(report.resources[name].fetched), String(report.resources[name].upserted), String(report.resources[name].deleted)]),
-      ) + `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.`
+      ) +
+      `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.` +
+      warnings.map((warning) => `\nWarning: ${warning}`).join('')
     output.result(result, human)
     return 0
   } finally {

@@ -692,6 +692,11 @@ export class SyncStore extends SyncState {
     return this.liveCatalogs.all()
   }
 
+  /** The catalog's name as last synced, for messages; null when it is not here. */
+  catalogName(catalogGuid: string): string | null {
+    return this.db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck().get(catalogGuid) ?? null
+  }
+
   /** Copies what the WAL holds into the database file, as far as no reader still needs it. */
   checkpoint(): void {
     this.db.pragma('wal_checkpoint(PASSIVE)')

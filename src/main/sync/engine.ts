@@ -21,6 +21,13 @@
  *   from is kept instead. Either way the scope's report line (warnings) and the log say so.
  *   serverTimestamp is compared only with serverTimestamp, the clock the service stamps rows with:
  *   the HTTP Date header may come from another machine (the double's shiftClock leaves it behind).
+ * - A listing ends where the service says it does (hasMoreItems false, or a page that is short or
+ *   empty without hasMoreItems true), never at a total: a total is a guess at the size, for progress
+ *   and as a bound. A page that repeats one already received in the pass (same first and last rows),
+ *   or a listing that runs on past twice its announced total (or past maxListingPages), ends the
+ *   scope with an error naming the listing: something between here and the service is not moving
+ *   the offset, and asking on would never end.
+ * - A scope whose rows were all, or mostly, refused as impossible says so on its report line.
  */
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
 import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
@@ -86,6 +93,11 @@ export interface SyncEngineOptions {
   /** Monotonic milliseconds for durations (performance.now). */
   monotonic?: () => number
   /**
+   * Pages of one listing pass, at most, however the service answers (the bound when it announced no
+   * usable total). 20,000 pages of 100 is 2,000,000 rows, twenty times the bench's catalog.
+   */
+  maxListingPages?: number
+  /**
    * Pages fetched and waiting to be written, at most, per scope. The writer thread commits what is
    * waiting in one transaction (writer-worker.ts): enough pages must be waiting for those to be large.
    */
@@ -94,6 +106,31 @@ export interface SyncEngineOptions {
 
 /** The service replays this much before a cursor (spec, Limits): a cursor ahead by less misses nothing. */
 const OVERLAP_MS = 60_000
+
+/**
+ * A listing may run past the pages its total announced (rows inserted while paging move the end on),
+ * up to twice them and this many more; then it is not the data that grows, it is the paging that
+ * does not end.
+ */
+const EXTRA_PAGES_PAST_TOTAL = 10
+
+/** Where a listing ends: the service says there is no more, or a page is short or empty and it does not say there is more. */
+function endsListing(page: Pick<Page<unknown>, 'rows' | 'hasMore'>, limit: number): boolean {
+  return page.hasMore === false || page.rows.length === 0 || (page.rows.length < limit && page.hasMore !== true)
+}
+
+/** A page's rows as far as telling it apart from another page of the same pass: its first and last rows and its length. */
+function pageSignature<T>(rows: readonly T[], keyOf: (row: T) => string): string | null {
+  // One row cannot tell a repeat from rows shifted by one between two requests (an order inserted
+  // at the front of the newest-first list): only pages of two rows or more are compared.
+  if (rows.length < 2) return null
+  return `${keyOf(rows[0]!)}\u0000${keyOf(rows[rows.length - 1]!)}\u0000${rows.length}`
+}
+
+/** A listing that does not end: its pages repeat, or run on far past its total. The scope stops with this. */
+function brokenListing(message: string): ServiceError {
+  return new ServiceError('invalidResponse', message)
+}
 
 /** A delta's cursor turned out to be ahead of the service's clock; the scope is listed in full instead. */
 class UntrustedCursor extends Error {
@@ -132,6 +169,10 @@ interface ScopeDefinition<T> {
   /** 'customers', 'orders' or 'catalogItems:<catalog guid>': the key of the scope's state in the store. */
   name: string
   resource: PagedResource
+  /** The listing as the rep would name it, in messages: 'customers', 'catalog items of "Spring"'. */
+  label: string
+  /** A row's guid: pages are compared by their first and last rows. */
+  keyOf(row: T): string
   /** Limits counts and removals to one catalog. */
   catalogGuid: string | null
   fetch(params: ListParams & { first: boolean }, call: PageCallOptions & { signal: AbortSignal }): Promise<Page<T>>
@@ -178,6 +219,8 @@ interface ScopeRun<T> extends ScopeDefinition<T> {
   progress(update: Omit<SyncProgress, 'scope' | 'resource' | 'catalogGuid'>): void
   /** Its pages handed to the writer and not yet written. */
   writes: WritesInFlight
+  /** Rows received and refused in the scope's latest pass (a listing done again starts over). */
+  tally: { fetched: number; rejected: number; rejections: string[] }
   /** Called when a pass has fetched its listing (what is left: its catch-up, count and prune). */
   listingFetched?: () => void
 }
@@ -265,6 +308,10 @@ interface Paging {
   phase: SyncProgress['phase']
   done: Set<number>
   rowsDone: number
+  /** The pass's pages received so far, by signature (pageSignature): a page that comes again is a repeat. */
+  received: Map<string, number>
+  /** Rows the listing announced (its catch-up's bound too); null when it announced none it could stand by. */
+  announced: number | null
 }
 
 export class SyncEngine {
@@ -279,6 +326,7 @@ export class SyncEngine {
   private readonly sliceSize: number
   private readonly monotonic: () => number
   private readonly writeAhead: number
+  private readonly maxListingPages: number
   /** Pages' work and prunes' chunks on this thread: one at a time, each in a turn of its own. */
   private readonly turns = new Turns()
 
@@ -294,6 +342,7 @@ export class SyncEngine {
     this.sliceSize = Math.max(1, options.rowsPerTransaction ?? 100)
     this.monotonic = options.monotonic ?? (() => performance.now())
     this.writeAhead = Math.max(this.concurrency, options.writeAhead ?? 8)
+    this.maxListingPages = Math.max(1, options.maxListingPages ?? 20_000)
   }
 
   async run(options: SyncRunOptions = {}): Promise<SyncReport> {
@@ -446,6 +495,8 @@ export class SyncEngine {
 
   private customersScope(): ScopeDefinition<CustomerConnection> {
     return defineScope('customers', null, {
+      label: 'customers',
+      keyOf: (row) => row.customer.guid,
       fetch: (params, call) => this.source.listCustomers(params, call),
       apply: (rows, context) => this.writer.applyCustomers(rows, context),
       // The spec shows no count on the customer list; when the service sends one, it is checked.
@@ -455,7 +506,10 @@ export class SyncEngine {
   }
 
   private catalogItemsScope(catalogGuid: string): ScopeDefinition<CatalogItemRecord> {
+    const name = this.store.catalogName(catalogGuid)
     return defineScope('catalogItems', catalogGuid, {
+      label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
+      keyOf: (row) => row.guid,
       // Only the first page asks for the count: counting is the expensive part on the service.
       fetch: (params, call) => this.source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call),
       apply: (rows, context) => this.writer.applyCatalogItems(catalogGuid, rows, context),
@@ -466,6 +520,8 @@ export class SyncEngine {
 
   private ordersScope(): ScopeDefinition<OrderRecord> {
     return defineScope('orders', null, {
+      label: 'orders',
+      keyOf: (row) => row.guid,
       fetch: (params, call) => this.source.listOrders(params, call),
       apply: (rows, context) => this.writer.applyOrders(rows, context),
       // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
@@ -497,6 +553,7 @@ export class SyncEngine {
       report,
       progress: (update) => context.onProgress?.({ scope: name, resource, catalogGuid, ...update }),
       writes: new WritesInFlight(),
+      tally: { fetched: 0, rejected: 0, rejections: [] },
       listingFetched: turn.listingFetched,
     }
 
@@ -522,6 +579,7 @@ export class SyncEngine {
     }
     this.store.completeRun(name, cursor, this.clock.now())
     if (report.verifyPending) this.store.setVerifyNeeded(name, true)
+    this.reportRefused(scope)
     return report
   }
 
@@ -531,6 +589,7 @@ export class SyncEngine {
    * followed by a full listing.
    */
   private async pass<T>(scope: ScopeRun<T>, start: PassStart, attempt = 1, firstPage?: Promise<Page<T>>): Promise<string | null> {
+    scope.tally = { fetched: 0, rejected: 0, rejections: [] }
     const run = await this.fetchAll(scope, start, firstPage)
     const countPage = () => (scope.countOnServer ? scope.countOnServer(scope.signal) : Promise.resolve(null))
     const countOnServer = async () => (await countPage())?.total ?? null
@@ -573,7 +632,7 @@ export class SyncEngine {
     scope.listingFetched?.()
     if (run.cursor) {
       const catchUp: RunState = { mode: 'delta', cursor: run.cursor, since: run.cursor, listingId: run.listingId, total: null }
-      await this.fetchPages(scope, { run: catchUp, phase: 'catchUp', done: new Set(), rowsDone: 0 })
+      await this.fetchPages(scope, { run: catchUp, phase: 'catchUp', done: new Set(), rowsDone: 0, received: new Map(), announced: run.total })
     }
     await scope.writes.drained()
     const serverCount = await counting
@@ -600,6 +659,23 @@ export class SyncEngine {
       if (scope.resource === 'catalogItems' && scope.catalogGuid) await this.prune(scope, 'categories', listingId, run.cursor)
     }
     return run.cursor
+  }
+
+  /**
+   * A scope whose rows were all, or mostly, refused ran without error and stored next to nothing:
+   * that must not pass for a sync that worked. Its report line says how many (report.refused, and a
+   * warning naming the listing), which the CLI's exit code and the window's status bar show.
+   */
+  private reportRefused<T>(scope: ScopeRun<T>): void {
+    const { fetched, rejected, rejections } = scope.tally
+    if (rejected === 0 || rejected * 2 <= fetched) return
+    scope.report.refused = { rows: rejected, of: fetched }
+    const example = rejections[0] ? ` (for example ${rejections[0]})` : ''
+    this.warnScope(scope, `${rejected} of ${fetched} ${scope.label} were refused as impossible and not stored${example}; the last good copy of each is kept`, 'most rows of a scope refused as impossible', {
+      rejected,
+      fetched,
+      reasons: rejections,
+    })
   }
 
   /** A warning on the scope's report line and in the log. */
@@ -635,6 +711,12 @@ export class SyncEngine {
     // asks why an item kept its old price.
     if (counts.rejected) this.logger.warn('rows refused as impossible; the last good copy is kept', { scope: scope.name, rejected: counts.rejected, reasons: counts.rejections })
     addCounts(scope.counts, counts)
+    const { tally } = scope
+    tally.fetched += counts.fetched
+    if (counts.rejected) {
+      tally.rejected += counts.rejected
+      if (tally.rejections.length < 3) tally.rejections.push(...(counts.rejections ?? []).slice(0, 3 - tally.rejections.length))
+    }
   }
 
   /** Removes what a listing of the scope did not see, a slice of the table at a time, yielding in between. */
@@ -654,7 +736,7 @@ export class SyncEngine {
   private async fetchAll<T>(scope: ScopeRun<T>, { mode, since, resume }: PassStart, firstPage?: Promise<Page<T>>): Promise<RunState> {
     const phase = mode === 'delta' ? 'delta' : 'listing'
     if (resume) {
-      await this.fetchPages(scope, { run: resume, phase, done: this.store.pagesDone(scope.name), rowsDone: 0 })
+      await this.fetchPages(scope, { run: resume, phase, done: this.store.pagesDone(scope.name), rowsDone: 0, received: new Map(), announced: resume.total })
       return resume
     }
     throwIfAborted(scope.signal)
@@ -662,12 +744,23 @@ export class SyncEngine {
     scope.report.pagesFetched++
     const untrusted = distrust(since, first)
     if (untrusted) throw untrusted
+    const short = endsListing(first, this.pageSize)
+    // A total the first page already contradicts (the page is full and the service says there is
+    // more) bounds nothing: the listing goes on while the service says there is more.
+    let total = first.total
+    if (!short && total !== null && total <= first.rows.length) {
+      this.warnScope(scope, `the service gave a total of ${total} ${scope.label}, but its first page held ${first.rows.length} and it said there were more; listed until it said there were no more`, 'listing total contradicted by its first page, ignoring it', {
+        total,
+        firstPageRows: first.rows.length,
+      })
+      total = null
+    }
     const run: RunState = {
       mode,
       cursor: first.serverTimestamp,
       since,
       listingId: mode === 'full' ? this.store.newListingId(scope.name) : null,
-      total: first.total,
+      total,
       pageSize: this.pageSize,
     }
     // A scope listed for the first time (none of its rows here) has nothing to prune afterwards, and
@@ -677,7 +770,6 @@ export class SyncEngine {
     // The next pages are asked for while the first is written.
     const firstWritten = this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
     scope.writes.add(firstWritten)
-    const short = first.rows.length < this.pageSize || first.hasMore === false
     // The scope's first word to the window: the status bar names it from here on, not the scope
     // before, while its later pages are on their way (over a slow link, seconds of them).
     const end = short ? 0 : this.lastPage(scope, run)
@@ -689,7 +781,12 @@ export class SyncEngine {
       },
       () => {},
     )
-    if (!short) await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length })
+    if (!short) {
+      const received = new Map<string, number>()
+      const signature = pageSignature(first.rows, scope.keyOf)
+      if (signature !== null) received.set(signature, 0)
+      await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length, received, announced: run.total })
+    }
     return run
   }
 
@@ -698,7 +795,8 @@ export class SyncEngine {
    * the scope's maxPages in a full listing; unknown (infinite) without a total.
    */
   private lastPage<T>(scope: ScopeRun<T>, run: RunState): number {
-    const end = run.total !== null && run.total > 0 ? Math.ceil(run.total / this.pageSize) - 1 : Number.POSITIVE_INFINITY
+    // Called only for a listing whose first page did not end it: there is a page 1 at least.
+    const end = run.total !== null && run.total > 0 ? Math.max(1, Math.ceil(run.total / this.pageSize) - 1) : Number.POSITIVE_INFINITY
     return scope.maxPages !== undefined && run.mode === 'full' ? Math.min(end, scope.maxPages - 1) : end
   }
 
@@ -713,9 +811,12 @@ export class SyncEngine {
    * it is not (a catch-up, a delta with no total), each further page is a guess, and `concurrency`
    * workers guess no further than before.
    */
-  private async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone }: Paging): Promise<void> {
+  private async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone, received, announced }: Paging): Promise<void> {
     const limit = this.pageSize
     const tracked = phase !== 'catchUp'
+    // No page at or past this one is asked for: twice what the total announced (and some), and never
+    // more than maxListingPages. Rows inserted while paging move the end on; this far, nothing does.
+    const cap = Math.min(this.maxListingPages, announced !== null && announced > 0 ? 2 * Math.ceil(announced / limit) + EXTRA_PAGES_PAST_TOTAL : Number.POSITIVE_INFINITY)
     // A catch-up (a delta, so no maxPages) has no total of its own: its end is found by paging.
     let end = tracked ? this.lastPage(scope, run) : Number.POSITIVE_INFINITY
     let next = tracked ? 1 : 0
@@ -745,6 +846,12 @@ export class SyncEngine {
         while (done.has(next)) next++
         const page = next
         if (page > end) return
+        if (page >= cap) {
+          const bound = announced !== null && announced > 0 && cap < this.maxListingPages ? `twice the ${announced} it announced` : `${cap * limit} rows`
+          failure ??= brokenListing(`The service's listing of ${scope.label} did not end: it still said there was more after ${cap} pages of ${limit}, past ${bound}. The listing was stopped; nothing was removed.`)
+          stop.abort(failure)
+          return
+        }
         next = page + 1
         asked++
         const release = await slots.take()
@@ -755,6 +862,14 @@ export class SyncEngine {
           // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
           const untrusted = distrust(run.since, result)
           if (untrusted) throw untrusted
+          const signature = pageSignature(result.rows, scope.keyOf)
+          const earlier = signature === null ? undefined : received.get(signature)
+          if (earlier !== undefined) {
+            throw brokenListing(
+              `The service's listing of ${scope.label} repeats: page ${page + 1} came back as page ${earlier + 1} again, as from a proxy that ignores the offset. The listing was stopped; nothing was removed.`,
+            )
+          }
+          if (signature !== null) received.set(signature, page)
           // Several pages can arrive together; their continuations would run back to back in one
           // turn of the event loop. One page per turn keeps the window responsive.
           // A page already fetched is applied even if another page failed meanwhile: it is progress.
@@ -762,7 +877,7 @@ export class SyncEngine {
           const context: ApplyContext = { listingId: run.listingId, serverTime: result.serverTimestamp ?? run.cursor }
           if (tracked) context.page = { scope: scope.name, page }
           if (tracked && run.fresh) context.fresh = true
-          if (result.rows.length < limit || result.hasMore === false) end = Math.min(end, page)
+          if (endsListing(result, limit)) end = Math.min(end, page)
           else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
           // The next request goes out while this page is written: waiting for the write before asking
           // again would add the writer's time to every round trip (over a WAN, most of the run).
