@@ -1,5 +1,6 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3'
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
 import { DatabaseFileError, explainDatabaseError, hasContent, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
@@ -117,11 +118,29 @@ function newerSchemaError(current: number, latest: number): CoreError {
   )
 }
 
+/**
+ * The database holds the supplier's customers, prices and the rep's orders: a new one is the user's
+ * alone. SQLite would make it 0644 (less the umask); made here first, empty, it is 0600, and SQLite
+ * gives its -wal, -shm and any journal the mode of the database file, on every connection (the sync
+ * writer thread's too). A folder made for it is 0700; an existing folder is the user's choice and is
+ * left as it is. POSIX only: Windows ignores these modes.
+ */
+function createPrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  try {
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (error) {
+    // Another process made it meanwhile: SQLite opens theirs.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+}
+
 function openForWriting(path: string, options: OpenDatabaseOptions, audience: Audience): Database {
   const create = options.create ?? true
   if (isFile(path)) {
     const state = inspectFile(path, audience)
     if (state === 'missing' && !create) throw new CoreError('NOT_FOUND', `No Satchel database at ${path}`)
+    if (state === 'missing') createPrivateFile(path)
     if (state === 'empty') {
       if (!create) throw notADatabase(path, 'the file is empty', audience)
       options.logger?.warn('the database file was empty: a new database is made in it', { path })
