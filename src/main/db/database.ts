@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from
 import { dirname } from 'node:path'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
-import { DatabaseFileError, explainDatabaseError, hasContent, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
+import { DatabaseFileError, explainDatabaseError, hasContent, isNoRoom, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
 import { migrations as defaultMigrations, type Migration } from './migrations'
 
 export interface OpenDatabaseOptions {
@@ -180,19 +180,25 @@ function openForReading(path: string, options: OpenDatabaseOptions, audience: Au
   if (state === 'missing') throw new CoreError('NOT_FOUND', `No Satchel database at ${path}`)
   if (state === 'empty') throw notADatabase(path, 'the file is empty', audience)
   let db = new BetterSqlite3(path, { ...binding(options), readonly: true, fileMustExist: true })
+  let noRoom: boolean
   try {
     db.pragma('busy_timeout = 5000')
     checkReadable(db, path, options, audience)
     return db
   } catch (error) {
     db.close()
-    if (!isFolderRefusal(error)) throw error
+    noRoom = isNoRoom(error, path)
+    if (!noRoom && !isFolderRefusal(error)) throw error
   }
   // A WAL database needs its -shm (and a -wal) made beside it even to be read. In a folder where
-  // they cannot be made, a database closed cleanly (no -wal) is whole in its one file: it is read
-  // from a copy in memory instead, which costs memory the size of the file but writes nothing.
-  // With a -wal left behind, that copy would miss the latest changes, so it is refused instead.
-  if (hasContent(`${path}-wal`)) throw new DatabaseFileError(path, { kind: 'readOnly', cause: 'walWithoutShm' } satisfies DatabaseFileProblem, audience)
+  // they cannot be made, or on a disk with no room for them, a database closed cleanly (no -wal) is
+  // whole in its one file: it is read from a copy in memory instead, which costs memory the size of
+  // the file but writes nothing. With a -wal left behind, that copy would miss the latest changes,
+  // so it is refused instead.
+  if (hasContent(`${path}-wal`)) {
+    const problem: DatabaseFileProblem = noRoom ? { kind: 'diskFull', cause: 'walWithoutShm' } : { kind: 'readOnly', cause: 'walWithoutShm' }
+    throw new DatabaseFileError(path, problem, audience)
+  }
   const image = readFileSync(path)
   // Bytes 18 and 19 say "WAL"; as rollback-journal SQLite reads the copy without looking for a -wal.
   image[18] = 1
