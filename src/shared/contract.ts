@@ -55,7 +55,7 @@ export type SettingsPatch = z.infer<typeof settingsPatchSchema>
 const uuid = z.uuid()
 
 /** A host on this computer (127.0.0.0/8, ::1, localhost): a request to it never crosses a network. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase()
   return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }

@@ -113,7 +113,7 @@ const nearlyFullBytes = 64 * 1024
  * full disk as SQLITE_FULL only sometimes: a -shm it cannot grow is SQLITE_IOERR_SHMSIZE, a -wal it
  * cannot extend another SQLITE_IOERR, so an I/O error is read as "disk full" when the disk is.
  */
-export function diskIsFull(path: string): boolean {
+function diskIsFull(path: string): boolean {
   try {
     const stats = statfsSync(dirname(path))
     return stats.bavail * stats.bsize < nearlyFullBytes
