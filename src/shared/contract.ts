@@ -54,13 +54,34 @@ export type SettingsPatch = z.infer<typeof settingsPatchSchema>
 
 const uuid = z.uuid()
 
+/** A host on this computer (127.0.0.0/8, ::1, localhost): a request to it never crosses a network. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase()
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/**
+ * Why a service address must not be used: plain http to another computer, over which the API secret
+ * (sent with every request) and every order would cross the network readable by anyone on it. Null
+ * for https, for http on this computer, and for what is not a URL (other checks say so).
+ */
+export function plainHttpProblem(baseUrl: string): string | null {
+  if (!URL.canParse(baseUrl)) return null
+  const url = new URL(baseUrl)
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return null
+  return `Use https:// for ${url.host}: over plain http the API secret and every order would travel unencrypted, readable on the network. Plain http is accepted only for this computer (localhost, 127.x.x.x, ::1).`
+}
+
 /**
  * Credentials as the renderer sends them. A secret (apiSecret, userToken) travels to main once and is
  * never sent back: omitting it on a later save keeps the stored one.
  */
-const connectionInputSchema = z
+export const connectionInputSchema = z
   .object({
-    baseUrl: z.url({ protocol: /^https?$/, error: 'Enter the service address, starting with https://' }),
+    baseUrl: z.url({ protocol: /^https?$/, error: 'Enter the service address, starting with https://' }).superRefine((baseUrl, ctx) => {
+      const problem = plainHttpProblem(baseUrl)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
     auth: z.discriminatedUnion('kind', [
       z.object({
         kind: z.literal('apiKey'),

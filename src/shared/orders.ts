@@ -63,6 +63,18 @@ export function lineQtyProblem(qty: number): string | null {
   return null
 }
 
+/**
+ * The most lines one order may hold. Every check and the frozen request walk all of them, and the
+ * service takes an order in one request: a draft file or a paste past this is a mistake to report,
+ * not an order to build.
+ */
+export const maxOrderLines = 5000
+
+/** Why an order past `maxOrderLines` cannot be one order, and what to do instead. */
+export function tooManyLinesMessage(): string {
+  return `An order may hold at most ${maxOrderLines.toLocaleString('en-US')} lines; split it into several orders.`
+}
+
 /** A line's quantity as the contract takes it (see `lineQtyProblem`). */
 export const lineQtySchema = z.number({ error: 'Enter the quantity as a number' }).superRefine((qty, ctx) => {
   const problem = lineQtyProblem(qty)

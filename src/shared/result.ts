@@ -31,6 +31,8 @@ const errorCodes = [
   'DATABASE_READ_ONLY',
   /** The local database file is not a Satchel database, or is damaged. */
   'NOT_A_DATABASE',
+  /** The disk holding the local database is full: nothing could be written until space is freed. */
+  'DISK_FULL',
   /** A bug: logged in full in main, summarised here. */
   'INTERNAL',
 ] as const

@@ -209,6 +209,51 @@ describe('an overall deadline per request', () => {
   })
 })
 
+describe('one deadline for the whole call, its retries included', () => {
+  it('a reply that trickles every time ends at the call deadline, not after every attempt has had its own', async () => {
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      trickle(response, 50)
+    })
+    // Attempts of at most 0.8 s in a call of 2 s: two whole ones, and a third cut short by the call's end.
+    const error = await failure(client(url, { timeouts: { totalMs: 800, callMs: 2_000 }, retry: { maxAttempts: 5, baseDelayMs: 0 } }).listCatalogs())
+    expect(error.kind).toBe('timeout')
+    expect(error.transient).toBe(true)
+    expect(calls).toBe(3)
+    expect(error.message).toMatch(/did not finish answering GET \/v1\/catalogs within 2 s, the deadline for the whole call/)
+    expect(error.message).toContain('3 attempts')
+  })
+
+  it('no retry starts when its backoff would end past the deadline; the error says how many attempts there were and the deadline', async () => {
+    let calls = 0
+    const url = await serve((_request, response) => {
+      calls++
+      response.writeHead(503, { 'content-type': 'application/json' }).end('{}')
+    })
+    // A clock only the backoff moves: attempts at 0, 0.5 and 1.5 s; the next would start at 3.5 s.
+    let now = 0
+    const delays: number[] = []
+    const error = await failure(
+      client(url, {
+        timeouts: { callMs: 2_000 },
+        retry: { maxAttempts: 5, baseDelayMs: 500 },
+        random: () => 1,
+        clock: { now: () => now },
+        sleep: async (ms) => {
+          delays.push(ms)
+          now += ms
+        },
+      }).listCatalogs(),
+    )
+    expect(calls).toBe(3)
+    expect(delays).toEqual([500, 1000])
+    expect(error.kind).toBe('server')
+    expect(error.status).toBe(503)
+    expect(error.message).toMatch(/^The ordering service failed \(503\).* 3 attempts; a call gets 2 s in all, retries included\.$/)
+  })
+})
+
 describe('a ceiling on the bytes read per reply', () => {
   it('refuses a reply whose content-length is over the ceiling without reading it', async () => {
     const counter = { written: 0, closed: false }

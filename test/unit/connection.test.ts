@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'
+import { connectionInputSchema } from '../../src/shared/contract'
 import { createMemorySecretStore, type SecretStore } from '../../src/main/ports'
 import { createTestCore, type TestCore } from '../support/core'
 
@@ -53,5 +54,25 @@ describe('connection', () => {
     core = createTestCore()
     const result = await call(core.handlers, 'saveConnection', { ...apiKeyInput, baseUrl: 'ftp://x' })
     expect(!result.ok && result.error.issues?.[0]?.path).toBe('baseUrl')
+  })
+
+  it('refuses plain http to any host but this computer, saying why: the secret would travel in clear', async () => {
+    core = createTestCore()
+    for (const baseUrl of ['http://orders.example.com', 'http://192.168.1.20:4010', 'http://127.0.0.1.evil.example', 'http://localhost.evil.example', 'http://[::2]:4010']) {
+      const result = await call(core.handlers, 'saveConnection', { ...apiKeyInput, baseUrl })
+      expect(result.ok, baseUrl).toBe(false)
+      const issue = !result.ok ? result.error.issues?.[0] : undefined
+      expect(issue?.path, baseUrl).toBe('baseUrl')
+      expect(issue?.message, baseUrl).toMatch(/https:\/\/.*unencrypted/)
+    }
+    expect(await call(core.handlers, 'getConnection')).toEqual({ ok: true, value: null })
+  })
+
+  it('takes https anywhere, and plain http only on the loopback addresses', () => {
+    const accepted = (baseUrl: string) => connectionInputSchema.safeParse({ ...apiKeyInput, baseUrl }).success
+    for (const baseUrl of ['https://orders.example.com', 'https://192.168.1.20', 'http://127.0.0.1:4010', 'http://127.8.9.10', 'http://localhost:4010', 'http://LOCALHOST', 'http://[::1]:4010']) {
+      expect(accepted(baseUrl), baseUrl).toBe(true)
+    }
+    for (const baseUrl of ['http://orders.example.com', 'http://10.0.0.1', 'http://128.0.0.1', 'ftp://127.0.0.1']) expect(accepted(baseUrl), baseUrl).toBe(false)
   })
 })

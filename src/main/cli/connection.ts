@@ -1,5 +1,6 @@
 import type { Database } from '../db/database'
 import type { ServiceConnection } from '../ordering-client/connection'
+import { plainHttpProblem } from '../../shared/contract'
 import { UsageError, type GlobalOptions } from './errors'
 
 interface SavedConnection {
@@ -21,7 +22,31 @@ export function cliConnection(global: GlobalOptions, db: Database, command: stri
   const userGuid = global.userGuid ?? savedKey?.userGuid ?? undefined
   if (!baseUrl) throw new UsageError(`${command} needs --base-url (or SATCHEL_BASE_URL)`)
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
+  allowPlainHttp(global, db, baseUrl)
   if (!apiKey) throw new UsageError(`${command} needs --api-key (or SATCHEL_API_KEY)`)
   if (!global.apiSecret) throw new UsageError(`${command} needs --api-secret (or SATCHEL_API_SECRET)`)
   return { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } }
+}
+
+/** Where `--allow-insecure-http` was given: the one origin later runs may reach over plain http. */
+const insecureHttpKey = 'insecureHttpAllowed'
+
+/**
+ * Plain http to another computer is refused, as the app refuses it, unless the operator allowed it
+ * for this address (a lab without https) with --allow-insecure-http, now or in an earlier run on this
+ * database. Every run that uses it says so on stderr, so an allowance kept from a lab is never silent.
+ */
+function allowPlainHttp(global: GlobalOptions, db: Database, baseUrl: string): void {
+  const problem = plainHttpProblem(baseUrl)
+  if (!problem) return
+  const origin = new URL(baseUrl).origin
+  const kept = db.prepare<[string], string>('SELECT value FROM settings WHERE key = ?').pluck().get(insecureHttpKey)
+  const keptOrigin = kept === undefined ? null : (JSON.parse(kept) as unknown)
+  if (keptOrigin !== origin) {
+    if (!global.allowInsecureHttp) throw new UsageError(`${problem} For a lab without https, pass --allow-insecure-http.`)
+    db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(insecureHttpKey, JSON.stringify(origin))
+  }
+  process.stderr.write(
+    `satchel: warning: plain http to ${origin}: the API secret and orders travel unencrypted (allowed with --allow-insecure-http and kept for this address in this database; use https:// outside a lab)\n`,
+  )
 }

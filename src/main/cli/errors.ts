@@ -27,6 +27,8 @@ export interface GlobalOptions {
   apiKey?: string
   apiSecret?: string
   userGuid?: string
+  /** Plain http to a host other than this computer is allowed (a lab), with a warning on every run. */
+  allowInsecureHttp?: boolean
   json: boolean
 }
 

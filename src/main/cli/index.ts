@@ -30,6 +30,9 @@ Options:
   --api-key K         API key (env SATCHEL_API_KEY)
   --api-secret S      API secret (env SATCHEL_API_SECRET)
   --user-guid G       Attribute calls to this user (env SATCHEL_USER_GUID)
+  --allow-insecure-http
+                      Allow a plain http:// address on another computer (a lab only: the
+                      API secret travels unencrypted); kept for that address, warned every run
   --json              Print exactly one JSON object on stdout
   -h, --help          Show this help
 
@@ -42,6 +45,7 @@ const options = {
   'api-key': { type: 'string' },
   'api-secret': { type: 'string' },
   'user-guid': { type: 'string' },
+  'allow-insecure-http': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   full: { type: 'boolean' },
@@ -148,6 +152,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       apiKey: nonEmpty(values['api-key']) ?? nonEmpty(env.SATCHEL_API_KEY),
       apiSecret: nonEmpty(values['api-secret']) ?? nonEmpty(env.SATCHEL_API_SECRET),
       userGuid: nonEmpty(values['user-guid']) ?? nonEmpty(env.SATCHEL_USER_GUID),
+      allowInsecureHttp: values['allow-insecure-http'] === true,
       json,
     }
     databasePath = global.db

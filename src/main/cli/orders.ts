@@ -121,62 +121,54 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       const existing = desk.outbox.find(file.apiGuid)
       if (existing) throw new InvalidDraftError([{ path: 'apiGuid', message: `an order with this api_guid is already in the outbox (${existing.state})` }])
     }
-    let draft
+    // The whole file becomes one order in memory, checked once; only the commit below writes, so a
+    // command that fails or is killed before it leaves no draft behind.
+    let order
     try {
-      draft = desk.createDraft({
-        ...(file.customerGuid ? { customerGuid: file.customerGuid } : {}),
-        ...(file.newCustomer ? { newCustomer: file.newCustomer } : {}),
-        catalogGuid: file.catalogGuid,
-        ...(file.priceGroupGuid ? { priceGroupGuid: file.priceGroupGuid } : {}),
-        ...(file.apiGuid ? { apiGuid: file.apiGuid } : {}),
-        ...(file.poNo !== undefined ? { poNo: file.poNo } : {}),
-        ...(file.note !== undefined ? { note: file.note } : {}),
-        ...(file.shippingInstructions !== undefined ? { shippingInstructions: file.shippingInstructions } : {}),
-        ...(file.remainInPreliminary !== undefined ? { remainInPreliminary: file.remainInPreliminary } : {}),
-        ...(file.shipTo ? { shipTo: file.shipTo } : {}),
-      })
+      order = desk.composeOrder(
+        {
+          ...(file.customerGuid ? { customerGuid: file.customerGuid } : {}),
+          ...(file.newCustomer ? { newCustomer: file.newCustomer } : {}),
+          catalogGuid: file.catalogGuid,
+          ...(file.priceGroupGuid ? { priceGroupGuid: file.priceGroupGuid } : {}),
+          ...(file.apiGuid ? { apiGuid: file.apiGuid } : {}),
+          ...(file.poNo !== undefined ? { poNo: file.poNo } : {}),
+          ...(file.note !== undefined ? { note: file.note } : {}),
+          ...(file.shippingInstructions !== undefined ? { shippingInstructions: file.shippingInstructions } : {}),
+          ...(file.remainInPreliminary !== undefined ? { remainInPreliminary: file.remainInPreliminary } : {}),
+          ...(file.shipTo ? { shipTo: file.shipTo } : {}),
+        },
+        file.lines,
+      )
     } catch (error) {
-      if (error instanceof CoreError) throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
-      throw error
+      if (!(error instanceof CoreError)) throw error
+      if (error.issues?.length) throw new InvalidDraftError(error.issues.map((issue) => ({ path: fileFieldOf[issue.path] ?? issue.path, message: issue.message })))
+      throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
     }
-    // Every check, and every value the reply needs, comes before the one durable transaction; after
-    // it there is only printing. Whatever fails before or in the commit takes the file's draft with it.
-    let reply: { json: Record<string, unknown>; human: string }
-    try {
-      // One line per line of the file, in order, so problems point at the file's own indexes.
-      const problems: { path: string; message: string }[] = []
-      for (const [index, line] of file.lines.entries()) {
-        const { unknown } = desk.addLines(draft.id, [line])
-        if (unknown.length > 0) problems.push({ path: `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`, message: `${unknown[0]} is not in this catalog` })
-      }
-      const check = desk.check(draft.id)
-      const fileIndexOf = (lineId: string) => {
-        const line = check.draft.lines.find((l) => l.lineId === lineId)!
-        return file.lines.findIndex((f) => (f.catalogItemGuid ? f.catalogItemGuid === line.catalogItemGuid : f.sku!.toLowerCase() === line.sku.toLowerCase()))
-      }
-      for (const issue of check.issues) {
-        if (issue.severity !== 'error') continue
-        const path = issue.lineId ? `lines.${fileIndexOf(issue.lineId)}${issue.field ? `.${issue.field}` : ''}` : (fileFieldOf[issue.field ?? ''] ?? issue.field ?? '')
-        problems.push({ path, message: issue.message })
-      }
-      if (problems.length > 0) throw new InvalidDraftError(problems)
-      const sending = desk.prepareSend(draft.id)
-      const { entry } = sending
-      reply = {
-        json: { apiGuid: entry.apiGuid, state: 'queued' },
-        human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${entry.subTotal.toFixed(2)}).`,
-      }
-      for (const warning of check.issues.filter((i) => i.severity === 'warning')) process.stderr.write(`satchel: warning: ${warning.message}\n`)
-      sending.commit()
-    } catch (error) {
-      // Nothing half-made is left behind: a refused file leaves no draft (a no-op once it was queued).
-      try {
-        desk.drafts.delete(draft.id)
-      } catch {
-        // The error that brought us here is the one to report.
-      }
-      throw error
+    const { check, lineIds } = order
+    // Problems point at the file's own line indexes: a draft line at the first file line that made it.
+    const problems: { path: string; message: string }[] = []
+    const fileIndexOf = new Map<string, number>()
+    for (const [index, lineId] of lineIds.entries()) {
+      const line = file.lines[index]!
+      if (lineId === null) problems.push({ path: `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`, message: `${line.sku ?? line.catalogItemGuid} is not in this catalog` })
+      else if (!fileIndexOf.has(lineId)) fileIndexOf.set(lineId, index)
     }
+    for (const issue of check.issues) {
+      if (issue.severity !== 'error') continue
+      const path = issue.lineId ? `lines.${fileIndexOf.get(issue.lineId)}${issue.field ? `.${issue.field}` : ''}` : (fileFieldOf[issue.field ?? ''] ?? issue.field ?? '')
+      problems.push({ path, message: issue.message })
+    }
+    if (problems.length > 0) throw new InvalidDraftError(problems)
+    // Every value the reply needs comes before the one durable transaction; after it there is only printing.
+    const sending = order.prepareSend()
+    const { entry } = sending
+    const reply = {
+      json: { apiGuid: entry.apiGuid, state: 'queued' },
+      human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${entry.subTotal.toFixed(2)}).`,
+    }
+    for (const warning of check.issues.filter((i) => i.severity === 'warning')) process.stderr.write(`satchel: warning: ${warning.message}\n`)
+    sending.commit()
     output.result(reply.json, reply.human)
     return 0
   })

@@ -3,8 +3,6 @@
  * credentials from the options or environment (the API secret never comes from the database: the
  * app keeps it in the operating system's secret store).
  */
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { closeDatabase, openDatabase } from '../db/database'
 import { systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
@@ -45,7 +43,7 @@ function describeProgress(progress: SyncProgress, catalogNames: Map<string, stri
 const syncWaitMs = 10 * 60_000
 
 export async function runSync(global: GlobalOptions, options: { full: boolean }, output: Output): Promise<number> {
-  mkdirSync(dirname(global.db), { recursive: true })
+  // A missing folder is made (0700) by openDatabase, with the file (0600).
   const db = openDatabase(global.db, { audience: 'cli' })
   let client: ServiceClient | undefined
   let writer: PageWriter | undefined

@@ -1,8 +1,9 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3'
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
-import { DatabaseFileError, explainDatabaseError, hasContent, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
+import { DatabaseFileError, explainDatabaseError, hasContent, isNoRoom, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
 import type { Migration } from './migration'
 import { migrations as defaultMigrations } from './migrations'
 
@@ -118,11 +119,29 @@ function newerSchemaError(current: number, latest: number): CoreError {
   )
 }
 
+/**
+ * The database holds the supplier's customers, prices and the rep's orders: a new one is the user's
+ * alone. SQLite would make it 0644 (less the umask); made here first, empty, it is 0600, and SQLite
+ * gives its -wal, -shm and any journal the mode of the database file, on every connection (the sync
+ * writer thread's too). A folder made for it is 0700; an existing folder is the user's choice and is
+ * left as it is. POSIX only: Windows ignores these modes.
+ */
+function createPrivateFile(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  try {
+    closeSync(openSync(path, 'wx', 0o600))
+  } catch (error) {
+    // Another process made it meanwhile: SQLite opens theirs.
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+}
+
 function openForWriting(path: string, options: OpenDatabaseOptions, audience: Audience): Database {
   const create = options.create ?? true
   if (isFile(path)) {
     const state = inspectFile(path, audience)
     if (state === 'missing' && !create) throw new CoreError('NOT_FOUND', `No Satchel database at ${path}`)
+    if (state === 'missing') createPrivateFile(path)
     if (state === 'empty') {
       if (!create) throw notADatabase(path, 'the file is empty', audience)
       options.logger?.warn('the database file was empty: a new database is made in it', { path })
@@ -162,19 +181,25 @@ function openForReading(path: string, options: OpenDatabaseOptions, audience: Au
   if (state === 'missing') throw new CoreError('NOT_FOUND', `No Satchel database at ${path}`)
   if (state === 'empty') throw notADatabase(path, 'the file is empty', audience)
   let db = new BetterSqlite3(path, { ...binding(options), readonly: true, fileMustExist: true })
+  let noRoom: boolean
   try {
     db.pragma('busy_timeout = 5000')
     checkReadable(db, path, options, audience)
     return db
   } catch (error) {
     db.close()
-    if (!isFolderRefusal(error)) throw error
+    noRoom = isNoRoom(error, path)
+    if (!noRoom && !isFolderRefusal(error)) throw error
   }
   // A WAL database needs its -shm (and a -wal) made beside it even to be read. In a folder where
-  // they cannot be made, a database closed cleanly (no -wal) is whole in its one file: it is read
-  // from a copy in memory instead, which costs memory the size of the file but writes nothing.
-  // With a -wal left behind, that copy would miss the latest changes, so it is refused instead.
-  if (hasContent(`${path}-wal`)) throw new DatabaseFileError(path, { kind: 'readOnly', cause: 'walWithoutShm' } satisfies DatabaseFileProblem, audience)
+  // they cannot be made, or on a disk with no room for them, a database closed cleanly (no -wal) is
+  // whole in its one file: it is read from a copy in memory instead, which costs memory the size of
+  // the file but writes nothing. With a -wal left behind, that copy would miss the latest changes,
+  // so it is refused instead.
+  if (hasContent(`${path}-wal`)) {
+    const problem: DatabaseFileProblem = noRoom ? { kind: 'diskFull', cause: 'walWithoutShm' } : { kind: 'readOnly', cause: 'walWithoutShm' }
+    throw new DatabaseFileError(path, problem, audience)
+  }
   const image = readFileSync(path)
   // Bytes 18 and 19 say "WAL"; as rollback-journal SQLite reads the copy without looking for a -wal.
   image[18] = 1

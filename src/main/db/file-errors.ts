@@ -6,7 +6,7 @@
  * No better-sqlite3 import here: the CLI loads this only on its error path, and SqliteError is
  * recognised by its `code`.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs'
+import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { CoreError } from '../errors'
 
@@ -21,8 +21,13 @@ export type DatabaseFileProblem =
   /** A read-only folder holding a -wal without its -shm: SQLite cannot read the latest changes there. */
   | { kind: 'readOnly'; cause: 'walWithoutShm' }
   | { kind: 'olderSchema'; version: number; latest: number }
+  /**
+   * No room on the disk. `writing`: a write was refused. `walWithoutShm`: even reading is impossible,
+   * as the latest changes are in the -wal and SQLite must make a -shm beside it to read them.
+   */
+  | { kind: 'diskFull'; cause: 'writing' | 'walWithoutShm' }
 
-const codes = { notADatabase: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT' } as const
+const codes = { notADatabase: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL' } as const
 
 export class DatabaseFileError extends CoreError {
   constructor(
@@ -53,6 +58,15 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
       return cli
         ? `The database at ${path} is read-only${why}. status, outbox, items search and customers search can still read it; to sync, queue or send orders, make ${what} writable for this user.`
         : `The database at ${path} is read-only${why}. Satchel must write to it to save drafts and sync. Make ${what} writable for your user account (or ask your IT support), then start Satchel again.`
+    }
+    case 'diskFull': {
+      const disk = `The disk holding the database at ${path} is full (disk full)`
+      if (problem.cause === 'walWithoutShm') {
+        return `${disk}, and the database cannot be read until there is room: its latest changes are in ${path}-wal, which SQLite reads only with a ${path}-shm it must make beside it. Free some space on that disk (the folder ${dirname(path)}), then try again.`
+      }
+      return cli
+        ? `${disk}: nothing was written. Free some space on that disk (the folder ${dirname(path)}), then try again; status, outbox, items search and customers search can still read the database meanwhile.`
+        : `${disk}: Satchel cannot save changes or sync. What is already saved is safe. Free some space on that disk (empty the trash, move or delete large files), then try again.`
     }
     case 'olderSchema':
       return `The database at ${path} was written by an older Satchel (schema ${problem.version}; this Satchel reads ${problem.latest}), and commands that only read never upgrade it. Run \`satchel sync\` (or start the desktop app) once to upgrade it, then try again.`
@@ -91,6 +105,30 @@ export function readOnlyCause(path: string): DatabaseFileProblem | null {
   return null
 }
 
+/** Below this, SQLite cannot be sure of room for a -shm (32 KB) and a page or two of -wal. */
+const nearlyFullBytes = 64 * 1024
+
+/**
+ * Whether the disk holding the database has (next to) no room left for this user. SQLite reports a
+ * full disk as SQLITE_FULL only sometimes: a -shm it cannot grow is SQLITE_IOERR_SHMSIZE, a -wal it
+ * cannot extend another SQLITE_IOERR, so an I/O error is read as "disk full" when the disk is.
+ */
+function diskIsFull(path: string): boolean {
+  try {
+    const stats = statfsSync(dirname(path))
+    return stats.bavail * stats.bsize < nearlyFullBytes
+  } catch {
+    return false
+  }
+}
+
+/** Whether `error` is a write that failed for want of room on the database's disk. */
+export function isNoRoom(error: unknown, path: string): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC') return true
+  return typeof code === 'string' && code.startsWith('SQLITE_IOERR') && diskIsFull(path)
+}
+
 /**
  * The error to report for `error` met while using the database at `path`: a CoreError as it is,
  * SQLite's file-level failures as a DatabaseFileError, and null for anything else (a bug, to be
@@ -99,8 +137,11 @@ export function readOnlyCause(path: string): DatabaseFileProblem | null {
 export function explainDatabaseError(error: unknown, path: string, audience: Audience): CoreError | null {
   if (error instanceof CoreError) return error
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null
-  const explained = explainSqliteCode(code, path, audience)
+  const explained = isNoRoom(error, path)
+    ? new DatabaseFileError(path, { kind: 'diskFull', cause: 'writing' }, audience)
+    : typeof code === 'string' && code.startsWith('SQLITE_')
+      ? explainSqliteCode(code, path, audience)
+      : null
   // SQLite's own words stay with the error, for the log and support; the person reads the message.
   if (explained) explained.cause = error
   return explained

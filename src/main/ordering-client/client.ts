@@ -45,17 +45,23 @@ export interface ServiceTimeouts {
   totalMs: number
   /** The whole of one order creation attempt; it also bounds the wait for the answer's headers. */
   orderTotalMs: number
+  /**
+   * The whole of one call, every attempt and the waits between them: the deadline the rep is told. An
+   * attempt gets totalMs or what is left of this, whichever is less, and no retry starts that could
+   * not begin before it ends. Order creation, never retried within a call, has orderTotalMs.
+   */
+  callMs: number
 }
 
 /**
- * Reads get 60 s in all: a 100-item page with categories is ~200 KiB, under 30 s even at 64 kbit/s,
+ * Reads get 60 s in all, retries included: a 100-item page with categories is ~200 KiB, under 30 s even at 64 kbit/s,
  * and a stuck sync shows within a minute rather than never. Order creation gets 90 s, and may spend
  * all of it waiting for the service to answer, not just headersMs: a timed-out order is resent with
  * the same api_guid, but a resend that arrives while the service is still committing the first is
  * the one moment that key may not yet protect, so Satchel waits longer for the answer that settles
  * the order than for a page it can fetch again. Nobody waits on it: the outbox sends in the background.
  */
-const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000, orderTotalMs: 90_000 }
+const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000, orderTotalMs: 90_000, callMs: 60_000 }
 
 /** What a reply is, for the ceiling on the bytes Satchel reads of it. */
 export type ReplyKind = 'page' | 'record' | 'catalogs' | 'order'
@@ -208,6 +214,8 @@ interface RequestSpec {
 /** What one attempt got to before it failed, to name the failure. */
 interface AttemptState {
   deadlineMs: number
+  /** The attempt's deadline is the end of the whole call (what was left of callMs), not its own. */
+  endOfCall: boolean
   deadlinePassed: boolean
   /** The status line and headers arrived; a failure after this cut the reply mid-body. */
   headersReceived: boolean
@@ -299,7 +307,7 @@ export class ServiceClient {
    * silence mid-body), an overall deadline that aborts the request, and a ceiling on the bytes read,
    * counted as the body streams in. The caller's signal aborts it too, and reads as `cancelled`.
    */
-  private async once(spec: RequestSpec): Promise<unknown> {
+  private async once(spec: RequestSpec, callLeftMs: number | null = null): Promise<unknown> {
     if (spec.signal?.aborted) throw cancelledError(spec.signal)
     if (this.credentialProblem) throw new ServiceError('credentials', this.credentialProblem)
     const search = new URLSearchParams()
@@ -315,8 +323,11 @@ export class ServiceClient {
       headers['content-type'] = 'application/json'
     }
     const maxBytes = this.maxReplyBytes[spec.reply]
+    const ownMs = spec.order ? this.timeouts.orderTotalMs : this.timeouts.totalMs
+    const endOfCall = callLeftMs !== null && callLeftMs < ownMs
     const state: AttemptState = {
-      deadlineMs: spec.order ? this.timeouts.orderTotalMs : this.timeouts.totalMs,
+      deadlineMs: endOfCall ? Math.max(0, callLeftMs) : ownMs,
+      endOfCall,
       deadlinePassed: false,
       headersReceived: false,
       received: 0,
@@ -408,6 +419,11 @@ export class ServiceClient {
     const what = `${spec.method} ${spec.path}`
     const code = (error as { code?: unknown })?.code
     const detail = error instanceof Error ? error.message : String(error)
+    if (state.deadlinePassed && state.endOfCall) {
+      return new ServiceError('timeout', `The ordering service did not finish answering ${what} within ${seconds(this.timeouts.callMs)}, the deadline for the whole call, retries included.`, {
+        cause: error,
+      })
+    }
     if (state.deadlinePassed) {
       return new ServiceError('timeout', `The ordering service did not finish answering ${what} within ${seconds(state.deadlineMs)}.`, { cause: error })
     }
@@ -432,16 +448,36 @@ export class ServiceClient {
     return new ServiceError('unreachable', `The ordering service cannot be reached at ${this.baseUrl}: ${detail}`, { cause: error })
   }
 
+  /**
+   * A call: attempts and the backoff between them, all within callMs. A call that failed after
+   * retrying says how many attempts it made and the deadline they shared.
+   */
   private async request(spec: RequestSpec): Promise<unknown> {
     if (spec.retry === false) return this.once(spec)
-    return withRetry(() => this.once(spec), {
-      policy: this.retryPolicy,
-      sleep: this.sleep,
-      random: this.random,
-      signal: spec.signal,
-      onRetry: ({ attempt, delayMs, error }) =>
-        this.logger.warn('service call failed, retrying', { method: spec.method, path: spec.path, attempt, delayMs, kind: error.kind, status: error.status }),
-    })
+    const endsAt = this.clock.now() + this.timeouts.callMs
+    let attempts = 0
+    try {
+      return await withRetry(
+        (attempt) => {
+          attempts = attempt
+          return this.once(spec, endsAt - this.clock.now())
+        },
+        {
+          policy: this.retryPolicy,
+          sleep: this.sleep,
+          random: this.random,
+          signal: spec.signal,
+          deadline: { at: endsAt, now: () => this.clock.now() },
+          onRetry: ({ attempt, delayMs, error }) =>
+            this.logger.warn('service call failed, retrying', { method: spec.method, path: spec.path, attempt, delayMs, kind: error.kind, status: error.status }),
+        },
+      )
+    } catch (error) {
+      if (!(error instanceof ServiceError) || !error.transient || attempts < 2) throw error
+      const { kind, status, code, body, retryAfterMs } = error
+      const message = `${error.message.replace(/\.?$/, '.')} ${attempts} attempts; a call gets ${seconds(this.timeouts.callMs)} in all, retries included.`
+      throw new ServiceError(kind, message, { status, code, body, retryAfterMs, cause: error })
+    }
   }
 
   private check<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {

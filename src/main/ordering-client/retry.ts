@@ -49,6 +49,8 @@ export interface RetryOptions {
   sleep: Sleep
   random: () => number
   signal?: AbortSignal
+  /** When the whole call must be over: no retry starts that could not begin before it. */
+  deadline?: { at: number; now: () => number }
   onRetry?: (info: { attempt: number; delayMs: number; error: ServiceError }) => void
 }
 
@@ -65,6 +67,7 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
         if (error.retryAfterMs > options.policy.maxRetryAfterMs) throw error
         delayMs = Math.max(error.retryAfterMs, 0)
       }
+      if (options.deadline && options.deadline.now() + delayMs >= options.deadline.at) throw error
       options.onRetry?.({ attempt, delayMs, error })
       await options.sleep(delayMs, options.signal)
     }

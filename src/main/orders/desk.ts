@@ -1,4 +1,5 @@
-import { outboxEntrySchema, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
+import { randomUUID } from 'node:crypto'
+import { draftSchema, maxOrderLines, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -43,6 +44,23 @@ export interface PreparedSend {
 }
 
 /**
+ * A whole order given at once (the CLI's draft file), built and checked in memory: nothing is
+ * written until `prepareSend().commit()`, the one durable transaction that queues it, so a refused
+ * or interrupted order leaves no draft behind.
+ */
+export interface ComposedOrder {
+  /** The order's one check. */
+  readonly check: DraftCheck
+  /** For each line given, in order: the draft line it went into (a repeated item adds to one line), or null when its item is not in the catalog. */
+  readonly lineIds: (string | null)[]
+  /** As `OrderDesk.prepareSend`, from the check above. */
+  prepareSend(): PreparedSend
+}
+
+/** A line's item, quantity and what the rep was shown for them, as a line stores it. */
+type SeenLine = Omit<DraftLine, 'lineId' | 'note'>
+
+/**
  * Everything a rep does with orders on this laptop: drafts, their checks, and handing them to the
  * outbox. Used by the IPC handlers and by the CLI alike.
  */
@@ -61,6 +79,27 @@ export class OrderDesk {
   }
 
   createDraft(given: NewDraft): Draft {
+    const { fields, apiGuid } = this.newDraft(given)
+    return apiGuid ? this.drafts.create(fields, apiGuid) : this.drafts.create(fields)
+  }
+
+  /**
+   * A whole order at once: its lines merged as `addLines` merges them, checked once and priced once,
+   * without ever being saved as a draft. The cost grows with the lines, never with their square.
+   */
+  composeOrder(given: NewDraft, toAdd: LineToAdd[]): ComposedOrder {
+    const { fields, apiGuid } = this.newDraft(given)
+    const now = new Date(this.clock.now()).toISOString()
+    // Number 0: it never was a draft the rep could open. Reopened after a refusal, it gets a number.
+    const empty: Draft = { ...fields, id: 0, apiGuid: apiGuid ?? randomUUID(), createdAt: now, updatedAt: now }
+    const { lines, lineIds } = this.mergeLines(empty, toAdd)
+    // The shape a saved draft would have been given, so the outbox's copy reads back like any other.
+    const check = checkDraft(draftSchema.parse({ ...empty, lines }), this.lookup)
+    return { check, lineIds, prepareSend: () => this.sendingOf(check) }
+  }
+
+  /** A new draft's fields, with the checks a new draft must pass; nothing is written. */
+  private newDraft(given: NewDraft): { fields: DraftFields; apiGuid: string | undefined } {
     // An api_guid is a UUID: kept in lower case, so the same key in other capitals is the same order.
     const input = given.apiGuid ? { ...given, apiGuid: given.apiGuid.toLowerCase() } : given
     if (input.customerGuid && input.newCustomer) throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
@@ -82,7 +121,7 @@ export class OrderDesk {
       lines: [],
       rejection: null,
     }
-    return input.apiGuid ? this.drafts.create(fields, input.apiGuid) : this.drafts.create(fields)
+    return { fields, apiGuid: input.apiGuid }
   }
 
   /**
@@ -148,27 +187,47 @@ export class OrderDesk {
    */
   addLines(id: number, toAdd: LineToAdd[]): { check: DraftCheck; unknown: string[] } {
     const draft = this.drafts.get(id)
-    if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.')
+    const { lines, unknown } = this.mergeLines(draft, toAdd)
+    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown }
+  }
+
+  /**
+   * The draft's lines with `toAdd` merged in, and for each one added the line it went into (null for
+   * an item not in the catalog, also listed in `unknown`). One look-up per line added: an item
+   * already on the draft is found by its guid in a map, and the price group is resolved once.
+   */
+  private mergeLines(draft: Draft, toAdd: LineToAdd[]): { lines: DraftLine[]; unknown: string[]; lineIds: (string | null)[] } {
+    if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.', [{ path: 'catalog', message: 'Choose a catalog before adding lines.' }])
     const catalogGuid = draft.catalogGuid
+    const seen = this.seenFor(draft)
     const lines = [...draft.lines]
+    const lineOfItem = new Map(lines.map((line, index) => [line.catalogItemGuid, index]))
     const unknown: string[] = []
+    const lineIds: (string | null)[] = []
     for (const [index, wanted] of toAdd.entries()) {
       storableQty(wanted.qty, `lines.${index}.qty`)
       const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.lookup.catalogItemBySku(catalogGuid, wanted.sku) : null
       if (!item || item.deleted) {
         unknown.push(wanted.sku ?? wanted.catalogItemGuid ?? '')
+        lineIds.push(null)
         continue
       }
-      const existing = lines.findIndex((line) => line.catalogItemGuid === item.guid)
-      if (existing >= 0) {
+      const existing = lineOfItem.get(item.guid)
+      if (existing !== undefined) {
         const line = lines[existing]!
         const qty = storableQty(line.qty + wanted.qty, `lines.${index}.qty`)
-        lines[existing] = { ...this.seen(draft, item, qty), lineId: line.lineId, note: wanted.note ?? line.note }
+        lines[existing] = { ...seen(item, qty), lineId: line.lineId, note: wanted.note ?? line.note }
+        lineIds.push(line.lineId)
       } else {
-        lines.push({ ...this.seen(draft, item, wanted.qty), lineId: newLineId(), note: wanted.note ?? '' })
+        // Refused at the first line past the cap, before the rest are looked up.
+        if (lines.length >= maxOrderLines) throw new CoreError('INVALID_ARGUMENT', tooManyLinesMessage(), [{ path: 'lines', message: tooManyLinesMessage() }])
+        const lineId = newLineId()
+        lineOfItem.set(item.guid, lines.length)
+        lines.push({ ...seen(item, wanted.qty), lineId, note: wanted.note ?? '' })
+        lineIds.push(lineId)
       }
     }
-    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown }
+    return { lines, unknown, lineIds }
   }
 
   updateLine(id: number, lineId: string, changes: { qty?: number; note?: string }): DraftCheck {
@@ -181,7 +240,7 @@ export class OrderDesk {
     if (changes.qty !== undefined && changes.qty !== line.qty) {
       const item = draft.catalogGuid ? this.lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
       // A new quantity may cross a qty break: the rep now sees that price.
-      next = item ? { ...this.seen(draft, item, changes.qty), lineId, note: next.note } : { ...next, qty: changes.qty }
+      next = item ? { ...this.seenFor(draft)(item, changes.qty), lineId, note: next.note } : { ...next, qty: changes.qty }
     }
     const lines = draft.lines.map((l, i) => (i === index ? next : l))
     return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
@@ -232,9 +291,10 @@ export class OrderDesk {
   /** The rep has seen the changed prices and stock: the current ones become the ones "seen". */
   acceptCurrentPrices(id: number): DraftCheck {
     const draft = this.drafts.get(id)
+    const seen = this.seenFor(draft)
     const lines = draft.lines.map((line) => {
       const item = draft.catalogGuid ? this.lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
-      return item ? { ...this.seen(draft, item, line.qty), lineId: line.lineId, note: line.note } : line
+      return item ? { ...seen(item, line.qty), lineId: line.lineId, note: line.note } : line
     })
     return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
   }
@@ -253,7 +313,10 @@ export class OrderDesk {
    * transaction can fail the send: an order on disk is reported queued, never as an error.
    */
   prepareSend(id: number): PreparedSend {
-    const check = this.check(id)
+    return this.sendingOf(this.check(id))
+  }
+
+  private sendingOf(check: DraftCheck): PreparedSend {
     const changed = check.lines.filter((line) => line.priceChanged)
     if (changed.length > 0) {
       throw new CoreError(
@@ -302,18 +365,24 @@ export class OrderDesk {
     }
   }
 
-  private seen(draft: Draft, item: CatalogItemFacts, qty: number): Omit<DraftLine, 'lineId' | 'note'> {
+  /** How a line of this draft is priced and recorded; the customer and price group are read once. */
+  private seenFor(draft: Draft): (item: CatalogItemFacts, qty: number) => SeenLine {
     const customer = draft.customerGuid ? this.lookup.customer(draft.customerGuid) : null
     const group = draft.catalogGuid ? resolvePriceGroup(this.lookup, draft.catalogGuid, draft.priceGroupGuid, customer) : null
-    const price = group ? unitPriceAt(item, group.name, qty) : null
-    return {
-      catalogItemGuid: item.guid,
-      sku: item.sku,
-      name: item.name,
-      qty,
-      unitPriceSeen: price?.offered ? price.unitPrice : null,
-      qtyAvailableSeen: item.hasInventory && !item.allowBackorder ? item.qtyAvailable : null,
-    }
+    return (item, qty) => seenLine(item, qty, group?.name ?? null)
+  }
+}
+
+/** A line as the rep sees it: the item, the quantity, and the price and stock shown for them. */
+function seenLine(item: CatalogItemFacts, qty: number, priceGroupName: string | null): SeenLine {
+  const price = priceGroupName !== null ? unitPriceAt(item, priceGroupName, qty) : null
+  return {
+    catalogItemGuid: item.guid,
+    sku: item.sku,
+    name: item.name,
+    qty,
+    unitPriceSeen: price?.offered ? price.unitPrice : null,
+    qtyAvailableSeen: item.hasInventory && !item.allowBackorder ? item.qtyAvailable : null,
   }
 }
 

@@ -89,10 +89,11 @@ export class DraftRepository {
   /**
    * `id` brings a draft back under the number the rep knew it by (a rejected order reopened): ids are
    * AUTOINCREMENT, so a draft's number is never handed to another, and is free again only for it.
+   * An order queued whole (OrderDesk.composeOrder) never had a number (0) and gets a new one.
    */
   create(fields: DraftFields, apiGuid: string = randomUUID(), id: number | null = null): Draft {
     const now = new Date(this.clock.now()).toISOString()
-    const reuse = id !== null && this.selectOne.get(id) === undefined ? id : null
+    const reuse = id !== null && id > 0 && this.selectOne.get(id) === undefined ? id : null
     const { lastInsertRowid } = this.insertRow.run(reuse, apiGuid, fields.customerGuid, fields.catalogGuid, this.document(fields), now, now)
     return this.get(Number(lastInsertRowid))
   }

@@ -1,4 +1,4 @@
-import { lineQtyProblem, type Draft, type DraftCheck, type DraftIssue, type PricedLine } from '../../shared/orders'
+import { lineQtyProblem, maxOrderLines, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type PricedLine } from '../../shared/orders'
 import type { CustomerFacts, OrderLookup } from './lookup'
 import { lineBreak, roundMoney, unitPriceAt } from '../pricing'
 import { resolvePriceGroup } from './pricing'
@@ -51,6 +51,7 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     issues.push(fieldIssue('shipTo', 'The chosen ship-to address is no longer on this customer. Choose another.'))
   }
   if (draft.lines.length === 0) issues.push(fieldIssue('lines', 'Add at least one line.'))
+  if (draft.lines.length > maxOrderLines) issues.push(fieldIssue('lines', tooManyLinesMessage()))
 
   const lines: PricedLine[] = []
   let subTotal = 0
@@ -114,6 +115,7 @@ function supplierIssues(draft: Draft): DraftIssue[] {
   const rejection = draft.rejection
   if (!rejection) return []
   const issues: DraftIssue[] = []
+  const lineById = new Map(draft.lines.map((line) => [line.lineId, line]))
   const onOrder = (message: string): DraftIssue => ({ field: null, lineId: null, severity: 'warning', message, supplier: true })
   // The client's message already says who refused it ("The ordering service rejected the request: …").
   if (rejection.message) issues.push(onOrder(rejection.message))
@@ -122,7 +124,7 @@ function supplierIssues(draft: Draft): DraftIssue[] {
       issues.push(onOrder(said.sku && !said.message.includes(said.sku) ? `${said.sku}: ${said.message}` : said.message))
       continue
     }
-    const line = draft.lines.find((l) => l.lineId === said.lineId)
+    const line = lineById.get(said.lineId)
     if (!line || line.qty !== said.sentQty || line.note !== said.sentNote) continue
     issues.push({ field: null, lineId: line.lineId, severity: 'warning', message: said.message, supplier: true })
   }

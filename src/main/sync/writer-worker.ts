@@ -10,7 +10,8 @@ import { SyncStore } from '../store/sync-store'
 import { applyRequest, closeRequest, readyMessage, requestSize, type WriterRequest, type WriterResponse, type WriterWorkerData } from './page-writer'
 
 const data = workerData as WriterWorkerData
-const db = openDatabase(data.databasePath, data.nativeBinding ? { nativeBinding: data.nativeBinding } : {})
+// The main thread made the database: a missing one here is a fault to report, never one to make.
+const db = openDatabase(data.databasePath, { create: false, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
 const store = new SyncStore(db, new Retention(db))
 // This connection exists only while a sync runs: it keeps the bulk-write settings throughout. Its
 // checkpoints run on this thread, so they may come less often than the main thread's (which stall the
