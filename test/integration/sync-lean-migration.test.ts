@@ -99,13 +99,16 @@ describe('lean catalog items (migration 10)', () => {
       VALUES (?, 'queued', ?, ?, ?, '{"subTotal":1}', 0, ?, ?)`).run('5a4b3c2d-0000-4000-8000-000000000010', customer.guid, customer.name, catalogGuid, '2026-11-01T09:40:00.000Z', '2026-11-01T09:40:00.000Z')
     old.prepare('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)').run(
       entry.lastInsertRowid, JSON.stringify({ ...draftDocument, lines: [{ lineId: 'l2', catalogItemGuid: kept[1]!.guid, qty: 1 }] }), JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-000000000010' } } }))
-    const ordersBefore = ['drafts', 'outbox', 'outbox_payloads'].map((table) => old.prepare(`SELECT * FROM ${table} ORDER BY 1`).all())
+    // Read by the columns schema 9 had: later migrations may add columns (with their defaults), never change these.
+    const columnsAt9 = (table: string) => old.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().map((column) => column.name).join(', ')
+    const orderTables = ['drafts', 'outbox', 'outbox_payloads'].map((table) => ({ table, columns: columnsAt9(table) }))
+    const ordersBefore = orderTables.map(({ table, columns }) => old.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all())
     closeDatabase(old)
 
     // The current Satchel opens it.
     const migrated = openDatabase(path)
     expect(migrated.pragma('user_version', { simple: true })).toBe(latestSchemaVersion())
-    expect(['drafts', 'outbox', 'outbox_payloads'].map((table) => migrated.prepare(`SELECT * FROM ${table} ORDER BY 1`).all())).toEqual(ordersBefore)
+    expect(orderTables.map(({ table, columns }) => migrated.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all())).toEqual(ordersBefore)
 
     const after = new StoreQueries(migrated)
     const current = harness.queries
