@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createCore } from '../src/main/core/compose'
 import { call } from '../src/main/core/handlers'
-import { createConsoleLogger, createMemorySecretStore } from '../src/main/ports'
+import { createConsoleLogger, createMemoryKeychain } from '../src/main/ports'
 import { startBridge } from '../test/bridge/server'
 import { startService } from '../test/service/index'
 import { findElectronBinary } from './electron-binary.cjs'
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const core = createCore({
     databasePath: join(profile, 'satchel.db'),
     appVersion: process.env.npm_package_version ?? '0.0.0-demo',
-    ports: { logger: createConsoleLogger('warn'), secrets: createMemorySecretStore() },
+    ports: { logger: createConsoleLogger('warn'), secrets: createMemoryKeychain() },
   })
   const saved = await call(core.handlers, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
   if (!saved.ok) throw new Error(saved.error.message)

@@ -30,7 +30,7 @@ export interface Logger {
 export type SecretName = 'apiSecret' | 'userToken'
 
 /** Keeps credentials out of the database and out of plain files. */
-export interface SecretStore {
+export interface Keychain {
   /** False where the platform offers no safe storage (for example Linux's plain-text backend). */
   isAvailable(): boolean
   get(name: SecretName): Promise<string | null>
@@ -95,7 +95,7 @@ export function createConsoleLogger(level: 'debug' | 'info' | 'warn' | 'error' =
 }
 
 /** Keeps secrets in memory only: for tests, the bridge and one-shot CLI runs. */
-export function createMemorySecretStore(): SecretStore {
+export function createMemoryKeychain(): Keychain {
   const secrets = new Map<SecretName, string>()
   return {
     isAvailable: () => true,

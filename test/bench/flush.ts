@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
 import { createCore } from '../../src/main/core/compose'
 import { call } from '../../src/main/core/handlers'
-import { createMemorySecretStore } from '../../src/main/ports'
+import { createMemoryKeychain } from '../../src/main/ports'
 import type { OrderRequest } from '../../src/main/orders/request'
 import { printTable, startDouble, writeResults, type Double } from './support'
 
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
   process.stdout.write('Starting the double (size demo) in a child process…\n')
   const double = await startDouble('demo')
   const directory = mkdtempSync(join(tmpdir(), 'satchel-bench-flush-'))
-  const core = createCore({ databasePath: join(directory, 'satchel.db'), appVersion: 'bench', backgroundSync: false, ports: { secrets: createMemorySecretStore() } })
+  const core = createCore({ databasePath: join(directory, 'satchel.db'), appVersion: 'bench', backgroundSync: false, ports: { secrets: createMemoryKeychain() } })
   try {
     await call(core.handlers, 'saveConnection', { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } })
     const synced = await call(core.handlers, 'syncNow', {})

@@ -15,8 +15,8 @@ import { statSync } from 'node:fs'
 import BetterSqlite3, { type Database } from 'better-sqlite3'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
-import { Retention } from '../../src/main/store/retention'
-import { SyncStore } from '../../src/main/store/sync-store'
+import { Retention } from '../../src/main/local/retention'
+import { LocalCopy } from '../../src/main/local/copy'
 
 const rowsPerTransaction = 2000
 
@@ -92,13 +92,13 @@ export function plainInsert(source: Database, path: string): PlainInsert {
 
 /**
  * Satchel's writer alone on the same records, in this process, as plainInsert runs: the writer
- * thread's SyncStore and settings, a first listing (fresh), 2,000 rows per transaction, the deferred
+ * thread's LocalCopy and settings, a first listing (fresh), 2,000 rows per transaction, the deferred
  * indexes built at the end; no network, no thread hand-over. Against plainInsert this isolates the
  * write path from what the rest of a sync costs on a shared machine.
  */
 export function satchelInsert(source: Database, path: string): PlainInsert {
   const db = openDatabase(path)
-  const store = new SyncStore(db, new Retention(db))
+  const store = new LocalCopy(db, new Retention(db))
   store.beginBulkWrite()
   db.pragma('wal_autocheckpoint = 2000')
   const listingId = store.newListingId('bench')

@@ -35,12 +35,12 @@ import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { ServiceClient } from '../../src/main/ordering-client/client'
-import { Retention } from '../../src/main/store/retention'
-import { SyncStore } from '../../src/main/store/sync-store'
+import { Retention } from '../../src/main/local/retention'
+import { LocalCopy } from '../../src/main/local/copy'
 import { SyncEngine, type SyncReport, type SyncSource } from '../../src/main/sync/engine'
 import { spawn } from 'node:child_process'
 import { sourceWriterWorker, startWorkerWriter } from '../../src/main/sync/page-writer'
-import { StoreQueries } from '../../src/main/store/queries'
+import { BrowseQueries } from '../../src/main/browse/queries'
 import { plainInsert, satchelInsert } from './plain-insert'
 import { control, controlGet, printTable, root, startDouble, writeResults, type Double } from './support'
 
@@ -65,7 +65,7 @@ const pathologicalSearchTexts: [label: string, text: string][] = [
 ]
 
 /** Each pathological search's median time (5 runs, the first dropped), items and customers in one. */
-function measurePathologicalSearches(queries: StoreQueries): { label: string; characters: number; ms: number }[] {
+function measurePathologicalSearches(queries: BrowseQueries): { label: string; characters: number; ms: number }[] {
   const largest = queries.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)[0]!.guid
   return pathologicalSearchTexts.map(([label, text]) => {
     const times = Array.from({ length: 5 }, () => {
@@ -152,11 +152,11 @@ interface Measured {
  * to other processes (the double, and anything else on a shared machine); this is the part that is
  * Satchel's own synchronous work.
  */
-function timeStoreCalls(store: SyncStore): { longest(): number; longestName(): string; reset(): void } {
+function timeStoreCalls(store: LocalCopy): { longest(): number; longestName(): string; reset(): void } {
   let longest = 0
   let longestName = ''
   const target = store as unknown as Record<string, unknown>
-  for (const name of Object.getOwnPropertyNames(SyncStore.prototype)) {
+  for (const name of Object.getOwnPropertyNames(LocalCopy.prototype)) {
     const original = target[name]
     if (name === 'constructor' || typeof original !== 'function') continue
     target[name] = (...args: unknown[]) => {
@@ -316,7 +316,7 @@ async function liveCatalogGuids(double: Double): Promise<string[]> {
 async function satchelAgainst(double: Double, path: string, concurrency: number) {
   const db = openDatabase(path)
   const client = new ServiceClient({ connection: { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } } })
-  const store = new SyncStore(db, new Retention(db))
+  const store = new LocalCopy(db, new Retention(db))
   const storeCalls = timeStoreCalls(store)
   const writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
   const marks: ScopeMarks = { itemsFrom: null, itemsTo: null }
@@ -327,7 +327,7 @@ async function satchelAgainst(double: Double, path: string, concurrency: number)
     store,
     storeCalls,
     engine,
-    queries: new StoreQueries(db),
+    queries: new BrowseQueries(db),
     /** The file's size with everything checkpointed into it. */
     /**
      * The file's size with everything checkpointed into it. The writer thread may still be running the

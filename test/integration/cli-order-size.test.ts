@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { runOrderQueue } from '../../src/main/cli/orders'
 import type { Output } from '../../src/main/cli/errors'
 import { DraftRepository } from '../../src/main/orders/drafts'
-import { StoreOrderLookup } from '../../src/main/orders/store-lookup'
+import { LocalOrderLookup } from '../../src/main/orders/local-lookup'
 import * as validation from '../../src/main/orders/validation'
 import { maxOrderLines } from '../../src/shared/orders'
 import { startService } from '../service/index'
@@ -156,8 +156,8 @@ describe('order queue with many lines', () => {
     const lines = bulkSkus.slice(2000, 2400).map((sku) => ({ sku, qty: 1 }))
     const reads = vi.spyOn(DraftRepository.prototype, 'get')
     const saves = vi.spyOn(DraftRepository.prototype, 'save')
-    const byGuid = vi.spyOn(StoreOrderLookup.prototype, 'catalogItem')
-    const bySku = vi.spyOn(StoreOrderLookup.prototype, 'catalogItemBySku')
+    const byGuid = vi.spyOn(LocalOrderLookup.prototype, 'catalogItem')
+    const bySku = vi.spyOn(LocalOrderLookup.prototype, 'catalogItemBySku')
     checks.count = 0
     const code = await runOrderQueue({ db, json: true }, { file: draftFile('counted.json', lines) }, output)
     expect(code).toBe(0)

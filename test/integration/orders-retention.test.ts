@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { Retention } from '../../src/main/store/retention'
-import { SyncStore } from '../../src/main/store/sync-store'
+import { Retention } from '../../src/main/local/retention'
+import { LocalCopy } from '../../src/main/local/copy'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
 let harness: OrdersHarness | undefined
@@ -21,7 +21,7 @@ describe('rows that drafts and unsent orders still need survive a full sync', ()
 
     // A store of its own, as the writer thread and the CLI have: only the database says what is needed.
     const db = harness.core.db
-    const store = new SyncStore(db, new Retention(db))
+    const store = new LocalCopy(db, new Retention(db))
     const scope = `catalogItems:${target.catalogGuid}`
     const emptyListing = store.newListingId(scope)
     store.pruneUnlisted('catalogItems', target.catalogGuid, emptyListing, null)

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore, type Core } from '../../src/main/core/compose'
 import { call } from '../../src/main/core/handlers'
-import { createMemorySecretStore } from '../../src/main/ports'
+import { createMemoryKeychain } from '../../src/main/ports'
 import type { MethodInput, MethodOutput } from '../../src/shared/contract'
 import type { MethodName } from '../../src/shared/channels'
 import { startService } from '../service/index'
@@ -40,7 +40,7 @@ export async function startOrdersHarness(options: StartServiceOptions = {}): Pro
   const port = Number(new URL(service.url).port)
   const directory = mkdtempSync(join(tmpdir(), 'satchel-orders-'))
   const databasePath = join(directory, 'satchel.db')
-  const secrets = createMemorySecretStore()
+  const secrets = createMemoryKeychain()
   const open = () => createCore({ databasePath, appVersion: '0.0.0-test', backgroundSync: false, ports: { secrets } })
   let core = open()
 

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { call } from '../../src/main/core/handlers'
 import { silentLogger } from '../../src/main/ports'
-import { Retention } from '../../src/main/store/retention'
-import { SyncStore } from '../../src/main/store/sync-store'
+import { Retention } from '../../src/main/local/retention'
+import { LocalCopy } from '../../src/main/local/copy'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
 let harness: OrdersHarness
@@ -156,7 +156,7 @@ describe('quotes', () => {
 
     // A store of its own, as the writer thread and the CLI have: only the database says what is needed.
     const db = harness.core.db
-    const store = new SyncStore(db, new Retention(db))
+    const store = new LocalCopy(db, new Retention(db))
     const items = `catalogItems:${target.catalogGuid}`
     const countItems = () => db.prepare<[string], number>('SELECT count(*) FROM catalog_items WHERE catalog_guid = ?').pluck().get(target.catalogGuid)
     store.pruneUnlisted('catalogItems', target.catalogGuid, store.newListingId(items), null)

@@ -4,7 +4,7 @@
  * keep the last good copy, and nothing priced afterwards may come out negative.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { itemFactsFromRecord } from '../../src/main/orders/store-lookup'
+import { itemFactsFromRecord } from '../../src/main/orders/local-lookup'
 import { unitPriceAt } from '../../src/main/pricing'
 import { itemsRoute, startHarness, type Harness } from './sync-support'
 

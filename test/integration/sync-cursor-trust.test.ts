@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LogFields, Logger } from '../../src/main/ports'
-import { parseServerTime } from '../../src/main/store/time'
+import { parseServerTime } from '../../src/main/local/time'
 import { SyncEngine, type SyncReport } from '../../src/main/sync/engine'
 import { itemsRoute, liveCatalogGuids, serverCustomerGuids, serverItemGuids, startHarness, type Harness } from './sync-support'
 

@@ -12,8 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
-import { StoreQueries } from '../../src/main/store/queries'
-import { catalogItemRow, categoriesOf, categoryRow } from '../../src/main/store/rows'
+import { BrowseQueries } from '../../src/main/browse/queries'
+import { catalogItemRow, categoriesOf, categoryRow } from '../../src/main/local/rows'
 import { liveCatalogGuids, startHarness, type Harness } from './sync-support'
 
 let harness: Harness | undefined
@@ -110,11 +110,11 @@ describe('lean catalog items (migration 10)', () => {
     expect(migrated.pragma('user_version', { simple: true })).toBe(latestSchemaVersion())
     expect(orderTables.map(({ table, columns }) => migrated.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all())).toEqual(ordersBefore)
 
-    const after = new StoreQueries(migrated)
+    const after = new BrowseQueries(migrated)
     const current = harness.queries
     // The items the draft and the queued order name read as before.
     // (syncedAt is when each copy was fetched, not part of the comparison.)
-    const read = (queries: StoreQueries, guid: string) => ({ ...queries.getCatalogItem({ guid }), syncedAt: null })
+    const read = (queries: BrowseQueries, guid: string) => ({ ...queries.getCatalogItem({ guid }), syncedAt: null })
     expect(read(after, kept[0]!.guid)).toEqual(read(current, kept[0]!.guid))
     expect(read(after, kept[1]!.guid)).toEqual(read(current, kept[1]!.guid))
 

@@ -8,9 +8,9 @@ import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import type { ServiceAuth } from '../../src/main/ordering-client/connection'
 import { ServiceClient } from '../../src/main/ordering-client/client'
-import { StoreQueries } from '../../src/main/store/queries'
-import { Retention } from '../../src/main/store/retention'
-import { SyncStore } from '../../src/main/store/sync-store'
+import { BrowseQueries } from '../../src/main/browse/queries'
+import { Retention } from '../../src/main/local/retention'
+import { LocalCopy } from '../../src/main/local/copy'
 import { SyncEngine, type SyncReport, type SyncRunOptions, type SyncSource } from '../../src/main/sync/engine'
 import { startService } from '../service/index'
 import type { RunningService, ServiceSize, StartServiceOptions } from '../service/types'
@@ -33,8 +33,8 @@ export interface HarnessOptions {
 export interface Harness {
   service: RunningService
   db: Database
-  store: SyncStore
-  queries: StoreQueries
+  store: LocalCopy
+  queries: BrowseQueries
   retention: Retention
   client: ServiceClient
   /** Milliseconds each retry asked to wait. */
@@ -50,7 +50,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const directory = mkdtempSync(join(tmpdir(), 'satchel-sync-'))
   const db = openDatabase(join(directory, 'satchel.db'))
   const retention = new Retention(db)
-  const store = new SyncStore(db, retention)
+  const store = new LocalCopy(db, retention)
   const sleeps: number[] = []
   const credentials = service.credentials
   const auth: ServiceAuth =
@@ -75,7 +75,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     service,
     db,
     store,
-    queries: new StoreQueries(db),
+    queries: new BrowseQueries(db),
     retention,
     client,
     sleeps,

@@ -5,10 +5,10 @@
  * flusher reaches that point ('claimed': the entry is marked sending, nothing sent yet; 'responded':
  * the service answered, Satchel has not recorded it).
  */
-import { ConnectionStore } from '../../src/main/core/connection'
+import { ConnectionSettings } from '../../src/main/settings/connection'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { createOrders } from '../../src/main/orders'
-import { createMemorySecretStore, silentLogger, systemClock } from '../../src/main/ports'
+import { createMemoryKeychain, silentLogger, systemClock } from '../../src/main/ports'
 import { ServiceClient } from '../../src/main/ordering-client/client'
 
 async function main(): Promise<void> {
@@ -16,9 +16,9 @@ async function main(): Promise<void> {
   if (!databasePath) throw new Error('usage: flush-child.ts <database>')
   const [killPoint, killAtCount] = (process.env.SATCHEL_KILL_AT ?? '').split(':')
   const db = openDatabase(databasePath)
-  const secrets = createMemorySecretStore()
+  const secrets = createMemoryKeychain()
   await secrets.set('apiSecret', process.env.SATCHEL_API_SECRET ?? '')
-  const connection = await new ConnectionStore(db, secrets).resolve()
+  const connection = await new ConnectionSettings(db, secrets).resolve()
   if (!connection) throw new Error('no connection saved in this database')
   const client = new ServiceClient({ connection })
   let reached = 0

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'
 import { connectionInputSchema } from '../../src/shared/contract'
-import { createMemorySecretStore, type SecretStore } from '../../src/main/ports'
+import { createMemoryKeychain, type Keychain } from '../../src/main/ports'
 import { createTestCore, type TestCore } from '../support/core'
 
 let core: TestCore | undefined
@@ -19,7 +19,7 @@ const apiKeyInput = {
 
 describe('connection', () => {
   it('keeps the secret in the secret store only and never returns it', async () => {
-    const secrets = createMemorySecretStore()
+    const secrets = createMemoryKeychain()
     core = createTestCore({ ports: { secrets } })
     const saved = await call(core.handlers, 'saveConnection', apiKeyInput)
     expect(saved).toEqual({ ok: true, value: { baseUrl: 'https://orders.example.com', auth: { kind: 'apiKey', apiKey: 'key-123', userGuid: null, hasSecret: true } } })
@@ -43,7 +43,7 @@ describe('connection', () => {
   })
 
   it('refuses to store a secret where the platform has no safe storage', async () => {
-    const unsafe: SecretStore = { ...createMemorySecretStore(), isAvailable: () => false }
+    const unsafe: Keychain = { ...createMemoryKeychain(), isAvailable: () => false }
     core = createTestCore({ ports: { secrets: unsafe } })
     const result = await call(core.handlers, 'saveConnection', apiKeyInput)
     expect(!result.ok && result.error.code).toBe('SECRET_STORE_UNAVAILABLE')

@@ -42,7 +42,7 @@ const probes: Probe[] = [
   // db/ sits below everything that keeps data in it.
   refuse('src/main/db/__probe_orders.ts', "import { OrderDesk } from '../orders/desk'\nexport const d = OrderDesk\n", 'layer main/db/', 'src/main/orders/desk.ts'),
   refuse('src/main/db/__probe_sync.ts', "const engine = require('../sync/engine')\nexport default engine\n", 'layer main/db/', 'src/main/sync/engine.ts'),
-  refuse('src/main/db/__probe_store.ts', "export { StoreQueries } from '../store/queries'\n", 'layer main/db/', 'src/main/store/queries.ts'),
+  refuse('src/main/db/__probe_store.ts', "export { BrowseQueries } from '../browse/queries'\n", 'layer main/db/', 'src/main/browse/queries.ts'),
   // sync/ and orders/ know nothing of each other.
   refuse('src/main/sync/__probe_orders.ts', "import type { Orders } from '../orders'\nexport type O = Orders\n", 'layer main/sync/', 'src/main/orders/index.ts'),
   refuse('src/main/orders/__probe_sync.ts', "export const load = () => import('../sync/scheduler')\n", 'layer main/orders/', 'src/main/sync/scheduler.ts'),
@@ -59,12 +59,12 @@ const probes: Probe[] = [
   refuse('src/main/quotes/__probe_shell.ts', "import '../shell/window'\n", 'layer main/quotes/', 'src/main/shell/window.ts'),
   refuse('src/main/customers/__probe_cli.ts', "import { runQuotes } from '../cli/quotes'\nexport const r = runQuotes\n", 'layer main/customers/', 'src/main/cli/quotes.ts'),
   refuse('src/main/documents/__probe_shell.ts', (base) => `import { printing } from '${base}/src/main/shell/printing'\nexport const p = printing\n`, 'layer main/documents/', 'src/main/shell/printing.ts'),
-  refuse('src/main/store/__probe_cli.ts', "const format = require('../cli/format')\nexport default format\n", 'layer main/store/', 'src/main/cli/format.ts'),
+  refuse('src/main/local/__probe_cli.ts', "const format = require('../cli/format')\nexport default format\n", 'layer main/local/', 'src/main/cli/format.ts'),
   refuse('src/main/connectivity/__probe_shell.ts', "export const load = () => import('../shell/network')\n", 'layer main/connectivity/', 'src/main/shell/network.ts'),
   refuse('src/main/sync/__probe_cli.ts', "export { runSync } from '../cli/sync'\n", 'layer main/sync/', 'src/main/cli/sync.ts'),
   // The top-level files lean on nothing above them.
   refuse('src/main/pricing.ts', "export type { Orders as ProbeOrders } from './orders'\n", 'layer main/pricing.ts', 'src/main/orders/index.ts'),
-  refuse('src/main/pricing.ts', "export type { StoreQueries as ProbeQueries } from './store/queries'\n", 'layer main/pricing.ts', 'src/main/store/queries.ts'),
+  refuse('src/main/pricing.ts', "export type { BrowseQueries as ProbeQueries } from './browse/queries'\n", 'layer main/pricing.ts', 'src/main/browse/queries.ts'),
   refuse('src/main/errors.ts', "export type { Core as ProbeCore } from './core/compose'\n", 'layer main/errors.ts', 'src/main/core/compose.ts'),
   refuse('src/main/errors.ts', "export type { Database as ProbeDatabase } from './db/database'\n", 'layer main/errors.ts', 'src/main/db/database.ts'),
   refuse('src/main/turns.ts', "export type { ServiceClient as ProbeClient } from './ordering-client/client'\n", 'layer main/turns.ts', 'src/main/ordering-client/client.ts'),
@@ -81,10 +81,10 @@ const probes: Probe[] = [
   refuse('src/renderer/src/__probe_node.ts', "import { readFileSync } from 'node:fs'\nexport const r = readFileSync\n", 'layer renderer/', 'fs'),
   // Detours: however the path is spelled, it resolves to the same file.
   refuse('src/main/ordering-client/__probe_detour.ts', "import { SyncEngine } from '../../main/sync/engine'\nexport const e = SyncEngine\n", 'layer main/ordering-client/', 'src/main/sync/engine.ts'),
-  refuse('src/main/store/__probe_detour.ts', "import { SyncEngine } from './../sync/engine'\nexport const e = SyncEngine\n", 'layer main/store/', 'src/main/sync/engine.ts'),
-  refuse('src/main/ordering-client/__probe_loop.ts', "import { StoreQueries } from '../ordering-client/../store/queries'\nexport const q = StoreQueries\n", 'layer main/ordering-client/', 'src/main/store/queries.ts'),
-  refuse('src/main/store/__probe_root.ts', "import { Outbox } from '../../../src/main/orders/outbox'\nexport const o = Outbox\n", 'layer main/store/', 'src/main/orders/outbox.ts'),
-  refuse('src/main/store/__probe_js.ts', "import { SyncEngine } from '../sync/engine.js'\nexport const e = SyncEngine\n", 'layer main/store/', 'src/main/sync/engine.ts'),
+  refuse('src/main/local/__probe_detour.ts', "import { SyncEngine } from './../sync/engine'\nexport const e = SyncEngine\n", 'layer main/local/', 'src/main/sync/engine.ts'),
+  refuse('src/main/ordering-client/__probe_loop.ts', "import { BrowseQueries } from '../ordering-client/../browse/queries'\nexport const q = BrowseQueries\n", 'layer main/ordering-client/', 'src/main/browse/queries.ts'),
+  refuse('src/main/local/__probe_root.ts', "import { Outbox } from '../../../src/main/orders/outbox'\nexport const o = Outbox\n", 'layer main/local/', 'src/main/orders/outbox.ts'),
+  refuse('src/main/local/__probe_js.ts', "import { SyncEngine } from '../sync/engine.js'\nexport const e = SyncEngine\n", 'layer main/local/', 'src/main/sync/engine.ts'),
   refuse('src/main/sync/__probe_absolute.ts', (base) => `export * from '${base}/src/main/orders/flusher'\n`, 'layer main/sync/', 'src/main/orders/flusher.ts'),
   // Only the shell imports electron, and nothing below the composers imports them.
   refuse('src/main/core/__probe_electron.ts', "import { app } from 'electron'\nexport const a = app\n", 'layer main/core/', 'electron'),
@@ -93,9 +93,14 @@ const probes: Probe[] = [
   refuse('src/main/core/__probe_cli.ts', "import '../cli/index'\n", 'layer main/core/', 'src/main/cli/index.ts'),
   refuse('src/main/ordering-client/__probe_core.ts', "import type { Core } from '../core/compose'\nexport type C = Core\n", 'layer main/ordering-client/', 'src/main/core/compose.ts'),
   // A folder the map does not know imports nothing; a circle and an unresolvable import are refused too.
-  refuse('src/main/browse/__probe_unmapped.ts', "import { CoreError } from '../errors'\nexport const e = CoreError\n", 'unmapped', 'src/main/errors.ts'),
+  // sync/ only syncs: browsing is browse/'s, and browse/ only reads what sync filled.
+  refuse('src/main/sync/__probe_browse.ts', "import { BrowseQueries } from '../browse/queries'\nexport const q = BrowseQueries\n", 'layer main/sync/', 'src/main/browse/queries.ts'),
+  refuse('src/main/browse/__probe_sync.ts', "import { createSyncRun } from '../sync/run'\nexport const r = createSyncRun\n", 'layer main/browse/', 'src/main/sync/run.ts'),
+  refuse('src/main/orders/__probe_browse.ts', "export { createBrowsing } from '../browse'\n", 'layer main/orders/', 'src/main/browse/index.ts'),
+  refuse('src/main/settings/__probe_orders.ts', "import { Outbox } from '../orders/outbox'\nexport const o = Outbox\n", 'layer main/settings/', 'src/main/orders/outbox.ts'),
+  refuse('src/main/reports/__probe_unmapped.ts', "import { CoreError } from '../errors'\nexport const e = CoreError\n", 'unmapped', 'src/main/errors.ts'),
   refuse('src/main/orders/__probe_ring_a.ts', "import { b } from './__probe_ring_b'\nexport const a = () => b\n", 'no-circular', 'src/main/orders/__probe_ring_b.ts'),
-  refuse('src/main/store/__probe_missing.ts', "import { nothing } from '../sync/no-such-module'\nexport const n = nothing\n", 'unresolvable', '../sync/no-such-module'),
+  refuse('src/main/local/__probe_missing.ts', "import { nothing } from '../sync/no-such-module'\nexport const n = nothing\n", 'unresolvable', '../sync/no-such-module'),
 ]
 
 /** The other half of the circle. */
@@ -103,8 +108,9 @@ const ringHalf = { file: 'src/main/orders/__probe_ring_b.ts', code: "import { a 
 
 /** Imports the map allows, so the rules are known not to refuse everything. */
 const allowed: { file: string; code: string }[] = [
-  { file: 'src/main/store/__allowed_db.ts', code: "import type { Database } from '../db/database'\nexport type D = Database\n" },
-  { file: 'src/main/orders/__allowed_store.ts', code: "export { StoreQueries } from '../store/queries'\n" },
+  { file: 'src/main/local/__allowed_db.ts', code: "import type { Database } from '../db/database'\nexport type D = Database\n" },
+  { file: 'src/main/orders/__allowed_local.ts', code: "export { PriceGroups } from '../local/price-groups'\n" },
+  { file: 'src/main/core/__allowed_browse.ts', code: "export { BrowseQueries } from '../browse/queries'\n" },
   { file: 'src/main/documents/__allowed_quotes.ts', code: "export const load = () => import('../quotes/desk')\n" },
   { file: 'src/main/shell/__allowed_electron.ts', code: "import { app } from 'electron'\nexport const a = app\n" },
   { file: 'src/preload/__allowed_electron.ts', code: "const { contextBridge } = require('electron')\nexport default contextBridge\n" },
@@ -180,7 +186,7 @@ describe('electron ban (eslint, beside the allow-list)', () => {
   const importsElectron = "import { app } from 'electron'\nexport const name = app.getName()\n"
 
   it('fails a file outside src/main/shell that imports electron', async () => {
-    for (const path of ['src/main/core/uses-electron.ts', 'src/main/ordering-client/client.ts', 'src/main/store/queries.ts', 'src/main/cli/index.ts', 'src/shared/uses-electron.ts', 'src/renderer/src/uses-electron.ts']) {
+    for (const path of ['src/main/core/uses-electron.ts', 'src/main/ordering-client/client.ts', 'src/main/browse/queries.ts', 'src/main/cli/index.ts', 'src/shared/uses-electron.ts', 'src/renderer/src/uses-electron.ts']) {
       expect(await restrictedImportErrors(importsElectron, path), path).toEqual([expect.stringContaining('Only src/main/shell')])
     }
   })
@@ -199,11 +205,11 @@ describe('SQLite transactions in the core', () => {
   const declare = 'declare const db: { transaction(fn: () => void): { (): void; immediate(): void } }\n'
 
   it('fails a deferred transaction, called at once or kept for later', async () => {
-    expect(await ruleErrors(`${declare}db.transaction(() => undefined)()\n`, 'src/main/store/deferred.ts')).toEqual([expect.stringContaining('.immediate()')])
+    expect(await ruleErrors(`${declare}db.transaction(() => undefined)()\n`, 'src/main/local/deferred.ts')).toEqual([expect.stringContaining('.immediate()')])
     expect(await ruleErrors(`${declare}export const later = db.transaction(() => undefined)\n`, 'src/main/quotes/deferred.ts')).toHaveLength(1)
   })
 
   it('allows one that begins IMMEDIATE', async () => {
-    expect(await ruleErrors(`${declare}db.transaction(() => undefined).immediate()\n`, 'src/main/store/immediate.ts')).toEqual([])
+    expect(await ruleErrors(`${declare}db.transaction(() => undefined).immediate()\n`, 'src/main/local/immediate.ts')).toEqual([])
   })
 })

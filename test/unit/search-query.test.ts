@@ -5,7 +5,7 @@
  * is printed by `npm run bench:sync` (pathological searches); here only the shape is held.
  */
 import { describe, expect, it } from 'vitest'
-import { MAX_PHRASE_PARTS, MAX_SEARCH_TERMS, wordPrefixQuery } from '../../src/main/store/search'
+import { MAX_PHRASE_PARTS, MAX_SEARCH_TERMS, wordPrefixQuery } from '../../src/main/browse/search'
 
 function termsOf(query: string | null): string[] {
   return query === null ? [] : (query.match(/"[^"]*"\*/g) ?? [])

@@ -10,9 +10,9 @@ import { closeDatabase, openDatabase, type Database } from '../../src/main/db/da
 import type { ListParams, Page } from '../../src/main/ordering-client/client'
 import { ServiceError } from '../../src/main/ordering-client/errors'
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../../src/main/ordering-client/schemas'
-import { StoreQueries } from '../../src/main/store/queries'
-import { Retention } from '../../src/main/store/retention'
-import { SyncStore } from '../../src/main/store/sync-store'
+import { BrowseQueries } from '../../src/main/browse/queries'
+import { Retention } from '../../src/main/local/retention'
+import { LocalCopy } from '../../src/main/local/copy'
 import { SyncEngine, type SyncSource } from '../../src/main/sync/engine'
 import { inlineWriter } from '../../src/main/sync/page-writer'
 import { countTurns } from '../support/turn-counter'
@@ -97,8 +97,8 @@ class FakeService implements SyncSource {
 
 let directory: string
 let db: Database
-let store: SyncStore
-let queries: StoreQueries
+let store: LocalCopy
+let queries: BrowseQueries
 let retention: Retention
 
 function engine(service: FakeService, clockMs = Date.UTC(2030, 5, 1)): SyncEngine {
@@ -117,8 +117,8 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-engine-'))
   db = openDatabase(join(directory, 'satchel.db'))
   retention = new Retention(db)
-  store = new SyncStore(db, retention)
-  queries = new StoreQueries(db)
+  store = new LocalCopy(db, retention)
+  queries = new BrowseQueries(db)
 })
 
 afterEach(() => {

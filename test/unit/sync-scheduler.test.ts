@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { SyncEngine, SyncReport, SyncRunOptions } from '../../src/main/sync/engine'
 import { SyncScheduler } from '../../src/main/sync/scheduler'
-import type { SyncStore } from '../../src/main/store/sync-store'
+import type { LocalCopy } from '../../src/main/local/copy'
 import { silentLogger } from '../../src/main/ports'
 import { CoreError } from '../../src/main/errors'
 
@@ -23,7 +23,7 @@ function controllableEngine() {
   return { engine, runs }
 }
 
-const store = { allScopes: () => [], lastSyncAt: () => null, lastReport: () => null } as unknown as SyncStore
+const store = { allScopes: () => [], lastSyncAt: () => null, lastReport: () => null } as unknown as LocalCopy
 
 function scheduler(createEngine: () => Promise<SyncEngine | null>, statuses: boolean[] = []) {
   return new SyncScheduler({

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { readyMessage, sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
-import { StoreQueries } from '../../src/main/store/queries'
+import { BrowseQueries } from '../../src/main/browse/queries'
 import { Lease } from '../../src/main/db/lease'
 import { systemClock } from '../../src/main/ports'
 
@@ -30,7 +30,7 @@ describe('the writer thread', () => {
     const rows = [1, 2, 3].map((n) => ({ guid: `item-${n}`, id: n, sku: `SKU-${n}`, name: `Thread-written widget ${n}`, pricing: { Retail: n } }))
     const counts = await writer.applyCatalogItems('cat', rows, { listingId: null, serverTime: null, page: { scope: 'catalogItems:cat', page: 0 } })
     expect(counts).toEqual({ fetched: 3, upserted: 3, deleted: 0 })
-    const queries = new StoreQueries(db)
+    const queries = new BrowseQueries(db)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat', query: 'thread widg' }).total).toBe(3)
     expect(db.prepare('SELECT page FROM sync_pages WHERE scope = ?').pluck().all('catalogItems:cat')).toEqual([0])
   })
@@ -47,7 +47,7 @@ describe('the writer thread', () => {
     const before = statSync(path).size
     await writer.checkpoint()
     expect(statSync(path).size - before).toBeGreaterThan(600_000)
-    expect(new StoreQueries(db).counts().catalogItems).toBe(300)
+    expect(new BrowseQueries(db).counts().catalogItems).toBe(300)
   })
 
   it('renews the sync lease in the transactions that write pages, and writes none once it is lost', async () => {
@@ -65,7 +65,7 @@ describe('the writer thread', () => {
     // Another process took the lease over: the page is not written.
     db.prepare("UPDATE leases SET owner = 'another process' WHERE name = ?").run('sync')
     await expect(writer.applyCatalogItems('cat', page(2), { listingId: null, serverTime: null })).rejects.toThrow(/no longer holds the sync lease/)
-    expect(new StoreQueries(db).counts().catalogItems).toBe(1)
+    expect(new BrowseQueries(db).counts().catalogItems).toBe(1)
   })
 
   it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {

@@ -1,12 +1,9 @@
 import type { Database } from '../db/database'
+import { SettingsTable } from '../db/settings'
+import { savedConnection } from '../settings/connection'
 import type { ServiceConnection } from '../ordering-client/connection'
 import { plainHttpProblem } from '../../shared/contract'
 import { UsageError, type GlobalOptions } from './errors'
-
-interface SavedConnection {
-  baseUrl?: string
-  auth?: { kind?: string; apiKey?: string; userGuid?: string | null }
-}
 
 /**
  * The connection for commands that talk to the service. Options and environment first; the
@@ -14,15 +11,15 @@ interface SavedConnection {
  * the database: the app keeps it in the operating system's secret store.
  */
 export function cliConnection(global: GlobalOptions, db: Database, command: string): ServiceConnection {
-  const savedJson = db.prepare<[], string>("SELECT value FROM settings WHERE key = 'connection'").pluck().get()
-  const saved = savedJson ? (JSON.parse(savedJson) as SavedConnection) : {}
-  const savedKey = saved.auth?.kind === 'apiKey' ? saved.auth : undefined
-  const baseUrl = global.baseUrl ?? saved.baseUrl
+  const settings = new SettingsTable(db)
+  const saved = savedConnection(settings)
+  const savedKey = saved?.auth.kind === 'apiKey' ? saved.auth : undefined
+  const baseUrl = global.baseUrl ?? saved?.baseUrl
   const apiKey = global.apiKey ?? savedKey?.apiKey
   const userGuid = global.userGuid ?? savedKey?.userGuid ?? undefined
   if (!baseUrl) throw new UsageError(`${command} needs --base-url (or SATCHEL_BASE_URL)`)
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
-  allowPlainHttp(global, db, baseUrl)
+  allowPlainHttp(global, settings, baseUrl)
   if (!apiKey) throw new UsageError(`${command} needs --api-key (or SATCHEL_API_KEY)`)
   if (!global.apiSecret) throw new UsageError(`${command} needs --api-secret (or SATCHEL_API_SECRET)`)
   return { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } }
@@ -36,15 +33,14 @@ const insecureHttpKey = 'insecureHttpAllowed'
  * for this address (a lab without https) with --allow-insecure-http, now or in an earlier run on this
  * database. Every run that uses it says so on stderr, so an allowance kept from a lab is never silent.
  */
-function allowPlainHttp(global: GlobalOptions, db: Database, baseUrl: string): void {
+function allowPlainHttp(global: GlobalOptions, settings: SettingsTable, baseUrl: string): void {
   const problem = plainHttpProblem(baseUrl)
   if (!problem) return
   const origin = new URL(baseUrl).origin
-  const kept = db.prepare<[string], string>('SELECT value FROM settings WHERE key = ?').pluck().get(insecureHttpKey)
-  const keptOrigin = kept === undefined ? null : (JSON.parse(kept) as unknown)
+  const keptOrigin = settings.get(insecureHttpKey) ?? null
   if (keptOrigin !== origin) {
     if (!global.allowInsecureHttp) throw new UsageError(`${problem} For a lab without https, pass --allow-insecure-http.`)
-    db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(insecureHttpKey, JSON.stringify(origin))
+    settings.set(insecureHttpKey, origin)
   }
   process.stderr.write(
     `satchel: warning: plain http to ${origin}: the API secret and orders travel unencrypted (allowed with --allow-insecure-http and kept for this address in this database; use https:// outside a lab)\n`,

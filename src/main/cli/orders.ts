@@ -3,6 +3,7 @@
  * outbox and flusher as the app, so an order queued here is the app's order, sent exactly once by
  * whichever of the two flushes first.
  */
+import { AppSettings } from '../settings/app-settings'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
@@ -79,14 +80,14 @@ async function withOrders<T>(global: GlobalOptions, use: (orders: Orders) => Pro
   try {
     client = makeClient?.(db)
     const sender = client ?? null
-    const remainInPreliminary = db.prepare<[], string>("SELECT value FROM settings WHERE key = 'remainInPreliminaryDefault'").pluck().get()
+    const { remainInPreliminaryDefault } = new AppSettings(db).get()
     const orders = createOrders({
       db,
       clock: systemClock,
       logger: process.env.SATCHEL_LOG === 'debug' ? createConsoleLogger('debug') : silentLogger,
       sender: async () => sender,
       label: 'satchel (CLI)',
-      defaults: () => ({ remainInPreliminary: remainInPreliminary === 'true' }),
+      defaults: () => ({ remainInPreliminary: remainInPreliminaryDefault }),
     })
     return await use(orders)
   } finally {

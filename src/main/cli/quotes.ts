@@ -4,7 +4,7 @@
  */
 import { UsualItems } from '../customers/usual'
 import { closeDatabase, type Database } from '../db/database'
-import { StoreOrderLookup } from '../orders/store-lookup'
+import { LocalOrderLookup } from '../orders/local-lookup'
 import { systemClock } from '../ports'
 import { localDay } from '../quotes/desk'
 import { QuoteRepository } from '../quotes/repository'
@@ -41,7 +41,7 @@ export function runQuotes(global: GlobalOptions, filter: { customer?: string }, 
 
 export function runCustomerUsual(global: GlobalOptions, request: { customerGuid: string; limit: number }, output: Output): number {
   return withDatabase(global, (db) => {
-    const lookup = new StoreOrderLookup(db)
+    const lookup = new LocalOrderLookup(db)
     if (!lookup.customer(request.customerGuid)) throw new UsageError(`No customer ${request.customerGuid} in the local database`)
     const items = new UsualItems(db, lookup, systemClock)
       .list(request.customerGuid, request.limit)

@@ -3,41 +3,27 @@
  * read-only and the query layer only, so they start fast, work offline and on a read-only database.
  */
 import { closeDatabase, type Database } from '../db/database'
-import { StoreQueries } from '../store/queries'
+import { BrowseQueries } from '../browse/queries'
+import { SyncState } from '../local/sync-state'
+import { OutboxReader } from '../orders/outbox'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
 
-function withStore<T>(global: GlobalOptions, use: (queries: StoreQueries, db: Database) => T): T {
+function withStore<T>(global: GlobalOptions, use: (queries: BrowseQueries, db: Database) => T): T {
   const db = openExisting(global.db, 'read')
   try {
-    return use(new StoreQueries(db), db)
+    return use(new BrowseQueries(db), db)
   } finally {
     closeDatabase(db)
   }
 }
 
-type OutboxCounts = Record<'queued' | 'sending' | 'retrying' | 'needsAttention' | 'sent', number>
-
-/**
- * Outbox entries by state, read straight from the outbox table the order outbox keeps (state is one
- * of the five names above), so status needs none of the outbox's code. No table yet: all zero.
- */
-function outboxCounts(db: Database): OutboxCounts {
-  const counts: OutboxCounts = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 }
-  const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()
-  if (!exists) return counts
-  for (const row of db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state').all()) {
-    if (row.state in counts) counts[row.state as keyof OutboxCounts] = row.n
-  }
-  return counts
-}
-
 export function runStatus(global: GlobalOptions, output: Output): number {
   return withStore(global, (queries, db) => {
     const counts = queries.counts()
-    const outbox = outboxCounts(db)
-    const lastSyncMs = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck().get() ?? null
+    const outbox = OutboxReader.counts(db)
+    const lastSyncMs = new SyncState(db).lastSyncAt()
     const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
     const human = [
       `Database        ${global.db}`,

@@ -4,15 +4,14 @@
  * app keeps it in the operating system's secret store).
  */
 import { closeDatabase, openDatabase } from '../db/database'
-import { systemClock } from '../ports'
+import { silentLogger, systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
-import { StoreQueries } from '../store/queries'
-import { Retention } from '../store/retention'
-import { SyncStore } from '../store/sync-store'
+import { BrowseQueries } from '../browse/queries'
+import { Retention } from '../local/retention'
+import { LocalCopy } from '../local/copy'
 import { describeHolder, Lease } from '../db/lease'
-import { SyncEngine, resourceNames, type SyncProgress } from '../sync/engine'
-import { withSyncLease } from '../sync/exclusive'
-import { inlineWriter, sourceWriterWorker, startWorkerWriter, type PageWriter } from '../sync/page-writer'
+import { resourceNames, type SyncProgress } from '../sync/engine'
+import { createSyncRun } from '../sync/run'
 import { cliConnection } from './connection'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
@@ -46,34 +45,31 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   // A missing folder is made (0700) by openDatabase, with the file (0600).
   const db = openDatabase(global.db, { audience: 'cli' })
   let client: ServiceClient | undefined
-  let writer: PageWriter | undefined
   const controller = new AbortController()
   const interrupt = () => controller.abort()
   process.once('SIGINT', interrupt)
   try {
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
     client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
-    const store = new SyncStore(db, new Retention(db))
+    const store = new LocalCopy(db, new Retention(db))
     // The desktop app may be syncing the same database: wait for it, then run (a delta, by then short).
     const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
-    // Pages are written on a thread of their own, as in the app, so the progress bar keeps moving.
-    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: global.db, lease: lease.forWriter() }).catch(() => inlineWriter(store))
-    const engine = new SyncEngine({ store, writer, source: client, clock: systemClock })
-    const queries = new StoreQueries(db)
+    // The run the app makes: pages written on a thread of their own, so the progress bar keeps moving.
+    const run = createSyncRun({ db, store, lease, clock: systemClock, logger: silentLogger })
+    const queries = new BrowseQueries(db)
     let catalogNames = new Map<string, string>()
-    const report = await withSyncLease(lease, (signal) => engine.run({
+    const report = await run({
+      source: client,
       full: options.full,
-      signal,
+      signal: controller.signal,
+      waitMs: syncWaitMs,
+      onWait: (holder) => process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is syncing this database\n`),
       onProgress: output.progress
         ? (progress) => {
             if (progress.catalogGuid && !catalogNames.has(progress.catalogGuid)) catalogNames = new Map(queries.listCatalogs().map((c) => [c.guid, c.name]))
             output.progress?.(describeProgress(progress, catalogNames))
           }
         : undefined,
-    }), {
-      waitMs: syncWaitMs,
-      signal: controller.signal,
-      onWait: (holder) => process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is syncing this database\n`),
     })
     output.endProgress()
     const warnings = report.scopes.flatMap((scope) => scope.warnings ?? [])
@@ -103,7 +99,6 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   } finally {
     process.removeListener('SIGINT', interrupt)
     output.endProgress()
-    await writer?.close()
     await client?.close()
     closeDatabase(db)
   }

@@ -12,7 +12,7 @@ import { OrderDesk } from './desk'
 import { coalesce, createOutboxDriver, type OutboxDriver } from './driver'
 import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './flusher'
 import type { OutboxWork } from './outbox'
-import { StoreOrderLookup } from './store-lookup'
+import { LocalOrderLookup } from './local-lookup'
 
 /** Where what the service confirmed is recorded in the local copy. */
 interface SentHistory {
@@ -58,6 +58,8 @@ export interface Orders {
   flusher: OutboxFlusher
   driver: OutboxDriver
   activity: OutboxActivity
+  /** Orders that go by themselves once the service answers (queued, sending, retrying): reason to keep watching it. */
+  waitingCount(): number
   /** The outbox changed outside the flusher (queued, edited, discarded): tell the window. */
   changed(): void
   /**
@@ -84,7 +86,7 @@ function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
 /** Builds the order side of the core. It writes nothing: interrupted sends are recovered by whoever takes over the outbox lease. */
 export function createOrders(options: OrdersOptions): Orders {
   const { logger, history } = options
-  const lookup = new StoreOrderLookup(options.db)
+  const lookup = new LocalOrderLookup(options.db)
   const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults)
   const lease = new Lease(options.db, 'outbox', { label: options.label ?? 'Satchel', clock: options.clock, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}) })
 
@@ -153,6 +155,10 @@ export function createOrders(options: OrdersOptions): Orders {
     flusher,
     driver,
     activity,
+    waitingCount: () => {
+      const { queued, sending, retrying } = desk.outbox.summary()
+      return queued + sending + retrying
+    },
     changed: changes.changed,
     refreshBeforeSending,
     async close() {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { draftSchema, outboxLineErrorSchema, type Draft, type DraftRejection, type OutboxEntry, type OutboxLineError, type OutboxState, type OutboxSummary } from '../../shared/orders'
 import type { Database } from '../db/database'
+import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
@@ -166,6 +167,7 @@ export class OutboxReader {
 export class Outbox {
   private readonly statements
   readonly read: OutboxReader
+  private readonly settings: SettingsTable
 
   constructor(
     private readonly db: Database,
@@ -173,6 +175,7 @@ export class Outbox {
     private readonly clock: Clock,
   ) {
     this.read = new OutboxReader(db)
+    this.settings = new SettingsTable(db)
     this.statements = {
       insert: db.prepare(
         `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, queued_at, updated_at)
@@ -259,9 +262,6 @@ export class Outbox {
       ),
       retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
-      readSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
-      writeSetting: db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
-      deleteSetting: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
     }
   }
 
@@ -498,16 +498,15 @@ export class Outbox {
   }
 
   pausedReason(): string | null {
-    const row = this.statements.readSetting.get(pauseKey)
-    return row ? (JSON.parse(row.value) as { reason: string }).reason : null
+    return (this.settings.get(pauseKey) as { reason: string } | undefined)?.reason ?? null
   }
 
   pause(reason: string): void {
-    this.statements.writeSetting.run(pauseKey, JSON.stringify({ reason, at: this.now() }))
+    this.settings.set(pauseKey, { reason, at: this.now() })
   }
 
   resume(): void {
-    this.statements.deleteSetting.run(pauseKey)
+    this.settings.delete(pauseKey)
   }
 
 

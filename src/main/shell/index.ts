@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { createCore } from '../core/compose'
 import createSyncWriter from '../sync/writer-worker?nodeWorker'
 import { writerThreadOptions } from '../sync/page-writer'
-import { createMemorySecretStore, type DesktopPort } from '../ports'
+import { createMemoryKeychain, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
@@ -21,7 +21,7 @@ import { createQuitController } from './lifecycle'
 import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
 import { createPrinting } from './printing'
-import { createSafeStorageSecretStore, secretsFileName } from './secrets'
+import { createSafeStorageKeychain, secretsFileName } from './secrets'
 import { reportStartFailure } from './startup'
 import { createAppUrlCheck, guardWebContents, sandboxAllRenderers, secureSession } from './security'
 import { createUpdateController, isAutoUpdateSupported, type UpdateController } from './updater'
@@ -72,7 +72,7 @@ async function start(): Promise<void> {
   }
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, guard))
 
-  const secrets = createSafeStorageSecretStore({
+  const secrets = createSafeStorageKeychain({
     safeStorage,
     file: join(userData, secretsFileName),
     logger: logger.child({ area: 'secrets' }),
@@ -105,7 +105,7 @@ async function start(): Promise<void> {
     appVersion: app.getVersion(),
     ports: {
       logger,
-      secrets: demo ? createMemorySecretStore() : secrets,
+      secrets: demo ? createMemoryKeychain() : secrets,
       network: { isUp: () => net.isOnline() },
       desktop,
       // Sync writes its pages on a thread of its own, so the window never waits on a commit.

@@ -1,5 +1,5 @@
 /**
- * The SecretStore port over Electron's safeStorage: the API secret and the session token are
+ * The Keychain port over Electron's safeStorage: the API secret and the session token are
  * encrypted with the operating system's keychain (Keychain on macOS, DPAPI on Windows, libsecret or
  * KWallet on Linux) and kept as encrypted blobs in one small file in userData. Clear text exists
  * only in main's memory: never on disk, never in the log (values are registered with the redactor),
@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { CoreError } from '../errors'
-import { silentLogger, type Logger, type SecretName, type SecretStore } from '../ports'
+import { silentLogger, type Logger, type SecretName, type Keychain } from '../ports'
 
 export const secretsFileName = 'secrets.json'
 
@@ -22,12 +22,12 @@ export interface SafeStorageLike {
   getSelectedStorageBackend?(): string
 }
 
-export interface SafeStorageSecretStore extends SecretStore {
+export interface SafeStorageKeychain extends Keychain {
   /** Why secrets cannot be kept here, in words for the rep, or null when they can. */
   unavailableReason(): string | null
 }
 
-export interface SafeStorageSecretStoreOptions {
+export interface SafeStorageKeychainOptions {
   safeStorage: SafeStorageLike
   /** The encrypted-blob file, normally <userData>/secrets.json. */
   file: string
@@ -66,7 +66,7 @@ function safeStorageProblem(safeStorage: SafeStorageLike, platform: NodeJS.Platf
   return null
 }
 
-export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOptions): SafeStorageSecretStore {
+export function createSafeStorageKeychain(options: SafeStorageKeychainOptions): SafeStorageKeychain {
   const platform = options.platform ?? process.platform
   const logger = options.logger ?? silentLogger
   // Decrypting may prompt the keychain on macOS; each secret is decrypted once per run at most.
@@ -98,7 +98,7 @@ export function createSafeStorageSecretStore(options: SafeStorageSecretStoreOpti
     renameSync(temporary, options.file)
   }
 
-  const store: SafeStorageSecretStore = {
+  const store: SafeStorageKeychain = {
     unavailableReason: () => safeStorageProblem(options.safeStorage, platform),
     isAvailable: () => store.unavailableReason() === null,
 

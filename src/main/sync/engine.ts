@@ -6,7 +6,7 @@
  * - The cursor is the serverTimestamp of a run's first page, committed only after its last page and
  *   sent back as lastUpdatedAt next time. The laptop's clock plays no part.
  * - Pages are applied idempotently (the service replays a 60 s overlap) and an older version never
- *   overwrites a newer row (SyncStore's upsert guard).
+ *   overwrites a newer row (LocalCopy's upsert guard).
  * - Each page is one transaction that also records the page as done, so an interrupted run resumes
  *   with the pages it lacks.
  * - A full listing ends with a catch-up delta from its own first page and a count check against the
@@ -35,9 +35,9 @@ import { ServiceError, errorCodeOf } from '../ordering-client/errors'
 import { cancelledError } from '../ordering-client/retry'
 import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
-import type { RunState, SyncMode } from '../store/sync-state'
-import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type SyncStore, type SyncedTableName } from '../store/sync-store'
-import { parseServerTime } from '../store/time'
+import type { RunState, SyncMode } from '../local/sync-state'
+import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type LocalCopy, type SyncedTableName } from '../local/copy'
+import { parseServerTime } from '../local/time'
 import type { ErrorCode } from '../../shared/result'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { Turns } from '../turns'
@@ -73,7 +73,7 @@ export interface SyncRunOptions {
 }
 
 export interface SyncEngineOptions {
-  store: SyncStore
+  store: LocalCopy
   /** Where pages are written: a worker thread in the app (page-writer.ts); this thread by default. */
   writer?: PageWriter
   source: SyncSource
@@ -315,7 +315,7 @@ interface Paging {
 }
 
 export class SyncEngine {
-  private readonly store: SyncStore
+  private readonly store: LocalCopy
   private readonly writer: PageWriter
   private readonly source: SyncSource
   private readonly clock: Clock

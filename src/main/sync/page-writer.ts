@@ -10,8 +10,8 @@ import { join } from 'node:path'
 import { Worker, type WorkerOptions } from 'node:worker_threads'
 import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
-import { prepareItemPage, preparedSize, type PreparedItemPage } from '../store/item-page'
-import type { ApplyContext, ApplyCounts, SyncStore } from '../store/sync-store'
+import { prepareItemPage, preparedSize, type PreparedItemPage } from '../local/item-page'
+import type { ApplyContext, ApplyCounts, LocalCopy } from '../local/copy'
 import type { Lease } from '../db/lease'
 
 export interface PageWriter {
@@ -20,11 +20,11 @@ export interface PageWriter {
   applyCatalogItems(catalogGuid: string, rows: CatalogItemRecord[], context: ApplyContext): Promise<ApplyCounts>
   applyCustomers(rows: CustomerConnection[], context: ApplyContext): Promise<ApplyCounts>
   applyOrders(rows: OrderRecord[], context: ApplyContext): Promise<ApplyCounts>
-  /** Builds the indexes a first listing deferred (SyncStore.finishBulk), after the pages before it. */
+  /** Builds the indexes a first listing deferred (LocalCopy.finishBulk), after the pages before it. */
   finishBulk(): Promise<void>
   /**
    * Copies the run's WAL into the database, on the writer's thread, once its pages are in. A no-op
-   * for the inline writer, whose connection checkpoints as it commits (SyncStore.beginBulkWrite).
+   * for the inline writer, whose connection checkpoints as it commits (LocalCopy.beginBulkWrite).
    */
   checkpoint(): Promise<void>
   close(): Promise<void>
@@ -67,7 +67,7 @@ export function requestSize(request: WriterRequest): number {
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 
 /** Applies a request to a store: the worker's whole job, and the inline writer's. */
-export function applyRequest(store: SyncStore, request: WithoutId<WriterRequest>): ApplyCounts {
+export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>): ApplyCounts {
   switch (request.op) {
     case 'catalogItems':
       return store.applyItemPage(request.page, request.context)
@@ -84,7 +84,7 @@ export function applyRequest(store: SyncStore, request: WithoutId<WriterRequest>
   }
 }
 
-export function inlineWriter(store: SyncStore): PageWriter {
+export function inlineWriter(store: LocalCopy): PageWriter {
   return {
     onThisThread: true,
     applyCatalogItems: async (catalogGuid, rows, context) => store.applyCatalogItems(catalogGuid, rows, context),

@@ -8,12 +8,12 @@ import { CoreError } from '../errors'
 import type { Clock, Logger } from '../ports'
 import { startTimer, type Timer } from '../timers'
 import type { SyncEngine, SyncProgress, SyncReport } from './engine'
-import type { SyncStore } from '../store/sync-store'
+import type { LocalCopy } from '../local/copy'
 
 export interface SyncSchedulerOptions {
   /** The engine for the saved connection, or null when none is configured. */
   createEngine: () => Promise<Pick<SyncEngine, 'run'> | null>
-  store: SyncStore
+  store: LocalCopy
   intervalMinutes: () => number
   clock: Clock
   logger: Logger

@@ -1,18 +1,18 @@
 /**
  * The worker thread that writes sync's pages (see page-writer.ts): its own connection to the
- * database, the same SyncStore, one page per message, each answered after the commit that holds it.
+ * database, the same LocalCopy, one page per message, each answered after the commit that holds it.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { closeDatabase, openDatabase } from '../db/database'
 import { Lease } from '../db/lease'
-import { Retention } from '../store/retention'
-import { SyncStore } from '../store/sync-store'
+import { Retention } from '../local/retention'
+import { LocalCopy } from '../local/copy'
 import { applyRequest, closeRequest, readyMessage, requestSize, type WriterRequest, type WriterResponse, type WriterWorkerData } from './page-writer'
 
 const data = workerData as WriterWorkerData
 // The main thread made the database: a missing one here is a fault to report, never one to make.
 const db = openDatabase(data.databasePath, { create: false, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
-const store = new SyncStore(db, new Retention(db))
+const store = new LocalCopy(db, new Retention(db))
 // This connection exists only while a sync runs: it keeps the bulk-write settings throughout. Its
 // checkpoints run on this thread, so they may come less often than the main thread's (which stall the
 // window): every 32 MB of WAL rather than 1 MB. A delta of 1,000 changes writes about 20 MB; at 8 MB
@@ -44,7 +44,7 @@ function flush(): void {
   flushing = false
   while (queue.length > 0) {
     if (runsAlone(queue[0]!)) {
-      // Alone, outside a batch: the index builds commit one by one (SyncStore.finishBulk), so the main
+      // Alone, outside a batch: the index builds commit one by one (LocalCopy.finishBulk), so the main
       // connection's writes wait for one build at most.
       const request = queue.shift()!
       parentPort?.postMessage(respond(request))

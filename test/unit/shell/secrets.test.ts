@@ -9,7 +9,7 @@ import { createCore, type Core } from '../../../src/main/core/compose'
 import { channelOf } from '../../../src/shared/channels'
 import { registerIpc } from '../../../src/main/shell/ipc'
 import { configureFileLogging } from '../../../src/main/shell/logging'
-import { createSafeStorageSecretStore, linuxPlainTextMessage, type SafeStorageLike } from '../../../src/main/shell/secrets'
+import { createSafeStorageKeychain, linuxPlainTextMessage, type SafeStorageLike } from '../../../src/main/shell/secrets'
 import { createAppUrlCheck } from '../../../src/main/shell/security'
 import { writeWindowState } from '../../../src/main/shell/window-state'
 
@@ -47,7 +47,7 @@ afterEach(() => {
 describe('the safeStorage secret store', () => {
   it('round-trips secrets through encrypted blobs in a file only its owner can read', async () => {
     const file = join(directory, 'secrets.json')
-    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage(), file, platform: 'linux' })
+    const store = createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file, platform: 'linux' })
     expect(store.isAvailable()).toBe(true)
     await store.set('apiSecret', 'sk_live_abcdef123456')
     await store.set('userToken', 'token-value-987654')
@@ -55,15 +55,15 @@ describe('the safeStorage secret store', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 1, secrets: { apiSecret: expect.any(String), userToken: expect.any(String) } })
     if (process.platform !== 'win32') expect(statSync(file).mode & 0o777).toBe(0o600)
 
-    const reopened = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage(), file, platform: 'linux' })
+    const reopened = createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file, platform: 'linux' })
     expect(await reopened.get('apiSecret')).toBe('sk_live_abcdef123456')
     await reopened.delete('apiSecret')
     expect(await reopened.get('apiSecret')).toBeNull()
-    expect(await createSafeStorageSecretStore({ safeStorage: fakeSafeStorage(), file, platform: 'linux' }).get('userToken')).toBe('token-value-987654')
+    expect(await createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file, platform: 'linux' }).get('userToken')).toBe('token-value-987654')
   })
 
   it('treats Linux’s basic_text backend as unavailable, with a message that says what to do', async () => {
-    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('basic_text'), file: join(directory, 's.json'), platform: 'linux' })
+    const store = createSafeStorageKeychain({ safeStorage: fakeSafeStorage('basic_text'), file: join(directory, 's.json'), platform: 'linux' })
     expect(store.isAvailable()).toBe(false)
     expect(store.unavailableReason()).toBe(linuxPlainTextMessage)
     expect(linuxPlainTextMessage).toMatch(/basic_text/)
@@ -73,18 +73,18 @@ describe('the safeStorage secret store', () => {
   })
 
   it('is unavailable where the OS offers no encryption, and on Linux before a backend is chosen', () => {
-    expect(createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('unknown'), file: join(directory, 's.json'), platform: 'linux' }).isAvailable()).toBe(false)
-    expect(createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('n/a', false), file: join(directory, 's.json'), platform: 'darwin' }).isAvailable()).toBe(false)
-    expect(createSafeStorageSecretStore({ safeStorage: fakeSafeStorage('n/a', true), file: join(directory, 's.json'), platform: 'win32' }).isAvailable()).toBe(true)
+    expect(createSafeStorageKeychain({ safeStorage: fakeSafeStorage('unknown'), file: join(directory, 's.json'), platform: 'linux' }).isAvailable()).toBe(false)
+    expect(createSafeStorageKeychain({ safeStorage: fakeSafeStorage('n/a', false), file: join(directory, 's.json'), platform: 'darwin' }).isAvailable()).toBe(false)
+    expect(createSafeStorageKeychain({ safeStorage: fakeSafeStorage('n/a', true), file: join(directory, 's.json'), platform: 'win32' }).isAvailable()).toBe(true)
   })
 
   it('answers null, without throwing, for a blob it cannot decrypt or a corrupt file', async () => {
     const file = join(directory, 'secrets.json')
     writeFileSync(file, JSON.stringify({ version: 1, secrets: { apiSecret: Buffer.from('not ours').toString('base64') } }))
-    const store = createSafeStorageSecretStore({ safeStorage: fakeSafeStorage(), file, platform: 'linux' })
+    const store = createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file, platform: 'linux' })
     expect(await store.get('apiSecret')).toBeNull()
     writeFileSync(file, '{ not json')
-    expect(await createSafeStorageSecretStore({ safeStorage: fakeSafeStorage(), file, platform: 'linux' }).get('apiSecret')).toBeNull()
+    expect(await createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file, platform: 'linux' }).get('apiSecret')).toBeNull()
   })
 })
 
@@ -109,7 +109,7 @@ describe('after saving credentials', () => {
     const writer = log.create({ logId: `secrets-${Date.now()}` })
     const logging = configureFileLogging(writer, { directory: join(directory, 'logs'), level: 'debug' })
     const safeStorage = fakeSafeStorage()
-    const secrets = createSafeStorageSecretStore({
+    const secrets = createSafeStorageKeychain({
       safeStorage,
       file: join(directory, 'secrets.json'),
       platform: 'linux',

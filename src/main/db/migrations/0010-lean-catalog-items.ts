@@ -17,7 +17,7 @@ export const migration: Migration = {
     // the view is passed on (support scripts and drills do it); `json` itself is derived.
     //
     // deferred_indexes holds the definitions of secondary indexes a first sync dropped while it
-    // inserts (store/sync-store.ts), so a crash before they are rebuilt cannot lose them.
+    // inserts (local/copy.ts), so a crash before they are rebuilt cannot lose them.
     //
     // customers_by_name also holds active: the active-only customer list and its count walked the
     // index and read every row for its flag (about 130 ms at 20,000 customers).

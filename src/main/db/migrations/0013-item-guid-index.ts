@@ -7,7 +7,7 @@ export const migration: Migration = {
     // The guid was a UNIQUE constraint of catalog_item_rows, an index SQLite does not let go of. Guids
     // are random, so each commit of a first sync rewrote most of that index's pages: about a sixth of
     // the writer's time at 100,000 items. As a named unique index it can wait, like the
-    // name, category and SKU indexes, until a first sync's last page (store/sync-store.ts), while the
+    // name, category and SKU indexes, until a first sync's last page (local/copy.ts), while the
     // writer finds rows by guid in memory. SQLite changes a constraint only by copying the table: the
     // rows keep their local_id, so catalog_item_search (keyed by it) stays as it is. The view and its
     // trigger name the table, so they go first and come back unchanged.

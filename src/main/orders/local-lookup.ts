@@ -1,6 +1,6 @@
 import type { AddressInput } from '../../shared/orders'
 import type { Database } from '../db/database'
-import { PriceGroups } from '../store/price-groups'
+import { PriceGroups } from '../local/price-groups'
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 
 type Json = Record<string, unknown>
@@ -18,7 +18,7 @@ function toAddressInput(address: Json): AddressInput {
 }
 
 /** The order rules' view of the synced tables (see migration 2), read through prepared statements. */
-export class StoreOrderLookup implements OrderLookup {
+export class LocalOrderLookup implements OrderLookup {
   private readonly statements
 
   private readonly groups: PriceGroups

@@ -1,7 +1,7 @@
 import type { Implementations } from '../../shared/contract'
 import type { UsualItems } from '../customers/usual'
 import type { Database } from '../db/database'
-import { SyncState } from '../store/sync-state'
+import { SyncState } from '../local/sync-state'
 import type { QuoteDesk } from './desk'
 
 export type QuoteMethods = Pick<

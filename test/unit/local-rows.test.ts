@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { CustomerConnection } from '../../src/main/ordering-client/client'
 import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } from '../../src/main/ordering-client/schemas'
-import { catalogItemRow, catalogRow, categoriesOf, categoryRow, customerRow, orderRow, priceGroupRow, type GuidLookup } from '../../src/main/store/rows'
+import { catalogItemRow, catalogRow, categoriesOf, categoryRow, customerRow, orderRow, priceGroupRow, type GuidLookup } from '../../src/main/local/rows'
 
 /** Milliseconds since the epoch, UTC: the versions the mappers compute, written out independently. */
 const utc = (day: number, hour = 0, minute = 0, second = 0) => Date.UTC(2025, 0, day, hour, minute, second)

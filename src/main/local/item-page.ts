@@ -4,7 +4,7 @@
  * data: in the app the sync engine prepares a page on the main thread, where it arrived, and posts
  * it to the writer thread, which then only writes. Posting the service's nested records cost each
  * thread a structured clone of about 50 fields an item, and mapping them was the writer's own JS time
- * in a first sync. A prepared page is what SyncStore.applyItemPage writes, on whichever thread.
+ * in a first sync. A prepared page is what LocalCopy.applyItemPage writes, on whichever thread.
  */
 import type { CatalogItemRecord, CategoryRecord } from '../ordering-client/schemas'
 import { catalogItemProblem, categoriesOf, storedItemValues, type StoredItemValues } from './rows'
@@ -13,7 +13,7 @@ export interface PreparedItemPage {
   catalogGuid: string
   /** The items to write, in the order they came, each as storedItemColumns' values. */
   items: StoredItemValues[]
-  /** Items refused as impossible: nothing of them is written (see SyncStore.reject). */
+  /** Items refused as impossible: nothing of them is written (see LocalCopy.reject). */
   rejected: { guid: string; reason: string }[]
   /** The categories the accepted items carry, each once, in its newest version. */
   categories: CategoryRecord[]

@@ -4,7 +4,7 @@ import { choosePriceGroup, type PriceGroupChoice, type PriceGroupOption } from '
 /**
  * The local copy's price groups, read in one place: the catalog screen, the draft checks, usual items,
  * quotes and documents all take a customer's group in a catalog from `choose`, so none can price an
- * item by a group another screen would not. (Sync writes the table; see sync-store.ts.)
+ * item by a group another screen would not. (Sync writes the table; see copy.ts.)
  */
 export class PriceGroups {
   private readonly statements
@@ -16,6 +16,7 @@ export class PriceGroups {
       ),
       // A customer's group may have been removed since; its name still says which group they had.
       nameOf: db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? ORDER BY deleted_at IS NULL DESC, local_id LIMIT 1').pluck(),
+      countLive: db.prepare<[], number>('SELECT count(*) FROM price_groups WHERE deleted_at IS NULL AND unlisted_at IS NULL').pluck(),
       customerGroupId: db.prepare<[string], number | null>('SELECT price_group_id FROM customers WHERE guid = ?').pluck(),
     }
   }
@@ -28,6 +29,11 @@ export class PriceGroups {
   /** The name of a price group of any catalog, or null when it is not on this laptop. */
   nameOf(id: number): string | null {
     return this.statements.nameOf.get(id) ?? null
+  }
+
+  /** How many live price groups the local copy holds, across catalogs. */
+  countLive(): number {
+    return this.statements.countLive.get() ?? 0
   }
 
   /** The group that prices a customer's items in a catalog (choosePriceGroup), with why. */

@@ -4,17 +4,17 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import type { CatalogItemRecord, CatalogRecord } from '../../src/main/ordering-client/schemas'
-import { StoreQueries } from '../../src/main/store/queries'
-import { Retention } from '../../src/main/store/retention'
-import { SyncStore } from '../../src/main/store/sync-store'
-import { parseServerTime } from '../../src/main/store/time'
-import { wordPrefixQuery } from '../../src/main/store/search'
+import { BrowseQueries } from '../../src/main/browse/queries'
+import { Retention } from '../../src/main/local/retention'
+import { LocalCopy } from '../../src/main/local/copy'
+import { parseServerTime } from '../../src/main/local/time'
+import { wordPrefixQuery } from '../../src/main/browse/search'
 
 let directory: string
 let db: Database
 let retention: Retention
-let store: SyncStore
-let queries: StoreQueries
+let store: LocalCopy
+let queries: BrowseQueries
 
 const catalogGuid = 'cat-1'
 
@@ -59,8 +59,8 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-store-'))
   db = openDatabase(join(directory, 'satchel.db'))
   retention = new Retention(db)
-  store = new SyncStore(db, retention)
-  queries = new StoreQueries(db)
+  store = new LocalCopy(db, retention)
+  queries = new BrowseQueries(db)
   store.applyCatalogs([catalog()], { listingId: store.newListingId('catalogs'), serverTime: null })
 })
 

@@ -1,7 +1,7 @@
 /**
  * Sync's bookkeeping in the local store: per scope, the cursor, the unfinished run and the pages it
- * has applied, plus listing ids and the history of runs. The rows themselves are SyncStore's
- * (sync-store.ts), which records a page as done in the same transaction as the page's rows.
+ * has applied, plus listing ids and the history of runs. The rows themselves are LocalCopy's
+ * (copy.ts), which records a page as done in the same transaction as the page's rows.
  */
 import type { Database, Statement } from 'better-sqlite3'
 import type { SyncReport } from '../../shared/synced'

@@ -1,35 +1,38 @@
 import type { Connection, ConnectionInput } from '../../shared/contract'
 import type { Database } from '../db/database'
+import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
-import type { SecretStore } from '../ports'
+import type { Keychain } from '../ports'
 import type { ConnectionSource, ServiceConnection } from '../ordering-client/connection'
 
-type StoredConnection =
+export type StoredConnection =
   | { baseUrl: string; auth: { kind: 'apiKey'; apiKey: string; userGuid: string | null } }
   | { baseUrl: string; auth: { kind: 'session'; userGuid: string; supplierGuid: string } }
 
 const settingsKey = 'connection'
 
+/** The non-secret parts of the saved connection (the CLI fills in what its options leave out from them). */
+export function savedConnection(table: SettingsTable): StoredConnection | null {
+  return (table.get(settingsKey) as StoredConnection | undefined) ?? null
+}
+
 /**
  * The service address and credentials. The non-secret parts sit in the settings table; the API
- * secret and the session token go only to the SecretStore (safeStorage in the app), so the database
+ * secret and the session token go only to the Keychain (safeStorage in the app), so the database
  * file never holds them in clear.
  */
-export class ConnectionStore implements ConnectionSource {
-  private readonly select
-  private readonly upsert
+export class ConnectionSettings implements ConnectionSource {
+  private readonly table: SettingsTable
 
   constructor(
     db: Database,
-    private readonly secrets: SecretStore,
+    private readonly secrets: Keychain,
   ) {
-    this.select = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?')
-    this.upsert = db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value')
+    this.table = new SettingsTable(db)
   }
 
   private stored(): StoredConnection | null {
-    const row = this.select.get(settingsKey)
-    return row ? (JSON.parse(row.value) as StoredConnection) : null
+    return savedConnection(this.table)
   }
 
   async get(): Promise<Connection | null> {
@@ -63,7 +66,7 @@ export class ConnectionStore implements ConnectionSource {
     if (secret !== undefined) await this.secrets.set(secretName, secret)
     // A switch of header set must not leave the other set's secret behind.
     await this.secrets.delete(secretName === 'apiSecret' ? 'userToken' : 'apiSecret')
-    this.upsert.run(settingsKey, JSON.stringify(stored))
+    this.table.set(settingsKey, stored)
     const saved = await this.get()
     if (!saved) throw new CoreError('INTERNAL', 'The connection was not saved.')
     return saved

@@ -11,10 +11,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
 import { catalogItemSchema, type CatalogItemRecord } from '../../src/main/ordering-client/schemas'
-import { StoreQueries } from '../../src/main/store/queries'
-import { Retention } from '../../src/main/store/retention'
-import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/store/rows'
-import { SyncStore } from '../../src/main/store/sync-store'
+import { BrowseQueries } from '../../src/main/browse/queries'
+import { Retention } from '../../src/main/local/retention'
+import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/local/rows'
+import { LocalCopy } from '../../src/main/local/copy'
 
 const directories: string[] = []
 afterEach(() => {
@@ -186,7 +186,7 @@ describe('leanItemExtra', () => {
 describe('catalog_item_rows and the catalog_items view', () => {
   it('gives back every item as sent, unknown fields included, after a sync writes it', () => {
     const db = openDatabase(tempPath())
-    const store = new SyncStore(db, new Retention(db))
+    const store = new LocalCopy(db, new Retention(db))
     const items = [fullItem(1), fullItem(2, { pricing: null, Category: null, category_id: 0, CategoryHierarchy: [], qty_break: 6, qty_break_price: 1.5 })]
     store.applyCatalogItems('cat-a', items, { listingId: null, serverTime: '2026-11-01T00:00:00Z' })
     store.applyCatalogItems('cat-b', [fullItem(3)], { listingId: null, serverTime: '2026-11-01T00:00:00Z', fresh: true })
@@ -201,14 +201,14 @@ describe('catalog_item_rows and the catalog_items view', () => {
   it('opens, reads and syncs while a first sync left its indexes deferred (a crash mid-listing), and rebuilds them', () => {
     const path = tempPath()
     const db = openDatabase(path)
-    new SyncStore(db, new Retention(db)).applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], { listingId: 1, serverTime: null, fresh: true })
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], { listingId: 1, serverTime: null, fresh: true })
     closeDatabase(db)
 
     const again = openDatabase(path)
     // guid, name, category and SKU (migration 13 made the guid's a named index a first sync can defer).
     expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(4)
-    const store = new SyncStore(again, new Retention(again))
-    const queries = new StoreQueries(again)
+    const store = new LocalCopy(again, new Retention(again))
+    const queries = new BrowseQueries(again)
     expect(store.countLive('catalogItems', 'cat-a')).toBe(2)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.guid)).toEqual(['item-1', 'item-2'])
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'pepper', categoryId: 1003 }).total).toBe(2)
@@ -225,7 +225,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
     const path = tempPath()
     const db = openDatabase(path)
     const fresh = { listingId: 1, serverTime: null, fresh: true }
-    const store = new SyncStore(db, new Retention(db))
+    const store = new LocalCopy(db, new Retention(db))
     store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], fresh)
     expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeUndefined()
     // Rows moved while paging: the same item on a later page, once as it was and once changed.
@@ -235,7 +235,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
 
     // Another process takes the listing over (the first was killed) and meets item 2 again.
     const again = openDatabase(path)
-    const next = new SyncStore(again, new Retention(again))
+    const next = new LocalCopy(again, new Retention(again))
     next.applyCatalogItems('cat-a', [fullItem(2), fullItem(3)], fresh)
     next.finishBulk()
     expect(again.prepare('SELECT guid, name FROM catalog_item_rows ORDER BY guid').all()).toEqual([
@@ -244,24 +244,24 @@ describe('catalog_item_rows and the catalog_items view', () => {
       { guid: 'item-3', name: 'Peppermint Tea 3' },
     ])
     expect(again.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeDefined()
-    expect(new StoreQueries(again).searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' }).items.map((item) => item.guid)).toEqual(['item-1'])
+    expect(new BrowseQueries(again).searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' }).items.map((item) => item.guid)).toEqual(['item-1'])
     closeDatabase(again)
   })
 
   it('builds the guid index when another connection wrote an item the writer did not know of, keeping the newest version', () => {
     const path = tempPath()
     const writerDb = openDatabase(path)
-    const writer = new SyncStore(writerDb, new Retention(writerDb))
+    const writer = new LocalCopy(writerDb, new Retention(writerDb))
     writer.applyCatalogItems('cat-a', [fullItem(1)], { listingId: 1, serverTime: null, fresh: true })
     // The window's own connection refreshes item 2 while the guid index waits; the writer meets it later, newer.
     const windowDb = openDatabase(path)
-    new SyncStore(windowDb, new Retention(windowDb)).applyCatalogItems('cat-a', [fullItem(2)], { listingId: null, serverTime: null })
+    new LocalCopy(windowDb, new Retention(windowDb)).applyCatalogItems('cat-a', [fullItem(2)], { listingId: null, serverTime: null })
     writer.applyCatalogItems('cat-a', [fullItem(2, { name: 'Newer', updated_at: '2027-06-01T00:00:00.000Z' })], { listingId: 1, serverTime: null, fresh: true })
     expect(writerDb.prepare("SELECT count(*) FROM catalog_item_rows WHERE guid = 'item-2'").pluck().get()).toBe(2)
     writer.finishBulk()
     expect(writerDb.prepare("SELECT name FROM catalog_item_rows WHERE guid = 'item-2'").pluck().all()).toEqual(['Newer'])
     expect(writerDb.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
-    const queries = new StoreQueries(writerDb)
+    const queries = new BrowseQueries(writerDb)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'newer' }).items.map((item) => item.guid)).toEqual(['item-2'])
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'peppermint' }).items.map((item) => item.guid)).toEqual(['item-1', 'item-2'])
     // The full-text index holds exactly the rows left (rank 1: checked against catalog_item_rows).
@@ -272,7 +272,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
 
   it('updates stock and prices without touching the indexes, and a renamed or unlisted item through them', () => {
     const db = openDatabase(tempPath())
-    const store = new SyncStore(db, new Retention(db))
+    const store = new LocalCopy(db, new Retention(db))
     const delta = { listingId: null, serverTime: null }
     store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], delta)
     // Kept for a draft after a listing no longer had it: flagged, and out of the full-text index.
@@ -289,7 +289,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
     ])
     store.applyCatalogItems('cat-a', [fullItem(1, { name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, updated_at: '2027-06-02T00:00:00.000Z' })], delta)
     expect(rows()[0]).toEqual({ guid: 'item-1', name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, unlisted_at: null })
-    const queries = new StoreQueries(db)
+    const queries = new BrowseQueries(db)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual(['Chamomile', 'Peppermint Tea 2'])
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'chamomile' }).items.map((item) => item.guid)).toEqual(['item-1'])
     db.exec("INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('integrity-check', 1)")
@@ -299,7 +299,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
 
   it('keeps the indexes for a catalog new to a laptop that already holds items', () => {
     const db = openDatabase(tempPath())
-    const store = new SyncStore(db, new Retention(db))
+    const store = new LocalCopy(db, new Retention(db))
     store.applyCatalogItems('cat-a', [fullItem(1)], { listingId: null, serverTime: null })
     store.applyCatalogItems('cat-b', [fullItem(2)], { listingId: 2, serverTime: null, fresh: true })
     expect(db.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)

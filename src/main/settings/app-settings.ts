@@ -1,5 +1,6 @@
 import type { Settings, SettingsPatch } from '../../shared/contract'
 import type { Database } from '../db/database'
+import { SettingsTable } from '../db/settings'
 
 const defaultSettings: Settings = {
   syncIntervalMinutes: 15,
@@ -7,21 +8,16 @@ const defaultSettings: Settings = {
   quoteValidityDays: 30,
 }
 
-/** Settings kept as one JSON value per key, so adding a setting needs no migration. */
-export class SettingsRepository {
-  private readonly selectAll
-  private readonly upsert
+/** The rep's settings (Settings screen), with their defaults; kept in the settings table, one key each. */
+export class AppSettings {
+  private readonly table: SettingsTable
 
   constructor(db: Database) {
-    this.selectAll = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings')
-    this.upsert = db.prepare<[string, string]>(
-      'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    )
+    this.table = new SettingsTable(db)
   }
 
   get(): Settings {
-    const stored: Record<string, unknown> = {}
-    for (const row of this.selectAll.all()) stored[row.key] = JSON.parse(row.value)
+    const stored = this.table.all()
     const settings: Settings = { ...defaultSettings }
     for (const key of Object.keys(defaultSettings) as (keyof Settings)[]) {
       if (key in stored) (settings as Record<string, unknown>)[key] = stored[key]
@@ -31,7 +27,7 @@ export class SettingsRepository {
 
   update(patch: SettingsPatch): Settings {
     for (const [key, value] of Object.entries(patch)) {
-      if (value !== undefined) this.upsert.run(key, JSON.stringify(value))
+      if (value !== undefined) this.table.set(key, value)
     }
     return this.get()
   }

@@ -24,8 +24,8 @@ import type {
   PriceGroupSummary,
 } from '../../shared/synced'
 import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
-import { PriceGroups } from './price-groups'
-import { SyncState } from './sync-state'
+import { PriceGroups } from '../local/price-groups'
+import { SyncState } from '../local/sync-state'
 import { wordPrefixQuery } from './search'
 
 export interface StoreCounts {
@@ -163,7 +163,7 @@ const customerColumns = `c.guid, c.id, c.name, c.customer_internal_id, c.email, 
 const orderColumns = `o.guid, o.id, o.name, o.api_guid, coalesce(o.customer_guid, c.guid) AS customer_guid, c.name AS customer_name,
   o.catalog_guid, o.order_state_id, o.order_state_name, o.po_no, o.sub_total, o.grand_total, o.created_at, o.json`
 
-export class StoreQueries {
+export class BrowseQueries {
   private readonly catalogs
   private readonly catalogById
   private readonly itemCounts
@@ -179,7 +179,6 @@ export class StoreQueries {
   private readonly orderByGuid
   private readonly countStatements
   private readonly itemJson
-  private readonly priceGroupById
   private readonly indexExists
   /** Searches combine filters, so their SQL varies; each variant is prepared once and kept. */
   private readonly prepared = new Map<string, Statement<Record<string, unknown>, unknown>>()
@@ -221,10 +220,8 @@ export class StoreQueries {
     )
     this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
     this.itemJson = db.prepare<[number], string>('SELECT json FROM catalog_items WHERE local_id = ?').pluck()
-    this.priceGroupById = db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? ORDER BY deleted_at IS NULL DESC LIMIT 1').pluck()
     this.countStatements = {
       catalogs: db.prepare<[], number>(`SELECT count(*) FROM catalogs WHERE ${live}`).pluck(),
-      priceGroups: db.prepare<[], number>(`SELECT count(*) FROM price_groups WHERE ${live}`).pluck(),
       customers: db.prepare<[], number>(`SELECT count(*) FROM customers WHERE ${live}`).pluck(),
       catalogItems: db.prepare<[], number>(`SELECT count(*) FROM catalog_item_rows WHERE ${live}`).pluck(),
       orders: db.prepare<[], number>('SELECT count(*) FROM orders WHERE deleted_at IS NULL').pluck(),
@@ -301,7 +298,7 @@ export class StoreQueries {
 
   /**
    * Names an index for the planner when it exists. A catalog's first sync builds its item indexes only
-   * once its pages are in (store/sync-store.ts, deferIndexes); meanwhile the same queries run without.
+   * once its pages are in (local/copy.ts, deferIndexes); meanwhile the same queries run without.
    */
   private indexedBy(index: string): string {
     return this.indexExists.get(index) ? `INDEXED BY ${index}` : ''
@@ -320,7 +317,7 @@ export class StoreQueries {
   counts(): StoreCounts {
     return {
       catalogs: this.countStatements.catalogs.get() ?? 0,
-      priceGroups: this.countStatements.priceGroups.get() ?? 0,
+      priceGroups: this.groups.countLive(),
       customers: this.countStatements.customers.get() ?? 0,
       catalogItems: this.countStatements.catalogItems.get() ?? 0,
       orders: this.countStatements.orders.get() ?? 0,
@@ -516,7 +513,7 @@ export class StoreQueries {
     const row = this.customerByGuid.get(guid)
     if (!row) return null
     const record = parseObject(row.json)
-    const priceGroupName = row.price_group_id !== null ? (this.priceGroupById.get(row.price_group_id) ?? null) : null
+    const priceGroupName = row.price_group_id !== null ? this.groups.nameOf(row.price_group_id) : null
     return {
       ...this.customerSummary(row),
       status: row.deleted_at ? 'deleted' : row.unlisted_at ? 'unlisted' : 'live',

@@ -166,7 +166,7 @@ type MappedRow = Record<string, unknown> & { guid: string; deleted_at: string | 
  * The rows sync applies and prunes, on top of the run and page bookkeeping it inherits (SyncState,
  * sync-state.ts), which a page's transaction writes along with the page's rows.
  */
-export class SyncStore extends SyncState {
+export class LocalCopy extends SyncState {
   private readonly upsertCatalog
   private readonly upsertPriceGroup
   private readonly upsertCategory

@@ -1,0 +1,39 @@
+/**
+ * Browsing: the synced catalogs, items, customers and orders as the screens read them. Reads only;
+ * sync fills what it reads.
+ */
+import type { Implementations } from '../../shared/contract'
+import type { Database } from '../db/database'
+import { CoreError } from '../errors'
+import { BrowseQueries } from './queries'
+
+type BrowseMethods = Pick<
+  Implementations,
+  'listCatalogs' | 'listCategories' | 'searchCatalogItems' | 'getCatalogItem' | 'searchCustomers' | 'getCustomer' | 'listOrders' | 'getOrder'
+>
+
+export interface Browsing {
+  queries: BrowseQueries
+  methods: BrowseMethods
+}
+
+const notFound = (what: string): never => {
+  throw new CoreError('NOT_FOUND', `${what} is not in the local copy. Sync, then try again.`)
+}
+
+export function createBrowsing(db: Database): Browsing {
+  const queries = new BrowseQueries(db)
+  return {
+    queries,
+    methods: {
+      listCatalogs: (input) => queries.listCatalogs({ customerGuid: input?.customerGuid }),
+      listCategories: (input) => queries.listCategories(input.catalogGuid),
+      searchCatalogItems: (input) => queries.searchCatalogItems(input),
+      getCatalogItem: (input) => queries.getCatalogItem(input) ?? notFound('This catalog item'),
+      searchCustomers: (input) => queries.searchCustomers(input),
+      getCustomer: (input) => queries.getCustomer(input.guid) ?? notFound('This customer'),
+      listOrders: (input) => queries.listOrders(input),
+      getOrder: (input) => queries.getOrder(input.guid) ?? notFound('This order'),
+    },
+  }
+}

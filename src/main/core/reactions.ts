@@ -1,0 +1,56 @@
+import { syncOnReconnect, watchSyncEvents, type ConnectivityMonitor } from '../connectivity'
+import type { EventHub } from '../events'
+import type { Orders } from '../orders'
+import type { DesktopPort } from '../ports'
+import type { Sync } from '../sync'
+
+export interface ReactionParts {
+  hub: EventHub
+  sync: Sync
+  orders: Orders
+  connectivity: ConnectivityMonitor
+  desktop?: DesktopPort
+}
+
+/** Sync, then send the outbox: at start-up, on connectivity's return, after wake, on new credentials. */
+function syncAndFlush({ sync, orders }: Pick<ReactionParts, 'sync' | 'orders'>, reason: string): void {
+  // The service is back (or the credentials changed, or the laptop woke): waiting orders need not
+  // sit out the rest of their retry wait.
+  orders.desk.outbox.retryNow()
+  sync.scheduler.trigger(reason)
+  orders.driver.nudge()
+}
+
+/**
+ * What follows what across the core's parts, in one place: each part emits what happened to it, and
+ * these listeners tell the others. Returns the unsubscribes, for close.
+ */
+export function wireReactions(parts: ReactionParts): (() => void)[] {
+  const { hub, sync, orders, connectivity, desktop } = parts
+  return [
+    connectivity.onChange((state) => hub.emit('connectivityChanged', state)),
+    desktop?.updates?.onChange((state) => hub.emit('updateStateChanged', state)) ?? (() => undefined),
+    hub.subscribe((event) => {
+      switch (event.name) {
+        case 'syncFinished':
+          // Prices and customers are fresh: what waited to be sent goes now.
+          orders.driver.nudge()
+          break
+        case 'settingsChanged':
+          sync.scheduler.settingsChanged()
+          break
+        case 'connectionChanged':
+          // New credentials may be the ones the service was refusing: the paused outbox tries again.
+          orders.desk.outbox.resume()
+          orders.changed()
+          void connectivity.refresh('settings-changed')
+          syncAndFlush(parts, 'connection-changed')
+          break
+      }
+    }),
+    // Every answer sync gets is proof the service is there; a failed run is a reason to look now.
+    hub.subscribe(watchSyncEvents(connectivity)),
+    // Back online (or on a new network): sync, then send what waited.
+    syncOnReconnect(connectivity, (reason) => syncAndFlush(parts, reason)),
+  ]
+}

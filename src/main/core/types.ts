@@ -1,0 +1,56 @@
+import type { Worker } from 'node:worker_threads'
+import type { ConnectivityMonitor, ConnectivityMonitorOptions } from '../connectivity'
+import type { Database } from '../db/database'
+import type { EventStream } from '../events'
+import type { OutboxActivity, Orders } from '../orders'
+import type { Clock, DesktopPort, EventSink, Keychain, Logger, NetworkPort } from '../ports'
+import type { ConnectionSettings } from '../settings/connection'
+import type { Sync } from '../sync'
+import type { WriterWorkerData } from '../sync/page-writer'
+import type { HandlerTable } from './handlers'
+
+export interface CoreConfig {
+  /** SQLite file; ':memory:' for throwaway cores in tests. */
+  databasePath: string
+  /** better_sqlite3.node for the running runtime, when it is not the one in node_modules. */
+  nativeBinding?: string
+  appName?: string
+  appVersion: string
+  ports?: {
+    clock?: Clock
+    logger?: Logger
+    secrets?: Keychain
+    events?: EventSink
+    /** Whether any network is up; without it, only the service's answers say. */
+    network?: NetworkPort
+    desktop?: DesktopPort
+    /**
+     * Starts the thread that writes synced pages, from the build's bundled entry for
+     * src/main/sync/writer-worker.ts. A source checkout (tsx, tests) starts it by itself; without
+     * either, pages are written on the main thread.
+     */
+    syncWriterWorker?: (data: WriterWorkerData) => Worker
+  }
+  /** How often connectivity is checked; the defaults suit a laptop, tests want seconds. */
+  connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'activeOnlineMs' | 'activeOfflineMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>
+  /** Sync at start-up and every settings.syncIntervalMinutes (default true; tests that drive sync themselves turn it off). */
+  backgroundSync?: boolean
+}
+
+export interface Core {
+  handlers: HandlerTable
+  events: EventStream
+  /** For the CLI and tests that drive the core below the contract. */
+  readonly db: Database
+  readonly connection: ConnectionSettings
+  /** The scheduler, the local copy it fills, and the retention hook for drafts. */
+  readonly sync: Sync
+  /** Drafts, the outbox, its flusher and driver. */
+  readonly orders: Orders
+  /** What the desktop shell watches to hold a quit or an update restart while an order is on the wire. */
+  readonly outboxActivity: OutboxActivity
+  /** Whether the ordering service answers; checked in the background, refreshed on demand. */
+  readonly connectivity: ConnectivityMonitor
+  close(): Promise<void>
+}
+

@@ -1,0 +1,66 @@
+import type { Worker } from 'node:worker_threads'
+import type { Database } from '../db/database'
+import type { Lease, LeaseHolder } from '../db/lease'
+import type { LocalCopy } from '../local/copy'
+import type { Clock, Logger } from '../ports'
+import { SyncEngine, type SyncReport, type SyncRunOptions, type SyncSource } from './engine'
+import { withSyncLease } from './exclusive'
+import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
+
+export interface SyncRunParts {
+  db: Database
+  store: LocalCopy
+  /** The database's sync lease: one process syncs it at a time (exclusive.ts). */
+  lease: Lease
+  clock: Clock
+  logger: Logger
+  /** better_sqlite3.node for the runtime, passed on to the writer thread. */
+  nativeBinding?: string
+  /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
+  writerWorker?: (data: WriterWorkerData) => Worker
+}
+
+interface SyncRunRequest extends SyncRunOptions {
+  source: SyncSource
+  /** How long to wait for another process's sync of this database (0: refuse at once). */
+  waitMs: number
+  onWait?: (holder: LeaseHolder) => void
+}
+
+/** One sync run: whoever asks (the app's scheduler, `satchel sync`), the run is built the same way. */
+export type SyncRun = (request: SyncRunRequest) => Promise<SyncReport>
+
+/**
+ * Builds the run both the app and the CLI use: under the sync lease, pages written on a thread of
+ * their own where one can start (a file database, and a source checkout or a build that supplies its
+ * bundled worker), else on this thread, and the writer closed whatever happens.
+ */
+export function createSyncRun(parts: SyncRunParts): SyncRun {
+  const { db, store, lease, clock, logger } = parts
+  const createWorker = parts.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
+  const inMemory = db.memory || db.name === '' || db.name === ':memory:'
+
+  const pageWriter = async (): Promise<PageWriter> => {
+    if (!createWorker || inMemory) return inlineWriter(store)
+    try {
+      return await startWorkerWriter(createWorker, { databasePath: db.name, lease: lease.forWriter(), ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}) })
+    } catch (error) {
+      logger.warn('the sync writer thread did not start; writing on the main thread', { error: error instanceof Error ? error.message : String(error) })
+      return inlineWriter(store)
+    }
+  }
+
+  return ({ source, waitMs, onWait, ...runOptions }) =>
+    withSyncLease(
+      lease,
+      async (signal) => {
+        const writer = await pageWriter()
+        try {
+          return await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
+        } finally {
+          await writer.close()
+        }
+      },
+      { waitMs, logger, ...(onWait ? { onWait } : {}), ...(runOptions.signal ? { signal: runOptions.signal } : {}) },
+    )
+}
