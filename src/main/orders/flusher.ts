@@ -7,6 +7,7 @@ import type { OrderRecord } from '../ordering-client/schemas'
 import { backoffDelay, type RetryPolicy } from '../ordering-client/retry'
 import { LeaseLostError, type Lease, type LeaseHolder } from '../db/lease'
 import type { Outbox, OutboxCheck, OutboxWork, SentResult } from './outbox'
+import { createsCustomer } from './request'
 import { findOrderOnService, type OrderListReader, type ServiceCheck } from './service-check'
 
 /**
@@ -29,7 +30,8 @@ export interface FlusherOptions {
   random?: () => number
   /** Retries wait longer each time, up to maxDelayMs, and never stop while the failure is transient. */
   backoff?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>
-  onSent?: (work: OutboxWork, result: OrderWithItemsResult) => void
+  /** The service holds the order: what it confirmed (or, for an order found after its answer was lost, its list entry). */
+  onSent?: (result: OrderWithItemsResult) => void
   /** After each flush, for work that can wait until the sending is done (recording history). */
   onSettled?: () => Promise<void> | void
   onChange?: () => void
@@ -97,10 +99,9 @@ function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<OutboxWork
   })
 }
 
-/** An order found in the service's order list: its list projection, recorded as the confirmation that was lost. */
-function foundOnService(order: OrderRecord, createsCustomer: boolean): OrderWithItemsResult {
-  const vendor = createsCustomer && order.Vendor && typeof order.Vendor.guid === 'string' ? { guid: order.Vendor.guid } : null
-  return { order, vendor: null, billTo: null, shipTo: null, contact: null, note: null, raw: { order, ...(vendor ? { foundCustomer: vendor } : {}) } }
+/** An order found in the service's order list: its list entry stands in for the confirmation that was lost. */
+function foundOnService(order: OrderRecord): OrderWithItemsResult {
+  return { order, vendor: null, billTo: null, shipTo: null, contact: null, note: null, raw: { order } }
 }
 
 function sentResult(result: OrderWithItemsResult, createdCustomerGuid: string | null = null): SentResult {
@@ -319,7 +320,7 @@ export class OutboxFlusher {
           const stop = this.guarded(() => {
             if (next) outbox.release(next)
             if (check?.kind === 'found') {
-              this.recordFound(current, check.order, current.request.body !== null && typeof current.request.body === 'object' && 'newVendor' in current.request.body, report, log)
+              this.recordFound(current, check.order, createsCustomer(current.request), report, log)
               return false
             }
             return this.settleFailure(current, error, report, log, check)
@@ -332,7 +333,7 @@ export class OutboxFlusher {
         this.options.probe?.('responded', current)
         acknowledge = () => {
           outbox.markSent(current, sentResult(result), this.options.lease?.owner ?? null)
-          this.options.onSent?.(current, result)
+          this.options.onSent?.(result)
           report.sent++
           log.info('order sent', { orderGuid: String((result.order as Record<string, unknown>).guid) })
         }
@@ -413,10 +414,11 @@ export class OutboxFlusher {
   }
 
   private recordFound(entry: Pick<OutboxCheck, 'id' | 'apiGuid'>, order: OrderRecord, createsCustomer: boolean, report: { sent: number }, log: Logger): void {
-    const result = foundOnService(order, createsCustomer)
-    const customerGuid = createsCustomer && order.Vendor && typeof order.Vendor.guid === 'string' ? order.Vendor.guid : null
+    const result = foundOnService(order)
+    // An order that created its customer names it: the entry then points at that customer.
+    const customerGuid = createsCustomer && typeof order.Vendor?.guid === 'string' ? order.Vendor.guid : null
     this.options.outbox.markFoundOnService(entry, sentResult(result, customerGuid), this.options.lease?.owner ?? null)
-    this.options.onSent?.({ id: entry.id, apiGuid: entry.apiGuid } as OutboxWork, result)
+    this.options.onSent?.(result)
     report.sent++
     log.warn('order found on the service after its answer was lost; recorded as sent', { orderGuid: order.guid })
   }

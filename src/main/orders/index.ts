@@ -112,7 +112,7 @@ export function createOrders(options: OrdersOptions): Orders {
     ...(options.random ? { random: options.random } : {}),
     ...(history
       ? {
-          onSent: (_work: OutboxWork, result: OrderWithItemsResult) => {
+          onSent: (result: OrderWithItemsResult) => {
             if (result.vendor) history.recordCustomer(result.vendor)
             sentForHistory.push(withoutEmbeddedItems(result.order))
           },

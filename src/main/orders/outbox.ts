@@ -5,7 +5,7 @@ import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
-import type { OrderRequest, RepTotals } from './request'
+import { createsCustomer, type OrderRequest, type RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
 const sentResultSchema = z.object({
@@ -421,7 +421,7 @@ export class Outbox {
         apiGuid: row.api_guid,
         vendorGuid: request.vendorGuid ?? null,
         deliveryUnknownSince: row.delivery_unknown_since!,
-        createsCustomer: typeof request.body === 'object' && request.body !== null && 'newVendor' in request.body,
+        createsCustomer: createsCustomer(request),
       }
     })
   }

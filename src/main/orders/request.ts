@@ -11,6 +11,11 @@ export interface OrderRequest {
   body: Record<string, unknown>
 }
 
+/** The order creates its customer (newVendor): the service names the new customer in what it returns. */
+export function createsCustomer(request: OrderRequest): boolean {
+  return 'newVendor' in request.body
+}
+
 /** What the rep saw when sending, to compare with the service's totals. */
 export interface RepTotals {
   subTotal: number
