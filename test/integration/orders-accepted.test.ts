@@ -118,7 +118,8 @@ describe('an order the service accepted is never shown as refused', () => {
     await harness.api('flushOutbox')
     const checking = await entryOf(harness, apiGuid)
     expect(checking).toMatchObject({ state: 'needsAttention', mayBeWithSupplier: true })
-    expect(checking.lastError).toMatch(/may already have this order/)
+    // The refusal is the service's words; that it may not hold is what mayBeWithSupplier says.
+    expect(checking.lastError).toMatch(/could not be reconciled/)
     expect(await refused(harness, 'discardOutboxEntry', apiGuid)).toMatch(/^CONFLICT .*may already have this order/)
     expect(await refused(harness, 'editOutboxEntry', apiGuid)).toMatch(/^CONFLICT .*may already have this order/)
 

@@ -356,10 +356,8 @@ export class OutboxFlusher {
     const { outbox, clock } = this.options
     const unconfirmed = check?.kind === 'unknown' ? check : null
     const checkAt = unconfirmed ? clock.now() + backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random) : null
-    const refusalMessage = (message: string) =>
-      unconfirmed ? `${message} The supplier may already have this order from an earlier attempt whose answer was lost; checking (${unconfirmed.why}).` : message
     if (error instanceof ServiceRejectedError) {
-      outbox.markNeedsAttention(work, refusalMessage(error.message), mapRejectionToLines(error.errors, work), checkAt)
+      outbox.markNeedsAttention(work, error.message, mapRejectionToLines(error.errors, work), checkAt)
       report.needsAttention++
       log.warn('order rejected by the service', { errors: error.errors.length, ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}) })
       return false
@@ -377,7 +375,7 @@ export class OutboxFlusher {
       return true
     }
     if (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound')) {
-      outbox.markNeedsAttention(work, refusalMessage(error.message), [], checkAt)
+      outbox.markNeedsAttention(work, error.message, [], checkAt)
       report.needsAttention++
       log.warn('order refused by the service', { status: error.status, ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}) })
       return false
