@@ -164,6 +164,12 @@ for (const layout of layouts) {
           if (layout.compact && share.status > 36) problems.push(`${scheme} ${screen}: the status bar is ${Math.round(share.status)} px tall, more than one line`)
           if (share.height < 0.6) problems.push(`${scheme} ${screen}: the content has ${Math.round(share.height * 100)}% of the height`)
           await page.screenshot({ path: join(screenshotDir, `reflow-${layout.name}-${scheme}-${screen}.png`) })
+          // The lines of a draft, an order or a quote are below the fold in a small window: look at them too.
+          const lines = page.locator('main table, main [role="table"]').first()
+          if (await lines.count()) {
+            await lines.scrollIntoViewIfNeeded()
+            await page.screenshot({ path: join(screenshotDir, `reflow-${layout.name}-${scheme}-${screen}-lines.png`) })
+          }
         }
       }
       for (const problem of problems) console.log(`reflow ${layout.name}: ${problem}`)
