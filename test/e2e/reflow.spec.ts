@@ -1,0 +1,214 @@
+/**
+ * Reflow (WCAG 1.4.10) and resize text (1.4.4), which axe does not test: every main screen, with the
+ * data a rep has (lines with problems, a rejected order, a quote, a document), at 320 CSS px wide, at
+ * 200% zoom of a 1280×720 laptop (640×360 CSS px at two device pixels each), at 900 px and at
+ * 1280×720, in light and dark. Nothing scrolls sideways, no text is cut off, the frame leaves the
+ * screen to the content, and each state is saved as test-results/screenshots/reflow-*.png to be
+ * looked at.
+ */
+import { join } from 'node:path'
+import type { Page } from '@playwright/test'
+import { screenshotDir, test } from './fixtures'
+import { call, findOrderWorld } from './support'
+import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
+
+test.describe.configure({ timeout: 180_000 })
+
+interface Layout {
+  name: string
+  viewport: { width: number; height: number }
+  deviceScaleFactor: number
+  /** Narrow enough that the sidebar gives its width to the content. */
+  compact: boolean
+}
+
+const layouts: Layout[] = [
+  { name: '320', viewport: { width: 320, height: 640 }, deviceScaleFactor: 1, compact: true },
+  { name: 'zoom200', viewport: { width: 640, height: 360 }, deviceScaleFactor: 2, compact: true },
+  { name: '900', viewport: { width: 900, height: 720 }, deviceScaleFactor: 1, compact: false },
+  { name: '1280', viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1, compact: false },
+]
+
+/**
+ * What the rep cannot read on the page as it stands: the page or any box scrolling sideways, text cut
+ * off by a box that hides its overflow (unless it ellipsizes with the whole text in a title), and a
+ * placeholder longer than its field. Each as "what: where (sizes)".
+ */
+async function reflowProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const tolerance = 2
+    const problems: string[] = []
+    const where = (element: Element): string => {
+      const parts: string[] = []
+      for (let node: Element | null = element; node && parts.length < 3 && node !== document.body; node = node.parentElement) {
+        const id = node.id ? `#${node.id}` : ''
+        const classes = [...node.classList].filter((name) => !name.startsWith('router-link')).slice(0, 2).map((name) => `.${name}`).join('')
+        parts.unshift(`${node.tagName.toLowerCase()}${id}${classes}`)
+      }
+      const text = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)
+      return `${parts.join(' > ')}${text ? ` “${text}”` : ''}`
+    }
+    const scrolling = document.scrollingElement!
+    if (scrolling.scrollWidth > scrolling.clientWidth + tolerance) problems.push(`page scrolls sideways (${scrolling.scrollWidth} > ${scrolling.clientWidth})`)
+    const canvas = document.createElement('canvas').getContext('2d')!
+    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+      const rect = element.getBoundingClientRect()
+      // Visually hidden labels are 1 px on purpose; closed popovers and menus are not shown.
+      if (rect.width < 4 || rect.height < 4 || !element.checkVisibility({ visibilityProperty: true })) continue
+      const style = getComputedStyle(element)
+      const text = (element.textContent ?? '').trim()
+      const sideways = element.scrollWidth > element.clientWidth + tolerance
+      if (sideways && (style.overflowX === 'auto' || style.overflowX === 'scroll')) {
+        // Name the innermost box that sticks out, which is what needs fixing.
+        const edge = element.getBoundingClientRect().left + element.clientWidth + tolerance
+        const culprit = [...element.querySelectorAll('*')].filter((inner) => inner.getBoundingClientRect().right > edge && inner.getBoundingClientRect().width > 0).pop()
+        problems.push(`scrolls sideways: ${where(element)} (${element.scrollWidth} > ${element.clientWidth})${culprit ? `, sticking out: ${where(culprit)}` : ''}`)
+      }
+      const hides = (overflow: string) => overflow === 'hidden' || overflow === 'clip'
+      // A title carries the whole text of a box made to ellipsize.
+      if (text && !element.title && hides(style.overflowX) && sideways) {
+        problems.push(`text cut off: ${where(element)} (${element.scrollWidth} > ${element.clientWidth})`)
+      }
+      if (text && !element.title && hides(style.overflowY) && element.scrollHeight > element.clientHeight + tolerance && style.overflowY !== style.overflowX) {
+        problems.push(`text cut off below: ${where(element)} (${element.scrollHeight} > ${element.clientHeight})`)
+      }
+      if (element instanceof HTMLInputElement && element.placeholder && !element.value) {
+        canvas.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+        const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        // A search field's clear button takes room from the text too.
+        const needed = canvas.measureText(element.placeholder).width
+        if (needed > room + tolerance) problems.push(`placeholder cut off: ${where(element)} “${element.placeholder}” (${Math.ceil(needed)} > ${Math.floor(room)})`)
+      }
+    }
+    return problems
+  })
+}
+
+/** How much of the window the frame leaves to the screen's own content, and the status bar's height. */
+async function contentShare(page: Page): Promise<{ width: number; height: number; status: number }> {
+  return page.evaluate(() => {
+    const main = document.getElementById('main')!.getBoundingClientRect()
+    const status = document.querySelector('footer.statusbar')?.getBoundingClientRect().height ?? 0
+    return { width: main.width / window.innerWidth, height: main.height / window.innerHeight, status }
+  })
+}
+
+for (const layout of layouts) {
+  test.describe(`at ${layout.name}`, () => {
+    test.use({ viewport: layout.viewport, deviceScaleFactor: layout.deviceScaleFactor })
+
+    test(`every main screen reflows at ${layout.name}, light and dark`, async ({ page, bridge, service, core }) => {
+      await connectCore(core, service)
+      const target = orderable(core)
+      // The outbox holds a rejected order, with the supplier's reason, and a sent one.
+      service.current.control.addFault({
+        route: 'POST /v1/orderWithItems', type: 'status', status: 400, times: 1,
+        body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }] },
+      })
+      await queueOrder(core, target)
+      await coreApi(core, 'flushOutbox')
+      await settle(core)
+      await queueOrder(core, target)
+      await coreApi(core, 'flushOutbox')
+      await settle(core)
+      await coreApi(core, 'syncNow', {})
+      const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+
+      // A draft whose lines show every column and every kind of problem: a line not offered to the
+      // customer's group, one under its minimum, and plain ones with notes.
+      const world = await findOrderWorld(core.handlers)
+      const draft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+      await call(core.handlers, 'addDraftLines', {
+        id: draft.draft.id,
+        lines: [
+          ...world.plain.slice(0, 3).map((item, index) => ({ catalogItemGuid: item.guid, qty: 1 + index * 40 })),
+          { catalogItemGuid: world.notOffered.guid, qty: 2 },
+          { catalogItemGuid: world.minimum.guid, qty: 1 },
+        ],
+      })
+      const quoteDraft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+      await call(core.handlers, 'addDraftLines', { id: quoteDraft.draft.id, lines: world.plain.slice(0, 3).map((item) => ({ catalogItemGuid: item.guid, qty: 12 })) })
+      const quote = await call(core.handlers, 'saveDraftAsQuote', { draftId: quoteDraft.draft.id })
+
+      const screens: [string, string][] = [
+        ['customers', '#/customers'],
+        ['customer', `#/customers/${world.customer.guid}`],
+        ['new-customer', '#/customers/new'],
+        ['catalog', `#/catalog?customer=${world.customer.guid}&catalog=${world.catalogGuid}`],
+        ['catalog-adding', `#/catalog?draft=${draft.draft.id}`],
+        ['order-entry', `#/drafts/${draft.draft.id}`],
+        ['orders', '#/orders'],
+        ['order', `#/orders/${orders[0]!.guid}`],
+        ['outbox', '#/outbox'],
+        ['drafts', '#/drafts'],
+        ['quotes', '#/quotes'],
+        ['quote', `#/quotes/${quote.id}`],
+        ['settings', '#/settings'],
+        ['document', `#/documents/order/${orders[0]!.guid}`],
+        ['quote-document', `#/documents/quote/${quote.id}`],
+      ]
+      const problems: string[] = []
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme })
+        for (const [screen, hash] of screens) {
+          await page.goto(`${bridge.url}${hash}`)
+          await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+          // Lists and records load after the heading; check what the rep actually sees.
+          await page.waitForLoadState('networkidle')
+          await page.waitForTimeout(300)
+          for (const problem of await reflowProblems(page)) problems.push(`${scheme} ${screen}: ${problem}`)
+          const share = await contentShare(page)
+          // At 200% the status bar took 66 px of 360 and the sidebar 200 of 640: the frame is chrome,
+          // the screen is the work.
+          if (layout.compact && share.width < 0.97) problems.push(`${scheme} ${screen}: the content has ${Math.round(share.width * 100)}% of the width`)
+          if (layout.compact && share.status > 36) problems.push(`${scheme} ${screen}: the status bar is ${Math.round(share.status)} px tall, more than one line`)
+          if (share.height < 0.6) problems.push(`${scheme} ${screen}: the content has ${Math.round(share.height * 100)}% of the height`)
+          await page.screenshot({ path: join(screenshotDir, `reflow-${layout.name}-${scheme}-${screen}.png`) })
+          // The lines of a draft, an order or a quote are below the fold in a small window: look at them too.
+          const lines = page.locator('main table, main [role="table"]').first()
+          if (await lines.count()) {
+            await lines.scrollIntoViewIfNeeded()
+            await page.screenshot({ path: join(screenshotDir, `reflow-${layout.name}-${scheme}-${screen}-lines.png`) })
+          }
+        }
+      }
+      for (const problem of problems) console.log(`reflow ${layout.name}: ${problem}`)
+      expect(problems).toEqual([])
+    })
+  })
+}
+
+test.describe('the compact frame', () => {
+  test.use({ viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 })
+
+  test('at 200% the sections sit behind a menu button that works by keyboard', async ({ page, bridge, service, core }) => {
+    await connectCore(core, service)
+    await page.goto(`${bridge.url}#/customers`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible()
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    const menu = nav.getByRole('button', { name: 'Menu' })
+    await expect(menu).toHaveAttribute('aria-expanded', 'false')
+    await expect(nav.getByRole('link', { name: /^Outbox/ })).toBeHidden()
+
+    await menu.focus()
+    await page.keyboard.press('Enter')
+    await expect(menu).toHaveAttribute('aria-expanded', 'true')
+    const outbox = nav.getByRole('link', { name: /^Outbox/ })
+    await expect(outbox).toBeVisible()
+    await page.screenshot({ path: join(screenshotDir, 'reflow-zoom200-menu-open.png') })
+    // Escape closes it and gives focus back to the button.
+    await page.keyboard.press('Escape')
+    await expect(menu).toHaveAttribute('aria-expanded', 'false')
+    await expect(menu).toBeFocused()
+
+    // Tab reaches the sections in order; choosing one goes there and folds the menu away.
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Tab')
+    await expect(nav.getByRole('link', { name: /^Customers/ })).toBeFocused()
+    await outbox.focus()
+    await page.keyboard.press('Enter')
+    await expect(page.getByRole('heading', { level: 1, name: 'Outbox' })).toBeVisible()
+    await expect(menu).toHaveAttribute('aria-expanded', 'false')
+    await expect(outbox).toBeHidden()
+  })
+})
