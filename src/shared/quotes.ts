@@ -129,6 +129,8 @@ const printableDocumentSchema = z.object({
   charges: z.number().nullable(),
   grandTotal: z.number().nullable(),
   pricesAsOf: z.string().nullable(),
+  /** Where the line prices will come from, when some are not on this laptop yet; null otherwise. */
+  pricesNote: z.string().nullable(),
   /** The customer sees no prices: every price above is null. */
   hidePricing: z.boolean(),
   /** A name for the saved PDF. */
