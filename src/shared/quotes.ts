@@ -72,7 +72,7 @@ const quoteChangeSchema = z.object({
   kind: z.enum(['price', 'notOffered', 'gone']),
   quotedPrice: z.number().nullable(),
   currentPrice: z.number().nullable(),
-  /** A sentence for the rep: "12.00 → 13.50", "no longer in the catalog". */
+  /** A sentence for the rep: "$12.00 → $13.50", "no longer in the catalog". */
   message: z.string(),
 })
 export type QuoteChange = z.infer<typeof quoteChangeSchema>

@@ -63,7 +63,7 @@ test('a draft saved as a quote is found, and converting it after a price change 
   await page.getByRole('button', { name: 'Convert to order' }).click()
   await expect(page).toHaveURL(/#\/drafts\/\d+$/)
   await expect(page.getByText(`1 line of quote ${number} changed since it was quoted:`)).toBeVisible()
-  await expect(page.getByText(`${changed!.sku} — ${changed!.name}: ${changed!.price!.toFixed(2)} → ${newPrice.toFixed(2)}`)).toBeVisible()
+  await expect(page.getByText(`${changed!.sku} — ${changed!.name}: ${money(changed!.price!)} → ${money(newPrice)}`)).toBeVisible()
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${kept!.sku}`, exact: true })).toHaveValue('2')
   expect(pageErrors).toEqual([])
 })
