@@ -249,7 +249,7 @@ export const orderListSchema = z
   .strict()
 const orderStateCountSchema = z.object({ id: z.number().nullable(), name: z.string(), count: z.number() })
 /** An order sent from this laptop, as the orders list shows it until a sync brings it into the history. */
-export const sentOrderSummarySchema = z.object({
+const sentOrderSummarySchema = z.object({
   apiGuid: z.string(),
   orderGuid: z.string().nullable(),
   orderName: z.string().nullable(),
