@@ -72,7 +72,7 @@ const quoteChangeSchema = z.object({
   kind: z.enum(['price', 'notOffered', 'gone']),
   quotedPrice: z.number().nullable(),
   currentPrice: z.number().nullable(),
-  /** A sentence for the rep: "12.00 → 13.50", "no longer in the catalog". */
+  /** A sentence for the rep: "$12.00 → $13.50", "no longer in the catalog". */
   message: z.string(),
 })
 export type QuoteChange = z.infer<typeof quoteChangeSchema>
@@ -129,6 +129,8 @@ const printableDocumentSchema = z.object({
   charges: z.number().nullable(),
   grandTotal: z.number().nullable(),
   pricesAsOf: z.string().nullable(),
+  /** Where the line prices will come from, when some are not on this laptop yet; null otherwise. */
+  pricesNote: z.string().nullable(),
   /** The customer sees no prices: every price above is null. */
   hidePricing: z.boolean(),
   /** A name for the saved PDF. */

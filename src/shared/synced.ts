@@ -248,9 +248,32 @@ export const orderListSchema = z
   })
   .strict()
 const orderStateCountSchema = z.object({ id: z.number().nullable(), name: z.string(), count: z.number() })
+/** An order sent from this laptop, as the orders list shows it until a sync brings it into the history. */
+const sentOrderSummarySchema = z.object({
+  apiGuid: z.string(),
+  orderGuid: z.string().nullable(),
+  orderName: z.string().nullable(),
+  orderStateId: z.number().nullable(),
+  customerGuid: z.string().nullable(),
+  customerName: z.string(),
+  poNo: z.string().nullable(),
+  sentAt: z.string(),
+  lineCount: z.number(),
+  /** What the rep saw. */
+  subTotal: z.number(),
+  /** The service's total from its confirmation, the one the history will show; null when it gave none. */
+  grandTotal: z.number().nullable(),
+})
+export type SentOrderSummary = z.infer<typeof sentOrderSummarySchema>
+
 export const orderListResultSchema = z.object({
   orders: z.array(orderSummarySchema),
   total: z.number(),
+  /**
+   * Orders sent from this laptop that the synced history does not hold yet (matched by api_guid and
+   * by order guid, whatever their case), under the same search and filters as `orders`.
+   */
+  sentNotSynced: z.array(sentOrderSummarySchema),
   /** Every state the list's orders are in (for the filter), whatever the search and filters. */
   states: z.array(orderStateCountSchema),
 })

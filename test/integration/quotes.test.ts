@@ -9,6 +9,9 @@ import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
+
+/** Money as the rep reads it, whatever it is: currency sign, thousands, two decimals. */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 let harness: OrdersHarness
 
 beforeEach(async () => {
@@ -91,7 +94,7 @@ describe('quotes', () => {
     expect(check.draft.customerGuid).toBe(target.customerGuid)
     expect(check.draft.lines.map((line) => line.sku)).toEqual([raised!.sku, withdrawn!.sku, same!.sku])
     expect(changes).toEqual([
-      expect.objectContaining({ sku: raised!.sku, kind: 'price', quotedPrice: raised!.unitPrice, currentPrice: newPrice, message: `${raised!.unitPrice!.toFixed(2)} → ${newPrice.toFixed(2)}` }),
+      expect.objectContaining({ sku: raised!.sku, kind: 'price', quotedPrice: raised!.unitPrice, currentPrice: newPrice, message: `${usd.format(raised!.unitPrice!)} → ${usd.format(newPrice)}` }),
       expect.objectContaining({ sku: withdrawn!.sku, kind: 'notOffered', quotedPrice: withdrawn!.unitPrice, currentPrice: null }),
     ])
     expect(check.lines.find((line) => line.lineId === check.draft.lines[0]!.lineId)?.unitPrice).toBe(newPrice)

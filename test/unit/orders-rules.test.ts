@@ -118,7 +118,9 @@ describe('offline draft checks', () => {
     const changed = item({ pricing: { Dealer: 9 } })
     const result = checkDraft(draft({ lines: [line(changed.guid, 1, 8)] }), new MemoryLookup([changed]))
     expect(result.lines[0]!.priceChanged).toBe(true)
-    expect(result.issues[0]!.message).toContain('changed from 8.00 to 9.00')
+    expect(result.issues[0]!.message).toContain('changed from $8.00 to $9.00')
+    const dear = item({ pricing: { Dealer: 1300 } })
+    expect(checkDraft(draft({ lines: [line(dear.guid, 1, 1234.5)] }), new MemoryLookup([dear])).issues[0]!.message).toContain('changed from $1,234.50 to $1,300.00')
   })
 
   it('says which price group it priced with: the draft’s, else the customer’s, else the catalog’s main one', () => {

@@ -3,6 +3,7 @@
  * sync fills what it reads.
  */
 import type { Implementations } from '../../shared/contract'
+import type { SentOrderSummary } from '../../shared/synced'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import { BrowseQueries } from './queries'
@@ -21,7 +22,8 @@ const notFound = (what: string): never => {
   throw new CoreError('NOT_FOUND', `${what} is not in the local copy. Sync, then try again.`)
 }
 
-export function createBrowsing(db: Database): Browsing {
+/** `sentOrders`: the orders sent from this laptop, which the orders list shows until a sync brings them into the history. */
+export function createBrowsing(db: Database, sentOrders: () => SentOrderSummary[] = () => []): Browsing {
   const queries = new BrowseQueries(db)
   return {
     queries,
@@ -32,7 +34,7 @@ export function createBrowsing(db: Database): Browsing {
       getCatalogItem: (input) => queries.getCatalogItem(input) ?? notFound('This catalog item'),
       searchCustomers: (input) => queries.searchCustomers(input),
       getCustomer: (input) => queries.getCustomer(input.guid) ?? notFound('This customer'),
-      listOrders: (input) => queries.listOrders(input),
+      listOrders: (input) => queries.listOrders(input, sentOrders()),
       getOrder: (input) => queries.getOrder(input.guid) ?? notFound('This order'),
     },
   }

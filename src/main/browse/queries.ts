@@ -22,6 +22,7 @@ import type {
   OrderSummary,
   Price,
   PriceGroupSummary,
+  SentOrderSummary,
 } from '../../shared/synced'
 import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
 import { PriceGroups } from '../local/price-groups'
@@ -531,7 +532,10 @@ export class BrowseQueries {
   }
 
   /** Orders newest first, across customers or for one customer; searched by number, PO or customer, filtered by state and day. */
-  listOrders(options: OrderListOptions = {}): { orders: OrderSummary[]; total: number; states: { id: number | null; name: string; count: number }[] } {
+  listOrders(
+    options: OrderListOptions = {},
+    sent: SentOrderSummary[] = [],
+  ): { orders: OrderSummary[]; total: number; sentNotSynced: SentOrderSummary[]; states: { id: number | null; name: string; count: number }[] } {
     const limit = clampLimit(options.limit, 50)
     const offset = clampOffset(options.offset)
     const join = 'orders o LEFT JOIN customers c ON c.guid = o.customer_guid OR (o.customer_guid IS NULL AND c.id = o.customer_id)'
@@ -553,7 +557,35 @@ export class BrowseQueries {
       `SELECT o.order_state_id AS id, max(o.order_state_name) AS name, count(*) AS count FROM orders o WHERE ${scope} GROUP BY o.order_state_id ORDER BY o.order_state_id`,
       params,
     ).map((state) => ({ id: state.id, name: state.name ?? (state.id !== null ? (knownStates[state.id] ?? `State ${state.id}`) : 'Unknown'), count: state.count }))
-    return { orders: rows.map((row) => orderSummary(row, parseObject(row.json))), total, states }
+    return { orders: rows.map((row) => orderSummary(row, parseObject(row.json))), total, sentNotSynced: this.notYetSynced(sent.filter((entry) => sentMatches(entry, options))), states }
+  }
+
+  /**
+   * The sent orders the history does not hold, whatever it holds them under: its api_guid or the
+   * service's guid, in any case (the service's answer and its order list need not agree on case).
+   */
+  private notYetSynced(sent: SentOrderSummary[]): SentOrderSummary[] {
+    if (sent.length === 0) return []
+    const keysOf = (entry: SentOrderSummary): string[] => [entry.apiGuid, entry.orderGuid].filter((key): key is string => key !== null).map((key) => key.toLowerCase())
+    const wanted = [...new Set(sent.flatMap(keysOf))]
+    // By the indexes first (the keys as lower and upper case); only what is still missing by a scan.
+    const held = new Set(
+      this.all<{ key: string }>(
+        `SELECT lower(guid) AS key FROM orders WHERE guid IN (SELECT value FROM json_each(@keys))
+         UNION ALL SELECT lower(api_guid) FROM orders WHERE api_guid IN (SELECT value FROM json_each(@keys))`,
+        { keys: JSON.stringify(wanted.flatMap((key) => [key, key.toUpperCase()])) },
+      ).map((row) => row.key),
+    )
+    const missing = wanted.filter((key) => !held.has(key))
+    if (missing.length > 0) {
+      for (const row of this.all<{ key: string }>(
+        `SELECT lower(guid) AS key FROM orders WHERE lower(guid) IN (SELECT value FROM json_each(@keys))
+         UNION ALL SELECT lower(api_guid) FROM orders WHERE lower(api_guid) IN (SELECT value FROM json_each(@keys))`,
+        { keys: JSON.stringify(missing) },
+      ))
+        held.add(row.key)
+    }
+    return sent.filter((entry) => !keysOf(entry).some((key) => held.has(key)))
   }
 
   getOrder(guid: string): OrderDetail | null {
@@ -600,6 +632,18 @@ function orderFilters(options: OrderListOptions, params: Record<string, unknown>
     params.toMs = localMidnight(options.to, 1)
   }
   return filters
+}
+
+/** The list's search and filters, applied to an order sent from this laptop as to a synced one. */
+function sentMatches(entry: SentOrderSummary, options: OrderListOptions): boolean {
+  if (options.customerGuid && entry.customerGuid !== options.customerGuid) return false
+  const query = options.query?.trim().toLowerCase()
+  if (query && ![entry.orderName, entry.poNo, entry.customerName].some((field) => field?.toLowerCase().includes(query))) return false
+  if (options.stateId !== undefined && entry.orderStateId !== options.stateId) return false
+  const at = Date.parse(entry.sentAt)
+  if (options.from && !(at >= localMidnight(options.from))) return false
+  if (options.to && !(at < localMidnight(options.to, 1))) return false
+  return true
 }
 
 function orderTotals(record: Record<string, unknown>): OrderTotals {

@@ -19,6 +19,7 @@ import { cliConnection } from './connection'
 import { openExisting } from './database'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
+import { formatMoney } from '../../shared/money'
 
 /** A usage error that carries the per-field problems, printed as `{ errors }` with exit code 2. */
 class InvalidDraftError extends UsageError {
@@ -166,7 +167,7 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
     const { entry } = sending
     const reply = {
       json: { apiGuid: entry.apiGuid, state: 'queued' },
-      human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${entry.subTotal.toFixed(2)}).`,
+      human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${formatMoney(entry.subTotal)}).`,
     }
     for (const warning of check.issues.filter((i) => i.severity === 'warning')) process.stderr.write(`satchel: warning: ${warning.message}\n`)
     sending.commit()

@@ -11,6 +11,7 @@ import { QuoteRepository } from '../quotes/repository'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
+import { formatMoney } from '../../shared/money'
 
 function withDatabase<T>(global: GlobalOptions, use: (db: Database) => T): T {
   // Opened for writing, as the app opens it, so a database from before quotes gets its quotes table;
@@ -32,7 +33,7 @@ export function runQuotes(global: GlobalOptions, filter: { customer?: string }, 
         ? 'No quotes on this laptop.'
         : table(
             ['Number', 'Customer', 'Lines', 'Sub-total', 'Valid until', 'State'],
-            quotes.map((quote) => [quote.number, quote.customerName, String(quote.lineCount), quote.subTotal.toFixed(2), quote.validUntil, state(quote)]),
+            quotes.map((quote) => [quote.number, quote.customerName, String(quote.lineCount), formatMoney(quote.subTotal), quote.validUntil, state(quote)]),
           )
     output.result({ quotes }, human)
     return 0
@@ -51,7 +52,7 @@ export function runCustomerUsual(global: GlobalOptions, request: { customerGuid:
         ? 'No orders from this customer in the last 12 months.'
         : table(
             ['SKU', 'Name', 'Orders', 'Last qty', 'Last ordered', 'Price'],
-            items.map((item) => [item.sku, item.name, String(item.orders), String(item.lastQty), item.lastOrderedAt.slice(0, 10), item.offered && item.price !== null ? item.price.toFixed(2) : 'not offered']),
+            items.map((item) => [item.sku, item.name, String(item.orders), String(item.lastQty), item.lastOrderedAt.slice(0, 10), item.offered && item.price !== null ? formatMoney(item.price) : 'not offered']),
           )
     output.result({ items }, human)
     return 0

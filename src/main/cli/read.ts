@@ -9,6 +9,7 @@ import { OutboxReader } from '../orders/outbox'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
+import { formatMoney } from '../../shared/money'
 
 function withStore<T>(global: GlobalOptions, use: (queries: BrowseQueries, db: Database) => T): T {
   const db = openExisting(global.db, 'read')
@@ -57,7 +58,7 @@ export function runItemsSearch(
         ? `No items match '${search.query}'.`
         : table(
             ['SKU', 'Name', `Price (${result.priceGroupName ?? 'no price group'})`, 'GUID'],
-            items.map((item) => [item.sku, item.name, item.offered && item.price !== null ? item.price.toFixed(2) : 'not offered', item.guid]),
+            items.map((item) => [item.sku, item.name, item.offered && item.price !== null ? formatMoney(item.price) : 'not offered', item.guid]),
           ) + `\n${items.length} of ${result.total} shown`
     output.result({ items }, human)
     return 0

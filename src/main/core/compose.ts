@@ -69,7 +69,7 @@ export function createCore(config: CoreConfig): Core {
     onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
     refreshItems: sync.refreshItems,
   })
-  const browsing = createBrowsing(db)
+  const browsing = createBrowsing(db, () => orders.desk.outbox.read.sentOrders())
   const syncedAt = catalogSyncedAt(db)
   const quotes = new QuoteDesk({
     db,

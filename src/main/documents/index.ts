@@ -1,4 +1,4 @@
-import { type AddressInput, type Draft, type ShipTo } from '../../shared/orders'
+import { type AddressInput, type Draft, type DraftLine, type ShipTo } from '../../shared/orders'
 import type { DocumentKind, PrintableDocument } from '../../shared/quotes'
 import type { Address, CustomerDetail, OrderDetail } from '../../shared/synced'
 import type { Database } from '../db/database'
@@ -133,14 +133,16 @@ export class Documents {
     if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
     const record = order.record
     const items = (Array.isArray(record.Order_Items) ? record.Order_Items : []).filter((line): line is Json => Boolean(line) && typeof line === 'object')
-    // Sent from this laptop: the lines as sent carry the prices when the history's projection does not.
-    const sentLines = order.apiGuid ? (this.sources.desk.outbox.read.printable(order.apiGuid)?.draft.lines ?? []) : []
+    // Sent from this laptop: the order as it left carries the prices the rep saw and the ship-to,
+    // which the history's list projection leaves out.
+    const sent = order.apiGuid ? (this.sources.desk.outbox.read.printable(order.apiGuid)?.draft ?? null) : null
+    const sentLines = matchSentLines(order.lines, sent?.lines ?? [])
     const customer = order.customerGuid ? this.sources.customer(order.customerGuid) : null
     const lines: Line[] = items.map((item, index) => {
       const catalogItem = (item.Catalog_Item && typeof item.Catalog_Item === 'object' ? item.Catalog_Item : {}) as Json
       const line = order.lines[index]
       const qty = line?.qty ?? 0
-      const sentLine = sentLines.find((l) => l.catalogItemGuid === line?.catalogItemGuid)
+      const sentLine = sentLines[index]
       const unitPrice = number(item.net_price) ?? number(item.list_price_frozen) ?? sentLine?.unitPriceSeen ?? null
       return {
         sku: line?.sku ?? text(catalogItem.sku) ?? '',
@@ -151,7 +153,6 @@ export class Documents {
         note: line?.note ?? null,
       }
     })
-    const shipTo = record.Ship_To && typeof record.Ship_To === 'object' ? addressLines(record.Ship_To as Json) : shipToLines(null, customer)
     return this.finish({
       kind: 'order',
       title: 'Order',
@@ -162,7 +163,7 @@ export class Documents {
       catalogGuid: order.catalogGuid,
       customer,
       customerName: order.customerName ?? customer?.name ?? '',
-      shipTo,
+      shipTo: orderShipTo(record.Ship_To, sent?.shipTo ?? null, customer),
       poNo: order.poNo ?? '',
       note: text(record.note) ?? '',
       lines,
@@ -170,6 +171,8 @@ export class Documents {
       grandTotal: order.grandTotal,
       // The service priced a sent order when it took it.
       pricesAsOf: order.createdAt,
+      // The service's order list carries no line prices; its single-order read does.
+      pricesNote: lines.some((line) => line.unitPrice === null) ? 'Line prices come with the order’s details at the next sync.' : null,
     })
   }
 
@@ -206,6 +209,7 @@ export class Documents {
     subTotal?: number | null
     grandTotal: number | null
     pricesAsOf: string | null
+    pricesNote?: string | null
   }): PrintableDocument {
     const hidePricing = parts.customer?.hidePricing === true
     const subTotal = parts.subTotal ?? roundMoney(parts.lines.reduce((sum, line) => sum + (line.lineTotal ?? 0), 0))
@@ -233,6 +237,7 @@ export class Documents {
       charges: hidePricing || charges === null || Math.abs(charges) < 0.005 ? null : charges,
       grandTotal: hidePricing ? null : parts.grandTotal,
       pricesAsOf: parts.pricesAsOf,
+      pricesNote: hidePricing ? null : (parts.pricesNote ?? null),
       hidePricing,
       fileName: `${[parts.title.split(' ')[0], parts.number ?? '', parts.customerName].filter(Boolean).join(' ').replace(/[^\p{L}\p{N} _.-]+/gu, '').trim().slice(0, 120) || 'Satchel document'}.pdf`,
     }
@@ -247,13 +252,18 @@ export class Documents {
   }
 }
 
+/** The company, then the person it goes to (the address's name) when that is someone else. */
+function addressee(companyName: string | null, name: string | null): (string | null)[] {
+  return [companyName ?? name, companyName && name && name !== companyName ? name : null]
+}
+
 function fromAddress(address: Address): string[] {
-  return compactLines([address.companyName ?? address.name, address.addressLineOne, address.addressLineTwo, cityLine(address.city, address.state, address.postalCode), address.country])
+  return compactLines([...addressee(address.companyName, address.name), address.addressLineOne, address.addressLineTwo, cityLine(address.city, address.state, address.postalCode), address.country])
 }
 
 function addressLines(address: Json | AddressInput): string[] {
   const a = address as Json
-  return compactLines([text(a.company_name) ?? text(a.name), text(a.address_line_one), text(a.address_line_two), cityLine(text(a.city), text(a.state), text(a.postal_code)), text(a.country)])
+  return compactLines([...addressee(text(a.company_name), text(a.name)), text(a.address_line_one), text(a.address_line_two), cityLine(text(a.city), text(a.state), text(a.postal_code)), text(a.country)])
 }
 
 function shipToLines(shipTo: ShipTo | null, customer: CustomerDetail | null): string[] {
@@ -262,6 +272,38 @@ function shipToLines(shipTo: ShipTo | null, customer: CustomerDetail | null): st
   const fallback = customer?.addresses.find((a) => a.kind === 'shipTo' && a.isMainShipTo) ?? customer?.addresses.find((a) => a.kind === 'shipTo')
   const address = chosen ?? fallback
   return address ? fromAddress(address) : []
+}
+
+/**
+ * A synced order's ship-to: the service's full address when the order has one; the history's list
+ * projection names it only, so then the customer's address it names, the ship-to the order was sent
+ * with from this laptop, or the customer's main ship-to.
+ */
+function orderShipTo(stored: unknown, sent: ShipTo | null, customer: CustomerDetail | null): string[] {
+  const shipTo = stored && typeof stored === 'object' ? (stored as Json) : null
+  if (shipTo && text(shipTo.address_line_one)) return addressLines(shipTo)
+  const named = shipTo && text(shipTo.guid) ? customer?.addresses.find((a) => a.guid?.toLowerCase() === text(shipTo.guid)?.toLowerCase()) : undefined
+  return named ? fromAddress(named) : shipToLines(sent, customer)
+}
+
+/**
+ * The line as sent for each synced line: by catalog item where the history names it, else by SKU,
+ * else by position when the order kept the same number of lines.
+ */
+function matchSentLines(synced: OrderDetail['lines'], sent: DraftLine[]): (DraftLine | undefined)[] {
+  const unused = new Set(sent)
+  const take = (found: DraftLine | undefined): DraftLine | undefined => {
+    if (found) unused.delete(found)
+    return found
+  }
+  const sku = (value: string | null | undefined): string => (value ?? '').trim().toLowerCase()
+  const matched = synced.map((line) =>
+    take(
+      [...unused].find((s) => line.catalogItemGuid !== null && s.catalogItemGuid.toLowerCase() === line.catalogItemGuid.toLowerCase()) ??
+        [...unused].find((s) => line.sku !== null && sku(s.sku) === sku(line.sku)),
+    ),
+  )
+  return synced.length === sent.length ? matched.map((found, index) => found ?? (unused.has(sent[index]!) ? take(sent[index]) : undefined)) : matched
 }
 
 function cityLine(city: string | null, state: string | null, postalCode: string | null): string | null {

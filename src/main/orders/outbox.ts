@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { draftSchema, outboxLineErrorSchema, type Draft, type DraftRejection, type OutboxEntry, type OutboxLineError, type OutboxState, type OutboxSummary } from '../../shared/orders'
 import type { Database } from '../db/database'
+import type { SentOrderSummary } from '../../shared/synced'
 import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -108,6 +109,10 @@ export class OutboxReader {
         `SELECT o.api_guid, o.catalog_guid, o.sent_at, o.queued_at, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
          WHERE o.state = 'sent' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
       ),
+      sent: db.prepare<[], { api_guid: string; customer_guid: string | null; customer_name: string; sent_at: string | null; queued_at: string; result: string | null; rep_totals: string; po_no: string | null }>(
+        `SELECT o.api_guid, o.customer_guid, o.customer_name, o.sent_at, o.queued_at, o.result, o.rep_totals, json_extract(p.draft, '$.poNo') AS po_no
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'sent' ORDER BY o.id DESC`,
+      ),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE ? IS NULL OR customer_guid = ? ORDER BY queued_at DESC LIMIT 20`,
       ),
@@ -138,6 +143,27 @@ export class OutboxReader {
       at: row.sent_at ?? row.queued_at,
       lines: ((JSON.parse(row.draft) as { lines?: Draft['lines'] }).lines ?? []),
     }))
+  }
+
+  /** Every order sent from this laptop, newest first, as the orders list names it. */
+  sentOrders(): SentOrderSummary[] {
+    return this.statements.sent.all().map((row) => {
+      const result = row.result ? sentResultSchema.parse(JSON.parse(row.result)) : null
+      const totals = JSON.parse(row.rep_totals) as RepTotals
+      return {
+        apiGuid: row.api_guid,
+        orderGuid: result?.orderGuid ?? null,
+        orderName: result?.orderName ?? null,
+        orderStateId: result?.orderStateId ?? null,
+        customerGuid: row.customer_guid,
+        customerName: row.customer_name,
+        poNo: row.po_no || null,
+        sentAt: row.sent_at ?? row.queued_at,
+        lineCount: totals.lineCount,
+        subTotal: totals.subTotal,
+        grandTotal: result?.grandTotal ?? null,
+      }
+    })
   }
 
   /** Catalogs of the orders queued on this laptop, newest first: a customer's, or everyone's with null. */

@@ -2,6 +2,7 @@ import { lineQtyProblem, maxOrderLines, tooManyLinesMessage, type Draft, type Dr
 import type { CustomerFacts, OrderLookup } from './lookup'
 import { lineBreak, roundMoney, unitPriceAt } from '../pricing'
 import { resolvePriceGroup } from './pricing'
+import { formatMoney } from '../../shared/money'
 
 const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field, lineId: null, severity, message })
 const lineIssue = (lineId: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field: null, lineId, severity, message })
@@ -84,7 +85,7 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     if (!qtyProblem) priced.priceBreak = lineBreak(item, priceGroup.name, line.qty)
     priced.priceChanged = line.unitPriceSeen !== null && Math.abs(line.unitPriceSeen - price.unitPrice) >= 0.005
     if (priced.priceChanged) {
-      issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${line.unitPriceSeen!.toFixed(2)} to ${price.unitPrice.toFixed(2)} since it was added.`, 'warning'))
+      issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${formatMoney(line.unitPriceSeen!)} to ${formatMoney(price.unitPrice)} since it was added.`, 'warning'))
     }
     // A refused quantity has no total. Every total is a finite number, or the order is refused on
     // the line that makes it overflow: the outbox, its reply and the service all need a number.

@@ -6,6 +6,7 @@ import type { OrderDesk } from '../orders/desk'
 import type { Clock } from '../ports'
 import { roundMoney } from '../pricing'
 import { QuoteRepository, type QuoteFields } from './repository'
+import { formatMoney } from '../../shared/money'
 
 export interface QuoteDeskOptions {
   db: Database
@@ -185,7 +186,7 @@ export class QuoteDesk {
         const reason = check.issues.find((issue) => issue.lineId === current.lineId && issue.severity === 'error')?.message
         changes.push(change(line, 'notOffered', null, reason ?? 'not offered any more'))
       } else if (line.unitPrice === null || Math.abs(line.unitPrice - price) >= 0.005) {
-        changes.push(change(line, 'price', price, `${line.unitPrice === null ? 'not offered' : line.unitPrice.toFixed(2)} → ${price.toFixed(2)}`))
+        changes.push(change(line, 'price', price, `${line.unitPrice === null ? 'not offered' : formatMoney(line.unitPrice)} → ${formatMoney(price)}`))
       }
     }
     return { check: this.desk.check(draft.id), changes }

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { OrderDetail, OrderSummary } from '../../../shared/synced'
+import type { OrderDetail, OrderSummary, SentOrderSummary } from '../../../shared/synced'
 import type { MethodInput } from '../../../shared/contract'
 import { api, unwrap } from '../api'
 import { useNoticesStore } from './notices'
@@ -12,6 +12,8 @@ export const useOrdersStore = defineStore('orders', () => {
   const notices = useNoticesStore()
   const orders = ref<OrderSummary[]>([])
   const total = ref(0)
+  /** Sent from this laptop, not yet in the synced history, under the same search and filters. */
+  const sentNotSynced = ref<SentOrderSummary[]>([])
   const customerGuid = ref<string | null>(null)
   const states = ref<{ id: number | null; name: string; count: number }[]>([])
   let generation = 0
@@ -24,6 +26,7 @@ export const useOrdersStore = defineStore('orders', () => {
     if (mine !== generation) return
     orders.value = result.orders
     total.value = result.total
+    sentNotSynced.value = result.sentNotSynced
     states.value = result.states
   }
 
@@ -59,5 +62,5 @@ export const useOrdersStore = defineStore('orders', () => {
     return draftId
   }
 
-  return { orders, total, customerGuid, states, list, recent, get, reorder }
+  return { orders, total, sentNotSynced, customerGuid, states, list, recent, get, reorder }
 })

@@ -1,0 +1,10 @@
+/**
+ * Money in the core's messages (draft checks, quote changes, the CLI): "$1,234.50". The service does
+ * not say its currency, so it is USD, as the screens assume; en-US so a message reads the same on
+ * every laptop, whatever its locale, and matches what the screens show beside it.
+ */
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
+
+export function formatMoney(amount: number): string {
+  return usd.format(amount)
+}
