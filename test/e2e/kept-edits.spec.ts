@@ -1,0 +1,44 @@
+/**
+ * Nothing the rep typed is lost, and nothing invites a double order, in Chromium through the bridge:
+ * the end of the first sync leaves the rep where they are; quote edits, line notes and the
+ * new-customer form survive leaving the screen and reloading; saving a draft as a quote moves it;
+ * a second "New order" for a customer with an open draft asks first.
+ */
+import { test } from './fixtures'
+import { coreApi, expect, shoot, watchConsole } from './rep'
+
+test.describe.configure({ timeout: 60_000 })
+
+test('the end of the first sync does not move a rep who went on to type a draft', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  const { apiKey, apiSecret } = service.current.credentials
+  // Item pages are slow, so the first sync is still running while the rep works on a draft.
+  service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 1_500, times: 3 })
+
+  await page.goto(bridge.url)
+  await page.getByLabel('Service address').fill(service.url)
+  await page.getByLabel('API key', { exact: true }).fill(apiKey)
+  await page.getByLabel('API secret').fill(apiSecret)
+  await page.getByLabel('User GUID (optional)').fill('')
+  await page.getByRole('button', { name: 'Save and sync' }).click()
+  await expect(page.getByRole('progressbar', { name: 'Sync progress' })).toBeVisible()
+
+  // A draft for a new customer needs nothing synced; the rep opens it inside the app, not by reloading.
+  const draft = await coreApi(core, 'createDraft', { newCustomer: { name: 'Harbour Kitchen' } })
+  await page.evaluate((id) => (window.location.hash = `#/drafts/${id}`), draft.draft.id)
+  await expect(page.getByRole('heading', { name: /for Harbour Kitchen/ })).toBeVisible()
+  const po = page.getByLabel('PO number')
+  await po.click()
+  await po.pressSequentially('PO-77', { delay: 20 })
+
+  // The sync finishes while the rep is still in the PO field.
+  await expect.poll(async () => (await coreApi(core, 'getSyncStatus')).running, { timeout: 30_000 }).toBe(false)
+  await expect.poll(async () => (await coreApi(core, 'getSyncStatus')).lastReport?.ok ?? null, { timeout: 10_000 }).toBe(true)
+  // That it finished is said on the screen the rep is on, and the rep stays there, mid-field.
+  await expect(page.getByText('First sync finished.')).toBeVisible()
+  await expect(page).toHaveURL(new RegExp(`#/drafts/${draft.draft.id}$`))
+  await expect(po).toBeFocused()
+  await expect(po).toHaveValue('PO-77')
+  await shoot(page, 'first-sync-finished-on-draft.png')
+  expect(errors).toEqual([])
+})
