@@ -5,7 +5,7 @@
  * a second "New order" for a customer with an open draft asks first.
  */
 import { test } from './fixtures'
-import { coreApi, expect, shoot, watchConsole } from './rep'
+import { connectCore, coreApi, expect, orderable, shoot, watchConsole } from './rep'
 
 test.describe.configure({ timeout: 60_000 })
 
@@ -40,5 +40,38 @@ test('the end of the first sync does not move a rep who went on to type a draft'
   await expect(po).toBeFocused()
   await expect(po).toHaveValue('PO-77')
   await shoot(page, 'first-sync-finished-on-draft.png')
+  expect(errors).toEqual([])
+})
+
+test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloading keeps them', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 2)
+  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 12 }, { sku: target.skus[1]!, qty: 3 }] })
+  const quote = await coreApi(core, 'saveDraftAsQuote', { draftId: draft.draft.id })
+
+  await page.goto(`${bridge.url}#/quotes/${quote.id}`)
+  const qty = page.getByRole('spinbutton', { name: `Quantity for ${target.skus[0]!}`, exact: true })
+  await expect(qty).toHaveValue('12')
+  await qty.fill('99')
+  await page.getByLabel('PO number').fill('PO-QUOTE-1')
+  // Straight to Customers, the cursor still in the field: nothing was pressed to save.
+  await page.keyboard.press('Alt+1')
+  await expect(page).toHaveURL(/#\/customers$/)
+  await page.goBack()
+  await expect(qty).toHaveValue('99')
+  await expect(page.getByLabel('PO number')).toHaveValue('PO-QUOTE-1')
+  await expect(page.getByTestId('quote-saved')).toContainText('Saved on this laptop')
+  const saved = await coreApi(core, 'getQuote', { id: quote.id })
+  expect(saved.lines.map((line) => line.qty)).toEqual([99, 3])
+  expect(saved.poNo).toBe('PO-QUOTE-1')
+  await shoot(page, 'quote-autosaved.png')
+
+  // Typed, and the window reloads at once.
+  await qty.fill('98')
+  await page.reload()
+  await expect(qty).toHaveValue('98')
+  expect((await coreApi(core, 'getQuote', { id: quote.id })).lines[0]!.qty).toBe(98)
   expect(errors).toEqual([])
 })

@@ -18,9 +18,24 @@ export const useQuotesStore = defineStore('quotes', () => {
     if (mine === generation) summaries.value = result
   }
 
-  const get = (id: number): Promise<Quote> => unwrap(api.getQuote({ id }))
+  /** Saves still on their way to the core, by quote: a quote opened again is read after them, not before. */
+  const saving = new Map<number, Promise<unknown>>()
+
+  async function get(id: number): Promise<Quote> {
+    await saving.get(id)?.catch(() => undefined)
+    return unwrap(api.getQuote({ id }))
+  }
   const saveDraft = (draftId: number): Promise<Quote> => unwrap(api.saveDraftAsQuote({ draftId }))
-  const update = (id: number, changes: QuoteChanges): Promise<Quote> => unwrap(api.updateQuote({ id, changes }))
+  /** The call leaves at once (a screen flushing on its way out or on reload has no later turn to wait for). */
+  function update(id: number, changes: QuoteChanges): Promise<Quote> {
+    const done = unwrap(api.updateQuote({ id, changes }))
+    saving.set(id, done)
+    const forget = () => {
+      if (saving.get(id) === done) saving.delete(id)
+    }
+    done.then(forget, forget)
+    return done
+  }
   const duplicate = (id: number): Promise<Quote> => unwrap(api.duplicateQuote({ id }))
   async function remove(id: number): Promise<void> {
     await unwrap(api.deleteQuote({ id }))
