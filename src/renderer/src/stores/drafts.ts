@@ -77,6 +77,11 @@ export const useDraftsStore = defineStore('drafts', () => {
 
   async function remove(id: number): Promise<void> {
     await unwrap(api.deleteDraft({ id }))
+    await forget(id)
+  }
+
+  /** A draft the core no longer holds (deleted, or moved into a quote) leaves the lists here too. */
+  async function forget(id: number): Promise<void> {
     const { [id]: _gone, ...rest } = checks.value
     checks.value = rest
     await refreshList()
@@ -128,5 +133,5 @@ export const useDraftsStore = defineStore('drafts', () => {
     }
   })
 
-  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, keptNewCustomerForm, keepNewCustomerForm, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen }
+  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, forget, keptNewCustomerForm, keepNewCustomerForm, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen }
 })
