@@ -273,6 +273,8 @@ const draftId = z.number().int().positive()
 const draftSummarySchema = z.object({
   id: z.number().int(),
   apiGuid: z.string(),
+  /** Null for a new customer's draft. */
+  customerGuid: z.string().nullable(),
   customerName: z.string(),
   lineCount: z.number().int(),
   subTotal: z.number(),

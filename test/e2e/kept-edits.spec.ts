@@ -154,3 +154,42 @@ test('“Save as quote” moves the draft into the quote; converting it gives on
   expect((await coreApi(core, 'listDrafts')).map((d) => d.id)).toContain(second.draft.id)
   expect(errors).toEqual([])
 })
+
+test('“New order” for a customer with an open draft asks: continue that draft, or start another, by keyboard', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 1)
+  const open = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: open.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+
+  await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
+  await page.getByRole('button', { name: 'New order' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByRole('heading')).toContainText('already has an open draft')
+  const keep = dialog.getByRole('button', { name: new RegExp(`^Continue draft #${open.draft.id}`) })
+  await expect(keep).toBeFocused()
+  await shoot(page, 'new-order-open-draft.png')
+  // Escape closes it, nothing started.
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  expect(await coreApi(core, 'listDrafts')).toHaveLength(1)
+
+  // Enter on the focused choice continues the open draft.
+  await page.keyboard.press('ControlOrMeta+n')
+  await expect(keep).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(new RegExp(`#/drafts/${open.draft.id}$`))
+  expect(await coreApi(core, 'listDrafts')).toHaveLength(1)
+
+  // Starting another is there, one Tab away.
+  await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
+  await page.getByRole('button', { name: 'New order' }).click()
+  await expect(keep).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(dialog.getByRole('button', { name: 'Start another draft' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/#\/drafts\/\d+$/)
+  await expect(page).not.toHaveURL(new RegExp(`#/drafts/${open.draft.id}$`))
+  expect(await coreApi(core, 'listDrafts')).toHaveLength(2)
+  expect(errors).toEqual([])
+})

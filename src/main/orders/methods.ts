@@ -55,6 +55,7 @@ export function orderMethods(
         (check): DraftSummary => ({
           id: check.draft.id,
           apiGuid: check.draft.apiGuid,
+          customerGuid: check.draft.customerGuid,
           customerName: check.draft.newCustomer?.name ?? desk.customerName(check.draft.customerGuid),
           lineCount: check.draft.lines.length,
           subTotal: check.subTotal,
