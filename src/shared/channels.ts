@@ -22,6 +22,8 @@ export const methodNames = [
   'getOrder',
   'createDraft',
   'getDraft',
+  'getNewCustomerForm',
+  'keepNewCustomerForm',
   'listDrafts',
   'updateDraft',
   'deleteDraft',

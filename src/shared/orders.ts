@@ -39,6 +39,30 @@ export const newCustomerSchema = z
   .strict()
 export type NewCustomer = z.infer<typeof newCustomerSchema>
 
+const formAddressSchema = z
+  .object({ address_line_one: text(4000), address_line_two: text(4000), city: text(4000), state: text(4000), postal_code: text(4000), country: text(4000) })
+  .strict()
+/**
+ * The new-customer form as the rep left it, not yet a draft: kept on every keystroke and checked for
+ * nothing but size, as it is half typed (an email without its domain yet, no name so far).
+ */
+const newCustomerFormSchema = z
+  .object({
+    name: text(4000),
+    email: text(4000),
+    phone: text(4000),
+    customerNumber: text(4000),
+    contactName: text(4000),
+    contactEmail: text(4000),
+    note: text(4000),
+    catalogGuid: text(100),
+    sameShipTo: z.boolean(),
+    billTo: formAddressSchema,
+    shipTo: formAddressSchema,
+  })
+  .strict()
+export type NewCustomerForm = z.infer<typeof newCustomerFormSchema>
+
 export const shipToSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('customerAddress'), addressGuid: uuid }).strict(),
   z.object({ kind: z.literal('new'), address: addressInputSchema }).strict(),
@@ -249,6 +273,8 @@ const draftId = z.number().int().positive()
 const draftSummarySchema = z.object({
   id: z.number().int(),
   apiGuid: z.string(),
+  /** Null for a new customer's draft. */
+  customerGuid: z.string().nullable(),
   customerName: z.string(),
   lineCount: z.number().int(),
   subTotal: z.number(),
@@ -293,6 +319,10 @@ export const ordersContract = {
     output: draftCheckSchema,
   },
   getDraft: { input: z.object({ id: draftId }).strict(), output: draftCheckSchema },
+  /** The new-customer form being typed, or null; a draft made for a new customer clears it. */
+  getNewCustomerForm: { input: z.undefined(), output: newCustomerFormSchema.nullable() },
+  /** Keeps the form as typed (null forgets it: the rep cancelled). */
+  keepNewCustomerForm: { input: z.object({ form: newCustomerFormSchema.nullable() }).strict(), output: z.null() },
   listDrafts: { input: z.undefined(), output: z.array(draftSummarySchema) },
   updateDraft: { input: z.object({ id: draftId, changes: draftChangesSchema }).strict(), output: draftCheckSchema },
   deleteDraft: { input: z.object({ id: draftId }).strict(), output: z.null() },

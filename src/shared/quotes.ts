@@ -150,7 +150,11 @@ const quoteChangesSchema = z
 
 /** The quotes, documents and usual-items part of the IPC contract; spread into `contract` in contract.ts. */
 export const quotesContract = {
-  saveDraftAsQuote: { input: z.object({ draftId: id }).strict(), output: quoteSchema },
+  /**
+   * The draft becomes a quote: it is moved, not copied, so converting the quote later cannot leave a
+   * second draft alike beside the first; `keepDraft` keeps it too, when the rep says so.
+   */
+  saveDraftAsQuote: { input: z.object({ draftId: id, keepDraft: z.boolean().optional() }).strict(), output: quoteSchema },
   listQuotes: {
     input: z.object({ customerGuid: guid.optional(), query: text(200).optional() }).strict().optional(),
     output: z.array(quoteSummarySchema),

@@ -17,7 +17,7 @@ describe('satchel quotes and customer usual', () => {
     const target = harness.orderable(2)
     const draft = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
     await harness.api('addDraftLines', { id: draft.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 2 })) })
-    const quote = await harness.api('saveDraftAsQuote', { draftId: draft.draft.id })
+    const quote = await harness.api('saveDraftAsQuote', { draftId: draft.draft.id, keepDraft: true })
     await harness.api('sendDraft', { id: draft.draft.id })
     await harness.settle()
 

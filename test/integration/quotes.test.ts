@@ -29,17 +29,35 @@ async function draftWith(qtys: number[]) {
 }
 
 describe('quotes', () => {
+  it('saving a draft as a quote moves it into the quote, so converting the quote leaves one draft, not two alike', async () => {
+    const { draftId } = await draftWith([2, 3])
+    const quote = await harness.api('saveDraftAsQuote', { draftId })
+    expect((await harness.api('listDrafts', undefined)).map((draft) => draft.id)).toEqual([])
+    await expect(harness.api('getDraft', { id: draftId })).rejects.toThrow('NOT_FOUND')
+
+    const { check } = await harness.api('convertQuote', { id: quote.id })
+    const drafts = await harness.api('listDrafts', undefined)
+    expect(drafts.map((draft) => draft.id)).toEqual([check.draft.id])
+    expect(check.draft.lines.map((line) => line.qty)).toEqual([2, 3])
+  })
+
+  it('keeps the draft too only when asked to', async () => {
+    const { draftId } = await draftWith([2])
+    await harness.api('saveDraftAsQuote', { draftId, keepDraft: true })
+    expect((await harness.api('listDrafts', undefined)).map((draft) => draft.id)).toEqual([draftId])
+  })
+
   it('numbers quotes Q-<prefix>-0001 upwards, never reusing a number, across restarts and deletes', async () => {
     const { draftId, target } = await draftWith([2, 3])
-    const first = await harness.api('saveDraftAsQuote', { draftId })
+    const first = await harness.api('saveDraftAsQuote', { draftId, keepDraft: true })
     expect(first.number).toMatch(/^Q-[A-Z2-9]{4}-0001$/)
     const prefix = first.number.slice(2, 6)
-    const second = await harness.api('saveDraftAsQuote', { draftId })
+    const second = await harness.api('saveDraftAsQuote', { draftId, keepDraft: true })
     expect(second.number).toBe(`Q-${prefix}-0002`)
     await harness.api('deleteQuote', { id: second.id })
 
     await harness.reopenCore()
-    const third = await harness.api('saveDraftAsQuote', { draftId })
+    const third = await harness.api('saveDraftAsQuote', { draftId, keepDraft: true })
     expect(third.number).toBe(`Q-${prefix}-0003`)
     const duplicate = await harness.api('duplicateQuote', { id: first.id })
     expect(duplicate.number).toBe(`Q-${prefix}-0004`)
@@ -64,7 +82,7 @@ describe('quotes', () => {
 
   it('edits quantities, validity and notes while not converted; a quote with no lines is refused', async () => {
     const { draftId } = await draftWith([2, 3])
-    const quote = await harness.api('saveDraftAsQuote', { draftId })
+    const quote = await harness.api('saveDraftAsQuote', { draftId, keepDraft: true })
     const [a, b] = quote.lines
     const edited = await harness.api('updateQuote', { id: quote.id, changes: { validUntil: '2031-01-31', note: 'Spring promotion', lines: [{ lineId: a!.lineId, qty: 10 }] } })
     expect(edited.lines).toHaveLength(1)
@@ -155,7 +173,6 @@ describe('quotes', () => {
   it('keeps the customer and items an open quote names through listings that no longer have them, so converting it says what is gone', async () => {
     const { draftId, target } = await draftWith([1, 1])
     const quote = await harness.api('saveDraftAsQuote', { draftId })
-    await harness.api('deleteDraft', { id: draftId })
 
     // A store of its own, as the writer thread and the CLI have: only the database says what is needed.
     const db = harness.core.db

@@ -13,6 +13,7 @@ import { coalesce, createOutboxDriver, type OutboxDriver } from './driver'
 import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './flusher'
 import type { OutboxWork } from './outbox'
 import { LocalOrderLookup } from './local-lookup'
+import { NewCustomerFormKeeper } from './new-customer-form'
 
 /** Where what the service confirmed is recorded in the local copy. */
 interface SentHistory {
@@ -55,6 +56,8 @@ export interface OrdersOptions {
 
 export interface Orders {
   desk: OrderDesk
+  /** The new-customer form being typed, before it becomes a draft. */
+  newCustomerForm: NewCustomerFormKeeper
   flusher: OutboxFlusher
   driver: OutboxDriver
   activity: OutboxActivity
@@ -152,6 +155,7 @@ export function createOrders(options: OrdersOptions): Orders {
 
   return {
     desk,
+    newCustomerForm: new NewCustomerFormKeeper(options.db),
     flusher,
     driver,
     activity,

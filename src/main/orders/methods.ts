@@ -8,6 +8,8 @@ export type OrderMethods = Pick<
   Implementations,
   | 'createDraft'
   | 'getDraft'
+  | 'getNewCustomerForm'
+  | 'keepNewCustomerForm'
   | 'listDrafts'
   | 'updateDraft'
   | 'deleteDraft'
@@ -36,13 +38,24 @@ export function orderMethods(
   const { desk, flusher, changed } = orders
   const flushSoon = () => orders.driver.nudge()
   return {
-    createDraft: (input) => desk.check(desk.createDraft(input).id),
+    createDraft: (input) => {
+      const check = desk.check(desk.createDraft(input).id)
+      // The form it was typed in has become this draft: the next new customer starts from empty.
+      if (input.newCustomer) orders.newCustomerForm.keep(null)
+      return check
+    },
     getDraft: ({ id }) => desk.check(id),
+    getNewCustomerForm: () => orders.newCustomerForm.get(),
+    keepNewCustomerForm: ({ form }) => {
+      orders.newCustomerForm.keep(form)
+      return null
+    },
     listDrafts: () =>
       desk.listDrafts().map(
         (check): DraftSummary => ({
           id: check.draft.id,
           apiGuid: check.draft.apiGuid,
+          customerGuid: check.draft.customerGuid,
           customerName: check.draft.newCustomer?.name ?? desk.customerName(check.draft.customerGuid),
           lineCount: check.draft.lines.length,
           subTotal: check.subTotal,

@@ -48,8 +48,16 @@ export class QuoteDesk {
     return localDay(this.clock.now(), offsetDays)
   }
 
-  /** The draft as it stands, priced now, becomes a new quote; the draft itself is left as it was. */
-  saveDraft(draftId: number): Quote {
+  /**
+   * The draft as it stands, priced now, becomes a new quote. The draft is deleted in the same
+   * transaction unless `keepDraft`: a quote converted later makes its own draft, and a draft left
+   * behind would be a second order alike, one press of Send away.
+   */
+  saveDraft(draftId: number, { keepDraft }: { keepDraft: boolean }): Quote {
+    return this.options.db.transaction(() => this.quoteDraft(draftId, keepDraft)).immediate()
+  }
+
+  private quoteDraft(draftId: number, keepDraft: boolean): Quote {
     const check = this.desk.check(draftId)
     const draft = check.draft
     if (!draft.customerGuid) throw new CoreError('CONFLICT', 'A quote is for a customer already on this laptop; a new customer’s first order cannot be quoted.')
@@ -67,7 +75,7 @@ export class QuoteDesk {
       lineTotal: priced.get(line.lineId)?.lineTotal ?? null,
     }))
     const syncedAt = this.options.catalogSyncedAt(draft.catalogGuid)
-    return this.quotes.create(
+    const quote = this.quotes.create(
       {
         customerGuid: draft.customerGuid,
         customerName: this.desk.customerName(draft.customerGuid),
@@ -87,6 +95,8 @@ export class QuoteDesk {
       },
       this.now(),
     )
+    if (!keepDraft) this.desk.deleteDraft(draftId)
+    return quote
   }
 
   list(options: { customerGuid?: string; query?: string } = {}): QuoteSummary[] {

@@ -30,7 +30,7 @@ export function catalogSyncedAt(db: Database): (catalogGuid: string) => number |
 /** The contract's quote and usual-items methods. */
 export function quoteMethods({ quotes, usual }: QuoteWiring): QuoteMethods {
   return {
-    saveDraftAsQuote: ({ draftId }) => quotes.saveDraft(draftId),
+    saveDraftAsQuote: ({ draftId, keepDraft }) => quotes.saveDraft(draftId, { keepDraft: keepDraft ?? false }),
     listQuotes: (input) => quotes.list({ ...(input?.customerGuid ? { customerGuid: input.customerGuid } : {}), ...(input?.query ? { query: input.query } : {}) }),
     getQuote: ({ id }) => quotes.get(id),
     updateQuote: ({ id, changes }) => quotes.update(id, changes),

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref, watch } from 'vue'
-import type { DraftCheck, DraftSummary, OutboxEntry } from '../../../shared/orders'
+import type { DraftCheck, DraftSummary, NewCustomerForm, OutboxEntry } from '../../../shared/orders'
 import type { AppError } from '../../../shared/result'
 import type { CatalogLoading } from '../../../shared/synced'
 import { api, unwrap } from '../api'
@@ -47,6 +47,11 @@ export const useDraftsStore = defineStore('drafts', () => {
     return keep(await unwrap(api.createDraft(input)))
   }
 
+  /** The new-customer form as last typed, kept by the core until it becomes a draft. */
+  const keptNewCustomerForm = (): Promise<NewCustomerForm | null> => unwrap(api.getNewCustomerForm())
+  /** The call leaves at once, so a flush on the way out of the window still reaches the core. */
+  const keepNewCustomerForm = (form: NewCustomerForm | null): Promise<null> => unwrap(api.keepNewCustomerForm({ form }))
+
   async function update(id: number, changes: Changes): Promise<DraftCheck> {
     return keep(await unwrap(api.updateDraft({ id, changes })))
   }
@@ -72,6 +77,11 @@ export const useDraftsStore = defineStore('drafts', () => {
 
   async function remove(id: number): Promise<void> {
     await unwrap(api.deleteDraft({ id }))
+    await forget(id)
+  }
+
+  /** A draft the core no longer holds (deleted, or moved into a quote) leaves the lists here too. */
+  async function forget(id: number): Promise<void> {
     const { [id]: _gone, ...rest } = checks.value
     checks.value = rest
     await refreshList()
@@ -123,5 +133,5 @@ export const useDraftsStore = defineStore('drafts', () => {
     }
   })
 
-  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen }
+  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, forget, keptNewCustomerForm, keepNewCustomerForm, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen }
 })

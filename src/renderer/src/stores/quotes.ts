@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import type { Quote, QuoteSummary } from '../../../shared/quotes'
 import { api, unwrap } from '../api'
+import { useDraftsStore } from './drafts'
 import { useNoticesStore } from './notices'
 
 type QuoteChanges = Parameters<typeof api.updateQuote>[0]['changes']
@@ -9,6 +10,7 @@ type QuoteChanges = Parameters<typeof api.updateQuote>[0]['changes']
 /** Quotes saved on this laptop: the list (searched, per customer or all), one quote, and turning one into a draft. */
 export const useQuotesStore = defineStore('quotes', () => {
   const notices = useNoticesStore()
+  const drafts = useDraftsStore()
   const summaries = ref<QuoteSummary[]>([])
   let generation = 0
 
@@ -18,9 +20,29 @@ export const useQuotesStore = defineStore('quotes', () => {
     if (mine === generation) summaries.value = result
   }
 
-  const get = (id: number): Promise<Quote> => unwrap(api.getQuote({ id }))
-  const saveDraft = (draftId: number): Promise<Quote> => unwrap(api.saveDraftAsQuote({ draftId }))
-  const update = (id: number, changes: QuoteChanges): Promise<Quote> => unwrap(api.updateQuote({ id, changes }))
+  /** Saves still on their way to the core, by quote: a quote opened again is read after them, not before. */
+  const saving = new Map<number, Promise<unknown>>()
+
+  async function get(id: number): Promise<Quote> {
+    await saving.get(id)?.catch(() => undefined)
+    return unwrap(api.getQuote({ id }))
+  }
+  /** The draft becomes the quote (it is no longer a draft) unless the rep keeps it too. */
+  async function saveDraft(draftId: number, { keepDraft }: { keepDraft: boolean }): Promise<Quote> {
+    const quote = await unwrap(api.saveDraftAsQuote({ draftId, keepDraft }))
+    if (!keepDraft) void drafts.forget(draftId)
+    return quote
+  }
+  /** The call leaves at once (a screen flushing on its way out or on reload has no later turn to wait for). */
+  function update(id: number, changes: QuoteChanges): Promise<Quote> {
+    const done = unwrap(api.updateQuote({ id, changes }))
+    saving.set(id, done)
+    const forget = () => {
+      if (saving.get(id) === done) saving.delete(id)
+    }
+    done.then(forget, forget)
+    return done
+  }
   const duplicate = (id: number): Promise<Quote> => unwrap(api.duplicateQuote({ id }))
   async function remove(id: number): Promise<void> {
     await unwrap(api.deleteQuote({ id }))

@@ -1,0 +1,195 @@
+/**
+ * Nothing the rep typed is lost, and nothing invites a double order, in Chromium through the bridge:
+ * the end of the first sync leaves the rep where they are; quote edits, line notes and the
+ * new-customer form survive leaving the screen and reloading; saving a draft as a quote moves it;
+ * a second "New order" for a customer with an open draft asks first.
+ */
+import { test } from './fixtures'
+import { connectCore, coreApi, expect, orderable, shoot, watchConsole } from './rep'
+
+test.describe.configure({ timeout: 60_000 })
+
+test('the end of the first sync does not move a rep who went on to type a draft', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  const { apiKey, apiSecret } = service.current.credentials
+  // Item pages are slow, so the first sync is still running while the rep works on a draft.
+  service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 1_500, times: 3 })
+
+  await page.goto(bridge.url)
+  await page.getByLabel('Service address').fill(service.url)
+  await page.getByLabel('API key', { exact: true }).fill(apiKey)
+  await page.getByLabel('API secret').fill(apiSecret)
+  await page.getByLabel('User GUID (optional)').fill('')
+  await page.getByRole('button', { name: 'Save and sync' }).click()
+  await expect(page.getByRole('progressbar', { name: 'Sync progress' })).toBeVisible()
+
+  // A draft for a new customer needs nothing synced; the rep opens it inside the app, not by reloading.
+  const draft = await coreApi(core, 'createDraft', { newCustomer: { name: 'Harbour Kitchen' } })
+  await page.evaluate((id) => (window.location.hash = `#/drafts/${id}`), draft.draft.id)
+  await expect(page.getByRole('heading', { name: /for Harbour Kitchen/ })).toBeVisible()
+  const po = page.getByLabel('PO number')
+  await po.click()
+  await po.pressSequentially('PO-77', { delay: 20 })
+
+  // The sync finishes while the rep is still in the PO field.
+  await expect.poll(async () => (await coreApi(core, 'getSyncStatus')).running, { timeout: 30_000 }).toBe(false)
+  await expect.poll(async () => (await coreApi(core, 'getSyncStatus')).lastReport?.ok ?? null, { timeout: 10_000 }).toBe(true)
+  // That it finished is said on the screen the rep is on, and the rep stays there, mid-field.
+  await expect(page.getByText('First sync finished.')).toBeVisible()
+  await expect(page).toHaveURL(new RegExp(`#/drafts/${draft.draft.id}$`))
+  await expect(po).toBeFocused()
+  await expect(po).toHaveValue('PO-77')
+  await shoot(page, 'first-sync-finished-on-draft.png')
+  expect(errors).toEqual([])
+})
+
+test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloading keeps them', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 2)
+  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 12 }, { sku: target.skus[1]!, qty: 3 }] })
+  const quote = await coreApi(core, 'saveDraftAsQuote', { draftId: draft.draft.id })
+
+  await page.goto(`${bridge.url}#/quotes/${quote.id}`)
+  const qty = page.getByRole('spinbutton', { name: `Quantity for ${target.skus[0]!}`, exact: true })
+  await expect(qty).toHaveValue('12')
+  await qty.fill('99')
+  await page.getByLabel('PO number').fill('PO-QUOTE-1')
+  // Straight to Customers, the cursor still in the field: nothing was pressed to save.
+  await page.keyboard.press('Alt+1')
+  await expect(page).toHaveURL(/#\/customers$/)
+  await page.goBack()
+  await expect(qty).toHaveValue('99')
+  await expect(page.getByLabel('PO number')).toHaveValue('PO-QUOTE-1')
+  await expect(page.getByTestId('quote-saved')).toContainText('Saved on this laptop')
+  const saved = await coreApi(core, 'getQuote', { id: quote.id })
+  expect(saved.lines.map((line) => line.qty)).toEqual([99, 3])
+  expect(saved.poNo).toBe('PO-QUOTE-1')
+  await shoot(page, 'quote-autosaved.png')
+
+  // Typed, and the window reloads at once.
+  await qty.fill('98')
+  await page.reload()
+  await expect(qty).toHaveValue('98')
+  expect((await coreApi(core, 'getQuote', { id: quote.id })).lines[0]!.qty).toBe(98)
+  expect(errors).toEqual([])
+})
+
+test('a line note, a PO and the new-customer form typed just before a reload are still there after it', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 1)
+  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+
+  await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+  const note = page.getByLabel(`Note for ${target.skus[0]!}`)
+  await note.click()
+  await note.pressSequentially('leave at the back door', { delay: 10 })
+  // No blur, no pause: the window reloads with the cursor still in the note.
+  await page.reload()
+  await expect(note).toHaveValue('leave at the back door')
+  const po = page.getByLabel('PO number')
+  await po.click()
+  await po.pressSequentially('PO-RELOAD', { delay: 10 })
+  await page.reload()
+  await expect(po).toHaveValue('PO-RELOAD')
+  await expect(note).toHaveValue('leave at the back door')
+  const kept = await coreApi(core, 'getDraft', { id: draft.draft.id })
+  expect(kept.draft.lines[0]!.note).toBe('leave at the back door')
+  expect(kept.draft.poNo).toBe('PO-RELOAD')
+
+  // The new-customer form, half filled in, through a reload.
+  await page.goto(`${bridge.url}#/customers/new`)
+  await page.getByLabel('Name', { exact: true }).fill('Corner Deli')
+  await page.getByLabel('Email', { exact: true }).pressSequentially('orders@corner', { delay: 10 })
+  await page.getByLabel('City').first().pressSequentially('Bend', { delay: 10 })
+  await page.reload()
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Corner Deli')
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('orders@corner')
+  await expect(page.getByLabel('City').first()).toHaveValue('Bend')
+  expect((await coreApi(core, 'getNewCustomerForm'))?.name).toBe('Corner Deli')
+  await shoot(page, 'new-customer-kept.png')
+
+  // Once it becomes a draft, the form starts empty again.
+  await page.getByLabel('Email', { exact: true }).fill('orders@corner.example')
+  await page.getByLabel('Street', { exact: true }).fill('12 Mill Lane')
+  await page.getByRole('button', { name: 'Start order' }).click()
+  await expect(page.getByRole('heading', { name: /for Corner Deli/ })).toBeVisible()
+  expect(await coreApi(core, 'getNewCustomerForm')).toBeNull()
+  await page.goto(`${bridge.url}#/customers/new`)
+  await expect(page.getByRole('heading', { name: 'New customer' })).toBeVisible()
+  await expect(page.getByLabel('Name', { exact: true })).toHaveValue('')
+  expect(errors).toEqual([])
+})
+
+test('“Save as quote” moves the draft into the quote; converting it gives one draft, and “keep the draft too” is a choice', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 2)
+  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 4 }] })
+
+  await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+  await expect(page.getByRole('checkbox', { name: 'Keep the draft too' })).not.toBeChecked()
+  await page.getByRole('button', { name: 'Save as quote' }).scrollIntoViewIfNeeded()
+  await shoot(page, 'draft-save-as-quote.png')
+  await page.getByRole('button', { name: 'Save as quote' }).click()
+  await expect(page.getByRole('heading', { name: /^Quote Q-/ })).toBeVisible()
+  expect(await coreApi(core, 'listDrafts')).toEqual([])
+  await page.getByRole('button', { name: 'Convert to order' }).click()
+  await expect(page).toHaveURL(/#\/drafts\/\d+$/)
+  const drafts = await coreApi(core, 'listDrafts')
+  expect(drafts).toHaveLength(1)
+  expect(drafts[0]!.id).not.toBe(draft.draft.id)
+
+  // Asked for, the draft stays beside its quote.
+  const second = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: second.draft.id, lines: [{ sku: target.skus[1]!, qty: 1 }] })
+  await page.goto(`${bridge.url}#/drafts/${second.draft.id}`)
+  await page.getByRole('checkbox', { name: 'Keep the draft too' }).check()
+  await page.getByRole('button', { name: 'Save as quote' }).click()
+  await expect(page.getByRole('heading', { name: /^Quote Q-/ })).toBeVisible()
+  expect((await coreApi(core, 'listDrafts')).map((d) => d.id)).toContain(second.draft.id)
+  expect(errors).toEqual([])
+})
+
+test('“New order” for a customer with an open draft asks: continue that draft, or start another, by keyboard', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 1)
+  const open = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: open.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+
+  await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
+  await page.getByRole('button', { name: 'New order' }).click()
+  const dialog = page.getByRole('dialog')
+  await expect(dialog.getByRole('heading')).toContainText('already has an open draft')
+  const keep = dialog.getByRole('button', { name: new RegExp(`^Continue draft #${open.draft.id}`) })
+  await expect(keep).toBeFocused()
+  await shoot(page, 'new-order-open-draft.png')
+  // Escape closes it, nothing started.
+  await page.keyboard.press('Escape')
+  await expect(dialog).toBeHidden()
+  expect(await coreApi(core, 'listDrafts')).toHaveLength(1)
+
+  // Enter on the focused choice continues the open draft.
+  await page.keyboard.press('ControlOrMeta+n')
+  await expect(keep).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(new RegExp(`#/drafts/${open.draft.id}$`))
+  expect(await coreApi(core, 'listDrafts')).toHaveLength(1)
+
+  // Starting another is there, one Tab away.
+  await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
+  await page.getByRole('button', { name: 'New order' }).click()
+  await expect(keep).toBeFocused()
+  await page.keyboard.press('Tab')
+  await expect(dialog.getByRole('button', { name: 'Start another draft' })).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(/#\/drafts\/\d+$/)
+  await expect(page).not.toHaveURL(new RegExp(`#/drafts/${open.draft.id}$`))
+  expect(await coreApi(core, 'listDrafts')).toHaveLength(2)
+  expect(errors).toEqual([])
+})
