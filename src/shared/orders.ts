@@ -257,6 +257,10 @@ const draftSummarySchema = z.object({
 })
 export type DraftSummary = z.infer<typeof draftSummarySchema>
 
+/** A code (scanned or typed) that is the UPC of more than one item of the catalog, and the SKUs it could mean. */
+const ambiguousCodeSchema = z.object({ code: z.string(), skus: z.array(z.string()) })
+export type AmbiguousCode = z.infer<typeof ambiguousCodeSchema>
+
 const lineToAddSchema = z
   .object({
     catalogItemGuid: uuid.optional(),
@@ -300,7 +304,15 @@ export const ordersContract = {
     input: z.object({ id: draftId, lines: z.array(lineToAddSchema).min(1).max(500) }).strict(),
     // catalogLoading: the draft's catalog is still in its first sync (given with unknown SKUs only),
     // so an unknown SKU may simply not have arrived yet.
-    output: z.object({ check: draftCheckSchema, unknown: z.array(z.string()), catalogLoading: catalogLoadingSchema.nullable().optional() }),
+    // lineIds: for each line given, the draft line it went into, or null. ambiguous: codes that are
+    // the UPC of more than one item, with the SKUs they could mean; nothing is added for them.
+    output: z.object({
+      check: draftCheckSchema,
+      unknown: z.array(z.string()),
+      ambiguous: z.array(ambiguousCodeSchema),
+      lineIds: z.array(z.string().nullable()),
+      catalogLoading: catalogLoadingSchema.nullable().optional(),
+    }),
   },
   updateDraftLine: {
     input: z.object({ id: draftId, lineId: z.string().min(1), qty: lineQtySchema.optional(), note: text(1000).optional() }).strict(),

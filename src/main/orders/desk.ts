@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { draftSchema, maxOrderLines, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
+import { draftSchema, maxOrderLines, type AmbiguousCode, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -182,13 +182,22 @@ export class OrderDesk {
   }
 
   /**
-   * Adds lines by catalog item or SKU (typed, scanned or pasted). A SKU already on the draft adds to
-   * that line's quantity, as scanning the same box twice means two boxes.
+   * Adds lines by catalog item or by code (typed, scanned or pasted): a code is an item's exact UPC,
+   * else its SKU. An item already on the draft adds to that line's quantity, as scanning the same box
+   * twice means two boxes. Answers, for each line given, the draft line it went into (null when it
+   * went into none), the codes no item has, and the codes more than one item has (named, never guessed).
    */
-  addLines(id: number, toAdd: LineToAdd[]): { check: DraftCheck; unknown: string[] } {
+  addLines(id: number, toAdd: LineToAdd[]): { check: DraftCheck; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[] } {
     const draft = this.drafts.get(id)
-    const { lines, unknown } = this.mergeLines(draft, toAdd)
-    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown }
+    const { lines, unknown, ambiguous, lineIds } = this.mergeLines(draft, toAdd)
+    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown, ambiguous, lineIds }
+  }
+
+  /** The item a code names in this catalog: its exact UPC first, then its SKU; two items with that UPC are named, not chosen from. */
+  private itemOfCode(catalogGuid: string, code: string): CatalogItemFacts | AmbiguousCode | null {
+    const byUpc = this.lookup.catalogItemsByUpc(catalogGuid, code).filter((item) => !item.deleted)
+    if (byUpc.length > 1) return { code, skus: byUpc.map((item) => item.sku) }
+    return byUpc[0] ?? this.lookup.catalogItemBySku(catalogGuid, code)
   }
 
   /**
@@ -196,17 +205,23 @@ export class OrderDesk {
    * an item not in the catalog, also listed in `unknown`). One look-up per line added: an item
    * already on the draft is found by its guid in a map, and the price group is resolved once.
    */
-  private mergeLines(draft: Draft, toAdd: LineToAdd[]): { lines: DraftLine[]; unknown: string[]; lineIds: (string | null)[] } {
+  private mergeLines(draft: Draft, toAdd: LineToAdd[]): { lines: DraftLine[]; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[] } {
     if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.', [{ path: 'catalog', message: 'Choose a catalog before adding lines.' }])
     const catalogGuid = draft.catalogGuid
     const seen = this.seenFor(draft)
     const lines = [...draft.lines]
     const lineOfItem = new Map(lines.map((line, index) => [line.catalogItemGuid, index]))
     const unknown: string[] = []
+    const ambiguous: AmbiguousCode[] = []
     const lineIds: (string | null)[] = []
     for (const [index, wanted] of toAdd.entries()) {
       storableQty(wanted.qty, `lines.${index}.qty`)
-      const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.lookup.catalogItemBySku(catalogGuid, wanted.sku) : null
+      const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.itemOfCode(catalogGuid, wanted.sku) : null
+      if (item && 'code' in item) {
+        ambiguous.push(item)
+        lineIds.push(null)
+        continue
+      }
       if (!item || item.deleted) {
         unknown.push(wanted.sku ?? wanted.catalogItemGuid ?? '')
         lineIds.push(null)
@@ -227,7 +242,7 @@ export class OrderDesk {
         lineIds.push(lineId)
       }
     }
-    return { lines, unknown, lineIds }
+    return { lines, unknown, ambiguous, lineIds }
   }
 
   updateLine(id: number, lineId: string, changes: { qty?: number; note?: string }): DraftCheck {

@@ -1,0 +1,29 @@
+/**
+ * The order screen's "SKU or barcode" box takes what a rep types or scans into it: a UPC, a SKU with
+ * a quantity ("SKU 4", "SKU x 4", "SKU*4"), and a scan of an item with a minimum starts at that
+ * minimum and says so. What is refused stays in the box to be corrected. A new empty draft is not
+ * shown as a problem until the rep tries to send it.
+ */
+import { expect, test } from './fixtures'
+import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+
+test.describe.configure({ timeout: 90_000 })
+test.use({ viewport: { width: 1280, height: 720 } })
+
+test('a scanned UPC adds its item, as catalog search finds it', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const target = world.plain.find((item) => item.upc)!
+  const found = await call(core.handlers, 'searchCatalogItems', { catalogGuid: world.catalogGuid, query: target.upc!, limit: 5 })
+  expect(found.items.map((item) => item.sku)).toContain(target.sku)
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+
+  const sku = page.getByLabel('SKU or barcode')
+  await sku.fill(target.upc!)
+  await sku.press('Enter')
+  await expect(page.getByTestId('scan-message')).toHaveText(`Added ${target.sku}.`)
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${target.sku}`, exact: true })).toHaveValue('1')
+  expect(pageErrors).toEqual([])
+})

@@ -1,0 +1,61 @@
+/**
+ * What the order screen's SKU box hands the core, as a rep types or scans it: a UPC is a code like a
+ * SKU (the exact UPC first, then the SKU; a UPC two items share is named, never guessed), a scan with
+ * no quantity starts at the item's minimum and says so, an empty draft is not a problem until Send,
+ * and a line that cannot be ordered suggests no quantity break.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
+import { OrderDesk } from '../../src/main/orders/desk'
+import { catalogGuid, customer, customerGuid, item, MemoryLookup } from '../support/orders'
+
+const clock = { ms: Date.parse('2026-11-20T12:00:00Z'), now() { return this.ms } }
+let directory: string
+let db: Database
+let lookup: MemoryLookup
+let desk: OrderDesk
+
+const scanned = item({ upc: '012345678905' })
+// An item whose SKU is another item's UPC: the scanner's code is the UPC.
+const skuLikeUpc = item({ sku: '012345678905' })
+const twinA = item({ upc: '099999999999' })
+const twinB = item({ upc: '099999999999' })
+const minimum = item({ minOrderQty: 6 })
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'satchel-entry-'))
+  db = openDatabase(join(directory, 'satchel.db'))
+  lookup = new MemoryLookup([scanned, skuLikeUpc, twinA, twinB, minimum], [customer({ priceGroupId: 7 })])
+  desk = new OrderDesk(db, lookup, clock, () => ({ remainInPreliminary: false }))
+})
+afterEach(() => {
+  closeDatabase(db)
+  rmSync(directory, { recursive: true, force: true })
+})
+
+describe('a code in the SKU box', () => {
+  it('finds an item by its exact UPC before any SKU', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const added = desk.addLines(draft.id, [{ sku: '012345678905', qty: 2 }])
+    expect(added.unknown).toEqual([])
+    expect(added.check.draft.lines.map((line) => [line.sku, line.qty])).toEqual([[scanned.sku, 2]])
+    expect(added.lineIds).toEqual([added.check.draft.lines[0]!.lineId])
+  })
+
+  it('still finds an item by its SKU', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    expect(desk.addLines(draft.id, [{ sku: minimum.sku.toLowerCase(), qty: 6 }]).check.draft.lines.map((line) => line.sku)).toEqual([minimum.sku])
+  })
+
+  it('names the items a UPC matches when it matches two, and adds neither', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const added = desk.addLines(draft.id, [{ sku: '099999999999', qty: 1 }])
+    expect(added.check.draft.lines).toEqual([])
+    expect(added.unknown).toEqual([])
+    expect(added.ambiguous).toEqual([{ code: '099999999999', skus: [twinA.sku, twinB.sku] }])
+    expect(added.lineIds).toEqual([null])
+  })
+})
