@@ -18,6 +18,16 @@ export interface AddOutcome {
 
 export type ScanMessage = { text: string; kind: 'ok' | 'problem' }
 
+/** "SKU 4", "SKU x 4" (x, X or ×), "SKU*4": the code, then a whole quantity, as reps type them. */
+const withQuantity = /^(\S+?)(?:\s*\*\s*|\s+[xX×]\s*|\s+)(\d+)$/
+
+/** What was typed in the box: a code (SKU or UPC) and the quantity typed after it, if any. */
+export function readScan(text: string): { code: string; qty: number | undefined } {
+  const typed = text.trim()
+  const found = withQuantity.exec(typed)
+  return found ? { code: found[1]!, qty: Number(found[2]) } : { code: typed, qty: undefined }
+}
+
 export function ambiguousText(found: AmbiguousCode): string {
   return `${found.code} is the UPC of ${found.skus.length} items (${found.skus.join(', ')}). Type the SKU of the one you mean.`
 }
