@@ -265,7 +265,8 @@ const lineToAddSchema = z
   .object({
     catalogItemGuid: uuid.optional(),
     sku: z.string().trim().min(1).max(100).optional(),
-    qty: lineQtySchema,
+    // Left out for a scan or a pick: one more on a line already there, else the item's minimum.
+    qty: lineQtySchema.optional(),
     note: text(1000).optional(),
   })
   .strict()
@@ -311,6 +312,8 @@ export const ordersContract = {
       unknown: z.array(z.string()),
       ambiguous: z.array(ambiguousCodeSchema),
       lineIds: z.array(z.string().nullable()),
+      /** New lines given no quantity that start at their item's minimum order quantity, by lineId. */
+      startedAtMinimum: z.array(z.string()),
       catalogLoading: catalogLoadingSchema.nullable().optional(),
     }),
   },

@@ -58,3 +58,22 @@ test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refu
   await expect(page.locator('tbody.line')).toHaveCount(3)
   expect(pageErrors).toEqual([])
 })
+
+test('scanning an item with a minimum adds the minimum and says so', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const minimum = world.minimum.minOrderQty!
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+  const sku = page.getByLabel('SKU or barcode')
+
+  await sku.fill(world.minimum.sku)
+  await sku.press('Enter')
+  const message = page.getByTestId('scan-message')
+  await expect(message).toHaveText(`Added ${world.minimum.sku}: ${minimum}, its minimum order quantity.`)
+  await expect(message).toHaveAttribute('data-tone', 'ok')
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })).toHaveValue(String(minimum))
+  await expect(page.locator(`tbody[data-line="${world.minimum.sku}"] [data-severity="error"]`)).toHaveCount(0)
+  expect(pageErrors).toEqual([])
+})

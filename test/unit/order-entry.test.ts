@@ -59,3 +59,30 @@ describe('a code in the SKU box', () => {
     expect(added.lineIds).toEqual([null])
   })
 })
+
+describe('a scan with no quantity', () => {
+  it('starts a new line at the item’s minimum order quantity and says which line did', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const added = desk.addLines(draft.id, [{ sku: minimum.sku }])
+    const line = added.check.draft.lines[0]!
+    expect(line.qty).toBe(6)
+    expect(added.startedAtMinimum).toEqual([line.lineId])
+    expect(added.check.issues.filter((issue) => issue.lineId === line.lineId)).toEqual([])
+  })
+
+  it('is one more on a line already there, and one on an item without a minimum', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    desk.addLines(draft.id, [{ sku: minimum.sku }])
+    const again = desk.addLines(draft.id, [{ sku: minimum.sku }, { sku: scanned.sku }])
+    expect(again.check.draft.lines.map((line) => line.qty)).toEqual([7, 1])
+    expect(again.startedAtMinimum).toEqual([])
+  })
+
+  it('a quantity the rep gave is kept, and the minimum is a problem to fix', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const added = desk.addLines(draft.id, [{ sku: minimum.sku, qty: 2 }])
+    expect(added.check.draft.lines[0]!.qty).toBe(2)
+    expect(added.startedAtMinimum).toEqual([])
+    expect(added.check.issues.map((issue) => issue.message)).toContain(`The minimum order quantity for ${minimum.sku} is 6.`)
+  })
+})

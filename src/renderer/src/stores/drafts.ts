@@ -53,15 +53,15 @@ export const useDraftsStore = defineStore('drafts', () => {
 
   /**
    * Answers the codes (or guids) the core did not find, the codes more than one item has, the line
-   * each one given went into, and whether the draft's catalog is still in its first sync.
+   * each one given went into, the new lines started at their minimum, and whether the draft's catalog is still in its first sync.
    */
   async function addLines(
     id: number,
     lines: Parameters<typeof api.addDraftLines>[0]['lines'],
-  ): Promise<{ unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; catalogLoading: CatalogLoading | null }> {
-    const { check, unknown, ambiguous, lineIds, catalogLoading } = await unwrap(api.addDraftLines({ id, lines }))
+  ): Promise<{ unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[]; catalogLoading: CatalogLoading | null }> {
+    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading } = await unwrap(api.addDraftLines({ id, lines }))
     keep(check)
-    return { unknown, ambiguous, lineIds, catalogLoading: catalogLoading ?? null }
+    return { unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading: catalogLoading ?? null }
   }
 
   async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }): Promise<DraftCheck> {

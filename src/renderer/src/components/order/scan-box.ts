@@ -4,6 +4,7 @@
  */
 import type { AmbiguousCode } from '../../../../shared/orders'
 import type { CatalogLoading } from '../../../../shared/synced'
+import { formatNumber } from '../../format'
 import { unknownSkuText } from './unknown-skus'
 
 /** What the core made of an add, per line the screen asked for. */
@@ -12,8 +13,11 @@ export interface AddOutcome {
   ambiguous: AmbiguousCode[]
   /** Set only while the catalog is in its first sync and some code was not found. */
   catalogLoading: CatalogLoading | null
-  /** Each line an item went into, in the order given: its SKU, quantity now, and the errors on it. */
-  added: { sku: string; qty: number; problems: string[] }[]
+  /**
+   * Each line an item went into, in the order given: its SKU, quantity now, whether it started at
+   * the item's minimum order quantity (no quantity was given), and the errors on it.
+   */
+  added: { sku: string; qty: number; atMinimum: boolean; problems: string[] }[]
 }
 
 export type ScanMessage = { text: string; kind: 'ok' | 'problem' }
@@ -43,5 +47,6 @@ export function scannedMessage(code: string, outcome: AddOutcome): ScanMessage {
   if (!line) return { text: unknownSkuText(code, outcome.catalogLoading), kind: 'problem' }
   const problems = line.problems
   if (problems.length > 0) return { text: `Added ${line.sku}, but it cannot be sent as it is: ${problems.join(' ')}`, kind: 'problem' }
+  if (line.atMinimum) return { text: `Added ${line.sku}: ${formatNumber(line.qty)}, its minimum order quantity.`, kind: 'ok' }
   return { text: `Added ${line.sku}.`, kind: 'ok' }
 }
