@@ -6,6 +6,7 @@
  */
 import { expect, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { shootAtLaptopSizes } from './workspace'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
@@ -75,5 +76,27 @@ test('scanning an item with a minimum adds the minimum and says so', async ({ pa
   await expect(message).toHaveAttribute('data-tone', 'ok')
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })).toHaveValue(String(minimum))
   await expect(page.locator(`tbody[data-line="${world.minimum.sku}"] [data-severity="error"]`)).toHaveCount(0)
+  expect(pageErrors).toEqual([])
+})
+
+test('a new empty draft shows no error until the rep tries to send it', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+  await expect(page.getByRole('heading', { name: new RegExp(`Order #${draft.id} for`) })).toBeVisible()
+
+  await expect(page.getByRole('list', { name: 'Problems with the order' })).toHaveCount(0)
+  await expect(page.locator('#send-summary')).not.toContainText('to fix')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await shootAtLaptopSizes(page, 'order-empty-draft')
+
+  await page.getByRole('button', { name: 'Send order' }).click()
+  await expect(page.getByTestId('send-problem')).toContainText('Add at least one line before sending.')
+  const sku = page.getByLabel('SKU or barcode')
+  await sku.fill(world.plain[0]!.sku)
+  await sku.press('Enter')
+  await expect(page.getByTestId('send-problem')).toHaveCount(0)
   expect(pageErrors).toEqual([])
 })

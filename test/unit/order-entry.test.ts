@@ -86,3 +86,13 @@ describe('a scan with no quantity', () => {
     expect(added.check.issues.map((issue) => issue.message)).toContain(`The minimum order quantity for ${minimum.sku} is 6.`)
   })
 })
+
+describe('an empty draft', () => {
+  it('has nothing to fix until it is sent, and Send says to add a line', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const check = desk.check(draft.id)
+    expect(check.issues).toEqual([])
+    expect(check.sendable).toBe(false)
+    expect(() => desk.send(draft.id)).toThrow(/Add at least one line/)
+  })
+})

@@ -58,6 +58,8 @@ export interface ComposedOrder {
   prepareSend(): PreparedSend
 }
 
+const emptyOrderMessage = 'Add at least one line before sending.'
+
 /** A line's item, quantity and what the rep was shown for them, as a line stores it. */
 type SeenLine = Omit<DraftLine, 'lineId' | 'note'>
 
@@ -349,6 +351,9 @@ export class OrderDesk {
         `Prices changed since drafting on ${changed.length} line(s). Review them and accept the new prices before sending.`,
         changed.map((line) => ({ path: `lines.${line.lineId}`, message: 'price changed' })),
       )
+    }
+    if (check.draft.lines.length === 0) {
+      throw new CoreError('INVALID_ARGUMENT', emptyOrderMessage, [{ path: 'lines', message: emptyOrderMessage }])
     }
     if (!check.sendable) {
       const errors = check.issues.filter((issue) => issue.severity === 'error')

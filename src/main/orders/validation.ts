@@ -50,7 +50,6 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
   if (shipTo?.kind === 'customerAddress' && customer && !customer.addresses.some((a) => a.guid === shipTo.addressGuid)) {
     issues.push(fieldIssue('shipTo', 'The chosen ship-to address is no longer on this customer. Choose another.'))
   }
-  if (draft.lines.length === 0) issues.push(fieldIssue('lines', 'Add at least one line.'))
   if (draft.lines.length > maxOrderLines) issues.push(fieldIssue('lines', tooManyLinesMessage()))
 
   const lines: PricedLine[] = []
@@ -103,7 +102,9 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
   }
 
   issues.push(...supplierIssues(draft))
-  return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable: !issues.some((i) => i.severity === 'error') }
+  // An empty draft is where every order starts, not a problem to fix: it simply cannot be sent yet.
+  const sendable = draft.lines.length > 0 && !issues.some((i) => i.severity === 'error')
+  return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable }
 }
 
 /**
