@@ -96,3 +96,16 @@ describe('an empty draft', () => {
     expect(() => desk.send(draft.id)).toThrow(/Add at least one line/)
   })
 })
+
+describe('a line that cannot be ordered', () => {
+  it('suggests no quantity break; an orderable one does', () => {
+    const broken = { pricing: { Retail: 34.3, Dealer: 30 }, qtyBreak: 50, qtyBreakPrice: 31.56 }
+    const inactive = item({ ...broken, active: false })
+    const active = item(broken)
+    lookup.items.set(inactive.guid, inactive)
+    lookup.items.set(active.guid, active)
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const check = desk.addLines(draft.id, [{ catalogItemGuid: inactive.guid, qty: 45 }, { catalogItemGuid: active.guid, qty: 45 }]).check
+    expect(check.lines.map((line) => line.priceBreak ?? null)).toEqual([null, { qty: 50, unitPrice: 31.56, applies: false, toGo: 5 }])
+  })
+})

@@ -80,7 +80,8 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       continue
     }
     priced.unitPrice = price.unitPrice
-    if (!qtyProblem) priced.priceBreak = lineBreak(item, priceGroup.name, line.qty)
+    // "5 more for $8.91" invites buying more of something that cannot be ordered at all.
+    if (!qtyProblem && item.active) priced.priceBreak = lineBreak(item, priceGroup.name, line.qty)
     priced.priceChanged = line.unitPriceSeen !== null && Math.abs(line.unitPriceSeen - price.unitPrice) >= 0.005
     if (priced.priceChanged) {
       issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${line.unitPriceSeen!.toFixed(2)} to ${price.unitPrice.toFixed(2)} since it was added.`, 'warning'))
