@@ -283,11 +283,16 @@ const draftSummarySchema = z.object({
 })
 export type DraftSummary = z.infer<typeof draftSummarySchema>
 
+/** A code (scanned or typed) that is the UPC of more than one item of the catalog, and the SKUs it could mean. */
+const ambiguousCodeSchema = z.object({ code: z.string(), skus: z.array(z.string()) })
+export type AmbiguousCode = z.infer<typeof ambiguousCodeSchema>
+
 const lineToAddSchema = z
   .object({
     catalogItemGuid: uuid.optional(),
     sku: z.string().trim().min(1).max(100).optional(),
-    qty: lineQtySchema,
+    // Left out for a scan or a pick: one more on a line already there, else the item's minimum.
+    qty: lineQtySchema.optional(),
     note: text(1000).optional(),
   })
   .strict()
@@ -330,7 +335,17 @@ export const ordersContract = {
     input: z.object({ id: draftId, lines: z.array(lineToAddSchema).min(1).max(500) }).strict(),
     // catalogLoading: the draft's catalog is still in its first sync (given with unknown SKUs only),
     // so an unknown SKU may simply not have arrived yet.
-    output: z.object({ check: draftCheckSchema, unknown: z.array(z.string()), catalogLoading: catalogLoadingSchema.nullable().optional() }),
+    // lineIds: for each line given, the draft line it went into, or null. ambiguous: codes that are
+    // the UPC of more than one item, with the SKUs they could mean; nothing is added for them.
+    output: z.object({
+      check: draftCheckSchema,
+      unknown: z.array(z.string()),
+      ambiguous: z.array(ambiguousCodeSchema),
+      lineIds: z.array(z.string().nullable()),
+      /** New lines given no quantity that start at their item's minimum order quantity, by lineId. */
+      startedAtMinimum: z.array(z.string()),
+      catalogLoading: catalogLoadingSchema.nullable().optional(),
+    }),
   },
   updateDraftLine: {
     input: z.object({ id: draftId, lineId: z.string().min(1), qty: lineQtySchema.optional(), note: text(1000).optional() }).strict(),

@@ -54,6 +54,13 @@ test('a catalog whose items are still arriving says how far they have come, and 
     await sku.fill('NOT-HERE-YET')
     await sku.press('Enter')
     await expect(page.getByTestId('scan-message')).toHaveText(/^NOT-HERE-YET is not here yet: this catalog is still loading \(100 of [\d,]+ items\)\. Try again when the sync is done\.$/)
+    // Find an item says the same: nothing found yet is not "no items match".
+    const find = page.getByRole('combobox', { name: 'Find an item' })
+    await find.fill('zzqx')
+    const options = page.getByRole('listbox', { name: 'Matching items' })
+    await expect(options).toContainText(/No match yet: this catalog is still loading \(100 of [\d,]+ items\)\./)
+    await expect(options).not.toContainText('No items match')
+    await find.fill('')
     const findings = await lookAt(page, 'order-entry-catalog-loading')
 
     await page.goto(`${bridge.url}#/catalog?catalog=${first!.guid}`)
@@ -73,6 +80,12 @@ test('a catalog whose items are still arriving says how far they have come, and 
     await expect(scroller).toHaveAttribute('data-results-for', landed.sku)
     await expect(scroller.getByRole('row').filter({ hasText: landed.sku }).first()).toContainText(landed.name)
     await expect(loading).toContainText('catalog still loading: 100 of')
+    // A search that finds nothing yet says the catalog is still loading, not that nothing matches.
+    await search.fill('zzqx')
+    await expect(scroller).toHaveAttribute('data-results-for', 'zzqx')
+    await expect(page.getByText(/match “zzqx” yet: this catalog is still loading \(100 of [\d,]+ items\)\./)).toBeVisible()
+    await search.fill(landed.sku)
+    await expect(scroller).toHaveAttribute('data-results-for', landed.sku)
     findings.push(...(await lookAt(page, 'catalog-still-loading')))
     expect(findings).toEqual([])
 

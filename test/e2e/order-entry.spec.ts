@@ -43,7 +43,8 @@ test('a rep scans, pastes, fixes what the core flags, sends while offline and se
   await expect(page.getByTestId('paste-message')).toContainText('Added 2 of 3 pasted lines. Not in this catalog: BOGUS-1.')
 
   // The core's rules, inline on their lines: below the minimum, and an item not offered ("N/A").
-  await sku.fill(world.minimum.sku)
+  // One typed after the SKU is below the minimum (a scan alone starts at it).
+  await sku.fill(`${world.minimum.sku} 1`)
   await sku.press('Enter')
   await sku.fill(world.notOffered.sku)
   await sku.press('Enter')

@@ -58,6 +58,12 @@ test('the supplier’s line message survives Edit and goes when the line is fixe
   await expect(qty).toHaveValue('3')
   await expect(rejectedLine.getByTestId('supplier-issue')).toHaveCount(0)
 
+  // Every line fixed, the order's own message stays, said as what it is: about the version sent.
+  const orderLevel = page.getByRole('list', { name: 'Problems with the order' })
+  await expect(orderLevel).toContainText('Order could not be reconciled')
+  await expect(orderLevel).toContainText('The supplier said this about the version that was sent. Sending again asks them again.')
+  await expect(page.locator('#send-summary')).toContainText('1 message from the supplier about the version sent')
+
   // Send asks the supplier again, with the same key: one order on the service.
   await page.getByRole('button', { name: 'Send order' }).click()
   await expect(page.getByTestId('send-headline')).toHaveText(/^Sent as \S+/, { timeout: 30_000 })

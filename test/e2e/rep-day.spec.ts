@@ -58,7 +58,8 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${fourth!.sku}`, exact: true })).toHaveValue('3')
 
   // The order checks: below the minimum, and an item not offered to this customer's price group.
-  await sku.fill(world.minimum.sku)
+  // One typed after the SKU is below the minimum (a scan alone starts at it).
+  await sku.fill(`${world.minimum.sku} 1`)
   await sku.press('Enter')
   await sku.fill(world.notOffered.sku)
   await sku.press('Enter')

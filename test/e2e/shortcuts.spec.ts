@@ -5,6 +5,7 @@
  */
 import { test } from './fixtures'
 import { connectCore, expect, shoot, watchConsole } from './rep'
+import { findOrderWorld } from './support'
 
 test('? opens the list of every shortcut, Escape closes it', async ({ page, bridge, service, core }) => {
   const errors = watchConsole(page)
@@ -47,5 +48,23 @@ test('? opens the list of every shortcut, Escape closes it', async ({ page, brid
   await expect(overlay).toBeVisible()
   await overlay.getByRole('button', { name: 'Close' }).click()
   await expect(overlay).toBeHidden()
+  expect(errors).toEqual([])
+})
+
+test('Ctrl+N on a customer’s page opens the new order with the cursor in the SKU box', async ({ page, bridge, service, core }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const world = await findOrderWorld(core.handlers)
+  await page.goto(`${bridge.url}#/customers/${world.customer.guid}`)
+  await expect(page.getByRole('heading', { level: 1, name: world.customer.name })).toBeVisible()
+  await page.locator('body').click({ position: { x: 5, y: 5 } })
+  await page.keyboard.press('Control+N')
+  await expect(page).toHaveURL(/#\/drafts\/\d+$/)
+  const sku = page.getByLabel('SKU or barcode')
+  await expect(sku).toBeFocused()
+  // Typing goes straight in: no F2 first.
+  await page.keyboard.type(world.plain[0]!.sku)
+  await page.keyboard.press('Enter')
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.plain[0]!.sku}`, exact: true })).toBeVisible()
   expect(errors).toEqual([])
 })

@@ -14,6 +14,7 @@ export function item(fields: Partial<CatalogItemFacts> = {}): CatalogItemFacts {
   return {
     guid: `77777777-7777-4777-8777-${n}`,
     sku: `SKU-${itemCounter}`,
+    upc: null,
     name: `Item ${itemCounter}`,
     active: true,
     deleted: false,
@@ -80,5 +81,9 @@ export class MemoryLookup implements OrderLookup {
   catalogItemBySku(catalog: string, sku: string) {
     if (catalog !== catalogGuid) return null
     return [...this.items.values()].find((i) => i.sku.toLowerCase() === sku.trim().toLowerCase()) ?? null
+  }
+  catalogItemsByUpc(catalog: string, upc: string) {
+    if (catalog !== catalogGuid) return []
+    return [...this.items.values()].filter((i) => !i.deleted && i.upc === upc.trim()).sort((a, b) => a.sku.localeCompare(b.sku))
   }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { draftSchema, maxOrderLines, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
+import { draftSchema, lineQtyProblem, maxOrderLines, type AmbiguousCode, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -31,7 +31,8 @@ export type DraftChanges = Partial<
 export interface LineToAdd {
   catalogItemGuid?: string
   sku?: string
-  qty: number
+  /** Left out for a scan or a pick: one more on a line already there, else the item's minimum (at least one). */
+  qty?: number
   note?: string
 }
 
@@ -56,6 +57,8 @@ export interface ComposedOrder {
   /** As `OrderDesk.prepareSend`, from the check above. */
   prepareSend(): PreparedSend
 }
+
+const emptyOrderMessage = 'Add at least one line before sending.'
 
 /** A line's item, quantity and what the rep was shown for them, as a line stores it. */
 type SeenLine = Omit<DraftLine, 'lineId' | 'note'>
@@ -182,13 +185,25 @@ export class OrderDesk {
   }
 
   /**
-   * Adds lines by catalog item or SKU (typed, scanned or pasted). A SKU already on the draft adds to
-   * that line's quantity, as scanning the same box twice means two boxes.
+   * Adds lines by catalog item or by code (typed, scanned or pasted): a code is an item's exact UPC,
+   * else its SKU. An item already on the draft adds to that line's quantity, as scanning the same box
+   * twice means two boxes. Answers, for each line given, the draft line it went into (null when it
+   * went into none), the codes no item has, and the codes more than one item has (named, never guessed).
    */
-  addLines(id: number, toAdd: LineToAdd[]): { check: DraftCheck; unknown: string[] } {
+  addLines(
+    id: number,
+    toAdd: LineToAdd[],
+  ): { check: DraftCheck; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[] } {
     const draft = this.drafts.get(id)
-    const { lines, unknown } = this.mergeLines(draft, toAdd)
-    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown }
+    const { lines, unknown, ambiguous, lineIds, startedAtMinimum } = this.mergeLines(draft, toAdd)
+    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown, ambiguous, lineIds, startedAtMinimum }
+  }
+
+  /** The item a code names in this catalog: its exact UPC first, then its SKU; two items with that UPC are named, not chosen from. */
+  private itemOfCode(catalogGuid: string, code: string): CatalogItemFacts | AmbiguousCode | null {
+    const byUpc = this.lookup.catalogItemsByUpc(catalogGuid, code).filter((item) => !item.deleted)
+    if (byUpc.length > 1) return { code, skus: byUpc.map((item) => item.sku) }
+    return byUpc[0] ?? this.lookup.catalogItemBySku(catalogGuid, code)
   }
 
   /**
@@ -196,17 +211,27 @@ export class OrderDesk {
    * an item not in the catalog, also listed in `unknown`). One look-up per line added: an item
    * already on the draft is found by its guid in a map, and the price group is resolved once.
    */
-  private mergeLines(draft: Draft, toAdd: LineToAdd[]): { lines: DraftLine[]; unknown: string[]; lineIds: (string | null)[] } {
+  private mergeLines(
+    draft: Draft,
+    toAdd: LineToAdd[],
+  ): { lines: DraftLine[]; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[] } {
     if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.', [{ path: 'catalog', message: 'Choose a catalog before adding lines.' }])
     const catalogGuid = draft.catalogGuid
     const seen = this.seenFor(draft)
     const lines = [...draft.lines]
     const lineOfItem = new Map(lines.map((line, index) => [line.catalogItemGuid, index]))
     const unknown: string[] = []
+    const ambiguous: AmbiguousCode[] = []
     const lineIds: (string | null)[] = []
+    const startedAtMinimum: string[] = []
     for (const [index, wanted] of toAdd.entries()) {
-      storableQty(wanted.qty, `lines.${index}.qty`)
-      const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.lookup.catalogItemBySku(catalogGuid, wanted.sku) : null
+      if (wanted.qty !== undefined) storableQty(wanted.qty, `lines.${index}.qty`)
+      const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.itemOfCode(catalogGuid, wanted.sku) : null
+      if (item && 'code' in item) {
+        ambiguous.push(item)
+        lineIds.push(null)
+        continue
+      }
       if (!item || item.deleted) {
         unknown.push(wanted.sku ?? wanted.catalogItemGuid ?? '')
         lineIds.push(null)
@@ -215,7 +240,7 @@ export class OrderDesk {
       const existing = lineOfItem.get(item.guid)
       if (existing !== undefined) {
         const line = lines[existing]!
-        const qty = storableQty(line.qty + wanted.qty, `lines.${index}.qty`)
+        const qty = storableQty(line.qty + (wanted.qty ?? 1), `lines.${index}.qty`)
         lines[existing] = { ...seen(item, qty), lineId: line.lineId, note: wanted.note ?? line.note }
         lineIds.push(line.lineId)
       } else {
@@ -223,11 +248,13 @@ export class OrderDesk {
         if (lines.length >= maxOrderLines) throw new CoreError('INVALID_ARGUMENT', tooManyLinesMessage(), [{ path: 'lines', message: tooManyLinesMessage() }])
         const lineId = newLineId()
         lineOfItem.set(item.guid, lines.length)
-        lines.push({ ...seen(item, wanted.qty), lineId, note: wanted.note ?? '' })
+        const minimum = startingQty(item)
+        if (wanted.qty === undefined && minimum > 1) startedAtMinimum.push(lineId)
+        lines.push({ ...seen(item, wanted.qty ?? minimum), lineId, note: wanted.note ?? '' })
         lineIds.push(lineId)
       }
     }
-    return { lines, unknown, lineIds }
+    return { lines, unknown, ambiguous, lineIds, startedAtMinimum }
   }
 
   updateLine(id: number, lineId: string, changes: { qty?: number; note?: string }): DraftCheck {
@@ -325,6 +352,9 @@ export class OrderDesk {
         changed.map((line) => ({ path: `lines.${line.lineId}`, message: 'price changed' })),
       )
     }
+    if (check.draft.lines.length === 0) {
+      throw new CoreError('INVALID_ARGUMENT', emptyOrderMessage, [{ path: 'lines', message: emptyOrderMessage }])
+    }
     if (!check.sendable) {
       const errors = check.issues.filter((issue) => issue.severity === 'error')
       throw new CoreError(
@@ -384,6 +414,15 @@ function seenLine(item: CatalogItemFacts, qty: number, priceGroupName: string | 
     unitPriceSeen: price?.offered ? price.unitPrice : null,
     qtyAvailableSeen: item.hasInventory && !item.allowBackorder ? item.qtyAvailable : null,
   }
+}
+
+/**
+ * The quantity a new line starts at when the rep gave none: the item's minimum order quantity, as
+ * a whole number the quantity rule allows, else one.
+ */
+function startingQty(item: CatalogItemFacts): number {
+  const minimum = item.minOrderQty === null ? 1 : Math.ceil(item.minOrderQty)
+  return minimum > 1 && lineQtyProblem(minimum) === null ? minimum : 1
 }
 
 /** Where an issue points: a draft field, a line, or a line's field (`lines.<lineId>.qty`). */

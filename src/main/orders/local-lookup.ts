@@ -37,6 +37,12 @@ export class LocalOrderLookup implements OrderLookup {
       itemBySku: db.prepare<[string, string], ItemRow>(
         'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
       ),
+      // Through the search index, which holds UPCs and only live items: the one catalog search finds
+      // an item by, so the SKU box and the search agree, and no catalog is scanned row by row.
+      itemsByUpc: db.prepare<[string, string, string], ItemRow>(
+        `SELECT i.* FROM catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid
+         WHERE catalog_item_search MATCH ? AND i.catalog_guid = ? AND i.upc = ? ORDER BY i.sku COLLATE NOCASE, i.guid LIMIT 20`,
+      ),
     }
   }
 
@@ -100,6 +106,14 @@ export class LocalOrderLookup implements OrderLookup {
     const row = this.statements.itemBySku.get(catalogGuid, sku.trim())
     return row ? toItemFacts(row) : null
   }
+
+  catalogItemsByUpc(catalogGuid: string, upc: string): CatalogItemFacts[] {
+    const code = upc.trim()
+    // A code with no letter or digit has no word for the index to match, and no UPC is one.
+    if (!/[\p{L}\p{N}]/u.test(code)) return []
+    const phrase = `upc : "${code.replaceAll('"', '""')}"`
+    return this.statements.itemsByUpc.all(phrase, catalogGuid, code).map(toItemFacts)
+  }
 }
 
 interface ItemRow {
@@ -118,6 +132,7 @@ export function itemFactsFromRecord(json: Json, deleted: boolean): CatalogItemFa
   return {
     guid: String(json.guid),
     sku: str(json.sku) ?? '',
+    upc: str(json.upc) ?? null,
     name: str(json.name) ?? '',
     active: json.active !== false,
     deleted: deleted || (typeof json.deleted_at === 'string' && json.deleted_at !== ''),

@@ -22,6 +22,8 @@ export interface PriceGroupFacts {
 export interface CatalogItemFacts {
   guid: string
   sku: string
+  /** The barcode number a scanner types, when the supplier gives one. */
+  upc: string | null
   name: string
   active: boolean
   deleted: boolean
@@ -52,4 +54,6 @@ export interface OrderLookup {
   lastOrderCatalog(customerGuid: string): string | null
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null
   catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | null
+  /** The live items of the catalog whose UPC is exactly this code, in SKU order (a UPC may be on more than one). */
+  catalogItemsByUpc(catalogGuid: string, upc: string): CatalogItemFacts[]
 }

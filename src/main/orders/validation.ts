@@ -51,7 +51,6 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
   if (shipTo?.kind === 'customerAddress' && customer && !customer.addresses.some((a) => a.guid === shipTo.addressGuid)) {
     issues.push(fieldIssue('shipTo', 'The chosen ship-to address is no longer on this customer. Choose another.'))
   }
-  if (draft.lines.length === 0) issues.push(fieldIssue('lines', 'Add at least one line.'))
   if (draft.lines.length > maxOrderLines) issues.push(fieldIssue('lines', tooManyLinesMessage()))
 
   const lines: PricedLine[] = []
@@ -82,7 +81,8 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       continue
     }
     priced.unitPrice = price.unitPrice
-    if (!qtyProblem) priced.priceBreak = lineBreak(item, priceGroup.name, line.qty)
+    // "5 more for $8.91" invites buying more of something that cannot be ordered at all.
+    if (!qtyProblem && item.active) priced.priceBreak = lineBreak(item, priceGroup.name, line.qty)
     priced.priceChanged = line.unitPriceSeen !== null && Math.abs(line.unitPriceSeen - price.unitPrice) >= 0.005
     if (priced.priceChanged) {
       issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${formatMoney(line.unitPriceSeen!)} to ${formatMoney(price.unitPrice)} since it was added.`, 'warning'))
@@ -104,7 +104,9 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
   }
 
   issues.push(...supplierIssues(draft))
-  return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable: !issues.some((i) => i.severity === 'error') }
+  // An empty draft is where every order starts, not a problem to fix: it simply cannot be sent yet.
+  const sendable = draft.lines.length > 0 && !issues.some((i) => i.severity === 'error')
+  return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref, watch } from 'vue'
-import type { DraftCheck, DraftSummary, NewCustomerForm, OutboxEntry } from '../../../shared/orders'
+import type { AmbiguousCode, DraftCheck, DraftSummary, NewCustomerForm, OutboxEntry } from '../../../shared/orders'
 import type { AppError } from '../../../shared/result'
 import type { CatalogLoading } from '../../../shared/synced'
 import { api, unwrap } from '../api'
@@ -56,11 +56,17 @@ export const useDraftsStore = defineStore('drafts', () => {
     return keep(await unwrap(api.updateDraft({ id, changes })))
   }
 
-  /** Answers the SKUs (or guids) the core did not find, and whether the draft's catalog is still in its first sync. */
-  async function addLines(id: number, lines: Parameters<typeof api.addDraftLines>[0]['lines']): Promise<{ unknown: string[]; catalogLoading: CatalogLoading | null }> {
-    const { check, unknown, catalogLoading } = await unwrap(api.addDraftLines({ id, lines }))
+  /**
+   * Answers the codes (or guids) the core did not find, the codes more than one item has, the line
+   * each one given went into, the new lines started at their minimum, and whether the draft's catalog is still in its first sync.
+   */
+  async function addLines(
+    id: number,
+    lines: Parameters<typeof api.addDraftLines>[0]['lines'],
+  ): Promise<{ unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[]; catalogLoading: CatalogLoading | null }> {
+    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading } = await unwrap(api.addDraftLines({ id, lines }))
     keep(check)
-    return { unknown, catalogLoading: catalogLoading ?? null }
+    return { unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading: catalogLoading ?? null }
   }
 
   async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }): Promise<DraftCheck> {

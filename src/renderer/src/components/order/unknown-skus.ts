@@ -7,7 +7,7 @@ import type { CatalogLoading } from '../../../../shared/synced'
 import { formatNumber } from '../../format'
 
 /** How far the catalog has come: "100 of 836 items". */
-function soFar(loading: CatalogLoading): string {
+export function soFar(loading: CatalogLoading): string {
   return `${formatNumber(loading.itemsDone)}${loading.itemsTotal !== null ? ` of ${formatNumber(loading.itemsTotal)}` : ''} items`
 }
 

@@ -1,0 +1,52 @@
+/**
+ * What the order screen's "Add lines" box tells the rep about an add, in the words of the outcome the
+ * core answered: a code it did not find, a code more than one item has, or the line it went into.
+ */
+import type { AmbiguousCode } from '../../../../shared/orders'
+import type { CatalogLoading } from '../../../../shared/synced'
+import { formatNumber } from '../../format'
+import { unknownSkuText } from './unknown-skus'
+
+/** What the core made of an add, per line the screen asked for. */
+export interface AddOutcome {
+  unknown: string[]
+  ambiguous: AmbiguousCode[]
+  /** Set only while the catalog is in its first sync and some code was not found. */
+  catalogLoading: CatalogLoading | null
+  /**
+   * Each line an item went into, in the order given: its SKU, quantity now, whether it started at
+   * the item's minimum order quantity (no quantity was given), and the errors on it.
+   */
+  added: { sku: string; qty: number; atMinimum: boolean; problems: string[] }[]
+}
+
+export type ScanMessage = { text: string; kind: 'ok' | 'problem' }
+
+/** "SKU 4", "SKU x 4" (x, X or ×), "SKU*4": the code, then a whole quantity, as reps type them. */
+const withQuantity = /^(\S+?)(?:\s*\*\s*|\s+[xX×]\s*|\s+)(\d+)$/
+
+/** What was typed in the box: a code (SKU or UPC) and the quantity typed after it, if any. */
+export function readScan(text: string): { code: string; qty: number | undefined } {
+  const typed = text.trim()
+  const found = withQuantity.exec(typed)
+  return found ? { code: found[1]!, qty: Number(found[2]) } : { code: typed, qty: undefined }
+}
+
+export function ambiguousText(found: AmbiguousCode): string {
+  return `${found.code} is the UPC of ${found.skus.length} items (${found.skus.join(', ')}). Type the SKU of the one you mean.`
+}
+
+/**
+ * One scan's outcome, said the way it turned out: a line added with a problem is a problem (the
+ * core's words, an error tone), not "Added".
+ */
+export function scannedMessage(code: string, outcome: AddOutcome): ScanMessage {
+  const ambiguous = outcome.ambiguous[0]
+  if (ambiguous) return { text: ambiguousText(ambiguous), kind: 'problem' }
+  const line = outcome.added[0]
+  if (!line) return { text: unknownSkuText(code, outcome.catalogLoading), kind: 'problem' }
+  const problems = line.problems
+  if (problems.length > 0) return { text: `Added ${line.sku}, but it cannot be sent as it is: ${problems.join(' ')}`, kind: 'problem' }
+  if (line.atMinimum) return { text: `Added ${line.sku}: ${formatNumber(line.qty)}, its minimum order quantity.`, kind: 'ok' }
+  return { text: `Added ${line.sku}.`, kind: 'ok' }
+}

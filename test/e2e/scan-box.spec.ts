@@ -1,0 +1,102 @@
+/**
+ * The order screen's "SKU or barcode" box takes what a rep types or scans into it: a UPC, a SKU with
+ * a quantity ("SKU 4", "SKU x 4", "SKU*4"), and a scan of an item with a minimum starts at that
+ * minimum and says so. What is refused stays in the box to be corrected. A new empty draft is not
+ * shown as a problem until the rep tries to send it.
+ */
+import { expect, test } from './fixtures'
+import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { shootAtLaptopSizes } from './workspace'
+
+test.describe.configure({ timeout: 90_000 })
+test.use({ viewport: { width: 1280, height: 720 } })
+
+test('a scanned UPC adds its item, as catalog search finds it', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const target = world.plain.find((item) => item.upc)!
+  const found = await call(core.handlers, 'searchCatalogItems', { catalogGuid: world.catalogGuid, query: target.upc!, limit: 5 })
+  expect(found.items.map((item) => item.sku)).toContain(target.sku)
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+
+  const sku = page.getByLabel('SKU or barcode')
+  await sku.fill(target.upc!)
+  await sku.press('Enter')
+  await expect(page.getByTestId('scan-message')).toHaveText(`Added ${target.sku}.`)
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${target.sku}`, exact: true })).toHaveValue('1')
+  expect(pageErrors).toEqual([])
+})
+
+test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refused entry stays in the box', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const [first, second, third] = world.plain
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+  const sku = page.getByLabel('SKU or barcode')
+  const qtyOf = (code: string) => page.getByRole('spinbutton', { name: `Quantity for ${code}`, exact: true })
+
+  await sku.fill(`${first!.sku} 4`)
+  await sku.press('Enter')
+  await expect(qtyOf(first!.sku)).toHaveValue('4')
+  await expect(sku).toHaveValue('')
+  await sku.fill(`${second!.sku} x 2`)
+  await sku.press('Enter')
+  await expect(qtyOf(second!.sku)).toHaveValue('2')
+  await sku.fill(`${third!.sku}*3`)
+  await sku.press('Enter')
+  await expect(qtyOf(third!.sku)).toHaveValue('3')
+  await expect(page.getByTestId('scan-message')).toHaveText(`Added ${third!.sku}.`)
+
+  await sku.fill('NO-SUCH-SKU 4')
+  await sku.press('Enter')
+  await expect(page.getByTestId('scan-message')).toHaveText('NO-SUCH-SKU is not in this catalog.')
+  await expect(sku).toHaveValue('NO-SUCH-SKU 4')
+  await expect(sku).toBeFocused()
+  await expect(page.locator('tbody.line')).toHaveCount(3)
+  expect(pageErrors).toEqual([])
+})
+
+test('scanning an item with a minimum adds the minimum and says so', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const minimum = world.minimum.minOrderQty!
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+  const sku = page.getByLabel('SKU or barcode')
+
+  await sku.fill(world.minimum.sku)
+  await sku.press('Enter')
+  const message = page.getByTestId('scan-message')
+  await expect(message).toHaveText(`Added ${world.minimum.sku}: ${minimum}, its minimum order quantity.`)
+  await expect(message).toHaveAttribute('data-tone', 'ok')
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })).toHaveValue(String(minimum))
+  await expect(page.locator(`tbody[data-line="${world.minimum.sku}"] [data-severity="error"]`)).toHaveCount(0)
+  expect(pageErrors).toEqual([])
+})
+
+test('a new empty draft shows no error until the rep tries to send it', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+  await expect(page.getByRole('heading', { name: new RegExp(`Order #${draft.id} for`) })).toBeVisible()
+
+  await expect(page.getByRole('list', { name: 'Problems with the order' })).toHaveCount(0)
+  await expect(page.locator('#send-summary')).not.toContainText('to fix')
+  await expect(page.getByRole('alert')).toHaveCount(0)
+  await shootAtLaptopSizes(page, 'order-empty-draft')
+
+  await page.getByRole('button', { name: 'Send order' }).click()
+  await expect(page.getByTestId('send-problem')).toContainText('Add at least one line before sending.')
+  const sku = page.getByLabel('SKU or barcode')
+  await sku.fill(world.plain[0]!.sku)
+  await sku.press('Enter')
+  await expect(page.getByTestId('send-problem')).toHaveCount(0)
+  expect(pageErrors).toEqual([])
+})
