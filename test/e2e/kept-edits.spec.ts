@@ -193,3 +193,23 @@ test('“New order” for a customer with an open draft asks: continue that draf
   expect(await coreApi(core, 'listDrafts')).toHaveLength(2)
   expect(errors).toEqual([])
 })
+
+test('Ctrl+Enter with the cursor still in a line note sends the note as typed', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 1)
+  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+
+  await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+  const note = page.getByLabel(`Note for ${target.skus[0]!}`)
+  await note.click()
+  await note.pressSequentially('ring twice', { delay: 5 })
+  // No blur, no pause: the order is sent with the cursor still in the note.
+  await page.keyboard.press('Control+Enter')
+  await expect(page.getByTestId('send-result')).toBeVisible()
+  const [entry] = await coreApi(core, 'listOutbox')
+  const printed = await coreApi(core, 'getDocument', { kind: 'queued', ref: entry!.apiGuid })
+  expect(printed.lines[0]!.note).toBe('ring twice')
+  expect(errors).toEqual([])
+})
