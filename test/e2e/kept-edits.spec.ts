@@ -9,6 +9,15 @@ import { connectCore, coreApi, expect, orderable, shoot, watchConsole } from './
 
 test.describe.configure({ timeout: 60_000 })
 
+/** A synced core with a draft of one line (two of an orderable item), for the screens that type into it. */
+async function draftWithOneLine(core: Parameters<typeof connectCore>[0], service: Parameters<typeof connectCore>[1]) {
+  await connectCore(core, service)
+  const target = orderable(core, 1)
+  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+  return { target, draft }
+}
+
 test('the end of the first sync does not move a rep who went on to type a draft', async ({ page, bridge, core, service }) => {
   const errors = watchConsole(page)
   const { apiKey, apiSecret } = service.current.credentials
@@ -78,11 +87,7 @@ test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloa
 
 test('a line note, a PO and the new-customer form typed just before a reload are still there after it', async ({ page, bridge, core, service }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
-  const target = orderable(core, 1)
-  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
-
+  const { target, draft } = await draftWithOneLine(core, service)
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   const note = page.getByLabel(`Note for ${target.skus[0]!}`)
   await note.click()
@@ -196,11 +201,7 @@ test('“New order” for a customer with an open draft asks: continue that draf
 
 test('Ctrl+Enter with the cursor still in a line note sends the note as typed', async ({ page, bridge, core, service }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
-  const target = orderable(core, 1)
-  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
-
+  const { target, draft } = await draftWithOneLine(core, service)
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   const note = page.getByLabel(`Note for ${target.skus[0]!}`)
   await note.click()
