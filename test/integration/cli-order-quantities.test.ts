@@ -100,7 +100,7 @@ describe('order queue refuses quantities it cannot send, and leaves nothing behi
     expect(counts()).toEqual({ drafts: 0, outbox: 1 })
     const human = await cli(['order', 'queue', '--file', file], env)
     expect(human.code).toBe(0)
-    expect(human.stdout).toMatch(/^Queued order [0-9a-f-]{36} for .+ \(1 lines, \$[\d,]+\.\d{2}\)\.$/m)
+    expect(human.stdout).toMatch(/^Queued order [0-9a-f-]{36} for .+ \(1 line, \$[\d,]+\.\d{2}\)\.$/m)
     expect(counts()).toEqual({ drafts: 0, outbox: 2 })
   })
 })

@@ -167,7 +167,7 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
     const { entry } = sending
     const reply = {
       json: { apiGuid: entry.apiGuid, state: 'queued' },
-      human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} lines, ${formatMoney(entry.subTotal)}).`,
+      human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} ${entry.lineCount === 1 ? 'line' : 'lines'}, ${formatMoney(entry.subTotal)}).`,
     }
     for (const warning of check.issues.filter((i) => i.severity === 'warning')) process.stderr.write(`satchel: warning: ${warning.message}\n`)
     sending.commit()
