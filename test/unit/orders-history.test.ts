@@ -6,46 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'
-import type { OrderRecord } from '../../src/main/ordering-client/schemas'
 import { createTestCore, type TestCore } from '../support/core'
+import { historyOrder, seedOrderHistory } from '../support/order-history'
 
 let core: TestCore
-const DAY = 86_400_000
-const start = new Date(2026, 0, 1, 9, 30).getTime()
-const states = [
-  { id: 2, name: 'SUBMITTED' },
-  { id: 8, name: 'SHIPPED' },
-  { id: 23, name: 'CANCELLED' },
-]
-
-function order(index: number): OrderRecord {
-  const customer = index % 40
-  const state = states[index % states.length]!
-  return {
-    id: 1000 + index,
-    guid: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-    name: `SO-${10000 + index}`,
-    po_no: index % 5 === 0 ? `PO-${70000 + index}` : null,
-    order_state_id: state.id,
-    Order_State: { id: state.id, guid: '', name: state.name },
-    Vendor: { id: 500 + customer, guid: `10000000-0000-4000-8000-${String(customer).padStart(12, '0')}`, name: customer === 7 ? 'Harbor 100% Café_Supply' : `Customer ${customer}` },
-    sub_total: 100,
-    tax: 8.25,
-    shipping: 15,
-    labor: 0,
-    other: 0,
-    discount: 0,
-    discount_total: 3.25,
-    grand_total: 120,
-    created_at: new Date(start + index * (DAY / 4)).toISOString(),
-    updated_at: new Date(start + index * (DAY / 4)).toISOString(),
-    Order_Items: [
-      { id: 1, item_no: 1, sku: 'DPR-10001', name: 'Dark roast 12 x 1 kg', qty: 3, net_price: 31.56, total: 94.68, catalog_item_id: 9 },
-      { id: 2, item_no: 2, sku: 'NAP-2', name: 'Napkins', qty: 1, catalog_item_id: 10 },
-    ],
-  } as unknown as OrderRecord
-}
-
 async function list(argument: Record<string, unknown>) {
   const result = await call(core.handlers, 'listOrders', argument as never)
   if (!result.ok) throw new Error(result.error.message)
@@ -54,13 +18,7 @@ async function list(argument: Record<string, unknown>) {
 
 beforeAll(() => {
   core = createTestCore({ backgroundSync: false })
-  const customers = Array.from({ length: 40 }, (_, customer) => ({
-    customer: { id: 500 + customer, guid: `10000000-0000-4000-8000-${String(customer).padStart(12, '0')}`, name: customer === 7 ? 'Harbor 100% Café_Supply' : `Customer ${customer}`, active: true },
-    connection: {},
-    connectionDeletedAt: null,
-  }))
-  core.sync.store.applyCustomers(customers as never, { listingId: null, serverTime: null })
-  core.sync.store.applyOrders(Array.from({ length: 2000 }, (_, index) => order(index)), { listingId: null, serverTime: null })
+  seedOrderHistory(core, 2000)
 })
 afterAll(async () => {
   await core.close()
@@ -116,7 +74,7 @@ describe('the orders list', () => {
 
 describe('an order’s money', () => {
   it('shows each line’s unit price and total, and the totals, as the service gave them', async () => {
-    const result = await call(core.handlers, 'getOrder', { guid: order(3).guid })
+    const result = await call(core.handlers, 'getOrder', { guid: historyOrder(3).guid })
     if (!result.ok) throw new Error(result.error.message)
     expect(result.value.lines[0]).toMatchObject({ sku: 'DPR-10001', qty: 3, unitPrice: 31.56, lineTotal: 94.68 })
     // The order list's projection carries no prices: none are made up.
