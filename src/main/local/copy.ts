@@ -7,23 +7,17 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } from '../ordering-client/schemas'
-import type { RetainableKind, Retention } from './retention'
-import {
-  catalogRow,
-  categoryRow,
-  customerRow,
-  orderRow,
-  priceGroupProblem,
-  priceGroupRow,
-  storedItemAt,
-  storedItemColumns,
-  type GuidLookup,
-  type StoredItemColumn,
-  type StoredItemValues,
-} from './rows'
+import type { Retention } from './retention'
+import { catalogRow, categoryRow, customerRow, orderRow, priceGroupProblem, priceGroupRow, storedItemAt, type GuidLookup, type StoredItemValues } from './rows'
 import { prepareItemPage, type PreparedItemPage } from './item-page'
-import { SearchIndex, type IndexedRow } from './search-index'
+import type { IndexedRow, SearchIndex } from './search-index'
 import { SyncState } from './sync-state'
+import type { SyncedTable, TableStatements } from './synced-table'
+import { CatalogItemWrites, catalogItemsTable, deferrableItemIndexes } from './catalog-items'
+import { CatalogWrites, Catalogs, catalogsTable, categoriesTable } from './catalogs'
+import { CustomerWrites, customersTable } from './customers'
+import { OrderWrites, ordersTable } from './order-history'
+import { PriceGroupWrites, priceGroupsTable } from './price-groups'
 
 export interface ApplyCounts {
   /** Rows received. */
@@ -68,65 +62,18 @@ export interface ApplyContext {
   fresh?: boolean
 }
 
-interface SyncedTable {
-  table: string
-  kind: RetainableKind | null
-  /** Column that limits a listing's scope (catalog items and categories belong to one catalog). */
-  scopeColumn: string | null
-  /** Whether the table has unlisted_at (rows kept for drafts); categories and orders do not. */
-  retainable: boolean
-  /** A partial index over exactly the live rows, so counting them reads the index alone. */
-  liveIndex?: string
-}
 
+/** The synced tables, each spec given by the table's home module, where its own SQL lives. */
 const tables = {
-  catalogs: { table: 'catalogs', kind: 'catalog', scopeColumn: null, retainable: true },
-  priceGroups: { table: 'price_groups', kind: 'priceGroup', scopeColumn: null, retainable: true },
-  categories: { table: 'categories', kind: null, scopeColumn: 'catalog_guid', retainable: false },
-  catalogItems: { table: 'catalog_item_rows', kind: 'catalogItem', scopeColumn: 'catalog_guid', retainable: true, liveIndex: 'catalog_items_by_name' },
-  customers: { table: 'customers', kind: 'customer', scopeColumn: null, retainable: true, liveIndex: 'customers_by_name' },
-  orders: { table: 'orders', kind: null, scopeColumn: null, retainable: false },
+  catalogs: catalogsTable,
+  priceGroups: priceGroupsTable,
+  categories: categoriesTable,
+  catalogItems: catalogItemsTable,
+  customers: customersTable,
+  orders: ordersTable,
 } as const satisfies Record<string, SyncedTable>
 
 export type SyncedTableName = keyof typeof tables
-
-/**
- * The item indexes whose keys a listing meets in random order (guid, name, category, SKU). by_id and
- * by_listing stay: a listing's rows arrive in id order with one listing id, so each of their entries
- * lands at the end, as cheap as the table's own.
- */
-const deferrable = new Set(['catalog_items_by_guid', 'catalog_items_by_name', 'catalog_items_by_category', 'catalog_items_by_sku'])
-
-/** The columns of catalog_item_rows that its indexes hold. */
-const itemIndexedColumns: readonly StoredItemColumn[] = ['catalog_guid', 'active', 'name', 'category_id', 'sku', 'id', 'listed_run', 'deleted_at']
-/** What an item's lookup reads beside its searched text (IndexedRow.stored): its indexed columns and unlisted_at. */
-const itemStoredColumns = [...itemIndexedColumns, 'unlisted_at']
-
-/** What an item update compares to tell "a different body at the same version": all but key, version and bookkeeping. */
-const comparedItemColumns = storedItemColumns.filter((column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at'].includes(column))
-
-/** An item update and where each of its parameters sits in StoredItemValues, in order. */
-interface ItemUpdate {
-  statement: Statement<unknown[]>
-  binding: number[]
-}
-
-/**
- * An update of an item by local_id that assigns `assigned` (and version, synced_at; with `relists`
- * also listed_run and unlisted_at), guarded like every upsert: a newer version, or a different body
- * at the same one. better-sqlite3 binds numbered parameters (?3) only by name, so each plain `?` is
- * given its value's position in StoredItemValues.
- */
-function prepareItemUpdate(db: Database, assigned: StoredItemColumn[], relists: boolean): ItemUpdate {
-  const compared = comparedItemColumns
-  const set = [...assigned.map((column) => `${column} = ?`), 'version = ?', ...(relists ? ['unlisted_at = NULL', 'listed_run = coalesce(?, listed_run)'] : []), 'synced_at = ?']
-  const bound: StoredItemColumn[] = [...assigned, 'version', ...(relists ? ['listed_run' as const] : []), 'synced_at', 'local_id', 'version', 'version', ...compared]
-  const statement = db.prepare<unknown[]>(`
-    UPDATE catalog_item_rows SET ${set.join(', ')}
-    WHERE local_id = ? AND (? > version OR (? = version AND
-      (${compared.map(() => '?').join(', ')}) IS NOT (${compared.join(', ')})))`)
-  return { statement, binding: bound.map((column) => storedItemAt[column]) }
-}
 
 /**
  * SQLite page cache during a sync, in KiB (negative: a size, not a page count). 24 MB once kept a
@@ -136,29 +83,6 @@ function prepareItemUpdate(db: Database, assigned: StoredItemColumn[], relists: 
  */
 const bulkCacheSize = -16_384
 
-/** Newer version wins; at the same version a different body wins too (the service may stamp seconds only). */
-function upsertGuard(table: string): string {
-  return `WHERE excluded.version > ${table}.version OR (excluded.version = ${table}.version AND excluded.json <> ${table}.json)`
-}
-
-interface TableStatements {
-  markListed: Statement<[number, string]>
-  clearUnlisted: Statement<[string]> | null
-  /** markListed and clearUnlisted by local_id, for a row already found (an item's guid may have no index yet). */
-  markListedKey: Statement<[number, number]>
-  clearUnlistedKey: Statement<[number]> | null
-  candidates: Statement<unknown[], { local_id: number; guid: string; live: number }>
-  lastLocalId: Statement<[], number | null>
-  remove: Statement<[number]>
-  flag: Statement<[string, number]> | null
-  countListedLive: Statement<unknown[], { n: number }>
-  anyRow: Statement<unknown[], unknown>
-  /** Prepared on first use: the index it names may be deferred (deferIndexes) when this store is made. */
-  countLive: () => Statement<unknown[], { n: number }>
-  /** countLive without naming the index, while a first sync has it deferred. */
-  countLiveUnindexed: Statement<unknown[], { n: number }>
-}
-
 /** A mapped row (rows.ts) as applyRow needs it: its guid, tombstone and listing beside the other columns. */
 type MappedRow = Record<string, unknown> & { guid: string; deleted_at: string | null; listed_run: number | null }
 
@@ -167,17 +91,15 @@ type MappedRow = Record<string, unknown> & { guid: string; deleted_at: string | 
  * sync-state.ts), which a page's transaction writes along with the page's rows.
  */
 export class LocalCopy extends SyncState {
-  private readonly upsertCatalog
-  private readonly upsertPriceGroup
-  private readonly upsertCategory
-  private readonly updateItem
-  private readonly insertItem
-  private readonly upsertCustomer
-  private readonly upsertOrder
+  private readonly catalogs: CatalogWrites
+  private readonly catalogReads: Catalogs
+  private readonly priceGroups: PriceGroupWrites
+  private readonly items: CatalogItemWrites
+  private readonly customers: CustomerWrites
+  private readonly orders: OrderWrites
   private readonly guids: GuidLookup
   private readonly statements = new Map<SyncedTableName, TableStatements>()
   private readonly indexes = new Map<SyncedTableName, SearchIndex>()
-  private readonly markCategoryListed
   private readonly indexExists
   private readonly secondaryIndexes
   private readonly saveDeferred
@@ -190,111 +112,28 @@ export class LocalCopy extends SyncState {
    * guid, everything the table holds, so finding a row never scans it. Null otherwise.
    */
   private itemKeys: Map<string, number> | null = null
-  private readonly updateItemUnindexed
-  /** Where the full-text index's columns sit in StoredItemValues. */
-  private readonly itemSearchColumns: number[]
-  private readonly anyItem
-  private readonly allItemKeys
-  private readonly liveCatalogs
-  private readonly deleteCategoriesOf
 
   constructor(
     db: Database,
     private readonly retention: Retention,
   ) {
     super(db)
-    this.upsertCatalog = db.prepare(`
-      INSERT INTO catalogs (guid, id, name, active, version, updated_at, deleted_at, unlisted_at, listed_run, json)
-      VALUES (@guid, @id, @name, @active, @version, @updated_at, @deleted_at, NULL, @listed_run, @json)
-      ON CONFLICT (guid) DO UPDATE SET id = excluded.id, name = excluded.name, active = excluded.active,
-        version = excluded.version, updated_at = excluded.updated_at, deleted_at = excluded.deleted_at, unlisted_at = NULL,
-        listed_run = coalesce(excluded.listed_run, catalogs.listed_run), json = excluded.json
-      ${upsertGuard('catalogs')}`)
-    this.upsertPriceGroup = db.prepare(`
-      INSERT INTO price_groups (guid, id, catalog_guid, name, is_main, version, updated_at, deleted_at, unlisted_at, listed_run, json)
-      VALUES (@guid, @id, @catalog_guid, @name, @is_main, @version, @updated_at, @deleted_at, NULL, @listed_run, @json)
-      ON CONFLICT (guid) DO UPDATE SET id = excluded.id, catalog_guid = excluded.catalog_guid, name = excluded.name,
-        is_main = excluded.is_main, version = excluded.version, updated_at = excluded.updated_at, deleted_at = excluded.deleted_at,
-        unlisted_at = NULL, listed_run = coalesce(excluded.listed_run, price_groups.listed_run), json = excluded.json
-      ${upsertGuard('price_groups')}`)
-    this.upsertCategory = db.prepare(`
-      INSERT INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
-      VALUES (@catalog_guid, @id, @guid, @parent_id, @name, @sequence, @hidden, @version, @deleted_at, @listed_run, @json)
-      ON CONFLICT (catalog_guid, id) DO UPDATE SET guid = excluded.guid, parent_id = excluded.parent_id, name = excluded.name,
-        sequence = excluded.sequence, hidden = excluded.hidden, version = excluded.version, deleted_at = excluded.deleted_at,
-        listed_run = coalesce(excluded.listed_run, categories.listed_run), json = excluded.json
-      ${upsertGuard('categories')}`)
-    // Items are bound by position (storedItemValues: what the writer thread is posted), and found by
-    // local_id, not ON CONFLICT (guid): the guid index may wait for the end of a first sync (deferIndexes).
-    this.insertItem = db.prepare<StoredItemValues>(
-      `INSERT INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
-    )
-    // SQLite rewrites the entry of every index whose column an UPDATE assigns, changed or not: for a
-    // delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000 items),
-    // so a row whose indexed columns stay as stored takes an update that does not name them.
-    this.updateItem = prepareItemUpdate(db, comparedItemColumns, true)
-    this.updateItemUnindexed = prepareItemUpdate(db, comparedItemColumns.filter((column) => !itemIndexedColumns.includes(column)), false)
-    this.upsertCustomer = db.prepare(`
-      INSERT INTO customers (guid, id, name, customer_internal_id, email, phone, city, state, active, price_group_id,
-        lock_catalog_id, require_po, hide_pricing, version, updated_at, deleted_at, unlisted_at, listed_run, json, connection_json)
-      VALUES (@guid, @id, @name, @customer_internal_id, @email, @phone, @city, @state, @active, @price_group_id,
-        @lock_catalog_id, @require_po, @hide_pricing, @version, @updated_at, @deleted_at, NULL, @listed_run, @json, @connection_json)
-      ON CONFLICT (guid) DO UPDATE SET id = excluded.id, name = excluded.name, customer_internal_id = excluded.customer_internal_id,
-        email = excluded.email, phone = excluded.phone, city = excluded.city, state = excluded.state, active = excluded.active,
-        price_group_id = excluded.price_group_id, lock_catalog_id = excluded.lock_catalog_id, require_po = excluded.require_po,
-        hide_pricing = excluded.hide_pricing, version = excluded.version, updated_at = excluded.updated_at,
-        deleted_at = excluded.deleted_at, unlisted_at = NULL, listed_run = coalesce(excluded.listed_run, customers.listed_run),
-        json = excluded.json, connection_json = excluded.connection_json
-      ${upsertGuard('customers')}`)
-    this.upsertOrder = db.prepare(`
-      INSERT INTO orders (guid, id, name, api_guid, customer_guid, customer_id, catalog_guid, catalog_id, order_state_id,
-        order_state_name, po_no, sub_total, grand_total, created_at, created_ms, version, updated_at, deleted_at, listed_run, json)
-      VALUES (@guid, @id, @name, @api_guid, @customer_guid, @customer_id, @catalog_guid, @catalog_id, @order_state_id,
-        @order_state_name, @po_no, @sub_total, @grand_total, @created_at, @created_ms, @version, @updated_at, @deleted_at,
-        @listed_run, @json)
-      ON CONFLICT (guid) DO UPDATE SET id = excluded.id, name = excluded.name, api_guid = excluded.api_guid,
-        customer_guid = coalesce(excluded.customer_guid, orders.customer_guid), customer_id = excluded.customer_id,
-        catalog_guid = coalesce(excluded.catalog_guid, orders.catalog_guid), catalog_id = excluded.catalog_id,
-        order_state_id = excluded.order_state_id, order_state_name = excluded.order_state_name, po_no = excluded.po_no,
-        sub_total = excluded.sub_total, grand_total = excluded.grand_total, created_at = excluded.created_at,
-        created_ms = excluded.created_ms, version = excluded.version, updated_at = excluded.updated_at,
-        deleted_at = excluded.deleted_at, listed_run = coalesce(excluded.listed_run, orders.listed_run), json = excluded.json
-      ${upsertGuard('orders')}`)
-    const customerIdToGuid = db.prepare<[number], string>('SELECT guid FROM customers WHERE id = ?').pluck()
-    const catalogIdToGuid = db.prepare<[number], string>('SELECT guid FROM catalogs WHERE id = ?').pluck()
-    this.guids = { customer: (id) => customerIdToGuid.get(id) ?? null, catalog: (id) => catalogIdToGuid.get(id) ?? null }
-
-    const itemSearch = ['name', 'sku', 'upc', 'description', 'manufacturer'] as const
-    this.indexes.set('catalogItems', new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns))
-    this.itemSearchColumns = itemSearch.map((column) => storedItemAt[column])
-    this.indexes.set('customers', new SearchIndex(db, 'customers', 'customer_search', ['name', 'customer_internal_id', 'email', 'city']))
-
-    for (const [name, spec] of Object.entries(tables) as [SyncedTableName, SyncedTable][]) {
-      const scoped = spec.scopeColumn ? `${spec.scopeColumn} = @scope AND` : ''
-      const unlisted = spec.retainable ? 'AND unlisted_at IS NULL' : ''
-      this.statements.set(name, {
-        markListed: db.prepare(`UPDATE ${spec.table} SET listed_run = ? WHERE guid = ?`),
-        clearUnlisted: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = NULL WHERE guid = ? AND unlisted_at IS NOT NULL`) : null,
-        markListedKey: db.prepare(`UPDATE ${spec.table} SET listed_run = ? WHERE local_id = ?`),
-        clearUnlistedKey: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = NULL WHERE local_id = ? AND unlisted_at IS NOT NULL`) : null,
-        // A bounded range of rowids per call, so no single statement scans a 100,000-row table.
-        candidates: db.prepare(
-          `SELECT local_id, guid, (deleted_at IS NULL ${unlisted}) AS live FROM ${spec.table}
-           WHERE local_id > @after AND local_id <= @until AND ${scoped} (listed_run IS NULL OR listed_run <> @listing) ORDER BY local_id`,
-        ),
-        lastLocalId: db.prepare<[], number | null>(`SELECT max(local_id) FROM ${spec.table}`).pluck(),
-        remove: db.prepare(`DELETE FROM ${spec.table} WHERE local_id = ?`),
-        flag: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = ? WHERE local_id = ? AND unlisted_at IS NULL`) : null,
-        countListedLive: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} listed_run = @listing AND deleted_at IS NULL`),
-        anyRow: db.prepare(`SELECT 1 FROM ${spec.table} WHERE ${spec.scopeColumn ? `${spec.scopeColumn} = @scope` : '1'} LIMIT 1`),
-        countLive: lazily(() =>
-          db.prepare<unknown[], { n: number }>(
-            `SELECT count(*) AS n FROM ${spec.table} ${spec.liveIndex ? `INDEXED BY ${spec.liveIndex}` : ''} WHERE ${scoped} deleted_at IS NULL ${unlisted}`,
-          ),
-        ),
-        countLiveUnindexed: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} deleted_at IS NULL ${unlisted}`),
-      })
-    }
+    // Each table's statements are prepared once, by its home module.
+    this.catalogs = new CatalogWrites(db)
+    this.catalogReads = new Catalogs(db)
+    this.priceGroups = new PriceGroupWrites(db)
+    this.items = new CatalogItemWrites(db)
+    this.customers = new CustomerWrites(db)
+    this.orders = new OrderWrites(db)
+    this.guids = { customer: (id) => this.customers.guidOf(id), catalog: (id) => this.catalogs.guidOf(id) }
+    this.indexes.set('catalogItems', this.items.index)
+    this.indexes.set('customers', this.customers.index)
+    this.statements.set('catalogs', this.catalogs.catalogRows)
+    this.statements.set('priceGroups', this.priceGroups.rows)
+    this.statements.set('categories', this.catalogs.categoryRows)
+    this.statements.set('catalogItems', this.items.rows)
+    this.statements.set('customers', this.customers.rows)
+    this.statements.set('orders', this.orders.rows)
 
     this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
     this.secondaryIndexes = db.prepare<[string], { name: string; sql: string }>(
@@ -303,11 +142,6 @@ export class LocalCopy extends SyncState {
     this.saveDeferred = db.prepare<[string, string]>('INSERT OR REPLACE INTO deferred_indexes (name, sql) VALUES (?, ?)')
     this.deferredIndexes = db.prepare<[], { name: string; sql: string }>('SELECT name, sql FROM deferred_indexes ORDER BY name')
     this.forgetDeferred = db.prepare<[string]>('DELETE FROM deferred_indexes WHERE name = ?')
-    this.markCategoryListed = db.prepare<[number, string, number]>('UPDATE categories SET listed_run = ? WHERE catalog_guid = ? AND id = ?')
-    this.liveCatalogs = db.prepare<[], string>('SELECT guid FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY name, guid').pluck()
-    this.deleteCategoriesOf = db.prepare<[string]>('DELETE FROM categories WHERE catalog_guid = ?')
-    this.anyItem = db.prepare<[], number>('SELECT 1 FROM catalog_item_rows LIMIT 1').pluck()
-    this.allItemKeys = db.prepare<[], [string, number]>('SELECT guid, local_id FROM catalog_item_rows').raw()
   }
 
   private table(name: SyncedTableName): TableStatements {
@@ -401,7 +235,7 @@ export class LocalCopy extends SyncState {
     const catalogCounts = this.applyPage(context, (counts) => {
       for (const catalog of catalogs) {
         const deleted = Boolean(catalog.deleted_at)
-        this.applyRow(counts, 'catalogs', this.upsertCatalog, catalogRow(catalog, context.listingId))
+        this.applyRow(counts, 'catalogs', this.catalogs.upsertCatalog, catalogRow(catalog, context.listingId))
         for (const group of catalog.Price_Groups ?? []) {
           const problem = priceGroupProblem(group)
           if (problem) {
@@ -410,7 +244,7 @@ export class LocalCopy extends SyncState {
           }
           const row = priceGroupRow(catalog.guid, group, context.listingId)
           // A group of a deleted catalog counts as deleted with it.
-          this.applyRow(priceGroups, 'priceGroups', this.upsertPriceGroup, row, Boolean(group.deleted_at) || deleted)
+          this.applyRow(priceGroups, 'priceGroups', this.priceGroups.upsert, row, Boolean(group.deleted_at) || deleted)
         }
       }
     })
@@ -442,38 +276,30 @@ export class LocalCopy extends SyncState {
    * inserted when there is none, and marked seen otherwise.
    */
   private applyItem(counts: ApplyCounts, values: StoredItemValues): void {
-    const index = this.indexes.get('catalogItems')!
+    const index = this.items.index
     const guid = values[storedItemAt.guid] as string
     const live = values[storedItemAt.deleted_at] === null
     const before = this.findIndexed('catalogItems', guid)
     counts.fetched++
     if (before) {
-      const keyed = values.slice()
-      keyed[storedItemAt.local_id] = before.localId
-      const { statement, binding } = keepsIndexedColumns(before, values) ? this.updateItemUnindexed : this.updateItem
-      if (statement.run(binding.map((position) => keyed[position])).changes === 0) {
+      if (!this.items.update(before, values)) {
         const listingId = values[storedItemAt.listed_run] as number | null
         if (listingId !== null) this.markSeen('catalogItems', guid, listingId, before)
         return
       }
       // Most changes are stock and prices: a row whose searched text is as indexed keeps its entry.
-      const searched = live ? this.searchedValues(values) : null
+      const searched = live ? this.items.searchedValues(values) : null
       if (!searched || !before.indexed || !sameValues(before.values, searched)) {
         index.drop(before)
         if (searched) index.add(before.localId, searched)
       }
     } else {
-      const localId = Number(insertKeyed(this.insertItem, values).lastInsertRowid)
+      const localId = this.items.insert(values)
       this.itemKeys?.set(guid, localId)
-      if (live) index.add(localId, this.searchedValues(values))
+      if (live) index.add(localId, this.items.searchedValues(values))
     }
     if (live) counts.upserted++
     else counts.deleted++
-  }
-
-  /** What the full-text index holds of an item, from its column values. */
-  private searchedValues(values: StoredItemValues): unknown[] {
-    return this.itemSearchColumns.map((position) => values[position] ?? null)
   }
 
   /**
@@ -485,22 +311,22 @@ export class LocalCopy extends SyncState {
     const key = `${catalogGuid}\u0000${category.id}`
     const seen = listingId === null ? null : `${listingId}\u0000${JSON.stringify(category)}`
     if (seen !== null && this.categoriesWritten.get(key) === seen) return
-    const applied = this.upsertCategory.run(categoryRow(catalogGuid, category, listingId)).changes > 0
-    if (!applied && listingId !== null) this.markCategoryListed.run(listingId, catalogGuid, category.id)
+    const applied = this.catalogs.upsertCategory.run(categoryRow(catalogGuid, category, listingId)).changes > 0
+    if (!applied && listingId !== null) this.catalogs.markCategorySeen(listingId, catalogGuid, category.id)
     if (seen !== null) this.categoriesWritten.set(key, seen)
   }
 
   /** One page of the customer list. */
   applyCustomers(rows: CustomerConnection[], context: ApplyContext): ApplyCounts {
     return this.applyPage(context, (counts) => {
-      for (const row of rows) this.applyRow(counts, 'customers', this.upsertCustomer, customerRow(row, context.listingId))
+      for (const row of rows) this.applyRow(counts, 'customers', this.customers.upsert, customerRow(row, context.listingId))
     })
   }
 
   /** One page of orders (the list's reduced projection, or a full order from create or read). */
   applyOrders(orders: OrderRecord[], context: ApplyContext): ApplyCounts {
     return this.applyPage(context, (counts) => {
-      for (const order of orders) this.applyRow(counts, 'orders', this.upsertOrder, orderRow(order, context.listingId, this.guids))
+      for (const order of orders) this.applyRow(counts, 'orders', this.orders.upsert, orderRow(order, context.listingId, this.guids))
     })
   }
 
@@ -590,15 +416,15 @@ export class LocalCopy extends SyncState {
    */
   private deferIndexes(name: SyncedTableName): void {
     if (name !== 'catalogItems' || this.itemKeys) return
-    if (this.deferredIndexes.all().length === 0 && this.anyItem.get() !== undefined) return
+    if (this.deferredIndexes.all().length === 0 && this.items.anyRow()) return
     this.db.transaction(() => {
       for (const index of this.secondaryIndexes.all(tables.catalogItems.table)) {
-        if (!deferrable.has(index.name)) continue
+        if (!deferrableItemIndexes.has(index.name)) continue
         this.saveDeferred.run(index.name, index.sql)
         this.db.exec(`DROP INDEX ${index.name}`)
       }
     }).immediate()
-    this.itemKeys = new Map(this.allItemKeys.all())
+    this.itemKeys = new Map(this.items.allKeys())
   }
 
   /** Builds every index a first sync deferred (see deferIndexes); true when there were any. */
@@ -633,15 +459,8 @@ export class LocalCopy extends SyncState {
   }
 
   private removeDuplicateItems(): void {
-    const index = this.indexes.get('catalogItems')!
-    const extra = this.db
-      .prepare<[], number>(
-        `SELECT local_id FROM (
-           SELECT local_id, row_number() OVER (PARTITION BY guid ORDER BY version DESC, local_id DESC) AS rank FROM catalog_item_rows
-         ) WHERE rank > 1`,
-      )
-      .pluck()
-      .all()
+    const index = this.items.index
+    const extra = this.items.duplicateKeys()
     for (const localId of extra) {
       const row = index.findByLocalId(localId)
       if (row) index.drop(row)
@@ -653,7 +472,7 @@ export class LocalCopy extends SyncState {
   removeCatalogContents(catalogGuid: string, serverTime: string | null): ApplyCounts {
     // Listing id 0 is never issued (AUTOINCREMENT starts at 1), so every row is a candidate.
     const counts = this.pruneUnlisted('catalogItems', catalogGuid, 0, serverTime)
-    this.deleteCategoriesOf.run(catalogGuid)
+    this.catalogs.removeCategoriesOf(catalogGuid)
     return counts
   }
 
@@ -689,12 +508,12 @@ export class LocalCopy extends SyncState {
   }
 
   liveCatalogGuids(): string[] {
-    return this.liveCatalogs.all()
+    return this.catalogs.liveCatalogGuids()
   }
 
   /** The catalog's name as last synced, for messages; null when it is not here. */
   catalogName(catalogGuid: string): string | null {
-    return this.db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck().get(catalogGuid) ?? null
+    return this.catalogReads.nameOf(catalogGuid) ?? null
   }
 
   /** Copies what the WAL holds into the database file, as far as no reader still needs it. */
@@ -703,39 +522,7 @@ export class LocalCopy extends SyncState {
   }
 }
 
-/**
- * Inserts an item under the key its values name (local_id: the service's id, migration 10), or, when
- * another row already holds that id (the service reused it, or an older row kept its own key), under
- * a key SQLite picks.
- */
-function insertKeyed(statement: Statement<StoredItemValues>, values: StoredItemValues): { lastInsertRowid: number | bigint } {
-  if (values[storedItemAt.local_id] === null) return statement.run(values)
-  try {
-    return statement.run(values)
-  } catch (error) {
-    if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
-    const unkeyed = values.slice()
-    unkeyed[storedItemAt.local_id] = null
-    return statement.run(unkeyed)
-  }
-}
-
-/** Whether writing `values` over `stored` leaves every indexed column as it is, the row listed. */
-function keepsIndexedColumns(stored: IndexedRow, values: StoredItemValues): boolean {
-  if (stored.unlisted) return false
-  return itemIndexedColumns.every((column, index) => {
-    const value = values[storedItemAt[column]]
-    // A delta leaves listed_run as it is (coalesce in the update).
-    return (column === 'listed_run' && value === null) || value === stored.stored[index]
-  })
-}
-
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index])
 }
 
-/** A value made on first use and kept. */
-function lazily<T>(make: () => T): () => T {
-  let made: T | undefined
-  return () => (made ??= make())
-}

@@ -1,0 +1,361 @@
+/**
+ * The catalog items' one home: the catalog_item_rows table, the catalog_items view over it (the row
+ * with its record's JSON rebuilt) and its full-text index, catalog_item_search. How sync writes an
+ * item, and every read of one: the catalog search, the item page, the lookups by guid, SKU and UPC
+ * that the order checks and usual items make.
+ */
+import type { Database, Statement } from 'better-sqlite3'
+import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from './rows'
+import { SearchIndex, type IndexedRow } from './search-index'
+import { SearchPages } from './search-page'
+import { prepareTableStatements, type SyncedTable } from './synced-table'
+
+export const catalogItemsTable = {
+  table: 'catalog_item_rows',
+  kind: 'catalogItem',
+  scopeColumn: 'catalog_guid',
+  retainable: true,
+  liveIndex: 'catalog_items_by_name',
+} as const satisfies SyncedTable
+
+/**
+ * The item indexes whose keys a listing meets in random order (guid, name, category, SKU). by_id and
+ * by_listing stay: a listing's rows arrive in id order with one listing id, so each of their entries
+ * lands at the end, as cheap as the table's own.
+ */
+export const deferrableItemIndexes = new Set(['catalog_items_by_guid', 'catalog_items_by_name', 'catalog_items_by_category', 'catalog_items_by_sku'])
+
+/** The columns of catalog_item_rows that its indexes hold. */
+const itemIndexedColumns: readonly StoredItemColumn[] = ['catalog_guid', 'active', 'name', 'category_id', 'sku', 'id', 'listed_run', 'deleted_at']
+/** What an item's lookup reads beside its searched text (IndexedRow.stored): its indexed columns and unlisted_at. */
+const itemStoredColumns = [...itemIndexedColumns, 'unlisted_at']
+
+/** What an item update compares to tell "a different body at the same version": all but key, version and bookkeeping. */
+const comparedItemColumns = storedItemColumns.filter((column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at'].includes(column))
+
+const itemSearch = ['name', 'sku', 'upc', 'description', 'manufacturer'] as const
+
+/** An item update and where each of its parameters sits in StoredItemValues, in order. */
+interface ItemUpdate {
+  statement: Statement<unknown[]>
+  binding: number[]
+}
+
+/**
+ * An update of an item by local_id that assigns `assigned` (and version, synced_at; with `relists`
+ * also listed_run and unlisted_at), guarded like every upsert: a newer version, or a different body
+ * at the same one. better-sqlite3 binds numbered parameters (?3) only by name, so each plain `?` is
+ * given its value's position in StoredItemValues.
+ */
+function prepareItemUpdate(db: Database, assigned: StoredItemColumn[], relists: boolean): ItemUpdate {
+  const compared = comparedItemColumns
+  const set = [...assigned.map((column) => `${column} = ?`), 'version = ?', ...(relists ? ['unlisted_at = NULL', 'listed_run = coalesce(?, listed_run)'] : []), 'synced_at = ?']
+  const bound: StoredItemColumn[] = [...assigned, 'version', ...(relists ? ['listed_run' as const] : []), 'synced_at', 'local_id', 'version', 'version', ...compared]
+  const statement = db.prepare<unknown[]>(`
+    UPDATE catalog_item_rows SET ${set.join(', ')}
+    WHERE local_id = ? AND (? > version OR (? = version AND
+      (${compared.map(() => '?').join(', ')}) IS NOT (${compared.join(', ')})))`)
+  return { statement, binding: bound.map((column) => storedItemAt[column]) }
+}
+
+/**
+ * What sync writes of items, bound by position (storedItemValues: what the writer thread is posted)
+ * and found by local_id, not ON CONFLICT (guid): the guid index may wait for the end of a first sync
+ * (LocalCopy.deferIndexes). Statements are prepared once, here: a first sync inserts thousands of
+ * items a second through them.
+ */
+export class CatalogItemWrites {
+  readonly rows
+  /** The full-text index, kept in step from code (search-index.ts). */
+  readonly index: SearchIndex
+  private readonly insertItem
+  private readonly updateItem
+  private readonly updateItemUnindexed
+  /** Where the full-text index's columns sit in StoredItemValues. */
+  private readonly searchColumns: number[]
+  private readonly anyItem
+  private readonly allItemKeys
+
+  constructor(private readonly db: Database) {
+    this.insertItem = db.prepare<StoredItemValues>(
+      `INSERT INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
+    )
+    // SQLite rewrites the entry of every index whose column an UPDATE assigns, changed or not: for a
+    // delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000 items),
+    // so a row whose indexed columns stay as stored takes an update that does not name them.
+    this.updateItem = prepareItemUpdate(db, comparedItemColumns, true)
+    this.updateItemUnindexed = prepareItemUpdate(db, comparedItemColumns.filter((column) => !itemIndexedColumns.includes(column)), false)
+    this.rows = prepareTableStatements(db, catalogItemsTable)
+    this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
+    this.searchColumns = itemSearch.map((column) => storedItemAt[column])
+    this.anyItem = db.prepare<[], number>('SELECT 1 FROM catalog_item_rows LIMIT 1').pluck()
+    this.allItemKeys = db.prepare<[], [string, number]>('SELECT guid, local_id FROM catalog_item_rows').raw()
+  }
+
+  /**
+   * Writes `values` over the stored row `before` when they are newer (or differ at the same version);
+   * false when the stored row stays as it was.
+   */
+  update(before: IndexedRow, values: StoredItemValues): boolean {
+    const keyed = values.slice()
+    keyed[storedItemAt.local_id] = before.localId
+    const { statement, binding } = keepsIndexedColumns(before, values) ? this.updateItemUnindexed : this.updateItem
+    return statement.run(binding.map((position) => keyed[position])).changes > 0
+  }
+
+  /**
+   * Inserts an item under the key its values name (local_id: the service's id, migration 10), or, when
+   * another row already holds that id (the service reused it, or an older row kept its own key), under
+   * a key SQLite picks. Returns the row's local_id.
+   */
+  insert(values: StoredItemValues): number {
+    if (values[storedItemAt.local_id] === null) return Number(this.insertItem.run(values).lastInsertRowid)
+    try {
+      return Number(this.insertItem.run(values).lastInsertRowid)
+    } catch (error) {
+      if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error
+      const unkeyed = values.slice()
+      unkeyed[storedItemAt.local_id] = null
+      return Number(this.insertItem.run(unkeyed).lastInsertRowid)
+    }
+  }
+
+  /** What the full-text index holds of an item, from its column values. */
+  searchedValues(values: StoredItemValues): unknown[] {
+    return this.searchColumns.map((position) => values[position] ?? null)
+  }
+
+  /** Whether the table holds any item at all. */
+  anyRow(): boolean {
+    return this.anyItem.get() !== undefined
+  }
+
+  /** Every item's guid and local_id. */
+  allKeys(): [string, number][] {
+    return this.allItemKeys.all()
+  }
+
+  /** Items that share a guid with a newer version (or a later row at the same one). */
+  duplicateKeys(): number[] {
+    return this.db
+      .prepare<[], number>(
+        `SELECT local_id FROM (
+           SELECT local_id, row_number() OVER (PARTITION BY guid ORDER BY version DESC, local_id DESC) AS rank FROM catalog_item_rows
+         ) WHERE rank > 1`,
+      )
+      .pluck()
+      .all()
+  }
+}
+
+/** Whether writing `values` over `stored` leaves every indexed column as it is, the row listed. */
+function keepsIndexedColumns(stored: IndexedRow, values: StoredItemValues): boolean {
+  if (stored.unlisted) return false
+  return itemIndexedColumns.every((column, index) => {
+    const value = values[storedItemAt[column]]
+    // A delta leaves listed_run as it is (coalesce in the update).
+    return (column === 'listed_run' && value === null) || value === stored.stored[index]
+  })
+}
+
+/** An item as the catalog screens read it. */
+export interface ItemRow {
+  local_id: number
+  guid: string
+  id: number | null
+  catalog_guid: string
+  category_id: number | null
+  sku: string
+  upc: string | null
+  name: string
+  description: string | null
+  manufacturer: string | null
+  active: number
+  msrp: number | null
+  qty_on_hand: number | null
+  min_order_qty: number | null
+  has_inventory: number | null
+  allow_backorder: number | null
+  pricing: string | null
+  synced_at: string | null
+  deleted_at: string | null
+  unlisted_at: string | null
+  /** From `extra`: no column holds them (absent when 0, the spec default). */
+  qty_break: unknown
+  qty_break_price: unknown
+}
+
+/** An item as the order checks read it: its record's JSON whole (the catalog_items view). */
+export interface ItemRecordRow {
+  guid: string
+  sku: string
+  name: string
+  active: number
+  deleted_at: string | null
+  unlisted_at: string | null
+  pricing: string | null
+  json: string
+}
+
+/** Where an item is, for usual items: its catalog, and when it was synced. */
+export interface ItemPlace {
+  guid: string
+  catalog_guid: string
+  synced_at: string | null
+}
+
+const itemColumns = `i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.sku, i.upc, i.name, i.description, i.manufacturer,
+  i.active, i.msrp, i.qty_on_hand, i.min_order_qty, i.has_inventory, i.allow_backorder, i.pricing, i.synced_at, i.deleted_at, i.unlisted_at,
+  json_extract(i.extra, '$.qty_break') AS qty_break, json_extract(i.extra, '$.qty_break_price') AS qty_break_price`
+
+const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
+
+/** Every read of catalog items. Lists and searches hold live items; single-item reads also rows kept for a draft. */
+export class CatalogItems {
+  private readonly statements
+  private readonly searches: SearchPages
+
+  constructor(db: Database) {
+    this.searches = new SearchPages(db)
+    this.statements = {
+      anyOf: db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
+      byGuid: db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.guid = ?`),
+      bySku: db.prepare<[string, string], ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = ? AND i.sku = ? COLLATE NOCASE
+       ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT 1`,
+      ),
+      bySkuAnyCatalog: db.prepare<[string], ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.sku = ? COLLATE NOCASE AND i.deleted_at IS NULL AND i.unlisted_at IS NULL LIMIT 1`,
+      ),
+      jsonOf: db.prepare<[number], string>('SELECT json FROM catalog_items WHERE local_id = ?').pluck(),
+      countLive: db.prepare<[], number>(`SELECT count(*) FROM catalog_item_rows WHERE ${live}`).pluck(),
+      recordIn: db.prepare<[string, string], ItemRecordRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
+      recordBySku: db.prepare<[string, string], ItemRecordRow>(
+        'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
+      ),
+      // Through the search index, which holds UPCs and only live items: the one catalog search finds
+      // an item by, so the SKU box and the search agree, and no catalog is scanned row by row.
+      recordsByUpc: db.prepare<[string, string, string], ItemRecordRow>(
+        `SELECT i.* FROM catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid
+         WHERE catalog_item_search MATCH ? AND i.catalog_guid = ? AND i.upc = ? ORDER BY i.sku COLLATE NOCASE, i.guid LIMIT 20`,
+      ),
+      placeByGuid: db.prepare<[string], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?'),
+      placeById: db.prepare<[number], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE id = ? ORDER BY deleted_at IS NOT NULL LIMIT 1'),
+      placeBySku: db.prepare<[string, string], ItemPlace>(
+        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL LIMIT 1',
+      ),
+    }
+  }
+
+  /** Whether the catalog holds any item, in any state. */
+  anyOf(catalogGuid: string): boolean {
+    return Boolean(this.statements.anyOf.get(catalogGuid))
+  }
+
+  byGuid(guid: string): ItemRow | undefined {
+    return this.statements.byGuid.get(guid)
+  }
+
+  /** By SKU (exact, case-insensitive) in a catalog, a live and active row first. */
+  bySku(catalogGuid: string, sku: string): ItemRow | undefined {
+    return this.statements.bySku.get(catalogGuid, sku)
+  }
+
+  /** A live item of any catalog by SKU. */
+  bySkuAnyCatalog(sku: string): ItemRow | undefined {
+    return this.statements.bySkuAnyCatalog.get(sku)
+  }
+
+  /** The item's record as the service sent it, rebuilt by the catalog_items view. */
+  jsonOf(localId: number): string | undefined {
+    return this.statements.jsonOf.get(localId)
+  }
+
+  countLive(): number {
+    return this.statements.countLive.get() ?? 0
+  }
+
+  /** Live items per catalog. */
+  liveCountsByCatalog(): Map<string, number> {
+    const sql = `SELECT catalog_guid, count(*) AS n FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_name')} WHERE ${live} GROUP BY catalog_guid`
+    return new Map(this.searches.all<{ catalog_guid: string; n: number }>(sql, {}).map((row) => [row.catalog_guid, row.n]))
+  }
+
+  /** A catalog's live items per category. */
+  liveCountsByCategory(catalogGuid: string): Map<number | null, number> {
+    const sql = `SELECT category_id, count(*) AS n FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_category')} WHERE catalog_guid = @catalog AND ${live} GROUP BY category_id`
+    return new Map(this.searches.all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid }).map((row) => [row.category_id, row.n]))
+  }
+
+  /** An item of a catalog by guid, with its record. */
+  recordIn(catalogGuid: string, guid: string): ItemRecordRow | undefined {
+    return this.statements.recordIn.get(catalogGuid, guid)
+  }
+
+  /** An item of a catalog by SKU (exact, case-insensitive), a live row first, with its record. */
+  recordBySku(catalogGuid: string, sku: string): ItemRecordRow | undefined {
+    return this.statements.recordBySku.get(catalogGuid, sku)
+  }
+
+  /** Live items of a catalog with this UPC; `phrase` is the full-text match that finds them. */
+  recordsByUpc(phrase: string, catalogGuid: string, upc: string): ItemRecordRow[] {
+    return this.statements.recordsByUpc.all(phrase, catalogGuid, upc)
+  }
+
+  placeByGuid(guid: string): ItemPlace | undefined {
+    return this.statements.placeByGuid.get(guid)
+  }
+
+  /** By the service's id, a row that is not deleted first. */
+  placeById(id: number): ItemPlace | undefined {
+    return this.statements.placeById.get(id)
+  }
+
+  /** By SKU in a catalog (exact, case-insensitive), a row that is not deleted first. */
+  placeBySku(catalogGuid: string, sku: string): ItemPlace | undefined {
+    return this.statements.placeBySku.get(catalogGuid, sku)
+  }
+
+  /**
+   * One page of a catalog's live items by full-text match (wordPrefixQuery) and/or category.
+   * `categoryIds`: the category and those below it (Catalogs.categoryTree), when `categoryId` is given.
+   */
+  search(search: {
+    catalogGuid: string
+    includeInactive?: boolean
+    categoryId?: number
+    categoryIds?: number[]
+    match: string | null
+    limit: number
+    offset: number
+  }): { rows: ItemRow[]; total: number } {
+    const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
+    const params: Record<string, unknown> = { catalog: search.catalogGuid, limit: search.limit, offset: search.offset }
+    if (!search.includeInactive) where.push('i.active = 1')
+    if (search.categoryId !== undefined) {
+      const ids = search.categoryIds ?? []
+      if (ids.length <= 1) {
+        where.push('i.category_id = @category')
+        params.category = search.categoryId
+      } else {
+        where.push(`i.category_id IN (SELECT value FROM json_each(@categories))`)
+        params.categories = JSON.stringify(ids)
+      }
+    }
+    return this.searches.page<ItemRow>({
+      fts: 'catalog_item_search',
+      table: 'catalog_item_rows i',
+      columns: itemColumns,
+      // bm25 ranks name and SKU hits above hits in the description.
+      rank: 'bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0)',
+      index: search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name',
+      where,
+      params,
+      match: search.match,
+      // Inactive rows (a few percent) are counted too; no row of a first listing is unlisted.
+      ...(search.categoryId === undefined
+        ? { arrival: { count: 'SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = @catalog AND deleted_at IS NULL' } }
+        : {}),
+    })
+  }
+}
