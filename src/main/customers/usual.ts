@@ -1,5 +1,8 @@
 import type { UsualItem } from '../../shared/quotes'
 import type { Database } from '../db/database'
+import { CatalogItems } from '../local/catalog-items'
+import { Customers } from '../local/customers'
+import { OrderHistory } from '../local/order-history'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { unitPriceAt } from '../pricing'
@@ -44,7 +47,9 @@ const number = (value: unknown): number | null => (typeof value === 'number' && 
  * say so rather than wonder where they went.
  */
 export class UsualItems {
-  private readonly statements
+  private readonly items: CatalogItems
+  private readonly customers: Customers
+  private readonly orders: OrderHistory
 
   constructor(
     db: Database,
@@ -53,21 +58,9 @@ export class UsualItems {
     /** Orders sent from this laptop, counted before the next sync brings them back. */
     private readonly sent: Pick<OutboxReader, 'sentFor'> = new OutboxReader(db),
   ) {
-    this.statements = {
-      customerId: db.prepare<[string], number | null>('SELECT id FROM customers WHERE guid = ?').pluck(),
-      orders: db.prepare<{ guid: string; id: number | null; since: number }, { api_guid: string | null; catalog_guid: string | null; created_at: string | null; json: string }>(
-        `SELECT api_guid, catalog_guid, created_at, json FROM orders
-         WHERE deleted_at IS NULL AND created_ms >= @since
-           AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))`,
-      ),
-      itemByGuid: db.prepare<[string], { guid: string; catalog_guid: string; synced_at: string | null }>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?'),
-      itemById: db.prepare<[number], { guid: string; catalog_guid: string; synced_at: string | null }>(
-        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE id = ? ORDER BY deleted_at IS NOT NULL LIMIT 1',
-      ),
-      itemBySku: db.prepare<[string, string], { guid: string; catalog_guid: string; synced_at: string | null }>(
-        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL LIMIT 1',
-      ),
-    }
+    this.items = new CatalogItems(db)
+    this.customers = new Customers(db)
+    this.orders = new OrderHistory(db)
   }
 
   list(customerGuid: string, limit = 20): UsualItem[] {
@@ -105,7 +98,7 @@ export class UsualItems {
       const price = group ? unitPriceAt(item, group.name, tally.lastQty) : { offered: false as const, unitPrice: null }
       const offered = item.active && price.offered && (allowed === null || allowed.includes(tally.catalogGuid))
       const outOfStock = item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && item.qtyAvailable <= 0
-      const syncedAt = this.statements.itemByGuid.get(tally.guid)?.synced_at ?? null
+      const syncedAt = this.items.placeByGuid(tally.guid)?.synced_at ?? null
       items.push({
         guid: item.guid,
         sku: item.sku,
@@ -127,8 +120,8 @@ export class UsualItems {
   private pastOrders(customerGuid: string, since: number): PastOrder[] {
     const orders: PastOrder[] = []
     const known = new Set<string>()
-    const id = this.statements.customerId.get(customerGuid) ?? null
-    for (const row of this.statements.orders.all({ guid: customerGuid, id, since })) {
+    const id = this.customers.idOf(customerGuid)
+    for (const row of this.orders.customerSince({ guid: customerGuid, id }, since)) {
       if (row.api_guid) known.add(row.api_guid.toLowerCase())
       const record = JSON.parse(row.json) as Json
       const lines = Array.isArray(record.Order_Items) ? (record.Order_Items as unknown[]) : []
@@ -156,14 +149,14 @@ export class UsualItems {
   /** A history line names its item by guid, by id (the list projection) or at least by SKU. */
   private resolve(line: HistoryLine, catalogGuid: string | null) {
     if (line.guid) {
-      const byGuid = this.statements.itemByGuid.get(line.guid)
+      const byGuid = this.items.placeByGuid(line.guid)
       if (byGuid) return byGuid
     }
     if (line.id !== null) {
-      const byId = this.statements.itemById.get(line.id)
+      const byId = this.items.placeById(line.id)
       if (byId) return byId
     }
-    if (line.sku && catalogGuid) return this.statements.itemBySku.get(catalogGuid, line.sku) ?? null
+    if (line.sku && catalogGuid) return this.items.placeBySku(catalogGuid, line.sku) ?? null
     return null
   }
 }

@@ -3,6 +3,8 @@ import type { DocumentKind, PrintableDocument } from '../../shared/quotes'
 import type { Address, CustomerDetail, OrderDetail } from '../../shared/synced'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
+import { Catalogs } from '../local/catalogs'
+import { OrderHistory } from '../local/order-history'
 import type { OrderDesk } from '../orders/desk'
 import { roundMoney } from '../pricing'
 import type { QuoteDesk } from '../quotes/desk'
@@ -36,14 +38,12 @@ const number = (value: unknown): number | null => (typeof value === 'number' && 
  * no price anywhere: the prices are removed here, not hidden by the view, so a PDF cannot carry them.
  */
 export class Documents {
-  private readonly statements
+  private readonly orders: OrderHistory
+  private readonly catalogs: Catalogs
 
   constructor(private readonly sources: DocumentSources) {
-    const { db } = sources
-    this.statements = {
-      supplier: db.prepare<[], string>(`SELECT json_extract(json, '$.Supplier') FROM orders WHERE json_type(json, '$.Supplier') = 'object' ORDER BY created_ms DESC LIMIT 1`).pluck(),
-      catalogName: db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck(),
-    }
+    this.orders = new OrderHistory(sources.db)
+    this.catalogs = new Catalogs(sources.db)
   }
 
   get(kind: DocumentKind, ref: string): PrintableDocument {
@@ -245,9 +245,9 @@ export class Documents {
 
   /** The supplier as the service names it on its orders; the catalog's name until an order has been synced. */
   private supplier(catalogGuid: string | null): PrintableDocument['supplier'] {
-    const stored = this.statements.supplier.get()
+    const stored = this.orders.latestSupplier()
     const supplier = stored ? (JSON.parse(stored) as Json) : null
-    const name = (supplier && text(supplier.name)) ?? (catalogGuid ? this.statements.catalogName.get(catalogGuid) : null) ?? 'Supplier'
+    const name = (supplier && text(supplier.name)) ?? (catalogGuid ? this.catalogs.nameOf(catalogGuid) : null) ?? 'Supplier'
     return { name, lines: [supplier && text(supplier.email)].filter((v): v is string => Boolean(v)) }
   }
 }

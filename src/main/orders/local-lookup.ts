@@ -1,5 +1,9 @@
 import type { AddressInput } from '../../shared/orders'
 import type { Database } from '../db/database'
+import { CatalogItems, type ItemRecordRow } from '../local/catalog-items'
+import { Catalogs } from '../local/catalogs'
+import { Customers } from '../local/customers'
+import { OrderHistory } from '../local/order-history'
 import { PriceGroups } from '../local/price-groups'
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 
@@ -17,37 +21,24 @@ function toAddressInput(address: Json): AddressInput {
   ) as AddressInput
 }
 
-/** The order rules' view of the synced tables (see migration 2), read through prepared statements. */
+/** The order rules' view of the synced tables (see migration 2), read through each table's home. */
 export class LocalOrderLookup implements OrderLookup {
-  private readonly statements
-
   private readonly groups: PriceGroups
+  private readonly customers: Customers
+  private readonly catalogs: Catalogs
+  private readonly items: CatalogItems
+  private readonly orders: OrderHistory
 
   constructor(db: Database) {
-    this.groups = new PriceGroups(db)
-    this.statements = {
-      customer: db.prepare<[string], { guid: string; name: string; active: number; require_po: number; price_group_id: number | null; lock_catalog_id: number | null; deleted_at: string | null; json: string }>(
-        'SELECT guid, name, active, require_po, price_group_id, lock_catalog_id, deleted_at, json FROM customers WHERE guid = ?',
-      ),
-      catalogs: db.prepare<[], { guid: string; id: number | null }>('SELECT guid, id FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1'),
-      lastOrderCatalog: db
-        .prepare<[string], string>('SELECT catalog_guid FROM orders WHERE customer_guid = ? AND catalog_guid IS NOT NULL AND deleted_at IS NULL ORDER BY created_ms DESC LIMIT 1')
-        .pluck(),
-      item: db.prepare<[string, string], ItemRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
-      itemBySku: db.prepare<[string, string], ItemRow>(
-        'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
-      ),
-      // Through the search index, which holds UPCs and only live items: the one catalog search finds
-      // an item by, so the SKU box and the search agree, and no catalog is scanned row by row.
-      itemsByUpc: db.prepare<[string, string, string], ItemRow>(
-        `SELECT i.* FROM catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid
-         WHERE catalog_item_search MATCH ? AND i.catalog_guid = ? AND i.upc = ? ORDER BY i.sku COLLATE NOCASE, i.guid LIMIT 20`,
-      ),
-    }
+    this.customers = new Customers(db)
+    this.groups = new PriceGroups(db, this.customers)
+    this.catalogs = new Catalogs(db)
+    this.items = new CatalogItems(db)
+    this.orders = new OrderHistory(db)
   }
 
   customer(guid: string): CustomerFacts | null {
-    const row = this.statements.customer.get(guid)
+    const row = this.customers.forChecks(guid)
     if (!row) return null
     const json = JSON.parse(row.json) as Json
     const addresses: CustomerFacts['addresses'] = []
@@ -71,9 +62,9 @@ export class LocalOrderLookup implements OrderLookup {
 
   /** A customer locked to one catalog orders only from it; otherwise from every active catalog. */
   catalogsForCustomer(customerGuid: string): string[] | null {
-    const row = this.statements.customer.get(customerGuid)
+    const row = this.customers.forChecks(customerGuid)
     if (!row) return null
-    const catalogs = this.statements.catalogs.all()
+    const catalogs = this.catalogs.orderable()
     if (row.lock_catalog_id !== null && row.lock_catalog_id !== 0) {
       const locked = catalogs.filter((c) => c.id === row.lock_catalog_id).map((c) => c.guid)
       if (locked.length > 0) return locked
@@ -90,20 +81,20 @@ export class LocalOrderLookup implements OrderLookup {
   }
 
   activeCatalogs(): string[] {
-    return this.statements.catalogs.all().map((c) => c.guid)
+    return this.catalogs.orderable().map((c) => c.guid)
   }
 
   lastOrderCatalog(customerGuid: string): string | null {
-    return this.statements.lastOrderCatalog.get(customerGuid) ?? null
+    return this.orders.lastCatalogOf(customerGuid)
   }
 
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null {
-    const row = this.statements.item.get(catalogGuid, guid)
+    const row = this.items.recordIn(catalogGuid, guid)
     return row ? toItemFacts(row) : null
   }
 
   catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | null {
-    const row = this.statements.itemBySku.get(catalogGuid, sku.trim())
+    const row = this.items.recordBySku(catalogGuid, sku.trim())
     return row ? toItemFacts(row) : null
   }
 
@@ -112,19 +103,8 @@ export class LocalOrderLookup implements OrderLookup {
     // A code with no letter or digit has no word for the index to match, and no UPC is one.
     if (!/[\p{L}\p{N}]/u.test(code)) return []
     const phrase = `upc : "${code.replaceAll('"', '""')}"`
-    return this.statements.itemsByUpc.all(phrase, catalogGuid, code).map(toItemFacts)
+    return this.items.recordsByUpc(phrase, catalogGuid, code).map(toItemFacts)
   }
-}
-
-interface ItemRow {
-  guid: string
-  sku: string
-  name: string
-  active: number
-  deleted_at: string | null
-  unlisted_at: string | null
-  pricing: string | null
-  json: string
 }
 
 export function itemFactsFromRecord(json: Json, deleted: boolean): CatalogItemFacts {
@@ -147,6 +127,6 @@ export function itemFactsFromRecord(json: Json, deleted: boolean): CatalogItemFa
   }
 }
 
-function toItemFacts(row: ItemRow): CatalogItemFacts {
+function toItemFacts(row: ItemRecordRow): CatalogItemFacts {
   return itemFactsFromRecord(JSON.parse(row.json) as Json, row.deleted_at !== null || row.unlisted_at !== null)
 }
