@@ -38,6 +38,16 @@ const homes: Record<string, string> = {
   sync_runs: 'src/main/local/sync-state.ts',
   sync_pages: 'src/main/local/sync-state.ts',
   leases: 'src/main/db/lease.ts',
+  // The synced tables: sync writes them and everyone reads them through their homes in local/.
+  catalog_item_rows: 'src/main/local/catalog-items.ts',
+  catalog_items: 'src/main/local/catalog-items.ts',
+  catalog_item_search: 'src/main/local/catalog-items.ts',
+  customers: 'src/main/local/customers.ts',
+  orders: 'src/main/local/order-history.ts',
+  catalogs: 'src/main/local/catalogs.ts',
+  categories: 'src/main/local/catalogs.ts',
+  price_groups: 'src/main/local/price-groups.ts',
+  deferred_indexes: 'src/main/local/copy.ts',
 }
 
 describe('one home per table', () => {
@@ -53,5 +63,12 @@ describe('one home per table', () => {
     expect(namesTable('DELETE FROM drafts WHERE id = ?', 'drafts')).toBe(true)
     expect(namesTable('INSERT INTO outbox_payloads (entry_id) VALUES (?)', 'outbox')).toBe(false)
     expect(namesTable('the outbox keeps its entries', 'outbox')).toBe(false)
+    // "orders" is a word of many SQL texts and comments; only a statement on the table counts.
+    expect(namesTable('SELECT o.guid FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid', 'orders')).toBe(true)
+    expect(namesTable('SELECT o.guid FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid', 'customers')).toBe(true)
+    expect(namesTable("SELECT count(*) FROM outbox WHERE kind = 'orders'", 'orders')).toBe(false)
+    expect(namesTable('orders waiting to be sent are the outbox’s', 'orders')).toBe(false)
+    expect(namesTable('SELECT * FROM catalog_items WHERE guid = ?', 'catalog_item_rows')).toBe(false)
+    expect(namesTable('SELECT 1 FROM catalog_item_rows LIMIT 1', 'catalog_items')).toBe(false)
   })
 })
