@@ -198,7 +198,7 @@ export interface ItemRecordRow {
 }
 
 /** Where an item is, for usual items: its catalog, and when it was synced. */
-export interface ItemPlace {
+interface ItemPlace {
   guid: string
   catalog_guid: string
   synced_at: string | null

@@ -63,7 +63,7 @@ export class CatalogWrites {
 
 const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
 
-export interface CategoryRow {
+interface CategoryRow {
   id: number
   guid: string | null
   parent_id: number | null

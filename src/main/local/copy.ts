@@ -3,6 +3,8 @@
  * categories they carry, and the note that the page is done, so an interrupted run resumes where it
  * stopped and the renderer can read between pages. After a full listing, rows it did not see are
  * pruned. Records become column values in rows.ts; runs, pages and cursors are kept in sync-state.ts.
+ * Each table's SQL is its home's (catalog-items.ts, catalogs.ts, customers.ts, order-history.ts,
+ * price-groups.ts): this file orders the writes and names no synced table.
  */
 import type { Database, Statement } from 'better-sqlite3'
 import type { CustomerConnection } from '../ordering-client/client'

@@ -66,7 +66,7 @@ export interface CustomerRow {
 }
 
 /** What the order checks read of a customer. */
-export interface CustomerCheckRow {
+interface CustomerCheckRow {
   guid: string
   name: string
   active: number

@@ -14,7 +14,7 @@ const rankedSearchLimit = 2000
 /** While a first sync has the name index deferred, a broad search counts its matches up to here. */
 const arrivalCountLimit = 10_000
 
-export interface SearchPageSpec {
+interface SearchPageSpec {
   fts: 'catalog_item_search' | 'customer_search'
   /** The table and its alias, e.g. 'customers c'. */
   table: string
