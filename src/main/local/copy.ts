@@ -64,7 +64,6 @@ export interface ApplyContext {
   fresh?: boolean
 }
 
-
 /** The synced tables, each spec given by the table's home module, where its own SQL lives. */
 const tables = {
   catalogs: catalogsTable,
