@@ -15,6 +15,7 @@ export const methodNames = [
   'listCatalogs',
   'listCategories',
   'searchCatalogItems',
+  'countCatalogItems',
   'getCatalogItem',
   'searchCustomers',
   'getCustomer',

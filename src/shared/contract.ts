@@ -12,6 +12,8 @@ import type { Result } from './result'
 import {
   catalogItemDetailSchema,
   catalogItemLookupSchema,
+  catalogItemCountInputSchema,
+  catalogItemCountSchema,
   catalogItemSearchResultSchema,
   catalogItemSearchSchema,
   catalogSummarySchema,
@@ -128,6 +130,8 @@ export const contract = {
   listCatalogs: { input: z.object({ customerGuid: z.string().min(1).max(100).optional() }).strict().optional(), output: z.array(catalogSummarySchema) },
   listCategories: { input: z.object({ catalogGuid: z.string().min(1).max(100) }).strict(), output: z.array(categorySummarySchema) },
   searchCatalogItems: { input: catalogItemSearchSchema, output: catalogItemSearchResultSchema },
+  /** How many items a search matches, counted no further than ITEM_COUNT_CAP. */
+  countCatalogItems: { input: catalogItemCountInputSchema, output: catalogItemCountSchema },
   getCatalogItem: { input: catalogItemLookupSchema, output: catalogItemDetailSchema },
   searchCustomers: { input: customerSearchSchema, output: customerSearchResultSchema },
   getCustomer: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: customerDetailSchema },

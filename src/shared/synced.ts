@@ -109,20 +109,42 @@ export const catalogItemSearchSchema = z
     /** ...or for this price group by name; without either, the catalog's main group. */
     priceGroupName: z.string().max(200).optional(),
     includeInactive: z.boolean().optional(),
+    /**
+     * false: the page's rows only, total null. The window paints the rows first and asks
+     * countCatalogItems after, so a count over a large catalog never delays what the rep sees.
+     */
+    withTotal: z.boolean().optional(),
     ...page,
   })
   .strict()
 export type CatalogItemSearch = z.infer<typeof catalogItemSearchSchema>
 
+/** Matches are counted no further than this: past it the rep narrows the search, and "10,000+" says so. */
+export const ITEM_COUNT_CAP = 10_000
+
+/** How many items a search matches: exact up to the cap, otherwise the cap with `capped` set ("10,000+"). */
+export const catalogItemCountSchema = z.object({ total: z.number(), capped: z.boolean() })
+export type CatalogItemCount = z.infer<typeof catalogItemCountSchema>
+
+/** The same search without its page: what countCatalogItems counts. */
+export const catalogItemCountInputSchema = catalogItemSearchSchema.omit({ limit: true, offset: true, withTotal: true })
+export type CatalogItemCountInput = z.infer<typeof catalogItemCountInputSchema>
+
 export const catalogItemSearchResultSchema = z.object({
   items: z.array(catalogItemSummarySchema),
-  total: z.number(),
+  /** Rows beyond this page exist. */
+  more: z.boolean(),
+  /** The match count as countCatalogItems gives it; null when the search asked for rows only. */
+  total: z.number().nullable(),
+  /** `total` stopped at ITEM_COUNT_CAP: there are at least that many. */
+  totalCapped: z.boolean(),
   priceGroupName: z.string().nullable(),
   /** Why that group applies when it is not simply the customer's own ("Retail prices: Key Account is not a price group of this catalog"). */
   priceGroupNote: z.string().nullable().optional(),
   /** Set while the catalog's first sync is still bringing its items in: the results are partial. */
   loading: catalogLoadingSchema.nullable().optional(),
 })
+export type CatalogItemSearchResult = z.infer<typeof catalogItemSearchResultSchema>
 
 export const catalogItemLookupSchema = z
   .object({

@@ -36,7 +36,7 @@ test('100,000 items: each query shows its results and the full list scrolls to t
   figure('bench data', `${totalItems} items in ${catalogs.length} catalogs (largest "${biggest.name}": ${biggest.itemCount}); full sync into a fresh core took ${(syncMs / 1000).toFixed(1)} s`)
 
   // Queries a rep would type: words, a two-word phrase, a SKU, a UPC, a broad prefix, a miss.
-  const listed = (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1 })).total
+  const listed = (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1 })).total!
   const sample = async (offset: number) => (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1, offset })).items[0]!
   const [a, b, c, d] = await Promise.all([sample(Math.floor(listed / 2)), sample(Math.floor(listed / 5)), sample(Math.floor(listed * 0.8)), sample(17)])
   const words = (name: string) => name.toLowerCase().replace(/[^a-z0-9 ]/g, ' ').split(/\s+/).filter((w) => w.length > 2)
@@ -160,5 +160,42 @@ test('100,000 items: each query shows its results and the full list scrolls to t
       2,
     ),
   )
+  expect(pageErrors).toEqual([])
+})
+
+test('100,000 items: a one-letter search paints its rows first, then says "10,000+ items"', async ({ page, bench }) => {
+  const pageErrors = collectPageErrors(page)
+  const { core, bridge } = bench
+  const catalogs = await call(core.handlers, 'listCatalogs')
+  const biggest = [...catalogs].sort((a, b) => b.itemCount - a.itemCount)[0]!
+  const count = await call(core.handlers, 'countCatalogItems', { catalogGuid: biggest.guid, query: 's' })
+  expect(count).toEqual({ total: 10_000, capped: true })
+
+  await page.goto(`${bridge.url}#/catalog?catalog=${biggest.guid}`)
+  const scroller = page.getByTestId('catalog-scroller')
+  await expect(scroller).toHaveAttribute('data-results-for', '')
+  const meta = page.locator('.meta').first()
+  const everything = await call(core.handlers, 'countCatalogItems', { catalogGuid: biggest.guid })
+  expect(everything.capped).toBe(false)
+  await expect(meta).toContainText(`${everything.total.toLocaleString('en-US')} items`)
+  await page.evaluate(() => {
+    const w = window as unknown as { __events: string[] }
+    w.__events = []
+    const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
+    new MutationObserver(() => w.__events.push(`rows:${el.dataset.resultsFor ?? ''}`)).observe(el, { attributes: true, attributeFilter: ['data-results-for'] })
+    const metaEl = document.querySelector('.meta')!
+    new MutationObserver(() => w.__events.push(`meta:${metaEl.textContent ?? ''}`)).observe(metaEl, { childList: true, subtree: true, characterData: true })
+  })
+  await page.getByLabel('Search catalog').pressSequentially('s')
+  await expect(meta).toContainText('10,000+ items')
+  await expect(scroller.getByRole('row').first()).toBeVisible()
+  const events = await page.evaluate(() => (window as unknown as { __events: string[] }).__events)
+  const rowsAt = events.indexOf('rows:s')
+  const countedAt = events.findIndex((event) => event.includes('10,000+ items'))
+  expect(rowsAt, events.join(' | ')).toBeGreaterThanOrEqual(0)
+  expect(countedAt, events.join(' | ')).toBeGreaterThan(rowsAt)
+  await expect(page.getByRole('table', { name: 'Catalog items' })).toHaveAttribute('aria-rowcount', '-1')
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.screenshot({ path: join(screenshotDir, 'catalog-capped-count.png') })
   expect(pageErrors).toEqual([])
 })

@@ -21,7 +21,7 @@ test('a search narrowed by a category says so, and Enter searches all categories
   for (const word of ['fry pan', 'stock pot', 'knife', 'blender', 'toaster']) {
     const here = await call(core.handlers, 'searchCatalogItems', { catalogGuid: food.guid, query: word, limit: 1 })
     const there = await call(core.handlers, 'searchCatalogItems', { catalogGuid: equipment.guid, query: word, limit: 1 })
-    if (here.total === 0 && there.total > 0) {
+    if (here.total === 0 && there.total! > 0) {
       elsewhere = word
       break
     }

@@ -46,7 +46,7 @@ describe('usable before the first sync ends', () => {
             const other = liveCatalogGuids(h).find((guid) => guid !== catalogGuid)!
             seen = {
               customersFound: h.queries.searchCustomers({ query: h.queries.searchCustomers({ limit: 1 }).customers[0]!.name.split(' ')[0] }).total,
-              itemsFound: h.queries.searchCatalogItems({ catalogGuid, query: someItem.split(' ')[0], includeInactive: true }).total,
+              itemsFound: h.queries.searchCatalogItems({ catalogGuid, query: someItem.split(' ')[0], includeInactive: true }).total ?? Number.NaN,
               loading: h.queries.searchCatalogItems({ catalogGuid }).loading,
               listed: h.queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.length,
               otherCatalogLoading: h.queries.listCatalogs().find((catalog) => catalog.guid === other)?.loading,

@@ -9,6 +9,7 @@ import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
 import { parseServerTime } from '../../src/main/local/time'
 import { wordPrefixQuery } from '../../src/main/browse/search'
+import { ITEM_COUNT_CAP } from '../../src/shared/synced'
 
 let directory: string
 let db: Database
@@ -185,15 +186,41 @@ describe('queries', () => {
     expect(guids('cafe c d deli')).toEqual(guids('cafe deli'))
   })
 
-  it('lists a broad search by name, with its total, when there are too many matches to rank', () => {
+  it('lists a broad search as the index holds it, page after page, with its total, when there are too many matches to rank', () => {
     const many = Array.from({ length: 2100 }, (_, n) => item(`w${n}`, { name: `Widget ${String(2100 - n).padStart(4, '0')}`, description: null }))
     store.applyCatalogItems(catalogGuid, many, delta)
     const found = queries.searchCatalogItems({ catalogGuid, query: 'wid', limit: 3, offset: 1 })
     // The widgets, and "Blue Hammer" whose description says widget; the inactive mug is left out.
     expect(found.total).toBe(2101)
-    expect(found.items.map((i) => i.name)).toEqual(['Widget 0001', 'Widget 0002', 'Widget 0003'])
+    expect(found.totalCapped).toBe(false)
+    // Not sorted: sorting every match is what a broad search at a million items cannot afford.
+    expect(found.items.map((i) => i.name)).toEqual(['Widget 2100', 'Widget 2099', 'Widget 2098'])
+    expect(found.more).toBe(true)
+    // Paged through, every match comes once.
+    const seen: string[] = []
+    for (let offset = 0; ; offset += 500) {
+      const page = queries.searchCatalogItems({ catalogGuid, query: 'wid', limit: 500, offset, withTotal: false })
+      expect(page.total).toBeNull()
+      seen.push(...page.items.map((i) => i.guid))
+      if (!page.more) break
+    }
+    expect(new Set(seen).size).toBe(2101)
+    expect(seen).toHaveLength(2101)
     // A narrow search among them is still ranked by relevance.
     expect(queries.searchCatalogItems({ catalogGuid, query: 'widget 0042' }).items.map((i) => i.name)).toEqual(['Widget 0042'])
+  })
+
+  it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
+    const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) => item(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }))
+    store.applyCatalogItems(catalogGuid, many, delta)
+    expect(queries.countCatalogItems({ catalogGuid, query: 's' })).toEqual({ total: ITEM_COUNT_CAP, capped: true })
+    expect(queries.countCatalogItems({ catalogGuid, query: 'sprocket 1234' })).toEqual({ total: 1, capped: false })
+    const browse = queries.countCatalogItems({ catalogGuid, includeInactive: true })
+    expect(browse).toEqual({ total: ITEM_COUNT_CAP + 50 + 3, capped: false })
+    // The first page says rows follow, and the count it carries is the same capped one.
+    const first = queries.searchCatalogItems({ catalogGuid, query: 's', limit: 50 })
+    expect(first).toMatchObject({ more: true, total: ITEM_COUNT_CAP, totalCapped: true })
+    expect(first.items).toHaveLength(50)
   })
 
   it('prices items for the customer price group by name, with N/A as not offered', () => {

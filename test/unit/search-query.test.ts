@@ -5,7 +5,9 @@
  * is printed by `npm run bench:sync` (pathological searches); here only the shape is held.
  */
 import { describe, expect, it } from 'vitest'
+import Database from 'better-sqlite3'
 import { MAX_PHRASE_PARTS, MAX_SEARCH_TERMS, wordPrefixQuery } from '../../src/main/browse/search'
+import { servedByPrefixIndex } from '../../src/main/local/search-page'
 
 function termsOf(query: string | null): string[] {
   return query === null ? [] : (query.match(/"[^"]*"\*/g) ?? [])
@@ -73,5 +75,31 @@ describe('wordPrefixQuery', () => {
       expect(terms.filter((term) => [...term.slice(1, -2)].length === 1).length, JSON.stringify(text)).toBeLessThanOrEqual(1)
       for (const term of terms) expect(term.slice(1, -2).split(' ').length).toBeLessThanOrEqual(MAX_PHRASE_PARTS)
     }
+  })
+})
+
+describe('servedByPrefixIndex', () => {
+  it('finds the same rows for a one-letter term as the plain prefix term, through the two-character prefix index', () => {
+    const db = new Database(':memory:')
+    db.exec(`CREATE VIRTUAL TABLE t USING fts5 (name, sku, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')`)
+    const random = generator(28)
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789éøßæ'
+    const insert = db.prepare('INSERT INTO t (rowid, name, sku) VALUES (?, ?, ?)')
+    for (let row = 1; row <= 3_000; row++) {
+      const word = () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => letters[Math.floor(random() * letters.length)]).join('')
+      insert.run(row, `${word()} ${word()} Émile-${word()}`, `${word()}-${word()}`)
+    }
+    const rows = (match: string) => (db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid').all(match) as { rowid: number }[]).map((r) => r.rowid)
+    for (const letter of 'abcdefghijklmnopqrstuvwxyz0123456789') {
+      const plain = wordPrefixQuery(`${letter} roast`.replace(' roast', ''))!
+      const rewritten = servedByPrefixIndex(plain)
+      expect(rewritten).not.toBe(plain)
+      expect(rows(rewritten), letter).toEqual(rows(plain))
+      expect(rows(plain).length, letter).toBeGreaterThan(0)
+    }
+    // With other terms, and a phrase, the query keeps its meaning.
+    expect(rows(servedByPrefixIndex('"s"* "ab"*'))).toEqual(rows('"s"* "ab"*'))
+    expect(servedByPrefixIndex('"ab 12"* "roast"*')).toBe('"ab 12"* "roast"*')
+    db.close()
   })
 })

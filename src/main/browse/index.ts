@@ -10,7 +10,7 @@ import { BrowseQueries } from './queries'
 
 type BrowseMethods = Pick<
   Implementations,
-  'listCatalogs' | 'listCategories' | 'searchCatalogItems' | 'getCatalogItem' | 'searchCustomers' | 'getCustomer' | 'listOrders' | 'getOrder'
+  'listCatalogs' | 'listCategories' | 'searchCatalogItems' | 'countCatalogItems' | 'getCatalogItem' | 'searchCustomers' | 'getCustomer' | 'listOrders' | 'getOrder'
 >
 
 export interface Browsing {
@@ -31,6 +31,7 @@ export function createBrowsing(db: Database, sentOrders: () => SentOrderSummary[
       listCatalogs: (input) => queries.listCatalogs({ customerGuid: input?.customerGuid }),
       listCategories: (input) => queries.listCategories(input.catalogGuid),
       searchCatalogItems: (input) => queries.searchCatalogItems(input),
+      countCatalogItems: (input) => queries.countCatalogItems(input),
       getCatalogItem: (input) => queries.getCatalogItem(input) ?? notFound('This catalog item'),
       searchCustomers: (input) => queries.searchCustomers(input),
       getCustomer: (input) => queries.getCustomer(input.guid) ?? notFound('This customer'),

@@ -10,7 +10,10 @@ import type {
   CatalogLoading,
   CatalogItemDetail,
   CatalogItemLookup,
+  CatalogItemCount,
+  CatalogItemCountInput,
   CatalogItemSearch,
+  CatalogItemSearchResult,
   CatalogItemSummary,
   CatalogSummary,
   CategorySummary,
@@ -24,6 +27,7 @@ import type {
   PriceGroupSummary,
   SentOrderSummary,
 } from '../../shared/synced'
+import { ITEM_COUNT_CAP } from '../../shared/synced'
 import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
 import { CatalogItems, type ItemRow } from '../local/catalog-items'
 import { Catalogs } from '../local/catalogs'
@@ -176,27 +180,44 @@ export class BrowseQueries {
     return this.groups.choose(catalogGuid, { customerGuid: customerGuid ?? null }).group?.name ?? null
   }
 
-  /** A catalog's live items, by search and/or category, each priced for the customer's price group. */
-  searchCatalogItems(search: CatalogItemSearch): { items: CatalogItemSummary[]; total: number; priceGroupName: string | null; priceGroupNote: string | null; loading: CatalogLoading | null } {
+  /**
+   * A catalog's live items, by search and/or category, each priced for the customer's price group:
+   * one page, whether more follow, and (unless `withTotal` is false) the count countCatalogItems gives.
+   */
+  searchCatalogItems(search: CatalogItemSearch): CatalogItemSearchResult {
     const limit = clampLimit(search.limit, 50)
     const offset = clampOffset(search.offset)
     const choice = search.priceGroupName === undefined ? this.groups.choose(search.catalogGuid, { customerGuid: search.customerGuid ?? null }) : null
     const priceGroupName = search.priceGroupName ?? choice?.group?.name ?? null
     const priceGroupNote = choice ? describePriceGroupChoice(choice) : null
-    const match = search.query ? wordPrefixQuery(search.query) : null
     const loading = this.catalogLoading(search.catalogGuid)
-    if (!match && search.query && search.query.trim() !== '') return { items: [], total: 0, priceGroupName, priceGroupNote, loading }
+    const itemSearch = this.itemSearch(search)
+    if (!itemSearch) return { items: [], more: false, total: search.withTotal === false ? null : 0, totalCapped: false, priceGroupName, priceGroupNote, loading }
+    const { rows, more } = this.items.search({ ...itemSearch, limit, offset })
+    const count = search.withTotal === false ? null : this.items.count(itemSearch, ITEM_COUNT_CAP)
+    return {
+      items: rows.map((row) => this.itemSummary(row, priceGroupName)),
+      more,
+      total: count?.total ?? null,
+      totalCapped: count?.capped ?? false,
+      priceGroupName,
+      priceGroupNote,
+      loading,
+    }
+  }
+
+  /** How many items a search matches: exact up to ITEM_COUNT_CAP, then the cap, `capped` set. */
+  countCatalogItems(search: CatalogItemCountInput): CatalogItemCount {
+    const itemSearch = this.itemSearch(search)
+    return itemSearch ? this.items.count(itemSearch, ITEM_COUNT_CAP) : { total: 0, capped: false }
+  }
+
+  /** The search as the item home runs it; null when the text holds nothing searchable. */
+  private itemSearch(search: CatalogItemCountInput) {
+    const match = search.query ? wordPrefixQuery(search.query) : null
+    if (!match && search.query && search.query.trim() !== '') return null
     const categoryIds = search.categoryId !== undefined ? this.catalogs.categoryTree(search.catalogGuid, search.categoryId) : undefined
-    const { rows, total } = this.items.search({
-      catalogGuid: search.catalogGuid,
-      includeInactive: search.includeInactive,
-      categoryId: search.categoryId,
-      categoryIds,
-      match,
-      limit,
-      offset,
-    })
-    return { items: rows.map((row) => this.itemSummary(row, priceGroupName)), total, priceGroupName, priceGroupNote, loading }
+    return { catalogGuid: search.catalogGuid, includeInactive: search.includeInactive, categoryId: search.categoryId, categoryIds, match }
   }
 
   private itemSummary(row: ItemRow, priceGroupName: string | null): CatalogItemSummary {

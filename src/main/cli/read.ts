@@ -59,7 +59,7 @@ export function runItemsSearch(
         : table(
             ['SKU', 'Name', `Price (${result.priceGroupName ?? 'no price group'})`, 'GUID'],
             items.map((item) => [item.sku, item.name, item.offered && item.price !== null ? formatMoney(item.price) : 'not offered', item.guid]),
-          ) + `\n${items.length} of ${result.total} shown`
+          ) + `\n${items.length} of ${result.total}${result.totalCapped ? '+' : ''} shown`
     output.result({ items }, human)
     return 0
   })

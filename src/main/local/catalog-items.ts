@@ -7,7 +7,7 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from './rows'
 import { SearchIndex, type IndexedRow } from './search-index'
-import { SearchPages } from './search-page'
+import { SearchPages, type SearchCount } from './search-page'
 import { prepareTableStatements, type SyncedTable } from './synced-table'
 
 export const catalogItemsTable = {
@@ -317,18 +317,18 @@ export class CatalogItems {
   }
 
   /**
-   * One page of a catalog's live items by full-text match (wordPrefixQuery) and/or category.
-   * `categoryIds`: the category and those below it (Catalogs.categoryTree), when `categoryId` is given.
+   * A catalog's live items, by full-text match and/or category: one page, and whether more follow.
+   * `count` gives how many match, capped (countCap), from the same plan.
    */
-  search(search: {
-    catalogGuid: string
-    includeInactive?: boolean
-    categoryId?: number
-    categoryIds?: number[]
-    match: string | null
-    limit: number
-    offset: number
-  }): { rows: ItemRow[]; total: number } {
+  search(search: ItemSearch): { rows: ItemRow[]; more: boolean } {
+    return this.searches.page<ItemRow>(this.searchSpec(search))
+  }
+
+  count(search: Omit<ItemSearch, 'limit' | 'offset'>, countCap: number): SearchCount {
+    return this.searches.countMatches({ ...this.searchSpec({ ...search, limit: 0, offset: 0 }), countCap })
+  }
+
+  private searchSpec(search: ItemSearch) {
     const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
     const params: Record<string, unknown> = { catalog: search.catalogGuid, limit: search.limit, offset: search.offset }
     if (!search.includeInactive) where.push('i.active = 1')
@@ -342,8 +342,8 @@ export class CatalogItems {
         params.categories = JSON.stringify(ids)
       }
     }
-    return this.searches.page<ItemRow>({
-      fts: 'catalog_item_search',
+    return {
+      fts: 'catalog_item_search' as const,
       table: 'catalog_item_rows i',
       columns: itemColumns,
       // bm25 ranks name and SKU hits above hits in the description.
@@ -352,10 +352,24 @@ export class CatalogItems {
       where,
       params,
       match: search.match,
+      broad: 'as indexed' as const,
+      countCap: Number.MAX_SAFE_INTEGER,
       // Inactive rows (a few percent) are counted too; no row of a first listing is unlisted.
       ...(search.categoryId === undefined
         ? { arrival: { count: 'SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = @catalog AND deleted_at IS NULL' } }
         : {}),
-    })
+    }
   }
+}
+
+interface ItemSearch {
+  catalogGuid: string
+  includeInactive?: boolean
+  categoryId?: number
+  /** The category and those below it (Catalogs.categoryTree), when `categoryId` is given. */
+  categoryIds?: number[]
+  /** wordPrefixQuery's FTS5 query, or null. */
+  match: string | null
+  limit: number
+  offset: number
 }

@@ -121,20 +121,23 @@ export class Customers {
     return this.statements.countLive.get() ?? 0
   }
 
-  /** One page of live customers by full-text match (wordPrefixQuery) or, with none, by name. */
+  /** One page of live customers by full-text match (wordPrefixQuery) or, with none, by name, and how many match. */
   search(search: { match: string | null; includeInactive?: boolean; limit: number; offset: number }): { rows: CustomerRow[]; total: number } {
     const where = ['c.deleted_at IS NULL', 'c.unlisted_at IS NULL']
     if (search.includeInactive === false) where.push('c.active = 1')
-    const params: Record<string, unknown> = { limit: search.limit, offset: search.offset }
-    return this.searches.page<CustomerRow>({
-      fts: 'customer_search',
+    const spec = {
+      fts: 'customer_search' as const,
       table: 'customers c',
       columns: customerColumns,
       rank: 'bm25(customer_search, 10.0, 5.0, 2.0, 1.0)',
       index: 'customers_by_name',
       where,
-      params,
+      params: { limit: search.limit, offset: search.offset } as Record<string, unknown>,
       match: search.match,
-    })
+      // A supplier's customers number thousands, not millions: listed by name and counted in full.
+      broad: 'by name' as const,
+      countCap: Number.MAX_SAFE_INTEGER,
+    }
+    return { rows: this.searches.page<CustomerRow>(spec).rows, total: this.searches.countMatches(spec).total }
   }
 }

@@ -6,13 +6,10 @@
 import type { Database, Statement } from 'better-sqlite3'
 
 /**
- * Above this many matches a search is listed by name instead of ranked by relevance: bm25 must score
- * every match before the first row comes back, which on 100,000 items takes longer than a keystroke.
+ * Above this many matches a search is not ranked by relevance: bm25 must score every match before the
+ * first row comes back, which on 100,000 items takes longer than a keystroke.
  */
-const rankedSearchLimit = 2000
-
-/** While a first sync has the name index deferred, a broad search counts its matches up to here. */
-const arrivalCountLimit = 10_000
+const rankedSearchLimit = 1000
 
 interface SearchPageSpec {
   fts: 'catalog_item_search' | 'customer_search'
@@ -23,9 +20,24 @@ interface SearchPageSpec {
   index: string
   where: string[]
   params: Record<string, unknown>
+  /** The FTS5 query (wordPrefixQuery); null lists by name. */
   match: string | null
+  /**
+   * How a broad match is listed. 'by name' walks the name index against the whole match set, whose
+   * cost grows with the matches (fine for customers, a few tens of thousands). 'as indexed' streams the
+   * matches in the index's order and stops at the page: a million items cost what a thousand do.
+   */
+  broad: 'by name' | 'as indexed'
+  /** Matches are counted no further than this; past it the count is the cap, `capped` set. */
+  countCap: number
   /** While `index` is missing: list in arrival order; `count` estimates an unfiltered total cheaply. */
   arrival?: { count: string }
+}
+
+export interface SearchCount {
+  total: number
+  /** More match than `total`: the count stopped at its cap. */
+  capped: boolean
 }
 
 export class SearchPages {
@@ -51,46 +63,73 @@ export class SearchPages {
     return this.count(sql, params) > rankedSearchLimit
   }
 
-  /**
-   * One page of a search and its total. A narrow full-text match is ranked by bm25, then name. With
-   * no match, or a broad one ("c", "co"), rows go by name, walking an index that holds every
-   * filtered column, so rows skipped on the way to a deep offset (or rejected by the match set) cost
-   * no table lookup; only the page's rows are read. Ranking a broad match in full would take longer
-   * than the rep waits between keystrokes.
-   */
-  page<Row>(spec: SearchPageSpec): { rows: Row[]; total: number } {
-    const { fts, table, columns, where, params, match } = spec
+  /** How the search of `spec` runs: its SQL parts, decided once for its rows and its count alike. */
+  private plan(spec: SearchPageSpec): { kind: 'ranked' | 'streamed' | 'arrival' | 'by name'; alias: string } {
+    const { fts, table, match, params } = spec
     const alias = table.split(' ')[1]!
-    if (match) params.match = match
-    if (match && !this.isBroad(fts, params)) {
+    if (match) params.match = servedByPrefixIndex(match)
+    const broad = match !== null && this.isBroad(fts, params)
+    if (match && !broad) return { kind: 'ranked', alias }
+    if (broad && spec.broad === 'as indexed') return { kind: 'streamed', alias }
+    if (spec.arrival && !this.indexExists.get(spec.index)) return { kind: 'arrival', alias }
+    return { kind: 'by name', alias }
+  }
+
+  /**
+   * One page of a search, and whether rows follow it (one row more is read to know).
+   * - A narrow full-text match is ranked by bm25, then name.
+   * - A broad one ("s", "co") listed 'as indexed' comes in the index's order, read no further than
+   *   the page: ranking or sorting it would read every match first, a second at a million items.
+   * - With no match, or a broad one listed 'by name', rows go by name, walking an index that holds
+   *   every filtered column, so rows skipped on the way to a deep offset cost no table lookup.
+   * - While a first sync has the name index deferred, rows come in the order they arrived: sorting a
+   *   whole catalog by name on every keystroke would hold the window.
+   */
+  page<Row>(spec: SearchPageSpec): { rows: Row[]; more: boolean } {
+    const { fts, table, columns, where, params } = spec
+    const { kind, alias } = this.plan(spec)
+    const page = { ...params, limit: Number(params.limit) + 1 }
+    let rows: Row[]
+    if (kind === 'ranked' || kind === 'streamed') {
       const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid`
-      const condition = `${fts} MATCH @match AND ${where.join(' AND ')}`
-      const rows = this.all<Row>(
-        `SELECT ${columns} FROM ${from} WHERE ${condition}
-         ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE LIMIT @limit OFFSET @offset`,
+      const order = kind === 'ranked' ? `ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE` : ''
+      rows = this.all<Row>(`SELECT ${columns} FROM ${from} WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${order} LIMIT @limit OFFSET @offset`, page)
+    } else {
+      const filters = spec.match ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`] : where
+      if (kind === 'arrival') {
+        rows = this.all<Row>(`SELECT ${columns} FROM ${table} WHERE ${filters.join(' AND ')} ORDER BY ${alias}.local_id LIMIT @limit OFFSET @offset`, page)
+      } else {
+        rows = this.all<Row>(
+          `SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (
+             SELECT ${alias}.local_id FROM ${table} ${this.indexedBy(spec.index)} WHERE ${filters.join(' AND ')}
+             ORDER BY ${alias}.name COLLATE NOCASE, ${alias}.local_id LIMIT @limit OFFSET @offset
+           ) ORDER BY ${alias}.name COLLATE NOCASE, ${alias}.local_id`,
+          page,
+        )
+      }
+    }
+    const more = rows.length > Number(params.limit)
+    return { rows: more ? rows.slice(0, -1) : rows, more }
+  }
+
+  /**
+   * How many rows the search of `spec` matches. A match is counted no further than the cap: past it
+   * the rep narrows the search, and counting every match of "s" would read a million rows. With no
+   * match the count is exact (an index walk); while a first sync has the name index deferred, the
+   * arrival estimate stands in.
+   */
+  countMatches(spec: SearchPageSpec): SearchCount {
+    const { fts, table, where, params } = spec
+    const { kind, alias } = this.plan(spec)
+    if (spec.match) {
+      const counted = this.count(
+        `SELECT count(*) FROM (SELECT 1 FROM ${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')} LIMIT ${spec.countCap + 1})`,
         params,
       )
-      return { rows, total: this.count(`SELECT count(*) FROM ${from} WHERE ${condition}`, params) }
+      return { total: Math.min(counted, spec.countCap), capped: counted > spec.countCap }
     }
-    const filters = match ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`] : where
-    if (spec.arrival && !this.indexExists.get(spec.index)) {
-      // A first sync is bringing items in and the name index waits for its end (deferIndexes): sorting
-      // a whole catalog by name on every keystroke would hold the window. Rows come in the order they
-      // arrived, and the total is counted no further than a screenful's worth needs.
-      const rows = this.all<Row>(`SELECT ${columns} FROM ${table} WHERE ${filters.join(' AND ')} ORDER BY ${alias}.local_id LIMIT @limit OFFSET @offset`, params)
-      const counted = match
-        ? `SELECT count(*) FROM (SELECT 1 FROM ${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')} LIMIT ${arrivalCountLimit})`
-        : spec.arrival.count
-      return { rows, total: this.count(counted, params) }
-    }
-    const condition = `FROM ${table} ${this.indexedBy(spec.index)} WHERE ${filters.join(' AND ')}`
-    const rows = this.all<Row>(
-      `SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (
-           SELECT ${alias}.local_id ${condition} ORDER BY ${alias}.name COLLATE NOCASE, ${alias}.local_id LIMIT @limit OFFSET @offset
-         ) ORDER BY ${alias}.name COLLATE NOCASE, ${alias}.local_id`,
-      params,
-    )
-    return { rows, total: this.count(`SELECT count(*) ${condition}`, params) }
+    if (kind === 'arrival') return { total: this.count(spec.arrival!.count, params), capped: false }
+    return { total: this.count(`SELECT count(*) FROM ${table} ${this.indexedBy(spec.index)} WHERE ${where.join(' AND ')}`, params), capped: false }
   }
 
   /**
@@ -119,4 +158,29 @@ function unlessIndexGone<T>(sql: string, run: (sql: string) => T): T {
     if (!/no such index/.test(String((error as Error)?.message)) || !sql.includes('INDEXED BY')) throw error
     return run(sql.replace(/INDEXED BY \w+/g, ''))
   }
+}
+
+/**
+ * The search indexes keep the prefixes of two and three characters (prefix = '2 3'), not of one. A
+ * one-letter term such as "s"* makes FTS5 open and merge the postings of every word that starts with
+ * s: about 130 ms at a million items before the first row, whatever the LIMIT. The same rows are those
+ * of the one-letter word itself or of a two-character prefix, and each of those is one read of the
+ * prefix index, so the term is rewritten as that union (2 ms for the first rows at a million).
+ * The union names the second characters a word can have after the tokenizer's folding: ASCII letters
+ * and digits, and the Latin letters that carry no diacritic to remove. A word whose second character
+ * is from another script is missed by a one-letter search; the second letter typed finds it. A first
+ * letter outside Latin script keeps the plain prefix term (correct, slower).
+ */
+const SECOND_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789æðøþßđħıłŋœ']
+
+export function servedByPrefixIndex(query: string): string {
+  const terms = query.match(/"[^"]*"\*/g) ?? []
+  if (!terms.some((term) => /^"[a-z0-9]"\*$/.test(term))) return query
+  // A group joins the other terms by an explicit AND: FTS5 reads a bare space after ')' as an error.
+  return terms
+    .map((term) => {
+      const letter = /^"([a-z0-9])"\*$/.exec(term)?.[1]
+      return letter ? `("${letter}" OR ${SECOND_CHARACTERS.map((second) => `"${letter}${second}"*`).join(' OR ')})` : term
+    })
+    .join(' AND ')
 }

@@ -45,6 +45,11 @@ export const useCatalogStore = defineStore('catalog', () => {
     return unwrap(api.searchCatalogItems(search))
   }
 
+  /** The match count of a search, asked after its rows are painted (capped: "10,000+"). */
+  function countItems(search: MethodInput<'countCatalogItems'>): Promise<MethodOutput<'countCatalogItems'>> {
+    return unwrap(api.countCatalogItems(search))
+  }
+
   function item(wanted: MethodInput<'getCatalogItem'>): Promise<MethodOutput<'getCatalogItem'>> {
     return unwrap(api.getCatalogItem(wanted))
   }
@@ -60,5 +65,5 @@ export const useCatalogStore = defineStore('catalog', () => {
     if (event.name === 'syncFinished') forget()
   })
 
-  return { catalogs, categories, customer, searchItems, item, forget, version }
+  return { catalogs, categories, customer, searchItems, countItems, item, forget, version }
 })
