@@ -18,6 +18,7 @@ import { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
 import { createHandlerTable } from './handlers'
+import { Purge } from './purge'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
 
@@ -80,7 +81,16 @@ export function createCore(config: CoreConfig): Core {
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
   const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
-  const unsubscribes = wireReactions({ hub, sync, orders, connectivity, ...(desktop ? { desktop } : {}) })
+  const purge = new Purge({
+    db,
+    outbox: orders.desk.outbox,
+    drafts: orders.desk.drafts,
+    quotes: quotes.quotes,
+    settings: () => settings.get(),
+    clock,
+    logger: logger.child({ area: 'purge' }),
+  })
+  const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 
   const handlers = createHandlerTable(
     {
@@ -119,6 +129,7 @@ export function createCore(config: CoreConfig): Core {
       closed = true
       connectivity.stop()
       for (const unsubscribe of unsubscribes) unsubscribe()
+      await purge.stop()
       await orders.close()
       await sync.close()
       await clients.close()

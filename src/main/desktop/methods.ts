@@ -1,5 +1,6 @@
 import type { Implementations } from '../../shared/contract'
 import type { Database } from '../db/database'
+import { databaseSize, lastPurge } from '../db/storage'
 import { CoreError } from '../errors'
 import type { DesktopPort } from '../ports'
 
@@ -25,6 +26,8 @@ export function desktopMethods({ db, databasePath, appName, appVersion, desktop 
         path: databasePath,
         schemaVersion: db.pragma('user_version', { simple: true }) as number,
         journalMode: String(db.pragma('journal_mode', { simple: true })),
+        ...databaseSize(db),
+        lastPurge: lastPurge(db),
       },
     }),
     getUpdateState: () => desktop?.updates?.state() ?? noUpdates,

@@ -288,6 +288,15 @@ export class Outbox {
       ),
       retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
+      // Oldest first, so a purge cut short leaves the newest of what it would have removed. The
+      // payload goes with its entry (ON DELETE CASCADE).
+      purgeSent: db.prepare<[string, string, number]>(
+        `DELETE FROM outbox WHERE id IN (
+           SELECT o.id FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+           WHERE o.state = 'sent' AND coalesce(o.sent_at, o.queued_at) < ?
+             AND coalesce(json_extract(p.draft, '$.id'), 0) NOT IN (SELECT value FROM json_each(?))
+           ORDER BY o.id LIMIT ?)`,
+      ),
     }
   }
 
@@ -535,7 +544,14 @@ export class Outbox {
     this.settings.delete(pauseKey)
   }
 
-
+  /**
+   * Removes up to `limit` orders sent before `beforeIso`, oldest first; answers how many. Only `sent`
+   * entries go: one waiting, being sent, retrying or refused is the rep's order still. An entry sent
+   * from a draft in `keepDraftIds` stays (a quote kept on this laptop was converted into it).
+   */
+  purgeSent(beforeIso: string, keepDraftIds: readonly number[], limit: number): number {
+    return this.statements.purgeSent.run(beforeIso, JSON.stringify(keepDraftIds), limit).changes
+  }
 }
 
 const mayAlreadyHave =

@@ -46,6 +46,16 @@ export class QuoteRepository {
       ),
       one: db.prepare<[number], QuoteRow>('SELECT * FROM quotes WHERE id = ?'),
       remove: db.prepare<[number]>('DELETE FROM quotes WHERE id = ?'),
+      purgeExpired: db.prepare<[string, string, number]>(
+        `DELETE FROM quotes WHERE id IN (
+           SELECT id FROM quotes
+           WHERE json_extract(document, '$.validUntil') < ?
+             AND coalesce(json_extract(document, '$.convertedDraftId'), 0) NOT IN (SELECT value FROM json_each(?))
+           ORDER BY id LIMIT ?)`,
+      ),
+      convertedDraftIds: db.prepare<[], number>(
+        `SELECT json_extract(document, '$.convertedDraftId') FROM quotes WHERE json_extract(document, '$.convertedDraftId') IS NOT NULL`,
+      ).pluck(),
     }
   }
 
@@ -89,6 +99,20 @@ export class QuoteRepository {
 
   delete(id: number): void {
     this.statements.remove.run(id)
+  }
+
+  /**
+   * Removes up to `limit` quotes whose validity ended before `beforeDay` (YYYY-MM-DD), oldest first;
+   * answers how many. A quote converted into a draft that is still open (`openDraftIds`) stays: the
+   * draft links back to the offer it came from.
+   */
+  purgeExpired(beforeDay: string, openDraftIds: readonly number[], limit: number): number {
+    return this.statements.purgeExpired.run(beforeDay, JSON.stringify(openDraftIds), limit).changes
+  }
+
+  /** The drafts the quotes on this laptop were converted into (the draft, or the order it was sent as). */
+  convertedDraftIds(): number[] {
+    return this.statements.convertedDraftIds.all()
   }
 
   /** Newest first; `query` matches the number, the customer's name, a SKU, an item's name, PO or notes. */
