@@ -19,6 +19,7 @@ import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
 import { createHandlerTable } from './handlers'
 import { Purge } from './purge'
+import { buildSupportBundle } from './support-bundle'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
 
@@ -94,7 +95,25 @@ export function createCore(config: CoreConfig): Core {
 
   const handlers = createHandlerTable(
     {
-      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}) }),
+      ...desktopMethods({
+        db,
+        databasePath: config.databasePath,
+        appVersion: config.appVersion,
+        ...(config.appName ? { appName: config.appName } : {}),
+        ...(desktop ? { desktop } : {}),
+        supportBundle: async () =>
+          (
+            await buildSupportBundle({
+              db,
+              appName: config.appName ?? 'Satchel',
+              appVersion: config.appVersion,
+              secrets: () => connection.credentialValues(),
+              logsDirectory: desktop?.logsDirectory ?? null,
+              clock,
+              ...(desktop?.runtime ? { runtime: desktop.runtime } : {}),
+            })
+          ).bytes,
+      }),
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,

@@ -113,6 +113,9 @@ export class OutboxReader {
         `SELECT o.api_guid, o.customer_guid, o.customer_name, o.sent_at, o.queued_at, o.result, o.rep_totals, json_extract(p.draft, '$.poNo') AS po_no
          FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'sent' ORDER BY o.id DESC`,
       ),
+      states: db.prepare<[], { api_guid: string; state: OutboxState; attempts: number; last_error: string | null; queued_at: string; sent_at: string | null }>(
+        'SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id',
+      ),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE ? IS NULL OR customer_guid = ? ORDER BY queued_at DESC LIMIT 20`,
       ),
@@ -164,6 +167,18 @@ export class OutboxReader {
         grandTotal: result?.grandTotal ?? null,
       }
     })
+  }
+
+  /** Every entry's state and how its sending went, oldest first, without what the order holds (for support). */
+  states(): { apiGuid: string; state: OutboxState; attempts: number; lastError: string | null; queuedAt: string; sentAt: string | null }[] {
+    return this.statements.states.all().map((row) => ({
+      apiGuid: row.api_guid,
+      state: row.state,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      queuedAt: row.queued_at,
+      sentAt: row.sent_at,
+    }))
   }
 
   /** Catalogs of the orders queued on this laptop, newest first: a customer's, or everyone's with null. */

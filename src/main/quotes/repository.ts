@@ -53,6 +53,7 @@ export class QuoteRepository {
              AND coalesce(json_extract(document, '$.convertedDraftId'), 0) NOT IN (SELECT value FROM json_each(?))
            ORDER BY id LIMIT ?)`,
       ),
+      count: db.prepare<[], number>('SELECT count(*) FROM quotes').pluck(),
       convertedDraftIds: db.prepare<[], number>(
         `SELECT json_extract(document, '$.convertedDraftId') FROM quotes WHERE json_extract(document, '$.convertedDraftId') IS NOT NULL`,
       ).pluck(),
@@ -108,6 +109,10 @@ export class QuoteRepository {
    */
   purgeExpired(beforeDay: string, openDraftIds: readonly number[], limit: number): number {
     return this.statements.purgeExpired.run(beforeDay, JSON.stringify(openDraftIds), limit).changes
+  }
+
+  count(): number {
+    return this.statements.count.get() ?? 0
   }
 
   /** The drafts the quotes on this laptop were converted into (the draft, or the order it was sent as). */
