@@ -41,7 +41,7 @@ beforeEach(() => {
 })
 afterEach(() => closeDatabase(db))
 
-function purgeWith(slice: { start: number; min: number; max: number }) {
+function purgeWith(slice: { start: number; min: number; max: number }, syncing: () => boolean = () => false) {
   const calls: { limit: number; turn: number }[] = []
   const counter = countTurns()
   const watched = Object.create(quotes) as QuoteRepository
@@ -58,6 +58,7 @@ function purgeWith(slice: { start: number; min: number; max: number }) {
     clock,
     logger: silentLogger,
     slice,
+    syncing,
   })
   return { purge, calls, counter }
 }
@@ -101,6 +102,25 @@ describe('the purge takes its rows a bounded slice at a time', () => {
     // The first run's slice and the one that found nothing more; then the second run's.
     expect(calls.map((call) => call.limit)).toEqual([100, 100, 100])
     expect(calls[2]!.turn).toBeGreaterThan(calls[1]!.turn)
+    expect(quoteCount()).toBe(0)
+  })
+
+  it('leaves off while a sync writes, and takes up the rest on the next run', async () => {
+    let syncing = false
+    const { purge, calls, counter } = purgeWith({ start: 2, min: 2, max: 2 }, () => syncing)
+    const running = purge.run()
+    await new Promise((resolve) => setImmediate(resolve))
+    await new Promise((resolve) => setImmediate(resolve))
+    syncing = true
+    const first = await running
+    const before = calls.length
+    expect(first.quotes).toBe(before * 2)
+    expect(quoteCount()).toBe(9 - first.quotes)
+    syncing = false
+    const second = await purge.run()
+    counter.stop()
+    expect(first.quotes).toBeLessThan(9)
+    expect(second.quotes).toBe(9 - first.quotes)
     expect(quoteCount()).toBe(0)
   })
 })

@@ -90,6 +90,7 @@ export function createCore(config: CoreConfig): Core {
     settings: () => settings.get(),
     clock,
     logger: logger.child({ area: 'purge' }),
+    syncing: () => sync.scheduler.isRunning(),
   })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 

@@ -17,6 +17,12 @@ export interface PurgeParts {
   settings: () => Pick<Settings, 'keepSentOrdersMonths' | 'keepExpiredQuotesDays'>
   clock: Clock
   logger: Logger
+  /**
+   * Whether a sync is writing: its writer thread holds SQLite's write lock for a page's commit at a
+   * time, and a slice that waited for it would wait on the main thread. The purge leaves off and the
+   * sync's end starts it again.
+   */
+  syncing?: () => boolean
   /** Rows per slice to start with, and the bounds the slice size adapts within. */
   slice?: { start: number; min: number; max: number }
   /** How long one slice may hold the thread; slices shrink when one runs longer. */
@@ -98,7 +104,7 @@ export class Purge {
       let removed = 0
       for (;;) {
         await this.turns.next()
-        if (this.stopped) return removed
+        if (this.stopped || this.parts.syncing?.()) return removed
         const started = performance.now()
         const { changes, freed } = this.freeing(() => purgeSlice(this.sliceRows))
         this.adapt(performance.now() - started)
