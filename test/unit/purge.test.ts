@@ -45,9 +45,9 @@ function purgeWith(slice: { start: number; min: number; max: number }, syncing: 
   const calls: { limit: number; turn: number }[] = []
   const counter = countTurns()
   const watched = Object.create(quotes) as QuoteRepository
-  watched.purgeExpired = (before, open, limit) => {
+  watched.purgeExpired = (before, open, afterId, limit) => {
     calls.push({ limit, turn: counter.now() })
-    return quotes.purgeExpired(before, open, limit)
+    return quotes.purgeExpired(before, open, afterId, limit)
   }
   const purge = new Purge({
     db,

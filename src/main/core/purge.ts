@@ -23,7 +23,7 @@ export interface PurgeParts {
    * sync's end starts it again.
    */
   syncing?: () => boolean
-  /** Rows per slice to start with, and the bounds the slice size adapts within. */
+  /** Rows looked at per slice to start with, and the bounds the slice size adapts within. */
   slice?: { start: number; min: number; max: number }
   /** How long one slice may hold the thread; slices shrink when one runs longer. */
   sliceBudgetMs?: number
@@ -35,9 +35,10 @@ export interface PurgeParts {
  * service lists it, and a full sync removes what the service no longer has.
  *
  * Deleting thousands of rows in one statement would hold the main process (the window's IPC, the
- * outbox's sends) for as long as it takes. Each slice is one transaction of a bounded number of
- * rows, taken in a turn of the event loop of its own; the slice size halves after a slice that ran
- * past half the budget and grows after quick ones, so a slow disk gets smaller slices.
+ * outbox's sends) for as long as it takes. Each slice is one transaction over a window of a bounded
+ * number of rows (the next ones by id, whether they go or stay, so rows kept never make a later
+ * slice look at more), taken in a turn of the event loop of its own; the window halves after a slice
+ * that ran past half the budget and doubles after quick ones, so a slow disk gets smaller slices.
  */
 export class Purge {
   private readonly turns = new Turns()
@@ -100,23 +101,36 @@ export class Purge {
     this.longestSliceMs = 0
     let bytesFreed = 0
 
-    const slices = async (purgeSlice: (limit: number) => number): Promise<number> => {
-      let removed = 0
+    /**
+     * One window of rows per slice, by id, until a window finds no rows left; false when the purge
+     * left off (the core is closing, or a sync began).
+     */
+    const slices = async <T extends { lastId: number | null }>(slice: (afterId: number, window: number) => T, use: (result: T) => void): Promise<boolean> => {
+      let afterId = 0
       for (;;) {
         await this.turns.next()
-        if (this.stopped || this.parts.syncing?.()) return removed
+        if (this.stopped || this.parts.syncing?.()) return false
         const started = performance.now()
-        const { changes, freed } = this.freeing(() => purgeSlice(this.sliceRows))
+        const { result, freed } = this.freeing(() => slice(afterId, this.sliceRows))
         this.adapt(performance.now() - started)
-        removed += changes
         bytesFreed += freed
-        if (changes === 0) return removed
+        use(result)
+        if (result.lastId === null) return true
+        afterId = result.lastId
       }
     }
 
-    // Quotes first: a quote purged now no longer keeps the order it was converted into.
-    const quotesRemoved = await slices((limit) => quotes.purgeExpired(validBefore, drafts.ids(), limit))
-    const sentRemoved = await slices((limit) => outbox.purgeSent(sentBefore, quotes.convertedDraftIds(), limit))
+    // Quotes first: a quote purged now no longer keeps the order it was converted into. Drafts are
+    // read again for each slice (a quote may be converted meanwhile); the drafts kept quotes were
+    // converted into are gathered after, and a quote converted since only names a draft not yet sent.
+    let quotesRemoved = 0
+    let sentRemoved = 0
+    const keepDraftIds: number[] = []
+    if (await slices((afterId, window) => quotes.purgeExpired(validBefore, drafts.ids(), afterId, window), (result) => (quotesRemoved += result.removed))) {
+      if (await slices((afterId, window) => quotes.convertedDraftIds(afterId, window), (result) => keepDraftIds.push(...result.draftIds))) {
+        await slices((afterId, window) => outbox.purgeSent(sentBefore, keepDraftIds, afterId, window), (result) => (sentRemoved += result.removed))
+      }
+    }
     const record: PurgeRecord = { at: new Date(clock.now()).toISOString(), sentOrders: sentRemoved, quotes: quotesRemoved, bytesFreed }
     if (quotesRemoved + sentRemoved > 0) {
       recordPurge(db, record)
@@ -126,13 +140,13 @@ export class Purge {
   }
 
   /** Runs one slice in one transaction, with the pages it put on the free list. */
-  private freeing(slice: () => number): { changes: number; freed: number } {
+  private freeing<T>(slice: () => T): { result: T; freed: number } {
     const { db } = this.parts
     return db
       .transaction(() => {
         const before = databaseSize(db).freeBytes
-        const changes = slice()
-        return { changes, freed: Math.max(0, databaseSize(db).freeBytes - before) }
+        const result = slice()
+        return { result, freed: Math.max(0, databaseSize(db).freeBytes - before) }
       })
       .immediate()
   }

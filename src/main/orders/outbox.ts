@@ -303,14 +303,17 @@ export class Outbox {
       ),
       retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
-      // Oldest first, so a purge cut short leaves the newest of what it would have removed. The
-      // payload goes with its entry (ON DELETE CASCADE).
-      purgeSent: db.prepare<[string, string, number]>(
+      // A purge looks at a window of sent entries at a time, by id, whatever it finds in it: a
+      // window's cost stays bounded however many entries before it are kept. The payload goes with
+      // its entry (ON DELETE CASCADE).
+      sentWindowEnd: db.prepare<[number, number], number | null>(
+        `SELECT max(id) FROM (SELECT id FROM outbox INDEXED BY outbox_by_state WHERE state = 'sent' AND id > ? ORDER BY id LIMIT ?)`,
+      ).pluck(),
+      purgeSent: db.prepare<[number, number, string, string]>(
         `DELETE FROM outbox WHERE id IN (
-           SELECT o.id FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
-           WHERE o.state = 'sent' AND coalesce(o.sent_at, o.queued_at) < ?
-             AND coalesce(json_extract(p.draft, '$.id'), 0) NOT IN (SELECT value FROM json_each(?))
-           ORDER BY o.id LIMIT ?)`,
+           SELECT o.id FROM outbox o INDEXED BY outbox_by_state JOIN outbox_payloads p ON p.entry_id = o.id
+           WHERE o.state = 'sent' AND o.id > ? AND o.id <= ? AND coalesce(o.sent_at, o.queued_at) < ?
+             AND coalesce(json_extract(p.draft, '$.id'), 0) NOT IN (SELECT value FROM json_each(?)))`,
       ),
     }
   }
@@ -560,12 +563,16 @@ export class Outbox {
   }
 
   /**
-   * Removes up to `limit` orders sent before `beforeIso`, oldest first; answers how many. Only `sent`
-   * entries go: one waiting, being sent, retrying or refused is the rep's order still. An entry sent
-   * from a draft in `keepDraftIds` stays (a quote kept on this laptop was converted into it).
+   * Looks at the next `window` sent entries after id `afterId` and removes those sent before
+   * `beforeIso`; answers how many went and the last id looked at (null once there are none left).
+   * Only `sent` entries go: one waiting, being sent, retrying or refused is the rep's order still.
+   * An entry sent from a draft in `keepDraftIds` stays (a quote kept on this laptop was converted
+   * into it).
    */
-  purgeSent(beforeIso: string, keepDraftIds: readonly number[], limit: number): number {
-    return this.statements.purgeSent.run(beforeIso, JSON.stringify(keepDraftIds), limit).changes
+  purgeSent(beforeIso: string, keepDraftIds: readonly number[], afterId: number, window: number): { removed: number; lastId: number | null } {
+    const lastId = this.statements.sentWindowEnd.get(afterId, window) ?? null
+    if (lastId === null) return { removed: 0, lastId }
+    return { removed: this.statements.purgeSent.run(afterId, lastId, beforeIso, JSON.stringify(keepDraftIds)).changes, lastId }
   }
 }
 
