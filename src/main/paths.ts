@@ -17,3 +17,9 @@ function userDataDirectory(platform: NodeJS.Platform = process.platform, env: No
 export function defaultDatabasePath(): string {
   return join(userDataDirectory(), databaseFileName)
 }
+
+/** Where the desktop app writes its logs: Electron's app.getPath('logs') for productName "Satchel". */
+export function defaultLogsDirectory(): string {
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Logs', appDirectoryName)
+  return join(userDataDirectory(), 'logs')
+}

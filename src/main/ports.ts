@@ -52,6 +52,12 @@ export interface DesktopPort {
   }
   /** Opens the log folder; resolves to an error message, or null on success. */
   openLogsFolder?(): Promise<string | null>
+  /** The folder the app writes its log files to (the support bundle takes the last week of them). */
+  logsDirectory?: string
+  /** Versions of the runtime beyond Node's (Electron, Chromium), for the support bundle. */
+  runtime?: Record<string, string>
+  /** A save dialog, then `contents` written where the rep chose; resolves the path, or null when cancelled. */
+  saveFile?(suggestedName: string, contents: Buffer): Promise<string | null>
   /** The window's page (the document view) to paper or to a PDF the rep names. */
   printing?: {
     /** The system print dialog; resolves false when the rep cancelled it. */

@@ -58,6 +58,7 @@ export const methodNames = [
   'checkForUpdates',
   'restartToUpdate',
   'openLogsFolder',
+  'exportSupportBundle',
 ] as const
 
 export type MethodName = (typeof methodNames)[number]

@@ -37,6 +37,13 @@ const appInfoSchema = z.object({
     path: z.string(),
     schemaVersion: z.number().int(),
     journalMode: z.string(),
+    /** What the file holds (its pages), and of that what is free for reuse, in bytes. */
+    sizeBytes: z.number().int(),
+    freeBytes: z.number().int(),
+    /** What the last purge removed and the space it freed inside the file; null before the first. */
+    lastPurge: z
+      .object({ at: z.string(), sentOrders: z.number().int(), quotes: z.number().int(), bytesFreed: z.number().int() })
+      .nullable(),
   }),
 })
 export type AppInfo = z.infer<typeof appInfoSchema>
@@ -48,6 +55,10 @@ const settingsSchema = z.object({
   remainInPreliminaryDefault: z.boolean(),
   /** How many days a new quote is valid for. */
   quoteValidityDays: z.number().int().min(1).max(365),
+  /** Sent orders stay in the outbox's list this many months after they were sent, then are purged. */
+  keepSentOrdersMonths: z.number().int().min(1).max(120),
+  /** A quote past its validity is kept this many days more (converted or not), then purged. */
+  keepExpiredQuotesDays: z.number().int().min(0).max(3650),
 })
 export type Settings = z.infer<typeof settingsSchema>
 

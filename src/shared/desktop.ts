@@ -48,4 +48,6 @@ export const desktopContract = {
   restartToUpdate: { input: none, output: z.object({ outcome: z.enum(['restarting', 'not-ready', 'outbox-busy']) }) },
   /** Opens the log folder in the file manager. */
   openLogsFolder: { input: none, output: z.null() },
+  /** "Export support bundle…": asks where, then writes the zip; answers the path, or null when the rep cancelled. */
+  exportSupportBundle: { input: none, output: z.object({ path: z.string().nullable() }) },
 } as const

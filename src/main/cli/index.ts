@@ -6,7 +6,7 @@
  * loads what it needs (the store, or the service client and sync engine) when it runs.
  */
 import { parseArgs } from 'node:util'
-import { defaultDatabasePath } from '../paths'
+import { defaultDatabasePath, defaultLogsDirectory } from '../paths'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 
 export const usage = `Usage: npm run cli -- [options] <command>
@@ -23,6 +23,9 @@ Commands:
   quotes [--customer <vendorGuid>]       List the quotes saved on this laptop
   customer usual <customerGuid> [--limit N]
                                          What the customer usually orders, priced today
+  support-bundle --out FILE [--logs DIR] Write the support bundle (a zip: versions, settings,
+                                         counts, outbox states, sync reports, a week of logs;
+                                         no credentials, customers' emails and phones masked)
 
 Options:
   --db PATH           Database file (default: the desktop app's, ${defaultDatabasePath()})
@@ -53,6 +56,8 @@ const options = {
   customer: { type: 'string' },
   limit: { type: 'string' },
   file: { type: 'string' },
+  out: { type: 'string' },
+  logs: { type: 'string' },
 } as const
 
 /** Which command options each command takes; anything else is invalid input. */
@@ -66,6 +71,7 @@ const commandOptions: Record<string, readonly string[]> = {
   outbox: [],
   quotes: ['customer'],
   'customer usual': ['limit'],
+  'support-bundle': ['out', 'logs'],
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -162,7 +168,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
     if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
-    for (const name of ['full', 'catalog', 'customer', 'limit', 'file'] as const) {
+    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs'] as const) {
       if (values[name] !== undefined && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to '${command}'`)
     }
     const args = twoWords ? rest : [second, ...rest].filter((value) => value !== undefined)
@@ -217,6 +223,13 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         if (args.length !== 1 || !nonEmpty(args[0])) throw new UsageError('customer usual takes one customer: customer usual <customerGuid> [--limit N]')
         const { runCustomerUsual } = await import('./quotes')
         return runCustomerUsual(global, { customerGuid: args[0]!.trim(), limit: parseLimit(values.limit, 20) }, output)
+      }
+      case 'support-bundle': {
+        if (args.length > 0) throw new UsageError(`support-bundle takes its file from --out (got '${args.join(' ')}')`)
+        const out = nonEmpty(values.out)
+        if (!out) throw new UsageError('support-bundle needs --out <file.zip>')
+        const { runSupportBundle } = await import('./support')
+        return await runSupportBundle(global, { out, logs: nonEmpty(values.logs) ?? defaultLogsDirectory() }, output)
       }
     }
     throw new UsageError(`Unknown command '${command}'`)

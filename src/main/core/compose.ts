@@ -18,6 +18,8 @@ import { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
 import { createHandlerTable } from './handlers'
+import { Purge } from './purge'
+import { buildSupportBundle } from './support-bundle'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
 
@@ -80,11 +82,39 @@ export function createCore(config: CoreConfig): Core {
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
   const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
-  const unsubscribes = wireReactions({ hub, sync, orders, connectivity, ...(desktop ? { desktop } : {}) })
+  const purge = new Purge({
+    db,
+    outbox: orders.desk.outbox,
+    drafts: orders.desk.drafts,
+    quotes: quotes.quotes,
+    settings: () => settings.get(),
+    clock,
+    logger: logger.child({ area: 'purge' }),
+    syncing: () => sync.scheduler.isRunning(),
+  })
+  const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 
   const handlers = createHandlerTable(
     {
-      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}) }),
+      ...desktopMethods({
+        db,
+        databasePath: config.databasePath,
+        appVersion: config.appVersion,
+        ...(config.appName ? { appName: config.appName } : {}),
+        ...(desktop ? { desktop } : {}),
+        supportBundle: async () =>
+          (
+            await buildSupportBundle({
+              db,
+              appName: config.appName ?? 'Satchel',
+              appVersion: config.appVersion,
+              secrets: () => connection.credentialValues(),
+              logsDirectory: desktop?.logsDirectory ?? null,
+              clock,
+              ...(desktop?.runtime ? { runtime: desktop.runtime } : {}),
+            })
+          ).bytes,
+      }),
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,
@@ -119,6 +149,7 @@ export function createCore(config: CoreConfig): Core {
       closed = true
       connectivity.stop()
       for (const unsubscribe of unsubscribes) unsubscribe()
+      await purge.stop()
       await orders.close()
       await sync.close()
       await clients.close()

@@ -3,12 +3,14 @@ import type { EventHub } from '../events'
 import type { Orders } from '../orders'
 import type { DesktopPort } from '../ports'
 import type { Sync } from '../sync'
+import type { Purge } from './purge'
 
 export interface ReactionParts {
   hub: EventHub
   sync: Sync
   orders: Orders
   connectivity: ConnectivityMonitor
+  purge: Purge
   desktop?: DesktopPort
 }
 
@@ -26,7 +28,7 @@ function syncAndFlush({ sync, orders }: Pick<ReactionParts, 'sync' | 'orders'>, 
  * these listeners tell the others. Returns the unsubscribes, for close.
  */
 export function wireReactions(parts: ReactionParts): (() => void)[] {
-  const { hub, sync, orders, connectivity, desktop } = parts
+  const { hub, sync, orders, connectivity, purge, desktop } = parts
   return [
     connectivity.onChange((state) => hub.emit('connectivityChanged', state)),
     desktop?.updates?.onChange((state) => hub.emit('updateStateChanged', state)) ?? (() => undefined),
@@ -35,6 +37,9 @@ export function wireReactions(parts: ReactionParts): (() => void)[] {
         case 'syncFinished':
           // Prices and customers are fresh: what waited to be sent goes now.
           orders.driver.nudge()
+          // What the sync brought may have been the last thing waiting to go; tidy up behind it, a
+          // slice at a time, after the outbox has had its turn.
+          purge.afterSync()
           break
         case 'settingsChanged':
           sync.scheduler.settingsChanged()

@@ -1,9 +1,10 @@
 import type { Implementations } from '../../shared/contract'
 import type { Database } from '../db/database'
+import { databaseSize, lastPurge } from '../db/storage'
 import { CoreError } from '../errors'
 import type { DesktopPort } from '../ports'
 
-type DesktopMethods = Pick<Implementations, 'getAppInfo' | 'getUpdateState' | 'checkForUpdates' | 'restartToUpdate' | 'openLogsFolder'>
+type DesktopMethods = Pick<Implementations, 'getAppInfo' | 'getUpdateState' | 'checkForUpdates' | 'restartToUpdate' | 'openLogsFolder' | 'exportSupportBundle'>
 
 export interface DesktopWiring {
   db: Database
@@ -12,10 +13,12 @@ export interface DesktopWiring {
   appVersion: string
   /** The desktop shell's port; absent in a browser through the test bridge, and for the CLI. */
   desktop?: DesktopPort
+  /** The support bundle's zip, made when asked for. */
+  supportBundle: () => Promise<Buffer>
 }
 
 /** What the app itself is and does (version, database, updates, logs): the desktop port's, where there is one. */
-export function desktopMethods({ db, databasePath, appName, appVersion, desktop }: DesktopWiring): DesktopMethods {
+export function desktopMethods({ db, databasePath, appName, appVersion, desktop, supportBundle }: DesktopWiring): DesktopMethods {
   const noUpdates = { status: 'disabled' as const, currentVersion: appVersion, reason: 'Updates come with the desktop app; this window has none.' }
   return {
     getAppInfo: () => ({
@@ -25,6 +28,8 @@ export function desktopMethods({ db, databasePath, appName, appVersion, desktop 
         path: databasePath,
         schemaVersion: db.pragma('user_version', { simple: true }) as number,
         journalMode: String(db.pragma('journal_mode', { simple: true })),
+        ...databaseSize(db),
+        lastPurge: lastPurge(db),
       },
     }),
     getUpdateState: () => desktop?.updates?.state() ?? noUpdates,
@@ -40,5 +45,18 @@ export function desktopMethods({ db, databasePath, appName, appVersion, desktop 
       if (problem) throw new CoreError('INTERNAL', `The log folder could not be opened: ${problem}`)
       return null
     },
+    exportSupportBundle: async () => {
+      if (!desktop?.saveFile) {
+        throw new CoreError('CONFLICT', 'Support bundles are saved by the desktop app; in a terminal, run satchel support-bundle --out FILE.')
+      }
+      const bytes = await supportBundle()
+      return { path: await desktop.saveFile(supportBundleName(new Date()), bytes) }
+    },
   }
+}
+
+/** satchel-support-2026-11-25-1513.zip: sorts by date in a folder, and says what it is. */
+function supportBundleName(at: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `satchel-support-${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}-${pad(at.getHours())}${pad(at.getMinutes())}.zip`
 }

@@ -62,6 +62,7 @@ export class SyncState {
   private readonly dropCursor: Statement<[string]>
   private readonly lastOkRun: Statement<[], number | null>
   private readonly lastRun: Statement<[], string>
+  private readonly recentRuns: Statement<[number], { started_at: number; finished_at: number; report: string }>
   private readonly catalogItemsScope: Statement<[string], { last_success_at: number | null; run: string | null; pages: number }>
 
   constructor(protected readonly db: Database) {
@@ -84,6 +85,7 @@ export class SyncState {
     this.dropCursor = db.prepare('UPDATE sync_scopes SET cursor = NULL WHERE scope = ?')
     this.lastOkRun = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck()
     this.lastRun = db.prepare<[], string>('SELECT report FROM sync_runs ORDER BY id DESC LIMIT 1').pluck()
+    this.recentRuns = db.prepare('SELECT started_at, finished_at, report FROM sync_runs ORDER BY id DESC LIMIT ?')
     this.catalogItemsScope = db.prepare(
       'SELECT last_success_at, run, (SELECT count(*) FROM sync_pages p WHERE p.scope = s.scope) AS pages FROM sync_scopes s WHERE scope = ?',
     )
@@ -190,6 +192,15 @@ export class SyncState {
   lastReport(): SyncReport | null {
     const json = this.lastRun.get()
     return json ? (JSON.parse(json) as SyncReport) : null
+  }
+
+  /** The last `limit` runs' reports, newest first, with when each ran (ISO). */
+  recentReports(limit: number): { startedAt: string; finishedAt: string; report: SyncReport }[] {
+    return this.recentRuns.all(limit).map((row) => ({
+      startedAt: new Date(row.started_at).toISOString(),
+      finishedAt: new Date(row.finished_at).toISOString(),
+      report: JSON.parse(row.report) as SyncReport,
+    }))
   }
 
   recordRun(startedAt: number, finishedAt: number, ok: boolean, full: boolean, report: SyncReport): void {

@@ -48,6 +48,7 @@ export class DraftRepository {
   private readonly selectAll
   private readonly deleteRow
   private readonly selectRecentCatalogs
+  private readonly selectIds
 
   constructor(
     private readonly db: Database,
@@ -63,6 +64,7 @@ export class DraftRepository {
     this.selectByApiGuid = db.prepare<[string], DraftRow>('SELECT * FROM drafts WHERE api_guid = ?')
     this.selectAll = db.prepare<[], DraftRow>('SELECT * FROM drafts ORDER BY updated_at DESC, id DESC')
     this.deleteRow = db.prepare<[number]>('DELETE FROM drafts WHERE id = ?')
+    this.selectIds = db.prepare<[], number>('SELECT id FROM drafts').pluck()
     this.selectRecentCatalogs = db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
       'SELECT catalog_guid AS catalogGuid, updated_at AS at FROM drafts WHERE catalog_guid IS NOT NULL AND (? IS NULL OR customer_guid = ?) ORDER BY updated_at DESC LIMIT 20',
     )
@@ -131,6 +133,11 @@ export class DraftRepository {
   /** Catalogs of the drafts, most recently edited first: a customer's, or everyone's with null. */
   recentCatalogs(customerGuid: string | null): { catalogGuid: string; at: string }[] {
     return this.selectRecentCatalogs.all(customerGuid, customerGuid)
+  }
+
+  /** Every open draft's number. */
+  ids(): number[] {
+    return this.selectIds.all()
   }
 
 

@@ -113,6 +113,9 @@ export class OutboxReader {
         `SELECT o.api_guid, o.customer_guid, o.customer_name, o.sent_at, o.queued_at, o.result, o.rep_totals, json_extract(p.draft, '$.poNo') AS po_no
          FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'sent' ORDER BY o.id DESC`,
       ),
+      states: db.prepare<[], { api_guid: string; state: OutboxState; attempts: number; last_error: string | null; queued_at: string; sent_at: string | null }>(
+        'SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id',
+      ),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE ? IS NULL OR customer_guid = ? ORDER BY queued_at DESC LIMIT 20`,
       ),
@@ -164,6 +167,18 @@ export class OutboxReader {
         grandTotal: result?.grandTotal ?? null,
       }
     })
+  }
+
+  /** Every entry's state and how its sending went, oldest first, without what the order holds (for support). */
+  states(): { apiGuid: string; state: OutboxState; attempts: number; lastError: string | null; queuedAt: string; sentAt: string | null }[] {
+    return this.statements.states.all().map((row) => ({
+      apiGuid: row.api_guid,
+      state: row.state,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      queuedAt: row.queued_at,
+      sentAt: row.sent_at,
+    }))
   }
 
   /** Catalogs of the orders queued on this laptop, newest first: a customer's, or everyone's with null. */
@@ -288,6 +303,18 @@ export class Outbox {
       ),
       retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
+      // A purge looks at a window of sent entries at a time, by id, whatever it finds in it: a
+      // window's cost stays bounded however many entries before it are kept. The payload goes with
+      // its entry (ON DELETE CASCADE).
+      sentWindowEnd: db.prepare<[number, number], number | null>(
+        `SELECT max(id) FROM (SELECT id FROM outbox INDEXED BY outbox_by_state WHERE state = 'sent' AND id > ? ORDER BY id LIMIT ?)`,
+      ).pluck(),
+      purgeSent: db.prepare<[number, number, string, string]>(
+        `DELETE FROM outbox WHERE id IN (
+           SELECT o.id FROM outbox o INDEXED BY outbox_by_state JOIN outbox_payloads p ON p.entry_id = o.id
+           WHERE o.state = 'sent' AND o.id > ? AND o.id <= ? AND coalesce(o.sent_at, o.queued_at) < ?
+             AND coalesce(json_extract(p.draft, '$.id'), 0) NOT IN (SELECT value FROM json_each(?)))`,
+      ),
     }
   }
 
@@ -535,7 +562,18 @@ export class Outbox {
     this.settings.delete(pauseKey)
   }
 
-
+  /**
+   * Looks at the next `window` sent entries after id `afterId` and removes those sent before
+   * `beforeIso`; answers how many went and the last id looked at (null once there are none left).
+   * Only `sent` entries go: one waiting, being sent, retrying or refused is the rep's order still.
+   * An entry sent from a draft in `keepDraftIds` stays (a quote kept on this laptop was converted
+   * into it).
+   */
+  purgeSent(beforeIso: string, keepDraftIds: readonly number[], afterId: number, window: number): { removed: number; lastId: number | null } {
+    const lastId = this.statements.sentWindowEnd.get(afterId, window) ?? null
+    if (lastId === null) return { removed: 0, lastId }
+    return { removed: this.statements.purgeSent.run(afterId, lastId, beforeIso, JSON.stringify(keepDraftIds)).changes, lastId }
+  }
 }
 
 const mayAlreadyHave =

@@ -46,6 +46,16 @@ export class QuoteRepository {
       ),
       one: db.prepare<[number], QuoteRow>('SELECT * FROM quotes WHERE id = ?'),
       remove: db.prepare<[number]>('DELETE FROM quotes WHERE id = ?'),
+      windowEnd: db.prepare<[number, number], number | null>('SELECT max(id) FROM (SELECT id FROM quotes WHERE id > ? ORDER BY id LIMIT ?)').pluck(),
+      purgeExpired: db.prepare<[number, number, string, string]>(
+        `DELETE FROM quotes WHERE id > ? AND id <= ? AND json_extract(document, '$.validUntil') < ?
+           AND coalesce(json_extract(document, '$.convertedDraftId'), 0) NOT IN (SELECT value FROM json_each(?))`,
+      ),
+      count: db.prepare<[], number>('SELECT count(*) FROM quotes').pluck(),
+      convertedDraftIds: db.prepare<[number, number], number>(
+        `SELECT json_extract(document, '$.convertedDraftId') FROM quotes
+         WHERE id > ? AND id <= ? AND json_extract(document, '$.convertedDraftId') IS NOT NULL`,
+      ).pluck(),
     }
   }
 
@@ -90,6 +100,32 @@ export class QuoteRepository {
   delete(id: number): void {
     this.statements.remove.run(id)
   }
+
+  /**
+   * Looks at the next `window` quotes after id `afterId` and removes those whose validity ended
+   * before `beforeDay` (YYYY-MM-DD); answers how many went and the last id looked at (null once
+   * there are none left). A quote converted into a draft that is still open (`openDraftIds`) stays:
+   * the draft links back to the offer it came from.
+   */
+  purgeExpired(beforeDay: string, openDraftIds: readonly number[], afterId: number, window: number): { removed: number; lastId: number | null } {
+    const lastId = this.statements.windowEnd.get(afterId, window) ?? null
+    if (lastId === null) return { removed: 0, lastId }
+    return { removed: this.statements.purgeExpired.run(afterId, lastId, beforeDay, JSON.stringify(openDraftIds)).changes, lastId }
+  }
+
+  count(): number {
+    return this.statements.count.get() ?? 0
+  }
+
+  /**
+   * The drafts the next `window` quotes after id `afterId` were converted into (the draft, or the
+   * order it was sent as), and the last id looked at (null once there are none left).
+   */
+  convertedDraftIds(afterId: number, window: number): { draftIds: number[]; lastId: number | null } {
+    const lastId = this.statements.windowEnd.get(afterId, window) ?? null
+    return { draftIds: lastId === null ? [] : this.statements.convertedDraftIds.all(afterId, lastId), lastId }
+  }
+
 
   /** Newest first; `query` matches the number, the customer's name, a SKU, an item's name, PO or notes. */
   list(options: { customerGuid?: string; query?: string; today: string }): QuoteSummary[] {

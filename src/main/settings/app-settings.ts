@@ -6,6 +6,8 @@ const defaultSettings: Settings = {
   syncIntervalMinutes: 15,
   remainInPreliminaryDefault: false,
   quoteValidityDays: 30,
+  keepSentOrdersMonths: 24,
+  keepExpiredQuotesDays: 90,
 }
 
 /** The rep's settings (Settings screen), with their defaults; kept in the settings table, one key each. */

@@ -72,6 +72,14 @@ export class ConnectionSettings implements ConnectionSource {
     return saved
   }
 
+  /** Every credential value kept for this connection (the key, and whichever secret is saved), to be kept out of what leaves the laptop. */
+  async credentialValues(): Promise<string[]> {
+    const stored = this.stored()
+    const values = await Promise.all([this.secrets.get('apiSecret'), this.secrets.get('userToken')])
+    if (stored?.auth.kind === 'apiKey') values.push(stored.auth.apiKey)
+    return values.filter((value): value is string => value !== null && value !== '')
+  }
+
   /** The full credentials for the service client, or null when no complete connection is saved. */
   async resolve(): Promise<ServiceConnection | null> {
     const stored = this.stored()

@@ -15,7 +15,7 @@ import { createMemoryKeychain, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
 import { databaseFileName } from '../paths'
-import { askAboutUnsentOrders } from './dialogs'
+import { askAboutUnsentOrders, saveFileWithDialog } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
 import { createQuitController } from './lifecycle'
 import { configureFileLogging } from './logging'
@@ -96,6 +96,9 @@ async function start(): Promise<void> {
       restartToUpdate: () => late.updates?.restartToUpdate() ?? Promise.resolve('not-ready'),
     },
     openLogsFolder: async () => (await shell.openPath(logging.directory)) || null,
+    logsDirectory: logging.directory,
+    runtime: { electron: process.versions.electron, chrome: process.versions.chrome },
+    saveFile: (suggestedName, contents) => saveFileWithDialog(mainWindow, suggestedName, contents),
     printing: createPrinting(() => mainWindow),
   }
 

@@ -28,6 +28,18 @@ export function formatNumber(value: number | null | undefined): string {
   return value === null || value === undefined ? '—' : numberFormat.format(value)
 }
 
+/** A size on disk in the units a file manager shows: "812 KB", "1.4 GB" (powers of 1,000). */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB']
+  let value = bytes
+  let unit = 0
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000
+    unit++
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 || value >= 100 ? 0 : 1 }).format(value)} ${units[unit]}`
+}
+
 const dateTimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' })
 const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
 

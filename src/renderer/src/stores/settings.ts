@@ -6,7 +6,7 @@ import type { AppError } from '../../../shared/result'
 import { api, unwrap } from '../api'
 import { toAppError } from '../errors'
 
-/** The app's version and database, the rep's settings, and the updater's state. */
+/** The app's version and database (its size, the last purge), the rep's settings, the updater's state, the support bundle. */
 export const useSettingsStore = defineStore('settings', () => {
   const info = ref<AppInfo | null>(null)
   const settings = ref<Settings | null>(null)
@@ -52,10 +52,15 @@ export const useSettingsStore = defineStore('settings', () => {
     await unwrap(api.openLogsFolder())
   }
 
+  /** Asks where, then saves the support bundle; the path written, or null when the rep cancelled. */
+  async function exportSupportBundle(): Promise<string | null> {
+    return (await unwrap(api.exportSupportBundle())).path
+  }
+
   api.onEvent((event) => {
     if (event.name === 'settingsChanged') settings.value = event.payload
     else if (event.name === 'updateStateChanged') updateState.value = event.payload
   })
 
-  return { info, settings, updateState, error, load, updateSettings, checkForUpdates, restartToUpdate, openLogsFolder }
+  return { info, settings, updateState, error, load, updateSettings, checkForUpdates, restartToUpdate, openLogsFolder, exportSupportBundle }
 })

@@ -1,0 +1,47 @@
+/**
+ * `support-bundle --out FILE`: the zip the Settings screen's "Export support bundle…" saves, made
+ * from the database (opened read-only) and the desktop app's log folder.
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { buildSupportBundle } from '../core/support-bundle'
+import { closeDatabase } from '../db/database'
+import { SettingsTable } from '../db/settings'
+import { systemClock } from '../ports'
+import { savedConnection } from '../settings/connection'
+import { openExisting } from './database'
+import { CliFailure, type GlobalOptions, type Output } from './errors'
+
+/** The version in the nearest package.json above this file (the source checkout's, or the app's). */
+function appVersion(): string {
+  for (let dir = __dirname; ; dir = dirname(dir)) {
+    try {
+      const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: unknown }
+      if (typeof version === 'string') return version
+    } catch {
+      // No package.json here: look one folder up.
+    }
+    if (dirname(dir) === dir) return 'unknown'
+  }
+}
+
+export async function runSupportBundle(global: GlobalOptions, options: { out: string; logs: string }, output: Output): Promise<number> {
+  const db = openExisting(global.db, 'read')
+  let bundle
+  try {
+    const stored = savedConnection(new SettingsTable(db))
+    // The CLI cannot read the app's keychain; the secrets it knows are the ones it was given, and
+    // the app's log was masked of its secrets as it was written.
+    const secrets = [global.apiKey, global.apiSecret, stored?.auth.kind === 'apiKey' ? stored.auth.apiKey : undefined].filter((value): value is string => !!value)
+    bundle = await buildSupportBundle({ db, appName: 'Satchel', appVersion: appVersion(), secrets: async () => secrets, logsDirectory: options.logs, clock: systemClock })
+  } finally {
+    closeDatabase(db)
+  }
+  try {
+    writeFileSync(options.out, bundle.bytes, { mode: 0o600 })
+  } catch (error) {
+    throw new CliFailure(`Could not write ${options.out}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  output.result({ path: options.out, bytes: bundle.bytes.length, files: bundle.files }, `Wrote ${options.out} (${bundle.files.length} files, ${bundle.bytes.length} bytes):\n${bundle.files.map((name) => `  ${name}`).join('\n')}`)
+  return 0
+}
