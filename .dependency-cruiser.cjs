@@ -22,6 +22,7 @@ const parts = [
   'main/customers/',
   'main/quotes/',
   'main/documents/',
+  'main/upkeep/',
   'main/settings/',
   'main/desktop/',
   'main/browse/',
@@ -105,6 +106,10 @@ const layers = {
   'main/documents/': {
     may: ['main/quotes/', 'main/customers/', 'main/orders/', 'main/local/', 'main/db/', 'main/pricing.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
     why: 'the printable document of a quote, draft or order: it reads them all, nothing reads it',
+  },
+  'main/upkeep/': {
+    may: ['main/browse/', 'main/quotes/', 'main/orders/', 'main/settings/', 'main/local/', 'main/db/', 'main/turns.ts', 'npm:better-sqlite3', 'npm:fflate', 'node:*', ...floor],
+    why: 'the data kept tidy and the support bundle: they read across orders, quotes and settings; nothing below reads them',
   },
   'main/core/': {
     may: [...parts, 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { buildSupportBundle } from '../core/support-bundle'
+import { buildSupportBundle } from '../upkeep/support-bundle'
 import { closeDatabase } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { systemClock } from '../ports'

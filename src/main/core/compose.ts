@@ -17,9 +17,8 @@ import { AppSettings } from '../settings/app-settings'
 import { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
+import { createUpkeep } from '../upkeep'
 import { createHandlerTable } from './handlers'
-import { Purge } from './purge'
-import { buildSupportBundle } from './support-bundle'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
 
@@ -82,7 +81,7 @@ export function createCore(config: CoreConfig): Core {
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
   const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
-  const purge = new Purge({
+  const { purge, supportBundle } = createUpkeep({
     db,
     outbox: orders.desk.outbox,
     drafts: orders.desk.drafts,
@@ -91,30 +90,13 @@ export function createCore(config: CoreConfig): Core {
     clock,
     logger: logger.child({ area: 'purge' }),
     syncing: () => sync.scheduler.isRunning(),
+    bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}) },
   })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 
   const handlers = createHandlerTable(
     {
-      ...desktopMethods({
-        db,
-        databasePath: config.databasePath,
-        appVersion: config.appVersion,
-        ...(config.appName ? { appName: config.appName } : {}),
-        ...(desktop ? { desktop } : {}),
-        supportBundle: async () =>
-          (
-            await buildSupportBundle({
-              db,
-              appName: config.appName ?? 'Satchel',
-              appVersion: config.appVersion,
-              secrets: () => connection.credentialValues(),
-              logsDirectory: desktop?.logsDirectory ?? null,
-              clock,
-              ...(desktop?.runtime ? { runtime: desktop.runtime } : {}),
-            })
-          ).bytes,
-      }),
+      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}), supportBundle }),
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,

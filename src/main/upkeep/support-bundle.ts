@@ -1,3 +1,4 @@
+import { zipSync, strToU8 } from 'fflate'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { arch, platform, release, type as osType } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +13,17 @@ import type { Clock } from '../ports'
 import { QuoteRepository } from '../quotes/repository'
 import { AppSettings } from '../settings/app-settings'
 import { savedConnection } from '../settings/connection'
-import { zip, type ZipFile } from './zip'
+
+interface ZipFile {
+  /** A path inside the archive, with forward slashes. */
+  name: string
+  data: string
+}
+
+/** The files as one zip (deflate; fflate writes UTF-8 names), each stamped with the bundle's time. */
+function zip(files: readonly ZipFile[], at: Date): Buffer {
+  return Buffer.from(zipSync(Object.fromEntries(files.map((file) => [file.name, [strToU8(file.data), { mtime: at }]]))))
+}
 
 export interface SupportBundleSources {
   db: Database
