@@ -318,7 +318,7 @@ describe('fulfilment after Send (control.fulfilOrder)', () => {
     service.control.shiftClock(1000)
     const held = service.control.fulfilOrder(guid, { kind: 'hold', onHold: true })
     expect(held.is_on_hold).toBe(true)
-    expect(held.updated_at > reply.json.order.updated_at).toBe(true)
+    expect(String(held.updated_at) > reply.json.order.updated_at).toBe(true)
     expect(service.control.fulfilOrder(guid, { kind: 'hold', onHold: false }).is_on_hold).toBe(false)
     const cancelled = service.control.fulfilOrder(guid, { kind: 'cancel' })
     expect(cancelled).toMatchObject({ order_state_id: 23, is_cancelled: true })

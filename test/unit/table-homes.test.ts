@@ -38,6 +38,8 @@ const homes: Record<string, string> = {
   sync_runs: 'src/main/local/sync-state.ts',
   sync_pages: 'src/main/local/sync-state.ts',
   leases: 'src/main/db/lease.ts',
+  order_details: 'src/main/local/order-details.ts',
+  order_detail_sightings: 'src/main/local/order-details.ts',
 }
 
 describe('one home per table', () => {

@@ -6,6 +6,7 @@ const defaultSettings: Settings = {
   syncIntervalMinutes: 15,
   remainInPreliminaryDefault: false,
   quoteValidityDays: 30,
+  orderDetailsPerSync: 200,
 }
 
 /** The rep's settings (Settings screen), with their defaults; kept in the settings table, one key each. */
