@@ -39,7 +39,7 @@ interface ChangeRow {
 interface SightingRow {
   seen_at: string
   state_name: string | null
-  status_key: string
+  summary: string
 }
 
 type Json = Record<string, unknown>
@@ -119,7 +119,7 @@ export class OrderDetails {
   private readonly countCandidates: Statement<{ sinceMs: number; sent: string }, number>
   private readonly selectDetail: Statement<[string], DetailRow>
   private readonly upsertDetail: Statement<{ guid: string; updatedAt: string | null; fetchedAt: string; json: string; related: string; key: string }>
-  private readonly insertSighting: Statement<[string, string, number | null, string, string]>
+  private readonly insertSighting: Statement<[string, string, number | null, string, string, string]>
   private readonly selectSightings: Statement<[string], SightingRow>
   private readonly markOpened: Statement<{ guid: string; at: string }>
   private readonly countChanged: Statement<[], number>
@@ -143,8 +143,8 @@ export class OrderDetails {
       VALUES (@guid, @updatedAt, @fetchedAt, @json, @related, @key, @key)
       ON CONFLICT (order_guid) DO UPDATE SET order_updated_at = excluded.order_updated_at, fetched_at = excluded.fetched_at,
         json = excluded.json, related_json = excluded.related_json, status_key = excluded.status_key`)
-    this.insertSighting = db.prepare('INSERT INTO order_detail_sightings (order_guid, seen_at, state_id, state_name, status_key) VALUES (?, ?, ?, ?, ?)')
-    this.selectSightings = db.prepare('SELECT seen_at, state_name, status_key FROM order_detail_sightings WHERE order_guid = ? ORDER BY seen_at, rowid')
+    this.insertSighting = db.prepare('INSERT INTO order_detail_sightings (order_guid, seen_at, state_id, state_name, status_key, summary) VALUES (?, ?, ?, ?, ?, ?)')
+    this.selectSightings = db.prepare('SELECT seen_at, state_name, summary FROM order_detail_sightings WHERE order_guid = ? ORDER BY seen_at, rowid')
     this.markOpened = db.prepare('UPDATE order_details SET opened_status_key = status_key, opened_at = @at WHERE order_guid = @guid')
     this.countChanged = db
       .prepare<[], number>('SELECT count(*) FROM order_details d JOIN orders o ON o.guid = d.order_guid WHERE o.deleted_at IS NULL AND d.status_key <> d.opened_status_key')
@@ -182,7 +182,7 @@ export class OrderDetails {
         const before = this.selectDetail.get(guid)
         // The copy's updated_at is the order's as the service answered it, so the next delta's row matches.
         this.upsertDetail.run({ guid, updatedAt: textOrNull(order.updated_at), fetchedAt, json: JSON.stringify(order), related: JSON.stringify(related), key })
-        if (before?.status_key !== key) this.insertSighting.run(guid, fetchedAt, state.id, state.name, key)
+        if (before?.status_key !== key) this.insertSighting.run(guid, fetchedAt, state.id, state.name, key, statusSummary(order))
       })
       .immediate()
   }
@@ -200,13 +200,7 @@ export class OrderDetails {
       who: textOrNull(objectOf(log.User).name),
       summary: null,
     }))
-    const seen = this.selectSightings.all(guid).map((sighting) => {
-      const parsed = objectOf(JSON.parse(sighting.status_key))
-      const lines = Array.isArray(parsed.lines) ? (parsed.lines as [number | null, number, number][]) : []
-      const shipped = lines.filter(([, qty]) => qty > 0).length
-      const summary = parsed.cancelled === true ? 'Cancelled' : parsed.hold === true ? 'On hold' : shipped > 0 ? `${shipped} of ${lines.length} lines shipping` : null
-      return { at: sighting.seen_at, source: 'seen' as const, state: sighting.state_name ?? 'Unknown', who: null, summary }
-    })
+    const seen = this.selectSightings.all(guid).map((sighting) => ({ at: sighting.seen_at, source: 'seen' as const, state: sighting.state_name ?? 'Unknown', who: null, summary: sighting.summary }))
     const parentId = numberOrNull(order.parent_order_id)
     const totals = {
       subTotal: numberOrNull(order.sub_total),

@@ -28,7 +28,8 @@ export const migration: Migration = {
         seen_at TEXT NOT NULL,
         state_id INTEGER,
         state_name TEXT,
-        status_key TEXT NOT NULL
+        status_key TEXT NOT NULL,
+        summary TEXT NOT NULL
       ) STRICT;
       CREATE INDEX order_detail_sightings_by_order ON order_detail_sightings (order_guid, seen_at);
     `)
