@@ -43,7 +43,7 @@ const relatedOrderSchema = z.object({
   held: z.boolean(),
 })
 
-export const orderTrackingSchema = z.object({
+const orderTrackingSchema = z.object({
   guid: z.string(),
   name: z.string().nullable(),
   fetchedAt: z.string(),
@@ -72,7 +72,7 @@ export const orderTrackingSchema = z.object({
 })
 export type OrderTracking = z.infer<typeof orderTrackingSchema>
 
-export const orderChangeSchema = z.object({
+const orderChangeSchema = z.object({
   guid: z.string(),
   name: z.string().nullable(),
   customerGuid: z.string().nullable(),

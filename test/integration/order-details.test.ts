@@ -35,7 +35,7 @@ afterEach(async () => {
   laptop = undefined
 })
 
-async function startLaptop(options: { size?: ServiceSize; windowDays?: number; cap?: number } = {}): Promise<Laptop> {
+async function startLaptop(options: { size?: ServiceSize; windowDays?: number; cap?: number; sentApiGuids?: string[] } = {}): Promise<Laptop> {
   const service = await startService({ size: options.size ?? 'tiny', seed: 11 })
   const directory = mkdtempSync(join(tmpdir(), 'satchel-details-'))
   const db = openDatabase(join(directory, 'satchel.db'))
@@ -44,7 +44,7 @@ async function startLaptop(options: { size?: ServiceSize; windowDays?: number; c
   const lease = new Lease(db, 'sync', { label: 'test', clock })
   const client = new ServiceClient({ connection: { baseUrl: service.url, auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret } }, retry: { maxAttempts: 3 }, sleep: async () => {} })
   const cap = { value: options.cap ?? 200 }
-  const run = createSyncRun({ db, store, lease, clock, logger: silentLogger, orderDetails: { limit: () => cap.value, ...(options.windowDays ? { windowDays: options.windowDays } : {}) } })
+  const run = createSyncRun({ db, store, lease, clock, logger: silentLogger, orderDetails: { limit: () => cap.value, sentApiGuids: () => options.sentApiGuids ?? [], ...(options.windowDays !== undefined ? { windowDays: options.windowDays } : {}) } })
   let seen = 0
   return {
     service,
@@ -158,6 +158,18 @@ describe('full orders during sync, against the double', () => {
       expect(laptop.details.tracking(String(changed[0]!.guid))).toMatchObject({ onHold: true, changed: true, summary: 'On hold' })
     })
   }
+
+  it('an order sent from this laptop is followed whatever its age; history outside the window is not', async () => {
+    const probe = await startService({ size: 'tiny', seed: 11 })
+    const fromApp = probe.control.orders().filter((order) => typeof order.api_guid === 'string' && order.deleted_at === null)
+    await probe.close()
+    const sent = fromApp.at(-1)!
+    // A window of no days: only what was sent from here (its api_guid, in other capitals) is fetched.
+    laptop = await startLaptop({ windowDays: 0, sentApiGuids: [String(sent.api_guid).toUpperCase()] })
+    const report = await laptop.sync()
+    expect(laptop.fetched()).toEqual([String(sent.guid)])
+    expect(report.orderDetails).toEqual({ fetched: 1, failed: 0, waiting: 0 })
+  })
 
   it('a history order from the list projection has no line prices until its full copy is fetched', async () => {
     laptop = await startLaptop({ cap: 1 })

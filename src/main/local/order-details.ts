@@ -98,7 +98,7 @@ function statusKey(order: Json): string {
 }
 
 /** One line for the rep: "Cancelled", "On hold", "Shipped 2 of 3 lines, 1 backordered", or the state. */
-export function statusSummary(order: Json): string {
+function statusSummary(order: Json): string {
   if (order.is_cancelled === true || numberOrNull(order.order_state_id) === 23) return 'Cancelled'
   if (order.is_on_hold === true) return 'On hold'
   const lines = linesOf(order)
