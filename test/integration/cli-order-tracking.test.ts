@@ -33,7 +33,10 @@ beforeAll(async () => {
   expect(order).toBeDefined()
   // The first line ships in full; the rest is backordered into a related order.
   service.control.fulfilOrder(order.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: order.Order_Items[0].qty }], backorderRest: true })
-  expect((await cli(['sync', '--json'], env)).code).toBe(0)
+  const second = await cli(['sync', '--json'], env)
+  expect(second.code).toBe(0)
+  // The shipped order, and its backorder, new to the history.
+  expect((json(second) as Json).orderDetails).toEqual({ fetched: 2, failed: 0, waiting: 0 })
 }, 120_000)
 
 afterAll(async () => {

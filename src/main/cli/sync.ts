@@ -78,7 +78,13 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     })
     output.endProgress()
     const warnings = report.scopes.flatMap((scope) => scope.warnings ?? [])
-    const result = { ok: report.ok, resources: report.resources, durationMs: report.durationMs, ...(warnings.length > 0 ? { warnings } : {}) }
+    const result = {
+      ok: report.ok,
+      resources: report.resources,
+      durationMs: report.durationMs,
+      ...(report.orderDetails ? { orderDetails: report.orderDetails } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    }
     if (!report.ok) {
       const error = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
       throw new CliFailure(`sync failed: ${error.message}`, error.code, { ...result, error })
@@ -98,6 +104,9 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
         resourceNames.map((name) => [labels[name], String(report.resources[name].fetched), String(report.resources[name].upserted), String(report.resources[name].deleted)]),
       ) +
       `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.` +
+      (report.orderDetails
+        ? `\nFull orders: ${report.orderDetails.fetched} fetched${report.orderDetails.failed ? `, ${report.orderDetails.failed} failed` : ''}${report.orderDetails.waiting ? `, ${report.orderDetails.waiting} left for the next sync` : ''}.`
+        : '') +
       warnings.map((warning) => `\nWarning: ${warning}`).join('')
     output.result(result, human)
     return 0
