@@ -159,6 +159,27 @@ describe('full orders during sync, against the double', () => {
     })
   }
 
+  it('three failures in a row (the service down) end the step after 3 requests, and the next run fetches them all', async () => {
+    laptop = await startLaptop()
+    await laptop.sync()
+    laptop.fetched()
+    const changed = recentOrders(laptop.service).filter((order) => order.order_state_id !== 23 && order.order_state_id !== 9).slice(0, 5)
+    expect(changed).toHaveLength(5)
+    const control = laptop.service.control
+    for (const order of changed) control.update('order', String(order.guid), { note: 'Gate code 4411' })
+    const fault = control.addFault({ route: detailRoute, type: 'status', status: 503 })
+
+    const down = await laptop.sync()
+    expect(down.ok).toBe(true)
+    expect(down.orderDetails).toEqual({ fetched: 0, failed: 3, waiting: 5 })
+    expect(laptop.fetched()).toEqual(guidsOf(changed.slice(0, 3)))
+
+    control.removeFault(fault)
+    const back = await laptop.sync()
+    expect(back.orderDetails).toEqual({ fetched: 5, failed: 0, waiting: 0 })
+    expect(laptop.fetched()).toEqual(guidsOf(changed))
+  })
+
   it('an order sent from this laptop is followed whatever its age; history outside the window is not', async () => {
     const probe = await startService({ size: 'tiny', seed: 11 })
     const fromApp = probe.control.orders().filter((order) => typeof order.api_guid === 'string' && order.deleted_at === null)

@@ -3,7 +3,7 @@
  * laptop) whose copy is missing or older than its history row is fetched once, newest first, at most
  * `limit` per run. One attempt each: an order that fails keeps its last copy and is fetched at the next
  * run; only a failure that every other fetch would meet too (offline, credentials, cancelled) ends the
- * step early (and three unreachable in a row: the network is gone). Nothing here fails the sync.
+ * step early, and so do three transient failures in a row (the service or the network is gone). Nothing here fails the sync.
  */
 import { ServiceError } from '../ordering-client/errors'
 import type { OrderRecord } from '../ordering-client/schemas'
@@ -47,22 +47,22 @@ export async function fetchOrderDetails(args: {
   })
   let fetched = 0
   let failed = 0
-  let unreachableInARow = 0
+  let transientInARow = 0
   for (const candidate of next) {
     if (signal?.aborted) break
     try {
       const reply = await source.getOrder(candidate.guid, { once: true, ...(signal ? { signal } : {}) })
       details.record(reply.order, reply.relatedOrders, new Date(clock.now()).toISOString())
       fetched++
-      unreachableInARow = 0
+      transientInARow = 0
     } catch (caught) {
       failed++
       const error = caught instanceof ServiceError ? caught : null
       logger.warn('fetching a full order failed; it is fetched at the next sync', { order: candidate.guid, kind: error?.kind, status: error?.status, message: caught instanceof Error ? caught.message : String(caught) })
       if (!error || error.kind === 'cancelled' || error.kind === 'credentials') break
-      // One dropped connection is that order's; several in a row is the network gone.
-      unreachableInARow = error.kind === 'unreachable' ? unreachableInARow + 1 : 0
-      if (unreachableInARow >= 3) break
+      // One dropped connection or 503 is that order's; three in a row is the service or the network gone.
+      transientInARow = error.transient ? transientInARow + 1 : 0
+      if (transientInARow >= 3) break
     }
   }
   const waiting = details.candidates({ now: clock.now(), windowDays: policy.windowDays ?? 90, sentApiGuids: policy.sentApiGuids?.() ?? [], limit: 0 }).waiting

@@ -64,6 +64,8 @@ export function createSyncRun(parts: SyncRunParts): SyncRun {
           const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
+          // Refused credentials or a cancelled run would only fail every fetch again.
+          if (signal.aborted || report.error?.code === 'UNAUTHORIZED' || report.error?.code === 'CANCELLED') return report
           const orderDetails = await fetchOrderDetails({ details, source, policy: parts.orderDetails, clock, logger, signal })
           return { ...report, orderDetails }
         } finally {
