@@ -108,8 +108,10 @@ function statusSummary(order: Json): string {
   if (anyShipped && shipped < lines.length) {
     return `Shipped ${shipped} of ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}${backordered > 0 ? `, ${backordered} backordered` : ''}`
   }
-  if (anyShipped) return 'Shipped'
-  if (backordered > 0) return `${backordered} ${backordered === 1 ? 'line' : 'lines'} backordered`
+  // A backorder split off at submission leaves the line's own quantity shipped in full.
+  const backorderedLines = `${backordered} ${backordered === 1 ? 'line' : 'lines'} backordered`
+  if (anyShipped) return backordered > 0 ? `Shipped, ${backorderedLines}` : 'Shipped'
+  if (backordered > 0) return backorderedLines
   const name = stateOf(order).name
   return name.charAt(0) + name.slice(1).toLowerCase()
 }
