@@ -26,9 +26,14 @@ const root = resolve(__dirname, '..')
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '4010' }, size: { type: 'string', default: 'demo' }, bridge: { type: 'boolean' } } })
   const size = values.size === 'demo' || values.size === 'bench' || values.size === 'tiny' ? values.size : Number(values.size)
-  const service = await startService({ size, port: Number(values.port) })
+  // The control surface lets the demo play the supplier after Send (ship, backorder, hold, cancel).
+  const service = await startService({ size, port: Number(values.port), httpControl: true })
   const { apiKey, apiSecret } = service.credentials
-  process.stdout.write(`Ordering-service double (${values.size}) at ${service.url}\n  x-apiKey: ${apiKey}\n  x-apiSecret: ${apiSecret}\n\n`)
+  process.stdout.write(
+    `Ordering-service double (${values.size}) at ${service.url}\n  x-apiKey: ${apiKey}\n  x-apiSecret: ${apiSecret}\n` +
+      `  Play the supplier: curl -s -X POST ${service.url}/__control/fulfilOrder -H 'content-type: application/json' ` +
+      `-d '{"orderGuid":"<guid>","step":{"kind":"ship","lines":[{"itemNo":1,"qty":1}],"backorderRest":true}}'\n\n`,
+  )
   const profile = mkdtempSync(join(tmpdir(), 'satchel-demo-'))
 
   if (findElectronBinary() && !values.bridge) {

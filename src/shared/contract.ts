@@ -7,6 +7,7 @@ import { z } from 'zod'
 import type { EventName, MethodName } from './channels'
 import { connectivitySchema, desktopContract, updateStateSchema } from './desktop'
 import { ordersContract, outboxSummarySchema } from './orders'
+import { orderTrackingContract } from './order-tracking'
 import { quotesContract } from './quotes'
 import type { Result } from './result'
 import {
@@ -59,6 +60,8 @@ const settingsSchema = z.object({
   keepSentOrdersMonths: z.number().int().min(1).max(120),
   /** A quote past its validity is kept this many days more (converted or not), then purged. */
   keepExpiredQuotesDays: z.number().int().min(0).max(3650),
+  /** Full orders fetched per sync at most (newest first); the rest wait for the next run. */
+  orderDetailsPerSync: z.number().int().min(1).max(2000),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -149,6 +152,7 @@ export const contract = {
   listOrders: { input: orderListSchema, output: orderListResultSchema },
   getOrder: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: orderDetailSchema },
   ...ordersContract,
+  ...orderTrackingContract,
   ...quotesContract,
   ...desktopContract,
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>

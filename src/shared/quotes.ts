@@ -106,6 +106,9 @@ const documentLineSchema = z.object({
   unitPrice: z.number().nullable(),
   lineTotal: z.number().nullable(),
   note: z.string().nullable(),
+  /** A sent order whose full copy sync fetched: what of the line has shipped, and what is backordered. */
+  shipped: z.number().optional(),
+  backordered: z.number().optional(),
 })
 
 const printableDocumentSchema = z.object({

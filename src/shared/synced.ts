@@ -349,6 +349,8 @@ export const syncReportSchema = z.object({
   scopes: z.array(scopeReportSchema),
   durationMs: z.number(),
   error: appErrorSchema.pick({ code: true, message: true }).nullable(),
+  /** Full orders fetched after the listings (one request each), failed (fetched next run), and still waiting. */
+  orderDetails: z.object({ fetched: z.number(), failed: z.number(), waiting: z.number() }).optional(),
 })
 export type SyncReport = z.infer<typeof syncReportSchema>
 

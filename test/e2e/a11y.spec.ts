@@ -1,8 +1,8 @@
 /**
  * WCAG 2.2 AA on every main screen, light and dark, so every rep can use them: axe-core runs over
  * each one, with the data a rep would have (synced catalog, orders, an outbox with a sent, a
- * retrying and a rejected order, a draft with a problem), and fails on any serious or critical
- * violation.
+ * retrying and a rejected order, a draft with a problem, a sent order shipped in part and marked
+ * changed), and fails on any serious or critical violation.
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
@@ -69,6 +69,14 @@ test('every main screen passes axe (no serious or critical violation) in light a
   const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
   await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
   const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+  // After Send: the sent order fetched in full, then shipped in part with the rest backordered, so
+  // the order screen has its per-line figures, timeline and related order, and the Orders list a mark.
+  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  const sent = orders[0]!
+  const lineCount = sent.lineCount
+  control.fulfilOrder(sent.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 1 }], backorderRest: lineCount > 1 })
+  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  expect((await coreApi(core, 'listChangedOrders')).map((change) => change.guid)).toContain(sent.guid)
 
   const screens: [string, string][] = [
     ['customers', '#/customers'],
@@ -76,7 +84,9 @@ test('every main screen passes axe (no serious or critical violation) in light a
     ['new customer', '#/customers/new'],
     ['catalog', `#/catalog`],
     ['orders', '#/orders'],
+    ['orders changed', '#/orders?changed=1'],
     ['order', `#/orders/${orders[0]!.guid}`],
+    ['order document', `#/documents/order/${orders[0]!.guid}`],
     ['outbox', '#/outbox'],
     ['drafts', '#/drafts'],
     ['order entry', `#/drafts/${draft.draft.id}`],
@@ -84,6 +94,11 @@ test('every main screen passes axe (no serious or critical violation) in light a
   ]
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
+    if (scheme === 'dark') {
+      // Opening the order in light cleared its mark: a new change (on hold) marks it again.
+      control.fulfilOrder(sent.guid, { kind: 'hold', onHold: true })
+      expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+    }
     for (const [screen, hash] of screens) {
       await page.goto(`${bridge.url}${hash}`)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()

@@ -1,6 +1,7 @@
 /**
  * Reflow (WCAG 1.4.10) and resize text (1.4.4), which axe does not test: every main screen, with the
- * data a rep has (lines with problems, a rejected order, a quote, a document), at 320 CSS px wide, at
+ * data a rep has (lines with problems, a rejected order, a quote, a document, an order shipped in
+ * part and marked changed), at 320 CSS px wide, at
  * 200% zoom of a 1280×720 laptop (640×360 CSS px at two device pixels each), at 900 px and at
  * 1280×720, in light and dark. Nothing scrolls sideways, no text is cut off, the frame leaves the
  * screen to the content, and each state is saved as test-results/screenshots/reflow-*.png to be
@@ -113,6 +114,10 @@ for (const layout of layouts) {
       await settle(core)
       await coreApi(core, 'syncNow', {})
       const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+      // After Send: the order shipped in part, the rest backordered, so its page has every column,
+      // the timeline and a related order, and the Orders list a changed mark.
+      service.current.control.fulfilOrder(orders[0]!.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 1 }], backorderRest: true })
+      await coreApi(core, 'syncNow', {})
 
       // A draft whose lines show every column and every kind of problem: a line not offered to the
       // customer's group, one under its minimum, and plain ones with notes.
@@ -138,6 +143,7 @@ for (const layout of layouts) {
         ['catalog-adding', `#/catalog?draft=${draft.draft.id}`],
         ['order-entry', `#/drafts/${draft.draft.id}`],
         ['orders', '#/orders'],
+        ['orders-changed', '#/orders?changed=1'],
         ['order', `#/orders/${orders[0]!.guid}`],
         ['outbox', '#/outbox'],
         ['drafts', '#/drafts'],

@@ -33,11 +33,15 @@ describe('satchel CLI', () => {
     const run = await cli(['sync', '--db', db, '--json'], env)
     expect(run.code).toBe(0)
     const result = json(run)
-    expect(Object.keys(result).sort()).toEqual(['durationMs', 'ok', 'resources'])
+    expect(Object.keys(result).sort()).toEqual(['durationMs', 'ok', 'orderDetails', 'resources'])
+    // Each order of the last 90 days is fetched in full once.
+    const since = service.control.now().getTime() - 90 * 86_400_000
+    const recentOrders = service.control.orders().filter((o) => o.deleted_at === null && Date.parse(String(o.created_at)) >= since).length
     expect(result).toEqual({
       ok: true,
       resources: { catalogs: counts, priceGroups: counts, customers: counts, catalogItems: counts, orders: counts },
       durationMs: expect.any(Number),
+      orderDetails: { fetched: recentOrders, failed: 0, waiting: 0 },
     })
     const liveItems = service.control.catalogs().filter((c) => c.deleted_at === null).flatMap((c) => service.control.catalogItems(String(c.guid))).filter((i) => i.deleted_at === null)
     expect((result.resources as Record<string, { upserted: number }>).catalogItems?.upserted).toBe(liveItems.length)

@@ -8,7 +8,7 @@ import { FaultEngine } from './faults'
 import { leafCategories, makeItems, makeVendor } from './generate'
 import { parseLimit, parseOffset, queryString, type Query } from './http'
 import type { Price } from './model'
-import { insertRandomOrder, orderObject } from './orders'
+import { fulfilOrder, insertRandomOrder, orderObject } from './orders'
 import { ControlError, type CatalogEntry, type ItemEntry, type Store } from './store'
 
 /** The request log keeps the most recent entries only, so long benchmark runs stay bounded. */
@@ -230,6 +230,17 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
     setSupplierSetting: (name, value) => {
       if (name !== 'remainInPreliminary') throw new ControlError(`unknown supplier setting '${name as string}'`)
       store.settings.remainInPreliminary = value === true
+    },
+    fulfilOrder: (orderGuid, step) => {
+      const order = store.ordersByGuid.get(orderGuid)
+      if (!order || order.rec.deleted_at !== null) throw new ControlError(`unknown order ${orderGuid}`)
+      if (!step || typeof step !== 'object') throw new ControlError('step must be an object')
+      try {
+        fulfilOrder(store, order, step)
+      } catch (error) {
+        throw new ControlError(error instanceof Error ? error.message : String(error))
+      }
+      return clone(orderObject(store, order))
     },
     addFault: (rule) => faults.add(rule),
     removeFault: (id) => faults.remove(id),

@@ -466,6 +466,24 @@ function generateOrders(store: Store, rng: Rng, count: number, reps: UserRec[], 
       child.rec.po_no = entry.rec.po_no
     }
   }
+  markFulfilment(made)
+}
+
+/**
+ * Every state an order can be in after Send, also in the smallest data: one submitted order on hold
+ * and one shipped order whose last line is still pending (partially shipped). Chosen by position,
+ * without drawing from the generator, so the rest of the seeded data stays as it was.
+ */
+function markFulfilment(made: OrderEntry[]): void {
+  const held = made.find((entry, index) => index >= 5 && entry.rec.order_state_id === STATE.SUBMITTED)
+  if (held) held.rec.is_on_hold = true
+  const partial = made.find((entry, index) => index >= 5 && entry.rec.order_state_id === STATE.SHIPPED && entry.lines.length >= 2)
+  const last = partial?.lines.at(-1)
+  if (partial && last) {
+    last.qty_shipped = 0
+    last.qty_pending = last.qty
+    partial.rec.partially_shipped = true
+  }
 }
 
 interface SeedOrderArgs {

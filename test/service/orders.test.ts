@@ -283,3 +283,45 @@ describe('POST /v1/order/submit', () => {
     expect(item(row.guid).qty_held_for_backorders).toBe(0)
   })
 })
+
+describe('fulfilment after Send (control.fulfilOrder)', () => {
+  it('the seeded history has an order on hold and a partially shipped one', () => {
+    const all = orders()
+    expect(all.some((order) => order.is_on_hold === true && order.order_state_id === 2)).toBe(true)
+    const partial = all.find((order) => order.partially_shipped === true && order.order_state_id === 8)
+    expect(partial?.Order_Items.at(-1)).toMatchObject({ qty_shipped: 0, qty_pending: partial?.Order_Items.at(-1).qty })
+  })
+
+  it('ships two of three lines and backorders the third into a related order GET /v1/orders/{guid} returns', async () => {
+    const rows = orderableItems(service, first.guid, 'Retail', 30).slice(0, 3)
+    const reply = await post(service, '/v1/orderWithItems', orderBody(first, rows.map((row) => ({ item: row, qty: 4 }))), { headers: { vendorGuid: openCustomer(service).guid } })
+    expect(reply.status).toBe(200)
+    const placed = reply.json.order
+    service.control.fulfilOrder(placed.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 4 }, { itemNo: 2, qty: 4 }], backorderRest: true })
+    const read = await get(service, `/v1/orders/${placed.guid}`)
+    expect(read.status).toBe(200)
+    const order = read.json.order
+    expect(order).toMatchObject({ order_state_id: 8, is_shipped: true, partially_shipped: true, ship_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) })
+    expect(order.Order_Items.map((line: Json) => [line.qty_shipped, line.qty_backordered, line.qty_pending])).toEqual([[4, 0, 0], [4, 0, 0], [0, 4, 0]])
+    expect(order.Order_State_Logs.map((log: Json) => log.Order_State.name)).toEqual(['PRELIMINARY', 'SUBMITTED', 'SHIPPED'])
+    expect(read.json.relatedOrders).toHaveLength(1)
+    expect(read.json.relatedOrders[0]).toMatchObject({ name: `${placed.name}-BO1`, parent_order_id: placed.id })
+    expect(read.json.relatedOrders[0].Order_Items).toHaveLength(1)
+    const child = await get(service, `/v1/orders/${read.json.relatedOrders[0].guid}`)
+    expect(child.json.relatedOrders.map((related: Json) => related.guid)).toEqual([placed.guid])
+  })
+
+  it('holds, releases and cancels, each stamping updated_at', async () => {
+    const [row] = orderableItems(service, first.guid, 'Retail', 30)
+    const reply = await post(service, '/v1/orderWithItems', orderBody(first, [{ item: row, qty: 1 }]), { headers: { vendorGuid: openCustomer(service).guid } })
+    const guid = reply.json.order.guid as string
+    service.control.shiftClock(1000)
+    const held = service.control.fulfilOrder(guid, { kind: 'hold', onHold: true })
+    expect(held.is_on_hold).toBe(true)
+    expect(String(held.updated_at) > reply.json.order.updated_at).toBe(true)
+    expect(service.control.fulfilOrder(guid, { kind: 'hold', onHold: false }).is_on_hold).toBe(false)
+    const cancelled = service.control.fulfilOrder(guid, { kind: 'cancel' })
+    expect(cancelled).toMatchObject({ order_state_id: 23, is_cancelled: true })
+    expect(() => service.control.fulfilOrder(guid, { kind: 'state', stateId: 8 })).toThrow(/CANCELLED/)
+  })
+})

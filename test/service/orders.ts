@@ -11,6 +11,7 @@ import { addressInput, applyAddress, contactInput, createVendor, vendorInput, ve
 import { HttpError, isUuid, parseBody, reconcileErrors, zodIssues, type AuthContext, type ReconcileIssue } from './http'
 import { NEXT_STATE, ORDER_SOURCES, ORDER_STATES, STATE, type OrderItemRec, type UserRec } from './model'
 import { round2 } from './prng'
+import type { FulfilmentStep } from './types'
 import { makeAddress, type CatalogEntry, type ItemEntry, type OrderEntry, type OrderRefs, type PriceGroupEntry, type Store, type VendorEntry } from './store'
 
 /** Sales tax applied to taxable lines of customers that are not tax exempt, in percent. */
@@ -969,3 +970,62 @@ export function updateOrder(store: Store, entry: OrderEntry, user: UserRec, body
   return orderObject(store, entry)
 }
 
+
+// ---- fulfilment (control only) ----------------------------------------------------------------
+
+export function fulfilOrder(store: Store, entry: OrderEntry, step: FulfilmentStep): void {
+  const user = store.sessionUser
+  const at = store.nowIso()
+  switch (step.kind) {
+    case 'state':
+      transition(store, entry, step.stateId, user, undefined)
+      return
+    case 'cancel':
+      transition(store, entry, STATE.CANCELLED, user, undefined)
+      return
+    case 'hold':
+      entry.rec.is_on_hold = step.onHold
+      store.touchOrder(entry, at)
+      return
+    case 'ship': {
+      const from = entry.rec.order_state_id
+      if (from === STATE.COMPLETED || from === STATE.CANCELLED) throw new HttpError(400, `Order ${entry.rec.name} is ${stateObject(from).name}`, 'INVALID_TRANSITION')
+      const rests: { line: OrderItemRec; rest: number }[] = []
+      for (const line of entry.lines) {
+        const wanted = step.lines.find((candidate) => candidate.itemNo === line.item_no)?.qty ?? 0
+        const open = Math.max(0, line.qty - line.qty_shipped)
+        const qty = Math.min(open, Math.max(0, wanted))
+        const item = store.itemsById.get(line.catalog_item_id)
+        if (item && item.rec.has_inventory && qty > 0) {
+          item.rec.qty_on_hand = Math.max(0, item.rec.qty_on_hand - qty)
+          item.rec.reserved_qty_on_hand = Math.max(0, item.rec.reserved_qty_on_hand - Math.min(qty, line.qty_reserved))
+          store.touchItem(item, at)
+        }
+        line.qty_reserved = Math.max(0, line.qty_reserved - qty)
+        line.qty_shipped += qty
+        const rest = open - qty
+        if (rest > 0 && step.backorderRest === true) {
+          rests.push({ line, rest })
+          line.qty_backordered = rest
+          line.is_backordered = true
+          line.qty_pending = 0
+        } else {
+          line.qty_pending = rest
+        }
+        line.updated_at = at
+      }
+      if (rests.length > 0) createBackorder(store, entry, rests, user)
+      entry.reserved = true
+      entry.rec.is_shipped = entry.lines.some((line) => line.qty_shipped > 0)
+      entry.rec.partially_shipped = entry.lines.some((line) => line.qty_shipped < line.qty)
+      entry.rec.ship_date = at.slice(0, 10)
+      if (from !== STATE.SHIPPED) {
+        entry.rec.order_state_id = STATE.SHIPPED
+        entry.logs.push({ created_at: at, userId: user.id, stateId: STATE.SHIPPED })
+      }
+      computeTotals(store, entry)
+      store.touchOrder(entry, at)
+      return
+    }
+  }
+}

@@ -97,6 +97,14 @@ export interface InFlightOverlap {
   second: { url: string; startedMs: number; endedMs: number | null }
 }
 
+export type FulfilmentStep =
+  | { kind: 'state'; stateId: number }
+  /** Ships `qty` of each listed line (by item_no); unlisted lines ship nothing. With `backorderRest`
+   * each line's unshipped rest goes to a new backorder (`<name>-BO<n>`, related), else it stays pending. */
+  | { kind: 'ship'; lines: { itemNo: number; qty: number }[]; backorderRest?: boolean }
+  | { kind: 'hold'; onHold: boolean }
+  | { kind: 'cancel' }
+
 export type MutableKind = 'catalogItem' | 'customer' | 'catalog' | 'priceGroup' | 'category' | 'order'
 
 /** Tests' and drills' handle on the double. Every mutation stamps updated_at with the double's clock. */
@@ -121,6 +129,12 @@ export interface ServiceControl {
   insertCatalogItem(catalogGuid: string, fields?: Record<string, unknown>): Record<string, unknown>
   insertCustomer(fields?: Record<string, unknown>): Record<string, unknown>
   setSupplierSetting(name: 'remainInPreliminary', value: boolean): void
+  /**
+   * What the supplier's staff do after an order was placed: move it to a state, ship some lines (the
+   * rest pending or backordered into a new related order), put it on hold or take it off, cancel it.
+   * Returns the full order.
+   */
+  fulfilOrder(orderGuid: string, step: FulfilmentStep): Record<string, unknown>
 
   addFault(rule: FaultRule): string
   removeFault(id: string): void

@@ -43,7 +43,7 @@ describe('handler table', () => {
     expect(result.error.code).toBe('INVALID_ARGUMENT')
     expect(result.error.issues).toEqual([expect.objectContaining({ path: 'syncIntervalMinutes' })])
     // Nothing was written: the stored settings are still the defaults.
-    expect(await call(core.handlers, 'getSettings')).toEqual({ ok: true, value: { syncIntervalMinutes: 15, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90 } })
+    expect(await call(core.handlers, 'getSettings')).toEqual({ ok: true, value: { syncIntervalMinutes: 15, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
   })
 
   it('rejects the same malformed argument with the same typed error through the bridge', async () => {
@@ -66,8 +66,8 @@ describe('handler table', () => {
     const seen: unknown[] = []
     core.events.subscribe((event) => seen.push(event))
     const result = await core.handlers.updateSettings({ syncIntervalMinutes: 30 })
-    expect(result).toEqual({ ok: true, value: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90 } })
-    expect(seen).toEqual([{ name: 'settingsChanged', payload: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90 } }])
+    expect(result).toEqual({ ok: true, value: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
+    expect(seen).toEqual([{ name: 'settingsChanged', payload: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } }])
   })
 
   it('reports the database status through getAppInfo', async () => {

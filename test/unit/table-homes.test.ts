@@ -48,6 +48,8 @@ const homes: Record<string, string> = {
   categories: 'src/main/local/catalogs.ts',
   price_groups: 'src/main/local/price-groups.ts',
   deferred_indexes: 'src/main/local/copy.ts',
+  order_details: 'src/main/local/order-details.ts',
+  order_detail_sightings: 'src/main/local/order-details.ts',
 }
 
 describe('one home per table', () => {

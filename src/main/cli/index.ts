@@ -21,6 +21,11 @@ Commands:
   flush                                  Send the outbox's waiting orders now
   outbox                                 List the outbox's orders and their states
   quotes [--customer <vendorGuid>]       List the quotes saved on this laptop
+  orders list [--customer <vendorGuid>] [--changed] [--state <name or id>] [--limit N]
+                                         Synced orders, newest first; --changed: those whose
+                                         status changed since the rep last opened them
+  orders show <number or guid>           An order as last fetched: lines with shipped,
+                                         backordered and pending, timeline, related orders
   customer usual <customerGuid> [--limit N]
                                          What the customer usually orders, priced today
   support-bundle --out FILE [--logs DIR] Write the support bundle (a zip: versions, settings,
@@ -58,6 +63,8 @@ const options = {
   file: { type: 'string' },
   out: { type: 'string' },
   logs: { type: 'string' },
+  changed: { type: 'boolean' },
+  state: { type: 'string' },
 } as const
 
 /** Which command options each command takes; anything else is invalid input. */
@@ -72,6 +79,8 @@ const commandOptions: Record<string, readonly string[]> = {
   quotes: ['customer'],
   'customer usual': ['limit'],
   'support-bundle': ['out', 'logs'],
+  'orders list': ['customer', 'changed', 'state', 'limit'],
+  'orders show': [],
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -164,11 +173,11 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     databasePath = global.db
     const [first, second, ...rest] = positionals
     if (!first) throw new UsageError('Give a command: sync, status, items search, customers search, order queue, flush or outbox (see --help)')
-    const twoWords = first === 'items' || first === 'customers' || first === 'order' || first === 'customer'
+    const twoWords = first === 'items' || first === 'customers' || first === 'order' || first === 'customer' || first === 'orders'
     const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
     if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
-    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs'] as const) {
+    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs', 'changed', 'state'] as const) {
       if (values[name] !== undefined && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to '${command}'`)
     }
     const args = twoWords ? rest : [second, ...rest].filter((value) => value !== undefined)
@@ -230,6 +239,18 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         if (!out) throw new UsageError('support-bundle needs --out <file.zip>')
         const { runSupportBundle } = await import('./support')
         return await runSupportBundle(global, { out, logs: nonEmpty(values.logs) ?? defaultLogsDirectory() }, output)
+      }
+      case 'orders list': {
+        if (args.length > 0) throw new UsageError(`orders list takes no arguments (got '${args.join(' ')}')`)
+        const { runOrdersList } = await import('./tracking')
+        const customer = nonEmpty(values.customer)
+        const state = nonEmpty(values.state)
+        return runOrdersList(global, { ...(customer ? { customer } : {}), ...(state ? { state } : {}), changed: values.changed === true, limit: parseLimit(values.limit, 50) }, output)
+      }
+      case 'orders show': {
+        if (args.length !== 1 || !nonEmpty(args[0])) throw new UsageError('orders show takes one order: orders show <number or guid>')
+        const { runOrderShow } = await import('./tracking')
+        return runOrderShow(global, { order: args[0]!.trim() }, output)
       }
     }
     throw new UsageError(`Unknown command '${command}'`)

@@ -12,6 +12,8 @@ import { LocalCopy } from '../local/copy'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../sync/engine'
 import { createSyncRun } from '../sync/run'
+import { AppSettings } from '../settings/app-settings'
+import { OutboxReader } from '../orders/outbox'
 import { cliConnection } from './connection'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
@@ -55,7 +57,10 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     // The desktop app may be syncing the same database: wait for it, then run (a delta, by then short).
     const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
     // The run the app makes: pages written on a thread of their own, so the progress bar keeps moving.
-    const run = createSyncRun({ db, store, lease, clock: systemClock, logger: silentLogger })
+    const settings = new AppSettings(db).get()
+    const outbox = new OutboxReader(db)
+    const orderDetails = { limit: () => settings.orderDetailsPerSync, sentApiGuids: () => outbox.sentOrders().map((sent) => sent.apiGuid) }
+    const run = createSyncRun({ db, store, lease, clock: systemClock, logger: silentLogger, orderDetails })
     const queries = new BrowseQueries(db)
     let catalogNames = new Map<string, string>()
     const report = await run({
@@ -73,7 +78,13 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     })
     output.endProgress()
     const warnings = report.scopes.flatMap((scope) => scope.warnings ?? [])
-    const result = { ok: report.ok, resources: report.resources, durationMs: report.durationMs, ...(warnings.length > 0 ? { warnings } : {}) }
+    const result = {
+      ok: report.ok,
+      resources: report.resources,
+      durationMs: report.durationMs,
+      ...(report.orderDetails ? { orderDetails: report.orderDetails } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+    }
     if (!report.ok) {
       const error = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
       throw new CliFailure(`sync failed: ${error.message}`, error.code, { ...result, error })
@@ -93,6 +104,9 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
         resourceNames.map((name) => [labels[name], String(report.resources[name].fetched), String(report.resources[name].upserted), String(report.resources[name].deleted)]),
       ) +
       `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.` +
+      (report.orderDetails
+        ? `\nFull orders: ${report.orderDetails.fetched} fetched${report.orderDetails.failed ? `, ${report.orderDetails.failed} failed` : ''}${report.orderDetails.waiting ? `, ${report.orderDetails.waiting} left for the next sync` : ''}.`
+        : '') +
       warnings.map((warning) => `\nWarning: ${warning}`).join('')
     output.result(result, human)
     return 0

@@ -1,4 +1,5 @@
 import { createBrowsing } from '../browse'
+import { orderTrackingMethods } from '../browse/order-tracking'
 import { connectivityMethods, createConnectivityMonitor, watchReplies } from '../connectivity'
 import { UsualItems } from '../customers/usual'
 import { closeDatabase, openDatabase } from '../db/database'
@@ -53,6 +54,10 @@ export function createCore(config: CoreConfig): Core {
     clients,
     label,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
+    orderDetails: {
+      limit: () => settings.get().orderDetailsPerSync,
+      sentApiGuids: () => orders.desk.outbox.read.sentOrders().map((sent) => sent.apiGuid),
+    },
     clock,
     logger,
     events: hub,
@@ -100,6 +105,7 @@ export function createCore(config: CoreConfig): Core {
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,
+      ...orderTrackingMethods(db, clock),
       ...orderMethods(orders, browsing.queries),
       ...quoteMethods({ quotes, usual }),
       ...documentMethods({ db, desk: orders.desk, quotes, catalogSyncedAt: syncedAt, queries: browsing.queries, ...(desktop ? { desktop } : {}) }),

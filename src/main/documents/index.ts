@@ -1,6 +1,7 @@
 import { type AddressInput, type Draft, type DraftLine, type ShipTo } from '../../shared/orders'
 import type { DocumentKind, PrintableDocument } from '../../shared/quotes'
 import type { Address, CustomerDetail, OrderDetail } from '../../shared/synced'
+import type { OrderTracking } from '../../shared/order-tracking'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import { Catalogs } from '../local/catalogs'
@@ -17,6 +18,8 @@ export interface DocumentSources {
   quotes: QuoteDesk
   customer(guid: string): CustomerDetail | null
   order(guid: string): OrderDetail | null
+  /** The sent order's full copy, when sync has fetched it (shipped and backordered per line). */
+  tracking?(guid: string): OrderTracking | null
   catalogSyncedAt(catalogGuid: string): number | null
 }
 
@@ -27,6 +30,8 @@ interface Line {
   unitPrice: number | null
   lineTotal: number | null
   note: string | null
+  shipped?: number
+  backordered?: number
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -138,26 +143,30 @@ export class Documents {
     const sent = order.apiGuid ? (this.sources.desk.outbox.read.printable(order.apiGuid)?.draft ?? null) : null
     const sentLines = matchSentLines(order.lines, sent?.lines ?? [])
     const customer = order.customerGuid ? this.sources.customer(order.customerGuid) : null
+    const tracked = this.sources.tracking?.(guid) ?? null
+    const trackedLines = tracked?.lines.length === items.length ? tracked.lines : null
     const lines: Line[] = items.map((item, index) => {
       const catalogItem = (item.Catalog_Item && typeof item.Catalog_Item === 'object' ? item.Catalog_Item : {}) as Json
       const line = order.lines[index]
       const qty = line?.qty ?? 0
       const sentLine = sentLines[index]
-      const unitPrice = number(item.net_price) ?? number(item.list_price_frozen) ?? sentLine?.unitPriceSeen ?? null
+      const full = trackedLines?.[index]
+      const unitPrice = number(item.net_price) ?? full?.unitPrice ?? number(item.list_price_frozen) ?? sentLine?.unitPriceSeen ?? null
       return {
         sku: line?.sku ?? text(catalogItem.sku) ?? '',
         name: line?.name ?? text(catalogItem.name) ?? '',
         qty,
         unitPrice,
-        lineTotal: number(item.total) ?? (unitPrice === null ? null : roundMoney(unitPrice * qty)),
+        lineTotal: number(item.total) ?? full?.lineTotal ?? (unitPrice === null ? null : roundMoney(unitPrice * qty)),
         note: line?.note ?? null,
+        ...(full ? { shipped: full.qtyShipped, backordered: full.qtyBackordered } : {}),
       }
     })
     return this.finish({
       kind: 'order',
       title: 'Order',
       number: order.name ?? (order.id !== null ? String(order.id) : null),
-      state: order.state.name,
+      state: tracked?.state.name ?? order.state.name,
       date: order.createdAt,
       validUntil: null,
       catalogGuid: order.catalogGuid,

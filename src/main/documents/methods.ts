@@ -3,6 +3,7 @@ import type { CustomerDetail, OrderDetail } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { DesktopPort } from '../ports'
 import { Documents, type DocumentSources } from './index'
+import { OrderDetails } from '../local/order-details'
 
 export type DocumentMethods = Pick<Implementations, 'getDocument' | 'printDocument' | 'saveDocumentPdf'>
 
@@ -16,7 +17,8 @@ const desktopOnly = 'Printing and saving a PDF come with the desktop app; in thi
 /** The contract's document methods: a document reads quotes, drafts and orders, so it has a table of its own. */
 export function documentMethods(wiring: DocumentWiring): DocumentMethods {
   const { queries, desktop, ...sources } = wiring
-  const documents = new Documents({ ...sources, customer: (guid) => queries.getCustomer(guid), order: (guid) => queries.getOrder(guid) })
+  const details = new OrderDetails(sources.db)
+  const documents = new Documents({ ...sources, customer: (guid) => queries.getCustomer(guid), order: (guid) => queries.getOrder(guid), tracking: (guid) => details.tracking(guid) })
   return {
     getDocument: ({ kind, ref }) => documents.get(kind, ref),
     printDocument: async () => {

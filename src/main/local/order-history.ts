@@ -63,6 +63,14 @@ export interface OrderListOptions {
 const orderColumns = `o.guid, o.id, o.name, o.api_guid, coalesce(o.customer_guid, c.guid) AS customer_guid, c.name AS customer_name,
   o.catalog_guid, o.order_state_id, o.order_state_name, o.po_no, o.sub_total, o.grand_total, o.created_at, o.json`
 
+/**
+ * The history's orders as other homes join them (full orders after Send, in order-details.ts), so
+ * the orders table's SQL stays here: `o` is the history row.
+ */
+export const historyOrders = 'orders o'
+/** Joins the history row `o` to the full order `d`. */
+export const historyOrderOfDetail = 'orders o ON o.guid = d.order_guid'
+
 /** Every read of the order history. */
 export class OrderHistory {
   private readonly statements
@@ -74,6 +82,7 @@ export class OrderHistory {
       byGuid: db.prepare<[string], OrderRow>(`SELECT ${orderColumns} FROM orders o LEFT JOIN ${customerOfOrder}
        WHERE o.guid = ?`),
       countLive: db.prepare<[], number>('SELECT count(*) FROM orders WHERE deleted_at IS NULL').pluck(),
+      isLive: db.prepare<[string], number>('SELECT 1 FROM orders WHERE guid = ? AND deleted_at IS NULL').pluck(),
       lastCatalogOf: db
         .prepare<[string], string>('SELECT catalog_guid FROM orders WHERE customer_guid = ? AND catalog_guid IS NOT NULL AND deleted_at IS NULL ORDER BY created_ms DESC LIMIT 1')
         .pluck(),
@@ -92,6 +101,11 @@ export class OrderHistory {
 
   countLive(): number {
     return this.statements.countLive.get() ?? 0
+  }
+
+  /** The order is in the history and not deleted by the service. */
+  has(guid: string): boolean {
+    return this.statements.isLive.get(guid) !== undefined
   }
 
   /** The catalog of the customer's newest order that names one. */

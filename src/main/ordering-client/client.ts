@@ -642,10 +642,15 @@ export class ServiceClient {
     }
   }
 
-  /** GET /v1/orders/{orderGuid}: the full order. */
-  async getOrder(orderGuid: string, options: CallOptions = {}): Promise<OrderRecord> {
-    const body = await this.request({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderGuid)}`, reply: 'order', ...options })
-    return this.check(orderResponseSchema, body, 'an order').order
+  /**
+   * GET /v1/orders/{orderGuid}: the full order and its related orders. `once`: a single attempt, for
+   * callers that try again on their own schedule (sync fetches a failed order at its next run).
+   */
+  async getOrder(orderGuid: string, options: CallOptions & { once?: boolean } = {}): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }> {
+    const { once, ...call } = options
+    const body = await this.request({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderGuid)}`, reply: 'order', ...(once ? { retry: false } : {}), ...call })
+    const checked = this.check(orderResponseSchema, body, 'an order')
+    return { order: checked.order, relatedOrders: checked.relatedOrders ?? [] }
   }
 
   /**

@@ -219,7 +219,8 @@ export const catalogItemPageSchema = z.looseObject({
 })
 export const catalogItemResponseSchema = z.looseObject({ catalog_item: catalogItemSchema })
 export const catalogItemBatchSchema = z.looseObject({ catalog_items: catalogItemArraySchema })
-export const orderResponseSchema = z.looseObject({ order: orderSchema })
+/** GET /v1/orders/{guid}: the full order and its related orders (backorders, the parent order). */
+export const orderResponseSchema = z.looseObject({ order: orderSchema, relatedOrders: z.array(orderSchema).nullish() })
 
 const entityRef = z.looseObject({ id: int, guid: text })
 export const orderWithItemsResponseSchema = z.looseObject({

@@ -8,6 +8,7 @@ const defaultSettings: Settings = {
   quoteValidityDays: 30,
   keepSentOrdersMonths: 24,
   keepExpiredQuotesDays: 90,
+  orderDetailsPerSync: 200,
 }
 
 /** The rep's settings (Settings screen), with their defaults; kept in the settings table, one key each. */

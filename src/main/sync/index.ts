@@ -14,6 +14,7 @@ import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
 import type { Clock, Logger } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
+import type { OrderDetailPolicy } from './order-details'
 import { SyncScheduler } from './scheduler'
 import type { Worker } from 'node:worker_threads'
 
@@ -53,6 +54,8 @@ export interface SyncOptions {
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
   writerWorker?: (data: WriterWorkerData) => Worker
+  /** How many full orders each run fetches, and which besides the recent history (sync/order-details.ts). */
+  orderDetails: OrderDetailPolicy
 }
 
 export function createSync(options: SyncOptions): Sync {
@@ -67,6 +70,7 @@ export function createSync(options: SyncOptions): Sync {
     lease,
     clock,
     logger: syncLogger,
+    orderDetails: options.orderDetails,
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
   })

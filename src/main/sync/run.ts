@@ -5,6 +5,8 @@ import type { LocalCopy } from '../local/copy'
 import type { Clock, Logger } from '../ports'
 import { SyncEngine, type SyncReport, type SyncRunOptions, type SyncSource } from './engine'
 import { withSyncLease } from './exclusive'
+import { fetchOrderDetails, type OrderDetailPolicy, type OrderDetailSource } from './order-details'
+import { OrderDetails } from '../local/order-details'
 import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
 
 export interface SyncRunParts {
@@ -18,10 +20,12 @@ export interface SyncRunParts {
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
   writerWorker?: (data: WriterWorkerData) => Worker
+  /** How many full orders a run fetches after the listings, and which (sync/order-details.ts). */
+  orderDetails: OrderDetailPolicy
 }
 
 interface SyncRunRequest extends SyncRunOptions {
-  source: SyncSource
+  source: SyncSource & OrderDetailSource
   /** How long to wait for another process's sync of this database (0: refuse at once). */
   waitMs: number
   onWait?: (holder: LeaseHolder) => void
@@ -37,6 +41,7 @@ export type SyncRun = (request: SyncRunRequest) => Promise<SyncReport>
  */
 export function createSyncRun(parts: SyncRunParts): SyncRun {
   const { db, store, lease, clock, logger } = parts
+  const details = new OrderDetails(db)
   const createWorker = parts.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
   const inMemory = db.memory || db.name === '' || db.name === ':memory:'
 
@@ -56,7 +61,13 @@ export function createSyncRun(parts: SyncRunParts): SyncRun {
       async (signal) => {
         const writer = await pageWriter()
         try {
-          return await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
+          const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
+          // After the listings, so the history rows say which orders moved; a run that failed before
+          // the orders were listed still fetches what earlier runs left waiting.
+          // Refused credentials or a cancelled run would only fail every fetch again.
+          if (signal.aborted || report.error?.code === 'UNAUTHORIZED' || report.error?.code === 'CANCELLED') return report
+          const orderDetails = await fetchOrderDetails({ details, source, policy: parts.orderDetails, clock, logger, signal })
+          return { ...report, orderDetails }
         } finally {
           await writer.close()
         }

@@ -95,3 +95,10 @@ export function formatAgo(value: string | number | Date | null | undefined, now:
 export function formatAge(value: string | number | Date | null | undefined, now: number = Date.now()): string {
   return value === null || value === undefined ? 'never synced' : formatAgo(value, now)
 }
+
+/** A calendar day the service gave as YYYY-MM-DD (a ship date): that day wherever the rep is, not UTC midnight moved into their zone. */
+export function formatDay(value: string | null | undefined): string {
+  const match = value ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null
+  if (!match) return formatDate(value)
+  return dateFormat.format(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+}

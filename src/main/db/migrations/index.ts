@@ -14,6 +14,7 @@ import { migration as quotesRetained } from './0012-quotes-retained'
 import { migration as itemGuidIndex } from './0013-item-guid-index'
 import { migration as outboxDeliveryUnknown } from './0014-outbox-delivery-unknown'
 import { migration as leaseLiveness } from './0015-lease-liveness'
+import { migration as orderDetails } from './0016-order-details'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -39,4 +40,5 @@ export const migrations: Migration[] = [
   itemGuidIndex,
   outboxDeliveryUnknown,
   leaseLiveness,
+  orderDetails,
 ]

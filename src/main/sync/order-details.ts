@@ -1,0 +1,70 @@
+/**
+ * After the listings, the full orders: each order of the history's window (and each sent from this
+ * laptop) whose copy is missing or older than its history row is fetched once, newest first, at most
+ * `limit` per run. One attempt each: an order that fails keeps its last copy and is fetched at the next
+ * run; only a failure that every other fetch would meet too (offline, credentials, cancelled) ends the
+ * step early, and so do three transient failures in a row (the service or the network is gone). Nothing here fails the sync.
+ */
+import { ServiceError } from '../ordering-client/errors'
+import type { OrderRecord } from '../ordering-client/schemas'
+import type { OrderDetails } from '../local/order-details'
+import type { Clock, Logger } from '../ports'
+
+export interface OrderDetailSource {
+  getOrder(orderGuid: string, options: { signal?: AbortSignal; vendorGuid?: string; once?: boolean }): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }>
+}
+
+export interface OrderDetailPolicy {
+  /** Full orders fetched per run at most (the rep's setting). */
+  limit: () => number
+  /** The api_guids of orders sent from this laptop: fetched whatever their age. */
+  sentApiGuids?: () => readonly string[]
+  /** Orders placed this many days back are followed (default 90). */
+  windowDays?: number
+}
+
+export interface OrderDetailReport {
+  fetched: number
+  failed: number
+  /** Still to fetch after this run (the cap, or failures). */
+  waiting: number
+}
+
+export async function fetchOrderDetails(args: {
+  details: OrderDetails
+  source: OrderDetailSource
+  policy: OrderDetailPolicy
+  clock: Clock
+  logger: Logger
+  signal?: AbortSignal
+}): Promise<OrderDetailReport> {
+  const { details, source, policy, clock, logger, signal } = args
+  const { next } = details.candidates({
+    now: clock.now(),
+    windowDays: policy.windowDays ?? 90,
+    sentApiGuids: policy.sentApiGuids?.() ?? [],
+    limit: policy.limit(),
+  })
+  let fetched = 0
+  let failed = 0
+  let transientInARow = 0
+  for (const candidate of next) {
+    if (signal?.aborted) break
+    try {
+      const reply = await source.getOrder(candidate.guid, { once: true, ...(signal ? { signal } : {}) })
+      details.record(reply.order, reply.relatedOrders, new Date(clock.now()).toISOString())
+      fetched++
+      transientInARow = 0
+    } catch (caught) {
+      failed++
+      const error = caught instanceof ServiceError ? caught : null
+      logger.warn('fetching a full order failed; it is fetched at the next sync', { order: candidate.guid, kind: error?.kind, status: error?.status, message: caught instanceof Error ? caught.message : String(caught) })
+      if (!error || error.kind === 'cancelled' || error.kind === 'credentials') break
+      // One dropped connection or 503 is that order's; three in a row is the service or the network gone.
+      transientInARow = error.transient ? transientInARow + 1 : 0
+      if (transientInARow >= 3) break
+    }
+  }
+  const waiting = details.candidates({ now: clock.now(), windowDays: policy.windowDays ?? 90, sentApiGuids: policy.sentApiGuids?.() ?? [], limit: 0 }).waiting
+  return { fetched, failed, waiting }
+}

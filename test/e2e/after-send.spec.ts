@@ -1,0 +1,123 @@
+/**
+ * After Send, the rep can say where an order is without a network: a sent order the supplier shipped
+ * in part, with the rest backordered into a related order, is marked "changed" on the Orders list
+ * (and counted in the navigation) after the next sync; its page shows per line what shipped and what
+ * is backordered, the timeline and the backorder's link; opening it clears the mark. The CLI reads the
+ * same figures from the same database.
+ */
+import { test } from './fixtures'
+import { connectCore, coreApi, expect, orderable, settle, shoot, watchConsole } from './rep'
+import { execFile } from 'node:child_process'
+import { join, resolve } from 'node:path'
+
+const root = resolve(__dirname, '../..')
+
+/** `satchel <args> --json` as a user runs it, against the core's database: its one JSON object. */
+function cliJson(args: string[], db: string): Promise<unknown> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
+  return new Promise((done, fail) => {
+    execFile(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args, '--json'], { cwd: root, env: { ...clean, SATCHEL_DB: db }, timeout: 60_000 }, (error, stdout, stderr) => {
+      if (error) fail(new Error(`satchel ${args.join(' ')}: ${stderr}`))
+      else done(JSON.parse(stdout))
+    })
+  })
+}
+
+test.describe.configure({ timeout: 120_000 })
+
+type Json = Record<string, unknown> & { Order_Items: { item_no: number; qty: number; qty_shipped: number; qty_backordered: number; sku: string }[] }
+
+test('a shipped-in-part order is marked changed, shows shipped and backordered per line, and opening it clears the mark', async ({ page, bridge, service, core }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 3)
+  const check = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })) })
+  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  // The sync after Send fetches the sent order in full: what the rep compares later changes against.
+  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  const control = service.current.control
+  const sent = control.ordersByApiGuid(apiGuid)[0] as Json
+  const guid = String(sent.guid)
+  expect(await coreApi(core, 'listChangedOrders')).toEqual([])
+
+  // The supplier ships lines 1 and 2 in full and backorders line 3 into a related order.
+  control.fulfilOrder(guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 2 }, { itemNo: 2, qty: 3 }], backorderRest: true })
+  const report = await coreApi(core, 'syncNow', {})
+  expect(report.ok).toBe(true)
+  expect(report.orderDetails?.fetched).toBe(2)
+  const served = control.orders().find((order) => order.guid === guid) as Json
+  const backorder = `${String(sent.name)}-BO1`
+
+  const listedBefore = (await cliJson(['orders', 'list', '--changed'], core.db.name)) as { orders: { guid: string }[] }
+  expect(listedBefore.orders.map((order) => order.guid)).toEqual([guid])
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders`)
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  await expect(nav.getByRole('link', { name: /Orders\s+1 changed/ })).toBeVisible()
+  const rowOf = (name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) })
+  const row = rowOf(String(sent.name))
+  await expect(row).toContainText('Changed: Shipped 2 of 3 lines, 1 backordered')
+  await shoot(page, 'after-send-orders.png')
+  await page.getByRole('checkbox', { name: /Changed since I last looked \(1\)/ }).check()
+  const changedTable = page.getByRole('table')
+  await expect(changedTable.getByRole('row')).toHaveCount(2)
+  await expect(changedTable).toContainText('Shipped 2 of 3 lines, 1 backordered')
+  await shoot(page, 'after-send-orders-changed.png')
+
+  await changedTable.getByRole('link', { name: String(sent.name) }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(String(sent.name))
+  const lines = page.getByRole('table')
+  await expect(lines.getByRole('columnheader')).toHaveText(['#', 'SKU', 'Item', 'Unit price', 'Ordered', 'Shipped', 'Backordered', 'Pending', 'Line total'])
+  for (const line of served.Order_Items) {
+    const cells = lines.getByRole('row').filter({ hasText: line.sku }).getByRole('cell')
+    await expect(cells.nth(4)).toHaveText(String(line.qty))
+    await expect(cells.nth(5)).toHaveText(String(line.qty_shipped))
+    await expect(cells.nth(6)).toHaveText(String(line.qty_backordered))
+  }
+  await expect(page.getByTestId('order-summary')).toHaveText('Shipped 2 of 3 lines, 1 backordered')
+  const timeline = page.getByRole('region', { name: 'Timeline' })
+  await expect(timeline.getByRole('listitem')).toHaveCount(5)
+  await expect(timeline).toContainText('SHIPPED')
+  await expect(timeline).toContainText('Seen on this laptop: Shipped 2 of 3 lines, 1 backordered')
+  const related = page.getByRole('region', { name: 'Related orders' })
+  await expect(related.getByRole('link', { name: backorder })).toBeVisible()
+  await shoot(page, 'after-send-order.png')
+  await related.scrollIntoViewIfNeeded()
+  await shoot(page, 'after-send-order-timeline.png')
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await shoot(page, 'after-send-order-dark.png')
+  await page.emulateMedia({ colorScheme: 'light' })
+
+  // Opened: the mark and the count are gone, here and for the CLI.
+  await expect(nav.getByRole('link', { name: /changed/ })).toHaveCount(0)
+  const shown = (await cliJson(['orders', 'show', String(sent.name)], core.db.name)) as { lines: { qtyShipped: number; qtyBackordered: number }[]; related: { name: string }[] }
+  expect(shown.lines.map((line) => [line.qtyShipped, line.qtyBackordered])).toEqual(served.Order_Items.map((line) => [line.qty_shipped, line.qty_backordered]))
+  expect(shown.related.map((other) => other.name)).toEqual([backorder])
+  expect(((await cliJson(['orders', 'list', '--changed'], core.db.name)) as { orders: unknown[] }).orders).toEqual([])
+
+  // The backorder opens offline, and links back to its parent.
+  await related.getByRole('link', { name: backorder }).click()
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(backorder)
+  await expect(page.getByRole('region', { name: 'Related orders' }).getByRole('link', { name: String(sent.name) })).toBeVisible()
+
+  await page.goto(`${bridge.url}#/orders`)
+  await expect(rowOf(String(sent.name))).toBeVisible()
+  await expect(rowOf(String(sent.name))).not.toContainText('Changed')
+  await page.goto(`${bridge.url}#/documents/order/${guid}`)
+  const document = page.getByRole('table')
+  await expect(document.getByRole('columnheader', { name: 'Backordered' })).toBeVisible()
+  await expect(document.getByRole('row').filter({ hasText: served.Order_Items[2]!.sku }).getByRole('cell').nth(4)).toHaveText(String(served.Order_Items[2]!.qty_backordered))
+  await shoot(page, 'after-send-document.png')
+
+  // The customer page lists the customer's open orders: the backorder is open, the shipped order is not.
+  await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
+  const open = page.getByRole('region', { name: 'Open orders' })
+  await expect(open.getByRole('link', { name: backorder })).toBeVisible()
+  await expect(open.getByRole('link', { name: String(sent.name), exact: true })).toHaveCount(0)
+  await shoot(page, 'after-send-customer.png')
+  expect(errors).toEqual([])
+})

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
+import { OrderDetails } from '../../src/main/local/order-details'
+
+/** What the rep is told about an order after Send, from the full order as the service gives it. */
+let directory: string
+let db: Database
+let details: OrderDetails
+
+beforeEach(() => {
+  directory = mkdtempSync(join(tmpdir(), 'satchel-order-details-'))
+  db = openDatabase(join(directory, 'satchel.db'))
+  details = new OrderDetails(db)
+})
+afterEach(() => {
+  closeDatabase(db)
+  rmSync(directory, { recursive: true, force: true })
+})
+
+interface LineFigures {
+  qty: number
+  shipped?: number
+  backordered?: number
+}
+
+function order(stateId: number, lines: LineFigures[], flags: Record<string, unknown> = {}): Record<string, unknown> {
+  const names: Record<number, string> = { 2: 'SUBMITTED', 8: 'SHIPPED', 23: 'CANCELLED' }
+  return {
+    guid: 'order-1',
+    name: 'HP-1',
+    order_state_id: stateId,
+    Order_State: { id: stateId, name: names[stateId] },
+    updated_at: '2026-11-25T10:00:00.000Z',
+    Order_Items: lines.map((line, index) => ({ item_no: index + 1, qty: line.qty, qty_shipped: line.shipped ?? 0, qty_backordered: line.backordered ?? 0, qty_pending: 0, net_price: 2, total: 2 * line.qty })),
+    ...flags,
+  }
+}
+
+const summaryOf = (record: Record<string, unknown>) => {
+  details.record(record, [], '2026-11-25T10:00:00.000Z')
+  return details.tracking('order-1')?.summary
+}
+
+describe('what the rep is told about an order', () => {
+  it('names hold, cancel, part shipments and backorders in the rep’s words', () => {
+    expect(summaryOf(order(2, [{ qty: 2 }]))).toBe('Submitted')
+    expect(summaryOf(order(2, [{ qty: 2 }], { is_on_hold: true }))).toBe('On hold')
+    expect(summaryOf(order(23, [{ qty: 2 }], { is_cancelled: true }))).toBe('Cancelled')
+    expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }, { qty: 1, shipped: 1 }, { qty: 4, backordered: 4 }]))).toBe('Shipped 2 of 3 lines, 1 backordered')
+    expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }, { qty: 1 }]))).toBe('Shipped 1 of 2 lines')
+    expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }, { qty: 1, shipped: 1, backordered: 3 }]))).toBe('Shipped, 1 line backordered')
+    expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }]))).toBe('Shipped')
+    expect(summaryOf(order(2, [{ qty: 2, backordered: 2 }, { qty: 1 }]))).toBe('1 line backordered')
+  })
+
+  it('a first copy marks nothing; a copy whose status differs is changed until the order is opened', () => {
+    details.record(order(2, [{ qty: 2 }, { qty: 1 }]), [], '2026-11-25T10:00:00.000Z')
+    expect(details.tracking('order-1')?.changed).toBe(false)
+    // A note changed, nothing the rep is told about: still not changed, and no new sighting.
+    details.record({ ...order(2, [{ qty: 2 }, { qty: 1 }]), note: 'Gate code' }, [], '2026-11-25T11:00:00.000Z')
+    expect(details.tracking('order-1')).toMatchObject({ changed: false, timeline: [expect.objectContaining({ source: 'seen', summary: 'Submitted' })] })
+    details.record(order(8, [{ qty: 2, shipped: 2 }, { qty: 1 }]), [], '2026-11-25T12:00:00.000Z')
+    expect(details.tracking('order-1')).toMatchObject({ changed: true, summary: 'Shipped 1 of 2 lines' })
+    expect(details.tracking('order-1')?.timeline.map((entry) => entry.summary)).toEqual(['Submitted', 'Shipped 1 of 2 lines'])
+    details.opened('order-1', '2026-11-25T13:00:00.000Z')
+    expect(details.tracking('order-1')).toMatchObject({ changed: false, openedAt: '2026-11-25T13:00:00.000Z' })
+  })
+})
