@@ -82,6 +82,8 @@ export interface ConnectivityMonitor {
   repActed(): void
   /** Orders started or stopped waiting, or a sync started or ended: the schedule is looked at again. */
   attentionChanged(): void
+  /** How much longer the service's last Retry-After runs (0 when none does): sending waits it out too. */
+  quietForMs(): number
   start(): void
   stop(): void
 }
@@ -242,6 +244,8 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
   }
 
   function refresh(reason: CheckReason): Promise<ConnectivityState> {
+    // The rep pressed "Check" (or a screen asked): they are looking, so keep looking with them.
+    if (reason === 'requested') actedAt = steady()
     if (!running) return run(reason)
     // A check already under way may have started before the event (a resume, a new network), so its
     // answer can be stale: run exactly one more after it, shared by everyone who asks meanwhile.
@@ -349,6 +353,7 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     attentionChanged() {
       if (started && !running) arm()
     },
+    quietForMs: () => Math.max(0, quietUntil - steady()),
     start() {
       if (started) return
       started = true

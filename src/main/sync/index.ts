@@ -14,7 +14,7 @@ import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
 import type { Clock, Logger } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
-import { SyncScheduler } from './scheduler'
+import { SyncScheduler, watchBusy } from './scheduler'
 import type { Worker } from 'node:worker_threads'
 
 type SyncMethods = Pick<Implementations, 'syncNow' | 'cancelSync' | 'getSyncStatus'>
@@ -49,6 +49,8 @@ export interface SyncOptions {
   label?: string
   /** Progress events per second at most, per scope. */
   progressPerSecond?: number
+  /** This install's seed: background runs are spread over a share of the interval by it (scheduler.ts). */
+  spreadSeed?: string
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
@@ -86,13 +88,16 @@ export function createSync(options: SyncOptions): Sync {
     createEngine: async () => {
       const source = await clients.forSaved()
       if (!source) return null
+      // A 429 or 503 on any of the run's requests holds or widens the laptop's next runs.
+      const watched = watchBusy(source, (busy) => scheduler.serviceBusy(busy))
       // Another process (a CLI sync) may be writing this database's sync bookkeeping: this run is
       // refused with who it is, and the next trigger tries again.
-      return { run: (runOptions = {}) => run({ ...runOptions, source, waitMs: 0 }) }
+      return { run: (runOptions = {}) => run({ ...runOptions, source: watched, waitMs: 0 }) }
     },
     store,
     intervalMinutes: options.syncIntervalMinutes,
     clock,
+    ...(options.spreadSeed === undefined ? {} : { spread: { seed: options.spreadSeed } }),
     logger: syncLogger,
     onStatus: (status) => events.emit('syncStatusChanged', status),
     onProgress: emitProgress,
