@@ -164,7 +164,7 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
   const activeOnlineMs = options.activeOnlineMs ?? 4_000
   const activeOfflineMs = options.activeOfflineMs ?? 3_000
   const attentionMs = options.attentionMs ?? 2 * 60_000
-  const recheckOnlineMs = options.recheckOnlineMs ?? 15 * 60_000
+  const recheckOnlineMs = options.recheckOnlineMs ?? 20 * 60_000
   const recheckOfflineMs = options.recheckOfflineMs ?? 2 * 60_000
   const hasWaitingWork = options.hasWaitingWork ?? (() => false)
   let windowVisible = options.windowVisible ?? true

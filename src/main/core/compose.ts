@@ -58,6 +58,7 @@ export function createCore(config: CoreConfig): Core {
     logger,
     events: hub,
     spreadSeed: installSeed(new SettingsTable(db)),
+    quietForMs: () => connectivity.quietForMs(),
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
     ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
   })

@@ -51,6 +51,8 @@ export interface SyncOptions {
   progressPerSecond?: number
   /** This install's seed: background runs are spread over a share of the interval by it (scheduler.ts). */
   spreadSeed?: string
+  /** How much longer the service's last Retry-After to any request runs (the connectivity monitor's). */
+  quietForMs?: () => number
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
@@ -98,6 +100,7 @@ export function createSync(options: SyncOptions): Sync {
     intervalMinutes: options.syncIntervalMinutes,
     clock,
     ...(options.spreadSeed === undefined ? {} : { spread: { seed: options.spreadSeed } }),
+    ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
     logger: syncLogger,
     onStatus: (status) => events.emit('syncStatusChanged', status),
     onProgress: emitProgress,

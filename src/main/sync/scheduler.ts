@@ -36,6 +36,11 @@ export interface SyncSchedulerOptions {
    * (the CLI, tests of the run itself) runs start when due.
    */
   spread?: { seed: string; share?: number }
+  /**
+   * How much longer a Retry-After the service gave any other request (a probe, an order) runs: the
+   * laptop's background runs wait it out as they wait out one given to a sync request.
+   */
+  quietForMs?: () => number
   logger: Logger
   onStatus?: (status: SyncStatus) => void
   onProgress?: (progress: SyncProgress) => void
@@ -250,7 +255,7 @@ export class SyncScheduler {
   }
 
   private heldFor(): number {
-    return Math.max(0, this.heldUntil - this.options.clock.now())
+    return Math.max(0, this.heldUntil - this.options.clock.now(), this.options.quietForMs?.() ?? 0)
   }
 
   /** The next run waits out the hold, plus this install's share of it, so the fleet does not return on its last second. */
