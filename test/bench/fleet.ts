@@ -48,7 +48,8 @@ printTable([
   ['requests per order sent (all attempts)', results.perOrderRequests.toFixed(2), '—', '—'],
   ['requests per sync with nothing changed', String(results.perQuietSyncRequests), '—', '—'],
 ])
-writeResults('fleet', { at: new Date().toISOString(), elapsedS, results })
+const record = { at: new Date().toISOString(), laptops, elapsedS, results }
+  writeResults('fleet', record)
 }
 
 void main()

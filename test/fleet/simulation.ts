@@ -259,10 +259,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     const bucket = Math.floor((now - from) / second)
     if (bucket >= 0 && bucket < seconds) buckets[kind][bucket]!++
     if (idle(laptop, now)) idleRequests[kind]++
-    if (now < laptop.quietPeriodEnd) {
-      laptop.quietPeriodSent++
-      if (process.env.FLEET_DEBUG) console.log('quiet', laptop.index, kind, new Date(now).toISOString(), new Date(laptop.quietPeriodEnd).toISOString(), new Error().stack?.split('\n').slice(2, 12).join('\n'))
-    }
+    if (now < laptop.quietPeriodEnd) laptop.quietPeriodSent++
     const answer = serviceState(now)
     return new Promise((resolve) => {
       time.start(() => {
