@@ -163,7 +163,7 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
   const pollIntervalMs = options.pollIntervalMs ?? 1_000
   const activeOnlineMs = options.activeOnlineMs ?? 4_000
   const activeOfflineMs = options.activeOfflineMs ?? 3_000
-  const attentionMs = options.attentionMs ?? 2 * 60_000
+  const attentionMs = options.attentionMs ?? 60_000
   const recheckOnlineMs = options.recheckOnlineMs ?? 20 * 60_000
   const recheckOfflineMs = options.recheckOfflineMs ?? 2 * 60_000
   const hasWaitingWork = options.hasWaitingWork ?? (() => false)

@@ -19,7 +19,7 @@ import type { SyncEngine, SyncProgress, SyncReport } from './engine'
 import type { LocalCopy } from '../local/copy'
 
 /** The service asked for less: a 429 or 503, and how long it said to wait when it did. */
-export interface ServiceBusy {
+interface ServiceBusy {
   status: number
   retryAfterMs?: number
 }
