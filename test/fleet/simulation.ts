@@ -533,7 +533,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   const stackTraceLimit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   try {
-    await time.runUntil(until, options.stepMs ?? 20)
+    await time.runUntil(until, options.stepMs ?? 5)
   } finally {
     Error.stackTraceLimit = stackTraceLimit
   }

@@ -115,7 +115,9 @@ export interface ConnectivityMonitorOptions {
   /**
    * While work waits or the rep just acted: how often the service is probed while it answers, and
    * while it does not. The status must flip within 10 s either way, since a rep trusts the status
-   * bar to say whether an order can go: a probe interval plus the probe's own timeout stays under that.
+   * bar to say whether an order can go: a probe interval (5 s, counted from the last check's end)
+   * plus the probe's own timeout (4 s) stays under that. Every waiting laptop of a fleet probes at
+   * this rate while the service is down, so it is as long as the 10 s allow.
    */
   activeOnlineMs?: number
   activeOfflineMs?: number
@@ -161,8 +163,8 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
   const timers = options.timers ?? nodeTimers
   const logger = options.logger ?? silentLogger
   const pollIntervalMs = options.pollIntervalMs ?? 1_000
-  const activeOnlineMs = options.activeOnlineMs ?? 4_000
-  const activeOfflineMs = options.activeOfflineMs ?? 3_000
+  const activeOnlineMs = options.activeOnlineMs ?? 5_000
+  const activeOfflineMs = options.activeOfflineMs ?? 5_000
   const attentionMs = options.attentionMs ?? 60_000
   const recheckOnlineMs = options.recheckOnlineMs ?? 20 * 60_000
   const recheckOfflineMs = options.recheckOfflineMs ?? 2 * 60_000

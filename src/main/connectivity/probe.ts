@@ -28,7 +28,7 @@ export interface ProbeOptions {
 }
 
 const defaultProbePath = '/v1/catalogs'
-/** With the 4 s interval and 1 s poll of a watched monitor, a service that went silent shows within 10 s. */
+/** With the 5 s interval of a watched monitor (counted from the last check's end), a service that went silent shows within 10 s. */
 const defaultProbeTimeoutMs = 4_000
 
 function hostOf(url: string): string | undefined {
