@@ -325,7 +325,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     const emptyCounts = { fetched: 0, upserted: 0, deleted: 0 }
     const scheduler = new SyncScheduler({
       createEngine: async () => {
-        const source = watchBusy(client, (busy) => scheduler.serviceBusy(busy))
+        const source = watchBusy(client, (busy) => scheduler.serviceBusy(busy), () => monitor.quietForMs())
         return {
           async run(): Promise<SyncReport> {
             const started = time.now()

@@ -225,4 +225,26 @@ describe('back-pressure', () => {
     await expect(client.listPage()).rejects.toBe(fail)
     expect(told).toEqual([{ status: 429, retryAfterMs: 120_000 }, { status: 503 }])
   })
+
+  it('sends none of a run’s requests while a Retry-After another request was given runs', async () => {
+    let quiet = 90_000
+    let sent = 0
+    const told: unknown[] = []
+    const client = watchBusy(
+      {
+        async listPage() {
+          sent++
+          return 'page'
+        },
+      },
+      (busy) => told.push(busy),
+      () => quiet,
+    )
+    await expect(client.listPage()).rejects.toMatchObject({ kind: 'rateLimited', status: 429, retryAfterMs: 90_000 })
+    expect(sent).toBe(0)
+    expect(told).toEqual([{ status: 429, retryAfterMs: 90_000 }])
+    quiet = 0
+    expect(await client.listPage()).toBe('page')
+    expect(sent).toBe(1)
+  })
 })

@@ -91,7 +91,7 @@ export function createSync(options: SyncOptions): Sync {
       const source = await clients.forSaved()
       if (!source) return null
       // A 429 or 503 on any of the run's requests holds or widens the laptop's next runs.
-      const watched = watchBusy(source, (busy) => scheduler.serviceBusy(busy))
+      const watched = watchBusy(source, (busy) => scheduler.serviceBusy(busy), options.quietForMs)
       // Another process (a CLI sync) may be writing this database's sync bookkeeping: this run is
       // refused with who it is, and the next trigger tries again.
       return { run: (runOptions = {}) => run({ ...runOptions, source: watched, waitMs: 0 }) }

@@ -13,7 +13,7 @@
 import type { SyncStatus } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { Clock, Logger } from '../ports'
-import { isServiceError } from '../ordering-client/errors'
+import { isServiceError, ServiceError } from '../ordering-client/errors'
 import { installShare, nodeTimers, type Timer, type TimerPort } from '../timers'
 import type { SyncEngine, SyncProgress, SyncReport } from './engine'
 import type { LocalCopy } from '../local/copy'
@@ -300,16 +300,22 @@ const defaultShare = 0.2
 const longestHoldMs = 60 * 60_000
 
 /**
- * The client a run uses, with every 429 and 503 it meets told to `onBusy`; the client's own
- * behaviour and errors are untouched.
+ * The client a run uses, with every 429 and 503 it meets told to `onBusy`. While the service's last
+ * Retry-After (to any request: a probe's, an order's) runs, a request of the run is not sent: it
+ * fails as that 429 would, so a run under way stops with the rest of the laptop. The client's own
+ * behaviour and errors are otherwise untouched.
  */
-export function watchBusy<T extends object>(client: T, onBusy: (busy: ServiceBusy) => void): T {
+export function watchBusy<T extends object>(client: T, onBusy: (busy: ServiceBusy) => void, quietForMs: () => number = () => 0): T {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
       return (...args: unknown[]) => {
-        const result: unknown = (value as (...a: unknown[]) => unknown).apply(target, args)
+        const quiet = quietForMs()
+        const result: unknown =
+          quiet > 0
+            ? Promise.reject(new ServiceError('rateLimited', 'The ordering service asked Satchel to wait before asking again.', { status: 429, retryAfterMs: quiet }))
+            : (value as (...a: unknown[]) => unknown).apply(target, args)
         if (!(result instanceof Promise)) return result
         return result.catch((error: unknown) => {
           if (isServiceError(error) && (error.status === 429 || error.status === 503)) {
