@@ -144,7 +144,10 @@ interface FleetOptions {
   /** Requests of a sync run with nothing changed (measured against the double: 8 with two catalogs). */
   pagesPerSync?: number
   seed?: number
-  /** How long promises get to settle between steps of the virtual clock. */
+  /**
+   * Timers this close (ms) fire together before the promises they settle run on: 1 keeps a reply and
+   * the request that follows it in order; more runs faster and blurs that order.
+   */
   stepMs?: number
 }
 
@@ -533,7 +536,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   const stackTraceLimit = Error.stackTraceLimit
   Error.stackTraceLimit = 0
   try {
-    await time.runUntil(until, options.stepMs ?? 5)
+    await time.runUntil(until, options.stepMs ?? 1)
   } finally {
     Error.stackTraceLimit = stackTraceLimit
   }

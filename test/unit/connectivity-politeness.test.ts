@@ -84,7 +84,7 @@ describe('a window left open with nothing waiting', () => {
     monitor.stop()
   })
 
-  it('watches closely while orders wait, and says so the moment they start waiting', async () => {
+  it('watches closely while orders wait, from one interval after they start (their own request answers first)', async () => {
     let waiting = false
     const { monitor, probe, set } = openLaptop({ waiting: () => waiting })
     monitor.start()
@@ -93,6 +93,8 @@ describe('a window left open with nothing waiting', () => {
     waiting = true
     monitor.attentionChanged()
     await vi.advanceTimersByTimeAsync(0)
+    expect(probe.mock.calls.length).toBe(before)
+    await vi.advanceTimersByTimeAsync(5_000)
     expect(probe.mock.calls.length).toBe(before + 1)
     set({ status: 'unreachable', detail: 'No answer within 4 s.' })
     await vi.advanceTimersByTimeAsync(10_000)

@@ -283,10 +283,10 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
    * decides it changes (a check, a reply, the rep acting, work waiting): when nothing happens,
    * nothing runs, and a laptop left open costs the service a request every few minutes at most.
    */
-  function arm(): void {
+  function arm(atLeastMs = 0): void {
     if (!started) return
     checkTimer?.cancel()
-    const delay = Math.max(0, interval() - since(), quietUntil - steady())
+    const delay = Math.max(atLeastMs, interval() - since(), quietUntil - steady())
     checkTimer = timers.start(due, delay, { unref: true })
   }
 
@@ -353,7 +353,9 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
       acted('rep-acted')
     },
     attentionChanged() {
-      if (started && !running) arm()
+      // Work that starts (a sync, an order to send) asks the service itself, and its answer or its
+      // failure comes sooner than a probe would: the close watch begins one interval from now.
+      if (started && !running) arm(interval())
     },
     quietForMs: () => Math.max(0, quietUntil - steady()),
     start() {
