@@ -70,6 +70,11 @@ export interface DesktopPort {
 /** The operating system's word on whether any network is up (Electron's net.isOnline in the app). */
 export interface NetworkPort {
   isUp(): boolean
+  /**
+   * The operating system's network-change events, where the platform gives them; without them the
+   * connectivity monitor polls isUp and the interfaces' addresses (locally, no request).
+   */
+  onChange?(listener: () => void): () => void
 }
 
 export const systemClock: Clock = { now: () => Date.now(), monotonic: () => performance.now() }

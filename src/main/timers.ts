@@ -60,3 +60,32 @@ export function startTimer(fire: () => void, delayMs: number, options: { unref?:
 export function clampPeriod(periodMs: number): number {
   return Math.max(1, clampDelay(periodMs))
 }
+
+/**
+ * What starts timers, passed in where a module's schedule is worth proving: the app uses startTimer
+ * (Node's timers), the fleet simulation a virtual clock that runs a day of 10,000 laptops in seconds.
+ */
+export interface TimerPort {
+  start(fire: () => void, delayMs: number, options?: { unref?: boolean }): Timer
+}
+
+export const nodeTimers: TimerPort = { start: startTimer }
+
+/**
+ * A number in [0, 1) for each purpose, the same every time for one install's seed and spread evenly
+ * across seeds: one laptop keeps a regular rhythm while a fleet of them does not move in step. The
+ * seed is drawn once per install; FNV-1a, then a 32-bit integer finaliser so close seeds land apart.
+ */
+export function installShare(seed: string, purpose: string): number {
+  let hash = 0x811c9dc5
+  for (const char of `${seed}\u0000${purpose}`) {
+    hash ^= char.codePointAt(0) ?? 0
+    hash = Math.imul(hash, 0x01000193)
+  }
+  hash ^= hash >>> 16
+  hash = Math.imul(hash, 0x7feb352d)
+  hash ^= hash >>> 15
+  hash = Math.imul(hash, 0x846ca68b)
+  hash ^= hash >>> 16
+  return (hash >>> 0) / 2 ** 32
+}

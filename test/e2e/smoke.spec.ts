@@ -16,7 +16,7 @@ test('the renderer loads through the bridge and shows the core’s version and d
 test('a settings change round-trips through the contract and survives a reload', async ({ page, bridge }) => {
   await page.goto(`${bridge.url}#/settings`)
   const interval = page.getByLabel('Sync every (minutes)')
-  await expect(interval).toHaveValue('15')
+  await expect(interval).toHaveValue('30')
   await interval.fill('45')
   await page.getByRole('button', { name: 'Save settings' }).click()
   await expect(page.getByRole('status')).toHaveText('Saved on this laptop.')
@@ -30,5 +30,5 @@ test('a value the contract refuses shows the core’s message and saves nothing'
   await page.getByRole('button', { name: 'Save settings' }).click()
   await expect(page.getByRole('alert')).toContainText('syncIntervalMinutes')
   await page.reload()
-  await expect(page.getByLabel('Sync every (minutes)')).toHaveValue('15')
+  await expect(page.getByLabel('Sync every (minutes)')).toHaveValue('30')
 })

@@ -43,7 +43,7 @@ describe('handler table', () => {
     expect(result.error.code).toBe('INVALID_ARGUMENT')
     expect(result.error.issues).toEqual([expect.objectContaining({ path: 'syncIntervalMinutes' })])
     // Nothing was written: the stored settings are still the defaults.
-    expect(await call(core.handlers, 'getSettings')).toEqual({ ok: true, value: { syncIntervalMinutes: 15, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
+    expect(await call(core.handlers, 'getSettings')).toEqual({ ok: true, value: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
   })
 
   it('rejects the same malformed argument with the same typed error through the bridge', async () => {
@@ -57,7 +57,7 @@ describe('handler table', () => {
 
   it('rejects unknown keys instead of ignoring them', async () => {
     core = createTestCore()
-    const result = await core.handlers.updateSettings({ syncIntervalMinutes: 30, dropTables: true })
+    const result = await core.handlers.updateSettings({ syncIntervalMinutes: 45, dropTables: true })
     expect(!result.ok && result.error.code).toBe('INVALID_ARGUMENT')
   })
 
@@ -65,9 +65,9 @@ describe('handler table', () => {
     core = createTestCore()
     const seen: unknown[] = []
     core.events.subscribe((event) => seen.push(event))
-    const result = await core.handlers.updateSettings({ syncIntervalMinutes: 30 })
-    expect(result).toEqual({ ok: true, value: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
-    expect(seen).toEqual([{ name: 'settingsChanged', payload: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } }])
+    const result = await core.handlers.updateSettings({ syncIntervalMinutes: 45 })
+    expect(result).toEqual({ ok: true, value: { syncIntervalMinutes: 45, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
+    expect(seen).toEqual([{ name: 'settingsChanged', payload: { syncIntervalMinutes: 45, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } }])
   })
 
   it('reports the database status through getAppInfo', async () => {

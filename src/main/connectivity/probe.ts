@@ -10,6 +10,8 @@ export interface ProbeResult {
   status: ProbeStatus
   /** One line for the log and for Settings; never contains credentials (the probe sends none). */
   detail: string
+  /** The service's Retry-After on a 429 or 503, in milliseconds: no probe goes before it runs out. */
+  retryAfterMs?: number
 }
 
 type FetchLike = (url: string, init: RequestInit) => Promise<Response>
@@ -26,7 +28,7 @@ export interface ProbeOptions {
 }
 
 const defaultProbePath = '/v1/catalogs'
-/** With the 4 s interval and 1 s poll of a watched monitor, a service that went silent shows within 10 s. */
+/** With the 5 s interval of a watched monitor (counted from the last check's end), a service that went silent shows within 10 s. */
 const defaultProbeTimeoutMs = 4_000
 
 function hostOf(url: string): string | undefined {
@@ -84,11 +86,22 @@ export async function probeService(baseUrl: string, options: ProbeOptions = {}):
     }
     return { status: 'online', detail: `The service answered (${response.status}).` }
   }
-  if (response.status >= 500) return { status: 'unreachable', detail: `The service answered ${response.status}.` }
+  const retryAfterMs = response.status === 429 || response.status === 503 ? retryAfterOf(response.headers.get('retry-after')) : undefined
+  const quiet = retryAfterMs === undefined ? {} : { retryAfterMs }
+  if (response.status >= 500) return { status: 'unreachable', detail: `The service answered ${response.status}.`, ...quiet }
   // The service answers JSON (or plain text on a few legacy errors); a login page is HTML.
   const contentType = response.headers.get('content-type') ?? ''
   if (/text\/html|application\/xhtml/i.test(contentType)) {
     return { status: 'captive-portal', detail: `A web page (${response.status}) answered instead of the service; sign in to the network first.` }
   }
-  return { status: 'online', detail: `The service answered (${response.status}).` }
+  return { status: 'online', detail: `The service answered (${response.status}).`, ...quiet }
+}
+
+/** Retry-After as seconds or an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
+function retryAfterOf(header: string | null): number | undefined {
+  if (header === null) return undefined
+  const trimmed = header.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const at = Date.parse(trimmed)
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now())
 }

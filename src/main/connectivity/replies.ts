@@ -37,8 +37,11 @@ export function outcomeOf(error: unknown): ReplyOutcome {
 
 function report(monitor: Pick<ConnectivityMonitor, 'replied' | 'transportFailed'>, error: unknown): void {
   const outcome = outcomeOf(error)
-  if (outcome === 'answered') monitor.replied()
-  else if (outcome === 'check') monitor.transportFailed(error instanceof Error ? error.message : String(error))
+  // A 429 or 503 that says how long to wait is obeyed by the probes as well as by the requests.
+  const retryAfterMs = isServiceError(error) ? error.retryAfterMs : undefined
+  const said = retryAfterMs === undefined ? [] : [retryAfterMs]
+  if (outcome === 'answered') monitor.replied(...said)
+  else if (outcome === 'check') monitor.transportFailed(error instanceof Error ? error.message : String(error), ...said)
 }
 
 /**

@@ -14,9 +14,12 @@ export function syncReasonFor(check: ConnectivityCheck): SyncReason | null {
   return check.previous.online ? null : 'back-online'
 }
 
-export function syncOnReconnect(monitor: ConnectivityMonitor, syncAndFlush: (reason: SyncReason) => void): () => void {
+/** `outageMs` comes with a return after an outage: how long the service did not answer. */
+export function syncOnReconnect(monitor: ConnectivityMonitor, syncAndFlush: (reason: SyncReason, outageMs?: number) => void): () => void {
   return monitor.onCheck((check) => {
     const reason = syncReasonFor(check)
-    if (reason) syncAndFlush(reason)
+    if (!reason) return
+    if (check.outageMs === undefined) syncAndFlush(reason)
+    else syncAndFlush(reason, check.outageMs)
   })
 }

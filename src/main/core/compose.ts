@@ -4,6 +4,7 @@ import { connectivityMethods, createConnectivityMonitor, watchReplies } from '..
 import { UsualItems } from '../customers/usual'
 import { closeDatabase, openDatabase } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
+import { installSeed, SettingsTable } from '../db/settings'
 import { desktopMethods } from '../desktop/methods'
 import { documentMethods } from '../documents/methods'
 import { EventHub } from '../events'
@@ -44,8 +45,9 @@ export function createCore(config: CoreConfig): Core {
     baseUrl: async () => (await connection.get())?.baseUrl ?? null,
     logger: logger.child({ area: 'connectivity' }),
     clock,
-    // Orders waiting to go keep the service watched even with the window hidden.
-    hasWaitingWork: () => orders.waitingCount() > 0,
+    // Orders waiting to go, or a sync running, keep the service watched even with the window hidden.
+    hasWaitingWork: () => orders.waitingCount() > 0 || sync.scheduler.isRunning(),
+    ...(config.ports?.network?.onChange ? { watchNetwork: config.ports.network.onChange.bind(config.ports.network) } : {}),
     ...config.connectivity,
   })
   const clients = new ServiceClients({ connection, clock, logger: logger.child({ area: 'service' }), watch: (client) => watchReplies(client, connectivity) })
@@ -61,6 +63,8 @@ export function createCore(config: CoreConfig): Core {
     clock,
     logger,
     events: hub,
+    spreadSeed: installSeed(new SettingsTable(db)),
+    quietForMs: () => connectivity.quietForMs(),
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
     ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
   })
@@ -74,6 +78,7 @@ export function createCore(config: CoreConfig): Core {
     history: sync.sentHistory,
     onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
     refreshItems: sync.refreshItems,
+    quietForMs: () => connectivity.quietForMs(),
   })
   const browsing = createBrowsing(db, () => orders.desk.outbox.read.sentOrders())
   const syncedAt = catalogSyncedAt(db)

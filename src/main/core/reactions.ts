@@ -10,7 +10,8 @@ export interface ReactionParts {
   sync: Sync
   orders: Orders
   connectivity: ConnectivityMonitor
-  purge: Purge
+  /** Tidies the database after a sync; absent where nothing is kept long (the fleet simulation). */
+  purge?: Purge
   desktop?: DesktopPort
 }
 
@@ -39,7 +40,7 @@ export function wireReactions(parts: ReactionParts): (() => void)[] {
           orders.driver.nudge()
           // What the sync brought may have been the last thing waiting to go; tidy up behind it, a
           // slice at a time, after the outbox has had its turn.
-          purge.afterSync()
+          purge?.afterSync()
           break
         case 'settingsChanged':
           sync.scheduler.settingsChanged()
@@ -55,7 +56,16 @@ export function wireReactions(parts: ReactionParts): (() => void)[] {
     }),
     // Every answer sync gets is proof the service is there; a failed run is a reason to look now.
     hub.subscribe(watchSyncEvents(connectivity)),
-    // Back online (or on a new network): sync, then send what waited.
-    syncOnReconnect(connectivity, (reason) => syncAndFlush(parts, reason)),
+    // Back online (or on a new network): sync, then send what waited. A service coming back gets the
+    // fleet's laptops spread over a window (the scheduler's), and the sync's end sends the outbox;
+    // orders whose own retry falls due sooner go then.
+    syncOnReconnect(connectivity, (reason, outageMs) => {
+      if (reason === 'back-online') sync.scheduler.connectivityRestored(outageMs)
+      else syncAndFlush(parts, reason)
+    }),
+    // Orders waiting, or a sync running, keep the service watched closely; when they stop, rarely.
+    hub.subscribe((event) => {
+      if (event.name === 'outboxChanged' || event.name === 'syncStatusChanged') connectivity.attentionChanged()
+    }),
   ]
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import type { Database } from './database'
 
 /**
@@ -35,4 +36,16 @@ export class SettingsTable {
   delete(key: string): void {
     this.statements.delete.run(key)
   }
+}
+
+/**
+ * A random string drawn once per install and kept: what spreads this laptop's background work
+ * across a fleet's (the same every day for one laptop, different between laptops).
+ */
+export function installSeed(table: SettingsTable): string {
+  const kept = table.get('installSeed')
+  if (typeof kept === 'string' && kept.length > 0) return kept
+  const seed = randomUUID()
+  table.set('installSeed', seed)
+  return seed
 }

@@ -1,6 +1,6 @@
 import type { OutboxSummary } from '../../shared/orders'
 import type { Clock, Logger } from '../ports'
-import { startTimer, type Timer } from '../timers'
+import { nodeTimers, type Timer, type TimerPort } from '../timers'
 import type { OutboxFlusher } from './flusher'
 import type { Outbox } from './outbox'
 
@@ -18,12 +18,18 @@ export interface OutboxDriver {
 }
 
 export interface OutboxDriverOptions {
-  outbox: Outbox
-  flusher: OutboxFlusher
+  outbox: Pick<Outbox, 'nextRetryAt' | 'list' | 'retryNow' | 'summary'>
+  flusher: Pick<OutboxFlusher, 'flush'>
   clock: Clock
+  timers?: TimerPort
   logger: Logger
   /** After every flush, with what is left: a send that found the service unreachable is news for connectivity. */
   afterFlush?: (summary: OutboxSummary) => void
+  /**
+   * How much longer the service asked everyone to wait (its last Retry-After, to any request): an
+   * order written meanwhile waits it out with the ones already waiting, instead of knocking at once.
+   */
+  quietForMs?: () => number
   /** Never retry sooner than this after a flush, whatever the entries' own schedule says. */
   minRetryDelayMs?: number
   /** A retry stored further ahead than this is due now (see farAheadMs below). */
@@ -40,6 +46,7 @@ const defaultFarAheadMs = 2 * 60 * 60_000
 
 export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
   const { outbox, flusher, clock, logger } = options
+  const timers = options.timers ?? nodeTimers
   const minDelay = options.minRetryDelayMs ?? 1_000
   const farAheadMs = options.farAheadMs ?? defaultFarAheadMs
   const heldRetryDelayMs = 2_000
@@ -60,6 +67,11 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
   const nudge = (): void => {
     if (stopped) return
     retryTimer?.cancel()
+    const quiet = options.quietForMs?.() ?? 0
+    if (quiet > 0) {
+      retryTimer = timers.start(nudge, quiet, { unref: true })
+      return
+    }
     let heldElsewhere = false
     try {
       hurryFarAhead()
@@ -82,7 +94,7 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
         // Stored far ahead while this flush ran (by another process): the next nudge makes it due. One
         // that cannot be hurried is simply waited for, on a timer that cannot overflow.
         if (!heldElsewhere && delay > farAheadMs && hurryFarAhead() > 0) delay = minDelay
-        retryTimer = startTimer(nudge, delay, { unref: true })
+        retryTimer = timers.start(nudge, delay, { unref: true })
       })
   }
 

@@ -48,6 +48,8 @@ export interface OrdersOptions {
   changeDelayMs?: number
   /** After each flush the driver started, with what is left. */
   afterFlush?: (summary: OutboxSummary) => void
+  /** How much longer the service's last Retry-After runs: the driver sends nothing before (driver.ts). */
+  quietForMs?: () => number
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
   /** Brings the named items of a catalog up to date from the service, when it can be reached. */
@@ -131,6 +133,7 @@ export function createOrders(options: OrdersOptions): Orders {
     clock: options.clock,
     logger,
     ...(options.afterFlush ? { afterFlush: options.afterFlush } : {}),
+    ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
   })
 
   const refreshBeforeSending = async (draftId: number) => {

@@ -15,7 +15,7 @@ import type { Clock, Logger } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
 import type { OrderDetailPolicy } from './order-details'
-import { SyncScheduler } from './scheduler'
+import { SyncScheduler, watchBusy } from './scheduler'
 import type { Worker } from 'node:worker_threads'
 
 type SyncMethods = Pick<Implementations, 'syncNow' | 'cancelSync' | 'getSyncStatus'>
@@ -50,6 +50,10 @@ export interface SyncOptions {
   label?: string
   /** Progress events per second at most, per scope. */
   progressPerSecond?: number
+  /** This install's seed: background runs are spread over a share of the interval by it (scheduler.ts). */
+  spreadSeed?: string
+  /** How much longer the service's last Retry-After to any request runs (the connectivity monitor's). */
+  quietForMs?: () => number
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
@@ -90,13 +94,17 @@ export function createSync(options: SyncOptions): Sync {
     createEngine: async () => {
       const source = await clients.forSaved()
       if (!source) return null
+      // A 429 or 503 on any of the run's requests holds or widens the laptop's next runs.
+      const watched = watchBusy(source, (busy) => scheduler.serviceBusy(busy), options.quietForMs)
       // Another process (a CLI sync) may be writing this database's sync bookkeeping: this run is
       // refused with who it is, and the next trigger tries again.
-      return { run: (runOptions = {}) => run({ ...runOptions, source, waitMs: 0 }) }
+      return { run: (runOptions = {}) => run({ ...runOptions, source: watched, waitMs: 0 }) }
     },
     store,
     intervalMinutes: options.syncIntervalMinutes,
     clock,
+    ...(options.spreadSeed === undefined ? {} : { spread: { seed: options.spreadSeed } }),
+    ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
     logger: syncLogger,
     onStatus: (status) => events.emit('syncStatusChanged', status),
     onProgress: emitProgress,

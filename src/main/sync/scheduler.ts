@@ -2,20 +2,45 @@
  * When sync runs: at start-up, every N minutes (settings.syncIntervalMinutes), when connectivity
  * returns, when the connection changes, and on demand — and never two at once. A request while a
  * run is going joins that run; a request for a full listing during a delta runs once more after it.
+ *
+ * A fleet of laptops shares one service, so the background runs are spread and give way: the
+ * start-up, interval and reconnect runs are put off by a share of the interval drawn once per install
+ * (one laptop keeps a steady rhythm, laptops opened together at 8:00 do not sync together), a service
+ * coming back after an outage gets the laptops that waited over a window that grows with the outage,
+ * a 429 or 503 with Retry-After holds every background run until it has passed, and 503s in a row
+ * widen the interval (up to 4x) until a run succeeds. A run the rep asks for is never held.
  */
 import type { SyncStatus } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { Clock, Logger } from '../ports'
-import { startTimer, type Timer } from '../timers'
+import { isServiceError, ServiceError } from '../ordering-client/errors'
+import { installShare, nodeTimers, type Timer, type TimerPort } from '../timers'
 import type { SyncEngine, SyncProgress, SyncReport } from './engine'
 import type { LocalCopy } from '../local/copy'
+
+/** The service asked for less: a 429 or 503, and how long it said to wait when it did. */
+interface ServiceBusy {
+  status: number
+  retryAfterMs?: number
+}
 
 export interface SyncSchedulerOptions {
   /** The engine for the saved connection, or null when none is configured. */
   createEngine: () => Promise<Pick<SyncEngine, 'run'> | null>
-  store: LocalCopy
+  store: Pick<LocalCopy, 'allScopes' | 'lastSyncAt' | 'lastReport'>
   intervalMinutes: () => number
   clock: Clock
+  timers?: TimerPort
+  /**
+   * This install's seed and the share of the interval background runs are spread over; without it
+   * (the CLI, tests of the run itself) runs start when due.
+   */
+  spread?: { seed: string; share?: number }
+  /**
+   * How much longer a Retry-After the service gave any other request (a probe, an order) runs: the
+   * laptop's background runs wait it out as they wait out one given to a sync request.
+   */
+  quietForMs?: () => number
   logger: Logger
   onStatus?: (status: SyncStatus) => void
   onProgress?: (progress: SyncProgress) => void
@@ -37,6 +62,11 @@ export class SyncScheduler {
   private nextSyncAt: number | null = null
   private started = false
   private stopped = false
+  /** No background run before this (clock.now()): the service said how long to wait. */
+  private heldUntil = -Infinity
+  /** Runs in a row that met a 503; each doubles the interval, up to 4x. */
+  private unavailableRuns = 0
+  private sawUnavailable = false
 
   constructor(private readonly options: SyncSchedulerOptions) {}
 
@@ -44,7 +74,7 @@ export class SyncScheduler {
   start(): void {
     if (this.started || this.stopped) return
     this.started = true
-    this.schedule(0)
+    this.schedule(this.spreadOver(this.intervalMs(), 'start-up'), 'start-up')
   }
 
   /** Stops the timer and cancels a running sync; resolves once it has wound down. */
@@ -62,20 +92,45 @@ export class SyncScheduler {
   /** A sync soon, for the connectivity monitor and other background triggers; never throws. */
   trigger(reason: string): void {
     if (this.stopped) return
+    // The service asked for quiet: this run waits until it has passed, with the rest of the laptop's.
+    if (!this.running && this.heldFor() > 0) {
+      this.holdNext(reason)
+      return
+    }
     this.syncNow().catch((error: unknown) => {
       if (error instanceof CoreError && error.code === 'NOT_CONFIGURED') return
       this.options.logger.warn('background sync failed', { reason, error: error instanceof Error ? error.message : String(error) })
     })
   }
 
-  /** The laptop is back online. */
-  connectivityRestored(): void {
-    this.trigger('back-online')
+  /**
+   * The service answers again after `outageMs` without: the sync (and the sending it starts) comes a
+   * share of a window later, the window as long as half the outage, at least 30 s and at most the
+   * interval, so the laptops that waited do not all come back in the same second.
+   */
+  connectivityRestored(outageMs = 0): void {
+    if (this.stopped) return
+    const windowMs = Math.min(this.intervalMs(), Math.max(30_000, outageMs / 2))
+    const delay = Math.round(this.installShare('reconnect') * windowMs)
+    if (this.running || delay <= 0) this.trigger('back-online')
+    else if (this.nextSyncAt === null || this.nextSyncAt > this.options.clock.now() + delay) this.schedule(delay, 'back-online')
+  }
+
+  /**
+   * A request of a sync met a 429 or 503. With a Retry-After, no background run starts before it has
+   * passed (this one ends as the client's retries decide); a 503 also counts toward a wider interval.
+   */
+  serviceBusy(busy: ServiceBusy): void {
+    if (busy.status === 503) this.sawUnavailable = true
+    const wait = busy.retryAfterMs
+    if (wait === undefined || !(wait > 0)) return
+    this.heldUntil = Math.max(this.heldUntil, this.options.clock.now() + Math.min(wait, longestHoldMs))
+    if (this.started && !this.stopped && !this.running && this.nextSyncAt !== null && this.nextSyncAt < this.heldUntil) this.holdNext('interval')
   }
 
   /** The interval setting changed: the next background run is due N minutes after the last one. */
   settingsChanged(): void {
-    if (this.started && !this.stopped && !this.running) this.schedule(this.intervalMs())
+    if (this.started && !this.stopped && !this.running) this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
   }
 
   /** Runs a sync now, or joins the one already running. */
@@ -131,10 +186,21 @@ export class SyncScheduler {
     const promise = this.execute(full, controller.signal, () => {
       announced = true
       this.options.onStatus?.(this.status())
-    }).finally(() => {
+    })
+      .then(
+        (report) => {
+          this.countUnavailable(report.ok)
+          return report
+        },
+        (error: unknown) => {
+          this.countUnavailable(false)
+          throw error
+        },
+      )
+      .finally(() => {
       this.running = null
       this.progress = null
-      if (this.started && !this.stopped) this.schedule(this.intervalMs())
+      if (this.started && !this.stopped) this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
       if (announced) this.options.onStatus?.(this.status())
     })
     // Claimed before the first await, so a second request joins this run.
@@ -165,16 +231,55 @@ export class SyncScheduler {
     return Math.max(1, this.options.intervalMinutes()) * 60_000
   }
 
-  private schedule(delayMs: number): void {
+  /** This install's number in [0, 1) for `purpose`; 0 without a spread, so runs start when due. */
+  private installShare(purpose: string): number {
+    const spread = this.options.spread
+    return spread ? installShare(spread.seed, purpose) : 0
+  }
+
+  /** This install's part of the spread's share of `spanMs`. */
+  private spreadOver(spanMs: number, purpose: string): number {
+    return Math.round(this.installShare(purpose) * (this.options.spread?.share ?? defaultShare) * spanMs)
+  }
+
+  /**
+   * The interval to the next background run: the setting, moved by this install's share (a steady
+   * rhythm per laptop, spread across the fleet), doubled per run in a row that met a 503 (at most 4x).
+   */
+  private nextIntervalMs(): number {
+    const interval = this.intervalMs()
+    // Centred on the setting: on average a laptop syncs as often as the rep set.
+    const offset = this.options.spread ? this.spreadOver(interval, 'interval') - ((this.options.spread.share ?? defaultShare) * interval) / 2 : 0
+    const widened = 2 ** Math.min(this.unavailableRuns, 2)
+    return (interval + offset) * widened
+  }
+
+  private heldFor(): number {
+    return Math.max(0, this.heldUntil - this.options.clock.now(), this.options.quietForMs?.() ?? 0)
+  }
+
+  /** The next run waits out the hold, plus this install's share of it, so the fleet does not return on its last second. */
+  private holdNext(reason: string): void {
+    const held = this.heldFor()
+    this.schedule(held + this.spreadOver(held, 'held'), reason)
+  }
+
+  private countUnavailable(ok: boolean): void {
+    if (ok) this.unavailableRuns = 0
+    else if (this.sawUnavailable) this.unavailableRuns++
+    this.sawUnavailable = false
+  }
+
+  private schedule(delayMs: number, reason: string): void {
     this.clearTimer()
     this.nextSyncAt = this.options.clock.now() + delayMs
     // A pending background sync must not keep a CLI or test process alive. The interval is a
     // setting: one longer than Node's timers take (24.8 days) waits that long rather than firing at once.
-    this.timer = startTimer(
+    this.timer = (this.options.timers ?? nodeTimers).start(
       () => {
         this.timer = null
         this.nextSyncAt = null
-        this.trigger(delayMs === 0 ? 'start-up' : 'interval')
+        this.trigger(reason)
       },
       delayMs,
       { unref: true },
@@ -186,4 +291,39 @@ export class SyncScheduler {
     this.timer = null
     this.nextSyncAt = null
   }
+}
+
+/** The share of the interval background runs are spread over, when a spread is given without one. */
+const defaultShare = 0.2
+
+/** The longest a Retry-After holds the background runs: a service's typo must not stop sync for days. */
+const longestHoldMs = 60 * 60_000
+
+/**
+ * The client a run uses, with every 429 and 503 it meets told to `onBusy`. While the service's last
+ * Retry-After (to any request: a probe's, an order's) runs, a request of the run is not sent: it
+ * fails as that 429 would, so a run under way stops with the rest of the laptop. The client's own
+ * behaviour and errors are otherwise untouched.
+ */
+export function watchBusy<T extends object>(client: T, onBusy: (busy: ServiceBusy) => void, quietForMs: () => number = () => 0): T {
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        const quiet = quietForMs()
+        const result: unknown =
+          quiet > 0
+            ? Promise.reject(new ServiceError('rateLimited', 'The ordering service asked Satchel to wait before asking again.', { status: 429, retryAfterMs: quiet }))
+            : (value as (...a: unknown[]) => unknown).apply(target, args)
+        if (!(result instanceof Promise)) return result
+        return result.catch((error: unknown) => {
+          if (isServiceError(error) && (error.status === 429 || error.status === 503)) {
+            onBusy({ status: error.status, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) })
+          }
+          throw error
+        })
+      }
+    },
+  })
 }

@@ -50,7 +50,7 @@ describe('IPC transport', () => {
     const { ipcMain, handlers } = fakeIpcMain()
     registerIpc(ipcMain, core.handlers, isAppUrl)
     const result = await handlers.get(channelOf('getSettings'))?.(eventFrom(appUrl), undefined)
-    expect(result).toMatchObject({ ok: true, value: { syncIntervalMinutes: 15 } })
+    expect(result).toMatchObject({ ok: true, value: { syncIntervalMinutes: 30 } })
   })
 
   it('refuses subframes, other pages and senders without a frame, before any handler runs', async () => {
@@ -76,12 +76,12 @@ describe('IPC transport', () => {
     const update = handlers.get(channelOf('updateSettings'))
     const wrongType = await update?.(eventFrom(appUrl), { syncIntervalMinutes: 'often' })
     expect(wrongType).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', issues: [{ path: 'syncIntervalMinutes' }] } })
-    const unknownKey = await update?.(eventFrom(appUrl), { syncIntervalMinutes: 30, nodeIntegration: true })
+    const unknownKey = await update?.(eventFrom(appUrl), { syncIntervalMinutes: 45, nodeIntegration: true })
     expect(unknownKey).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     const saveConnection = await handlers.get(channelOf('saveConnection'))?.(eventFrom(appUrl), { baseUrl: 'javascript:alert(1)', auth: { kind: 'apiKey', apiKey: 'k' } })
     expect(saveConnection).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     const extraArgument = await handlers.get(channelOf('getSettings'))?.(eventFrom(appUrl), { please: 'everything' })
     expect(extraArgument).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
-    expect(await handlers.get(channelOf('getSettings'))?.(eventFrom(appUrl), undefined)).toMatchObject({ ok: true, value: { syncIntervalMinutes: 15 } })
+    expect(await handlers.get(channelOf('getSettings'))?.(eventFrom(appUrl), undefined)).toMatchObject({ ok: true, value: { syncIntervalMinutes: 30 } })
   })
 })

@@ -25,12 +25,17 @@ export const useConnectivityStore = defineStore('connectivity', () => {
     if (event.name === 'connectivityChanged') connectivity.value = event.payload
   })
 
-  // The core checks the service every few seconds only while the rep can see the window (or orders
-  // wait), so it has to be told; a minimised window costs the service nothing.
+  // The core watches the service closely for a while after the rep looks (the window loads, is shown
+  // or focused) and rarely otherwise, so it has to be told; a window left open costs the service little.
   function reportVisibility(): void {
     void api.setWindowVisible({ visible: document.visibilityState === 'visible' }).catch(() => undefined)
   }
   document.addEventListener('visibilitychange', reportVisibility)
+  window.addEventListener('focus', reportVisibility)
+  // The operating system's word that the network changed: the core looks at once, not at its next check.
+  const networkChanged = () => void api.checkConnectivity().catch(() => undefined)
+  window.addEventListener('online', networkChanged)
+  window.addEventListener('offline', networkChanged)
   reportVisibility()
 
   const online = computed(() => connectivity.value?.online ?? false)
