@@ -2,32 +2,14 @@ import { join } from 'node:path'
 import { QuoteRepository } from '../../src/main/quotes/repository'
 import { expect, screenshotDir, test } from './fixtures'
 import { call, collectPageErrors, connectAndSync } from './support'
+import { emptyQuote } from '../support/quotes'
 
 test.describe.configure({ timeout: 90_000 })
 
 test('Settings: retention kept per the rep’s numbers, the database’s size and the last purge, and the support bundle from the desktop app only', async ({ page, bridge, core, service }) => {
   const pageErrors = collectPageErrors(page)
   // A quote that expired long ago: the sync's purge takes it.
-  new QuoteRepository(core.db).create(
-    {
-      customerGuid: 'a-customer',
-      customerName: 'Harbor Hardware',
-      catalogGuid: 'a-catalog',
-      priceGroupGuid: null,
-      priceGroupName: null,
-      poNo: '',
-      note: '',
-      shippingInstructions: '',
-      shipTo: null,
-      lines: [],
-      subTotal: 0,
-      validUntil: '2024-01-31',
-      pricesAsOf: null,
-      convertedAt: null,
-      convertedDraftId: null,
-    },
-    '2024-01-01T00:00:00.000Z',
-  )
+  new QuoteRepository(core.db).create(emptyQuote({ validUntil: '2024-01-31' }), '2024-01-01T00:00:00.000Z')
   await connectAndSync(core, service)
   await expect.poll(async () => (await call(core.handlers, 'getAppInfo')).database.lastPurge?.quotes ?? 0).toBe(1)
 

@@ -22,6 +22,7 @@ import { SyncScheduler, watchBusy } from '../../src/main/sync/scheduler'
 import type { Timer, TimerPort } from '../../src/main/timers'
 import { DEFAULT_SYNC_INTERVAL_MINUTES } from '../../src/main/settings/app-settings'
 import type { OutboxSummary } from '../../src/shared/orders'
+import { seededRandom } from '../support/seeded'
 
 const second = 1_000
 const minute = 60 * second
@@ -122,17 +123,6 @@ class VirtualTime implements TimerPort, Clock {
   }
 }
 
-/** A small seeded generator (mulberry32): the same fleet every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The day.
@@ -233,7 +223,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   const from = options.from ?? at(7, 45)
   const until = options.until ?? at(18, 30)
   const pagesPerSync = options.pagesPerSync ?? 8
-  const rng = random(options.seed ?? 27)
+  const rng = seededRandom(options.seed ?? 27)
   const time = new VirtualTime(from)
   const seconds = Math.ceil((until - from) / second)
   const buckets: Record<RequestKind, Int32Array> = { probe: new Int32Array(seconds), sync: new Int32Array(seconds), order: new Int32Array(seconds) }
@@ -285,7 +275,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   const sleep: Sleep = (ms) => new Promise((resolve) => time.start(() => resolve(), ms))
 
   function makeLaptop(index: number): Laptop {
-    const laptopRandom = random((options.seed ?? 27) * 100_003 + index)
+    const laptopRandom = seededRandom((options.seed ?? 27) * 100_003 + index)
     const hub = new EventHub()
     const laptop = { index, open: false, networkUp: true, windowVisible: true, actedAt: -Infinity, entries: [], hub, networkListener: null, unwire: [], quietPeriodEnd: -Infinity, quietPeriodSent: 0 } as unknown as Laptop
 

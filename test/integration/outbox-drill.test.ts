@@ -10,6 +10,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cli, root } from '../support/cli'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
+import { seededRandom } from '../support/seeded'
 
 let harness: OrdersHarness | undefined
 const children = new Set<ChildProcess>()
@@ -62,17 +63,6 @@ function start(args: string[], env: Record<string, string>): Run {
   return run
 }
 
-/** A small seeded generator, so a failing run can be repeated with its printed seed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -109,7 +99,7 @@ describe('the outbox drill: two flush processes, status polling, three SIGKILLs'
       SATCHEL_API_SECRET: h.service.credentials.apiSecret,
     }
     const seed = Number(process.env.DRILL_SEED ?? Date.now() % 100_000)
-    const next = random(seed)
+    const next = seededRandom(seed)
     console.log(`outbox drill seed ${seed} (DRILL_SEED=${seed} repeats it)`)
 
     // `status` every 300 ms for as long as the flushes run: it must never get in their way.

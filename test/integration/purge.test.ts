@@ -5,9 +5,10 @@ import { DraftRepository } from '../../src/main/orders/drafts'
 import { Outbox } from '../../src/main/orders/outbox'
 import type { Clock } from '../../src/main/ports'
 import { localDay } from '../../src/main/quotes/desk'
-import { QuoteRepository, type QuoteFields } from '../../src/main/quotes/repository'
+import { QuoteRepository } from '../../src/main/quotes/repository'
 import type { Draft } from '../../src/shared/orders'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
+import { emptyQuote } from '../support/quotes'
 
 let harness: OrdersHarness | undefined
 afterEach(async () => {
@@ -73,23 +74,13 @@ function fixtures(db: Database) {
 
   /** A quote whose validity ended `expiredDaysAgo` days ago (negative: still valid), converted into `draftId` or not. */
   const quote = (expiredDaysAgo: number, draftId: number | null = null): string => {
-    const fields: QuoteFields = {
+    const fields = emptyQuote({
       customerGuid,
-      customerName: 'Harbor Hardware',
       catalogGuid,
-      priceGroupGuid: null,
-      priceGroupName: null,
-      poNo: '',
-      note: '',
-      shippingInstructions: '',
-      shipTo: null,
-      lines: [],
-      subTotal: 0,
       validUntil: localDay(Date.now(), -expiredDaysAgo),
-      pricesAsOf: null,
       convertedAt: draftId === null ? null : new Date().toISOString(),
       convertedDraftId: draftId,
-    }
+    })
     return quotes.create(fields, new Date().toISOString()).number
   }
 

@@ -6,6 +6,7 @@ import { Outbox } from '../../src/main/orders/outbox'
 import { silentLogger, type Clock } from '../../src/main/ports'
 import { QuoteRepository } from '../../src/main/quotes/repository'
 import { countTurns } from '../support/turn-counter'
+import { emptyQuote } from '../support/quotes'
 
 const clock: Clock = { now: () => Date.parse('2026-11-20T12:00:00Z') }
 let db: Database
@@ -17,26 +18,7 @@ beforeEach(() => {
   drafts = new DraftRepository(db, clock)
   quotes = new QuoteRepository(db)
   for (let i = 0; i < 9; i++) {
-    quotes.create(
-      {
-        customerGuid: 'c',
-        customerName: 'Harbor Hardware',
-        catalogGuid: 'k',
-        priceGroupGuid: null,
-        priceGroupName: null,
-        poNo: '',
-        note: '',
-        shippingInstructions: '',
-        shipTo: null,
-        lines: [],
-        subTotal: 0,
-        validUntil: '2025-01-01',
-        pricesAsOf: null,
-        convertedAt: null,
-        convertedDraftId: null,
-      },
-      '2024-12-01T00:00:00.000Z',
-    )
+    quotes.create(emptyQuote({ validUntil: '2025-01-01' }), '2024-12-01T00:00:00.000Z')
   }
 })
 afterEach(() => closeDatabase(db))

@@ -8,22 +8,12 @@ import { describe, expect, it } from 'vitest'
 import Database from 'better-sqlite3'
 import { MAX_PHRASE_PARTS, MAX_SEARCH_TERMS, wordPrefixQuery } from '../../src/main/browse/search'
 import { servedByPrefixIndex } from '../../src/main/local/search-page'
+import { seededRandom } from '../support/seeded'
 
 function termsOf(query: string | null): string[] {
   return query === null ? [] : (query.match(/"[^"]*"\*/g) ?? [])
 }
 
-/** A small seeded generator, so a failure names the text that caused it. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 describe('wordPrefixQuery', () => {
   it('keeps one term of text that repeats a letter, however long (the CLI has no field cap)', () => {
@@ -64,7 +54,7 @@ describe('wordPrefixQuery', () => {
   })
 
   it(`any text of up to 200 characters gives at most ${MAX_SEARCH_TERMS} terms, at most one of one letter`, () => {
-    const random = generator(22)
+    const random = seededRandom(22)
     const alphabets = ['as ', 'abcdefghijklmnopqrstuvwxyz ', 'sc -', 'ab12 -/.', 'é1 ']
     for (let run = 0; run < 2_000; run++) {
       const alphabet = alphabets[run % alphabets.length]!
@@ -82,7 +72,7 @@ describe('servedByPrefixIndex', () => {
   it('finds the same rows for a one-letter term as the plain prefix term, through the two-character prefix index', () => {
     const db = new Database(':memory:')
     db.exec(`CREATE VIRTUAL TABLE t USING fts5 (name, sku, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3')`)
-    const random = generator(28)
+    const random = seededRandom(28)
     const letters = 'abcdefghijklmnopqrstuvwxyz0123456789éøßæ'
     const insert = db.prepare('INSERT INTO t (rowid, name, sku) VALUES (?, ?, ?)')
     for (let row = 1; row <= 3_000; row++) {
