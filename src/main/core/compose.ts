@@ -63,6 +63,7 @@ export function createCore(config: CoreConfig): Core {
     events: hub,
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
     ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
+    ...(config.ports?.syncGate ? { gate: config.ports.syncGate } : {}),
   })
   const orders = createOrders({
     db,

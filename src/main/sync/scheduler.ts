@@ -5,7 +5,7 @@
  */
 import type { SyncStatus } from '../../shared/synced'
 import { CoreError } from '../errors'
-import type { Clock, Logger } from '../ports'
+import type { Clock, Logger, SyncGate } from '../ports'
 import { startTimer, type Timer } from '../timers'
 import type { SyncEngine, SyncProgress, SyncReport } from './engine'
 import type { LocalCopy } from '../local/copy'
@@ -20,6 +20,8 @@ export interface SyncSchedulerOptions {
   onStatus?: (status: SyncStatus) => void
   onProgress?: (progress: SyncProgress) => void
   onFinished?: (report: SyncReport) => void
+  /** Shared with other profiles' schedulers: a run waits its turn here before it starts. */
+  gate?: SyncGate
 }
 
 interface Running {
@@ -146,6 +148,15 @@ export class SyncScheduler {
     const engine = await this.options.createEngine()
     // Nothing to sync against yet: no status change to announce.
     if (!engine) throw new CoreError('NOT_CONFIGURED', 'Set up the connection to the ordering service first.')
+    const leave = await this.options.gate?.enter(signal)
+    try {
+      return await this.runEngine(engine, full, signal, announce)
+    } finally {
+      leave?.()
+    }
+  }
+
+  private async runEngine(engine: Pick<SyncEngine, 'run'>, full: boolean, signal: AbortSignal, announce: () => void): Promise<SyncReport> {
     announce()
     const report = await engine.run({
       full,
