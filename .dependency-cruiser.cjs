@@ -116,7 +116,7 @@ const layers = {
     why: 'composes the core and validates every call; nothing below imports it',
   },
   'main/profiles/': {
-    may: ['main/core/', ...parts, 'main/paths.ts', 'node:*', ...floor],
+    may: ['main/core/', ...parts, 'main/paths.ts', 'npm:zod', 'node:*', ...floor],
     why: 'the profiles list and a core per profile above createCore: one sync at a time, every outbox flushed',
   },
   'main/cli/': {

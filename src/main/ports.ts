@@ -5,6 +5,7 @@
 import type { EventName } from '../shared/channels'
 import type { EventPayload } from '../shared/contract'
 import type { UpdateState } from '../shared/desktop'
+import type { ProfileList } from '../shared/profiles'
 
 export interface Clock {
   /** Milliseconds since the epoch. The service's serverTimestamp, not this, drives sync cursors. */
@@ -56,6 +57,14 @@ export interface SecretStore {
 export interface SyncGate {
   /** Resolves with the function that hands the turn on; rejects when `signal` aborts first. */
   enter(signal: AbortSignal): Promise<() => void>
+}
+
+/** The profiles above this core, where a profile manager composed it (src/main/profiles/manager.ts). */
+export interface ProfilesPort {
+  list(): ProfileList
+  switchTo(id: string): Promise<ProfileList>
+  add(name: string): Promise<ProfileList>
+  remove(id: string): Promise<ProfileList>
 }
 
 export interface EventSink {

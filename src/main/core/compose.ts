@@ -102,7 +102,7 @@ export function createCore(config: CoreConfig): Core {
 
   const handlers = createHandlerTable(
     {
-      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}), supportBundle }),
+      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}), supportBundle, ...(config.ports?.profiles ? { profiles: config.ports.profiles } : {}) }),
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,
