@@ -30,7 +30,8 @@ export function refuseRemoval(name: string, holdings: ProfileHoldings): void {
     holdings.unsent > 0 ? `${holdings.unsent} unsent order${holdings.unsent === 1 ? '' : 's'}` : null,
     holdings.openQuotes > 0 ? `${holdings.openQuotes} open quote${holdings.openQuotes === 1 ? '' : 's'}` : null,
   ].filter((part) => part !== null)
-  throw new CoreError('CONFLICT', `The profile '${name}' still has ${parts.join(' and ')}; send or discard them first, then remove it.`)
+  const one = holdings.unsent + holdings.openQuotes === 1
+  throw new CoreError('CONFLICT', `The profile '${name}' still has ${parts.join(' and ')}; ${one ? 'send or discard it' : 'send or discard them'} first, then remove the profile.`)
 }
 
 /** The database and SQLite's companions of it. */
