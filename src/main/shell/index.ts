@@ -8,6 +8,7 @@ import log from 'electron-log/node'
 import { autoUpdater } from 'electron-updater'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { z } from 'zod'
 import createSyncWriter from '../sync/writer-worker?nodeWorker'
 import { writerThreadOptions } from '../sync/page-writer'
 import { createMemoryKeychain, type DesktopPort } from '../ports'
@@ -20,6 +21,7 @@ import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
 import { createPrinting } from './printing'
 import { createSafeStorageKeychain, secretsFileName } from '../profiles/secrets-file'
+import { connectDemoProfiles } from '../profiles/demo'
 import { createProfileManager } from '../profiles/manager'
 import { reportStartFailure } from './startup'
 import { createAppUrlCheck, guardWebContents, sandboxAllRenderers, secureSession } from './security'
@@ -36,14 +38,16 @@ const preloadFile = join(__dirname, '../preload/index.js')
 sandboxAllRenderers(app)
 
 /**
- * `npm run demo`: an unpackaged app told a demo service through the environment runs on a throwaway
- * profile, keeps the demo key in memory, and connects at start. A packaged app ignores all of it.
+ * `npm run demo`: an unpackaged app told demo services through the environment runs on a throwaway
+ * data folder, keeps the demo keys in memory, and connects a profile to each at start. A packaged
+ * app ignores all of it.
  */
+const demoConnections = z.array(z.object({ name: z.string().min(1), baseUrl: z.url(), apiKey: z.string().min(1), apiSecret: z.string().min(1) })).min(1)
 const demo =
-  isDevelopment && process.env.SATCHEL_DEMO_PROFILE && process.env.SATCHEL_DEMO_BASE_URL && process.env.SATCHEL_DEMO_API_KEY && process.env.SATCHEL_DEMO_API_SECRET
-    ? { profile: process.env.SATCHEL_DEMO_PROFILE, baseUrl: process.env.SATCHEL_DEMO_BASE_URL, apiKey: process.env.SATCHEL_DEMO_API_KEY, apiSecret: process.env.SATCHEL_DEMO_API_SECRET }
+  isDevelopment && process.env.SATCHEL_DEMO_PROFILE && process.env.SATCHEL_DEMO_CONNECTIONS
+    ? { folder: process.env.SATCHEL_DEMO_PROFILE, connections: demoConnections.parse(JSON.parse(process.env.SATCHEL_DEMO_CONNECTIONS)) }
     : null
-if (demo) app.setPath('userData', demo.profile)
+if (demo) app.setPath('userData', demo.folder)
 
 async function start(): Promise<void> {
   await app.whenReady()
@@ -119,10 +123,7 @@ async function start(): Promise<void> {
       },
     }),
   })
-  if (demo) {
-    const saved = await profiles.handlers.saveConnection({ baseUrl: demo.baseUrl, auth: { kind: 'apiKey', apiKey: demo.apiKey, apiSecret: demo.apiSecret } })
-    if (!saved.ok) logger.error('the demo connection was refused', { error: saved.error })
-  }
+  if (demo) await connectDemoProfiles(profiles, demo.connections).catch((error: unknown) => logger.error('the demo profiles were not connected', { error }))
 
   const outbox = profiles.outboxActivity
 
