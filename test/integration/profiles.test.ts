@@ -76,7 +76,7 @@ async function until(what: string, condition: () => boolean, timeoutMs = 30_000)
 const posts = (service: RunningService, apiGuid: string) => service.control.requestLog().filter((entry) => entry.route === orderRoute && JSON.stringify(entry.body ?? {}).includes(apiGuid))
 
 describe('profiles', () => {
-  it('an order queued offline in each profile is sent exactly once to its own double, the other profile on screen', async () => {
+  it('an order queued offline in each profile is sent exactly once to its own double, the other profile on screen', { timeout: 90_000 }, async () => {
     const first = await startService({ size: 'tiny', seed: 21 })
     const second = await startService({ size: 'tiny', seed: 33 })
     services = [first, second]
@@ -100,6 +100,26 @@ describe('profiles', () => {
     await until('both orders wait to be retried', () => m.list().profiles.every((profile) => profile.unsent === 1))
     expect(m.openCores()).toHaveLength(2)
     expect(m.onScreen().profile.id).toBe(mainId)
+    // Every open profile's syncs, as their schedulers announce them: never two at once (a run is
+    // announced once it has its turn).
+    let running = 0
+    let most = 0
+    let started = 0
+    for (const core of m.openCores()) {
+      core.events.subscribe((event) => {
+        if (event.name !== 'syncStatusChanged') return
+        if (event.payload.running) {
+          running++
+          started++
+        } else running = Math.max(0, running - 1)
+        most = Math.max(most, running)
+      })
+    }
+    // Both profiles asked to sync at once (each fails: its service is away): one runs, then the other.
+    await until('no sync running', () => m.openCores().every((core) => !core.sync.scheduler.isRunning()))
+    await Promise.allSettled(m.openCores().map((core) => core.sync.scheduler.syncNow()))
+    expect(started).toBe(2)
+    expect(most).toBe(1)
 
     // The doubles come back on their addresses; the second profile stays off screen.
     services = [await startService({ size: 'tiny', seed: 21, port: ports[0]! }), await startService({ size: 'tiny', seed: 33, port: ports[1]! })]

@@ -130,33 +130,34 @@ export class SyncScheduler {
     const controller = new AbortController()
     this.clearTimer()
     let announced = false
-    const promise = this.execute(full, controller.signal, () => {
-      announced = true
-      this.options.onStatus?.(this.status())
-    }).finally(() => {
+    let leave: (() => void) | undefined
+    const promise = this.execute(
+      full,
+      controller.signal,
+      () => {
+        announced = true
+        this.options.onStatus?.(this.status())
+      },
+      (release) => (leave = release),
+    ).finally(() => {
       this.running = null
       this.progress = null
       if (this.started && !this.stopped) this.schedule(this.intervalMs())
       if (announced) this.options.onStatus?.(this.status())
+      // The turn passes on only after this run's end is told, so no two runs ever show at once.
+      leave?.()
     })
     // Claimed before the first await, so a second request joins this run.
     this.running = { full, promise, controller }
     return promise
   }
 
-  private async execute(full: boolean, signal: AbortSignal, announce: () => void): Promise<SyncReport> {
+  private async execute(full: boolean, signal: AbortSignal, announce: () => void, tookTurn: (leave: () => void) => void): Promise<SyncReport> {
     const engine = await this.options.createEngine()
     // Nothing to sync against yet: no status change to announce.
     if (!engine) throw new CoreError('NOT_CONFIGURED', 'Set up the connection to the ordering service first.')
-    const leave = await this.options.gate?.enter(signal)
-    try {
-      return await this.runEngine(engine, full, signal, announce)
-    } finally {
-      leave?.()
-    }
-  }
-
-  private async runEngine(engine: Pick<SyncEngine, 'run'>, full: boolean, signal: AbortSignal, announce: () => void): Promise<SyncReport> {
+    // Other profiles' runs go first when they asked first (or are on screen): this one waits its turn.
+    if (this.options.gate) tookTurn(await this.options.gate.enter(signal))
     announce()
     const report = await engine.run({
       full,
