@@ -48,6 +48,16 @@ describe('the profiles list', () => {
     expect(ProfileRegistry.open(dir).list().map((profile) => profile.id)).toEqual(['main'])
   })
 
+  it('the app and the CLI change the list side by side: a profile added by one is kept when the other writes', () => {
+    const app = ProfileRegistry.open(dir)
+    app.save()
+    const cli = ProfileRegistry.open(dir)
+    const added = cli.add({ name: 'Acme', supplier: null }, '2026-01-02T00:00:00.000Z')
+    expect(app.list().map((profile) => profile.name)).toEqual(['Main', 'Acme'])
+    app.update('main', { lastUsedAt: '2026-01-03T00:00:00.000Z' })
+    expect(ProfileRegistry.open(dir).byId(added.id)?.name).toBe('Acme')
+  })
+
   it('refuses a damaged list and a database file outside the folder instead of starting over', () => {
     writeFileSync(join(dir, registryFileName), '{"version":1,"profiles":[')
     expect(() => ProfileRegistry.open(dir)).toThrow(/unreadable/)

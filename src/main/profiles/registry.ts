@@ -57,6 +57,7 @@ export class ProfileRegistry {
   }
 
   list(): Profile[] {
+    this.refresh()
     return this.profiles.map((profile) => ({ ...profile }))
   }
 
@@ -66,6 +67,7 @@ export class ProfileRegistry {
 
   /** By name (any case), or the default: the only profile, else the one used last. */
   resolve(name?: string): Profile {
+    this.refresh()
     if (name !== undefined) {
       const found = this.find(name)
       if (!found) throw new CoreError('NOT_FOUND', `No profile named '${name}' (profiles: ${this.profiles.map((profile) => profile.name).join(', ')})`)
@@ -80,11 +82,13 @@ export class ProfileRegistry {
   }
 
   byId(id: string): Profile | null {
+    this.refresh()
     const found = this.profiles.find((profile) => profile.id === id)
     return found ? { ...found } : null
   }
 
   find(name: string): Profile | null {
+    this.refresh()
     const wanted = name.trim().toLowerCase()
     const found = this.profiles.find((profile) => profile.name.toLowerCase() === wanted)
     return found ? { ...found } : null
@@ -102,11 +106,13 @@ export class ProfileRegistry {
   }
 
   remove(id: string): void {
+    this.refresh()
     this.profiles = this.profiles.filter((profile) => profile.id !== id)
     this.write()
   }
 
   update(id: string, change: Partial<Pick<Profile, 'supplier' | 'lastUsedAt'>>): void {
+    this.refresh()
     const profile = this.profiles.find((candidate) => candidate.id === id)
     if (!profile) return
     if (change.supplier === profile.supplier && (change.lastUsedAt === undefined || change.lastUsedAt === profile.lastUsedAt)) return
@@ -117,6 +123,16 @@ export class ProfileRegistry {
   /** Writes the list (once, for a data folder from before profiles); the databases are left alone. */
   save(): void {
     if (!this.written) this.write()
+  }
+
+  /**
+   * The list as the file has it now: the app and the CLI both change it (a profile added from a
+   * terminal while the app runs), so each reads the file before it reads or changes the list.
+   */
+  private refresh(): void {
+    if (!existsSync(this.file)) return
+    this.profiles = parseRegistry(readFileSync(this.file, 'utf8'), this.file)
+    this.written = true
   }
 
   private write(): void {
