@@ -99,14 +99,19 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
 
   function relay(profileId: string, event: SatchelEvent): void {
     if (profileId === onScreenId) hub.emit(event.name, event.payload as never)
-    if (event.name === 'connectionChanged') {
-      registry.update(profileId, { supplier: supplierOrigin(event.payload.baseUrl) })
-      announce()
-    }
-    if (event.name === 'outboxChanged') {
-      announce()
-      // A background profile whose last waiting order went has nothing left to do in the background.
-      if (profileId !== onScreenId && event.payload.queued + event.payload.sending + event.payload.retrying === 0) void closeCore(profileId)
+    // What follows is the manager's bookkeeping; a failure in it must not reach the core that emitted.
+    try {
+      if (event.name === 'connectionChanged') {
+        registry.update(profileId, { supplier: supplierOrigin(event.payload.baseUrl) })
+        announce()
+      }
+      if (event.name === 'outboxChanged') {
+        announce()
+        // A background profile whose last waiting order went has nothing left to do in the background.
+        if (profileId !== onScreenId && event.payload.queued + event.payload.sending + event.payload.retrying === 0) void closeCore(profileId)
+      }
+    } catch (error) {
+      logger.error('the profiles list could not be updated', { profile: profileId, error: error instanceof Error ? error.message : String(error) })
     }
   }
 
@@ -121,12 +126,13 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     })
     const unsubscribe = core.events.subscribe((event) => relay(profile.id, event))
     cores.set(profile.id, { core, unsubscribe })
-    void core.connection.get().then(
-      (connection) => {
+    // The supplier a list from before profiles could not know, or one the CLI did not fill in.
+    void core.connection
+      .get()
+      .then((connection) => {
         if (connection && !closed) registry.update(profile.id, { supplier: supplierOrigin(connection.baseUrl) })
-      },
-      () => undefined,
-    )
+      })
+      .catch((error: unknown) => logger.warn('a profile’s supplier could not be noted', { profile: profile.id, error: error instanceof Error ? error.message : String(error) }))
     return core
   }
 
@@ -135,7 +141,10 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     if (!open) return closing.get(id) ?? Promise.resolve()
     cores.delete(id)
     open.unsubscribe()
-    const done = open.core.close().finally(() => closing.delete(id))
+    const done = open.core
+      .close()
+      .catch((error: unknown) => logger.error('a profile’s core did not close cleanly', { profile: id, error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => closing.delete(id))
     closing.set(id, done)
     return done
   }
