@@ -105,3 +105,31 @@ test('switch profiles from the keyboard mid-draft; the draft is intact on return
   await page.keyboard.press('Escape')
   expect(errors).toEqual([])
 })
+
+test('a profile added in Settings comes on screen to be connected; one without orders is removed after confirmation', async ({ page, world }) => {
+  const errors = watchConsole(page)
+  await page.goto(`${world.bridge.url}#/settings`)
+  const panel = page.getByTestId('profiles-panel')
+  await panel.getByLabel('New profile’s name').fill('Harbor Foods')
+  await panel.getByRole('button', { name: 'Add profile' }).click()
+  // Nothing synced yet: the first-run screen, with the switcher to go back.
+  await expect(page).toHaveURL(/#\/connect$/)
+  const switcher = page.getByRole('button', { name: /^Profile:/ })
+  await expect(switcher).toContainText('Harbor Foods')
+  await expect(switcher).toContainText('No connection yet')
+  await shoot(page, 'profiles-added.png')
+
+  await switcher.click()
+  await page.getByRole('option', { name: /Main/ }).click()
+  await expect(switcher).toContainText('Main')
+  await page.goto(`${world.bridge.url}#/settings`)
+  await panel.getByRole('button', { name: 'Remove the profile Harbor Foods' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Remove the profile Harbor Foods?' })
+  // The safe choice has focus: a stray Enter keeps the profile.
+  await expect(dialog.getByRole('button', { name: 'Keep it' })).toBeFocused()
+  await dialog.getByRole('button', { name: 'Remove profile' }).click()
+  await expect(panel).toContainText('Removed the profile Harbor Foods.')
+  await expect(panel).not.toContainText('No connection yet')
+  expect((await world.api('listProfiles')).profiles.map((profile) => profile.name)).toEqual(['Main', 'Coastal'])
+  expect(errors).toEqual([])
+})
