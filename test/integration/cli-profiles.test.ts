@@ -3,7 +3,8 @@
  * the first profile with not one byte changed.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../service/index'
@@ -94,6 +95,14 @@ describe('profiles on the command line', () => {
     const unconfirmed = await cli(['profiles', 'remove', 'Second Line'], env)
     expect(unconfirmed.code).toBe(2)
     expect(unconfirmed.stderr).toContain('--yes')
+    expect(existsSync(secondDb)).toBe(true)
+
+    // While the desktop app runs on the folder (its single-instance lock names a live process here), the app removes profiles, not the CLI.
+    symlinkSync(`${hostname()}-${process.pid}`, join(dataDir, 'SingletonLock'))
+    const appRunning = await cli(['profiles', 'remove', 'Second Line', '--yes', '--json'], env)
+    unlinkSync(join(dataDir, 'SingletonLock'))
+    expect(appRunning.code).toBe(1)
+    expect(json(appRunning)).toEqual({ error: { code: 'CONFLICT', message: `Satchel is running on ${dataDir}: remove 'Second Line' in the app (Settings, Profiles), or quit the app first.` } })
     expect(existsSync(secondDb)).toBe(true)
 
     const removed = await cli(['profiles', 'remove', 'Second Line', '--yes', '--json'], env)

@@ -4,7 +4,8 @@
  * with the operating system's keychain: `add` keeps the address and key, never the secret in clear,
  * and `remove` deletes the profile's encrypted secrets from the app's store along with its database.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readlinkSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { closeDatabase, openDatabase } from '../db/database'
 import { SettingsTable } from '../db/settings'
@@ -62,6 +63,29 @@ function describe(registry: ProfileRegistry, profile: Profile, defaultId: string
     needsAttention: holdings?.needsAttention ?? null,
     openQuotes: holdings?.openQuotes ?? null,
     ...(problem ? { problem } : {}),
+  }
+}
+
+/**
+ * Whether the desktop app runs on this data folder now. Electron's single-instance lock (Chromium's
+ * process singleton) keeps a symlink SingletonLock → "<host>-<pid>" in it while the app runs, on
+ * Linux and macOS; Windows keeps none, and there the README's advice stands alone.
+ */
+function appRunningIn(dataDir: string): boolean {
+  let target: string
+  try {
+    target = readlinkSync(join(dataDir, 'SingletonLock'))
+  } catch {
+    return false
+  }
+  const dash = target.lastIndexOf('-')
+  const pid = Number(target.slice(dash + 1))
+  if (dash < 1 || target.slice(0, dash) !== hostname() || !Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
@@ -141,6 +165,8 @@ export async function runProfilesRemove(dataDir: string, name: string, yes: bool
     throw error
   }
   if (!yes) throw new UsageError(`Removing '${profile.name}' deletes its database and its secrets; pass --yes to go ahead.`)
+  // The app may have the database open, on screen or sending in the background.
+  if (appRunningIn(dataDir)) throw new CliFailure(`Satchel is running on ${dataDir}: remove '${profile.name}' in the app (Settings, Profiles), or quit the app first.`, 'CONFLICT')
   registry.remove(profile.id)
   deleteDatabaseFiles(registry.databasePath(profile))
   await forgetProfileSecrets(appSecrets(dataDir), profile.secretsNamespace)
