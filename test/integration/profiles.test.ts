@@ -2,6 +2,7 @@
  * Two profiles against two doubles through the profile manager, as the app runs them: the window
  * talks to the profile on screen, and every profile's outbox is sent in the background.
  */
+import { unzipSync, strFromU8 } from 'fflate'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -32,6 +33,8 @@ afterEach(async () => {
 })
 
 const secrets = createMemoryKeychain()
+/** Support bundles the profile on screen saved, as the desktop's save dialog would have them. */
+const savedBundles: Buffer[] = []
 
 function start(): ProfileManager {
   manager = createProfileManager({
@@ -41,6 +44,14 @@ function start(): ProfileManager {
       appVersion: '0.0.0-test',
       // Fast connectivity checks: the service's return is noticed within a second or two.
       connectivity: { pollIntervalMs: 100, activeOnlineMs: 300, activeOfflineMs: 300, recheckOnlineMs: 300, recheckOfflineMs: 300 },
+      ports: {
+        desktop: {
+          saveFile: async (_name: string, bytes: Buffer) => {
+            savedBundles.push(bytes)
+            return '/tmp/bundle.zip'
+          },
+        },
+      },
     }),
   })
   return manager
@@ -164,6 +175,14 @@ describe('profiles', () => {
     expect(readdirSync(dataDir)).toContain('satchel.db')
 
     await api(m, 'switchProfile', { id: mainId })
+    // The support bundle names every profile with its counts; its other files are the profile on screen's.
+    await api(m, 'exportSupportBundle')
+    const bundle = unzipSync(new Uint8Array(savedBundles.at(-1)!))
+    expect(JSON.parse(strFromU8(bundle['profiles.json']!))).toEqual([
+      { name: 'Main', supplier: new URL(first.url).origin, unsent: 1, needsAttention: 0, inThisBundle: true },
+      { name: 'Empty', supplier: null, unsent: 0, needsAttention: 0, inThisBundle: false },
+    ])
+
     const removed = await api(m, 'removeProfile', { id: secondId })
     expect(removed.profiles.map((profile) => profile.name)).toEqual(['Main'])
     expect(readdirSync(dataDir).filter((name) => name.startsWith('profile-'))).toEqual([])

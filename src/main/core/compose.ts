@@ -33,6 +33,7 @@ export function createCore(config: CoreConfig): Core {
   const logger = config.ports?.logger ?? silentLogger
   const clock = config.ports?.clock ?? systemClock
   const desktop = config.ports?.desktop
+  const profiles = config.ports?.profiles
   const hub = new EventHub(config.ports?.events)
   const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger })
   const settings = new AppSettings(db)
@@ -96,13 +97,13 @@ export function createCore(config: CoreConfig): Core {
     clock,
     logger: logger.child({ area: 'purge' }),
     syncing: () => sync.scheduler.isRunning(),
-    bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}) },
+    bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}), ...(profiles ? { profiles: () => profiles.list().profiles } : {}) },
   })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 
   const handlers = createHandlerTable(
     {
-      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}), supportBundle, ...(config.ports?.profiles ? { profiles: config.ports.profiles } : {}) }),
+      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}), supportBundle, ...(profiles ? { profiles } : {}) }),
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,
