@@ -115,13 +115,18 @@ const layers = {
     may: [...parts, 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
     why: 'composes the core and validates every call; nothing below imports it',
   },
+  'main/profiles/': {
+    may: ['main/core/', ...parts, 'main/paths.ts', 'npm:zod', 'node:*', ...floor],
+    why: 'the profiles list and a core per profile above createCore: one sync at a time, every outbox flushed',
+  },
   'main/cli/': {
-    may: ['main/core/', ...parts, 'main/paths.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    may: ['main/core/', 'main/profiles/', ...parts, 'main/paths.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
     why: 'the satchel CLI composes the core’s parts for a terminal; no electron',
   },
   'main/shell/': {
     may: [
       'main/core/',
+      'main/profiles/',
       ...parts,
       'main/paths.ts',
       'main/native.ts',

@@ -1,49 +1,66 @@
 /**
- * `npm run demo`: the ordering-service double with demo data, and Satchel connected to it.
+ * `npm run demo`: two ordering-service doubles with demo data (two suppliers, with different seeds and
+ * catalog names), and Satchel with a profile on each.
  *
- * With the Electron binary installed, the desktop app starts (electron-vite dev) on a throwaway
- * profile, told the demo service's address and key through the environment. Without it, the built
- * renderer is served through the test bridge, with the real core already connected and synced, at a
- * printed 127.0.0.1 address to open in a browser.
+ * With the Electron binary installed, the desktop app starts (electron-vite dev) on a throwaway data
+ * folder, told the demo services' addresses and keys through the environment. Without it, the built
+ * renderer is served through the test bridge, with a profile manager whose two profiles are already
+ * connected and synced, at a printed 127.0.0.1 address to open in a browser.
  *
- * Options: --port N (the double's port, default 4010), --size demo|bench|<items>, --bridge (use the
- * bridge even where Electron exists).
+ * Options: --port N (the first double's port, default 4010; the second takes the next), --size
+ * demo|bench|<items>, --bridge (use the bridge even where Electron exists).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { createCore } from '../src/main/core/compose'
-import { call } from '../src/main/core/handlers'
 import { createConsoleLogger, createMemoryKeychain } from '../src/main/ports'
+import { connectDemoProfiles } from '../src/main/profiles/demo'
+import { createProfileManager } from '../src/main/profiles/manager'
 import { startBridge } from '../test/bridge/server'
 import { startService } from '../test/service/index'
 import { findElectronBinary } from './electron-binary.cjs'
 
 const root = resolve(__dirname, '..')
 
+const demoProfiles = [
+  { name: 'Main', seed: 1 },
+  // A second supplier with catalogs of its own, so the switcher changes what is on screen.
+  { name: 'Coastal Supply', seed: 7, catalogPrefix: 'Coastal ' },
+] as const
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '4010' }, size: { type: 'string', default: 'demo' }, bridge: { type: 'boolean' } } })
   const size = values.size === 'demo' || values.size === 'bench' || values.size === 'tiny' ? values.size : Number(values.size)
   // The control surface lets the demo play the supplier after Send (ship, backorder, hold, cancel).
-  const service = await startService({ size, port: Number(values.port), httpControl: true })
-  const { apiKey, apiSecret } = service.credentials
+  const services = await Promise.all(
+    demoProfiles.map((profile, index) => startService({ size, seed: profile.seed, port: Number(values.port) + index, httpControl: true })),
+  )
+  services.forEach((service, index) => {
+    const prefix = demoProfiles[index]?.name === 'Coastal Supply' ? 'Coastal ' : ''
+    if (prefix) for (const catalog of service.control.catalogs()) service.control.update('catalog', String(catalog.guid), { name: `${prefix}${String(catalog.name)}` })
+  })
+  for (const [index, service] of services.entries()) {
+    const { apiKey, apiSecret } = service.credentials
+    process.stdout.write(`${demoProfiles[index]!.name}: ordering-service double (${values.size}) at ${service.url}\n  x-apiKey: ${apiKey}\n  x-apiSecret: ${apiSecret}\n`)
+  }
   process.stdout.write(
-    `Ordering-service double (${values.size}) at ${service.url}\n  x-apiKey: ${apiKey}\n  x-apiSecret: ${apiSecret}\n` +
-      `  Play the supplier: curl -s -X POST ${service.url}/__control/fulfilOrder -H 'content-type: application/json' ` +
+    `  Play the supplier: curl -s -X POST ${services[0]!.url}/__control/fulfilOrder -H 'content-type: application/json' ` +
       `-d '{"orderGuid":"<guid>","step":{"kind":"ship","lines":[{"itemNo":1,"qty":1}],"backorderRest":true}}'\n\n`,
   )
-  const profile = mkdtempSync(join(tmpdir(), 'satchel-demo-'))
+  const connections = services.map((service, index) => ({ name: demoProfiles[index]!.name, baseUrl: service.url, ...service.credentials }))
+  const closeServices = () => Promise.all(services.map((service) => service.close()))
+  const dataDir = mkdtempSync(join(tmpdir(), 'satchel-demo-'))
 
   if (findElectronBinary() && !values.bridge) {
-    process.stdout.write(`Starting Satchel (Electron) with a demo profile in ${profile}…\n`)
+    process.stdout.write(`Starting Satchel (Electron) with two demo profiles in ${dataDir}…\n`)
     const app = spawn('npx', ['electron-vite', 'dev'], {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, SATCHEL_DEMO_PROFILE: profile, SATCHEL_DEMO_BASE_URL: service.url, SATCHEL_DEMO_API_KEY: apiKey, SATCHEL_DEMO_API_SECRET: apiSecret },
+      env: { ...process.env, SATCHEL_DEMO_PROFILE: dataDir, SATCHEL_DEMO_CONNECTIONS: JSON.stringify(connections.map(({ name, baseUrl, apiKey, apiSecret }) => ({ name, baseUrl, apiKey, apiSecret }))) },
     })
-    app.on('exit', (code) => void service.close().then(() => process.exit(code ?? 0)))
+    app.on('exit', (code) => void closeServices().then(() => process.exit(code ?? 0)))
     return
   }
 
@@ -52,26 +69,22 @@ async function main(): Promise<void> {
     const built = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'ignore' })
     if (built.status !== 0) throw new Error('electron-vite build failed; run `npm run build` to see why')
   }
-  const core = createCore({
-    databasePath: join(profile, 'satchel.db'),
-    appVersion: process.env.npm_package_version ?? '0.0.0-demo',
-    ports: { logger: createConsoleLogger('warn'), secrets: createMemoryKeychain() },
+  const profiles = createProfileManager({
+    dataDir,
+    secrets: createMemoryKeychain(),
+    coreConfig: () => ({ appVersion: process.env.npm_package_version ?? '0.0.0-demo', ports: { logger: createConsoleLogger('warn') } }),
   })
-  const saved = await call(core.handlers, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
-  if (!saved.ok) throw new Error(saved.error.message)
-  process.stdout.write('First sync…\n')
-  const synced = await call(core.handlers, 'syncNow', {})
-  if (!synced.ok || !synced.value.ok) throw new Error(`the first sync failed: ${JSON.stringify(synced)}`)
-  const bridge = await startBridge({ handlers: core.handlers, events: core.events, rendererDir: join(root, 'out/renderer') })
+  await connectDemoProfiles(profiles, connections, (line) => process.stdout.write(`${line}\n`))
+  const bridge = await startBridge({ handlers: profiles.handlers, events: profiles.events, rendererDir: join(root, 'out/renderer') })
   process.stdout.write(
     `\nNo Electron binary here, so Satchel is served through the test bridge:\n\n    ${bridge.url}\n\n` +
-      `Open it in a browser (Chromium: /usr/bin/chromium). Database: ${join(profile, 'satchel.db')}\nCtrl+C stops both.\n`,
+      `Open it in a browser (Chromium: /usr/bin/chromium). Profiles and databases: ${dataDir}\nCtrl+C stops everything.\n`,
   )
   const stop = () => {
     void bridge
       .close()
-      .then(() => core.close())
-      .then(() => service.close())
+      .then(() => profiles.close())
+      .then(closeServices)
       .then(() => process.exit(0))
   }
   process.on('SIGINT', stop)

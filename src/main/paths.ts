@@ -14,8 +14,9 @@ function userDataDirectory(platform: NodeJS.Platform = process.platform, env: No
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), appDirectoryName)
 }
 
-export function defaultDatabasePath(): string {
-  return join(userDataDirectory(), databaseFileName)
+/** The folder holding the profiles list and every profile's database: the desktop app's userData. */
+export function defaultDataDirectory(): string {
+  return userDataDirectory()
 }
 
 /** Where the desktop app writes its logs: Electron's app.getPath('logs') for productName "Satchel". */

@@ -5,6 +5,7 @@
 import type { EventName } from '../shared/channels'
 import type { EventPayload } from '../shared/contract'
 import type { UpdateState } from '../shared/desktop'
+import type { ProfileList } from '../shared/profiles'
 
 export interface Clock {
   /** Milliseconds since the epoch. The service's serverTimestamp, not this, drives sync cursors. */
@@ -36,6 +37,34 @@ export interface Keychain {
   get(name: SecretName): Promise<string | null>
   set(name: SecretName, value: string): Promise<void>
   delete(name: SecretName): Promise<void>
+}
+
+/**
+ * The keychain beneath the profiles: any name, so each profile's names carry its prefix (see
+ * src/main/profiles/keychain.ts). A SecretStore serves as a Keychain of the first profile as it is.
+ */
+export interface SecretStore {
+  isAvailable(): boolean
+  get(name: string): Promise<string | null>
+  set(name: string, value: string): Promise<void>
+  delete(name: string): Promise<void>
+}
+
+/**
+ * One sync at a time across the profiles of one app: a sync waits here for its turn before it talks
+ * to the service, and hands the turn on when done. Without a gate, a core syncs whenever it likes.
+ */
+export interface SyncGate {
+  /** Resolves with the function that hands the turn on; rejects when `signal` aborts first. */
+  enter(signal: AbortSignal): Promise<() => void>
+}
+
+/** The profiles above this core, where a profile manager composed it (src/main/profiles/manager.ts). */
+export interface ProfilesPort {
+  list(): ProfileList
+  switchTo(id: string): Promise<ProfileList>
+  add(name: string): Promise<ProfileList>
+  remove(id: string): Promise<ProfileList>
 }
 
 export interface EventSink {
@@ -106,8 +135,8 @@ export function createConsoleLogger(level: 'debug' | 'info' | 'warn' | 'error' =
 }
 
 /** Keeps secrets in memory only: for tests, the bridge and one-shot CLI runs. */
-export function createMemoryKeychain(): Keychain {
-  const secrets = new Map<SecretName, string>()
+export function createMemoryKeychain(): SecretStore {
+  const secrets = new Map<string, string>()
   return {
     isAvailable: () => true,
     get: async (name) => secrets.get(name) ?? null,

@@ -63,6 +63,10 @@ export const methodNames = [
   'restartToUpdate',
   'openLogsFolder',
   'exportSupportBundle',
+  'listProfiles',
+  'switchProfile',
+  'addProfile',
+  'removeProfile',
 ] as const
 
 export type MethodName = (typeof methodNames)[number]
@@ -76,6 +80,7 @@ export type EventName =
   | 'outboxChanged'
   | 'connectivityChanged'
   | 'updateStateChanged'
+  | 'profilesChanged'
 
 /** Prefix of every invoke channel, so main can tell Satchel's channels from anything else. */
 const channelPrefix = 'satchel:'

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { EventName, MethodName } from './channels'
 import { connectivitySchema, desktopContract, updateStateSchema } from './desktop'
+import { profileListSchema, profilesContract } from './profiles'
 import { ordersContract, outboxSummarySchema } from './orders'
 import { orderTrackingContract } from './order-tracking'
 import { quotesContract } from './quotes'
@@ -155,6 +156,7 @@ export const contract = {
   ...orderTrackingContract,
   ...quotesContract,
   ...desktopContract,
+  ...profilesContract,
 } as const satisfies Record<MethodName, { input: z.ZodType; output: z.ZodType }>
 
 /** Every event has its schema: a name without one fails to compile. */
@@ -173,6 +175,8 @@ type EventSchemas = SchemaOfEach<{
   outboxChanged: typeof outboxSummarySchema
   connectivityChanged: typeof connectivitySchema
   updateStateChanged: typeof updateStateSchema
+  /** A profile was added, removed or put on screen, or a profile's unsent counts changed. */
+  profilesChanged: typeof profileListSchema
 }>
 
 type Contract = typeof contract

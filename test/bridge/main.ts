@@ -1,32 +1,45 @@
 /**
- * `npm run bridge -- [--db PATH] [--port N] [--renderer DIR]`: serves the built renderer with the real
- * core behind it, for a browser on a machine without the Electron binary.
+ * `npm run bridge -- [--db PATH | --data-dir DIR] [--port N] [--renderer DIR]`: serves the built
+ * renderer with the real core behind it, for a browser on a machine without the Electron binary.
+ * With --data-dir, a profile manager over that folder's profiles (as the desktop app runs them), with
+ * secrets kept in memory; with --db, one core on that database.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createCore } from '../../src/main/core/compose'
-import { createConsoleLogger } from '../../src/main/ports'
+import { createConsoleLogger, createMemoryKeychain } from '../../src/main/ports'
+import { createProfileManager } from '../../src/main/profiles/manager'
 import { startBridge } from './server'
+
+function open(dataDir: string | undefined, db: string | undefined) {
+  const appVersion = process.env.npm_package_version ?? '0.0.0-dev'
+  const logger = createConsoleLogger('info')
+  if (dataDir) {
+    return { core: createProfileManager({ dataDir, secrets: createMemoryKeychain(), coreConfig: () => ({ appVersion, ports: { logger } }) }), where: `profiles: ${dataDir}` }
+  }
+  const databasePath = db ?? join(mkdtempSync(join(tmpdir(), 'satchel-bridge-')), 'satchel.db')
+  return { core: createCore({ databasePath, appVersion, ports: { logger } }), where: `database: ${databasePath}` }
+}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       db: { type: 'string' },
+      'data-dir': { type: 'string' },
       port: { type: 'string' },
       renderer: { type: 'string', default: 'out/renderer' },
     },
   })
-  const databasePath = values.db ?? join(mkdtempSync(join(tmpdir(), 'satchel-bridge-')), 'satchel.db')
-  const core = createCore({ databasePath, appVersion: process.env.npm_package_version ?? '0.0.0-dev', ports: { logger: createConsoleLogger('info') } })
+  const { core, where } = open(values['data-dir'], values.db)
   const bridge = await startBridge({
     handlers: core.handlers,
     events: core.events,
     rendererDir: resolve(values.renderer),
     port: values.port ? Number(values.port) : 0,
   })
-  process.stdout.write(`Satchel (bridge) at ${bridge.url}\ndatabase: ${databasePath}\n`)
+  process.stdout.write(`Satchel (bridge) at ${bridge.url}\n${where}\n`)
   const stop = () => {
     void bridge.close().then(() => core.close()).then(() => process.exit(0))
   }

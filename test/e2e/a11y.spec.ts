@@ -7,6 +7,7 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { test } from './fixtures'
+import { startProfilesWorld } from './profiles-world'
 import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
 
 test.describe.configure({ timeout: 120_000 })
@@ -110,4 +111,27 @@ test('every main screen passes axe (no serious or critical violation) in light a
   }
   for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
   expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+})
+
+test('the profile switcher, open and closed, and Settings’ profiles pass axe in light and dark', async ({ page }) => {
+  const world = await startProfilesWorld()
+  try {
+    const findings: Finding[] = []
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.goto(`${world.bridge.url}#/settings`)
+      await expect(page.getByTestId('profiles-panel')).toContainText('Coastal')
+      findings.push(...(await audit(page, 'settings with profiles', scheme)))
+      const switcher = page.getByRole('button', { name: /^Profile:/ })
+      await switcher.focus()
+      await page.keyboard.press('ArrowDown')
+      await expect(page.getByRole('listbox', { name: 'Profiles' })).toBeVisible()
+      findings.push(...(await audit(page, 'profile switcher open', scheme)))
+      await page.keyboard.press('Escape')
+    }
+    for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
+    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+  } finally {
+    await world.close()
+  }
 })

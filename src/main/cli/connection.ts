@@ -33,7 +33,7 @@ const insecureHttpKey = 'insecureHttpAllowed'
  * for this address (a lab without https) with --allow-insecure-http, now or in an earlier run on this
  * database. Every run that uses it says so on stderr, so an allowance kept from a lab is never silent.
  */
-function allowPlainHttp(global: GlobalOptions, settings: SettingsTable, baseUrl: string): void {
+export function allowPlainHttp(global: GlobalOptions, settings: SettingsTable, baseUrl: string): void {
   const problem = plainHttpProblem(baseUrl)
   if (!problem) return
   const origin = new URL(baseUrl).origin

@@ -6,7 +6,7 @@
  * loads what it needs (the store, or the service client and sync engine) when it runs.
  */
 import { parseArgs } from 'node:util'
-import { defaultDatabasePath, defaultLogsDirectory } from '../paths'
+import { defaultDataDirectory, defaultLogsDirectory } from '../paths'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 
 export const usage = `Usage: npm run cli -- [options] <command>
@@ -31,9 +31,20 @@ Commands:
   support-bundle --out FILE [--logs DIR] Write the support bundle (a zip: versions, settings,
                                          counts, outbox states, sync reports, a week of logs;
                                          no credentials, customers' emails and phones masked)
+  profiles list                          The profiles (one per supplier connection): supplier,
+                                         database, unsent orders, needing attention, open quotes
+  profiles add <name> --base-url URL --api-key K [--user-guid G]
+                                         A profile with its own database; the CLI cannot reach the
+                                         system keychain, so the API secret is entered in the app
+                                         or passed to each command
+  profiles remove <name> --yes           Deletes the profile's database and secrets; refused while
+                                         it has unsent orders or open quotes
 
 Options:
-  --db PATH           Database file (default: the desktop app's, ${defaultDatabasePath()})
+  --profile NAME      The profile to use (default: the only one, or the one used last)
+  --data-dir DIR      The folder holding the profiles and their databases (env SATCHEL_DATA_DIR;
+                      default: the desktop app's, ${defaultDataDirectory()})
+  --db PATH           A database file itself, bypassing profiles (env SATCHEL_DB)
   --base-url URL      Ordering service address (env SATCHEL_BASE_URL)
   --api-key K         API key (env SATCHEL_API_KEY)
   --api-secret S      API secret (env SATCHEL_API_SECRET)
@@ -49,6 +60,9 @@ Exit codes: 0 ok, 1 failure, 2 invalid input.
 
 const options = {
   db: { type: 'string' },
+  profile: { type: 'string' },
+  'data-dir': { type: 'string' },
+  yes: { type: 'boolean' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
   'api-secret': { type: 'string' },
@@ -81,6 +95,9 @@ const commandOptions: Record<string, readonly string[]> = {
   'support-bundle': ['out', 'logs'],
   'orders list': ['customer', 'changed', 'state', 'limit'],
   'orders show': [],
+  'profiles list': [],
+  'profiles add': [],
+  'profiles remove': ['yes'],
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -161,8 +178,12 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       return 0
     }
     const env = process.env
+    const explicitDb = nonEmpty(values.db) ?? nonEmpty(env.SATCHEL_DB)
+    const profileName = nonEmpty(values.profile)
+    if (explicitDb && profileName) throw new UsageError('--db and --profile do not go together: --db names the database itself')
+    const dataDir = nonEmpty(values['data-dir']) ?? nonEmpty(env.SATCHEL_DATA_DIR) ?? defaultDataDirectory()
     const global: GlobalOptions = {
-      db: nonEmpty(values.db) ?? nonEmpty(env.SATCHEL_DB) ?? defaultDatabasePath(),
+      db: explicitDb ?? '',
       baseUrl: nonEmpty(values['base-url']) ?? nonEmpty(env.SATCHEL_BASE_URL),
       apiKey: nonEmpty(values['api-key']) ?? nonEmpty(env.SATCHEL_API_KEY),
       apiSecret: nonEmpty(values['api-secret']) ?? nonEmpty(env.SATCHEL_API_SECRET),
@@ -170,17 +191,26 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       allowInsecureHttp: values['allow-insecure-http'] === true,
       json,
     }
-    databasePath = global.db
     const [first, second, ...rest] = positionals
     if (!first) throw new UsageError('Give a command: sync, status, items search, customers search, order queue, flush or outbox (see --help)')
-    const twoWords = first === 'items' || first === 'customers' || first === 'order' || first === 'customer' || first === 'orders'
+    const twoWords = first === 'items' || first === 'customers' || first === 'order' || first === 'customer' || first === 'orders' || first === 'profiles'
     const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
     if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
-    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs', 'changed', 'state'] as const) {
+    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs', 'changed', 'state', 'yes'] as const) {
       if (values[name] !== undefined && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to '${command}'`)
     }
     const args = twoWords ? rest : [second, ...rest].filter((value) => value !== undefined)
+    if (first === 'profiles') {
+      if (explicitDb || profileName) throw new UsageError(`${command} works on the data folder (--data-dir), not on --db or --profile`)
+      return await runProfiles(command, args, dataDir, global, values.yes === true, output)
+    }
+    if (!explicitDb) {
+      const { ProfileRegistry } = await import('../profiles/registry')
+      const registry = ProfileRegistry.open(dataDir)
+      global.db = registry.databasePath(registry.resolve(profileName))
+    }
+    databasePath = global.db
 
     switch (command) {
       case 'sync': {
@@ -267,6 +297,18 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     process.stderr.write(`satchel: ${failure.message.split('\n')[0]}\n`)
     return 1
   }
+}
+
+async function runProfiles(command: string, args: string[], dataDir: string, global: GlobalOptions, yes: boolean, output: Output): Promise<number> {
+  const { runProfilesAdd, runProfilesList, runProfilesRemove } = await import('./profiles')
+  const name = args.length === 1 ? nonEmpty(args[0]) : undefined
+  if (command === 'profiles list') {
+    if (args.length > 0) throw new UsageError(`profiles list takes no arguments (got '${args.join(' ')}')`)
+    return runProfilesList(dataDir, output)
+  }
+  if (!name) throw new UsageError(`${command} takes one profile name: ${command} <name>`)
+  if (command === 'profiles add') return await runProfilesAdd(dataDir, global, name, output)
+  return await runProfilesRemove(dataDir, name, yes, output)
 }
 
 /**

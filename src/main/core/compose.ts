@@ -34,6 +34,7 @@ export function createCore(config: CoreConfig): Core {
   const logger = config.ports?.logger ?? silentLogger
   const clock = config.ports?.clock ?? systemClock
   const desktop = config.ports?.desktop
+  const profiles = config.ports?.profiles
   const hub = new EventHub(config.ports?.events)
   const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger })
   const settings = new AppSettings(db)
@@ -56,10 +57,7 @@ export function createCore(config: CoreConfig): Core {
     clients,
     label,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
-    orderDetails: {
-      limit: () => settings.get().orderDetailsPerSync,
-      sentApiGuids: () => orders.desk.outbox.read.sentOrders().map((sent) => sent.apiGuid),
-    },
+    orderDetails: { limit: () => settings.get().orderDetailsPerSync, sentApiGuids: () => orders.desk.outbox.read.sentOrders().map((sent) => sent.apiGuid) },
     clock,
     logger,
     events: hub,
@@ -67,6 +65,7 @@ export function createCore(config: CoreConfig): Core {
     quietForMs: () => connectivity.quietForMs(),
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
     ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
+    ...(config.ports?.syncGate ? { gate: config.ports.syncGate } : {}),
   })
   const orders = createOrders({
     db,
@@ -92,21 +91,16 @@ export function createCore(config: CoreConfig): Core {
   })
   const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
   const { purge, supportBundle } = createUpkeep({
-    db,
-    outbox: orders.desk.outbox,
-    drafts: orders.desk.drafts,
-    quotes: quotes.quotes,
-    settings: () => settings.get(),
-    clock,
+    ...{ db, clock, outbox: orders.desk.outbox, drafts: orders.desk.drafts, quotes: quotes.quotes, settings: () => settings.get() },
     logger: logger.child({ area: 'purge' }),
     syncing: () => sync.scheduler.isRunning(),
-    bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}) },
+    bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}), ...(profiles ? { profiles: () => profiles.list().profiles } : {}) },
   })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 
   const handlers = createHandlerTable(
     {
-      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}), supportBundle }),
+      ...desktopMethods({ db, databasePath: config.databasePath, appVersion: config.appVersion, ...(config.appName ? { appName: config.appName } : {}), ...(desktop ? { desktop } : {}), supportBundle, ...(profiles ? { profiles } : {}) }),
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,

@@ -3,7 +3,7 @@ import type { ConnectivityMonitor, ConnectivityMonitorOptions } from '../connect
 import type { Database } from '../db/database'
 import type { EventStream } from '../events'
 import type { OutboxActivity, Orders } from '../orders'
-import type { Clock, DesktopPort, EventSink, Keychain, Logger, NetworkPort } from '../ports'
+import type { Clock, DesktopPort, EventSink, Keychain, Logger, NetworkPort, ProfilesPort, SyncGate } from '../ports'
 import type { ConnectionSettings } from '../settings/connection'
 import type { Sync } from '../sync'
 import type { WriterWorkerData } from '../sync/page-writer'
@@ -30,6 +30,10 @@ export interface CoreConfig {
      * either, pages are written on the main thread.
      */
     syncWriterWorker?: (data: WriterWorkerData) => Worker
+    /** Taken by every sync, shared across profiles so one runs at a time. */
+    syncGate?: SyncGate
+    /** The profile manager above this core (list, switch, add, remove). */
+    profiles?: ProfilesPort
   }
   /** How often connectivity is checked; the defaults suit a laptop, tests want seconds. */
   connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'activeOnlineMs' | 'activeOfflineMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>

@@ -2,9 +2,12 @@ import type { Implementations } from '../../shared/contract'
 import type { Database } from '../db/database'
 import { databaseSize, lastPurge } from '../db/storage'
 import { CoreError } from '../errors'
-import type { DesktopPort } from '../ports'
+import type { DesktopPort, ProfilesPort } from '../ports'
 
-type DesktopMethods = Pick<Implementations, 'getAppInfo' | 'getUpdateState' | 'checkForUpdates' | 'restartToUpdate' | 'openLogsFolder' | 'exportSupportBundle'>
+type DesktopMethods = Pick<
+  Implementations,
+  'getAppInfo' | 'getUpdateState' | 'checkForUpdates' | 'restartToUpdate' | 'openLogsFolder' | 'exportSupportBundle' | 'listProfiles' | 'switchProfile' | 'addProfile' | 'removeProfile'
+>
 
 export interface DesktopWiring {
   db: Database
@@ -15,10 +18,12 @@ export interface DesktopWiring {
   desktop?: DesktopPort
   /** The support bundle's zip, made when asked for. */
   supportBundle: () => Promise<Buffer>
+  /** The profile manager above this core; a core composed alone (the CLI, a test) has none. */
+  profiles?: ProfilesPort
 }
 
 /** What the app itself is and does (version, database, updates, logs): the desktop port's, where there is one. */
-export function desktopMethods({ db, databasePath, appName, appVersion, desktop, supportBundle }: DesktopWiring): DesktopMethods {
+export function desktopMethods({ db, databasePath, appName, appVersion, desktop, supportBundle, profiles }: DesktopWiring): DesktopMethods {
   const noUpdates = { status: 'disabled' as const, currentVersion: appVersion, reason: 'Updates come with the desktop app; this window has none.' }
   return {
     getAppInfo: () => ({
@@ -52,6 +57,20 @@ export function desktopMethods({ db, databasePath, appName, appVersion, desktop,
       const bytes = await supportBundle()
       return { path: await desktop.saveFile(supportBundleName(new Date()), bytes) }
     },
+    ...profileMethods(profiles),
+  }
+}
+
+function profileMethods(profiles: ProfilesPort | undefined): Pick<DesktopMethods, 'listProfiles' | 'switchProfile' | 'addProfile' | 'removeProfile'> {
+  const kept = (): ProfilesPort => {
+    if (!profiles) throw new CoreError('CONFLICT', 'Profiles are kept by the desktop app; this window shows one database.')
+    return profiles
+  }
+  return {
+    listProfiles: () => kept().list(),
+    switchProfile: ({ id }) => kept().switchTo(id),
+    addProfile: ({ name }) => kept().add(name),
+    removeProfile: ({ id }) => kept().remove(id),
   }
 }
 

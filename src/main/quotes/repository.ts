@@ -52,6 +52,9 @@ export class QuoteRepository {
            AND coalesce(json_extract(document, '$.convertedDraftId'), 0) NOT IN (SELECT value FROM json_each(?))`,
       ),
       count: db.prepare<[], number>('SELECT count(*) FROM quotes').pluck(),
+      openCount: db
+        .prepare<[string], number>(`SELECT count(*) FROM quotes WHERE json_extract(document, '$.convertedAt') IS NULL AND json_extract(document, '$.validUntil') >= ?`)
+        .pluck(),
       convertedDraftIds: db.prepare<[number, number], number>(
         `SELECT json_extract(document, '$.convertedDraftId') FROM quotes
          WHERE id > ? AND id <= ? AND json_extract(document, '$.convertedDraftId') IS NOT NULL`,
@@ -115,6 +118,11 @@ export class QuoteRepository {
 
   count(): number {
     return this.statements.count.get() ?? 0
+  }
+
+  /** Quotes still valid on `today` and not yet made into a draft: the customer may still say yes. */
+  openCount(today: string): number {
+    return this.statements.openCount.get(today) ?? 0
   }
 
   /**

@@ -17,6 +17,14 @@ export function savedConnection(table: SettingsTable): StoredConnection | null {
 }
 
 /**
+ * The non-secret parts alone, for the CLI's `profiles add`: the CLI has no keychain to put the
+ * secret in, so the app asks for it when the profile is opened, and commands take it as an option.
+ */
+export function saveConnectionWithoutSecret(table: SettingsTable, stored: StoredConnection): void {
+  table.set(settingsKey, { ...stored, baseUrl: stored.baseUrl.replace(/\/+$/, '') })
+}
+
+/**
  * The service address and credentials. The non-secret parts sit in the settings table; the API
  * secret and the session token go only to the Keychain (safeStorage in the app), so the database
  * file never holds them in clear.

@@ -8,20 +8,21 @@ import log from 'electron-log/node'
 import { autoUpdater } from 'electron-updater'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { createCore } from '../core/compose'
+import { z } from 'zod'
 import createSyncWriter from '../sync/writer-worker?nodeWorker'
 import { writerThreadOptions } from '../sync/page-writer'
 import { createMemoryKeychain, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
-import { databaseFileName } from '../paths'
 import { askAboutUnsentOrders, saveFileWithDialog } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
 import { createQuitController } from './lifecycle'
 import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
 import { createPrinting } from './printing'
-import { createSafeStorageKeychain, secretsFileName } from './secrets'
+import { createSafeStorageKeychain, secretsFileName } from '../profiles/secrets-file'
+import { connectDemoProfiles } from '../profiles/demo'
+import { createProfileManager } from '../profiles/manager'
 import { reportStartFailure } from './startup'
 import { createAppUrlCheck, guardWebContents, sandboxAllRenderers, secureSession } from './security'
 import { createUpdateController, isAutoUpdateSupported, type UpdateController } from './updater'
@@ -37,14 +38,16 @@ const preloadFile = join(__dirname, '../preload/index.js')
 sandboxAllRenderers(app)
 
 /**
- * `npm run demo`: an unpackaged app told a demo service through the environment runs on a throwaway
- * profile, keeps the demo key in memory, and connects at start. A packaged app ignores all of it.
+ * `npm run demo`: an unpackaged app told demo services through the environment runs on a throwaway
+ * data folder, keeps the demo keys in memory, and connects a profile to each at start. A packaged
+ * app ignores all of it.
  */
+const demoConnections = z.array(z.object({ name: z.string().min(1), baseUrl: z.url(), apiKey: z.string().min(1), apiSecret: z.string().min(1) })).min(1)
 const demo =
-  isDevelopment && process.env.SATCHEL_DEMO_PROFILE && process.env.SATCHEL_DEMO_BASE_URL && process.env.SATCHEL_DEMO_API_KEY && process.env.SATCHEL_DEMO_API_SECRET
-    ? { profile: process.env.SATCHEL_DEMO_PROFILE, baseUrl: process.env.SATCHEL_DEMO_BASE_URL, apiKey: process.env.SATCHEL_DEMO_API_KEY, apiSecret: process.env.SATCHEL_DEMO_API_SECRET }
+  isDevelopment && process.env.SATCHEL_DEMO_PROFILE && process.env.SATCHEL_DEMO_CONNECTIONS
+    ? { folder: process.env.SATCHEL_DEMO_PROFILE, connections: demoConnections.parse(JSON.parse(process.env.SATCHEL_DEMO_CONNECTIONS)) }
     : null
-if (demo) app.setPath('userData', demo.profile)
+if (demo) app.setPath('userData', demo.folder)
 
 async function start(): Promise<void> {
   await app.whenReady()
@@ -102,39 +105,40 @@ async function start(): Promise<void> {
     printing: createPrinting(() => mainWindow),
   }
 
-  const core = createCore({
-    databasePath: join(userData, databaseFileName),
-    nativeBinding: isDevelopment ? electronNativeBinding(app.getAppPath()) : undefined,
-    appVersion: app.getVersion(),
-    ports: {
-      logger,
-      secrets: demo ? createMemoryKeychain() : secrets,
-      network: { isUp: () => net.isOnline() },
-      desktop,
-      // Sync writes its pages on a thread of its own, so the window never waits on a commit.
-      syncWriterWorker: (data) => createSyncWriter(writerThreadOptions(data)),
-    },
+  // A core per profile (one per supplier connection); the one on screen answers the window.
+  const nativeBinding = isDevelopment ? electronNativeBinding(app.getAppPath()) : undefined
+  const profiles = createProfileManager({
+    dataDir: userData,
+    secrets: demo ? createMemoryKeychain() : secrets,
+    logger: logger.child({ area: 'profiles' }),
+    coreConfig: (profile) => ({
+      nativeBinding,
+      appVersion: app.getVersion(),
+      ports: {
+        logger: logger.child({ profile: profile.id }),
+        network: { isUp: () => net.isOnline() },
+        desktop,
+        // Sync writes its pages on a thread of its own, so the window never waits on a commit.
+        syncWriterWorker: (data) => createSyncWriter(writerThreadOptions(data)),
+      },
+    }),
   })
-  if (demo) {
-    const saved = await core.handlers.saveConnection({ baseUrl: demo.baseUrl, auth: { kind: 'apiKey', apiKey: demo.apiKey, apiSecret: demo.apiSecret } })
-    if (!saved.ok) logger.error('the demo connection was refused', { error: saved.error })
-  }
+  if (demo) await connectDemoProfiles(profiles, demo.connections).catch((error: unknown) => logger.error('the demo profiles were not connected', { error }))
 
-  const outbox = core.outboxActivity
+  const outbox = profiles.outboxActivity
 
   let mainWindow: BrowserWindow | undefined
 
-  // The core watches the service (and syncs and flushes when it answers again); waking from sleep
+  // Each core watches the service (and syncs and flushes when it answers again); waking from sleep
   // and a changed network are the shell's to report.
-  const connectivity = core.connectivity
-  refreshOnResume(connectivity, powerMonitor)
+  refreshOnResume(() => profiles.openCores().map((core) => core.connectivity), powerMonitor)
 
   const quit = createQuitController({
     outbox,
     confirmQuit: (unsent) => askAboutUnsentOrders(mainWindow, unsent),
-    closeCore: () => core.close(),
+    closeCore: () => profiles.close(),
     beforeClose: ({ outboxIdle }) => {
-      connectivity.stop()
+      for (const core of profiles.openCores()) core.connectivity.stop()
       updateController.stop()
       updateController.setInstallOnQuit(outboxIdle)
     },
@@ -142,7 +146,7 @@ async function start(): Promise<void> {
   })
   app.on('before-quit', (event) => quit.handleBeforeQuit(event, () => app.quit()))
   // Windows skips before-quit when the user logs off; close the database synchronously at least.
-  app.on('will-quit', () => void core.close())
+  app.on('will-quit', () => void profiles.close())
   powerMonitor.on('shutdown', () => void quit.shutdown().then(() => app.quit()))
 
   const updateController = createUpdateController({
@@ -165,8 +169,8 @@ async function start(): Promise<void> {
     for (const listener of updateListeners) listener(state)
   })
 
-  registerIpc(ipcMain, core.handlers, isAppUrl, logger.child({ area: 'ipc' }))
-  forwardEvents(core.events, () => mainWindow?.webContents)
+  registerIpc(ipcMain, profiles.handlers, isAppUrl, logger.child({ area: 'ipc' }))
+  forwardEvents(profiles.events, () => mainWindow?.webContents)
 
   const windowStateFile = join(userData, windowStateFileName)
   const linuxIcon = app.isPackaged ? join(process.resourcesPath, 'icon.png') : join(app.getAppPath(), 'resources', 'icons', '512x512.png')
@@ -186,7 +190,7 @@ async function start(): Promise<void> {
     })
     // On macOS closing the window keeps the app running, so only quitting asks.
     if (process.platform !== 'darwin') window.on('close', (event) => quit.handleWindowClose(event, () => app.quit()))
-    window.on('session-end', () => void core.close())
+    window.on('session-end', () => void profiles.close())
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined
     })

@@ -10,9 +10,14 @@ export interface PowerEvents {
   removeListener(event: 'resume', listener: () => void): unknown
 }
 
-/** After sleep the laptop is often on another network, or none; check before anything trusts the old answer. */
-export function refreshOnResume(monitor: ConnectivityMonitor, power: PowerEvents): () => void {
-  const onResume = () => void monitor.refresh('resume')
+/**
+ * After sleep the laptop is often on another network, or none; check before anything trusts the old
+ * answer. Every open profile's monitor: a profile in the background may have orders waiting.
+ */
+export function refreshOnResume(monitors: () => Pick<ConnectivityMonitor, 'refresh'>[], power: PowerEvents): () => void {
+  const onResume = () => {
+    for (const monitor of monitors()) void monitor.refresh('resume')
+  }
   power.on('resume', onResume)
   return () => power.removeListener('resume', onResume)
 }

@@ -11,7 +11,7 @@ import { LocalCopy } from '../local/copy'
 import { Retention } from '../local/retention'
 import type { ServiceClients } from '../ordering-client/clients'
 import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
-import type { Clock, Logger } from '../ports'
+import type { Clock, Logger, SyncGate } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
 import type { OrderDetailPolicy } from './order-details'
@@ -60,6 +60,8 @@ export interface SyncOptions {
   writerWorker?: (data: WriterWorkerData) => Worker
   /** How many full orders each run fetches, and which besides the recent history (sync/order-details.ts). */
   orderDetails: OrderDetailPolicy
+  /** One sync at a time across profiles (src/main/profiles/sync-gate.ts). */
+  gate?: SyncGate
 }
 
 export function createSync(options: SyncOptions): Sync {
@@ -102,6 +104,7 @@ export function createSync(options: SyncOptions): Sync {
     },
     store,
     intervalMinutes: options.syncIntervalMinutes,
+    ...(options.gate ? { gate: options.gate } : {}),
     clock,
     ...(options.spreadSeed === undefined ? {} : { spread: { seed: options.spreadSeed } }),
     ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),

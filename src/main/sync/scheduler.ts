@@ -12,7 +12,7 @@
  */
 import type { SyncStatus } from '../../shared/synced'
 import { CoreError } from '../errors'
-import type { Clock, Logger } from '../ports'
+import type { Clock, Logger, SyncGate } from '../ports'
 import { isServiceError, ServiceError } from '../ordering-client/errors'
 import { installShare, nodeTimers, type Timer, type TimerPort } from '../timers'
 import type { SyncEngine, SyncProgress, SyncReport } from './engine'
@@ -45,6 +45,8 @@ export interface SyncSchedulerOptions {
   onStatus?: (status: SyncStatus) => void
   onProgress?: (progress: SyncProgress) => void
   onFinished?: (report: SyncReport) => void
+  /** Shared with other profiles' schedulers: a run waits its turn here before it starts. */
+  gate?: SyncGate
 }
 
 interface Running {
@@ -183,10 +185,16 @@ export class SyncScheduler {
     const controller = new AbortController()
     this.clearTimer()
     let announced = false
-    const promise = this.execute(full, controller.signal, () => {
-      announced = true
-      this.options.onStatus?.(this.status())
-    })
+    let leave: (() => void) | undefined
+    const promise = this.execute(
+      full,
+      controller.signal,
+      () => {
+        announced = true
+        this.options.onStatus?.(this.status())
+      },
+      (release) => (leave = release),
+    )
       .then(
         (report) => {
           this.countUnavailable(report.ok)
@@ -202,16 +210,20 @@ export class SyncScheduler {
       this.progress = null
       if (this.started && !this.stopped) this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
       if (announced) this.options.onStatus?.(this.status())
+      // The turn passes on only after this run's end is told, so no two runs ever show at once.
+      leave?.()
     })
     // Claimed before the first await, so a second request joins this run.
     this.running = { full, promise, controller }
     return promise
   }
 
-  private async execute(full: boolean, signal: AbortSignal, announce: () => void): Promise<SyncReport> {
+  private async execute(full: boolean, signal: AbortSignal, announce: () => void, tookTurn: (leave: () => void) => void): Promise<SyncReport> {
     const engine = await this.options.createEngine()
     // Nothing to sync against yet: no status change to announce.
     if (!engine) throw new CoreError('NOT_CONFIGURED', 'Set up the connection to the ordering service first.')
+    // Other profiles' runs go first when they asked first (or are on screen): this one waits its turn.
+    if (this.options.gate) tookTurn(await this.options.gate.enter(signal))
     announce()
     const report = await engine.run({
       full,

@@ -10,6 +10,7 @@ import { SyncState } from '../local/sync-state'
 import { DraftRepository } from '../orders/drafts'
 import { OutboxReader } from '../orders/outbox'
 import type { Clock } from '../ports'
+import type { ProfileSummary } from '../../shared/profiles'
 import { QuoteRepository } from '../quotes/repository'
 import { AppSettings } from '../settings/app-settings'
 import { savedConnection } from '../settings/connection'
@@ -39,6 +40,8 @@ export interface SupportBundleSources {
   clock: Clock
   /** Versions of the runtime beyond Node's (Electron's, Chromium's), from the shell. */
   runtime?: Record<string, string>
+  /** Every profile on the laptop with its counts, where a profile manager composed this core. */
+  profiles?: () => readonly ProfileSummary[]
 }
 
 const logDays = 7
@@ -84,6 +87,9 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
       outbox: OutboxReader.counts(db),
     }),
     json('outbox.json', outbox.states()),
+    ...(sources.profiles
+      ? [json('profiles.json', sources.profiles().map((profile) => ({ name: profile.name, supplier: profile.supplier === null ? null : safeOrigin(profile.supplier), unsent: profile.unsent, needsAttention: profile.needsAttention, inThisBundle: profile.onScreen })))]
+      : []),
     json('sync-reports.json', new SyncState(db).recentReports(syncReports)),
     ...recentLogs(sources.logsDirectory, now).map((log) => ({ name: `logs/${log.name}`, data: scrub.text(log.text) })),
   ]
@@ -98,6 +104,8 @@ function readme(now: Date): string {
     'settings.json       the rep\'s settings, the service address and sign-in kind (no key, no secret)',
     'counts.json         how many catalogs, items, customers, orders, drafts, quotes; outbox entries by state',
     'outbox.json         each outbox entry: api_guid, state, attempts, last error, when queued and sent',
+    'profiles.json       (the app) every profile on the laptop: name, supplier, unsent and needs-attention counts;',
+    '                    the other files are of the profile marked inThisBundle',
     `sync-reports.json   the last ${syncReports} sync reports, newest first`,
     `logs/               the last ${logDays} days of the app's log`,
     '',

@@ -213,7 +213,7 @@ describe('sync and flush on reconnect', () => {
     const power = new EventEmitter()
     const syncAndFlush = vi.fn()
     syncOnReconnect(monitor, syncAndFlush)
-    const stop = refreshOnResume(monitor, power)
+    const stop = refreshOnResume(() => [monitor], power)
     power.emit('resume')
     await vi.waitFor(() => expect(syncAndFlush).toHaveBeenCalledWith('resume'))
     stop()

@@ -171,6 +171,24 @@ describe('the Electron entry point', () => {
     expect(readdirSync(stand.paths.logs ?? '')).toContain('main.log')
   })
 
+  it('serves the profile on screen: satchel.db as the first profile, a second with its own database and keychain names', async () => {
+    const userData = stand.paths.userData ?? ''
+    expect(await invoke('listProfiles')).toMatchObject({ ok: true, value: { profiles: [{ name: 'Main', supplier: 'https://orders.satchel.invalid', onScreen: true }] } })
+    const registry = JSON.parse(readFileSync(join(userData, 'profiles.json'), 'utf8')) as { profiles: { databaseFile: string; secretsNamespace: string }[] }
+    expect(registry.profiles).toMatchObject([{ databaseFile: 'satchel.db', secretsNamespace: '' }])
+    const added = await invoke('addProfile', { name: 'Coastal' })
+    expect(added).toMatchObject({ ok: true })
+    const coastal = (added as { value: { profiles: { id: string; name: string }[] } }).value.profiles.find((profile) => profile.name === 'Coastal')!
+    expect(await invoke('switchProfile', { id: coastal.id })).toMatchObject({ ok: true })
+    expect(await invoke('getConnection')).toEqual({ ok: true, value: null })
+    await invoke('saveConnection', { baseUrl: 'https://coastal.satchel.invalid', auth: { kind: 'apiKey', apiKey: 'key-2', apiSecret: 'coastal-secret-value', userGuid: null } })
+    const secrets = JSON.parse(readFileSync(join(userData, 'secrets.json'), 'utf8')) as { secrets: Record<string, string> }
+    expect(Object.keys(secrets.secrets).sort()).toEqual(['apiSecret', `profile-${coastal.id}:apiSecret`])
+    const main = (await invoke('listProfiles')) as { value: { profiles: { id: string; name: string }[] } }
+    expect(await invoke('switchProfile', { id: main.value.profiles.find((profile) => profile.name === 'Main')!.id })).toMatchObject({ ok: true })
+    expect(await invoke('getConnection')).toMatchObject({ ok: true, value: { baseUrl: 'https://orders.satchel.invalid', auth: { hasSecret: true } } })
+  })
+
   it('closes the database before letting the quit through', async () => {
     const database = join(stand.paths.userData ?? '', 'satchel.db')
     expect(existsSync(`${database}-wal`)).toBe(true)

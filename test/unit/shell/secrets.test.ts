@@ -9,7 +9,7 @@ import { createCore, type Core } from '../../../src/main/core/compose'
 import { channelOf } from '../../../src/shared/channels'
 import { registerIpc } from '../../../src/main/shell/ipc'
 import { configureFileLogging } from '../../../src/main/shell/logging'
-import { createSafeStorageKeychain, linuxPlainTextMessage, type SafeStorageLike } from '../../../src/main/shell/secrets'
+import { createSafeStorageKeychain, linuxPlainTextMessage, type SafeStorageLike } from '../../../src/main/profiles/secrets-file'
 import { createAppUrlCheck } from '../../../src/main/shell/security'
 import { writeWindowState } from '../../../src/main/shell/window-state'
 

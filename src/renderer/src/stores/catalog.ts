@@ -3,6 +3,7 @@ import { ref } from 'vue'
 import type { MethodInput, MethodOutput } from '../../../shared/contract'
 import type { CatalogSummary, CategorySummary, CustomerDetail } from '../../../shared/synced'
 import { api, unwrap } from '../api'
+import { onProfileReset } from './profile-reset'
 
 /**
  * Catalog-side reference data the screens share: catalogs (per customer), category trees and the
@@ -64,6 +65,7 @@ export const useCatalogStore = defineStore('catalog', () => {
   api.onEvent((event) => {
     if (event.name === 'syncFinished') forget()
   })
+  onProfileReset(forget)
 
   return { catalogs, categories, customer, searchItems, countItems, item, forget, version }
 })

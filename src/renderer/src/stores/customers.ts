@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
 import type { CustomerDetail, CustomerSummary } from '../../../shared/synced'
 import { api, unwrap } from '../api'
+import { onProfileReset } from './profile-reset'
 import { useNoticesStore } from './notices'
 
 const pageSize = 200
@@ -66,6 +67,7 @@ export const useCustomersStore = defineStore('customers', () => {
   function cached(guid: string): CustomerDetail | null {
     return details.get(guid) ?? null
   }
+  onProfileReset(() => details.clear())
 
   /**
    * The customer the rep is working for: set by their page, their draft or the catalog's picker, and

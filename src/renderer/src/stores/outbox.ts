@@ -2,6 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import type { OutboxEntry, OutboxSummary } from '../../../shared/orders'
 import { api, unwrap } from '../api'
+import { onProfileReset } from './profile-reset'
 import { useNoticesStore } from './notices'
 
 /**
@@ -19,6 +20,7 @@ export const useOutboxStore = defineStore('outbox', () => {
   const entriesLoaded = ref(false)
   /** Entries shown outside the Outbox screen (an order sent from this window): they keep the listing going too. */
   const followed = new Set<string>()
+  onProfileReset(() => followed.clear())
   let listing: Promise<void> | null = null
   let listAgain = false
 

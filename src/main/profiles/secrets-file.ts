@@ -9,7 +9,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import { dirname } from 'node:path'
 import { z } from 'zod'
 import { CoreError } from '../errors'
-import { silentLogger, type Logger, type SecretName, type Keychain } from '../ports'
+import { silentLogger, type Logger, type SecretStore } from '../ports'
 
 export const secretsFileName = 'secrets.json'
 
@@ -22,7 +22,7 @@ export interface SafeStorageLike {
   getSelectedStorageBackend?(): string
 }
 
-export interface SafeStorageKeychain extends Keychain {
+export interface SafeStorageKeychain extends SecretStore {
   /** Why secrets cannot be kept here, in words for the rep, or null when they can. */
   unavailableReason(): string | null
 }
@@ -70,7 +70,7 @@ export function createSafeStorageKeychain(options: SafeStorageKeychainOptions): 
   const platform = options.platform ?? process.platform
   const logger = options.logger ?? silentLogger
   // Decrypting may prompt the keychain on macOS; each secret is decrypted once per run at most.
-  const cache = new Map<SecretName, string | null>()
+  const cache = new Map<string, string | null>()
 
   function readBlobs(): Record<string, string> {
     let text: string

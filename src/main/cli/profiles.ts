@@ -1,0 +1,175 @@
+/**
+ * `profiles list|add|remove`: one profile per supplier connection, each with its own database in the
+ * data folder (src/main/profiles/registry.ts). The CLI runs without Electron, so it cannot encrypt
+ * with the operating system's keychain: `add` keeps the address and key, never the secret in clear,
+ * and `remove` deletes the profile's encrypted secrets from the app's store along with its database.
+ */
+import { existsSync, readlinkSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { closeDatabase, openDatabase } from '../db/database'
+import { SettingsTable } from '../db/settings'
+import { CoreError } from '../errors'
+import { systemClock, type SecretStore } from '../ports'
+import { deleteDatabaseFiles, profileHoldings, refuseRemoval, type ProfileHoldings } from '../profiles/holdings'
+import { forgetProfileSecrets, profileKeychain } from '../profiles/keychain'
+import { ProfileRegistry, supplierOrigin, type Profile } from '../profiles/registry'
+import { createSafeStorageKeychain, secretsFileName } from '../profiles/secrets-file'
+import { plainHttpProblem } from '../../shared/contract'
+import { saveConnectionWithoutSecret } from '../settings/connection'
+import { allowPlainHttp } from './connection'
+import { openExisting } from './database'
+import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { table } from './format'
+
+/**
+ * The app's secrets file, as seen from a process without safeStorage: nothing can be read or stored,
+ * but a removed profile's blobs can be deleted.
+ */
+function appSecrets(dataDir: string): SecretStore {
+  return createSafeStorageKeychain({
+    safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
+    file: join(dataDir, secretsFileName),
+  })
+}
+
+/** Counts from the profile's database, opened read-only; a profile never opened holds nothing. */
+function holdingsOf(registry: ProfileRegistry, profile: Profile): ProfileHoldings {
+  const path = registry.databasePath(profile)
+  if (!existsSync(path)) return { unsent: 0, needsAttention: 0, openQuotes: 0 }
+  const db = openExisting(path, 'read')
+  try {
+    return profileHoldings(db, systemClock.now())
+  } finally {
+    closeDatabase(db)
+  }
+}
+
+function describe(registry: ProfileRegistry, profile: Profile, defaultId: string) {
+  let holdings: ProfileHoldings | null = null
+  let problem: string | null = null
+  try {
+    holdings = holdingsOf(registry, profile)
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error)
+  }
+  return {
+    name: profile.name,
+    supplier: profile.supplier,
+    database: registry.databasePath(profile),
+    lastUsedAt: profile.lastUsedAt,
+    default: profile.id === defaultId,
+    unsent: holdings?.unsent ?? null,
+    needsAttention: holdings?.needsAttention ?? null,
+    openQuotes: holdings?.openQuotes ?? null,
+    ...(problem ? { problem } : {}),
+  }
+}
+
+/**
+ * Whether the desktop app runs on this data folder now. Electron's single-instance lock (Chromium's
+ * process singleton) keeps a symlink SingletonLock → "<host>-<pid>" in it while the app runs, on
+ * Linux and macOS; Windows keeps none, and there the README's advice stands alone.
+ */
+function appRunningIn(dataDir: string): boolean {
+  let target: string
+  try {
+    target = readlinkSync(join(dataDir, 'SingletonLock'))
+  } catch {
+    return false
+  }
+  const dash = target.lastIndexOf('-')
+  const pid = Number(target.slice(dash + 1))
+  if (dash < 1 || target.slice(0, dash) !== hostname() || !Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export function runProfilesList(dataDir: string, output: Output): number {
+  const registry = ProfileRegistry.open(dataDir)
+  // Listing adopts a data folder from before profiles (the list only points at satchel.db); a
+  // read-only folder is listed all the same.
+  try {
+    registry.save()
+  } catch {
+    // the list stays in memory; the next writable run writes it
+  }
+  const defaultId = registry.resolve().id
+  const profiles = registry.list().map((profile) => describe(registry, profile, defaultId))
+  const human = table(
+    ['', 'Profile', 'Supplier', 'Unsent', 'Attention', 'Open quotes'],
+    profiles.map((profile) => [profile.default ? '*' : '', profile.name, profile.supplier ?? '—', String(profile.unsent ?? '?'), String(profile.needsAttention ?? '?'), String(profile.openQuotes ?? '?')]),
+  )
+  output.result({ dataDir, profiles }, `${human}\n(* the default: the only profile, or the one used last)`)
+  return 0
+}
+
+export async function runProfilesAdd(dataDir: string, global: GlobalOptions, name: string, output: Output): Promise<number> {
+  if (!global.baseUrl) throw new UsageError('profiles add needs --base-url (or SATCHEL_BASE_URL)')
+  if (!/^https?:\/\/[^/]/.test(global.baseUrl) || !URL.canParse(global.baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${global.baseUrl}')`)
+  if (!global.apiKey) throw new UsageError('profiles add needs --api-key (or SATCHEL_API_KEY)')
+  if (plainHttpProblem(global.baseUrl) && !global.allowInsecureHttp) throw new UsageError(`${plainHttpProblem(global.baseUrl)} For a lab without https, pass --allow-insecure-http.`)
+  const registry = ProfileRegistry.open(dataDir)
+  let profile: Profile
+  try {
+    profile = registry.add({ name, supplier: supplierOrigin(global.baseUrl) }, new Date(systemClock.now()).toISOString())
+  } catch (error) {
+    if (error instanceof CoreError && error.code === 'INVALID_ARGUMENT') throw new UsageError(error.message)
+    throw error
+  }
+  const path = registry.databasePath(profile)
+  try {
+    const db = openDatabase(path, { audience: 'cli' })
+    try {
+      const settings = new SettingsTable(db)
+      allowPlainHttp(global, settings, global.baseUrl)
+      saveConnectionWithoutSecret(settings, { baseUrl: global.baseUrl, auth: { kind: 'apiKey', apiKey: global.apiKey, userGuid: global.userGuid ?? null } })
+    } finally {
+      closeDatabase(db)
+    }
+  } catch (error) {
+    registry.remove(profile.id)
+    deleteDatabaseFiles(path)
+    throw error
+  }
+  let secretStored = false
+  if (global.apiSecret) {
+    const secrets = appSecrets(dataDir)
+    if (secrets.isAvailable()) {
+      await profileKeychain(secrets, profile.secretsNamespace).set('apiSecret', global.apiSecret)
+      secretStored = true
+    } else {
+      process.stderr.write('satchel: the API secret was not stored: the command line has no access to the system keychain. Enter it in the app, or pass --api-secret to commands that reach the service.\n')
+    }
+  }
+  output.result(
+    { profile: { name: profile.name, supplier: profile.supplier, database: path }, secretStored },
+    `Added profile '${profile.name}' (${profile.supplier ?? 'no supplier'}), database ${path}`,
+  )
+  return 0
+}
+
+export async function runProfilesRemove(dataDir: string, name: string, yes: boolean, output: Output): Promise<number> {
+  const registry = ProfileRegistry.open(dataDir)
+  const profile = registry.resolve(name)
+  if (registry.list().length === 1) throw new CliFailure(`'${profile.name}' is the only profile; Satchel keeps at least one.`, 'CONFLICT')
+  const holdings = holdingsOf(registry, profile)
+  try {
+    refuseRemoval(profile.name, holdings)
+  } catch (error) {
+    if (error instanceof CoreError) throw new CliFailure(error.message, error.code, { error: { code: error.code, message: error.message }, unsent: holdings.unsent, openQuotes: holdings.openQuotes })
+    throw error
+  }
+  if (!yes) throw new UsageError(`Removing '${profile.name}' deletes its database and its secrets; pass --yes to go ahead.`)
+  // The app may have the database open, on screen or sending in the background.
+  if (appRunningIn(dataDir)) throw new CliFailure(`Satchel is running on ${dataDir}: remove '${profile.name}' in the app (Settings, Profiles), or quit the app first.`, 'CONFLICT')
+  registry.remove(profile.id)
+  deleteDatabaseFiles(registry.databasePath(profile))
+  await forgetProfileSecrets(appSecrets(dataDir), profile.secretsNamespace)
+  output.result({ removed: { name: profile.name, database: registry.databasePath(profile) } }, `Removed profile '${profile.name}' and its database`)
+  return 0
+}
