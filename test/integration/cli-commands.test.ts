@@ -93,7 +93,7 @@ describe('satchel CLI', () => {
     expect(run.code).toBe(0)
     const result = json(run) as { items: Record<string, unknown>[] }
     expect(result.items).toHaveLength(2)
-    for (const item of result.items) expect(Object.keys(item).sort()).toEqual(['guid', 'name', 'offered', 'price', 'sku'])
+    for (const item of result.items) expect(Object.keys(item).sort()).toEqual(['available', 'family', 'familyOf', 'guid', 'incoming', 'name', 'offered', 'price', 'sku', 'upc'])
     expect(result.items.find((item) => item.guid === hidden!.guid)).toMatchObject({ price: null, offered: false, sku: hidden!.sku })
     expect(result.items.find((item) => item.guid === shown!.guid)).toMatchObject({ price: 12.25, offered: true })
 

@@ -62,7 +62,7 @@ export function runItemsSearch(
       available: item.available ?? null,
       incoming: item.incoming ?? 0,
       family: item.family ?? null,
-      ...(item.familyOf ? { familyOf: item.familyOf } : {}),
+      familyOf: item.familyOf ?? null,
     }))
     const human =
       items.length === 0
