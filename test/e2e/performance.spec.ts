@@ -221,10 +221,23 @@ test('bench data: keystroke to the next cell of a family grid; figure printed', 
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   const box = page.getByLabel('SKU or barcode')
   await box.fill(parent.sku)
+  // Enter on the family's SKU to the grid's first field focused: the code looked up, the grid read and drawn.
+  await page.evaluate(() => {
+    const w = window as unknown as { __enterAt: number; __opened: number | null }
+    w.__opened = null
+    document.addEventListener('keydown', (event) => event.key === 'Enter' && (w.__enterAt = performance.now()), { capture: true, once: true })
+    document.addEventListener('focusin', (event) => {
+      if ((event.target as HTMLElement).closest('[data-testid="family-grid"]') && w.__opened === null) w.__opened = performance.now() - w.__enterAt
+    })
+  })
   await box.press('Enter')
   const table = page.locator('[data-testid="family-grid"] table')
   await expect(table.getByRole('textbox').first()).toBeFocused()
   const cells = await table.getByRole('textbox').count()
+  const opened = await page.evaluate(() => (window as unknown as { __opened: number }).__opened)
+  const openDescription = `${round(opened)} ms for a family of ${cells} fields`
+  console.log(`Enter on a family's SKU → grid's first field focused: ${openDescription}`)
+  testInfo.annotations.push({ type: 'Enter on a family SKU → grid focus', description: openDescription })
   await page.evaluate(() => {
     const w = window as unknown as { __keyAt: number; __focus: number[] }
     w.__focus = []
