@@ -54,6 +54,8 @@ export interface ComposedOrder {
   readonly check: DraftCheck
   /** For each line given, in order: the draft line it went into (a repeated item adds to one line), or null when its item is not in the catalog. */
   readonly lineIds: (string | null)[]
+  /** The codes that named a family's parent (never ordered): their lineIds are null too. */
+  readonly families: FamilyCode[]
   /** As `OrderDesk.prepareSend`, from the check above. */
   prepareSend(): PreparedSend
 }
@@ -102,10 +104,10 @@ export class OrderDesk {
     const now = new Date(this.clock.now()).toISOString()
     // Number 0: it never was a draft the rep could open. Reopened after a refusal, it gets a number.
     const empty: Draft = { ...fields, id: 0, apiGuid: apiGuid ?? randomUUID(), createdAt: now, updatedAt: now }
-    const { lines, lineIds } = this.mergeLines(empty, toAdd)
+    const { lines, lineIds, families } = this.mergeLines(empty, toAdd)
     // The shape a saved draft would have been given, so the outbox's copy reads back like any other.
     const check = checkDraft(draftSchema.parse({ ...empty, lines }), this.lookup)
-    return { check, lineIds, prepareSend: () => this.sendingOf(check) }
+    return { check, lineIds, families, prepareSend: () => this.sendingOf(check) }
   }
 
   /** A new draft's fields, with the checks a new draft must pass; nothing is written. */
