@@ -48,7 +48,8 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   expect(grid.rows.length).toBeGreaterThanOrEqual(2)
   const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
 
-  for (const [width, height] of [[1280, 720], [1366, 768]] as const) {
+  // The two common laptop sizes, a 900 px window, and 1280×720 at 200% zoom (640×360 CSS px).
+  for (const [width, height] of [[1280, 720], [1366, 768], [900, 720], [640, 360]] as const) {
     await page.setViewportSize({ width, height })
     await openDraft(page, bridge.url, draft.draft.id)
     // The family's SKU in the scan box opens its grid, the cursor in its first field.
