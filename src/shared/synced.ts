@@ -89,7 +89,9 @@ const catalogItemSummarySchema = priceSchema.extend({
   /** The family this item is a member of. */
   family: z.object({ guid: z.string(), title: z.string() }).nullable().optional(),
   /** Set on a family's parent: it is never ordered; its grid is. Prices for this customer's group. */
-  familyOf: z.object({ memberCount: z.number(), priceMin: z.number().nullable(), priceMax: z.number().nullable() }).nullable().optional(),
+  // memberCount null: not counted in a list (a laptop whose items predate the family index would read
+  // its whole catalog for it); the grid counts them when opened.
+  familyOf: z.object({ memberCount: z.number().nullable(), priceMin: z.number().nullable(), priceMax: z.number().nullable() }).nullable().optional(),
 })
 export type CatalogItemSummary = z.infer<typeof catalogItemSummarySchema>
 

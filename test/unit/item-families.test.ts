@@ -77,6 +77,8 @@ describe('a family in the local copy', () => {
       ['APR-13', null, 15, 0, 'Not offered to Wholesale'],
     ])
     expect(new BrowseQueries(db).getItemFamily({ guid: 'item-20' })).toBeNull()
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-11' })?.family).toEqual({ guid: 'item-10', title: 'Bib Apron' })
     closeDatabase(db)
   })
 
@@ -94,6 +96,8 @@ describe('a family in the local copy', () => {
     const grid = gridOf(db)!
     expect(grid.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
     expect(grid).toMatchObject({ guid: 'item-10', priceMin: 19, priceMax: 20 })
+    // A list does not read the whole catalog for a parent's count there; the grid, opened, does.
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({ memberCount: null, priceMin: null, priceMax: null })
     // A row sync writes again gets its columns.
     new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [{ ...family[1]!, updated_at: '2026-02-01T00:00:00.000Z' }], { listingId: null, serverTime: null })
     expect(db.prepare("SELECT group_parent_id FROM catalog_item_rows WHERE guid = 'item-13'").pluck().get()).toBe(10)

@@ -280,10 +280,14 @@ export class BrowseQueries {
       }
       return parents.get(row.group_parent_id) ?? null
     }
+    // Without the family index a parent's members are a read of the whole catalog: a list page does
+    // not pay it for each parent on it; the grid, opened, does once.
+    const counted = rows.some((row) => row.is_product_group === 1) && this.items.familiesIndexed()
     return rows.map((row) => {
       const summary = this.itemSummary(row, priceGroupName)
       summary.family = familyOf(row)
-      if (row.is_product_group === 1 && row.id !== null) {
+      if (row.is_product_group === 1 && !counted) summary.familyOf = { memberCount: null, priceMin: null, priceMax: null }
+      else if (row.is_product_group === 1 && row.id !== null) {
         const cells = this.items.familyMembers(catalogGuid, row.id).map((member) => familyCell(member, priceGroupName, '', ''))
         summary.familyOf = { memberCount: cells.length, ...priceRange(cells) }
       }

@@ -348,8 +348,7 @@ export class CatalogItems {
    * read from every row of the catalog.
    */
   familyMembers(catalogGuid: string, parentId: number): ItemRow[] {
-    const indexed = this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'").get() !== undefined
-    const member = indexed
+    const member = this.familiesIndexed()
       ? 'i.group_parent_id = @parent AND i.group_parent_id > 0'
       : "coalesce(i.group_parent_id, json_extract(i.extra, '$.group_parent_catalog_item_id')) = @parent"
     return this.db
@@ -358,6 +357,11 @@ export class CatalogItems {
          ORDER BY coalesce(json_extract(i.extra, '$.group_sequence'), 0), i.sku COLLATE NOCASE`,
       )
       .all({ catalog: catalogGuid, parent: parentId })
+  }
+
+  /** Whether a family's members are an index range (see familyMembers), not a read of the whole catalog. */
+  familiesIndexed(): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'").get() !== undefined
   }
 
   placeByGuid(guid: string): ItemPlace | undefined {
