@@ -17,6 +17,7 @@ export const methodNames = [
   'searchCatalogItems',
   'countCatalogItems',
   'getCatalogItem',
+  'getItemFamily',
   'searchCustomers',
   'getCustomer',
   'listOrders',

@@ -14,6 +14,8 @@ import type { Result } from './result'
 import {
   catalogItemDetailSchema,
   catalogItemLookupSchema,
+  itemFamilyLookupSchema,
+  itemFamilySchema,
   catalogItemCountInputSchema,
   catalogItemCountSchema,
   catalogItemSearchResultSchema,
@@ -148,6 +150,7 @@ export const contract = {
   /** How many items a search matches, counted no further than ITEM_COUNT_CAP. */
   countCatalogItems: { input: catalogItemCountInputSchema, output: catalogItemCountSchema },
   getCatalogItem: { input: catalogItemLookupSchema, output: catalogItemDetailSchema },
+  getItemFamily: { input: itemFamilyLookupSchema, output: itemFamilySchema },
   searchCustomers: { input: customerSearchSchema, output: customerSearchResultSchema },
   getCustomer: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: customerDetailSchema },
   listOrders: { input: orderListSchema, output: orderListResultSchema },

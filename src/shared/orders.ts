@@ -215,6 +215,21 @@ export const draftCheckSchema = z.object({
   priceGroup: z.object({ guid: uuid, name: z.string() }).nullable(),
   /** True when no issue is an error: the draft may be sent. */
   sendable: z.boolean(),
+  /** The customer's account as of the last sync; null for a new customer or none chosen. */
+  account: z
+    .object({
+      creditLimit: z.number().nullable(),
+      openBalance: z.number().nullable(),
+      /** Credit left before this order: limit less open balance (below 0 when already over). */
+      room: z.number().nullable(),
+      /** The open balance with this order would pass the credit limit: Send warns, the supplier decides. */
+      overLimit: z.boolean(),
+      standingPo: z.string(),
+      requirePayment: z.boolean(),
+      taxExempt: z.boolean(),
+    })
+    .nullable()
+    .optional(),
 })
 export type DraftCheck = z.infer<typeof draftCheckSchema>
 
@@ -344,6 +359,8 @@ export const ordersContract = {
       lineIds: z.array(z.string().nullable()),
       /** New lines given no quantity that start at their item's minimum order quantity, by lineId. */
       startedAtMinimum: z.array(z.string()),
+      /** Codes that name a family's parent, which is never ordered: the window opens its grid. */
+      families: z.array(z.object({ code: z.string(), guid: z.string(), title: z.string() })).optional(),
       catalogLoading: catalogLoadingSchema.nullable().optional(),
     }),
   },

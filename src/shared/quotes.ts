@@ -93,6 +93,11 @@ const usualItemSchema = z.object({
   available: z.boolean(),
   /** Why it cannot be added, or a stock caution: "not offered any more", "out of stock as of …". */
   note: z.string().nullable(),
+  upc: z.string().nullable().optional(),
+  /** The one available figure (on hand less reserved) as of stockAsOf; null when stock is not counted. */
+  qtyAvailable: z.number().nullable().optional(),
+  incoming: z.number().optional(),
+  stockAsOf: z.string().nullable().optional(),
 })
 export type UsualItem = z.infer<typeof usualItemSchema>
 
@@ -109,6 +114,8 @@ const documentLineSchema = z.object({
   /** A sent order whose full copy sync fetched: what of the line has shipped, and what is backordered. */
   shipped: z.number().optional(),
   backordered: z.number().optional(),
+  /** On a quote or draft: the one available figure for the item at the last sync (null: not counted). */
+  available: z.number().nullable().optional(),
 })
 
 const printableDocumentSchema = z.object({

@@ -82,8 +82,61 @@ const catalogItemSummarySchema = priceSchema.extend({
   syncedAt: z.string().nullable(),
   /** The quantity break that lowers this price group's price: `price` each from `qty` units. Absent or null when none. */
   priceBreak: z.object({ qty: z.number(), price: z.number() }).nullable().optional(),
+  /** On hand less reserved at syncedAt, the one figure every screen shows; null when stock is not counted. */
+  available: z.number().nullable().optional(),
+  /** Stock arriving (qty_incoming). */
+  incoming: z.number().optional(),
+  /** The family this item is a member of. */
+  family: z.object({ guid: z.string(), title: z.string() }).nullable().optional(),
+  /** Set on a family's parent: it is never ordered; its grid is. Prices for this customer's group. */
+  // memberCount null: not counted in a list (a laptop whose items predate the family index would read
+  // its whole catalog for it); the grid counts them when opened.
+  familyOf: z.object({ memberCount: z.number().nullable(), priceMin: z.number().nullable(), priceMax: z.number().nullable() }).nullable().optional(),
 })
 export type CatalogItemSummary = z.infer<typeof catalogItemSummarySchema>
+
+const familyCellSchema = z.object({
+  guid: z.string(),
+  sku: z.string(),
+  upc: z.string().nullable(),
+  name: z.string(),
+  /** The grid's row and column labels ('' on the axis a single-axis family lacks). */
+  row: z.string(),
+  column: z.string(),
+  price: z.number().nullable(),
+  available: z.number().nullable(),
+  incoming: z.number(),
+  minOrderQty: z.number().nullable(),
+  /** Null when a quantity may be entered; otherwise why not ("Not offered to Wholesale", "Inactive"). */
+  refused: z.string().nullable(),
+})
+export type FamilyCell = z.infer<typeof familyCellSchema>
+
+/** A family's entry grid: rows × columns of its members, each cell priced for the customer. */
+export const itemFamilySchema = z.object({
+  guid: z.string(),
+  sku: z.string(),
+  title: z.string(),
+  catalogGuid: z.string(),
+  priceGroupName: z.string().nullable(),
+  /** What the rows and columns are ('Color', 'Size'); a single-axis family has one row labelled ''. */
+  rowAxis: z.string(),
+  columnAxis: z.string(),
+  rows: z.array(z.string()),
+  columns: z.array(z.string()),
+  /** Members in group_sequence order; a row × column with no member has no cell. */
+  cells: z.array(familyCellSchema),
+  priceMin: z.number().nullable(),
+  priceMax: z.number().nullable(),
+  /** When the stock figures were true (the newest member's sync). */
+  syncedAt: z.string().nullable(),
+})
+export type ItemFamily = z.infer<typeof itemFamilySchema>
+
+export const itemFamilyLookupSchema = z
+  .object({ guid, customerGuid: guid.optional(), priceGroupName: z.string().max(200).optional() })
+  .strict()
+export type ItemFamilyLookup = z.infer<typeof itemFamilyLookupSchema>
 
 export const catalogItemDetailSchema = catalogItemSummarySchema.extend({
   catalogGuid: z.string(),
@@ -196,6 +249,9 @@ export const customerDetailSchema = customerSummarySchema.extend({
   lockCatalogId: z.number().nullable(),
   creditLimit: z.number().nullable(),
   openBalance: z.number().nullable(),
+  standingPo: z.string().nullable().optional(),
+  requirePayment: z.boolean().optional(),
+  taxExempt: z.boolean().optional(),
   notes: z.string().nullable(),
   addresses: z.array(addressSchema),
   record,

@@ -135,3 +135,38 @@ test('the profile switcher, open and closed, and Settings’ profiles pass axe i
     await world.close()
   }
 })
+
+test('the family entry grid passes axe in light and dark: a table of labelled quantity fields', async ({ page, bridge, service, core }) => {
+  await connectCore(core, service)
+  const parent = core.db
+    .prepare<[], { guid: string; sku: string; catalog_guid: string }>(
+      `SELECT guid, sku, catalog_guid FROM catalog_items WHERE deleted_at IS NULL AND json ->> '$.is_product_group' = 1
+         AND json ->> '$.product_group_type' = 'Color/Size' ORDER BY id LIMIT 1`,
+    )
+    .get()!
+  // A customer of a group that is not the catalog's main one: the grid then has a refused cell too.
+  const customer = core.db
+    .prepare<[string], { guid: string }>(
+      `SELECT c.guid FROM customers c JOIN price_groups p ON p.id = c.price_group_id AND p.catalog_guid = ?
+       WHERE c.active = 1 AND c.deleted_at IS NULL AND p.is_main = 0 AND c.lock_catalog_id IS NULL ORDER BY c.id LIMIT 1`,
+    )
+    .get(parent.catalog_guid)!
+  const draft = await coreApi(core, 'createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
+  const findings: Finding[] = []
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+    await page.getByLabel('SKU or barcode').fill(parent.sku)
+    await page.getByLabel('SKU or barcode').press('Enter')
+    const grid = page.getByTestId('family-grid').getByRole('table')
+    await expect(grid.getByRole('textbox').first()).toBeFocused()
+    await expect(grid.locator('.reason').first()).toBeVisible()
+    // Every field is named by its place in the grid, its SKU, price and stock.
+    for (const field of await grid.getByRole('textbox').all()) await expect(field).toHaveAccessibleName(/^Quantity of .+ \([A-Z]{3}-\d+\)/)
+    findings.push(...(await audit(page, 'family grid', scheme)))
+    await page.getByRole('button', { name: 'Close the family grid' }).click()
+  }
+  for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
+  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+})

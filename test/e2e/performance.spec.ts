@@ -199,3 +199,59 @@ test('100,000 items: a one-letter search paints its rows first, then says "10,00
   await page.screenshot({ path: join(screenshotDir, 'catalog-capped-count.png') })
   expect(pageErrors).toEqual([])
 })
+
+test('bench data: keystroke to the next cell of a family grid; figure printed', async ({ page, bench }, testInfo) => {
+  const pageErrors = collectPageErrors(page)
+  const { core, bridge } = bench
+  // The largest colour × size family, and a customer who may order from its catalog.
+  const parent = core.db
+    .prepare<[], { guid: string; sku: string; catalog_guid: string }>(
+      `SELECT p.guid, p.sku, p.catalog_guid FROM (
+         SELECT catalog_guid, json ->> '$.group_parent_catalog_item_id' AS parent_id, count(*) AS members FROM catalog_items
+         WHERE deleted_at IS NULL AND json ->> '$.product_group_type' = 'Color/Size' AND json ->> '$.group_parent_catalog_item_id' > 0
+         GROUP BY catalog_guid, parent_id ORDER BY members DESC LIMIT 1
+       ) AS f JOIN catalog_items p ON p.catalog_guid = f.catalog_guid AND p.id = f.parent_id`,
+    )
+    .get()!
+  const customer = core.db
+    .prepare<[], { guid: string }>('SELECT guid FROM customers WHERE active = 1 AND deleted_at IS NULL AND lock_catalog_id IS NULL ORDER BY id LIMIT 1')
+    .get()!
+  const draft = await call(core.handlers, 'createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+  const box = page.getByLabel('SKU or barcode')
+  await box.fill(parent.sku)
+  // Enter on the family's SKU to the grid's first field focused: the code looked up, the grid read and drawn.
+  await page.evaluate(() => {
+    const w = window as unknown as { __enterAt: number; __opened: number | null }
+    w.__opened = null
+    document.addEventListener('keydown', (event) => event.key === 'Enter' && (w.__enterAt = performance.now()), { capture: true, once: true })
+    document.addEventListener('focusin', (event) => {
+      if ((event.target as HTMLElement).closest('[data-testid="family-grid"]') && w.__opened === null) w.__opened = performance.now() - w.__enterAt
+    })
+  })
+  await box.press('Enter')
+  const table = page.locator('[data-testid="family-grid"] table')
+  await expect(table.getByRole('textbox').first()).toBeFocused()
+  const cells = await table.getByRole('textbox').count()
+  const opened = await page.evaluate(() => (window as unknown as { __opened: number }).__opened)
+  const openDescription = `${round(opened)} ms for a family of ${cells} fields`
+  console.log(`Enter on a family's SKU → grid's first field focused: ${openDescription}`)
+  testInfo.annotations.push({ type: 'Enter on a family SKU → grid focus', description: openDescription })
+  await page.evaluate(() => {
+    const w = window as unknown as { __keyAt: number; __focus: number[] }
+    w.__focus = []
+    document.addEventListener('keydown', () => (w.__keyAt = performance.now()), { capture: true })
+    document.addEventListener('focusin', () => w.__focus.push(performance.now() - w.__keyAt))
+  })
+  // Across the first row and back, down and up: every move lands on a field.
+  const keys = ['ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'Tab', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'ArrowRight']
+  for (const key of keys) await page.keyboard.press(key)
+  await page.waitForTimeout(50)
+  const moves = await page.evaluate(() => (window as unknown as { __focus: number[] }).__focus)
+  const description = `${moves.length} moves in a grid of ${cells} fields: p50 ${round(percentile(moves, 50))} ms, max ${round(Math.max(...moves))} ms (target 50 ms)`
+  console.log(`keystroke → grid cell focus: ${description}`)
+  testInfo.annotations.push({ type: 'keystroke → grid cell focus', description })
+  expect(moves.length).toBeGreaterThan(0)
+  expect(pageErrors).toEqual([])
+})

@@ -93,7 +93,7 @@ describe('satchel CLI', () => {
     expect(run.code).toBe(0)
     const result = json(run) as { items: Record<string, unknown>[] }
     expect(result.items).toHaveLength(2)
-    for (const item of result.items) expect(Object.keys(item).sort()).toEqual(['guid', 'name', 'offered', 'price', 'sku'])
+    for (const item of result.items) expect(Object.keys(item).sort()).toEqual(['available', 'family', 'familyOf', 'guid', 'incoming', 'name', 'offered', 'price', 'sku', 'upc'])
     expect(result.items.find((item) => item.guid === hidden!.guid)).toMatchObject({ price: null, offered: false, sku: hidden!.sku })
     expect(result.items.find((item) => item.guid === shown!.guid)).toMatchObject({ price: 12.25, offered: true })
 
@@ -101,6 +101,31 @@ describe('satchel CLI', () => {
     expect(human.code).toBe(0)
     expect(human.stdout).toContain('not offered')
     expect(human.stdout).toContain('12.25')
+  })
+
+  it('items family --json prints a family\'s grid for the customer; items search names a member\'s family and its stock', async () => {
+    const control = service.control
+    const catalog = control.catalogs().find((c) => c.deleted_at === null)!
+    const items = control.catalogItems(String(catalog.guid)).filter((i) => i.deleted_at === null)
+    const parent = items.find((i) => i.is_product_group === true && i.product_group_type === 'Color/Size')!
+    const members = items.filter((i) => i.group_parent_catalog_item_id === parent.id)
+    const member = members[0]!
+    control.update('catalogItem', String(member.guid), { has_inventory: true, qty_on_hand: 50, reserved_qty_on_hand: 8, qty_incoming: 24 })
+    expect((await cli(['sync', '--db', db, '--json'], env)).code).toBe(0)
+    const customer = control.customers().find((c) => c.deleted_at === null && c.lock_catalog_id === 0)!
+
+    const run = await cli(['items', 'family', String(member.guid), '--customer', String(customer.guid), '--db', db, '--json'])
+    expect(run.code).toBe(0)
+    const { family } = json(run) as { family: { guid: string; rowAxis: string; columnAxis: string; cells: { sku: string; available: number | null; incoming: number }[] } }
+    expect(family).toMatchObject({ guid: parent.guid, rowAxis: 'Color', columnAxis: 'Size' })
+    expect(family.cells.map((cell) => cell.sku)).toEqual(members.map((m) => m.sku))
+    expect(family.cells[0]).toMatchObject({ available: 42, incoming: 24 })
+
+    const search = json(await cli(['items', 'search', String(member.sku), '--catalog', String(catalog.guid), '--db', db, '--json'])) as { items: Record<string, unknown>[] }
+    expect(search.items.find((item) => item.guid === member.guid)).toMatchObject({ upc: member.upc, available: 42, incoming: 24, family: { guid: parent.guid, title: parent.group_title } })
+
+    const unknown = await cli(['items', 'family', '00000000-0000-4000-8000-000000000000', '--db', db])
+    expect(unknown.code).toBe(2)
   })
 
   it('customers search --json finds customers by word prefix', async () => {

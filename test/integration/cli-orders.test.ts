@@ -91,6 +91,19 @@ describe('satchel order queue / flush / outbox', () => {
     local.close()
   })
 
+  it('order queue refuses a family\'s SKU, naming the family and how to list its members', async () => {
+    const local = new BetterSqlite3(db, { readonly: true })
+    const family = local
+      .prepare<[string], { guid: string; sku: string; title: string }>(
+        "SELECT guid, sku, json ->> '$.group_title' AS title FROM catalog_items WHERE catalog_guid = ? AND deleted_at IS NULL AND json ->> '$.is_product_group' = 1 ORDER BY id LIMIT 1",
+      )
+      .get(catalogGuid)!
+    local.close()
+    const run = await cli(['order', 'queue', '--file', draftFile('family.json', { customerGuid, catalogGuid, lines: [{ sku: skus[0], qty: 1 }, { sku: family.sku, qty: 2 }] }), '--json'], env)
+    expect(run.code).toBe(2)
+    expect(json(run)).toEqual({ errors: [{ path: 'lines.1.sku', message: `${family.sku} is the family ${family.title}: list its members' SKUs (items family ${family.guid})` }] })
+  })
+
   it('order queue exits 2 on a file that is not JSON, a wrong shape, or a missing --file', async () => {
     const notJson = await cli(['order', 'queue', '--file', draftFile('x.json', '{ nope'), '--json'], env)
     expect(notJson.code).toBe(2)

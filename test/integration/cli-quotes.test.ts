@@ -28,7 +28,7 @@ describe('satchel quotes and customer usual', () => {
     expect(usual.code).toBe(0)
     const { items } = json(usual) as { items: Record<string, unknown>[] }
     expect(items).toHaveLength(1)
-    expect(Object.keys(items[0]!).sort()).toEqual(['guid', 'lastOrderedAt', 'lastQty', 'name', 'offered', 'orders', 'price', 'sku'])
+    expect(Object.keys(items[0]!).sort()).toEqual(['available', 'family', 'guid', 'incoming', 'lastOrderedAt', 'lastQty', 'name', 'offered', 'orderable', 'orders', 'price', 'sku', 'upc'])
     expect(items[0]).toMatchObject({ orders: 1, lastQty: 2, offered: true })
 
     const unknown = await cli(['customer', 'usual', 'no-such-customer', '--db', harness.databasePath])

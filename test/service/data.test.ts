@@ -94,6 +94,48 @@ describe('seeded data', () => {
   })
 })
 
+describe('families and accounts', () => {
+  const upcValid = (code: string): boolean => {
+    if (!/^\d{12}$/.test(code)) return false
+    let sum = 0
+    for (let i = 0; i < 11; i++) sum += Number(code[i]) * (i % 2 === 0 ? 3 : 1)
+    return (10 - (sum % 10)) % 10 === Number(code[11])
+  }
+
+  it('each catalog has families of 4 to 24 members, colour × size and single-axis, with valid UPCs and stock arriving', async () => {
+    await withService({ size: 'demo' }, (service) => {
+      let crossed = 0
+      let single = 0
+      for (const catalog of service.control.catalogs()) {
+        const items = service.control.catalogItems(String(catalog.guid)) as Json[]
+        for (const item of items) expect(upcValid(item.upc)).toBe(true)
+        expect(items.filter((item) => item.qty_incoming > 0).length).toBeGreaterThan(0)
+        for (const parent of items.filter((item) => item.is_product_group)) {
+          const members = items.filter((item) => item.group_parent_catalog_item_id === parent.id)
+          expect(members.length).toBeGreaterThanOrEqual(4)
+          expect(members.length).toBeLessThanOrEqual(24)
+          expect(members.map((member) => member.group_sequence)).toEqual(members.map((_, index) => index + 1))
+          if (members.every((member) => member.color && member.style)) crossed++
+          else single++
+        }
+      }
+      expect(crossed).toBeGreaterThanOrEqual(2)
+      expect(single).toBeGreaterThanOrEqual(2)
+    })
+  })
+
+  it('some customers are near their credit limit, some over it, and some order on a standing PO', async () => {
+    await withService({ size: 'tiny' }, (service) => {
+      const customers = service.control.customers() as Json[]
+      const over = customers.filter((customer) => customer.open_balance > customer.credit_limit)
+      const near = customers.filter((customer) => customer.open_balance <= customer.credit_limit && customer.open_balance >= customer.credit_limit * 0.9)
+      expect(over.length).toBeGreaterThan(0)
+      expect(near.length).toBeGreaterThan(0)
+      expect(customers.filter((customer) => customer.standing_po).length).toBeGreaterThan(0)
+    })
+  })
+})
+
 describe('network', () => {
   it('the double binds to 127.0.0.1 only', async () => {
     await withService({ size: 'tiny' }, async (service) => {

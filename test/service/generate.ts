@@ -384,8 +384,13 @@ export function generate(store: Store, options: GenerateOptions): void {
     })
   }
 
-  // Catalog items, split between the catalogs by their share.
+  // Catalog items, split between the catalogs by their share. The later streams are forked here,
+  // in the order they always were, so families and accounts draw from streams of their own.
   const itemRng = root.fork('items')
+  const vendorRng = root.fork('customers')
+  const orderRng = root.fork('orders')
+  const familyRng = root.fork('families')
+  const accountRng = root.fork('accounts')
   let remaining = profile.items
   store.catalogs.forEach((catalog, catalogIndex) => {
     const spec = catalogSpecs[catalogIndex]
@@ -393,6 +398,7 @@ export function generate(store: Store, options: GenerateOptions): void {
     const target = isLast ? remaining : Math.round(profile.items * (spec?.share ?? 0.5))
     remaining -= target
     const leaves = leafCategories(catalog)
+    const recs: CatalogItemRec[] = []
     let made = 0
     for (let i = 0; made < target; i++) {
       const leaf = leaves[i % leaves.length]
@@ -407,25 +413,135 @@ export function generate(store: Store, options: GenerateOptions): void {
           rec.deleted_at = iso(updated + itemRng.int(1, 20) * 60_000)
           rec.updated_at = rec.deleted_at
         }
-        store.addItem(catalog, rec)
+        recs.push(rec)
       }
       made += items.length
     }
+    makeFamilies(store, familyRng, catalog, leaves, recs)
+    for (const rec of recs) store.addItem(catalog, rec)
   })
 
   // Customers.
-  const vendorRng = root.fork('customers')
   for (let i = 0; i < profile.customers; i++) {
     const created = epochMs - vendorRng.int(20, 1400) * DAY - vendorRng.int(0, DAY)
     const updated = created + Math.floor(vendorRng.next() * (epochMs - 3_600_000 - created))
-    makeVendor(store, vendorRng, iso(created), iso(updated), i % 15)
+    const vendor = makeVendor(store, vendorRng, iso(created), iso(updated), i % 15)
+    shapeAccount(accountRng, vendor, i % 15)
   }
   const customerHome = store.vendors.find((vendor) => vendor.rec.active && vendor.rec.lock_catalog_id === 0 && !vendor.rec.require_po)
   if (!customerHome) throw new Error('no active customer for the customer-level user')
   store.customerUser = makeUser(store, setup, 20, personName(setup), 'customer', customerHome.rec.id, false)
 
   // Order history.
-  generateOrders(store, root.fork('orders'), profile.orders, reps, epochMs)
+  generateOrders(store, orderRng, profile.orders, reps, epochMs)
+}
+
+const SIZE_RUN = ['XS', 'S', 'M', 'L', 'XL', '2XL', '3XL'] as const
+
+interface FamilyShape {
+  leaf: CategoryEntry
+  spec: LeafSpec
+  colors: string[]
+  sizes: string[]
+}
+
+/** Colour × size where the leaf has both, one axis (sizes, or colours) otherwise; 4 to 24 members. */
+function familyShape(rng: Rng, leaf: CategoryEntry, spec: LeafSpec, crossed: boolean): FamilyShape | null {
+  const colors = [...(spec.colors ?? [])]
+  const sizes = spec.sizes.length >= 3 ? [...spec.sizes] : spec.colors ? [...SIZE_RUN] : []
+  if (crossed) {
+    if (colors.length < 2 || sizes.length < 2) return null
+    const colorCount = rng.int(2, Math.min(colors.length, 4))
+    const sizeCount = Math.min(sizes.length, Math.floor(24 / colorCount))
+    return { leaf, spec, colors: colors.slice(0, colorCount), sizes: sizes.slice(0, sizeCount) }
+  }
+  if (sizes.length >= 4) return { leaf, spec, colors: [], sizes: sizes.slice(0, rng.int(4, sizes.length)) }
+  if (colors.length >= 4) return { leaf, spec, colors: colors.slice(0, rng.int(4, colors.length)), sizes: [] }
+  return null
+}
+
+/**
+ * Product families, written over the last plain items of a catalog (their ids and times kept), so
+ * the item count, the ids and every other item stay what they were. The first family of each catalog
+ * is colour × size and carries the rare shapes at fixed places: its last member is not offered to any
+ * price group but the main one, the one before is inactive, and the first is short with stock arriving.
+ */
+function makeFamilies(store: Store, rng: Rng, catalog: CatalogEntry, leaves: CategoryEntry[], recs: CatalogItemRec[]): void {
+  const wanted = Math.max(2, Math.round(recs.length / 400))
+  const plain = recs.filter((rec) => !rec.is_product_group && rec.group_parent_catalog_item_id === 0)
+  let free = plain.length - Math.floor(recs.length / 2)
+  for (let f = 0; f < wanted; f++) {
+    const crossed = f % 2 === 0
+    const candidates = leaves.flatMap((leaf) => {
+      const spec = store.leafSpecs.get(leaf.rec.id)
+      if (!spec || spec.sizeGroup) return []
+      const shape = familyShape(rng, leaf, spec, crossed)
+      return shape ? [shape] : []
+    })
+    if (candidates.length === 0) continue
+    const shape = rng.pick(candidates)
+    const axes = shape.colors.length > 0 && shape.sizes.length > 0
+      ? shape.colors.flatMap((color) => shape.sizes.map((size, sizeIndex) => ({ color, size, sizeIndex })))
+      : shape.sizes.length > 0 ? shape.sizes.map((size, sizeIndex) => ({ color: '', size, sizeIndex })) : shape.colors.map((color) => ({ color, size: '', sizeIndex: 0 }))
+    if (axes.length + 1 > free) break
+    free -= axes.length + 1
+    const slots = plain.splice(plain.length - axes.length - 1, axes.length + 1)
+    const { spec } = shape
+    const brand = rng.pick(spec.brands)
+    const title = `${brand.brand} ${rng.pick(spec.variants)} ${rng.pick(spec.nouns)}`
+    const base = rng.money(spec.price[0], spec.price[1])
+    const type = axes[0]?.color && axes[0]?.size ? 'Color/Size' : axes[0]?.size ? 'Size' : 'Color'
+    const nextSku = (): string => {
+      const n = (store.skuCounters.get(spec.prefix) ?? 10000) + 1
+      store.skuCounters.set(spec.prefix, n)
+      return `${spec.prefix}-${n}`
+    }
+    const shapeSlot = (rec: CatalogItemRec, fields: Partial<CatalogItemRec>): void => {
+      const sku = nextSku()
+      Object.assign(rec, {
+        category_id: shape.leaf.rec.id, manufacturer: brand.manufacturer, sku, upc: upc(rng), guid: rng.uuid(),
+        description: `${title} from ${brand.brand}, sold by ${type.toLowerCase()}. ${rng.pick(sellingPoints)}`,
+        group_title: title, product_group_type: type, product_group_display_style: type === 'Color/Size' ? 'grid' : 'dropdown',
+        third_party_sku: '', third_party_size: '', deleted_at: null, updated_at: rec.deleted_at ?? rec.updated_at,
+        image_url: `https://cdn.harborpointsupply.example/items/${sku}.jpg`, msrp: round2(base * 1.35), cost_per_uom: round2(base * 0.62),
+        ...fields,
+      })
+    }
+    const [parentRec, ...memberRecs] = slots
+    if (!parentRec) continue
+    shapeSlot(parentRec, {
+      name: title, is_product_group: true, group_parent_catalog_item_id: 0, group_sequence: 0, color: '', style: '', active: true,
+      has_inventory: false, allow_backorder: false, qty_on_hand: 0, reserved_qty_on_hand: 0, qty_incoming: 0, qty_backordered: 0,
+      qty_held_for_backorders: 0, qty_break: 0, qty_break_price: 0, min_order_qty: 1, pricing: pricingFor(store, catalog, base, rng, false),
+    })
+    memberRecs.forEach((rec, index) => {
+      const { color, size, sizeIndex } = axes[index] ?? { color: '', size: '', sizeIndex: 0 }
+      const price = round2(base * (1 + sizeIndex * 0.06))
+      const short = f === 0 && index === 0
+      const onHand = short ? 2 : rng.chance(0.1) ? 0 : rng.int(6, 180)
+      shapeSlot(rec, {
+        name: [title, color, size ? `Size ${size}` : ''].filter(Boolean).join(', '),
+        is_product_group: false, group_parent_catalog_item_id: parentRec.id, group_sequence: index + 1, color, style: size,
+        active: !(f === 0 && index === memberRecs.length - 2), has_inventory: true, allow_backorder: rng.chance(0.3),
+        qty_on_hand: onHand, reserved_qty_on_hand: onHand > 0 && !short ? rng.int(0, Math.min(6, onHand)) : 0,
+        qty_incoming: short || rng.chance(0.3) ? rng.int(12, 144) : 0, qty_backordered: 0, qty_held_for_backorders: 0,
+        qty_break: 0, qty_break_price: 0, min_order_qty: 1,
+        pricing: pricingFor(store, catalog, price, rng, f === 0 && index === memberRecs.length - 1),
+      })
+    })
+  }
+}
+
+/**
+ * The account's shape, drawn from a stream of its own so the rest of the customer stays as it was:
+ * by position, some customers are just under their credit limit, some over it, and some order on a
+ * standing PO.
+ */
+function shapeAccount(rng: Rng, vendor: VendorEntry, slot: number): void {
+  const limit = vendor.rec.credit_limit
+  if (slot === 10) vendor.rec.open_balance = round2(limit * (1.02 + rng.next() * 0.1))
+  if (slot === 11 || slot === 12) vendor.rec.open_balance = round2(limit * (0.9 + rng.next() * 0.08))
+  if (slot === 12 || slot === 13) vendor.rec.standing_po = `PO-BLANKET-${rng.digits(4)}`
 }
 
 function generateOrders(store: Store, rng: Rng, count: number, reps: UserRec[], epochMs: number): void {

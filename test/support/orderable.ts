@@ -36,7 +36,8 @@ export function findOrderable(db: Database, count = 2, nth = 0): Orderable {
         const item = JSON.parse(row.json) as Record<string, unknown>
         const price = (item.pricing as Record<string, unknown>)[group.name]
         const spare = item.has_inventory !== true || item.allow_backorder === true || Number(item.qty_on_hand) - Number(item.reserved_qty_on_hand ?? 0) >= 50
-        return typeof price === 'number' && spare && Number(item.min_order_qty ?? 0) <= 1 && Number(item.qty_break ?? 0) === 0
+        // A family's parent is never ordered: its members are.
+        return typeof price === 'number' && item.is_product_group !== true && spare && Number(item.min_order_qty ?? 0) <= 1 && Number(item.qty_break ?? 0) === 0
       })
       .slice(0, count)
     if (items.length === count && skip-- === 0) {

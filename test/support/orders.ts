@@ -25,6 +25,8 @@ export function item(fields: Partial<CatalogItemFacts> = {}): CatalogItemFacts {
     hasInventory: false,
     allowBackorder: false,
     qtyAvailable: null,
+    qtyIncoming: 0,
+    isFamily: false,
     ...fields,
   }
 }
@@ -36,6 +38,11 @@ export function customer(fields: Partial<CustomerFacts> = {}): CustomerFacts {
     active: true,
     requirePo: false,
     priceGroupId: dealerGroup.id,
+    creditLimit: null,
+    openBalance: null,
+    standingPo: '',
+    requirePayment: false,
+    taxExempt: false,
     addresses: [{ guid: addressGuid, address: { address_line_one: '1 Quay St', city: 'Portland', state: 'OR', postal_code: '97201' } }],
     ...fields,
   }

@@ -10,7 +10,7 @@ import { BrowseQueries } from './queries'
 
 type BrowseMethods = Pick<
   Implementations,
-  'listCatalogs' | 'listCategories' | 'searchCatalogItems' | 'countCatalogItems' | 'getCatalogItem' | 'searchCustomers' | 'getCustomer' | 'listOrders' | 'getOrder'
+  'listCatalogs' | 'listCategories' | 'searchCatalogItems' | 'countCatalogItems' | 'getCatalogItem' | 'getItemFamily' | 'searchCustomers' | 'getCustomer' | 'listOrders' | 'getOrder'
 >
 
 export interface Browsing {
@@ -33,6 +33,7 @@ export function createBrowsing(db: Database, sentOrders: () => SentOrderSummary[
       searchCatalogItems: (input) => queries.searchCatalogItems(input),
       countCatalogItems: (input) => queries.countCatalogItems(input),
       getCatalogItem: (input) => queries.getCatalogItem(input) ?? notFound('This catalog item'),
+      getItemFamily: (input) => queries.getItemFamily(input) ?? notFound('This family'),
       searchCustomers: (input) => queries.searchCustomers(input),
       getCustomer: (input) => queries.getCustomer(input.guid) ?? notFound('This customer'),
       listOrders: (input) => queries.listOrders(input, sentOrders()),

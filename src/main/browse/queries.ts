@@ -19,6 +19,9 @@ import type {
   CategorySummary,
   CustomerDetail,
   CustomerSummary,
+  FamilyCell,
+  ItemFamily,
+  ItemFamilyLookup,
   OrderDetail,
   OrderLine,
   OrderTotals,
@@ -35,6 +38,7 @@ import { Customers, type CustomerRow } from '../local/customers'
 import { localMidnight, OrderHistory, type OrderListOptions, type OrderRow } from '../local/order-history'
 import { PriceGroups } from '../local/price-groups'
 import { SyncState } from '../local/sync-state'
+import { stockOf } from '../local/stock'
 import { wordPrefixQuery } from './search'
 
 export interface StoreCounts {
@@ -87,6 +91,47 @@ function catalogBreak(row: { pricing: string | null; qty_break: unknown; qty_bre
 function catalogPrice(pricing: Record<string, unknown>, priceGroupName: string | null): Price {
   const price = listPrice(pricing, priceGroupName)
   return price === null ? { price: null, offered: false } : { price, offered: true }
+}
+
+function stockFieldsOfRow(row: ItemRow) {
+  return {
+    qtyOnHand: row.qty_on_hand,
+    reservedQtyOnHand: numberOrNull(row.reserved_qty_on_hand),
+    qtyIncoming: numberOrNull(row.qty_incoming),
+    hasInventory: flag(row.has_inventory),
+    allowBackorder: flag(row.allow_backorder),
+  }
+}
+
+/** A family's name: its group_title, else the parent's own name. */
+function familyTitle(parent: ItemRow): string {
+  return text(parent.group_title) ?? parent.name
+}
+
+/** One member as a cell of its family's grid, priced for the group, with why it takes no quantity. */
+function familyCell(row: ItemRow, priceGroupName: string | null, rowLabel: string, column: string): FamilyCell {
+  const price = catalogPrice(parseObject(row.pricing), priceGroupName)
+  const stock = stockOf(stockFieldsOfRow(row))
+  const refused = row.active !== 1 ? 'Inactive' : !price.offered ? `Not offered to ${priceGroupName ?? 'this price group'}` : null
+  return {
+    guid: row.guid,
+    sku: row.sku,
+    upc: row.upc,
+    name: row.name,
+    row: rowLabel,
+    column,
+    price: price.price,
+    available: stock.available,
+    incoming: stock.incoming,
+    minOrderQty: row.min_order_qty,
+    refused,
+  }
+}
+
+/** The lowest and highest price of the cells that take a quantity. */
+function priceRange(cells: FamilyCell[]): { priceMin: number | null; priceMax: number | null } {
+  const prices = cells.filter((cell) => cell.refused === null && cell.price !== null).map((cell) => cell.price!)
+  return prices.length === 0 ? { priceMin: null, priceMax: null } : { priceMin: Math.min(...prices), priceMax: Math.max(...prices) }
 }
 
 export class BrowseQueries {
@@ -196,7 +241,7 @@ export class BrowseQueries {
     const { rows, more } = this.items.search({ ...itemSearch, limit, offset })
     const count = search.withTotal === false ? null : this.items.count(itemSearch, ITEM_COUNT_CAP)
     return {
-      items: rows.map((row) => this.itemSummary(row, priceGroupName)),
+      items: this.withFamilies(search.catalogGuid, rows, priceGroupName),
       more,
       total: count?.total ?? null,
       totalCapped: count?.capped ?? false,
@@ -220,7 +265,75 @@ export class BrowseQueries {
     return { catalogGuid: search.catalogGuid, includeInactive: search.includeInactive, categoryId: search.categoryId, categoryIds, match }
   }
 
+  /**
+   * A page's rows with their families: each member names its family (the parent's guid and title),
+   * each parent its member count and its price range for this group. One look-up per family on the
+   * page, not per row.
+   */
+  private withFamilies(catalogGuid: string, rows: ItemRow[], priceGroupName: string | null): CatalogItemSummary[] {
+    const parents = new Map<number, { guid: string; title: string } | null>()
+    const familyOf = (row: ItemRow): { guid: string; title: string } | null => {
+      if (!row.group_parent_id) return null
+      if (!parents.has(row.group_parent_id)) {
+        const parent = this.items.byIdIn(catalogGuid, row.group_parent_id)
+        parents.set(row.group_parent_id, parent ? { guid: parent.guid, title: familyTitle(parent) } : null)
+      }
+      return parents.get(row.group_parent_id) ?? null
+    }
+    // Without the family index a parent's members are a read of the whole catalog: a list page does
+    // not pay it for each parent on it; the grid, opened, does once.
+    const counted = rows.some((row) => row.is_product_group === 1) && this.items.familiesIndexed()
+    return rows.map((row) => {
+      const summary = this.itemSummary(row, priceGroupName)
+      summary.family = familyOf(row)
+      if (row.is_product_group === 1 && !counted) summary.familyOf = { memberCount: null, priceMin: null, priceMax: null }
+      else if (row.is_product_group === 1 && row.id !== null) {
+        const cells = this.items.familyMembers(catalogGuid, row.id).map((member) => familyCell(member, priceGroupName, '', ''))
+        summary.familyOf = { memberCount: cells.length, ...priceRange(cells) }
+      }
+      return summary
+    })
+  }
+
+  /**
+   * A family's entry grid for a customer (or a price group): `guid` is the parent's or any member's.
+   * Colour × size when every member carries a colour and a size, one row of members otherwise. A
+   * member not offered to the group, or inactive, has a cell that says why and takes no quantity.
+   */
+  getItemFamily(lookup: ItemFamilyLookup): ItemFamily | null {
+    const found = this.items.byGuid(lookup.guid)
+    if (!found) return null
+    const parent = found.is_product_group === 1 ? found : found.group_parent_id ? this.items.byIdIn(found.catalog_guid, found.group_parent_id) : undefined
+    if (!parent || parent.id === null) return null
+    const priceGroupName = lookup.priceGroupName ?? this.priceGroupName(parent.catalog_guid, lookup.customerGuid)
+    const members = this.items.familyMembers(parent.catalog_guid, parent.id)
+    const sizeOf = (row: ItemRow): string => text(row.style) ?? text(row.third_party_size) ?? ''
+    const crossed = members.length > 0 && members.every((row) => text(row.color) && sizeOf(row))
+    const colourOnly = !crossed && members.every((row) => text(row.color) && !sizeOf(row))
+    const cells = members.map((row) =>
+      crossed
+        ? familyCell(row, priceGroupName, text(row.color)!, sizeOf(row))
+        : familyCell(row, priceGroupName, '', (colourOnly ? text(row.color) : sizeOf(row) || text(row.color)) ?? row.sku),
+    )
+    const distinct = (values: string[]): string[] => [...new Set(values)]
+    return {
+      guid: parent.guid,
+      sku: parent.sku,
+      title: familyTitle(parent),
+      catalogGuid: parent.catalog_guid,
+      priceGroupName,
+      rowAxis: crossed ? 'Color' : '',
+      columnAxis: crossed || !colourOnly ? (members.some((row) => sizeOf(row)) ? 'Size' : 'Item') : 'Color',
+      rows: crossed ? distinct(cells.map((cell) => cell.row)) : [''],
+      columns: distinct(cells.map((cell) => cell.column)),
+      cells,
+      ...priceRange(cells),
+      syncedAt: members.reduce<string | null>((newest, row) => (row.synced_at && (!newest || row.synced_at > newest) ? row.synced_at : newest), null),
+    }
+  }
+
   private itemSummary(row: ItemRow, priceGroupName: string | null): CatalogItemSummary {
+    const stock = stockOf(stockFieldsOfRow(row))
     return {
       guid: row.guid,
       id: row.id,
@@ -238,6 +351,10 @@ export class BrowseQueries {
       syncedAt: row.synced_at,
       ...catalogPrice(parseObject(row.pricing), priceGroupName),
       priceBreak: catalogBreak(row, priceGroupName),
+      available: stock.available,
+      incoming: stock.incoming,
+      family: null,
+      familyOf: null,
     }
   }
 
@@ -253,7 +370,7 @@ export class BrowseQueries {
     const record = parseObject(this.items.jsonOf(row.local_id) ?? null)
     const priceGroupName = lookup.priceGroupName ?? this.priceGroupName(row.catalog_guid, lookup.customerGuid)
     return {
-      ...this.itemSummary(row, priceGroupName),
+      ...this.withFamilies(row.catalog_guid, [row], priceGroupName)[0]!,
       catalogGuid: row.catalog_guid,
       description: row.description,
       status: row.deleted_at ? 'deleted' : row.unlisted_at ? 'unlisted' : 'live',
@@ -302,6 +419,9 @@ export class BrowseQueries {
       lockCatalogId: row.lock_catalog_id,
       creditLimit: numberOrNull(record.credit_limit),
       openBalance: numberOrNull(record.open_balance),
+      standingPo: text(record.standing_po),
+      requirePayment: record.require_payment === true,
+      taxExempt: record.tax_exempt === true,
       notes: text(record.notes),
       addresses: addressesOf(record),
       record,

@@ -16,6 +16,9 @@ Commands:
   status                                 Counts of local data, the outbox, and the last sync
   items search <query> --catalog <guid> [--customer <vendorGuid>] [--limit N]
                                          Search a catalog's items, priced for a customer
+  items family <guid> [--customer <vendorGuid>]
+                                         A family's entry grid (parent's or a member's guid),
+                                         each member priced for the customer, with its stock
   customers search <query>               Search customers
   order queue --file <draft.json>        Check a draft order and queue it in the outbox
   flush                                  Send the outbox's waiting orders now
@@ -86,6 +89,7 @@ const commandOptions: Record<string, readonly string[]> = {
   sync: ['full'],
   status: [],
   'items search': ['catalog', 'customer', 'limit'],
+  'items family': ['customer'],
   'customers search': [],
   'order queue': ['file'],
   flush: [],
@@ -229,6 +233,11 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         if (!catalog) throw new UsageError('items search needs --catalog <catalogGuid>')
         const { runItemsSearch } = await import('./read')
         return runItemsSearch(global, { query: args[0] ?? '', catalog, customer: nonEmpty(values.customer), limit: parseLimit(values.limit, 20) }, output)
+      }
+      case 'items family': {
+        if (args.length !== 1 || !nonEmpty(args[0])) throw new UsageError('items family takes one guid: items family <guid> [--customer <vendorGuid>]')
+        const { runItemsFamily } = await import('./read')
+        return runItemsFamily(global, { guid: args[0]!.trim(), customer: nonEmpty(values.customer) }, output)
       }
       case 'customers search': {
         if (args.length !== 1) throw new UsageError('customers search takes one query: customers search <query>')

@@ -147,13 +147,16 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       if (error.issues?.length) throw new InvalidDraftError(error.issues.map((issue) => ({ path: fileFieldOf[issue.path] ?? issue.path, message: issue.message })))
       throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
     }
-    const { check, lineIds } = order
+    const { check, lineIds, families } = order
+    const familyOf = new Map(families.map((family) => [family.code, family]))
     // Problems point at the file's own line indexes: a draft line at the first file line that made it.
     const problems: { path: string; message: string }[] = []
     const fileIndexOf = new Map<string, number>()
     for (const [index, lineId] of lineIds.entries()) {
       const line = file.lines[index]!
-      if (lineId === null) problems.push({ path: `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`, message: `${line.sku ?? line.catalogItemGuid} is not in this catalog` })
+      const family = line.sku ? familyOf.get(line.sku) : undefined
+      if (lineId === null && family) problems.push({ path: `lines.${index}.sku`, message: `${family.code} is the family ${family.title}: list its members' SKUs (items family ${family.guid})` })
+      else if (lineId === null) problems.push({ path: `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`, message: `${line.sku ?? line.catalogItemGuid} is not in this catalog` })
       else if (!fileIndexOf.has(lineId)) fileIndexOf.set(lineId, index)
     }
     for (const issue of check.issues) {

@@ -2,6 +2,7 @@
  * `quotes` and `customer usual`: read-only, offline, straight from the local database, as the app
  * shows them.
  */
+import { BrowseQueries } from '../browse/queries'
 import { UsualItems } from '../customers/usual'
 import { closeDatabase, type Database } from '../db/database'
 import { LocalOrderLookup } from '../orders/local-lookup'
@@ -44,9 +45,25 @@ export function runCustomerUsual(global: GlobalOptions, request: { customerGuid:
   return withDatabase(global, (db) => {
     const lookup = new LocalOrderLookup(db)
     if (!lookup.customer(request.customerGuid)) throw new UsageError(`No customer ${request.customerGuid} in the local database`)
+    const browse = new BrowseQueries(db)
     const items = new UsualItems(db, lookup, systemClock)
       .list(request.customerGuid, request.limit)
-      .map((item) => ({ guid: item.guid, sku: item.sku, name: item.name, orders: item.orders, lastQty: item.lastQty, lastOrderedAt: item.lastOrderedAt, price: item.price, offered: item.offered }))
+      .map((item) => ({
+        guid: item.guid,
+        sku: item.sku,
+        upc: item.upc ?? null,
+        name: item.name,
+        orders: item.orders,
+        lastQty: item.lastQty,
+        lastOrderedAt: item.lastOrderedAt,
+        price: item.price,
+        offered: item.offered,
+        // The figure, not the flag: the flag (offered and in stock) is `orderable` here.
+        orderable: item.available,
+        available: item.qtyAvailable ?? null,
+        incoming: item.incoming ?? 0,
+        family: browse.getCatalogItem({ guid: item.guid, catalogGuid: item.catalogGuid })?.family ?? null,
+      }))
     const human =
       items.length === 0
         ? 'No orders from this customer in the last 12 months.'

@@ -52,7 +52,18 @@ export function runItemsSearch(
     }
     if (search.customer && !queries.getCustomer(search.customer)) throw new UsageError(`No customer ${search.customer} in the local database`)
     const result = queries.searchCatalogItems({ catalogGuid: search.catalog, query: search.query, customerGuid: search.customer, includeInactive: true, limit: search.limit })
-    const items = result.items.map((item) => ({ guid: item.guid, sku: item.sku, name: item.name, price: item.price, offered: item.offered }))
+    const items = result.items.map((item) => ({
+      guid: item.guid,
+      sku: item.sku,
+      upc: item.upc,
+      name: item.name,
+      price: item.price,
+      offered: item.offered,
+      available: item.available ?? null,
+      incoming: item.incoming ?? 0,
+      family: item.family ?? null,
+      familyOf: item.familyOf ?? null,
+    }))
     const human =
       items.length === 0
         ? `No items match '${search.query}'.`
@@ -61,6 +72,30 @@ export function runItemsSearch(
             items.map((item) => [item.sku, item.name, item.offered && item.price !== null ? formatMoney(item.price) : 'not offered', item.guid]),
           ) + `\n${items.length} of ${result.total}${result.totalCapped ? '+' : ''} shown`
     output.result({ items }, human)
+    return 0
+  })
+}
+
+export function runItemsFamily(global: GlobalOptions, request: { guid: string; customer?: string }, output: Output): number {
+  return withStore(global, (queries) => {
+    if (request.customer && !queries.getCustomer(request.customer)) throw new UsageError(`No customer ${request.customer} in the local database`)
+    const family = queries.getItemFamily({ guid: request.guid, ...(request.customer ? { customerGuid: request.customer } : {}) })
+    if (!family) throw new UsageError(`No family ${request.guid} in the local database`)
+    const human =
+      `${family.title} (${family.sku}), ${family.cells.length} members, ${family.priceGroupName ?? 'no price group'} prices\n` +
+      table(
+        ['SKU', family.rowAxis || 'Row', family.columnAxis || 'Column', 'Price', 'Available', 'Arriving', 'Note'],
+        family.cells.map((cell) => [
+          cell.sku,
+          cell.row,
+          cell.column,
+          cell.price !== null && cell.refused === null ? formatMoney(cell.price) : '',
+          cell.available === null ? '' : String(cell.available),
+          cell.incoming > 0 ? String(cell.incoming) : '',
+          cell.refused ?? '',
+        ]),
+      )
+    output.result({ family }, human)
     return 0
   })
 }

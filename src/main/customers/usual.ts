@@ -111,6 +111,10 @@ export class UsualItems {
         offered,
         available: offered && !outOfStock,
         note: !offered ? 'not offered any more' : outOfStock ? `out of stock as of ${syncedAt ? syncedAt.slice(0, 10) : 'the last sync'}` : null,
+        upc: item.upc,
+        qtyAvailable: item.qtyAvailable,
+        incoming: item.qtyIncoming,
+        stockAsOf: syncedAt,
       })
     }
     items.sort((a, b) => b.orders - a.orders || b.lastOrderedAt.localeCompare(a.lastOrderedAt) || a.sku.localeCompare(b.sku))

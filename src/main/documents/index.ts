@@ -7,6 +7,7 @@ import { CoreError } from '../errors'
 import { Catalogs } from '../local/catalogs'
 import { OrderHistory } from '../local/order-history'
 import type { OrderDesk } from '../orders/desk'
+import { LocalOrderLookup } from '../orders/local-lookup'
 import { roundMoney } from '../pricing'
 import type { QuoteDesk } from '../quotes/desk'
 
@@ -32,6 +33,7 @@ interface Line {
   note: string | null
   shipped?: number
   backordered?: number
+  available?: number | null
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value : null)
@@ -45,10 +47,17 @@ const number = (value: unknown): number | null => (typeof value === 'number' && 
 export class Documents {
   private readonly orders: OrderHistory
   private readonly catalogs: Catalogs
+  private readonly lookup: LocalOrderLookup
 
   constructor(private readonly sources: DocumentSources) {
     this.orders = new OrderHistory(sources.db)
     this.catalogs = new Catalogs(sources.db)
+    this.lookup = new LocalOrderLookup(sources.db)
+  }
+
+  /** The item's available figure as the draft check and the catalog give it (local/stock.ts). */
+  private available(catalogGuid: string | null, itemGuid: string): number | null {
+    return catalogGuid ? (this.lookup.catalogItem(catalogGuid, itemGuid)?.qtyAvailable ?? null) : null
   }
 
   get(kind: DocumentKind, ref: string): PrintableDocument {
@@ -81,7 +90,15 @@ export class Documents {
       shipTo: shipToLines(quote.shipTo, customer),
       poNo: quote.poNo,
       note: quote.note,
-      lines: quote.lines.map((line) => ({ sku: line.sku, name: line.name, qty: line.qty, unitPrice: line.unitPrice, lineTotal: line.lineTotal, note: line.note || null })),
+      lines: quote.lines.map((line) => ({
+        sku: line.sku,
+        name: line.name,
+        qty: line.qty,
+        unitPrice: line.unitPrice,
+        lineTotal: line.lineTotal,
+        note: line.note || null,
+        available: this.available(quote.catalogGuid, line.catalogItemGuid),
+      })),
       grandTotal: null,
       pricesAsOf: quote.pricesAsOf,
     })
@@ -104,6 +121,7 @@ export class Documents {
         unitPrice: priced.get(line.lineId)?.unitPrice ?? null,
         lineTotal: priced.get(line.lineId)?.lineTotal ?? null,
         note: line.note || null,
+        available: this.available(check.draft.catalogGuid, line.catalogItemGuid),
       })),
       grandTotal: null,
     })

@@ -183,6 +183,17 @@ export interface ItemRow {
   /** From `extra`: no column holds them (absent when 0, the spec default). */
   qty_break: unknown
   qty_break_price: unknown
+  reserved_qty_on_hand: unknown
+  qty_incoming: unknown
+  /** The family's parent's service id; 0 when the item is in no family. */
+  group_parent_id: number
+  /** 1 for a family's parent. */
+  is_product_group: number
+  group_title: unknown
+  group_sequence: unknown
+  color: unknown
+  style: unknown
+  third_party_size: unknown
 }
 
 /** An item as the order checks read it: its record's JSON whole (the catalog_items view). */
@@ -204,9 +215,20 @@ interface ItemPlace {
   synced_at: string | null
 }
 
+/**
+ * A row stored before migration 17 has NULL in group_parent_id and is_product_group; its record's
+ * fields in `extra` say the same.
+ */
+const familyColumns = `coalesce(i.group_parent_id, json_extract(i.extra, '$.group_parent_catalog_item_id'), 0) AS group_parent_id,
+  coalesce(i.is_product_group, json_extract(i.extra, '$.is_product_group'), 0) AS is_product_group,
+  json_extract(i.extra, '$.group_title') AS group_title, json_extract(i.extra, '$.group_sequence') AS group_sequence,
+  json_extract(i.extra, '$.color') AS color, json_extract(i.extra, '$.style') AS style, json_extract(i.extra, '$.third_party_size') AS third_party_size`
+
 const itemColumns = `i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.sku, i.upc, i.name, i.description, i.manufacturer,
   i.active, i.msrp, i.qty_on_hand, i.min_order_qty, i.has_inventory, i.allow_backorder, i.pricing, i.synced_at, i.deleted_at, i.unlisted_at,
-  json_extract(i.extra, '$.qty_break') AS qty_break, json_extract(i.extra, '$.qty_break_price') AS qty_break_price`
+  json_extract(i.extra, '$.qty_break') AS qty_break, json_extract(i.extra, '$.qty_break_price') AS qty_break_price,
+  json_extract(i.extra, '$.reserved_qty_on_hand') AS reserved_qty_on_hand, json_extract(i.extra, '$.qty_incoming') AS qty_incoming,
+  ${familyColumns}`
 
 const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
 
@@ -215,7 +237,7 @@ export class CatalogItems {
   private readonly statements
   private readonly searches: SearchPages
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.searches = new SearchPages(db)
     this.statements = {
       anyOf: db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
@@ -238,6 +260,14 @@ export class CatalogItems {
       recordsByUpc: db.prepare<[string, string, string], ItemRecordRow>(
         `SELECT i.* FROM catalog_item_search s JOIN catalog_items i ON i.local_id = s.rowid
          WHERE catalog_item_search MATCH ? AND i.catalog_guid = ? AND i.upc = ? ORDER BY i.sku COLLATE NOCASE, i.guid LIMIT 20`,
+      ),
+      rowsByUpc: db.prepare<[string, string, string], ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_item_search s JOIN catalog_item_rows i ON i.local_id = s.rowid
+         WHERE catalog_item_search MATCH ? AND i.catalog_guid = ? AND i.upc = ? AND i.deleted_at IS NULL AND i.unlisted_at IS NULL
+         ORDER BY i.sku COLLATE NOCASE, i.guid LIMIT 20`,
+      ),
+      byIdIn: db.prepare<[string, number], ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = ? AND i.id = ? ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC LIMIT 1`,
       ),
       placeByGuid: db.prepare<[string], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?'),
       placeById: db.prepare<[number], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE id = ? ORDER BY deleted_at IS NOT NULL LIMIT 1'),
@@ -300,6 +330,38 @@ export class CatalogItems {
   /** Live items of a catalog with this UPC; `phrase` is the full-text match that finds them. */
   recordsByUpc(phrase: string, catalogGuid: string, upc: string): ItemRecordRow[] {
     return this.statements.recordsByUpc.all(phrase, catalogGuid, upc)
+  }
+
+  /** Live items of a catalog whose UPC is exactly `upc`, as the screens read them; `phrase` is the full-text match that finds them. */
+  rowsByUpc(phrase: string, catalogGuid: string, upc: string): ItemRow[] {
+    return this.statements.rowsByUpc.all(phrase, catalogGuid, upc)
+  }
+
+  /** An item of a catalog by the service's id (a family's parent, as its members name it), a live row first. */
+  byIdIn(catalogGuid: string, id: number): ItemRow | undefined {
+    return this.statements.byIdIn.get(catalogGuid, id)
+  }
+
+  /**
+   * The live members of a family, by group_sequence. Through catalog_items_by_family where migration
+   * 17 could build it; without it (rows stored before), members are told by their record's field,
+   * read from every row of the catalog.
+   */
+  familyMembers(catalogGuid: string, parentId: number): ItemRow[] {
+    const member = this.familiesIndexed()
+      ? 'i.group_parent_id = @parent AND i.group_parent_id > 0'
+      : "coalesce(i.group_parent_id, json_extract(i.extra, '$.group_parent_catalog_item_id')) = @parent"
+    return this.db
+      .prepare<{ catalog: string; parent: number }, ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = @catalog AND ${member} AND i.${live.replace(' AND ', ' AND i.')}
+         ORDER BY coalesce(json_extract(i.extra, '$.group_sequence'), 0), i.sku COLLATE NOCASE`,
+      )
+      .all({ catalog: catalogGuid, parent: parentId })
+  }
+
+  /** Whether a family's members are an index range (see familyMembers), not a read of the whole catalog. */
+  familiesIndexed(): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'").get() !== undefined
   }
 
   placeByGuid(guid: string): ItemPlace | undefined {

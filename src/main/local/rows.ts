@@ -223,14 +223,22 @@ export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, lis
  * leanItemExtra). The catalog_items view puts catalogItemRow's `json` back together from these.
  */
 function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
-  return { local_id: positive(item.id), ...catalogItemColumns(catalogGuid, item, listingId, syncedAt), extra: leanItemExtra(item) }
+  return {
+    local_id: positive(item.id),
+    ...catalogItemColumns(catalogGuid, item, listingId, syncedAt),
+    extra: leanItemExtra(item),
+    // Copies of fields `extra` keeps too (migration 17): 0, not NULL, for "not a member", so NULL
+    // marks only rows stored before the column existed.
+    group_parent_id: positive(item.group_parent_catalog_item_id) ?? 0,
+    is_product_group: item.is_product_group === true ? 1 : 0,
+  }
 }
 
 /** The columns of catalogItemStored in the order storedItemValues gives them (and the writer binds them). */
 export const storedItemColumns = [
   'local_id', 'guid', 'id', 'catalog_guid', 'category_id', 'sku', 'upc', 'name', 'description', 'manufacturer', 'active', 'msrp',
   'qty_on_hand', 'min_order_qty', 'has_inventory', 'allow_backorder', 'pricing', 'version', 'updated_at', 'deleted_at',
-  'listed_run', 'synced_at', 'extra',
+  'listed_run', 'synced_at', 'extra', 'group_parent_id', 'is_product_group',
 ] as const
 
 export type StoredItemColumn = (typeof storedItemColumns)[number]

@@ -54,6 +54,8 @@ export interface ComposedOrder {
   readonly check: DraftCheck
   /** For each line given, in order: the draft line it went into (a repeated item adds to one line), or null when its item is not in the catalog. */
   readonly lineIds: (string | null)[]
+  /** The codes that named a family's parent (never ordered): their lineIds are null too. */
+  readonly families: FamilyCode[]
   /** As `OrderDesk.prepareSend`, from the check above. */
   prepareSend(): PreparedSend
 }
@@ -62,6 +64,13 @@ const emptyOrderMessage = 'Add at least one line before sending.'
 
 /** A line's item, quantity and what the rep was shown for them, as a line stores it. */
 type SeenLine = Omit<DraftLine, 'lineId' | 'note'>
+
+/** A code that named a family's parent: what to open instead of adding a line. */
+interface FamilyCode {
+  code: string
+  guid: string
+  title: string
+}
 
 /**
  * Everything a rep does with orders on this laptop: drafts, their checks, and handing them to the
@@ -95,10 +104,10 @@ export class OrderDesk {
     const now = new Date(this.clock.now()).toISOString()
     // Number 0: it never was a draft the rep could open. Reopened after a refusal, it gets a number.
     const empty: Draft = { ...fields, id: 0, apiGuid: apiGuid ?? randomUUID(), createdAt: now, updatedAt: now }
-    const { lines, lineIds } = this.mergeLines(empty, toAdd)
+    const { lines, lineIds, families } = this.mergeLines(empty, toAdd)
     // The shape a saved draft would have been given, so the outbox's copy reads back like any other.
     const check = checkDraft(draftSchema.parse({ ...empty, lines }), this.lookup)
-    return { check, lineIds, prepareSend: () => this.sendingOf(check) }
+    return { check, lineIds, families, prepareSend: () => this.sendingOf(check) }
   }
 
   /** A new draft's fields, with the checks a new draft must pass; nothing is written. */
@@ -116,7 +125,8 @@ export class OrderDesk {
       newCustomer: input.newCustomer ?? null,
       catalogGuid,
       priceGroupGuid: input.priceGroupGuid ?? null,
-      poNo: input.poNo ?? '',
+      // A customer who orders on a standing PO gets it on each new order; the rep may change it.
+      poNo: input.poNo ?? (input.customerGuid ? (this.lookup.customer(input.customerGuid)?.standingPo ?? '') : ''),
       note: input.note ?? '',
       shippingInstructions: input.shippingInstructions ?? '',
       shipTo: input.shipTo ?? null,
@@ -172,6 +182,8 @@ export class OrderDesk {
     const next = { ...draft, ...changes }
     if (changes.customerGuid) next.newCustomer = null
     if (changes.newCustomer) next.customerGuid = null
+    // Choosing the customer of a draft with no PO yet brings in their standing PO, as a new draft would.
+    if (changes.customerGuid && changes.poNo === undefined && draft.poNo.trim() === '') next.poNo = this.lookup.customer(changes.customerGuid)?.standingPo ?? ''
     const catalogChanged = changes.catalogGuid !== undefined && changes.catalogGuid !== draft.catalogGuid
     if (catalogChanged && draft.lines.length > 0) {
       throw new CoreError('CONFLICT', 'Remove the lines before switching catalogs: their items and prices belong to the current one.')
@@ -193,10 +205,10 @@ export class OrderDesk {
   addLines(
     id: number,
     toAdd: LineToAdd[],
-  ): { check: DraftCheck; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[] } {
+  ): { check: DraftCheck; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[]; families: FamilyCode[] } {
     const draft = this.drafts.get(id)
-    const { lines, unknown, ambiguous, lineIds, startedAtMinimum } = this.mergeLines(draft, toAdd)
-    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown, ambiguous, lineIds, startedAtMinimum }
+    const { lines, unknown, ambiguous, lineIds, startedAtMinimum, families } = this.mergeLines(draft, toAdd)
+    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown, ambiguous, lineIds, startedAtMinimum, families }
   }
 
   /** The item a code names in this catalog: its exact UPC first, then its SKU; two items with that UPC are named, not chosen from. */
@@ -214,7 +226,7 @@ export class OrderDesk {
   private mergeLines(
     draft: Draft,
     toAdd: LineToAdd[],
-  ): { lines: DraftLine[]; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[] } {
+  ): { lines: DraftLine[]; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[]; families: FamilyCode[] } {
     if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.', [{ path: 'catalog', message: 'Choose a catalog before adding lines.' }])
     const catalogGuid = draft.catalogGuid
     const seen = this.seenFor(draft)
@@ -224,6 +236,7 @@ export class OrderDesk {
     const ambiguous: AmbiguousCode[] = []
     const lineIds: (string | null)[] = []
     const startedAtMinimum: string[] = []
+    const families: FamilyCode[] = []
     for (const [index, wanted] of toAdd.entries()) {
       if (wanted.qty !== undefined) storableQty(wanted.qty, `lines.${index}.qty`)
       const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.itemOfCode(catalogGuid, wanted.sku) : null
@@ -234,6 +247,12 @@ export class OrderDesk {
       }
       if (!item || item.deleted) {
         unknown.push(wanted.sku ?? wanted.catalogItemGuid ?? '')
+        lineIds.push(null)
+        continue
+      }
+      // A family's parent only names its members: the rep picks them on its grid.
+      if (item.isFamily) {
+        families.push({ code: wanted.sku ?? item.sku, guid: item.guid, title: item.name })
         lineIds.push(null)
         continue
       }
@@ -254,7 +273,7 @@ export class OrderDesk {
         lineIds.push(lineId)
       }
     }
-    return { lines, unknown, ambiguous, lineIds, startedAtMinimum }
+    return { lines, unknown, ambiguous, lineIds, startedAtMinimum, families }
   }
 
   updateLine(id: number, lineId: string, changes: { qty?: number; note?: string }): DraftCheck {

@@ -5,6 +5,7 @@ import { Catalogs } from '../local/catalogs'
 import { Customers } from '../local/customers'
 import { OrderHistory } from '../local/order-history'
 import { PriceGroups } from '../local/price-groups'
+import { stockFieldsOfRecord, stockOf, type Stock } from '../local/stock'
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 
 type Json = Record<string, unknown>
@@ -56,6 +57,11 @@ export class LocalOrderLookup implements OrderLookup {
       active: row.active === 1 && row.deleted_at === null,
       requirePo: row.require_po === 1,
       priceGroupId: row.price_group_id,
+      creditLimit: typeof json.credit_limit === 'number' && Number.isFinite(json.credit_limit) ? json.credit_limit : null,
+      openBalance: typeof json.open_balance === 'number' && Number.isFinite(json.open_balance) ? json.open_balance : null,
+      standingPo: typeof json.standing_po === 'string' ? json.standing_po.trim() : '',
+      requirePayment: json.require_payment === true,
+      taxExempt: json.tax_exempt === true,
       addresses,
     }
   }
@@ -107,6 +113,10 @@ export class LocalOrderLookup implements OrderLookup {
   }
 }
 
+function availability(stock: Stock): { qtyAvailable: number | null; qtyIncoming: number } {
+  return { qtyAvailable: stock.available, qtyIncoming: stock.incoming }
+}
+
 export function itemFactsFromRecord(json: Json, deleted: boolean): CatalogItemFacts {
   const pricing = json.pricing && typeof json.pricing === 'object' ? (json.pricing as Record<string, unknown>) : {}
   return {
@@ -123,7 +133,8 @@ export function itemFactsFromRecord(json: Json, deleted: boolean): CatalogItemFa
     hasInventory: json.has_inventory === true,
     allowBackorder: json.allow_backorder === true,
     // Stock already reserved for submitted orders is not there for this one.
-    qtyAvailable: num(json.qty_on_hand) === null ? null : num(json.qty_on_hand)! - (num(json.reserved_qty_on_hand) ?? 0),
+    ...availability(stockOf(stockFieldsOfRecord(json))),
+    isFamily: json.is_product_group === true,
   }
 }
 

@@ -7,6 +7,13 @@ export interface CustomerFacts {
   active: boolean
   requirePo: boolean
   priceGroupId: number | null
+  /** The customer's account with the supplier, as of the last sync (null where the record says nothing). */
+  creditLimit: number | null
+  openBalance: number | null
+  /** A PO the customer orders on by default: a new draft for them starts with it. */
+  standingPo: string
+  requirePayment: boolean
+  taxExempt: boolean
   /** The customer's saved addresses, by guid, as the service's AddressInput fields. */
   addresses: { guid: string; address: AddressInput }[]
 }
@@ -33,8 +40,12 @@ export interface CatalogItemFacts {
   qtyBreakPrice: number | null
   hasInventory: boolean
   allowBackorder: boolean
-  /** qty_on_hand less reserved_qty_on_hand, at the last sync. */
+  /** The one available figure (local/stock.ts): qty_on_hand less reserved_qty_on_hand, at the last sync. */
   qtyAvailable: number | null
+  /** Stock arriving (qty_incoming). */
+  qtyIncoming: number
+  /** A family's parent: it names its members and is never ordered itself. */
+  isFamily: boolean
 }
 
 /**

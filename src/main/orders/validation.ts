@@ -65,6 +65,10 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       issues.push(lineIssue(line.lineId, `${line.sku} is no longer in this catalog. Remove the line.`))
       continue
     }
+    if (item.isFamily) {
+      issues.push(lineIssue(line.lineId, `${item.sku} names a family; order its members (open its grid) instead.`))
+      continue
+    }
     if (!item.active) issues.push(lineIssue(line.lineId, `${item.sku} is inactive and cannot be ordered.`))
     if (!qtyProblem && item.minOrderQty !== null && item.minOrderQty > 0 && line.qty < item.minOrderQty) {
       issues.push(lineIssue(line.lineId, `The minimum order quantity for ${item.sku} is ${formatQty(item.minOrderQty)}.`))
@@ -103,10 +107,41 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     subTotal += lineTotal
   }
 
+  const account = customer ? accountOf(customer, roundMoney(subTotal)) : null
+  if (account?.overLimit) {
+    const room = account.room ?? 0
+    issues.push({
+      field: 'credit',
+      lineId: null,
+      severity: 'warning',
+      message:
+        room <= 0
+          ? `${customer!.name} is already ${formatMoney(-room)} over their credit limit of ${formatMoney(account.creditLimit!)}; the supplier may hold this order.`
+          : `This order (${formatMoney(roundMoney(subTotal))}) takes ${customer!.name} past their credit limit: ${formatMoney(room)} of credit left. The supplier may hold it.`,
+    })
+  }
   issues.push(...supplierIssues(draft))
   // An empty draft is where every order starts, not a problem to fix: it simply cannot be sent yet.
   const sendable = draft.lines.length > 0 && !issues.some((i) => i.severity === 'error')
-  return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable }
+  return { draft, issues, lines, subTotal: roundMoney(subTotal), priceGroup, sendable, account }
+}
+
+/**
+ * The customer's account beside this order. Only a warning can come of it: finance decides on the
+ * credit, and their open balance may have moved since the last sync.
+ */
+function accountOf(customer: CustomerFacts, subTotal: number): NonNullable<DraftCheck['account']> {
+  const { creditLimit, openBalance } = customer
+  const room = creditLimit !== null && creditLimit > 0 ? roundMoney(creditLimit - (openBalance ?? 0)) : null
+  return {
+    creditLimit,
+    openBalance,
+    room,
+    overLimit: room !== null && subTotal > 0 && subTotal > room,
+    standingPo: customer.standingPo,
+    requirePayment: customer.requirePayment,
+    taxExempt: customer.taxExempt,
+  }
 }
 
 /**

@@ -55,6 +55,11 @@ export const useCatalogStore = defineStore('catalog', () => {
     return unwrap(api.getCatalogItem(wanted))
   }
 
+  /** A family's entry grid, priced for the customer; read afresh, as an item's details are. */
+  function family(wanted: MethodInput<'getItemFamily'>): Promise<MethodOutput<'getItemFamily'>> {
+    return unwrap(api.getItemFamily(wanted))
+  }
+
   function forget(): void {
     catalogsByCustomer.clear()
     categoriesByCatalog.clear()
@@ -67,5 +72,5 @@ export const useCatalogStore = defineStore('catalog', () => {
   })
   onProfileReset(forget)
 
-  return { catalogs, categories, customer, searchItems, countItems, item, forget, version }
+  return { catalogs, categories, customer, searchItems, countItems, item, family, forget, version }
 })

@@ -63,10 +63,17 @@ export const useDraftsStore = defineStore('drafts', () => {
   async function addLines(
     id: number,
     lines: Parameters<typeof api.addDraftLines>[0]['lines'],
-  ): Promise<{ unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[]; catalogLoading: CatalogLoading | null }> {
-    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading } = await unwrap(api.addDraftLines({ id, lines }))
+  ): Promise<{
+    unknown: string[]
+    ambiguous: AmbiguousCode[]
+    lineIds: (string | null)[]
+    startedAtMinimum: string[]
+    catalogLoading: CatalogLoading | null
+    families: { code: string; guid: string; title: string }[]
+  }> {
+    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading, families } = await unwrap(api.addDraftLines({ id, lines }))
     keep(check)
-    return { unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading: catalogLoading ?? null }
+    return { unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading: catalogLoading ?? null, families: families ?? [] }
   }
 
   async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }): Promise<DraftCheck> {

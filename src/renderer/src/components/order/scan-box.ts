@@ -18,6 +18,8 @@ export interface AddOutcome {
    * the item's minimum order quantity (no quantity was given), and the errors on it.
    */
   added: { sku: string; qty: number; atMinimum: boolean; problems: string[] }[]
+  /** Codes that named a family: its grid opens instead of a line. */
+  families: { code: string; guid: string; title: string }[]
 }
 
 export type ScanMessage = { text: string; kind: 'ok' | 'problem' }
@@ -43,6 +45,8 @@ export function ambiguousText(found: AmbiguousCode): string {
 export function scannedMessage(code: string, outcome: AddOutcome): ScanMessage {
   const ambiguous = outcome.ambiguous[0]
   if (ambiguous) return { text: ambiguousText(ambiguous), kind: 'problem' }
+  const family = outcome.families[0]
+  if (family) return { text: `${family.code} is the family ${family.title}: enter its quantities in the grid.`, kind: 'ok' }
   const line = outcome.added[0]
   if (!line) return { text: unknownSkuText(code, outcome.catalogLoading), kind: 'problem' }
   const problems = line.problems

@@ -1,0 +1,107 @@
+/**
+ * A family's members are found by their parent's id: through the columns and index migration 17
+ * adds on a fresh database, and from the record's fields on a laptop whose items were stored before
+ * (where the migration adds the columns without touching a row and builds no index).
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { BrowseQueries } from '../../src/main/browse/queries'
+import { closeDatabase, openDatabase } from '../../src/main/db/database'
+import { migrations } from '../../src/main/db/migrations'
+import { LocalCopy } from '../../src/main/local/copy'
+import { Retention } from '../../src/main/local/retention'
+import { storedItemColumns, storedItemValues } from '../../src/main/local/rows'
+import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+
+const directories: string[] = []
+afterEach(() => {
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true })
+})
+function tempPath(): string {
+  const directory = mkdtempSync(join(tmpdir(), 'satchel-families-'))
+  directories.push(directory)
+  return join(directory, 'satchel.db')
+}
+
+function item(id: number, fields: Record<string, unknown> = {}): CatalogItemRecord {
+  return {
+    id,
+    guid: `item-${id}`,
+    sku: `APR-${id}`,
+    upc: `0360002914${String(id).padStart(2, '0')}`,
+    name: `Apron ${id}`,
+    active: true,
+    has_inventory: true,
+    allow_backorder: false,
+    qty_on_hand: 20,
+    reserved_qty_on_hand: 5,
+    pricing: { Retail: 10 + id, Wholesale: 8 + id },
+    updated_at: '2026-01-01T00:00:00.000Z',
+    deleted_at: null,
+    ...fields,
+  } as CatalogItemRecord
+}
+
+/** A parent and three members, the members given out of sequence; one not offered to Wholesale. */
+const family = [
+  item(10, { is_product_group: true, group_title: 'Bib Apron', product_group_type: 'Color/Size', has_inventory: false }),
+  item(13, { group_parent_catalog_item_id: 10, group_sequence: 3, color: 'Navy', style: 'L', pricing: { Retail: 14, Wholesale: 'N/A' } }),
+  item(11, { group_parent_catalog_item_id: 10, group_sequence: 1, color: 'Navy', style: 'S' }),
+  item(12, { group_parent_catalog_item_id: 10, group_sequence: 2, color: 'Navy', style: 'M', qty_incoming: 48 }),
+  item(20),
+]
+
+function gridOf(db: ReturnType<typeof openDatabase>) {
+  return new BrowseQueries(db).getItemFamily({ guid: 'item-12', priceGroupName: 'Wholesale' })
+}
+
+describe('a family in the local copy', () => {
+  it('on a fresh database: members by the column and its index, in sequence, priced and stocked for the group', () => {
+    const db = openDatabase(tempPath())
+    expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeDefined()
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', family, { listingId: null, serverTime: null })
+    expect(db.prepare('SELECT guid, group_parent_id, is_product_group FROM catalog_item_rows ORDER BY id').all()).toEqual([
+      { guid: 'item-10', group_parent_id: 0, is_product_group: 1 },
+      { guid: 'item-11', group_parent_id: 10, is_product_group: 0 },
+      { guid: 'item-12', group_parent_id: 10, is_product_group: 0 },
+      { guid: 'item-13', group_parent_id: 10, is_product_group: 0 },
+      { guid: 'item-20', group_parent_id: 0, is_product_group: 0 },
+    ])
+    const grid = gridOf(db)!
+    expect(grid).toMatchObject({ guid: 'item-10', title: 'Bib Apron', rowAxis: 'Color', columnAxis: 'Size', rows: ['Navy'], columns: ['S', 'M', 'L'], priceMin: 19, priceMax: 20 })
+    expect(grid.cells.map((cell) => [cell.sku, cell.price, cell.available, cell.incoming, cell.refused])).toEqual([
+      ['APR-11', 19, 15, 0, null],
+      ['APR-12', 20, 15, 48, null],
+      ['APR-13', null, 15, 0, 'Not offered to Wholesale'],
+    ])
+    expect(new BrowseQueries(db).getItemFamily({ guid: 'item-20' })).toBeNull()
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-11' })?.family).toEqual({ guid: 'item-10', title: 'Bib Apron' })
+    closeDatabase(db)
+  })
+
+  it('on a laptop whose items were stored before: no row rewritten, no index built, members read from the record', () => {
+    const path = tempPath()
+    const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 16) })
+    const columns = storedItemColumns.filter((column) => column !== 'group_parent_id' && column !== 'is_product_group')
+    const insert = old.prepare(`INSERT INTO catalog_item_rows (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+    for (const record of family) insert.run(storedItemValues('cat-a', record, null, null).slice(0, columns.length))
+    closeDatabase(old)
+
+    const db = openDatabase(path)
+    expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeUndefined()
+    expect(db.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NULL AND is_product_group IS NULL').pluck().get()).toBe(5)
+    const grid = gridOf(db)!
+    expect(grid.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
+    expect(grid).toMatchObject({ guid: 'item-10', priceMin: 19, priceMax: 20 })
+    // A list does not read the whole catalog for a parent's count there; the grid, opened, does.
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({ memberCount: null, priceMin: null, priceMax: null })
+    // A row sync writes again gets its columns.
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [{ ...family[1]!, updated_at: '2026-02-01T00:00:00.000Z' }], { listingId: null, serverTime: null })
+    expect(db.prepare("SELECT group_parent_id FROM catalog_item_rows WHERE guid = 'item-13'").pluck().get()).toBe(10)
+    expect(gridOf(db)!.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
+    closeDatabase(db)
+  })
+})
