@@ -280,6 +280,25 @@ describe('SyncEngine', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
   })
 
+  it('has the writer count the items of each catalog a run changed, once its writes are in, and no other', async () => {
+    const service = new FakeService(25)
+    const asked: string[][] = []
+    const inline = inlineWriter(store)
+    const writer = { ...inline, recountItems: (catalogGuids: string[]) => (asked.push(catalogGuids), inline.recountItems(catalogGuids)) }
+    const run = () => new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run()
+    expect((await run()).ok).toBe(true)
+    const kept = () => db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
+    expect(kept()).toBe(25)
+    service.tick(120_000)
+    service.items[0]!.deleted_at = service.tick()
+    expect((await run()).resources.catalogItems.deleted).toBe(1)
+    expect(kept()).toBe(24)
+    expect(queries.listCatalogs().map((c) => c.itemCount)).toEqual([24])
+    service.tick(120_000)
+    expect((await run()).resources.catalogItems).toMatchObject({ upserted: 0, deleted: 0 })
+    expect(asked).toEqual([[catalogGuid], [catalogGuid], []])
+  })
+
   it('asks for the next page once a reply is received, not once it is decoded, with no more requests on the wire', async () => {
     // Over a WAN each request is a round trip; a reply decoded on this thread (JSON and checks, several
     // milliseconds a page, longer when replies arrive together) kept its request slot idle meanwhile.

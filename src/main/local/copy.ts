@@ -512,6 +512,17 @@ export class LocalCopy extends SyncState {
     return this.catalogs.liveCatalogGuids()
   }
 
+  /**
+   * Counts again the live items per category of the catalogs a run changed, and of any live catalog
+   * not counted yet; forgets the counts of catalogs that are gone. On the writer's thread, once a
+   * run's pages and prunes are in: the catalog screens read these counts instead of counting items.
+   */
+  recountItems(changedCatalogs: readonly string[]): void {
+    const live = this.catalogs.liveCatalogGuids()
+    const changed = new Set(changedCatalogs)
+    this.items.recount([...live.filter((catalogGuid) => changed.has(catalogGuid)), ...this.items.uncounted(live.filter((catalogGuid) => !changed.has(catalogGuid)))], live)
+  }
+
   /** The catalog's name as last synced, for messages; null when it is not here. */
   catalogName(catalogGuid: string): string | null {
     return this.catalogReads.nameOf(catalogGuid) ?? null

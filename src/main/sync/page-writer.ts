@@ -22,6 +22,8 @@ export interface PageWriter {
   applyOrders(rows: OrderRecord[], context: ApplyContext): Promise<ApplyCounts>
   /** Builds the indexes a first listing deferred (LocalCopy.finishBulk), after the pages before it. */
   finishBulk(): Promise<void>
+  /** Counts the items of these catalogs (and any not counted yet) per category again (LocalCopy.recountItems). */
+  recountItems(changedCatalogs: string[]): Promise<void>
   /**
    * Copies the run's WAL into the database, on the writer's thread, once its pages are in. A no-op
    * for the inline writer, whose connection checkpoints as it commits (LocalCopy.beginBulkWrite).
@@ -39,6 +41,7 @@ export type WriterRequest =
   | { id: number; op: 'customers'; rows: CustomerConnection[]; context: ApplyContext }
   | { id: number; op: 'orders'; rows: OrderRecord[]; context: ApplyContext }
   | { id: number; op: 'finishBulk'; rows: [] }
+  | { id: number; op: 'recountItems'; catalogGuids: string[]; rows: [] }
   | { id: number; op: 'checkpoint'; rows: [] }
 
 /** Sent last: the worker closes its connection and ends. */
@@ -78,6 +81,9 @@ export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>
     case 'finishBulk':
       store.finishBulk()
       return { fetched: 0, upserted: 0, deleted: 0 }
+    case 'recountItems':
+      store.recountItems(request.catalogGuids)
+      return { fetched: 0, upserted: 0, deleted: 0 }
     case 'checkpoint':
       store.checkpoint()
       return { fetched: 0, upserted: 0, deleted: 0 }
@@ -91,6 +97,7 @@ export function inlineWriter(store: LocalCopy): PageWriter {
     applyCustomers: async (rows, context) => applyRequest(store, { op: 'customers', rows, context }),
     applyOrders: async (rows, context) => applyRequest(store, { op: 'orders', rows, context }),
     finishBulk: async () => void applyRequest(store, { op: 'finishBulk', rows: [] }),
+    recountItems: async (catalogGuids) => void applyRequest(store, { op: 'recountItems', catalogGuids, rows: [] }),
     checkpoint: async () => {},
     close: async () => {},
   }
@@ -158,6 +165,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
     applyCustomers: (rows, context) => send({ op: 'customers', rows, context }),
     applyOrders: (rows, context) => send({ op: 'orders', rows, context }),
     finishBulk: async () => void (await send({ op: 'finishBulk', rows: [] })),
+    recountItems: async (catalogGuids) => void (await send({ op: 'recountItems', catalogGuids, rows: [] })),
     checkpoint: async () => void (await send({ op: 'checkpoint', rows: [] })),
     async close() {
       failure ??= new Error('The sync writer was closed.')

@@ -15,6 +15,7 @@ import { migration as itemGuidIndex } from './0013-item-guid-index'
 import { migration as outboxDeliveryUnknown } from './0014-outbox-delivery-unknown'
 import { migration as leaseLiveness } from './0015-lease-liveness'
 import { migration as orderDetails } from './0016-order-details'
+import { migration as catalogItemCounts } from './0018-catalog-item-counts'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -41,4 +42,5 @@ export const migrations: Migration[] = [
   outboxDeliveryUnknown,
   leaseLiveness,
   orderDetails,
+  catalogItemCounts,
 ]
