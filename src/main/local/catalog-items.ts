@@ -79,7 +79,6 @@ export class CatalogItemWrites {
   private readonly searchColumns: number[]
   private readonly anyItem
   private readonly allItemKeys
-  private readonly countByCategory
   private readonly forgetCounts
   private readonly saveCount
   private readonly countedCatalogs
@@ -98,10 +97,6 @@ export class CatalogItemWrites {
     this.searchColumns = itemSearch.map((column) => storedItemAt[column])
     this.anyItem = db.prepare<[], number>('SELECT 1 FROM catalog_item_rows LIMIT 1').pluck()
     this.allItemKeys = db.prepare<[], [string, number]>('SELECT guid, local_id FROM catalog_item_rows').raw()
-    this.countByCategory = db.prepare<[string], { category_id: number | null; live: number; active: number }>(
-      `SELECT category_id, count(*) AS live, count(*) FILTER (WHERE active = 1) AS active FROM catalog_item_rows
-       WHERE catalog_guid = ? AND ${live} GROUP BY category_id`,
-    )
     this.forgetCounts = db.prepare<[string]>('DELETE FROM catalog_item_counts WHERE catalog_guid = ?')
     this.saveCount = db.prepare<[string, number | null, number, number]>('INSERT INTO catalog_item_counts (catalog_guid, category_id, live, active) VALUES (?, ?, ?, ?)')
     this.countedCatalogs = db.prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_counts').pluck()
@@ -115,17 +110,37 @@ export class CatalogItemWrites {
    */
   recount(catalogGuids: readonly string[], liveCatalogs: readonly string[]): void {
     for (const catalogGuid of catalogGuids) {
-      const rows = this.countByCategory.all(catalogGuid)
+      const counts = new Map<number | null, { live: number; active: number }>([[null, { live: 0, active: 0 }]])
+      for (const row of this.countByCategory(catalogGuid)) {
+        const count = counts.get(row.category_id) ?? { live: 0, active: 0 }
+        count.live += row.n
+        if (row.active === 1) count.active += row.n
+        counts.set(row.category_id, count)
+      }
       this.db.transaction(() => {
         this.forgetCounts.run(catalogGuid)
         // The row of items without a category is written even at 0: it marks the catalog as counted.
-        if (!rows.some((row) => row.category_id === null)) this.saveCount.run(catalogGuid, null, 0, 0)
-        for (const row of rows) this.saveCount.run(catalogGuid, row.category_id, row.live, row.active)
+        for (const [categoryId, count] of counts) this.saveCount.run(catalogGuid, categoryId, count.live, count.active)
       }).immediate()
     }
     const live = new Set(liveCatalogs)
     const gone = this.countedCatalogs.all().filter((catalogGuid) => !live.has(catalogGuid))
     if (gone.length > 0) this.db.transaction(() => gone.forEach((catalogGuid) => this.forgetCounts.run(catalogGuid))).immediate()
+  }
+
+  /**
+   * A catalog's live items by active and category, grouped in the category index's own order, which
+   * holds every column read: 0.1 s at a million items, where the planner's own choice (the SKU index,
+   * then each row) took 2 s. Prepared when asked: the index may be one a first sync deferred.
+   */
+  private countByCategory(catalogGuid: string): { category_id: number | null; active: number; n: number }[] {
+    const indexed = this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_category'").get() !== undefined
+    return this.db
+      .prepare<[string], { category_id: number | null; active: number; n: number }>(
+        `SELECT category_id, active, count(*) AS n FROM catalog_item_rows ${indexed ? 'INDEXED BY catalog_items_by_category' : ''}
+         WHERE catalog_guid = ? AND ${live} GROUP BY active, category_id`,
+      )
+      .all(catalogGuid)
   }
 
   /** Of these catalogs, those with no count kept yet (recount has not met them since the upgrade). */
