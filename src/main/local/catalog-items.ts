@@ -78,7 +78,7 @@ export class CatalogItemWrites {
   /** Where the full-text index's columns sit in StoredItemValues. */
   private readonly searchColumns: number[]
   private readonly anyItem
-  private readonly allItemKeys
+  private readonly itemKeysOffTheirIds
   private readonly forgetCounts
   private readonly saveCount
   private readonly countedCatalogs
@@ -96,7 +96,7 @@ export class CatalogItemWrites {
     this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
     this.searchColumns = itemSearch.map((column) => storedItemAt[column])
     this.anyItem = db.prepare<[], number>('SELECT 1 FROM catalog_item_rows LIMIT 1').pluck()
-    this.allItemKeys = db.prepare<[], [string, number]>('SELECT guid, local_id FROM catalog_item_rows').raw()
+    this.itemKeysOffTheirIds = db.prepare<[], [string, number]>('SELECT guid, local_id FROM catalog_item_rows WHERE id IS NULL OR local_id IS NOT id').raw()
     this.forgetCounts = db.prepare<[string]>('DELETE FROM catalog_item_counts WHERE catalog_guid = ?')
     this.saveCount = db.prepare<[string, number | null, number, number]>('INSERT INTO catalog_item_counts (catalog_guid, category_id, live, active) VALUES (?, ?, ?, ?)')
     this.countedCatalogs = db.prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_counts').pluck()
@@ -187,9 +187,9 @@ export class CatalogItemWrites {
     return this.anyItem.get() !== undefined
   }
 
-  /** Every item's guid and local_id. */
-  allKeys(): [string, number][] {
-    return this.allItemKeys.all()
+  /** The guid and local_id of every item not stored under its service id (local_id = id, migration 10). */
+  keysOffTheirIds(): [string, number][] {
+    return this.itemKeysOffTheirIds.all()
   }
 
   /** Items that share a guid with a newer version (or a later row at the same one). */
