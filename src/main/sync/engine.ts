@@ -622,7 +622,7 @@ export class SyncEngine {
           kept: cursor,
         })
       }
-      const local = this.store.countLive(scope.resource, scope.catalogGuid)
+      const local = await this.writer.countRows(scope.resource, scope.catalogGuid, null)
       if (serverCount !== null && serverCount !== local) {
         this.logger.warn('local rows do not match the service after a delta; listing in full', { scope: scope.name, local, serverCount })
         scope.report.driftRepaired = true
@@ -645,7 +645,7 @@ export class SyncEngine {
     await scope.writes.drained()
     const serverCount = await counting
     const listingId = run.listingId ?? 0
-    const seen = this.store.countListedLive(scope.resource, scope.catalogGuid, listingId)
+    const seen = await this.writer.countRows(scope.resource, scope.catalogGuid, listingId)
     const truncated = scope.maxPages !== undefined
     if (serverCount !== null && serverCount !== seen && !truncated) {
       if (attempt >= 2) {
