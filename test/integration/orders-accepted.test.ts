@@ -162,7 +162,7 @@ describe('entries written before the outbox knew which attempts lost their answe
     db.exec('ALTER TABLE outbox DROP COLUMN delivery_unknown_since')
     // What later migrations added goes too, so that each runs again as on a laptop still at 13.
     for (const column of ['renewals', 'ttl_ms', 'started']) db.exec(`ALTER TABLE leases DROP COLUMN ${column}`)
-    db.exec('DROP TABLE order_detail_sightings; DROP TABLE order_details; DROP INDEX IF EXISTS catalog_items_by_family')
+    db.exec('DROP TABLE order_detail_sightings; DROP TABLE order_details; DROP INDEX IF EXISTS catalog_items_by_family; DROP TABLE IF EXISTS catalog_item_counts')
     for (const column of ['group_parent_id', 'is_product_group']) db.exec(`ALTER TABLE catalog_item_rows DROP COLUMN ${column}`)
     db.pragma('user_version = 13')
     db.close()

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import type { CatalogItemRecord, CatalogRecord } from '../../src/main/ordering-client/schemas'
@@ -249,6 +250,72 @@ describe('queries', () => {
     expect(queries.searchCustomers({}).customers.map((c) => c.name)).toEqual(['Harbor Hardware', 'Hilltop Supply'])
     expect(queries.counts()).toMatchObject({ catalogs: 1, priceGroups: 2, customers: 2, catalogItems: 3 })
     expect(queries.getCustomer('cu-1')).toMatchObject({ priceGroup: { id: 12, name: 'Gold' }, status: 'live' })
+  })
+})
+
+describe('item counts kept by the sync writer', () => {
+  const saws = { id: 200, guid: 'c-200', catalog_id: 1, parent_category_id: 100, name: 'Saws', updated_at: '2025-01-01T00:00:00.000Z' }
+
+  /** Every count the catalog screens show, read through `reads`. */
+  function shownCounts(reads: BrowseQueries) {
+    return {
+      catalogs: reads.listCatalogs().map((c) => c.itemCount),
+      categories: reads.listCategories(catalogGuid).map((c) => [c.id, c.itemCount]),
+      browse: reads.countCatalogItems({ catalogGuid }).total,
+      browseInactive: reads.countCatalogItems({ catalogGuid, includeInactive: true }).total,
+      tools: reads.countCatalogItems({ catalogGuid, categoryId: 100 }).total,
+      saws: reads.countCatalogItems({ catalogGuid, categoryId: 200, includeInactive: true }).total,
+      searched: reads.countCatalogItems({ catalogGuid, query: 'widget' }).total,
+    }
+  }
+
+  beforeEach(() => {
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        item('i1'),
+        item('i2', { active: false }),
+        item('i3', { category_id: 200, Category: saws }),
+        item('i4', { category_id: null, Category: null }),
+        item('i5', { deleted_at: '2025-01-02T00:00:00.000Z' }),
+      ],
+      delta,
+    )
+  })
+
+  it('counts from the items until the writer has counted a catalog (as just after the upgrade), then reads no item to count', () => {
+    const expected = { catalogs: [4], categories: [[200, 1], [100, 2]], browse: 3, browseInactive: 4, tools: 2, saws: 1, searched: 3 }
+    expect(shownCounts(queries)).toEqual(expected)
+
+    store.recountItems([catalogGuid])
+    const statements: string[] = []
+    const traced = new BetterSqlite3(join(directory, 'satchel.db'), { verbose: (sql) => statements.push(String(sql)) })
+    try {
+      const tracedQueries = new BrowseQueries(traced)
+      expect(shownCounts(tracedQueries)).toEqual(expected)
+      // The full-text count reads its matches, and the catalog list asks whether a catalog holds any
+      // item (one row); every other count reads the kept counts, whatever the catalog's size.
+      const readItems = statements.filter((sql) => /catalog_item_rows|catalog_items\b/.test(sql))
+      expect(readItems.map((sql) => (sql.includes('MATCH') ? 'search' : /LIMIT 1$/.test(sql.trim()) ? 'any item' : sql))).toEqual(['any item', 'search'])
+    } finally {
+      traced.close()
+    }
+  })
+
+  it('is counted again when asked after a change, and forgets a catalog that is gone', () => {
+    store.recountItems([catalogGuid])
+    store.applyCatalogItems(catalogGuid, [item('i6', { category_id: 200, Category: saws }), item('i1', { deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' })], delta)
+    // Not counted again: the kept counts stand until the writer's next recount.
+    expect(shownCounts(queries).categories).toEqual([[200, 1], [100, 2]])
+    // A catalog that is counted and unchanged is left as it is.
+    store.recountItems([])
+    expect(shownCounts(queries).categories).toEqual([[200, 1], [100, 2]])
+    store.recountItems([catalogGuid])
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [4], categories: [[200, 2], [100, 1]], tools: 2, saws: 2 })
+
+    store.applyCatalogs([catalog({ deleted_at: '2025-01-04T00:00:00.000Z', updated_at: '2025-01-04T00:00:00.000Z' })], { listingId: null, serverTime: null })
+    store.recountItems([])
+    expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBe(0)
   })
 })
 

@@ -248,14 +248,38 @@ describe('catalog_item_rows and the catalog_items view', () => {
     closeDatabase(again)
   })
 
+  it('finds items at their service ids while the guid index waits, keeping only the exceptions by guid', () => {
+    const path = tempPath()
+    const db = openDatabase(path)
+    const fresh = { listingId: 1, serverTime: null, fresh: true }
+    const store = new LocalCopy(db, new Retention(db))
+    const newer = (id: number, overrides: Record<string, unknown> = {}) => fullItem(id, { name: `Newer ${id}`, updated_at: '2027-06-01T00:00:00.000Z', ...overrides })
+    // Item 3 has no id; item 4 comes with item 1's id, so it is stored under a key SQLite picks.
+    store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2), fullItem(3, { id: null }), fullItem(4, { id: 1 })], fresh)
+    const offTheirIds = (of: LocalCopy) => (of as unknown as { itemsOffTheirIds: Map<string, number> }).itemsOffTheirIds
+    expect([...offTheirIds(store).keys()].sort()).toEqual(['item-3', 'item-4'])
+    expect(store.applyCatalogItems('cat-a', [newer(1), fullItem(2), newer(3, { id: null }), newer(4, { id: 1 })], fresh)).toMatchObject({ fetched: 4, upserted: 3 })
+    closeDatabase(db)
+
+    // Another process takes the listing over and meets every item again.
+    const again = openDatabase(path)
+    const next = new LocalCopy(again, new Retention(again))
+    next.applyCatalogItems('cat-a', [newer(2), fullItem(1), fullItem(3, { id: null }), fullItem(4, { id: 1 })], fresh)
+    expect([...offTheirIds(next).keys()].sort()).toEqual(['item-3', 'item-4'])
+    next.finishBulk()
+    expect(again.prepare('SELECT guid, name FROM catalog_item_rows ORDER BY guid').all()).toEqual([1, 2, 3, 4].map((id) => ({ guid: `item-${id}`, name: `Newer ${id}` })))
+    closeDatabase(again)
+  })
+
   it('builds the guid index when another connection wrote an item the writer did not know of, keeping the newest version', () => {
     const path = tempPath()
     const writerDb = openDatabase(path)
     const writer = new LocalCopy(writerDb, new Retention(writerDb))
     writer.applyCatalogItems('cat-a', [fullItem(1)], { listingId: 1, serverTime: null, fresh: true })
-    // The window's own connection refreshes item 2 while the guid index waits; the writer meets it later, newer.
+    // The window's own connection refreshes item 2 while the guid index waits, as the service then
+    // numbered it; the writer meets it later, newer and under another id, so not at the row's key.
     const windowDb = openDatabase(path)
-    new LocalCopy(windowDb, new Retention(windowDb)).applyCatalogItems('cat-a', [fullItem(2)], { listingId: null, serverTime: null })
+    new LocalCopy(windowDb, new Retention(windowDb)).applyCatalogItems('cat-a', [fullItem(2, { id: 7 })], { listingId: null, serverTime: null })
     writer.applyCatalogItems('cat-a', [fullItem(2, { name: 'Newer', updated_at: '2027-06-01T00:00:00.000Z' })], { listingId: 1, serverTime: null, fresh: true })
     expect(writerDb.prepare("SELECT count(*) FROM catalog_item_rows WHERE guid = 'item-2'").pluck().get()).toBe(2)
     writer.finishBulk()

@@ -280,6 +280,49 @@ describe('SyncEngine', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
   })
 
+  it('has the writer count the items of each catalog a run changed, once its writes are in, and no other', async () => {
+    const service = new FakeService(25)
+    const asked: string[][] = []
+    const inline = inlineWriter(store)
+    const writer = { ...inline, recountItems: (catalogGuids: string[]) => (asked.push(catalogGuids), inline.recountItems(catalogGuids)) }
+    const run = () => new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run()
+    expect((await run()).ok).toBe(true)
+    const kept = () => db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
+    expect(kept()).toBe(25)
+    service.tick(120_000)
+    service.items[0]!.deleted_at = service.tick()
+    expect((await run()).resources.catalogItems.deleted).toBe(1)
+    expect(kept()).toBe(24)
+    expect(queries.listCatalogs().map((c) => c.itemCount)).toEqual([24])
+    service.tick(120_000)
+    expect((await run()).resources.catalogItems).toMatchObject({ upserted: 0, deleted: 0 })
+    expect(asked).toEqual([[catalogGuid], [catalogGuid], []])
+  })
+
+  it("has the writer count a scope's rows after its listing or delta, never the window's thread", async () => {
+    const service = new FakeService(25)
+    const counted: string[] = []
+    // The writer's own store, as on its thread: the engine's is the window's.
+    const inline = inlineWriter(new LocalCopy(db, retention))
+    const writer = {
+      ...inline,
+      countRows: (resource: Parameters<typeof inline.countRows>[0], scope: string | null, listingId: number | null) => (
+        counted.push(`${resource} ${listingId === null ? 'live' : 'listed'}`), inline.countRows(resource, scope, listingId)
+      ),
+    }
+    for (const name of ['countLive', 'countListedLive'] as const) {
+      store[name] = () => {
+        throw new Error(`${name} on the window's thread`)
+      }
+    }
+    const run = () => new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run()
+    const first = await run()
+    expect(first.ok).toBe(true)
+    service.tick(120_000)
+    expect((await run()).ok).toBe(true)
+    expect(counted).toEqual(['customers listed', 'catalogItems listed', 'orders listed', 'customers live', 'catalogItems live', 'orders live'])
+  })
+
   it('asks for the next page once a reply is received, not once it is decoded, with no more requests on the wire', async () => {
     // Over a WAN each request is a round trip; a reply decoded on this thread (JSON and checks, several
     // milliseconds a page, longer when replies arrive together) kept its request slot idle meanwhile.

@@ -42,6 +42,7 @@ const homes: Record<string, string> = {
   catalog_item_rows: 'src/main/local/catalog-items.ts',
   catalog_items: 'src/main/local/catalog-items.ts',
   catalog_item_search: 'src/main/local/catalog-items.ts',
+  catalog_item_counts: 'src/main/local/catalog-items.ts',
   customers: 'src/main/local/customers.ts',
   orders: 'src/main/local/order-history.ts',
   catalogs: 'src/main/local/catalogs.ts',

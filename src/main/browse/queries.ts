@@ -173,7 +173,7 @@ export class BrowseQueries {
       const locked = customer?.lock_catalog_id ? this.catalogs.liveGuidOf(customer.lock_catalog_id) : undefined
       rows = locked ? rows.filter((row) => row.guid === locked) : rows.filter((row) => row.active === 1)
     }
-    const counts = this.items.liveCountsByCatalog()
+    const counts = this.items.liveCountsByCatalog(rows.map((row) => row.guid))
     return rows.map((row) => ({
       guid: row.guid,
       id: row.id,

@@ -109,10 +109,13 @@ export class LocalCopy extends SyncState {
   /** Categories as last written by this store, per catalog and id (see applyCategoryRow). */
   private readonly categoriesWritten = new Map<string, string>()
   /**
-   * While a first sync has the item indexes deferred (guid's among them): each item's local_id by
-   * guid, everything the table holds, so finding a row never scans it. Null otherwise.
+   * While a first sync has the item indexes deferred (guid's among them): the local_id, by guid, of
+   * each item not stored under its service id (local_id = id, rows.ts), so finding a row never scans
+   * the table. Every other item is found at its id, so this holds the few exceptions (an id another
+   * row held, an item without one), not an entry per item: a map of every guid held 85 MB of the
+   * writer's memory at a million items. Null otherwise.
    */
-  private itemKeys: Map<string, number> | null = null
+  private itemsOffTheirIds: Map<string, number> | null = null
 
   constructor(
     db: Database,
@@ -198,13 +201,19 @@ export class LocalCopy extends SyncState {
     }
   }
 
-  /** A row of a table with a search index, found by guid: through itemKeys while the guid index waits. */
-  private findIndexed(name: SyncedTableName, guid: string): IndexedRow | undefined {
+  /**
+   * A row of a table with a search index, found by guid. While the guid index waits, an item is found
+   * through itemsOffTheirIds, or else at its service id `id` (the guid checked); without an id, or
+   * under another one, it is taken as new: should the service change an item's id between two
+   * versions in one first sync, the guid index's build keeps the newer row (buildDeferred).
+   */
+  private findIndexed(name: SyncedTableName, guid: string, id: number | null = null): IndexedRow | undefined {
     const index = this.indexes.get(name)
     if (!index) return undefined
-    if (name !== 'catalogItems' || !this.itemKeys) return index.find(guid)
-    const localId = this.itemKeys.get(guid)
-    return localId === undefined ? undefined : index.findByLocalId(localId)
+    if (name !== 'catalogItems' || !this.itemsOffTheirIds) return index.find(guid)
+    const localId = this.itemsOffTheirIds.get(guid)
+    if (localId !== undefined) return index.findByLocalId(localId)
+    return id === null ? undefined : index.findAt(id, guid)
   }
 
   /**
@@ -212,12 +221,12 @@ export class LocalCopy extends SyncState {
    * reason goes back with the counts, for the engine to log. The last good local copy stays; a full
    * listing counts it as seen, so the prune that follows does not remove it for having been refused.
    */
-  private reject(counts: ApplyCounts, name: SyncedTableName, guid: string, reason: string, listingId: number | null): void {
+  private reject(counts: ApplyCounts, name: SyncedTableName, guid: string, reason: string, listingId: number | null, id: number | null = null): void {
     counts.fetched++
     counts.rejected = (counts.rejected ?? 0) + 1
     const rejections = (counts.rejections ??= [])
     if (rejections.length < MAX_REJECTIONS_KEPT) rejections.push(`${guid}: ${reason}`)
-    if (listingId !== null) this.markSeen(name, guid, listingId)
+    if (listingId !== null) this.markSeen(name, guid, listingId, this.findIndexed(name, guid, id))
   }
 
   /** One page as one transaction: its rows, then the note that the page is done. */
@@ -264,7 +273,7 @@ export class LocalCopy extends SyncState {
   applyItemPage(page: PreparedItemPage, context: ApplyContext): ApplyCounts {
     if (context.fresh) this.deferIndexes('catalogItems')
     return this.applyPage(context, (counts) => {
-      for (const { guid, reason } of page.rejected) this.reject(counts, 'catalogItems', guid, reason, context.listingId)
+      for (const { guid, id, reason } of page.rejected) this.reject(counts, 'catalogItems', guid, reason, context.listingId, id)
       for (const values of page.items) this.applyItem(counts, values)
       // Many items share a category: each is written once per page, its newest version.
       for (const category of page.categories) this.applyCategoryRow(page.catalogGuid, category, context.listingId)
@@ -280,7 +289,8 @@ export class LocalCopy extends SyncState {
     const index = this.items.index
     const guid = values[storedItemAt.guid] as string
     const live = values[storedItemAt.deleted_at] === null
-    const before = this.findIndexed('catalogItems', guid)
+    const id = values[storedItemAt.local_id] as number | null
+    const before = this.findIndexed('catalogItems', guid, id)
     counts.fetched++
     if (before) {
       if (!this.items.update(before, values)) {
@@ -296,7 +306,7 @@ export class LocalCopy extends SyncState {
       }
     } else {
       const localId = this.items.insert(values)
-      this.itemKeys?.set(guid, localId)
+      if (localId !== id) this.itemsOffTheirIds?.set(guid, localId)
       if (live) index.add(localId, this.items.searchedValues(values))
     }
     if (live) counts.upserted++
@@ -367,7 +377,7 @@ export class LocalCopy extends SyncState {
           } else {
             if (indexed) index?.drop(indexed)
             statements.remove.run(row.local_id)
-            if (name === 'catalogItems') this.itemKeys?.delete(row.guid)
+            if (name === 'catalogItems') this.itemsOffTheirIds?.delete(row.guid)
             if (row.live) counts.deleted++
           }
         }
@@ -409,14 +419,14 @@ export class LocalCopy extends SyncState {
    * order that is random for each of them: measured, three such indexes halved the insert rate, and
    * the guid index alone cost a sixth of the writer's time. They are dropped for the first sync of
    * catalog_item_rows and built once, sorted, after the run's last catalog (finishBulk); meanwhile
-   * this store finds items by guid in itemKeys. Their definitions wait in deferred_indexes (migration
-   * 10) so a crash or a lost network only postpones the rebuild: a later store that meets them takes
-   * the deferral over and reads itemKeys from the table. A catalog that is new to a laptop already
-   * holding items keeps the indexes (the window reads through them meanwhile). The full-text index
-   * stays: items are searchable as their pages land.
+   * this store finds items at their ids (findIndexed). Their definitions wait in deferred_indexes
+   * (migration 10) so a crash or a lost network only postpones the rebuild: a later store that meets
+   * them takes the deferral over and reads which items are off their ids from the table. A catalog
+   * that is new to a laptop already holding items keeps the indexes (the window reads through them
+   * meanwhile). The full-text index stays: items are searchable as their pages land.
    */
   private deferIndexes(name: SyncedTableName): void {
-    if (name !== 'catalogItems' || this.itemKeys) return
+    if (name !== 'catalogItems' || this.itemsOffTheirIds) return
     if (this.deferredIndexes.all().length === 0 && this.items.anyRow()) return
     this.db.transaction(() => {
       for (const index of this.secondaryIndexes.all(tables.catalogItems.table)) {
@@ -425,13 +435,13 @@ export class LocalCopy extends SyncState {
         this.db.exec(`DROP INDEX ${index.name}`)
       }
     }).immediate()
-    this.itemKeys = new Map(this.items.allKeys())
+    this.itemsOffTheirIds = new Map(this.items.keysOffTheirIds())
   }
 
   /** Builds every index a first sync deferred (see deferIndexes); true when there were any. */
   finishBulk(): boolean {
     const waiting = this.deferredIndexes.all()
-    this.itemKeys = null
+    this.itemsOffTheirIds = null
     if (waiting.length === 0) return false
     // One transaction an index: another connection's write waits for one index's build (a few hundred
     // milliseconds at 100,000 items), not for all of them.
@@ -445,7 +455,7 @@ export class LocalCopy extends SyncState {
   }
 
   /**
-   * One deferred index. The writer keeps guids unique through itemKeys, but another connection may
+   * One deferred index. The writer keeps guids unique (findIndexed), but another connection may
    * have written an item meanwhile without knowing them (the order desk refreshing a draft's items
    * mid-sync): should the guid index find two rows of one guid, the newest version stays.
    */
@@ -510,6 +520,17 @@ export class LocalCopy extends SyncState {
 
   liveCatalogGuids(): string[] {
     return this.catalogs.liveCatalogGuids()
+  }
+
+  /**
+   * Counts again the live items per category of the catalogs a run changed, and of any live catalog
+   * not counted yet; forgets the counts of catalogs that are gone. On the writer's thread, once a
+   * run's pages and prunes are in: the catalog screens read these counts instead of counting items.
+   */
+  recountItems(changedCatalogs: readonly string[]): void {
+    const live = this.catalogs.liveCatalogGuids()
+    const changed = new Set(changedCatalogs)
+    this.items.recount([...live.filter((catalogGuid) => changed.has(catalogGuid)), ...this.items.uncounted(live.filter((catalogGuid) => !changed.has(catalogGuid)))], live)
   }
 
   /** The catalog's name as last synced, for messages; null when it is not here. */

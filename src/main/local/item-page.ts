@@ -13,8 +13,8 @@ export interface PreparedItemPage {
   catalogGuid: string
   /** The items to write, in the order they came, each as storedItemColumns' values. */
   items: StoredItemValues[]
-  /** Items refused as impossible: nothing of them is written (see LocalCopy.reject). */
-  rejected: { guid: string; reason: string }[]
+  /** Items refused as impossible, with their service id when it is one: nothing of them is written (see LocalCopy.reject). */
+  rejected: { guid: string; id: number | null; reason: string }[]
   /** The categories the accepted items carry, each once, in its newest version. */
   categories: CategoryRecord[]
 }
@@ -26,7 +26,7 @@ export function prepareItemPage(catalogGuid: string, records: CatalogItemRecord[
   for (const record of records) {
     const problem = catalogItemProblem(record)
     if (problem) {
-      rejected.push({ guid: record.guid, reason: problem })
+      rejected.push({ guid: record.guid, id: Number.isSafeInteger(record.id) && Number(record.id) > 0 ? Number(record.id) : null, reason: problem })
       continue
     }
     accepted.push(record)

@@ -26,6 +26,7 @@ interface Row {
 export class SearchIndex {
   private readonly byGuid: Statement<[string], Row>
   private readonly byLocalId: Statement<[number], Row>
+  private readonly byLocalIdAndGuid: Statement<[number, string], Row>
   private readonly insert: Statement<unknown[]>
   private readonly remove: Statement<unknown[]>
 
@@ -40,6 +41,7 @@ export class SearchIndex {
       deleted_at IS NOT NULL AS deleted, unlisted_at IS NOT NULL AS unlisted FROM ${table}`
     this.byGuid = db.prepare(`${select} WHERE guid = ?`)
     this.byLocalId = db.prepare(`${select} WHERE local_id = ?`)
+    this.byLocalIdAndGuid = db.prepare(`${select} WHERE local_id = ? AND guid = ?`)
     const placeholders = columns.map(() => '?').join(', ')
     this.insert = db.prepare(`INSERT INTO ${fts} (rowid, ${columns.join(', ')}) VALUES (?, ${placeholders})`)
     this.remove = db.prepare(`INSERT INTO ${fts} (${fts}, rowid, ${columns.join(', ')}) VALUES ('delete', ?, ${placeholders})`)
@@ -65,6 +67,11 @@ export class SearchIndex {
 
   findByLocalId(localId: number): IndexedRow | undefined {
     return this.toIndexed(this.byLocalId.get(localId))
+  }
+
+  /** The row stored under `localId`, if it is the one of this guid. */
+  findAt(localId: number, guid: string): IndexedRow | undefined {
+    return this.toIndexed(this.byLocalIdAndGuid.get(localId, guid))
   }
 
   valuesOf(params: Record<string, unknown>): unknown[] {

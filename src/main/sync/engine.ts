@@ -206,6 +206,8 @@ interface RunContext {
   onProgress: SyncRunOptions['onProgress']
   /** The run's counts per resource, as its report gives them. */
   resources: Record<ResourceName, ApplyCounts>
+  /** Catalogs whose items this run wrote or removed: their kept counts are recounted after it. */
+  itemsChanged: Set<string>
 }
 
 /** One scope's sync within a run: built once by syncScope and handed to each step of it. */
@@ -352,6 +354,7 @@ export class SyncEngine {
       signal: options.signal ?? new AbortController().signal,
       onProgress: options.onProgress,
       resources: Object.fromEntries(resourceNames.map((name) => [name, emptyCounts()])) as Record<ResourceName, ApplyCounts>,
+      itemsChanged: new Set(),
     }
     const scopes: ScopeReport[] = []
     let error: SyncReport['error'] = null
@@ -385,6 +388,8 @@ export class SyncEngine {
       } finally {
         // A first listing cut short (offline, cancelled, failed) still leaves its catalog browsable.
         await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
+        // Before the run is reported: the window reloads its counts when told the run finished.
+        await this.writer.recountItems([...context.itemsChanged]).catch((caught: unknown) => this.logger.warn('counting items failed', { message: describe(caught).message }))
         for (const [scope, message] of failed) this.store.setLastError(scope, message)
       }
       const { full, resources } = context
@@ -435,7 +440,10 @@ export class SyncEngine {
       const next = definitions[index + 1]
       let aheadOfNext: FirstPageAhead<unknown> | undefined
       const listingFetched = next ? () => void (aheadOfNext ??= this.askAhead(next, context)) : undefined
+      const items = context.resources.catalogItems
+      const changesBefore = items.upserted + items.deleted
       const go = await runScope(definition, { ahead, listingFetched })
+      if (definition.resource === 'catalogItems' && definition.catalogGuid && items.upserted + items.deleted !== changesBefore) context.itemsChanged.add(definition.catalogGuid)
       ahead = aheadOfNext
       if (!go) {
         ahead?.cancel()
@@ -614,7 +622,7 @@ export class SyncEngine {
           kept: cursor,
         })
       }
-      const local = this.store.countLive(scope.resource, scope.catalogGuid)
+      const local = await this.writer.countRows(scope.resource, scope.catalogGuid, null)
       if (serverCount !== null && serverCount !== local) {
         this.logger.warn('local rows do not match the service after a delta; listing in full', { scope: scope.name, local, serverCount })
         scope.report.driftRepaired = true
@@ -637,7 +645,7 @@ export class SyncEngine {
     await scope.writes.drained()
     const serverCount = await counting
     const listingId = run.listingId ?? 0
-    const seen = this.store.countListedLive(scope.resource, scope.catalogGuid, listingId)
+    const seen = await this.writer.countRows(scope.resource, scope.catalogGuid, listingId)
     const truncated = scope.maxPages !== undefined
     if (serverCount !== null && serverCount !== seen && !truncated) {
       if (attempt >= 2) {

@@ -16,6 +16,7 @@ import { migration as outboxDeliveryUnknown } from './0014-outbox-delivery-unkno
 import { migration as leaseLiveness } from './0015-lease-liveness'
 import { migration as orderDetails } from './0016-order-details'
 import { migration as itemFamilies } from './0017-item-families'
+import { migration as catalogItemCounts } from './0018-catalog-item-counts'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -43,4 +44,5 @@ export const migrations: Migration[] = [
   leaseLiveness,
   orderDetails,
   itemFamilies,
+  catalogItemCounts,
 ]
