@@ -136,3 +136,23 @@ describe.runIf(process.platform === 'linux')('a holder’s liveness on this mach
     expect(lease(clock, 'the desktop app').tryAcquire()).toMatchObject({ acquired: false, holder: { pid: other.pid } })
   })
 })
+
+describe('renewing while another connection holds the write lock', () => {
+  it('neither waits for the lock nor throws: a sync writer building an index holds it for seconds, and the keep-alive runs on a timer', () => {
+    const clock = new ProcessClock(0)
+    const holder = lease(clock, 'the desktop app')
+    expect(holder.tryAcquire().acquired).toBe(true)
+    // The writer thread's connection, mid-transaction (a commit, or CREATE INDEX over a million items).
+    const writer = connection()
+    writer.exec('BEGIN IMMEDIATE')
+    try {
+      clock.elapsed += 5_000
+      expect(holder.stillHeld()).toBe(true)
+    } finally {
+      writer.exec('COMMIT')
+    }
+    // Once the lock is free the renewal goes through as before, and a taker still finds it held.
+    expect(holder.stillHeld()).toBe(true)
+    expect(lease(new ProcessClock(0), 'satchel flush').tryAcquire().acquired).toBe(false)
+  })
+})

@@ -226,14 +226,25 @@ export class Lease {
     return { name: this.name, owner: this.owner, ttlMs: this.ttlMs, clockOffsetMs: this.now() - Date.now() }
   }
 
-  /** Whether this process holds the lease now, renewing it if so. */
+  /**
+   * Whether this process holds the lease now, renewing it if so. Called from keep-alive timers on the
+   * main thread, so it never waits for the write lock: while another connection holds it (the sync's
+   * writer thread committing, or building an index over a million items for seconds; or another
+   * process) the lease cannot change hands, so the answer is the row as it reads now, and the next
+   * look renews it. Waiting would hold the window for the busy timeout and then throw from a timer.
+   */
   stillHeld(): boolean {
+    const wait = this.db.pragma('busy_timeout', { simple: true }) as number
+    this.db.pragma('busy_timeout = 0')
     try {
       this.db.transaction(() => this.renew()).immediate()
       return true
     } catch (error) {
       if (error instanceof LeaseLostError) return false
+      if ((error as { code?: unknown })?.code === 'SQLITE_BUSY') return this.holdsNow()
       throw error
+    } finally {
+      this.db.pragma(`busy_timeout = ${wait}`)
     }
   }
 
