@@ -211,6 +211,27 @@ describe('queries', () => {
     expect(queries.searchCatalogItems({ catalogGuid, query: 'widget 0042' }).items.map((i) => i.name)).toEqual(['Widget 0042'])
   })
 
+  it('lists a broad search of the catalog that arrived last from the top of the shared index, every match once', () => {
+    // The first catalog's widgets take the low local ids; a second catalog's come after them.
+    store.applyCatalogItems(catalogGuid, Array.from({ length: 1500 }, (_, n) => item(`a${n}`, { name: `Widget A${n}`, description: null })), delta)
+    const later = 'cat-later'
+    store.applyCatalogItems(later, Array.from({ length: 1200 }, (_, n) => item(`b${n}`, { name: `Widget B${n}`, description: null })), delta)
+    const first = queries.searchCatalogItems({ catalogGuid: later, query: 'w', limit: 3 })
+    expect(first.items.map((i) => i.name)).toEqual(['Widget B1199', 'Widget B1198', 'Widget B1197'])
+    expect(first).toMatchObject({ more: true, total: 1200, totalCapped: false })
+    const seen: string[] = []
+    for (let offset = 0; ; offset += 500) {
+      const page = queries.searchCatalogItems({ catalogGuid: later, query: 'w', limit: 500, offset, withTotal: false })
+      seen.push(...page.items.map((i) => i.guid))
+      if (!page.more) break
+    }
+    expect(new Set(seen).size).toBe(1200)
+    expect(seen.every((guid) => guid.startsWith('b'))).toBe(true)
+    // The catalog that came first still lists from the bottom.
+    // (Blue Hammer, of the fixture, says widget in its description.)
+    expect(queries.searchCatalogItems({ catalogGuid, query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Blue Hammer', 'Widget A0'])
+  })
+
   it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
     const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) => item(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }))
     store.applyCatalogItems(catalogGuid, many, delta)
@@ -293,10 +314,13 @@ describe('item counts kept by the sync writer', () => {
     try {
       const tracedQueries = new BrowseQueries(traced)
       expect(shownCounts(tracedQueries)).toEqual(expected)
-      // The full-text count reads its matches, and the catalog list asks whether a catalog holds any
-      // item (one row); every other count reads the kept counts, whatever the catalog's size.
+      // The full-text count reads its matches, the catalog list asks whether a catalog holds any item
+      // (one row), and the search which end of the index its catalog's items are nearer (one row and
+      // the two ends); every other count reads the kept counts, whatever the catalog's size.
       const readItems = statements.filter((sql) => /catalog_item_rows|catalog_items\b/.test(sql))
-      expect(readItems.map((sql) => (sql.includes('MATCH') ? 'search' : /LIMIT 1$/.test(sql.trim()) ? 'any item' : sql))).toEqual(['any item', 'search'])
+      const named = (sql: string) =>
+        sql.includes('MATCH') ? 'search' : /LIMIT 1$/.test(sql.trim()) ? 'any item' : /^SELECT m(in|ax)\(local_id\) FROM catalog_item_rows$/.test(sql.trim()) ? 'an end' : sql
+      expect(readItems.map(named)).toEqual(['any item', 'any item', 'an end', 'an end', 'search'])
     } finally {
       traced.close()
     }

@@ -304,6 +304,11 @@ export class CatalogItems {
     this.searches = new SearchPages(db)
     this.statements = {
       anyOf: db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
+      oneOf: db.prepare<[string], number>('SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
+      // Two statements: SQLite reads min() or max() of the rowid off the b-tree's edge only when the
+      // query has just one of them; together they scan the table.
+      firstLocalId: db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck(),
+      lastLocalId: db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck(),
       byGuid: db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.guid = ?`),
       bySku: db.prepare<[string, string], ItemRow>(
         `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = ? AND i.sku = ? COLLATE NOCASE
@@ -480,6 +485,18 @@ export class CatalogItems {
     return this.searches.countMatches({ ...this.searchSpec({ ...search, limit: 0, offset: 0 }), countCap })
   }
 
+  /**
+   * Whether the catalog's items sit in the upper half of the search index's rows: a first sync lists
+   * one catalog after another, so a catalog's items are a run of local ids, and any one of them says
+   * which end of the shared index its matches are nearer (SearchPageSpec.newestFirst).
+   */
+  private arrivedLate(catalogGuid: string): boolean {
+    const one = this.statements.oneOf.get(catalogGuid)
+    const first = this.statements.firstLocalId.get() ?? null
+    const last = this.statements.lastLocalId.get() ?? null
+    return one !== undefined && first !== null && last !== null && one - first > last - one
+  }
+
   private searchSpec(search: ItemSearch) {
     const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
     const params: Record<string, unknown> = { catalog: search.catalogGuid, limit: search.limit, offset: search.offset }
@@ -505,6 +522,7 @@ export class CatalogItems {
       params,
       match: search.match,
       broad: 'as indexed' as const,
+      newestFirst: search.match !== null && this.arrivedLate(search.catalogGuid),
       countCap: Number.MAX_SAFE_INTEGER,
       // Inactive rows (a few percent) are counted too; no row of a first listing is unlisted.
       ...(search.categoryId === undefined

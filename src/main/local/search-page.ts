@@ -28,6 +28,13 @@ interface SearchPageSpec {
    * matches in the index's order and stops at the page: a million items cost what a thousand do.
    */
   broad: 'by name' | 'as indexed'
+  /**
+   * Walk the index from its newest rows down. The index is shared by every catalog, in the order
+   * items arrived, and a first sync brings one catalog after another: a catalog that arrived last
+   * finds its matches at the top, where walking up from the bottom would first pass every match of
+   * the catalogs before it (50 ms at 100,000 items, 0.5 s at a million, for "s").
+   */
+  newestFirst?: boolean
   /** Matches are counted no further than this; past it the count is the cap, `capped` set. */
   countCap: number
   /** While `index` is missing: list in arrival order; `count` estimates an unfiltered total cheaply. */
@@ -92,7 +99,7 @@ export class SearchPages {
     let rows: Row[]
     if (kind === 'ranked' || kind === 'streamed') {
       const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid`
-      const order = kind === 'ranked' ? `ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE` : ''
+      const order = kind === 'ranked' ? `ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE` : spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''
       rows = this.all<Row>(`SELECT ${columns} FROM ${from} WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${order} LIMIT @limit OFFSET @offset`, page)
     } else {
       const filters = spec.match ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`] : where
@@ -128,7 +135,7 @@ export class SearchPages {
     }
     if (spec.match) {
       const counted = this.count(
-        `SELECT count(*) FROM (SELECT 1 FROM ${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')} LIMIT ${spec.countCap + 1})`,
+        `SELECT count(*) FROM (SELECT 1 FROM ${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''} LIMIT ${spec.countCap + 1})`,
         params,
       )
       return { total: Math.min(counted, spec.countCap), capped: counted > spec.countCap }
