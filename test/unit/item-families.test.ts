@@ -82,17 +82,38 @@ describe('a family in the local copy', () => {
     closeDatabase(db)
   })
 
-  it('on a laptop whose items were stored before: no row rewritten, no index built, members read from the record', () => {
+  /** A database at schema 16 holding the family, and `fillers` items of no family after it. */
+  function storedBefore(fillers: number): string {
     const path = tempPath()
     const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 16) })
     const columns = storedItemColumns.filter((column) => column !== 'group_parent_id' && column !== 'is_product_group')
     const insert = old.prepare(`INSERT INTO catalog_item_rows (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
     for (const record of family) insert.run(storedItemValues('cat-a', record, null, null).slice(0, columns.length))
+    if (fillers > 0) {
+      const copied = columns.map((column) =>
+        column === 'local_id' ? 'NULL' : column === 'guid' ? "'filler-' || x" : column === 'id' ? '100000 + x' : column === 'sku' ? "'F-' || x" : column === 'extra' ? "'{}'" : column,
+      )
+      old.exec(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${fillers})
+        INSERT INTO catalog_item_rows (${columns.join(', ')}) SELECT ${copied.join(', ')} FROM n, (SELECT * FROM catalog_item_rows WHERE guid = 'item-10')`)
+    }
     closeDatabase(old)
+    return path
+  }
 
-    const db = openDatabase(path)
+  it('on a laptop whose items were stored before, a small catalog has its family rows filled and indexed at the upgrade', () => {
+    const db = openDatabase(storedBefore(0))
+    expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeDefined()
+    // Only the family's rows are written: four of five.
+    expect(db.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NULL AND is_product_group IS NULL').pluck().get()).toBe(1)
+    expect(gridOf(db)!.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
+    closeDatabase(db)
+  })
+
+  it('on a laptop with over 200,000 items stored before: no row rewritten, no index built, members read from the record', () => {
+    const db = openDatabase(storedBefore(200_000))
     expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeUndefined()
-    expect(db.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NULL AND is_product_group IS NULL').pluck().get()).toBe(5)
+    expect(db.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NOT NULL OR is_product_group IS NOT NULL').pluck().get()).toBe(0)
     const grid = gridOf(db)!
     expect(grid.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
     expect(grid).toMatchObject({ guid: 'item-10', priceMin: 19, priceMax: 20 })
