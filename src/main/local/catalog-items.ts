@@ -298,10 +298,14 @@ const itemColumns = `i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.
 /** Every read of catalog items. Lists and searches hold live items; single-item reads also rows kept for a draft. */
 export class CatalogItems {
   private readonly statements
+  /** Asked on every list page that shows a family: prepared once, as are both ways to read members. */
+  private readonly familyIndex: Statement<[], unknown>
+  private readonly membersBy = new Map<boolean, Statement<{ catalog: string; parent: number }, ItemRow>>()
   private readonly searches: SearchPages
 
   constructor(private readonly db: Database) {
     this.searches = new SearchPages(db)
+    this.familyIndex = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'")
     this.statements = {
       anyOf: db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
       oneOf: db.prepare<[string], number>('SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
@@ -432,20 +436,24 @@ export class CatalogItems {
    * read from every row of the catalog.
    */
   familyMembers(catalogGuid: string, parentId: number): ItemRow[] {
-    const member = this.familiesIndexed()
-      ? 'i.group_parent_id = @parent AND i.group_parent_id > 0'
-      : "coalesce(i.group_parent_id, json_extract(i.extra, '$.group_parent_catalog_item_id')) = @parent"
-    return this.db
-      .prepare<{ catalog: string; parent: number }, ItemRow>(
+    const indexed = this.familiesIndexed()
+    let members = this.membersBy.get(indexed)
+    if (!members) {
+      const member = indexed
+        ? 'i.group_parent_id = @parent AND i.group_parent_id > 0'
+        : "coalesce(i.group_parent_id, json_extract(i.extra, '$.group_parent_catalog_item_id')) = @parent"
+      members = this.db.prepare<{ catalog: string; parent: number }, ItemRow>(
         `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = @catalog AND ${member} AND i.${live.replace(' AND ', ' AND i.')}
          ORDER BY coalesce(json_extract(i.extra, '$.group_sequence'), 0), i.sku COLLATE NOCASE`,
       )
-      .all({ catalog: catalogGuid, parent: parentId })
+      this.membersBy.set(indexed, members)
+    }
+    return members.all({ catalog: catalogGuid, parent: parentId })
   }
 
   /** Whether a family's members are an index range (see familyMembers), not a read of the whole catalog. */
   familiesIndexed(): boolean {
-    return this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'").get() !== undefined
+    return this.familyIndex.get() !== undefined
   }
 
   placeByGuid(guid: string): ItemPlace | undefined {
