@@ -3,8 +3,8 @@
  * the first profile with not one byte changed.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
-import { hostname } from 'node:os'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from '../service/index'
@@ -37,6 +37,25 @@ beforeAll(async () => {
 afterAll(async () => {
   await second.close()
   rmSync(dataDir, { recursive: true, force: true })
+})
+
+describe('a fresh data folder', () => {
+  it('lists no profile (no phantom with no database behind it) and writes nothing; a command needing a profile says how to add one', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'satchel-fresh-'))
+    try {
+      const listed = await cli(['profiles', 'list', '--json', '--data-dir', fresh])
+      expect(listed.code).toBe(0)
+      expect(json(listed)).toEqual({ dataDir: fresh, profiles: [] })
+      const human = await cli(['profiles', 'list', '--data-dir', fresh])
+      expect(human.stdout).toContain('No profile in')
+      const status = await cli(['status', '--json'], { SATCHEL_DATA_DIR: fresh })
+      expect(status.code).toBe(1)
+      expect(json(status)).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.stringContaining('profiles add') } })
+      expect(readdirSync(fresh)).toEqual([])
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('profiles on the command line', () => {

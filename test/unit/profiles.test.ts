@@ -15,6 +15,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 describe('the profiles list', () => {
   it('a data folder from before profiles has one profile on satchel.db, with the keychain names of old, and nothing written', () => {
+    writeFileSync(join(dir, 'satchel.db'), '')
     const registry = ProfileRegistry.open(dir)
     expect(registry.list()).toEqual([{ id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: null }])
     expect(registry.databasePath(registry.resolve())).toBe(join(dir, 'satchel.db'))
@@ -23,7 +24,29 @@ describe('the profiles list', () => {
     expect(ProfileRegistry.open(dir).list()).toEqual(registry.list())
   })
 
+  it('an empty folder has no profile until one is added; the app’s first start adds one on satchel.db', () => {
+    const registry = ProfileRegistry.open(dir)
+    expect(registry.list()).toEqual([])
+    expect(() => registry.resolve()).toThrow(/There is no profile in .*profiles add/)
+    registry.save()
+    expect(existsSync(join(dir, registryFileName))).toBe(false)
+    registry.ensureOne('2026-01-02T00:00:00.000Z')
+    const first = { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-01-02T00:00:00.000Z' }
+    expect(ProfileRegistry.open(dir).list()).toEqual([first])
+    registry.ensureOne('2026-01-03T00:00:00.000Z')
+    expect(ProfileRegistry.open(dir).list()).toEqual([first])
+    const other = mkdtempSync(join(tmpdir(), 'satchel-profiles-'))
+    try {
+      const added = ProfileRegistry.open(other).add({ name: 'Acme', supplier: null }, '2026-01-02T00:00:00.000Z')
+      ProfileRegistry.open(other).ensureOne('2026-01-03T00:00:00.000Z')
+      expect(ProfileRegistry.open(other).list().map((profile) => profile.id)).toEqual([added.id])
+    } finally {
+      rmSync(other, { recursive: true, force: true })
+    }
+  })
+
   it('adds profiles with their own database file and keychain prefix, written at once; names are unique in any case', () => {
+    writeFileSync(join(dir, 'satchel.db'), '')
     const registry = ProfileRegistry.open(dir)
     const added = registry.add({ name: ' Acme ', supplier: 'https://acme.example' }, '2026-01-02T00:00:00.000Z')
     expect(added.name).toBe('Acme')
@@ -37,6 +60,7 @@ describe('the profiles list', () => {
   })
 
   it('the default is the only profile, else the one used last; a name is found in any case', () => {
+    writeFileSync(join(dir, 'satchel.db'), '')
     const registry = ProfileRegistry.open(dir)
     const acme = registry.add({ name: 'Acme', supplier: null }, '2026-01-02T00:00:00.000Z')
     expect(registry.resolve().id).toBe(acme.id)
@@ -50,7 +74,7 @@ describe('the profiles list', () => {
 
   it('the app and the CLI change the list side by side: a profile added by one is kept when the other writes', () => {
     const app = ProfileRegistry.open(dir)
-    app.save()
+    app.ensureOne('2026-01-01T00:00:00.000Z')
     const cli = ProfileRegistry.open(dir)
     const added = cli.add({ name: 'Acme', supplier: null }, '2026-01-02T00:00:00.000Z')
     expect(app.list().map((profile) => profile.name)).toEqual(['Main', 'Acme'])

@@ -45,7 +45,7 @@ function holdingsOf(registry: ProfileRegistry, profile: Profile): ProfileHolding
   }
 }
 
-function describe(registry: ProfileRegistry, profile: Profile, defaultId: string) {
+function describe(registry: ProfileRegistry, profile: Profile, defaultId: string | null) {
   let holdings: ProfileHoldings | null = null
   let problem: string | null = null
   try {
@@ -98,12 +98,17 @@ export function runProfilesList(dataDir: string, output: Output): number {
   } catch {
     // the list stays in memory; the next writable run writes it
   }
-  const defaultId = registry.resolve().id
+  // A folder with no profile yet (no list, no satchel.db) lists none: `profiles add` makes the first.
+  const defaultId = registry.list().length > 0 ? registry.resolve().id : null
   const profiles = registry.list().map((profile) => describe(registry, profile, defaultId))
   const human = table(
     ['', 'Profile', 'Supplier', 'Unsent', 'Attention', 'Open quotes'],
     profiles.map((profile) => [profile.default ? '*' : '', profile.name, profile.supplier ?? '—', String(profile.unsent ?? '?'), String(profile.needsAttention ?? '?'), String(profile.openQuotes ?? '?')]),
   )
+  if (profiles.length === 0) {
+    output.result({ dataDir, profiles }, `No profile in ${dataDir} yet: add one with \`profiles add <name> --base-url URL --api-key K --api-secret S\`.`)
+    return 0
+  }
   output.result({ dataDir, profiles }, `${human}\n(* the default: the only profile, or the one used last)`)
   return 0
 }

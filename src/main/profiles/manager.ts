@@ -54,8 +54,10 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
   const clock = options.clock ?? systemClock
   const logger = options.logger ?? silentLogger
   const registry = ProfileRegistry.open(options.dataDir)
-  // A data folder from before profiles: the list is written, pointing at satchel.db as it is.
+  // A data folder from before profiles: the list is written, pointing at satchel.db as it is. An
+  // empty folder (the app's first start) gets its first profile, so the app starts with no setup.
   registry.save()
+  registry.ensureOne(new Date(clock.now()).toISOString())
   const turns = new SyncTurns()
   const hub = new EventHub()
   const cores = new Map<string, { core: Core; unsubscribe: () => void }>()

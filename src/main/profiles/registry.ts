@@ -5,7 +5,8 @@
  *
  * The database a desktop app from before profiles kept (satchel.db) becomes the first profile as it
  * is: the list only points at it, and that profile keeps the keychain's names of old
- * (secretsNamespace ''), so neither the file nor a secret moves.
+ * (secretsNamespace ''), so neither the file nor a secret moves. A folder with neither the list nor
+ * satchel.db holds no profile until one is added (the app adds its first on its first start).
  */
 import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
@@ -42,13 +43,13 @@ export class ProfileRegistry {
     private written: boolean,
   ) {}
 
-  /** The list in `dataDir`; without one, the first profile on the database already there (or to be made). */
+  /**
+   * The list in `dataDir`; without one, the first profile on the database from before profiles where
+   * there is one, else no profile: a profile listed with no database behind it would be a phantom.
+   */
   static open(dataDir: string): ProfileRegistry {
     const file = join(dataDir, registryFileName)
-    if (!existsSync(file)) {
-      const first: Profile = { id: 'main', name: firstProfileName, supplier: null, databaseFile: databaseFileName, secretsNamespace: '', lastUsedAt: null }
-      return new ProfileRegistry(dataDir, [first], false)
-    }
+    if (!existsSync(file)) return new ProfileRegistry(dataDir, existsSync(join(dataDir, databaseFileName)) ? [firstProfile()] : [], false)
     return new ProfileRegistry(dataDir, parseRegistry(readFileSync(file, 'utf8'), file), true)
   }
 
@@ -77,8 +78,19 @@ export class ProfileRegistry {
     if (this.profiles.length === 1 && only) return { ...only }
     const sorted = [...this.profiles].sort((a, b) => (b.lastUsedAt ?? '').localeCompare(a.lastUsedAt ?? ''))
     const last = sorted[0]
-    if (!last) throw new CoreError('NOT_FOUND', 'There is no profile; add one with `profiles add`.')
+    if (!last) throw new CoreError('NOT_FOUND', `There is no profile in ${this.dataDir}; add one with \`profiles add <name> --base-url URL --api-key K\`, or start the app once.`)
     return { ...last }
+  }
+
+  /**
+   * The app's first start on an empty folder: one profile, laid out as a folder from before profiles
+   * would have it (satchel.db, the keychain's names of old), so the app needs no setup to start.
+   */
+  ensureOne(now: string): void {
+    this.refresh()
+    if (this.profiles.length > 0) return
+    this.profiles = [{ ...firstProfile(), lastUsedAt: now }]
+    this.write()
   }
 
   byId(id: string): Profile | null {
@@ -122,7 +134,7 @@ export class ProfileRegistry {
 
   /** Writes the list (once, for a data folder from before profiles); the databases are left alone. */
   save(): void {
-    if (!this.written) this.write()
+    if (!this.written && this.profiles.length > 0) this.write()
   }
 
   /**
@@ -149,6 +161,10 @@ export class ProfileRegistry {
     renameSync(temporary, this.file)
     this.written = true
   }
+}
+
+function firstProfile(): Profile {
+  return { id: 'main', name: firstProfileName, supplier: null, databaseFile: databaseFileName, secretsNamespace: '', lastUsedAt: null }
 }
 
 function checkName(raw: string): string {
