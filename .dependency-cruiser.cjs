@@ -116,8 +116,8 @@ const layers = {
     why: 'composes the core and validates every call; nothing below imports it',
   },
   'main/profiles/': {
-    may: ['main/core/', ...parts, 'main/paths.ts', 'npm:zod', 'node:*', ...floor],
-    why: 'the profiles list and a core per profile above createCore: one sync at a time, every outbox flushed',
+    may: ['main/core/', ...parts, 'main/paths.ts', 'npm:zod', 'npm:@napi-rs/keyring', 'node:*', ...floor],
+    why: 'the profiles list and a core per profile above createCore: one sync at a time, every outbox flushed; the system keyring the app and the CLI share',
   },
   'main/cli/': {
     may: ['main/core/', 'main/profiles/', ...parts, 'main/paths.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],

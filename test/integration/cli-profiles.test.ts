@@ -31,7 +31,8 @@ beforeAll(async () => {
   dataDir = harness.directory
   mainDb = harness.databasePath
   second = await startService({ size: 'tiny', seed: 33 })
-  env = { SATCHEL_DATA_DIR: dataDir }
+  // No keyring answers here (a session bus that is not there), as on a server or in a bare container.
+  env = { SATCHEL_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/satchel-test-bus' }
 })
 
 afterAll(async () => {
@@ -75,14 +76,18 @@ describe('profiles on the command line', () => {
     expect(hash(mainDb)).toBe(before)
   })
 
-  it('add makes a profile with its own database and connection (not the secret); --profile picks it', async () => {
+  it('add makes a profile with its own database and connection; with no keyring the secret is not stored, and it says how to go on; --profile picks it', async () => {
     const before = hash(mainDb)
     const c = second.credentials
     const added = await cli(['profiles', 'add', 'Second Line', '--base-url', second.url, '--api-key', c.apiKey, '--api-secret', c.apiSecret, '--json'], env)
     expect(added.code).toBe(0)
     const result = json(added) as { profile: { name: string; supplier: string; database: string }; secretStored: boolean }
     expect(result).toMatchObject({ profile: { name: 'Second Line', supplier: new URL(second.url).origin }, secretStored: false })
-    expect(added.stderr).toContain('the API secret was not stored')
+    expect(added.stderr).toMatch(/the API secret was not stored: no Secret Service answered on the session bus .*; install and unlock GNOME Keyring or KWallet\. /)
+    expect(added.stderr).toContain('enter the secret in the app (Settings, Connection), or pass --api-secret (or SATCHEL_API_SECRET) to the commands that reach the service (sync, flush)')
+    const noSecret = await cli(['sync', '--profile', 'Second Line', '--json'], env)
+    expect(noSecret.code).toBe(2)
+    expect(json(noSecret)).toMatchObject({ error: { message: expect.stringMatching(/^sync needs --api-secret \(or SATCHEL_API_SECRET\): no secret could be read for the profile 'Second Line': no Secret Service answered/) } })
     expect(readFileSync(result.profile.database).includes(Buffer.from(c.apiSecret))).toBe(false)
 
     const synced = await cli(['sync', '--profile', 'second line', '--json'], { ...env, SATCHEL_API_SECRET: c.apiSecret })

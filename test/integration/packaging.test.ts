@@ -99,6 +99,13 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
     expect(existsSync(join(summary.resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'test_extension.node'))).toBe(false)
   })
 
+  it('keeps the system keyring’s binding unpacked beside app.asar (N-API: the build the CLI loads serves Electron too)', () => {
+    const scope = join(summary.resources, 'app.asar.unpacked', 'node_modules', '@napi-rs')
+    const bindings = readdirSync(scope).filter((name) => name.startsWith(`keyring-${process.platform}-${process.arch}`))
+    expect(bindings.length).toBeGreaterThan(0)
+    for (const binding of bindings) expect(readdirSync(join(scope, binding)).some((file) => file.endsWith('.node'))).toBe(true)
+  })
+
   it('writes app-update.yml with the update URL given at build time', () => {
     const appUpdate = readFileSync(join(summary.resources, 'app-update.yml'), 'utf8')
     expect(appUpdate).toMatch(/^provider: generic$/m)

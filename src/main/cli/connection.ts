@@ -2,13 +2,17 @@ import type { Database } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { savedConnection } from '../settings/connection'
 import type { ServiceConnection } from '../ordering-client/connection'
+import { profileKeychain } from '../profiles/keychain'
+import { openOsKeyring } from '../profiles/os-keyring'
+import type { Profile } from '../profiles/registry'
 import { plainHttpProblem } from '../../shared/contract'
 import { UsageError, type GlobalOptions } from './errors'
 
 /**
  * The connection for commands that talk to the service. Options and environment first; the
  * non-secret parts of the app's saved connection fill in the rest. The API secret never comes from
- * the database: the app keeps it in the operating system's secret store.
+ * the database: options, environment, else the profile's entry in the system keyring
+ * (storedApiSecret, filled in before this runs).
  */
 export function cliConnection(global: GlobalOptions, db: Database, command: string): ServiceConnection {
   const settings = new SettingsTable(db)
@@ -21,8 +25,25 @@ export function cliConnection(global: GlobalOptions, db: Database, command: stri
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
   allowPlainHttp(global, settings, baseUrl)
   if (!apiKey) throw new UsageError(`${command} needs --api-key (or SATCHEL_API_KEY)`)
-  if (!global.apiSecret) throw new UsageError(`${command} needs --api-secret (or SATCHEL_API_SECRET)`)
+  if (!global.apiSecret) throw new UsageError(`${command} needs --api-secret (or SATCHEL_API_SECRET)${global.noStoredSecret ? `: ${global.noStoredSecret}` : ''}`)
   return { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } }
+}
+
+/**
+ * The profile's API secret from the system keyring the app and `profiles add` keep it in, for a
+ * command that reaches the service and was given none; where there is none, why, for the error.
+ */
+export async function storedApiSecret(global: GlobalOptions, dataDir: string, profile: Pick<Profile, 'name' | 'secretsNamespace'>): Promise<void> {
+  if (global.apiSecret) return
+  const keyring = await openOsKeyring({ dataDir })
+  const problem = keyring.unavailableReason()
+  if (problem) {
+    global.noStoredSecret = `no secret could be read for the profile '${profile.name}': ${problem}`
+    return
+  }
+  const secret = await profileKeychain(keyring, profile.secretsNamespace).get('apiSecret')
+  if (secret) global.apiSecret = secret
+  else global.noStoredSecret = `the system keyring holds none for the profile '${profile.name}' (store it with the app, or with profiles add --api-secret)`
 }
 
 /** Where `--allow-insecure-http` was given: the one origin later runs may reach over plain http. */

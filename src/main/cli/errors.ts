@@ -26,6 +26,8 @@ export interface GlobalOptions {
   baseUrl?: string
   apiKey?: string
   apiSecret?: string
+  /** Why the profile's stored secret was not found, for the error of a command that needed it. */
+  noStoredSecret?: string
   userGuid?: string
   /** Plain http to a host other than this computer is allowed (a lab), with a warning on every run. */
   allowInsecureHttp?: boolean

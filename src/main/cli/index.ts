@@ -36,10 +36,10 @@ Commands:
                                          no credentials, customers' emails and phones masked)
   profiles list                          The profiles (one per supplier connection): supplier,
                                          database, unsent orders, needing attention, open quotes
-  profiles add <name> --base-url URL --api-key K [--user-guid G]
-                                         A profile with its own database; the CLI cannot reach the
-                                         system keychain, so the API secret is entered in the app
-                                         or passed to each command
+  profiles add <name> --base-url URL --api-key K --api-secret S [--user-guid G]
+                                         A profile with its own database; the API secret goes to
+                                         the system keyring, shared with the app, and sync and
+                                         flush use it when --api-secret is not given
   profiles remove <name> --yes           Deletes the profile's database and secrets; refused while
                                          it has unsent orders or open quotes
 
@@ -50,7 +50,8 @@ Options:
   --db PATH           A database file itself, bypassing profiles (env SATCHEL_DB)
   --base-url URL      Ordering service address (env SATCHEL_BASE_URL)
   --api-key K         API key (env SATCHEL_API_KEY)
-  --api-secret S      API secret (env SATCHEL_API_SECRET)
+  --api-secret S      API secret (env SATCHEL_API_SECRET; default: the profile's, from the
+                      system keyring)
   --user-guid G       Attribute calls to this user (env SATCHEL_USER_GUID)
   --allow-insecure-http
                       Allow a plain http:// address on another computer (a lab only: the
@@ -212,7 +213,12 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     if (!explicitDb) {
       const { ProfileRegistry } = await import('../profiles/registry')
       const registry = ProfileRegistry.open(dataDir)
-      global.db = registry.databasePath(registry.resolve(profileName))
+      const profile = registry.resolve(profileName)
+      global.db = registry.databasePath(profile)
+      if (command === 'sync' || command === 'flush') {
+        const { storedApiSecret } = await import('./connection')
+        await storedApiSecret(global, dataDir, profile)
+      }
     }
     databasePath = global.db
 

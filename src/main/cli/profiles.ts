@@ -1,8 +1,8 @@
 /**
  * `profiles list|add|remove`: one profile per supplier connection, each with its own database in the
- * data folder (src/main/profiles/registry.ts). The CLI runs without Electron, so it cannot encrypt
- * with the operating system's keychain: `add` keeps the address and key, never the secret in clear,
- * and `remove` deletes the profile's encrypted secrets from the app's store along with its database.
+ * data folder (src/main/profiles/registry.ts). `add` keeps the address and key in the database and
+ * the secret in the system keyring the app reads too (src/main/profiles/os-keyring.ts); `remove`
+ * deletes the profile's secrets there and in the app's safeStorage file, along with its database.
  */
 import { existsSync, readlinkSync } from 'node:fs'
 import { hostname } from 'node:os'
@@ -14,6 +14,7 @@ import { systemClock, type SecretStore } from '../ports'
 import { deleteDatabaseFiles, profileHoldings, refuseRemoval, type ProfileHoldings } from '../profiles/holdings'
 import { forgetProfileSecrets, profileKeychain } from '../profiles/keychain'
 import { ProfileRegistry, supplierOrigin, type Profile } from '../profiles/registry'
+import { openOsKeyring } from '../profiles/os-keyring'
 import { createSafeStorageKeychain, secretsFileName } from '../profiles/secrets-file'
 import { plainHttpProblem } from '../../shared/contract'
 import { saveConnectionWithoutSecret } from '../settings/connection'
@@ -23,8 +24,9 @@ import { CliFailure, UsageError, type GlobalOptions, type Output } from './error
 import { table } from './format'
 
 /**
- * The app's secrets file, as seen from a process without safeStorage: nothing can be read or stored,
- * but a removed profile's blobs can be deleted.
+ * The app's safeStorage file, as seen from a process without safeStorage: nothing can be read or
+ * stored, but a removed profile's blobs (kept there by an app from before the keyring, or where the
+ * keyring was unreachable) can be deleted.
  */
 function appSecrets(dataDir: string): SecretStore {
   return createSafeStorageKeychain({
@@ -143,12 +145,21 @@ export async function runProfilesAdd(dataDir: string, global: GlobalOptions, nam
   }
   let secretStored = false
   if (global.apiSecret) {
-    const secrets = appSecrets(dataDir)
-    if (secrets.isAvailable()) {
-      await profileKeychain(secrets, profile.secretsNamespace).set('apiSecret', global.apiSecret)
-      secretStored = true
-    } else {
-      process.stderr.write('satchel: the API secret was not stored: the command line has no access to the system keychain. Enter it in the app, or pass --api-secret to commands that reach the service.\n')
+    const keyring = await openOsKeyring({ dataDir })
+    let problem = keyring.unavailableReason()
+    if (!problem) {
+      try {
+        await profileKeychain(keyring, profile.secretsNamespace).set('apiSecret', global.apiSecret)
+        secretStored = true
+      } catch (error) {
+        problem = error instanceof Error ? error.message : String(error)
+      }
+    }
+    if (problem) {
+      process.stderr.write(
+        `satchel: the API secret was not stored: ${problem}. The profile is added without it: enter the secret in the app (Settings, Connection), ` +
+          `or pass --api-secret (or SATCHEL_API_SECRET) to the commands that reach the service (sync, flush).\n`,
+      )
     }
   }
   output.result(
@@ -175,6 +186,9 @@ export async function runProfilesRemove(dataDir: string, name: string, yes: bool
   registry.remove(profile.id)
   deleteDatabaseFiles(registry.databasePath(profile))
   await forgetProfileSecrets(appSecrets(dataDir), profile.secretsNamespace)
+  const keyring = await openOsKeyring({ dataDir })
+  if (keyring.isAvailable()) await forgetProfileSecrets(keyring, profile.secretsNamespace)
+  else process.stderr.write(`satchel: the system keyring is not reachable (${keyring.unavailableReason()}), so any secret it keeps for '${profile.name}' is left there.\n`)
   output.result({ removed: { name: profile.name, database: registry.databasePath(profile) } }, `Removed profile '${profile.name}' and its database`)
   return 0
 }

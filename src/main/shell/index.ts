@@ -21,6 +21,7 @@ import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
 import { createPrinting } from './printing'
 import { createSafeStorageKeychain, secretsFileName } from '../profiles/secrets-file'
+import { layeredSecrets, openOsKeyring } from '../profiles/os-keyring'
 import { connectDemoProfiles } from '../profiles/demo'
 import { createProfileManager } from '../profiles/manager'
 import { reportStartFailure } from './startup'
@@ -75,12 +76,15 @@ async function start(): Promise<void> {
   }
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, guard))
 
-  const secrets = createSafeStorageKeychain({
-    safeStorage,
-    file: join(userData, secretsFileName),
-    logger: logger.child({ area: 'secrets' }),
-    onSecret: (value) => logging.redactor.addSecret(value),
-  })
+  // The system keyring, shared with the CLI, over the safeStorage file of earlier versions (whose
+  // secrets move into the keyring as they are read) and of machines the keyring does not answer on.
+  const secretsLogger = logger.child({ area: 'secrets' })
+  const onSecret = (value: string) => logging.redactor.addSecret(value)
+  const secrets = layeredSecrets(
+    await openOsKeyring({ dataDir: userData, logger: secretsLogger, onSecret }),
+    createSafeStorageKeychain({ safeStorage, file: join(userData, secretsFileName), logger: secretsLogger, onSecret }),
+    secretsLogger,
+  )
   const secretProblem = secrets.unavailableReason()
   if (secretProblem) logger.warn('secrets cannot be stored on this machine', { reason: secretProblem })
 

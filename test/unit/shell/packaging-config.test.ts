@@ -54,7 +54,7 @@ describe('electron-builder.yml', () => {
     const patterns = (config.files as { filter: string[] }[])[0]?.filter ?? []
     expect(patterns.slice(0, 3)).toEqual(['out/**/*', 'package.json', '!**/*.map'])
     expect(patterns.filter((pattern) => !pattern.startsWith('!'))).toEqual(['out/**/*', 'package.json'])
-    expect(config.asarUnpack).toEqual(['**/node_modules/better-sqlite3/build/Release/*.node'])
+    expect(config.asarUnpack).toEqual(['**/node_modules/better-sqlite3/build/Release/*.node', '**/node_modules/@napi-rs/keyring-*/*.node'])
     expect(config.npmRebuild).toBe(false)
     expect(config.afterPack).toBe('scripts/after-pack.cjs')
     expect(existsSync(join(root, 'scripts/after-pack.cjs'))).toBe(true)
