@@ -3,7 +3,7 @@
  * talks to the profile on screen, and every profile's outbox is sent in the background.
  */
 import { unzipSync, strFromU8 } from 'fflate'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -14,6 +14,7 @@ import type { MethodName } from '../../src/shared/channels'
 import type { MethodInput, MethodOutput, SatchelEvent } from '../../src/shared/contract'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
+import { cli, json } from '../support/cli'
 import { findOrderable } from '../support/orderable'
 import { orderRoute } from './orders-support'
 
@@ -36,10 +37,11 @@ const secrets = createMemoryKeychain()
 /** Support bundles the profile on screen saved, as the desktop's save dialog would have them. */
 const savedBundles: Buffer[] = []
 
-function start(): ProfileManager {
+function start(options: { outboxCheckMs?: number } = {}): ProfileManager {
   manager = createProfileManager({
     dataDir,
     secrets,
+    ...options,
     coreConfig: () => ({
       appVersion: '0.0.0-test',
       // Fast connectivity checks: the service's return is noticed within a second or two.
@@ -146,6 +148,37 @@ describe('profiles', () => {
     await until('the background core closed', () => m.openCores().length === 1)
     // The window heard only the profile on screen's outbox, and the profiles' counts.
     expect(events.some((event) => event.name === 'profilesChanged')).toBe(true)
+  })
+
+  it('an order the CLI queues into a profile not on screen, and not open, is sent by the app’s background flush, once, to its own double', { timeout: 90_000 }, async () => {
+    const first = await startService({ size: 'tiny', seed: 21 })
+    const second = await startService({ size: 'tiny', seed: 33 })
+    services = [first, second]
+    const m = start({ outboxCheckMs: 300 })
+    await connect(m, first)
+    const mainId = m.onScreen().profile.id
+    const secondId = (await m.add('Second')).profiles.find((profile) => profile.name === 'Second')!.id
+    await api(m, 'switchProfile', { id: secondId })
+    await connect(m, second)
+    const target = findOrderable(m.onScreen().core.db)
+    await api(m, 'switchProfile', { id: mainId })
+    // Nothing waits in Second: its core is closed, and only the profile on screen is open.
+    await until('only the profile on screen open', () => m.openCores().length === 1)
+
+    const draft = join(dataDir, 'cli-draft.json')
+    writeFileSync(draft, JSON.stringify({ customerGuid: target.customerGuid, catalogGuid: target.catalogGuid, lines: target.skus.map((sku) => ({ sku, qty: 1 })) }))
+    const queued = await cli(['order', 'queue', '--profile', 'Second', '--file', draft, '--json'], { SATCHEL_DATA_DIR: dataDir })
+    expect(queued.code).toBe(0)
+    const { apiGuid } = json(queued) as { apiGuid: string }
+
+    await until('the CLI’s order sent to the second double', () => second.control.ordersByApiGuid(apiGuid).length === 1)
+    expect(m.onScreen().profile.id).toBe(mainId)
+    await until('the counts say so', () => m.list().profiles.every((profile) => profile.unsent === 0))
+    // A few more checks go by: nothing is sent again, and nothing went to the other supplier.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(posts(second, apiGuid)).toHaveLength(1)
+    expect(first.control.ordersByApiGuid(apiGuid)).toHaveLength(0)
+    await until('the background core closed again', () => m.openCores().length === 1)
   })
 
   it('the profile on screen answers every call; switching reads the other database; removal is refused while orders wait', async () => {

@@ -2,7 +2,9 @@
  * A core per profile, above createCore: the profile on screen serves every call and its events reach
  * the window; every other profile with orders waiting keeps its core open in the background, so its
  * outbox driver sends them (and its connectivity watch notices the service come back). One sync runs
- * at a time across profiles, the profile on screen first (sync-gate.ts).
+ * at a time across profiles, the profile on screen first (sync-gate.ts). Orders reach an outbox from
+ * outside the app too (`satchel order queue --profile`), so every profile's outbox is looked at on a
+ * schedule of its own, not only on the app's events.
  */
 import { existsSync } from 'node:fs'
 import { methodNames } from '../../shared/channels'
@@ -29,6 +31,12 @@ export interface ProfileManagerOptions {
   coreConfig: (profile: Profile) => Omit<CoreConfig, 'databasePath'>
   clock?: Clock
   logger?: Logger
+  /**
+   * How often every profile's outbox is looked at for orders another process queued (the CLI): a
+   * closed profile with orders waiting is opened so its driver sends them, an open one is told to
+   * send. Default 30 s.
+   */
+  outboxCheckMs?: number
 }
 
 export interface ProfileManager extends ProfilesPort {
@@ -97,7 +105,40 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
   }
 
   const list = (): ProfileList => ({ profiles: registry.list().map(summary) })
-  const announce = () => hub.emit('profilesChanged', list())
+  let announced = ''
+  const announce = (current: ProfileList = list()) => {
+    announced = JSON.stringify(current)
+    hub.emit('profilesChanged', current)
+  }
+
+  /**
+   * Another process may have queued an order in any profile's database (the CLI, while the app
+   * runs): a closed profile with orders waiting is opened, as at start-up, and an open one with new
+   * orders is told to send (its driver otherwise waits for an event of its own, a sync's end say).
+   * The counts the switcher shows follow.
+   */
+  function checkOutboxes(): void {
+    if (closed) return
+    for (const profile of registry.list()) {
+      try {
+        const open = cores.get(profile.id)
+        if (open) {
+          if (OutboxReader.counts(open.core.db).queued > 0 && !open.core.outboxActivity.isSending()) open.core.orders.driver.nudge()
+          continue
+        }
+        if (closing.has(profile.id)) continue
+        const holdings = holdingsOf(profile)
+        if (holdings.unsent - holdings.needsAttention > 0) {
+          logger.info('orders wait in a profile not open: sending them in the background', { profile: profile.id })
+          openCore(profile)
+        }
+      } catch (error) {
+        logger.warn('a profile’s outbox could not be looked at', { profile: profile.id, error: error instanceof Error ? error.message : String(error) })
+      }
+    }
+    const current = list()
+    if (JSON.stringify(current) !== announced) announce(current)
+  }
 
   function relay(profileId: string, event: SatchelEvent): void {
     if (profileId === onScreenId) hub.emit(event.name, event.payload as never)
@@ -216,6 +257,9 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     }
   }
 
+  const outboxCheck = setInterval(checkOutboxes, options.outboxCheckMs ?? 30_000)
+  outboxCheck.unref()
+
   const handlers = Object.fromEntries(
     methodNames.map((method) => [
       method,
@@ -240,6 +284,7 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     openCores: all,
     async close() {
       closed = true
+      clearInterval(outboxCheck)
       await Promise.all([...cores.keys()].map(closeCore))
       await Promise.all(closing.values())
     },
