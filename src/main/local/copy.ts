@@ -11,6 +11,7 @@ import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } from '../ordering-client/schemas'
 import type { Retention } from './retention'
 import { catalogRow, categoryRow, customerRow, orderRow, priceGroupProblem, priceGroupRow, storedItemAt, type GuidLookup, type StoredItemValues } from './rows'
+import { leaveCheckpointsToAnotherThread } from '../db/checkpoints'
 import { prepareItemPage, type PreparedItemPage } from './item-page'
 import type { IndexedRow, SearchIndex } from './search-index'
 import { SyncState } from './sync-state'
@@ -513,9 +514,8 @@ export class LocalCopy extends SyncState {
    * connection checkpoints as it goes (writer-worker.ts).
    */
   leaveCheckpointsToWriter(): () => void {
-    const checkpointPages = this.db.pragma('wal_autocheckpoint', { simple: true }) as number
-    this.db.pragma('wal_autocheckpoint = 0')
-    return () => void this.db.pragma(`wal_autocheckpoint = ${checkpointPages}`)
+    // Shared with the purge, which may leave checkpoints to a thread of its own at the same time.
+    return leaveCheckpointsToAnotherThread(this.db)
   }
 
   liveCatalogGuids(): string[] {
