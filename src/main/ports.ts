@@ -62,6 +62,8 @@ export interface SyncGate {
 /** The profiles above this core, where a profile manager composed it (src/main/profiles/manager.ts). */
 export interface ProfilesPort {
   list(): ProfileList
+  /** Each profile's database file, by profile id: the support bundle reads every one (read-only). */
+  databasePaths(): Map<string, string>
   switchTo(id: string): Promise<ProfileList>
   add(name: string): Promise<ProfileList>
   remove(id: string): Promise<ProfileList>

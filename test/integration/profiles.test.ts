@@ -212,8 +212,8 @@ describe('profiles', () => {
     await api(m, 'exportSupportBundle')
     const bundle = unzipSync(new Uint8Array(savedBundles.at(-1)!))
     expect(JSON.parse(strFromU8(bundle['profiles.json']!))).toEqual([
-      { name: 'Main', supplier: new URL(first.url).origin, unsent: 1, needsAttention: 0, inThisBundle: true },
-      { name: 'Empty', supplier: null, unsent: 0, needsAttention: 0, inThisBundle: false },
+      { name: 'Main', supplier: new URL(first.url).origin, unsent: 1, needsAttention: 0, inThisBundle: true, folder: 'profiles/1-main/' },
+      { name: 'Empty', supplier: null, unsent: 0, needsAttention: 0, inThisBundle: false, folder: 'profiles/2-empty/' },
     ])
 
     const removed = await api(m, 'removeProfile', { id: secondId })

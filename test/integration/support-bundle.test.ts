@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createCore, type Core } from '../../src/main/core/compose'
 import { call } from '../../src/main/core/handlers'
 import { createMemoryKeychain } from '../../src/main/ports'
+import { createProfileManager, type ProfileManager } from '../../src/main/profiles/manager'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
 import { cli, json } from '../support/cli'
@@ -12,13 +13,17 @@ import { findOrderable } from '../support/orderable'
 import { unzipAll } from '../support/unzip'
 
 let service: RunningService | undefined
+let otherService: RunningService | undefined
 let core: Core | undefined
+let manager: ProfileManager | undefined
 let directory: string | undefined
 afterEach(async () => {
   await core?.close()
+  await manager?.close()
   await service?.close()
+  await otherService?.close()
   if (directory) rmSync(directory, { recursive: true, force: true })
-  core = service = directory = undefined
+  core = manager = service = otherService = directory = undefined
 })
 
 /** A log line as electron-log writes it, at `at` in local time. */
@@ -151,5 +156,95 @@ describe('the support bundle', () => {
       }
     }
     expect((await cli(['--db', db, 'support-bundle'], env)).code).toBe(2)
+  })
+})
+
+describe('the support bundle of a laptop with two profiles', () => {
+  it('holds every profile’s counts, outbox states and last 10 sync reports, from the app and from the CLI, and none of either profile’s credentials or a customer’s email', { timeout: 120_000 }, async () => {
+    service = await startService({ size: 'tiny', seed: 21 })
+    otherService = await startService({ size: 'tiny', seed: 33 })
+    directory = mkdtempSync(join(tmpdir(), 'satchel-bundle-'))
+    const logs = join(directory, 'logs')
+    mkdirSync(logs)
+    const saved: Buffer[] = []
+    const m = (manager = createProfileManager({
+      dataDir: directory,
+      secrets: createMemoryKeychain(),
+      coreConfig: () => ({
+        appVersion: '9.8.7',
+        backgroundSync: false,
+        ports: {
+          desktop: {
+            logsDirectory: logs,
+            saveFile: async (name, bytes) => {
+              saved.push(bytes)
+              return join(directory!, name)
+            },
+          },
+        },
+      }),
+    }))
+    const api = async <T>(method: Parameters<typeof call>[1], argument?: unknown): Promise<T> => {
+      const result = await call(m.handlers, method, argument as never)
+      if (!result.ok) throw new Error(`${method}: ${result.error.message}`)
+      return result.value as T
+    }
+    const connect = async (to: RunningService, syncs: number) => {
+      await api('saveConnection', { baseUrl: to.url, auth: { kind: 'apiKey', apiKey: to.credentials.apiKey, apiSecret: to.credentials.apiSecret } })
+      for (let run = 0; run < syncs; run++) await api('syncNow', {})
+    }
+    await connect(service, 2)
+    const mainId = m.onScreen().profile.id
+    const secondId = (await m.add('Second Line')).profiles.find((profile) => profile.name === 'Second Line')!.id
+    await api('switchProfile', { id: secondId })
+    await connect(otherService, 12)
+
+    // An order the second supplier refused, with its customer's email and phone in the error.
+    const second = m.onScreen().core
+    const target = findOrderable(second.db, 1)
+    const record = JSON.parse(second.db.prepare<[string], string>('SELECT json FROM customers WHERE guid = ?').pluck().get(target.customerGuid)!) as { email: string; phone: string }
+    const draft = await api<{ draft: { id: number } }>('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    await api('addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+    second.orders.desk.outbox.pause('held by the test')
+    const queued = await api<{ apiGuid: string }>('sendDraft', { id: draft.draft.id })
+    const work = second.orders.desk.outbox.claimNext(Date.now())!
+    second.orders.desk.outbox.markNeedsAttention(work, `Refused; call ${record.phone} or write to ${record.email}.`, [])
+    await api('switchProfile', { id: mainId })
+
+    const forbidden = [service.credentials.apiKey, service.credentials.apiSecret, otherService.credentials.apiKey, otherService.credentials.apiSecret, record.email, record.phone]
+    const check = (files: Map<string, string>, onScreen: string) => {
+      expect([...files.keys()].filter((name) => name.startsWith('profiles')).sort()).toEqual(
+        ['profiles.json', ...['1-main', '2-second-line'].flatMap((folder) => ['counts.json', 'outbox.json', 'sync-reports.json'].map((file) => `profiles/${folder}/${file}`))].sort(),
+      )
+      for (const [name, text] of files) {
+        for (const value of forbidden) expect(text.toLowerCase().includes(value.toLowerCase()), `${name} holds ${value}`).toBe(false)
+      }
+      expect(JSON.parse(files.get('profiles.json')!)).toEqual([
+        { name: 'Main', supplier: new URL(service!.url).origin, inThisBundle: onScreen === 'Main', folder: 'profiles/1-main/', unsent: 0, needsAttention: 0 },
+        { name: 'Second Line', supplier: new URL(otherService!.url).origin, inThisBundle: onScreen === 'Second Line', folder: 'profiles/2-second-line/', unsent: 1, needsAttention: 1 },
+      ])
+      const outbox = JSON.parse(files.get('profiles/2-second-line/outbox.json')!) as { apiGuid: string; state: string; attempts: number; lastError: string }[]
+      expect(outbox).toEqual([expect.objectContaining({ apiGuid: queued.apiGuid, state: 'needsAttention', attempts: 1, lastError: 'Refused; call [masked] or write to [masked].' })])
+      expect(JSON.parse(files.get('profiles/1-main/outbox.json')!)).toEqual([])
+      expect(JSON.parse(files.get('profiles/2-second-line/sync-reports.json')!)).toHaveLength(10)
+      expect(JSON.parse(files.get('profiles/1-main/sync-reports.json')!)).toHaveLength(2)
+      const counts = JSON.parse(files.get('profiles/2-second-line/counts.json')!) as { customers: number; outbox: Record<string, number> }
+      expect(counts.customers).toBe(otherService!.control.customers().filter((customer) => customer.deleted_at === null).length)
+      expect(counts.outbox.needsAttention).toBe(1)
+    }
+
+    // From the app, Main on screen: the second profile's database is read, not opened for writing.
+    await api('exportSupportBundle')
+    check(unzipAll(saved.at(-1)!), 'Main')
+
+    // From the command line, on the same folder, the app closed.
+    await m.close()
+    manager = undefined
+    const out = join(directory, 'cli-bundle.zip')
+    const run = await cli(['support-bundle', '--profile', 'Second Line', '--out', out, '--logs', logs, '--json'], { SATCHEL_DATA_DIR: directory })
+    expect(run.code).toBe(0)
+    const files = unzipAll(readFileSync(out))
+    check(files, 'Second Line')
+    expect(JSON.parse(files.get('outbox.json')!)).toEqual([expect.objectContaining({ apiGuid: queued.apiGuid })])
   })
 })

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util'
 import { defaultDataDirectory, defaultLogsDirectory } from '../paths'
+import type { BundleProfile } from '../upkeep/support-bundle'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 
 export const usage = `Usage: npm run cli -- [options] <command>
@@ -210,11 +211,14 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       if (explicitDb || profileName) throw new UsageError(`${command} works on the data folder (--data-dir), not on --db or --profile`)
       return await runProfiles(command, args, dataDir, global, values.yes === true, output)
     }
+    let everyProfile: BundleProfile[] | undefined
     if (!explicitDb) {
       const { ProfileRegistry } = await import('../profiles/registry')
       const registry = ProfileRegistry.open(dataDir)
       const profile = registry.resolve(profileName)
       global.db = registry.databasePath(profile)
+      // The bundle describes every profile of the folder; its top-level files are this one's.
+      everyProfile = registry.list().map((each) => ({ name: each.name, supplier: each.supplier, databasePath: registry.databasePath(each), inThisBundle: each.id === profile.id }))
       if (command === 'sync' || command === 'flush') {
         const { storedApiSecret } = await import('./connection')
         await storedApiSecret(global, dataDir, profile)
@@ -283,7 +287,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         const out = nonEmpty(values.out)
         if (!out) throw new UsageError('support-bundle needs --out <file.zip>')
         const { runSupportBundle } = await import('./support')
-        return await runSupportBundle(global, { out, logs: nonEmpty(values.logs) ?? defaultLogsDirectory() }, output)
+        return await runSupportBundle(global, { out, logs: nonEmpty(values.logs) ?? defaultLogsDirectory(), ...(everyProfile ? { profiles: everyProfile } : {}) }, output)
       }
       case 'orders list': {
         if (args.length > 0) throw new UsageError(`orders list takes no arguments (got '${args.join(' ')}')`)

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { buildSupportBundle } from '../upkeep/support-bundle'
+import { buildSupportBundle, type BundleProfile } from '../upkeep/support-bundle'
 import { closeDatabase } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { systemClock } from '../ports'
@@ -25,7 +25,8 @@ function appVersion(): string {
   }
 }
 
-export async function runSupportBundle(global: GlobalOptions, options: { out: string; logs: string }, output: Output): Promise<number> {
+/** `profiles`: every profile of the data folder (none with --db, which names one database). */
+export async function runSupportBundle(global: GlobalOptions, options: { out: string; logs: string; profiles?: BundleProfile[] }, output: Output): Promise<number> {
   const db = openExisting(global.db, 'read')
   let bundle
   try {
@@ -33,7 +34,8 @@ export async function runSupportBundle(global: GlobalOptions, options: { out: st
     // The CLI cannot read the app's keychain; the secrets it knows are the ones it was given, and
     // the app's log was masked of its secrets as it was written.
     const secrets = [global.apiKey, global.apiSecret, stored?.auth.kind === 'apiKey' ? stored.auth.apiKey : undefined].filter((value): value is string => !!value)
-    bundle = await buildSupportBundle({ db, appName: 'Satchel', appVersion: appVersion(), secrets: async () => secrets, logsDirectory: options.logs, clock: systemClock })
+    const profiles = options.profiles
+    bundle = await buildSupportBundle({ db, appName: 'Satchel', appVersion: appVersion(), secrets: async () => secrets, logsDirectory: options.logs, clock: systemClock, ...(profiles ? { profiles: () => profiles } : {}) })
   } finally {
     closeDatabase(db)
   }

@@ -12,7 +12,7 @@ import { ServiceClients } from '../ordering-client/clients'
 import { createOrders } from '../orders'
 import { LocalOrderLookup } from '../orders/local-lookup'
 import { orderMethods } from '../orders/methods'
-import { createMemoryKeychain, silentLogger, systemClock } from '../ports'
+import { createMemoryKeychain, silentLogger, systemClock, type ProfilesPort } from '../ports'
 import { QuoteDesk } from '../quotes/desk'
 import { catalogSyncedAt, quoteMethods } from '../quotes/methods'
 import { AppSettings } from '../settings/app-settings'
@@ -24,6 +24,16 @@ import { createUpkeep } from '../upkeep'
 import { createHandlerTable } from './handlers'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
+import type { BundleProfile } from '../upkeep/support-bundle'
+
+/** Every profile, for the support bundle: its name, supplier and database, and whether it is on screen. */
+function bundleProfiles(profiles: ProfilesPort): BundleProfile[] {
+  const paths = profiles.databasePaths()
+  return profiles.list().profiles.flatMap((profile) => {
+    const databasePath = paths.get(profile.id)
+    return databasePath ? [{ name: profile.name, supplier: profile.supplier, databasePath, inThisBundle: profile.onScreen }] : []
+  })
+}
 
 export type { Core, CoreConfig } from './types'
 
@@ -103,7 +113,7 @@ export function createCore(config: CoreConfig): Core {
     ...(checkpointWorker && onDisk
       ? { walCheckpointer: () => startWorkerWriter(checkpointWorker, { databasePath: db.name, ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) }) }
       : {}),
-    bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}), ...(profiles ? { profiles: () => profiles.list().profiles } : {}) },
+    bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}), ...(profiles ? { profiles: () => bundleProfiles(profiles) } : {}), ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) },
   })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 

@@ -194,6 +194,7 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
 
   const port: ProfilesPort = {
     list,
+    databasePaths: () => new Map(registry.list().map((profile) => [profile.id, registry.databasePath(profile)])),
     async switchTo(id) {
       const profile = profileOf(id)
       if (id === onScreenId) return list()

@@ -1,16 +1,15 @@
 import { zipSync, strToU8 } from 'fflate'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { arch, platform, release, type as osType } from 'node:os'
 import { join } from 'node:path'
 import { BrowseQueries } from '../browse/queries'
-import { latestSchemaVersion, type Database } from '../db/database'
+import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { databaseSize, lastPurge } from '../db/storage'
 import { SyncState } from '../local/sync-state'
 import { DraftRepository } from '../orders/drafts'
 import { OutboxReader } from '../orders/outbox'
 import type { Clock } from '../ports'
-import type { ProfileSummary } from '../../shared/profiles'
 import { QuoteRepository } from '../quotes/repository'
 import { AppSettings } from '../settings/app-settings'
 import { savedConnection } from '../settings/connection'
@@ -40,8 +39,19 @@ export interface SupportBundleSources {
   clock: Clock
   /** Versions of the runtime beyond Node's (Electron's, Chromium's), from the shell. */
   runtime?: Record<string, string>
-  /** Every profile on the laptop with its counts, where a profile manager composed this core. */
-  profiles?: () => readonly ProfileSummary[]
+  /** Every profile on the laptop (the app's profile manager, or the CLI's data folder). */
+  profiles?: () => readonly BundleProfile[]
+  /** better_sqlite3.node for the runtime, to read the other profiles' databases. */
+  nativeBinding?: string
+}
+
+/** A profile the bundle describes: its database is read (read-only) for its counts, outbox and sync reports. */
+export interface BundleProfile {
+  name: string
+  supplier: string | null
+  databasePath: string
+  /** The profile the top-level files describe (the one on screen, or the CLI's). */
+  inThisBundle: boolean
 }
 
 const logDays = 7
@@ -59,7 +69,6 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
   const scrub = scrubber(await sources.secrets())
   const table = new SettingsTable(db)
   const connection = savedConnection(table)
-  const outbox = new OutboxReader(db)
 
   const json = (name: string, value: unknown): ZipFile => ({ name, data: `${JSON.stringify(scrub.value(value), null, 2)}\n` })
   const files: ZipFile[] = [
@@ -86,14 +95,61 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
       quotes: new QuoteRepository(db).count(),
       outbox: OutboxReader.counts(db),
     }),
-    json('outbox.json', outbox.states()),
-    ...(sources.profiles
-      ? [json('profiles.json', sources.profiles().map((profile) => ({ name: profile.name, supplier: profile.supplier === null ? null : safeOrigin(profile.supplier), unsent: profile.unsent, needsAttention: profile.needsAttention, inThisBundle: profile.onScreen })))]
-      : []),
+    json('outbox.json', new OutboxReader(db).states()),
     json('sync-reports.json', new SyncState(db).recentReports(syncReports)),
+    ...everyProfile(sources, json),
     ...recentLogs(sources.logsDirectory, now).map((log) => ({ name: `logs/${log.name}`, data: scrub.text(log.text) })),
   ]
   return { bytes: zip(files, now), files: files.map((file) => file.name) }
+}
+
+/** What the bundle tells of one profile's database: the same as the top-level files, less settings. */
+function describeDatabase(db: Database, clock: Clock) {
+  return {
+    counts: {
+      schemaVersion: db.pragma('user_version', { simple: true }) as number,
+      ...new BrowseQueries(db).counts(),
+      drafts: new DraftRepository(db, clock).ids().length,
+      quotes: new QuoteRepository(db).count(),
+      outbox: OutboxReader.counts(db),
+    },
+    outbox: new OutboxReader(db).states(),
+    syncReports: new SyncState(db).recentReports(syncReports),
+  }
+}
+
+/**
+ * profiles.json, and for every profile a folder with its counts, its outbox's states and its last
+ * sync reports. Each database but the bundle's own is opened read-only for the moment it is read: a
+ * reader in WAL mode neither waits for the app's writes nor takes its leases. A profile whose database
+ * is not made yet, or cannot be read, says so instead.
+ */
+function everyProfile(sources: SupportBundleSources, json: (name: string, value: unknown) => ZipFile): ZipFile[] {
+  if (!sources.profiles) return []
+  const files: ZipFile[] = []
+  const listed = sources.profiles().map((profile, index) => {
+    const folder = `profiles/${index + 1}-${profile.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'profile'}/`
+    const entry = { name: profile.name, supplier: profile.supplier === null ? null : safeOrigin(profile.supplier), inThisBundle: profile.inThisBundle, folder }
+    let described: ReturnType<typeof describeDatabase>
+    try {
+      if (profile.databasePath === sources.db.name) described = describeDatabase(sources.db, sources.clock)
+      else if (!existsSync(profile.databasePath)) return { ...entry, unsent: 0, needsAttention: 0, problem: 'no database yet (the profile was never opened)' }
+      else {
+        const db = openDatabase(profile.databasePath, { readOnly: true, create: false, ...(sources.nativeBinding ? { nativeBinding: sources.nativeBinding } : {}) })
+        try {
+          described = describeDatabase(db, sources.clock)
+        } finally {
+          closeDatabase(db)
+        }
+      }
+    } catch (error) {
+      return { ...entry, unsent: null, needsAttention: null, problem: error instanceof Error ? error.message : String(error) }
+    }
+    const outbox = described.counts.outbox
+    files.push(json(`${folder}counts.json`, described.counts), json(`${folder}outbox.json`, described.outbox), json(`${folder}sync-reports.json`, described.syncReports))
+    return { ...entry, unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention, needsAttention: outbox.needsAttention }
+  })
+  return [json('profiles.json', listed), ...files]
 }
 
 function readme(now: Date): string {
@@ -104,8 +160,9 @@ function readme(now: Date): string {
     'settings.json       the rep\'s settings, the service address and sign-in kind (no key, no secret)',
     'counts.json         how many catalogs, items, customers, orders, drafts, quotes; outbox entries by state',
     'outbox.json         each outbox entry: api_guid, state, attempts, last error, when queued and sent',
-    'profiles.json       (the app) every profile on the laptop: name, supplier, unsent and needs-attention counts;',
-    '                    the other files are of the profile marked inThisBundle',
+    'profiles.json       every profile on the laptop: name, supplier, unsent and needs-attention counts, its folder;',
+    '                    the files above are of the profile marked inThisBundle',
+    'profiles/N-name/    each profile\'s counts.json, outbox.json and its last sync-reports.json',
     `sync-reports.json   the last ${syncReports} sync reports, newest first`,
     `logs/               the last ${logDays} days of the app's log`,
     '',
