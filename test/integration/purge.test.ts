@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import { afterEach, describe, expect, it } from 'vitest'
-import type { Database } from '../../src/main/db/database'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { DraftRepository } from '../../src/main/orders/drafts'
 import { Outbox } from '../../src/main/orders/outbox'
 import type { Clock } from '../../src/main/ports'
@@ -9,6 +12,9 @@ import { QuoteRepository } from '../../src/main/quotes/repository'
 import type { Draft } from '../../src/shared/orders'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 import { emptyQuote } from '../support/quotes'
+import { silentLogger, systemClock } from '../../src/main/ports'
+import { Purge } from '../../src/main/upkeep/purge'
+import { sourcePurgeWorker, startPurgeThread } from '../../src/main/upkeep/purge-slices'
 
 let harness: OrdersHarness | undefined
 afterEach(async () => {
@@ -174,5 +180,43 @@ describe('after a sync, what the retention settings no longer keep is purged, an
     expect(quoteNumbers(db)).toEqual([expiredYesterday])
     expect(quoteNumbers(db)).not.toContain(expiredTenDays)
     expect(first.lastPurge).toMatchObject({ sentOrders: 1, quotes: 1 })
+  })
+})
+
+describe('the purge’s slices leave the main thread', () => {
+  it('after the first slice that removes rows, the rest run on the purge’s own thread and remove the same rows; the main connection checkpoints again after', async () => {
+    // A database of its own: a core's purge after its first sync would race this one.
+    const directory = mkdtempSync(join(tmpdir(), 'satchel-purge-thread-'))
+    const db = openDatabase(join(directory, 'satchel.db'))
+    onTestFinished(() => {
+      closeDatabase(db)
+      rmSync(directory, { recursive: true, force: true })
+    })
+    const make = fixtures(db)
+    const old = Array.from({ length: 60 }, () => make.entry(25 * month, 'sent'))
+    const kept = Array.from({ length: 5 }, () => make.entry(23 * month, 'sent'))
+    const checkpointPages = db.pragma('wal_autocheckpoint', { simple: true })
+    const drafts = new DraftRepository(db, systemClock)
+    const purgeWorker = sourcePurgeWorker()!
+    const purge = new Purge({
+      db,
+      outbox: new Outbox(db, drafts, systemClock),
+      drafts,
+      quotes: new QuoteRepository(db),
+      settings: () => ({ keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90 }),
+      clock: systemClock,
+      logger: silentLogger,
+      slice: { start: 10, min: 10, max: 10 },
+      purgeThread: () => startPurgeThread(purgeWorker, { databasePath: db.name }),
+    })
+    const record = await purge.run()
+    expect(record.sentOrders).toBe(60)
+    expect(outboxGuids(db).sort()).toEqual([...kept].sort())
+    expect(outboxGuids(db).some((guid) => old.includes(guid))).toBe(false)
+    // On this thread: the two slices that found no quotes, and the first that removed orders; every
+    // later one ran on the purge's.
+    expect(purge.mainThreadSliceMs).toHaveLength(3)
+    expect(purge.slicesOnThread).toBeGreaterThanOrEqual(6)
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(checkpointPages)
   })
 })

@@ -19,8 +19,8 @@ import { AppSettings } from '../settings/app-settings'
 import { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
-import { runningFromSource, sourceWriterWorker, startWorkerWriter } from '../sync/page-writer'
 import { createUpkeep } from '../upkeep'
+import { sourcePurgeWorker, startPurgeThread } from '../upkeep/purge-slices'
 import { createHandlerTable } from './handlers'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
@@ -101,17 +101,16 @@ export function createCore(config: CoreConfig): Core {
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
   const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
-  // The purge's checkpoints run on a thread of their own: the sync writer's worker, asked only to
-  // checkpoint (upkeep/purge.ts), where one can start (a file database, and a source checkout or a
-  // build that supplies its bundled worker).
-  const checkpointWorker = config.ports?.syncWriterWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
+  // The purge's slices run on a thread of their own (upkeep/purge.ts) where one can start: a file
+  // database, and a build that supplies its bundled worker or a source checkout.
+  const purgeWorker = config.ports?.purgeWorker ?? sourcePurgeWorker()
   const onDisk = !db.memory && db.name !== '' && db.name !== ':memory:'
   const { purge, supportBundle } = createUpkeep({
     ...{ db, clock, outbox: orders.desk.outbox, drafts: orders.desk.drafts, quotes: quotes.quotes, settings: () => settings.get() },
     logger: logger.child({ area: 'purge' }),
     syncing: () => sync.scheduler.isRunning(),
-    ...(checkpointWorker && onDisk
-      ? { walCheckpointer: () => startWorkerWriter(checkpointWorker, { databasePath: db.name, ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) }) }
+    ...(purgeWorker && onDisk
+      ? { purgeThread: () => startPurgeThread(purgeWorker, { databasePath: db.name, ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) }) }
       : {}),
     bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}), ...(profiles ? { profiles: () => bundleProfiles(profiles) } : {}), ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) },
   })

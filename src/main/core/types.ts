@@ -7,6 +7,7 @@ import type { Clock, DesktopPort, EventSink, Keychain, Logger, NetworkPort, Prof
 import type { ConnectionSettings } from '../settings/connection'
 import type { Sync } from '../sync'
 import type { WriterWorkerData } from '../sync/page-writer'
+import type { PurgeWorkerData } from '../upkeep/purge-slices'
 import type { HandlerTable } from './handlers'
 
 export interface CoreConfig {
@@ -30,6 +31,11 @@ export interface CoreConfig {
      * either, pages are written on the main thread.
      */
     syncWriterWorker?: (data: WriterWorkerData) => Worker
+    /**
+     * Starts the purge's thread, from the build's bundled entry for src/main/upkeep/purge-worker.ts.
+     * A source checkout starts it by itself; without either, the purge's slices run on the main thread.
+     */
+    purgeWorker?: (data: PurgeWorkerData) => Worker
     /** Taken by every sync, shared across profiles so one runs at a time. */
     syncGate?: SyncGate
     /** The profile manager above this core (list, switch, add, remove). */

@@ -10,6 +10,8 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import createSyncWriter from '../sync/writer-worker?nodeWorker'
+import createPurgeWorker from '../upkeep/purge-worker?nodeWorker'
+import { purgeThreadOptions } from '../upkeep/purge-slices'
 import { writerThreadOptions } from '../sync/page-writer'
 import { createMemoryKeychain, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
@@ -124,6 +126,8 @@ async function start(): Promise<void> {
         desktop,
         // Sync writes its pages on a thread of its own, so the window never waits on a commit.
         syncWriterWorker: (data) => createSyncWriter(writerThreadOptions(data)),
+        // The purge after a sync deletes on a thread of its own too.
+        purgeWorker: (data) => createPurgeWorker(purgeThreadOptions(data)),
       },
     }),
   })

@@ -1,13 +1,14 @@
 import type { Settings } from '../../shared/contract'
 import { leaveCheckpointsToAnotherThread } from '../db/checkpoints'
 import type { Database } from '../db/database'
-import { databaseSize, recordPurge, type PurgeRecord } from '../db/storage'
+import { recordPurge, type PurgeRecord } from '../db/storage'
 import type { DraftRepository } from '../orders/drafts'
 import type { Outbox } from '../orders/outbox'
 import type { Clock, Logger } from '../ports'
 import { localDay } from '../quotes/desk'
 import type { QuoteRepository } from '../quotes/repository'
 import { Turns } from '../turns'
+import { runSlice, type PurgeThread, type SliceRequest, type SliceResult, type SliceTables } from './purge-slices'
 
 export interface PurgeParts {
   db: Database
@@ -29,72 +30,67 @@ export interface PurgeParts {
   /** How long one slice may hold the thread; slices shrink when one runs longer. */
   sliceBudgetMs?: number
   /**
-   * Opens a connection on another thread that copies the WAL into the database (the sync writer's
-   * worker, asked only to checkpoint). Without one, this connection checkpoints as it commits.
+   * Opens the purge's own thread (purge-worker.ts), which runs the slices on a connection of its own.
+   * Without one, the slices run on this thread.
    */
-  walCheckpointer?: () => Promise<WalCheckpointer>
-}
-
-/** A connection on another thread that checkpoints the WAL when asked. */
-interface WalCheckpointer {
-  checkpoint(): Promise<void>
-  close(): Promise<void>
+  purgeThread?: () => Promise<PurgeThread>
 }
 
 /**
- * The WAL's checkpoints for the length of a purge, away from this thread. A slice's commit that
- * found the WAL past SQLite's threshold (1,000 pages) ran the checkpoint inside it: copying 4 MB and
- * two fsyncs, 40-80 ms of the main thread, where the slices themselves take 2-12 ms. So this
- * connection stops checkpointing while the purge writes, and a thread of its own is asked to
- * checkpoint after each slice that removed rows, one request at a time; the WAL it has copied is
- * reused from its start by the next commit, so it stays small. Started at the first slice that
- * removed something: most runs remove nothing and need no thread.
+ * Where the slices run. On the main thread a slice's commit could stall for 20-180 ms however few
+ * rows it held: the checkpoint a commit runs once the WAL passes 1,000 pages (4 MB copied, two
+ * fsyncs), and, even with checkpoints elsewhere, a write to the WAL that the file system holds while
+ * another fsync commits its journal (strace: 4 KB pwrite64 calls of 15-45 ms). So once a slice has
+ * removed rows, the rest of the purge runs on a thread of its own with its own connection: its
+ * commits, their checkpoints and their stalls are off the main thread, which only posts a slice and
+ * reads the answer. This connection leaves checkpoints to that thread meanwhile (the WAL its slices
+ * write would otherwise be copied at the window's next commit). Most runs remove nothing and need
+ * no thread.
  */
-class PurgeCheckpoints {
-  private checkpointer: Promise<WalCheckpointer | null> | null = null
-  private inFlight: Promise<void> | null = null
+class SliceThreads {
+  private starting: Promise<PurgeThread | null> | null = null
   private restore: (() => void) | null = null
 
   constructor(
-    private readonly db: Database,
-    private readonly open: (() => Promise<WalCheckpointer>) | undefined,
+    private readonly tables: SliceTables,
+    private readonly open: (() => Promise<PurgeThread>) | undefined,
     private readonly logger: Logger,
   ) {}
 
-  /** After a slice that removed rows. */
-  wrote(): void {
-    if (!this.open || this.db.memory) return
-    if (!this.checkpointer) {
-      this.restore = leaveCheckpointsToAnotherThread(this.db)
-      this.checkpointer = this.open().catch((error: unknown) => {
-        this.logger.warn('the purge’s checkpoint thread did not start; this thread checkpoints', { error: error instanceof Error ? error.message : String(error) })
+  /**
+   * Runs a slice: here until one removes rows, then on the purge's thread, waiting for it to start
+   * (the main thread is free meanwhile); here again if it could not start. Says where it ran.
+   */
+  async run(request: SliceRequest): Promise<SliceResult & { onThread: boolean }> {
+    const thread = this.starting ? await this.starting : null
+    const result = thread ? { ...(await thread.run(request)), onThread: true } : { ...runSlice(this.tables, request), onThread: false }
+    if (result.changes > 0 && !this.starting && this.open && !this.tables.db.memory) this.start(this.open)
+    return result
+  }
+
+  private start(open: () => Promise<PurgeThread>): void {
+    this.restore = leaveCheckpointsToAnotherThread(this.tables.db)
+    this.starting = open().catch(
+      (error: unknown) => {
+        this.logger.warn('the purge’s thread did not start; its slices run on the main thread', { error: error instanceof Error ? error.message : String(error) })
         this.restore?.()
         this.restore = null
         return null
-      })
-    }
-    if (this.inFlight) return
-    const checkpointer = this.checkpointer
-    this.inFlight = checkpointer
-      .then((ready) => ready?.checkpoint())
-      .catch((error: unknown) => this.logger.warn('a checkpoint during the purge failed', { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => {
-        this.inFlight = null
-      })
+      },
+    )
   }
 
-  /** After the last slice: the WAL copied once more, the thread closed, this connection's checkpoints back. */
+  /** After the last slice: the thread checkpoints and closes, and this connection checkpoints again. */
   async finish(): Promise<void> {
-    if (!this.checkpointer) return
-    const checkpointer = await this.checkpointer
+    const thread = await this.starting
+    this.starting = null
     try {
-      await this.inFlight
-      await checkpointer?.checkpoint().catch((error: unknown) => this.logger.warn('the checkpoint after the purge failed', { error: error instanceof Error ? error.message : String(error) }))
+      await thread?.close()
+    } catch (error) {
+      this.logger.warn('the purge’s thread did not close cleanly', { error: error instanceof Error ? error.message : String(error) })
     } finally {
-      await checkpointer?.close().catch(() => undefined)
       this.restore?.()
       this.restore = null
-      this.checkpointer = null
     }
   }
 }
@@ -120,8 +116,12 @@ export class Purge {
   private readonly budgetMs: number
   /** The longest slice of the last run, in ms, for the bench and the log. */
   longestSliceMs = 0
-  /** Each slice of the last run, in ms of wall time on this thread, for the bench. */
+  /** Each slice of the last run, in ms of wall time on the thread that ran it, for the bench. */
   sliceMs: number[] = []
+  /** How many of those slices ran on the purge's own thread. */
+  slicesOnThread = 0
+  /** The slices of the last run that ran on the main thread, in ms of wall time. */
+  mainThreadSliceMs: number[] = []
 
   constructor(private readonly parts: PurgeParts) {
     const slice = parts.slice ?? { start: 100, min: 10, max: 1000 }
@@ -172,23 +172,25 @@ export class Purge {
     const validBefore = localDay(now, -retention.keepExpiredQuotesDays)
     this.longestSliceMs = 0
     this.sliceMs = []
+    this.slicesOnThread = 0
+    this.mainThreadSliceMs = []
     let bytesFreed = 0
-    const checkpoints = new PurgeCheckpoints(db, this.parts.walCheckpointer, logger)
+    const threads = new SliceThreads({ db, outbox, quotes }, this.parts.purgeThread, logger)
 
     /**
      * One window of rows per slice, by id, until a window finds no rows left; false when the purge
      * left off (the core is closing, or a sync began).
      */
-    const slices = async <T extends { lastId: number | null }>(slice: (afterId: number, window: number) => T, use: (result: T) => void): Promise<boolean> => {
+    const slices = async (request: (afterId: number, window: number) => SliceRequest, use: (result: SliceResult) => void): Promise<boolean> => {
       let afterId = 0
       for (;;) {
         await this.turns.next()
         if (this.stopped || this.parts.syncing?.()) return false
-        const started = performance.now()
-        const { result, freed, changes } = this.freeing(() => slice(afterId, this.sliceRows))
-        this.adapt(performance.now() - started)
-        if (changes > 0) checkpoints.wrote()
-        bytesFreed += freed
+        const result = await threads.run(request(afterId, this.sliceRows))
+        if (result.onThread) this.slicesOnThread++
+        else this.mainThreadSliceMs.push(result.ms)
+        this.adapt(result.ms)
+        bytesFreed += result.freed
         use(result)
         if (result.lastId === null) return true
         afterId = result.lastId
@@ -202,13 +204,13 @@ export class Purge {
     let sentRemoved = 0
     const keepDraftIds: number[] = []
     try {
-      if (await slices((afterId, window) => quotes.purgeExpired(validBefore, drafts.ids(), afterId, window), (result) => (quotesRemoved += result.removed))) {
-        if (await slices((afterId, window) => quotes.convertedDraftIds(afterId, window), (result) => keepDraftIds.push(...result.draftIds))) {
-          await slices((afterId, window) => outbox.purgeSent(sentBefore, keepDraftIds, afterId, window), (result) => (sentRemoved += result.removed))
+      if (await slices((afterId, window) => ({ kind: 'expiredQuotes', validBefore, openDraftIds: drafts.ids(), afterId, window }), (result) => (quotesRemoved += result.removed))) {
+        if (await slices((afterId, window) => ({ kind: 'convertedDraftIds', afterId, window }), (result) => keepDraftIds.push(...result.draftIds))) {
+          await slices((afterId, window) => ({ kind: 'sentOrders', sentBefore, keepDraftIds, afterId, window }), (result) => (sentRemoved += result.removed))
         }
       }
     } finally {
-      await checkpoints.finish()
+      await threads.finish()
     }
     const record: PurgeRecord = { at: new Date(clock.now()).toISOString(), sentOrders: sentRemoved, quotes: quotesRemoved, bytesFreed }
     if (quotesRemoved + sentRemoved > 0) {
@@ -218,30 +220,12 @@ export class Purge {
     return record
   }
 
-  /** Runs one slice in one transaction, with the pages it put on the free list and the rows it changed. */
-  private freeing<T>(slice: () => T): { result: T; freed: number; changes: number } {
-    const { db } = this.parts
-    return db
-      .transaction(() => {
-        const before = databaseSize(db).freeBytes
-        const changesBefore = totalChanges(db)
-        const result = slice()
-        return { result, freed: Math.max(0, databaseSize(db).freeBytes - before), changes: totalChanges(db) - changesBefore }
-      })
-      .immediate()
-  }
-
   private adapt(elapsedMs: number): void {
     this.longestSliceMs = Math.max(this.longestSliceMs, elapsedMs)
     this.sliceMs.push(elapsedMs)
     if (elapsedMs > this.budgetMs / 2) this.sliceRows = Math.max(this.bounds.min, Math.floor(this.sliceRows / 2))
     else if (elapsedMs < this.budgetMs / 8) this.sliceRows = Math.min(this.bounds.max, this.sliceRows * 2)
   }
-}
-
-/** Rows this connection has changed since it opened (SQLite's total_changes()). */
-function totalChanges(db: Database): number {
-  return db.prepare<[], number>('SELECT total_changes()').pluck().get() ?? 0
 }
 
 /** `months` calendar months before `ms`, as an ISO time (the outbox's sent_at is ISO, UTC). */
