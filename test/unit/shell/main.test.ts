@@ -111,6 +111,10 @@ vi.mock('../../../src/main/sync/writer-worker?nodeWorker', async () => {
   const { sourceWriterWorker } = await import('../../../src/main/sync/page-writer')
   return { default: (options: { workerData: Parameters<typeof sourceWriterWorker>[0] }) => sourceWriterWorker(options.workerData) }
 })
+vi.mock('../../../src/main/upkeep/purge-worker?nodeWorker', async () => {
+  const { sourcePurgeWorker } = await import('../../../src/main/upkeep/purge-slices')
+  return { default: (options: { workerData: Parameters<NonNullable<ReturnType<typeof sourcePurgeWorker>>>[0] }) => sourcePurgeWorker()!(options.workerData) }
+})
 
 await import('../../../src/main/shell/index')
 
