@@ -150,7 +150,7 @@ describe('profiles', () => {
     expect(events.some((event) => event.name === 'profilesChanged')).toBe(true)
   })
 
-  it('an order the CLI queues into a profile not on screen, and not open, is sent by the app’s background flush, once, to its own double', { timeout: 90_000 }, async () => {
+  it('an order the CLI queues into a profile not on screen, and not open, is sent by the app’s background flush, once, to its own double; one queued into the profile on screen too', { timeout: 90_000 }, async () => {
     const first = await startService({ size: 'tiny', seed: 21 })
     const second = await startService({ size: 'tiny', seed: 33 })
     services = [first, second]
@@ -179,6 +179,15 @@ describe('profiles', () => {
     expect(posts(second, apiGuid)).toHaveLength(1)
     expect(first.control.ordersByApiGuid(apiGuid)).toHaveLength(0)
     await until('the background core closed again', () => m.openCores().length === 1)
+
+    // Into the profile on screen, whose core is open: its driver is told to send, without waiting for a sync's end.
+    const mainTarget = findOrderable(m.onScreen().core.db)
+    writeFileSync(draft, JSON.stringify({ customerGuid: mainTarget.customerGuid, catalogGuid: mainTarget.catalogGuid, lines: mainTarget.skus.map((sku) => ({ sku, qty: 1 })) }))
+    const onScreen = json(await cli(['order', 'queue', '--profile', 'Main', '--file', draft, '--json'], { SATCHEL_DATA_DIR: dataDir })) as { apiGuid: string }
+    await until('the CLI’s order sent to the first double', () => first.control.ordersByApiGuid(onScreen.apiGuid).length === 1)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(posts(first, onScreen.apiGuid)).toHaveLength(1)
+    expect(second.control.ordersByApiGuid(onScreen.apiGuid)).toHaveLength(0)
   })
 
   it('the profile on screen answers every call; switching reads the other database; removal is refused while orders wait', async () => {
