@@ -148,8 +148,11 @@ describe('stock', () => {
     const cell = (await harness.api('getItemFamily', { guid: parent.guid, customerGuid: customer.guid })).cells.find((c) => c.guid === member.guid)!
     const draft = await harness.api('createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
     await harness.api('addDraftLines', { id: draft.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 2 }] })
-    await harness.api('sendDraft', { id: draft.draft.id })
+    await harness.api('updateDraft', { id: draft.draft.id, changes: { poNo: 'PO-STOCK-ONE' } })
+    const { apiGuid } = await harness.api('sendDraft', { id: draft.draft.id })
+    const waiting = await harness.api('getDocument', { kind: 'queued', ref: apiGuid })
     await harness.settle()
+    const sentDocument = await harness.api('getDocument', { kind: 'queued', ref: apiGuid })
     const usual = (await harness.api('getUsualItems', { customerGuid: customer.guid })).items.find((item) => item.guid === member.guid)!
     const second = await harness.api('createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
     const added = await harness.api('addDraftLines', { id: second.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 30 }] })
@@ -158,6 +161,23 @@ describe('stock', () => {
     expect([row.available, panel.available, cell.available, usual.qtyAvailable, document.lines[0]?.available]).toEqual([27, 27, 27, 27, 27])
     expect(warning).toContain('Only 27 of')
     expect([row.incoming, panel.incoming, cell.incoming, usual.incoming]).toEqual([96, 96, 96, 96])
+    // Every document gives the figure as of the last sync and says when that was: an order waiting or
+    // sent shows what is available now, not what was when it left...
+    expect(document.stockAsOf).toBeTruthy()
+    for (const printed of [waiting, sentDocument]) {
+      expect(printed.lines.map((line) => line.available)).toEqual([27])
+      expect(printed.stockAsOf).toBeTruthy()
+    }
+    // ...so once a sync brings the service's reserve for the order, the order synced back gives the
+    // figure the item panel and the draft give then.
+    await harness.api('syncNow', {})
+    const { orders } = await harness.api('listOrders', { query: 'PO-STOCK-ONE' })
+    const orderDocument = await harness.api('getDocument', { kind: 'order', ref: orders[0]!.guid })
+    const now = (await harness.api('getCatalogItem', { guid: member.guid, customerGuid: customer.guid })).available
+    const draftNow = await harness.api('getDocument', { kind: 'draft', ref: String(second.draft.id) })
+    expect(orderDocument.lines.map((line) => line.available)).toEqual([now])
+    expect(draftNow.lines[0]?.available).toBe(now)
+    expect(orderDocument.stockAsOf).toBe(draftNow.stockAsOf)
   })
 })
 
