@@ -308,6 +308,9 @@ const familyColumns = `coalesce(i.group_parent_id, json_extract(i.extra, '$.grou
   json_extract(i.extra, '$.group_title') AS group_title, json_extract(i.extra, '$.group_sequence') AS group_sequence,
   json_extract(i.extra, '$.color') AS color, json_extract(i.extra, '$.style') AS style, json_extract(i.extra, '$.third_party_size') AS third_party_size`
 
+/** Rows of the name index a page walks, up to which reading each one's table row costs less than reading the family index. */
+const shallowWalk = 2000
+
 /**
  * The service id of the family `alias`'s row is a member of, 0 for none. A row stored before migration
  * 17 holds NULL and is read from its record; coalesce reads the record only for such a row.
@@ -531,7 +534,7 @@ export class CatalogItems {
       const total = kept.filter((row) => categories === null || (row.category_id !== null && categories.has(row.category_id))).reduce((sum, row) => sum + (search.includeInactive ? row.live : row.active), 0)
       return { total, capped: false }
     }
-    return this.searches.countMatches({ ...this.searchSpec({ ...search, limit: 0, offset: 0 }), countCap })
+    return this.searches.countMatches({ ...this.searchSpec({ ...search, limit: 0, offset: 0 }, true), countCap })
   }
 
   /**
@@ -546,7 +549,22 @@ export class CatalogItems {
     return one !== undefined && first !== null && last !== null && one - first > last - one
   }
 
-  private searchSpec(search: ItemSearch) {
+  /**
+   * The term that leaves family members out of a listing with no match, for a walk of the name index
+   * `rows` deep. Judging each row walked by its own column reads its table row: nothing for a page near
+   * the top, but 0.9 s for a page halfway down a million items, or a count (40 ms without). Such a walk
+   * reads the members' keys once from the family index instead (about 1 ms for 30,000 members) and
+   * probes each row walked against them without leaving the index. Where that index is missing, each
+   * row is read (its record, for rows stored before migration 17).
+   */
+  private notAMember(rows: number): string {
+    return rows > shallowWalk && this.familiesIndexed()
+      ? 'i.local_id NOT IN (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_family WHERE catalog_guid = @catalog AND group_parent_id > 0)'
+      : `${familyParentId('i')} = 0`
+  }
+
+  /** `counting`: the spec is for a count, which walks every match, not a page. */
+  private searchSpec(search: ItemSearch, counting = false) {
     const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
     const params: Record<string, unknown> = { catalog: search.catalogGuid, limit: search.limit, offset: search.offset }
     if (!search.includeInactive) where.push('i.active = 1')
@@ -563,7 +581,7 @@ export class CatalogItems {
     // A family is one row, its parent's: a member is not listed of its own, and a match of a member
     // lists its family (see familyParentOf).
     const folded = !search.familyMembers
-    if (folded && search.match === null) where.push(`${familyParentId('i')} = 0`)
+    if (folded && search.match === null) where.push(this.notAMember(counting ? Infinity : search.offset + search.limit))
     return {
       fts: 'catalog_item_search' as const,
       table: 'catalog_item_rows i',
