@@ -113,6 +113,21 @@ describe('a family in the local copy', () => {
     closeDatabase(db)
   })
 
+  it('is left out of a page deep in a long list as of the first page, and out of its count', () => {
+    const db = openDatabase(tempPath())
+    // 2,500 items of no family named to sort after the family, then the family again further down.
+    const fillers = Array.from({ length: 2500 }, (_, k) => item(1000 + k, { name: `Basin ${String(k).padStart(4, '0')}`, upc: null }))
+    const later = family.map((record) => ({ ...record, id: Number(record.id) + 5000, guid: `late-${record.id}`, sku: `LATE-${record.id}`, upc: null, name: `Crate ${record.id}`,
+      ...(record.group_parent_catalog_item_id ? { group_parent_catalog_item_id: 5010 } : {}) }))
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [...family, ...fillers, ...later] as CatalogItemRecord[], { listingId: null, serverTime: null })
+    const browse = new BrowseQueries(db)
+    // Apron 10, Apron 20, 2,500 basins, Crate 5010, Crate 5020: members are nowhere.
+    const deep = browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 10, offset: 2498 })
+    expect(deep.items.map((row) => row.guid)).toEqual(['item-3496', 'item-3497', 'item-3498', 'item-3499', 'late-10', 'late-20'])
+    expect(deep.total).toBe(2504)
+    closeDatabase(db)
+  })
+
   /** A database at schema 16 holding the family, and `fillers` items of no family after it. */
   function storedBefore(fillers: number): string {
     const path = tempPath()
