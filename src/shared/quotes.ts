@@ -114,7 +114,12 @@ const documentLineSchema = z.object({
   /** A sent order whose full copy sync fetched: what of the line has shipped, and what is backordered. */
   shipped: z.number().optional(),
   backordered: z.number().optional(),
-  /** On a quote or draft: the one available figure for the item at the last sync (null: not counted). */
+  /**
+   * The one available figure for the item at the last sync (null: not counted, or the item is not in
+   * the local catalog). On every kind, a sent order too: what is available now, as of stockAsOf, not
+   * what was when it left, which no copy keeps (and the service's reserve for it is in the figure
+   * once synced).
+   */
   available: z.number().nullable().optional(),
 })
 
@@ -139,6 +144,8 @@ const printableDocumentSchema = z.object({
   charges: z.number().nullable(),
   grandTotal: z.number().nullable(),
   pricesAsOf: z.string().nullable(),
+  /** When the lines' available figures were synced (the catalog's last sync); null when no line has one. */
+  stockAsOf: z.string().nullable().optional(),
   /** Where the line prices will come from, when some are not on this laptop yet; null otherwise. */
   pricesNote: z.string().nullable(),
   /** The customer sees no prices: every price above is null. */

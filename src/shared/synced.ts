@@ -163,6 +163,11 @@ export const catalogItemSearchSchema = z
     priceGroupName: z.string().max(200).optional(),
     includeInactive: z.boolean().optional(),
     /**
+     * true: a family's members are rows of their own beside its parent's (the CLI, whose scripts
+     * resolve codes to items). By default a family is one row, its parent's, found by any member.
+     */
+    familyMembers: z.boolean().optional(),
+    /**
      * false: the page's rows only, total null. The window paints the rows first and asks
      * countCatalogItems after, so a count over a large catalog never delays what the rep sees.
      */

@@ -107,6 +107,30 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines.map((line) => line.sku)).toContain(scanned.sku)
 })
 
+test('order entry: the family\'s title typed in Find an item offers the family, not its members, and opens its grid', async ({ page, bridge, core, service }) => {
+  await connectCore(core, service)
+  const { parent, members, customerGuid } = world(core)
+  const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
+  const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await openDraft(page, bridge.url, draft.draft.id)
+  const find = page.getByRole('combobox', { name: 'Find an item' })
+  await find.fill(grid.title)
+  const options = page.getByRole('listbox', { name: 'Matching items' })
+  const family = options.getByRole('option').filter({ hasText: String(parent.sku) })
+  await expect(family).toContainText(`Family of ${grid.cells.length}:`)
+  // Every member matches the title; none is offered on its own.
+  for (const member of members) await expect(options.getByRole('option').filter({ hasText: String(member.sku) })).toHaveCount(0)
+  await shoot(page, 'family-typeahead-1280x720.png')
+  // By keyboard: down the list to the family, Enter.
+  for (let step = 0; step < 8 && (await family.getAttribute('aria-selected')) !== 'true'; step++) await find.press('ArrowDown')
+  await expect(family).toHaveAttribute('aria-selected', 'true')
+  await find.press('Enter')
+  const table = page.getByRole('table', { name: `Quantities of ${grid.title}` })
+  await expect(table.locator(`input[data-sku="${grid.cells.find((cell) => cell.refused === null)!.sku}"]`)).toBeFocused()
+  expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines).toEqual([])
+})
+
 test('a customer over their credit limit is warned on Send, and can still send', async ({ page, bridge, core, service }) => {
   await connectCore(core, service)
   const over = core.db
@@ -158,4 +182,31 @@ test('in the catalog a family is a row with its price range and member count, an
   const lines = (await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines
   expect(lines.map((line) => [line.sku, line.qty])).toEqual([[grid.cells.find((cell) => cell.refused === null)!.sku, 3]])
   await shoot(page, 'catalog-family-grid-1280x720.png')
+})
+
+test('screenshots: the catalog\'s family row and its grid at 1280×720 and 1366×768, light and dark', async ({ page, bridge, core, service }) => {
+  await connectCore(core, service)
+  const { parent, customerGuid } = world(core)
+  const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
+  const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const [width, height] of [[1280, 720], [1366, 768]] as const) {
+      await page.setViewportSize({ width, height })
+      await page.goto(`${bridge.url}#/catalog?draft=${draft.draft.id}&customer=${customerGuid}&catalog=${parent.catalog_guid}`)
+      // The family's title: the family row among the items that share its words, its members folded into it.
+      await page.getByLabel('Search catalog').fill(grid.title)
+      const scroller = page.getByTestId('catalog-scroller')
+      await expect(scroller).toHaveAttribute('data-results-for', grid.title)
+      const row = scroller.getByRole('row').filter({ hasText: String(parent.sku) })
+      await expect(row).toHaveCount(1)
+      await expect(row).toContainText('Family')
+      await shoot(page, `catalog-family-row-${width}x${height}-${scheme}.png`)
+      await row.getByRole('button', { name: `Open the grid of ${String(parent.sku)}` }).click()
+      const table = page.getByRole('table', { name: `Quantities of ${grid.title}` })
+      await expect(table.getByRole('textbox').first()).toBeFocused()
+      await shoot(page, `catalog-family-grid-${width}x${height}-${scheme}.png`)
+      await page.getByRole('button', { name: 'Close the family grid' }).click()
+    }
+  }
 })

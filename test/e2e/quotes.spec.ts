@@ -95,6 +95,10 @@ test('a sent order’s document saves as a PDF with its number, every SKU and th
   }
   await expect(page.getByTestId('document-prices-note')).toHaveCount(0)
   await expect(page.getByTestId('document-total')).toHaveText(money(order!.grandTotal!))
+  // A sent order gives the available figure too: what is available now, as of the last sync.
+  expect(lines.some((item) => item.available !== null && item.available !== undefined)).toBe(true)
+  await expect(page.locator('.document thead')).toContainText('Available')
+  await expect(page.getByTestId('document-stock-as-of')).toContainText(/^Available: stock as of .+, not when the order was sent\.$/)
   await page.screenshot({ path: join(screenshotDir, 'document-light.png'), fullPage: true })
   expect(await accessibilityProblems(page)).toEqual([])
   const pdf = join(screenshotDir, 'document-order.pdf')

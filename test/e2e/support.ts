@@ -64,7 +64,8 @@ export async function findOrderWorld(handlers: Handlers): Promise<OrderWorld> {
     if (!catalog.priceGroups.some((group) => group.id === customer.priceGroup!.id && !group.isMain)) continue
     const page = await call(handlers, 'searchCatalogItems', { catalogGuid: catalog.guid, customerGuid: customer.guid, limit: 500 })
     if (!page.priceGroupName || page.priceGroupName === main?.name) continue
-    const usable = (item: CatalogItemSummary) => item.active && (item.hasInventory !== true || item.allowBackorder === true || (item.qtyOnHand ?? 0) >= 20)
+    // A family's row is not an item to order: its grid is.
+    const usable = (item: CatalogItemSummary) => item.active && !item.familyOf && (item.hasInventory !== true || item.allowBackorder === true || (item.qtyOnHand ?? 0) >= 20)
     const plain = page.items.filter((item) => usable(item) && item.offered && item.price !== null && (item.minOrderQty ?? 0) <= 1)
     const notOffered = page.items.find((item) => usable(item) && !item.offered && (item.minOrderQty ?? 0) <= 1)
     const minimum = page.items.find((item) => usable(item) && item.offered && (item.minOrderQty ?? 0) > 1)

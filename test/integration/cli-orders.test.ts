@@ -91,7 +91,7 @@ describe('satchel order queue / flush / outbox', () => {
     local.close()
   })
 
-  it('order queue refuses a family\'s SKU, naming the family and how to list its members', async () => {
+  it('order queue refuses a family\'s SKU or guid, saying it is a family that is not ordered itself and how to order its members', async () => {
     const local = new BetterSqlite3(db, { readonly: true })
     const family = local
       .prepare<[string], { guid: string; sku: string; title: string }>(
@@ -101,7 +101,11 @@ describe('satchel order queue / flush / outbox', () => {
     local.close()
     const run = await cli(['order', 'queue', '--file', draftFile('family.json', { customerGuid, catalogGuid, lines: [{ sku: skus[0], qty: 1 }, { sku: family.sku, qty: 2 }] }), '--json'], env)
     expect(run.code).toBe(2)
-    expect(json(run)).toEqual({ errors: [{ path: 'lines.1.sku', message: `${family.sku} is the family ${family.title}: list its members' SKUs (items family ${family.guid})` }] })
+    const refused = (code: string) => `${code} is the family ${family.title}, which is not ordered itself: order its members (items family ${family.guid} lists them)`
+    expect(json(run)).toEqual({ errors: [{ path: 'lines.1.sku', message: refused(family.sku) }] })
+    const byGuid = await cli(['order', 'queue', '--file', draftFile('family-guid.json', { customerGuid, catalogGuid, lines: [{ sku: skus[0], qty: 1 }, { catalogItemGuid: family.guid, qty: 2 }] }), '--json'], env)
+    expect(byGuid.code).toBe(2)
+    expect(json(byGuid)).toEqual({ errors: [{ path: 'lines.1.catalogItemGuid', message: refused(family.guid) }] })
   })
 
   it('order queue exits 2 on a file that is not JSON, a wrong shape, or a missing --file', async () => {

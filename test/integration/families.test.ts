@@ -90,14 +90,24 @@ describe('a family', () => {
     expect(added.check.issues.find((issue) => issue.lineId === added.lineIds[1])?.message).toBe(`${members.at(-1)!.sku} is not offered to price group ${customer.group}.`)
   })
 
-  it('search rows name their family, and the parent row carries member count and price range', async () => {
+  it('is one row in the catalog, found by any member\'s SKU, UPC or name, with member count and price range', async () => {
     const { parent, members } = crossedFamily()
     const customer = customerIn(parent.catalog_guid, true)
     const member = members[0]!
-    const bySku = await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(member.sku), customerGuid: customer.guid, withTotal: false })
-    expect(bySku.items.find((row) => row.guid === member.guid)?.family).toEqual({ guid: parent.guid, title: parent.group_title })
-    const byUpc = await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(member.upc), customerGuid: customer.guid, withTotal: false })
-    expect(byUpc.items.map((row) => row.guid)).toEqual([member.guid])
+    const search = (query: string) => harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query, customerGuid: customer.guid })
+    for (const query of [String(member.sku), String(member.upc), String(members.at(-1)!.name)]) {
+      const found = await search(query)
+      expect(found.items.map((row) => row.guid)).toEqual([parent.guid])
+      expect(found.total).toBe(1)
+    }
+    // Every member matches the family's title: the family is still one row, and no member is one.
+    const byTitle = await search(String(parent.group_title))
+    expect(byTitle.items.filter((row) => row.guid === parent.guid)).toHaveLength(1)
+    const memberGuids = new Set(members.map((m) => m.guid))
+    expect(byTitle.items.filter((row) => memberGuids.has(row.guid))).toEqual([])
+    // The CLI's search (familyMembers) lists the members too, each naming its family.
+    const listed = await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(member.sku), customerGuid: customer.guid, withTotal: false, familyMembers: true })
+    expect(listed.items.find((row) => row.guid === member.guid)?.family).toEqual({ guid: parent.guid, title: parent.group_title })
     const parentRow = (await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(parent.sku), customerGuid: customer.guid, withTotal: false })).items.find((row) => row.guid === parent.guid)
     const grid = await harness.api('getItemFamily', { guid: parent.guid, customerGuid: customer.guid })
     expect(parentRow?.familyOf).toEqual({ memberCount: members.length, priceMin: grid.priceMin, priceMax: grid.priceMax })
@@ -132,14 +142,17 @@ describe('stock', () => {
     const member = members[0]!
     harness.service.control.update('catalogItem', member.guid, { has_inventory: true, allow_backorder: false, qty_on_hand: 40, reserved_qty_on_hand: 13, qty_incoming: 96 })
     await harness.api('syncNow', {})
-    const search = await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(member.sku), customerGuid: customer.guid, withTotal: false })
+    const search = await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(member.sku), customerGuid: customer.guid, withTotal: false, familyMembers: true })
     const row = search.items.find((item) => item.guid === member.guid)!
     const panel = await harness.api('getCatalogItem', { guid: member.guid, customerGuid: customer.guid })
     const cell = (await harness.api('getItemFamily', { guid: parent.guid, customerGuid: customer.guid })).cells.find((c) => c.guid === member.guid)!
     const draft = await harness.api('createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
     await harness.api('addDraftLines', { id: draft.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 2 }] })
-    await harness.api('sendDraft', { id: draft.draft.id })
+    await harness.api('updateDraft', { id: draft.draft.id, changes: { poNo: 'PO-STOCK-ONE' } })
+    const { apiGuid } = await harness.api('sendDraft', { id: draft.draft.id })
+    const waiting = await harness.api('getDocument', { kind: 'queued', ref: apiGuid })
     await harness.settle()
+    const sentDocument = await harness.api('getDocument', { kind: 'queued', ref: apiGuid })
     const usual = (await harness.api('getUsualItems', { customerGuid: customer.guid })).items.find((item) => item.guid === member.guid)!
     const second = await harness.api('createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
     const added = await harness.api('addDraftLines', { id: second.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 30 }] })
@@ -148,6 +161,23 @@ describe('stock', () => {
     expect([row.available, panel.available, cell.available, usual.qtyAvailable, document.lines[0]?.available]).toEqual([27, 27, 27, 27, 27])
     expect(warning).toContain('Only 27 of')
     expect([row.incoming, panel.incoming, cell.incoming, usual.incoming]).toEqual([96, 96, 96, 96])
+    // Every document gives the figure as of the last sync and says when that was: an order waiting or
+    // sent shows what is available now, not what was when it left...
+    expect(document.stockAsOf).toBeTruthy()
+    for (const printed of [waiting, sentDocument]) {
+      expect(printed.lines.map((line) => line.available)).toEqual([27])
+      expect(printed.stockAsOf).toBeTruthy()
+    }
+    // ...so once a sync brings the service's reserve for the order, the order synced back gives the
+    // figure the item panel and the draft give then.
+    await harness.api('syncNow', {})
+    const { orders } = await harness.api('listOrders', { query: 'PO-STOCK-ONE' })
+    const orderDocument = await harness.api('getDocument', { kind: 'order', ref: orders[0]!.guid })
+    const now = (await harness.api('getCatalogItem', { guid: member.guid, customerGuid: customer.guid })).available
+    const draftNow = await harness.api('getDocument', { kind: 'draft', ref: String(second.draft.id) })
+    expect(orderDocument.lines.map((line) => line.available)).toEqual([now])
+    expect(draftNow.lines[0]?.available).toBe(now)
+    expect(orderDocument.stockAsOf).toBe(draftNow.stockAsOf)
   })
 })
 

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
+import { CatalogItemWrites } from '../../src/main/local/catalog-items'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { storedItemColumns, storedItemValues } from '../../src/main/local/rows'
@@ -57,6 +58,25 @@ function gridOf(db: ReturnType<typeof openDatabase>) {
   return new BrowseQueries(db).getItemFamily({ guid: 'item-12', priceGroupName: 'Wholesale' })
 }
 
+/** The family is listed as its parent's row alone, whatever finds it, and counted once. */
+function expectOneRowPerFamily(db: ReturnType<typeof openDatabase>): void {
+  const browse = new BrowseQueries(db)
+  const guids = (query?: string) => browse.searchCatalogItems({ catalogGuid: 'cat-a', query, priceGroupName: 'Wholesale' }).items.map((row) => row.guid)
+  expect(guids()).toEqual(['item-10', 'item-20'])
+  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' })).toMatchObject({ total: 2, totalCapped: false })
+  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' }).items[0]!.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
+  // A member's SKU, its UPC, its words: the family's row, once.
+  expect(guids('APR-12')).toEqual(['item-10'])
+  expect(guids('036000291413')).toEqual(['item-10'])
+  expect(guids('apron')).toEqual(['item-10', 'item-20'])
+  expect(browse.countCatalogItems({ catalogGuid: 'cat-a', query: 'apron' })).toEqual({ total: 2, capped: false })
+  expect(browse.countCatalogItems({ catalogGuid: 'cat-a' })).toEqual({ total: 2, capped: false })
+  // Paged one row at a time, the family is not met again on the next page.
+  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 }).items.map((row) => row.guid)).toEqual(['item-20'])
+  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 0 }).more).toBe(true)
+  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 }).more).toBe(false)
+}
+
 describe('a family in the local copy', () => {
   it('on a fresh database: members by the column and its index, in sequence, priced and stocked for the group', () => {
     const db = openDatabase(tempPath())
@@ -79,6 +99,32 @@ describe('a family in the local copy', () => {
     expect(new BrowseQueries(db).getItemFamily({ guid: 'item-20' })).toBeNull()
     expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
     expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-11' })?.family).toEqual({ guid: 'item-10', title: 'Bib Apron' })
+    closeDatabase(db)
+  })
+
+  it('is one row in the catalog: browsed, searched by any member\'s SKU, UPC or name, and counted once', () => {
+    const db = openDatabase(tempPath())
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', family, { listingId: null, serverTime: null })
+    expectOneRowPerFamily(db)
+    // The counts the sync writer keeps count the family once too.
+    new CatalogItemWrites(db).recount(['cat-a'], ['cat-a'])
+    expect(db.prepare("SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = 'cat-a'").pluck().get()).toBe(2)
+    expectOneRowPerFamily(db)
+    closeDatabase(db)
+  })
+
+  it('is left out of a page deep in a long list as of the first page, and out of its count', () => {
+    const db = openDatabase(tempPath())
+    // 2,500 items of no family named to sort after the family, then the family again further down.
+    const fillers = Array.from({ length: 2500 }, (_, k) => item(1000 + k, { name: `Basin ${String(k).padStart(4, '0')}`, upc: null }))
+    const later = family.map((record) => ({ ...record, id: Number(record.id) + 5000, guid: `late-${record.id}`, sku: `LATE-${record.id}`, upc: null, name: `Crate ${record.id}`,
+      ...(record.group_parent_catalog_item_id ? { group_parent_catalog_item_id: 5010 } : {}) }))
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [...family, ...fillers, ...later] as CatalogItemRecord[], { listingId: null, serverTime: null })
+    const browse = new BrowseQueries(db)
+    // Apron 10, Apron 20, 2,500 basins, Crate 5010, Crate 5020: members are nowhere.
+    const deep = browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 10, offset: 2498 })
+    expect(deep.items.map((row) => row.guid)).toEqual(['item-3496', 'item-3497', 'item-3498', 'item-3499', 'late-10', 'late-20'])
+    expect(deep.total).toBe(2504)
     closeDatabase(db)
   })
 
@@ -119,6 +165,11 @@ describe('a family in the local copy', () => {
     expect(grid).toMatchObject({ guid: 'item-10', priceMin: 19, priceMax: 20 })
     // A list does not read the whole catalog for a parent's count there; the grid, opened, does.
     expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({ memberCount: null, priceMin: null, priceMax: null })
+    // Members are told by their record there: still one row per family, browsed and searched.
+    const browse = new BrowseQueries(db)
+    db.exec("INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer) SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE guid LIKE 'item-%'")
+    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'APR-13', withTotal: true })).toMatchObject({ items: [{ guid: 'item-10' }], total: 1 })
+    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 3 }).items.map((row) => row.guid)).toEqual(['item-10', 'filler-1', 'filler-2'])
     // A row sync writes again gets its columns.
     new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [{ ...family[1]!, updated_at: '2026-02-01T00:00:00.000Z' }], { listingId: null, serverTime: null })
     expect(db.prepare("SELECT group_parent_id FROM catalog_item_rows WHERE guid = 'item-13'").pluck().get()).toBe(10)

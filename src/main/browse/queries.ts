@@ -262,7 +262,7 @@ export class BrowseQueries {
     const match = search.query ? wordPrefixQuery(search.query) : null
     if (!match && search.query && search.query.trim() !== '') return null
     const categoryIds = search.categoryId !== undefined ? this.catalogs.categoryTree(search.catalogGuid, search.categoryId) : undefined
-    return { catalogGuid: search.catalogGuid, includeInactive: search.includeInactive, categoryId: search.categoryId, categoryIds, match }
+    return { catalogGuid: search.catalogGuid, includeInactive: search.includeInactive, familyMembers: search.familyMembers, categoryId: search.categoryId, categoryIds, match }
   }
 
   /**

@@ -154,9 +154,12 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
     const fileIndexOf = new Map<string, number>()
     for (const [index, lineId] of lineIds.entries()) {
       const line = file.lines[index]!
-      const family = line.sku ? familyOf.get(line.sku) : undefined
-      if (lineId === null && family) problems.push({ path: `lines.${index}.sku`, message: `${family.code} is the family ${family.title}: list its members' SKUs (items family ${family.guid})` })
-      else if (lineId === null) problems.push({ path: `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`, message: `${line.sku ?? line.catalogItemGuid} is not in this catalog` })
+      const code = line.sku ?? line.catalogItemGuid
+      const family = code ? familyOf.get(code) : undefined
+      const path = `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`
+      if (lineId === null && family) {
+        problems.push({ path, message: `${family.code} is the family ${family.title}, which is not ordered itself: order its members (items family ${family.guid} lists them)` })
+      } else if (lineId === null) problems.push({ path, message: `${code} is not in this catalog` })
       else if (!fileIndexOf.has(lineId)) fileIndexOf.set(lineId, index)
     }
     for (const issue of check.issues) {

@@ -51,7 +51,7 @@ export function runItemsSearch(
       throw new UsageError(`No catalog ${search.catalog} in the local database`)
     }
     if (search.customer && !queries.getCustomer(search.customer)) throw new UsageError(`No customer ${search.customer} in the local database`)
-    const result = queries.searchCatalogItems({ catalogGuid: search.catalog, query: search.query, customerGuid: search.customer, includeInactive: true, limit: search.limit })
+    const result = queries.searchCatalogItems({ catalogGuid: search.catalog, query: search.query, customerGuid: search.customer, includeInactive: true, familyMembers: true, limit: search.limit })
     const items = result.items.map((item) => ({
       guid: item.guid,
       sku: item.sku,

@@ -56,8 +56,8 @@ export class Documents {
   }
 
   /** The item's available figure as the draft check and the catalog give it (local/stock.ts). */
-  private available(catalogGuid: string | null, itemGuid: string): number | null {
-    return catalogGuid ? (this.lookup.catalogItem(catalogGuid, itemGuid)?.qtyAvailable ?? null) : null
+  private available(catalogGuid: string | null, itemGuid: string | null): number | null {
+    return catalogGuid && itemGuid ? (this.lookup.catalogItem(catalogGuid, itemGuid)?.qtyAvailable ?? null) : null
   }
 
   get(kind: DocumentKind, ref: string): PrintableDocument {
@@ -146,6 +146,7 @@ export class Documents {
         unitPrice: line.unitPriceSeen,
         lineTotal: line.unitPriceSeen === null ? null : roundMoney(line.unitPriceSeen * line.qty),
         note: line.note || null,
+        available: this.available(draft.catalogGuid, line.catalogItemGuid),
       })),
       grandTotal: result?.grandTotal ?? null,
     })
@@ -178,6 +179,7 @@ export class Documents {
         lineTotal: number(item.total) ?? full?.lineTotal ?? (unitPrice === null ? null : roundMoney(unitPrice * qty)),
         note: line?.note ?? null,
         ...(full ? { shipped: full.qtyShipped, backordered: full.qtyBackordered } : {}),
+        available: this.available(order.catalogGuid, line?.catalogItemGuid ?? sentLine?.catalogItemGuid ?? null),
       }
     })
     return this.finish({
@@ -243,6 +245,9 @@ export class Documents {
     const lines = hidePricing ? parts.lines.map((line) => ({ ...line, unitPrice: null, lineTotal: null })) : parts.lines
     const billTo = parts.customer?.addresses.find((a) => a.kind === 'billTo') ?? parts.customer?.addresses[0]
     const charges = parts.grandTotal !== null && subTotal !== null ? roundMoney(parts.grandTotal - subTotal) : null
+    // Every line's figure is the catalog's as of its last sync.
+    const stocked = parts.lines.some((line) => line.available !== undefined && line.available !== null)
+    const stockAsOf = stocked && parts.catalogGuid ? this.sources.catalogSyncedAt(parts.catalogGuid) : null
     return {
       kind: parts.kind,
       title: parts.title,
@@ -264,6 +269,7 @@ export class Documents {
       charges: hidePricing || charges === null || Math.abs(charges) < 0.005 ? null : charges,
       grandTotal: hidePricing ? null : parts.grandTotal,
       pricesAsOf: parts.pricesAsOf,
+      stockAsOf: stockAsOf === null ? null : new Date(stockAsOf).toISOString(),
       pricesNote: hidePricing ? null : (parts.pricesNote ?? null),
       hidePricing,
       fileName: `${[parts.title.split(' ')[0], parts.number ?? '', parts.customerName].filter(Boolean).join(' ').replace(/[^\p{L}\p{N} _.-]+/gu, '').trim().slice(0, 120) || 'Satchel document'}.pdf`,

@@ -39,6 +39,14 @@ interface SearchPageSpec {
   countCap: number
   /** While `index` is missing: list in arrival order; `count` estimates an unfiltered total cheaply. */
   arrival?: { count: string }
+  /**
+   * A match listed in another row's place (a family's member as its family): the SQL, over the
+   * table's alias, of the local_id listed for a matching row. The rows a match finds are told apart
+   * by it, in the order the match is listed, so several matches of one family are one row and a page
+   * further on does not meet it again. `where` then filters the matching rows; leaving such rows out
+   * of a listing with no match is the caller's, as a term of `where`.
+   */
+  listedAs?: string
 }
 
 export interface SearchCount {
@@ -97,7 +105,9 @@ export class SearchPages {
     const { kind, alias } = this.plan(spec)
     const page = { ...params, limit: Number(params.limit) + 1 }
     let rows: Row[]
-    if (kind === 'ranked' || kind === 'streamed') {
+    if ((kind === 'ranked' || kind === 'streamed') && spec.listedAs) {
+      rows = this.listedInPlace<Row>(spec, kind, page)
+    } else if (kind === 'ranked' || kind === 'streamed') {
       const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid`
       const order = kind === 'ranked' ? `ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE` : spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''
       rows = this.all<Row>(`SELECT ${columns} FROM ${from} WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${order} LIMIT @limit OFFSET @offset`, page)
@@ -120,6 +130,33 @@ export class SearchPages {
   }
 
   /**
+   * A page of a match whose rows are listed as `spec.listedAs` names: the rows listed, each once, in
+   * the order of their first match (ranked: their best), then read whole. Streamed, the distinct rows
+   * still come in the index's order and stop at the page: each match is checked against those already
+   * met, so a broad search reads no further than before.
+   */
+  private listedInPlace<Row>(spec: SearchPageSpec, kind: 'ranked' | 'streamed', page: Record<string, unknown>): Row[] {
+    const { fts, table, columns, where } = spec
+    const alias = table.split(' ')[1]!
+    const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')}`
+    const listed =
+      kind === 'ranked'
+        ? this.all<{ listed: number }>(
+            // Materialized: FTS5 scores a row (bm25) only in the query that matches it, not in an aggregate over it.
+            `WITH matched AS MATERIALIZED (SELECT ${spec.listedAs} AS listed, ${spec.rank} AS rank, ${alias}.name AS name FROM ${from})
+             SELECT listed FROM matched GROUP BY listed ORDER BY min(rank), min(name COLLATE NOCASE), listed LIMIT @limit OFFSET @offset`,
+            page,
+          )
+        : this.all<{ listed: number }>(`SELECT DISTINCT ${spec.listedAs} AS listed FROM ${from} ${spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''} LIMIT @limit OFFSET @offset`, page)
+    if (listed.length === 0) return []
+    const read = this.all<Row & { local_id: number }>(`SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (SELECT value FROM json_each(@listed))`, {
+      listed: JSON.stringify(listed.map((row) => row.listed)),
+    })
+    const byKey = new Map(read.map((row) => [row.local_id, row]))
+    return listed.flatMap((row) => byKey.get(row.listed) ?? [])
+  }
+
+  /**
    * How many rows the search of `spec` matches. A match is counted no further than the cap: past it
    * the rep narrows the search, and counting every match of "s" would read a million rows. With no
    * match the count is exact (an index walk); while a first sync has the name index deferred, the
@@ -135,7 +172,7 @@ export class SearchPages {
     }
     if (spec.match) {
       const counted = this.count(
-        `SELECT count(*) FROM (SELECT 1 FROM ${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''} LIMIT ${spec.countCap + 1})`,
+        `SELECT count(*) FROM (SELECT ${spec.listedAs ? `DISTINCT ${spec.listedAs}` : '1'} FROM ${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''} LIMIT ${spec.countCap + 1})`,
         params,
       )
       return { total: Math.min(counted, spec.countCap), capped: counted > spec.countCap }

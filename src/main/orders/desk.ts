@@ -65,7 +65,7 @@ const emptyOrderMessage = 'Add at least one line before sending.'
 /** A line's item, quantity and what the rep was shown for them, as a line stores it. */
 type SeenLine = Omit<DraftLine, 'lineId' | 'note'>
 
-/** A code that named a family's parent: what to open instead of adding a line. */
+/** A code (or a guid, as the line gave it) that named a family's parent: what to open instead of adding a line. */
 interface FamilyCode {
   code: string
   guid: string
@@ -252,7 +252,7 @@ export class OrderDesk {
       }
       // A family's parent only names its members: the rep picks them on its grid.
       if (item.isFamily) {
-        families.push({ code: wanted.sku ?? item.sku, guid: item.guid, title: item.name })
+        families.push({ code: wanted.sku ?? wanted.catalogItemGuid ?? item.sku, guid: item.guid, title: item.name })
         lineIds.push(null)
         continue
       }
