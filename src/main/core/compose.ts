@@ -116,6 +116,8 @@ export function createCore(config: CoreConfig): Core {
   )
 
   if (config.backgroundSync !== false) {
+    // Catalog work an upgrade left runs on the writer's thread from now; the window opens meanwhile.
+    void sync.startCatalogUpdate()
     sync.scheduler.start()
     connectivity.start()
     orders.driver.start()

@@ -6,6 +6,8 @@
  * that the order checks and usual items make.
  */
 import type { Database, Statement } from 'better-sqlite3'
+import { itemSearchFill, itemsBefore10, leanItemColumns, leanItemsSelect } from '../db/migrations/0010-lean-catalog-items'
+import { familyColumnsFill, familyIndex } from '../db/migrations/0017-item-families'
 import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from './rows'
 import { SearchIndex, type IndexedRow } from './search-index'
 import { SearchPages, type SearchCount } from './search-page'
@@ -550,4 +552,92 @@ interface ItemSearch {
   match: string | null
   limit: number
   offset: number
+}
+
+/**
+ * The per-item work a migration leaves for later on a large catalog (local/catalog-upkeep.ts orders
+ * it), each call one slice in one short transaction, so the window's own writes (a draft, the
+ * outbox) wait for one slice at most:
+ *
+ * - migration 10's copy: schema 9's rows, set aside as they were, become catalog_item_rows (with
+ *   their family columns and full-text entries) in local_id order, and leave the table set aside in
+ *   the same transaction, so what is left to copy is what that table still holds, whatever stopped
+ *   the copy;
+ * - migration 17's family columns and their index, on a laptop whose catalog was already past the
+ *   limit at that migration.
+ *
+ * The SQL is the migrations' own (leanItemsSelect, familyColumnsFill), so a large catalog ends up
+ * with the rows, full-text entries and indexes a small one gets at start.
+ */
+export class CatalogItemUpkeep {
+  private readonly exists: Statement<[string, string], number>
+  private copy: { bounds: Statement<[number], { lo: number | null; hi: number | null }>; insert: Statement<[number]>; families: Statement<[number, number]>; search: Statement<[number, number]>; remove: Statement<[number]> } | null = null
+  private families: Statement<[number, number]> | null = null
+
+  constructor(private readonly db: Database) {
+    this.exists = db.prepare<[string, string], number>('SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?').pluck()
+  }
+
+  /** Whether migration 10 left schema 9's rows to copy. */
+  leanItemsWaiting(): boolean {
+    return this.exists.get('table', itemsBefore10) !== undefined
+  }
+
+  /** Rows left to copy and rows already in catalog_item_rows: a count of each table, for the progress shown. */
+  leanItemsCounts(): { waiting: number; stored: number } {
+    const waiting = this.leanItemsWaiting() ? (this.db.prepare<[], number>(`SELECT count(*) FROM ${itemsBefore10}`).pluck().get() ?? 0) : 0
+    const stored = this.db.prepare<[], number>('SELECT count(*) FROM catalog_item_rows').pluck().get() ?? 0
+    return { waiting, stored }
+  }
+
+  /**
+   * Copies the next `rows` rows set aside by migration 10; returns how many it copied, 0 once none
+   * is left (the emptied table is then dropped).
+   */
+  copyLeanItems(rows: number): number {
+    if (!this.leanItemsWaiting()) return 0
+    const copy = (this.copy ??= {
+      bounds: this.db.prepare(`SELECT min(local_id) AS lo, max(local_id) AS hi FROM (SELECT local_id FROM ${itemsBefore10} ORDER BY local_id LIMIT ?)`),
+      insert: this.db.prepare(`INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect(itemsBefore10, 'WHERE i.local_id <= ?')}`),
+      families: this.db.prepare(familyColumnsFill('AND local_id BETWEEN ? AND ?')),
+      search: this.db.prepare(itemSearchFill('AND local_id BETWEEN ? AND ?')),
+      remove: this.db.prepare(`DELETE FROM ${itemsBefore10} WHERE local_id <= ?`),
+    })
+    return this.db.transaction(() => {
+      const { lo, hi } = copy.bounds.get(rows) ?? { lo: null, hi: null }
+      if (lo === null || hi === null) {
+        this.copy = null
+        this.db.exec(`DROP TABLE ${itemsBefore10}`)
+        return 0
+      }
+      const copied = copy.insert.run(hi).changes
+      copy.families.run(lo, hi)
+      copy.search.run(lo, hi)
+      copy.remove.run(hi)
+      return copied
+    }).immediate()
+  }
+
+  /**
+   * Whether migration 17 left the family columns of stored rows empty and their index unbuilt (the
+   * catalog was past the limit then). A first sync defers other indexes, never this one.
+   */
+  familiesWaiting(): boolean {
+    return this.exists.get('index', 'catalog_items_by_family') === undefined && this.exists.get('table', 'catalog_item_rows') !== undefined
+  }
+
+  /** The last local_id of catalog_item_rows: where the family fill ends. */
+  lastLocalId(): number {
+    return this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck().get() ?? 0
+  }
+
+  /** Fills the family columns of rows with local_id in (after, until]; `last` builds the index in the same transaction. */
+  fillFamilies(after: number, until: number, last: boolean, alsoRecord: () => void): void {
+    const families = (this.families ??= this.db.prepare(familyColumnsFill('AND local_id > ? AND local_id <= ?')))
+    this.db.transaction(() => {
+      families.run(after, until)
+      if (last) this.db.exec(familyIndex)
+      alsoRecord()
+    }).immediate()
+  }
 }

@@ -77,9 +77,9 @@ function flush(): void {
   }
 }
 
-/** Requests that make transactions of their own (index builds, the recount, the checkpoint), outside any batch. */
+/** Requests that make transactions of their own (index builds, the recount, the checkpoint, an upkeep slice), outside any batch. */
 function runsAlone(request: WriterRequest): boolean {
-  return request.op === 'finishBulk' || request.op === 'recountItems' || request.op === 'checkpoint'
+  return request.op === 'finishBulk' || request.op === 'recountItems' || request.op === 'checkpoint' || request.op === 'upkeep'
 }
 
 function respond(request: WriterRequest): WriterResponse {
