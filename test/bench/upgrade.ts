@@ -34,6 +34,8 @@ export interface UpgradeFigures {
   draftSaveP50Ms: number
   draftSaveMaxMs: number
   upgradedMb: number
+  /** Whether migration 10's copy was left to the writer's thread (past the limit), or done at start. */
+  leftToWriter: boolean
 }
 
 const catalogGuid = '7c1d0a52-0000-4000-8000-00000000c001'
@@ -182,6 +184,8 @@ export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir
   const saveDraft = db.prepare("UPDATE drafts SET updated_at = ? WHERE api_guid = '5a4b3c2d-0000-4000-8000-0000000000b1'")
   saveDraft.run(new Date().toISOString())
   const draftsUsableMs = performance.now() - started
+  // Below the limit the migrations did all of it at start: that start is the heaviest migration's time.
+  const leftToWriter = new LocalCopy(db, new Retention(db)).catalogUpkeep().next() === 'leanItems'
 
   // The work left, on the writer's thread as the app runs it; a draft saved every 100 ms meanwhile.
   const writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
@@ -199,7 +203,7 @@ export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir
     clearInterval(saver)
     await writer.close()
   }
-  const heaviestMs = performance.now() - jobStarted
+  const heaviestMs = leftToWriter ? performance.now() - jobStarted : draftsUsableMs
   if (new LocalCopy(db, new Retention(db)).catalogUpkeep().next() !== null) throw new Error('the catalog work was left unfinished')
   db.pragma('wal_checkpoint(TRUNCATE)')
   const upgradedMb = fileMb(path)
@@ -215,13 +219,24 @@ export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir
     draftSaveP50Ms: +median(waits).toFixed(1),
     draftSaveMaxMs: +Math.max(0, ...waits).toFixed(1),
     upgradedMb: Math.round(upgradedMb),
+    leftToWriter,
   }
+}
+
+/** bench:sync's rows for its --size ('bench': 100,000 items; 'demo' is too small to say anything). */
+export async function upgradeBenchRows(size: string): Promise<string[][]> {
+  const items = size === 'bench' ? 100_000 : /^\d+$/.test(size) ? Number(size) : null
+  if (items === null) return []
+  process.stdout.write(`Upgrade from schema 9 at ${items} items (a schema 9 database written by direct inserts, kept between runs)…\n`)
+  return upgradeRows(await measureUpgrade(items))
 }
 
 /** The rows bench:sync prints for it (label, figure, target, note). */
 export function upgradeRows(figures: UpgradeFigures): string[][] {
   return [
-    [`Heaviest migration at ${figures.items} items (migration 10's copy, left to the writer's thread)`, `${(figures.heaviestMs / 1000).toFixed(1)} s`, 'in the background', `${figures.slices} slices; draft save meanwhile p50 ${figures.draftSaveP50Ms} ms, max ${figures.draftSaveMaxMs} ms`],
+    figures.leftToWriter
+      ? [`Heaviest migration at ${figures.items} items`, `${(figures.heaviestMs / 1000).toFixed(1)} s`, 'in the background', `migration 10's copy on the writer's thread, ${figures.slices} slices; a draft saved meanwhile waited p50 ${figures.draftSaveP50Ms} ms, max ${figures.draftSaveMaxMs} ms`]
+      : [`Heaviest migration at ${figures.items} items`, `${(figures.heaviestMs / 1000).toFixed(1)} s`, '', 'migration 10 at start (below the 200,000-item limit)'],
     ['App start after upgrade: drafts usable in', `${figures.draftsUsableMs} ms`, '< 2000 ms', figures.draftsUsableMs < 2000 ? 'met' : 'NOT MET'],
   ]
 }

@@ -18,6 +18,10 @@ import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { inlineWriter } from '../../src/main/sync/page-writer'
 import { runCatalogUpkeep } from '../../src/main/sync/upkeep'
+import { createCore } from '../../src/main/core/compose'
+import { call } from '../../src/main/core/handlers'
+import { createConsoleLogger } from '../../src/main/ports'
+import type { CatalogUpdate } from '../../src/shared/synced'
 import { startHarness, type Harness } from './sync-support'
 import { schema9Database, serviceItems } from './schema9-support'
 
@@ -50,7 +54,7 @@ async function schema9WithOrders(): Promise<{ path: string; directory: string; o
   const old = schema9Database(path, harness.db, items, listingId)
   const [catalogGuid, catalogItems] = [...items.entries()][0]!
   const customer = harness.db.prepare<[], { guid: string; name: string }>('SELECT guid, name FROM customers WHERE active = 1 ORDER BY id LIMIT 1').get()!
-  const draft = { poNo: 'PO-9', note: 'written at schema 9', lines: [{ lineId: 'l1', catalogItemGuid: catalogItems[0]!.guid, sku: catalogItems[0]!.sku, qty: 2 }] }
+  const draft = { poNo: 'PO-9', note: 'written at schema 9', lines: [{ lineId: 'l1', catalogItemGuid: catalogItems[0]!.guid, sku: catalogItems[0]!.sku, name: catalogItems[0]!.name, note: '', qty: 2, unitPriceSeen: 1.5, qtyAvailableSeen: 10 }] }
   old.prepare('INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
     '5a4b3c2d-0000-4000-8000-000000000019', customer.guid, catalogGuid, JSON.stringify(draft), '2026-11-01T09:30:00.000Z', '2026-11-01T09:31:00.000Z')
   const entry = old.prepare(`INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
@@ -169,6 +173,31 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     expect(rest.at(-1)!.job).toBeNull()
     expect(rest.filter((progress) => progress.job === 'families').length).toBeLessThan(Math.ceil(1500 / 200))
     expect(catalogState(reopened)).toEqual(catalogState(small))
+  })
+
+  it('the app opens at once: drafts and the outbox answer, the update runs on the writer thread with progress, and ends', async () => {
+    const { path } = await schema9WithOrders()
+    const updates: CatalogUpdate[] = []
+    const core = createCore({
+      databasePath: path,
+      appVersion: '0.0.0-test',
+      largeCatalogItems: 500,
+      ports: { logger: createConsoleLogger('error'), events: { emit: (name, payload) => void (name === 'catalogUpdateChanged' && updates.push(payload as CatalogUpdate)) } },
+    })
+    try {
+      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: true, percent: 0, itemsBrowsable: false } })
+      const drafts = await call(core.handlers, 'listDrafts')
+      expect(drafts.ok && drafts.value.map((draft) => draft.lineCount)).toEqual([1])
+      const outbox = await call(core.handlers, 'listOutbox')
+      expect(outbox.ok).toBe(true)
+      for (let waited = 0; !updates.some((update) => !update.updating) && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(updates.at(-1)).toEqual({ updating: false, percent: 100, itemsBrowsable: true })
+      expect(updates.some((update) => update.updating && update.percent > 0 && update.percent < 100)).toBe(true)
+      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: false, percent: 100, itemsBrowsable: true } })
+      expect(core.db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get())
+    } finally {
+      await core.close()
+    }
   })
 
   it('runs on a writer, with progress, until none is left', async () => {
