@@ -100,13 +100,16 @@ export function createSync(options: SyncOptions): Sync {
   }
 
   // The catalog work an upgrade left: its progress as the screens show it, a few times a second at most.
+  // Counting a catalog not counted yet is too short to be worth a notice: only the copy and the
+  // family fill are shown.
+  const shown = (job: CatalogUpkeepProgress['job']) => job === 'leanItems' || job === 'families'
   const firstJob = store.catalogUpkeep().next()
-  let update: CatalogUpdate = { updating: firstJob !== null, percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
+  let update: CatalogUpdate = { updating: shown(firstJob), percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
   let lastUpdateEmit = 0
   function reportUpdate(progress: CatalogUpkeepProgress): void {
     const next: CatalogUpdate = {
-      updating: progress.job !== null,
-      percent: progress.job === null ? 100 : Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)),
+      updating: shown(progress.job),
+      percent: shown(progress.job) ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)) : 100,
       itemsBrowsable: progress.itemsBrowsable,
     }
     const changed = next.updating !== update.updating || next.itemsBrowsable !== update.itemsBrowsable

@@ -67,9 +67,10 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
   }
 
   // Sync writes the rows the catalog work copies: a run does what is left of it first.
-  const upkeepFirst = async (writer: PageWriter, signal: AbortSignal) => {
-    if (store.catalogUpkeep().next() === null) return
+  const upkeepFirst = async (writer: PageWriter, signal: AbortSignal): Promise<boolean> => {
+    if (store.catalogUpkeep().next() === null) return false
     await runCatalogUpkeep(writer, { signal, ...(parts.onUpkeepProgress ? { onProgress: parts.onUpkeepProgress } : {}) })
+    return true
   }
 
   const upkeep: UpkeepRun = async (options = {}) => {
@@ -94,8 +95,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
       async (signal) => {
         const writer = await pageWriter()
         try {
-          await upkeepFirst(writer, signal)
-          if (signal.aborted) throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
+          if ((await upkeepFirst(writer, signal)) && signal.aborted) throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
           const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
