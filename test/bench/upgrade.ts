@@ -140,7 +140,7 @@ function buildSchema9(path: string, items: number): void {
     SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_items WHERE deleted_at IS NULL AND unlisted_at IS NULL`)
   // A draft and a queued order, as a rep's laptop has them.
   db.prepare("INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES ('5a4b3c2d-0000-4000-8000-0000000000b1', 'c-1', ?, ?, '2026-11-01T09:30:00.000Z', '2026-11-01T09:30:00.000Z')").run(
-    catalogGuid, JSON.stringify({ poNo: 'PO-1', lines: [{ lineId: 'l1', catalogItemGuid: itemRecord(1, categories).guid, qty: 2 }] }))
+    catalogGuid, JSON.stringify({ poNo: 'PO-1', note: '', lines: [{ lineId: 'l1', catalogItemGuid: itemRecord(1, categories).guid, sku: itemRecord(1, categories).sku, name: itemRecord(1, categories).name, note: '', qty: 2, unitPriceSeen: 5, qtyAvailableSeen: 1 }] }))
   db.prepare(`INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
     VALUES ('5a4b3c2d-0000-4000-8000-0000000000b2', 'queued', 'c-1', 'Bench customer', ?, '{"subTotal":1}', 0, '2026-11-01T09:40:00.000Z', '2026-11-01T09:40:00.000Z')`).run(catalogGuid)
   db.pragma('wal_checkpoint(TRUNCATE)')

@@ -147,6 +147,29 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     expect(JSON.stringify(ordersAfter[0])).not.toEqual(JSON.stringify(ordersBefore[0]))
   })
 
+  it('migration 13 on a large catalog (a laptop at schema 10 to 12): the rows copied in slices after start, resumed after a crash, the same catalog', async () => {
+    const { path, directory, ordersOf, ordersBefore } = await schema9WithOrders()
+    // A laptop at schema 12 (migration 10 at start, below the limit then).
+    closeDatabase(opened(openDatabase(path, { migrations: migrations.filter((m) => m.version <= 12) })))
+    const smallPath = join(directory, 'small.db')
+    copyFileSync(path, smallPath)
+    const small = opened(openDatabase(smallPath))
+    slices(new CatalogUpkeep(small))
+
+    const large = opened(openDatabase(path, limit))
+    expect(large.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get()).toBe(0)
+    expect(ordersOf(large)).toEqual(ordersBefore)
+    const before = slices(new CatalogUpkeep(large), 3)
+    expect(before.every((progress) => progress.job === 'leanItems' && progress.done > 0 && progress.done < progress.total)).toBe(true)
+    large.close()
+
+    const reopened = opened(openDatabase(path, limit))
+    expect(slices(new CatalogUpkeep(reopened)).at(-1)!.job).toBeNull()
+    searchIndexWhole(reopened)
+    expect(catalogState(reopened)).toEqual(catalogState(small))
+    expect(ordersOf(reopened)).toEqual(ordersBefore)
+  })
+
   it('migration 17 on a large catalog, also on a laptop upgraded before: the family columns and index filled in slices, resumed after a crash', async () => {
     const { path, directory } = await schema9WithOrders()
     const smallPath = join(directory, 'small.db')

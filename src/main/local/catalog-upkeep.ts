@@ -3,7 +3,7 @@
  * of a large catalog (past MigrationOptions.largeCatalogItems) does only what touches no item at start
  * and leaves the rest here, so the app opens at once and drafts, the outbox and sending work while it
  * is done. The jobs are told by the schema itself, not by a list that could disagree with it: a table
- * migration 10 set aside, an index migration 17 could not build, a catalog whose items are not
+ * migration 10 or 13 set aside (job 'leanItems', the rows copied), an index migration 17 could not build, a catalog whose items are not
  * counted yet (migration 18). So a laptop already upgraded by a version before this one, or one that
  * crashed or quit mid-job, is picked up where it is.
  *
@@ -58,7 +58,7 @@ export class CatalogUpkeep {
 
   /** The first job left, by cheap schema reads: nothing on this laptop's catalog is counted. */
   next(): CatalogUpkeepJob | null {
-    if (this.items.leanItemsWaiting()) return 'leanItems'
+    if (this.items.rowsWaiting()) return 'leanItems'
     if (this.items.familiesWaiting()) return 'families'
     if (this.writes.uncounted(this.catalogs.liveCatalogGuids()).length > 0) return 'counts'
     return null
@@ -85,11 +85,11 @@ export class CatalogUpkeep {
 
   private copySlice(): CatalogUpkeepProgress {
     if (!this.copyTotals) {
-      const { waiting, stored } = this.items.leanItemsCounts()
+      const { waiting, stored } = this.items.rowsCounts()
       this.copyTotals = { total: waiting + stored, done: stored }
     }
     const started = performance.now()
-    const copied = this.items.copyLeanItems(this.rowsPerSlice)
+    const copied = this.items.copyRows(this.rowsPerSlice)
     const elapsed = performance.now() - started
     if (copied > 0) {
       this.copyTotals.done += copied
