@@ -43,7 +43,7 @@ function opened(db: Database): Database {
 }
 
 /** A schema 9 database of 1,500 items, with a draft and a queued order, and what its order tables held. */
-async function schema9WithOrders(): Promise<{ path: string; directory: string; ordersOf: (db: Database) => unknown[]; ordersBefore: unknown[] }> {
+async function schema9WithOrders(): Promise<{ path: string; directory: string; ordersOf: (db: Database) => unknown[]; ordersBefore: unknown[]; draftItemGuid: string }> {
   harness = await startHarness({ size: 1500, pageSize: 100 })
   expect((await harness.sync()).ok).toBe(true)
   const items = await serviceItems(harness)
@@ -69,7 +69,7 @@ async function schema9WithOrders(): Promise<{ path: string; directory: string; o
   const ordersOf = (db: Database) => tables.map(({ table, columns }) => db.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).raw().all())
   const ordersBefore = ordersOf(old)
   closeDatabase(old)
-  return { path, directory, ordersOf, ordersBefore }
+  return { path, directory, ordersOf, ordersBefore, draftItemGuid: catalogItems[0]!.guid }
 }
 
 /** Everything of the catalog the upkeep writes, as the small upgrade leaves it. */
@@ -105,7 +105,7 @@ function slices(upkeep: CatalogUpkeep, max = Infinity): CatalogUpkeepProgress[] 
 
 describe('catalog work left by an upgrade (issue 28)', () => {
   it('migration 10 on a large catalog: drafts and outbox at once, the copy in slices, resumed after a crash, the same catalog as a small upgrade', async () => {
-    const { path, directory, ordersOf, ordersBefore } = await schema9WithOrders()
+    const { path, directory, ordersOf, ordersBefore, draftItemGuid } = await schema9WithOrders()
     const smallPath = join(directory, 'small.db')
     copyFileSync(path, smallPath)
 
@@ -124,7 +124,14 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     // A draft is saved while the copy waits.
     large.prepare("UPDATE drafts SET updated_at = '2026-11-02T00:00:00.000Z' WHERE api_guid = '5a4b3c2d-0000-4000-8000-000000000019'").run()
 
-    // A few slices, then the process dies mid-copy (no clean close).
+    // The first slice copies the items the draft and the queued order name, so checking and sending work.
+    const first = upkeep.slice()
+    expect(first.done).toBeGreaterThan(0)
+    expect(large.prepare("SELECT guid FROM catalog_item_rows WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')").pluck().all()).toHaveLength(
+      new Set(large.prepare("SELECT guid FROM retained_refs WHERE kind = 'catalogItem'").pluck().all()).size,
+    )
+    expect(new BrowseQueries(large).getCatalogItem({ guid: draftItemGuid })).toEqual(new BrowseQueries(small).getCatalogItem({ guid: draftItemGuid }))
+    // A few slices more, then the process dies mid-copy (no clean close).
     const before = slices(upkeep, 3)
     expect(before.every((progress) => progress.job === 'leanItems' && !progress.itemsBrowsable)).toBe(true)
     expect(before.map((progress) => progress.done)).toEqual([...before.map((progress) => progress.done)].sort((a, b) => a - b))

@@ -576,6 +576,10 @@ export class CatalogItemUpkeep {
     from: string
     bounds: Statement<[number], { lo: number | null; hi: number | null }>
     insert: Statement<[number]>
+    insertOne: Statement<[number]>
+    needed: Statement<[], number>
+    neededDone: boolean
+    removeOne: Statement<[number]>
     families: Statement<[number, number]>
     search: Statement<[number, number]> | null
     remove: Statement<[number]>
@@ -624,6 +628,14 @@ export class CatalogItemUpkeep {
             ? `INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect(aside, 'WHERE i.local_id <= ?')}`
             : `INSERT INTO catalog_item_rows (${columns}) SELECT ${columns} FROM ${aside} WHERE local_id <= ?`,
         ),
+        insertOne: this.db.prepare(
+          aside === itemsBefore10
+            ? `INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect(aside, 'WHERE i.local_id = ?')}`
+            : `INSERT INTO catalog_item_rows (${columns}) SELECT ${columns} FROM ${aside} WHERE local_id = ?`,
+        ),
+        needed: this.db.prepare<[], number>(`SELECT local_id FROM ${aside} WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')`).pluck(),
+        neededDone: false,
+        removeOne: this.db.prepare(`DELETE FROM ${aside} WHERE local_id = ?`),
         families: this.db.prepare(familyColumnsFill('AND local_id BETWEEN ? AND ?')),
         search: aside === itemsBefore10 ? this.db.prepare(itemSearchFill('AND local_id BETWEEN ? AND ?')) : null,
         remove: this.db.prepare(`DELETE FROM ${aside} WHERE local_id <= ?`),
@@ -631,6 +643,19 @@ export class CatalogItemUpkeep {
     }
     const copy = this.copy
     return this.db.transaction(() => {
+      // First the items drafts, quotes and the outbox name (retained_refs, local/retention.ts), so
+      // checking and sending a draft finds them while the rest is copied.
+      if (!copy.neededDone) {
+        copy.neededDone = true
+        let copied = 0
+        for (const localId of copy.needed.all()) {
+          copied += copy.insertOne.run(localId).changes
+          copy.families.run(localId, localId)
+          copy.search?.run(localId, localId)
+          copy.removeOne.run(localId)
+        }
+        if (copied > 0) return copied
+      }
       const { lo, hi } = copy.bounds.get(rows) ?? { lo: null, hi: null }
       if (lo === null || hi === null) {
         this.copy = null
