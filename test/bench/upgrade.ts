@@ -143,6 +143,8 @@ function buildSchema9(path: string, items: number): void {
     catalogGuid, JSON.stringify({ poNo: 'PO-1', note: '', lines: [{ lineId: 'l1', catalogItemGuid: itemRecord(1, categories).guid, sku: itemRecord(1, categories).sku, name: itemRecord(1, categories).name, note: '', qty: 2, unitPriceSeen: 5, qtyAvailableSeen: 1 }] }))
   db.prepare(`INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
     VALUES ('5a4b3c2d-0000-4000-8000-0000000000b2', 'queued', 'c-1', 'Bench customer', ?, '{"subTotal":1}', 0, '2026-11-01T09:40:00.000Z', '2026-11-01T09:40:00.000Z')`).run(catalogGuid)
+  db.prepare("INSERT INTO outbox_payloads (entry_id, draft, request) SELECT id, ?, ? FROM outbox WHERE api_guid = '5a4b3c2d-0000-4000-8000-0000000000b2'").run(
+    JSON.stringify({ poNo: 'PO-2', note: '', lines: [] }), JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-0000000000b2' } } }))
   db.pragma('wal_checkpoint(TRUNCATE)')
   closeDatabase(db)
 }
