@@ -4,8 +4,9 @@
  *
  * With the Electron binary installed, the desktop app starts (electron-vite dev) on a throwaway data
  * folder, told the demo services' addresses and keys through the environment. Without it, the built
- * renderer is served through the test bridge, with a profile manager whose two profiles are already
- * connected and synced, at a printed 127.0.0.1 address to open in a browser.
+ * renderer is served through the test bridge, with a profile manager whose two profiles are connected
+ * and sync in the background (the one on screen at once, the other when switched to), at a printed
+ * 127.0.0.1 address to open in a browser.
  *
  * Options: --port N (the first double's port, default 4010; the second takes the next), --size
  * demo|bench|<items>, --bridge (use the bridge even where Electron exists).
@@ -74,8 +75,10 @@ async function main(): Promise<void> {
     secrets: createMemoryKeychain(),
     coreConfig: () => ({ appVersion: process.env.npm_package_version ?? '0.0.0-demo', ports: { logger: createConsoleLogger('warn') } }),
   })
-  await connectDemoProfiles(profiles, connections, (line) => process.stdout.write(`${line}\n`))
+  // The window first, then the connections: each profile's first sync runs in the background as the
+  // app runs it, so the catalog screen is there (and answers) while the items arrive.
   const bridge = await startBridge({ handlers: profiles.handlers, events: profiles.events, rendererDir: join(root, 'out/renderer') })
+  await connectDemoProfiles(profiles, connections, (line) => process.stdout.write(`${line}\n`), { waitForSync: false })
   process.stdout.write(
     `\nNo Electron binary here, so Satchel is served through the test bridge:\n\n    ${bridge.url}\n\n` +
       `Open it in a browser (Chromium: /usr/bin/chromium). Profiles and databases: ${dataDir}\nCtrl+C stops everything.\n`,

@@ -12,6 +12,7 @@ export const methodNames = [
   'syncNow',
   'cancelSync',
   'getSyncStatus',
+  'getCatalogUpdate',
   'listCatalogs',
   'listCategories',
   'searchCatalogItems',
@@ -78,6 +79,7 @@ export type EventName =
   | 'syncStatusChanged'
   | 'syncProgress'
   | 'syncFinished'
+  | 'catalogUpdateChanged'
   | 'outboxChanged'
   | 'connectivityChanged'
   | 'updateStateChanged'

@@ -30,6 +30,7 @@ import {
   orderListSchema,
   syncNowSchema,
   syncProgressSchema,
+  catalogUpdateSchema,
   syncReportSchema,
   syncStatusSchema,
 } from './synced'
@@ -143,6 +144,8 @@ export const contract = {
   syncNow: { input: syncNowSchema, output: syncReportSchema },
   cancelSync: { input: noArgument, output: z.object({ cancelled: z.boolean() }) },
   getSyncStatus: { input: noArgument, output: syncStatusSchema },
+  /** Where the catalog work an upgrade left stands (see catalogUpdateSchema). */
+  getCatalogUpdate: { input: noArgument, output: catalogUpdateSchema },
   /** With customerGuid: only the catalogs that customer may order from. */
   listCatalogs: { input: z.object({ customerGuid: z.string().min(1).max(100).optional() }).strict().optional(), output: z.array(catalogSummarySchema) },
   listCategories: { input: z.object({ catalogGuid: z.string().min(1).max(100) }).strict(), output: z.array(categorySummarySchema) },
@@ -174,6 +177,8 @@ type EventSchemas = SchemaOfEach<{
   /** At most a few times a second while a sync runs. */
   syncProgress: typeof syncProgressSchema
   syncFinished: typeof syncReportSchema
+  /** After each slice of the catalog work an upgrade left, at most a few times a second, and when it is done. */
+  catalogUpdateChanged: typeof catalogUpdateSchema
   /** Any outbox entry changed state, or one was added or removed. */
   outboxChanged: typeof outboxSummarySchema
   connectivityChanged: typeof connectivitySchema

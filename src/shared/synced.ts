@@ -388,6 +388,19 @@ export const syncProgressSchema = z.object({
 })
 export type SyncProgress = z.infer<typeof syncProgressSchema>
 
+/**
+ * Catalog work an upgrade left for after start-up on a large catalog (the items copied into their new
+ * table, a family index built, counts taken). Drafts, the outbox and sending work meanwhile.
+ */
+export const catalogUpdateSchema = z.object({
+  updating: z.boolean(),
+  /** How far the work under way has got, 0–100. */
+  percent: z.number(),
+  /** False while the items are copied: those not copied yet are not found by browsing or search. */
+  itemsBrowsable: z.boolean(),
+})
+export type CatalogUpdate = z.infer<typeof catalogUpdateSchema>
+
 const scopeReportSchema = z.object({
   scope: z.string(),
   mode: z.enum(['full', 'delta']),

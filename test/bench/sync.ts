@@ -48,6 +48,7 @@ import { sourceWriterWorker, startWorkerWriter } from '../../src/main/sync/page-
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { plainInsert, satchelInsert } from './plain-insert'
 import { coldOpen, measureCategoryBrowse, measureSearches } from './catalog-at-size'
+import { upgradeBenchRows } from './upgrade'
 import { control, controlGet, printTable, root, startDouble, writeResults, type Double } from './support'
 
 const pageSize = 100
@@ -659,6 +660,7 @@ async function main(): Promise<void> {
       ['  longest store call', `${results.longestStoreCallMs} ms`, '', `${results.longestStoreCall} (main thread)`],
       ['Load average (1 min)', `${loadBefore[0]} → ${results.loadAverage.after[0]}`, '', `${results.cpus} CPUs, shared`],
     ]
+    rowsOut.push(...(await upgradeBenchRows(size)))
     printTable(rowsOut)
     writeResults('sync', results)
   } finally {

@@ -12,6 +12,7 @@ import { LocalCopy } from '../local/copy'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../sync/engine'
 import { createSyncRun } from '../sync/run'
+import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import { AppSettings } from '../settings/app-settings'
 import { OutboxReader } from '../orders/outbox'
 import { cliConnection } from './connection'
@@ -60,7 +61,18 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     const settings = new AppSettings(db).get()
     const outbox = new OutboxReader(db)
     const orderDetails = { limit: () => settings.orderDetailsPerSync, sentApiGuids: () => outbox.sentOrders().map((sent) => sent.apiGuid) }
-    const run = createSyncRun({ db, store, lease, clock: systemClock, logger: silentLogger, orderDetails })
+    const run = createSyncRun({
+      db,
+      store,
+      lease,
+      clock: systemClock,
+      logger: silentLogger,
+      orderDetails,
+      // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
+      ...(output.progress
+        ? { onUpkeepProgress: (progress: CatalogUpkeepProgress) => output.progress?.(progress.job ? `${progressBar(progress.done / Math.max(progress.total, 1))} updating the catalog after the upgrade` : 'catalog updated') }
+        : {}),
+    })
     const queries = new BrowseQueries(db)
     let catalogNames = new Map<string, string>()
     const report = await run({

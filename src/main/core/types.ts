@@ -45,6 +45,8 @@ export interface CoreConfig {
   connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'activeOnlineMs' | 'activeOfflineMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>
   /** Sync at start-up and every settings.syncIntervalMinutes (default true; tests that drive sync themselves turn it off). */
   backgroundSync?: boolean
+  /** See OpenDatabaseOptions.largeCatalogItems: lowered by tests of a large catalog's upgrade. */
+  largeCatalogItems?: number
 }
 
 export interface Core {

@@ -4,7 +4,7 @@ import { dirname } from 'node:path'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
 import { DatabaseFileError, explainDatabaseError, hasContent, isNoRoom, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
-import type { Migration } from './migration'
+import { defaultLargeCatalogItems, type Migration, type MigrationOptions } from './migration'
 import { migrations as defaultMigrations } from './migrations'
 
 export interface OpenDatabaseOptions {
@@ -21,6 +21,8 @@ export interface OpenDatabaseOptions {
   create?: boolean
   /** Who reads the messages of the errors thrown (what to do differs for the app and the CLI). Default 'app'. */
   audience?: Audience
+  /** See MigrationOptions.largeCatalogItems; 200,000 unless a test lowers it. */
+  largeCatalogItems?: number
 }
 
 export type { Database }
@@ -162,7 +164,7 @@ function openForWriting(path: string, options: OpenDatabaseOptions, audience: Au
     // NORMAL is durable across application crashes in WAL mode; the outbox asks for FULL where a
     // power cut must not lose a queued order.
     db.pragma('synchronous = NORMAL')
-    migrate(db, migrations, options.logger)
+    migrate(db, migrations, { largeCatalogItems: options.largeCatalogItems ?? defaultLargeCatalogItems }, options.logger)
     return db
   } catch (error) {
     db.close()
@@ -226,7 +228,7 @@ export function latestSchemaVersion(migrations: Migration[] = defaultMigrations)
   return migrations.reduce((max, m) => Math.max(max, m.version), 0)
 }
 
-function migrate(db: Database, migrations: Migration[], logger?: Logger): void {
+function migrate(db: Database, migrations: Migration[], options: MigrationOptions, logger?: Logger): void {
   const current = db.pragma('user_version', { simple: true }) as number
   const latest = latestSchemaVersion(migrations)
   if (current > latest) throw newerSchemaError(current, latest)
@@ -234,7 +236,7 @@ function migrate(db: Database, migrations: Migration[], logger?: Logger): void {
   if (pending.length === 0) return
   db.transaction(() => {
     for (const migration of pending) {
-      migration.up(db)
+      migration.up(db, options)
       db.pragma(`user_version = ${migration.version}`)
     }
   }).immediate()

@@ -6,6 +6,9 @@
  * that the order checks and usual items make.
  */
 import type { Database, Statement } from 'better-sqlite3'
+import { itemSearchFill, itemsBefore10, leanItemColumns, leanItemsSelect } from '../db/migrations/0010-lean-catalog-items'
+import { itemsBefore13 } from '../db/migrations/0013-item-guid-index'
+import { familyColumnsFill, familyIndex } from '../db/migrations/0017-item-families'
 import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from './rows'
 import { SearchIndex, type IndexedRow } from './search-index'
 import { SearchPages, type SearchCount } from './search-page'
@@ -616,4 +619,143 @@ interface ItemSearch {
   match: string | null
   limit: number
   offset: number
+}
+
+/**
+ * The per-item work a migration leaves for later on a large catalog (local/catalog-upkeep.ts orders
+ * it), each call one slice in one short transaction, so the window's own writes (a draft, the
+ * outbox) wait for one slice at most:
+ *
+ * - migration 10's copy: schema 9's rows, set aside as they were, become catalog_item_rows (with
+ *   their family columns and full-text entries) in local_id order, and leave the table set aside in
+ *   the same transaction, so what is left to copy is what that table still holds, whatever stopped
+ *   the copy; migration 13's likewise, rows copied as they are;
+ * - migration 17's family columns and their index, on a laptop whose catalog was already past the
+ *   limit at that migration.
+ *
+ * The SQL is the migrations' own (leanItemsSelect, itemSearchFill, familyColumnsFill), so a large catalog ends up
+ * with the rows, full-text entries and indexes a small one gets at start.
+ */
+export class CatalogItemUpkeep {
+  private readonly exists: Statement<[string, string], number>
+  private copy: {
+    from: string
+    bounds: Statement<[number], { lo: number | null; hi: number | null }>
+    insert: Statement<[number]>
+    insertOne: Statement<[number]>
+    needed: Statement<[], number>
+    neededDone: boolean
+    removeOne: Statement<[number]>
+    families: Statement<[number, number]>
+    search: Statement<[number, number]> | null
+    remove: Statement<[number]>
+  } | null = null
+  private families: Statement<[number, number]> | null = null
+
+  constructor(private readonly db: Database) {
+    this.exists = db.prepare<[string, string], number>('SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?').pluck()
+  }
+
+  /** The table migration 10 or 13 set aside with rows still to copy, or null. */
+  private setAside(): string | null {
+    if (this.exists.get('table', itemsBefore10) !== undefined) return itemsBefore10
+    if (this.exists.get('table', itemsBefore13) !== undefined) return itemsBefore13
+    return null
+  }
+
+  /** Whether migration 10 or 13 left rows to copy. */
+  rowsWaiting(): boolean {
+    return this.setAside() !== null
+  }
+
+  /** Rows left to copy and rows already in catalog_item_rows: a count of each table, for the progress shown. */
+  rowsCounts(): { waiting: number; stored: number } {
+    const aside = this.setAside()
+    const waiting = aside ? (this.db.prepare<[], number>(`SELECT count(*) FROM ${aside}`).pluck().get() ?? 0) : 0
+    const stored = this.db.prepare<[], number>('SELECT count(*) FROM catalog_item_rows').pluck().get() ?? 0
+    return { waiting, stored }
+  }
+
+  /**
+   * Copies the next `rows` rows set aside by migration 10 (made lean, with their full-text entries)
+   * or 13 (as they were: their full-text entries, keyed by local_id, stayed); returns how many it
+   * copied, 0 once none is left (the emptied table is then dropped).
+   */
+  copyRows(rows: number): number {
+    const aside = this.setAside()
+    if (!aside) return 0
+    if (this.copy?.from !== aside) {
+      const columns = this.db.prepare<[], string>(`SELECT name FROM pragma_table_info('${aside}')`).pluck().all().join(', ')
+      this.copy = {
+        from: aside,
+        bounds: this.db.prepare(`SELECT min(local_id) AS lo, max(local_id) AS hi FROM (SELECT local_id FROM ${aside} ORDER BY local_id LIMIT ?)`),
+        insert: this.db.prepare(
+          aside === itemsBefore10
+            ? `INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect(aside, 'WHERE i.local_id <= ?')}`
+            : `INSERT INTO catalog_item_rows (${columns}) SELECT ${columns} FROM ${aside} WHERE local_id <= ?`,
+        ),
+        insertOne: this.db.prepare(
+          aside === itemsBefore10
+            ? `INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect(aside, 'WHERE i.local_id = ?')}`
+            : `INSERT INTO catalog_item_rows (${columns}) SELECT ${columns} FROM ${aside} WHERE local_id = ?`,
+        ),
+        needed: this.db.prepare<[], number>(`SELECT local_id FROM ${aside} WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')`).pluck(),
+        neededDone: false,
+        removeOne: this.db.prepare(`DELETE FROM ${aside} WHERE local_id = ?`),
+        families: this.db.prepare(familyColumnsFill('AND local_id BETWEEN ? AND ?')),
+        search: aside === itemsBefore10 ? this.db.prepare(itemSearchFill('AND local_id BETWEEN ? AND ?')) : null,
+        remove: this.db.prepare(`DELETE FROM ${aside} WHERE local_id <= ?`),
+      }
+    }
+    const copy = this.copy
+    return this.db.transaction(() => {
+      // First the items drafts, quotes and the outbox name (retained_refs, local/retention.ts), so
+      // checking and sending a draft finds them while the rest is copied.
+      if (!copy.neededDone) {
+        copy.neededDone = true
+        let copied = 0
+        for (const localId of copy.needed.all()) {
+          copied += copy.insertOne.run(localId).changes
+          copy.families.run(localId, localId)
+          copy.search?.run(localId, localId)
+          copy.removeOne.run(localId)
+        }
+        if (copied > 0) return copied
+      }
+      const { lo, hi } = copy.bounds.get(rows) ?? { lo: null, hi: null }
+      if (lo === null || hi === null) {
+        this.copy = null
+        this.db.exec(`DROP TABLE ${aside}`)
+        return 0
+      }
+      const copied = copy.insert.run(hi).changes
+      copy.families.run(lo, hi)
+      copy.search?.run(lo, hi)
+      copy.remove.run(hi)
+      return copied
+    }).immediate()
+  }
+
+  /**
+   * Whether migration 17 left the family columns of stored rows empty and their index unbuilt (the
+   * catalog was past the limit then). A first sync defers other indexes, never this one.
+   */
+  familiesWaiting(): boolean {
+    return this.exists.get('index', 'catalog_items_by_family') === undefined && this.exists.get('table', 'catalog_item_rows') !== undefined
+  }
+
+  /** The last local_id of catalog_item_rows: where the family fill ends. */
+  lastLocalId(): number {
+    return this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck().get() ?? 0
+  }
+
+  /** Fills the family columns of rows with local_id in (after, until]; `last` builds the index in the same transaction. */
+  fillFamilies(after: number, until: number, last: boolean, alsoRecord: () => void): void {
+    const families = (this.families ??= this.db.prepare(familyColumnsFill('AND local_id > ? AND local_id <= ?')))
+    this.db.transaction(() => {
+      families.run(after, until)
+      if (last) this.db.exec(familyIndex)
+      alsoRecord()
+    }).immediate()
+  }
 }

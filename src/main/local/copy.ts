@@ -18,6 +18,7 @@ import { SyncState } from './sync-state'
 import type { SyncedTable, TableStatements } from './synced-table'
 import { CatalogItemWrites, catalogItemsTable, deferrableItemIndexes } from './catalog-items'
 import { CatalogWrites, Catalogs, catalogsTable, categoriesTable } from './catalogs'
+import { CatalogUpkeep } from './catalog-upkeep'
 import { CustomerWrites, customersTable } from './customers'
 import { OrderWrites, ordersTable } from './order-history'
 import { PriceGroupWrites, priceGroupsTable } from './price-groups'
@@ -117,6 +118,7 @@ export class LocalCopy extends SyncState {
    * writer's memory at a million items. Null otherwise.
    */
   private itemsOffTheirIds: Map<string, number> | null = null
+  private upkeep: CatalogUpkeep | null = null
 
   constructor(
     db: Database,
@@ -536,6 +538,11 @@ export class LocalCopy extends SyncState {
   /** The catalog's name as last synced, for messages; null when it is not here. */
   catalogName(catalogGuid: string): string | null {
     return this.catalogReads.nameOf(catalogGuid) ?? null
+  }
+
+  /** The catalog work a migration left (catalog-upkeep.ts), prepared when first asked. */
+  catalogUpkeep(): CatalogUpkeep {
+    return (this.upkeep ??= new CatalogUpkeep(this.db))
   }
 
   /** Copies what the WAL holds into the database file, as far as no reader still needs it. */

@@ -131,7 +131,8 @@ async function start(): Promise<void> {
       },
     }),
   })
-  if (demo) await connectDemoProfiles(profiles, demo.connections).catch((error: unknown) => logger.error('the demo profiles were not connected', { error }))
+  // Connected, not synced: the window opens at once and the first sync runs behind it.
+  if (demo) await connectDemoProfiles(profiles, demo.connections, undefined, { waitForSync: false }).catch((error: unknown) => logger.error('the demo profiles were not connected', { error }))
 
   const outbox = profiles.outboxActivity
 

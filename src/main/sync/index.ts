@@ -3,7 +3,8 @@
  * the contract's sync methods. Browsing what it filled is browse/'s; the service clients are given.
  */
 import type { Implementations } from '../../shared/contract'
-import type { SyncProgress } from '../../shared/synced'
+import type { CatalogUpdate, SyncProgress } from '../../shared/synced'
+import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import type { Database } from '../db/database'
 import { Lease } from '../db/lease'
 import type { EventHub } from '../events'
@@ -18,7 +19,7 @@ import type { OrderDetailPolicy } from './order-details'
 import { SyncScheduler, watchBusy } from './scheduler'
 import type { Worker } from 'node:worker_threads'
 
-type SyncMethods = Pick<Implementations, 'syncNow' | 'cancelSync' | 'getSyncStatus'>
+type SyncMethods = Pick<Implementations, 'syncNow' | 'cancelSync' | 'getSyncStatus' | 'getCatalogUpdate'>
 
 export interface Sync {
   scheduler: SyncScheduler
@@ -36,6 +37,11 @@ export interface Sync {
    * one attempt, a few seconds at most, since a rep is waiting; the local copy decides otherwise.
    */
   refreshItems(catalogGuid: string, itemGuids: string[], customerGuid: string | null): Promise<void>
+  /**
+   * Starts the catalog work an upgrade left (local/catalog-upkeep.ts) on the writer's thread, when
+   * there is any; runs of the scheduler wait for it. Resolves when it is done or stopped.
+   */
+  startCatalogUpdate(): Promise<void>
   close(): Promise<void>
 }
 
@@ -77,6 +83,7 @@ export function createSync(options: SyncOptions): Sync {
     clock,
     logger: syncLogger,
     orderDetails: options.orderDetails,
+    onUpkeepProgress: (progress) => reportUpdate(progress),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
   })
@@ -92,6 +99,34 @@ export function createSync(options: SyncOptions): Sync {
     events.emit('syncProgress', progress)
   }
 
+  // The catalog work an upgrade left: its progress as the screens show it, a few times a second at most.
+  // Counting a catalog not counted yet is too short to be worth a notice: only the copy and the
+  // family fill are shown.
+  const shown = (job: CatalogUpkeepProgress['job']) => job === 'leanItems' || job === 'families'
+  const firstJob = store.catalogUpkeep().next()
+  let update: CatalogUpdate = { updating: shown(firstJob), percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
+  let lastUpdateEmit = 0
+  function reportUpdate(progress: CatalogUpkeepProgress): void {
+    const next: CatalogUpdate = {
+      updating: shown(progress.job),
+      percent: shown(progress.job) ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)) : 100,
+      itemsBrowsable: progress.itemsBrowsable,
+    }
+    const changed = next.updating !== update.updating || next.itemsBrowsable !== update.itemsBrowsable
+    update = next
+    const now = performance.now()
+    if (!changed && now - lastUpdateEmit < minGapMs) return
+    lastUpdateEmit = now
+    events.emit('catalogUpdateChanged', update)
+  }
+  const stopUpdate = new AbortController()
+  let updating: Promise<void> | null = null
+  const startCatalogUpdate = (): Promise<void> =>
+    (updating ??= run.upkeep({ signal: stopUpdate.signal }).catch((error: unknown) => {
+      // Left as it is: the next start, or the next sync run, goes on from there.
+      syncLogger.warn('the catalog update stopped', { message: error instanceof Error ? error.message : String(error) })
+    }))
+
   const scheduler = new SyncScheduler({
     createEngine: async () => {
       const source = await clients.forSaved()
@@ -100,7 +135,13 @@ export function createSync(options: SyncOptions): Sync {
       const watched = watchBusy(source, (busy) => scheduler.serviceBusy(busy), options.quietForMs)
       // Another process (a CLI sync) may be writing this database's sync bookkeeping: this run is
       // refused with who it is, and the next trigger tries again.
-      return { run: (runOptions = {}) => run({ ...runOptions, source: watched, waitMs: 0 }) }
+      return {
+        run: async (runOptions = {}) => {
+          // The update holds the sync lease while it runs: a run waits for it rather than be refused.
+          await updating
+          return run({ ...runOptions, source: watched, waitMs: 0 })
+        },
+      }
     },
     store,
     intervalMinutes: options.syncIntervalMinutes,
@@ -123,17 +164,25 @@ export function createSync(options: SyncOptions): Sync {
       syncNow: async (input) => scheduler.syncNow({ full: input?.full }),
       cancelSync: () => ({ cancelled: scheduler.cancel() }),
       getSyncStatus: () => scheduler.status(),
+      getCatalogUpdate: () => update,
     },
     sentHistory: {
       recordCustomer: (customer) => store.applyCustomers([{ customer, connection: {}, connectionDeletedAt: null }], unlisted),
       recordOrders: (sent) => store.applyOrders(sent, unlisted),
     },
     async refreshItems(catalogGuid, itemGuids, customerGuid) {
+      // The update copies the rows these would be written over: the local copy decides until it is done.
+      if (update.updating) return
       const client = await clients.forSaved({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } })
       if (!client) return
       const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, { signal: AbortSignal.timeout(4_000), ...(customerGuid ? { vendorGuid: customerGuid } : {}) })
       store.applyCatalogItems(catalogGuid, items, unlisted)
     },
-    close: () => scheduler.stop(),
+    startCatalogUpdate,
+    async close() {
+      stopUpdate.abort()
+      await updating
+      await scheduler.stop()
+    },
   }
 }

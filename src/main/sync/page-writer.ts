@@ -12,6 +12,7 @@ import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
 import { prepareItemPage, preparedSize, type PreparedItemPage } from '../local/item-page'
 import type { ApplyContext, ApplyCounts, LocalCopy, SyncedTableName } from '../local/copy'
+import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import type { Lease } from '../db/lease'
 
 export interface PageWriter {
@@ -35,6 +36,8 @@ export interface PageWriter {
    * for the inline writer, whose connection checkpoints as it commits (LocalCopy.beginBulkWrite).
    */
   checkpoint(): Promise<void>
+  /** One slice of the catalog work a migration left (local/catalog-upkeep.ts), and where it stands after. */
+  upkeepSlice(): Promise<CatalogUpkeepProgress>
   close(): Promise<void>
 }
 
@@ -50,14 +53,15 @@ export type WriterRequest =
   | { id: number; op: 'recountItems'; catalogGuids: string[]; rows: [] }
   | { id: number; op: 'countRows'; resource: SyncedTableName; scope: string | null; listingId: number | null; rows: [] }
   | { id: number; op: 'checkpoint'; rows: [] }
+  | { id: number; op: 'upkeep'; rows: [] }
 
 /** Sent last: the worker closes its connection and ends. */
 export const closeRequest = 'close'
 /** The worker's first message, once its connection is open. */
 export const readyMessage = 'ready'
 
-/** `counts` is the rows a countRows request counted, the page's ApplyCounts for the others. */
-export type WriterResponse = { id: number; ok: true; counts: ApplyCounts | number } | { id: number; ok: false; message: string }
+/** `counts` is the rows a countRows request counted, the upkeep's progress for upkeep, the page's ApplyCounts for the others. */
+export type WriterResponse = { id: number; ok: true; counts: ApplyCounts | number | CatalogUpkeepProgress } | { id: number; ok: false; message: string }
 
 export interface WriterWorkerData {
   databasePath: string
@@ -78,7 +82,7 @@ export function requestSize(request: WriterRequest): number {
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 
 /** Applies a request to a store: the worker's whole job, and the inline writer's. */
-export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>): ApplyCounts | number {
+export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>): ApplyCounts | number | CatalogUpkeepProgress {
   switch (request.op) {
     case 'catalogItems':
       return store.applyItemPage(request.page, request.context)
@@ -97,6 +101,8 @@ export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>
     case 'checkpoint':
       store.checkpoint()
       return { fetched: 0, upserted: 0, deleted: 0 }
+    case 'upkeep':
+      return store.catalogUpkeep().slice()
   }
 }
 
@@ -110,6 +116,7 @@ export function inlineWriter(store: LocalCopy): PageWriter {
     recountItems: async (catalogGuids) => void applyRequest(store, { op: 'recountItems', catalogGuids, rows: [] }),
     countRows: async (resource, scope, listingId) => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number,
     checkpoint: async () => {},
+    upkeepSlice: async () => store.catalogUpkeep().slice(),
     close: async () => {},
   }
 }
@@ -144,7 +151,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
     worker.on('error', onError)
     worker.on('exit', onExit)
   })
-  const pending = new Map<number, { resolve: (counts: ApplyCounts | number) => void; reject: (error: Error) => void }>()
+  const pending = new Map<number, { resolve: (counts: ApplyCounts | number | CatalogUpkeepProgress) => void; reject: (error: Error) => void }>()
   let nextId = 1
   let failure: Error | null = null
   const failAll = (error: Error) => {
@@ -161,7 +168,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
   })
   worker.on('error', (error) => failAll(new Error(`The sync writer stopped: ${error.message}`)))
   worker.on('exit', (code) => failAll(new Error(`The sync writer exited (${code}).`)))
-  const send = (request: WithoutId<WriterRequest>): Promise<ApplyCounts | number> => {
+  const send = (request: WithoutId<WriterRequest>): Promise<ApplyCounts | number | CatalogUpkeepProgress> => {
     if (failure) return Promise.reject(failure)
     const id = nextId++
     return new Promise((resolve, reject) => {
@@ -179,6 +186,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
     recountItems: async (catalogGuids) => void (await send({ op: 'recountItems', catalogGuids, rows: [] })),
     countRows: (resource, scope, listingId) => send({ op: 'countRows', resource, scope, listingId, rows: [] }) as Promise<number>,
     checkpoint: async () => void (await send({ op: 'checkpoint', rows: [] })),
+    upkeepSlice: () => send({ op: 'upkeep', rows: [] }) as Promise<CatalogUpkeepProgress>,
     async close() {
       failure ??= new Error('The sync writer was closed.')
       const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))

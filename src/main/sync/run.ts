@@ -7,6 +7,9 @@ import { SyncEngine, type SyncReport, type SyncRunOptions, type SyncSource } fro
 import { withSyncLease } from './exclusive'
 import { fetchOrderDetails, type OrderDetailPolicy, type OrderDetailSource } from './order-details'
 import { OrderDetails } from '../local/order-details'
+import { CoreError } from '../errors'
+import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import { runCatalogUpkeep } from './upkeep'
 import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
 
 export interface SyncRunParts {
@@ -22,6 +25,8 @@ export interface SyncRunParts {
   writerWorker?: (data: WriterWorkerData) => Worker
   /** How many full orders a run fetches after the listings, and which (sync/order-details.ts). */
   orderDetails: OrderDetailPolicy
+  /** Where the catalog work a migration left stands, after each of its slices (sync/upkeep.ts). */
+  onUpkeepProgress?: (progress: CatalogUpkeepProgress) => void
 }
 
 interface SyncRunRequest extends SyncRunOptions {
@@ -35,11 +40,17 @@ interface SyncRunRequest extends SyncRunOptions {
 export type SyncRun = (request: SyncRunRequest) => Promise<SyncReport>
 
 /**
+ * The catalog work a migration left, done alone (the app starts it at once after an upgrade), under
+ * the sync lease and on the writer's thread like a run; resolves when none is left, or when cancelled.
+ */
+export type UpkeepRun = (options?: { signal?: AbortSignal }) => Promise<void>
+
+/**
  * Builds the run both the app and the CLI use: under the sync lease, pages written on a thread of
  * their own where one can start (a file database, and a source checkout or a build that supplies its
  * bundled worker), else on this thread, and the writer closed whatever happens.
  */
-export function createSyncRun(parts: SyncRunParts): SyncRun {
+export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRun } {
   const { db, store, lease, clock, logger } = parts
   const details = new OrderDetails(db)
   const createWorker = parts.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
@@ -55,12 +66,36 @@ export function createSyncRun(parts: SyncRunParts): SyncRun {
     }
   }
 
-  return ({ source, waitMs, onWait, ...runOptions }) =>
+  // Sync writes the rows the catalog work copies: a run does what is left of it first.
+  const upkeepFirst = async (writer: PageWriter, signal: AbortSignal): Promise<boolean> => {
+    if (store.catalogUpkeep().next() === null) return false
+    await runCatalogUpkeep(writer, { signal, ...(parts.onUpkeepProgress ? { onProgress: parts.onUpkeepProgress } : {}) })
+    return true
+  }
+
+  const upkeep: UpkeepRun = async (options = {}) => {
+    if (store.catalogUpkeep().next() === null) return
+    await withSyncLease(
+      lease,
+      async (signal) => {
+        const writer = await pageWriter()
+        try {
+          await upkeepFirst(writer, signal)
+        } finally {
+          await writer.close()
+        }
+      },
+      { waitMs: 0, logger, ...(options.signal ? { signal: options.signal } : {}) },
+    )
+  }
+
+  const run: SyncRun = ({ source, waitMs, onWait, ...runOptions }) =>
     withSyncLease(
       lease,
       async (signal) => {
         const writer = await pageWriter()
         try {
+          if ((await upkeepFirst(writer, signal)) && signal.aborted) throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
           const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
@@ -74,4 +109,5 @@ export function createSyncRun(parts: SyncRunParts): SyncRun {
       },
       { waitMs, logger, ...(onWait ? { onWait } : {}), ...(runOptions.signal ? { signal: runOptions.signal } : {}) },
     )
+  return Object.assign(run, { upkeep })
 }

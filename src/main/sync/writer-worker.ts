@@ -47,7 +47,7 @@ function flush(): void {
       // Alone, outside a batch: the index builds commit one by one (LocalCopy.finishBulk), so the main
       // connection's writes wait for one build at most.
       const request = queue.shift()!
-      parentPort?.postMessage(respond(request))
+      parentPort?.postMessage(request.op === 'upkeep' ? upkeepSlice(request) : respond(request))
       continue
     }
     const batch: WriterRequest[] = []
@@ -77,9 +77,25 @@ function flush(): void {
   }
 }
 
-/** Requests that make transactions of their own (index builds, the recount, the checkpoint), outside any batch. */
+/** Requests that make transactions of their own (index builds, the recount, the checkpoint, an upkeep slice), outside any batch. */
 function runsAlone(request: WriterRequest): boolean {
-  return request.op === 'finishBulk' || request.op === 'recountItems' || request.op === 'checkpoint'
+  return request.op === 'finishBulk' || request.op === 'recountItems' || request.op === 'checkpoint' || request.op === 'upkeep'
+}
+
+/**
+ * One slice of an upgrade's catalog update (local/catalog-upkeep.ts), with the lease renewed in its
+ * transaction as a batch of pages renews it: the update holds the sync lease for minutes at a million
+ * items, and another process must not take it for stale meanwhile.
+ */
+function upkeepSlice(request: WriterRequest): WriterResponse {
+  try {
+    return db.transaction(() => {
+      lease?.renew()
+      return respond(request)
+    }).immediate()
+  } catch (error) {
+    return { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }
+  }
 }
 
 function respond(request: WriterRequest): WriterResponse {

@@ -1,57 +1,22 @@
-import type { Migration } from '../migration'
+import { defaultLargeCatalogItems, type Migration } from '../migration'
 
-export const migration: Migration = {
-  version: 10,
-  name: 'lean catalog items behind a view, indexes a first sync can defer',
-  up(db) {
-    // A catalog item row held its ~2 KB record as JSON beside the columns copied out of it; at ~2.5 KB
-    // such a row fills a 4 KB page alone, so 100,000 items took 407 MB. catalog_item_rows keeps each
-    // field once: the columns Satchel queries, and in `extra` only what no column holds, without the
-    // spec's fields at their default ('' / 0 / false, put back on reading), with Category taken from
-    // the categories table by category_id and CategoryHierarchy kept as the ids of its categories
-    // (CategoryHierarchy_ids). Fields the spec does not show stay in `extra` as sent.
-    //
-    // catalog_items becomes a view that puts the record back together, so every reader of the old
-    // table (the order desk, the CLI, support queries) still sees the same columns and a whole `json`;
-    // the sync writer and the catalog screens use catalog_item_rows directly. Updating a column through
-    // the view is passed on (support scripts and drills do it); `json` itself is derived.
-    //
-    // deferred_indexes holds the definitions of secondary indexes a first sync dropped while it
-    // inserts (local/copy.ts), so a crash before they are rebuilt cannot lose them.
-    //
-    // customers_by_name also holds active: the active-only customer list and its count walked the
-    // index and read every row for its flag (about 130 ms at 20,000 customers).
-    db.exec(`
-      CREATE TABLE catalog_item_rows (
-        local_id INTEGER PRIMARY KEY,
-        guid TEXT NOT NULL UNIQUE,
-        id INTEGER,
-        catalog_guid TEXT NOT NULL,
-        category_id INTEGER,
-        sku TEXT NOT NULL DEFAULT '',
-        upc TEXT,
-        name TEXT NOT NULL DEFAULT '',
-        description TEXT,
-        manufacturer TEXT,
-        active INTEGER NOT NULL DEFAULT 1,
-        msrp REAL,
-        qty_on_hand REAL,
-        min_order_qty REAL,
-        has_inventory INTEGER,
-        allow_backorder INTEGER,
-        pricing TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        updated_at TEXT,
-        deleted_at TEXT,
-        unlisted_at TEXT,
-        listed_run INTEGER,
-        synced_at TEXT,
-        extra TEXT NOT NULL DEFAULT '{}'
-      ) STRICT;
+/**
+ * Where a large catalog's items wait, as schema 9 wrote them, for the catalog upkeep to copy them into
+ * catalog_item_rows (local/catalog-upkeep.ts): the table renamed, which touches no row.
+ */
+export const itemsBefore10 = 'catalog_items_before_10'
 
-      INSERT INTO catalog_item_rows (local_id, guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer,
+/** The columns of catalog_item_rows that leanItemsSelect gives, in its order. */
+export const leanItemColumns = `local_id, guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer,
         active, msrp, qty_on_hand, min_order_qty, has_inventory, allow_backorder, pricing, version, updated_at, deleted_at,
-        unlisted_at, listed_run, synced_at, extra)
+        unlisted_at, listed_run, synced_at, extra`
+
+/**
+ * Schema 9's item rows of `source` (`where` picks which), as catalog_item_rows holds them: shared by
+ * this migration and the upkeep that finishes it for a large catalog, so both store the same rows.
+ */
+export function leanItemsSelect(source: string, where: string): string {
+  return `
       SELECT i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.sku, i.upc, i.name, i.description, i.manufacturer,
         i.active, i.msrp, i.qty_on_hand, i.min_order_qty, i.has_inventory, i.allow_backorder, i.pricing, i.version, i.updated_at,
         i.deleted_at, i.unlisted_at, i.listed_run, i.synced_at,
@@ -82,11 +47,94 @@ export const migration: Migration = {
               THEN (SELECT coalesce(json_group_array(h.value ->> '$.id'), '[]') FROM json_each(i.json, '$.CategoryHierarchy') AS h) END AS list
           ) AS ids
         ) ELSE '{}' END
-      FROM catalog_items AS i;
+      FROM ${source} AS i ${where}`
+}
+
+/** The full-text rows of these catalog_item_rows (`where` picks them among the live ones). */
+export function itemSearchFill(where: string): string {
+  return `
+      INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer)
+        SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE deleted_at IS NULL AND unlisted_at IS NULL ${where};`
+}
+
+export const migration: Migration = {
+  version: 10,
+  name: 'lean catalog items behind a view, indexes a first sync can defer',
+  up(db, options) {
+    // A catalog item row held its ~2 KB record as JSON beside the columns copied out of it; at ~2.5 KB
+    // such a row fills a 4 KB page alone, so 100,000 items took 407 MB. catalog_item_rows keeps each
+    // field once: the columns Satchel queries, and in `extra` only what no column holds, without the
+    // spec's fields at their default ('' / 0 / false, put back on reading), with Category taken from
+    // the categories table by category_id and CategoryHierarchy kept as the ids of its categories
+    // (CategoryHierarchy_ids). Fields the spec does not show stay in `extra` as sent.
+    //
+    // catalog_items becomes a view that puts the record back together, so every reader of the old
+    // table (the order desk, the CLI, support queries) still sees the same columns and a whole `json`;
+    // the sync writer and the catalog screens use catalog_item_rows directly. Updating a column through
+    // the view is passed on (support scripts and drills do it); `json` itself is derived.
+    //
+    // deferred_indexes holds the definitions of secondary indexes a first sync dropped while it
+    // inserts (local/copy.ts), so a crash before they are rebuilt cannot lose them.
+    //
+    // customers_by_name also holds active: the active-only customer list and its count walked the
+    // index and read every row for its flag (about 130 ms at 20,000 customers).
+    //
+    // Past options.largeCatalogItems items that copy would hold start-up for minutes (107 s for a mere
+    // table copy at a million). Such a catalog's rows are set aside instead (renamed, with the old
+    // full-text index and secondary indexes dropped) and the new tables start empty; the catalog
+    // upkeep copies them in short slices on the sync writer's thread while drafts and the outbox are
+    // in use (local/catalog-upkeep.ts).
+    const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
+    const stored = db.prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_items LIMIT ?)').pluck().get(limit + 1) ?? 0
+    const large = stored > limit
+    if (large) {
+      db.exec(`
+      DROP TABLE catalog_item_search;
+      DROP INDEX catalog_items_by_name;
+      DROP INDEX catalog_items_by_category;
+      DROP INDEX catalog_items_by_sku;
+      DROP INDEX catalog_items_by_id;
+      DROP INDEX catalog_items_by_listing;
+      ALTER TABLE catalog_items RENAME TO ${itemsBefore10};
+    `)
+    }
+    db.exec(`
+      CREATE TABLE catalog_item_rows (
+        local_id INTEGER PRIMARY KEY,
+        guid TEXT NOT NULL UNIQUE,
+        id INTEGER,
+        catalog_guid TEXT NOT NULL,
+        category_id INTEGER,
+        sku TEXT NOT NULL DEFAULT '',
+        upc TEXT,
+        name TEXT NOT NULL DEFAULT '',
+        description TEXT,
+        manufacturer TEXT,
+        active INTEGER NOT NULL DEFAULT 1,
+        msrp REAL,
+        qty_on_hand REAL,
+        min_order_qty REAL,
+        has_inventory INTEGER,
+        allow_backorder INTEGER,
+        pricing TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        updated_at TEXT,
+        deleted_at TEXT,
+        unlisted_at TEXT,
+        listed_run INTEGER,
+        synced_at TEXT,
+        extra TEXT NOT NULL DEFAULT '{}'
+      ) STRICT;
+`)
+    if (!large) {
+      db.exec(`
+      INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect('catalog_items', '')};
 
       DROP TABLE catalog_item_search;
       DROP TABLE catalog_items;
-
+    `)
+    }
+    db.exec(`
       CREATE INDEX catalog_items_by_name ON catalog_item_rows (catalog_guid, active, name COLLATE NOCASE)
         WHERE deleted_at IS NULL AND unlisted_at IS NULL;
       CREATE INDEX catalog_items_by_category ON catalog_item_rows (catalog_guid, active, category_id, name COLLATE NOCASE)
@@ -101,10 +149,9 @@ export const migration: Migration = {
         tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
       );
       INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('automerge', 16);
-      INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('crisismerge', 64);
-      INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer)
-        SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE deleted_at IS NULL AND unlisted_at IS NULL;
-
+      INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('crisismerge', 64);`)
+    if (!large) db.exec(itemSearchFill(''))
+    db.exec(`
       CREATE VIEW catalog_items AS
       SELECT r.local_id, r.guid, r.id, r.catalog_guid, r.category_id, r.sku, r.upc, r.name, r.description, r.manufacturer, r.active,
         r.msrp, r.qty_on_hand, r.min_order_qty, r.has_inventory, r.allow_backorder, r.pricing, r.version, r.updated_at, r.deleted_at,

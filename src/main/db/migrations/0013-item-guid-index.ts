@@ -1,9 +1,16 @@
-import type { Migration } from '../migration'
+import { defaultLargeCatalogItems, type Migration } from '../migration'
+
+/**
+ * Where a large catalog's rows wait for the catalog upkeep to copy them into the new table
+ * (local/catalog-upkeep.ts): the table renamed, which touches no row. The full-text index, keyed by
+ * local_id, stays as it is: the rows keep their local_id.
+ */
+export const itemsBefore13 = 'catalog_item_rows_before_13'
 
 export const migration: Migration = {
   version: 13,
   name: 'catalog item guids in an index a first sync can defer',
-  up(db) {
+  up(db, options) {
     // The guid was a UNIQUE constraint of catalog_item_rows, an index SQLite does not let go of. Guids
     // are random, so each commit of a first sync rewrote most of that index's pages: about a sixth of
     // the writer's time at 100,000 items. As a named unique index it can wait, like the
@@ -15,11 +22,30 @@ export const migration: Migration = {
     // The full-text index gathers a transaction's terms in memory and writes a segment each time they
     // pass hashsize (1 MB by default): a 2,000-item commit of a first sync wrote several small segments
     // for automerge to merge again. 32 MB holds such a commit in one.
+    //
+    // Past options.largeCatalogItems items that copy held start-up for minutes (107 s at a million):
+    // the old table is renamed aside instead (its secondary indexes dropped, their names being the
+    // new table's) and the catalog upkeep copies its rows in short slices after start.
+    const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
+    const stored = db.prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)').pluck().get(limit + 1) ?? 0
+    const large = stored > limit
     db.exec(`
       DROP TRIGGER catalog_items_update;
       DROP VIEW catalog_items;
-
-      CREATE TABLE catalog_item_rows_13 (
+`)
+    if (large) {
+      // A first sync cut short may have left some of them dropped, waiting in deferred_indexes.
+      db.exec(`
+      DROP INDEX IF EXISTS catalog_items_by_name;
+      DROP INDEX IF EXISTS catalog_items_by_category;
+      DROP INDEX IF EXISTS catalog_items_by_sku;
+      DROP INDEX IF EXISTS catalog_items_by_id;
+      DROP INDEX IF EXISTS catalog_items_by_listing;
+      ALTER TABLE catalog_item_rows RENAME TO ${itemsBefore13};
+    `)
+    }
+    db.exec(`
+      CREATE TABLE ${large ? 'catalog_item_rows' : 'catalog_item_rows_13'} (
         local_id INTEGER PRIMARY KEY,
         guid TEXT NOT NULL,
         id INTEGER,
@@ -44,10 +70,15 @@ export const migration: Migration = {
         listed_run INTEGER,
         synced_at TEXT,
         extra TEXT NOT NULL DEFAULT '{}'
-      ) STRICT;
+      ) STRICT;`)
+    if (!large) {
+      db.exec(`
       INSERT INTO catalog_item_rows_13 SELECT * FROM catalog_item_rows;
       DROP TABLE catalog_item_rows;
       ALTER TABLE catalog_item_rows_13 RENAME TO catalog_item_rows;
+    `)
+    }
+    db.exec(`
 
       CREATE UNIQUE INDEX catalog_items_by_guid ON catalog_item_rows (guid);
       CREATE INDEX catalog_items_by_name ON catalog_item_rows (catalog_guid, active, name COLLATE NOCASE)

@@ -1,9 +1,9 @@
-import type { Migration } from '../migration'
+import { defaultLargeCatalogItems, type Migration } from '../migration'
 
 export const migration: Migration = {
   version: 17,
   name: 'catalog item families: each member names its parent in a column',
-  up(db) {
+  up(db, options) {
     // A family's members are found by their parent's id. The fields stay in `extra` as sent; these
     // columns copy them for rows sync writes from now on (group_parent_id 0: not a member), so the
     // members of a family are an index range, not a walk over every item's JSON. ADD COLUMN leaves
@@ -14,20 +14,27 @@ export const migration: Migration = {
     `)
     // Rows stored before are filled here, and the index built, while that costs little at start: a
     // scan of up to 200,000 items' JSON and the few family rows written (about 0.3 s at 100,000).
-    // Past that, start-up would wait seconds; such a laptop reads members from `extra` (browse falls back).
-    const stored = db.prepare<[], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT 200001)').pluck().get() ?? 0
-    if (stored > 200_000) return
-    if (stored > 0) {
-      db.exec(`
+    // Past that, start-up would wait seconds; such a laptop reads members from `extra` (browse falls back)
+    // until the catalog upkeep has filled them and built the index (local/catalog-upkeep.ts).
+    const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
+    const stored = db.prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)').pluck().get(limit + 1) ?? 0
+    if (stored > limit) return
+    if (stored > 0) db.exec(familyColumnsFill(''))
+    db.exec(familyIndex)
+  },
+}
+
+/** Fills the family columns of the stored rows that are members or parents (`where` narrows them). */
+export function familyColumnsFill(where: string): string {
+  return `
         UPDATE catalog_item_rows
         SET group_parent_id = coalesce(json_extract(extra, '$.group_parent_catalog_item_id'), 0),
             is_product_group = coalesce(json_extract(extra, '$.is_product_group'), 0)
-        WHERE coalesce(json_extract(extra, '$.group_parent_catalog_item_id'), 0) > 0 OR json_extract(extra, '$.is_product_group') = 1;
-      `)
-    }
-    db.exec(`
+        WHERE (coalesce(json_extract(extra, '$.group_parent_catalog_item_id'), 0) > 0 OR json_extract(extra, '$.is_product_group') = 1) ${where};
+      `
+}
+
+export const familyIndex = `
       CREATE INDEX catalog_items_by_family ON catalog_item_rows (catalog_guid, group_parent_id)
         WHERE group_parent_id > 0;
-    `)
-  },
-}
+    `

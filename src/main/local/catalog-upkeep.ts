@@ -1,0 +1,123 @@
+/**
+ * Catalog work a migration left for later. A migration that would read or rewrite every catalog item
+ * of a large catalog (past MigrationOptions.largeCatalogItems) does only what touches no item at start
+ * and leaves the rest here, so the app opens at once and drafts, the outbox and sending work while it
+ * is done. The jobs are told by the schema itself, not by a list that could disagree with it: a table
+ * migration 10 or 13 set aside (job 'leanItems', the rows copied), an index migration 17 could not build, a catalog whose items are not
+ * counted yet (migration 18). So a laptop already upgraded by a version before this one, or one that
+ * crashed or quit mid-job, is picked up where it is.
+ *
+ * It runs on the sync writer's thread (sync/upkeep.ts), one slice per call, each slice one short
+ * transaction; sync waits for it, since it writes the same rows.
+ */
+import type { Database } from 'better-sqlite3'
+import { SettingsTable } from '../db/settings'
+import { CatalogItemUpkeep, CatalogItemWrites } from './catalog-items'
+import { CatalogWrites as CatalogListWrites } from './catalogs'
+
+export type CatalogUpkeepJob = 'leanItems' | 'families' | 'counts'
+
+export interface CatalogUpkeepProgress {
+  /** The job under way, or null when none is left. */
+  job: CatalogUpkeepJob | null
+  /** Of the items the job goes through: done so far, and in all. */
+  done: number
+  total: number
+  /** Whether every catalog item is browsable meanwhile (not while migration 10's copy runs). */
+  itemsBrowsable: boolean
+}
+
+/** Where the family fill has got to, so a restart goes on from there (settings: one JSON value per key). */
+const familiesAfterKey = 'catalogUpkeep.familiesAfter'
+
+/**
+ * How long one slice holds the write lock, aimed at: the window's own write (a draft saved) waits at
+ * most about this long. The row count of the next slice follows from the last one's rate.
+ */
+const sliceTargetMs = 30
+/** Rows the family fill looks at per slice by default: a json_extract each, far cheaper than a copy. */
+const defaultFamilySpan = 20_000
+
+export class CatalogUpkeep {
+  private readonly items: CatalogItemUpkeep
+  private readonly writes: CatalogItemWrites
+  private readonly catalogs: CatalogListWrites
+  private readonly settings: SettingsTable
+  private rowsPerSlice = 200
+  private copyTotals: { total: number; done: number } | null = null
+
+  private readonly familySpan: number
+
+  constructor(db: Database, options: { familySpan?: number } = {}) {
+    this.familySpan = options.familySpan ?? defaultFamilySpan
+    this.items = new CatalogItemUpkeep(db)
+    this.writes = new CatalogItemWrites(db)
+    this.catalogs = new CatalogListWrites(db)
+    this.settings = new SettingsTable(db)
+  }
+
+  /** The first job left, by cheap schema reads: nothing on this laptop's catalog is counted. */
+  next(): CatalogUpkeepJob | null {
+    if (this.items.rowsWaiting()) return 'leanItems'
+    if (this.items.familiesWaiting()) return 'families'
+    if (this.writes.uncounted(this.catalogs.liveCatalogGuids()).length > 0) return 'counts'
+    return null
+  }
+
+  /** One slice of the first job left, and where the jobs stand after it. */
+  slice(): CatalogUpkeepProgress {
+    const job = this.next()
+    switch (job) {
+      case 'leanItems':
+        return this.copySlice()
+      case 'families':
+        return this.familySlice()
+      case 'counts': {
+        const live = this.catalogs.liveCatalogGuids()
+        const uncounted = this.writes.uncounted(live)
+        this.writes.recount(uncounted, live)
+        return this.progressAfter('counts', uncounted.length, uncounted.length)
+      }
+      case null:
+        return { job: null, done: 0, total: 0, itemsBrowsable: true }
+    }
+  }
+
+  private copySlice(): CatalogUpkeepProgress {
+    if (!this.copyTotals) {
+      const { waiting, stored } = this.items.rowsCounts()
+      this.copyTotals = { total: waiting + stored, done: stored }
+    }
+    const started = performance.now()
+    const copied = this.items.copyRows(this.rowsPerSlice)
+    const elapsed = performance.now() - started
+    if (copied > 0) {
+      this.copyTotals.done += copied
+      // Towards sliceTargetMs, by at most half or double at a time (the first slices warm the cache).
+      const scaled = Math.round((this.rowsPerSlice * sliceTargetMs) / Math.max(elapsed, 1))
+      this.rowsPerSlice = Math.min(5_000, Math.max(20, Math.min(this.rowsPerSlice * 2, Math.max(Math.round(this.rowsPerSlice / 2), scaled))))
+      return { job: 'leanItems', done: this.copyTotals.done, total: this.copyTotals.total, itemsBrowsable: false }
+    }
+    const { total } = this.copyTotals
+    this.copyTotals = null
+    return this.progressAfter('leanItems', total, total)
+  }
+
+  private familySlice(): CatalogUpkeepProgress {
+    const kept = this.settings.get(familiesAfterKey)
+    const after = typeof kept === 'number' ? kept : 0
+    const last = this.items.lastLocalId()
+    const until = after + this.familySpan
+    const done = until >= last
+    this.items.fillFamilies(after, until, done, () => (done ? this.settings.delete(familiesAfterKey) : this.settings.set(familiesAfterKey, until)))
+    const reached = Math.min(until, last)
+    return done ? this.progressAfter('families', last, last) : { job: 'families', done: reached, total: Math.max(last, 1), itemsBrowsable: true }
+  }
+
+  /** A job just finished: the next one, if any, is named with nothing of it done yet. */
+  private progressAfter(finished: CatalogUpkeepJob, done: number, total: number): CatalogUpkeepProgress {
+    const next = this.next()
+    if (next === null) return { job: null, done, total, itemsBrowsable: true }
+    return { job: next === finished ? finished : next, done: 0, total: 1, itemsBrowsable: next !== 'leanItems' }
+  }
+}
