@@ -94,6 +94,47 @@ describe('applying pages', () => {
     expect(queries.getCatalogItem({ guid: 'i1' })?.qtyOnHand).toBe(3)
   })
 
+  it('writes each indexed column a change names, one at a time or together, and every index finds the row by its new values', () => {
+    const tools = { id: 100, guid: 'c-100', catalog_id: 1, parent_category_id: 0, name: 'Tools', updated_at: '2025-01-01T00:00:00.000Z' }
+    const saws = { id: 200, guid: 'c-200', catalog_id: 1, parent_category_id: 100, name: 'Saws', updated_at: '2025-01-01T00:00:00.000Z' }
+    store.applyCatalogItems(catalogGuid, [item('i1', { Category: tools }), item('i2', { Category: tools })], delta)
+    const changes: Partial<CatalogItemRecord>[] = [
+      { name: 'Renamed widget' },
+      { sku: 'NEW-SKU-1' },
+      { category_id: 200, Category: saws },
+      { active: false },
+      { id: 901 },
+      { qty_on_hand: 7 },
+      { name: 'Both at once', sku: 'BOTH-1', active: true, qty_on_hand: 9 },
+    ]
+    let minute = 10
+    let expected: Partial<CatalogItemRecord> = {}
+    for (const change of changes) {
+      expected = { ...expected, ...change }
+      store.applyCatalogItems(catalogGuid, [item('i1', { Category: tools, ...expected, updated_at: `2025-01-02T00:${minute++}:00.000Z` })], delta)
+      const row = queries.getCatalogItem({ guid: 'i1' })
+      expect(row).toMatchObject({ name: expected.name ?? 'Widget i1', sku: expected.sku ?? 'SKU-i1', categoryId: expected.category_id ?? 100, active: expected.active ?? true })
+      // By SKU (the SKU index), by name and category (their indexes, live rows only) and by the service's id.
+      expect(queries.getCatalogItem({ catalogGuid, sku: expected.sku ?? 'SKU-i1' })?.guid).toBe('i1')
+      const browsed = queries.searchCatalogItems({ catalogGuid, categoryId: expected.category_id ?? 100, includeInactive: true }).items.map((i) => i.guid)
+      expect(browsed).toContain('i1')
+      expect(queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.map((i) => i.name)).toContain(expected.name ?? 'Widget i1')
+      expect(db.prepare('SELECT guid FROM catalog_item_rows WHERE id = ?').pluck().get(expected.id ?? 1)).toBe('i1')
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    }
+  })
+
+  it('lists a row kept unlisted for a draft again when a listing sees it, its body unchanged', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
+    db.prepare("UPDATE catalog_item_rows SET unlisted_at = '2025-01-02T00:00:00.000Z' WHERE guid = 'i1'").run()
+    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
+    const listingId = store.newListingId(`catalogItems:${catalogGuid}`)
+    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 4, updated_at: '2025-01-03T00:00:00.000Z' })], { listingId, serverTime: null })
+    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i1', 'i2'])
+    expect(db.prepare("SELECT listed_run FROM catalog_item_rows WHERE guid = 'i1'").pluck().get()).toBe(listingId)
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+  })
+
   it('keeps fields the spec does not show in the stored record', () => {
     store.applyCatalogItems(catalogGuid, [item('i1', { warehouse_bins: ['A1', 'B2'] })], delta)
     expect(queries.getCatalogItem({ guid: 'i1' })?.record.warehouse_bins).toEqual(['A1', 'B2'])

@@ -73,8 +73,12 @@ export class CatalogItemWrites {
   /** The full-text index, kept in step from code (search-index.ts). */
   readonly index: SearchIndex
   private readonly insertItem
-  private readonly updateItem
-  private readonly updateItemUnindexed
+  /**
+   * Updates by which indexed columns they assign (a bit per itemIndexedColumns entry, and one for a
+   * row listed again), each prepared when first needed: SQLite rewrites the entry of every index
+   * whose column an UPDATE assigns, changed or not.
+   */
+  private readonly updates = new Map<number, ItemUpdate>()
   /** Where the full-text index's columns sit in StoredItemValues. */
   private readonly searchColumns: number[]
   private readonly anyItem
@@ -87,11 +91,6 @@ export class CatalogItemWrites {
     this.insertItem = db.prepare<StoredItemValues>(
       `INSERT INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
     )
-    // SQLite rewrites the entry of every index whose column an UPDATE assigns, changed or not: for a
-    // delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000 items),
-    // so a row whose indexed columns stay as stored takes an update that does not name them.
-    this.updateItem = prepareItemUpdate(db, comparedItemColumns, true)
-    this.updateItemUnindexed = prepareItemUpdate(db, comparedItemColumns.filter((column) => !itemIndexedColumns.includes(column)), false)
     this.rows = prepareTableStatements(db, catalogItemsTable)
     this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
     this.searchColumns = itemSearch.map((column) => storedItemAt[column])
@@ -156,8 +155,28 @@ export class CatalogItemWrites {
   update(before: IndexedRow, values: StoredItemValues): boolean {
     const keyed = values.slice()
     keyed[storedItemAt.local_id] = before.localId
-    const { statement, binding } = keepsIndexedColumns(before, values) ? this.updateItemUnindexed : this.updateItem
+    const { statement, binding } = this.updateFor(indexedChanges(before, values))
     return statement.run(binding.map((position) => keyed[position])).changes > 0
+  }
+
+  /**
+   * The update that assigns the columns no index holds and, of the indexed ones, those `changes`
+   * names. SQLite rewrites the entry of every index whose column an UPDATE assigns, changed or not:
+   * for a delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000
+   * items), and a renamed item, whose name two indexes hold, still rewrote its entry in the SKU, id
+   * and listing indexes, each a page read and written at random in a million-item catalog.
+   */
+  private updateFor(changes: number): ItemUpdate {
+    let update = this.updates.get(changes)
+    if (!update) {
+      const assigned = comparedItemColumns.filter((column) => {
+        const indexed = itemIndexedColumns.indexOf(column)
+        return indexed < 0 || (changes & (1 << indexed)) !== 0
+      })
+      update = prepareItemUpdate(this.db, assigned, (changes & relisted) !== 0)
+      this.updates.set(changes, update)
+    }
+    return update
   }
 
   /**
@@ -205,14 +224,25 @@ export class CatalogItemWrites {
   }
 }
 
-/** Whether writing `values` over `stored` leaves every indexed column as it is, the row listed. */
-function keepsIndexedColumns(stored: IndexedRow, values: StoredItemValues): boolean {
-  if (stored.unlisted) return false
-  return itemIndexedColumns.every((column, index) => {
+/** The bit of indexedChanges that says the row is listed again (listed_run, unlisted_at assigned). */
+const relisted = 1 << itemIndexedColumns.length
+
+/**
+ * Which indexed columns writing `values` over `stored` changes, a bit per itemIndexedColumns entry
+ * (listed_run's is `relisted`'s instead), and `relisted` when the row was kept unlisted or the
+ * values name a listing other than the stored one (a delta names none: listed_run stays).
+ */
+function indexedChanges(stored: IndexedRow, values: StoredItemValues): number {
+  let changes = stored.unlisted ? relisted : 0
+  itemIndexedColumns.forEach((column, index) => {
     const value = values[storedItemAt[column]]
-    // A delta leaves listed_run as it is (coalesce in the update).
-    return (column === 'listed_run' && value === null) || value === stored.stored[index]
+    if (column === 'listed_run') {
+      if (value !== null && value !== stored.stored[index]) changes |= relisted
+    } else if (value !== stored.stored[index]) {
+      changes |= 1 << index
+    }
   })
+  return changes
 }
 
 /** An item as the catalog screens read it. */
