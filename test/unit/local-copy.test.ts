@@ -367,16 +367,77 @@ describe('item counts kept by the sync writer', () => {
     }
   })
 
-  it('is counted again when asked after a change, and forgets a catalog that is gone', () => {
+  it('keeps a counted catalog counted through each write, a delta, a prune, a relisting, as counting it again would', () => {
+    const kept = () => db.prepare('SELECT category_id, live, active FROM catalog_item_counts WHERE catalog_guid = ? ORDER BY category_id').all(catalogGuid)
+    /** The kept counts, then the same counted afresh from the items: they must agree. */
+    const keptAndRecounted = () => {
+      const before = kept()
+      store.recountItems([catalogGuid])
+      return [before, kept()]
+    }
     store.recountItems([catalogGuid])
-    store.applyCatalogItems(catalogGuid, [item('i6', { category_id: 200, Category: saws }), item('i1', { deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' })], delta)
-    // Not counted again: the kept counts stand until the writer's next recount.
-    expect(shownCounts(queries).categories).toEqual([[200, 1], [100, 2]])
-    // A catalog that is counted and unchanged is left as it is.
+    // New (i6), deleted (i1), made active (i2), moved to another category (i3), and unchanged (i4).
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        item('i6', { category_id: 200, Category: saws }),
+        item('i1', { deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i4', { category_id: null, Category: null }),
+      ],
+      delta,
+    )
+    // Read at once, with no recount in between.
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [4], categories: [[200, 1], [100, 2]], browse: 4, tools: 3, saws: 1 })
+    let [before, after] = keptAndRecounted()
+    expect(before).toEqual(after)
+
+    // A listing that sees i2 and i6 only: i3 is kept unlisted for a draft, i4 removed; later listed again.
+    retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((guid) => guid === 'i3') : []))
+    const listing = store.newListingId(`catalogItems:${catalogGuid}`)
+    store.applyCatalogItems(catalogGuid, [item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }), item('i6', { category_id: 200, Category: saws })], { listingId: listing, serverTime: null })
+    store.pruneUnlisted('catalogItems', catalogGuid, listing, '2025-01-04T00:00:00.000Z')
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [2], browse: 2 })
+    ;[before, after] = keptAndRecounted()
+    expect(before).toEqual(after)
+    const next = store.newListingId(`catalogItems:${catalogGuid}`)
+    store.applyCatalogItems(catalogGuid, [item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' })], { listingId: next, serverTime: null })
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [3], browse: 3 })
+    ;[before, after] = keptAndRecounted()
+    expect(before).toEqual(after)
+  })
+
+  it('counts a catalog again when another connection writes its items while the writer counts it', () => {
+    store.recountItems([catalogGuid])
+    const window = openDatabase(join(directory, 'satchel.db'))
+    try {
+      const windowStore = new LocalCopy(window, new Retention(window))
+      const items = (store as unknown as { items: { countByCategory(catalogGuid: string): unknown[] } }).items
+      const countByCategory = items.countByCategory.bind(items)
+      let refreshed = false
+      items.countByCategory = (guid) => {
+        const rows = countByCategory(guid)
+        // A draft's item refreshed on the window's connection, after the count was read.
+        if (!refreshed) windowStore.applyCatalogItems(catalogGuid, [item('i7')], delta)
+        refreshed = true
+        return rows
+      }
+      store.recountItems([catalogGuid])
+    } finally {
+      closeDatabase(window)
+    }
+    expect(shownCounts(queries).catalogs).toEqual([5])
+  })
+
+  it('counts a catalog only once recounted, and forgets a catalog that is gone', () => {
+    // Not counted yet (as just after the upgrade): writes keep no count of it, the screens count the items.
+    store.applyCatalogItems(catalogGuid, [item('i6', { category_id: 200, Category: saws })], delta)
+    expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBe(0)
+    expect(shownCounts(queries).categories).toEqual([[200, 2], [100, 2]])
     store.recountItems([])
-    expect(shownCounts(queries).categories).toEqual([[200, 1], [100, 2]])
-    store.recountItems([catalogGuid])
-    expect(shownCounts(queries)).toMatchObject({ catalogs: [4], categories: [[200, 2], [100, 1]], tools: 2, saws: 2 })
+    expect(shownCounts(queries).categories).toEqual([[200, 2], [100, 2]])
+    expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBeGreaterThan(0)
 
     store.applyCatalogs([catalog({ deleted_at: '2025-01-04T00:00:00.000Z', updated_at: '2025-01-04T00:00:00.000Z' })], { listingId: null, serverTime: null })
     store.recountItems([])
