@@ -273,6 +273,19 @@ describe('queries', () => {
     expect(queries.searchCatalogItems({ catalogGuid, query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Blue Hammer', 'Widget A0'])
   })
 
+  it('walks from the end its listed items are nearer, whatever a delta added at the top of the index since', () => {
+    const listed = (catalog: string, prefix: string, from: number, count: number) => {
+      const listingId = store.newListingId(`catalogItems:${catalog}`)
+      store.applyCatalogItems(catalog, Array.from({ length: count }, (_, n) => item(`${prefix}${n}`, { id: from + n, name: `Widget ${prefix.toUpperCase()}${n}`, description: null })), { listingId, serverTime: null })
+    }
+    listed('cat-early', 'c', 10_000, 1200)
+    listed('cat-later', 'b', 20_000, 1500)
+    // A delta brings the early catalog an item whose id is above every other.
+    store.applyCatalogItems('cat-early', [item('c-new', { id: 30_000, name: 'Widget C new', description: null })], delta)
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-early', query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Widget C0', 'Widget C1'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-later', query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Widget B1499', 'Widget B1498'])
+  })
+
   it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
     const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) => item(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }))
     store.applyCatalogItems(catalogGuid, many, delta)
@@ -360,7 +373,7 @@ describe('item counts kept by the sync writer', () => {
       // the two ends); every other count reads the kept counts, whatever the catalog's size.
       const readItems = statements.filter((sql) => /catalog_item_rows|catalog_items\b/.test(sql))
       const named = (sql: string) =>
-        sql.includes('MATCH') ? 'search' : /LIMIT 1$/.test(sql.trim()) ? 'any item' : /^SELECT m(in|ax)\(local_id\) FROM catalog_item_rows$/.test(sql.trim()) ? 'an end' : sql
+        sql.includes('MATCH') ? 'search' : /LIMIT 1\)*$/.test(sql.trim()) ? 'any item' : /^SELECT m(in|ax)\(local_id\) FROM catalog_item_rows$/.test(sql.trim()) ? 'an end' : sql
       expect(readItems.map(named)).toEqual(['any item', 'any item', 'an end', 'an end', 'search'])
     } finally {
       traced.close()
