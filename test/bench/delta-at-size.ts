@@ -76,13 +76,29 @@ async function main(): Promise<void> {
   const spent = new Map<string, { ms: number; calls: number }>()
   timed(writer, ['applyCatalogItems', 'applyCustomers', 'applyOrders', 'countRows', 'recountItems', 'finishBulk', 'checkpoint'] as (keyof PageWriter)[], spent)
   timed(store, ['pruneUnlistedChunk', 'beginRun', 'completeRun', 'recordRun'] as (keyof LocalCopy)[], spent)
+  // When the last reply came in and the last page was written, from the run's start.
+  const last = { fetched: 0, written: 0 }
+  let syncStarted = 0
+  const listItems = client.listCatalogItems.bind(client)
+  client.listCatalogItems = async (...args) => {
+    const page = await listItems(...args)
+    last.fetched = performance.now() - syncStarted
+    return page
+  }
+  const applyItems = writer.applyCatalogItems
+  writer.applyCatalogItems = async (...args) => {
+    const counts = await applyItems(...args)
+    last.written = performance.now() - syncStarted
+    return counts
+  }
   const engine = new SyncEngine({ store, writer, source: client, clock: { now: () => Date.now() }, pageSize: 100, concurrency: 4 })
-  const syncStarted = performance.now()
+  syncStarted = performance.now()
   const report = await engine.run()
   const ms = performance.now() - syncStarted
   if (!report.ok) throw new Error(`sync failed: ${report.error?.message}`)
   const items = report.resources.catalogItems
   process.stdout.write(`Delta: ${(ms / 1000).toFixed(2)} s; items fetched ${items.fetched}, upserted ${items.upserted}, deleted ${items.deleted}\n`)
+  process.stdout.write(`  last item page fetched at ${(last.fetched / 1000).toFixed(2)} s, written at ${(last.written / 1000).toFixed(2)} s\n`)
   // Writer requests overlap one another and the fetches: their sums say where the writer was busy.
   for (const [name, entry] of [...spent].sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`  ${name.padEnd(20)} ${entry.ms.toFixed(0).padStart(7)} ms over ${entry.calls} calls\n`)
   await writer.close()
