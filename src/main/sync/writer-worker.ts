@@ -15,8 +15,9 @@ const db = openDatabase(data.databasePath, { create: false, ...(data.nativeBindi
 const store = new LocalCopy(db, new Retention(db))
 // This connection exists only while a sync runs: it keeps the bulk-write settings throughout. Its
 // checkpoints run on this thread, so they may come less often than the main thread's (which stall the
-// window): every 32 MB of WAL rather than 1 MB during a first listing, whose pages are new and
-// written once (first syncs measured the same at 8 and 32 MB, 11,400-14,200 items/s). Other writes
+// window): every 32 MB of WAL rather than 1 MB during a first listing (of items, customers or orders),
+// whose pages are new and written once (first syncs measured the same at 8 and 32 MB, 11,400-14,200
+// items/s; the index builds that end one follow its orders' first page, and keep that). Other writes
 // (deltas, a known catalog's listing) land on pages all over a large database, and a page written
 // by several commits is copied by every checkpoint between them: a delta of 10,000 changes at a
 // million items wrote 170 MB of WAL, and seven checkpoints inside its commits took 2-3 s of its
@@ -26,7 +27,7 @@ store.beginBulkWrite()
 const checkpointPages = { firstListing: 8000, otherwise: 65536 }
 let checkpointEvery = 0
 function checkpointFor(batch: readonly WriterRequest[]): void {
-  const pages = batch.some((request) => request.op === 'catalogItems' && request.context.fresh) ? checkpointPages.firstListing : checkpointPages.otherwise
+  const pages = batch.some((request) => 'context' in request && request.context.fresh) ? checkpointPages.firstListing : checkpointPages.otherwise
   if (pages === checkpointEvery) return
   db.pragma(`wal_autocheckpoint = ${pages}`)
   checkpointEvery = pages
