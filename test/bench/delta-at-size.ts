@@ -92,12 +92,17 @@ async function main(): Promise<void> {
     return counts
   }
   const engine = new SyncEngine({ store, writer, source: client, clock: { now: () => Date.now() }, pageSize: 100, concurrency: 4 })
+  // This process's peak resident memory over the run (both threads), sampled as bench:sync does.
+  let peakRss = process.memoryUsage.rss()
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 50)
   syncStarted = performance.now()
   const report = await engine.run()
   const ms = performance.now() - syncStarted
+  clearInterval(sampler)
   if (!report.ok) throw new Error(`sync failed: ${report.error?.message}`)
   const items = report.resources.catalogItems
   process.stdout.write(`Delta: ${(ms / 1000).toFixed(2)} s; items fetched ${items.fetched}, upserted ${items.upserted}, deleted ${items.deleted}\n`)
+  process.stdout.write(`  peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MB\n`)
   process.stdout.write(`  last item page fetched at ${(last.fetched / 1000).toFixed(2)} s, written at ${(last.written / 1000).toFixed(2)} s\n`)
   // Writer requests overlap one another and the fetches: their sums say where the writer was busy.
   for (const [name, entry] of [...spent].sort((a, b) => b[1].ms - a[1].ms)) process.stdout.write(`  ${name.padEnd(20)} ${entry.ms.toFixed(0).padStart(7)} ms over ${entry.calls} calls\n`)
