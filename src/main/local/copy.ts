@@ -512,13 +512,17 @@ export class LocalCopy extends SyncState {
   private removeDuplicateItems(): void {
     const index = this.items.index
     const extra = this.items.duplicateKeys()
-    for (const localId of extra) {
-      const row = index.findByLocalId(localId)
-      if (row) index.drop(row)
-      if (row?.indexed) this.countStored(row, -1)
-      this.table('catalogItems').remove.run(localId)
+    try {
+      for (const localId of extra) {
+        const row = index.findByLocalId(localId)
+        if (row) index.drop(row)
+        if (row?.indexed) this.countStored(row, -1)
+        this.table('catalogItems').remove.run(localId)
+      }
+      this.items.writeCounted()
+    } finally {
+      this.items.dropCounted()
     }
-    this.items.writeCounted()
   }
 
   /** The items and categories of a catalog that is gone, keeping items a draft still needs (flagged). */
