@@ -94,6 +94,47 @@ describe('applying pages', () => {
     expect(queries.getCatalogItem({ guid: 'i1' })?.qtyOnHand).toBe(3)
   })
 
+  it('writes each indexed column a change names, one at a time or together, and every index finds the row by its new values', () => {
+    const tools = { id: 100, guid: 'c-100', catalog_id: 1, parent_category_id: 0, name: 'Tools', updated_at: '2025-01-01T00:00:00.000Z' }
+    const saws = { id: 200, guid: 'c-200', catalog_id: 1, parent_category_id: 100, name: 'Saws', updated_at: '2025-01-01T00:00:00.000Z' }
+    store.applyCatalogItems(catalogGuid, [item('i1', { Category: tools }), item('i2', { Category: tools })], delta)
+    const changes: Partial<CatalogItemRecord>[] = [
+      { name: 'Renamed widget' },
+      { sku: 'NEW-SKU-1' },
+      { category_id: 200, Category: saws },
+      { active: false },
+      { id: 901 },
+      { qty_on_hand: 7 },
+      { name: 'Both at once', sku: 'BOTH-1', active: true, qty_on_hand: 9 },
+    ]
+    let minute = 10
+    let expected: Partial<CatalogItemRecord> = {}
+    for (const change of changes) {
+      expected = { ...expected, ...change }
+      store.applyCatalogItems(catalogGuid, [item('i1', { Category: tools, ...expected, updated_at: `2025-01-02T00:${minute++}:00.000Z` })], delta)
+      const row = queries.getCatalogItem({ guid: 'i1' })
+      expect(row).toMatchObject({ name: expected.name ?? 'Widget i1', sku: expected.sku ?? 'SKU-i1', categoryId: expected.category_id ?? 100, active: expected.active ?? true })
+      // By SKU (the SKU index), by name and category (their indexes, live rows only) and by the service's id.
+      expect(queries.getCatalogItem({ catalogGuid, sku: expected.sku ?? 'SKU-i1' })?.guid).toBe('i1')
+      const browsed = queries.searchCatalogItems({ catalogGuid, categoryId: expected.category_id ?? 100, includeInactive: true }).items.map((i) => i.guid)
+      expect(browsed).toContain('i1')
+      expect(queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.map((i) => i.name)).toContain(expected.name ?? 'Widget i1')
+      expect(db.prepare('SELECT guid FROM catalog_item_rows WHERE id = ?').pluck().get(expected.id ?? 1)).toBe('i1')
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+    }
+  })
+
+  it('lists a row kept unlisted for a draft again when a listing sees it, its body unchanged', () => {
+    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
+    db.prepare("UPDATE catalog_item_rows SET unlisted_at = '2025-01-02T00:00:00.000Z' WHERE guid = 'i1'").run()
+    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
+    const listingId = store.newListingId(`catalogItems:${catalogGuid}`)
+    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 4, updated_at: '2025-01-03T00:00:00.000Z' })], { listingId, serverTime: null })
+    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i1', 'i2'])
+    expect(db.prepare("SELECT listed_run FROM catalog_item_rows WHERE guid = 'i1'").pluck().get()).toBe(listingId)
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
+  })
+
   it('keeps fields the spec does not show in the stored record', () => {
     store.applyCatalogItems(catalogGuid, [item('i1', { warehouse_bins: ['A1', 'B2'] })], delta)
     expect(queries.getCatalogItem({ guid: 'i1' })?.record.warehouse_bins).toEqual(['A1', 'B2'])
@@ -232,6 +273,19 @@ describe('queries', () => {
     expect(queries.searchCatalogItems({ catalogGuid, query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Blue Hammer', 'Widget A0'])
   })
 
+  it('walks from the end its listed items are nearer, whatever a delta added at the top of the index since', () => {
+    const listed = (catalog: string, prefix: string, from: number, count: number) => {
+      const listingId = store.newListingId(`catalogItems:${catalog}`)
+      store.applyCatalogItems(catalog, Array.from({ length: count }, (_, n) => item(`${prefix}${n}`, { id: from + n, name: `Widget ${prefix.toUpperCase()}${n}`, description: null })), { listingId, serverTime: null })
+    }
+    listed('cat-early', 'c', 10_000, 1200)
+    listed('cat-later', 'b', 20_000, 1500)
+    // A delta brings the early catalog an item whose id is above every other.
+    store.applyCatalogItems('cat-early', [item('c-new', { id: 30_000, name: 'Widget C new', description: null })], delta)
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-early', query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Widget C0', 'Widget C1'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-later', query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Widget B1499', 'Widget B1498'])
+  })
+
   it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
     const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) => item(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }))
     store.applyCatalogItems(catalogGuid, many, delta)
@@ -319,23 +373,116 @@ describe('item counts kept by the sync writer', () => {
       // the two ends); every other count reads the kept counts, whatever the catalog's size.
       const readItems = statements.filter((sql) => /catalog_item_rows|catalog_items\b/.test(sql))
       const named = (sql: string) =>
-        sql.includes('MATCH') ? 'search' : /LIMIT 1$/.test(sql.trim()) ? 'any item' : /^SELECT m(in|ax)\(local_id\) FROM catalog_item_rows$/.test(sql.trim()) ? 'an end' : sql
+        sql.includes('MATCH') ? 'search' : /LIMIT 1\)*$/.test(sql.trim()) ? 'any item' : /^SELECT m(in|ax)\(local_id\) FROM catalog_item_rows$/.test(sql.trim()) ? 'an end' : sql
       expect(readItems.map(named)).toEqual(['any item', 'any item', 'an end', 'an end', 'search'])
     } finally {
       traced.close()
     }
   })
 
-  it('is counted again when asked after a change, and forgets a catalog that is gone', () => {
+  it('keeps a counted catalog counted through each write, a delta, a prune, a relisting, as counting it again would', () => {
+    const kept = () => db.prepare('SELECT category_id, live, active FROM catalog_item_counts WHERE catalog_guid = ? ORDER BY category_id').all(catalogGuid)
+    /** The kept counts, then the same counted afresh from the items: they must agree. */
+    const keptAndRecounted = () => {
+      const before = kept()
+      store.recountItems([catalogGuid])
+      return [before, kept()]
+    }
     store.recountItems([catalogGuid])
-    store.applyCatalogItems(catalogGuid, [item('i6', { category_id: 200, Category: saws }), item('i1', { deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' })], delta)
-    // Not counted again: the kept counts stand until the writer's next recount.
-    expect(shownCounts(queries).categories).toEqual([[200, 1], [100, 2]])
-    // A catalog that is counted and unchanged is left as it is.
+    // New (i6), deleted (i1), made active (i2), moved to another category (i3), and unchanged (i4).
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        item('i6', { category_id: 200, Category: saws }),
+        item('i1', { deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i4', { category_id: null, Category: null }),
+      ],
+      delta,
+    )
+    // Read at once, with no recount in between.
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [4], categories: [[200, 1], [100, 2]], browse: 4, tools: 3, saws: 1 })
+    let [before, after] = keptAndRecounted()
+    expect(before).toEqual(after)
+
+    // A listing that sees i2 and i6 only: i3 is kept unlisted for a draft, i4 removed; later listed again.
+    retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((guid) => guid === 'i3') : []))
+    const listing = store.newListingId(`catalogItems:${catalogGuid}`)
+    store.applyCatalogItems(catalogGuid, [item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }), item('i6', { category_id: 200, Category: saws })], { listingId: listing, serverTime: null })
+    store.pruneUnlisted('catalogItems', catalogGuid, listing, '2025-01-04T00:00:00.000Z')
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [2], browse: 2 })
+    ;[before, after] = keptAndRecounted()
+    expect(before).toEqual(after)
+    const next = store.newListingId(`catalogItems:${catalogGuid}`)
+    store.applyCatalogItems(catalogGuid, [item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' })], { listingId: next, serverTime: null })
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [3], browse: 3 })
+    ;[before, after] = keptAndRecounted()
+    expect(before).toEqual(after)
+  })
+
+  it('keeps a family\'s members apart in the counts through each write: listed once, every item still counted', () => {
+    const keptAll = () => db.prepare('SELECT category_id, live, active, members_live, members_active FROM catalog_item_counts WHERE catalog_guid = ? ORDER BY category_id').all(catalogGuid)
+    /** What a delta's check holds against the service's count: every live item, members too. */
+    const everyItem = () => db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
+    store.recountItems([catalogGuid])
+    // A family (parent i10) of two members, then a member that leaves it and one that joins.
+    const parent = item('i10', { is_product_group: true, name: 'Widget family' })
+    store.applyCatalogItems(catalogGuid, [parent, item('i11', { group_parent_catalog_item_id: 10 }), item('i12', { group_parent_catalog_item_id: 10, active: false })], delta)
+    // Listed: i1, i3, i4 and the family, and with the inactive i2 (i12 is a member); every live item: 7.
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [5], browse: 4, browseInactive: 5 })
+    expect(everyItem()).toBe(7)
+    let before = keptAll()
+    store.recountItems([catalogGuid])
+    expect(keptAll()).toEqual(before)
+
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        item('i11', { group_parent_catalog_item_id: 0, updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i4', { category_id: null, Category: null, group_parent_catalog_item_id: 10, updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i12', { group_parent_catalog_item_id: 10, deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' }),
+      ],
+      delta,
+    )
+    // i11 listed of its own now, i4 folded into the family, i12 gone.
+    expect(shownCounts(queries)).toMatchObject({ catalogs: [5], browse: 4, browseInactive: 5 })
+    expect(everyItem()).toBe(6)
+    before = keptAll()
+    store.recountItems([catalogGuid])
+    expect(keptAll()).toEqual(before)
+  })
+
+  it('counts a catalog again when another connection writes its items while the writer counts it', () => {
+    store.recountItems([catalogGuid])
+    const window = openDatabase(join(directory, 'satchel.db'))
+    try {
+      const windowStore = new LocalCopy(window, new Retention(window))
+      const items = (store as unknown as { items: { countByCategory(catalogGuid: string): unknown[] } }).items
+      const countByCategory = items.countByCategory.bind(items)
+      let refreshed = false
+      items.countByCategory = (guid) => {
+        const rows = countByCategory(guid)
+        // A draft's item refreshed on the window's connection, after the count was read.
+        if (!refreshed) windowStore.applyCatalogItems(catalogGuid, [item('i7')], delta)
+        refreshed = true
+        return rows
+      }
+      store.recountItems([catalogGuid])
+    } finally {
+      closeDatabase(window)
+    }
+    expect(shownCounts(queries).catalogs).toEqual([5])
+  })
+
+  it('counts a catalog only once recounted, and forgets a catalog that is gone', () => {
+    // Not counted yet (as just after the upgrade): writes keep no count of it, the screens count the items.
+    store.applyCatalogItems(catalogGuid, [item('i6', { category_id: 200, Category: saws })], delta)
+    expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBe(0)
+    expect(shownCounts(queries).categories).toEqual([[200, 2], [100, 2]])
     store.recountItems([])
-    expect(shownCounts(queries).categories).toEqual([[200, 1], [100, 2]])
-    store.recountItems([catalogGuid])
-    expect(shownCounts(queries)).toMatchObject({ catalogs: [4], categories: [[200, 2], [100, 1]], tools: 2, saws: 2 })
+    expect(shownCounts(queries).categories).toEqual([[200, 2], [100, 2]])
+    expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBeGreaterThan(0)
 
     store.applyCatalogs([catalog({ deleted_at: '2025-01-04T00:00:00.000Z', updated_at: '2025-01-04T00:00:00.000Z' })], { listingId: null, serverTime: null })
     store.recountItems([])

@@ -280,7 +280,7 @@ describe('SyncEngine', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
   })
 
-  it('has the writer count the items of each catalog a run changed, once its writes are in, and no other', async () => {
+  it('has the writer count each catalog it listed in full; a delta keeps the counts as it writes, and a count gone wrong is listed and counted again', async () => {
     const service = new FakeService(25)
     const asked: string[][] = []
     const inline = inlineWriter(store)
@@ -296,7 +296,16 @@ describe('SyncEngine', () => {
     expect(queries.listCatalogs().map((c) => c.itemCount)).toEqual([24])
     service.tick(120_000)
     expect((await run()).resources.catalogItems).toMatchObject({ upserted: 0, deleted: 0 })
-    expect(asked).toEqual([[catalogGuid], [catalogGuid], []])
+    expect(asked).toEqual([[catalogGuid], [], []])
+
+    // The delta's check of the catalog's rows reads the kept count: one gone wrong differs from the
+    // service's, and the full listing that repairs it counts the catalog again.
+    db.prepare('UPDATE catalog_item_counts SET live = live + 5 WHERE catalog_guid = ? AND category_id IS NULL').run(catalogGuid)
+    service.tick(120_000)
+    const repaired = await run()
+    expect(repaired.scopes.find((scope) => scope.scope === `catalogItems:${catalogGuid}`)?.driftRepaired).toBe(true)
+    expect(kept()).toBe(24)
+    expect(asked.at(-1)).toEqual([catalogGuid])
   })
 
   it("has the writer count a scope's rows after its listing or delta, never the window's thread", async () => {

@@ -30,7 +30,8 @@ export const catalogItemsTable = {
 export const deferrableItemIndexes = new Set(['catalog_items_by_guid', 'catalog_items_by_name', 'catalog_items_by_category', 'catalog_items_by_sku'])
 
 /** The columns of catalog_item_rows that its indexes hold. */
-const itemIndexedColumns: readonly StoredItemColumn[] = ['catalog_guid', 'active', 'name', 'category_id', 'sku', 'id', 'listed_run', 'deleted_at']
+// group_parent_id last: the family index holds it, and where an item counts (storedCountPlace) reads it.
+const itemIndexedColumns: readonly StoredItemColumn[] = ['catalog_guid', 'active', 'name', 'category_id', 'sku', 'id', 'listed_run', 'deleted_at', 'group_parent_id']
 /** What an item's lookup reads beside its searched text (IndexedRow.stored): its indexed columns and unlisted_at. */
 const itemStoredColumns = [...itemIndexedColumns, 'unlisted_at']
 
@@ -76,8 +77,12 @@ export class CatalogItemWrites {
   /** The full-text index, kept in step from code (search-index.ts). */
   readonly index: SearchIndex
   private readonly insertItem
-  private readonly updateItem
-  private readonly updateItemUnindexed
+  /**
+   * Updates by which indexed columns they assign (a bit per itemIndexedColumns entry, and one for a
+   * row listed again), each prepared when first needed: SQLite rewrites the entry of every index
+   * whose column an UPDATE assigns, changed or not.
+   */
+  private readonly updates = new Map<number, ItemUpdate>()
   /** Where the full-text index's columns sit in StoredItemValues. */
   private readonly searchColumns: number[]
   private readonly anyItem
@@ -85,68 +90,152 @@ export class CatalogItemWrites {
   private readonly forgetCounts
   private readonly saveCount
   private readonly countedCatalogs
+  private readonly isCounted
+  private readonly addToCount
+  private readonly keptLive
+  /** Counted by category-index walk, one statement for each state of that index (see countByCategory). */
+  private readonly countsBy = new Map<boolean, Statement<[string], { category_id: number | null; active: number; n: number }>>()
+  private readonly categoryIndexed
+  /** What the writes of the current transaction add to catalog_item_counts, by catalog and category (see noteCounted). */
+  private readonly pendingCounts = new Map<string, { catalogGuid: string; categoryId: number | null } & KeptCountDraft>()
 
   constructor(private readonly db: Database) {
     this.insertItem = db.prepare<StoredItemValues>(
       `INSERT INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
     )
-    // SQLite rewrites the entry of every index whose column an UPDATE assigns, changed or not: for a
-    // delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000 items),
-    // so a row whose indexed columns stay as stored takes an update that does not name them.
-    this.updateItem = prepareItemUpdate(db, comparedItemColumns, true)
-    this.updateItemUnindexed = prepareItemUpdate(db, comparedItemColumns.filter((column) => !itemIndexedColumns.includes(column)), false)
     this.rows = prepareTableStatements(db, catalogItemsTable)
     this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
     this.searchColumns = itemSearch.map((column) => storedItemAt[column])
     this.anyItem = db.prepare<[], number>('SELECT 1 FROM catalog_item_rows LIMIT 1').pluck()
     this.itemKeysOffTheirIds = db.prepare<[], [string, number]>('SELECT guid, local_id FROM catalog_item_rows WHERE id IS NULL OR local_id IS NOT id').raw()
     this.forgetCounts = db.prepare<[string]>('DELETE FROM catalog_item_counts WHERE catalog_guid = ?')
-    this.saveCount = db.prepare<[string, number | null, number, number]>('INSERT INTO catalog_item_counts (catalog_guid, category_id, live, active) VALUES (?, ?, ?, ?)')
+    this.saveCount = db.prepare<[string, number | null, number, number, number, number]>(
+      'INSERT INTO catalog_item_counts (catalog_guid, category_id, live, active, members_live, members_active) VALUES (?, ?, ?, ?, ?, ?)',
+    )
     this.countedCatalogs = db.prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_counts').pluck()
+    this.isCounted = db.prepare<[string], number>('SELECT 1 FROM catalog_item_counts WHERE catalog_guid = ? LIMIT 1').pluck()
+    this.addToCount = db.prepare<[number, number, number, number, string, number | null]>(
+      'UPDATE catalog_item_counts SET live = live + ?, active = active + ?, members_live = members_live + ?, members_active = members_active + ? WHERE catalog_guid = ? AND category_id IS ?',
+    )
+    this.keptLive = db.prepare<[string], number | null>('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck()
+    this.categoryIndexed = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_category'").pluck()
+  }
+
+  /**
+   * An item that enters (`sign` 1) or leaves (-1) the live items of its catalog and category, by
+   * the columns that say where it counts (IndexedRow.stored, or an item's values as written): kept
+   * for writeCounted, at the end of the same transaction. A catalog the writer keeps counts of
+   * stays counted through every write rather than by counting it again after a run, which read all
+   * of its items (0.1-0.4 s a catalog at a million items, on each delta).
+   */
+  noteCounted(catalogGuid: string, categoryId: number | null, active: number, member: boolean, sign: 1 | -1): void {
+    const key = `${catalogGuid}\u0000${categoryId ?? ''}`
+    const pending = this.pendingCounts.get(key) ?? { catalogGuid, categoryId, ...emptyCount() }
+    pending.live += sign
+    if (active === 1) pending.active += sign
+    if (member) {
+      pending.membersLive += sign
+      if (active === 1) pending.membersActive += sign
+    }
+    this.pendingCounts.set(key, pending)
+  }
+
+  /**
+   * Adds what noteCounted kept to the counts of the catalogs counted already; one not counted yet is
+   * counted whole by its next recount. Called inside the transaction of the writes it describes, so
+   * the counts and the items commit together, whichever connection writes them.
+   */
+  writeCounted(): void {
+    if (this.pendingCounts.size === 0) return
+    const counted = new Map<string, boolean>()
+    for (const { catalogGuid, categoryId, live, active, membersLive, membersActive } of this.pendingCounts.values()) {
+      if (live === 0 && active === 0 && membersLive === 0 && membersActive === 0) continue
+      let known = counted.get(catalogGuid)
+      if (known === undefined) counted.set(catalogGuid, (known = this.isCounted.get(catalogGuid) !== undefined))
+      if (!known) continue
+      if (this.addToCount.run(live, active, membersLive, membersActive, catalogGuid, categoryId).changes === 0) {
+        this.saveCount.run(catalogGuid, categoryId, live, active, membersLive, membersActive)
+      }
+    }
+    this.pendingCounts.clear()
+  }
+
+  /** Forgets what noteCounted kept, for a transaction that did not commit. */
+  dropCounted(): void {
+    this.pendingCounts.clear()
+  }
+
+  /** The catalog's live items as kept (recount, writeCounted); null when it is not counted yet. */
+  liveCount(catalogGuid: string): number | null {
+    return this.isCounted.get(catalogGuid) === undefined ? null : (this.keptLive.get(catalogGuid) ?? 0)
   }
 
   /**
    * Counts the live items of each catalog in `catalogGuids` per category again, and forgets the counts
    * of catalogs not in `liveCatalogs`. Each catalog's count is read before its short write, so another
    * connection's write waits for a few rows, not for the count (a few hundred ms at a million items).
-   * The sync writer calls it once a run is in; the catalog screens read the rows (CatalogItems).
+   * One that commits in between may have written the catalog's items (a draft's refresh) and counted
+   * them (writeCounted) into the rows this replaces: then the count is read again.
+   * The sync writer calls it after a catalog's full listing; the catalog screens read the rows (CatalogItems).
    */
   recount(catalogGuids: readonly string[], liveCatalogs: readonly string[]): void {
     for (const catalogGuid of catalogGuids) {
-      const counts = new Map<number | null, { live: number; active: number }>([[null, { live: 0, active: 0 }]])
-      const add = (row: { category_id: number | null; active: number; n: number }, sign: number) => {
-        const count = counts.get(row.category_id) ?? { live: 0, active: 0 }
-        count.live += sign * row.n
-        if (row.active === 1) count.active += sign * row.n
-        counts.set(row.category_id, count)
+      for (let attempt = 1; ; attempt++) {
+        const seen = this.dataVersion()
+        const counts = new Map<number | null, KeptCountDraft>([[null, emptyCount()]])
+        for (const row of this.countByCategory(catalogGuid)) {
+          const count = counts.get(row.category_id) ?? emptyCount()
+          count.live += row.n
+          if (row.active === 1) count.active += row.n
+          counts.set(row.category_id, count)
+        }
+        // A family is one row of the catalog (its parent's): its members are kept apart, so the screens
+        // leave them out while the delta's check against the service still sees every item.
+        for (const row of this.countMembersByCategory(catalogGuid)) {
+          const count = counts.get(row.category_id) ?? emptyCount()
+          count.membersLive += row.n
+          if (row.active === 1) count.membersActive += row.n
+          counts.set(row.category_id, count)
+        }
+        const written = this.db
+          .transaction(() => {
+            // After a few tries the count stands: the next full listing counts the catalog again.
+            if (attempt < 4 && this.dataVersion() !== seen) return false
+            this.forgetCounts.run(catalogGuid)
+            // The row of items without a category is written even at 0: it marks the catalog as counted.
+            for (const [categoryId, count] of counts) this.saveCount.run(catalogGuid, categoryId, count.live, count.active, count.membersLive, count.membersActive)
+            return true
+          })
+          .immediate()
+        if (written) break
       }
-      for (const row of this.countByCategory(catalogGuid)) add(row, 1)
-      // A family is one row of the catalog (its parent's), so its members are not counted of their own.
-      for (const row of this.countMembersByCategory(catalogGuid)) add(row, -1)
-      this.db.transaction(() => {
-        this.forgetCounts.run(catalogGuid)
-        // The row of items without a category is written even at 0: it marks the catalog as counted.
-        for (const [categoryId, count] of counts) this.saveCount.run(catalogGuid, categoryId, count.live, count.active)
-      }).immediate()
     }
     const live = new Set(liveCatalogs)
     const gone = this.countedCatalogs.all().filter((catalogGuid) => !live.has(catalogGuid))
     if (gone.length > 0) this.db.transaction(() => gone.forEach((catalogGuid) => this.forgetCounts.run(catalogGuid))).immediate()
   }
 
+  /** Changes when another connection commits (PRAGMA data_version). */
+  private dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number
+  }
+
   /**
    * A catalog's live items by active and category, grouped in the category index's own order, which
    * holds every column read: 0.1 s at a million items, where the planner's own choice (the SKU index,
-   * then each row) took 2 s. Prepared when asked: the index may be one a first sync deferred.
+   * then each row) took 2 s. Prepared once for each state of the index, which a first sync defers.
    */
   private countByCategory(catalogGuid: string): { category_id: number | null; active: number; n: number }[] {
-    const indexed = this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_category'").get() !== undefined
-    return this.db
-      .prepare<[string], { category_id: number | null; active: number; n: number }>(
+    const indexed = this.categoryIndexed.get() !== undefined
+    let statement = this.countsBy.get(indexed)
+    if (!statement) {
+      statement = this.db.prepare<[string], { category_id: number | null; active: number; n: number }>(
         `SELECT category_id, active, count(*) AS n FROM catalog_item_rows ${indexed ? 'INDEXED BY catalog_items_by_category' : ''}
          WHERE catalog_guid = ? AND ${live} GROUP BY active, category_id`,
       )
-      .all(catalogGuid)
+      this.countsBy.set(indexed, statement)
+    }
+    return statement.all(catalogGuid)
   }
 
   /**
@@ -179,8 +268,28 @@ export class CatalogItemWrites {
   update(before: IndexedRow, values: StoredItemValues): boolean {
     const keyed = values.slice()
     keyed[storedItemAt.local_id] = before.localId
-    const { statement, binding } = keepsIndexedColumns(before, values) ? this.updateItemUnindexed : this.updateItem
+    const { statement, binding } = this.updateFor(indexedChanges(before, values))
     return statement.run(binding.map((position) => keyed[position])).changes > 0
+  }
+
+  /**
+   * The update that assigns the columns no index holds and, of the indexed ones, those `changes`
+   * names. SQLite rewrites the entry of every index whose column an UPDATE assigns, changed or not:
+   * for a delta of stock and prices that was six random index entries a row (0.5 ms a row at 100,000
+   * items), and a renamed item, whose name two indexes hold, still rewrote its entry in the SKU, id
+   * and listing indexes, each a page read and written at random in a million-item catalog.
+   */
+  private updateFor(changes: number): ItemUpdate {
+    let update = this.updates.get(changes)
+    if (!update) {
+      const assigned = comparedItemColumns.filter((column) => {
+        const indexed = itemIndexedColumns.indexOf(column)
+        return indexed < 0 || (changes & (1 << indexed)) !== 0
+      })
+      update = prepareItemUpdate(this.db, assigned, (changes & relisted) !== 0)
+      this.updates.set(changes, update)
+    }
+    return update
   }
 
   /**
@@ -228,14 +337,37 @@ export class CatalogItemWrites {
   }
 }
 
-/** Whether writing `values` over `stored` leaves every indexed column as it is, the row listed. */
-function keepsIndexedColumns(stored: IndexedRow, values: StoredItemValues): boolean {
-  if (stored.unlisted) return false
-  return itemIndexedColumns.every((column, index) => {
+/** Where a stored item counts (CatalogItemWrites.noteCounted): catalog, category, active, and whether it is a family member. */
+export function storedCountPlace(row: IndexedRow): [string, number | null, number, boolean] {
+  const [catalogGuid, active, , categoryId, , , , , parent] = row.stored as [string, number, string, number | null, string, number, number, string, number | null]
+  return [catalogGuid, categoryId, active, (parent ?? 0) > 0]
+}
+
+/** Where an item about to be written counts, by its values (see storedCountPlace). */
+export function valuesCountPlace(values: StoredItemValues): [string, number | null, number, boolean] {
+  const parent = values[storedItemAt.group_parent_id] as number | null
+  return [values[storedItemAt.catalog_guid] as string, values[storedItemAt.category_id] as number | null, values[storedItemAt.active] as number, (parent ?? 0) > 0]
+}
+
+/** The bit of indexedChanges that says the row is listed again (listed_run, unlisted_at assigned). */
+const relisted = 1 << itemIndexedColumns.length
+
+/**
+ * Which indexed columns writing `values` over `stored` changes, a bit per itemIndexedColumns entry
+ * (listed_run's is `relisted`'s instead), and `relisted` when the row was kept unlisted or the
+ * values name a listing other than the stored one (a delta names none: listed_run stays).
+ */
+function indexedChanges(stored: IndexedRow, values: StoredItemValues): number {
+  let changes = stored.unlisted ? relisted : 0
+  itemIndexedColumns.forEach((column, index) => {
     const value = values[storedItemAt[column]]
-    // A delta leaves listed_run as it is (coalesce in the update).
-    return (column === 'listed_run' && value === null) || value === stored.stored[index]
+    if (column === 'listed_run') {
+      if (value !== null && value !== stored.stored[index]) changes |= relisted
+    } else if (value !== stored.stored[index]) {
+      changes |= 1 << index
+    }
   })
+  return changes
 }
 
 /** An item as the catalog screens read it. */
@@ -289,6 +421,18 @@ export interface ItemRecordRow {
 }
 
 /** A catalog's live items of one category (null: those without one), as the sync writer last counted them. */
+/** A catalog's or category's count as it is added up: every live item, and of those the family members. */
+interface KeptCountDraft {
+  live: number
+  active: number
+  membersLive: number
+  membersActive: number
+}
+
+function emptyCount(): KeptCountDraft {
+  return { live: 0, active: 0, membersLive: 0, membersActive: 0 }
+}
+
 interface KeptCount {
   category_id: number | null
   live: number
@@ -354,7 +498,16 @@ export class CatalogItems {
     this.familyIndex = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'")
     this.statements = {
       anyOf: db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
-      oneOf: db.prepare<[string], number>('SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
+      // A listed item first: items a delta added since (listed_run NULL) lead the listing index and
+      // hold the newest ids, so one of them would place the whole catalog at the top of the shared
+      // search index (a one-letter count went from 12 ms to 0.3 s at a million items after the bench's deltas).
+      oneOf: db
+        .prepare<[string, string], number>(
+          `SELECT coalesce(
+             (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? AND listed_run IS NOT NULL LIMIT 1),
+             (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1))`,
+        )
+        .pluck(),
       // Two statements: SQLite reads min() or max() of the rowid off the b-tree's edge only when the
       // query has just one of them; together they scan the table.
       firstLocalId: db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck(),
@@ -369,7 +522,10 @@ export class CatalogItems {
       ),
       jsonOf: db.prepare<[number], string>('SELECT json FROM catalog_items WHERE local_id = ?').pluck(),
       countLive: db.prepare<[], number>(`SELECT count(*) FROM catalog_item_rows WHERE ${live}`).pluck(),
-      keptCounts: db.prepare<[string], KeptCount>('SELECT category_id, live, active FROM catalog_item_counts WHERE catalog_guid = ?'),
+      // What the screens list: a family is its parent's row, so its members are taken off.
+      keptCounts: db.prepare<[string], KeptCount>(
+        'SELECT category_id, live - members_live AS live, active - members_active AS active FROM catalog_item_counts WHERE catalog_guid = ?',
+      ),
       recordIn: db.prepare<[string, string], ItemRecordRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
       recordBySku: db.prepare<[string, string], ItemRecordRow>(
         'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
@@ -546,7 +702,7 @@ export class CatalogItems {
    * which end of the shared index its matches are nearer (SearchPageSpec.newestFirst).
    */
   private arrivedLate(catalogGuid: string): boolean {
-    const one = this.statements.oneOf.get(catalogGuid)
+    const one = this.statements.oneOf.get(catalogGuid, catalogGuid) ?? undefined
     const first = this.statements.firstLocalId.get() ?? null
     const last = this.statements.lastLocalId.get() ?? null
     return one !== undefined && first !== null && last !== null && one - first > last - one
@@ -754,7 +910,11 @@ export class CatalogItemUpkeep {
     const families = (this.families ??= this.db.prepare(familyColumnsFill('AND local_id > ? AND local_id <= ?')))
     this.db.transaction(() => {
       families.run(after, until)
-      if (last) this.db.exec(familyIndex)
+      if (last) {
+        this.db.exec(familyIndex)
+        // Kept counts took members filled here for plain items; the catalog update counts them again.
+        this.db.exec('DELETE FROM catalog_item_counts')
+      }
       alsoRecord()
     }).immediate()
   }

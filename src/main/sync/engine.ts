@@ -206,8 +206,12 @@ interface RunContext {
   onProgress: SyncRunOptions['onProgress']
   /** The run's counts per resource, as its report gives them. */
   resources: Record<ResourceName, ApplyCounts>
-  /** Catalogs whose items this run wrote or removed: their kept counts are recounted after it. */
-  itemsChanged: Set<string>
+  /**
+   * Catalogs whose items this run listed in full: their kept counts are recounted after it. A delta's
+   * writes keep the counts as they go (LocalCopy.countedWrites); a listing reads the whole catalog
+   * anyway, and counting it again then puts right a count that went wrong.
+   */
+  itemsListed: Set<string>
 }
 
 /** One scope's sync within a run: built once by syncScope and handed to each step of it. */
@@ -225,6 +229,8 @@ interface ScopeRun<T> extends ScopeDefinition<T> {
   tally: { fetched: number; rejected: number; rejections: string[] }
   /** Called when a pass has fetched its listing (what is left: its catch-up, count and prune). */
   listingFetched?: () => void
+  /** Called when a pass lists the scope in full (a first sync, a resumed listing, a repair). */
+  listingInFull?: () => void
 }
 
 /** What a scope's turn may bring: its first page asked for ahead, and what to do once its listing is fetched. */
@@ -354,7 +360,7 @@ export class SyncEngine {
       signal: options.signal ?? new AbortController().signal,
       onProgress: options.onProgress,
       resources: Object.fromEntries(resourceNames.map((name) => [name, emptyCounts()])) as Record<ResourceName, ApplyCounts>,
-      itemsChanged: new Set(),
+      itemsListed: new Set(),
     }
     const scopes: ScopeReport[] = []
     let error: SyncReport['error'] = null
@@ -389,7 +395,7 @@ export class SyncEngine {
         // A first listing cut short (offline, cancelled, failed) still leaves its catalog browsable.
         await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
         // Before the run is reported: the window reloads its counts when told the run finished.
-        await this.writer.recountItems([...context.itemsChanged]).catch((caught: unknown) => this.logger.warn('counting items failed', { message: describe(caught).message }))
+        await this.writer.recountItems([...context.itemsListed]).catch((caught: unknown) => this.logger.warn('counting items failed', { message: describe(caught).message }))
         for (const [scope, message] of failed) this.store.setLastError(scope, message)
       }
       const { full, resources } = context
@@ -440,10 +446,7 @@ export class SyncEngine {
       const next = definitions[index + 1]
       let aheadOfNext: FirstPageAhead<unknown> | undefined
       const listingFetched = next ? () => void (aheadOfNext ??= this.askAhead(next, context)) : undefined
-      const items = context.resources.catalogItems
-      const changesBefore = items.upserted + items.deleted
       const go = await runScope(definition, { ahead, listingFetched })
-      if (definition.resource === 'catalogItems' && definition.catalogGuid && items.upserted + items.deleted !== changesBefore) context.itemsChanged.add(definition.catalogGuid)
       ahead = aheadOfNext
       if (!go) {
         ahead?.cancel()
@@ -556,6 +559,7 @@ export class SyncEngine {
     }
     const scope: ScopeRun<T> = {
       ...definition,
+      listingInFull: resource === 'catalogItems' && catalogGuid ? () => context.itemsListed.add(catalogGuid) : undefined,
       signal: context.signal,
       counts: context.resources[resource],
       report,
@@ -598,6 +602,7 @@ export class SyncEngine {
    */
   private async pass<T>(scope: ScopeRun<T>, start: PassStart, attempt = 1, firstPage?: Promise<Page<T>>): Promise<string | null> {
     scope.tally = { fetched: 0, rejected: 0, rejections: [] }
+    if (start.mode === 'full') scope.listingInFull?.()
     const run = await this.fetchAll(scope, start, firstPage)
     const countPage = () => (scope.countOnServer ? scope.countOnServer(scope.signal) : Promise.resolve(null))
     const countOnServer = async () => (await countPage())?.total ?? null

@@ -23,8 +23,8 @@ export interface PageWriter {
   applyOrders(rows: OrderRecord[], context: ApplyContext): Promise<ApplyCounts>
   /** Builds the indexes a first listing deferred (LocalCopy.finishBulk), after the pages before it. */
   finishBulk(): Promise<void>
-  /** Counts the items of these catalogs (and any not counted yet) per category again (LocalCopy.recountItems). */
-  recountItems(changedCatalogs: string[]): Promise<void>
+  /** Counts the items of these catalogs, listed in full (and any not counted yet), per category again (LocalCopy.recountItems). */
+  recountItems(listedCatalogs: string[]): Promise<void>
   /**
    * A scope's live rows (LocalCopy.countLive), or with `listingId` those the listing saw
    * (countListedLive), once the pages before are written: an index walk per row, 0.1-0.3 s for a

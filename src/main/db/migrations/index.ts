@@ -17,6 +17,7 @@ import { migration as leaseLiveness } from './0015-lease-liveness'
 import { migration as orderDetails } from './0016-order-details'
 import { migration as itemFamilies } from './0017-item-families'
 import { migration as catalogItemCounts } from './0018-catalog-item-counts'
+import { migration as familyMemberCounts } from './0019-family-member-counts'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -45,4 +46,5 @@ export const migrations: Migration[] = [
   orderDetails,
   itemFamilies,
   catalogItemCounts,
+  familyMemberCounts,
 ]
