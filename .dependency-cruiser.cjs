@@ -32,6 +32,7 @@ const parts = [
   'main/pricing.ts',
   'main/turns.ts',
   'main/timers.ts',
+  'main/worker-calls.ts',
   'main/events.ts',
 ]
 
@@ -52,6 +53,7 @@ const layers = {
 
   'main/turns.ts': { may: [], why: 'a scheduling primitive below everything' },
   'main/timers.ts': { may: [], why: 'timers with computed delays, clamped to what Node takes: a primitive below everything' },
+  'main/worker-calls.ts': { may: ['node:*'], why: 'calls to a worker thread answered by id (the sync writer, the purge): a primitive below everything' },
   'main/pricing.ts': { may: ['shared/'], why: 'arithmetic every screen and check shares; it knows nothing above it' },
   'main/errors.ts': { may: ['shared/', 'npm:zod'], why: 'how a failure is told, in the contract’s words' },
   'main/ports.ts': { may: ['shared/'], why: 'the interfaces the core is given (clock, logger, secrets, network, desktop)' },
@@ -88,7 +90,7 @@ const layers = {
     why: 'whether the service answers; the composer tells sync and orders, it never calls them',
   },
   'main/sync/': {
-    may: ['main/local/', 'main/db/', 'main/ordering-client/', 'main/pricing.ts', 'main/turns.ts', 'main/timers.ts', 'main/events.ts', 'npm:better-sqlite3', 'node:*', ...floor],
+    may: ['main/local/', 'main/db/', 'main/ordering-client/', 'main/pricing.ts', 'main/turns.ts', 'main/timers.ts', 'main/worker-calls.ts', 'main/events.ts', 'npm:better-sqlite3', 'node:*', ...floor],
     why: 'fills the local copy from the service; knows nothing of orders',
   },
   'main/orders/': {
@@ -108,7 +110,7 @@ const layers = {
     why: 'the printable document of a quote, draft or order: it reads them all, nothing reads it',
   },
   'main/upkeep/': {
-    may: ['main/browse/', 'main/quotes/', 'main/orders/', 'main/settings/', 'main/local/', 'main/db/', 'main/turns.ts', 'npm:better-sqlite3', 'npm:fflate', 'node:*', ...floor],
+    may: ['main/browse/', 'main/quotes/', 'main/orders/', 'main/settings/', 'main/local/', 'main/db/', 'main/turns.ts', 'main/worker-calls.ts', 'npm:better-sqlite3', 'npm:fflate', 'node:*', ...floor],
     why: 'the data kept tidy and the support bundle: they read across orders, quotes and settings; nothing below reads them',
   },
   'main/core/': {

@@ -14,6 +14,7 @@ import { prepareItemPage, preparedSize, type PreparedItemPage } from '../local/i
 import type { ApplyContext, ApplyCounts, LocalCopy, SyncedTableName } from '../local/copy'
 import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import type { Lease } from '../db/lease'
+import { startWorkerCalls } from '../worker-calls'
 
 export interface PageWriter {
   /** Writes on the calling thread (which then wants the bulk-write settings on its connection). */
@@ -127,55 +128,18 @@ export function inlineWriter(store: LocalCopy): PageWriter {
  * `create` builds the Worker: the Electron build supplies its own bundle (see CoreConfig.ports).
  */
 export async function startWorkerWriter(create: (data: WriterWorkerData) => Worker, data: WriterWorkerData): Promise<PageWriter> {
-  const worker = create(data)
-  await new Promise<void>((resolve, reject) => {
-    const onMessage = (message: unknown) => {
-      if (message !== readyMessage) return
-      cleanup()
-      resolve()
-    }
-    const onError = (error: Error) => {
-      cleanup()
-      reject(error)
-    }
-    const onExit = (code: number) => {
-      cleanup()
-      reject(new Error(`the sync writer exited (${code}) before it was ready`))
-    }
-    const cleanup = () => {
-      worker.off('message', onMessage)
-      worker.off('error', onError)
-      worker.off('exit', onExit)
-    }
-    worker.on('message', onMessage)
-    worker.on('error', onError)
-    worker.on('exit', onExit)
+  const calls = await startWorkerCalls<WithoutId<WriterRequest>>(create(data), {
+    name: 'sync writer',
+    readyMessage,
+    closeMessage: closeRequest,
+    post: (id, request) => ({ ...request, id }),
+    answer: (message) => {
+      const response = message as WriterResponse
+      return response.ok ? { id: response.id, ok: true, value: response.counts } : response
+    },
+    failed: (message) => new Error(`Writing synced data failed: ${message}`),
   })
-  const pending = new Map<number, { resolve: (counts: ApplyCounts | number | CatalogUpkeepProgress) => void; reject: (error: Error) => void }>()
-  let nextId = 1
-  let failure: Error | null = null
-  const failAll = (error: Error) => {
-    failure ??= error
-    for (const waiting of pending.values()) waiting.reject(error)
-    pending.clear()
-  }
-  worker.on('message', (response: WriterResponse) => {
-    const waiting = pending.get(response.id)
-    if (!waiting) return
-    pending.delete(response.id)
-    if (response.ok) waiting.resolve(response.counts)
-    else waiting.reject(new Error(`Writing synced data failed: ${response.message}`))
-  })
-  worker.on('error', (error) => failAll(new Error(`The sync writer stopped: ${error.message}`)))
-  worker.on('exit', (code) => failAll(new Error(`The sync writer exited (${code}).`)))
-  const send = (request: WithoutId<WriterRequest>): Promise<ApplyCounts | number | CatalogUpkeepProgress> => {
-    if (failure) return Promise.reject(failure)
-    const id = nextId++
-    return new Promise((resolve, reject) => {
-      pending.set(id, { resolve, reject })
-      worker.postMessage({ ...request, id })
-    })
-  }
+  const send = (request: WithoutId<WriterRequest>) => calls.call(request) as Promise<ApplyCounts | number | CatalogUpkeepProgress>
   return {
     onThisThread: false,
     applyCatalogItems: (catalogGuid, rows, context) =>
@@ -187,15 +151,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
     countRows: (resource, scope, listingId) => send({ op: 'countRows', resource, scope, listingId, rows: [] }) as Promise<number>,
     checkpoint: async () => void (await send({ op: 'checkpoint', rows: [] })),
     upkeepSlice: () => send({ op: 'upkeep', rows: [] }) as Promise<CatalogUpkeepProgress>,
-    async close() {
-      failure ??= new Error('The sync writer was closed.')
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
-      worker.postMessage(closeRequest)
-      // A worker stuck in a long write is not waited for past a few seconds.
-      const timer = setTimeout(() => void worker.terminate(), 5_000)
-      await exited
-      clearTimeout(timer)
-    },
+    close: () => calls.close(),
   }
 }
 

@@ -7,6 +7,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import type { Database } from '../db/database'
+import { startWorkerCalls } from '../worker-calls'
 import { databaseSize } from '../db/storage'
 import type { Outbox } from '../orders/outbox'
 import type { QuoteRepository } from '../quotes/repository'
@@ -88,65 +89,20 @@ export type PurgeWorkerResponse = { id: number; ok: true; result: SliceResult } 
  * bundled entry (CoreConfig.ports.purgeWorker), a source checkout sourcePurgeWorker.
  */
 export async function startPurgeThread(create: (data: PurgeWorkerData) => Worker, data: PurgeWorkerData): Promise<PurgeThread> {
-  const worker = create(data)
-  await new Promise<void>((resolve, reject) => {
-    const cleanup = () => {
-      worker.off('message', onMessage)
-      worker.off('error', onError)
-      worker.off('exit', onExit)
-    }
-    const onMessage = (message: unknown) => {
-      if (message !== purgeWorkerReady) return
-      cleanup()
-      resolve()
-    }
-    const onError = (error: Error) => {
-      cleanup()
-      reject(error)
-    }
-    const onExit = (code: number) => {
-      cleanup()
-      reject(new Error(`the purge's thread exited (${code}) before it was ready`))
-    }
-    worker.on('message', onMessage)
-    worker.on('error', onError)
-    worker.on('exit', onExit)
+  const calls = await startWorkerCalls<SliceRequest>(create(data), {
+    name: "purge's thread",
+    readyMessage: purgeWorkerReady,
+    closeMessage: purgeWorkerClose,
+    post: (id, request) => ({ id, request }),
+    answer: (message) => {
+      const response = message as PurgeWorkerResponse
+      return response.ok ? { id: response.id, ok: true, value: response.result } : response
+    },
+    failed: (message) => new Error(`A purge slice failed: ${message}`),
   })
-  const pending = new Map<number, { resolve: (result: SliceResult) => void; reject: (error: Error) => void }>()
-  let failure: Error | null = null
-  let nextId = 1
-  const failAll = (error: Error) => {
-    failure ??= error
-    for (const waiting of pending.values()) waiting.reject(error)
-    pending.clear()
-  }
-  worker.on('message', (response: PurgeWorkerResponse) => {
-    const waiting = pending.get(response.id)
-    if (!waiting) return
-    pending.delete(response.id)
-    if (response.ok) waiting.resolve(response.result)
-    else waiting.reject(new Error(`A purge slice failed: ${response.message}`))
-  })
-  worker.on('error', (error) => failAll(new Error(`The purge's thread stopped: ${error.message}`)))
-  worker.on('exit', (code) => failAll(new Error(`The purge's thread exited (${code}).`)))
   return {
-    run(request) {
-      if (failure) return Promise.reject(failure)
-      const id = nextId++
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject })
-        worker.postMessage({ id, request })
-      })
-    },
-    async close() {
-      failure ??= new Error('The purge’s thread was closed.')
-      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()))
-      worker.postMessage(purgeWorkerClose)
-      // A thread stuck in a long checkpoint is not waited for past a few seconds.
-      const timer = setTimeout(() => void worker.terminate(), 5_000)
-      await exited
-      clearTimeout(timer)
-    },
+    run: (request) => calls.call(request) as Promise<SliceResult>,
+    close: () => calls.close(),
   }
 }
 
