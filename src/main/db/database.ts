@@ -21,7 +21,7 @@ export interface OpenDatabaseOptions {
   create?: boolean
   /** Who reads the messages of the errors thrown (what to do differs for the app and the CLI). Default 'app'. */
   audience?: Audience
-  /** See MigrationOptions.largeCatalogItems; 200,000 unless a test lowers it. */
+  /** See MigrationOptions.largeCatalogItems (defaultLargeCatalogItems unless a test lowers it). */
   largeCatalogItems?: number
 }
 
