@@ -80,14 +80,19 @@ export class SearchPages {
 
   /** How the search of `spec` runs: its SQL parts, decided once for its rows and its count alike. */
   private plan(spec: SearchPageSpec): { kind: 'ranked' | 'streamed' | 'arrival' | 'by name'; alias: string } {
-    const { fts, table, match, params } = spec
-    const alias = table.split(' ')[1]!
-    if (match) params.match = servedByPrefixIndex(match)
+    const { fts, match, params } = spec
+    const { alias } = this.matched(spec)
     const broad = match !== null && this.isBroad(fts, params)
     if (match && !broad) return { kind: 'ranked', alias }
     if (broad && spec.broad === 'as indexed') return { kind: 'streamed', alias }
     if (spec.arrival && !this.indexExists.get(spec.index)) return { kind: 'arrival', alias }
     return { kind: 'by name', alias }
+  }
+
+  /** The table's alias, and the match as the full-text index serves it (servedByPrefixIndex) put in the parameters. */
+  private matched(spec: SearchPageSpec): { kind: 'streamed'; alias: string } {
+    if (spec.match) spec.params.match = servedByPrefixIndex(spec.match)
+    return { kind: 'streamed', alias: spec.table.split(' ')[1]! }
   }
 
   /**
@@ -164,7 +169,10 @@ export class SearchPages {
    */
   countMatches(spec: SearchPageSpec): SearchCount {
     const { fts, table, where, params } = spec
-    const { kind, alias } = this.plan(spec)
+    // A match listed 'as indexed' is counted by the same statement, ranked or streamed: telling which
+    // would read the match once more, as long again as the count for a long prefix of a common word
+    // ("spray case": 17 ms of 54 at a million items).
+    const { kind, alias } = spec.match && spec.broad === 'as indexed' ? this.matched(spec) : this.plan(spec)
     if (spec.match && kind === 'by name') {
       // The name index holds every filtered column: probing the match set from it reads no table row,
       // where joining each match to its row would (four times slower for 12,000 customers).
