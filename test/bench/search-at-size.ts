@@ -71,5 +71,6 @@ for (const catalog of catalogs) {
   rows.push([`  category "${browse.category}": count`, `${browse.count.p50} / ${browse.count.p99} ms`, 'p99 < 30 ms', `${browse.items} ${browse.count.p99 < 30 ? '' : 'over'}`])
 }
 printTable(rows)
-process.stdout.write(`\nload average ${loadavg().map((load) => load.toFixed(2)).join(' ')}\n`)
+// Pages read through the map count as the process's (file-backed, given back when the system needs them).
+process.stdout.write(`\nload average ${loadavg().map((load) => load.toFixed(2)).join(' ')}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB\n`)
 closeDatabase(db)
