@@ -2,7 +2,8 @@
  * The catalog screen's searches on a database already synced (`npx tsx test/bench/search-at-size.ts
  * --db PATH`), without a sync first: each kind of search a rep types, rows alone and the capped count
  * apart, in every catalog, plus the texts that were found slow at a million items (one letter that
- * few names start with, two letters, a word only another catalog holds) and a category browse page.
+ * few names start with, two letters, a long prefix of a common word, a word only another catalog
+ * holds) and a category browse page.
  * PATH is opened read-write (migrated, its item counts kept): pass a copy. `--unmapped` opens it
  * without the memory map the window's connection reads through (OpenDatabaseOptions.mappedReads).
  */
@@ -50,7 +51,7 @@ const rows: string[][] = []
 for (const catalog of catalogs) {
   rows.push([`Catalog "${catalog.name}" (${catalog.itemCount.toLocaleString('en')} items)`, '', '', ''])
   const searches = measureSearches(db, queries, catalog.guid, runs)
-  const extra = ['x', 'a', 'ca', 'vo', foreignWord(catalog.guid)].filter((text): text is string => text !== null)
+  const extra = ['x', 'a', 'ca', 'vo', 'spray case', foreignWord(catalog.guid)].filter((text): text is string => text !== null)
   for (const text of extra) {
     const count = queries.countCatalogItems({ catalogGuid: catalog.guid, query: text })
     searches.push({
