@@ -20,7 +20,7 @@ export interface Latency {
 }
 
 /** p50 and p99 of `runs` timings of `work`, after two runs not counted (statements prepared, pages cached). */
-function latency(runs: number, work: () => unknown): Latency {
+export function latency(runs: number, work: () => unknown): Latency {
   work()
   work()
   const times = Array.from({ length: runs }, () => {

@@ -130,6 +130,54 @@ describe('a family in the local copy', () => {
     closeDatabase(db)
   })
 
+  it("counts what a search lists, ranked (a few matches) or streamed (over a thousand): a family once, inactive items when asked, no other catalog's", () => {
+    const db = openDatabase(tempPath())
+    const copy = new LocalCopy(db, new Retention(db))
+    const fillers = Array.from({ length: 1200 }, (_, k) => item(2000 + k, { name: `Apron filler ${k}`, upc: null, active: k % 10 !== 0 }))
+    // A family whose parent is inactive: to a search of active items its members are rows of their own.
+    const parentless = [
+      item(4000, { is_product_group: true, group_title: 'Shop Apron', active: false, upc: null }),
+      item(4001, { group_parent_catalog_item_id: 4000, upc: null }),
+      item(4002, { group_parent_catalog_item_id: 4000, upc: null }),
+    ]
+    copy.applyCatalogItems('cat-a', [...family, ...fillers, ...parentless], { listingId: null, serverTime: null })
+    copy.applyCatalogItems('cat-b', Array.from({ length: 1500 }, (_, k) => item(10_000 + k, { name: `Apron b ${k}`, upc: null })), { listingId: null, serverTime: null })
+    const browse = new BrowseQueries(db)
+    /** Every row the search lists, a page of 200 at a time. */
+    const listed = (search: { catalogGuid: string; query: string; includeInactive?: boolean }) => {
+      const guids: string[] = []
+      for (let offset = 0; ; offset += 200) {
+        const page = browse.searchCatalogItems({ ...search, limit: 200, offset, withTotal: false })
+        guids.push(...page.items.map((row) => row.guid))
+        if (!page.more) return guids
+      }
+    }
+    const searches = [
+      { catalogGuid: 'cat-a', query: 'apron' },
+      { catalogGuid: 'cat-a', query: 'apron', includeInactive: true },
+      { catalogGuid: 'cat-a', query: 'a' },
+      { catalogGuid: 'cat-a', query: 'APR-40' },
+      { catalogGuid: 'cat-a', query: 'APR-40', includeInactive: true },
+      { catalogGuid: 'cat-b', query: 'apron' },
+      { catalogGuid: 'cat-b', query: 'filler' },
+    ]
+    // Family (1), item 20, the active fillers (1,080), the inactive parent's two members.
+    expect(listed(searches[0]!)).toHaveLength(1 + 1 + 1080 + 2)
+    // Family, item 20, every filler, the inactive parent's family as one row.
+    expect(listed(searches[1]!)).toHaveLength(1 + 1 + 1200 + 1)
+    expect(listed(searches[3]!).sort()).toEqual(['item-4001', 'item-4002'])
+    expect(listed(searches[4]!)).toEqual(['item-4000'])
+    // Streamed from the nearer end of the shared index: cat-b arrived last, so newest first, the same
+    // order whether a page is found among the first matches read or in the whole match.
+    expect(listed(searches[5]!)).toEqual(Array.from({ length: 1500 }, (_, k) => `item-${11_499 - k}`))
+    for (const search of searches) {
+      const rows = listed(search)
+      expect(new Set(rows).size).toBe(rows.length)
+      expect(browse.countCatalogItems(search)).toEqual({ total: rows.length, capped: false })
+    }
+    closeDatabase(db)
+  })
+
   /** A database at schema 16 holding the family, and `fillers` items of no family after it. */
   function storedBefore(fillers: number): string {
     const path = tempPath()

@@ -72,22 +72,36 @@ export class SearchPages {
     return unlessIndexGone(sql, (text) => Number(this.statement(text).pluck().get(params) ?? 0))
   }
 
-  /** More matches than can be ranked within a keystroke; counts no further than it needs to know. */
-  private isBroad(fts: SearchPageSpec['fts'], params: Record<string, unknown>): boolean {
-    const sql = `SELECT count(*) FROM (SELECT 1 FROM ${fts} WHERE ${fts} MATCH @match LIMIT ${rankedSearchLimit + 1})`
-    return this.count(sql, params) > rankedSearchLimit
+  /**
+   * More matches than can be ranked within a keystroke: then the first of them in the order a
+   * streamed page reads them (rowids), else null. Reads no further than it needs to know.
+   */
+  private broadMatches(spec: SearchPageSpec): number[] | null {
+    const { fts } = spec
+    const sql = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match ${spec.newestFirst ? 'ORDER BY rowid DESC' : ''} LIMIT ${rankedSearchLimit + 1}`
+    const first = unlessIndexGone(sql, (text) => this.statement(text).pluck().all(spec.params) as number[])
+    return first.length > rankedSearchLimit ? first : null
   }
 
-  /** How the search of `spec` runs: its SQL parts, decided once for its rows and its count alike. */
-  private plan(spec: SearchPageSpec): { kind: 'ranked' | 'streamed' | 'arrival' | 'by name'; alias: string } {
-    const { fts, table, match, params } = spec
-    const alias = table.split(' ')[1]!
-    if (match) params.match = servedByPrefixIndex(match)
-    const broad = match !== null && this.isBroad(fts, params)
+  /**
+   * How the search of `spec` runs: its SQL parts, decided once for its rows and its count alike.
+   * Streamed, `first` holds the first matches in the order the page reads them.
+   */
+  private plan(spec: SearchPageSpec): { kind: 'ranked' | 'streamed' | 'arrival' | 'by name'; alias: string; first?: number[] } {
+    const { match } = spec
+    const { alias } = this.matched(spec)
+    const first = match !== null ? this.broadMatches(spec) : null
+    const broad = first !== null
     if (match && !broad) return { kind: 'ranked', alias }
-    if (broad && spec.broad === 'as indexed') return { kind: 'streamed', alias }
+    if (broad && spec.broad === 'as indexed') return { kind: 'streamed', alias, first }
     if (spec.arrival && !this.indexExists.get(spec.index)) return { kind: 'arrival', alias }
     return { kind: 'by name', alias }
+  }
+
+  /** The table's alias, and the match as the full-text index serves it (servedByPrefixIndex) put in the parameters. */
+  private matched(spec: SearchPageSpec): { kind: 'streamed'; alias: string } {
+    if (spec.match) spec.params.match = servedByPrefixIndex(spec.match)
+    return { kind: 'streamed', alias: spec.table.split(' ')[1]! }
   }
 
   /**
@@ -102,11 +116,11 @@ export class SearchPages {
    */
   page<Row>(spec: SearchPageSpec): { rows: Row[]; more: boolean } {
     const { fts, table, columns, where, params } = spec
-    const { kind, alias } = this.plan(spec)
+    const { kind, alias, first } = this.plan(spec)
     const page = { ...params, limit: Number(params.limit) + 1 }
     let rows: Row[]
     if ((kind === 'ranked' || kind === 'streamed') && spec.listedAs) {
-      rows = this.listedInPlace<Row>(spec, kind, page)
+      rows = this.listedInPlace<Row>(spec, kind, page, first)
     } else if (kind === 'ranked' || kind === 'streamed') {
       const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid`
       const order = kind === 'ranked' ? `ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE` : spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''
@@ -135,12 +149,36 @@ export class SearchPages {
    * still come in the index's order and stop at the page: each match is checked against those already
    * met, so a broad search reads no further than before.
    */
-  private listedInPlace<Row>(spec: SearchPageSpec, kind: 'ranked' | 'streamed', page: Record<string, unknown>): Row[] {
-    const { fts, table, columns, where } = spec
+  private listedInPlace<Row>(spec: SearchPageSpec, kind: 'ranked' | 'streamed', page: Record<string, unknown>, first?: number[]): Row[] {
+    const { table, columns, where } = spec
+    const alias = table.split(' ')[1]!
+    // Streamed, the page is first looked for among the first matches the plan read: when they hold it
+    // whole (and one row more), it is the page the whole match gives, without reading the match again
+    // (17 ms at a million items for a long prefix of a common word, "spray case"). The same
+    // statement as listedMatches' streamed one, over those matches only (s.rowid is the row's local_id).
+    const fromFirst =
+      kind === 'streamed' && first
+        ? this.all<{ listed: number }>(
+            `SELECT DISTINCT ${spec.listedAs} AS listed FROM ${table} WHERE ${alias}.local_id IN (SELECT value FROM json_each(@first)) AND ${where.join(' AND ')}
+             ORDER BY ${alias}.local_id ${spec.newestFirst ? 'DESC' : ''} LIMIT @limit OFFSET @offset`,
+            { ...page, first: JSON.stringify(first) },
+          )
+        : []
+    const listed = fromFirst.length === page.limit ? fromFirst : this.listedMatches(spec, kind, page)
+    if (listed.length === 0) return []
+    const read = this.all<Row & { local_id: number }>(`SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (SELECT value FROM json_each(@listed))`, {
+      listed: JSON.stringify(listed.map((row) => row.listed)),
+    })
+    const byKey = new Map(read.map((row) => [row.local_id, row]))
+    return listed.flatMap((row) => byKey.get(row.listed) ?? [])
+  }
+
+  /** The local_ids listed for a page of the whole match (see listedInPlace). */
+  private listedMatches(spec: SearchPageSpec, kind: 'ranked' | 'streamed', page: Record<string, unknown>): { listed: number }[] {
+    const { fts, table, where } = spec
     const alias = table.split(' ')[1]!
     const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')}`
-    const listed =
-      kind === 'ranked'
+    return kind === 'ranked'
         ? this.all<{ listed: number }>(
             // Materialized: FTS5 scores a row (bm25) only in the query that matches it, not in an aggregate over it.
             `WITH matched AS MATERIALIZED (SELECT ${spec.listedAs} AS listed, ${spec.rank} AS rank, ${alias}.name AS name FROM ${from})
@@ -148,12 +186,6 @@ export class SearchPages {
             page,
           )
         : this.all<{ listed: number }>(`SELECT DISTINCT ${spec.listedAs} AS listed FROM ${from} ${spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''} LIMIT @limit OFFSET @offset`, page)
-    if (listed.length === 0) return []
-    const read = this.all<Row & { local_id: number }>(`SELECT ${columns} FROM ${table} WHERE ${alias}.local_id IN (SELECT value FROM json_each(@listed))`, {
-      listed: JSON.stringify(listed.map((row) => row.listed)),
-    })
-    const byKey = new Map(read.map((row) => [row.local_id, row]))
-    return listed.flatMap((row) => byKey.get(row.listed) ?? [])
   }
 
   /**
@@ -164,7 +196,10 @@ export class SearchPages {
    */
   countMatches(spec: SearchPageSpec): SearchCount {
     const { fts, table, where, params } = spec
-    const { kind, alias } = this.plan(spec)
+    // A match listed 'as indexed' is counted by the same statement, ranked or streamed: telling which
+    // would read the match once more, as long again as the count for a long prefix of a common word
+    // ("spray case": 17 ms of 54 at a million items).
+    const { kind, alias } = spec.match && spec.broad === 'as indexed' ? this.matched(spec) : this.plan(spec)
     if (spec.match && kind === 'by name') {
       // The name index holds every filtered column: probing the match set from it reads no table row,
       // where joining each match to its row would (four times slower for 12,000 customers).
