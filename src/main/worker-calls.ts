@@ -8,7 +8,7 @@
 import type { Worker } from 'node:worker_threads'
 
 /** The answer a thread posted for one call: its id, and its value or why it failed. */
-export type WorkerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string }
+type WorkerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string }
 
 export interface WorkerCallsOptions<Request> {
   /** The thread in words, for errors: "sync writer", "purge's thread". */

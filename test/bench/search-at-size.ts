@@ -4,8 +4,8 @@
  * apart, in every catalog, plus the texts that were found slow at a million items (one letter that
  * few names start with, two letters, a long prefix of a common word, a word only another catalog
  * holds) and a category browse page.
- * PATH is opened read-write (migrated, its item counts kept): pass a copy. `--unmapped` opens it
- * without the memory map the window's connection reads through (OpenDatabaseOptions.mappedReads).
+ * PATH is opened read-write (migrated, its item counts kept): pass a copy. `--mapped` reads it through a
+ * memory map (OpenDatabaseOptions.mappedReads), which the app does not do (README, Search at any size).
  */
 import { performance } from 'node:perf_hooks'
 import { loadavg } from 'node:os'
@@ -16,13 +16,13 @@ import { CatalogUpkeep } from '../../src/main/local/catalog-upkeep'
 import { latency, measureCategoryBrowse, measureSearches } from './catalog-at-size'
 import { printTable } from './support'
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, runs: { type: 'string', default: '50' }, unmapped: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { db: { type: 'string' }, runs: { type: 'string', default: '50' }, mapped: { type: 'boolean', default: false } } })
 if (!values.db) throw new Error('usage: search-at-size.ts --db PATH (a copy: it is migrated and written)')
 const runs = Number(values.runs)
 
 const opened = performance.now()
-// As the window's connection opens it (core/compose.ts); --unmapped reads as before it mapped the file.
-const db = openDatabase(values.db, { mappedReads: !values.unmapped })
+// As the window's connection opens it (core/compose.ts), or --mapped.
+const db = openDatabase(values.db, { mappedReads: values.mapped })
 process.stdout.write(`Opened (and migrated) in ${(performance.now() - opened).toFixed(0)} ms\n`)
 // What the catalog update would do on the writer's thread (the kept counts, after an upgrade), done here before measuring.
 const upkeep = new CatalogUpkeep(db)

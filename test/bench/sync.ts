@@ -326,8 +326,7 @@ async function liveCatalogGuids(double: Double): Promise<string[]> {
 
 /** Satchel as the app runs it: a database, the store, the writer thread, the engine. */
 async function satchelAgainst(double: Double, path: string, concurrency: number) {
-  // As the window's connection opens it (core/compose.ts).
-  const db = openDatabase(path, { mappedReads: true })
+  const db = openDatabase(path)
   const client = new ServiceClient({ connection: { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } } })
   const store = new LocalCopy(db, new Retention(db))
   const storeCalls = timeStoreCalls(store)

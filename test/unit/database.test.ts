@@ -27,7 +27,7 @@ describe('openDatabase', () => {
     closeDatabase(db)
   })
 
-  it('maps the file for reading only on the connection that asks (the window), and that connection still sees what another commits', () => {
+  it('maps the file for reading only on a connection that asks (bench:search --mapped), and that connection still sees what another commits', () => {
     const path = tempPath()
     const window = openDatabase(path, { mappedReads: true })
     const writer = openDatabase(path)

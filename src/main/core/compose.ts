@@ -47,7 +47,7 @@ export function createCore(config: CoreConfig): Core {
   const desktop = config.ports?.desktop
   const profiles = config.ports?.profiles
   const hub = new EventHub(config.ports?.events)
-  const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger, mappedReads: true, ...(config.largeCatalogItems ? { largeCatalogItems: config.largeCatalogItems } : {}) })
+  const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger, ...(config.largeCatalogItems ? { largeCatalogItems: config.largeCatalogItems } : {}) })
   const settings = new AppSettings(db)
   const connection = new ConnectionSettings(db, config.ports?.secrets ?? createMemoryKeychain())
   const label = config.appName ? `the ${config.appName} app` : 'the Satchel app'

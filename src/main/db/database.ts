@@ -24,11 +24,11 @@ export interface OpenDatabaseOptions {
   /** See MigrationOptions.largeCatalogItems (defaultLargeCatalogItems unless a test lowers it). */
   largeCatalogItems?: number
   /**
-   * Reads the file through a memory map (PRAGMA mmap_size), for the window's connection, whose
-   * searches read thousands of item rows a keystroke: each read through SQLite's page cache is a
-   * system call and a copy, half of a broad search's count at a million items. The pages read show in
-   * the process's resident memory as the file's (the system takes them back when it needs them), so
-   * the sync writer, which touches every page of a first sync, reads as before.
+   * Reads the file through a memory map (PRAGMA mmap_size). A broad search's count at a million items
+   * ran 1.5-2x faster so (each page read through SQLite's cache is a system call and a copy), but the
+   * app does not use it: SQLite's own notes warn that a process that maps the file beside one that
+   * does not (the CLI, the sync writer) relies on the system's unified buffer cache, and the pages read
+   * show as the app's resident memory (1.2 GB after bench:search). Kept for bench:search --mapped.
    */
   mappedReads?: boolean
 }
