@@ -46,6 +46,20 @@ async function startKeyring(): Promise<string> {
   return address
 }
 
+/** Whether the keyring stores and gives back a value (then forgets it). */
+async function keyringTakesWrites(): Promise<boolean> {
+  const keyring = await openOsKeyring({ dataDir, timeoutMs: 1000 })
+  if (!keyring.isAvailable()) return false
+  try {
+    await keyring.set('apiSecret', 'ready-check')
+    const back = await keyring.get('apiSecret')
+    await keyring.delete('apiSecret')
+    return back === 'ready-check'
+  } catch {
+    return false
+  }
+}
+
 beforeAll(async () => {
   if (skipReason) return
   home = mkdtempSync(join(tmpdir(), 'satchel-keyring-home-'))
@@ -53,9 +67,11 @@ beforeAll(async () => {
   const address = await startKeyring()
   // The binding in this process reaches the same bus, to look at the keyring as the app would.
   process.env.DBUS_SESSION_BUS_ADDRESS = address
-  const deadline = Date.now() + 10_000
-  while (!(await openOsKeyring({ dataDir, timeoutMs: 1000 })).isAvailable()) {
-    if (Date.now() > deadline) throw new Error('GNOME Keyring did not answer on the test’s session bus within 10 s')
+  // Ready means an item can be written: the daemon answers a read before its login keyring exists
+  // (a CI run's `profiles add` then met "Secret Service: no result found").
+  const deadline = Date.now() + 20_000
+  while (!(await keyringTakesWrites())) {
+    if (Date.now() > deadline) throw new Error('GNOME Keyring did not take a write on the test’s session bus within 20 s')
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
   service = await startService({ size: 'tiny', seed: 71 })
