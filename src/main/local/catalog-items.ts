@@ -96,6 +96,8 @@ export class CatalogItemWrites {
   /** Counted by category-index walk, one statement for each state of that index (see countByCategory). */
   private readonly countsBy = new Map<boolean, Statement<[string], { category_id: number | null; active: number; n: number }>>()
   private readonly categoryIndexed
+  private readonly familyIndexed
+  private membersBy: Statement<[string], { category_id: number | null; active: number; n: number }> | undefined
   /** What the writes of the current transaction add to catalog_item_counts, by catalog and category (see noteCounted). */
   private readonly pendingCounts = new Map<string, { catalogGuid: string; categoryId: number | null } & KeptCountDraft>()
 
@@ -119,6 +121,7 @@ export class CatalogItemWrites {
     )
     this.keptLive = db.prepare<[string], number | null>('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck()
     this.categoryIndexed = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_category'").pluck()
+    this.familyIndexed = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'").pluck()
   }
 
   /**
@@ -245,14 +248,13 @@ export class CatalogItemWrites {
    * counted until the index is there.
    */
   private countMembersByCategory(catalogGuid: string): { category_id: number | null; active: number; n: number }[] {
-    const indexed = this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'").get() !== undefined
-    if (!indexed) return []
-    return this.db
-      .prepare<[string], { category_id: number | null; active: number; n: number }>(
-        `SELECT category_id, active, count(*) AS n FROM catalog_item_rows INDEXED BY catalog_items_by_family
-         WHERE catalog_guid = ? AND group_parent_id > 0 AND ${live} GROUP BY active, category_id`,
-      )
-      .all(catalogGuid)
+    if (this.familyIndexed.get() === undefined) return []
+    // Prepared once the index is there: INDEXED BY names it.
+    this.membersBy ??= this.db.prepare<[string], { category_id: number | null; active: number; n: number }>(
+      `SELECT category_id, active, count(*) AS n FROM catalog_item_rows INDEXED BY catalog_items_by_family
+       WHERE catalog_guid = ? AND group_parent_id > 0 AND ${live} GROUP BY active, category_id`,
+    )
+    return this.membersBy.all(catalogGuid)
   }
 
   /** Of these catalogs, those with no count kept yet (recount has not met them since the upgrade). */
