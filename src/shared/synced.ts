@@ -428,9 +428,18 @@ export const syncReportSchema = z.object({
 })
 export type SyncReport = z.infer<typeof syncReportSchema>
 
+/**
+ * What a run that has started waits for before it syncs anything: the catalog update an upgrade left
+ * (it writes the same rows). One name per reason, so a reason added later needs only its words.
+ */
+const syncWaitSchema = z.enum(['catalogUpdate'])
+export type SyncWait = z.infer<typeof syncWaitSchema>
+
 export const syncStatusSchema = z.object({
   running: z.boolean(),
   progress: syncProgressSchema.nullable(),
+  /** Set while a running sync waits (see syncWaitSchema); null while it syncs, or when none runs. */
+  waitingFor: syncWaitSchema.nullable(),
   /** Local clock, ms: the last run that finished without error. */
   lastSyncAt: z.number().nullable(),
   lastReport: syncReportSchema.nullable(),

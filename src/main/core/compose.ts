@@ -77,6 +77,7 @@ export function createCore(config: CoreConfig): Core {
     ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
     ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
     ...(config.ports?.syncGate ? { gate: config.ports.syncGate } : {}),
+    ...(config.beforeCatalogUpdateSlice ? { beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice } : {}),
   })
   const orders = createOrders({
     db,

@@ -47,6 +47,11 @@ export interface CoreConfig {
   backgroundSync?: boolean
   /** See OpenDatabaseOptions.largeCatalogItems: lowered by tests of a large catalog's upgrade. */
   largeCatalogItems?: number
+  /**
+   * Awaited before each slice of the catalog update (sync/upkeep.ts). Tests hold the update part-way,
+   * to look at the app while it runs; the app passes none.
+   */
+  beforeCatalogUpdateSlice?: () => Promise<void>
 }
 
 export interface Core {

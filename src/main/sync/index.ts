@@ -68,6 +68,8 @@ export interface SyncOptions {
   orderDetails: OrderDetailPolicy
   /** One sync at a time across profiles (src/main/profiles/sync-gate.ts). */
   gate?: SyncGate
+  /** See CoreConfig.beforeCatalogUpdateSlice. */
+  beforeCatalogUpdateSlice?: () => Promise<void>
 }
 
 export function createSync(options: SyncOptions): Sync {
@@ -84,6 +86,7 @@ export function createSync(options: SyncOptions): Sync {
     logger: syncLogger,
     orderDetails: options.orderDetails,
     onUpkeepProgress: (progress) => reportUpdate(progress),
+    ...(options.beforeCatalogUpdateSlice ? { beforeUpkeepSlice: options.beforeCatalogUpdateSlice } : {}),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
   })
@@ -121,11 +124,19 @@ export function createSync(options: SyncOptions): Sync {
   }
   const stopUpdate = new AbortController()
   let updating: Promise<void> | null = null
-  const startCatalogUpdate = (): Promise<void> =>
-    (updating ??= run.upkeep({ signal: stopUpdate.signal }).catch((error: unknown) => {
-      // Left as it is: the next start, or the next sync run, goes on from there.
-      syncLogger.warn('the catalog update stopped', { message: error instanceof Error ? error.message : String(error) })
-    }))
+  let updateRunning = false
+  const startCatalogUpdate = (): Promise<void> => {
+    if (updating) return updating
+    updateRunning = true
+    updating = run
+      .upkeep({ signal: stopUpdate.signal })
+      .catch((error: unknown) => {
+        // Left as it is: the next start, or the next sync run, goes on from there.
+        syncLogger.warn('the catalog update stopped', { message: error instanceof Error ? error.message : String(error) })
+      })
+      .finally(() => (updateRunning = false))
+    return updating
+  }
 
   const scheduler = new SyncScheduler({
     createEngine: async () => {
@@ -136,10 +147,15 @@ export function createSync(options: SyncOptions): Sync {
       // Another process (a CLI sync) may be writing this database's sync bookkeeping: this run is
       // refused with who it is, and the next trigger tries again.
       return {
-        run: async (runOptions = {}) => {
-          // The update holds the sync lease while it runs: a run waits for it rather than be refused.
-          await updating
-          return run({ ...runOptions, source: watched, waitMs: 0 })
+        run: async ({ onWaiting, ...runOptions }) => {
+          // The update holds the sync lease while it runs: a run waits for it rather than be refused,
+          // and says so (else the rep reads "Starting sync…" for as long as the update takes).
+          if (updateRunning) {
+            onWaiting?.('catalogUpdate')
+            await updating
+            onWaiting?.(null)
+          }
+          return run({ ...runOptions, source: watched, waitMs: 0, ...(onWaiting ? { onWaiting } : {}) })
         },
       }
     },

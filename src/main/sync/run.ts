@@ -9,6 +9,7 @@ import { fetchOrderDetails, type OrderDetailPolicy, type OrderDetailSource } fro
 import { OrderDetails } from '../local/order-details'
 import { CoreError } from '../errors'
 import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import type { SyncWait } from '../../shared/synced'
 import { runCatalogUpkeep } from './upkeep'
 import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
 
@@ -27,6 +28,8 @@ export interface SyncRunParts {
   orderDetails: OrderDetailPolicy
   /** Where the catalog work a migration left stands, after each of its slices (sync/upkeep.ts). */
   onUpkeepProgress?: (progress: CatalogUpkeepProgress) => void
+  /** Awaited before each of its slices (see CoreConfig.beforeCatalogUpdateSlice). */
+  beforeUpkeepSlice?: () => Promise<void>
 }
 
 interface SyncRunRequest extends SyncRunOptions {
@@ -34,6 +37,8 @@ interface SyncRunRequest extends SyncRunOptions {
   /** How long to wait for another process's sync of this database (0: refuse at once). */
   waitMs: number
   onWait?: (holder: LeaseHolder) => void
+  /** Told while the run does the catalog work a migration left, before it syncs anything. */
+  onWaiting?: (waitingFor: SyncWait | null) => void
 }
 
 /** One sync run: whoever asks (the app's scheduler, `satchel sync`), the run is built the same way. */
@@ -67,9 +72,18 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
   }
 
   // Sync writes the rows the catalog work copies: a run does what is left of it first.
-  const upkeepFirst = async (writer: PageWriter, signal: AbortSignal): Promise<boolean> => {
+  const upkeepFirst = async (writer: PageWriter, signal: AbortSignal, onWaiting?: (waitingFor: SyncWait | null) => void): Promise<boolean> => {
     if (store.catalogUpkeep().next() === null) return false
-    await runCatalogUpkeep(writer, { signal, ...(parts.onUpkeepProgress ? { onProgress: parts.onUpkeepProgress } : {}) })
+    onWaiting?.('catalogUpdate')
+    try {
+      await runCatalogUpkeep(writer, {
+        signal,
+        ...(parts.onUpkeepProgress ? { onProgress: parts.onUpkeepProgress } : {}),
+        ...(parts.beforeUpkeepSlice ? { beforeSlice: parts.beforeUpkeepSlice } : {}),
+      })
+    } finally {
+      onWaiting?.(null)
+    }
     return true
   }
 
@@ -89,13 +103,13 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
     )
   }
 
-  const run: SyncRun = ({ source, waitMs, onWait, ...runOptions }) =>
+  const run: SyncRun = ({ source, waitMs, onWait, onWaiting, ...runOptions }) =>
     withSyncLease(
       lease,
       async (signal) => {
         const writer = await pageWriter()
         try {
-          if ((await upkeepFirst(writer, signal)) && signal.aborted) throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
+          if ((await upkeepFirst(writer, signal, onWaiting)) && signal.aborted) throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
           const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.

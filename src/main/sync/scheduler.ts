@@ -10,12 +10,12 @@
  * a 429 or 503 with Retry-After holds every background run until it has passed, and 503s in a row
  * widen the interval (up to 4x) until a run succeeds. A run the rep asks for is never held.
  */
-import type { SyncStatus } from '../../shared/synced'
+import type { SyncStatus, SyncWait } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { Clock, Logger, SyncGate } from '../ports'
 import { isServiceError, ServiceError } from '../ordering-client/errors'
 import { installShare, nodeTimers, type Timer, type TimerPort } from '../timers'
-import type { SyncEngine, SyncProgress, SyncReport } from './engine'
+import type { SyncProgress, SyncReport, SyncRunOptions } from './engine'
 import type { LocalCopy } from '../local/copy'
 
 /** The service asked for less: a 429 or 503, and how long it said to wait when it did. */
@@ -24,9 +24,14 @@ interface ServiceBusy {
   retryAfterMs?: number
 }
 
+/** A run as the scheduler starts it: it says when it waits before syncing, and for what. */
+interface ScheduledRunOptions extends SyncRunOptions {
+  onWaiting?: (waitingFor: SyncWait | null) => void
+}
+
 export interface SyncSchedulerOptions {
   /** The engine for the saved connection, or null when none is configured. */
-  createEngine: () => Promise<Pick<SyncEngine, 'run'> | null>
+  createEngine: () => Promise<{ run(options: ScheduledRunOptions): Promise<SyncReport> } | null>
   store: Pick<LocalCopy, 'allScopes' | 'lastSyncAt' | 'lastReport'>
   intervalMinutes: () => number
   clock: Clock
@@ -59,6 +64,7 @@ export class SyncScheduler {
   private running: Running | null = null
   private followUp: Promise<SyncReport> | null = null
   private progress: SyncProgress | null = null
+  private waitingFor: SyncWait | null = null
   private lastReport: SyncReport | null = null
   private timer: Timer | null = null
   private nextSyncAt: number | null = null
@@ -173,6 +179,7 @@ export class SyncScheduler {
     return {
       running: this.running !== null,
       progress: this.running ? this.progress : null,
+      waitingFor: this.running ? this.waitingFor : null,
       lastSyncAt: this.options.store.lastSyncAt(),
       lastReport: this.lastReport ?? this.options.store.lastReport(),
       nextSyncAt: this.nextSyncAt,
@@ -208,6 +215,7 @@ export class SyncScheduler {
       .finally(() => {
       this.running = null
       this.progress = null
+      this.waitingFor = null
       if (this.started && !this.stopped) this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
       if (announced) this.options.onStatus?.(this.status())
       // The turn passes on only after this run's end is told, so no two runs ever show at once.
@@ -231,6 +239,11 @@ export class SyncScheduler {
       onProgress: (progress) => {
         this.progress = progress
         this.options.onProgress?.(progress)
+      },
+      onWaiting: (waitingFor) => {
+        if (waitingFor === this.waitingFor || this.running?.controller.signal !== signal) return
+        this.waitingFor = waitingFor
+        this.options.onStatus?.(this.status())
       },
     })
     this.lastReport = report

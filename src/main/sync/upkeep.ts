@@ -14,6 +14,8 @@ export interface UpkeepRunOptions {
    * handler sleeps between tries): with no gap the window's draft could miss every free moment.
    */
   pauseMs?: number
+  /** Awaited before each slice (see CoreConfig.beforeCatalogUpdateSlice). */
+  beforeSlice?: () => Promise<void>
 }
 
 /** Slices until no job is left, or the signal stops it (what is done stays done: the next run goes on). */
@@ -21,6 +23,10 @@ export async function runCatalogUpkeep(writer: Pick<PageWriter, 'upkeepSlice'>, 
   const pauseMs = options.pauseMs ?? 15
   for (;;) {
     if (options.signal?.aborted) return
+    if (options.beforeSlice) {
+      await options.beforeSlice()
+      if (options.signal?.aborted) return
+    }
     const progress = await writer.upkeepSlice()
     options.onProgress?.(progress)
     if (progress.job === null) return
