@@ -394,6 +394,11 @@ export type SyncProgress = z.infer<typeof syncProgressSchema>
  */
 export const catalogUpdateSchema = z.object({
   updating: z.boolean(),
+  /**
+   * The work under way, as the core names its jobs (local/catalog-upkeep.ts), so the screens can say
+   * what it changes for the rep meanwhile; null when none is shown.
+   */
+  job: z.enum(['leanItems', 'families']).nullable(),
   /** How far the work under way has got, 0–100. */
   percent: z.number(),
   /** False while the items are copied: those not copied yet are not found by browsing or search. */

@@ -215,19 +215,19 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       ports: { logger: createConsoleLogger('error'), events: { emit: (name, payload) => void (name === 'catalogUpdateChanged' && updates.push(payload as CatalogUpdate)) } },
     })
     try {
-      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: true, percent: 0, itemsBrowsable: false } })
+      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: true, job: 'leanItems', percent: 0, itemsBrowsable: false } })
       const drafts = await call(core.handlers, 'listDrafts')
       expect(drafts.ok && drafts.value.map((draft) => draft.lineCount)).toEqual([1])
       const outbox = await call(core.handlers, 'listOutbox')
       expect(outbox.ok).toBe(true)
       for (let waited = 0; !updates.some((update) => !update.updating) && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
-      expect(updates.at(-1)).toEqual({ updating: false, percent: 100, itemsBrowsable: true })
+      expect(updates.at(-1)).toEqual({ updating: false, job: null, percent: 100, itemsBrowsable: true })
       // Progress a few times a second at most (how many depends on the machine's speed), never backwards.
       const during = updates.slice(0, -1)
       expect(during.length).toBeGreaterThan(0)
-      expect(during.every((update) => update.updating && !update.itemsBrowsable && update.percent < 100)).toBe(true)
+      expect(during.every((update) => update.updating && update.job === 'leanItems' && !update.itemsBrowsable && update.percent < 100)).toBe(true)
       expect(during.map((update) => update.percent)).toEqual([...during.map((update) => update.percent)].sort((a, b) => a - b))
-      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: false, percent: 100, itemsBrowsable: true } })
+      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: false, job: null, percent: 100, itemsBrowsable: true } })
       expect(core.db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get())
     } finally {
       await core.close()

@@ -103,19 +103,22 @@ export function createSync(options: SyncOptions): Sync {
   }
 
   // The catalog work an upgrade left: its progress as the screens show it, a few times a second at most.
-  // Counting a catalog not counted yet is too short to be worth a notice: only the copy and the
-  // family fill are shown.
-  const shown = (job: CatalogUpkeepProgress['job']) => job === 'leanItems' || job === 'families'
+  // Counting a catalog not counted yet is too short to be worth a notice: every other job is shown,
+  // by its name (a job added to local/catalog-upkeep.ts is refused here until the contract's list
+  // has it, and then the notice until it has its words).
+  const shown = (job: CatalogUpkeepProgress['job']): CatalogUpdate['job'] => (job === null || job === 'counts' ? null : job)
   const firstJob = store.catalogUpkeep().next()
-  let update: CatalogUpdate = { updating: shown(firstJob), percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
+  let update: CatalogUpdate = { updating: shown(firstJob) !== null, job: shown(firstJob), percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
   let lastUpdateEmit = 0
   function reportUpdate(progress: CatalogUpkeepProgress): void {
+    const job = shown(progress.job)
     const next: CatalogUpdate = {
-      updating: shown(progress.job),
-      percent: shown(progress.job) ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)) : 100,
+      updating: job !== null,
+      job,
+      percent: job ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)) : 100,
       itemsBrowsable: progress.itemsBrowsable,
     }
-    const changed = next.updating !== update.updating || next.itemsBrowsable !== update.itemsBrowsable
+    const changed = next.job !== update.job || next.itemsBrowsable !== update.itemsBrowsable
     update = next
     const now = performance.now()
     if (!changed && now - lastUpdateEmit < minGapMs) return
