@@ -111,11 +111,13 @@ export function createSync(options: SyncOptions): Sync {
   let update: CatalogUpdate = { updating: shown(firstJob) !== null, job: shown(firstJob), percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
   let lastUpdateEmit = 0
   function reportUpdate(progress: CatalogUpkeepProgress): void {
-    const job = shown(progress.job)
+    // The count that follows a shown job is the end of it: the screens, told the update is over, read
+    // the lists and counts again, which must be the counts as they stay.
+    const job = shown(progress.job) ?? (progress.job !== null && update.updating ? update.job : null)
     const next: CatalogUpdate = {
       updating: job !== null,
       job,
-      percent: job ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)) : 100,
+      percent: job === null ? 100 : job === progress.job ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)) : 99,
       itemsBrowsable: progress.itemsBrowsable,
     }
     const changed = next.job !== update.job || next.itemsBrowsable !== update.itemsBrowsable
