@@ -60,6 +60,11 @@ export const useCatalogStore = defineStore('catalog', () => {
     return unwrap(api.getItemFamily(wanted))
   }
 
+  /** One catalog's category tree read again: the catalog update has copied more of its items since. */
+  function forgetCategories(catalogGuid: string): void {
+    categoriesByCatalog.delete(catalogGuid)
+  }
+
   function forget(): void {
     catalogsByCustomer.clear()
     categoriesByCatalog.clear()
@@ -68,9 +73,10 @@ export const useCatalogStore = defineStore('catalog', () => {
   }
 
   api.onEvent((event) => {
-    if (event.name === 'syncFinished') forget()
+    // The end of the catalog update an upgrade left changes what a sync's end does: items and counts.
+    if (event.name === 'syncFinished' || (event.name === 'catalogUpdateChanged' && !event.payload.updating)) forget()
   })
   onProfileReset(forget)
 
-  return { catalogs, categories, customer, searchItems, countItems, item, family, forget, version }
+  return { catalogs, categories, customer, searchItems, countItems, item, family, forget, forgetCategories, version }
 })
