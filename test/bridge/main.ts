@@ -1,8 +1,10 @@
 /**
- * `npm run bridge -- [--db PATH | --data-dir DIR] [--port N] [--renderer DIR]`: serves the built
- * renderer with the real core behind it, for a browser on a machine without the Electron binary.
- * With --data-dir, a profile manager over that folder's profiles (as the desktop app runs them), with
- * secrets kept in memory; with --db, one core on that database.
+ * `npm run bridge -- [--db PATH | --data-dir DIR] [--port N] [--renderer DIR] [--large-catalog-items N]`:
+ * serves the built renderer with the real core behind it, for a browser on a machine without the
+ * Electron binary. With --data-dir, a profile manager over that folder's profiles (as the desktop app
+ * runs them), with secrets kept in memory; with --db, one core on that database. --large-catalog-items
+ * lowers the item count past which an upgrade leaves its per-item work to the catalog update (10,000),
+ * to watch that update on an old database of a few thousand items.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,14 +15,22 @@ import { createConsoleLogger, createMemoryKeychain } from '../../src/main/ports'
 import { createProfileManager } from '../../src/main/profiles/manager'
 import { startBridge } from './server'
 
-function open(dataDir: string | undefined, db: string | undefined) {
+function open(dataDir: string | undefined, db: string | undefined, largeCatalogItems: number | undefined) {
   const appVersion = process.env.npm_package_version ?? '0.0.0-dev'
   const logger = createConsoleLogger('info')
+  const limit = largeCatalogItems === undefined ? {} : { largeCatalogItems }
   if (dataDir) {
-    return { core: createProfileManager({ dataDir, secrets: createMemoryKeychain(), coreConfig: () => ({ appVersion, ports: { logger } }) }), where: `profiles: ${dataDir}` }
+    return { core: createProfileManager({ dataDir, secrets: createMemoryKeychain(), coreConfig: () => ({ appVersion, ports: { logger }, ...limit }) }), where: `profiles: ${dataDir}` }
   }
   const databasePath = db ?? join(mkdtempSync(join(tmpdir(), 'satchel-bridge-')), 'satchel.db')
-  return { core: createCore({ databasePath, appVersion, ports: { logger } }), where: `database: ${databasePath}` }
+  return { core: createCore({ databasePath, appVersion, ports: { logger }, ...limit }), where: `database: ${databasePath}` }
+}
+
+function itemCount(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const count = Number(value)
+  if (!Number.isInteger(count) || count < 1) throw new Error(`--large-catalog-items wants a whole number of items above 0, not “${value}”.`)
+  return count
 }
 
 async function main(): Promise<void> {
@@ -30,9 +40,10 @@ async function main(): Promise<void> {
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       renderer: { type: 'string', default: 'out/renderer' },
+      'large-catalog-items': { type: 'string' },
     },
   })
-  const { core, where } = open(values['data-dir'], values.db)
+  const { core, where } = open(values['data-dir'], values.db, itemCount(values['large-catalog-items']))
   const bridge = await startBridge({
     handlers: core.handlers,
     events: core.events,

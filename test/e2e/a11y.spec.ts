@@ -9,6 +9,8 @@ import type { Page } from '@playwright/test'
 import { test } from './fixtures'
 import { startProfilesWorld } from './profiles-world'
 import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
+import { call } from './support'
+import { openUpgradedLaptop } from './upgraded-laptop'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -169,4 +171,30 @@ test('the family entry grid passes axe in light and dark: a table of labelled qu
   }
   for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
   expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+})
+
+test('the catalog update after an upgrade, and a sync waiting for it, pass axe in light and dark', async ({ page }) => {
+  const app = await openUpgradedLaptop()
+  try {
+    const { core, bridge, hold, laptop } = app
+    // Part-way: one slice copied, so the list has rows and the bar a value; a sync waits for the rest.
+    hold.let(1)
+    await expect.poll(async () => (await call(core.handlers, 'getCatalogUpdate')).percent).toBeGreaterThan(0)
+    const syncing = call(core.handlers, 'syncNow', {})
+    const findings: Finding[] = []
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.goto(`${bridge.url}#/catalog?catalog=${laptop.catalogGuids[0]}`)
+      await expect(page.getByRole('progressbar', { name: 'Catalog update' })).toBeVisible()
+      await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Sync waits for the catalog update…')
+      await expect(page.getByTestId('catalog-scroller').getByRole('row').first()).toBeVisible()
+      findings.push(...(await audit(page, 'catalog update', scheme)))
+    }
+    hold.release()
+    expect((await syncing).ok).toBe(true)
+    for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
+    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+  } finally {
+    await app.close()
+  }
 })

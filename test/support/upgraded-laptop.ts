@@ -15,6 +15,8 @@ export interface Schema9Laptop {
   harness: Harness
   /** The schema 9 file, in the harness's folder (removed by close). */
   path: string
+  /** The catalogs by the order their items were written in, which is the order the update copies them in. */
+  catalogGuids: string[]
   close(): Promise<void>
 }
 
@@ -27,7 +29,7 @@ export async function schema9Laptop(options: { size: number; seed?: number }): P
     const listingId = harness.db.prepare<[], number>('SELECT max(id) FROM sync_listings').pluck().get()!
     const path = harness.db.name.replace(/satchel\.db$/, 'schema9.db')
     closeDatabase(schema9Database(path, harness.db, items, listingId))
-    return { harness, path, close: () => harness.close() }
+    return { harness, path, catalogGuids: [...items.keys()], close: () => harness.close() }
   } catch (error) {
     await harness.close()
     throw error
