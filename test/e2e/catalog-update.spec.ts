@@ -54,7 +54,6 @@ test('after a large catalog’s upgrade the app opens at once, shows the update,
   try {
     const { core, bridge, hold, laptop } = app
     const errors = watchConsole(page)
-    console.log(`catalog update: the core opened the schema 9 database and migrated it in ${Math.round(app.openedInMs)} ms`)
     // The catalog whose items are copied first.
     const catalog = (await call(core.handlers, 'listCatalogs')).find((each) => each.guid === laptop.catalogGuids[0])
     const catalogUrl = `${bridge.url}#/catalog?catalog=${catalog!.guid}`
@@ -62,10 +61,13 @@ test('after a large catalog’s upgrade the app opens at once, shows the update,
     // Nothing of the update is done (its first slice waits), and the app answers: the catalog screen
     // says the catalog is being updated, at 0%.
     expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ updating: true, job: 'leanItems', percent: 0, itemsBrowsable: false })
+    const opening = performance.now()
     await page.goto(catalogUrl)
     await expect(page.getByRole('heading', { level: 1, name: 'Catalog' })).toBeVisible()
     const notice = page.getByTestId('catalog-update')
     await expect(notice.getByRole('status')).toHaveText(noticeWords)
+    // Printed, not asserted (timings are the benchmarks' to hold): the upgrade's start at this size.
+    console.log(`catalog update: database opened and migrated in ${Math.round(app.openedInMs)} ms; catalog screen with the notice in ${Math.round(performance.now() - opening)} ms`)
     const bar = notice.getByRole('progressbar', { name: 'Catalog update' })
     await expect(bar).toHaveAttribute('aria-valuemin', '0')
     await expect(bar).toHaveAttribute('aria-valuemax', '100')
