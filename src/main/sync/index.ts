@@ -100,9 +100,9 @@ export function createSync(options: SyncOptions): Sync {
   }
 
   // The catalog work an upgrade left: its progress as the screens show it, a few times a second at most.
-  // Counting a catalog not counted yet is too short to be worth a notice: only the copy and the
-  // family fill are shown.
-  const shown = (job: CatalogUpkeepProgress['job']) => job === 'leanItems' || job === 'families'
+  // Counting a catalog not counted yet is too short to be worth a notice: only the copy, the
+  // family fill and the search filters' fill are shown.
+  const shown = (job: CatalogUpkeepProgress['job']) => job === 'leanItems' || job === 'families' || job === 'filters'
   const firstJob = store.catalogUpkeep().next()
   let update: CatalogUpdate = { updating: shown(firstJob), percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
   let lastUpdateEmit = 0
