@@ -210,14 +210,11 @@ describe('the search filters', () => {
     // A catalog that is gone: its items removed, those kept for a draft flagged.
     copy.removeCatalogContents('cat-b', '2026-02-02T00:00:00.000Z')
     check()
-    // Writes that no sync makes today, made by hand: a row moved to another key or catalog, a row
-    // stored before migration 17 (its family only in its record), a plain delete.
+    // Writes that no sync makes today, made by hand: a row moved to another key or catalog, a plain delete.
     db.exec("UPDATE catalog_item_rows SET local_id = 900000 WHERE guid = 'item-2010'")
     db.exec("UPDATE catalog_item_rows SET catalog_guid = 'cat-c' WHERE guid = 'item-2011'")
-    db.exec(`UPDATE catalog_item_rows SET group_parent_id = NULL, extra = json_set(extra, '$.group_parent_catalog_item_id', 4000) WHERE guid = 'item-2012'`)
     db.exec("DELETE FROM catalog_item_rows WHERE guid = 'item-2013'")
     check()
-    expect(db.prepare("SELECT family_parent_id FROM catalog_item_filters WHERE local_id = 2012").pluck().get()).toBe(4000)
     // The new catalog has a key, given once.
     expect(db.prepare("SELECT count(*) FROM catalog_keys WHERE catalog_guid = 'cat-c'").pluck().get()).toBe(1)
   })
