@@ -839,9 +839,11 @@ interface ItemSearch {
  *   the same transaction, so what is left to copy is what that table still holds, whatever stopped
  *   the copy; migration 13's likewise, rows copied as they are;
  * - migration 17's family columns and their index, on a laptop whose catalog was already past the
- *   limit at that migration.
+ *   limit at that migration;
+ * - migration 20's search filters of the items stored before it (those written since have theirs
+ *   from its triggers).
  *
- * The SQL is the migrations' own (leanItemsSelect, itemSearchFill, familyColumnsFill), so a large catalog ends up
+ * The SQL is the migrations' own (leanItemsSelect, itemSearchFill, familyColumnsFill, itemFiltersFill), so a large catalog ends up
  * with the rows, full-text entries and indexes a small one gets at start.
  */
 export class CatalogItemUpkeep {
