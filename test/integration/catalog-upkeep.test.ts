@@ -83,6 +83,11 @@ function catalogState(db: Database) {
     indexes: db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name").raw().all(),
     tables: db.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").raw().all(),
     counts: db.prepare('SELECT catalog_guid, category_id, live, active FROM catalog_item_counts ORDER BY 1, 2').raw().all(),
+    // The search filters (migration 20), by catalog guid: keys are given in the order catalogs are met.
+    filters: db.prepare(
+      'SELECT f.local_id, k.catalog_guid, f.live, f.active, f.category_id, f.family_parent_id FROM catalog_item_filters f JOIN catalog_keys k ON k.key = f.catalog_key ORDER BY f.local_id',
+    ).raw().all(),
+    filtersLeft: db.prepare('SELECT count(*) FROM catalog_item_filters_fill').pluck().get(),
     matches: words.map((word) => db.prepare('SELECT rowid FROM catalog_item_search WHERE catalog_item_search MATCH ? ORDER BY rowid').pluck().all(`"${word.replace(/"/g, '""')}"*`)),
     searches: catalogs.flatMap((catalogGuid) => [undefined, ...words.slice(0, 5)].map((query) => queries.searchCatalogItems({ catalogGuid, ...(query ? { query } : {}), limit: 50 }))),
   }

@@ -31,6 +31,7 @@ const released: Record<number, string> = {
   5: 'ffcfdcd271778ed4fa0cdd259c663912a57905a41c17930e6440835c302deed0',
   6: '542828c57c4513ed6bc3bdac9174fc3cfca6cd736e8b1f3a0b8d8ff5993a7de6',
   7: 'b1f79254ce279e6b7933e963a1640434eb00f6bbbb8c2f6d9cc193f7e4607697',
+  20: '16987db22cba36260acdddc6cc92e2accbb795f6134a67ac5ef1c487a5f67dd2',
 }
 
 describe('the migration list', () => {

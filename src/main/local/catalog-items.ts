@@ -9,6 +9,7 @@ import type { Database, Statement } from 'better-sqlite3'
 import { itemSearchFill, itemsBefore10, leanItemColumns, leanItemsSelect } from '../db/migrations/0010-lean-catalog-items'
 import { itemsBefore13 } from '../db/migrations/0013-item-guid-index'
 import { familyColumnsFill, familyIndex } from '../db/migrations/0017-item-families'
+import { catalogKeysFill, itemFiltersFill } from '../db/migrations/0020-catalog-item-filters'
 import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from './rows'
 import { SearchIndex, type IndexedRow } from './search-index'
 import { SearchPages, type SearchCount } from './search-page'
@@ -59,8 +60,11 @@ function prepareItemUpdate(db: Database, assigned: StoredItemColumn[], relists: 
   const compared = comparedItemColumns
   const set = [...assigned.map((column) => `${column} = ?`), 'version = ?', ...(relists ? ['unlisted_at = NULL', 'listed_run = coalesce(?, listed_run)'] : []), 'synced_at = ?']
   const bound: StoredItemColumn[] = [...assigned, 'version', ...(relists ? ['listed_run' as const] : []), 'synced_at', 'local_id', 'version', 'version', ...compared]
+  // OR FAIL: one row, whose constraints are checked before it is written, so nothing is left half
+  // done; the policy lets SQLite keep no statement journal for the search filters' trigger
+  // (migration 20), which an update assigning unlisted_at (each one) would otherwise pay for.
   const statement = db.prepare<unknown[]>(`
-    UPDATE catalog_item_rows SET ${set.join(', ')}
+    UPDATE OR FAIL catalog_item_rows SET ${set.join(', ')}
     WHERE local_id = ? AND (? > version OR (? = version AND
       (${compared.map(() => '?').join(', ')}) IS NOT (${compared.join(', ')})))`)
   return { statement, binding: bound.map((column) => storedItemAt[column]) }
@@ -102,8 +106,11 @@ export class CatalogItemWrites {
   private readonly pendingCounts = new Map<string, { catalogGuid: string; categoryId: number | null } & KeptCountDraft>()
 
   constructor(private readonly db: Database) {
+    // OR FAIL: one row, checked before it is written (a key taken is retried under another, below),
+    // so nothing is left half done; and SQLite keeps no statement journal for the search filters'
+    // trigger (migration 20), which cost a first sync half its insert rate (bench:sync, writer alone).
     this.insertItem = db.prepare<StoredItemValues>(
-      `INSERT INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
+      `INSERT OR FAIL INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
     )
     this.rows = prepareTableStatements(db, catalogItemsTable)
     this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
@@ -480,6 +487,17 @@ function familyParentOf(alias: string, activeOnly: boolean): string {
         AND p.deleted_at IS NULL AND p.unlisted_at IS NULL${activeOnly ? ' AND p.active = 1' : ''} LIMIT 1) END, ${alias}.local_id)`
 }
 
+/**
+ * familyParentOf over the narrow filter table (`alias`, migration 20): the parent's local_id by the
+ * service id index, which holds it (no item row read), then its catalog and state from its own
+ * filter row. Which row comes first among several is the same as familyParentOf's: by_id's order.
+ */
+function familyParentAmongFilters(alias: string, activeOnly: boolean): string {
+  return `coalesce(CASE WHEN ${alias}.family_parent_id > 0 THEN (
+      SELECT p.local_id FROM catalog_item_rows p CROSS JOIN catalog_item_filters pf ON pf.local_id = p.local_id
+      WHERE p.id = ${alias}.family_parent_id AND pf.catalog_key = ${alias}.catalog_key AND pf.live = 1${activeOnly ? ' AND pf.active = 1' : ''} LIMIT 1) END, ${alias}.local_id)`
+}
+
 const itemColumns = `i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.sku, i.upc, i.name, i.description, i.manufacturer,
   i.active, i.msrp, i.qty_on_hand, i.min_order_qty, i.has_inventory, i.allow_backorder, i.pricing, i.synced_at, i.deleted_at, i.unlisted_at,
   json_extract(i.extra, '$.qty_break') AS qty_break, json_extract(i.extra, '$.qty_break_price') AS qty_break_price,
@@ -494,10 +512,13 @@ export class CatalogItems {
   private readonly familyIndex: Statement<[], unknown>
   private readonly membersBy = new Map<boolean, Statement<{ catalog: string; parent: number }, ItemRow>>()
   private readonly searches: SearchPages
+  private readonly filterTable: Statement<[], number>
+  private filtersFilling: Statement<[], number> | undefined
 
   constructor(private readonly db: Database) {
     this.searches = new SearchPages(db)
     this.familyIndex = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'")
+    this.filterTable = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'catalog_item_filters'").pluck()
     this.statements = {
       anyOf: db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
       // A listed item first: items a delta added since (listed_run NULL) lead the listing index and
@@ -660,6 +681,17 @@ export class CatalogItems {
     return this.familyIndex.get() !== undefined
   }
 
+  /**
+   * Whether every stored item has its filter row (migration 20): asked on every keystroke, two reads
+   * of a few rows. Until the catalog update has filled the rows stored before, searches filter on
+   * the item rows themselves (correct, slower).
+   */
+  filtersFilled(): boolean {
+    if (this.filterTable.get() === undefined) return false
+    this.filtersFilling ??= this.db.prepare<[], number>('SELECT 1 FROM catalog_item_filters_fill LIMIT 1').pluck()
+    return this.filtersFilling.get() === undefined
+  }
+
   placeByGuid(guid: string): ItemPlace | undefined {
     return this.statements.placeByGuid.get(guid)
   }
@@ -724,6 +756,14 @@ export class CatalogItems {
       : `${familyParentId('i')} = 0`
   }
 
+  /** searchSpec's filters over the narrow table (SearchPageSpec.narrow), with the same parameters. */
+  private filtersOf(search: ItemSearch, folded: boolean): ItemSearchNarrow {
+    const where = ['f.catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = @catalog)', 'f.live = 1']
+    if (!search.includeInactive) where.push('f.active = 1')
+    if (search.categoryId !== undefined) where.push((search.categoryIds ?? []).length <= 1 ? 'f.category_id = @category' : 'f.category_id IN (SELECT value FROM json_each(@categories))')
+    return { table: 'catalog_item_filters f', where, ...(folded ? { listedAs: familyParentAmongFilters('f', !search.includeInactive) } : {}) }
+  }
+
   /** `counting`: the spec is for a count, which walks every match, not a page. */
   private searchSpec(search: ItemSearch, counting = false) {
     const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
@@ -743,7 +783,11 @@ export class CatalogItems {
     // lists its family (see familyParentOf).
     const folded = !search.familyMembers
     if (folded && search.match === null) where.push(this.notAMember(counting ? Infinity : search.offset + search.limit))
+    // A match is filtered on the narrow table once it is filled; with no match, the name and
+    // category indexes hold every filtered column already.
+    const narrow = search.match !== null && this.filtersFilled() ? this.filtersOf(search, folded) : undefined
     return {
+      ...(narrow ? { narrow } : {}),
       fts: 'catalog_item_search' as const,
       table: 'catalog_item_rows i',
       ...(folded ? { listedAs: familyParentOf('i', !search.includeInactive) } : {}),
@@ -763,6 +807,12 @@ export class CatalogItems {
         : {}),
     }
   }
+}
+
+interface ItemSearchNarrow {
+  table: string
+  where: string[]
+  listedAs?: string
 }
 
 interface ItemSearch {
@@ -789,9 +839,11 @@ interface ItemSearch {
  *   the same transaction, so what is left to copy is what that table still holds, whatever stopped
  *   the copy; migration 13's likewise, rows copied as they are;
  * - migration 17's family columns and their index, on a laptop whose catalog was already past the
- *   limit at that migration.
+ *   limit at that migration;
+ * - migration 20's search filters of the items stored before it (those written since have theirs
+ *   from its triggers).
  *
- * The SQL is the migrations' own (leanItemsSelect, itemSearchFill, familyColumnsFill), so a large catalog ends up
+ * The SQL is the migrations' own (leanItemsSelect, itemSearchFill, familyColumnsFill, itemFiltersFill), so a large catalog ends up
  * with the rows, full-text entries and indexes a small one gets at start.
  */
 export class CatalogItemUpkeep {
@@ -809,6 +861,16 @@ export class CatalogItemUpkeep {
     remove: Statement<[number]>
   } | null = null
   private families: Statement<[number, number]> | null = null
+  private filterFill: {
+    after: Statement<[], number>
+    until: Statement<[number, number], number | null>
+    first: Statement<[], number | null>
+    last: Statement<[], number | null>
+    keys: Statement<[number, number]>
+    filters: Statement<[number, number]>
+    note: Statement<[number]>
+    done: Statement<[]>
+  } | null = null
 
   constructor(private readonly db: Database) {
     this.exists = db.prepare<[string, string], number>('SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?').pluck()
@@ -905,6 +967,45 @@ export class CatalogItemUpkeep {
   /** The last local_id of catalog_item_rows: where the family fill ends. */
   lastLocalId(): number {
     return this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck().get() ?? 0
+  }
+
+  /** Whether migration 20 left the filter rows of stored items to fill (a row of catalog_item_filters_fill says how far it got). */
+  filtersWaiting(): boolean {
+    return this.exists.get('table', 'catalog_item_filters_fill') !== undefined && this.db.prepare('SELECT 1 FROM catalog_item_filters_fill').get() !== undefined
+  }
+
+  /**
+   * Derives the filter rows of the next `rows` items by local_id, after those filled already, and
+   * notes how far it got in the same transaction, so a restart goes on from there; the last slice
+   * takes the note away, which puts searches on the filter table. Items written meanwhile have
+   * theirs from the triggers. Returns the local_id reached and the first and last stored, for the
+   * progress shown; null when nothing was left to fill.
+   */
+  fillFilters(rows: number): { reached: number; first: number; last: number } | null {
+    const fill = (this.filterFill ??= {
+      after: this.db.prepare<[], number>('SELECT filled_until FROM catalog_item_filters_fill LIMIT 1').pluck(),
+      until: this.db.prepare<[number, number], number | null>('SELECT max(local_id) FROM (SELECT local_id FROM catalog_item_rows WHERE local_id > ? ORDER BY local_id LIMIT ?)').pluck(),
+      first: this.db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck(),
+      last: this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck(),
+      keys: this.db.prepare<[number, number]>(catalogKeysFill('', 'WHERE i.local_id > ? AND i.local_id <= ?')),
+      filters: this.db.prepare<[number, number]>(itemFiltersFill('', 'WHERE i.local_id > ? AND i.local_id <= ?')),
+      note: this.db.prepare<[number]>('UPDATE catalog_item_filters_fill SET filled_until = ?'),
+      done: this.db.prepare('DELETE FROM catalog_item_filters_fill'),
+    })
+    return this.db.transaction(() => {
+      const after = fill.after.get()
+      if (after === undefined) return null
+      const until = fill.until.get(after, rows) ?? null
+      const first = fill.first.get() ?? 0
+      const last = fill.last.get() ?? 0
+      if (until !== null) {
+        fill.keys.run(after, until)
+        fill.filters.run(after, until)
+      }
+      if (until === null || until >= last) fill.done.run()
+      else fill.note.run(until)
+      return { reached: until ?? last, first, last }
+    }).immediate()
   }
 
   /** Fills the family columns of rows with local_id in (after, until]; `last` builds the index in the same transaction. */

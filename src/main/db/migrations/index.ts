@@ -18,6 +18,7 @@ import { migration as orderDetails } from './0016-order-details'
 import { migration as itemFamilies } from './0017-item-families'
 import { migration as catalogItemCounts } from './0018-catalog-item-counts'
 import { migration as familyMemberCounts } from './0019-family-member-counts'
+import { migration as catalogItemFilters } from './0020-catalog-item-filters'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -47,4 +48,5 @@ export const migrations: Migration[] = [
   itemFamilies,
   catalogItemCounts,
   familyMemberCounts,
+  catalogItemFilters,
 ]
