@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
-import { CatalogItemWrites } from '../../src/main/local/catalog-items'
+import { CatalogItems, CatalogItemWrites } from '../../src/main/local/catalog-items'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { storedItemColumns, storedItemValues } from '../../src/main/local/rows'
@@ -112,6 +112,23 @@ describe('a family in the local copy', () => {
     expect(db.prepare("SELECT sum(live - members_live) FROM catalog_item_counts WHERE catalog_guid = 'cat-a'").pluck().get()).toBe(2)
     expect(db.prepare("SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = 'cat-a'").pluck().get()).toBe(5)
     expectOneRowPerFamily(db)
+    closeDatabase(db)
+  })
+
+  it('counts the family once in the catalog list and the category tree, before the sync writer has counted the catalog as after', () => {
+    const db = openDatabase(tempPath())
+    const withCategory = family.map((record) => ({ ...record, category_id: 7 }))
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', withCategory as CatalogItemRecord[], { listingId: null, serverTime: null })
+    // Not counted yet: just after an upgrade that forgot the counts (migration 19), or during a first sync.
+    db.exec('DELETE FROM catalog_item_counts')
+    const items = new CatalogItems(db)
+    const uncounted = { catalogs: items.liveCountsByCatalog(['cat-a']), categories: items.liveCountsByCategory('cat-a') }
+    new CatalogItemWrites(db).recount(['cat-a'], ['cat-a'])
+    const counted = { catalogs: items.liveCountsByCatalog(['cat-a']), categories: items.liveCountsByCategory('cat-a') }
+    expect(counted.catalogs).toEqual(new Map([['cat-a', 2]]))
+    expect(counted.categories.get(7)).toBe(2)
+    expect(uncounted.catalogs).toEqual(counted.catalogs)
+    expect(uncounted.categories.get(7)).toBe(2)
     closeDatabase(db)
   })
 

@@ -612,12 +612,12 @@ export class CatalogItems {
     const counts = new Map<string, number>()
     for (const catalogGuid of catalogGuids) {
       const kept = this.statements.keptCounts.all(catalogGuid)
-      counts.set(
-        catalogGuid,
-        kept.length > 0
-          ? kept.reduce((sum, row) => sum + row.live, 0)
-          : this.searches.count(`SELECT count(*) FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_name')} WHERE catalog_guid = @catalog AND ${live}`, { catalog: catalogGuid }),
-      )
+      if (kept.length > 0) {
+        counts.set(catalogGuid, kept.reduce((sum, row) => sum + row.live, 0))
+        continue
+      }
+      const all = this.searches.count(`SELECT count(*) FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_name')} WHERE catalog_guid = @catalog AND ${live}`, { catalog: catalogGuid })
+      counts.set(catalogGuid, all - [...this.uncountedMembers(catalogGuid).values()].reduce((sum, n) => sum + n, 0))
     }
     return counts
   }
@@ -627,6 +627,20 @@ export class CatalogItems {
     const kept = this.statements.keptCounts.all(catalogGuid)
     if (kept.length > 0) return new Map(kept.map((row) => [row.category_id, row.live]))
     const sql = `SELECT category_id, count(*) AS n FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_category')} WHERE catalog_guid = @catalog AND ${live} GROUP BY category_id`
+    const members = this.uncountedMembers(catalogGuid)
+    return new Map(this.searches.all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid }).map((row) => [row.category_id, row.n - (members.get(row.category_id) ?? 0)]))
+  }
+
+  /**
+   * A catalog's live family members by category, for the counts made here before the sync writer has
+   * counted the catalog: the kept counts list a family once (its parent's row), and so must these,
+   * or the catalog's and its categories' totals drop when the writer's count lands. Read as the
+   * writer reads them, by the family index (a few percent of the items); where it is missing, the
+   * kept counts hold members too, and so do these.
+   */
+  private uncountedMembers(catalogGuid: string): Map<number | null, number> {
+    if (!this.familiesIndexed()) return new Map()
+    const sql = `SELECT category_id, count(*) AS n FROM catalog_item_rows INDEXED BY catalog_items_by_family WHERE catalog_guid = @catalog AND group_parent_id > 0 AND ${live} GROUP BY category_id`
     return new Map(this.searches.all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid }).map((row) => [row.category_id, row.n]))
   }
 
