@@ -3,7 +3,8 @@
  * --db PATH`), without a sync first: each kind of search a rep types, rows alone and the capped count
  * apart, in every catalog, plus the texts that were found slow at a million items (one letter that
  * few names start with, two letters, a long prefix of a common word, a word only another catalog
- * holds) and a category browse page.
+ * holds), a category browse page, and pages deep in the whole catalog by name (one jumped to, and the
+ * next page after one read).
  * PATH is opened read-write (migrated, its item counts kept): pass a copy. `--mapped` reads it through a
  * memory map (OpenDatabaseOptions.mappedReads), which the app does not do (README, Search at any size).
  */
@@ -70,6 +71,19 @@ for (const catalog of catalogs) {
   const browse = measureCategoryBrowse(queries, catalog.guid, runs)
   rows.push([`  category "${browse.category}": page`, `${browse.page.p50} / ${browse.page.p99} ms`, 'p99 < 30 ms', browse.page.p99 < 30 ? '' : 'over'])
   rows.push([`  category "${browse.category}": count`, `${browse.count.p50} / ${browse.count.p99} ms`, 'p99 < 30 ms', `${browse.items} ${browse.count.p99 < 30 ? '' : 'over'}`])
+  // Deep in the whole catalog by name: a page no earlier page led to (each run further up than any
+  // before it, so the reader has met no row before it), then the page after one read.
+  for (const depth of [10_000, Math.floor(catalog.itemCount / 2)]) {
+    const jumper = new BrowseQueries(db)
+    let up = depth + 50 * (Math.min(runs, 10) + 3)
+    const jumped = latency(Math.min(runs, 10), () => jumper.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (up -= 50), withTotal: false }))
+    const reader = new BrowseQueries(db)
+    let offset = depth
+    reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset, withTotal: false })
+    const next = latency(runs, () => reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (offset += 50), withTotal: false }))
+    rows.push([`  browse ${depth.toLocaleString('en')} rows in: page jumped to`, `${jumped.p50} / ${jumped.p99} ms`, '', 'printed'])
+    rows.push([`  browse ${depth.toLocaleString('en')} rows in: next page`, `${next.p50} / ${next.p99} ms`, 'p99 < 30 ms', next.p99 < 30 ? '' : 'over'])
+  }
 }
 printTable(rows)
 // Pages read through the map count as the process's (file-backed, given back when the system needs them).
