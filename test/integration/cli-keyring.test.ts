@@ -31,9 +31,31 @@ let service: RunningService
 let env: Record<string, string>
 const savedBusAddress = process.env.DBUS_SESSION_BUS_ADDRESS
 
-/** A session bus of the test's own, and GNOME Keyring on it with a fresh login keyring unlocked. */
+/**
+ * A session bus of the test's own, and GNOME Keyring on it with a fresh login keyring unlocked. The
+ * bus starts no service on request: with the system's session config, a request that came before
+ * the test's daemon had taken the Secret Service name made the bus start another one, with the real
+ * HOME and no unlocked keyring, which then kept the name and took no write (a CI run failed so; a
+ * daemon started 1.5 s late fails the same way every time).
+ */
 async function startKeyring(): Promise<string> {
-  bus = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const config = join(home, 'session-bus.conf')
+  writeFileSync(
+    config,
+    `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN" "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=${tmpdir()}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`,
+  )
+  bus = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] })
   const address = await new Promise<string>((resolve, reject) => {
     bus!.once('error', reject)
     bus!.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0]!.trim()))
