@@ -398,7 +398,7 @@ export const catalogUpdateSchema = z.object({
    * The work under way, as the core names its jobs (local/catalog-upkeep.ts), so the screens can say
    * what it changes for the rep meanwhile; null when none is shown.
    */
-  job: z.enum(['leanItems', 'families', 'filters']).nullable(),
+  job: z.enum(['leanItems', 'families', 'filters', 'itemKeys']).nullable(),
   /** How far the work under way has got, 0–100. */
   percent: z.number(),
   /** False while the items are copied: those not copied yet are not found by browsing or search. */

@@ -2,6 +2,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
+import { undoCatalogItemFilters, undoItemIndexesByCatalogKey } from '../support/schema-rollback'
 
 /**
  * An order the service accepted must never look refused: after a reply lost to a dropped connection,
@@ -163,9 +164,9 @@ describe('entries written before the outbox knew which attempts lost their answe
     // What later migrations added goes too, so that each runs again as on a laptop still at 13.
     for (const column of ['renewals', 'ttl_ms', 'started']) db.exec(`ALTER TABLE leases DROP COLUMN ${column}`)
     db.exec('DROP TABLE order_detail_sightings; DROP TABLE order_details; DROP INDEX IF EXISTS catalog_items_by_family; DROP TABLE IF EXISTS catalog_item_counts')
-    // Migration 20's triggers first: they name the family column dropped below.
-    for (const trigger of ['catalog_keys_insert', 'catalog_keys_update', 'catalog_item_filters_insert', 'catalog_item_filters_update', 'catalog_item_filters_delete']) db.exec(`DROP TRIGGER IF EXISTS ${trigger}`)
-    db.exec('DROP TABLE IF EXISTS catalog_item_filters; DROP TABLE IF EXISTS catalog_item_filters_fill; DROP TABLE IF EXISTS catalog_keys')
+    // Migrations 21 and 20 first: their triggers name the family column dropped below.
+    undoItemIndexesByCatalogKey(db)
+    undoCatalogItemFilters(db)
     for (const column of ['group_parent_id', 'is_product_group']) db.exec(`ALTER TABLE catalog_item_rows DROP COLUMN ${column}`)
     db.pragma('user_version = 13')
     db.close()

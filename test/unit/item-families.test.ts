@@ -13,7 +13,7 @@ import { migrations } from '../../src/main/db/migrations'
 import { CatalogItems, CatalogItemWrites } from '../../src/main/local/catalog-items'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
-import { storedItemColumns, storedItemValues } from '../../src/main/local/rows'
+import { storedItemAt, storedItemColumns, storedItemValues } from '../../src/main/local/rows'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
 
 const directories: string[] = []
@@ -199,9 +199,13 @@ describe('a family in the local copy', () => {
   function storedBefore(fillers: number): string {
     const path = tempPath()
     const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 16) })
-    const columns = storedItemColumns.filter((column) => column !== 'group_parent_id' && column !== 'is_product_group')
+    // The columns schema 16 had: those of later migrations are left out.
+    const columns = storedItemColumns.filter((column) => !['group_parent_id', 'is_product_group', 'catalog_key'].includes(column))
     const insert = old.prepare(`INSERT INTO catalog_item_rows (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
-    for (const record of family) insert.run(storedItemValues('cat-a', record, null, null).slice(0, columns.length))
+    for (const record of family) {
+      const values = storedItemValues('cat-a', record, null, null)
+      insert.run(columns.map((column) => values[storedItemAt[column]]))
+    }
     if (fillers > 0) {
       const copied = columns.map((column) =>
         column === 'local_id' ? 'NULL' : column === 'guid' ? "'filler-' || x" : column === 'id' ? '100000 + x' : column === 'sku' ? "'F-' || x" : column === 'extra' ? "'{}'" : column,

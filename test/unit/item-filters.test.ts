@@ -10,14 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { wordPrefixQuery } from '../../src/main/browse/search'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
-import { migrations } from '../../src/main/db/migrations'
 import { CatalogItems } from '../../src/main/local/catalog-items'
 import { CatalogUpkeep, type CatalogUpkeepProgress } from '../../src/main/local/catalog-upkeep'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
-import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+import { catalogWithEveryState, item, outcome, searches, unlisted } from '../support/item-states'
+import { undoCatalogItemFilters, undoItemIndexesByCatalogKey } from '../support/schema-rollback'
 
 const directories: string[] = []
 const open: Database[] = []
@@ -34,104 +33,6 @@ function opened(db: Database): Database {
   open.push(db)
   return db
 }
-
-function item(id: number, fields: Record<string, unknown> = {}): CatalogItemRecord {
-  return {
-    id,
-    guid: `item-${id}`,
-    sku: `APR-${id}`,
-    upc: null,
-    name: `Apron ${id}`,
-    active: true,
-    category_id: 1,
-    pricing: { Retail: 10 },
-    updated_at: '2026-01-01T00:00:00.000Z',
-    deleted_at: null,
-    ...fields,
-  } as CatalogItemRecord
-}
-
-const unlisted = { listingId: null, serverTime: null }
-
-/**
- * Two catalogs whose items share words, with every state a search filters on: families whose parent
- * is active, inactive, deleted or unlisted (kept for a draft), a member whose parent is another
- * catalog's, inactive, deleted and unlisted items, three categories, and more matches of "apron"
- * than are ranked (streamed) besides words with a few (ranked).
- */
-function catalogWithEveryState(db: Database): void {
-  const kept = new Set(['item-6000', 'item-6001', 'item-2005', 'item-2015'])
-  const retention = new Retention(db)
-  retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((guid) => kept.has(guid)) : []))
-  const copy = new LocalCopy(db, retention)
-  const families = [
-    item(10, { is_product_group: true, name: 'Bib apron', category_id: 2 }),
-    item(11, { group_parent_catalog_item_id: 10, name: 'Bib apron navy S', category_id: 2 }),
-    item(12, { group_parent_catalog_item_id: 10, name: 'Bib apron navy M', category_id: 3 }),
-    item(13, { group_parent_catalog_item_id: 10, name: 'Bib apron navy L', category_id: 2, active: false }),
-    item(4000, { is_product_group: true, name: 'Shop apron', active: false }),
-    item(4001, { group_parent_catalog_item_id: 4000, name: 'Shop apron red' }),
-    item(4002, { group_parent_catalog_item_id: 4000, name: 'Shop apron blue', category_id: 2 }),
-    item(5000, { is_product_group: true, name: 'Grill apron' }),
-    item(5001, { group_parent_catalog_item_id: 5000, name: 'Grill apron black' }),
-    item(5002, { group_parent_catalog_item_id: 5000, name: 'Grill apron white' }),
-    item(6000, { is_product_group: true, name: 'Chef apron' }),
-    item(6001, { group_parent_catalog_item_id: 6000, name: 'Chef apron white' }),
-    item(6002, { group_parent_catalog_item_id: 6000, name: 'Chef apron black' }),
-    // Its parent is cat-b's: listed as itself in cat-a.
-    item(7001, { group_parent_catalog_item_id: 10_000, name: 'Stray apron' }),
-  ]
-  const fillers = Array.from({ length: 1200 }, (_, k) =>
-    item(2000 + k, { name: `Apron filler ${k}`, category_id: 1 + (k % 3), active: k % 10 !== 3, ...(k % 50 === 7 ? { deleted_at: '2026-01-02T00:00:00.000Z' } : {}) }),
-  )
-  copy.applyCatalogItems('cat-a', [...families, ...fillers], { listingId: 1, serverTime: '2026-01-03T00:00:00.000Z' })
-  // A listing that no longer holds the grill apron's parent (deleted), the chef apron's parent and
-  // two fillers kept for a draft (unlisted), and one filler not kept (removed).
-  copy.applyCatalogItems('cat-a', [item(5000, { is_product_group: true, name: 'Grill apron', updated_at: '2026-01-05T00:00:00.000Z', deleted_at: '2026-01-05T00:00:00.000Z' })], unlisted)
-  const relisted = [...families, ...fillers].filter((record) => !['item-6000', 'item-2005', 'item-2015', 'item-2025', 'item-5000'].includes(String(record.guid)))
-  copy.applyCatalogItems('cat-a', relisted, { listingId: 2, serverTime: '2026-01-06T00:00:00.000Z' })
-  copy.pruneUnlisted('catalogItems', 'cat-a', 2, '2026-01-06T00:00:00.000Z')
-  copy.applyCatalogItems(
-    'cat-b',
-    [item(10_000, { is_product_group: true, name: 'Canvas apron' }), ...Array.from({ length: 1500 }, (_, k) => item(10_001 + k, { name: `Apron b ${k}`, category_id: 1 + (k % 2), active: k % 7 !== 0 }))],
-    unlisted,
-  )
-}
-
-interface Search {
-  catalogGuid: string
-  text: string
-  includeInactive?: boolean
-  familyMembers?: boolean
-  categoryId?: number
-  categoryIds?: number[]
-}
-
-/** Every row a search lists, `pageSize` at a time, its count in full and capped at 100. */
-function outcome(items: CatalogItems, search: Search, pageSize = 200) {
-  const { text, ...rest } = search
-  const spec = { ...rest, match: wordPrefixQuery(text) }
-  const rows: string[] = []
-  for (let offset = 0; ; offset += pageSize) {
-    const page = items.search({ ...spec, limit: pageSize, offset })
-    rows.push(...page.rows.map((row) => row.guid))
-    if (!page.more) break
-  }
-  return { rows, count: items.count(spec, 100_000), capped: items.count(spec, 100) }
-}
-
-const searches: Search[] = [
-  ...['cat-a', 'cat-b'].flatMap((catalogGuid) =>
-    ['apron', 'a', 'ap', 'filler 7', 'bib', 'APR-4001', 'apron navy', 'grill', 'chef', 'stray', 'canvas', 'b 14'].flatMap((text) => [
-      { catalogGuid, text },
-      { catalogGuid, text, includeInactive: true },
-      { catalogGuid, text, familyMembers: true },
-      { catalogGuid, text, categoryId: 2 },
-      { catalogGuid, text, categoryId: 2, categoryIds: [2, 3], includeInactive: true },
-    ]),
-  ),
-  { catalogGuid: 'cat-none', text: 'apron' },
-]
 
 /** What catalog_item_rows says of each item, as the filters must hold it (derived here, not by the migration's SQL). */
 function derivedFilters(db: Database): unknown[] {
@@ -221,8 +122,12 @@ describe('the search filters', () => {
 
   it('on a laptop past the limit at the upgrade: filled by the catalog update in slices, resumed after a restart, searched as before meanwhile', () => {
     const path = tempPath()
-    const old = openDatabase(path, { migrations: migrations.filter((migration) => migration.version <= 19) })
+    // Written by this version, then taken back to schema 19: the rows as a laptop held them before 20.
+    const old = openDatabase(path)
     catalogWithEveryState(old)
+    undoItemIndexesByCatalogKey(old)
+    undoCatalogItemFilters(old)
+    old.pragma('user_version = 19')
     closeDatabase(old)
     const limit = { largeCatalogItems: 500 }
 

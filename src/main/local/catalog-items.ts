@@ -10,10 +10,11 @@ import { itemSearchFill, itemsBefore10, leanItemColumns, leanItemsSelect } from 
 import { itemsBefore13 } from '../db/migrations/0013-item-guid-index'
 import { familyColumnsFill, familyIndex } from '../db/migrations/0017-item-families'
 import { catalogKeysFill, itemFiltersFill } from '../db/migrations/0020-catalog-item-filters'
+import { keyedItemIndexes } from '../db/migrations/0021-item-indexes-by-catalog-key'
 import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from './rows'
 import { SearchIndex, type IndexedRow } from './search-index'
 import { SearchPages, type SearchCount } from './search-page'
-import { prepareTableStatements, type SyncedTable } from './synced-table'
+import { prepareTableStatements, type SyncedTable, type TableStatements } from './synced-table'
 
 export const catalogItemsTable = {
   table: 'catalog_item_rows',
@@ -36,13 +37,55 @@ const itemIndexedColumns: readonly StoredItemColumn[] = ['catalog_guid', 'active
 /** What an item's lookup reads beside its searched text (IndexedRow.stored): its indexed columns and unlisted_at. */
 const itemStoredColumns = [...itemIndexedColumns, 'unlisted_at']
 
-/** What an item update compares to tell "a different body at the same version": all but key, version and bookkeeping. */
-const comparedItemColumns = storedItemColumns.filter((column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at'].includes(column))
+/**
+ * What an item update compares to tell "a different body at the same version": all but key, version and
+ * bookkeeping. Nor the catalog's key: it follows catalog_guid (migration 21's trigger, when that changes).
+ */
+const comparedItemColumns = storedItemColumns.filter((column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at', 'catalog_key'].includes(column))
 
 const itemSearch = ['name', 'sku', 'upc', 'description', 'manufacturer'] as const
 
 /** The items lists, searches and counts show: neither deleted nor kept unlisted for a draft. */
 const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
+
+/** The SQL of the key of the catalog that `alias`'s row names by guid. */
+function keyOf(alias: string): string {
+  return `(SELECT key FROM catalog_keys k WHERE k.catalog_guid = ${alias}.catalog_guid)`
+}
+
+/** The item indexes a catalog heads: on its small key since migration 21, on its guid before (ItemIndexLayout). */
+export type CatalogHeadedIndex = 'catalog_items_by_name' | 'catalog_items_by_category' | 'catalog_items_by_sku' | 'catalog_items_by_listing'
+
+/**
+ * Which item indexes are headed by the catalog's small key (migration 21) and which still by its guid:
+ * all of them on a laptop whose items were stored since, or were few enough to rebuild at start; on a
+ * larger one upgraded from before, each until the catalog update has rebuilt it (catalog-upkeep.ts),
+ * one at a time. So a query names the index it walks, and filters on the catalog the way that index
+ * can seek, asked when it runs: a read of the schema, a few microseconds.
+ */
+export class ItemIndexLayout {
+  private readonly definition: Statement<[string], string>
+
+  constructor(db: Database) {
+    this.definition = db.prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
+  }
+
+  /** Whether `index` is there and headed by the catalog's key. */
+  keyed(index: CatalogHeadedIndex): boolean {
+    return /^CREATE INDEX \w+ ON catalog_item_rows \(catalog_key\b/.test(this.definition.get(index) ?? '')
+  }
+
+  /**
+   * The SQL term "the item (`alias`, or the table's own columns when '') is in the catalog whose guid
+   * `param` gives", as `index` can seek on it: by the catalog's key, looked up once (a constant to
+   * SQLite), or by the guid itself, which is right whatever the index (every row keeps its guid), and
+   * is taken while `index` is missing (a first sync defers it) or still on the guid.
+   */
+  inCatalog(index: CatalogHeadedIndex, alias: string, param: string): string {
+    const column = alias ? `${alias}.` : ''
+    return this.keyed(index) ? `${column}catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = ${param})` : `${column}catalog_guid = ${param}`
+  }
+}
 
 /** An item update and where each of its parameters sits in StoredItemValues, in order. */
 interface ItemUpdate {
@@ -97,21 +140,28 @@ export class CatalogItemWrites {
   private readonly isCounted
   private readonly addToCount
   private readonly keptLive
-  /** Counted by category-index walk, one statement for each state of that index (see countByCategory). */
-  private readonly countsBy = new Map<boolean, Statement<[string], { category_id: number | null; active: number; n: number }>>()
+  /** Counted by category-index walk, one statement for each state of that index, by its SQL (see countByCategory). */
+  private readonly countsBy = new Map<string, Statement<[string], { category_id: number | null; active: number; n: number }>>()
   private readonly categoryIndexed
   private readonly familyIndexed
   private membersBy: Statement<[string], { category_id: number | null; active: number; n: number }> | undefined
   /** What the writes of the current transaction add to catalog_item_counts, by catalog and category (see noteCounted). */
   private readonly pendingCounts = new Map<string, { catalogGuid: string; categoryId: number | null } & KeptCountDraft>()
 
+  readonly layout: ItemIndexLayout
+  /** `rows` with their catalog terms as the listing and name indexes stand (see scopedRows). */
+  private readonly scopedBy = new Map<string, TableStatements>()
+
   constructor(private readonly db: Database) {
+    this.layout = new ItemIndexLayout(db)
     // OR FAIL: one row, checked before it is written (a key taken is retried under another, below),
     // so nothing is left half done; and SQLite keeps no statement journal for the search filters'
     // trigger (migration 20), which cost a first sync half its insert rate (bench:sync, writer alone).
-    this.insertItem = db.prepare<StoredItemValues>(
-      `INSERT OR FAIL INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${storedItemColumns.map(() => '?').join(', ')})`,
-    )
+    // The catalog's key is looked up by the statement, from the guid insert() puts in its place: a
+    // lookup in a table of a few rows, with no round trip to JavaScript. A catalog's first item finds
+    // none yet, and migration 21's trigger gives it the key migration 20's trigger has just made.
+    const placeholders = storedItemColumns.map((column) => (column === 'catalog_key' ? '(SELECT key FROM catalog_keys WHERE catalog_guid = ?)' : '?'))
+    this.insertItem = db.prepare<StoredItemValues>(`INSERT OR FAIL INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${placeholders.join(', ')})`)
     this.rows = prepareTableStatements(db, catalogItemsTable)
     this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
     this.searchColumns = itemSearch.map((column) => storedItemAt[column])
@@ -237,15 +287,30 @@ export class CatalogItemWrites {
    */
   private countByCategory(catalogGuid: string): { category_id: number | null; active: number; n: number }[] {
     const indexed = this.categoryIndexed.get() !== undefined
-    let statement = this.countsBy.get(indexed)
+    const sql = `SELECT category_id, active, count(*) AS n FROM catalog_item_rows ${indexed ? 'INDEXED BY catalog_items_by_category' : ''}
+         WHERE ${this.layout.inCatalog('catalog_items_by_category', '', '?')} AND ${live} GROUP BY active, category_id`
+    let statement = this.countsBy.get(sql)
     if (!statement) {
-      statement = this.db.prepare<[string], { category_id: number | null; active: number; n: number }>(
-        `SELECT category_id, active, count(*) AS n FROM catalog_item_rows ${indexed ? 'INDEXED BY catalog_items_by_category' : ''}
-         WHERE catalog_guid = ? AND ${live} GROUP BY active, category_id`,
-      )
-      this.countsBy.set(indexed, statement)
+      statement = this.db.prepare<[string], { category_id: number | null; active: number; n: number }>(sql)
+      this.countsBy.set(sql, statement)
     }
     return statement.all(catalogGuid)
+  }
+
+  /**
+   * The statements of `rows` that name a catalog (a listing's candidates, its count, whether any row
+   * is stored, the live count), with the catalog term the listing and name indexes seek on now: the
+   * catalog update may rebuild either on the catalog's key while this store is open.
+   */
+  scopedRows(): TableStatements {
+    const scope = (index: CatalogHeadedIndex) => this.layout.inCatalog(index, '', '@scope')
+    const key = `${scope('catalog_items_by_listing')}|${scope('catalog_items_by_name')}`
+    let statements = this.scopedBy.get(key)
+    if (!statements) {
+      statements = prepareTableStatements(this.db, catalogItemsTable, { scope: scope('catalog_items_by_listing'), liveScope: scope('catalog_items_by_name') })
+      this.scopedBy.set(key, statements)
+    }
+    return statements
   }
 
   /**
@@ -306,7 +371,9 @@ export class CatalogItemWrites {
    * another row already holds that id (the service reused it, or an older row kept its own key), under
    * a key SQLite picks. Returns the row's local_id.
    */
-  insert(values: StoredItemValues): number {
+  insert(stored: StoredItemValues): number {
+    const values = stored.slice()
+    values[storedItemAt.catalog_key] = values[storedItemAt.catalog_guid]
     if (values[storedItemAt.local_id] === null) return Number(this.insertItem.run(values).lastInsertRowid)
     try {
       return Number(this.insertItem.run(values).lastInsertRowid)
@@ -515,31 +582,21 @@ export class CatalogItems {
   private readonly filterTable: Statement<[], number>
   private filtersFilling: Statement<[], number> | undefined
 
+  private readonly layout: ItemIndexLayout
+  /** Statements whose catalog term follows the layout (ItemIndexLayout), by their SQL. */
+  private readonly prepared = new Map<string, Statement<unknown[], unknown>>()
+
   constructor(private readonly db: Database) {
+    this.layout = new ItemIndexLayout(db)
     this.searches = new SearchPages(db)
     this.familyIndex = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'")
     this.filterTable = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'catalog_item_filters'").pluck()
     this.statements = {
-      anyOf: db.prepare<[string], number>('SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1').pluck(),
-      // A listed item first: items a delta added since (listed_run NULL) lead the listing index and
-      // hold the newest ids, so one of them would place the whole catalog at the top of the shared
-      // search index (a one-letter count went from 12 ms to 0.3 s at a million items after the bench's deltas).
-      oneOf: db
-        .prepare<[string, string], number>(
-          `SELECT coalesce(
-             (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? AND listed_run IS NOT NULL LIMIT 1),
-             (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = ? LIMIT 1))`,
-        )
-        .pluck(),
       // Two statements: SQLite reads min() or max() of the rowid off the b-tree's edge only when the
       // query has just one of them; together they scan the table.
       firstLocalId: db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck(),
       lastLocalId: db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck(),
       byGuid: db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.guid = ?`),
-      bySku: db.prepare<[string, string], ItemRow>(
-        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = ? AND i.sku = ? COLLATE NOCASE
-       ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT 1`,
-      ),
       bySkuAnyCatalog: db.prepare<[string], ItemRow>(
         `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.sku = ? COLLATE NOCASE AND i.deleted_at IS NULL AND i.unlisted_at IS NULL LIMIT 1`,
       ),
@@ -550,9 +607,6 @@ export class CatalogItems {
         'SELECT category_id, live - members_live AS live, active - members_active AS active FROM catalog_item_counts WHERE catalog_guid = ?',
       ),
       recordIn: db.prepare<[string, string], ItemRecordRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
-      recordBySku: db.prepare<[string, string], ItemRecordRow>(
-        'SELECT * FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1',
-      ),
       // Through the search index, which holds UPCs and only live items: the one catalog search finds
       // an item by, so the SKU box and the search agree, and no catalog is scanned row by row.
       recordsByUpc: db.prepare<[string, string, string], ItemRecordRow>(
@@ -569,15 +623,13 @@ export class CatalogItems {
       ),
       placeByGuid: db.prepare<[string], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?'),
       placeById: db.prepare<[number], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE id = ? ORDER BY deleted_at IS NOT NULL LIMIT 1'),
-      placeBySku: db.prepare<[string, string], ItemPlace>(
-        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE catalog_guid = ? AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL LIMIT 1',
-      ),
     }
   }
 
   /** Whether the catalog holds any item, in any state. */
   anyOf(catalogGuid: string): boolean {
-    return Boolean(this.statements.anyOf.get(catalogGuid))
+    const listing = this.layout.inCatalog('catalog_items_by_listing', '', '?')
+    return this.statement<[string], number>(`SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1`).pluck().get(catalogGuid) !== undefined
   }
 
   byGuid(guid: string): ItemRow | undefined {
@@ -586,7 +638,10 @@ export class CatalogItems {
 
   /** By SKU (exact, case-insensitive) in a catalog, a live and active row first. */
   bySku(catalogGuid: string, sku: string): ItemRow | undefined {
-    return this.statements.bySku.get(catalogGuid, sku)
+    return this.statement<[string, string], ItemRow>(
+      `SELECT ${itemColumns} FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_sku', 'i', '?')} AND i.sku = ? COLLATE NOCASE
+       ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT 1`,
+    ).get(catalogGuid, sku)
   }
 
   /** A live item of any catalog by SKU. */
@@ -616,7 +671,7 @@ export class CatalogItems {
         counts.set(catalogGuid, kept.reduce((sum, row) => sum + row.live, 0))
         continue
       }
-      const all = this.searches.count(`SELECT count(*) FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_name')} WHERE catalog_guid = @catalog AND ${live}`, { catalog: catalogGuid })
+      const all = this.searches.count(`SELECT count(*) FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_name')} WHERE ${this.layout.inCatalog('catalog_items_by_name', '', '@catalog')} AND ${live}`, { catalog: catalogGuid })
       counts.set(catalogGuid, all - [...this.uncountedMembers(catalogGuid).values()].reduce((sum, n) => sum + n, 0))
     }
     return counts
@@ -626,7 +681,7 @@ export class CatalogItems {
   liveCountsByCategory(catalogGuid: string): Map<number | null, number> {
     const kept = this.statements.keptCounts.all(catalogGuid)
     if (kept.length > 0) return new Map(kept.map((row) => [row.category_id, row.live]))
-    const sql = `SELECT category_id, count(*) AS n FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_category')} WHERE catalog_guid = @catalog AND ${live} GROUP BY category_id`
+    const sql = `SELECT category_id, count(*) AS n FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_category')} WHERE ${this.layout.inCatalog('catalog_items_by_category', '', '@catalog')} AND ${live} GROUP BY category_id`
     const members = this.uncountedMembers(catalogGuid)
     return new Map(this.searches.all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid }).map((row) => [row.category_id, row.n - (members.get(row.category_id) ?? 0)]))
   }
@@ -651,7 +706,11 @@ export class CatalogItems {
 
   /** An item of a catalog by SKU (exact, case-insensitive), a live row first, with its record. */
   recordBySku(catalogGuid: string, sku: string): ItemRecordRow | undefined {
-    return this.statements.recordBySku.get(catalogGuid, sku)
+    // Found in the item rows, whose SKU index the view's columns do not reach, then read whole through it.
+    return this.statement<[string, string], ItemRecordRow>(
+      `SELECT * FROM catalog_items WHERE local_id = (SELECT local_id FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '?')}
+         AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1)`,
+    ).get(catalogGuid, sku)
   }
 
   /** Live items of a catalog with this UPC; `phrase` is the full-text match that finds them. */
@@ -691,6 +750,16 @@ export class CatalogItems {
   }
 
   /** Whether a family's members are an index range (see familyMembers), not a read of the whole catalog. */
+  /** A statement prepared once for its SQL, which varies only with the layout (ItemIndexLayout). */
+  private statement<P extends unknown[], R>(sql: string): Statement<P, R> {
+    let made = this.prepared.get(sql)
+    if (!made) {
+      made = this.db.prepare(sql)
+      this.prepared.set(sql, made)
+    }
+    return made as unknown as Statement<P, R>
+  }
+
   familiesIndexed(): boolean {
     return this.familyIndex.get() !== undefined
   }
@@ -717,7 +786,10 @@ export class CatalogItems {
 
   /** By SKU in a catalog (exact, case-insensitive), a row that is not deleted first. */
   placeBySku(catalogGuid: string, sku: string): ItemPlace | undefined {
-    return this.statements.placeBySku.get(catalogGuid, sku)
+    return this.statement<[string, string], ItemPlace>(
+      `SELECT guid, catalog_guid, synced_at FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '?')} AND sku = ? COLLATE NOCASE
+       ORDER BY deleted_at IS NOT NULL LIMIT 1`,
+    ).get(catalogGuid, sku)
   }
 
   /**
@@ -750,7 +822,18 @@ export class CatalogItems {
    * which end of the shared index its matches are nearer (SearchPageSpec.newestFirst).
    */
   private arrivedLate(catalogGuid: string): boolean {
-    const one = this.statements.oneOf.get(catalogGuid, catalogGuid) ?? undefined
+    // A listed item first: items a delta added since (listed_run NULL) lead the listing index and
+    // hold the newest ids, so one of them would place the whole catalog at the top of the shared
+    // search index (a one-letter count went from 12 ms to 0.3 s at a million items after the bench's deltas).
+    const listing = this.layout.inCatalog('catalog_items_by_listing', '', '?')
+    const one =
+      this.statement<[string, string], number | null>(
+        `SELECT coalesce(
+           (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} AND listed_run IS NOT NULL LIMIT 1),
+           (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1))`,
+      )
+        .pluck()
+        .get(catalogGuid, catalogGuid) ?? undefined
     const first = this.statements.firstLocalId.get() ?? null
     const last = this.statements.lastLocalId.get() ?? null
     return one !== undefined && first !== null && last !== null && one - first > last - one
@@ -780,7 +863,8 @@ export class CatalogItems {
 
   /** `counting`: the spec is for a count, which walks every match, not a page. */
   private searchSpec(search: ItemSearch, counting = false) {
-    const where = ['i.catalog_guid = @catalog', 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
+    const index: CatalogHeadedIndex = search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name'
+    const where = [this.layout.inCatalog(index, 'i', '@catalog'), 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
     const params: Record<string, unknown> = { catalog: search.catalogGuid, limit: search.limit, offset: search.offset }
     if (!search.includeInactive) where.push('i.active = 1')
     if (search.categoryId !== undefined) {
@@ -808,7 +892,7 @@ export class CatalogItems {
       columns: itemColumns,
       // bm25 ranks name and SKU hits above hits in the description.
       rank: 'bm25(catalog_item_search, 10.0, 10.0, 5.0, 1.0, 2.0)',
-      index: search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name',
+      index,
       where,
       params,
       match: search.match,
@@ -817,7 +901,7 @@ export class CatalogItems {
       countCap: Number.MAX_SAFE_INTEGER,
       // Inactive rows (a few percent) are counted too; no row of a first listing is unlisted.
       ...(search.categoryId === undefined
-        ? { arrival: { count: 'SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE catalog_guid = @catalog AND deleted_at IS NULL' } }
+        ? { arrival: { count: `SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')} AND deleted_at IS NULL` } }
         : {}),
     }
   }
@@ -855,7 +939,8 @@ interface ItemSearch {
  * - migration 17's family columns and their index, on a laptop whose catalog was already past the
  *   limit at that migration;
  * - migration 20's search filters of the items stored before it (those written since have theirs
- *   from its triggers).
+ *   from its triggers);
+ * - migration 21's catalog keys of the items stored before it, then its item indexes rebuilt on them.
  *
  * The SQL is the migrations' own (leanItemsSelect, itemSearchFill, familyColumnsFill, itemFiltersFill), so a large catalog ends up
  * with the rows, full-text entries and indexes a small one gets at start.
@@ -864,6 +949,8 @@ export class CatalogItemUpkeep {
   private readonly exists: Statement<[string, string], number>
   private copy: {
     from: string
+    keys: Statement<[number]>
+    keysOne: Statement<[number]>
     bounds: Statement<[number], { lo: number | null; hi: number | null }>
     insert: Statement<[number]>
     insertOne: Statement<[number]>
@@ -923,15 +1010,19 @@ export class CatalogItemUpkeep {
       this.copy = {
         from: aside,
         bounds: this.db.prepare(`SELECT min(local_id) AS lo, max(local_id) AS hi FROM (SELECT local_id FROM ${aside} ORDER BY local_id LIMIT ?)`),
+        // With the catalog's key (migration 21), given to each catalog of the slice first, so no row is
+        // written twice to get it.
+        keys: this.db.prepare(`INSERT OR IGNORE INTO catalog_keys (catalog_guid) SELECT DISTINCT catalog_guid FROM ${aside} WHERE local_id <= ?`),
+        keysOne: this.db.prepare(`INSERT OR IGNORE INTO catalog_keys (catalog_guid) SELECT catalog_guid FROM ${aside} WHERE local_id = ?`),
         insert: this.db.prepare(
           aside === itemsBefore10
-            ? `INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect(aside, 'WHERE i.local_id <= ?')}`
-            : `INSERT INTO catalog_item_rows (${columns}) SELECT ${columns} FROM ${aside} WHERE local_id <= ?`,
+            ? `INSERT INTO catalog_item_rows (${leanItemColumns}, catalog_key) SELECT lean.*, ${keyOf('lean')} FROM (${leanItemsSelect(aside, 'WHERE i.local_id <= ?')}) AS lean`
+            : `INSERT INTO catalog_item_rows (${columns}, catalog_key) SELECT ${columns}, ${keyOf(aside)} FROM ${aside} WHERE local_id <= ?`,
         ),
         insertOne: this.db.prepare(
           aside === itemsBefore10
-            ? `INSERT INTO catalog_item_rows (${leanItemColumns})${leanItemsSelect(aside, 'WHERE i.local_id = ?')}`
-            : `INSERT INTO catalog_item_rows (${columns}) SELECT ${columns} FROM ${aside} WHERE local_id = ?`,
+            ? `INSERT INTO catalog_item_rows (${leanItemColumns}, catalog_key) SELECT lean.*, ${keyOf('lean')} FROM (${leanItemsSelect(aside, 'WHERE i.local_id = ?')}) AS lean`
+            : `INSERT INTO catalog_item_rows (${columns}, catalog_key) SELECT ${columns}, ${keyOf(aside)} FROM ${aside} WHERE local_id = ?`,
         ),
         needed: this.db.prepare<[], number>(`SELECT local_id FROM ${aside} WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')`).pluck(),
         neededDone: false,
@@ -949,6 +1040,7 @@ export class CatalogItemUpkeep {
         copy.neededDone = true
         let copied = 0
         for (const localId of copy.needed.all()) {
+          copy.keysOne.run(localId)
           copied += copy.insertOne.run(localId).changes
           copy.families.run(localId, localId)
           copy.search?.run(localId, localId)
@@ -962,6 +1054,7 @@ export class CatalogItemUpkeep {
         this.db.exec(`DROP TABLE ${aside}`)
         return 0
       }
+      copy.keys.run(hi)
       const copied = copy.insert.run(hi).changes
       copy.families.run(lo, hi)
       copy.search?.run(lo, hi)
@@ -1020,6 +1113,72 @@ export class CatalogItemUpkeep {
       else fill.note.run(until)
       return { reached: until ?? last, first, last }
     }).immediate()
+  }
+
+  /**
+   * Whether migration 21 left work: the catalog keys of rows stored before it to fill
+   * (catalog_item_keys_fill), or an item index still headed by the guid. One a first sync deferred
+   * meanwhile (LocalCopy.deferIndexes) is met once that sync has built it again.
+   */
+  keysWaiting(): boolean {
+    return this.keysFillNote() !== undefined || this.guidHeadedIndex() !== null
+  }
+
+  private keysFillNote(): number | undefined {
+    if (this.exists.get('table', 'catalog_item_keys_fill') === undefined) return undefined
+    return this.db.prepare<[], number>('SELECT filled_until FROM catalog_item_keys_fill LIMIT 1').pluck().get()
+  }
+
+  /** An item index the catalog heads still by its guid, or null. */
+  private guidHeadedIndex(): string | null {
+    const definitions = this.db
+      .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name")
+      .all()
+    return definitions.find((definition) => definition.name in keyedItemIndexes && / \(catalog_guid\b/.test(definition.sql))?.name ?? null
+  }
+
+  /**
+   * Gives the catalog's key to the next `rows` items by local_id (their rows grow by a byte or two),
+   * noting how far it got in the same transaction; the last slice takes the note away. Returns as
+   * fillFilters does; null when nothing was left to fill.
+   */
+  fillKeys(rows: number): { reached: number; first: number; last: number } | null {
+    return this.db.transaction(() => {
+      const after = this.keysFillNote()
+      if (after === undefined) return null
+      const until = this.db.prepare<[number, number], number | null>('SELECT max(local_id) FROM (SELECT local_id FROM catalog_item_rows WHERE local_id > ? ORDER BY local_id LIMIT ?)').pluck().get(after, rows) ?? null
+      const first = this.db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck().get() ?? 0
+      const last = this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck().get() ?? 0
+      if (until !== null) {
+        this.db.prepare(catalogKeysFill('', 'WHERE i.local_id > ? AND i.local_id <= ?')).run(after, until)
+        this.db
+          .prepare(
+            // Rows the copy of migration 10 or 13 wrote have theirs: read, not written again.
+            `UPDATE catalog_item_rows SET catalog_key = ${keyOf('catalog_item_rows')} WHERE local_id > ? AND local_id <= ? AND catalog_key IS NULL`,
+          )
+          .run(after, until)
+      }
+      if (until === null || until >= last) this.db.exec('DELETE FROM catalog_item_keys_fill')
+      else this.db.prepare('UPDATE catalog_item_keys_fill SET filled_until = ?').run(until)
+      return { reached: until ?? last, first, last }
+    }).immediate()
+  }
+
+  /**
+   * Rebuilds one item index still headed by the guid on the catalog's key, once every row has its key:
+   * one transaction, which the window's own writes wait for (an index's build: about a second at a
+   * million items). Every query asks how the index it walks stands (ItemIndexLayout), so each goes
+   * on the new one from the commit. Returns its name, or null when none was left.
+   */
+  rekeyIndex(): string | null {
+    if (this.keysFillNote() !== undefined) return null
+    const index = this.guidHeadedIndex()
+    if (!index) return null
+    this.db.transaction(() => {
+      this.db.exec(`DROP INDEX ${index}`)
+      this.db.exec(keyedItemIndexes[index]!)
+    }).immediate()
+    return index
   }
 
   /** Fills the family columns of rows with local_id in (after, until]; `last` builds the index in the same transaction. */

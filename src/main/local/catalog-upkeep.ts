@@ -4,9 +4,10 @@
  * and leaves the rest here, so the app opens at once and drafts, the outbox and sending work while it
  * is done. The jobs are told by the schema itself, not by a list that could disagree with it: a table
  * migration 10 or 13 set aside (job 'leanItems', the rows copied), an index migration 17 could not
- * build ('families'), the note of how far migration 20's search filters are filled ('filters'), a
- * catalog whose items are not counted yet (migration 18, 'counts'). So a laptop already upgraded by a
- * version before this one, or one that crashed or quit mid-job, is picked up where it is.
+ * build ('families'), the note of how far migration 20's search filters are filled ('filters'), the
+ * note of migration 21's catalog keys or an item index still on the guid ('itemKeys'), a catalog whose
+ * items are not counted yet (migration 18, 'counts'). So a laptop already upgraded by a version before
+ * this one, or one that crashed or quit mid-job, is picked up where it is.
  *
  * It runs on the sync writer's thread (sync/upkeep.ts), one slice per call, each slice one short
  * transaction; sync waits for it, since it writes the same rows.
@@ -16,7 +17,7 @@ import { SettingsTable } from '../db/settings'
 import { CatalogItemUpkeep, CatalogItemWrites } from './catalog-items'
 import { CatalogWrites as CatalogListWrites } from './catalogs'
 
-export type CatalogUpkeepJob = 'leanItems' | 'families' | 'filters' | 'counts'
+export type CatalogUpkeepJob = 'leanItems' | 'families' | 'filters' | 'itemKeys' | 'counts'
 
 export interface CatalogUpkeepProgress {
   /** The job under way, or null when none is left. */
@@ -43,6 +44,8 @@ const defaultFamilySpan = 20_000
  * in all (a slice whose item rows are not in the page cache takes longer: 350 ms once, of 67).
  */
 const defaultFilterSpan = 15_000
+/** Items given their catalog's key per slice by default: each row rewritten, so fewer than the filters'. */
+const defaultKeySpan = 5_000
 
 export class CatalogUpkeep {
   private readonly items: CatalogItemUpkeep
@@ -54,10 +57,13 @@ export class CatalogUpkeep {
 
   private readonly familySpan: number
   private readonly filterSpan: number
+  private readonly keySpan: number
+  private keysRebuilt = 0
 
-  constructor(db: Database, options: { familySpan?: number; filterSpan?: number } = {}) {
+  constructor(db: Database, options: { familySpan?: number; filterSpan?: number; keySpan?: number } = {}) {
     this.familySpan = options.familySpan ?? defaultFamilySpan
     this.filterSpan = options.filterSpan ?? defaultFilterSpan
+    this.keySpan = options.keySpan ?? defaultKeySpan
     this.items = new CatalogItemUpkeep(db)
     this.writes = new CatalogItemWrites(db)
     this.catalogs = new CatalogListWrites(db)
@@ -70,6 +76,7 @@ export class CatalogUpkeep {
     if (this.items.familiesWaiting()) return 'families'
     // After the copy and the family fill, whose writes the triggers would otherwise carry to rows filled already.
     if (this.items.filtersWaiting()) return 'filters'
+    if (this.items.keysWaiting()) return 'itemKeys'
     if (this.writes.uncounted(this.catalogs.liveCatalogGuids()).length > 0) return 'counts'
     return null
   }
@@ -84,6 +91,8 @@ export class CatalogUpkeep {
         return this.familySlice()
       case 'filters':
         return this.filterSlice()
+      case 'itemKeys':
+        return this.keySlice()
       case 'counts': {
         const live = this.catalogs.liveCatalogGuids()
         const uncounted = this.writes.uncounted(live)
@@ -133,6 +142,22 @@ export class CatalogUpkeep {
       return this.progressAfter('filters', total, total)
     }
     return { job: 'filters', done: filled.reached - filled.first, total: Math.max(filled.last - filled.first, 1), itemsBrowsable: true }
+  }
+
+  /**
+   * The keys filled are the first 80 % of the job shown, each index rebuilt on them 5 % more (four of
+   * them): a rebuild takes about as long as a tenth of the fill.
+   */
+  private keySlice(): CatalogUpkeepProgress {
+    const filled = this.items.fillKeys(this.keySpan)
+    if (filled !== null) {
+      const span = Math.max(filled.last - filled.first, 1)
+      return { job: 'itemKeys', done: Math.round(((filled.reached - filled.first) / span) * 80), total: 100, itemsBrowsable: true }
+    }
+    const rebuilt = this.items.rekeyIndex()
+    if (rebuilt === null || !this.items.keysWaiting()) return this.progressAfter('itemKeys', 100, 100)
+    this.keysRebuilt++
+    return { job: 'itemKeys', done: Math.min(99, 80 + 5 * this.keysRebuilt), total: 100, itemsBrowsable: true }
   }
 
   /** A job just finished: the next one, if any, is named with nothing of it done yet. */

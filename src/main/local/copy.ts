@@ -158,6 +158,14 @@ export class LocalCopy extends SyncState {
   }
 
   /**
+   * The table's statements for the ones that name a scope: a catalog's items are found the way their
+   * indexes stand now (CatalogItemWrites.scopedRows), which the catalog update may change meanwhile.
+   */
+  private scoped(name: SyncedTableName): TableStatements {
+    return name === 'catalogItems' ? this.items.scopedRows() : this.table(name)
+  }
+
+  /**
    * Runs one upsert (which writes only a newer version), keeps the search index in step and counts
    * the row: fetched, and upserted or deleted when it was written. In a full listing the row is
    * marked seen even when the local copy was already current, and a row kept unlisted for a draft
@@ -385,7 +393,7 @@ export class LocalCopy extends SyncState {
     span = 2000,
   ): { counts: ApplyCounts; next: number | null } {
     const spec: SyncedTable = tables[name]
-    const statements = this.table(name)
+    const statements = this.scoped(name)
     const counts = emptyCounts()
     const last = statements.lastLocalId.get() ?? 0
     if (after >= last) return { counts, next: null }
@@ -431,7 +439,7 @@ export class LocalCopy extends SyncState {
 
   /** Rows of a scope that the listing saw and that are not soft-deleted. */
   countListedLive(name: SyncedTableName, scope: string | null, listingId: number): number {
-    return this.table(name).countListedLive.get({ scope, listing: listingId })?.n ?? 0
+    return this.scoped(name).countListedLive.get({ scope, listing: listingId })?.n ?? 0
   }
 
   /**
@@ -446,14 +454,14 @@ export class LocalCopy extends SyncState {
       if (kept !== null) return kept
     }
     const spec: SyncedTable = tables[name]
-    const statements = this.table(name)
+    const statements = this.scoped(name)
     const statement = spec.liveIndex && !this.indexExists.get(spec.liveIndex) ? statements.countLiveUnindexed : statements.countLive()
     return statement.get({ scope })?.n ?? 0
   }
 
   /** Rows of a scope stored locally in any state: none means a listing of it is its first. */
   hasRows(name: SyncedTableName, scope: string | null): boolean {
-    return this.table(name).anyRow.get({ scope }) !== undefined
+    return this.scoped(name).anyRow.get({ scope }) !== undefined
   }
 
   /**

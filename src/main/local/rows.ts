@@ -231,6 +231,8 @@ function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listing
     // marks only rows stored before the column existed.
     group_parent_id: positive(item.group_parent_catalog_item_id) ?? 0,
     is_product_group: item.is_product_group === true ? 1 : 0,
+    // The catalog's small key (migration 21) is the database's: the writer sets it from catalog_guid.
+    catalog_key: null,
   }
 }
 
@@ -238,7 +240,7 @@ function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listing
 export const storedItemColumns = [
   'local_id', 'guid', 'id', 'catalog_guid', 'category_id', 'sku', 'upc', 'name', 'description', 'manufacturer', 'active', 'msrp',
   'qty_on_hand', 'min_order_qty', 'has_inventory', 'allow_backorder', 'pricing', 'version', 'updated_at', 'deleted_at',
-  'listed_run', 'synced_at', 'extra', 'group_parent_id', 'is_product_group',
+  'listed_run', 'synced_at', 'extra', 'group_parent_id', 'is_product_group', 'catalog_key',
 ] as const
 
 export type StoredItemColumn = (typeof storedItemColumns)[number]

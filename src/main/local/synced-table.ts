@@ -35,8 +35,15 @@ export interface TableStatements {
   countLiveUnindexed: Statement<unknown[], { n: number }>
 }
 
-export function prepareTableStatements(db: Database, spec: SyncedTable): TableStatements {
-  const scoped = spec.scopeColumn ? `${spec.scopeColumn} = @scope AND` : ''
+/**
+ * `scope`: the SQL that limits rows to the scope `@scope` names, where the table's indexes seek on
+ * something other than `scopeColumn = @scope` (catalog items: the catalog's key, ItemIndexLayout);
+ * `liveScope` the same for the statement that walks `liveIndex`.
+ */
+export function prepareTableStatements(db: Database, spec: SyncedTable, options: { scope?: string; liveScope?: string } = {}): TableStatements {
+  const inScope = spec.scopeColumn ? (options.scope ?? `${spec.scopeColumn} = @scope`) : null
+  const scoped = inScope ? `${inScope} AND` : ''
+  const liveScoped = spec.scopeColumn ? `${options.liveScope ?? inScope} AND` : ''
   const unlisted = spec.retainable ? 'AND unlisted_at IS NULL' : ''
   return {
     markListed: db.prepare(`UPDATE ${spec.table} SET listed_run = ? WHERE guid = ?`),
@@ -52,10 +59,10 @@ export function prepareTableStatements(db: Database, spec: SyncedTable): TableSt
     remove: db.prepare(`DELETE FROM ${spec.table} WHERE local_id = ?`),
     flag: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = ? WHERE local_id = ? AND unlisted_at IS NULL`) : null,
     countListedLive: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} listed_run = @listing AND deleted_at IS NULL`),
-    anyRow: db.prepare(`SELECT 1 FROM ${spec.table} WHERE ${spec.scopeColumn ? `${spec.scopeColumn} = @scope` : '1'} LIMIT 1`),
+    anyRow: db.prepare(`SELECT 1 FROM ${spec.table} WHERE ${inScope ?? '1'} LIMIT 1`),
     countLive: lazily(() =>
       db.prepare<unknown[], { n: number }>(
-        `SELECT count(*) AS n FROM ${spec.table} ${spec.liveIndex ? `INDEXED BY ${spec.liveIndex}` : ''} WHERE ${scoped} deleted_at IS NULL ${unlisted}`,
+        `SELECT count(*) AS n FROM ${spec.table} ${spec.liveIndex ? `INDEXED BY ${spec.liveIndex}` : ''} WHERE ${liveScoped} deleted_at IS NULL ${unlisted}`,
       ),
     ),
     countLiveUnindexed: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} deleted_at IS NULL ${unlisted}`),

@@ -19,6 +19,7 @@ import { migration as itemFamilies } from './0017-item-families'
 import { migration as catalogItemCounts } from './0018-catalog-item-counts'
 import { migration as familyMemberCounts } from './0019-family-member-counts'
 import { migration as catalogItemFilters } from './0020-catalog-item-filters'
+import { migration as itemIndexesByCatalogKey } from './0021-item-indexes-by-catalog-key'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -49,4 +50,5 @@ export const migrations: Migration[] = [
   catalogItemCounts,
   familyMemberCounts,
   catalogItemFilters,
+  itemIndexesByCatalogKey,
 ]
