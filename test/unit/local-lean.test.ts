@@ -331,6 +331,52 @@ describe('catalog_item_rows and the catalog_items view', () => {
     closeDatabase(db)
   })
 
+  it('leaves out what the view puts back (a live item’s updated_at, its category path) and keeps what it cannot, each given back as sent', () => {
+    const db = openDatabase(tempPath())
+    const store = new LocalCopy(db, new Retention(db))
+    const items = [
+      fullItem(11),
+      // Whole seconds: not what the version writes back.
+      fullItem(12, { updated_at: '2026-10-16T19:06:05Z' }),
+      fullItem(13, { updated_at: null }),
+      // A hierarchy that is not the path by the parents its records name.
+      fullItem(14, { CategoryHierarchy: [category(1003, 1001, 'Tea')] }),
+      fullItem(15, { CategoryHierarchy: [category(1002, 0, 'Pantry'), category(1003, 1001, 'Tea')] }),
+    ]
+    store.applyCatalogItems('cat-a', [fullItem(17)], { listingId: null, serverTime: '2026-11-01T00:00:00Z' })
+    store.applyCatalogItems('cat-a', items, { listingId: null, serverTime: '2026-11-01T00:00:00Z' })
+    const stored = db.prepare<[string], { updated_at: string | null; ids: string | null }>(
+      "SELECT updated_at, json_extract(extra, '$.CategoryHierarchy_ids') AS ids FROM catalog_item_rows WHERE guid = ?",
+    )
+    expect(items.map((item) => stored.get(item.guid))).toEqual([
+      { updated_at: null, ids: null },
+      { updated_at: '2026-10-16T19:06:05Z', ids: '[1001,1003]' },
+      { updated_at: null, ids: '[1001,1003]' },
+      { updated_at: null, ids: '[1003]' },
+      { updated_at: null, ids: '[1002,1003]' },
+    ])
+    const viewed = (guid: string) => JSON.parse(db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(guid)!) as Record<string, unknown>
+    for (const item of items) expect(viewed(item.guid), item.guid).toStrictEqual(JSON.parse(JSON.stringify(item)))
+    expect(db.prepare("SELECT updated_at FROM catalog_items WHERE guid = 'item-11'").pluck().get()).toBe('2026-10-16T19:06:05.324Z')
+
+    // Deleted, it keeps its updated_at (its version is the later deleted_at) and its path's ids.
+    const deleted = fullItem(11, { updated_at: '2026-10-17T00:00:00.000Z', deleted_at: '2026-10-18T00:00:00.000Z' })
+    store.applyCatalogItems('cat-a', [deleted], { listingId: null, serverTime: '2026-11-02T00:00:00Z' })
+    expect(stored.get('item-11')).toEqual({ updated_at: '2026-10-17T00:00:00.000Z', ids: '[1001,1003]' })
+    expect(viewed('item-11')).toStrictEqual(JSON.parse(JSON.stringify(deleted)))
+
+    // A category moved since: a path left out is read where the category stands now; ids kept stay.
+    store.applyCatalogItems('cat-a', [fullItem(16, { updated_at: '2026-10-19T00:00:00.000Z', Category: category(1003, 0, 'Tea'), CategoryHierarchy: [{ ...category(1003, 0, 'Tea'), updated_at: '2026-10-19T00:00:00.000Z' }] })], {
+      listingId: null,
+      serverTime: '2026-11-03T00:00:00Z',
+    })
+    expect(stored.get('item-16')).toEqual({ updated_at: null, ids: null })
+    expect((viewed('item-12').CategoryHierarchy as { id: number }[]).map((found) => found.id)).toEqual([1001, 1003])
+    expect((viewed('item-16').CategoryHierarchy as { id: number }[]).map((found) => found.id)).toEqual([1003])
+    expect((viewed('item-17').CategoryHierarchy as { id: number }[]).map((found) => found.id)).toEqual([1003])
+    closeDatabase(db)
+  })
+
   it('migration 10 stores what the writer stores, and the view gives back what schema 9 held', () => {
     const path = tempPath()
     const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 9) })

@@ -223,10 +223,15 @@ export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, lis
  * leanItemExtra). The catalog_items view puts catalogItemRow's `json` back together from these.
  */
 function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+  const columns = catalogItemColumns(catalogGuid, item, listingId, syncedAt)
+  const updatedAt = storedUpdatedAt(columns.updated_at, columns.deleted_at, columns.version)
   return {
     local_id: positive(item.id),
-    ...catalogItemColumns(catalogGuid, item, listingId, syncedAt),
-    extra: leanItemExtra(item),
+    ...columns,
+    updated_at: updatedAt,
+    // A row whose updated_at the view puts back is one written since migration 22, whose category
+    // path the view may put back too.
+    extra: leanItemExtra(item, updatedAt === null && columns.updated_at !== null),
     // Copies of fields `extra` keeps too (migration 17): 0, not NULL, for "not a member", so NULL
     // marks only rows stored before the column existed.
     group_parent_id: positive(item.group_parent_catalog_item_id) ?? 0,
@@ -234,6 +239,21 @@ function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listing
     // The catalog's small key (migration 21) is the database's: the writer sets it from catalog_guid.
     catalog_key: null,
   }
+}
+
+/** The last instant SQLite's strftime writes in four digits of year, as toISOString does (years 0 to 9999). */
+const lastFourDigitYear = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
+/**
+ * An item's updated_at as catalog_item_rows stores it (migration 22): none where the catalog_items
+ * view can put it back, which is a live item's whose version is that instant and who was sent it the
+ * way the service writes it (ISO 8601, milliseconds, UTC); 24 bytes an item, 25 MB at a million. A
+ * deleted item keeps it (its version may be its deleted_at), and so does one sent none (version 0,
+ * or its deleted_at), which the view, reading none at version 0 or on a deleted row, gives back as none.
+ */
+export function storedUpdatedAt(updatedAt: string | null, deletedAt: string | null, version: number): string | null {
+  if (updatedAt === null || deletedAt !== null || version <= 0 || version > lastFourDigitYear) return updatedAt
+  return new Date(version).toISOString() === updatedAt ? null : updatedAt
 }
 
 /** The columns of catalogItemStored in the order storedItemValues gives them (and the writer binds them). */
@@ -291,8 +311,15 @@ function isCategoryList(value: unknown): value is { id: number }[] {
  * it is the item's category_id (categories has it), CategoryHierarchy kept as its ids
  * (CategoryHierarchy_ids). Everything else, fields the spec does not show included, as sent.
  * A key named __proto__ is kept as data like any other (defined, not assigned).
+ *
+ * `pathFromCategories`: the row is one the catalog_items view knows for written since migration 22
+ * (its updated_at left out, storedUpdatedAt), and it puts back a CategoryHierarchy that is the path
+ * from the catalog's root to the item's category by the categories' parents, as this item's own
+ * category records give it (36 bytes an item at a million): such a path is left out. The view reads
+ * it from the categories table, which holds the same records (newest version): a category moved
+ * since shows in its new place. A hierarchy that is not that path, or none sent, is kept (none as []).
  */
-export function leanItemExtra(item: CatalogItemRecord): string {
+export function leanItemExtra(item: CatalogItemRecord, pathFromCategories = false): string {
   // A plain object: one without a prototype is a dictionary to V8, several times slower to stringify.
   const lean: Record<string, unknown> = {}
   let hierarchy: number[] | null = null
@@ -311,8 +338,30 @@ export function leanItemExtra(item: CatalogItemRecord): string {
     if (key === '__proto__') Object.defineProperty(lean, key, { value, enumerable: true, writable: true, configurable: true })
     else lean[key] = value
   }
-  if (hierarchy) lean.CategoryHierarchy_ids = hierarchy
+  if (pathFromCategories) {
+    if (!hierarchy) lean.CategoryHierarchy_ids = []
+    else if (!isCategoryPath(item, hierarchy)) lean.CategoryHierarchy_ids = hierarchy
+  } else if (hierarchy) {
+    lean.CategoryHierarchy_ids = hierarchy
+  }
   return JSON.stringify(lean)
+}
+
+/** Deepest category path the view walks (and this checks): a longer one, or a loop, is kept as sent. */
+export const categoryPathLimit = 64
+
+/** Whether `ids` is the path from the root to the item's category by the parents its own category records name. */
+function isCategoryPath(item: CatalogItemRecord, ids: number[]): boolean {
+  const records = new Map<number, unknown>()
+  for (const category of [...(item.CategoryHierarchy ?? []), ...(item.Category ? [item.Category] : [])]) records.set(category.id, category.parent_category_id)
+  const path: number[] = []
+  for (let id = typeof item.category_id === 'number' ? item.category_id : 0; id > 0; ) {
+    if (!records.has(id) || path.length >= Math.min(ids.length, categoryPathLimit)) return false
+    path.unshift(id)
+    const parent = records.get(id)
+    id = typeof parent === 'number' ? parent : 0
+  }
+  return path.length === ids.length && path.every((id, at) => id === ids[at])
 }
 
 export function customerRow(row: CustomerConnection, listingId: number | null) {

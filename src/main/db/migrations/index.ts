@@ -20,6 +20,7 @@ import { migration as catalogItemCounts } from './0018-catalog-item-counts'
 import { migration as familyMemberCounts } from './0019-family-member-counts'
 import { migration as catalogItemFilters } from './0020-catalog-item-filters'
 import { migration as itemIndexesByCatalogKey } from './0021-item-indexes-by-catalog-key'
+import { migration as leanerItemRows } from './0022-leaner-item-rows'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -51,4 +52,5 @@ export const migrations: Migration[] = [
   familyMemberCounts,
   catalogItemFilters,
   itemIndexesByCatalogKey,
+  leanerItemRows,
 ]
