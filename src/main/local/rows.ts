@@ -251,7 +251,7 @@ const lastFourDigitYear = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
  * deleted item keeps it (its version may be its deleted_at), and so does one sent none (version 0,
  * or its deleted_at), which the view, reading none at version 0 or on a deleted row, gives back as none.
  */
-export function storedUpdatedAt(updatedAt: string | null, deletedAt: string | null, version: number): string | null {
+function storedUpdatedAt(updatedAt: string | null, deletedAt: string | null, version: number): string | null {
   if (updatedAt === null || deletedAt !== null || version <= 0 || version > lastFourDigitYear) return updatedAt
   return new Date(version).toISOString() === updatedAt ? null : updatedAt
 }
@@ -348,7 +348,7 @@ export function leanItemExtra(item: CatalogItemRecord, pathFromCategories = fals
 }
 
 /** Deepest category path the view walks (and this checks): a longer one, or a loop, is kept as sent. */
-export const categoryPathLimit = 64
+const categoryPathLimit = 64
 
 /** Whether `ids` is the path from the root to the item's category by the parents its own category records name. */
 function isCategoryPath(item: CatalogItemRecord, ids: number[]): boolean {
