@@ -416,8 +416,9 @@ async function main(): Promise<void> {
   const large = /^\d+$/.test(size) && Number(size) > 200_000
   const wanSize = values['wan-size'] ?? (large ? 'bench' : size)
   const sizes = (values.sizes ?? (large ? '' : '25000,50000,100000,200000')).split(',').filter((value) => value.trim() !== '')
-  // The database's target at a million items is the issue's 1.5 GB, not bench size's.
-  if (large) targets.databaseMb = 1536
+  // The database's target at a million items is the issue's 1.5 GB, not bench size's: 1.5 × 10^9
+  // bytes, as the issue's "1.66 GB" of its own first sync was (1,583 MiB). Sizes print in MiB.
+  if (large) targets.databaseMb = 1.5e9 / 2 ** 20
   process.stdout.write(`Starting the double (size ${size}) in a child process…\n`)
   const baselineRss = process.memoryUsage.rss()
   const loadBefore = loadavg().map((value) => +value.toFixed(2))
@@ -634,7 +635,12 @@ async function main(): Promise<void> {
         '',
         `${(writerAlone.rowsPerSecond / plain.rowsPerSecond).toFixed(2)} × plain (this process, no network or thread hand-over)`,
       ],
-      [`Database size, ${size} data`, mb(databaseMb), `≤ ${targets.databaseMb} MB`, met(results.met.database)],
+      [
+        `Database size, ${size} data`,
+        `${databaseMb.toFixed(0)} MiB`,
+        `≤ ${targets.databaseMb.toFixed(0)} MiB`,
+        `${met(results.met.database)} (${((databaseMb * 2 ** 20) / 1e9).toFixed(3)} GB; the target ${((targets.databaseMb * 2 ** 20) / 1e9).toFixed(2)} GB)`,
+      ],
       [`WAN-shaped full sync / bare (${latencyMs} ms)`, wanRatio.toFixed(2), `≤ ${targets.wanRatio}`, `${met(results.met.wan)} (${seconds(wanFull.ms)} / ${seconds(wanBare.ms)}, ${wanSize})`],
       [
         `Cost growth ${smallest?.size ?? '-'} → ${largest?.size ?? '-'} items`,
