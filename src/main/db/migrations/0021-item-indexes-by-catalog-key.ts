@@ -63,22 +63,22 @@ export const migration: Migration = {
   },
 }
 
-/** The item indexes on the catalog's key, under the names the queries give them (INDEXED BY). */
-export const keyedItemIndexes: Record<string, string> = {
-  catalog_items_by_name: `CREATE INDEX catalog_items_by_name ON catalog_item_rows (catalog_key, active, name COLLATE NOCASE)
-        WHERE deleted_at IS NULL AND unlisted_at IS NULL`,
-  catalog_items_by_category: `CREATE INDEX catalog_items_by_category ON catalog_item_rows (catalog_key, active, category_id, name COLLATE NOCASE)
-        WHERE deleted_at IS NULL AND unlisted_at IS NULL`,
-  catalog_items_by_sku: 'CREATE INDEX catalog_items_by_sku ON catalog_item_rows (catalog_key, sku COLLATE NOCASE)',
-  catalog_items_by_listing: 'CREATE INDEX catalog_items_by_listing ON catalog_item_rows (catalog_key, listed_run, deleted_at)',
+/**
+ * The four item indexes a catalog heads, under the names the queries give them (INDEXED BY), headed by
+ * `head`: the catalog's small key (this migration) or its guid (migration 13's, where a large laptop's
+ * stay until the catalog update rebuilds them).
+ */
+function catalogHeadedIndexes(head: 'catalog_key' | 'catalog_guid'): Record<string, string> {
+  const live = 'WHERE deleted_at IS NULL AND unlisted_at IS NULL'
+  return {
+    catalog_items_by_name: `CREATE INDEX catalog_items_by_name ON catalog_item_rows (${head}, active, name COLLATE NOCASE)
+        ${live}`,
+    catalog_items_by_category: `CREATE INDEX catalog_items_by_category ON catalog_item_rows (${head}, active, category_id, name COLLATE NOCASE)
+        ${live}`,
+    catalog_items_by_sku: `CREATE INDEX catalog_items_by_sku ON catalog_item_rows (${head}, sku COLLATE NOCASE)`,
+    catalog_items_by_listing: `CREATE INDEX catalog_items_by_listing ON catalog_item_rows (${head}, listed_run, deleted_at)`,
+  }
 }
 
-/** The same indexes on the guid, as migration 13 made them: where a large laptop's stay (catalog_item_keys_fill). */
-export const guidItemIndexes: Record<string, string> = {
-  catalog_items_by_name: `CREATE INDEX catalog_items_by_name ON catalog_item_rows (catalog_guid, active, name COLLATE NOCASE)
-        WHERE deleted_at IS NULL AND unlisted_at IS NULL`,
-  catalog_items_by_category: `CREATE INDEX catalog_items_by_category ON catalog_item_rows (catalog_guid, active, category_id, name COLLATE NOCASE)
-        WHERE deleted_at IS NULL AND unlisted_at IS NULL`,
-  catalog_items_by_sku: 'CREATE INDEX catalog_items_by_sku ON catalog_item_rows (catalog_guid, sku COLLATE NOCASE)',
-  catalog_items_by_listing: 'CREATE INDEX catalog_items_by_listing ON catalog_item_rows (catalog_guid, listed_run, deleted_at)',
-}
+export const keyedItemIndexes = catalogHeadedIndexes('catalog_key')
+export const guidItemIndexes = catalogHeadedIndexes('catalog_guid')
