@@ -24,6 +24,7 @@ import { getHeapSpaceStatistics } from 'node:v8'
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import { writerThreadOptions, type WriterWorkerData } from '../../src/main/sync/page-writer'
 import { bulkCacheSize } from '../../src/main/local/copy'
+import { heapGrowingPercent } from '../../src/main/sync/heap-growth'
 import type { SyncProgress } from '../../src/main/sync/engine'
 import { bareInChild, liveCatalogGuids, measureSync, satchelAgainst } from './sync'
 import { printTable, startDouble, writeResults } from './support'
@@ -188,6 +189,7 @@ async function main(): Promise<void> {
         rssAnon: most((sample) => sample.rssAnon),
       },
       sqliteCaches: { pageSize, mainKib: mainCacheKib, writerKib: -bulkCacheSize },
+      heapGrowingPercent,
       phases,
       samples,
     }
@@ -204,6 +206,7 @@ async function main(): Promise<void> {
       ['Peaks over the run: main heap used / total', `${mb(results.peaks.mainHeapUsed)} / ${mb(results.peaks.mainHeapTotal)}`, ''],
       ['  writer heap used / total', `${mb(results.peaks.writerHeapUsed)} / ${mb(results.peaks.writerHeapTotal)}`, `V8 malloced peak ${mb(results.peaks.writerMalloced)}`],
       ['  external / array buffers', `${mb(results.peaks.external)} / ${mb(results.peaks.arrayBuffers)}`, ''],
+      ['V8 old generation between full collections', `≤ ${1 + heapGrowingPercent / 100} × alive`, 'sync/heap-growth.ts, set by the engine for the process'],
       ['Items stored off their service id', String(offTheirIds), "the writer's itemsOffTheirIds held as many during the sync"],
       ['SQLite page caches (configured)', `main ${(mainCacheKib / 1024).toFixed(1)} MB, writer ${(-bulkCacheSize / 1024).toFixed(1)} MB`, `page size ${pageSize} B; the bound, not what was used`],
       ...phases.map((at) => [`  phase: ${at.phase}`, `${mb(at.peakRss)}`, `${(at.fromMs / 1000).toFixed(1)}-${(at.toMs / 1000).toFixed(1)} s`]),

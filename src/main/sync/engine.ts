@@ -42,6 +42,7 @@ import type { ErrorCode } from '../../shared/result'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { Turns } from '../turns'
 import { RequestSlots } from './request-slots'
+import { limitHeapGrowth } from './heap-growth'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
 
 export type ScopeReport = SyncReport['scopes'][number]
@@ -339,6 +340,8 @@ export class SyncEngine {
   private readonly turns = new Turns()
 
   constructor(options: SyncEngineOptions) {
+    // Whatever runs a sync (the app, the CLI, the benches) keeps its heaps near what they hold alive.
+    limitHeapGrowth()
     this.store = options.store
     this.writer = options.writer ?? inlineWriter(options.store)
     this.source = options.source
