@@ -16,7 +16,7 @@ describe('heap growth', () => {
     expect(setFlagsFromString).not.toHaveBeenCalled()
     new SyncEngine({ store, source, clock: { now: () => 0 } })
     new SyncEngine({ store, source, clock: { now: () => 0 } })
-    expect(setFlagsFromString.mock.calls).toEqual([['--heap-growing-percent=50']])
+    expect(setFlagsFromString.mock.calls).toEqual([['--heap-growing-percent=100']])
     closeDatabase(db)
   })
 })
