@@ -38,13 +38,14 @@ import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { Pool } from 'undici'
-import { closeDatabase, openDatabase } from '../../src/main/db/database'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { ServiceClient } from '../../src/main/ordering-client/client'
 import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
-import { SyncEngine, type SyncReport, type SyncSource } from '../../src/main/sync/engine'
+import { SyncEngine, type SyncProgress, type SyncReport, type SyncSource } from '../../src/main/sync/engine'
 import { spawn } from 'node:child_process'
-import { sourceWriterWorker, startWorkerWriter } from '../../src/main/sync/page-writer'
+import type { Worker } from 'node:worker_threads'
+import { sourceWriterWorker, startWorkerWriter, type WriterWorkerData } from '../../src/main/sync/page-writer'
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { plainInsert, satchelInsert } from './plain-insert'
 import { coldOpen, measureCategoryBrowse, measureSearches } from './catalog-at-size'
@@ -217,12 +218,13 @@ function markedSource(client: ServiceClient, marks: ScopeMarks): SyncSource {
   }
 }
 
-async function measureSync(
+export async function measureSync(
   engine: SyncEngine,
   full: boolean,
   storeCalls: ReturnType<typeof timeStoreCalls>,
   marks: ScopeMarks,
   probes: Record<string, Probe> = {},
+  onProgress?: (progress: SyncProgress) => void,
 ): Promise<Measured> {
   marks.itemsFrom = null
   marks.itemsTo = null
@@ -249,7 +251,7 @@ async function measureSync(
   }, 50)
   histogram.enable()
   started = performance.now()
-  const report = await engine.run({ full })
+  const report = await engine.run({ full, onProgress })
   const ms = performance.now() - started
   histogram.disable()
   clearInterval(sampler)
@@ -314,7 +316,7 @@ function seconds(ms: number): string {
 }
 
 /** Runs the bare client in a child process (this file, --bare) and returns what it measured. */
-async function bareInChild(double: Double, catalogGuids: string[], concurrency: number): Promise<{ ms: number; bytes: number; pages: number }> {
+export async function bareInChild(double: Double, catalogGuids: string[], concurrency: number): Promise<{ ms: number; bytes: number; pages: number }> {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', __filename, '--bare', double.url, double.apiKey, double.apiSecret, catalogGuids.join(','), '--concurrency', String(concurrency)],
@@ -327,18 +329,36 @@ async function bareInChild(double: Double, catalogGuids: string[], concurrency: 
   return JSON.parse(out.trim().split('\n').pop() ?? '{}') as { ms: number; bytes: number; pages: number }
 }
 
-async function liveCatalogGuids(double: Double): Promise<string[]> {
+export async function liveCatalogGuids(double: Double): Promise<string[]> {
   const catalogs = (await controlGet(double, 'catalogs')) as { guid: string; deleted_at: string | null }[]
   return catalogs.filter((catalog) => catalog.deleted_at === null).map((catalog) => catalog.guid)
 }
 
-/** Satchel as the app runs it: a database, the store, the writer thread, the engine. */
-async function satchelAgainst(double: Double, path: string, concurrency: number) {
+interface Satchel {
+  db: Database
+  marks: ScopeMarks
+  store: LocalCopy
+  storeCalls: ReturnType<typeof timeStoreCalls>
+  engine: SyncEngine
+  queries: BrowseQueries
+  /**
+   * The file's size with everything checkpointed into it. The writer thread may still be running the
+   * checkpoint a run leaves to it; another checkpoint meanwhile answers busy and copies nothing.
+   */
+  sizeMb(): Promise<number>
+  close(): Promise<void>
+}
+
+/**
+ * Satchel as the app runs it: a database, the store, the writer thread, the engine. `createWriter`
+ * starts the writer's thread (first-sync-memory.ts adds a port to ask it for its memory).
+ */
+export async function satchelAgainst(double: Double, path: string, concurrency: number, createWriter: (data: WriterWorkerData) => Worker = sourceWriterWorker): Promise<Satchel> {
   const db = openDatabase(path)
   const client = new ServiceClient({ connection: { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } } })
   const store = new LocalCopy(db, new Retention(db))
   const storeCalls = timeStoreCalls(store)
-  const writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
+  const writer = await startWorkerWriter(createWriter, { databasePath: path })
   const marks: ScopeMarks = { itemsFrom: null, itemsTo: null }
   const engine = new SyncEngine({ store, writer, source: markedSource(client, marks), clock: { now: () => Date.now() }, pageSize, concurrency })
   return {
@@ -348,11 +368,6 @@ async function satchelAgainst(double: Double, path: string, concurrency: number)
     storeCalls,
     engine,
     queries: new BrowseQueries(db),
-    /** The file's size with everything checkpointed into it. */
-    /**
-     * The file's size with everything checkpointed into it. The writer thread may still be running the
-     * checkpoint a run leaves to it; another checkpoint meanwhile answers busy and copies nothing.
-     */
     async sizeMb(): Promise<number> {
       for (;;) {
         const [state] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]
@@ -690,7 +705,10 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
-  process.exit(1)
-})
+// Run, not imported (first-sync-memory.ts reuses the double's Satchel and the measurement).
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.exit(1)
+  })
+}

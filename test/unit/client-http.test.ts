@@ -166,6 +166,23 @@ describe('ServiceClient over HTTP', () => {
     })
   })
 
+  it('names the items and the envelope fields that do not fit, items first, in a page and in a batch', async () => {
+    const bodies = [
+      { catalog_items: [{ guid: '' }, 'not an item'], totalCatalogItems: 'many', hasMoreItems: 1 },
+      { catalog_items: { guid: 'a' } },
+      ['a page as an array'],
+    ]
+    const url = await serve((_request, response) => response.end(JSON.stringify(bodies.shift())))
+    const service = client(url, apiKey)
+    await expect(service.listCatalogItems('c', { limit: 10, offset: 0 })).rejects.toMatchObject({
+      kind: 'invalidResponse',
+      message:
+        'The ordering service sent a catalog item page that Satchel cannot read: catalog_items.0.guid: Too small: expected string to have >=1 characters; catalog_items.1: Invalid input: expected object; totalCatalogItems: Invalid input: expected number, received string',
+    })
+    await expect(service.getCatalogItemsByGuid('c', ['a'])).rejects.toMatchObject({ message: expect.stringContaining('a catalog item batch that Satchel cannot read: catalog_items: Invalid input: expected array') })
+    await expect(service.listCatalogItems('c', { limit: 10, offset: 0 })).rejects.toMatchObject({ message: expect.stringContaining('cannot read: : Invalid input: expected object, received array') })
+  })
+
   it('sends orderWithItems once, without retrying a transient failure', async () => {
     let calls = 0
     const url = await serve((_request, response) => {

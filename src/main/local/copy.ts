@@ -84,7 +84,7 @@ export type SyncedTableName = keyof typeof tables
  * until the last catalog (deferIndexes), and at 16 MB the bench's first sync ran at the same rate
  * with a peak RSS 10-20 MB lower (the cache fills to its limit, all of it resident).
  */
-const bulkCacheSize = -16_384
+export const bulkCacheSize = -16_384
 
 /** A mapped row (rows.ts) as applyRow needs it: its guid, tombstone and listing beside the other columns. */
 type MappedRow = Record<string, unknown> & { guid: string; deleted_at: string | null; listed_run: number | null }

@@ -24,11 +24,13 @@ import {
   orderSchema,
   orderWithItemsResponseSchema,
   priceGroupListSchema,
+  catalogItemsIssues,
   type CatalogItemRecord,
   type CatalogRecord,
   type CustomerRecord,
   type OrderRecord,
   type PriceGroupRecord,
+  type ReplyIssue,
 } from './schemas'
 
 export interface ServiceTimeouts {
@@ -250,8 +252,8 @@ function credentialProblem(auth: ServiceAuth): string | null {
   return null
 }
 
-function describeIssues(error: z.ZodError, prefix: string): string {
-  return error.issues
+function describeIssues(issues: readonly ReplyIssue[], prefix: string): string {
+  return issues
     .slice(0, 3)
     .map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`)
     .join('; ')
@@ -483,13 +485,34 @@ export class ServiceClient {
   private check<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
     const parsed = schema.safeParse(body)
     if (!parsed.success) {
-      throw new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${describeIssues(parsed.error, '')}`, {
+      throw new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${describeIssues(parsed.error.issues, '')}`, {
         body,
       })
     }
     // The schemas check and never transform, so the body as parsed from JSON is the checked value;
     // returning it rather than zod's copy halves what a 100-item page allocates.
     return body as z.output<S>
+  }
+
+  /**
+   * A reply that carries `catalog_items` (a page, a batch): the items by catalogItemsIssues, the rest
+   * by `schema`, which never sees the items (schemas.ts says why). Its issues come first, as the
+   * items' key does in the reply.
+   */
+  private checkItems<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> & { catalog_items: CatalogItemRecord[] } {
+    const isRecord = typeof body === 'object' && body !== null && !Array.isArray(body)
+    const items = isRecord ? (body as { catalog_items?: unknown }).catalog_items : undefined
+    const parsed = schema.safeParse(isRecord ? { ...body, catalog_items: undefined } : body)
+    const issues = [
+      ...(isRecord ? catalogItemsIssues(items).map((issue) => ({ ...issue, path: ['catalog_items', ...issue.path] })) : []),
+      ...(parsed.success ? [] : parsed.error.issues),
+    ]
+    if (issues.length > 0) {
+      throw new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${describeIssues(issues, '')}`, {
+        body,
+      })
+    }
+    return body as z.output<S> & { catalog_items: CatalogItemRecord[] }
   }
 
   /** GET /vendors: the customer list, rows found by their `Vendor` shape rather than by one envelope key. */
@@ -583,7 +606,7 @@ export class ServiceClient {
       },
       ...options,
     })
-    const page = this.check(catalogItemPageSchema, body, 'a catalog item page')
+    const page = this.checkItems(catalogItemPageSchema, body, 'a catalog item page')
     return {
       rows: page.catalog_items,
       serverTimestamp: page.serverTimestamp ?? null,
@@ -615,7 +638,7 @@ export class ServiceClient {
       retry: true,
       ...options,
     })
-    return this.check(catalogItemBatchSchema, body, 'a catalog item batch').catalog_items
+    return this.checkItems(catalogItemBatchSchema, body, 'a catalog item batch').catalog_items
   }
 
   /**

@@ -42,6 +42,7 @@ import type { ErrorCode } from '../../shared/result'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { Turns } from '../turns'
 import { RequestSlots } from './request-slots'
+import { limitHeapGrowth } from './heap-growth'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
 
 export type ScopeReport = SyncReport['scopes'][number]
@@ -339,6 +340,8 @@ export class SyncEngine {
   private readonly turns = new Turns()
 
   constructor(options: SyncEngineOptions) {
+    // Whatever runs a sync (the app, the CLI, the benches) keeps its heaps near what they hold alive.
+    limitHeapGrowth()
     this.store = options.store
     this.writer = options.writer ?? inlineWriter(options.store)
     this.source = options.source
@@ -711,14 +714,16 @@ export class SyncEngine {
 
   /**
    * Nothing here holds a slice once it is handed over: with the writer thread, a page waiting for its
-   * commit is a copy on that thread only (the bench's peak RSS counts both).
+   * commit is a copy on that thread only (the bench's peak RSS counts both). Hence no local for the
+   * slice (applyNext hands it over): a suspended function keeps its locals, and every page waiting
+   * for its commit was held here too (sync-engine-memory.test.ts).
    */
   private async applySlices<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<void> {
     const counts = emptyCounts()
     while (slices.length > 0) {
       await this.turns.next()
-      const slice = slices.shift()!
-      addCounts(counts, await scope.apply(slice, slices.length === 0 ? context : { ...context, page: undefined }))
+      const written = applyNext(scope, slices, context)
+      addCounts(counts, await written)
     }
     // Rows the store refused as impossible were not written; the log says which and why, for whoever
     // asks why an item kept its old price.
@@ -852,6 +857,49 @@ export class SyncEngine {
     const mostPages = writeAhead + this.concurrency - 1
     let asked = 0
 
+    /**
+     * A page received, checked and handed to the writer. Its own function, and the fetch that brings
+     * the page one of its own (fetchAndHandOver), not the worker's body: a suspended async function
+     * keeps every local it has, used again or not, and the worker kept the last page it fetched while
+     * it waited for the writer and a slot, each of its eight workers one (sync-engine-memory.test.ts).
+     */
+    const handOver = (page: number, result: Page<T>): void => {
+      // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
+      const untrusted = distrust(run.since, result)
+      if (untrusted) throw untrusted
+      const signature = pageSignature(result.rows, scope.keyOf)
+      const earlier = signature === null ? undefined : received.get(signature)
+      if (earlier !== undefined) {
+        throw brokenListing(
+          `The service's listing of ${scope.label} repeats: page ${page + 1} came back as page ${earlier + 1} again, as from a proxy that ignores the offset. The listing was stopped; nothing was removed.`,
+        )
+      }
+      if (signature !== null) received.set(signature, page)
+      // Several pages can arrive together; their continuations would run back to back in one
+      // turn of the event loop. One page per turn keeps the window responsive.
+      // A page already fetched is applied even if another page failed meanwhile: it is progress.
+      scope.report.pagesFetched++
+      const context: ApplyContext = { listingId: run.listingId, serverTime: result.serverTimestamp ?? run.cursor }
+      if (tracked) context.page = { scope: scope.name, page }
+      if (tracked && run.fresh) context.fresh = true
+      if (endsListing(result, limit)) end = Math.min(end, page)
+      else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
+      // The next request goes out while this page is written: waiting for the write before asking
+      // again would add the writer's time to every round trip (over a WAN, most of the run).
+      // Memory stays bounded by mostPages, checked before a page is asked for.
+      const rowCount = result.rows.length
+      const applying = this.applyPage(scope, result.rows, context).then(() => {
+        done.add(page)
+        rowsDone += rowCount
+        scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
+      })
+      writes.add(applying)
+    }
+
+    const fetchAndHandOver = async (page: number, release: () => void): Promise<void> => {
+      handOver(page, await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, { signal: stop.signal, onReceived: release }))
+    }
+
     const worker = async () => {
       for (;;) {
         while (writes.size > 0 && writes.size + asked >= mostPages) await writes.oneSettled()
@@ -871,37 +919,7 @@ export class SyncEngine {
         try {
           // The end may have been pulled in (a short page) while this worker waited for its slot.
           if (stop.signal.aborted || page > end) return
-          const result = await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, { signal: stop.signal, onReceived: release })
-          // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
-          const untrusted = distrust(run.since, result)
-          if (untrusted) throw untrusted
-          const signature = pageSignature(result.rows, scope.keyOf)
-          const earlier = signature === null ? undefined : received.get(signature)
-          if (earlier !== undefined) {
-            throw brokenListing(
-              `The service's listing of ${scope.label} repeats: page ${page + 1} came back as page ${earlier + 1} again, as from a proxy that ignores the offset. The listing was stopped; nothing was removed.`,
-            )
-          }
-          if (signature !== null) received.set(signature, page)
-          // Several pages can arrive together; their continuations would run back to back in one
-          // turn of the event loop. One page per turn keeps the window responsive.
-          // A page already fetched is applied even if another page failed meanwhile: it is progress.
-          scope.report.pagesFetched++
-          const context: ApplyContext = { listingId: run.listingId, serverTime: result.serverTimestamp ?? run.cursor }
-          if (tracked) context.page = { scope: scope.name, page }
-          if (tracked && run.fresh) context.fresh = true
-          if (endsListing(result, limit)) end = Math.min(end, page)
-          else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
-          // The next request goes out while this page is written: waiting for the write before asking
-          // again would add the writer's time to every round trip (over a WAN, most of the run).
-          // Memory stays bounded by mostPages, checked before a page is asked for.
-          const rowCount = result.rows.length
-          const applying = this.applyPage(scope, result.rows, context).then(() => {
-            done.add(page)
-            rowsDone += rowCount
-            scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
-          })
-          writes.add(applying)
+          await fetchAndHandOver(page, release)
         } catch (caught) {
           failure ??= caught
           stop.abort(caught)
@@ -925,6 +943,12 @@ export class SyncEngine {
     if (outerSignal.aborted) throw cancelledError(outerSignal)
     if (failure !== null) throw failure
   }
+}
+
+/** Hands the next slice to the scope's writer, from a frame that ends at once (see applySlices). */
+function applyNext<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<ApplyCounts> {
+  const slice = slices.shift()!
+  return scope.apply(slice, slices.length === 0 ? context : { ...context, page: undefined })
 }
 
 function throwIfAborted(signal: AbortSignal): void {
