@@ -14,7 +14,10 @@
  *
  * A V8 setting, set once at run time: it holds for every heap of the process from the next full
  * collection on, the Electron main process, the CLI and the benches alike (a command-line flag would
- * not reach the packaged app's main process).
+ * not reach the packaged app's main process). V8 can freeze its flags once initialised, and a flag
+ * set after that aborts the process; Node and Electron's main process both start V8 with
+ * --no-freeze-flags-after-init (Electron: shell/browser/javascript_environment.cc), which is what
+ * lets v8.setFlagsFromString work there.
  */
 import { setFlagsFromString } from 'node:v8'
 
