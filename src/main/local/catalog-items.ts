@@ -48,9 +48,17 @@ const itemSearch = ['name', 'sku', 'upc', 'description', 'manufacturer'] as cons
 /** The items lists, searches and counts show: neither deleted nor kept unlisted for a draft. */
 const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
 
+/** The SQL of the small key (catalog_keys) of the catalog whose guid `guid` (SQL) gives: a lookup in a table of a few rows. */
+function catalogKeyOf(guid: string): string {
+  return `(SELECT key FROM catalog_keys WHERE catalog_guid = ${guid})`
+}
+
+/** The items `i` of a fill's slice (CatalogItemUpkeep.fillSlice): local_id after the first parameter, up to the second. */
+const byRange = 'WHERE i.local_id > ? AND i.local_id <= ?'
+
 /** The SQL of the key of the catalog that `alias`'s row names by guid. */
 function keyOf(alias: string): string {
-  return `(SELECT key FROM catalog_keys k WHERE k.catalog_guid = ${alias}.catalog_guid)`
+  return catalogKeyOf(`${alias}.catalog_guid`)
 }
 
 /** The item indexes a catalog heads: on its small key since migration 21, on its guid before (ItemIndexLayout). */
@@ -83,7 +91,7 @@ export class ItemIndexLayout {
    */
   inCatalog(index: CatalogHeadedIndex, alias: string, param: string): string {
     const column = alias ? `${alias}.` : ''
-    return this.keyed(index) ? `${column}catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = ${param})` : `${column}catalog_guid = ${param}`
+    return this.keyed(index) ? `${column}catalog_key = ${catalogKeyOf(param)}` : `${column}catalog_guid = ${param}`
   }
 }
 
@@ -157,10 +165,10 @@ export class CatalogItemWrites {
     // OR FAIL: one row, checked before it is written (a key taken is retried under another, below),
     // so nothing is left half done; and SQLite keeps no statement journal for the search filters'
     // trigger (migration 20), which cost a first sync half its insert rate (bench:sync, writer alone).
-    // The catalog's key is looked up by the statement, from the guid insert() puts in its place: a
-    // lookup in a table of a few rows, with no round trip to JavaScript. A catalog's first item finds
-    // none yet, and migration 21's trigger gives it the key migration 20's trigger has just made.
-    const placeholders = storedItemColumns.map((column) => (column === 'catalog_key' ? '(SELECT key FROM catalog_keys WHERE catalog_guid = ?)' : '?'))
+    // The catalog's key is looked up by the statement, from the guid StoredItemValues holds in its
+    // place (rows.ts): no round trip to JavaScript. A catalog's first item finds none yet, and
+    // migration 21's trigger gives it the key migration 20's trigger has just made.
+    const placeholders = storedItemColumns.map((column) => (column === 'catalog_key' ? catalogKeyOf('?') : '?'))
     this.insertItem = db.prepare<StoredItemValues>(`INSERT OR FAIL INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${placeholders.join(', ')})`)
     this.rows = prepareTableStatements(db, catalogItemsTable)
     this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
@@ -371,9 +379,7 @@ export class CatalogItemWrites {
    * another row already holds that id (the service reused it, or an older row kept its own key), under
    * a key SQLite picks. Returns the row's local_id.
    */
-  insert(stored: StoredItemValues): number {
-    const values = stored.slice()
-    values[storedItemAt.catalog_key] = values[storedItemAt.catalog_guid]
+  insert(values: StoredItemValues): number {
     if (values[storedItemAt.local_id] === null) return Number(this.insertItem.run(values).lastInsertRowid)
     try {
       return Number(this.insertItem.run(values).lastInsertRowid)
@@ -582,9 +588,8 @@ export class CatalogItems {
   private readonly filterTable: Statement<[], number>
   private filtersFilling: Statement<[], number> | undefined
 
+  /** How the item indexes stand; the statements whose catalog term follows it go through SearchPages' statement cache. */
   private readonly layout: ItemIndexLayout
-  /** Statements whose catalog term follows the layout (ItemIndexLayout), by their SQL. */
-  private readonly prepared = new Map<string, Statement<unknown[], unknown>>()
 
   constructor(private readonly db: Database) {
     this.layout = new ItemIndexLayout(db)
@@ -628,8 +633,8 @@ export class CatalogItems {
 
   /** Whether the catalog holds any item, in any state. */
   anyOf(catalogGuid: string): boolean {
-    const listing = this.layout.inCatalog('catalog_items_by_listing', '', '?')
-    return this.statement<[string], number>(`SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1`).pluck().get(catalogGuid) !== undefined
+    const listing = this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')
+    return this.searches.all(`SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1`, { catalog: catalogGuid }).length > 0
   }
 
   byGuid(guid: string): ItemRow | undefined {
@@ -638,10 +643,11 @@ export class CatalogItems {
 
   /** By SKU (exact, case-insensitive) in a catalog, a live and active row first. */
   bySku(catalogGuid: string, sku: string): ItemRow | undefined {
-    return this.statement<[string, string], ItemRow>(
-      `SELECT ${itemColumns} FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_sku', 'i', '?')} AND i.sku = ? COLLATE NOCASE
+    return this.searches.all<ItemRow>(
+      `SELECT ${itemColumns} FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_sku', 'i', '@catalog')} AND i.sku = @sku COLLATE NOCASE
        ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT 1`,
-    ).get(catalogGuid, sku)
+      { catalog: catalogGuid, sku },
+    )[0]
   }
 
   /** A live item of any catalog by SKU. */
@@ -707,10 +713,11 @@ export class CatalogItems {
   /** An item of a catalog by SKU (exact, case-insensitive), a live row first, with its record. */
   recordBySku(catalogGuid: string, sku: string): ItemRecordRow | undefined {
     // Found in the item rows, whose SKU index the view's columns do not reach, then read whole through it.
-    return this.statement<[string, string], ItemRecordRow>(
-      `SELECT * FROM catalog_items WHERE local_id = (SELECT local_id FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '?')}
-         AND sku = ? COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1)`,
-    ).get(catalogGuid, sku)
+    return this.searches.all<ItemRecordRow>(
+      `SELECT * FROM catalog_items WHERE local_id = (SELECT local_id FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')}
+         AND sku = @sku COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1)`,
+      { catalog: catalogGuid, sku },
+    )[0]
   }
 
   /** Live items of a catalog with this UPC; `phrase` is the full-text match that finds them. */
@@ -750,16 +757,6 @@ export class CatalogItems {
   }
 
   /** Whether a family's members are an index range (see familyMembers), not a read of the whole catalog. */
-  /** A statement prepared once for its SQL, which varies only with the layout (ItemIndexLayout). */
-  private statement<P extends unknown[], R>(sql: string): Statement<P, R> {
-    let made = this.prepared.get(sql)
-    if (!made) {
-      made = this.db.prepare(sql)
-      this.prepared.set(sql, made)
-    }
-    return made as unknown as Statement<P, R>
-  }
-
   familiesIndexed(): boolean {
     return this.familyIndex.get() !== undefined
   }
@@ -786,10 +783,11 @@ export class CatalogItems {
 
   /** By SKU in a catalog (exact, case-insensitive), a row that is not deleted first. */
   placeBySku(catalogGuid: string, sku: string): ItemPlace | undefined {
-    return this.statement<[string, string], ItemPlace>(
-      `SELECT guid, catalog_guid, synced_at FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '?')} AND sku = ? COLLATE NOCASE
+    return this.searches.all<ItemPlace>(
+      `SELECT guid, catalog_guid, synced_at FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')} AND sku = @sku COLLATE NOCASE
        ORDER BY deleted_at IS NOT NULL LIMIT 1`,
-    ).get(catalogGuid, sku)
+      { catalog: catalogGuid, sku },
+    )[0]
   }
 
   /**
@@ -825,15 +823,14 @@ export class CatalogItems {
     // A listed item first: items a delta added since (listed_run NULL) lead the listing index and
     // hold the newest ids, so one of them would place the whole catalog at the top of the shared
     // search index (a one-letter count went from 12 ms to 0.3 s at a million items after the bench's deltas).
-    const listing = this.layout.inCatalog('catalog_items_by_listing', '', '?')
-    const one =
-      this.statement<[string, string], number | null>(
-        `SELECT coalesce(
-           (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} AND listed_run IS NOT NULL LIMIT 1),
-           (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1))`,
-      )
-        .pluck()
-        .get(catalogGuid, catalogGuid) ?? undefined
+    const listing = this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')
+    const [found] = this.searches.all<Record<string, number | null>>(
+      `SELECT coalesce(
+         (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} AND listed_run IS NOT NULL LIMIT 1),
+         (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1))`,
+      { catalog: catalogGuid },
+    )
+    const one = (found && Object.values(found)[0]) ?? undefined
     const first = this.statements.firstLocalId.get() ?? null
     const last = this.statements.lastLocalId.get() ?? null
     return one !== undefined && first !== null && last !== null && one - first > last - one
@@ -855,7 +852,7 @@ export class CatalogItems {
 
   /** searchSpec's filters over the narrow table (SearchPageSpec.narrow), with the same parameters. */
   private filtersOf(search: ItemSearch, folded: boolean): ItemSearchNarrow {
-    const where = ['f.catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = @catalog)', 'f.live = 1']
+    const where = [`f.catalog_key = ${catalogKeyOf('@catalog')}`, 'f.live = 1']
     if (!search.includeInactive) where.push('f.active = 1')
     if (search.categoryId !== undefined) where.push((search.categoryIds ?? []).length <= 1 ? 'f.category_id = @category' : 'f.category_id IN (SELECT value FROM json_each(@categories))')
     return { table: 'catalog_item_filters f', where, ...(folded ? { listedAs: familyParentAmongFilters('f', !search.includeInactive) } : {}) }
@@ -962,16 +959,9 @@ export class CatalogItemUpkeep {
     remove: Statement<[number]>
   } | null = null
   private families: Statement<[number, number]> | null = null
-  private filterFill: {
-    after: Statement<[], number>
-    until: Statement<[number, number], number | null>
-    first: Statement<[], number | null>
-    last: Statement<[], number | null>
-    keys: Statement<[number, number]>
-    filters: Statement<[number, number]>
-    note: Statement<[number]>
-    done: Statement<[]>
-  } | null = null
+  /** The statements of each fill by local_id (fillSlice), by the table that notes how far it got. */
+  private readonly fills = new Map<string, { after: Statement<[], number>; work: Statement<[number, number]>[]; note: Statement<[number]>; done: Statement<[]> }>()
+  private ends: { until: Statement<[number, number], number | null>; first: Statement<[], number | null>; last: Statement<[], number | null> } | null = null
 
   constructor(private readonly db: Database) {
     this.exists = db.prepare<[string, string], number>('SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?').pluck()
@@ -1089,28 +1079,43 @@ export class CatalogItemUpkeep {
    * progress shown; null when nothing was left to fill.
    */
   fillFilters(rows: number): { reached: number; first: number; last: number } | null {
-    const fill = (this.filterFill ??= {
-      after: this.db.prepare<[], number>('SELECT filled_until FROM catalog_item_filters_fill LIMIT 1').pluck(),
+    return this.fillSlice('catalog_item_filters_fill', [catalogKeysFill('', byRange), itemFiltersFill('', byRange)], rows)
+  }
+
+  /**
+   * One slice of a fill that goes through the items by local_id: `work` (SQL over the range, `?` and
+   * `?`) on the next `rows` items after where `table`'s one row says it has got, and that note moved
+   * on, or taken away by the last slice, in the same transaction, so a restart goes on from there.
+   * Returns the local_id reached and the first and last stored, for the progress shown; null when
+   * nothing was left to fill.
+   */
+  private fillSlice(table: string, work: string[], rows: number): { reached: number; first: number; last: number } | null {
+    const ends = (this.ends ??= {
       until: this.db.prepare<[number, number], number | null>('SELECT max(local_id) FROM (SELECT local_id FROM catalog_item_rows WHERE local_id > ? ORDER BY local_id LIMIT ?)').pluck(),
       first: this.db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck(),
       last: this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck(),
-      keys: this.db.prepare<[number, number]>(catalogKeysFill('', 'WHERE i.local_id > ? AND i.local_id <= ?')),
-      filters: this.db.prepare<[number, number]>(itemFiltersFill('', 'WHERE i.local_id > ? AND i.local_id <= ?')),
-      note: this.db.prepare<[number]>('UPDATE catalog_item_filters_fill SET filled_until = ?'),
-      done: this.db.prepare('DELETE FROM catalog_item_filters_fill'),
     })
-    return this.db.transaction(() => {
-      const after = fill.after.get()
-      if (after === undefined) return null
-      const until = fill.until.get(after, rows) ?? null
-      const first = fill.first.get() ?? 0
-      const last = fill.last.get() ?? 0
-      if (until !== null) {
-        fill.keys.run(after, until)
-        fill.filters.run(after, until)
+    let fill = this.fills.get(table)
+    if (!fill) {
+      fill = {
+        after: this.db.prepare<[], number>(`SELECT filled_until FROM ${table} LIMIT 1`).pluck(),
+        work: work.map((sql) => this.db.prepare<[number, number]>(sql)),
+        note: this.db.prepare<[number]>(`UPDATE ${table} SET filled_until = ?`),
+        done: this.db.prepare(`DELETE FROM ${table}`),
       }
-      if (until === null || until >= last) fill.done.run()
-      else fill.note.run(until)
+      this.fills.set(table, fill)
+    }
+    const { after, note, done } = fill
+    const statements = fill.work
+    return this.db.transaction(() => {
+      const reachedBefore = after.get()
+      if (reachedBefore === undefined) return null
+      const until = ends.until.get(reachedBefore, rows) ?? null
+      const first = ends.first.get() ?? 0
+      const last = ends.last.get() ?? 0
+      if (until !== null) for (const statement of statements) statement.run(reachedBefore, until)
+      if (until === null || until >= last) done.run()
+      else note.run(until)
       return { reached: until ?? last, first, last }
     }).immediate()
   }
@@ -1143,25 +1148,9 @@ export class CatalogItemUpkeep {
    * fillFilters does; null when nothing was left to fill.
    */
   fillKeys(rows: number): { reached: number; first: number; last: number } | null {
-    return this.db.transaction(() => {
-      const after = this.keysFillNote()
-      if (after === undefined) return null
-      const until = this.db.prepare<[number, number], number | null>('SELECT max(local_id) FROM (SELECT local_id FROM catalog_item_rows WHERE local_id > ? ORDER BY local_id LIMIT ?)').pluck().get(after, rows) ?? null
-      const first = this.db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck().get() ?? 0
-      const last = this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck().get() ?? 0
-      if (until !== null) {
-        this.db.prepare(catalogKeysFill('', 'WHERE i.local_id > ? AND i.local_id <= ?')).run(after, until)
-        this.db
-          .prepare(
-            // Rows the copy of migration 10 or 13 wrote have theirs: read, not written again.
-            `UPDATE catalog_item_rows SET catalog_key = ${keyOf('catalog_item_rows')} WHERE local_id > ? AND local_id <= ? AND catalog_key IS NULL`,
-          )
-          .run(after, until)
-      }
-      if (until === null || until >= last) this.db.exec('DELETE FROM catalog_item_keys_fill')
-      else this.db.prepare('UPDATE catalog_item_keys_fill SET filled_until = ?').run(until)
-      return { reached: until ?? last, first, last }
-    }).immediate()
+    // Rows the copy of migration 10 or 13 wrote have theirs: read, not written again.
+    const keys = `UPDATE catalog_item_rows SET catalog_key = ${keyOf('catalog_item_rows')} WHERE local_id > ? AND local_id <= ? AND catalog_key IS NULL`
+    return this.fillSlice('catalog_item_keys_fill', [catalogKeysFill('', byRange), keys], rows)
   }
 
   /**

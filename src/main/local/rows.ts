@@ -236,8 +236,9 @@ function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listing
     // marks only rows stored before the column existed.
     group_parent_id: positive(item.group_parent_catalog_item_id) ?? 0,
     is_product_group: item.is_product_group === true ? 1 : 0,
-    // The catalog's small key (migration 21) is the database's: the writer sets it from catalog_guid.
-    catalog_key: null,
+    // The catalog's small key (migration 21) is the database's: this place holds the catalog's guid,
+    // which the writer's insert turns into its key (CatalogItemWrites); updates leave the key alone.
+    catalog_key: catalogGuid,
   }
 }
 
