@@ -25,3 +25,45 @@ export interface MigrationOptions {
  * update does the per-item work after the window is up.
  */
 export const defaultLargeCatalogItems = 10_000
+
+/**
+ * Adds nullable columns with no default and no constraint to a STRICT table without reading its rows:
+ * what `ALTER TABLE … ADD COLUMN` leaves, less its check. On a STRICT table SQLite follows an added
+ * column with a quick_check of the whole table (alter.c), 1.0 s a column at a million catalog items,
+ * on the main thread at start. A column with no default and no constraint reads NULL in every row
+ * stored before, which that check cannot fault, so it is work for nothing. Like ALTER, this rewrites
+ * the table's CREATE text in sqlite_schema (the same text: the new definitions go where SQLite's
+ * ALTER puts them, before the column list's closing parenthesis; test/unit/add-columns.test.ts holds
+ * it to SQLite's own) and bumps the schema cookie, so every connection reloads the schema. Inside the
+ * caller's transaction: a failure rolls the text back with the rest of the migration. Any other table
+ * shape goes through ALTER, check and all.
+ */
+export function addNullableColumns(db: Database, table: string, columns: string[]): void {
+  const plainColumn = /^[a-z_][a-z0-9_]* (?:INTEGER|REAL|TEXT|BLOB|ANY)$/
+  const sql = db.prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(table)
+  // A STRICT table with no table constraint: ALTER inserts before the column list's closing parenthesis,
+  // the last in the text. A table constraint (or a column's CHECK, which may hold parentheses), WITHOUT
+  // ROWID or any other shape is left to ALTER.
+  const simple = sql !== undefined && /\)\s*STRICT$/.test(sql) && !/\b(?:CONSTRAINT\b|CHECK\b|FOREIGN\s+KEY\b|PRIMARY\s+KEY\s*\(|UNIQUE\s*\()/i.test(sql)
+  // A name the table has already: ALTER says so.
+  const existing = new Set(db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table))
+  const plain = columns.every((column) => plainColumn.test(column) && !existing.has(column.split(' ')[0]!))
+  if (!simple || !plain || !db.inTransaction) {
+    for (const column of columns) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column}`)
+    return
+  }
+  const at = sql.lastIndexOf(')')
+  const altered = `${sql.slice(0, at)}, ${columns.join(', ')}${sql.slice(at)}`
+  const cookie = db.pragma('schema_version', { simple: true }) as number
+  // better-sqlite3 opens connections in SQLite's defensive mode, which keeps sqlite_schema read-only
+  // even under writable_schema; lifted for this one statement.
+  db.unsafeMode(true)
+  try {
+    db.pragma('writable_schema = ON')
+    db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = ?").run(altered, table)
+    db.pragma(`schema_version = ${cookie + 1}`)
+  } finally {
+    db.pragma('writable_schema = OFF')
+    db.unsafeMode(false)
+  }
+}
