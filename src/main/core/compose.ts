@@ -19,6 +19,7 @@ import { AppSettings } from '../settings/app-settings'
 import { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
+import { LongWrites } from '../sync/long-writes'
 import { createUpkeep } from '../upkeep'
 import { sourcePurgeWorker, startPurgeThread } from '../upkeep/purge-slices'
 import { createHandlerTable } from './handlers'
@@ -63,8 +64,11 @@ export function createCore(config: CoreConfig): Core {
     ...config.connectivity,
   })
   const clients = new ServiceClients({ connection, clock, logger: logger.child({ area: 'service' }), watch: (client) => watchReplies(client, connectivity) })
+  // The window's writes wait for the writer's long requests without holding the main process.
+  const longWrites = new LongWrites()
   const sync = createSync({
     db,
+    longWrites,
     clients,
     label,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
@@ -132,6 +136,7 @@ export function createCore(config: CoreConfig): Core {
     logger,
     // A database damaged or made read-only after start-up: the same words as at start-up, not INTERNAL.
     (error) => explainDatabaseError(error, config.databasePath, 'app'),
+    () => longWrites.settled(),
   )
 
   if (config.backgroundSync !== false) {

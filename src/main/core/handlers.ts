@@ -9,6 +9,37 @@ import type { Logger } from '../ports'
 export type HandlerTable = { readonly [M in MethodName]: (argument: unknown) => Promise<Result<MethodOutput<M>>> }
 
 /**
+ * The methods that write the database from the window's connection: the rep's drafts, outbox
+ * entries, quotes and settings. Each waits (CoreConfig: the sync writer's long requests, see
+ * sync/long-writes.ts) before it runs, rather than in SQLite's busy handler, which would hold the
+ * whole main process. Reads go at once: WAL lets them read beside the writer.
+ */
+export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
+  'updateSettings',
+  'saveConnection',
+  'markOrderOpened',
+  'createDraft',
+  'keepNewCustomerForm',
+  'updateDraft',
+  'deleteDraft',
+  'addDraftLines',
+  'updateDraftLine',
+  'removeDraftLine',
+  'acceptDraftPrices',
+  'sendDraft',
+  'retryOutbox',
+  'editOutboxEntry',
+  'discardOutboxEntry',
+  'flushOutbox',
+  'reorder',
+  'saveDraftAsQuote',
+  'updateQuote',
+  'duplicateQuote',
+  'deleteQuote',
+  'convertQuote',
+])
+
+/**
  * Wraps each implementation with the contract's argument check and error mapping. This is the one
  * door into the core for every transport, so a malformed call is refused the same way everywhere.
  */
@@ -17,6 +48,8 @@ export function createHandlerTable(
   logger: Logger,
   /** Turns a known failure that is not a CoreError (SQLite finding the database damaged or read-only) into one the rep can act on. */
   explain: (error: unknown) => CoreError | null = () => null,
+  /** Awaited before each of writingMethods runs (sync/long-writes.ts). */
+  beforeWrite?: () => Promise<void>,
 ): HandlerTable {
   const table: Partial<Record<MethodName, (argument: unknown) => Promise<Result<unknown>>>> = {}
   for (const method of methodNames) {
@@ -29,6 +62,7 @@ export function createHandlerTable(
         return fail('INVALID_ARGUMENT', `Invalid argument for ${method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
       }
       try {
+        if (beforeWrite && writingMethods.has(method)) await beforeWrite()
         return ok(await implementation(parsed.data))
       } catch (error) {
         if (error instanceof CoreError) return fail(error.code, error.message, error.issues)

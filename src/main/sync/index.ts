@@ -17,6 +17,7 @@ import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
 import type { OrderDetailPolicy } from './order-details'
 import { SyncScheduler, watchBusy } from './scheduler'
+import type { LongWrites } from './long-writes'
 import type { Worker } from 'node:worker_threads'
 
 type SyncMethods = Pick<Implementations, 'syncNow' | 'cancelSync' | 'getSyncStatus' | 'getCatalogUpdate'>
@@ -70,6 +71,8 @@ export interface SyncOptions {
   gate?: SyncGate
   /** See CoreConfig.beforeCatalogUpdateSlice. */
   beforeCatalogUpdateSlice?: () => Promise<void>
+  /** Told of the writer thread's requests that hold the write lock for seconds (long-writes.ts). */
+  longWrites?: LongWrites
 }
 
 export function createSync(options: SyncOptions): Sync {
@@ -87,6 +90,7 @@ export function createSync(options: SyncOptions): Sync {
     orderDetails: options.orderDetails,
     onUpkeepProgress: (progress) => reportUpdate(progress),
     ...(options.beforeCatalogUpdateSlice ? { beforeUpkeepSlice: options.beforeCatalogUpdateSlice } : {}),
+    ...(options.longWrites ? { longWrites: options.longWrites } : {}),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
   })

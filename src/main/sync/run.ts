@@ -11,6 +11,7 @@ import { CoreError } from '../errors'
 import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import type { SyncWait } from '../../shared/synced'
 import { runCatalogUpkeep } from './upkeep'
+import { trackingLongWrites, type LongWrites } from './long-writes'
 import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
 
 export interface SyncRunParts {
@@ -30,6 +31,8 @@ export interface SyncRunParts {
   onUpkeepProgress?: (progress: CatalogUpkeepProgress) => void
   /** Awaited before each of its slices (see CoreConfig.beforeCatalogUpdateSlice). */
   beforeUpkeepSlice?: () => Promise<void>
+  /** Told of the writer thread's requests that hold the write lock for seconds (long-writes.ts). */
+  longWrites?: LongWrites
 }
 
 interface SyncRunRequest extends SyncRunOptions {
@@ -64,7 +67,8 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
   const pageWriter = async (): Promise<PageWriter> => {
     if (!createWorker || inMemory) return inlineWriter(store)
     try {
-      return await startWorkerWriter(createWorker, { databasePath: db.name, lease: lease.forWriter(), ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}) })
+      const writer = await startWorkerWriter(createWorker, { databasePath: db.name, lease: lease.forWriter(), ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}) })
+      return parts.longWrites ? trackingLongWrites(writer, parts.longWrites) : writer
     } catch (error) {
       logger.warn('the sync writer thread did not start; writing on the main thread', { error: error instanceof Error ? error.message : String(error) })
       return inlineWriter(store)
