@@ -10,9 +10,9 @@ export type HandlerTable = { readonly [M in MethodName]: (argument: unknown) => 
 
 /**
  * The methods that write the database from the window's connection: the rep's drafts, outbox
- * entries, quotes and settings. Each waits (CoreConfig: the sync writer's long requests, see
- * sync/long-writes.ts) before it runs, rather than in SQLite's busy handler, which would hold the
- * whole main process. Reads go at once: WAL lets them read beside the writer.
+ * entries, quotes and settings. Each first waits out the sync writer's long requests in flight
+ * (beforeWrite, sync/long-writes.ts), asynchronously, rather than in SQLite's busy handler, which
+ * would hold the whole main process. Reads go at once: WAL lets them read beside the writer.
  */
 export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
   'updateSettings',
