@@ -54,6 +54,52 @@ interface Sample {
   writer: WriterMemory | null
   /** The main thread's V8 heap spaces, size (committed) by name. */
   spaces: Record<string, number>
+  /** Where the anonymous memory lies (/proc/self/smaps), taken at each new peak of RSS and once a second: reading it costs milliseconds. */
+  mappings?: Mappings | null
+}
+
+/**
+ * Resident memory by kind of mapping: malloc's main heap (brk, the main thread's allocations), its
+ * thread arenas (64 MB-aligned heaps: the writer thread's SQLite and others), file-backed mappings,
+ * and what is left of the anonymous memory (V8's heaps, wasm memory, malloc's large mmapped blocks).
+ */
+interface Mappings {
+  mallocMain: number
+  mallocArenas: number[]
+  file: number
+  otherAnon: number
+}
+
+const arenaSpan = 64n * 2n ** 20n
+
+function mappings(): Mappings | null {
+  let text: string
+  try {
+    text = readFileSync('/proc/self/smaps', 'utf8')
+  } catch {
+    return null
+  }
+  const maps: { start: bigint; end: bigint; perms: string; inode: string; name: string; rss: number }[] = []
+  for (const line of text.split('\n')) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line)
+    if (head) {
+      maps.push({ start: BigInt(`0x${head[1]}`), end: BigInt(`0x${head[2]}`), perms: head[3]!, inode: head[4]!, name: head[5]!.trim(), rss: 0 })
+      continue
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line)
+    if (rss && maps.length > 0) maps[maps.length - 1]!.rss = Number(rss[1]) * 1024
+  }
+  const result: Mappings = { mallocMain: 0, mallocArenas: [], file: 0, otherAnon: 0 }
+  for (const [index, map] of maps.entries()) {
+    const next = maps[index + 1]
+    // A glibc arena: at a 64 MB boundary, its used part read-write and the rest of the 64 MB reserved.
+    const arena = map.name === '' && map.start % arenaSpan === 0n && map.perms === 'rw-p' && (map.end - map.start === arenaSpan || (next?.start === map.end && next.perms === '---p' && next.end - map.start <= arenaSpan))
+    if (map.name === '[heap]') result.mallocMain += map.rss
+    else if (map.inode !== '0' || map.name.startsWith('/')) result.file += map.rss
+    else if (arena) result.mallocArenas.push(map.rss)
+    else result.otherAnon += map.rss
+  }
+  return result
 }
 
 const mib = 2 ** 20
@@ -126,9 +172,13 @@ async function main(): Promise<void> {
     }
     const samples: Sample[] = []
     const started = performance.now()
+    let highest = 0
     const take = () => {
       const usage = process.memoryUsage()
+      const newPeak = usage.rss > highest
+      highest = Math.max(highest, usage.rss)
       samples.push({
+        mappings: newPeak || samples.length % 20 === 0 ? mappings() : null,
         ms: Math.round(performance.now() - started),
         phase,
         rss: usage.rss,
@@ -158,10 +208,12 @@ async function main(): Promise<void> {
     await satchel.close()
 
     const peak = samples.reduce((best, sample) => (sample.rss > best.rss ? sample : best))
+    const peakMappings = peak.mappings
     const most = (pick: (sample: Sample) => number | null | undefined) => Math.max(...samples.map((sample) => pick(sample) ?? 0))
     const phases = [...new Set(samples.map((sample) => sample.phase))].map((name) => {
       const of = samples.filter((sample) => sample.phase === name)
-      return { phase: name, peakRss: Math.max(...of.map((sample) => sample.rss)), fromMs: of[0]!.ms, toMs: of.at(-1)!.ms }
+      const top = of.reduce((best, sample) => (sample.rss > best.rss ? sample : best))
+      return { phase: name, peakRss: top.rss, fromMs: of[0]!.ms, toMs: of.at(-1)!.ms, mappings: top.mappings ?? null, heapTotal: top.heapTotal, writerHeapTotal: top.writer?.heapTotal ?? null }
     })
     const jsAtPeak = peak.heapTotal + (peak.writer?.heapTotal ?? 0) + peak.arrayBuffers
     const results = {
@@ -203,13 +255,22 @@ async function main(): Promise<void> {
       ['  external / array buffers', `${mb(peak.external)} / ${mb(peak.arrayBuffers)}`, 'main thread'],
       ['  writer V8 heap used / total', `${mb(peak.writer?.heapUsed)} / ${mb(peak.writer?.heapTotal)}`, `malloced ${mb(peak.writer?.malloced)}`],
       ['  anonymous, not a V8 heap or buffer', mb((peak.rssAnon ?? peak.rss) - jsAtPeak), 'SQLite caches and sorter, undici, malloc arenas, V8 code and stacks'],
+      [
+        '  malloc main heap / thread arenas',
+        peakMappings ? `${mb(peakMappings.mallocMain)} / ${mb(peakMappings.mallocArenas.reduce((sum, bytes) => sum + bytes, 0))}` : 'n/a',
+        peakMappings ? `arenas: ${peakMappings.mallocArenas.map((bytes) => (bytes / mib).toFixed(1)).join(', ')} MB; other anonymous ${mb(peakMappings.otherAnon)} (V8, wasm, large blocks)` : '',
+      ],
       ['Peaks over the run: main heap used / total', `${mb(results.peaks.mainHeapUsed)} / ${mb(results.peaks.mainHeapTotal)}`, ''],
       ['  writer heap used / total', `${mb(results.peaks.writerHeapUsed)} / ${mb(results.peaks.writerHeapTotal)}`, `V8 malloced peak ${mb(results.peaks.writerMalloced)}`],
       ['  external / array buffers', `${mb(results.peaks.external)} / ${mb(results.peaks.arrayBuffers)}`, ''],
       ['V8 old generation between full collections', `≤ ${1 + heapGrowingPercent / 100} × alive`, 'sync/heap-growth.ts, set by the engine for the process'],
       ['Items stored off their service id', String(offTheirIds), "the writer's itemsOffTheirIds held as many during the sync"],
       ['SQLite page caches (configured)', `main ${(mainCacheKib / 1024).toFixed(1)} MB, writer ${(-bulkCacheSize / 1024).toFixed(1)} MB`, `page size ${pageSize} B; the bound, not what was used`],
-      ...phases.map((at) => [`  phase: ${at.phase}`, `${mb(at.peakRss)}`, `${(at.fromMs / 1000).toFixed(1)}-${(at.toMs / 1000).toFixed(1)} s`]),
+      ...phases.map((at) => [
+        `  phase: ${at.phase}`,
+        `${mb(at.peakRss)}`,
+        `${(at.fromMs / 1000).toFixed(1)}-${(at.toMs / 1000).toFixed(1)} s; heaps ${mb(at.heapTotal)} + writer ${mb(at.writerHeapTotal)}${at.mappings ? `; malloc ${mb(at.mappings.mallocMain)} + arenas ${mb(at.mappings.mallocArenas.reduce((sum, bytes) => sum + bytes, 0))}, other anon ${mb(at.mappings.otherAnon)}` : ''}`,
+      ]),
     ]
     printTable(rows.map(([measure, value, notes]) => [measure!, value!, '', notes!]))
     writeResults('first-sync-memory', results)

@@ -14,7 +14,7 @@ import { catalogItemSchema, type CatalogItemRecord } from '../../src/main/orderi
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { Retention } from '../../src/main/local/retention'
 import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/local/rows'
-import { LocalCopy } from '../../src/main/local/copy'
+import { LocalCopy, bulkCacheSize, indexBuildCacheSize } from '../../src/main/local/copy'
 
 const directories: string[] = []
 afterEach(() => {
@@ -219,6 +219,25 @@ describe('catalog_item_rows and the catalog_items view', () => {
     expect(store.countLive('catalogItems', 'cat-a')).toBe(3)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual(['Peppermint Tea 1', 'Peppermint Tea 2', 'Peppermint Tea 3'])
     closeDatabase(again)
+  })
+
+  it('builds the deferred indexes under the small cache that caps their sorter, and gives the connection its cache back', () => {
+    const db = openDatabase(tempPath())
+    const store = new LocalCopy(db, new Retention(db))
+    const restore = store.beginBulkWrite()
+    store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], { listingId: 1, serverTime: null, fresh: true })
+    const cacheAtBuilds: unknown[] = []
+    const exec = db.exec.bind(db)
+    db.exec = (sql: string) => {
+      if (sql.startsWith('CREATE')) cacheAtBuilds.push(db.pragma('cache_size', { simple: true }))
+      return exec(sql)
+    }
+    expect(store.finishBulk()).toBe(true)
+    expect(cacheAtBuilds).toEqual([indexBuildCacheSize, indexBuildCacheSize, indexBuildCacheSize, indexBuildCacheSize])
+    expect(db.pragma('cache_size', { simple: true })).toBe(bulkCacheSize)
+    expect(db.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
+    restore()
+    closeDatabase(db)
   })
 
   it('keeps one row per guid while the guid index waits: a page met twice, a take-over after a crash', () => {
