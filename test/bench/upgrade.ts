@@ -203,7 +203,7 @@ interface WorkLeft {
 }
 
 /** The catalog work an upgrade left, on the writer's thread as the app runs it; a draft saved every 100 ms meanwhile. */
-async function runWorkLeft(path: string, saveDraft: () => void): Promise<WorkLeft> {
+async function runWorkLeft(db: Database, path: string, saveDraft: () => void): Promise<WorkLeft> {
   const longWrites = new LongWrites()
   const writer = trackingLongWrites(await startWorkerWriter(sourceWriterWorker, { databasePath: path }), longWrites)
   const waits: number[] = []
@@ -229,6 +229,8 @@ async function runWorkLeft(path: string, saveDraft: () => void): Promise<WorkLef
   const started = performance.now()
   try {
     await runCatalogUpkeep(writer, {
+      // As the app runs it (sync/run.ts): the window's connection leaves its checkpoints to the writer.
+      leaveCheckpoints: () => new LocalCopy(db, new Retention(db)).leaveCheckpointsToWriter(),
       onProgress: (progress) => {
         slices++
         job = progress.job
@@ -275,7 +277,7 @@ export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir
   // Below the limit the migrations did all of it at start: that start is the heaviest migration's time.
   const leftToWriter = new LocalCopy(db, new Retention(db)).catalogUpkeep().next() === 'leanItems'
 
-  const left = await runWorkLeft(path, saveDraft)
+  const left = await runWorkLeft(db, path, saveDraft)
   const { slices, waits } = left
   const heaviestMs = leftToWriter ? left.ms : draftsUsableMs
   if (new LocalCopy(db, new Retention(db)).catalogUpkeep().next() !== null) throw new Error('the catalog work was left unfinished')
@@ -293,7 +295,7 @@ export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir
   }
   copyFileSync(schema16, path)
   const from16 = startApp(path)
-  const from16Left = await runWorkLeft(path, from16.saveDraft)
+  const from16Left = await runWorkLeft(from16.db, path, from16.saveDraft)
   closeDatabase(from16.db)
   for (const suffix of ['', '-wal', '-shm']) rmSync(path + suffix, { force: true })
   return {

@@ -216,6 +216,9 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     // The work left when the screens are told the update is over: none, so what they read then
     // (the counts above all, taken last) is what stays.
     const leftAtEnd: unknown[] = []
+    // The window's connection's checkpoint threshold as each step is told: the writer's thread copies
+    // the WAL its slices fill, not a draft's save on this one.
+    const checkpointPages: number[] = []
     const core: Core = createCore({
       databasePath: path,
       appVersion: '0.0.0-test',
@@ -226,6 +229,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
           emit: (name, payload) => {
             if (name !== 'catalogUpdateChanged') return
             updates.push(payload as CatalogUpdate)
+            checkpointPages.push(core.db.pragma('wal_autocheckpoint', { simple: true }) as number)
             if (!(payload as CatalogUpdate).updating) leftAtEnd.push(core.sync.store.catalogUpkeep().next())
           },
         },
@@ -250,9 +254,39 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       expect(during.map((update) => update.percent)).toEqual([...during.map((update) => update.percent)].sort((a, b) => a - b))
       expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: false, job: null, percent: 100, itemsBrowsable: true } })
       expect(core.db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get())
+      expect(checkpointPages.slice(0, during.length).every((pages) => pages === 0)).toBe(true)
+      for (let waited = 0; core.db.pragma('wal_autocheckpoint', { simple: true }) === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(core.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
     } finally {
       await core.close()
     }
+  })
+
+  it("leaves the window's checkpoints to a writer on its own thread for the length of the update, and copies the WAL there at its end, also when a slice fails", async () => {
+    const steps: string[] = []
+    const writer = (failAt: number) => {
+      let slices = 0
+      return {
+        upkeepSlice: async (): Promise<CatalogUpkeepProgress> => {
+          slices++
+          steps.push(`slice ${slices}`)
+          if (slices === failAt) throw new Error('the writer thread ended')
+          return slices < 3 ? { job: 'leanItems', done: slices, total: 3, itemsBrowsable: false } : { job: null, done: 3, total: 3, itemsBrowsable: true }
+        },
+        checkpoint: async () => void steps.push('checkpoint on the writer'),
+      }
+    }
+    const leaveCheckpoints = () => {
+      steps.push('window stops checkpointing')
+      return () => void steps.push('window checkpoints again')
+    }
+    await runCatalogUpkeep(writer(0), { pauseMs: 0, leaveCheckpoints })
+    expect(steps.splice(0)).toEqual(['window stops checkpointing', 'slice 1', 'slice 2', 'slice 3', 'checkpoint on the writer', 'window checkpoints again'])
+    await expect(runCatalogUpkeep(writer(2), { pauseMs: 0, leaveCheckpoints })).rejects.toThrow('the writer thread ended')
+    expect(steps.splice(0)).toEqual(['window stops checkpointing', 'slice 1', 'slice 2', 'checkpoint on the writer', 'window checkpoints again'])
+    // A writer on this thread checkpoints as it commits: nothing to leave.
+    await runCatalogUpkeep(writer(0), { pauseMs: 0 })
+    expect(steps).toEqual(['slice 1', 'slice 2', 'slice 3'])
   })
 
   it('runs on a writer, with progress, until none is left', async () => {

@@ -82,6 +82,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
     try {
       await runCatalogUpkeep(writer, {
         signal,
+        ...(writer.onThisThread ? {} : { leaveCheckpoints: () => store.leaveCheckpointsToWriter() }),
         ...(parts.onUpkeepProgress ? { onProgress: parts.onUpkeepProgress } : {}),
         ...(parts.beforeUpkeepSlice ? { beforeSlice: parts.beforeUpkeepSlice } : {}),
       })

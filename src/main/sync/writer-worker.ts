@@ -24,10 +24,14 @@ const store = new LocalCopy(db, new Retention(db))
 // 6 s. They wait for the one that runs after the run (SyncEngine.run), unless the WAL passes 256 MB
 // (journal_size_limit, database.ts, gives the file's room back once it is copied).
 store.beginBulkWrite()
-const checkpointPages = { firstListing: 8000, otherwise: 65536 }
+// The catalog update's slices (an upgrade's copy and fills) write their pages once, as a first
+// listing does, while the window's connection leaves its checkpoints to this one (sync/upkeep.ts).
+const checkpointPages = { firstListing: 8000, upkeep: 8000, otherwise: 65536 }
 let checkpointEvery = 0
 function checkpointFor(batch: readonly WriterRequest[]): void {
-  const pages = batch.some((request) => 'context' in request && request.context.fresh) ? checkpointPages.firstListing : checkpointPages.otherwise
+  checkpointEveryPages(batch.some((request) => 'context' in request && request.context.fresh) ? checkpointPages.firstListing : checkpointPages.otherwise)
+}
+function checkpointEveryPages(pages: number): void {
   if (pages === checkpointEvery) return
   db.pragma(`wal_autocheckpoint = ${pages}`)
   checkpointEvery = pages
@@ -102,6 +106,7 @@ function runsAlone(request: WriterRequest): boolean {
  * items, and another process must not take it for stale meanwhile.
  */
 function upkeepSlice(request: WriterRequest): WriterResponse {
+  checkpointEveryPages(checkpointPages.upkeep)
   try {
     return db.transaction(() => {
       lease?.renew()
