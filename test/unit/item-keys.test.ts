@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
-import { CatalogItems, ItemIndexLayout, type CatalogHeadedIndex } from '../../src/main/local/catalog-items'
+import { CatalogItems, ItemIndexLayout, indexBuildCacheSize, type CatalogHeadedIndex } from '../../src/main/local/catalog-items'
 import { CatalogUpkeep, type CatalogUpkeepProgress } from '../../src/main/local/catalog-upkeep'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
@@ -137,6 +137,14 @@ describe('the item indexes on the catalog key', () => {
     copy = new LocalCopy(db, new Retention(db))
     const layoutAgain = new ItemIndexLayout(db)
     upkeep = new CatalogUpkeep(db, { keySpan: 400 })
+    // Each rebuild's sort in the small cache (withIndexBuildCache), the connection's own given back.
+    const cacheBefore = db.pragma('cache_size', { simple: true })
+    const cacheAtBuilds: unknown[] = []
+    const exec = db.exec.bind(db)
+    db.exec = (sql: string) => {
+      if (sql.trimStart().startsWith('CREATE INDEX')) cacheAtBuilds.push(db.pragma('cache_size', { simple: true }))
+      return exec(sql)
+    }
     const kept: number[] = []
     for (let step = 0; step < 50; step++) {
       const next = upkeep.next()
@@ -149,6 +157,8 @@ describe('the item indexes on the catalog key', () => {
       expect(readings(items, copy), `after step ${step}`).toEqual(expected)
     }
     expect(upkeep.next()).not.toBe('itemKeys')
+    expect(cacheAtBuilds).toEqual([indexBuildCacheSize, indexBuildCacheSize, indexBuildCacheSize, indexBuildCacheSize])
+    expect(db.pragma('cache_size', { simple: true })).toBe(cacheBefore)
     // Each index rebuilt in a slice of its own, after every key was filled.
     expect(kept.filter((count, at) => count !== (kept[at - 1] ?? 0))).toEqual([1, 2, 3, 4])
     expect(offTheirKey(db)).toBe(0)

@@ -14,7 +14,8 @@ import { catalogItemSchema, type CatalogItemRecord } from '../../src/main/orderi
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { Retention } from '../../src/main/local/retention'
 import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/local/rows'
-import { LocalCopy, bulkCacheSize, indexBuildCacheSize } from '../../src/main/local/copy'
+import { LocalCopy, bulkCacheSize } from '../../src/main/local/copy'
+import { indexBuildCacheSize } from '../../src/main/local/catalog-items'
 
 const directories: string[] = []
 afterEach(() => {

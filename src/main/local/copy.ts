@@ -16,7 +16,7 @@ import { prepareItemPage, type PreparedItemPage } from './item-page'
 import type { IndexedRow, SearchIndex } from './search-index'
 import { SyncState } from './sync-state'
 import type { SyncedTable, TableStatements } from './synced-table'
-import { CatalogItemWrites, catalogItemsTable, deferrableItemIndexes, storedCountPlace, valuesCountPlace } from './catalog-items'
+import { CatalogItemWrites, catalogItemsTable, deferrableItemIndexes, storedCountPlace, valuesCountPlace, withIndexBuildCache } from './catalog-items'
 import { CatalogWrites, Catalogs, catalogsTable, categoriesTable } from './catalogs'
 import { CatalogUpkeep } from './catalog-upkeep'
 import { CustomerWrites, customersTable } from './customers'
@@ -85,18 +85,6 @@ export type SyncedTableName = keyof typeof tables
  * with a peak RSS 10-20 MB lower (the cache fills to its limit, all of it resident).
  */
 export const bulkCacheSize = -16_384
-
-/**
- * SQLite page cache while the deferred item indexes are built (finishBulk), in KiB. SQLite's sorter
- * keeps up to cache_size of an index's keys in memory before it writes them out in sorted runs to a
- * temporary file, so at bulkCacheSize each build took memory that grew with the catalog up to 16 MB:
- * four such builds over 1,000,000 rows raised a process's peak RSS by 19 MB (100,000 rows: 9 MB), and
- * a first sync's peak at a million items was its index builds', 10 to 20 MB over its item scopes'.
- * At 2 MB they raised it by 2 MB at either size and ran no slower (4.0-4.3 s against 5.1 s at a
- * million, 0.40-0.47 s against 0.49 s at 100,000): the table is read once, each index is written in
- * order, and merging the sorted runs from the file costs less than sorting 16 MB at once.
- */
-export const indexBuildCacheSize = -2048
 
 /** A mapped row (rows.ts) as applyRow needs it: its guid, tombstone and listing beside the other columns. */
 type MappedRow = Record<string, unknown> & { guid: string; deleted_at: string | null; listed_run: number | null }
@@ -505,11 +493,7 @@ export class LocalCopy extends SyncState {
     const waiting = this.deferredIndexes.all()
     this.itemsOffTheirIds = null
     if (waiting.length === 0) return false
-    // The builds read the whole table once and write each index in order: a small cache serves them,
-    // and caps each build's sorter (see indexBuildCacheSize).
-    const cacheSize = this.db.pragma('cache_size', { simple: true }) as number
-    this.db.pragma(`cache_size = ${indexBuildCacheSize}`)
-    try {
+    withIndexBuildCache(this.db, () => {
       // One transaction an index: another connection's write waits for one index's build (a few hundred
       // milliseconds at 100,000 items), not for all of them.
       for (const index of waiting) {
@@ -518,9 +502,7 @@ export class LocalCopy extends SyncState {
           this.forgetDeferred.run(index.name)
         }).immediate()
       }
-    } finally {
-      this.db.pragma(`cache_size = ${cacheSize}`)
-    }
+    })
     return true
   }
 
