@@ -252,11 +252,13 @@ function credentialProblem(auth: ServiceAuth): string | null {
   return null
 }
 
-function describeIssues(issues: readonly ReplyIssue[], prefix: string): string {
-  return issues
+/** A reply its checks refused: the first three issues, each at its path, and the body for the log. */
+function unreadable(what: string, issues: readonly ReplyIssue[], body: unknown): ServiceError {
+  const described = issues
     .slice(0, 3)
-    .map((issue) => `${[prefix, ...issue.path.map(String)].filter(Boolean).join('.')}: ${issue.message}`)
+    .map((issue) => `${issue.path.map(String).filter(Boolean).join('.')}: ${issue.message}`)
     .join('; ')
+  return new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${described}`, { body })
 }
 
 export class ServiceClient {
@@ -484,11 +486,7 @@ export class ServiceClient {
 
   private check<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
     const parsed = schema.safeParse(body)
-    if (!parsed.success) {
-      throw new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${describeIssues(parsed.error.issues, '')}`, {
-        body,
-      })
-    }
+    if (!parsed.success) throw unreadable(what, parsed.error.issues, body)
     // The schemas check and never transform, so the body as parsed from JSON is the checked value;
     // returning it rather than zod's copy halves what a 100-item page allocates.
     return body as z.output<S>
@@ -507,11 +505,7 @@ export class ServiceClient {
       ...(isRecord ? catalogItemsIssues(items).map((issue) => ({ ...issue, path: ['catalog_items', ...issue.path] })) : []),
       ...(parsed.success ? [] : parsed.error.issues),
     ]
-    if (issues.length > 0) {
-      throw new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${describeIssues(issues, '')}`, {
-        body,
-      })
-    }
+    if (issues.length > 0) throw unreadable(what, issues, body)
     return body as z.output<S> & { catalog_items: CatalogItemRecord[] }
   }
 
