@@ -51,14 +51,13 @@ describe('the long requests in flight', () => {
     const first = deferred()
     const second = deferred()
     void longWrites.track(first.promise)
-    expect(longWrites.busy()).toBe(true)
     const waiting = longWrites.settled()
     first.resolve()
     void longWrites.track(second.promise).catch(() => undefined)
     expect(await settledYet(waiting)).toBe(false)
     second.reject(new Error('the writer thread ended'))
     expect(await settledYet(waiting)).toBe(true)
-    expect(longWrites.busy()).toBe(false)
+    expect(await settledYet(longWrites.settled())).toBe(true)
   })
 
   it("tracks the writer's index builds, recount and catalog update slices, not its pages, counts or checkpoints", async () => {
@@ -69,34 +68,36 @@ describe('the long requests in flight', () => {
       calls.push(name)
       return pending.promise as Promise<never>
     }
-    const writer = trackingLongWrites(
-      {
-        onThisThread: false,
-        applyCatalogItems: answer('applyCatalogItems'),
-        applyCustomers: answer('applyCustomers'),
-        applyOrders: answer('applyOrders'),
-        finishBulk: answer('finishBulk'),
-        recountItems: answer('recountItems'),
-        countRows: answer('countRows'),
-        checkpoint: answer('checkpoint'),
-        upkeepSlice: answer('upkeepSlice'),
-        close: answer('close'),
-      } satisfies PageWriter,
-      longWrites,
-    )
+    const fake = {
+      onThisThread: false,
+      applyCatalogItems: answer('applyCatalogItems'),
+      applyCustomers: answer('applyCustomers'),
+      applyOrders: answer('applyOrders'),
+      finishBulk: answer('finishBulk'),
+      recountItems: answer('recountItems'),
+      countRows: answer('countRows'),
+      checkpoint: answer('checkpoint'),
+      upkeepSlice: answer('upkeepSlice'),
+      close: answer('close'),
+    } satisfies PageWriter
+    const writer = trackingLongWrites(fake, longWrites)
     const context = { listingId: null, serverTime: null }
     void writer.applyCatalogItems('cat-a', [], context)
     void writer.applyCustomers([], context)
     void writer.applyOrders([], context)
     void writer.countRows('catalogItems', 'cat-a', null)
     void writer.checkpoint()
-    expect(longWrites.busy()).toBe(false)
-    void writer.finishBulk()
-    void writer.recountItems(['cat-a'])
-    void writer.upkeepSlice()
-    expect(longWrites.busy()).toBe(true)
+    expect(await settledYet(longWrites.settled())).toBe(true)
+    // Each long request on a tracker of its own, so each is seen in flight by itself.
+    const trackers: LongWrites[] = []
+    for (const ask of [(w: PageWriter) => w.finishBulk(), (w: PageWriter) => w.recountItems(['cat-a']), (w: PageWriter) => w.upkeepSlice()]) {
+      const tracker = new LongWrites()
+      trackers.push(tracker)
+      void ask(trackingLongWrites(fake, tracker))
+      expect(await settledYet(tracker.settled())).toBe(false)
+    }
     expect(calls).toEqual(['applyCatalogItems', 'applyCustomers', 'applyOrders', 'countRows', 'checkpoint', 'finishBulk', 'recountItems', 'upkeepSlice'])
-    const waiting = longWrites.settled()
+    const waiting = Promise.all(trackers.map((tracker) => tracker.settled()))
     expect(await settledYet(waiting)).toBe(false)
     pending.resolve()
     expect(await settledYet(waiting)).toBe(true)

@@ -23,11 +23,6 @@ export class LongWrites {
     return work
   }
 
-  /** Whether a long request is in flight now. */
-  busy(): boolean {
-    return this.inFlight.size > 0
-  }
-
   /** Resolves once none is in flight, those begun meanwhile included; at once when none is. */
   async settled(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight])
