@@ -32,6 +32,8 @@ export interface GlobalOptions {
   /** Plain http to a host other than this computer is allowed (a lab), with a warning on every run. */
   allowInsecureHttp?: boolean
   json: boolean
+  /** For a database found through a profile: whether the profiles list still has it (a remove may have run meanwhile). */
+  stillListed?: () => boolean
 }
 
 export interface Output {

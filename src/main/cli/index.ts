@@ -217,6 +217,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       const registry = ProfileRegistry.open(dataDir)
       const profile = registry.resolve(profileName)
       global.db = registry.databasePath(profile)
+      global.stillListed = () => ProfileRegistry.open(dataDir).byId(profile.id) !== null
       // The bundle describes every profile of the folder; its top-level files are this one's.
       everyProfile = registry.list().map((each) => ({ name: each.name, supplier: each.supplier, databasePath: registry.databasePath(each), inThisBundle: each.id === profile.id }))
       if (command === 'sync' || command === 'flush') {

@@ -11,7 +11,7 @@ import { closeDatabase, openDatabase } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import { systemClock, type SecretStore } from '../ports'
-import { deleteDatabaseFiles, profileHoldings, refuseRemoval, type ProfileHoldings } from '../profiles/holdings'
+import { deleteDatabaseFiles, fenceProfileDatabase, profileHoldings, refuseRemoval, RemovalRefused, type ProfileHoldings } from '../profiles/holdings'
 import { forgetProfileSecrets, profileKeychain } from '../profiles/keychain'
 import { ProfileRegistry, supplierOrigin, type Profile } from '../profiles/registry'
 import { openOsKeyring } from '../profiles/os-keyring'
@@ -173,16 +173,23 @@ export async function runProfilesRemove(dataDir: string, name: string, yes: bool
   const registry = ProfileRegistry.open(dataDir)
   const profile = registry.resolve(name)
   if (registry.list().length === 1) throw new CliFailure(`'${profile.name}' is the only profile; Satchel keeps at least one.`, 'CONFLICT')
-  const holdings = holdingsOf(registry, profile)
+  const refused = (error: RemovalRefused) =>
+    new CliFailure(error.message, error.code, { error: { code: error.code, message: error.message }, unsent: error.holdings.unsent, openQuotes: error.holdings.openQuotes })
+  // A first look, read-only, so a profile that cannot go is refused before --yes is asked for.
   try {
-    refuseRemoval(profile.name, holdings)
+    refuseRemoval(profile.name, holdingsOf(registry, profile))
   } catch (error) {
-    if (error instanceof CoreError) throw new CliFailure(error.message, error.code, { error: { code: error.code, message: error.message }, unsent: holdings.unsent, openQuotes: holdings.openQuotes })
-    throw error
+    throw error instanceof RemovalRefused ? refused(error) : error
   }
   if (!yes) throw new UsageError(`Removing '${profile.name}' deletes its database and its secrets; pass --yes to go ahead.`)
   // The app may have the database open, on screen or sending in the background.
   if (appRunningIn(dataDir)) throw new CliFailure(`Satchel is running on ${dataDir}: remove '${profile.name}' in the app (Settings, Profiles), or quit the app first.`, 'CONFLICT')
+  // The look that counts: another process may have queued an order since the first one.
+  try {
+    fenceProfileDatabase(registry.databasePath(profile), profile.name, systemClock, 'cli')
+  } catch (error) {
+    throw error instanceof RemovalRefused ? refused(error) : error
+  }
   registry.remove(profile.id)
   deleteDatabaseFiles(registry.databasePath(profile))
   await forgetProfileSecrets(appSecrets(dataDir), profile.secretsNamespace)

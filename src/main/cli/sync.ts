@@ -3,7 +3,9 @@
  * credentials from the options or environment (the API secret never comes from the database: the
  * app keeps it in the operating system's secret store).
  */
+import { existsSync } from 'node:fs'
 import { closeDatabase, openDatabase } from '../db/database'
+import { deleteDatabaseFiles } from '../profiles/holdings'
 import { silentLogger, systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
 import { BrowseQueries } from '../browse/queries'
@@ -46,7 +48,15 @@ const syncWaitMs = 10 * 60_000
 
 export async function runSync(global: GlobalOptions, options: { full: boolean }, output: Output): Promise<number> {
   // A missing folder is made (0700) by openDatabase, with the file (0600).
+  const existed = existsSync(global.db)
   const db = openDatabase(global.db, { audience: 'cli' })
+  // A profile removed after this command found it: its files are gone (a new one was just made in
+  // their place) or fenced. A sync into either would report rows written where nobody reads them.
+  if (global.stillListed && !global.stillListed()) {
+    closeDatabase(db)
+    if (!existed) deleteDatabaseFiles(global.db)
+    throw new CliFailure(`The profile of ${global.db} was removed before this sync could start: nothing was written.`, 'NOT_FOUND')
+  }
   let client: ServiceClient | undefined
   const controller = new AbortController()
   const interrupt = () => controller.abort()

@@ -9,6 +9,7 @@
 import { accessSync, constants, existsSync, statfsSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { CoreError } from '../errors'
+import { isFencedWrite } from './fence'
 
 /** Who reads the message: the remedy differs (a command to run, or the app to restart). */
 export type Audience = 'app' | 'cli'
@@ -26,8 +27,10 @@ export type DatabaseFileProblem =
    * as the latest changes are in the -wal and SQLite must make a -shm beside it to read them.
    */
   | { kind: 'diskFull'; cause: 'writing' | 'walWithoutShm' }
+  /** A write refused by the fence of a profile being removed (fence.ts). */
+  | { kind: 'removed' }
 
-const codes = { notADatabase: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL' } as const
+const codes = { notADatabase: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL', removed: 'NOT_FOUND' } as const
 
 export class DatabaseFileError extends CoreError {
   constructor(
@@ -68,6 +71,10 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
         ? `${disk}: nothing was written. Free some space on that disk (the folder ${dirname(path)}), then try again; status, outbox, items search and customers search can still read the database meanwhile.`
         : `${disk}: Satchel cannot save changes or sync. What is already saved is safe. Free some space on that disk (empty the trash, move or delete large files), then try again.`
     }
+    case 'removed':
+      return cli
+        ? `The profile whose database is ${path} was removed while this command ran: nothing more was written to it. If \`satchel profiles list\` still lists the profile, its removal was cut short: run \`satchel profiles remove <name> --yes\` again.`
+        : `This profile was removed while Satchel was using it (its database ${path}): nothing more was written to it. Restart Satchel.`
     case 'olderSchema':
       return `The database at ${path} was written by an older Satchel (schema ${problem.version}; this Satchel reads ${problem.latest}), and commands that only read never upgrade it. Run \`satchel sync\` (or start the desktop app) once to upgrade it, then try again.`
   }
@@ -137,7 +144,9 @@ export function isNoRoom(error: unknown, path: string): boolean {
 export function explainDatabaseError(error: unknown, path: string, audience: Audience): CoreError | null {
   if (error instanceof CoreError) return error
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
-  const explained = isNoRoom(error, path)
+  const explained = isFencedWrite(error)
+    ? new DatabaseFileError(path, { kind: 'removed' }, audience)
+    : isNoRoom(error, path)
     ? new DatabaseFileError(path, { kind: 'diskFull', cause: 'writing' }, audience)
     : typeof code === 'string' && code.startsWith('SQLITE_')
       ? explainSqliteCode(code, path, audience)

@@ -1,6 +1,10 @@
 import { existsSync, rmSync } from 'node:fs'
-import type { Database } from '../db/database'
+import { closeDatabase, openDatabase, type Database } from '../db/database'
+import { fenceForRemoval } from '../db/fence'
+import type { Audience } from '../db/file-errors'
+import { describeHolder, Lease, type LeaseName } from '../db/lease'
 import { CoreError } from '../errors'
+import type { Clock } from '../ports'
 import { OutboxReader } from '../orders/outbox'
 import { localDay } from '../quotes/desk'
 import { QuoteRepository } from '../quotes/repository'
@@ -23,6 +27,17 @@ export function profileHoldings(db: Database, nowMs: number): ProfileHoldings {
   }
 }
 
+/** A refusal to remove a profile, with what it holds (the CLI prints the counts). */
+export class RemovalRefused extends CoreError {
+  constructor(
+    message: string,
+    readonly holdings: ProfileHoldings,
+  ) {
+    super('CONFLICT', message)
+    this.name = 'RemovalRefused'
+  }
+}
+
 /** The refusal to remove a profile that still holds orders or quotes, with how many. */
 export function refuseRemoval(name: string, holdings: ProfileHoldings): void {
   if (holdings.unsent === 0 && holdings.openQuotes === 0) return
@@ -31,7 +46,32 @@ export function refuseRemoval(name: string, holdings: ProfileHoldings): void {
     holdings.openQuotes > 0 ? `${holdings.openQuotes} open quote${holdings.openQuotes === 1 ? '' : 's'}` : null,
   ].filter((part) => part !== null)
   const one = holdings.unsent + holdings.openQuotes === 1
-  throw new CoreError('CONFLICT', `The profile '${name}' still has ${parts.join(' and ')}; ${one ? 'send or discard it' : 'send or discard them'} first, then remove the profile.`)
+  throw new RemovalRefused(`The profile '${name}' still has ${parts.join(' and ')}; ${one ? 'send or discard it' : 'send or discard them'} first, then remove the profile.`, holdings)
+}
+
+const leaseWork: Record<LeaseName, string> = { outbox: 'is sending the orders of', sync: 'is syncing' }
+
+/**
+ * Makes the profile's database refuse every write from here on, if it holds nothing only it has and
+ * no process is sending its orders or syncing it; throws RemovalRefused otherwise. The look and the
+ * fence are one write transaction (db/fence.ts), so an order committed by another process either
+ * comes before it, and is counted, or after it, and is refused: never into a deleted file. Call
+ * before deleting the files; a profile never opened (no file) holds nothing.
+ */
+export function fenceProfileDatabase(path: string, name: string, clock: Clock, audience: Audience): void {
+  if (!existsSync(path)) return
+  const db = openDatabase(path, { create: false, audience })
+  try {
+    fenceForRemoval(db, () => {
+      for (const lease of ['outbox', 'sync'] as const) {
+        const holder = new Lease(db, lease, { label: 'profiles remove', clock }).holder()
+        if (holder) throw new RemovalRefused(`${describeHolder(holder)} ${leaseWork[lease]} '${name}' now; wait for it to finish, then remove the profile.`, profileHoldings(db, clock.now()))
+      }
+      refuseRemoval(name, profileHoldings(db, clock.now()))
+    })
+  } finally {
+    closeDatabase(db)
+  }
 }
 
 /** The database and SQLite's companions of it. */

@@ -18,7 +18,7 @@ import { EventHub, type EventStream } from '../events'
 import type { OutboxActivity } from '../orders'
 import { OutboxReader } from '../orders/outbox'
 import { silentLogger, systemClock, type Clock, type Logger, type ProfilesPort, type SecretStore } from '../ports'
-import { deleteDatabaseFiles, profileHoldings, refuseRemoval, type ProfileHoldings } from './holdings'
+import { deleteDatabaseFiles, fenceProfileDatabase, profileHoldings, refuseRemoval, type ProfileHoldings } from './holdings'
 import { forgetProfileSecrets, profileKeychain } from './keychain'
 import { ProfileRegistry, supplierOrigin, type Profile } from './registry'
 import { SyncTurns } from './sync-gate'
@@ -230,6 +230,8 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
       if (id === onScreenId) throw new CoreError('CONFLICT', `'${profile.name}' is on screen; switch to another profile before removing it.`)
       refuseRemoval(profile.name, holdingsOf(profile))
       await closeCore(id)
+      // Counted again with the database fenced in the same transaction: the CLI may have queued an order meanwhile.
+      fenceProfileDatabase(registry.databasePath(profile), profile.name, clock, 'app')
       registry.remove(id)
       deleteDatabaseFiles(registry.databasePath(profile))
       await forgetProfileSecrets(options.secrets, profile.secretsNamespace)

@@ -1,0 +1,215 @@
+/**
+ * `profiles remove` racing the processes that write the profile's database: an order queued in the
+ * instant between remove's look at the outbox and its delete was committed into an unlinked file
+ * and lost (3 of 16 runs), and a sync that ran through the delete reported ok for rows written
+ * nowhere. Every test here runs `profiles remove` as a real process beside another writer.
+ */
+import { spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
+import { createOrders } from '../../src/main/orders'
+import { silentLogger, systemClock } from '../../src/main/ports'
+import { cli, json, root, type Run } from '../support/cli'
+import type { Orderable } from '../support/orderable'
+import { startOrdersHarness, type OrdersHarness } from './orders-support'
+
+let harness: OrdersHarness
+let template: string
+let orderable: Orderable
+let scratch: string
+
+beforeAll(async () => {
+  harness = await startOrdersHarness()
+  orderable = harness.orderable(2)
+  await harness.core.close()
+  template = join(harness.directory, 'synced-template.db')
+  copyFileSync(harness.databasePath, template)
+  scratch = mkdtempSync(join(tmpdir(), 'satchel-removal-'))
+}, 120_000)
+
+afterAll(async () => {
+  await harness.service.close().catch(() => undefined)
+  rmSync(harness.directory, { recursive: true, force: true })
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+/** A data folder with Main and B, B holding a synced copy with nothing unsent. */
+function folderWithB(): { dataDir: string; bDb: string; env: Record<string, string> } {
+  const dataDir = mkdtempSync(join(scratch, 'data-'))
+  copyFileSync(template, join(dataDir, 'satchel.db'))
+  const bDb = join(dataDir, 'profile-b.db')
+  copyFileSync(template, bDb)
+  const profiles = [
+    { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-11-01T00:00:00.000Z' },
+    { id: 'b', name: 'B', supplier: null, databaseFile: 'profile-b.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
+  ]
+  writeFileSync(join(dataDir, 'profiles.json'), JSON.stringify({ version: 1, profiles }))
+  return { dataDir, bDb, env: { SATCHEL_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/satchel-test-bus' } }
+}
+
+/** Queues an order the way `order queue` does (the same desk, compose and commit), on `db`. */
+function queueOn(db: Database): string {
+  const { desk } = createOrders({ db, clock: systemClock, logger: silentLogger, sender: async () => null, label: 'test writer', defaults: () => ({ remainInPreliminary: false }) })
+  const order = desk.composeOrder(
+    { customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid },
+    orderable.skus.map((sku) => ({ sku, qty: 1 })),
+  )
+  const sending = order.prepareSend()
+  sending.commit()
+  return sending.entry.apiGuid
+}
+
+function outboxGuids(path: string): string[] {
+  const db = new BetterSqlite3(path, { readonly: true })
+  try {
+    return db.prepare<[], string>('SELECT api_guid FROM outbox').pluck().all()
+  } finally {
+    db.close()
+  }
+}
+
+/** Starts the CLI as its own process; `done` settles with how it ended. */
+function startCli(args: string[], env: Record<string, string>): { pid: number; done: Promise<Run> } {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], { cwd: root, env: { ...clean, ...env } })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const done = new Promise<Run>((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr })))
+  return { pid: child.pid!, done }
+}
+
+/** Whether process `pid` has `path` open: it has reached the database. */
+function hasOpen(pid: number, path: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path
+      } catch {
+        return false
+      }
+    })
+  } catch {
+    return false
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs
+  while (Date.now() < end) {
+    if (condition()) return true
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return condition()
+}
+
+describe('profiles remove against a process writing the profile', () => {
+  it('a queue committing while remove looks: the order is counted and remove refused, or the queue is refused; never queued into a deleted file', async () => {
+    const { bDb, env } = folderWithB()
+    const writer = openDatabase(bDb)
+    // Another process holds SQLite's write lock (a commit of its own under way) when remove reaches the database.
+    const other = new BetterSqlite3(bDb)
+    let exited = false
+    try {
+      const { desk } = createOrders({ db: writer, clock: systemClock, logger: silentLogger, sender: async () => null, label: 'test writer', defaults: () => ({ remainInPreliminary: false }) })
+      const sending = desk.composeOrder({ customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid }, orderable.skus.map((sku) => ({ sku, qty: 1 }))).prepareSend()
+      other.exec('BEGIN IMMEDIATE')
+      const remove = startCli(['profiles', 'remove', 'B', '--yes', '--json'], env)
+      void remove.done.then(() => (exited = true))
+      await until(() => hasOpen(remove.pid, bDb) || exited, 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      other.exec('COMMIT')
+      // The order's commit, the instant the lock is free: before remove's look or after its fence.
+      let refusal: unknown = null
+      try {
+        sending.commit()
+      } catch (error) {
+        refusal = error
+      }
+      const removed = await remove.done
+      if (refusal === null) {
+        expect(removed.code).toBe(1)
+        expect(json(removed)).toMatchObject({ error: { code: 'CONFLICT', message: expect.stringContaining('1 unsent order') }, unsent: 1 })
+        expect(existsSync(bDb)).toBe(true)
+        expect(outboxGuids(bDb)).toContain(sending.entry.apiGuid)
+      } else {
+        expect(String(refusal)).toMatch(/profile was removed/)
+        expect(removed.code).toBe(0)
+        expect(existsSync(bDb)).toBe(false)
+      }
+    } finally {
+      other.close()
+      closeDatabase(writer)
+    }
+  }, 60_000)
+
+  it('a process that had the database open before the remove writes nothing after it: its queue is refused, not reported queued', async () => {
+    const { bDb, env } = folderWithB()
+    const writer = openDatabase(bDb)
+    try {
+      const removed = await cli(['profiles', 'remove', 'B', '--yes', '--json'], env)
+      expect(removed.code).toBe(0)
+      expect(existsSync(bDb)).toBe(false)
+      expect(() => queueOn(writer)).toThrow(/profile .*removed/i)
+    } finally {
+      closeDatabase(writer)
+    }
+  }, 60_000)
+
+  it('is refused while a sync of the profile runs, and the sync goes on to write a file that is still there', async () => {
+    const { bDb, env } = folderWithB()
+    harness.service.control.addFault({ route: '*', type: 'latency', ms: 150 })
+    try {
+      const sync = startCli(['sync', '--profile', 'B', '--full', '--json'], { ...env, SATCHEL_BASE_URL: harness.service.url, SATCHEL_API_KEY: harness.service.credentials.apiKey, SATCHEL_API_SECRET: harness.service.credentials.apiSecret })
+      const holding = await until(() => {
+        if (!existsSync(bDb)) return false
+        const db = new BetterSqlite3(bDb, { readonly: true })
+        try {
+          return db.prepare("SELECT 1 FROM leases WHERE name = 'sync'").get() !== undefined
+        } catch {
+          return false
+        } finally {
+          db.close()
+        }
+      }, 30_000)
+      expect(holding).toBe(true)
+      const removed = await cli(['profiles', 'remove', 'B', '--yes', '--json'], env)
+      const synced = await sync.done
+      expect(synced.code).toBe(0)
+      expect(removed.code).toBe(1)
+      expect(json(removed)).toMatchObject({ error: { code: 'CONFLICT', message: expect.stringMatching(/sync/) } })
+      expect(existsSync(bDb)).toBe(true)
+    } finally {
+      harness.service.control.clearFaults()
+    }
+  }, 90_000)
+})
+
+describe('profiles remove racing order queue, both real processes', () => {
+  it('never lets both succeed: either the order is in a file still listed, or the queue was refused', async () => {
+    const file = join(scratch, 'order.json')
+    writeFileSync(file, JSON.stringify({ customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid, lines: orderable.skus.map((sku) => ({ sku, qty: 1 })) }))
+    const outcomes: string[] = []
+    for (const delayMs of [0, 150, 300, 450, 600, 900]) {
+      const { bDb, env } = folderWithB()
+      const queue = startCli(['order', 'queue', '--file', file, '--profile', 'B', '--json'], env)
+      await new Promise((resolve) => setTimeout(resolve, delayMs))
+      const removed = await cli(['profiles', 'remove', 'B', '--yes', '--json'], env)
+      const queued = await queue.done
+      outcomes.push(`${delayMs} ms: queue ${queued.code}, remove ${removed.code}`)
+      expect(queued.code === 0 && removed.code === 0, outcomes.join('; ')).toBe(false)
+      if (queued.code === 0) {
+        expect(existsSync(bDb)).toBe(true)
+        expect(outboxGuids(bDb)).toContain((json(queued) as { apiGuid: string }).apiGuid)
+      } else {
+        expect(existsSync(bDb)).toBe(false)
+        expect(queued.stderr).toMatch(/removed|No profile named 'B'|No Satchel database/)
+      }
+    }
+  }, 180_000)
+})
