@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -84,9 +84,103 @@ describe('the profiles list', () => {
 
   it('refuses a damaged list and a database file outside the folder instead of starting over', () => {
     writeFileSync(join(dir, registryFileName), '{"version":1,"profiles":[')
-    expect(() => ProfileRegistry.open(dir)).toThrow(/unreadable/)
+    expect(() => ProfileRegistry.open(dir)).toThrow(/cannot be read/)
     writeFileSync(join(dir, registryFileName), JSON.stringify({ version: 1, profiles: [{ id: 'x', name: 'X', supplier: null, databaseFile: '../x.db', secretsNamespace: 'x:', lastUsedAt: null }] }))
-    expect(() => ProfileRegistry.open(dir)).toThrow(/unreadable/)
+    expect(() => ProfileRegistry.open(dir)).toThrow(/cannot be read/)
+  })
+})
+
+describe('a profiles list edited by hand', () => {
+  const entry = (fields: Record<string, unknown>) => ({ id: 'x', name: 'X', supplier: null, databaseFile: 'profile-x.db', secretsNamespace: 'profile-x:', lastUsedAt: null, ...fields })
+  const writeList = (profiles: unknown[]) => writeFileSync(join(dir, registryFileName), JSON.stringify({ version: 1, profiles }))
+
+  it('refuses to act on a list whose ids, database files or names repeat, naming the entries that clash', () => {
+    writeList([entry({ id: 'main', name: 'Main', databaseFile: 'satchel.db' }), entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }), entry({ id: 'b', name: 'C', databaseFile: 'profile-c.db' })])
+    expect(() => ProfileRegistry.open(dir)).toThrow(/'B' and 'C' have the same id 'b'/)
+    writeList([entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }), entry({ id: 'c', name: 'C', databaseFile: 'profile-b.db' })])
+    expect(() => ProfileRegistry.open(dir)).toThrow(/'B' and 'C' have the same database file 'profile-b.db'/)
+    writeList([entry({ id: 'b', name: 'Café', databaseFile: 'profile-b.db' }), entry({ id: 'c', name: 'CAFE\u0301', databaseFile: 'profile-c.db' })])
+    expect(() => ProfileRegistry.open(dir)).toThrow(/have the same name/)
+  })
+
+  it('a remove acts on the entry it names and keeps every other, never a second entry of the same id', () => {
+    writeList([entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }), entry({ id: 'b', name: 'C', databaseFile: 'profile-c.db' })])
+    expect(() => ProfileRegistry.open(dir).remove('b')).toThrow(/same id/)
+  })
+
+  it('derives the keychain prefix from the id: a namespace written in the file is never read', () => {
+    writeList([entry({ id: 'main', name: 'Main', databaseFile: 'satchel.db', secretsNamespace: 'profile-b:' }), entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db', secretsNamespace: '' })])
+    const registry = ProfileRegistry.open(dir)
+    expect(registry.byId('main')?.secretsNamespace).toBe('')
+    expect(registry.byId('b')?.secretsNamespace).toBe('profile-b:')
+    expect(registry.resolve('B').secretsNamespace).toBe('profile-b:')
+  })
+
+  it('refuses a database file that is not a plain file name in the folder', () => {
+    for (const databaseFile of ['', '.', '..', 'a/b.db', 'a\\b.db']) {
+      writeList([entry({ databaseFile })])
+      expect(() => ProfileRegistry.open(dir), JSON.stringify(databaseFile)).toThrow(/database file/)
+    }
+  })
+
+  it('says what the databases beside an unreadable list are, and how to list them again', () => {
+    writeFileSync(join(dir, 'profile-ab12.db'), '')
+    writeFileSync(join(dir, 'satchel.db'), '')
+    writeFileSync(join(dir, registryFileName), '{"version":1,"profiles":[{"id":"ab')
+    expect(() => ProfileRegistry.open(dir)).toThrow(/profile-ab12\.db.*satchel\.db|satchel\.db.*profile-ab12\.db/)
+    expect(() => ProfileRegistry.open(dir)).not.toThrow(/start again from satchel\.db/)
+  })
+})
+
+describe('a folder whose list was moved aside', () => {
+  it('lists every database in it again, under the keychain names of the same ids', () => {
+    writeFileSync(join(dir, 'satchel.db'), '')
+    writeFileSync(join(dir, 'profile-ab12cd34.db'), '')
+    writeFileSync(join(dir, 'notes.db'), '')
+    const registry = ProfileRegistry.open(dir)
+    expect(registry.list()).toEqual([
+      { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: null },
+      { id: 'ab12cd34', name: 'Recovered ab12cd34', supplier: null, databaseFile: 'profile-ab12cd34.db', secretsNamespace: 'profile-ab12cd34:', lastUsedAt: null },
+    ])
+  })
+})
+
+describe('profile names', () => {
+  it('refuses control and bidi characters, and compares names in NFC', () => {
+    const registry = ProfileRegistry.open(dir)
+    for (const name of ['Red\u001b[31m', 'two\nlines', 'tab\there', 'evil\u202Egnp.exe', 'bell\u0007', 'c1\u0085']) {
+      expect(() => registry.add({ name, supplier: null }, '2026-01-02T00:00:00.000Z'), JSON.stringify(name)).toThrow(/control|direction/)
+    }
+    const cafe = registry.add({ name: 'Caf\u00e9', supplier: null }, '2026-01-02T00:00:00.000Z')
+    expect(() => registry.add({ name: 'Cafe\u0301', supplier: null }, '2026-01-02T00:00:00.000Z')).toThrow(/already exists/)
+    expect(registry.resolve('CAFE\u0301').id).toBe(cafe.id)
+    const decomposed = registry.add({ name: 'Se\u0301ance', supplier: null }, '2026-01-02T00:00:00.000Z')
+    expect(decomposed.name).toBe('S\u00e9ance')
+  })
+
+  it('a name with control characters already in the file is refused with the entry named safely', () => {
+    writeFileSync(join(dir, registryFileName), JSON.stringify({ version: 1, profiles: [{ id: 'x', name: 'X\u001b[31m', supplier: null, databaseFile: 'profile-x.db', secretsNamespace: 'profile-x:', lastUsedAt: null }] }))
+    let message = ''
+    try {
+      ProfileRegistry.open(dir)
+    } catch (error) {
+      message = (error as Error).message
+    }
+    expect(message).toContain('X\\u001b[31m')
+    expect(message).not.toContain('\u001b')
+  })
+})
+
+describe('a data folder made by the profiles list', () => {
+  it('is the user\'s alone (0700), whatever the umask', () => {
+    const previous = process.umask(0o000)
+    try {
+      const folder = join(dir, 'new', 'data')
+      ProfileRegistry.open(folder).add({ name: 'Acme', supplier: null }, '2026-01-02T00:00:00.000Z')
+      expect(statSync(folder).mode & 0o777).toBe(0o700)
+    } finally {
+      process.umask(previous)
+    }
   })
 })
 

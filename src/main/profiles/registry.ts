@@ -9,8 +9,8 @@
  * satchel.db holds no profile until one is added (the app adds its first on its first start).
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { CoreError } from '../errors'
 import { databaseFileName } from '../paths'
 
@@ -23,7 +23,11 @@ export interface Profile {
   supplier: string | null
   /** The database's file name inside the data folder. */
   databaseFile: string
-  /** Prefix of this profile's names in the keychain; '' for the first profile, which keeps the old names. */
+  /**
+   * Prefix of this profile's names in the keychain; '' for the first profile, which keeps the old
+   * names. Always derived from the id (secretsNamespaceOf): written to the file for older versions,
+   * never read from it, so a hand-edited entry cannot point at another profile's secrets.
+   */
   secretsNamespace: string
   lastUsedAt: string | null
 }
@@ -49,7 +53,7 @@ export class ProfileRegistry {
    */
   static open(dataDir: string): ProfileRegistry {
     const file = join(dataDir, registryFileName)
-    if (!existsSync(file)) return new ProfileRegistry(dataDir, existsSync(join(dataDir, databaseFileName)) ? [firstProfile()] : [], false)
+    if (!existsSync(file)) return new ProfileRegistry(dataDir, databaseProfiles(dataDir), false)
     return new ProfileRegistry(dataDir, parseRegistry(readFileSync(file, 'utf8'), file), true)
   }
 
@@ -101,8 +105,8 @@ export class ProfileRegistry {
 
   find(name: string): Profile | null {
     this.refresh()
-    const wanted = name.trim().toLowerCase()
-    const found = this.profiles.find((profile) => profile.name.toLowerCase() === wanted)
+    const wanted = nameKey(name)
+    const found = this.profiles.find((profile) => nameKey(profile.name) === wanted)
     return found ? { ...found } : null
   }
 
@@ -111,7 +115,7 @@ export class ProfileRegistry {
     if (this.find(name)) throw new CoreError('INVALID_ARGUMENT', `A profile named '${name}' already exists.`)
     let id = randomBytes(4).toString('hex')
     while (this.byId(id) || existsSync(join(this.dataDir, `profile-${id}.db`))) id = randomBytes(4).toString('hex')
-    const profile: Profile = { id, name, supplier: fields.supplier, databaseFile: `profile-${id}.db`, secretsNamespace: `profile-${id}:`, lastUsedAt: now }
+    const profile: Profile = { id, name, supplier: fields.supplier, databaseFile: `profile-${id}.db`, secretsNamespace: secretsNamespaceOf(id), lastUsedAt: now }
     this.profiles.push(profile)
     this.write()
     return { ...profile }
@@ -148,7 +152,9 @@ export class ProfileRegistry {
   }
 
   private write(): void {
-    mkdirSync(this.dataDir, { recursive: true })
+    // The folder holds every profile's customers and orders: a new one is the user's alone, as the
+    // databases in it are (db/database.ts). An existing folder is the user's choice and is left as it is.
+    if (!existsSync(this.dataDir)) mkdirSync(this.dataDir, { recursive: true, mode: 0o700 })
     const temporary = `${this.file}.${process.pid}.tmp`
     const body: RegistryFile = { version: 1, profiles: this.profiles }
     const fd = openSync(temporary, 'w', 0o600)
@@ -167,30 +173,130 @@ function firstProfile(): Profile {
   return { id: 'main', name: firstProfileName, supplier: null, databaseFile: databaseFileName, secretsNamespace: '', lastUsedAt: null }
 }
 
+/** The first profile keeps the keychain's names from before profiles; every other's carry its id. */
+function secretsNamespaceOf(id: string): string {
+  return id === 'main' ? '' : `profile-${id}:`
+}
+
+const addedDatabase = /^profile-([A-Za-z0-9_-]{1,64})\.db$/
+
+/**
+ * The profiles of a folder with no list, from the databases in it: satchel.db (a folder from before
+ * profiles) is the first, and each profile-<id>.db the profile of that id, under its keychain names
+ * as before, so a list lost or moved aside costs no profile and no secret. Their names were only in
+ * the list: they come back as "Recovered <id>", to be told apart by their supplier.
+ */
+export function databaseProfiles(dataDir: string): Profile[] {
+  const profiles = existsSync(join(dataDir, databaseFileName)) ? [firstProfile()] : []
+  let names: string[] = []
+  try {
+    names = readdirSync(dataDir).sort()
+  } catch {
+    // no folder yet: no profile
+  }
+  for (const file of names) {
+    const id = addedDatabase.exec(file)?.[1]
+    if (id && id !== 'main') profiles.push({ id, name: `Recovered ${id}`, supplier: null, databaseFile: file, secretsNamespace: secretsNamespaceOf(id), lastUsedAt: null })
+  }
+  return profiles
+}
+
+/** Control characters recolour a terminal or break a line; bidi controls make a name read as another (U+202E). */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/
+const directionCharacters = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+/** A name as a message may print it: those characters written as \\uXXXX. */
+function printable(name: string): string {
+  return name.replace(new RegExp(`${controlCharacters.source}|${directionCharacters.source}`, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+/** What a name is compared by: "Café" typed as one code point or as e and a combining accent is one name, in any case. */
+function nameKey(name: string): string {
+  return name.trim().normalize('NFC').toLowerCase()
+}
+
+function nameProblem(name: string): string | null {
+  if (controlCharacters.test(name)) return 'may not hold control characters (escape codes, tabs, line breaks)'
+  if (directionCharacters.test(name)) return 'may not hold characters that change the text\'s direction'
+  return null
+}
+
 function checkName(raw: string): string {
-  const name = raw.trim()
+  const name = raw.trim().normalize('NFC')
+  const problem = nameProblem(name)
+  if (problem) throw new CoreError('INVALID_ARGUMENT', `A profile name ${problem}: '${printable(name)}'.`)
   if (name === '' || name.length > 60) throw new CoreError('INVALID_ARGUMENT', 'A profile name has 1 to 60 characters.')
   return name
 }
 
+/** A database file the list may name: a plain file name inside the data folder. */
+function isPlainFileName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !/[\\/]/.test(name) && !name.includes('\u0000')
+}
+
+/**
+ * Entries that would make one action touch two profiles: a remove by id dropped a second entry of
+ * that id (and left its database listed nowhere), two entries on one database file share its
+ * orders, and two of one name leave `--profile` to pick either.
+ */
+function clashes(profiles: Profile[]): string | null {
+  const keys: [string, (profile: Profile) => string][] = [
+    ['id', (profile) => profile.id],
+    ['database file', (profile) => profile.databaseFile],
+    ['name', (profile) => nameKey(profile.name)],
+  ]
+  for (const [what, keyOf] of keys) {
+    const seen = new Map<string, Profile>()
+    for (const profile of profiles) {
+      const key = keyOf(profile)
+      const first = seen.get(key)
+      if (first) return `'${printable(first.name)}' and '${printable(profile.name)}' have the same ${what}${what === 'name' ? '' : ` '${printable(key)}'`}`
+      seen.set(key, profile)
+    }
+  }
+  return null
+}
+
 function parseRegistry(text: string, file: string): Profile[] {
-  const unreadable = () => new CoreError('INTERNAL', `The profiles list ${file} is unreadable; restore it from a backup or remove it to start again from satchel.db.`)
+  const dataDir = dirname(file)
+  const unreadable = (why: string) => {
+    const databases = existsSync(dataDir) ? databaseProfiles(dataDir).map((profile) => profile.databaseFile) : []
+    const kept = databases.length > 0 ? ` The databases beside it are untouched: ${databases.join(', ')}.` : ''
+    return new CoreError(
+      'INTERNAL',
+      `The profiles list ${file} cannot be read: ${why}.${kept} Restore the list from a backup, or move it aside (keep it for support): Satchel then lists every database in the folder again, satchel.db as 'Main' and each profile-<id>.db as 'Recovered <id>', with its orders and its stored secret.`,
+    )
+  }
   let parsed: unknown
   try {
-    parsed = JSON.parse(text)
+    parsed = JSON.parse(text.replace(/^\uFEFF/, ''))
   } catch {
-    throw unreadable()
+    throw unreadable('it is not valid JSON (cut short, or edited by hand)')
   }
   const body = parsed as Partial<RegistryFile> | null
-  if (!body || body.version !== 1 || !Array.isArray(body.profiles)) throw unreadable()
+  if (!body || body.version !== 1 || !Array.isArray(body.profiles)) throw unreadable('it is not a version 1 list of profiles')
   const text1 = (value: unknown) => typeof value === 'string'
   const orNull = (value: unknown) => value === null || typeof value === 'string'
-  for (const profile of body.profiles as Partial<Profile>[]) {
-    const fine = text1(profile.id) && text1(profile.name) && orNull(profile.supplier) && text1(profile.databaseFile) && text1(profile.secretsNamespace) && orNull(profile.lastUsedAt)
-    // A file name with a separator would point outside the data folder.
-    if (!fine || /[\\/]/.test(profile.databaseFile ?? '/')) throw unreadable()
+  const profiles: Profile[] = []
+  for (const [index, entry] of (body.profiles as Partial<Profile>[]).entries()) {
+    const fine = text1(entry.id) && entry.id !== '' && text1(entry.name) && orNull(entry.supplier) && text1(entry.databaseFile) && orNull(entry.lastUsedAt)
+    if (!fine) throw unreadable(`its entry ${index + 1} lacks an id, a name or a database file`)
+    const profile = entry as Profile
+    // A file name with a separator, or '..', would point outside the data folder.
+    if (!isPlainFileName(profile.databaseFile)) throw unreadable(`the entry '${printable(profile.name)}' names the database file '${printable(profile.databaseFile)}', which is not a file name in the data folder`)
+    const problem = nameProblem(profile.name)
+    if (problem) throw unreadable(`the name of the entry '${printable(profile.name)}' ${problem}`)
+    profiles.push({ ...profile, secretsNamespace: secretsNamespaceOf(profile.id) })
   }
-  return body.profiles
+  const clash = clashes(profiles)
+  if (clash) {
+    throw new CoreError(
+      'CONFLICT',
+      `The profiles list ${file} has entries that clash: ${clash}. Satchel will not act on it (removing one could drop the other); edit the file so each profile has its own id, name and database file, or restore it from a backup.`,
+    )
+  }
+  return profiles
 }
 
 /** The service's scheme, host and port, as the list shows the supplier. */
