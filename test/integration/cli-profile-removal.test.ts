@@ -5,7 +5,7 @@
  * nowhere. Every test here runs `profiles remove` as a real process beside another writer.
  */
 import { spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -15,6 +15,7 @@ import { createOrders } from '../../src/main/orders'
 import { silentLogger, systemClock } from '../../src/main/ports'
 import { cli, json, root, type Run } from '../support/cli'
 import type { Orderable } from '../support/orderable'
+import { unzipAll } from '../support/unzip'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
 let harness: OrdersHarness
@@ -212,4 +213,41 @@ describe('profiles remove racing order queue, both real processes', () => {
       }
     }
   }, 180_000)
+})
+
+describe('a profiles list edited or cut short', () => {
+  it('with two entries of one id, remove acts on neither and says which clash; the other profile keeps its unsent orders', async () => {
+    const { dataDir, env } = folderWithB()
+    const cDb = join(dataDir, 'profile-c.db')
+    copyFileSync(template, cDb)
+    const writer = openDatabase(cDb)
+    const apiGuid = queueOn(writer)
+    closeDatabase(writer)
+    const profiles = [
+      { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-11-01T00:00:00.000Z' },
+      { id: 'b', name: 'B', supplier: null, databaseFile: 'profile-b.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
+      { id: 'b', name: 'C', supplier: null, databaseFile: 'profile-c.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
+    ]
+    writeFileSync(join(dataDir, 'profiles.json'), JSON.stringify({ version: 1, profiles }))
+    const removed = await cli(['profiles', 'remove', 'B', '--yes', '--json'], env)
+    expect(removed.code).toBe(1)
+    expect(json(removed)).toMatchObject({ error: { code: 'CONFLICT', message: expect.stringContaining("'B' and 'C' have the same id 'b'") } })
+    expect(JSON.parse(readFileSync(join(dataDir, 'profiles.json'), 'utf8'))).toEqual({ version: 1, profiles })
+    expect(outboxGuids(cDb)).toContain(apiGuid)
+  }, 60_000)
+
+  it('cut short, it still lets support-bundle describe every database in the folder, and says why', async () => {
+    const { dataDir, env } = folderWithB()
+    writeFileSync(join(dataDir, 'profiles.json'), '{"version":1,"profiles":[{"id":"main","name":"Ma')
+    const status = await cli(['status', '--json'], env)
+    expect(status.code).toBe(1)
+    expect(json(status)).toMatchObject({ error: { message: expect.stringContaining('satchel.db, profile-b.db') } })
+    const out = join(dataDir, 'bundle.zip')
+    const run = await cli(['support-bundle', '--out', out, '--logs', join(dataDir, 'no-logs'), '--json'], env)
+    expect(run.code, run.stderr).toBe(0)
+    const files = unzipAll(readFileSync(out))
+    expect(files.get('profiles-list-problem.txt')).toMatch(/cannot be read: it is not valid JSON/)
+    const listed = JSON.parse(files.get('profiles.json')!) as { name: string }[]
+    expect(listed.map((profile) => profile.name)).toEqual(['Main', 'Recovered b'])
+  }, 60_000)
 })

@@ -5,6 +5,7 @@
  * Start-up must stay well under a second, so this file imports only Node built-ins; each command
  * loads what it needs (the store, or the service client and sync engine) when it runs.
  */
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDirectory, defaultLogsDirectory } from '../paths'
 import type { BundleProfile } from '../upkeep/support-bundle'
@@ -212,7 +213,23 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       return await runProfiles(command, args, dataDir, global, values.yes === true, output)
     }
     let everyProfile: BundleProfile[] | undefined
-    if (!explicitDb) {
+    let listProblem: string | undefined
+    if (!explicitDb && command === 'support-bundle') {
+      // The bundle is most needed when things are broken: with a list that cannot be read, it is made
+      // from the databases in the folder, and says why.
+      const { databaseProfiles, ProfileRegistry } = await import('../profiles/registry')
+      try {
+        ProfileRegistry.open(dataDir)
+      } catch (error) {
+        const found = databaseProfiles(dataDir)
+        const chosen = profileName ? found.find((each) => each.name.toLowerCase() === profileName.toLowerCase()) : found[0]
+        if (!chosen || !(error instanceof Error)) throw error
+        listProblem = error.message
+        global.db = join(dataDir, chosen.databaseFile)
+        everyProfile = found.map((each) => ({ name: each.name, supplier: each.supplier, databasePath: join(dataDir, each.databaseFile), inThisBundle: each.id === chosen.id }))
+      }
+    }
+    if (!explicitDb && listProblem === undefined) {
       const { ProfileRegistry } = await import('../profiles/registry')
       const registry = ProfileRegistry.open(dataDir)
       const profile = registry.resolve(profileName)
@@ -288,7 +305,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         const out = nonEmpty(values.out)
         if (!out) throw new UsageError('support-bundle needs --out <file.zip>')
         const { runSupportBundle } = await import('./support')
-        return await runSupportBundle(global, { out, logs: nonEmpty(values.logs) ?? defaultLogsDirectory(), ...(everyProfile ? { profiles: everyProfile } : {}) }, output)
+        return await runSupportBundle(global, { out, logs: nonEmpty(values.logs) ?? defaultLogsDirectory(), ...(everyProfile ? { profiles: everyProfile } : {}), ...(listProblem ? { listProblem } : {}) }, output)
       }
       case 'orders list': {
         if (args.length > 0) throw new UsageError(`orders list takes no arguments (got '${args.join(' ')}')`)

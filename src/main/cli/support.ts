@@ -26,7 +26,7 @@ function appVersion(): string {
 }
 
 /** `profiles`: every profile of the data folder (none with --db, which names one database). */
-export async function runSupportBundle(global: GlobalOptions, options: { out: string; logs: string; profiles?: BundleProfile[] }, output: Output): Promise<number> {
+export async function runSupportBundle(global: GlobalOptions, options: { out: string; logs: string; profiles?: BundleProfile[]; listProblem?: string }, output: Output): Promise<number> {
   const db = openExisting(global.db, 'read')
   let bundle
   try {
@@ -35,7 +35,7 @@ export async function runSupportBundle(global: GlobalOptions, options: { out: st
     // the app's log was masked of its secrets as it was written.
     const secrets = [global.apiKey, global.apiSecret, stored?.auth.kind === 'apiKey' ? stored.auth.apiKey : undefined].filter((value): value is string => !!value)
     const profiles = options.profiles
-    bundle = await buildSupportBundle({ db, appName: 'Satchel', appVersion: appVersion(), secrets: async () => secrets, logsDirectory: options.logs, clock: systemClock, ...(profiles ? { profiles: () => profiles } : {}) })
+    bundle = await buildSupportBundle({ db, appName: 'Satchel', appVersion: appVersion(), secrets: async () => secrets, logsDirectory: options.logs, clock: systemClock, ...(profiles ? { profiles: () => profiles } : {}), ...(options.listProblem ? { profilesListProblem: options.listProblem } : {}) })
   } finally {
     closeDatabase(db)
   }

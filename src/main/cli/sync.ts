@@ -120,6 +120,9 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       const error = { code: 'REJECTED', message: `sync refused ${rows} of ${of} rows as impossible: ${refused.flatMap((scope) => scope.warnings ?? []).join('; ')}` }
       throw new CliFailure(error.message, error.code, { ...result, ok: false, error })
     }
+    // A remove waits for the sync's lease, but the lease ends before this process does: a profile
+    // removed in that instant must not be reported synced.
+    if (global.stillListed && !global.stillListed()) throw new CliFailure(`The profile of ${global.db} was removed as this sync ended: what it wrote went with it.`, 'NOT_FOUND')
     const human =
       table(
         ['', 'Fetched', 'Written', 'Removed'],

@@ -43,6 +43,8 @@ export interface SupportBundleSources {
   profiles?: () => readonly BundleProfile[]
   /** better_sqlite3.node for the runtime, to read the other profiles' databases. */
   nativeBinding?: string
+  /** Why the profiles list could not be read, when `profiles` came from the databases in the folder instead. */
+  profilesListProblem?: string
 }
 
 /** A profile the bundle describes: its database is read (read-only) for its counts, outbox and sync reports. */
@@ -98,6 +100,7 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
     json('outbox.json', new OutboxReader(db).states()),
     json('sync-reports.json', new SyncState(db).recentReports(syncReports)),
     ...everyProfile(sources, json),
+    ...(sources.profilesListProblem ? [{ name: 'profiles-list-problem.txt', data: `${scrub.text(sources.profilesListProblem)}\n` }] : []),
     ...recentLogs(sources.logsDirectory, now).map((log) => ({ name: `logs/${log.name}`, data: scrub.text(log.text) })),
   ]
   return { bytes: zip(files, now), files: files.map((file) => file.name) }
