@@ -28,8 +28,8 @@ const redactedMark = '[redacted]'
 /** A credential to keep out of text: its value, and the header that carries it on the wire. */
 export interface Credential {
   value: string
-  /** `x-apiKey`, `x-apiSecret`, `userToken`: its `name: value` spellings are redacted whatever the value's length. */
-  header?: string
+  /** `x-apiKey`, `x-apiSecret`, `userToken`: their `name: value` spellings are redacted whatever the value's length. */
+  headers?: readonly string[]
 }
 
 /**
@@ -60,9 +60,10 @@ function spellings(value: string): string[] {
 export function credentialRedactor(credentials: readonly Credential[]): (text: string) => string {
   const known = credentials.filter((credential) => credential.value !== '').sort((a, b) => b.value.length - a.value.length)
   const steps: [RegExp, string][] = []
-  for (const { value, header } of known) {
+  for (const { value, headers = [] } of known) {
     const forms = spellings(value).map(escapeRegExp).join('|')
-    if (header) steps.push([new RegExp(`(["']?\\b${escapeRegExp(header)}["']?(?:\\s*[:=]\\s*|\\s+)["']?)(?:${forms})(?![A-Za-z0-9])`, 'gi'), `$1${redactedMark}`])
+    const names = headers.map(escapeRegExp).join('|')
+    if (names) steps.push([new RegExp(`(["']?\\b(?:${names})["']?(?:\\s*[:=]\\s*|\\s+)["']?)(?:${forms})(?![A-Za-z0-9])`, 'gi'), `$1${redactedMark}`])
   }
   for (const { value } of known) {
     const forms = spellings(value).map(escapeRegExp).join('|')

@@ -118,15 +118,22 @@ describe.skipIf(skipReason !== null)('the credentials a reply echoes are redacte
     expect(leaks(stored.join('\n'))).toEqual([])
     expect(stored.join('\n')).toContain('[redacted]')
 
-    // The bundle, made with the secret only in the keyring, holds none of it either.
+    // A row an earlier Satchel stored unredacted, and a log line: the bundle, made with the secret
+    // only in the keyring, masks them as it writes them.
+    db = openDatabase(databasePath)
+    db.prepare("UPDATE outbox SET last_error = ? WHERE state = 'retrying'").run(`The ordering service failed (502): Request headers: x-apiKey ${K} x-apiSecret ${S}`)
+    closeDatabase(db)
     const logs = join(home, 'logs')
     mkdirSync(logs)
+    const stamp = new Date().toISOString().replace('T', ' ').replace('Z', '')
+    writeFileSync(join(logs, 'main.log'), `[${stamp}] [warn] proxy said: secret ${S.toUpperCase()} (${encodeURIComponent(S)})\n`)
     const out = join(home, 'bundle.zip')
     const bundled = await cli(['support-bundle', '--out', out, '--logs', logs, '--json'], env)
     expectClean(bundled)
     expect(bundled.code).toBe(0)
     const files = unzipAll(readFileSync(out))
-    expect(files.get('outbox.json')).toContain('[redacted]')
+    expect(files.get('outbox.json')).toContain('x-apiSecret [redacted]')
+    expect(files.get('logs/main.log')).toContain('secret [redacted] ([redacted])')
     expect(leaks([...files.values()].join('\n'))).toEqual([])
   }, 180_000)
 })

@@ -8,7 +8,7 @@ import { ServiceError, ServiceRejectedError } from '../../src/main/ordering-clie
 
 describe('credentialRedactor', () => {
   const secret = 'Zq9/x+Kd3&pL"7<w>'
-  const redact = credentialRedactor([{ value: 'hpk_5f2a9c', header: 'x-apiKey' }, { value: secret, header: 'x-apiSecret' }])
+  const redact = credentialRedactor([{ value: 'hpk_5f2a9c', headers: ['x-apiKey'] }, { value: secret, headers: ['x-apiSecret'] }])
 
   it('masks a value in every spelling a reply may use, the header named or not, in any case', () => {
     const texts = [
@@ -37,14 +37,14 @@ describe('credentialRedactor', () => {
   })
 
   it('masks a short value after its header and where it stands alone, never inside a word', () => {
-    const short = credentialRedactor([{ value: 'ab1', header: 'x-apiSecret' }])
+    const short = credentialRedactor([{ value: 'ab1', headers: ['x-apiSecret'] }])
     expect(short('X-APISECRET: ab1; x-apisecret AB1')).toBe('X-APISECRET: [redacted]; x-apisecret [redacted]')
     expect(short('secret ab1, or "ab1".')).toBe('secret [redacted], or "[redacted]".')
     expect(short('tab1e cab1n ab12')).toBe('tab1e cab1n ab12')
   })
 
   it('leaves a text with none of the values as it is, and ignores empty values', () => {
-    expect(credentialRedactor([{ value: '', header: 'userToken' }])('userToken: ')).toBe('userToken: ')
+    expect(credentialRedactor([{ value: '', headers: ['userToken'] }])('userToken: ')).toBe('userToken: ')
     expect(redact('The ordering service failed (502)')).toBe('The ordering service failed (502)')
   })
 })

@@ -43,8 +43,8 @@ export function credentialProblem(auth: ServiceAuth): string | null {
  */
 function credentialsOf(auth: ServiceAuth): Credential[] {
   return auth.kind === 'apiKey'
-    ? [{ value: auth.apiKey, header: 'x-apiKey' }, { value: auth.apiSecret, header: 'x-apiSecret' }]
-    : [{ value: auth.userToken, header: 'userToken' }]
+    ? [{ value: auth.apiKey, headers: ['x-apiKey'] }, { value: auth.apiSecret, headers: ['x-apiSecret'] }]
+    : [{ value: auth.userToken, headers: ['userToken'] }]
 }
 
 export interface ErrorRedactor {
