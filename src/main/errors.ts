@@ -64,9 +64,6 @@ export function credentialRedactor(credentials: readonly Credential[]): (text: s
     const forms = spellings(value).map(escapeRegExp).join('|')
     const names = headers.map(escapeRegExp).join('|')
     if (names) steps.push([new RegExp(`(["']?\\b(?:${names})["']?(?:\\s*[:=]\\s*|\\s+)["']?)(?:${forms})(?![A-Za-z0-9])`, 'gi'), `$1${redactedMark}`])
-  }
-  for (const { value } of known) {
-    const forms = spellings(value).map(escapeRegExp).join('|')
     steps.push(value.length >= maskedAnywhereFrom ? [new RegExp(`(?:${forms})`, 'gi'), redactedMark] : [new RegExp(`(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])`, 'g'), redactedMark])
   }
   return (text) => steps.reduce((result, [pattern, mark]) => result.replace(pattern, mark), text)

@@ -32,8 +32,8 @@ describe('credentialRedactor', () => {
   })
 
   it('masks a value that holds another whole, longest first', () => {
-    const nested = credentialRedactor([{ value: 'abcdefgh' }, { value: 'abcdefgh-longer-one' }])
-    expect(nested('key abcdefgh-longer-one, secret abcdefgh')).toBe('key [redacted], secret [redacted]')
+    const nested = credentialRedactor([{ value: 'abc', headers: ['x-apiSecret'] }, { value: 'abc-longer-one' }])
+    expect(nested('key abc-longer-one, x-apiSecret: abc-longer-one, secret abc')).toBe('key [redacted], x-apiSecret: [redacted], secret [redacted]')
   })
 
   it('masks a short value after its header and where it stands alone, never inside a word', () => {
