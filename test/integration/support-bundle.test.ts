@@ -90,7 +90,11 @@ describe('the support bundle', () => {
         '',
       ].join('\n'),
     )
-    writeFileSync(join(logs, 'main.log'), `${logLine(now, `sent with secret ${apiSecret} and key ${apiKey} for ${record.email.toUpperCase()}`)}\n`)
+    writeFileSync(
+      join(logs, 'main.log'),
+      // The second line as a build that kept a proxy's quote of the headers would have logged it.
+      `${logLine(now, `sent with secret ${apiSecret} and key ${apiKey} for ${record.email.toUpperCase()}`)}\n${logLine(now, `proxy: X-APISECRET ${apiSecret.toUpperCase()}`)}\n`,
+    )
     const ancient = join(logs, 'main.2.log')
     writeFileSync(ancient, `${logLine(tooOld, 'a whole file from ten days ago')}\n`)
     utimesSync(ancient, tooOld, tooOld)
@@ -130,6 +134,7 @@ describe('the support bundle', () => {
     // Dates, times and long numbers are not phone numbers.
     expect(olderLog).toContain('at 2026-11-25T15:13:12.345Z, 1764083592000 ms')
     expect(olderLog).toContain('customer [masked] phone [masked]')
+    expect(files.get('logs/main.log')).toContain('proxy: X-APISECRET [redacted]')
   })
 
   it('satchel support-bundle --out FILE writes the same zip from the command line', async () => {

@@ -83,6 +83,22 @@ describe('faults', () => {
     expect((await get(service, itemsPath)).status).toBe(200)
   })
 
+  it('status with echoHeaders quotes the request headers as sent, in the spelling asked for', async () => {
+    const { apiKey, apiSecret } = service.credentials
+    service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'space', times: 1 })
+    const spaced = await raw(itemsPath)
+    expect(spaced.status).toBe(502)
+    expect(spaced.headers['content-type']).toMatch(/^text\/plain/)
+    expect(spaced.body).toContain(`x-apiKey ${apiKey} x-apiSecret ${apiSecret}`)
+    service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'colon', body: 'Bad Gateway', times: 1 })
+    const colon = await raw(itemsPath)
+    expect(colon.body.split('\n')).toEqual(expect.arrayContaining(['Bad Gateway', `x-apiSecret: ${apiSecret}`]))
+    service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'equals', times: 1 })
+    expect((await raw(itemsPath)).body).toContain(`x-apiSecret=${apiSecret}`)
+    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'tabs' as 'space' })).toThrow(/echoHeaders/)
+    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'space', body: { message: 'x' } })).toThrow(/text body/)
+  })
+
   it('rateLimit answers 429 with Retry-After', async () => {
     service.control.addFault({ route: '*', type: 'rateLimit', retryAfterSeconds: 7, times: 1 })
     const reply = await get(service, '/vendors')

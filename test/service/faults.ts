@@ -3,7 +3,7 @@
  * the next `times` (or all, when unset) get the fault, then the rule retires. Drift rules match only
  * page requests with offset >= 1, because drift means "the set changed between the pages".
  */
-import type { FaultRule } from './types'
+import type { FaultRule, HeaderEcho } from './types'
 import { ControlError } from './store'
 import { allBadPriceKeys, allBadPriceValues } from './reply-faults'
 
@@ -35,6 +35,8 @@ export class FaultEngine {
         break
       case 'status':
         if (!Number.isInteger(rule.status) || rule.status < 100 || rule.status > 599) throw new ControlError('status needs an HTTP status code')
+        if (rule.echoHeaders !== undefined && !headerEchoes.includes(rule.echoHeaders)) throw new ControlError(`status's echoHeaders is one of: ${headerEchoes.join(', ')}`)
+        if (rule.echoHeaders !== undefined && rule.body !== undefined && typeof rule.body !== 'string') throw new ControlError('status with echoHeaders takes a text body (the page before the headers)')
         break
       case 'rateLimit':
         if (!(rule.retryAfterSeconds >= 0)) throw new ControlError('rateLimit needs retryAfterSeconds >= 0')
@@ -108,4 +110,21 @@ export class FaultEngine {
     }
     return applied
   }
+}
+
+const headerEchoes: readonly HeaderEcho[] = ['colon', 'equals', 'space']
+
+/**
+ * A proxy's error page that quotes the request it could not forward: `page`, then every request
+ * header as the client sent it (name in its case, value whole) in the chosen spelling, so a client
+ * that keeps the page's text keeps the API secret with it.
+ */
+export function echoedHeaders(page: string, rawHeaders: readonly string[], style: HeaderEcho): string {
+  const pairs: string[] = []
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index]!
+    const value = rawHeaders[index + 1]!
+    pairs.push(style === 'colon' ? `${name}: ${value}` : style === 'equals' ? `${name}=${value}` : `${name} ${value}`)
+  }
+  return `${page}\nRequest headers:${style === 'colon' ? `\n${pairs.join('\n')}` : ` ${pairs.join(' ')}`}\n`
 }

@@ -6,7 +6,7 @@
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify'
 import type { FaultRule, RequestLogEntry, RunningService, StartServiceOptions } from './types'
 import { createControl, RequestLog, type Control } from './control'
-import { FaultEngine } from './faults'
+import { echoedHeaders, FaultEngine } from './faults'
 import { generate } from './generate'
 import { authenticate, HttpError, PlainTextError, type Headers, type Query } from './http'
 import { apiRoutes, JsonText, type RouteDef } from './routes'
@@ -134,7 +134,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     if (terminal.type === 'status') {
       reply.code(terminal.status)
       for (const [name, value] of Object.entries(terminal.headers ?? {})) reply.header(name, value)
-      const body = terminal.body ?? { message: `Injected fault: HTTP ${terminal.status}`, code: 'INJECTED_FAULT' }
+      const page = typeof terminal.body === 'string' ? terminal.body : `Injected fault: HTTP ${terminal.status} from a proxy in front of the service.`
+      const body = terminal.echoHeaders ? echoedHeaders(page, request.raw.rawHeaders, terminal.echoHeaders) : (terminal.body ?? { message: `Injected fault: HTTP ${terminal.status}`, code: 'INJECTED_FAULT' })
       if (typeof body === 'string') return reply.type(terminal.contentType ?? 'text/plain; charset=utf-8').send(body)
       return reply.type(terminal.contentType ?? 'application/json; charset=utf-8').send(JSON.stringify(body))
     }

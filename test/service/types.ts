@@ -33,7 +33,9 @@ type FaultAction =
   /** Waits `ms` before handling the request (default), or with phase 'reply' after the handler ran
    * (and wrote) and before the response is sent: a reply that arrives late, or never. */
   | { type: 'latency'; ms: number; phase?: 'request' | 'reply' }
-  | { type: 'status'; status: number; body?: unknown; contentType?: string; headers?: Record<string, string> }
+  /** `echoHeaders`: the body is a text that quotes every request header, as a proxy's error page may
+   * (credentials included), each in that spelling: `Name: value` lines, `name=value` or `name value`. */
+  | { type: 'status'; status: number; body?: unknown; contentType?: string; headers?: Record<string, string>; echoHeaders?: HeaderEcho }
   | { type: 'rateLimit'; retryAfterSeconds: number }
   /** The socket is destroyed before any response is written (nothing committed). */
   | { type: 'destroySocket' }
@@ -62,6 +64,9 @@ type FaultAction =
   | { type: 'futureClock'; offsetMs?: number }
   /** Every catalog item `pricing` object in the reply carries bad values and/or bad keys. */
   | { type: 'badPricing'; values?: BadPriceValue[]; priceGroup?: string; keys?: BadPriceKey[]; keyValue?: unknown }
+
+/** How an echoing proxy spells a request header: `x-apiSecret: S`, `x-apiSecret=S` or `x-apiSecret S`. */
+export type HeaderEcho = 'colon' | 'equals' | 'space'
 
 /** Bad values for a price group's entry: -5, the string "12.50", and the JSON text 1e400 (Infinity once parsed). */
 export type BadPriceValue = 'negative' | 'numericString' | 'nonFinite'

@@ -237,7 +237,8 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       global.stillListed = () => ProfileRegistry.open(dataDir).byId(profile.id) !== null
       // The bundle describes every profile of the folder; its top-level files are this one's.
       everyProfile = registry.list().map((each) => ({ name: each.name, supplier: each.supplier, databasePath: registry.databasePath(each), inThisBundle: each.id === profile.id }))
-      if (command === 'sync' || command === 'flush') {
+      // The bundle masks the secret it is given: the keyring's, where no option gave one.
+      if (command === 'sync' || command === 'flush' || command === 'support-bundle') {
         const { storedApiSecret } = await import('./connection')
         await storedApiSecret(global, dataDir, profile)
       }

@@ -31,8 +31,8 @@ export async function runSupportBundle(global: GlobalOptions, options: { out: st
   let bundle
   try {
     const stored = savedConnection(new SettingsTable(db))
-    // The CLI cannot read the app's keychain; the secrets it knows are the ones it was given, and
-    // the app's log was masked of its secrets as it was written.
+    // The secret given, else the profile's in the system keyring (index.ts); the app's log was
+    // masked of its secrets as it was written.
     const secrets = [global.apiKey, global.apiSecret, stored?.auth.kind === 'apiKey' ? stored.auth.apiKey : undefined].filter((value): value is string => !!value)
     const profiles = options.profiles
     bundle = await buildSupportBundle({ db, appName: 'Satchel', appVersion: appVersion(), secrets: async () => secrets, logsDirectory: options.logs, clock: systemClock, ...(profiles ? { profiles: () => profiles } : {}), ...(options.listProblem ? { profilesListProblem: options.listProblem } : {}) })

@@ -6,7 +6,8 @@
  */
 import { Pool, type Dispatcher } from 'undici'
 import type { z } from 'zod'
-import type { ServiceAuth, ServiceConnection } from './connection'
+import type { ServiceConnection } from './connection'
+import { authHeaders, credentialProblem, errorRedactor, type ErrorRedactor } from './credentials'
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports'
 import { Turns } from '../turns'
 import { clampDelay } from '../timers'
@@ -224,34 +225,6 @@ interface AttemptState {
   received: number
 }
 
-function authHeaders(auth: ServiceAuth): Record<string, string> {
-  if (auth.kind === 'apiKey') {
-    return { 'x-apiKey': auth.apiKey, 'x-apiSecret': auth.apiSecret, ...(auth.userGuid ? { userGuid: auth.userGuid } : {}) }
-  }
-  return { userGuid: auth.userGuid, userToken: auth.userToken, supplierGuid: auth.supplierGuid }
-}
-
-/** What undici refuses in a header value (anything but tab, printable ASCII and Latin-1): checked first. */
-const unsendableInHeader = /[^\t\x20-\x7e\x80-\xff]/
-
-/**
- * Why a credential cannot be sent as a header, or null. undici refuses such a value before any
- * request, and that read as "the service cannot be reached": a pasted key with a line break in it.
- * The message names the field, never its value.
- */
-function credentialProblem(auth: ServiceAuth): string | null {
-  const fields: [string, string | undefined][] =
-    auth.kind === 'apiKey'
-      ? [['API key', auth.apiKey], ['API secret', auth.apiSecret], ['user GUID', auth.userGuid]]
-      : [['user GUID', auth.userGuid], ['user token', auth.userToken], ['supplier GUID', auth.supplierGuid]]
-  for (const [name, value] of fields) {
-    if (value === undefined || !unsendableInHeader.test(value)) continue
-    const what = /[\r\n]/.test(value) ? 'a line break' : 'a character a request header cannot carry'
-    return `The ${name} contains ${what}, so it cannot be sent to the ordering service; enter it again.`
-  }
-  return null
-}
-
 /** A reply its checks refused: the first three issues, each at its path, and the body for the log. */
 function unreadable(what: string, issues: readonly ReplyIssue[], body: unknown): ServiceError {
   const described = issues
@@ -276,6 +249,8 @@ export class ServiceClient {
   private readonly logger: Logger
   private readonly headers: Record<string, string>
   private readonly credentialProblem: string | null
+  /** Every error leaves through it: a reply may quote the credentials back (credentials.ts). */
+  private readonly redactor: ErrorRedactor
   /**
    * Replies are decoded (text, JSON, schema check) one per turn of the event loop: a sync's pages
    * that arrive together, 300 KB of customers each, were otherwise decoded back to back in one
@@ -299,6 +274,7 @@ export class ServiceClient {
     this.logger = options.logger ?? silentLogger
     this.headers = { accept: 'application/json', ...authHeaders(options.connection.auth) }
     this.credentialProblem = credentialProblem(options.connection.auth)
+    this.redactor = errorRedactor(options.connection.auth)
   }
 
   /** Closes the pool only when this client made its own; shared pools belong to their owner. */
@@ -359,14 +335,14 @@ export class ServiceClient {
       state.headersReceived = true
       text = await this.readBody(response, maxBytes, state, spec)
     } catch (error) {
-      throw this.networkError(error, spec, state)
+      throw this.redactor.error(this.networkError(error, spec, state))
     } finally {
       clearTimeout(deadline)
       spec.signal?.removeEventListener('abort', onCancel)
     }
     const { statusCode } = response
     if (statusCode < 200 || statusCode >= 300) {
-      throw errorFromResponse(statusCode, response.headers, text, this.clock.now())
+      throw this.redactor.error(errorFromResponse(statusCode, response.headers, this.redactor.text(text), this.clock.now()))
     }
     if (text.trim() === '') return null
     try {
@@ -374,7 +350,7 @@ export class ServiceClient {
     } catch {
       throw new ServiceError('invalidResponse', `${spec.method} ${spec.path} answered ${statusCode} with a body that is not JSON`, {
         status: statusCode,
-        body: text.slice(0, 500),
+        body: this.redactor.text(text).slice(0, 500),
       })
     }
   }
@@ -486,7 +462,7 @@ export class ServiceClient {
 
   private check<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
     const parsed = schema.safeParse(body)
-    if (!parsed.success) throw unreadable(what, parsed.error.issues, body)
+    if (!parsed.success) throw this.redactor.error(unreadable(what, parsed.error.issues, body))
     // The schemas check and never transform, so the body as parsed from JSON is the checked value;
     // returning it rather than zod's copy halves what a 100-item page allocates.
     return body as z.output<S>
@@ -505,7 +481,7 @@ export class ServiceClient {
       ...(isRecord ? catalogItemsIssues(items).map((issue) => ({ ...issue, path: ['catalog_items', ...issue.path] })) : []),
       ...(parsed.success ? [] : parsed.error.issues),
     ]
-    if (issues.length > 0) throw unreadable(what, issues, body)
+    if (issues.length > 0) throw this.redactor.error(unreadable(what, issues, body))
     return body as z.output<S> & { catalog_items: CatalogItemRecord[] }
   }
 
@@ -536,7 +512,7 @@ export class ServiceClient {
       }
     }
     if (rows === null) {
-      throw new ServiceError('invalidResponse', 'The customer list has no array of customer connections (rows carrying `Vendor`).', { body })
+      throw this.redactor.error(new ServiceError('invalidResponse', 'The customer list has no array of customer connections (rows carrying `Vendor`).', { body }))
     }
     const connections = rows.map((row, index): CustomerConnection => {
       if (bare) {
@@ -650,7 +626,7 @@ export class ServiceClient {
     const isOrder = (row: Record<string, unknown>) =>
       typeof row.guid === 'string' && ('order_state_id' in row || 'Order_Items' in row || 'Order_State' in row || 'api_guid' in row)
     const rows = findRecordArray(body, isOrder, ['orders', 'rows', 'data', 'items', 'results'])
-    if (rows === null) throw new ServiceError('invalidResponse', 'The order list has no array of orders.', { body })
+    if (rows === null) throw this.redactor.error(new ServiceError('invalidResponse', 'The order list has no array of orders.', { body }))
     return {
       rows: rows.map((row, index) => this.check(orderSchema, row, `order ${index}`)),
       serverTimestamp: findString(body, 'serverTimestamp'),

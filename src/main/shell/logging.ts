@@ -11,9 +11,12 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { join, parse } from 'node:path'
 import type { NodeLogger } from 'electron-log'
+import { credentialRedactor } from '../errors'
 import type { LogFields, Logger } from '../ports'
 
 const redacted = '[redacted]'
+/** The service's headers that carry a credential. */
+const credentialHeaders = ['x-apiKey', 'x-apiSecret', 'userToken']
 
 /**
  * Keys whose string values are secrets wherever they appear: the service's header names
@@ -42,11 +45,11 @@ export interface Redactor {
 
 export function createRedactor(): Redactor {
   const known = new Set<string>()
+  // The client's rule for its credentials (errors.ts), so the log masks what an error text would.
+  let maskKnown = credentialRedactor([])
 
   function redactText(text: string): string {
-    let result = text
-    for (const secret of known) if (result.includes(secret)) result = result.split(secret).join(redacted)
-    return result.replace(jwt, redacted).replace(bearer, `Bearer ${redacted}`).replace(secretAssignment, `$1${redacted}`)
+    return maskKnown(text).replace(jwt, redacted).replace(bearer, `Bearer ${redacted}`).replace(secretAssignment, `$1${redacted}`)
   }
 
   function redact(value: unknown, seen = new WeakSet<object>(), depth = 0): unknown {
@@ -66,8 +69,9 @@ export function createRedactor(): Redactor {
 
   return {
     addSecret(value) {
-      // Very short values would mask ordinary words all over the log.
-      if (value.length >= 6) known.add(value)
+      if (value === '' || known.has(value)) return
+      known.add(value)
+      maskKnown = credentialRedactor([...known].map((secret) => ({ value: secret, headers: credentialHeaders })))
     },
     redactText,
     redact: (value) => redact(value),

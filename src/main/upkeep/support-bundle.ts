@@ -7,6 +7,7 @@ import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from 
 import { SettingsTable } from '../db/settings'
 import { databaseSize, lastPurge } from '../db/storage'
 import { SyncState } from '../local/sync-state'
+import { credentialRedactor } from '../errors'
 import { DraftRepository } from '../orders/drafts'
 import { OutboxReader } from '../orders/outbox'
 import type { Clock } from '../ports'
@@ -216,6 +217,8 @@ function recentLogs(directory: string | null, now: Date): { name: string; text: 
     .filter((log) => log.text !== '')
 }
 
+/** The service's headers that carry a credential (spec, Authentication). */
+const credentialHeaders = ['x-apiKey', 'x-apiSecret', 'userToken']
 const masked = '[masked]'
 const redacted = '[redacted]'
 const email = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g
@@ -241,15 +244,16 @@ function looksLikePhone(match: string): boolean {
   return digits >= 10 && digits <= (bare ? 11 : 15)
 }
 
-/** Masks credentials (known values and patterns), emails and phone numbers. */
+/**
+ * Masks credentials (known values and patterns), emails and phone numbers. The known values go by
+ * the client's rule (errors.ts credentialRedactor), in every spelling a reply may have used: a text
+ * that reached the database before the client redacted its errors, or the log of another build, is
+ * masked here as the client would have masked it.
+ */
 function scrubber(secrets: readonly string[]) {
-  // Longest first, so a value that contains another is masked whole. Very short values would mask
-  // ordinary words; the service's keys and secrets are far longer.
-  const known = [...new Set(secrets)].filter((value) => value.length >= 6).sort((a, b) => b.length - a.length)
+  const known = credentialRedactor([...new Set(secrets)].map((value) => ({ value, headers: credentialHeaders })))
   const text = (input: string): string => {
-    let result = input
-    for (const secret of known) result = result.split(secret).join(redacted)
-    return result
+    return known(input)
       .replace(jwt, redacted)
       .replace(bearer, `Bearer ${redacted}`)
       .replace(secretAssignment, `$1${redacted}`)

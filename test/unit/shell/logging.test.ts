@@ -51,6 +51,14 @@ describe('redaction', () => {
     expect(redactedError).not.toContain('plain-looking-value-42')
   })
 
+  it('masks a registered value in every spelling the client masks: any case, URL-encoded, as a short token', () => {
+    const known = createRedactor()
+    known.addSecret('Plain/Looking+Value')
+    known.addSecret('k3y')
+    expect(known.redactText('echoed X-APISECRET PLAIN/LOOKING+VALUE and Plain%2FLooking%2BValue')).toBe('echoed X-APISECRET [redacted] and [redacted]')
+    expect(known.redactText('key k3y, not mik3ys')).toBe('key [redacted], not mik3ys')
+  })
+
   it('survives cycles and buffers', () => {
     const cyclic: Record<string, unknown> = { name: 'a' }
     cyclic.self = cyclic
