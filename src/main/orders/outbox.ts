@@ -6,6 +6,7 @@ import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
+import { describeState, mayAlreadyHave } from './outbox-messages'
 import { createsCustomer, type OrderRequest, type RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
@@ -263,6 +264,10 @@ export class Outbox {
          WHERE state = 'sending' AND next_attempt_at IS NULL`,
       ),
       earliestInterrupted: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'sending'`),
+      // Any state's time: a retry's, a held resend's (`sending`), a refusal's next check.
+      dueFarAhead: db.prepare<{ nowMs: number; limitMs: number; now: string }>(
+        `UPDATE outbox SET next_attempt_at = @nowMs, updated_at = @now WHERE next_attempt_at > @limitMs AND state <> 'sent'`,
+      ),
       // From `sending` when the service answers; from a refusal still being checked when the
       // service's order list shows that an earlier attempt was committed after all.
       sent: db.prepare<[string, string, string | null, string, string | null, number]>(
@@ -428,6 +433,14 @@ export class Outbox {
     return this.db.transaction(work).immediate()
   }
 
+  /**
+   * Every entry whose next attempt is stored beyond `limitMs` is due now, whatever its state: no wait
+   * the outbox sets lasts that long, so a clock that was wrong stamped it. How many there were.
+   */
+  dueFarAhead(limitMs: number): number {
+    return this.statements.dueFarAhead.run({ nowMs: this.clock.now(), limitMs, now: this.now() }).changes
+  }
+
   /** When the next retry falls due (epoch ms), or null when nothing is waiting. */
   nextRetryAt(): number | null {
     return this.statements.earliestRetry.get()?.at ?? null
@@ -573,24 +586,6 @@ export class Outbox {
     const lastId = this.statements.sentWindowEnd.get(afterId, window) ?? null
     if (lastId === null) return { removed: 0, lastId }
     return { removed: this.statements.purgeSent.run(afterId, lastId, beforeIso, JSON.stringify(keepDraftIds)).changes, lastId }
-  }
-}
-
-const mayAlreadyHave =
-  'The supplier may already have this order (an earlier attempt’s answer was lost); checking with the supplier. It can be edited or discarded once the supplier shows it does not have it.'
-
-function describeState(state: OutboxState): string {
-  switch (state) {
-    case 'queued':
-      return 'waiting to be sent'
-    case 'sending':
-      return 'being sent right now'
-    case 'retrying':
-      return 'waiting to retry'
-    case 'needsAttention':
-      return 'rejected by the supplier'
-    case 'sent':
-      return 'already sent'
   }
 }
 
