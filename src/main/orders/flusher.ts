@@ -69,11 +69,12 @@ export const farAheadMs = 2 * 60 * 60_000
 /**
  * Failures after which the service may hold the order: the request may have been committed before its
  * answer was lost, cut or failed. A 429 and refused credentials are answers from the service's door,
- * and a reply from a login page or proxy never reached the service at all.
+ * a reply from a login page or proxy never reached the service at all, and neither did a request
+ * that found no connection (refused, no such host, TLS refused): the entry stays the rep's to edit.
  */
 function mayHaveBeenCommitted(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return true
-  if (error.intercepted) return false
+  if (error.intercepted || error.neverLeft) return false
   return error.kind !== 'rateLimited' && error.kind !== 'credentials'
 }
 

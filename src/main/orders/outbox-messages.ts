@@ -18,3 +18,7 @@ export function describeState(state: OutboxState): string {
       return 'already sent'
   }
 }
+
+export function mayHaveReached(state: OutboxState): string {
+  return `This order is ${describeState(state)} and may already be with the supplier, so it cannot be edited or discarded.`
+}

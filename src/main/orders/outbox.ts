@@ -6,7 +6,7 @@ import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
-import { describeState, mayAlreadyHave } from './outbox-messages'
+import { describeState, mayAlreadyHave, mayHaveReached } from './outbox-messages'
 import { createsCustomer, type OrderRequest, type RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
@@ -521,42 +521,41 @@ export class Outbox {
   }
 
   /**
-   * Takes a rejected entry back into the drafts, with the same api_guid: the service wrote nothing
-   * for it, so the corrected order may reuse the key.
+   * Takes a rejected entry, or one waiting whose every attempt provably never reached the service,
+   * back into the drafts with the same api_guid: the service wrote nothing for it, so the changed
+   * order may reuse the key. One that may have reached it stays: a resend with its key would be
+   * answered with the order as first sent, and the change lost.
    */
   reopenAsDraft(apiGuid: string): Draft {
     return this.db
       .transaction(() => {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
-        if (row.state !== 'needsAttention') {
-          throw new CoreError('CONFLICT', `Only an order the supplier rejected can be edited; this one is ${describeState(row.state)}.`)
-        }
+        if (row.state === 'sending' || row.state === 'sent') throw new CoreError('CONFLICT', `This order is ${describeState(row.state)}, so it cannot be edited.`)
+        if (row.state !== 'needsAttention' && row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayHaveReached(row.state))
         if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         const draft = draftSchema.parse(JSON.parse(this.statements.payload.get(row.id)!.draft))
         this.statements.delete.run(row.id)
         const { id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
         // The same order under the same number, with the supplier's reasons kept on it while it is fixed.
-        return this.drafts.create({ ...fields, rejection: rejectionOf(row, draft) }, key, id)
+        return this.drafts.create({ ...fields, rejection: row.state === 'needsAttention' ? rejectionOf(row, draft) : null }, key, id)
       })
       .immediate()
   }
 
   /**
-   * Removes an entry the service never accepted. An entry that was ever attempted and did not end
-   * rejected may exist on the service already (the reply can be lost after the commit), so it stays;
-   * so does a rejected one whose earlier attempt lost its answer, until the service's order list has
-   * shown that attempt was not committed.
+   * Removes an entry the service never accepted. A waiting entry one of whose attempts may have
+   * reached the service (the reply can be lost after the commit) stays; one whose attempts all
+   * provably never left, or were answered without a commit, goes. So does a rejected one, unless an
+   * earlier attempt lost its answer, until the service's order list has shown it was not committed.
    */
   discard(apiGuid: string): void {
     this.db
       .transaction(() => {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
-        const neverSent = (row.state === 'queued' || row.state === 'retrying') && row.attempts === 0
-        if (row.state !== 'needsAttention' && !neverSent) {
-          throw new CoreError('CONFLICT', `This order is ${describeState(row.state)} and may already be with the supplier, so it cannot be discarded.`)
-        }
+        const waiting = row.state === 'queued' || row.state === 'retrying'
+        if (row.state !== 'needsAttention' && !(waiting && row.delivery_unknown_since === null)) throw new CoreError('CONFLICT', mayHaveReached(row.state))
         if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         this.statements.delete.run(row.id)
       })
