@@ -30,6 +30,11 @@ export interface OutboxDriverOptions {
    * order written meanwhile waits it out with the ones already waiting, instead of knocking at once.
    */
   quietForMs?: () => number
+  /**
+   * The app says Offline (its last check found the service not answering): no order is attempted,
+   * and nothing is scheduled; the reactions nudge the driver the moment the service answers again.
+   */
+  offline?: () => boolean
   /** Never retry sooner than this after a flush, whatever the entries' own schedule says. */
   minRetryDelayMs?: number
   /** An entry stored further ahead than this is due now (the flusher's farAheadMs). */
@@ -62,6 +67,7 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
       retryTimer = timers.start(nudge, quiet, { unref: true })
       return
     }
+    if (options.offline?.()) return
     let heldElsewhere = false
     try {
       hurryFarAhead()
