@@ -365,7 +365,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
         const times = laptop.entries.filter((entry) => entry.state === 'retrying' && entry.nextAttemptAt !== null).map((entry) => entry.nextAttemptAt!)
         return times.length === 0 ? null : Math.min(...times)
       },
-      list: () => [],
+      dueFarAhead: () => 0,
       retryNow: () => {
         for (const entry of laptop.entries) if (entry.state === 'retrying') entry.nextAttemptAt = time.now()
       },

@@ -4,6 +4,7 @@
  * truncated and retried, and an order whose confirmation is lost that way is committed once and
  * found again by resending the same api_guid.
  */
+import { createServer } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ServiceClient, type ServiceClientOptions } from '../../src/main/ordering-client/client'
 import { ServiceError } from '../../src/main/ordering-client/errors'
@@ -109,3 +110,41 @@ describe('the client against reply faults', () => {
     expect(service.control.ordersByApiGuid(body.order.api_guid as string)).toHaveLength(1)
   })
 })
+
+/** A loopback port nobody listens on: connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+describe('an order request that provably never left this laptop', () => {
+  const at = (baseUrl: string) => client({ connection: { baseUrl, auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret } } })
+  const send = (made: ServiceClient) => {
+    const { first } = catalogs(service)
+    const body = orderBody(first, [{ item: orderableItems(service, first.guid as string)[0], qty: 1 }])
+    return failure(made.createOrderWithItems(body, { vendorGuid: openCustomer(service).guid as string }))
+  }
+
+  it('is told apart when the connection is refused, the name is unknown, or TLS fails before the request', async () => {
+    const posted = () => service.control.requestLog().filter((entry) => entry.route === orderRoute).length
+    const before = posted()
+    const refused = await send(at(`http://127.0.0.1:${await closedPort()}`))
+    expect({ kind: refused.kind, neverLeft: refused.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: true })
+    const unknownName = await send(at('http://satchel-ordering.invalid'))
+    expect({ kind: unknownName.kind, neverLeft: unknownName.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: true })
+    // TLS spoken to a plain-HTTP port: the handshake fails before a byte of the request is written.
+    const handshake = await send(at(service.url.replace(/^http:/, 'https:')))
+    expect({ kind: handshake.kind, neverLeft: handshake.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: true })
+    expect(posted()).toBe(before)
+  })
+
+  it('is not claimed when the connection dies after the request was written', async () => {
+    service.control.addFault({ route: orderRoute, type: 'destroySocket', times: 1 })
+    const reset = await send(client())
+    expect({ kind: reset.kind, neverLeft: reset.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: false })
+  })
+})
+

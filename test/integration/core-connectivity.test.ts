@@ -29,7 +29,8 @@ describe('connectivity through the contract', () => {
     expect(events.some((e) => e.name === 'connectivityChanged' && !e.payload.online)).toBe(true)
     const apiGuid = await harness.queueOrder()
     await harness.settle()
-    expect((await harness.api('listOutbox'))[0]).toMatchObject({ apiGuid, state: 'retrying' })
+    // The app says Offline: the order waits without an attempt.
+    expect((await harness.api('listOutbox'))[0]).toMatchObject({ apiGuid, state: 'queued', attempts: 0 })
 
     await harness.restartService()
     expect(await harness.api('checkConnectivity')).toMatchObject({ online: true })

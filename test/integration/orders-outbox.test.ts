@@ -13,6 +13,22 @@ const postsFor = (h: OrdersHarness, apiGuid: string) =>
   h.service.control.requestLog().filter((entry) => entry.route === orderRoute && JSON.stringify(entry.body ?? {}).includes(apiGuid))
 
 describe('outbox against the ordering-service double', () => {
+  it('an order whose sending was refused at the door (the port closed) is not sent yet: still editable and discardable', async () => {
+    harness = await startOrdersHarness()
+    await harness.stopService()
+    const apiGuid = await harness.queueOrder()
+    await harness.settle()
+    expect((await harness.api('listOutbox')).find((e) => e.apiGuid === apiGuid)).toMatchObject({ state: 'retrying', attempts: 1, mayBeWithSupplier: false })
+    // The customer calls back: the order is amended and queued again under the same key.
+    const reopened = await harness.api('editOutboxEntry', { apiGuid })
+    expect(reopened.draft.apiGuid).toBe(apiGuid)
+    expect(reopened.draft.rejection ?? null).toBeNull()
+    await harness.api('sendDraft', { id: reopened.draft.id })
+    await harness.settle()
+    await harness.api('discardOutboxEntry', { apiGuid })
+    expect(await harness.api('listOutbox')).toEqual([])
+  })
+
   it('the server commits and the connection drops before the reply: the order exists once and the entry ends sent', async () => {
     harness = await startOrdersHarness()
     harness.service.control.addFault({ route: orderRoute, type: 'commitThenDrop', times: 1 })

@@ -13,7 +13,13 @@ let harness: OrdersHarness | undefined
 const children = new Set<ChildProcess>()
 
 afterEach(async () => {
-  for (const child of children) child.kill('SIGKILL')
+  for (const child of children) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {
+      // Already gone.
+    }
+  }
   children.clear()
   await harness?.close()
   harness = undefined
@@ -27,6 +33,8 @@ interface Run {
   stdout: string
   stderr: string
   done: Promise<void>
+  /** SIGKILL to the whole process group: faketime runs node as its child, which must die too. */
+  kill(): void
 }
 
 /** How a process gets its wrong clock: Date shifted inside it, or libfaketime under it. */
@@ -41,12 +49,20 @@ function flush(env: Record<string, string>, shiftMs: number, how: Shift): Run {
   const proc = spawn(command!, args, {
     cwd: root,
     env: { ...clean, ...env, ...(how === 'in-process' ? { TEST_CLOCK_SHIFT_MS: String(shiftMs) } : {}) },
+    detached: true,
   })
   children.add(proc)
   const run: Run = {
     code: null,
     stdout: '',
     stderr: '',
+    kill: () => {
+      try {
+        process.kill(-proc.pid!, 'SIGKILL')
+      } catch {
+        // Already gone.
+      }
+    },
     done: new Promise((done) => {
       proc.on('exit', (code) => {
         run.code = code
@@ -120,3 +136,45 @@ describe.each<Shift>(['in-process', 'faketime'])('the outbox lease between two p
     await twoFlushes(how, 0, 60_000)
   }, 90_000)
 })
+
+describe.each<Shift>(['in-process', 'faketime'])('orders left by a flush whose clock was two days fast (clock shifted %s)', (how) => {
+  const run = how === 'faketime' && !hasFaketime ? it.skip : it
+  const twoDays = 2 * 86_400_000
+
+  run('a flush at the corrected clock sends them, each once, instead of waiting two days', async () => {
+    const h = (harness = await startOrdersHarness())
+    const unavailable = h.service.control.addFault({ route: orderRoute, type: 'status', status: 503 })
+    const apiGuids = [await h.queueOrder(), await h.queueOrder()]
+    await h.settle()
+    h.service.control.removeFault(unavailable)
+    await h.core.close()
+    // The service commits the first order and holds its reply: the flush is killed with it on the wire,
+    // and with the second order claimed behind it.
+    h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 3_000, times: 1 })
+    const env = {
+      SATCHEL_DB: h.databasePath,
+      SATCHEL_BASE_URL: h.service.url,
+      SATCHEL_API_KEY: h.service.credentials.apiKey,
+      SATCHEL_API_SECRET: h.service.credentials.apiSecret,
+    }
+    const killed = flush(env, twoDays, how)
+    await until(() => h.service.control.ordersByApiGuid(apiGuids[0]!).length === 1, 'the fast flush to place the first order')
+    killed.kill()
+    await killed.done
+    // The next flush, on the same fast clock, takes the lease over and holds both orders until the
+    // killed one's last request could have ended, by its clock; it is stopped while it waits.
+    const waiting = flush(env, twoDays, how)
+    await until(() => /waiting until .* to resend/.test(waiting.stderr), `the second fast flush to wait (${waiting.code}: ${waiting.stdout} ${waiting.stderr})`)
+    waiting.kill()
+    await waiting.done
+    await until(() => h.service.control.requestLog().every((e) => e.endedMs !== undefined), 'the double to be done with the killed request')
+
+    const corrected = flush(env, 0, how)
+    await corrected.done
+    expect({ code: corrected.code, stderr: corrected.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(reportOf(corrected)).toEqual({ sent: 2, needsAttention: 0, retrying: 0 })
+    for (const apiGuid of apiGuids) expect(h.service.control.ordersByApiGuid(apiGuid), apiGuid).toHaveLength(1)
+    expect(h.service.control.inFlightOverlaps()).toEqual([])
+  }, 90_000)
+})
+

@@ -111,4 +111,19 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
     expect(flushes()).toBe(2)
     expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning')
   })
+
+  it('sends an order a killed sender left `sending` with its resend time two days ahead, at once and once', async () => {
+    const posted: string[] = []
+    const { flushes, apiGuid } = setUp({ createOrderWithItems: async (body) => (posted.push((body.order as { api_guid: string }).api_guid), confirmation(body)) })
+    // A flush under a clock two days fast was killed mid-POST; the one that took its lease over, on
+    // the same clock, held the entry until the dead one's last request could have ended, by that clock.
+    db.prepare("UPDATE outbox SET state = 'sending', attempts = 1, last_error = NULL, next_attempt_at = ?, delivery_unknown_since = ?").run(
+      clock.now() + 2 * day,
+      new Date(clock.now() + 2 * day).toISOString(),
+    )
+    orders!.driver.start()
+    await settle(() => orders!.desk.outbox.get(apiGuid).state === 'sent')
+    expect(posted).toEqual([apiGuid])
+    expect(flushes()).toBe(1)
+  })
 })

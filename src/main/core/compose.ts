@@ -94,6 +94,8 @@ export function createCore(config: CoreConfig): Core {
     onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
     refreshItems: sync.refreshItems,
     quietForMs: () => connectivity.quietForMs(),
+    // What the status bar shows as Offline; before the first check nothing is known, and orders go.
+    offline: () => !connectivity.current().online && connectivity.current().status !== 'unknown',
   })
   const browsing = createBrowsing(db, () => orders.desk.outbox.read.sentOrders())
   const syncedAt = catalogSyncedAt(db)

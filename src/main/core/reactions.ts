@@ -57,11 +57,13 @@ export function wireReactions(parts: ReactionParts): (() => void)[] {
     // Every answer sync gets is proof the service is there; a failed run is a reason to look now.
     hub.subscribe(watchSyncEvents(connectivity)),
     // Back online (or on a new network): sync, then send what waited. A service coming back gets the
-    // fleet's laptops spread over a window (the scheduler's), and the sync's end sends the outbox;
-    // orders whose own retry falls due sooner go then.
+    // fleet's laptops' syncs spread over a window (the scheduler's); waiting orders go at once, since
+    // the driver attempted none while the app said Offline and only this tells it the service is back.
     syncOnReconnect(connectivity, (reason, outageMs) => {
-      if (reason === 'back-online') sync.scheduler.connectivityRestored(outageMs)
-      else syncAndFlush(parts, reason)
+      if (reason !== 'back-online') return syncAndFlush(parts, reason)
+      sync.scheduler.connectivityRestored(outageMs)
+      orders.desk.outbox.retryNow()
+      orders.driver.nudge()
     }),
     // Orders waiting, or a sync running, keep the service watched closely; when they stop, rarely.
     hub.subscribe((event) => {

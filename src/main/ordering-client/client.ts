@@ -7,12 +7,13 @@
 import { Pool, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import type { ServiceConnection } from './connection'
+import { markingConnector } from './connect-failures'
 import { authHeaders, credentialProblem, errorRedactor, type ErrorRedactor } from './credentials'
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports'
 import { Turns } from '../turns'
 import { clampDelay } from '../timers'
 import { ServiceError } from './errors'
-import { errorFromResponse, findRecordArray, findString, findTotal } from './responses'
+import { errorFromResponse, findRecordArray, findString, findTotal, hasMoreOf } from './responses'
 import { cancelledError, defaultRetryPolicy, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
 import {
   catalogItemBatchSchema,
@@ -169,7 +170,7 @@ export class ServicePools {
         connections: this.options.connections ?? 8,
         pipelining: 1,
         keepAliveTimeout: 30_000,
-        connectTimeout: timeouts.connectMs,
+        connect: markingConnector(timeouts.connectMs),
         headersTimeout: timeouts.headersMs,
         bodyTimeout: timeouts.bodyMs,
       })
@@ -671,13 +672,4 @@ export class ServiceClient {
     const catalogs = await this.listCatalogs({ ...options, includeDeletedPriceGroups: false })
     return { catalogs: catalogs.length }
   }
-}
-
-function hasMoreOf(body: unknown): boolean | null {
-  if (!body || typeof body !== 'object') return null
-  for (const key of ['hasMore', 'hasMoreItems', 'hasMoreVendors', 'hasMoreOrders', 'has_more']) {
-    const value = (body as Record<string, unknown>)[key]
-    if (typeof value === 'boolean') return value
-  }
-  return null
 }

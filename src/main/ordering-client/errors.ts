@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../shared/result'
+import { failedToConnect } from './connect-failures'
 
 /**
  * How a call to the ordering service failed, in the terms Satchel acts on:
@@ -61,6 +62,11 @@ export class ServiceError extends Error {
   readonly body?: unknown
   readonly retryAfterMs?: number
   readonly intercepted: boolean
+  /**
+   * The request provably never left this laptop (no connection could be made: connect-failures.ts),
+   * so the service cannot hold what it carried. Every other transport failure may follow a commit.
+   */
+  readonly neverLeft: boolean
 
   constructor(
     readonly kind: ServiceFailureKind,
@@ -74,6 +80,7 @@ export class ServiceError extends Error {
     this.body = detail.body
     this.retryAfterMs = detail.retryAfterMs
     this.intercepted = detail.intercepted ?? false
+    this.neverLeft = failedToConnect(detail.cause)
   }
 
   /** Worth trying again later without changing anything. */

@@ -196,3 +196,13 @@ export function findString(body: unknown, name: string): string | null {
   }
   return null
 }
+
+/** Each list names its more-pages flag its own way; null when the reply has none. */
+export function hasMoreOf(body: unknown): boolean | null {
+  if (!body || typeof body !== 'object') return null
+  for (const key of ['hasMore', 'hasMoreItems', 'hasMoreVendors', 'hasMoreOrders', 'has_more']) {
+    const value = (body as Record<string, unknown>)[key]
+    if (typeof value === 'boolean') return value
+  }
+  return null
+}

@@ -1,7 +1,7 @@
 import type { OutboxSummary } from '../../shared/orders'
 import type { Clock, Logger } from '../ports'
 import { nodeTimers, type Timer, type TimerPort } from '../timers'
-import type { OutboxFlusher } from './flusher'
+import { farAheadMs as defaultFarAheadMs, type OutboxFlusher } from './flusher'
 import type { Outbox } from './outbox'
 
 /**
@@ -18,7 +18,7 @@ export interface OutboxDriver {
 }
 
 export interface OutboxDriverOptions {
-  outbox: Pick<Outbox, 'nextRetryAt' | 'list' | 'retryNow' | 'summary'>
+  outbox: Pick<Outbox, 'nextRetryAt' | 'dueFarAhead' | 'summary'>
   flusher: Pick<OutboxFlusher, 'flush'>
   clock: Clock
   timers?: TimerPort
@@ -30,19 +30,16 @@ export interface OutboxDriverOptions {
    * order written meanwhile waits it out with the ones already waiting, instead of knocking at once.
    */
   quietForMs?: () => number
+  /**
+   * The app says Offline (its last check found the service not answering): no order is attempted,
+   * and nothing is scheduled; the reactions nudge the driver the moment the service answers again.
+   */
+  offline?: () => boolean
   /** Never retry sooner than this after a flush, whatever the entries' own schedule says. */
   minRetryDelayMs?: number
-  /** A retry stored further ahead than this is due now (see farAheadMs below). */
+  /** An entry stored further ahead than this is due now (the flusher's farAheadMs). */
   farAheadMs?: number
 }
-
-/**
- * The longest the flusher ever puts a retry off is a back-off step (5 minutes) or a Retry-After it
- * honours (at most an hour). A retry stored well beyond that was scheduled by a clock that was wrong
- * then or is wrong now (fast when the send failed and put right since, or another process's): its
- * time means nothing, and waiting for it could mean weeks. It is due now.
- */
-const defaultFarAheadMs = 2 * 60 * 60_000
 
 export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
   const { outbox, flusher, clock, logger } = options
@@ -53,15 +50,13 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
   let retryTimer: Timer | undefined
   let stopped = false
 
-  /** Makes retries stored far ahead due now; how many it changed. */
+  /** Makes entries stored far ahead due now, whatever their state; how many it changed. */
   const hurryFarAhead = (): number => {
     const next = outbox.nextRetryAt()
-    const limit = clock.now() + farAheadMs
-    if (next === null || next <= limit) return 0
-    const far = outbox.list().filter((entry) => entry.state === 'retrying' && entry.nextAttemptAt !== null && Date.parse(entry.nextAttemptAt) > limit)
-    for (const entry of far) outbox.retryNow(entry.apiGuid)
-    if (far.length > 0) logger.warn('retries stored far ahead (the clock was wrong) are due now', { count: far.length, storedFor: new Date(next).toISOString() })
-    return far.length
+    if (next === null || next <= clock.now() + farAheadMs) return 0
+    const hurried = outbox.dueFarAhead(clock.now() + farAheadMs)
+    if (hurried > 0) logger.warn('entries stored far ahead (the clock was wrong) are due now', { count: hurried, storedFor: new Date(next).toISOString() })
+    return hurried
   }
 
   const nudge = (): void => {
@@ -72,6 +67,7 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
       retryTimer = timers.start(nudge, quiet, { unref: true })
       return
     }
+    if (options.offline?.()) return
     let heldElsewhere = false
     try {
       hurryFarAhead()

@@ -58,13 +58,23 @@ export interface FlushReport {
 const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
 
 /**
+ * The longest the outbox ever puts an entry off is a back-off step (5 minutes), a Retry-After it
+ * honours (at most an hour), or a dead sender's last request (a lease's TTL, seconds). A time stored
+ * well beyond that was stamped by a clock that was wrong then or is wrong now (fast when it was
+ * stored and put right since, or another process's): it means nothing, and waiting for it could
+ * mean days, in any state, so the entry is due now. Its api_guid makes the resend safe.
+ */
+export const farAheadMs = 2 * 60 * 60_000
+
+/**
  * Failures after which the service may hold the order: the request may have been committed before its
  * answer was lost, cut or failed. A 429 and refused credentials are answers from the service's door,
- * and a reply from a login page or proxy never reached the service at all.
+ * a reply from a login page or proxy never reached the service at all, and neither did a request
+ * that found no connection (refused, no such host, TLS refused): the entry stays the rep's to edit.
  */
 function mayHaveBeenCommitted(error: unknown): boolean {
   if (!(error instanceof ServiceError)) return true
-  if (error.intercepted) return false
+  if (error.intercepted || error.neverLeft) return false
   return error.kind !== 'rateLimited' && error.kind !== 'credentials'
 }
 
@@ -282,6 +292,9 @@ export class OutboxFlusher {
    */
   private async pass(report: { sent: number; needsAttention: number; retrying: number }): Promise<void> {
     const { outbox, logger } = this.options
+    // Under the lease: a dead sender's held `sending` entries are the holder's to reschedule.
+    const hurried = this.guarded(() => outbox.dueFarAhead(this.options.clock.now() + farAheadMs))
+    if (hurried > 0) logger.warn('entries stored far ahead (the clock was wrong) are due now', { count: hurried })
     if (outbox.pausedReason()) return
     const sender = await this.options.sender()
     if (!sender) return

@@ -50,6 +50,8 @@ export interface OrdersOptions {
   afterFlush?: (summary: OutboxSummary) => void
   /** How much longer the service's last Retry-After runs: the driver sends nothing before (driver.ts). */
   quietForMs?: () => number
+  /** Whether the app says Offline: the driver attempts nothing meanwhile (driver.ts). */
+  offline?: () => boolean
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
   /** Brings the named items of a catalog up to date from the service, when it can be reached. */
@@ -134,6 +136,7 @@ export function createOrders(options: OrdersOptions): Orders {
     logger,
     ...(options.afterFlush ? { afterFlush: options.afterFlush } : {}),
     ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
+    ...(options.offline ? { offline: options.offline } : {}),
   })
 
   const refreshBeforeSending = async (draftId: number) => {

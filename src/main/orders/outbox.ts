@@ -6,6 +6,7 @@ import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
+import { describeState, mayAlreadyHave, mayHaveReached } from './outbox-messages'
 import { createsCustomer, type OrderRequest, type RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
@@ -263,6 +264,10 @@ export class Outbox {
          WHERE state = 'sending' AND next_attempt_at IS NULL`,
       ),
       earliestInterrupted: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'sending'`),
+      // Any state's time: a retry's, a held resend's (`sending`), a refusal's next check.
+      dueFarAhead: db.prepare<{ nowMs: number; limitMs: number; now: string }>(
+        `UPDATE outbox SET next_attempt_at = @nowMs, updated_at = @now WHERE next_attempt_at > @limitMs AND state <> 'sent'`,
+      ),
       // From `sending` when the service answers; from a refusal still being checked when the
       // service's order list shows that an earlier attempt was committed after all.
       sent: db.prepare<[string, string, string | null, string, string | null, number]>(
@@ -428,6 +433,14 @@ export class Outbox {
     return this.db.transaction(work).immediate()
   }
 
+  /**
+   * Every entry whose next attempt is stored beyond `limitMs` is due now, whatever its state: no wait
+   * the outbox sets lasts that long, so a clock that was wrong stamped it. How many there were.
+   */
+  dueFarAhead(limitMs: number): number {
+    return this.statements.dueFarAhead.run({ nowMs: this.clock.now(), limitMs, now: this.now() }).changes
+  }
+
   /** When the next retry falls due (epoch ms), or null when nothing is waiting. */
   nextRetryAt(): number | null {
     return this.statements.earliestRetry.get()?.at ?? null
@@ -508,42 +521,41 @@ export class Outbox {
   }
 
   /**
-   * Takes a rejected entry back into the drafts, with the same api_guid: the service wrote nothing
-   * for it, so the corrected order may reuse the key.
+   * Takes a rejected entry, or one waiting whose every attempt provably never reached the service,
+   * back into the drafts with the same api_guid: the service wrote nothing for it, so the changed
+   * order may reuse the key. One that may have reached it stays: a resend with its key would be
+   * answered with the order as first sent, and the change lost.
    */
   reopenAsDraft(apiGuid: string): Draft {
     return this.db
       .transaction(() => {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
-        if (row.state !== 'needsAttention') {
-          throw new CoreError('CONFLICT', `Only an order the supplier rejected can be edited; this one is ${describeState(row.state)}.`)
-        }
+        if (row.state === 'sending' || row.state === 'sent') throw new CoreError('CONFLICT', `This order is ${describeState(row.state)}, so it cannot be edited.`)
+        if (row.state !== 'needsAttention' && row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayHaveReached(row.state))
         if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         const draft = draftSchema.parse(JSON.parse(this.statements.payload.get(row.id)!.draft))
         this.statements.delete.run(row.id)
         const { id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
         // The same order under the same number, with the supplier's reasons kept on it while it is fixed.
-        return this.drafts.create({ ...fields, rejection: rejectionOf(row, draft) }, key, id)
+        return this.drafts.create({ ...fields, rejection: row.state === 'needsAttention' ? rejectionOf(row, draft) : null }, key, id)
       })
       .immediate()
   }
 
   /**
-   * Removes an entry the service never accepted. An entry that was ever attempted and did not end
-   * rejected may exist on the service already (the reply can be lost after the commit), so it stays;
-   * so does a rejected one whose earlier attempt lost its answer, until the service's order list has
-   * shown that attempt was not committed.
+   * Removes an entry the service never accepted. A waiting entry one of whose attempts may have
+   * reached the service (the reply can be lost after the commit) stays; one whose attempts all
+   * provably never left, or were answered without a commit, goes. So does a rejected one, unless an
+   * earlier attempt lost its answer, until the service's order list has shown it was not committed.
    */
   discard(apiGuid: string): void {
     this.db
       .transaction(() => {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
-        const neverSent = (row.state === 'queued' || row.state === 'retrying') && row.attempts === 0
-        if (row.state !== 'needsAttention' && !neverSent) {
-          throw new CoreError('CONFLICT', `This order is ${describeState(row.state)} and may already be with the supplier, so it cannot be discarded.`)
-        }
+        const waiting = row.state === 'queued' || row.state === 'retrying'
+        if (row.state !== 'needsAttention' && !(waiting && row.delivery_unknown_since === null)) throw new CoreError('CONFLICT', mayHaveReached(row.state))
         if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         this.statements.delete.run(row.id)
       })
@@ -573,24 +585,6 @@ export class Outbox {
     const lastId = this.statements.sentWindowEnd.get(afterId, window) ?? null
     if (lastId === null) return { removed: 0, lastId }
     return { removed: this.statements.purgeSent.run(afterId, lastId, beforeIso, JSON.stringify(keepDraftIds)).changes, lastId }
-  }
-}
-
-const mayAlreadyHave =
-  'The supplier may already have this order (an earlier attempt’s answer was lost); checking with the supplier. It can be edited or discarded once the supplier shows it does not have it.'
-
-function describeState(state: OutboxState): string {
-  switch (state) {
-    case 'queued':
-      return 'waiting to be sent'
-    case 'sending':
-      return 'being sent right now'
-    case 'retrying':
-      return 'waiting to retry'
-    case 'needsAttention':
-      return 'rejected by the supplier'
-    case 'sent':
-      return 'already sent'
   }
 }
 
