@@ -22,3 +22,19 @@ export function catalogUpdate(db: Database): { job: CatalogUpkeepJob; itemsBrows
 export function refuseWhileItemsWait(db: Database): void {
   if (new CatalogItemUpkeep(db).rowsWaiting()) throw new CliFailure(`Catalog items cannot be read yet: ${catalogUpdating}, then try again.`, 'UNAVAILABLE')
 }
+
+/**
+ * A full disk met by `sync` while the update copies the items: DISK_FULL with a full disk's advice,
+ * saying how far the copy got, which is kept (each slice commits), so the rep knows `sync` goes on
+ * from there once there is room. Null for any other failure. file-errors.ts is loaded only here, on
+ * the error path, as the CLI's other failures load it.
+ */
+export async function diskFullDuringUpdate(error: unknown, db: Database, path: string): Promise<Error | null> {
+  const { DatabaseFileError, isNoRoom } = await import('../db/file-errors')
+  if (!isNoRoom(error, path)) return null
+  const items = new CatalogItemUpkeep(db)
+  if (!items.rowsWaiting()) return null
+  const { waiting, stored } = items.rowsCounts()
+  const kept = `the catalog update had copied ${stored} of ${stored + waiting} items after the upgrade, which are kept, and the next \`sync\` goes on from there`
+  return Object.assign(new DatabaseFileError(path, { kind: 'diskFull', cause: 'writing', kept }, 'cli'), { cause: error })
+}
