@@ -8,7 +8,7 @@
 import type { Worker } from 'node:worker_threads'
 
 /** The answer a thread posted for one call: its id, and its value or why it failed. */
-type WorkerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string }
+type WorkerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code?: string }
 
 export interface WorkerCallsOptions<Request> {
   /** The thread in words, for errors: "sync writer", "purge's thread". */
@@ -19,8 +19,8 @@ export interface WorkerCallsOptions<Request> {
   post(id: number, request: Request): unknown
   /** The answer a message of the thread holds. */
   answer(message: unknown): WorkerAnswer
-  /** The error of a call the thread answered as failed. */
-  failed(message: string): Error
+  /** The error of a call the thread answered as failed; `code`: SQLite's (or Node's), which says a full disk from a bug. */
+  failed(message: string, code?: string): Error
 }
 
 export interface WorkerCalls<Request> {
@@ -68,7 +68,7 @@ export async function startWorkerCalls<Request>(worker: Worker, options: WorkerC
     if (!waiting) return
     pending.delete(answer.id)
     if (answer.ok) waiting.resolve(answer.value)
-    else waiting.reject(options.failed(answer.message))
+    else waiting.reject(options.failed(answer.message, answer.code))
   })
   worker.on('error', (error) => failAll(new Error(`The ${name} stopped: ${error.message}`)))
   worker.on('exit', (code) => failAll(new Error(`The ${name} exited (${code}).`)))

@@ -5,6 +5,7 @@
  * a second "New order" for a customer with an open draft asks first.
  */
 import { test } from './fixtures'
+import type { TestCore } from '../support/core'
 import { connectCore, coreApi, expect, orderable, shoot, watchConsole } from './rep'
 
 test.describe.configure({ timeout: 60_000 })
@@ -212,5 +213,106 @@ test('Ctrl+Enter with the cursor still in a line note sends the note as typed', 
   const [entry] = await coreApi(core, 'listOutbox')
   const printed = await coreApi(core, 'getDocument', { kind: 'queued', ref: entry!.apiGuid })
   expect(printed.lines[0]!.note).toBe('ring twice')
+  expect(errors).toEqual([])
+})
+
+/**
+ * Holds the core's replies to one method until the test lets them go, oldest first, as a core busy
+ * with a first sync answers late: the save is already made, only its echo waits.
+ */
+function holdReplies(core: TestCore, method: 'updateDraft' | 'updateDraftLine') {
+  const handlers = core.handlers as unknown as Record<string, (argument: unknown) => Promise<unknown>>
+  const real = handlers[method]!
+  const waiting: (() => void)[] = []
+  handlers[method] = async (argument) => {
+    const result = await real(argument)
+    await new Promise<void>((release) => waiting.push(release))
+    return result
+  }
+  return {
+    held: () => waiting.length,
+    releaseOne: () => waiting.shift()?.(),
+    /** Lets every reply go, one a poll, until the core holds what `saved` expects and none waits. */
+    async drain(saved: () => Promise<boolean>) {
+      await expect.poll(async () => (waiting.shift()?.(), waiting.length === 0 && (await saved()))).toBe(true)
+    },
+  }
+}
+
+test('typing goes on while saves answer late: an older save’s echo never replaces what was typed since', async ({ page, bridge, core, service }) => {
+  const errors = watchConsole(page)
+  const { target, draft } = await draftWithOneLine(core, service)
+  const sku = target.skus[0]!
+  const saved = async () => (await coreApi(core, 'getDraft', { id: draft.draft.id })).draft
+  await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+  // Enabled once the window has the core's answer to every change it sent.
+  const settled = page.getByRole('button', { name: `Increase quantity for ${sku}` })
+  await expect(settled).toBeEnabled()
+  const fields = holdReplies(core, 'updateDraft')
+  const lines = holdReplies(core, 'updateDraftLine')
+
+  // PO: "PO-1" is saved and its echo waits while "2" is typed; the echo lands, then "3" is typed.
+  const po = page.getByLabel('PO number')
+  await po.click()
+  await po.pressSequentially('PO-1')
+  await expect.poll(fields.held).toBe(1)
+  await po.pressSequentially('2')
+  await po.blur()
+  fields.releaseOne()
+  // The save of "PO-12" reaches the core only once the window has taken the echo of "PO-1".
+  await expect.poll(fields.held).toBe(1)
+  await po.focus()
+  await po.press('End')
+  await po.pressSequentially('3')
+  await expect(po).toHaveValue('PO-123')
+
+  // Order note: the draft holds "a"; "ab" is on its way when the rep takes the "b" back.
+  const note = page.getByLabel('Notes')
+  await note.fill('a')
+  await note.blur()
+  await fields.drain(async () => ((draft) => draft.poNo === 'PO-123' && draft.note === 'a')(await saved()))
+  await expect(settled).toBeEnabled()
+  await note.focus()
+  await note.press('End')
+  await note.pressSequentially('b')
+  await note.blur()
+  await expect.poll(fields.held).toBe(1)
+  await note.focus()
+  await note.press('Backspace')
+  await note.blur()
+  await fields.drain(async () => (await saved()).note === 'a')
+  await expect(settled).toBeEnabled()
+  await expect(note).toHaveValue('a')
+  await expect(po).toHaveValue('PO-123')
+
+  // Quantity: 5 is committed and its echo lands while the rep types 7 over it.
+  const qty = page.getByRole('spinbutton', { name: `Quantity for ${sku}`, exact: true })
+  await qty.fill('5')
+  await qty.press('Enter')
+  await expect.poll(lines.held).toBe(1)
+  await qty.fill('7')
+  lines.releaseOne()
+  await expect(settled).toBeEnabled()
+  await expect(qty).toHaveValue('7')
+  await qty.press('Enter')
+
+  // Line note: the draft holds "ring"; "rings" is on its way when the rep takes the "s" back.
+  const lineNote = page.getByLabel(`Note for ${sku}`)
+  await lineNote.fill('ring')
+  await lineNote.blur()
+  await lines.drain(async () => ((line) => line?.qty === 7 && line.note === 'ring')((await saved()).lines[0]))
+  await expect(settled).toBeEnabled()
+  await lineNote.focus()
+  await lineNote.press('End')
+  await lineNote.pressSequentially('s')
+  await lineNote.blur()
+  await expect.poll(lines.held).toBe(1)
+  await lineNote.focus()
+  await lineNote.press('Backspace')
+  await lineNote.blur()
+  await lines.drain(async () => (await saved()).lines[0]?.note === 'ring')
+  await expect(settled).toBeEnabled()
+  await expect(lineNote).toHaveValue('ring')
+  await expect(qty).toHaveValue('7')
   expect(errors).toEqual([])
 })

@@ -73,6 +73,7 @@ describe('satchel CLI', () => {
       },
       outbox: { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 },
       lastSyncAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      catalogUpdate: null,
     })
   })
 

@@ -15,6 +15,7 @@ import type { FlushReport } from '../orders/flusher'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
 import { clampDelay } from '../timers'
 import { ServiceClient } from '../ordering-client/client'
+import { refuseWhileItemsWait } from './catalog-update'
 import { cliConnection } from './connection'
 import { openExisting } from './database'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
@@ -75,7 +76,7 @@ const draftFileSchema = z
   })
 
 /** `outbox` only reads (access 'read'): it works on a read-only database and never writes one. */
-async function withOrders<T>(global: GlobalOptions, use: (orders: Orders) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient, access: 'read' | 'write' = 'write'): Promise<T> {
+async function withOrders<T>(global: GlobalOptions, use: (orders: Orders, db: Database) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient, access: 'read' | 'write' = 'write'): Promise<T> {
   const db = openExisting(global.db, access)
   let client: ServiceClient | undefined
   try {
@@ -90,7 +91,7 @@ async function withOrders<T>(global: GlobalOptions, use: (orders: Orders) => Pro
       label: 'satchel (CLI)',
       defaults: () => ({ remainInPreliminary: remainInPreliminaryDefault }),
     })
-    return await use(orders)
+    return await use(orders, db)
   } finally {
     await client?.close()
     closeDatabase(db)
@@ -118,7 +119,8 @@ function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
 
 export async function runOrderQueue(global: GlobalOptions, options: { file: string }, output: Output): Promise<number> {
   const file = readDraftFile(options.file)
-  return withOrders(global, ({ desk }) => {
+  return withOrders(global, ({ desk }, db) => {
+    refuseWhileItemsWait(db)
     if (file.apiGuid) {
       const existing = desk.outbox.find(file.apiGuid)
       if (existing) throw new InvalidDraftError([{ path: 'apiGuid', message: `an order with this api_guid is already in the outbox (${existing.state})` }])

@@ -9,6 +9,7 @@ import { LocalOrderLookup } from '../orders/local-lookup'
 import { systemClock } from '../ports'
 import { localDay } from '../quotes/desk'
 import { QuoteRepository } from '../quotes/repository'
+import { refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
@@ -43,6 +44,7 @@ export function runQuotes(global: GlobalOptions, filter: { customer?: string }, 
 
 export function runCustomerUsual(global: GlobalOptions, request: { customerGuid: string; limit: number }, output: Output): number {
   return withDatabase(global, (db) => {
+    refuseWhileItemsWait(db)
     const lookup = new LocalOrderLookup(db)
     if (!lookup.customer(request.customerGuid)) throw new UsageError(`No customer ${request.customerGuid} in the local database`)
     const browse = new BrowseQueries(db)

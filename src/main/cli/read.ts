@@ -6,6 +6,7 @@ import { closeDatabase, type Database } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
 import { SyncState } from '../local/sync-state'
 import { OutboxReader } from '../orders/outbox'
+import { catalogUpdate, catalogUpdating, refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
@@ -26,17 +27,18 @@ export function runStatus(global: GlobalOptions, output: Output): number {
     const outbox = OutboxReader.counts(db)
     const lastSyncMs = new SyncState(db).lastSyncAt()
     const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
+    const update = catalogUpdate(db)
     const human = [
       `Database        ${global.db}`,
       `Last sync       ${lastSyncAt === null ? 'never' : `${lastSyncAt} (${formatAge(Date.now() - lastSyncMs!)})`}`,
       `Catalogs        ${counts.catalogs}`,
       `Price groups    ${counts.priceGroups}`,
       `Customers       ${counts.customers}`,
-      `Catalog items   ${counts.catalogItems}`,
+      `Catalog items   ${update?.itemsBrowsable === false ? `not counted yet: ${catalogUpdating}` : counts.catalogItems}`,
       `Orders          ${counts.orders}`,
       `Outbox          ${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent`,
     ].join('\n')
-    output.result({ counts, outbox, lastSyncAt }, human)
+    output.result({ counts, outbox, lastSyncAt, catalogUpdate: update }, human)
     return 0
   })
 }
@@ -46,7 +48,8 @@ export function runItemsSearch(
   search: { query: string; catalog: string; customer?: string; limit: number },
   output: Output,
 ): number {
-  return withStore(global, (queries) => {
+  return withStore(global, (queries, db) => {
+    refuseWhileItemsWait(db)
     if (!queries.listCatalogs().some((catalog) => catalog.guid === search.catalog)) {
       throw new UsageError(`No catalog ${search.catalog} in the local database`)
     }
@@ -77,7 +80,8 @@ export function runItemsSearch(
 }
 
 export function runItemsFamily(global: GlobalOptions, request: { guid: string; customer?: string }, output: Output): number {
-  return withStore(global, (queries) => {
+  return withStore(global, (queries, db) => {
+    refuseWhileItemsWait(db)
     if (request.customer && !queries.getCustomer(request.customer)) throw new UsageError(`No customer ${request.customer} in the local database`)
     const family = queries.getItemFamily({ guid: request.guid, ...(request.customer ? { customerGuid: request.customer } : {}) })
     if (!family) throw new UsageError(`No family ${request.guid} in the local database`)

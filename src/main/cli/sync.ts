@@ -17,6 +17,7 @@ import { createSyncRun } from '../sync/run'
 import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import { AppSettings } from '../settings/app-settings'
 import { OutboxReader } from '../orders/outbox'
+import { diskFullDuringUpdate } from './catalog-update'
 import { cliConnection } from './connection'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
@@ -85,6 +86,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     })
     const queries = new BrowseQueries(db)
     let catalogNames = new Map<string, string>()
+    // An upgrade's catalog update runs first, in the same call: a full disk there says what it kept.
     const report = await run({
       source: client,
       full: options.full,
@@ -97,6 +99,8 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
             output.progress?.(describeProgress(progress, catalogNames))
           }
         : undefined,
+    }).catch(async (error: unknown) => {
+      throw (await diskFullDuringUpdate(error, db, global.db)) ?? error
     })
     output.endProgress()
     const warnings = report.scopes.flatMap((scope) => scope.warnings ?? [])

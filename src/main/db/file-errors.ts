@@ -23,10 +23,12 @@ export type DatabaseFileProblem =
   | { kind: 'readOnly'; cause: 'walWithoutShm' }
   | { kind: 'olderSchema'; version: number; latest: number }
   /**
-   * No room on the disk. `writing`: a write was refused. `walWithoutShm`: even reading is impossible,
-   * as the latest changes are in the -wal and SQLite must make a -shm beside it to read them.
+   * No room on the disk. `writing`: a write was refused; `kept`, where known, says in a sentence what
+   * the work had written before it (kept: each step commits on its own). `walWithoutShm`: even reading
+   * is impossible, as the latest changes are in the -wal and SQLite must make a -shm beside it to read them.
    */
-  | { kind: 'diskFull'; cause: 'writing' | 'walWithoutShm' }
+  | { kind: 'diskFull'; cause: 'writing'; kept?: string }
+  | { kind: 'diskFull'; cause: 'walWithoutShm' }
   /** A write refused by the fence of a profile being removed (fence.ts). */
   | { kind: 'removed' }
 
@@ -68,7 +70,7 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
         return `${disk}, and the database cannot be read until there is room: its latest changes are in ${path}-wal, which SQLite reads only with a ${path}-shm it must make beside it. Free some space on that disk (the folder ${dirname(path)}), then try again.`
       }
       return cli
-        ? `${disk}: nothing was written. Free some space on that disk (the folder ${dirname(path)}), then try again; status, outbox, items search and customers search can still read the database meanwhile.`
+        ? `${disk}: ${problem.kept ?? 'the change that needed the room was not made, and what was saved before it is kept'}. Free some space on that disk (the folder ${dirname(path)}), then try again; status, outbox, items search and customers search can still read the database meanwhile.`
         : `${disk}: Satchel cannot save changes or sync. What is already saved is safe. Free some space on that disk (empty the trash, move or delete large files), then try again.`
     }
     case 'removed':

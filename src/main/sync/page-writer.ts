@@ -62,7 +62,7 @@ export const closeRequest = 'close'
 export const readyMessage = 'ready'
 
 /** `counts` is the rows a countRows request counted, the upkeep's progress for upkeep, the page's ApplyCounts for the others. */
-export type WriterResponse = { id: number; ok: true; counts: ApplyCounts | number | CatalogUpkeepProgress } | { id: number; ok: false; message: string }
+export type WriterResponse = { id: number; ok: true; counts: ApplyCounts | number | CatalogUpkeepProgress } | { id: number; ok: false; message: string; code?: string }
 
 export interface WriterWorkerData {
   databasePath: string
@@ -137,7 +137,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
       const response = message as WriterResponse
       return response.ok ? { id: response.id, ok: true, value: response.counts } : response
     },
-    failed: (message) => new Error(`Writing synced data failed: ${message}`),
+    failed: (message, code) => Object.assign(new Error(`Writing synced data failed: ${message}`), code === undefined ? {} : { code }),
   })
   const send = (request: WithoutId<WriterRequest>) => calls.call(request) as Promise<ApplyCounts | number | CatalogUpkeepProgress>
   return {

@@ -88,8 +88,7 @@ function flush(): void {
     } catch (error) {
       // Nothing of the batch committed (the lease was lost, or the transaction failed): every page in
       // it fails, and the sync stops with this reason.
-      const message = error instanceof Error ? error.message : String(error)
-      responses.splice(0, responses.length, ...batch.map((request): WriterResponse => ({ id: request.id, ok: false, message })))
+      responses.splice(0, responses.length, ...batch.map((request) => failure(request, error)))
     }
     for (const response of responses) parentPort?.postMessage(response)
   }
@@ -113,7 +112,7 @@ function upkeepSlice(request: WriterRequest): WriterResponse {
       return respond(request)
     }).immediate()
   } catch (error) {
-    return { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }
+    return failure(request, error)
   }
 }
 
@@ -121,8 +120,14 @@ function respond(request: WriterRequest): WriterResponse {
   try {
     return { id: request.id, ok: true, counts: applyRequest(store, request) }
   } catch (error) {
-    return { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error) }
+    return failure(request, error)
   }
+}
+
+/** A request that failed, with SQLite's code: the main thread tells a full disk (SQLITE_FULL) by it. */
+function failure(request: WriterRequest, error: unknown): WriterResponse {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
+  return { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) }
 }
 
 parentPort?.on('message', (request: WriterRequest | typeof closeRequest) => {

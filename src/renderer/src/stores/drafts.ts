@@ -5,6 +5,7 @@ import type { AppError } from '../../../shared/result'
 import type { CatalogLoading } from '../../../shared/synced'
 import { api, unwrap } from '../api'
 import { toAppError } from '../errors'
+import { draftTyping, type HandedOver } from './draft-typing'
 import { useOutboxStore } from './outbox'
 
 type Changes = Parameters<typeof api.updateDraft>[0]['changes']
@@ -12,7 +13,7 @@ type Changes = Parameters<typeof api.updateDraft>[0]['changes']
 /**
  * Drafts as the core keeps them. Every change goes to the core at once and the screen shows the
  * DraftCheck it answers: no edit lives only in the renderer, and no price, total or rule is worked
- * out here.
+ * out here. What the rep typed waits in `typing` only until the core has echoed it (draft-typing.ts).
  */
 export const useDraftsStore = defineStore('drafts', () => {
   const outbox = useOutboxStore()
@@ -23,6 +24,7 @@ export const useDraftsStore = defineStore('drafts', () => {
   /** Which order a draft became when it was sent from this window: draft id → apiGuid. */
   const sentFromDraft = ref<Record<number, string>>({})
   const listError = ref<AppError | null>(null)
+  const { typing, typed, type, drop, handOver, settle, forgetTyping } = draftTyping((id) => checks.value[id]?.draft)
 
   async function refreshList(): Promise<void> {
     try {
@@ -52,8 +54,23 @@ export const useDraftsStore = defineStore('drafts', () => {
   /** The call leaves at once, so a flush on the way out of the window still reaches the core. */
   const keepNewCustomerForm = (form: NewCustomerForm | null): Promise<null> => unwrap(api.keepNewCustomerForm({ form }))
 
-  async function update(id: number, changes: Changes): Promise<DraftCheck> {
-    return keep(await unwrap(api.updateDraft({ id, changes })))
+  /** `handed`: the typing this change carries (handOver), so its reply settles those fields. */
+  async function update(id: number, changes: Changes, handed: HandedOver[] = []): Promise<DraftCheck> {
+    return settled(id, handed, () => unwrap(api.updateDraft({ id, changes })))
+  }
+
+  async function settled(id: number, handed: HandedOver[], save: () => Promise<DraftCheck>): Promise<DraftCheck> {
+    let check: DraftCheck
+    try {
+      check = await save()
+    } catch (error) {
+      settle(id, handed, false)
+      throw error
+    }
+    // In the same turn as the check, so no field ever shows the echo of a save it has outgrown.
+    keep(check)
+    settle(id, handed, true)
+    return check
   }
 
   /**
@@ -76,8 +93,8 @@ export const useDraftsStore = defineStore('drafts', () => {
     return { unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading: catalogLoading ?? null, families: families ?? [] }
   }
 
-  async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }): Promise<DraftCheck> {
-    return keep(await unwrap(api.updateDraftLine({ id, lineId, ...change })))
+  async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }, handed: HandedOver[] = []): Promise<DraftCheck> {
+    return settled(id, handed, () => unwrap(api.updateDraftLine({ id, lineId, ...change })))
   }
 
   async function removeLine(id: number, lineId: string): Promise<DraftCheck> {
@@ -97,6 +114,7 @@ export const useDraftsStore = defineStore('drafts', () => {
   async function forget(id: number): Promise<void> {
     const { [id]: _gone, ...rest } = checks.value
     checks.value = rest
+    forgetTyping(id)
     await refreshList()
   }
 
@@ -107,6 +125,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     sentFromDraft.value = { ...sentFromDraft.value, [id]: entry.apiGuid }
     const { [id]: _gone, ...rest } = checks.value
     checks.value = rest
+    forgetTyping(id)
     void refreshList()
     return entry
   }
@@ -146,5 +165,5 @@ export const useDraftsStore = defineStore('drafts', () => {
     }
   })
 
-  return { summaries, checks, sent, sentFromDraft, listError, refreshList, load, create, forget, keptNewCustomerForm, keepNewCustomerForm, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen }
+  return { summaries, checks, sent, sentFromDraft, listError, typing, refreshList, load, create, forget, keptNewCustomerForm, keepNewCustomerForm, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen, typed, type, dropTyped: drop, handOver }
 })
