@@ -124,9 +124,6 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       const error = { code: 'REJECTED', message: `sync refused ${rows} of ${of} rows as impossible: ${refused.flatMap((scope) => scope.warnings ?? []).join('; ')}` }
       throw new CliFailure(error.message, error.code, { ...result, ok: false, error })
     }
-    // A remove waits for the sync's lease, but the lease ends before this process does: a profile
-    // removed in that instant must not be reported synced.
-    if (global.stillListed && !global.stillListed()) throw new CliFailure(`The profile of ${global.db} was removed as this sync ended: what it wrote went with it.`, 'NOT_FOUND')
     const human =
       table(
         ['', 'Fetched', 'Written', 'Removed'],
@@ -137,6 +134,13 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
         ? `\nFull orders: ${report.orderDetails.fetched} fetched${report.orderDetails.failed ? `, ${report.orderDetails.failed} failed` : ''}${report.orderDetails.waiting ? `, ${report.orderDetails.waiting} left for the next sync` : ''}.`
         : '') +
       warnings.map((warning) => `\nWarning: ${warning}`).join('')
+    // A remove waits for the sync's lease, but the lease ends before this process does: a profile
+    // removed meanwhile must not be reported synced. Looked at last, once the database is closed, so
+    // nothing but the printing comes after the look.
+    await client.close()
+    client = undefined
+    closeDatabase(db)
+    if (global.stillListed && !global.stillListed()) throw new CliFailure(`The profile of ${global.db} was removed as this sync ended: what it wrote went with it.`, 'NOT_FOUND')
     output.result(result, human)
     return 0
   } finally {
