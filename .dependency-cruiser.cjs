@@ -7,7 +7,7 @@
  *
  * `layers` is the one place to change: a key is a folder (ending in '/') or a file, relative to src/;
  * `may` lists what it may import besides itself: other keys, 'npm:<package>' (its @types too) and
- * 'node:*' for Node's built-in modules. README.md's layering table is checked against this map by
+ * 'node:*' for Node's built-in modules. docs/architecture.md's layering table is checked against this map by
  * test/unit/lint-rules.test.ts, which also proves the bypasses are refused.
  */
 

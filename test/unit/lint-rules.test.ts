@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
  * Proves the rails are active: the layering allow-list in .dependency-cruiser.cjs refuses every way of
- * importing around it, lets the tree through, and matches README.md's table; eslint keeps electron
+ * importing around it, lets the tree through, and matches docs/architecture.md's table; eslint keeps electron
  * out of the core and deferred transactions out of src/main. A rule that silently stopped matching
  * would fail here.
  */
@@ -156,7 +156,7 @@ describe('layering allow-list (.dependency-cruiser.cjs)', () => {
   })
 })
 
-describe("README.md's layering table", () => {
+describe("docs/architecture.md's layering table", () => {
   const cell = (names: string[]) => (names.length ? names.join(', ') : '—')
 
   it('is the allow-map of .dependency-cruiser.cjs, row for row', () => {
@@ -170,7 +170,7 @@ describe("README.md's layering table", () => {
         return `| \`${key}\` | ${cell(folders)} | ${cell(packages)} | ${why} |`
       }),
     ]
-    const lines = readFileSync(join(root, 'README.md'), 'utf8').split('\n')
+    const lines = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8').split('\n')
     const start = lines.indexOf(expected[0] as string)
     const table = start < 0 ? [] : lines.slice(start, lines.findIndex((line, index) => index > start && !line.startsWith('|')))
     expect(table.join('\n')).toBe(expected.join('\n'))
