@@ -8,17 +8,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 /**
  * Proves the rails are active: the layering allow-list in .dependency-cruiser.cjs refuses every way of
- * importing around it, lets the tree through, and matches README.md's table; eslint keeps electron
- * out of the core and deferred transactions out of src/main. A rule that silently stopped matching
- * would fail here.
+ * importing around it (re-exports across layers, src/ reaching test/ or scripts/, scripts/ reaching a
+ * part's insides included), lets the tree through, and matches README.md's table; eslint keeps
+ * electron out of the core and deferred transactions out of src/main. A rule that silently stopped
+ * matching would fail here.
  */
 const root = process.cwd()
 type Layers = Record<string, { may: string[]; why: string }>
-const config = createRequire(join(root, 'package.json'))('./.dependency-cruiser.cjs') as IConfiguration & { layers: Layers }
+const config = createRequire(join(root, 'package.json'))('./.dependency-cruiser.cjs') as IConfiguration & { layers: Layers; roots: string[] }
 
 async function violations(baseDir: string): Promise<IViolation[]> {
   const { cruise } = await import('dependency-cruiser')
-  const result = await cruise(['src'], { ...config.options, baseDir, ruleSet: { forbidden: config.forbidden ?? [] }, validate: true })
+  const result = await cruise(config.roots, { ...config.options, baseDir, ruleSet: { forbidden: config.forbidden ?? [] }, validate: true })
   return (result.output as ICruiseResult).summary.violations
 }
 
@@ -101,16 +102,43 @@ const probes: Probe[] = [
   refuse('src/main/reports/__probe_unmapped.ts', "import { CoreError } from '../errors'\nexport const e = CoreError\n", 'unmapped', 'src/main/errors.ts'),
   refuse('src/main/orders/__probe_ring_a.ts', "import { b } from './__probe_ring_b'\nexport const a = () => b\n", 'no-circular', 'src/main/orders/__probe_ring_b.ts'),
   refuse('src/main/local/__probe_missing.ts', "import { nothing } from '../sync/no-such-module'\nexport const n = nothing\n", 'unresolvable', '../sync/no-such-module'),
+  // A layer re-exports only its own modules, even what it may import: customers/ may import orders/
+  // but not ordering-client/.
+  refuse('src/main/orders/__probe_reexport.ts', "export { ServiceClient } from '../ordering-client/client'\n", 're-export main/orders/', 'src/main/ordering-client/client.ts'),
+  refuse('src/main/orders/__probe_reexport_all.ts', "export * from '../local/price-groups'\n", 're-export main/orders/', 'src/main/local/price-groups.ts'),
+  refuse('src/main/orders/__probe_reexport_types.ts', "export type * from '../local/stock'\n", 're-export main/orders/', 'src/main/local/stock.ts'),
+  refuse('src/main/local/__probe_reexport_type.ts', "export type { Database } from '../db/database'\n", 're-export main/local/', 'src/main/db/database.ts'),
+  refuse('src/main/quotes/__probe_reexport_ns.ts', "export * as desk from '../orders/desk'\n", 're-export main/quotes/', 'src/main/orders/desk.ts'),
+  refuse('src/main/sync/__probe_reexport_shared.ts', "export { resourceNames } from '../../shared/synced'\n", 're-export main/sync/', 'src/shared/synced.ts'),
+  // src/ is the app: it never imports the tests or the scripts around it.
+  refuse('src/main/orders/__probe_test.ts', "import { helper } from '../../../test/support/__fixture_helper'\nexport const h = helper\n", 'src-alone', 'test/support/__fixture_helper.ts'),
+  refuse('src/main/core/__probe_scripts.ts', "export const load = () => import('../../../scripts/__fixture_script')\n", 'src-alone', 'scripts/__fixture_script.ts'),
+  refuse('src/renderer/src/__probe_test.ts', "import '../../../test/support/__fixture_helper'\n", 'src-alone', 'test/support/__fixture_helper.ts'),
+  // scripts/ go through a part's public entry, never its insides.
+  refuse('scripts/__probe_insides.ts', "import { createProfileManager } from '../src/main/profiles/manager'\nexport const m = createProfileManager\n", 'scripts-through-entries', 'src/main/profiles/manager.ts'),
+  refuse('scripts/__probe_insides_sync.ts', "export const load = () => import('../src/main/sync/engine')\n", 'scripts-through-entries', 'src/main/sync/engine.ts'),
 ]
 
 /** The other half of the circle. */
 const ringHalf = { file: 'src/main/orders/__probe_ring_b.ts', code: "import { a } from './__probe_ring_a'\nexport const b = () => a\n" }
 
+/** What the probes into test/ and scripts/ reach (the copy holds src/ alone). */
+const fixtures = [
+  { file: 'test/support/__fixture_helper.ts', code: 'export const helper = 1\n' },
+  { file: 'scripts/__fixture_script.ts', code: 'export const script = 1\n' },
+]
+
 /** Imports the map allows, so the rules are known not to refuse everything. */
 const allowed: { file: string; code: string }[] = [
   { file: 'src/main/local/__allowed_db.ts', code: "import type { Database } from '../db/database'\nexport type D = Database\n" },
-  { file: 'src/main/orders/__allowed_local.ts', code: "export { PriceGroups } from '../local/price-groups'\n" },
-  { file: 'src/main/core/__allowed_browse.ts', code: "export { BrowseQueries } from '../browse/queries'\n" },
+  { file: 'src/main/orders/__allowed_local.ts', code: "import { PriceGroups } from '../local/price-groups'\nexport const p = PriceGroups\n" },
+  { file: 'src/main/core/__allowed_browse.ts', code: "import { BrowseQueries } from '../browse/queries'\nexport const q = BrowseQueries\n" },
+  { file: 'src/main/orders/__allowed_own.ts', code: "export { OrderDesk } from './desk'\nexport type * from './request'\n" },
+  { file: 'src/renderer/src/__allowed_own.ts', code: "export * from './format'\n" },
+  // A package is no layer: the layer that owns it may hand on its types.
+  { file: 'src/main/db/__allowed_package.ts', code: "export type { Database } from 'better-sqlite3'\n" },
+  { file: 'scripts/__allowed_entries.ts', code: "export { createProfileManager } from '../src/main/profiles'\nexport { listPrice } from '../src/main/pricing'\nexport type { Result } from '../src/shared/result'\nexport { helper } from '../test/support/__fixture_helper'\n" },
+  { file: 'test/unit/__allowed_insides.ts', code: "import { SyncEngine } from '../../src/main/sync/engine'\nexport const e = SyncEngine\n" },
   { file: 'src/main/documents/__allowed_quotes.ts', code: "export const load = () => import('../quotes/desk')\n" },
   { file: 'src/main/shell/__allowed_electron.ts', code: "import { app } from 'electron'\nexport const a = app\n" },
   { file: 'src/preload/__allowed_electron.ts', code: "const { contextBridge } = require('electron')\nexport default contextBridge\n" },
@@ -126,7 +154,7 @@ describe('layering allow-list (.dependency-cruiser.cjs)', () => {
     base = mkdtempSync(join(tmpdir(), 'satchel-layers-'))
     cpSync(join(root, 'src'), join(base, 'src'), { recursive: true })
     symlinkSync(realpathSync(join(root, 'node_modules')), join(base, 'node_modules'), 'dir')
-    for (const { file, code } of [...probes.map((probe) => ({ file: probe.file, code: probe.code(base) })), ringHalf, ...allowed]) {
+    for (const { file, code } of [...probes.map((probe) => ({ file: probe.file, code: probe.code(base) })), ringHalf, ...fixtures, ...allowed]) {
       const path = join(base, file)
       mkdirSync(dirname(path), { recursive: true })
       writeFileSync(path, `${existsSync(path) ? readFileSync(path, 'utf8') : ''}${code}`)
