@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * The layering check of `npm run lint`: dependency-cruiser over src/ with .dependency-cruiser.cjs,
- * silent while the tree keeps the layers, and each refused import with its rule's reason when it does
- * not. `npx depcruise src --config .dependency-cruiser.cjs` gives the same verdict, and its other
- * reporters draw the graph.
+ * The layering check of `npm run lint`: dependency-cruiser over src/, test/ and scripts/ (one graph)
+ * with .dependency-cruiser.cjs, silent while the tree keeps the layers, and each refused import with
+ * its rule's reason when it does not. `npx depcruise src test scripts --config .dependency-cruiser.cjs`
+ * gives the same verdict, and its other reporters draw the graph.
  *
  * `node scripts/layers.mjs --table` writes the layering table of docs/architecture.md from the map
  * instead (the table test/unit/lint-rules.test.ts holds against it), so a moved boundary is one edit
@@ -45,7 +45,7 @@ if (process.argv.includes('--table') || process.argv.includes('--readme')) {
   process.exit(0)
 }
 
-const { output } = await cruise(['src'], { ...config.options, baseDir: root, ruleSet: { forbidden: config.forbidden }, validate: true })
+const { output } = await cruise(config.roots, { ...config.options, baseDir: root, ruleSet: { forbidden: config.forbidden }, validate: true })
 if (output.summary.violations.length > 0) {
   process.stdout.write((await format(output, { outputType: 'err-long' })).output)
   process.exitCode = 1
