@@ -6,7 +6,7 @@
 import { AppSettings } from '../settings/app-settings'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
+import { ambiguousCodeText, lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
 import { closeDatabase, type Database } from '../db/database'
 import { describeHolder, untilFree } from '../db/lease'
 import { CoreError, describeIssues } from '../errors'
@@ -147,8 +147,9 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       if (error.issues?.length) throw new InvalidDraftError(error.issues.map((issue) => ({ path: fileFieldOf[issue.path] ?? issue.path, message: issue.message })))
       throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
     }
-    const { check, lineIds, families } = order
+    const { check, lineIds, families, ambiguous } = order
     const familyOf = new Map(families.map((family) => [family.code, family]))
+    const ambiguousOf = new Map(ambiguous.map((found) => [found.code, found]))
     // Problems point at the file's own line indexes: a draft line at the first file line that made it.
     const problems: { path: string; message: string }[] = []
     const fileIndexOf = new Map<string, number>()
@@ -156,8 +157,10 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       const line = file.lines[index]!
       const code = line.sku ?? line.catalogItemGuid
       const family = code ? familyOf.get(code) : undefined
+      const couldMean = code ? ambiguousOf.get(code) : undefined
       const path = `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`
-      if (lineId === null && family) {
+      if (lineId === null && couldMean) problems.push({ path, message: ambiguousCodeText(couldMean) })
+      else if (lineId === null && family) {
         problems.push({ path, message: `${family.code} is the family ${family.title}, which is not ordered itself: order its members (items family ${family.guid} lists them)` })
       } else if (lineId === null) problems.push({ path, message: `${code} is not in this catalog` })
       else if (!fileIndexOf.has(lineId)) fileIndexOf.set(lineId, index)
