@@ -6,7 +6,7 @@
 import { AppSettings } from '../settings/app-settings'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { ambiguousCodeText, lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
+import { ambiguousCodeText, lineQtySchema, maxOrderLines, newCustomerSchema, shipToSchema, tooManyLinesMessage } from '../../shared/orders'
 import { closeDatabase, type Database } from '../db/database'
 import { describeHolder, untilFree } from '../db/lease'
 import { CoreError, describeIssues } from '../errors'
@@ -107,10 +107,14 @@ function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
   }
   let json: unknown
   try {
-    json = JSON.parse(text)
+    // Editors on Windows start a UTF-8 file with a byte order mark, which is no part of its JSON.
+    json = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text)
   } catch (error) {
     throw new InvalidDraftError([{ path: 'file', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }])
   }
+  // Counted before anything else is checked: a file past the cap is one answer, not an error per line.
+  const lines = typeof json === 'object' && json !== null ? (json as { lines?: unknown }).lines : undefined
+  if (Array.isArray(lines) && lines.length > maxOrderLines) throw new InvalidDraftError([{ path: 'lines', message: `${tooManyLinesMessage()} This file has ${lines.length.toLocaleString('en-US')}.` }])
   const parsed = draftFileSchema.safeParse(json)
   if (!parsed.success) throw new InvalidDraftError(describeIssues(parsed.error).map((i) => ({ path: i.path === '(argument)' ? '' : i.path, message: i.message })))
   return parsed.data
