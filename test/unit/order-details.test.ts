@@ -69,3 +69,12 @@ describe('what the rep is told about an order', () => {
     expect(details.tracking('order-1')).toMatchObject({ changed: false, openedAt: '2026-11-25T13:00:00.000Z' })
   })
 })
+
+describe('an order’s related orders', () => {
+  it('never list the order itself, and list each other order once, even when the service repeats them', () => {
+    const placed = { ...order(8, [{ qty: 2, shipped: 1, backordered: 1 }]), id: 101 }
+    const backorder = { guid: 'order-2', id: 102, name: 'HP-1-BO1', parent_order_id: 101, order_state_id: 1 }
+    details.record(placed, [placed, backorder, placed, backorder], '2026-11-25T10:00:00.000Z')
+    expect(details.tracking('order-1')?.related.map((other) => [other.guid, other.name, other.relation])).toEqual([['order-2', 'HP-1-BO1', 'backorder']])
+  })
+})

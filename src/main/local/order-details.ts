@@ -227,15 +227,13 @@ export class OrderDetails {
       totals,
       lines: linesOf(order),
       timeline: [...serviceSteps, ...seen].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
-      related: related
-        .filter((other) => typeof other.guid === 'string')
-        .map((other) => ({
-          guid: other.guid as string,
-          name: textOrNull(other.name),
-          relation: parentId !== null && numberOrNull(other.id) === parentId ? ('parent' as const) : ('backorder' as const),
-          state: stateOf(other).name,
-          held: this.history.has(other.guid as string),
-        })),
+      related: relatedOthers(order, guid, related).map((other) => ({
+        guid: other.guid,
+        name: textOrNull(other.name),
+        relation: parentId !== null && numberOrNull(other.id) === parentId ? ('parent' as const) : ('backorder' as const),
+        state: stateOf(other).name,
+        held: this.history.has(other.guid),
+      })),
       summary: statusSummary(order),
       changed: row.status_key !== row.opened_status_key,
       openedAt: row.opened_at,
@@ -267,6 +265,20 @@ export class OrderDetails {
       })
       .map(toChange)
   }
+}
+
+/**
+ * The service's related orders without the order itself (an order that names itself its parent comes
+ * back as its own parent and its own backorder) and each once, as the copies stored before say too.
+ */
+function relatedOthers(order: Json, guid: string, related: Json[]): (Json & { guid: string })[] {
+  const ownId = numberOrNull(order.id)
+  const seen = new Set([guid])
+  return related.filter((other): other is Json & { guid: string } => {
+    if (typeof other.guid !== 'string' || seen.has(other.guid) || (ownId !== null && numberOrNull(other.id) === ownId)) return false
+    seen.add(other.guid)
+    return true
+  })
 }
 
 function toChange(row: ChangeRow): OrderChange {
