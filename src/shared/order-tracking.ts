@@ -69,6 +69,8 @@ const orderTrackingSchema = z.object({
   /** Its status changed since the rep last opened it. */
   changed: z.boolean(),
   openedAt: z.string().nullable(),
+  /** The supplier's latest copy could not be read (impossible figures, too large): what is shown is the last good one. */
+  latestUnreadable: z.object({ at: z.string(), reason: z.string() }).nullable(),
 })
 export type OrderTracking = z.infer<typeof orderTrackingSchema>
 

@@ -78,3 +78,32 @@ describe('an order’s related orders', () => {
     expect(details.tracking('order-1')?.related.map((other) => [other.guid, other.name, other.relation])).toEqual([['order-2', 'HP-1-BO1', 'backorder']])
   })
 })
+
+describe('a copy with impossible figures', () => {
+  const good = () => ({ ...order(8, [{ qty: 2, shipped: 1 }, { qty: 3 }]), grand_total: 10, sub_total: 10 })
+  const impossible: [string, (copy: Record<string, unknown>) => void, RegExp][] = [
+    ['a negative quantity', (copy) => ((copy.Order_Items as Record<string, unknown>[])[1]!.qty = -3), /qty -3/],
+    ['more shipped than ordered', (copy) => ((copy.Order_Items as Record<string, unknown>[])[0]!.qty_shipped = 2.5), /qty_shipped 2.5 of 2/],
+    ['a pending quantity past any order', (copy) => ((copy.Order_Items as Record<string, unknown>[])[1]!.qty_pending = 1e308), /qty_pending 1e\+308/],
+    ['a grand total of minus a billion', (copy) => (copy.grand_total = -1_000_000_000), /grand_total -1000000000/],
+  ]
+
+  for (const [what, spoil, named] of impossible) {
+    it(`is refused for ${what}: the last good copy stays, marked, its summary and lines agreeing`, () => {
+      details.record(good(), [], '2026-11-25T10:00:00.000Z')
+      const bad = { ...good(), updated_at: '2026-11-26T10:00:00.000Z' }
+      spoil(bad)
+      details.record(bad, [], '2026-11-26T10:00:00.000Z')
+      const shown = details.tracking('order-1')!
+      expect(shown.lines.map((line) => [line.qtyOrdered, line.qtyShipped, line.qtyPending])).toEqual([[2, 1, 0], [3, 0, 0]])
+      expect(shown.totals.grandTotal).toBe(10)
+      expect(shown.summary).toBe('Shipped 0 of 2 lines')
+      expect(shown.fetchedAt).toBe('2026-11-25T10:00:00.000Z')
+      expect(shown.latestUnreadable).toEqual({ at: '2026-11-26T10:00:00.000Z', reason: expect.stringMatching(named) })
+      // The same version is not fetched again; a newer one is.
+      expect(details.refusedVersion('order-1')).toBe('2026-11-26T10:00:00.000Z')
+      details.record({ ...good(), updated_at: '2026-11-27T10:00:00.000Z' }, [], '2026-11-27T10:00:00.000Z')
+      expect(details.tracking('order-1')!.latestUnreadable).toBeNull()
+    })
+  }
+})

@@ -113,7 +113,7 @@ export function runOrderShow(global: GlobalOptions, options: { order: string }, 
       totals: tracked?.totals ?? { subTotal: order.totals.subTotal, tax: order.totals.tax, shipping: order.totals.shipping, discount: order.totals.discount, grandTotal: order.totals.grandTotal },
       changed: tracked?.changed ?? false,
     }
-    const result = { order: header, lines, timeline: tracked?.timeline ?? [], related: tracked?.related ?? [], fetchedAt: tracked?.fetchedAt ?? null }
+    const result = { order: header, lines, timeline: tracked?.timeline ?? [], related: tracked?.related ?? [], fetchedAt: tracked?.fetchedAt ?? null, latestUnreadable: tracked?.latestUnreadable ?? null }
     const qty = (value: number | null) => (value === null ? '—' : String(value))
     const human = [
       `Order ${order.name ?? order.guid}  ${header.customerName ?? ''}`,
@@ -129,6 +129,7 @@ export function runOrderShow(global: GlobalOptions, options: { order: string }, 
       ...(result.related.length > 0 ? ['', 'Related', ...result.related.map((related) => `  ${related.relation} ${related.name ?? related.guid} (${related.state})${related.held ? '' : ' — loads at the next sync'}`)] : []),
       '',
       result.fetchedAt ? `Fetched ${result.fetchedAt}` : 'Not fetched in full yet: shipped and backordered quantities come with the next sync.',
+      ...(result.latestUnreadable ? [`The supplier's latest copy could not be read (${result.latestUnreadable.at}: ${result.latestUnreadable.reason}); this is the last good one.`] : []),
     ].join('\n')
     output.result(result, human)
     return 0
