@@ -254,4 +254,28 @@ describe('full orders during sync, against the double', () => {
     expect((await laptop.sync()).orderDetails).toEqual({ fetched: 1, failed: 0, waiting: 0 })
     expect(laptop.details.tracking(guid)).toMatchObject({ onHold: true, latestUnreadable: null })
   })
+
+  it('a reply too large to read (18.9 MB) is remembered for that version and said so, not fetched again every sync', async () => {
+    laptop = await startLaptop()
+    await laptop.sync()
+    laptop.fetched()
+    const control = laptop.service.control
+    const order = recentOrders(laptop.service).find((candidate) => candidate.order_state_id === 2 && candidate.is_on_hold !== true)!
+    const guid = String(order.guid)
+    control.fulfilOrder(guid, { kind: 'hold', onHold: true })
+    const fault = control.addFault({ route: detailRoute, type: 'oversized', bytes: 18_900_000 })
+
+    const report = await laptop.sync()
+    expect(report.orderDetails).toEqual({ fetched: 0, failed: 0, unreadable: [{ guid, reason: expect.stringMatching(/too large/) }], waiting: 0 })
+    expect(laptop.fetched()).toEqual([guid])
+    expect(laptop.details.tracking(guid)).toMatchObject({ onHold: false, latestUnreadable: { reason: expect.stringMatching(/too large.*announced 18 MB/) } })
+
+    expect((await laptop.sync()).orderDetails).toEqual({ fetched: 0, failed: 0, waiting: 0 })
+    expect(laptop.fetched()).toEqual([])
+    // A newer version is worth asking for: the supplier may have trimmed it.
+    control.removeFault(fault)
+    control.update('order', guid, { note: 'Gate code 4411' })
+    expect((await laptop.sync()).orderDetails).toEqual({ fetched: 1, failed: 0, waiting: 0 })
+    expect(laptop.details.tracking(guid)).toMatchObject({ onHold: true, latestUnreadable: null })
+  })
 })

@@ -62,8 +62,16 @@ export async function fetchOrderDetails(args: {
       } else fetched++
       transientInARow = 0
     } catch (caught) {
-      failed++
       const error = caught instanceof ServiceError ? caught : null
+      // The same version would be as large at every run: remembered, so it is said once, not fetched again.
+      if (error?.kind === 'tooLarge') {
+        const reason = `too large to read: ${error.message}`
+        details.refuse(candidate.guid, candidate.updatedAt, new Date(clock.now()).toISOString(), reason)
+        unreadable.push({ guid: candidate.guid, reason })
+        logger.warn('a full order was too large to read; that version is not fetched again', { order: candidate.guid, message: error.message })
+        continue
+      }
+      failed++
       logger.warn('fetching a full order failed; it is fetched at the next sync', { order: candidate.guid, kind: error?.kind, status: error?.status, message: caught instanceof Error ? caught.message : String(caught) })
       if (!error || error.kind === 'cancelled' || error.kind === 'credentials') break
       // One dropped connection or 503 is that order's; three in a row is the service or the network gone.
