@@ -107,3 +107,38 @@ describe('a copy with impossible figures', () => {
     })
   }
 })
+
+describe('an order sent from this laptop', () => {
+  const sent = [
+    { catalogItemGuid: 'item-a', sku: 'A-1', qty: 2 },
+    { catalogItemGuid: 'item-b', sku: 'B-1', qty: 5 },
+    { catalogItemGuid: 'item-c', sku: 'C-1', qty: 4 },
+  ]
+  const copy = (items: Record<string, unknown>[]) => ({ ...order(2, []), api_guid: 'AG-1', Order_Items: items.map((item, index) => ({ item_no: index + 1, qty_shipped: 0, qty_backordered: 0, qty_pending: 0, ...item })) })
+
+  it('marks each line that differs from what was sent, and names what was sent but is not there', () => {
+    details.record(
+      copy([
+        { catalog_item_guid: 'item-a', sku: 'A-1', qty: 2 },
+        // Line 2 was replaced by an item never ordered; line 3's quantity changed.
+        { catalog_item_guid: 'item-z', sku: 'Z-9', qty: 5 },
+        { catalog_item_guid: 'item-c', sku: 'C-1', qty: 40 },
+      ]),
+      [],
+      '2026-11-25T10:00:00.000Z',
+    )
+    const shown = details.tracking('order-1', (apiGuid) => (apiGuid.toLowerCase() === 'ag-1' ? sent : null))!
+    expect(shown.lines.map((line) => [line.sku, line.notAsSent])).toEqual([
+      ['A-1', null],
+      ['Z-9', 'Differs from what was sent: not on the order as sent.'],
+      ['C-1', 'Differs from what was sent: sent as 4.'],
+    ])
+    expect(shown.sentMissing).toEqual([{ sku: 'B-1', qty: 5 }])
+  })
+
+  it('takes a backorder split off the line as the quantity sent, and marks nothing on an order not sent from here', () => {
+    details.record(copy([{ catalog_item_guid: 'item-a', sku: 'A-1', qty: 1, qty_shipped: 1, qty_backordered: 1 }]), [], '2026-11-25T10:00:00.000Z')
+    expect(details.tracking('order-1', () => [sent[0]!])!.lines.map((line) => line.notAsSent)).toEqual([null])
+    expect(details.tracking('order-1', () => null)).toMatchObject({ lines: [{ notAsSent: null }], sentMissing: [] })
+  })
+})

@@ -7,6 +7,7 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { OrderChange, OrderTracking, TrackedLine } from '../../shared/order-tracking'
 import { customerOfOrder } from './customers'
+import { compareWithSent, type SentLine } from './order-as-sent'
 import { impossibleFigures } from './order-figures'
 import { historyOrderOfDetail, historyOrders, OrderHistory } from './order-history'
 
@@ -73,7 +74,7 @@ function stateOf(order: Json): { id: number | null; name: string } {
   return { id, name: name ?? (id !== null ? (knownStates[id] ?? `State ${id}`) : 'Unknown') }
 }
 
-function linesOf(order: Json): TrackedLine[] {
+function linesOf(order: Json): Omit<TrackedLine, 'notAsSent'>[] {
   return arrayOf(order.Order_Items).map((line) => {
     const item = objectOf(line.Catalog_Item)
     return {
@@ -226,8 +227,11 @@ export class OrderDetails {
     return this.refusals.get.get(guid)?.order_updated_at
   }
 
-  /** The order as last fetched, for the order screen and `satchel orders show`; null before its first fetch. */
-  tracking(guid: string): OrderTracking | null {
+  /**
+   * The order as last fetched, for the order screen and `satchel orders show`; null before its first
+   * fetch. `sentLinesOf` answers the lines this laptop sent under an api_guid (null: not sent from here).
+   */
+  tracking(guid: string, sentLinesOf: (apiGuid: string) => readonly SentLine[] | null = () => null): OrderTracking | null {
     const row = this.selectDetail.get(guid)
     if (!row) return null
     const refused = this.refusals.get.get(guid)
@@ -242,6 +246,8 @@ export class OrderDetails {
     }))
     const seen = this.selectSightings.all(guid).map((sighting) => ({ at: sighting.seen_at, source: 'seen' as const, state: sighting.state_name ?? 'Unknown', who: null, summary: sighting.summary }))
     const parentId = numberOrNull(order.parent_order_id)
+    const apiGuid = textOrNull(order.api_guid)
+    const asSent = compareWithSent(arrayOf(order.Order_Items), apiGuid ? sentLinesOf(apiGuid) : null)
     const totals = {
       subTotal: numberOrNull(order.sub_total),
       tax: numberOrNull(order.tax),
@@ -261,7 +267,8 @@ export class OrderDetails {
       shipDate: textOrNull(order.ship_date),
       deliveryDate: textOrNull(order.delivery_date),
       totals,
-      lines: linesOf(order),
+      lines: linesOf(order).map((line, index) => ({ ...line, notAsSent: asSent.notAsSent[index] ?? null })),
+      sentMissing: asSent.sentMissing,
       timeline: [...serviceSteps, ...seen].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
       related: relatedOthers(order, guid, related).map((other) => ({
         guid: other.guid,
