@@ -74,6 +74,14 @@ describe('a SKU typed, scanned, pasted or queued', () => {
   })
 })
 
+describe('a reorder of lines named by SKU', () => {
+  it('names a line whose SKU could mean two items, instead of dropping it unsaid', () => {
+    const { check, notOffered } = desk.reorder({ customerGuid: '', catalogGuid: catalog, lines: [{ sku: 'Dpr-10001', name: 'Dust pan', qty: 2 }, { sku: 'xyz-1', name: 'Only', qty: 1 }] })
+    expect(check.draft.lines.map((line) => line.catalogItemGuid)).toEqual([guidOf(3)])
+    expect(notOffered).toEqual([{ sku: 'Dpr-10001', name: 'Dust pan', reason: expect.stringContaining('differ only in capitals (DPR-10001, dpr-10001)') }])
+  })
+})
+
 describe('the local copy’s reads by SKU', () => {
   it('follow the same rule: exact first, a unique match in other capitals, else none', () => {
     const items = new CatalogItems(db)
