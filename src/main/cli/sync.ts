@@ -131,7 +131,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       ) +
       `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.` +
       (report.orderDetails
-        ? `\nFull orders: ${report.orderDetails.fetched} fetched${report.orderDetails.failed ? `, ${report.orderDetails.failed} failed` : ''}${report.orderDetails.waiting ? `, ${report.orderDetails.waiting} left for the next sync` : ''}.`
+        ? `\nFull orders: ${report.orderDetails.fetched} fetched${report.orderDetails.failed ? `, ${report.orderDetails.failed} failed` : ''}${unreadableText(report.orderDetails.unreadable)}${report.orderDetails.waiting ? `, ${report.orderDetails.waiting} left for the next sync` : ''}.`
         : '') +
       warnings.map((warning) => `\nWarning: ${warning}`).join('')
     // A remove waits for the sync's lease, but the lease ends before this process does: a profile
@@ -149,4 +149,10 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     await client?.close()
     closeDatabase(db)
   }
+}
+
+/** The full orders whose latest copy could not be kept, by order and why: the rep's last good copy stays. */
+function unreadableText(unreadable: readonly { guid: string; reason: string }[] = []): string {
+  if (unreadable.length === 0) return ''
+  return `, ${unreadable.length} could not be read (${unreadable.map((order) => `${order.guid}: ${order.reason}`).join('; ')})`
 }
