@@ -125,4 +125,9 @@ describe('explainDatabaseError: SQLite codes in words, one place for the app and
     expect(explainDatabaseError(sqliteError('SQLITE_CONSTRAINT_UNIQUE'), path, 'cli')).toBeNull()
     expect(explainDatabaseError(new Error('boom'), path, 'cli')).toBeNull()
   })
+
+  it('a file gone between the look and the open (a profile removed meanwhile): NOT_FOUND, not SQLite\'s "unable to open"', () => {
+    const gone = newPath()
+    expect(explainDatabaseError(sqliteError('SQLITE_CANTOPEN'), gone, 'cli')).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining(`No Satchel database at ${gone}`) })
+  })
 })

@@ -82,6 +82,10 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
   }
 }
 
+function isFile(path: string): boolean {
+  return path !== '' && path !== ':memory:'
+}
+
 function isWritable(path: string): boolean {
   try {
     accessSync(path, constants.W_OK)
@@ -158,7 +162,9 @@ export function explainDatabaseError(error: unknown, path: string, audience: Aud
   return explained
 }
 
-function explainSqliteCode(code: string, path: string, audience: Audience): DatabaseFileError | null {
+function explainSqliteCode(code: string, path: string, audience: Audience): CoreError | null {
+  // The file went between a command's look for it and SQLite's open (a profile removed meanwhile).
+  if (code.startsWith('SQLITE_CANTOPEN') && isFile(path) && !existsSync(path)) return new CoreError('NOT_FOUND', `No Satchel database at ${path} (it was removed or moved while this command ran)`)
   if (code === 'SQLITE_NOTADB') return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'it is not an SQLite database file' }, audience)
   if (code.startsWith('SQLITE_CORRUPT')) return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'parts of it are damaged or missing' }, audience)
   if (code === 'SQLITE_READONLY_DIRECTORY') return new DatabaseFileError(path, { kind: 'readOnly', cause: 'folder' }, audience)
