@@ -20,6 +20,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import BetterSqlite3 from 'better-sqlite3'
 import { startOrdersHarness } from '../integration/orders-support'
+import { folderWithProfileB } from '../support/profile-folder'
 import { root } from './support'
 
 const { values } = parseArgs({ options: { kills: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' } } })
@@ -113,16 +114,7 @@ async function main(): Promise<void> {
   let runs = 0
   for (let run = 0; tally.kills < kills && run < kills * 4; run += 1) {
     runs += 1
-    const dataDir = mkdtempSync(join(scratch, 'data-'))
-    copyFileSync(template, join(dataDir, 'satchel.db'))
-    const bDb = join(dataDir, 'profile-b.db')
-    copyFileSync(template, bDb)
-    const profiles = [
-      { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-11-01T00:00:00.000Z' },
-      { id: 'b', name: 'B', supplier: null, databaseFile: 'profile-b.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
-    ]
-    writeFileSync(join(dataDir, 'profiles.json'), JSON.stringify({ version: 1, profiles }))
-    const env = { SATCHEL_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/satchel-drill-bus' }
+    const { dataDir, bDb, env } = folderWithProfileB(template, scratch)
 
     const writerKind = run % 2 === 0 ? 'queue' : 'sync'
     const writer = writerKind === 'queue' ? start(['order', 'queue', '--file', orderFile, '--profile', 'B', '--json'], env) : start(['sync', '--profile', 'B', '--full', '--json'], { ...env, ...credentials })

@@ -16,6 +16,7 @@ import { silentLogger, systemClock } from '../../src/main/ports'
 import { cli, json, root, type Run } from '../support/cli'
 import type { Orderable } from '../support/orderable'
 import { unzipAll } from '../support/unzip'
+import { folderWithProfileB } from '../support/profile-folder'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
 let harness: OrdersHarness
@@ -39,18 +40,7 @@ afterAll(async () => {
 })
 
 /** A data folder with Main and B, B holding a synced copy with nothing unsent. */
-function folderWithB(): { dataDir: string; bDb: string; env: Record<string, string> } {
-  const dataDir = mkdtempSync(join(scratch, 'data-'))
-  copyFileSync(template, join(dataDir, 'satchel.db'))
-  const bDb = join(dataDir, 'profile-b.db')
-  copyFileSync(template, bDb)
-  const profiles = [
-    { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-11-01T00:00:00.000Z' },
-    { id: 'b', name: 'B', supplier: null, databaseFile: 'profile-b.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
-  ]
-  writeFileSync(join(dataDir, 'profiles.json'), JSON.stringify({ version: 1, profiles }))
-  return { dataDir, bDb, env: { SATCHEL_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/satchel-test-bus' } }
-}
+const folderWithB = () => folderWithProfileB(template, scratch)
 
 /** Queues an order the way `order queue` does (the same desk, compose and commit), on `db`. */
 function queueOn(db: Database): string {
