@@ -36,6 +36,19 @@ function watchedMonitor(options: { visible?: boolean; waiting?: () => boolean } 
 }
 
 describe('the watched schedule', () => {
+  it('goes on checking when whether work waits cannot be read (the database gone under the core): no throw from its timer', async () => {
+    const { monitor, probe } = watchedMonitor({
+      visible: false,
+      waiting: () => {
+        throw new TypeError('The database connection is not open')
+      },
+    })
+    monitor.start()
+    await vi.advanceTimersByTimeAsync(2 * 60 * 60_000)
+    expect(probe.mock.calls.length).toBeGreaterThan(1)
+    monitor.stop()
+  })
+
   it('turns offline and back online within 10 s while the window is visible, with no input', async () => {
     const { monitor, set } = watchedMonitor()
     monitor.start()

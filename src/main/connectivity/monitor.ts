@@ -168,7 +168,17 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
   const attentionMs = options.attentionMs ?? 60_000
   const recheckOnlineMs = options.recheckOnlineMs ?? 20 * 60_000
   const recheckOfflineMs = options.recheckOfflineMs ?? 2 * 60_000
-  const hasWaitingWork = options.hasWaitingWork ?? (() => false)
+  const askWaitingWork = options.hasWaitingWork ?? (() => false)
+  // Asked from timers: a database gone under the core (unplugged, locked by another program) must
+  // not throw there and end the process; the rep's own calls meet it and are told.
+  const waitingWork = () => {
+    try {
+      return askWaitingWork()
+    } catch (error) {
+      logger.warn('whether work waits could not be read', { error: error instanceof Error ? error.message : String(error) })
+      return false
+    }
+  }
   let windowVisible = options.windowVisible ?? true
   // Durations (attention, a Retry-After, an outage) are measured on the monotonic clock where there
   // is one, so a wall clock set back or forward neither stretches nor cuts them.
@@ -271,7 +281,7 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     return elapsed < 0 ? Infinity : elapsed
   }
   /** Someone is waiting on the answer: work waits (orders, a sync), or the rep acted a moment ago. */
-  const attentive = () => hasWaitingWork() || (actedAt !== null && steady() - actedAt < attentionMs)
+  const attentive = () => waitingWork() || (actedAt !== null && steady() - actedAt < attentionMs)
   const interval = () => {
     const active = attentive()
     if (state.online) return active ? activeOnlineMs : recheckOnlineMs
