@@ -15,7 +15,7 @@ import { BrowseQueries } from '../../src/main/browse/queries'
 import { Retention } from '../../src/main/local/retention'
 import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/local/rows'
 import { LocalCopy, bulkCacheSize } from '../../src/main/local/copy'
-import { indexBuildCacheSize } from '../../src/main/local/catalog-items'
+import { indexBuildCacheSize } from '../../src/main/local/catalog-items/sql'
 
 const directories: string[] = []
 afterEach(() => {

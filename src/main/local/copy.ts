@@ -3,7 +3,7 @@
  * categories they carry, and the note that the page is done, so an interrupted run resumes where it
  * stopped and the renderer can read between pages. After a full listing, rows it did not see are
  * pruned. Records become column values in rows.ts; runs, pages and cursors are kept in sync-state.ts.
- * Each table's SQL is its home's (catalog-items.ts, catalogs.ts, customers.ts, order-history.ts,
+ * Each table's SQL is its home's (catalog-items/, catalogs.ts, customers.ts, order-history.ts,
  * price-groups.ts): this file orders the writes and names no synced table.
  */
 import type { Database, Statement } from 'better-sqlite3'
@@ -16,7 +16,8 @@ import { prepareItemPage, type PreparedItemPage } from './item-page'
 import type { IndexedRow, SearchIndex } from './search-index'
 import { SyncState } from './sync-state'
 import type { SyncedTable, TableStatements } from './synced-table'
-import { CatalogItemWrites, catalogItemsTable, deferrableItemIndexes, storedCountPlace, valuesCountPlace, withIndexBuildCache } from './catalog-items'
+import { CatalogItemWrites, storedCountPlace, valuesCountPlace } from './catalog-items/writes'
+import { catalogItemsTable, deferrableItemIndexes, withIndexBuildCache } from './catalog-items/sql'
 import { CatalogWrites, Catalogs, catalogsTable, categoriesTable } from './catalogs'
 import { CatalogUpkeep } from './catalog-upkeep'
 import { CustomerWrites, customersTable } from './customers'

@@ -1,5 +1,5 @@
 /**
- * The paging and full-text machinery the catalog item and customer searches share (catalog-items.ts,
+ * The paging and full-text machinery the catalog item and customer searches share (catalog-items/reads.ts,
  * customers.ts own their SQL and hand its parts here), and the statement cache for queries whose SQL
  * varies with their filters. It names no table.
  */
