@@ -318,14 +318,13 @@ export class CatalogItems {
     // hold the newest ids, so one of them would place the whole catalog at the top of the shared
     // search index (a one-letter count went from 12 ms to 0.3 s at a million items after the bench's deltas).
     const listing = this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')
-    const [found] = this.searches.all<Record<string, number | null>>(
+    const [found] = this.searches.all<{ local_id: number | null }>(
       `SELECT coalesce(
          (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} AND listed_run IS NOT NULL LIMIT 1),
-         (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1))`,
+         (SELECT local_id FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1)) AS local_id`,
       { catalog: catalogGuid },
     )
-    // Its one column, unnamed: local-copy.test.ts tells the reads of one row by their closing LIMIT 1.
-    const one = (found && Object.values(found)[0]) ?? undefined
+    const one = found?.local_id ?? undefined
     const first = this.statements.firstLocalId.get() ?? null
     const last = this.statements.lastLocalId.get() ?? null
     return one !== undefined && first !== null && last !== null && one - first > last - one
