@@ -51,7 +51,7 @@ const homes: Record<string, string> = {
   catalogs: 'src/main/local/catalogs.ts',
   categories: 'src/main/local/catalogs.ts',
   price_groups: 'src/main/local/price-groups.ts',
-  deferred_indexes: 'src/main/local/copy.ts',
+  deferred_indexes: 'src/main/local/deferred-indexes.ts',
   order_details: 'src/main/local/order-details.ts',
   order_detail_sightings: 'src/main/local/order-details.ts',
 }

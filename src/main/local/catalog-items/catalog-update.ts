@@ -218,7 +218,7 @@ export class CatalogItemUpkeep {
   /**
    * Whether migration 21 left work: the catalog keys of rows stored before it to fill
    * (catalog_item_keys_fill), or an item index still headed by the guid. One a first sync deferred
-   * meanwhile (LocalCopy.deferIndexes) is met once that sync has built it again.
+   * meanwhile (DeferredItemIndexes.defer) is met once that sync has built it again.
    */
   keysWaiting(): boolean {
     return this.keysFillNote() !== undefined || this.guidHeadedIndex() !== null

@@ -52,7 +52,7 @@ function prepareItemUpdate(db: Database, assigned: StoredItemColumn[], relists: 
 /**
  * What sync writes of items, bound by position (storedItemValues: what the writer thread is posted)
  * and found by local_id, not ON CONFLICT (guid): the guid index may wait for the end of a first sync
- * (LocalCopy.deferIndexes). Statements are prepared once, here: a first sync inserts thousands of
+ * (DeferredItemIndexes.defer). Statements are prepared once, here: a first sync inserts thousands of
  * items a second through them.
  */
 export class CatalogItemWrites {
