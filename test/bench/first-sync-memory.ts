@@ -202,7 +202,7 @@ async function main(): Promise<void> {
     clearInterval(sampler)
     take()
     const items = measured.report.resources.catalogItems.upserted
-    // The writer's map of items stored off their service id (LocalCopy's itemsOffTheirIds) held an
+    // The writer's map of items stored off their service id (DeferredItemIndexes' itemsOffTheirIds) held an
     // entry for each of these while the first sync ran: it must not grow with the catalog.
     const offTheirIds = satchel.db.prepare<[], number>('SELECT count(*) FROM catalog_item_rows WHERE id IS NULL OR local_id IS NOT id').pluck().get() ?? 0
     await satchel.close()

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { CatalogItemUpkeep } from '../../src/main/local/catalog-items'
+import { CatalogItemUpkeep } from '../../src/main/local/catalog-items/catalog-update'
 import { cli, json } from '../support/cli'
 import { schema9Laptop, type Schema9Laptop } from '../support/upgraded-laptop'
 

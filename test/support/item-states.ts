@@ -6,7 +6,7 @@
  */
 import { wordPrefixQuery } from '../../src/main/browse/search'
 import type { Database } from '../../src/main/db/database'
-import type { CatalogItems } from '../../src/main/local/catalog-items'
+import type { CatalogItems } from '../../src/main/local/catalog-items/reads'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'

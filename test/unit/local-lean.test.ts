@@ -15,7 +15,7 @@ import { BrowseQueries } from '../../src/main/browse/queries'
 import { Retention } from '../../src/main/local/retention'
 import { catalogItemProblem, catalogItemRow, categoriesOf, categoryRow, leanItemExtra } from '../../src/main/local/rows'
 import { LocalCopy, bulkCacheSize } from '../../src/main/local/copy'
-import { indexBuildCacheSize } from '../../src/main/local/catalog-items'
+import { indexBuildCacheSize } from '../../src/main/local/catalog-items/sql'
 
 const directories: string[] = []
 afterEach(() => {
@@ -276,7 +276,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
     const newer = (id: number, overrides: Record<string, unknown> = {}) => fullItem(id, { name: `Newer ${id}`, updated_at: '2027-06-01T00:00:00.000Z', ...overrides })
     // Item 3 has no id; item 4 comes with item 1's id, so it is stored under a key SQLite picks.
     store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2), fullItem(3, { id: null }), fullItem(4, { id: 1 })], fresh)
-    const offTheirIds = (of: LocalCopy) => (of as unknown as { itemsOffTheirIds: Map<string, number> }).itemsOffTheirIds
+    const offTheirIds = (of: LocalCopy) => (of as unknown as { deferred: { itemsOffTheirIds: Map<string, number> } }).deferred.itemsOffTheirIds
     expect([...offTheirIds(store).keys()].sort()).toEqual(['item-3', 'item-4'])
     expect(store.applyCatalogItems('cat-a', [newer(1), fullItem(2), newer(3, { id: null }), newer(4, { id: 1 })], fresh)).toMatchObject({ fetched: 4, upserted: 3 })
     closeDatabase(db)

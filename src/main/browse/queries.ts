@@ -32,7 +32,7 @@ import type {
 } from '../../shared/synced'
 import { ITEM_COUNT_CAP } from '../../shared/synced'
 import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
-import { CatalogItems, type ItemRow } from '../local/catalog-items'
+import { CatalogItems, type ItemRow } from '../local/catalog-items/reads'
 import { Catalogs } from '../local/catalogs'
 import { Customers, type CustomerRow } from '../local/customers'
 import { localMidnight, OrderHistory, type OrderListOptions, type OrderRow } from '../local/order-history'

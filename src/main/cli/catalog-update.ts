@@ -6,7 +6,7 @@
  * keeps it from running beside the app's.
  */
 import type { Database } from '../db/database'
-import { CatalogItemUpkeep } from '../local/catalog-items'
+import { CatalogItemUpkeep } from '../local/catalog-items/catalog-update'
 import { CatalogUpkeep, type CatalogUpkeepJob } from '../local/catalog-upkeep'
 import { CliFailure } from './errors'
 

@@ -1,6 +1,6 @@
 import type { UsualItem } from '../../shared/quotes'
 import type { Database } from '../db/database'
-import { CatalogItems } from '../local/catalog-items'
+import { CatalogItems } from '../local/catalog-items/reads'
 import { Customers } from '../local/customers'
 import { OrderHistory } from '../local/order-history'
 import { CoreError } from '../errors'

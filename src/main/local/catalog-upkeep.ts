@@ -14,7 +14,8 @@
  */
 import type { Database } from 'better-sqlite3'
 import { SettingsTable } from '../db/settings'
-import { CatalogItemUpkeep, CatalogItemWrites } from './catalog-items'
+import { CatalogItemUpkeep } from './catalog-items/catalog-update'
+import { CatalogItemWrites } from './catalog-items/writes'
 import { CatalogWrites as CatalogListWrites } from './catalogs'
 
 export type CatalogUpkeepJob = 'leanItems' | 'families' | 'filters' | 'itemKeys' | 'counts'

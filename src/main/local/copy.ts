@@ -3,7 +3,7 @@
  * categories they carry, and the note that the page is done, so an interrupted run resumes where it
  * stopped and the renderer can read between pages. After a full listing, rows it did not see are
  * pruned. Records become column values in rows.ts; runs, pages and cursors are kept in sync-state.ts.
- * Each table's SQL is its home's (catalog-items.ts, catalogs.ts, customers.ts, order-history.ts,
+ * Each table's SQL is its home's (catalog-items/, catalogs.ts, customers.ts, order-history.ts,
  * price-groups.ts): this file orders the writes and names no synced table.
  */
 import type { Database, Statement } from 'better-sqlite3'
@@ -16,7 +16,9 @@ import { prepareItemPage, type PreparedItemPage } from './item-page'
 import type { IndexedRow, SearchIndex } from './search-index'
 import { SyncState } from './sync-state'
 import type { SyncedTable, TableStatements } from './synced-table'
-import { CatalogItemWrites, catalogItemsTable, deferrableItemIndexes, storedCountPlace, valuesCountPlace, withIndexBuildCache } from './catalog-items'
+import { CatalogItemWrites, storedCountPlace, valuesCountPlace } from './catalog-items/writes'
+import { catalogItemsTable } from './catalog-items/sql'
+import { DeferredItemIndexes } from './deferred-indexes'
 import { CatalogWrites, Catalogs, catalogsTable, categoriesTable } from './catalogs'
 import { CatalogUpkeep } from './catalog-upkeep'
 import { CustomerWrites, customersTable } from './customers'
@@ -81,7 +83,7 @@ export type SyncedTableName = keyof typeof tables
 /**
  * SQLite page cache during a sync, in KiB (negative: a size, not a page count). 24 MB once kept a
  * first sync's indexes in memory while rows arrived in random order for each; those indexes now wait
- * until the last catalog (deferIndexes), and at 16 MB the bench's first sync ran at the same rate
+ * until the last catalog (deferred-indexes.ts), and at 16 MB the bench's first sync ran at the same rate
  * with a peak RSS 10-20 MB lower (the cache fills to its limit, all of it resident).
  */
 export const bulkCacheSize = -16_384
@@ -104,20 +106,10 @@ export class LocalCopy extends SyncState {
   private readonly statements = new Map<SyncedTableName, TableStatements>()
   private readonly indexes = new Map<SyncedTableName, SearchIndex>()
   private readonly indexExists
-  private readonly secondaryIndexes
-  private readonly saveDeferred
-  private readonly deferredIndexes
-  private readonly forgetDeferred
   /** Categories as last written by this store, per catalog and id (see applyCategoryRow). */
   private readonly categoriesWritten = new Map<string, string>()
-  /**
-   * While a first sync has the item indexes deferred (guid's among them): the local_id, by guid, of
-   * each item not stored under its service id (local_id = id, rows.ts), so finding a row never scans
-   * the table. Every other item is found at its id, so this holds the few exceptions (an id another
-   * row held, an item without one), not an entry per item: a map of every guid held 85 MB of the
-   * writer's memory at a million items. Null otherwise.
-   */
-  private itemsOffTheirIds: Map<string, number> | null = null
+  /** The item indexes a first sync defers, and the items it stores off their ids meanwhile (deferred-indexes.ts). */
+  private readonly deferred: DeferredItemIndexes
   private upkeep: CatalogUpkeep | null = null
 
   constructor(
@@ -143,12 +135,7 @@ export class LocalCopy extends SyncState {
     this.statements.set('orders', this.orders.rows)
 
     this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
-    this.secondaryIndexes = db.prepare<[string], { name: string; sql: string }>(
-      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
-    )
-    this.saveDeferred = db.prepare<[string, string]>('INSERT OR REPLACE INTO deferred_indexes (name, sql) VALUES (?, ?)')
-    this.deferredIndexes = db.prepare<[], { name: string; sql: string }>('SELECT name, sql FROM deferred_indexes ORDER BY name')
-    this.forgetDeferred = db.prepare<[string]>('DELETE FROM deferred_indexes WHERE name = ?')
+    this.deferred = new DeferredItemIndexes(db, this.items)
   }
 
   private table(name: SyncedTableName): TableStatements {
@@ -217,15 +204,16 @@ export class LocalCopy extends SyncState {
 
   /**
    * A row of a table with a search index, found by guid. While the guid index waits, an item is found
-   * through itemsOffTheirIds, or else at its service id `id` (the guid checked); without an id, or
+   * through deferred.itemsOffTheirIds, or else at its service id `id` (the guid checked); without an id, or
    * under another one, it is taken as new: should the service change an item's id between two
-   * versions in one first sync, the guid index's build keeps the newer row (buildDeferred).
+   * versions in one first sync, the guid index's build keeps the newer row (DeferredItemIndexes.buildDeferred).
    */
   private findIndexed(name: SyncedTableName, guid: string, id: number | null = null): IndexedRow | undefined {
     const index = this.indexes.get(name)
     if (!index) return undefined
-    if (name !== 'catalogItems' || !this.itemsOffTheirIds) return index.find(guid)
-    const localId = this.itemsOffTheirIds.get(guid)
+    const offTheirIds = this.deferred.itemsOffTheirIds
+    if (name !== 'catalogItems' || !offTheirIds) return index.find(guid)
+    const localId = offTheirIds.get(guid)
     if (localId !== undefined) return index.findByLocalId(localId)
     return id === null ? undefined : index.findAt(id, guid)
   }
@@ -302,7 +290,7 @@ export class LocalCopy extends SyncState {
 
   /** A page prepared by prepareItemPage (item-page.ts), with the same context it was prepared with. */
   applyItemPage(page: PreparedItemPage, context: ApplyContext): ApplyCounts {
-    if (context.fresh) this.deferIndexes('catalogItems')
+    if (context.fresh) this.deferred.defer()
     return this.applyPage(context, (counts) => {
       for (const { guid, id, reason } of page.rejected) this.reject(counts, 'catalogItems', guid, reason, context.listingId, id)
       for (const values of page.items) this.applyItem(counts, values)
@@ -339,7 +327,7 @@ export class LocalCopy extends SyncState {
       if (before.indexed) this.countStored(before, -1)
     } else {
       const localId = this.items.insert(values)
-      if (localId !== id) this.itemsOffTheirIds?.set(guid, localId)
+      if (localId !== id) this.deferred.itemsOffTheirIds?.set(guid, localId)
       if (live) index.add(localId, this.items.searchedValues(values))
     }
     if (live) {
@@ -416,7 +404,7 @@ export class LocalCopy extends SyncState {
           } else {
             if (indexed) index?.drop(indexed)
             statements.remove.run(row.local_id)
-            if (items) this.itemsOffTheirIds?.delete(row.guid)
+            if (items) this.deferred.itemsOffTheirIds?.delete(row.guid)
             if (items && indexed) this.countStored(indexed, -1)
             if (row.live) counts.deleted++
           }
@@ -464,77 +452,10 @@ export class LocalCopy extends SyncState {
     return this.scoped(name).anyRow.get({ scope }) !== undefined
   }
 
-  /**
-   * A first sync inserts a table's rows while its indexes would otherwise be updated row by row, in an
-   * order that is random for each of them: measured, three such indexes halved the insert rate, and
-   * the guid index alone cost a sixth of the writer's time. They are dropped for the first sync of
-   * catalog_item_rows and built once, sorted, after the run's last catalog (finishBulk); meanwhile
-   * this store finds items at their ids (findIndexed). Their definitions wait in deferred_indexes
-   * (migration 10) so a crash or a lost network only postpones the rebuild: a later store that meets
-   * them takes the deferral over and reads which items are off their ids from the table. A catalog
-   * that is new to a laptop already holding items keeps the indexes (the window reads through them
-   * meanwhile). The full-text index stays: items are searchable as their pages land.
-   */
-  private deferIndexes(name: SyncedTableName): void {
-    if (name !== 'catalogItems' || this.itemsOffTheirIds) return
-    if (this.deferredIndexes.all().length === 0 && this.items.anyRow()) return
-    this.db.transaction(() => {
-      for (const index of this.secondaryIndexes.all(tables.catalogItems.table)) {
-        if (!deferrableItemIndexes.has(index.name)) continue
-        this.saveDeferred.run(index.name, index.sql)
-        this.db.exec(`DROP INDEX ${index.name}`)
-      }
-    }).immediate()
-    this.itemsOffTheirIds = new Map(this.items.keysOffTheirIds())
-  }
 
-  /** Builds every index a first sync deferred (see deferIndexes); true when there were any. */
+  /** Builds every index a first sync deferred (deferred-indexes.ts); true when there were any. */
   finishBulk(): boolean {
-    const waiting = this.deferredIndexes.all()
-    this.itemsOffTheirIds = null
-    if (waiting.length === 0) return false
-    withIndexBuildCache(this.db, () => {
-      // One transaction an index: another connection's write waits for one index's build (a few hundred
-      // milliseconds at 100,000 items), not for all of them.
-      for (const index of waiting) {
-        this.db.transaction(() => {
-          if (!this.indexExists.get(index.name)) this.buildDeferred(index.sql)
-          this.forgetDeferred.run(index.name)
-        }).immediate()
-      }
-    })
-    return true
-  }
-
-  /**
-   * One deferred index. The writer keeps guids unique (findIndexed), but another connection may
-   * have written an item meanwhile without knowing them (the order desk refreshing a draft's items
-   * mid-sync): should the guid index find two rows of one guid, the newest version stays.
-   */
-  private buildDeferred(sql: string): void {
-    try {
-      this.db.exec(sql)
-    } catch (error) {
-      if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_UNIQUE' || !sql.includes('catalog_items_by_guid')) throw error
-      this.removeDuplicateItems()
-      this.db.exec(sql)
-    }
-  }
-
-  private removeDuplicateItems(): void {
-    const index = this.items.index
-    const extra = this.items.duplicateKeys()
-    try {
-      for (const localId of extra) {
-        const row = index.findByLocalId(localId)
-        if (row) index.drop(row)
-        if (row?.indexed) this.countStored(row, -1)
-        this.table('catalogItems').remove.run(localId)
-      }
-      this.items.writeCounted()
-    } finally {
-      this.items.dropCounted()
-    }
+    return this.deferred.build()
   }
 
   /** The items and categories of a catalog that is gone, keeping items a draft still needs (flagged). */

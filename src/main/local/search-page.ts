@@ -1,5 +1,5 @@
 /**
- * The paging and full-text machinery the catalog item and customer searches share (catalog-items.ts,
+ * The paging and full-text machinery the catalog item and customer searches share (catalog-items/reads.ts,
  * customers.ts own their SQL and hand its parts here), and the statement cache for queries whose SQL
  * varies with their filters. It names no table.
  */
@@ -271,7 +271,7 @@ export class SearchPages {
 
   /**
    * Names an index for the planner when it exists. A catalog's first sync builds its item indexes only
-   * once its pages are in (local/copy.ts, deferIndexes); meanwhile the same queries run without.
+   * once its pages are in (local/deferred-indexes.ts); meanwhile the same queries run without.
    */
   indexedBy(index: string): string {
     return this.indexExists.get(index) ? `INDEXED BY ${index}` : ''
@@ -350,7 +350,7 @@ class ListingPlaces {
   }
 }
 
-/** Runs `run(sql)`; if the writer thread dropped a named index in between (deferIndexes), runs it again without naming one. */
+/** Runs `run(sql)`; if the writer thread dropped a named index in between (DeferredItemIndexes.defer), runs it again without naming one. */
 function unlessIndexGone<T>(sql: string, run: (sql: string) => T): T {
   try {
     return run(sql)

@@ -29,7 +29,7 @@ export interface TableStatements {
   flag: Statement<[string, number]> | null
   countListedLive: Statement<unknown[], { n: number }>
   anyRow: Statement<unknown[], unknown>
-  /** Prepared on first use: the index it names may be deferred (deferIndexes) when this store is made. */
+  /** Prepared on first use: the index it names may be deferred (DeferredItemIndexes.defer) when this store is made. */
   countLive: () => Statement<unknown[], { n: number }>
   /** countLive without naming the index, while a first sync has it deferred. */
   countLiveUnindexed: Statement<unknown[], { n: number }>

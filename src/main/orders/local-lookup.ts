@@ -1,6 +1,6 @@
 import type { AddressInput } from '../../shared/orders'
 import type { Database } from '../db/database'
-import { CatalogItems, type ItemRecordRow } from '../local/catalog-items'
+import { CatalogItems, type ItemRecordRow } from '../local/catalog-items/reads'
 import { Catalogs } from '../local/catalogs'
 import { Customers } from '../local/customers'
 import { OrderHistory } from '../local/order-history'

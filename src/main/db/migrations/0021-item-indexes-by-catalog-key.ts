@@ -53,7 +53,7 @@ export const migration: Migration = {
         UPDATE catalog_item_rows SET catalog_key = (SELECT key FROM catalog_keys k WHERE k.catalog_guid = catalog_item_rows.catalog_guid);
       `)
     }
-    // An index a first sync deferred (LocalCopy.deferIndexes) is built from its saved definition: that
+    // An index a first sync deferred (DeferredItemIndexes.defer) is built from its saved definition: that
     // definition changes instead.
     const exists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
     const deferred = db.prepare<[string, string]>('UPDATE deferred_indexes SET sql = ? WHERE name = ?')
