@@ -25,7 +25,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import { writerThreadOptions, type WriterWorkerData } from '../../src/main/sync/page-writer'
 import { bulkCacheSize } from '../../src/main/local/copy'
 import { heapGrowingPercent } from '../../src/main/sync/heap-growth'
-import type { SyncProgress } from '../../src/main/sync/engine'
+import type { SyncProgress } from '../../src/shared/synced'
 import { bareInChild, liveCatalogGuids, measureSync, satchelAgainst } from './sync'
 import { printTable, startDouble, writeResults } from './support'
 

@@ -4,7 +4,8 @@
  * the catalog update, behind the test bridge. The update's slices wait for the spec's `hold`, so it
  * can look at the app part-way through an update that would otherwise be over in a blink.
  */
-import { createCore, type Core } from '../../src/main/core/compose'
+import { createCore } from '../../src/main/core/compose'
+import type { Core } from '../../src/main/core/types'
 import { startBridge, type Bridge } from '../bridge/server'
 import { schema9Laptop, UpdateHold, type Schema9Laptop } from '../support/upgraded-laptop'
 import { rendererDir } from './fixtures'

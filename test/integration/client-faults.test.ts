@@ -6,7 +6,8 @@
  */
 import { createServer } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ServiceClient, type ServiceClientOptions } from '../../src/main/ordering-client/client'
+import { ServiceClient } from '../../src/main/ordering-client/client'
+import type { ServiceClientOptions } from '../../src/main/ordering-client/transport'
 import { ServiceError } from '../../src/main/ordering-client/errors'
 import type { LogFields, Logger } from '../../src/main/ports'
 import { startService } from '../service/index'

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LogFields, Logger } from '../../src/main/ports'
 import { parseServerTime } from '../../src/main/local/time'
-import { SyncEngine, type SyncReport } from '../../src/main/sync/engine'
+import { SyncEngine } from '../../src/main/sync/engine'
+import type { SyncReport } from '../../src/shared/synced'
 import { itemsRoute, liveCatalogGuids, serverCustomerGuids, serverItemGuids, startHarness, type Harness } from './sync-support'
 
 const DAY = 24 * 60 * 60 * 1000

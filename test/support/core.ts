@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createCore, type Core, type CoreConfig } from '../../src/main/core/compose'
+import { createCore } from '../../src/main/core/compose'
+import type { Core, CoreConfig } from '../../src/main/core/types'
 
 export interface TestCore extends Core {
   directory: string

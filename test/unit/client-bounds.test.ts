@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ServiceClient, type ServiceClientOptions } from '../../src/main/ordering-client/client'
+import { ServiceClient } from '../../src/main/ordering-client/client'
+import type { ServiceClientOptions } from '../../src/main/ordering-client/transport'
 import { errorCodeOf, ServiceError, type ServiceFailureKind } from '../../src/main/ordering-client/errors'
 import type { LogFields, Logger } from '../../src/main/ports'
 

@@ -15,7 +15,8 @@ import type { ListParams, Page } from '../../src/main/ordering-client/client'
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../../src/main/ordering-client/schemas'
 import { Retention } from '../../src/main/local/retention'
 import { LocalCopy, type ApplyCounts } from '../../src/main/local/copy'
-import { SyncEngine, type SyncSource } from '../../src/main/sync/engine'
+import { SyncEngine } from '../../src/main/sync/engine'
+import type { SyncSource } from '../../src/main/sync/scopes'
 import { inlineWriter, type PageWriter } from '../../src/main/sync/page-writer'
 
 setFlagsFromString('--expose-gc')

@@ -13,7 +13,8 @@ import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../../src/ma
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
-import { SyncEngine, type SyncSource } from '../../src/main/sync/engine'
+import { SyncEngine } from '../../src/main/sync/engine'
+import type { SyncSource } from '../../src/main/sync/scopes'
 import { inlineWriter } from '../../src/main/sync/page-writer'
 import { countTurns } from '../support/turn-counter'
 

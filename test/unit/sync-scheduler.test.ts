@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { SyncEngine, SyncReport, SyncRunOptions } from '../../src/main/sync/engine'
+import type { SyncEngine, SyncRunOptions } from '../../src/main/sync/engine'
+import type { SyncReport } from '../../src/shared/synced'
 import { SyncScheduler } from '../../src/main/sync/scheduler'
 import type { LocalCopy } from '../../src/main/local/copy'
 import { silentLogger } from '../../src/main/ports'

@@ -5,7 +5,7 @@
  * All on a hand-driven clock and timer port.
  */
 import { describe, expect, it } from 'vitest'
-import type { SyncReport } from '../../src/main/sync/engine'
+import type { SyncReport } from '../../src/shared/synced'
 import { SyncScheduler, watchBusy } from '../../src/main/sync/scheduler'
 import { installShare, type TimerPort } from '../../src/main/timers'
 import { silentLogger } from '../../src/main/ports'

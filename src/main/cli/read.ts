@@ -5,7 +5,7 @@
 import { closeDatabase, type Database } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
 import { SyncState } from '../local/sync-state'
-import { OutboxReader } from '../orders/outbox'
+import { OutboxReader } from '../orders/outbox-reader'
 import { catalogUpdate, catalogUpdating, refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'

@@ -5,7 +5,7 @@
 import { closeDatabase } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
 import { OrderDetails } from '../local/order-details'
-import { OutboxReader } from '../orders/outbox'
+import { OutboxReader } from '../orders/outbox-reader'
 import type { OrderDetail } from '../../shared/synced'
 import { formatMoney } from '../../shared/money'
 import { openExisting } from './database'

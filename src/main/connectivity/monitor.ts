@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '../ports'
+import type { Clock, Logger, NetworkPort } from '../ports'
 import { silentLogger, systemClock } from '../ports'
 import { clampPeriod, nodeTimers, type Timer, type TimerPort } from '../timers'
 import { networkFingerprint } from './fingerprint'
@@ -150,6 +150,16 @@ export function describeStatus(status: ConnectivityStatus): string {
     case 'unknown':
       return 'Not checked yet.'
   }
+}
+
+/** The monitor's view of the network port: without one, any network is taken as up and only the service's answers say. */
+export function networkSignals(network: NetworkPort | undefined): Pick<ConnectivityMonitorOptions, 'isNetworkUp' | 'watchNetwork'> {
+  return { isNetworkUp: () => network?.isUp() ?? true, ...(network?.onChange ? { watchNetwork: network.onChange.bind(network) } : {}) }
+}
+
+/** What the status bar shows as Offline; before the first check nothing is known (and orders go). */
+export function looksOffline(monitor: Pick<ConnectivityMonitor, 'current'>): boolean {
+  return !monitor.current().online && monitor.current().status !== 'unknown'
 }
 
 function stateOf(status: ConnectivityStatus, cause: string | null, checkedAt: number): ConnectivityState {

@@ -1,6 +1,6 @@
 import { createBrowsing } from '../browse'
 import { orderTrackingMethods } from '../browse/order-tracking'
-import { connectivityMethods, createConnectivityMonitor, watchReplies } from '../connectivity'
+import { connectivityMethods, createConnectivityMonitor, looksOffline, networkSignals, watchReplies } from '../connectivity'
 import { UsualItems } from '../customers/usual'
 import { closeDatabase, openDatabase } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
@@ -12,7 +12,7 @@ import { ServiceClients } from '../ordering-client/clients'
 import { createOrders } from '../orders'
 import { LocalOrderLookup } from '../orders/local-lookup'
 import { orderMethods } from '../orders/methods'
-import { createMemoryKeychain, silentLogger, systemClock, type ProfilesPort } from '../ports'
+import { createMemoryKeychain, silentLogger, systemClock } from '../ports'
 import { QuoteDesk } from '../quotes/desk'
 import { catalogSyncedAt, quoteMethods } from '../quotes/methods'
 import { AppSettings } from '../settings/app-settings'
@@ -21,32 +21,18 @@ import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
 import { LongWrites } from '../sync/long-writes'
 import { createUpkeep } from '../upkeep'
-import { sourcePurgeWorker, startPurgeThread } from '../upkeep/purge-slices'
+import { purgeThreadFor } from '../upkeep/purge-slices'
 import { createHandlerTable } from './handlers'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
-import type { BundleProfile } from '../upkeep/support-bundle'
-
-/** Every profile, for the support bundle: its name, supplier and database, and whether it is on screen. */
-function bundleProfiles(profiles: ProfilesPort): BundleProfile[] {
-  const paths = profiles.databasePaths()
-  return profiles.list().profiles.flatMap((profile) => {
-    const databasePath = paths.get(profile.id)
-    return databasePath ? [{ name: profile.name, supplier: profile.supplier, databasePath, inThisBundle: profile.onScreen }] : []
-  })
-}
-
-export type { Core, CoreConfig } from './types'
+import { bundleProfiles } from '../upkeep/support-bundle'
 
 /**
  * Builds the whole Electron-free core from a config: wiring only. The Electron shell and the test
  * bridge both call this and differ only in the transport they put in front of `handlers` and `events`.
  */
 export function createCore(config: CoreConfig): Core {
-  const logger = config.ports?.logger ?? silentLogger
-  const clock = config.ports?.clock ?? systemClock
-  const desktop = config.ports?.desktop
-  const profiles = config.ports?.profiles
+  const { logger = silentLogger, clock = systemClock, desktop, profiles } = config.ports ?? {}
   const hub = new EventHub(config.ports?.events)
   const db = openDatabase(config.databasePath, { nativeBinding: config.nativeBinding, logger, ...(config.largeCatalogItems ? { largeCatalogItems: config.largeCatalogItems } : {}) })
   const settings = new AppSettings(db)
@@ -54,13 +40,12 @@ export function createCore(config: CoreConfig): Core {
   const label = config.appName ? `the ${config.appName} app` : 'the Satchel app'
 
   const connectivity = createConnectivityMonitor({
-    isNetworkUp: () => config.ports?.network?.isUp() ?? true,
+    ...networkSignals(config.ports?.network),
     baseUrl: async () => (await connection.get())?.baseUrl ?? null,
     logger: logger.child({ area: 'connectivity' }),
     clock,
     // Orders waiting to go, or a sync running, keep the service watched even with the window hidden.
     hasWaitingWork: () => orders.waitingCount() > 0 || sync.scheduler.isRunning(),
-    ...(config.ports?.network?.onChange ? { watchNetwork: config.ports.network.onChange.bind(config.ports.network) } : {}),
     ...config.connectivity,
   })
   const clients = new ServiceClients({ connection, clock, logger: logger.child({ area: 'service' }), watch: (client) => watchReplies(client, connectivity) })
@@ -78,10 +63,8 @@ export function createCore(config: CoreConfig): Core {
     events: hub,
     spreadSeed: installSeed(new SettingsTable(db)),
     quietForMs: () => connectivity.quietForMs(),
-    ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}),
-    ...(config.ports?.syncWriterWorker ? { writerWorker: config.ports.syncWriterWorker } : {}),
-    ...(config.ports?.syncGate ? { gate: config.ports.syncGate } : {}),
-    ...(config.beforeCatalogUpdateSlice ? { beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice } : {}),
+    ...{ nativeBinding: config.nativeBinding, writerWorker: config.ports?.syncWriterWorker, gate: config.ports?.syncGate },
+    beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice,
   })
   const orders = createOrders({
     db,
@@ -94,8 +77,7 @@ export function createCore(config: CoreConfig): Core {
     onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
     refreshItems: sync.refreshItems,
     quietForMs: () => connectivity.quietForMs(),
-    // What the status bar shows as Offline; before the first check nothing is known, and orders go.
-    offline: () => !connectivity.current().online && connectivity.current().status !== 'unknown',
+    offline: () => looksOffline(connectivity),
   })
   const browsing = createBrowsing(db, () => orders.desk.outbox.read.sentOrders())
   const syncedAt = catalogSyncedAt(db)
@@ -108,17 +90,11 @@ export function createCore(config: CoreConfig): Core {
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
   const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
-  // The purge's slices run on a thread of their own (upkeep/purge.ts) where one can start: a file
-  // database, and a build that supplies its bundled worker or a source checkout.
-  const purgeWorker = config.ports?.purgeWorker ?? sourcePurgeWorker()
-  const onDisk = !db.memory && db.name !== '' && db.name !== ':memory:'
   const { purge, supportBundle } = createUpkeep({
     ...{ db, clock, outbox: orders.desk.outbox, drafts: orders.desk.drafts, quotes: quotes.quotes, settings: () => settings.get() },
     logger: logger.child({ area: 'purge' }),
     syncing: () => sync.scheduler.isRunning(),
-    ...(purgeWorker && onDisk
-      ? { purgeThread: () => startPurgeThread(purgeWorker, { databasePath: db.name, ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) }) }
-      : {}),
+    ...purgeThreadFor(db, config.ports?.purgeWorker, config.nativeBinding),
     bundle: { appName: config.appName ?? 'Satchel', appVersion: config.appVersion, secrets: () => connection.credentialValues(), logsDirectory: desktop?.logsDirectory ?? null, ...(desktop?.runtime ? { runtime: desktop.runtime } : {}), ...(profiles ? { profiles: () => bundleProfiles(profiles) } : {}), ...(config.nativeBinding ? { nativeBinding: config.nativeBinding } : {}) },
   })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })

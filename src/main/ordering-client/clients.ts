@@ -1,5 +1,6 @@
 import type { Clock, Logger } from '../ports'
-import { ServiceClient, ServicePools, type ServiceClientOptions } from './client'
+import { ServiceClient } from './client'
+import { ServicePools, type ServiceClientOptions } from './transport'
 import type { ConnectionSource, ServiceConnection } from './connection'
 
 /** What a caller may change of a client for one use: fewer retries for a rep who waits, a shorter connect. */

@@ -5,7 +5,7 @@ import type { Audience } from '../db/file-errors'
 import { describeHolder, Lease, type LeaseName } from '../db/lease'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
-import { OutboxReader } from '../orders/outbox'
+import { OutboxReader } from '../orders/outbox-reader'
 import { localDay } from '../quotes/desk'
 import { QuoteRepository } from '../quotes/repository'
 

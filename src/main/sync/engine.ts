@@ -28,43 +28,25 @@
  *   scope with an error naming the listing: something between here and the service is not moving
  *   the offset, and asking on would never end.
  * - A scope whose rows were all, or mostly, refused as impossible says so on its report line.
+ *
+ * This file is the run: which scopes, in what order, where each pass starts and what its count
+ * means. The scopes it pages through are defined in scopes.ts, the paging itself is paging.ts
+ * (with writes-in-flight.ts), and the cursor's test against the service's clock is cursor-trust.ts.
  */
-import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
-import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
 import { ServiceError, errorCodeOf } from '../ordering-client/errors'
-import { cancelledError } from '../ordering-client/retry'
+import type { Page } from '../ordering-client/client'
 import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
 import type { RunState, SyncMode } from '../local/sync-state'
-import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type LocalCopy, type SyncedTableName } from '../local/copy'
-import { parseServerTime } from '../local/time'
+import { addCounts, emptyCounts, type ApplyCounts, type LocalCopy } from '../local/copy'
 import type { ErrorCode } from '../../shared/result'
 import { inlineWriter, type PageWriter } from './page-writer'
-import { Turns } from '../turns'
-import { RequestSlots } from './request-slots'
 import { limitHeapGrowth } from './heap-growth'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
-
-export type ScopeReport = SyncReport['scopes'][number]
-export { resourceNames, type SyncProgress, type SyncReport }
-
-/**
- * How the engine calls for a page. onReceived, when the source calls it, says the reply's bytes are
- * in and only their decoding is left: the request's slot is given back then (request-slots.ts). A
- * source that never calls it holds the slot until the page is returned.
- */
-interface PageCallOptions {
-  signal?: AbortSignal
-  onReceived?: () => void
-}
-
-/** What the engine needs of the service client (the real one, or a wrapper in tests). */
-export interface SyncSource {
-  listCatalogs(options: { signal?: AbortSignal }): Promise<CatalogRecord[]>
-  listCustomers(params: ListParams, options: PageCallOptions): Promise<Page<CustomerConnection>>
-  listCatalogItems(catalogGuid: string, params: ListParams & { skipTotalCount?: boolean }, options: PageCallOptions): Promise<Page<CatalogItemRecord>>
-  listOrders(params: ListParams, options: PageCallOptions): Promise<Page<OrderRecord>>
-}
+import { UntrustedCursor, distrust } from './cursor-trust'
+import { catalogItemsScope, customersScope, ordersScope, warnScope, type ScopeDefinition, type ScopeReport, type ScopeRun, type SyncSource } from './scopes'
+import { WritesInFlight } from './writes-in-flight'
+import { Pager, freshListing, type PassStart } from './paging'
 
 export interface SyncRunOptions {
   /** List every scope in full, ignoring cursors (rows the service no longer lists are removed). */
@@ -105,101 +87,6 @@ export interface SyncEngineOptions {
   writeAhead?: number
 }
 
-/** The service replays this much before a cursor (spec, Limits): a cursor ahead by less misses nothing. */
-const OVERLAP_MS = 60_000
-
-/**
- * A listing may run past the pages its total announced (rows inserted while paging move the end on),
- * up to twice them and this many more; then it is not the data that grows, it is the paging that
- * does not end.
- */
-const EXTRA_PAGES_PAST_TOTAL = 10
-
-/** Where a listing ends: the service says there is no more, or a page is short or empty and it does not say there is more. */
-function endsListing(page: Pick<Page<unknown>, 'rows' | 'hasMore'>, limit: number): boolean {
-  return page.hasMore === false || page.rows.length === 0 || (page.rows.length < limit && page.hasMore !== true)
-}
-
-/** A page's rows as far as telling it apart from another page of the same pass: its first and last rows and its length. */
-function pageSignature<T>(rows: readonly T[], keyOf: (row: T) => string): string | null {
-  // One row cannot tell a repeat from rows shifted by one between two requests (an order inserted
-  // at the front of the newest-first list): only pages of two rows or more are compared.
-  if (rows.length < 2) return null
-  return `${keyOf(rows[0]!)}\u0000${keyOf(rows[rows.length - 1]!)}\u0000${rows.length}`
-}
-
-/** A listing that does not end: its pages repeat, or run on far past its total. The scope stops with this. */
-function brokenListing(message: string): ServiceError {
-  return new ServiceError('invalidResponse', message)
-}
-
-/** A delta's cursor turned out to be ahead of the service's clock; the scope is listed in full instead. */
-class UntrustedCursor extends Error {
-  constructor(
-    readonly cursor: string,
-    readonly reason: string,
-    readonly serverTimestamp: string | null,
-  ) {
-    super(`Delta cursor ${cursor} not trusted: ${reason}`)
-    this.name = 'UntrustedCursor'
-  }
-}
-
-/**
- * Why `cursor` cannot be trusted, judged by a later reply of the service; null when it can (or when
- * either time is missing or unreadable). The laptop's clock plays no part.
- */
-function distrust(cursor: string | null, page: Pick<Page<unknown>, 'serverTimestamp'> | null): UntrustedCursor | null {
-  const cursorMs = parseServerTime(cursor)
-  const stampMs = parseServerTime(page?.serverTimestamp)
-  if (cursor === null || cursorMs === null || stampMs === null || cursorMs - stampMs <= OVERLAP_MS) return null
-  return new UntrustedCursor(cursor, `the service's serverTimestamp ${page!.serverTimestamp} is ${describeGap(cursorMs - stampMs)} behind it`, page!.serverTimestamp)
-}
-
-function describeGap(ms: number): string {
-  if (ms >= 2 * 60 * 60_000) return `${Math.round(ms / (60 * 60_000))} h`
-  if (ms >= 2 * 60_000) return `${Math.round(ms / 60_000)} min`
-  return `${Math.round(ms / 1000)} s`
-}
-
-/** Resources listed in pages, a scope each (items: one per catalog); each is also the table its rows go to. */
-type PagedResource = 'customers' | 'catalogItems' | 'orders'
-
-/** One listing the engine knows how to page through and store. */
-interface ScopeDefinition<T> {
-  /** 'customers', 'orders' or 'catalogItems:<catalog guid>': the key of the scope's state in the store. */
-  name: string
-  resource: PagedResource
-  /** The listing as the rep would name it, in messages: 'customers', 'catalog items of "Spring"'. */
-  label: string
-  /** A row's guid: pages are compared by their first and last rows. */
-  keyOf(row: T): string
-  /** Limits counts and removals to one catalog. */
-  catalogGuid: string | null
-  fetch(params: ListParams & { first: boolean }, call: PageCallOptions & { signal: AbortSignal }): Promise<Page<T>>
-  apply(rows: T[], context: ApplyContext): Promise<ApplyCounts>
-  /** A one-row page: its total is the live rows the service holds for this scope, when it can tell; checked after each run. */
-  countOnServer?(signal: AbortSignal): Promise<Page<unknown>>
-  /** A full listing removes local rows it did not see (false for the recent-orders window). */
-  prunes: boolean
-  /** At most this many pages in a full listing. */
-  maxPages?: number
-  /**
-   * Called once a fresh run's bookkeeping and first page are written, when this thread has no more
-   * writes of the scope's to make until its pages are in (runScopes starts the index build there).
-   */
-  firstPageWritten?: () => void
-}
-
-/** A scope's name follows from its resource and, for items, its catalog. */
-function defineScope<T>(
-  resource: PagedResource,
-  catalogGuid: string | null,
-  listing: Omit<ScopeDefinition<T>, 'name' | 'resource' | 'catalogGuid'>,
-): ScopeDefinition<T> {
-  return { name: catalogGuid === null ? resource : `${resource}:${catalogGuid}`, resource, catalogGuid, ...listing }
-}
-
 /** What the scopes of one run share. */
 interface RunContext {
   full: boolean
@@ -213,25 +100,6 @@ interface RunContext {
    * anyway, and counting it again then puts right a count that went wrong.
    */
   itemsListed: Set<string>
-}
-
-/** One scope's sync within a run: built once by syncScope and handed to each step of it. */
-interface ScopeRun<T> extends ScopeDefinition<T> {
-  signal: AbortSignal
-  /** The resource's counts in the run's report; every page applied adds to them. */
-  counts: ApplyCounts
-  /** The scope's line in the run's report. */
-  report: ScopeReport
-  /** Tells the run's caller how far the scope's paging has got. */
-  progress(update: Omit<SyncProgress, 'scope' | 'resource' | 'catalogGuid'>): void
-  /** Its pages handed to the writer and not yet written. */
-  writes: WritesInFlight
-  /** Rows received and refused in the scope's latest pass (a listing done again starts over). */
-  tally: { fetched: number; rejected: number; rejections: string[] }
-  /** Called when a pass has fetched its listing (what is left: its catch-up, count and prune). */
-  listingFetched?: () => void
-  /** Called when a pass lists the scope in full (a first sync, a resumed listing, a repair). */
-  listingInFull?: () => void
 }
 
 /** What a scope's turn may bring: its first page asked for ahead, and what to do once its listing is fetched. */
@@ -255,74 +123,6 @@ interface FirstPageAhead<T> {
   cancel(): void
 }
 
-/**
- * A scope's pages on their way to the writer. Fetching goes on while they are written (and the
- * listing's catch-up and count go out before the last of them is in); what reads the scope's rows
- * back waits for drained() first.
- */
-class WritesInFlight {
-  private readonly pending = new Set<Promise<void>>()
-  private failure: { error: unknown } | null = null
-  private onFailure: ((error: unknown) => void) | null = null
-
-  get size(): number {
-    return this.pending.size
-  }
-
-  add(write: Promise<void>): void {
-    this.pending.add(write)
-    write.then(
-      () => this.pending.delete(write),
-      (error: unknown) => {
-        this.pending.delete(write)
-        this.failure ??= { error }
-        this.onFailure?.(error)
-      },
-    )
-  }
-
-  /** While fetching: a write that fails stops the fetching (at once, if one failed already). */
-  watch(onFailure: (error: unknown) => void): () => void {
-    this.onFailure = onFailure
-    if (this.failure) onFailure(this.failure.error)
-    return () => void (this.onFailure = null)
-  }
-
-  /** Until one more write settles. */
-  async oneSettled(): Promise<void> {
-    await Promise.race(this.pending).catch(() => {})
-  }
-
-  /** Until every write is in; throws the first that failed. */
-  async drained(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending])
-    if (this.failure) throw this.failure.error
-  }
-}
-
-/** Where a pass starts: a fresh listing, a fresh delta from `since`, or an unfinished run to resume. */
-interface PassStart {
-  mode: SyncMode
-  since: string | null
-  /** When set, the pass resumes it (mode is its mode) and fetches only the pages it lacks. */
-  resume: RunState | null
-}
-
-/** A full listing from page 0. */
-const freshListing: PassStart = { mode: 'full', since: null, resume: null }
-
-/** Pages of a run still to fetch: all but those done; rowsDone counts the rows of those, for progress. */
-interface Paging {
-  run: RunState
-  phase: SyncProgress['phase']
-  done: Set<number>
-  rowsDone: number
-  /** The pass's pages received so far, by signature (pageSignature): a page that comes again is a repeat. */
-  received: Map<string, number>
-  /** Rows the listing announced (its catch-up's bound too); null when it announced none it could stand by. */
-  announced: number | null
-}
-
 export class SyncEngine {
   private readonly store: LocalCopy
   private readonly writer: PageWriter
@@ -330,14 +130,9 @@ export class SyncEngine {
   private readonly clock: Clock
   private readonly logger: Logger
   private readonly pageSize: number
-  private readonly concurrency: number
   private readonly orderHistoryPages: number
-  private readonly sliceSize: number
   private readonly monotonic: () => number
-  private readonly writeAhead: number
-  private readonly maxListingPages: number
-  /** Pages' work and prunes' chunks on this thread: one at a time, each in a turn of its own. */
-  private readonly turns = new Turns()
+  private readonly pager: Pager
 
   constructor(options: SyncEngineOptions) {
     // Whatever runs a sync (the app, the CLI, the benches) keeps its heaps near what they hold alive.
@@ -348,12 +143,18 @@ export class SyncEngine {
     this.clock = options.clock
     this.logger = options.logger ?? silentLogger
     this.pageSize = options.pageSize ?? 100
-    this.concurrency = Math.max(1, options.concurrency ?? 4)
+    const concurrency = Math.max(1, options.concurrency ?? 4)
     this.orderHistoryPages = options.orderHistoryPages ?? 20
-    this.sliceSize = Math.max(1, options.rowsPerTransaction ?? 100)
     this.monotonic = options.monotonic ?? (() => performance.now())
-    this.writeAhead = Math.max(this.concurrency, options.writeAhead ?? 8)
-    this.maxListingPages = Math.max(1, options.maxListingPages ?? 20_000)
+    this.pager = new Pager({
+      store: this.store,
+      logger: this.logger,
+      pageSize: this.pageSize,
+      concurrency,
+      sliceSize: Math.max(1, options.rowsPerTransaction ?? 100),
+      writeAhead: Math.max(concurrency, options.writeAhead ?? 8),
+      maxListingPages: Math.max(1, options.maxListingPages ?? 20_000),
+    })
   }
 
   async run(options: SyncRunOptions = {}): Promise<SyncReport> {
@@ -440,9 +241,9 @@ export class SyncEngine {
     // 645 ms). The orders' pages wait for it on the writer thread instead.
     let building: Promise<void> | null = null
     const definitions: ScopeDefinition<unknown>[] = [
-      this.customersScope(),
-      ...this.store.liveCatalogGuids().map((catalogGuid) => this.catalogItemsScope(catalogGuid)),
-      { ...this.ordersScope(), firstPageWritten: () => void (building ??= this.writer.finishBulk()) },
+      customersScope(this.source, this.writer),
+      ...this.store.liveCatalogGuids().map((catalogGuid) => catalogItemsScope(this.store, this.source, this.writer, catalogGuid)),
+      { ...ordersScope(this.source, this.writer, this.orderHistoryPages), firstPageWritten: () => void (building ??= this.writer.finishBulk()) },
     ]
     let ahead: FirstPageAhead<unknown> | undefined
     for (const [index, definition] of definitions.entries()) {
@@ -507,43 +308,6 @@ export class SyncEngine {
     this.store.completeRun('catalogs', null, this.clock.now())
   }
 
-  private customersScope(): ScopeDefinition<CustomerConnection> {
-    return defineScope('customers', null, {
-      label: 'customers',
-      keyOf: (row) => row.customer.guid,
-      fetch: (params, call) => this.source.listCustomers(params, call),
-      apply: (rows, context) => this.writer.applyCustomers(rows, context),
-      // The spec shows no count on the customer list; when the service sends one, it is checked.
-      countOnServer: (signal) => this.source.listCustomers({ limit: 1, offset: 0 }, { signal }),
-      prunes: true,
-    })
-  }
-
-  private catalogItemsScope(catalogGuid: string): ScopeDefinition<CatalogItemRecord> {
-    const name = this.store.catalogName(catalogGuid)
-    return defineScope('catalogItems', catalogGuid, {
-      label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
-      keyOf: (row) => row.guid,
-      // Only the first page asks for the count: counting is the expensive part on the service.
-      fetch: (params, call) => this.source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call),
-      apply: (rows, context) => this.writer.applyCatalogItems(catalogGuid, rows, context),
-      countOnServer: (signal) => this.source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal }),
-      prunes: true,
-    })
-  }
-
-  private ordersScope(): ScopeDefinition<OrderRecord> {
-    return defineScope('orders', null, {
-      label: 'orders',
-      keyOf: (row) => row.guid,
-      fetch: (params, call) => this.source.listOrders(params, call),
-      apply: (rows, context) => this.writer.applyOrders(rows, context),
-      // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
-      // All of the window may wait to be written (behind the item index build, see runScopes).
-      prunes: false,
-      maxPages: this.orderHistoryPages,
-    })
-  }
 
   private async syncScope<T>(definition: ScopeDefinition<T>, context: RunContext, turn: ScopeTurn<T>): Promise<ScopeReport> {
     const { name, resource, catalogGuid } = definition
@@ -577,7 +341,7 @@ export class SyncEngine {
       cursor = await this.pass(scope, start, 1, turn.ahead?.firstPage)
     } catch (caught) {
       if (caught instanceof UntrustedCursor) {
-        this.warnScope(scope, `${caught.message}; the scope was listed in full instead`, 'delta cursor not trusted, listing the scope in full', {
+        warnScope(this.logger, scope, `${caught.message}; the scope was listed in full instead`, 'delta cursor not trusted, listing the scope in full', {
           cursor: caught.cursor,
           serverTimestamp: caught.serverTimestamp,
           reason: caught.reason,
@@ -606,7 +370,7 @@ export class SyncEngine {
   private async pass<T>(scope: ScopeRun<T>, start: PassStart, attempt = 1, firstPage?: Promise<Page<T>>): Promise<string | null> {
     scope.tally = { fetched: 0, rejected: 0, rejections: [] }
     if (start.mode === 'full') scope.listingInFull?.()
-    const run = await this.fetchAll(scope, start, firstPage)
+    const run = await this.pager.fetchAll(scope, start, firstPage)
     const countPage = () => (scope.countOnServer ? scope.countOnServer(scope.signal) : Promise.resolve(null))
     const countOnServer = async () => (await countPage())?.total ?? null
 
@@ -624,7 +388,7 @@ export class SyncEngine {
       const ahead = distrust(run.cursor, counted)
       if (ahead) {
         cursor = start.since ?? run.since
-        this.warnScope(scope, `${ahead.message}; the cursor ${cursor} the delta started from is kept instead`, 'cursor of this run not trusted, keeping the previous one', {
+        warnScope(this.logger, scope, `${ahead.message}; the cursor ${cursor} the delta started from is kept instead`, 'cursor of this run not trusted, keeping the previous one', {
           cursor: run.cursor,
           serverTimestamp: ahead.serverTimestamp,
           kept: cursor,
@@ -648,7 +412,7 @@ export class SyncEngine {
     scope.listingFetched?.()
     if (run.cursor) {
       const catchUp: RunState = { mode: 'delta', cursor: run.cursor, since: run.cursor, listingId: run.listingId, total: null }
-      await this.fetchPages(scope, { run: catchUp, phase: 'catchUp', done: new Set(), rowsDone: 0, received: new Map(), announced: run.total })
+      await this.pager.fetchPages(scope, { run: catchUp, phase: 'catchUp', done: new Set(), rowsDone: 0, received: new Map(), announced: run.total })
     }
     await scope.writes.drained()
     const serverCount = await counting
@@ -670,9 +434,9 @@ export class SyncEngine {
       // A scope's first listing began with no rows of it here: every row it holds now came with the
       // listing, so there is nothing to prune, and reading the whole catalog to find that out cost a
       // first sync half a second per 100,000 items.
-      if (!run.fresh) addCounts(scope.counts, await this.prune(scope, scope.resource, listingId, run.cursor))
+      if (!run.fresh) addCounts(scope.counts, await this.pager.prune(scope, scope.resource, listingId, run.cursor))
       // Categories belong to a catalog's listing: those no item carried any more are gone.
-      if (scope.resource === 'catalogItems' && scope.catalogGuid) await this.prune(scope, 'categories', listingId, run.cursor)
+      if (scope.resource === 'catalogItems' && scope.catalogGuid) await this.pager.prune(scope, 'categories', listingId, run.cursor)
     }
     return run.cursor
   }
@@ -687,272 +451,12 @@ export class SyncEngine {
     if (rejected === 0 || rejected * 2 <= fetched) return
     scope.report.refused = { rows: rejected, of: fetched }
     const example = rejections[0] ? ` (for example ${rejections[0]})` : ''
-    this.warnScope(scope, `${rejected} of ${fetched} ${scope.label} were refused as impossible and not stored${example}; the last good copy of each is kept`, 'most rows of a scope refused as impossible', {
+    warnScope(this.logger, scope, `${rejected} of ${fetched} ${scope.label} were refused as impossible and not stored${example}; the last good copy of each is kept`, 'most rows of a scope refused as impossible', {
       rejected,
       fetched,
       reasons: rejections,
     })
   }
-
-  /** A warning on the scope's report line and in the log. */
-  private warnScope<T>(scope: ScopeRun<T>, note: string, message: string, fields: Record<string, unknown>): void {
-    ;(scope.report.warnings ??= []).push(note)
-    this.logger.warn(message, { scope: scope.name, ...fields })
-  }
-
-  /**
-   * Applies a page in slices, each its own short transaction in its own turn of the event loop, so
-   * neither the pages that arrive together nor one large page hold up the window. The page is
-   * recorded as done with its last slice; a crash before that only means applying it again. The
-   * whole page's counts are added to the scope's once its last slice is in.
-   */
-  private applyPage<T>(scope: ScopeRun<T>, rows: T[], context: ApplyContext): Promise<void> {
-    const slices: T[][] = []
-    for (let start = 0; start < rows.length || start === 0; start += this.sliceSize) slices.push(rows.slice(start, start + this.sliceSize))
-    return this.applySlices(scope, slices, context)
-  }
-
-  /**
-   * Nothing here holds a slice once it is handed over: with the writer thread, a page waiting for its
-   * commit is a copy on that thread only (the bench's peak RSS counts both). Hence no local for the
-   * slice (applyNext hands it over): a suspended function keeps its locals, and every page waiting
-   * for its commit was held here too (sync-engine-memory.test.ts).
-   */
-  private async applySlices<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<void> {
-    const counts = emptyCounts()
-    while (slices.length > 0) {
-      await this.turns.next()
-      const written = applyNext(scope, slices, context)
-      addCounts(counts, await written)
-    }
-    // Rows the store refused as impossible were not written; the log says which and why, for whoever
-    // asks why an item kept its old price.
-    if (counts.rejected) this.logger.warn('rows refused as impossible; the last good copy is kept', { scope: scope.name, rejected: counts.rejected, reasons: counts.rejections })
-    addCounts(scope.counts, counts)
-    const { tally } = scope
-    tally.fetched += counts.fetched
-    if (counts.rejected) {
-      tally.rejected += counts.rejected
-      if (tally.rejections.length < 3) tally.rejections.push(...(counts.rejections ?? []).slice(0, 3 - tally.rejections.length))
-    }
-  }
-
-  /** Removes what a listing of the scope did not see, a slice of the table at a time, yielding in between. */
-  private async prune<T>(scope: ScopeRun<T>, table: SyncedTableName, listingId: number, serverTime: string | null): Promise<ApplyCounts> {
-    const counts = emptyCounts()
-    for (let after: number | null = 0; after !== null; ) {
-      await this.turns.next()
-      throwIfAborted(scope.signal)
-      const chunk = this.store.pruneUnlistedChunk(table, scope.catalogGuid, listingId, serverTime, after)
-      addCounts(counts, chunk.counts)
-      after = chunk.next
-    }
-    return counts
-  }
-
-  /** Fetches page 0 (unless resuming), records the run, then the remaining pages (see fetchPages). */
-  private async fetchAll<T>(scope: ScopeRun<T>, { mode, since, resume }: PassStart, firstPage?: Promise<Page<T>>): Promise<RunState> {
-    const phase = mode === 'delta' ? 'delta' : 'listing'
-    if (resume) {
-      await this.fetchPages(scope, { run: resume, phase, done: this.store.pagesDone(scope.name), rowsDone: 0, received: new Map(), announced: resume.total })
-      return resume
-    }
-    throwIfAborted(scope.signal)
-    const first = await (firstPage ?? scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, { signal: scope.signal }))
-    scope.report.pagesFetched++
-    const untrusted = distrust(since, first)
-    if (untrusted) throw untrusted
-    const short = endsListing(first, this.pageSize)
-    // A total the first page already contradicts (the page is full and the service says there is
-    // more) bounds nothing: the listing goes on while the service says there is more.
-    let total = first.total
-    if (!short && total !== null && total <= first.rows.length) {
-      this.warnScope(scope, `the service gave a total of ${total} ${scope.label}, but its first page held ${first.rows.length} and it said there were more; listed until it said there were no more`, 'listing total contradicted by its first page, ignoring it', {
-        total,
-        firstPageRows: first.rows.length,
-      })
-      total = null
-    }
-    const run: RunState = {
-      mode,
-      cursor: first.serverTimestamp,
-      since,
-      listingId: mode === 'full' ? this.store.newListingId(scope.name) : null,
-      total,
-      pageSize: this.pageSize,
-    }
-    // A scope listed for the first time (none of its rows here) has nothing to prune afterwards, and
-    // its items are written as new rows (ApplyContext.fresh).
-    if (mode === 'full' && !this.store.hasRows(scope.resource, scope.catalogGuid)) run.fresh = true
-    this.store.beginRun(scope.name, run)
-    // The next pages are asked for while the first is written.
-    const firstWritten = this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
-    scope.writes.add(firstWritten)
-    // The scope's first word to the window: the status bar names it from here on, not the scope
-    // before, while its later pages are on their way (over a slow link, seconds of them).
-    const end = short ? 0 : this.lastPage(scope, run)
-    const pagesTotal = Number.isFinite(end) ? end + 1 : null
-    firstWritten.then(
-      () => {
-        scope.firstPageWritten?.()
-        scope.progress({ phase, pagesDone: 1, pagesTotal, rowsDone: first.rows.length, rowsTotal: run.total })
-      },
-      () => {},
-    )
-    if (!short) {
-      const received = new Map<string, number>()
-      const signature = pageSignature(first.rows, scope.keyOf)
-      if (signature !== null) received.set(signature, 0)
-      await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length, received, announced: run.total })
-    }
-    return run
-  }
-
-  /**
-   * The last page of a run as its first page announced it: from the service's total, no further than
-   * the scope's maxPages in a full listing; unknown (infinite) without a total.
-   */
-  private lastPage<T>(scope: ScopeRun<T>, run: RunState): number {
-    // Called only for a listing whose first page did not end it: there is a page 1 at least.
-    const end = run.total !== null && run.total > 0 ? Math.max(1, Math.ceil(run.total / this.pageSize) - 1) : Number.POSITIVE_INFINITY
-    return scope.maxPages !== undefined && run.mode === 'full' ? Math.min(end, scope.maxPages - 1) : end
-  }
-
-  /**
-   * Fetches every page not yet done, `concurrency` requests on the wire at a time, handing each page
-   * to the writer as it arrives (scope.writes: the last may still be written when this returns). The
-   * end is the page count the first page announced, moved on while the last page comes back full
-   * (rows inserted while paging) and pulled in at the first short page.
-   *
-   * When the end is known, twice as many workers as slots take pages: a worker whose reply is in
-   * gives its slot to one waiting with the next page and decodes meanwhile (request-slots.ts). When
-   * it is not (a catch-up, a delta with no total), each further page is a guess, and `concurrency`
-   * workers guess no further than before.
-   */
-  private async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone, received, announced }: Paging): Promise<void> {
-    const limit = this.pageSize
-    const tracked = phase !== 'catchUp'
-    // No page at or past this one is asked for: twice what the total announced (and some), and never
-    // more than maxListingPages. Rows inserted while paging move the end on; this far, nothing does.
-    const cap = Math.min(this.maxListingPages, announced !== null && announced > 0 ? 2 * Math.ceil(announced / limit) + EXTRA_PAGES_PAST_TOTAL : Number.POSITIVE_INFINITY)
-    // A catch-up (a delta, so no maxPages) has no total of its own: its end is found by paging.
-    let end = tracked ? this.lastPage(scope, run) : Number.POSITIVE_INFINITY
-    let next = tracked ? 1 : 0
-    const outerSignal = scope.signal
-    const stop = new AbortController()
-    const onOuterAbort = () => stop.abort(outerSignal.reason)
-    outerSignal.addEventListener('abort', onOuterAbort, { once: true })
-    let failure: unknown = null
-    const writes = scope.writes
-    const unwatch = writes.watch((caught) => {
-      failure ??= caught
-      stop.abort(caught)
-    })
-    // A listing of at most maxPages pages (the recent orders) may have all of them waiting.
-    const writeAhead = Math.max(this.writeAhead, scope.maxPages ?? 0)
-    const slots = new RequestSlots(this.concurrency)
-    const workers = Number.isFinite(end) ? 2 * this.concurrency : this.concurrency
-    // Pages asked for or waiting to be written, at most: what `concurrency` workers that each waited
-    // for fewer than writeAhead pages to be waiting could hold, however many workers there are.
-    const mostPages = writeAhead + this.concurrency - 1
-    let asked = 0
-
-    /**
-     * A page received, checked and handed to the writer. Its own function, and the fetch that brings
-     * the page one of its own (fetchAndHandOver), not the worker's body: a suspended async function
-     * keeps every local it has, used again or not, and the worker kept the last page it fetched while
-     * it waited for the writer and a slot, each of its eight workers one (sync-engine-memory.test.ts).
-     */
-    const handOver = (page: number, result: Page<T>): void => {
-      // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
-      const untrusted = distrust(run.since, result)
-      if (untrusted) throw untrusted
-      const signature = pageSignature(result.rows, scope.keyOf)
-      const earlier = signature === null ? undefined : received.get(signature)
-      if (earlier !== undefined) {
-        throw brokenListing(
-          `The service's listing of ${scope.label} repeats: page ${page + 1} came back as page ${earlier + 1} again, as from a proxy that ignores the offset. The listing was stopped; nothing was removed.`,
-        )
-      }
-      if (signature !== null) received.set(signature, page)
-      // Several pages can arrive together; their continuations would run back to back in one
-      // turn of the event loop. One page per turn keeps the window responsive.
-      // A page already fetched is applied even if another page failed meanwhile: it is progress.
-      scope.report.pagesFetched++
-      const context: ApplyContext = { listingId: run.listingId, serverTime: result.serverTimestamp ?? run.cursor }
-      if (tracked) context.page = { scope: scope.name, page }
-      if (tracked && run.fresh) context.fresh = true
-      if (endsListing(result, limit)) end = Math.min(end, page)
-      else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
-      // The next request goes out while this page is written: waiting for the write before asking
-      // again would add the writer's time to every round trip (over a WAN, most of the run).
-      // Memory stays bounded by mostPages, checked before a page is asked for.
-      const rowCount = result.rows.length
-      const applying = this.applyPage(scope, result.rows, context).then(() => {
-        done.add(page)
-        rowsDone += rowCount
-        scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
-      })
-      writes.add(applying)
-    }
-
-    const fetchAndHandOver = async (page: number, release: () => void): Promise<void> => {
-      handOver(page, await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, { signal: stop.signal, onReceived: release }))
-    }
-
-    const worker = async () => {
-      for (;;) {
-        while (writes.size > 0 && writes.size + asked >= mostPages) await writes.oneSettled()
-        if (stop.signal.aborted) return
-        while (done.has(next)) next++
-        const page = next
-        if (page > end) return
-        if (page >= cap) {
-          const bound = announced !== null && announced > 0 && cap < this.maxListingPages ? `twice the ${announced} it announced` : `${cap * limit} rows`
-          failure ??= brokenListing(`The service's listing of ${scope.label} did not end: it still said there was more after ${cap} pages of ${limit}, past ${bound}. The listing was stopped; nothing was removed.`)
-          stop.abort(failure)
-          return
-        }
-        next = page + 1
-        asked++
-        const release = await slots.take()
-        try {
-          // The end may have been pulled in (a short page) while this worker waited for its slot.
-          if (stop.signal.aborted || page > end) return
-          await fetchAndHandOver(page, release)
-        } catch (caught) {
-          failure ??= caught
-          stop.abort(caught)
-          return
-        } finally {
-          // Synchronously after the page is handed over (it counts in writes.size now), or given up.
-          asked--
-          release()
-        }
-      }
-    }
-    try {
-      await Promise.all(Array.from({ length: workers }, worker))
-    } finally {
-      outerSignal.removeEventListener('abort', onOuterAbort)
-      unwatch()
-    }
-    // A fetch that failed ends the pass: what was fetched before it is written first (it is progress,
-    // and an abandoned run must not have pages still arriving). Otherwise the writes go on behind.
-    if (outerSignal.aborted || failure !== null) await writes.drained().catch(() => {})
-    if (outerSignal.aborted) throw cancelledError(outerSignal)
-    if (failure !== null) throw failure
-  }
-}
-
-/** Hands the next slice to the scope's writer, from a frame that ends at once (see applySlices). */
-function applyNext<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<ApplyCounts> {
-  const slice = slices.shift()!
-  return scope.apply(slice, slices.length === 0 ? context : { ...context, page: undefined })
-}
-
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw cancelledError(signal)
 }
 
 function describe(error: unknown): { code: ErrorCode; message: string } {

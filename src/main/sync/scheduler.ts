@@ -10,12 +10,12 @@
  * a 429 or 503 with Retry-After holds every background run until it has passed, and 503s in a row
  * widen the interval (up to 4x) until a run succeeds. A run the rep asks for is never held.
  */
-import type { SyncStatus, SyncWait } from '../../shared/synced'
+import type { SyncProgress, SyncReport, SyncStatus, SyncWait } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { Clock, Logger, SyncGate } from '../ports'
 import { isServiceError, ServiceError } from '../ordering-client/errors'
 import { installShare, nodeTimers, type Timer, type TimerPort } from '../timers'
-import type { SyncProgress, SyncReport, SyncRunOptions } from './engine'
+import type { SyncRunOptions } from './engine'
 import type { LocalCopy } from '../local/copy'
 
 /** The service asked for less: a 429 or 503, and how long it said to wait when it did. */

@@ -122,3 +122,14 @@ export function sourcePurgeWorker(): ((data: PurgeWorkerData) => Worker) | null 
     return new Worker(bootstrap, { eval: true, ...purgeThreadOptions(data) })
   }
 }
+
+/**
+ * The purge's slices run on a thread of their own (upkeep/purge.ts) where one can start: a file
+ * database, and a build that supplies its bundled worker (`worker`) or a source checkout. Otherwise
+ * none, and they run on the main thread.
+ */
+export function purgeThreadFor(db: Database, worker: ((data: PurgeWorkerData) => Worker) | undefined, nativeBinding: string | undefined): { purgeThread?: () => Promise<PurgeThread> } {
+  const purgeWorker = worker ?? sourcePurgeWorker()
+  const onDisk = !db.memory && db.name !== '' && db.name !== ':memory:'
+  return purgeWorker && onDisk ? { purgeThread: () => startPurgeThread(purgeWorker, { databasePath: db.name, ...(nativeBinding ? { nativeBinding } : {}) }) } : {}
+}

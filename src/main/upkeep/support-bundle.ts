@@ -9,8 +9,8 @@ import { databaseSize, lastPurge } from '../db/storage'
 import { SyncState } from '../local/sync-state'
 import { credentialRedactor } from '../errors'
 import { DraftRepository } from '../orders/drafts'
-import { OutboxReader } from '../orders/outbox'
-import type { Clock } from '../ports'
+import { OutboxReader } from '../orders/outbox-reader'
+import type { Clock, ProfilesPort } from '../ports'
 import { QuoteRepository } from '../quotes/repository'
 import { AppSettings } from '../settings/app-settings'
 import { savedConnection } from '../settings/connection'
@@ -55,6 +55,15 @@ export interface BundleProfile {
   databasePath: string
   /** The profile the top-level files describe (the one on screen, or the CLI's). */
   inThisBundle: boolean
+}
+
+/** Every profile, for the support bundle: its name, supplier and database, and whether it is on screen. */
+export function bundleProfiles(profiles: ProfilesPort): BundleProfile[] {
+  const paths = profiles.databasePaths()
+  return profiles.list().profiles.flatMap((profile) => {
+    const databasePath = paths.get(profile.id)
+    return databasePath ? [{ name: profile.name, supplier: profile.supplier, databasePath, inThisBundle: profile.onScreen }] : []
+  })
 }
 
 const logDays = 7

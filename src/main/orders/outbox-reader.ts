@@ -1,0 +1,140 @@
+/**
+ * The outbox as the rest of the core reads it (documents, usual items, the desk's choice of
+ * catalog, the CLI's status, the profiles' holdings). Its own room because these readers need none
+ * of the sending and its state changes, which outbox.ts keeps: a reader of sent orders should not
+ * have to walk past the claim and retry bookkeeping to find its query.
+ */
+import { draftSchema, type Draft, type OutboxState } from '../../shared/orders'
+import type { Database } from '../db/database'
+import type { SentOrderSummary } from '../../shared/synced'
+import type { RepTotals } from './request'
+import { sentResultSchema, type SentResult } from './outbox-rows'
+
+/** An entry as printed: what was sent (the draft as it left) and what the service confirmed. */
+export interface PrintableEntry {
+  state: OutboxState
+  customerGuid: string | null
+  customerName: string
+  catalogGuid: string
+  queuedAt: string
+  sentAt: string | null
+  result: SentResult | null
+  draft: Draft
+}
+
+/** An order sent from this laptop, as the customer's history needs it before the next sync brings it back. */
+export interface SentOrder {
+  apiGuid: string
+  catalogGuid: string
+  /** When it was sent (or queued, for an entry from before sent times were kept). */
+  at: string
+  lines: Draft['lines']
+}
+
+/**
+ * Reads of the outbox for the rest of the core (documents, usual items, the desk's choice of
+ * catalog, the CLI's status), so the outbox table is read and written in the outbox's modules only.
+ */
+export class OutboxReader {
+  private readonly statements
+
+  constructor(db: Database) {
+    this.statements = {
+      printable: db.prepare<[string], { state: OutboxState; customer_guid: string | null; customer_name: string; catalog_guid: string; queued_at: string; sent_at: string | null; result: string | null; draft: string }>(
+        `SELECT o.state, o.customer_guid, o.customer_name, o.catalog_guid, o.queued_at, o.sent_at, o.result, p.draft
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE lower(o.api_guid) = lower(?)`,
+      ),
+      sentFor: db.prepare<[string, string], { api_guid: string; catalog_guid: string; sent_at: string | null; queued_at: string; draft: string }>(
+        `SELECT o.api_guid, o.catalog_guid, o.sent_at, o.queued_at, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+         WHERE o.state = 'sent' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
+      ),
+      sent: db.prepare<[], { api_guid: string; customer_guid: string | null; customer_name: string; sent_at: string | null; queued_at: string; result: string | null; rep_totals: string; po_no: string | null }>(
+        `SELECT o.api_guid, o.customer_guid, o.customer_name, o.sent_at, o.queued_at, o.result, o.rep_totals, json_extract(p.draft, '$.poNo') AS po_no
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'sent' ORDER BY o.id DESC`,
+      ),
+      states: db.prepare<[], { api_guid: string; state: OutboxState; attempts: number; last_error: string | null; queued_at: string; sent_at: string | null }>(
+        'SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id',
+      ),
+      recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
+        `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE ? IS NULL OR customer_guid = ? ORDER BY queued_at DESC LIMIT 20`,
+      ),
+    }
+  }
+
+  /** The entry as it would be printed, or null when there is none with that api_guid. */
+  printable(apiGuid: string): PrintableEntry | null {
+    const row = this.statements.printable.get(apiGuid)
+    if (!row) return null
+    return {
+      state: row.state,
+      customerGuid: row.customer_guid,
+      customerName: row.customer_name,
+      catalogGuid: row.catalog_guid,
+      queuedAt: row.queued_at,
+      sentAt: row.sent_at,
+      result: row.result ? sentResultSchema.parse(JSON.parse(row.result)) : null,
+      draft: draftSchema.parse(JSON.parse(row.draft)),
+    }
+  }
+
+  /** A customer's orders sent from this laptop since `sinceIso`. */
+  sentFor(customerGuid: string, sinceIso: string): SentOrder[] {
+    return this.statements.sentFor.all(customerGuid, sinceIso).map((row) => ({
+      apiGuid: row.api_guid,
+      catalogGuid: row.catalog_guid,
+      at: row.sent_at ?? row.queued_at,
+      lines: ((JSON.parse(row.draft) as { lines?: Draft['lines'] }).lines ?? []),
+    }))
+  }
+
+  /** Every order sent from this laptop, newest first, as the orders list names it. */
+  sentOrders(): SentOrderSummary[] {
+    return this.statements.sent.all().map((row) => {
+      const result = row.result ? sentResultSchema.parse(JSON.parse(row.result)) : null
+      const totals = JSON.parse(row.rep_totals) as RepTotals
+      return {
+        apiGuid: row.api_guid,
+        orderGuid: result?.orderGuid ?? null,
+        orderName: result?.orderName ?? null,
+        orderStateId: result?.orderStateId ?? null,
+        customerGuid: row.customer_guid,
+        customerName: row.customer_name,
+        poNo: row.po_no || null,
+        sentAt: row.sent_at ?? row.queued_at,
+        lineCount: totals.lineCount,
+        subTotal: totals.subTotal,
+        grandTotal: result?.grandTotal ?? null,
+      }
+    })
+  }
+
+  /** Every entry's state and how its sending went, oldest first, without what the order holds (for support). */
+  states(): { apiGuid: string; state: OutboxState; attempts: number; lastError: string | null; queuedAt: string; sentAt: string | null }[] {
+    return this.statements.states.all().map((row) => ({
+      apiGuid: row.api_guid,
+      state: row.state,
+      attempts: row.attempts,
+      lastError: row.last_error,
+      queuedAt: row.queued_at,
+      sentAt: row.sent_at,
+    }))
+  }
+
+  /** Catalogs of the orders queued on this laptop, newest first: a customer's, or everyone's with null. */
+  recentCatalogs(customerGuid: string | null): { catalogGuid: string; at: string }[] {
+    return this.statements.recentCatalogs.all(customerGuid, customerGuid)
+  }
+
+  /**
+   * Entries by state, for a database opened read-only at any schema: the table may not exist yet
+   * (all zero), and only columns every schema had are read.
+   */
+  static counts(db: Database): Record<OutboxState, number> {
+    const counts: Record<OutboxState, number> = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 }
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()) return counts
+    for (const row of db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state').all()) {
+      if (row.state in counts) counts[row.state as OutboxState] = row.n
+    }
+    return counts
+  }
+}

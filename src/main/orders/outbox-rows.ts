@@ -1,0 +1,93 @@
+/**
+ * What an outbox row holds and how it reads as an entry: the row's columns, the service's
+ * confirmation kept with it, and the supplier's refusal tied back to the draft's lines. Its own
+ * room because both sides of the outbox read rows this way, the writer (outbox.ts) and the reads
+ * the rest of the core makes (outbox-reader.ts).
+ */
+import { z } from 'zod'
+import { outboxLineErrorSchema, type Draft, type DraftRejection, type OutboxEntry, type OutboxState } from '../../shared/orders'
+import type { RepTotals } from './request'
+
+/** What the service confirmed for a sent order, kept with the entry. */
+export const sentResultSchema = z.object({
+  orderGuid: z.string(),
+  orderName: z.string().nullable(),
+  orderStateId: z.number().nullable(),
+  subTotal: z.number().nullable(),
+  grandTotal: z.number().nullable(),
+  /** A customer created with the order: its guid and the references the service returned. */
+  createdCustomer: z
+    .object({
+      guid: z.string().nullable(),
+      billTo: z.string().nullable(),
+      shipTo: z.string().nullable(),
+      contact: z.string().nullable(),
+      note: z.string().nullable(),
+    })
+    .nullable(),
+})
+export type SentResult = z.infer<typeof sentResultSchema>
+
+export interface OutboxRow {
+  id: number
+  api_guid: string
+  state: OutboxState
+  customer_guid: string | null
+  customer_name: string
+  catalog_guid: string
+  rep_totals: string
+  attempts: number
+  next_attempt_at: number | null
+  last_error: string | null
+  errors: string
+  result: string | null
+  queued_at: string
+  updated_at: string
+  sent_at: string | null
+  delivery_unknown_since: string | null
+}
+
+/** The supplier's refusal of an entry, each message tied to the draft line it names, as that line was sent. */
+export function rejectionOf(row: OutboxRow, draft: Draft): DraftRejection {
+  const errors = z.array(outboxLineErrorSchema).parse(JSON.parse(row.errors))
+  return {
+    at: row.updated_at,
+    message: row.last_error,
+    lines: errors.map((error) => {
+      const line = error.lineIndex !== null ? draft.lines[error.lineIndex] : undefined
+      return {
+        lineId: line?.lineId ?? null,
+        sku: line?.sku ?? error.sku,
+        sentQty: line?.qty ?? null,
+        sentNote: line?.note ?? null,
+        message: error.message,
+      }
+    }),
+  }
+}
+
+export function toEntry(row: OutboxRow): OutboxEntry {
+  const result = row.result ? sentResultSchema.parse(JSON.parse(row.result)) : null
+  const totals = JSON.parse(row.rep_totals) as RepTotals
+  const serverSubTotal = result?.subTotal ?? null
+  return {
+    apiGuid: row.api_guid,
+    state: row.state,
+    customerGuid: row.customer_guid,
+    customerName: row.customer_name,
+    orderGuid: result?.orderGuid ?? null,
+    orderName: result?.orderName ?? null,
+    orderStateId: result?.orderStateId ?? null,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    errors: z.array(outboxLineErrorSchema).parse(JSON.parse(row.errors)),
+    nextAttemptAt: row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
+    queuedAt: row.queued_at,
+    sentAt: row.sent_at,
+    mayBeWithSupplier: row.delivery_unknown_since !== null && row.state !== 'sent',
+    lineCount: totals.lineCount,
+    subTotal: totals.subTotal,
+    totalsDiffer:
+      serverSubTotal !== null && Math.abs(serverSubTotal - totals.subTotal) >= 0.01 ? { repSubTotal: totals.subTotal, serverSubTotal } : null,
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The listings a sync pages through (customers, each catalog's items, recent orders): what the
+ * engine asks of the service, what it knows of each scope, and what one scope's sync carries from
+ * step to step. Its own room because a scope is the unit the paging (paging.ts) and the run
+ * (engine.ts) both work on; adding a listing touches this file, not them.
+ */
+import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
+import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
+import type { Logger } from '../ports'
+import type { ApplyContext, ApplyCounts, LocalCopy } from '../local/copy'
+import type { PageWriter } from './page-writer'
+import type { SyncProgress, SyncReport } from '../../shared/synced'
+import type { WritesInFlight } from './writes-in-flight'
+
+export type ScopeReport = SyncReport['scopes'][number]
+
+/**
+ * How the engine calls for a page. onReceived, when the source calls it, says the reply's bytes are
+ * in and only their decoding is left: the request's slot is given back then (request-slots.ts). A
+ * source that never calls it holds the slot until the page is returned.
+ */
+interface PageCallOptions {
+  signal?: AbortSignal
+  onReceived?: () => void
+}
+
+/** What the engine needs of the service client (the real one, or a wrapper in tests). */
+export interface SyncSource {
+  listCatalogs(options: { signal?: AbortSignal }): Promise<CatalogRecord[]>
+  listCustomers(params: ListParams, options: PageCallOptions): Promise<Page<CustomerConnection>>
+  listCatalogItems(catalogGuid: string, params: ListParams & { skipTotalCount?: boolean }, options: PageCallOptions): Promise<Page<CatalogItemRecord>>
+  listOrders(params: ListParams, options: PageCallOptions): Promise<Page<OrderRecord>>
+}
+
+/** Resources listed in pages, a scope each (items: one per catalog); each is also the table its rows go to. */
+type PagedResource = 'customers' | 'catalogItems' | 'orders'
+
+/** One listing the engine knows how to page through and store. */
+export interface ScopeDefinition<T> {
+  /** 'customers', 'orders' or 'catalogItems:<catalog guid>': the key of the scope's state in the store. */
+  name: string
+  resource: PagedResource
+  /** The listing as the rep would name it, in messages: 'customers', 'catalog items of "Spring"'. */
+  label: string
+  /** A row's guid: pages are compared by their first and last rows. */
+  keyOf(row: T): string
+  /** Limits counts and removals to one catalog. */
+  catalogGuid: string | null
+  fetch(params: ListParams & { first: boolean }, call: PageCallOptions & { signal: AbortSignal }): Promise<Page<T>>
+  apply(rows: T[], context: ApplyContext): Promise<ApplyCounts>
+  /** A one-row page: its total is the live rows the service holds for this scope, when it can tell; checked after each run. */
+  countOnServer?(signal: AbortSignal): Promise<Page<unknown>>
+  /** A full listing removes local rows it did not see (false for the recent-orders window). */
+  prunes: boolean
+  /** At most this many pages in a full listing. */
+  maxPages?: number
+  /**
+   * Called once a fresh run's bookkeeping and first page are written, when this thread has no more
+   * writes of the scope's to make until its pages are in (runScopes starts the index build there).
+   */
+  firstPageWritten?: () => void
+}
+
+/** A scope's name follows from its resource and, for items, its catalog. */
+function defineScope<T>(
+  resource: PagedResource,
+  catalogGuid: string | null,
+  listing: Omit<ScopeDefinition<T>, 'name' | 'resource' | 'catalogGuid'>,
+): ScopeDefinition<T> {
+  return { name: catalogGuid === null ? resource : `${resource}:${catalogGuid}`, resource, catalogGuid, ...listing }
+}
+
+/** One scope's sync within a run: built once by syncScope and handed to each step of it. */
+export interface ScopeRun<T> extends ScopeDefinition<T> {
+  signal: AbortSignal
+  /** The resource's counts in the run's report; every page applied adds to them. */
+  counts: ApplyCounts
+  /** The scope's line in the run's report. */
+  report: ScopeReport
+  /** Tells the run's caller how far the scope's paging has got. */
+  progress(update: Omit<SyncProgress, 'scope' | 'resource' | 'catalogGuid'>): void
+  /** Its pages handed to the writer and not yet written. */
+  writes: WritesInFlight
+  /** Rows received and refused in the scope's latest pass (a listing done again starts over). */
+  tally: { fetched: number; rejected: number; rejections: string[] }
+  /** Called when a pass has fetched its listing (what is left: its catch-up, count and prune). */
+  listingFetched?: () => void
+  /** Called when a pass lists the scope in full (a first sync, a resumed listing, a repair). */
+  listingInFull?: () => void
+}
+
+export function customersScope(source: SyncSource, writer: PageWriter): ScopeDefinition<CustomerConnection> {
+  return defineScope('customers', null, {
+    label: 'customers',
+    keyOf: (row) => row.customer.guid,
+    fetch: (params, call) => source.listCustomers(params, call),
+    apply: (rows, context) => writer.applyCustomers(rows, context),
+    // The spec shows no count on the customer list; when the service sends one, it is checked.
+    countOnServer: (signal) => source.listCustomers({ limit: 1, offset: 0 }, { signal }),
+    prunes: true,
+  })
+}
+
+export function catalogItemsScope(store: LocalCopy, source: SyncSource, writer: PageWriter, catalogGuid: string): ScopeDefinition<CatalogItemRecord> {
+  const name = store.catalogName(catalogGuid)
+  return defineScope('catalogItems', catalogGuid, {
+    label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
+    keyOf: (row) => row.guid,
+    // Only the first page asks for the count: counting is the expensive part on the service.
+    fetch: (params, call) => source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call),
+    apply: (rows, context) => writer.applyCatalogItems(catalogGuid, rows, context),
+    countOnServer: (signal) => source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal }),
+    prunes: true,
+  })
+}
+
+export function ordersScope(source: SyncSource, writer: PageWriter, orderHistoryPages: number): ScopeDefinition<OrderRecord> {
+  return defineScope('orders', null, {
+    label: 'orders',
+    keyOf: (row) => row.guid,
+    fetch: (params, call) => source.listOrders(params, call),
+    apply: (rows, context) => writer.applyOrders(rows, context),
+    // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
+    // All of the window may wait to be written (behind the item index build, see runScopes).
+    prunes: false,
+    maxPages: orderHistoryPages,
+  })
+}
+
+/** A warning on the scope's report line and in the log. */
+export function warnScope<T>(logger: Logger, scope: ScopeRun<T>, note: string, message: string, fields: Record<string, unknown>): void {
+  ;(scope.report.warnings ??= []).push(note)
+  logger.warn(message, { scope: scope.name, ...fields })
+}
