@@ -19,6 +19,7 @@ import { AppSettings } from '../settings/app-settings'
 import { OutboxReader } from '../orders/outbox'
 import { diskFullDuringUpdate } from './catalog-update'
 import { cliConnection } from './connection'
+import { refuseDamaged } from './health'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
 
@@ -63,6 +64,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   const interrupt = () => controller.abort()
   process.once('SIGINT', interrupt)
   try {
+    refuseDamaged(db, global.db)
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
     client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
     const store = new LocalCopy(db, new Retention(db))

@@ -16,6 +16,11 @@ export type Audience = 'app' | 'cli'
 
 export type DatabaseFileProblem =
   | { kind: 'notADatabase'; reason: string }
+  /**
+   * Pages quick_check could not read (health.ts): `areas` in the rep's words, `unsent` the orders the
+   * outbox still holds unsent, or null when the outbox itself is damaged and cannot be trusted.
+   */
+  | { kind: 'damaged'; areas: string[]; unsent: number | null }
   /** `file`: the one this user may not write (the database, its -wal or -shm); `folder`: SQLite cannot make -wal/-shm there. */
   | { kind: 'readOnly'; cause: 'file'; file: string }
   | { kind: 'readOnly'; cause: 'folder' }
@@ -32,7 +37,7 @@ export type DatabaseFileProblem =
   /** A write refused by the fence of a profile being removed (fence.ts). */
   | { kind: 'removed' }
 
-const codes = { notADatabase: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL', removed: 'NOT_FOUND' } as const
+const codes = { notADatabase: 'NOT_A_DATABASE', damaged: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL', removed: 'NOT_FOUND' } as const
 
 export class DatabaseFileError extends CoreError {
   constructor(
@@ -53,6 +58,8 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
       return cli
         ? `${path} is not a Satchel database (or is damaged): ${problem.reason}. Move it aside (keep it: support may recover something from it) and run \`satchel sync\` to build a new one from the ordering service; the drafts, unsent orders and saved settings in it cannot be read.`
         : `${path} is not a Satchel database (or is damaged): ${problem.reason}. Quit Satchel, move the file aside (keep it: support may recover something from it) and start Satchel again: it makes a new database and, once the connection settings are entered again, downloads the catalogs and customers. The drafts, unsent orders and settings in the old file cannot be read.`
+    case 'damaged':
+      return describeDamage(path, problem.areas, problem.unsent, cli)
     case 'readOnly': {
       const folder = dirname(path)
       if (problem.cause === 'walWithoutShm') {
@@ -80,6 +87,25 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
     case 'olderSchema':
       return `The database at ${path} was written by an older Satchel (schema ${problem.version}; this Satchel reads ${problem.latest}), and commands that only read never upgrade it. Run \`satchel sync\` (or start the desktop app) once to upgrade it, then try again.`
   }
+}
+
+function plural(count: number, one: string): string {
+  return `${count} ${one}${count === 1 ? '' : 's'}`
+}
+
+/** Keeping the unsent orders comes first in the advice: sync brings back everything else. */
+function describeDamage(path: string, areas: string[], unsent: number | null, cli: boolean): string {
+  const what = `${path} is not a Satchel database (or is damaged): parts of it cannot be read (${areas.join('; ')}).`
+  if (!cli) {
+    const orders = unsent === null ? 'The orders waiting in it cannot be read.' : unsent === 0 ? 'It holds no unsent orders.' : `The ${plural(unsent, 'unsent order')} in it can still be read: ask support to keep them (satchel outbox --export) before the file is moved.`
+    return `${what} ${orders} Quit Satchel, move the file aside (keep it: support may recover something from it) and start Satchel again: it makes a new database and downloads the catalogs and customers. The drafts, quotes and settings in the old file are not carried over.`
+  }
+  const aside = 'move the file aside (keep it: support may recover something from it) and run `satchel sync` to build a new one from the ordering service; the drafts, quotes and settings in it are not carried over'
+  if (unsent === null) {
+    return `${what} The outbox is damaged, so nothing is sent or queued from this file: the unsent orders in it cannot be read here. Do not delete it: ${aside}, and ask support to recover the orders from the old file.`
+  }
+  if (unsent === 0) return `${what} The outbox can be read and holds no unsent orders. Nothing more is written to this file: ${aside}.`
+  return `${what} The outbox can be read: keep its ${plural(unsent, 'unsent order')} first, with \`satchel flush\` (sending saves them) or \`satchel outbox --export FOLDER\` (a draft file each). Then ${aside}, and \`satchel order queue --file\` each saved draft. Until then sync and order queue write nothing to this file.`
 }
 
 function isWritable(path: string): boolean {
