@@ -7,8 +7,12 @@
  *
  * `layers` is the one place to change: a key is a folder (ending in '/') or a file, relative to src/;
  * `may` lists what it may import besides itself: other keys, 'npm:<package>' (its @types too) and
- * 'node:*' for Node's built-in modules. README.md's layering table is checked against this map by
+ * 'node:*' for Node's built-in modules. docs/architecture.md's layering table is checked against this map by
  * test/unit/lint-rules.test.ts, which also proves the bypasses are refused.
+ *
+ * test/ and scripts/ are in the same graph (`roots`): src/ never imports them, and scripts reach src/
+ * only through a part's public entry. What dependency-cruiser cannot see (a computed import(),
+ * createRequire) eslint refuses in src/ (scripts/eslint/rails.mjs), so the graph is the whole of it.
  */
 
 /** What every part of the Electron-free core may lean on. */
@@ -163,10 +167,53 @@ function allowRule(key, { may, why }) {
   }
 }
 
+/**
+ * A layer hands on only its own modules. `export … from` another layer passes that module to whoever
+ * imports this one, past the rule that decides what they may import: customers/ may import orders/
+ * but not ordering-client/, so orders/ must not re-export the client. A package is no layer: the
+ * layer that owns it may hand on its types (db/database.ts gives better-sqlite3's Database).
+ */
+function reExportRule(key) {
+  return {
+    name: `re-export ${key}`,
+    comment: `${key} re-exports only its own modules: a re-export of another layer hands it to importers that may not import it`,
+    severity: 'error',
+    from: { path: place(key) },
+    to: { path: '^src/', pathNot: place(key), dependencyTypes: ['export'] },
+  }
+}
+
+/**
+ * What a script may import of src/: a part's public entry. A folder's is its index.ts, a top-level
+ * file of src/main is its own, and the contract (src/shared/) is public as a whole. A part a script
+ * needs, and that has no index.ts yet, gets one that exports just what is used.
+ */
+const publicEntries = Object.keys(layers).map((key) => (key === 'shared/' || !key.endsWith('/') ? place(key) : `^src/${literal(key)}index\\.ts$`))
+
+/** What `npm run lint` cruises: the app, and the tests and scripts around it, in one graph. */
+const roots = ['src', 'test', 'scripts']
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     ...Object.entries(layers).map(([key, layer]) => allowRule(key, layer)),
+    ...Object.keys(layers).map(reExportRule),
+    {
+      name: 'src-alone',
+      comment: 'src/ is the app and ships without test/ and scripts/: it never imports them.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|scripts)/' },
+    },
+    {
+      // test/ is held only by the rules for every file (no circle, nothing unresolvable): a test may
+      // import anything in src/, since tests check the parts' insides.
+      name: 'scripts-through-entries',
+      comment: "scripts/ use src/ through a part's public entry (a folder's index.ts, a top-level file of src/main, src/shared/), never its insides.",
+      severity: 'error',
+      from: { path: '^scripts/' },
+      to: { path: '^src/', pathNot: publicEntries },
+    },
     {
       name: 'unmapped',
       comment: 'A file in no layer imports nothing until .dependency-cruiser.cjs gives its folder a place.',
@@ -203,3 +250,4 @@ module.exports = {
 }
 
 Object.defineProperty(module.exports, 'layers', { value: layers, enumerable: false })
+Object.defineProperty(module.exports, 'roots', { value: roots, enumerable: false })

@@ -3,6 +3,7 @@ import js from '@eslint/js'
 import pluginVue from 'eslint-plugin-vue'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import { rails } from './scripts/eslint/rails.mjs'
 
 /**
  * A second rail beside .dependency-cruiser.cjs, which holds the layering: eslint shows the electron
@@ -40,6 +41,32 @@ const sqlite = {
     },
   },
 }
+
+/**
+ * Files over their line limit today (600; core/compose.ts 150), let through whole until they are
+ * split: each is a temporary exception of issue #38 ("rooms of a readable size"), to be taken out
+ * of this list in the commit that splits it. test/unit/lint-rules.test.ts fails once a file listed
+ * here fits its limit, so no exception outlives its reason.
+ */
+const oversized = [
+  { file: 'src/main/local/catalog-items.ts', why: 'to be split: issue #38 (1216 lines)' },
+  { file: 'src/main/sync/engine.ts', why: 'to be split: issue #38 (961 lines)' },
+  { file: 'src/main/ordering-client/client.ts', why: 'to be split: issue #38 (675 lines)' },
+  { file: 'src/main/orders/outbox.ts', why: 'to be split: issue #38 (634 lines)' },
+  { file: 'src/main/local/copy.ts', why: 'to be split: issue #38 (614 lines)' },
+  { file: 'src/main/core/compose.ts', why: 'back to wiring only: issue #38 (174 lines of 150)' },
+]
+
+/**
+ * Files that import another layer's module and export it again (rails/no-passing-on), let through
+ * until their importers import it where it lives. A temporary exception of issue #38, as above.
+ */
+const reExporting = [
+  {
+    file: 'src/main/sync/engine.ts',
+    why: "hands on shared/synced's resourceNames, SyncProgress and SyncReport (cli/sync.ts and tests import them from it): to go when engine.ts is split, issue #38",
+  },
+]
 
 export default tseslint.config(
   {
@@ -89,4 +116,5 @@ export default tseslint.config(
     plugins: { sqlite },
     rules: { 'sqlite/immediate-transactions': 'error' },
   },
+  ...rails({ oversized, reExporting }),
 )

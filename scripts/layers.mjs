@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 /**
- * The layering check of `npm run lint`: dependency-cruiser over src/ with .dependency-cruiser.cjs,
- * silent while the tree keeps the layers, and each refused import with its rule's reason when it does
- * not. `npx depcruise src --config .dependency-cruiser.cjs` gives the same verdict, and its other
- * reporters draw the graph.
+ * The layering check of `npm run lint`: dependency-cruiser over src/, test/ and scripts/ (one graph)
+ * with .dependency-cruiser.cjs, silent while the tree keeps the layers, and each refused import with
+ * its rule's reason when it does not. `npx depcruise src test scripts --config .dependency-cruiser.cjs`
+ * gives the same verdict, and its other reporters draw the graph.
  *
- * `node scripts/layers.mjs --readme` writes README.md's layering table from the map instead (the
- * table test/unit/lint-rules.test.ts holds against it), so a moved boundary is one edit and one run.
+ * `node scripts/layers.mjs --table` writes the layering table of docs/architecture.md from the map
+ * instead (the table test/unit/lint-rules.test.ts holds against it), so a moved boundary is one edit
+ * and one run. `--readme`, its name from when the table was the README's, does the same.
  */
 import { cruise, format } from 'dependency-cruiser'
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url'
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const config = createRequire(import.meta.url)('../.dependency-cruiser.cjs')
 
-/** README.md's table: one row per key of `layers`, in the map's order. */
+/** docs/architecture.md's table: one row per key of `layers`, in the map's order. */
 export function layeringTable(layers) {
   const cell = (names) => (names.length ? names.join(', ') : '—')
   return [
@@ -32,19 +33,19 @@ export function layeringTable(layers) {
   ]
 }
 
-if (process.argv.includes('--readme')) {
-  const path = resolve(root, 'README.md')
+if (process.argv.includes('--table') || process.argv.includes('--readme')) {
+  const path = resolve(root, 'docs', 'architecture.md')
   const lines = readFileSync(path, 'utf8').split('\n')
   const table = layeringTable(config.layers)
   const start = lines.findIndex((line) => line.startsWith('| under `src/` |'))
-  if (start < 0) throw new Error('README.md has no layering table to replace')
+  if (start < 0) throw new Error('docs/architecture.md has no layering table to replace')
   const end = lines.findIndex((line, index) => index > start && !line.startsWith('|'))
   lines.splice(start, end - start, ...table)
   writeFileSync(path, lines.join('\n'))
   process.exit(0)
 }
 
-const { output } = await cruise(['src'], { ...config.options, baseDir: root, ruleSet: { forbidden: config.forbidden }, validate: true })
+const { output } = await cruise(config.roots, { ...config.options, baseDir: root, ruleSet: { forbidden: config.forbidden }, validate: true })
 if (output.summary.violations.length > 0) {
   process.stdout.write((await format(output, { outputType: 'err-long' })).output)
   process.exitCode = 1

@@ -20,6 +20,8 @@ const trackedLineSchema = z.object({
   qtyBackordered: z.number(),
   qtyPending: z.number(),
   lineTotal: z.number().nullable(),
+  /** For an order sent from this laptop: how the line differs from what was sent ("Differs from what was sent: sent as 4."), or null. */
+  notAsSent: z.string().nullable(),
 })
 export type TrackedLine = z.infer<typeof trackedLineSchema>
 
@@ -62,6 +64,8 @@ const orderTrackingSchema = z.object({
     grandTotal: z.number().nullable(),
   }),
   lines: z.array(trackedLineSchema),
+  /** Lines this laptop sent that the supplier's copy does not hold. */
+  sentMissing: z.array(z.object({ sku: z.string(), qty: z.number() })),
   timeline: z.array(timelineEntrySchema),
   related: z.array(relatedOrderSchema),
   /** "Shipped 2 of 3 lines", "On hold", "Cancelled", or the state's name. */
@@ -69,6 +73,8 @@ const orderTrackingSchema = z.object({
   /** Its status changed since the rep last opened it. */
   changed: z.boolean(),
   openedAt: z.string().nullable(),
+  /** The supplier's latest copy could not be read (impossible figures, too large): what is shown is the last good one. */
+  latestUnreadable: z.object({ at: z.string(), reason: z.string() }).nullable(),
 })
 export type OrderTracking = z.infer<typeof orderTrackingSchema>
 

@@ -298,9 +298,22 @@ const draftSummarySchema = z.object({
 })
 export type DraftSummary = z.infer<typeof draftSummarySchema>
 
-/** A code (scanned or typed) that is the UPC of more than one item of the catalog, and the SKUs it could mean. */
+/**
+ * A code (scanned or typed) that could mean more than one item of the catalog, and the SKUs it could
+ * mean: the UPC of several items, or a SKU in other capitals than several items' (`DPR-1`, `dpr-1`).
+ */
 const ambiguousCodeSchema = z.object({ code: z.string(), skus: z.array(z.string()) })
 export type AmbiguousCode = z.infer<typeof ambiguousCodeSchema>
+
+/** Why a code added no line, in the same words on the order screen and in `order queue`. */
+export function ambiguousCodeText(found: AmbiguousCode): string {
+  const list = found.skus.join(', ')
+  // SKUs that are all the code in other capitals: it was a SKU, not a UPC.
+  if (found.skus.every((sku) => sku.toLowerCase() === found.code.toLowerCase())) {
+    return `${found.code} could be any of ${found.skus.length} items whose SKUs differ only in capitals (${list}). Type the SKU of the one you mean exactly, capitals and all.`
+  }
+  return `${found.code} is the UPC of ${found.skus.length} items (${list}). Type the SKU of the one you mean.`
+}
 
 const lineToAddSchema = z
   .object({

@@ -429,7 +429,7 @@ export const syncReportSchema = z.object({
   durationMs: z.number(),
   error: appErrorSchema.pick({ code: true, message: true }).nullable(),
   /** Full orders fetched after the listings (one request each), failed (fetched next run), and still waiting. */
-  orderDetails: z.object({ fetched: z.number(), failed: z.number(), waiting: z.number() }).optional(),
+  orderDetails: z.object({ fetched: z.number(), failed: z.number(), unreadable: z.array(z.object({ guid: z.string(), reason: z.string() })).optional(), waiting: z.number() }).optional(),
 })
 export type SyncReport = z.infer<typeof syncReportSchema>
 

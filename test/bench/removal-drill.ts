@@ -4,15 +4,17 @@
  * random moment after it reached the database). After each run the folder is read as the rep would find it:
  *
  * - lost: an order `order queue` reported queued that is in no listed profile's database;
- * - written into a removed file: a queue or sync that exited 0 for a profile no longer listed, or
- *   whose database is gone;
+ * - written into a removed file: a queue or sync that reported success after its profile left the
+ *   list (the list's write time against the moment its report reached the drill, less 20 ms for the
+ *   pipe), or a database made again at a removed profile's path;
  * - stranded: a profile still listed whose database refuses writes (a remove killed after its fence)
  *   that a second `profiles remove` cannot finish.
  *
- * Each must be 0. Options: --runs N (default 40), --seed N (the delays' generator, default 1).
+ * Each must be 0. Options: --kills N (runs until N SIGKILLs landed, default 40), --seed N (the
+ * delays' generator, default 1).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -20,8 +22,9 @@ import BetterSqlite3 from 'better-sqlite3'
 import { startOrdersHarness } from '../integration/orders-support'
 import { root } from './support'
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' } } })
-const runs = Number(values.runs)
+const { values } = parseArgs({ options: { kills: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' } } })
+/** Runs go on until this many SIGKILLs have landed on a live process (a victim may end first). */
+const kills = Number(values.kills)
 
 // A small generator of its own, so a run can be repeated with --seed.
 let state = Number(values.seed) >>> 0 || 1
@@ -33,7 +36,11 @@ const random = () => {
 }
 const between = (low: number, high: number) => Math.round(low + random() * (high - low))
 
+const pipeSlackMs = 20
+
 interface Ended {
+  /** When the drill read the first byte of the process's report on stdout (Date.now()), if it made one. */
+  reportedAt: number | null
   code: number | null
   signal: NodeJS.Signals | null
   stdout: string
@@ -45,9 +52,13 @@ function start(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], { cwd: root, env: { ...clean, ...env } })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  let reportedAt: number | null = null
+  child.stdout.on('data', (chunk: Buffer) => {
+    reportedAt ??= Date.now()
+    stdout += chunk.toString()
+  })
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const ended = new Promise<Ended>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
+  const ended = new Promise<Ended>((resolve) => child.on('close', (code, signal) => resolve({ reportedAt, code, signal, stdout, stderr })))
   return { child, ended }
 }
 
@@ -97,9 +108,11 @@ async function main(): Promise<void> {
   writeFileSync(orderFile, JSON.stringify({ customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid, lines: orderable.skus.map((sku) => ({ sku, qty: 1 })) }))
   const credentials = { SATCHEL_BASE_URL: harness.service.url, SATCHEL_API_KEY: harness.service.credentials.apiKey, SATCHEL_API_SECRET: harness.service.credentials.apiSecret }
 
-  const tally = { kills: 0, lost: 0, writtenIntoRemoved: 0, stranded: 0, queued: 0, synced: 0, removed: 0, refused: 0, writerRefused: 0 }
+  const tally = { removedAfterWriter: 0, kills: 0, lost: 0, writtenIntoRemoved: 0, stranded: 0, queued: 0, synced: 0, removed: 0, refused: 0, writerRefused: 0 }
   const problems: string[] = []
-  for (let run = 0; run < runs; run += 1) {
+  let runs = 0
+  for (let run = 0; tally.kills < kills && run < kills * 4; run += 1) {
+    runs += 1
     const dataDir = mkdtempSync(join(scratch, 'data-'))
     copyFileSync(template, join(dataDir, 'satchel.db'))
     const bDb = join(dataDir, 'profile-b.db')
@@ -121,7 +134,7 @@ async function main(): Promise<void> {
     // Half the runs kill the writer, the rest the remover.
     const victim = run % 4 < 2 ? writer : remover
     await untilOpen(victim.child, bDb)
-    await sleep(between(0, 400))
+    await sleep(between(0, 250))
     if (victim.child.exitCode === null && victim.child.signalCode === null && victim.child.kill('SIGKILL')) tally.kills += 1
     const [wrote, removed] = await Promise.all([writer.ended, remover.ended])
 
@@ -137,10 +150,20 @@ async function main(): Promise<void> {
       }
     }
     if (wrote.code === 0 && writerKind === 'sync') tally.synced += 1
-    if (wrote.code === 0 && (!stillListed || !fileThere)) {
+    // A writer that ended before the profile left the list did its work on a profile that was there;
+    // one still running when it left (by the list's write time) must not report success.
+    // The report is the writer's last act (its look at the list comes just before it); the drill
+    // reads it through a pipe, so up to `pipeSlackMs` late.
+    const removedAt = stillListed ? null : statSync(join(dataDir, 'profiles.json')).mtimeMs
+    if (wrote.code === 0 && removedAt !== null && wrote.reportedAt !== null && removedAt < wrote.reportedAt - pipeSlackMs) {
       tally.writtenIntoRemoved += 1
-      problems.push(`${label}: the ${writerKind} exited 0 for a profile ${stillListed ? 'whose file is gone' : 'no longer listed'}`)
+      problems.push(`${label}: the ${writerKind} reported success ${Math.round(wrote.reportedAt - removedAt)} ms after the profile was removed`)
     }
+    if (!stillListed && fileThere) {
+      tally.writtenIntoRemoved += 1
+      problems.push(`${label}: a database was made again at the removed profile's path`)
+    }
+    if (wrote.code === 0 && removedAt !== null && wrote.reportedAt !== null && removedAt >= wrote.reportedAt - pipeSlackMs) tally.removedAfterWriter += 1
     if (wrote.code !== null && wrote.code !== 0) tally.writerRefused += 1
     if (removed.code === 0) tally.removed += 1
     if (removed.code === 1) tally.refused += 1
@@ -162,7 +185,7 @@ async function main(): Promise<void> {
   rmSync(scratch, { recursive: true, force: true })
 
   process.stdout.write(`\n${runs} runs, ${tally.kills} SIGKILLs delivered\n`)
-  process.stdout.write(`queue exited 0: ${tally.queued}; sync exited 0: ${tally.synced}; writer refused: ${tally.writerRefused}; remove done: ${tally.removed}; remove refused: ${tally.refused}\n`)
+  process.stdout.write(`queue exited 0: ${tally.queued}; sync exited 0: ${tally.synced}; writer refused: ${tally.writerRefused}; remove done: ${tally.removed}; remove refused: ${tally.refused}; removed after the writer ended: ${tally.removedAfterWriter}\n`)
   process.stdout.write(`orders lost: ${tally.lost}; written into a removed file: ${tally.writtenIntoRemoved}; stranded profiles: ${tally.stranded}\n`)
   for (const problem of problems) process.stdout.write(`PROBLEM ${problem}\n`)
   process.exitCode = tally.lost + tally.writtenIntoRemoved + tally.stranded === 0 ? 0 : 1

@@ -6,7 +6,7 @@
  * holds), a category browse page, and pages deep in the whole catalog by name (one jumped to, and the
  * next page after one read).
  * PATH is opened read-write (migrated, its item counts kept): pass a copy. `--mapped` reads it through a
- * memory map (OpenDatabaseOptions.mappedReads), which the app does not do (README, Search at any size).
+ * memory map (OpenDatabaseOptions.mappedReads), which the app does not do (docs/search.md).
  */
 import { performance } from 'node:perf_hooks'
 import { loadavg } from 'node:os'

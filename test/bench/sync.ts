@@ -1,7 +1,7 @@
 /**
  * `npm run bench:sync`: Satchel's sync against the ordering-service double at bench size (100,000
- * catalog items, 20,000 customers) over loopback, every figure the README's sync section quotes, in
- * one run.
+ * catalog items, 20,000 customers) over loopback, every figure of the sync that docs/perf/ quotes,
+ * in one run.
  *
  * The double runs in its own process, as the real service would, and so does the bare client, so
  * this process's peak RSS and event-loop stalls are Satchel's alone. Measured in one run:

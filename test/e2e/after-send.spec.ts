@@ -121,3 +121,46 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
   await shoot(page, 'after-send-customer.png')
   expect(errors).toEqual([])
 })
+
+test('a supplier’s copy that differs from what was sent is marked line by line; one with impossible figures is refused, the last good copy marked', async ({ page, bridge, service, core }) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const target = orderable(core, 3)
+  const check = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })) })
+  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  const control = service.current.control
+  const guid = String((control.ordersByApiGuid(apiGuid)[0] as Json).guid)
+  const route = 'GET /v1/orders/:orderGuid'
+
+  // The supplier's copy: line 2 replaced by an item never ordered, line 3 at another quantity.
+  control.update('order', guid, { note: 'Gate code 4411' })
+  const altered = structuredClone(control.orders().find((order) => order.guid === guid)) as Json & Record<string, unknown>
+  const items = altered.Order_Items as unknown as Record<string, unknown>[]
+  Object.assign(items[1]!, { catalog_item_guid: '0f0e0d0c-0b0a-4909-8807-060504030201', sku: 'NEVER-ORDERED', name: 'Something else', Catalog_Item: null })
+  items[2]!.qty = 14
+  control.addFault({ route, type: 'status', status: 200, body: { order: altered, relatedOrders: [] }, times: 1 })
+  expect((await coreApi(core, 'syncNow', {})).orderDetails?.fetched).toBe(1)
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders/${guid}`)
+  const rowOf = (sku: string) => page.getByRole('row').filter({ hasText: sku })
+  await expect(rowOf('NEVER-ORDERED').getByTestId('line-not-as-sent')).toHaveText('Differs from what was sent: not on the order as sent.')
+  await expect(rowOf(target.skus[2]!).getByTestId('line-not-as-sent')).toHaveText('Differs from what was sent: sent as 4.')
+  await expect(rowOf(target.skus[0]!).getByTestId('line-not-as-sent')).toHaveCount(0)
+  await expect(page.getByTestId('sent-missing')).toContainText(`${target.skus[1]} × 3`)
+
+  // A later copy with more shipped than ordered is not shown: the copy above stays, marked.
+  control.update('order', guid, { note: 'Gate code 4412' })
+  const impossible = structuredClone(control.orders().find((order) => order.guid === guid)) as Json
+  impossible.Order_Items[0]!.qty_shipped = impossible.Order_Items[0]!.qty + 0.5
+  control.addFault({ route, type: 'status', status: 200, body: { order: impossible, relatedOrders: [] }, times: 1 })
+  expect((await coreApi(core, 'syncNow', {})).orderDetails?.unreadable).toEqual([{ guid, reason: expect.stringContaining('qty_shipped') }])
+  await page.reload()
+  await expect(page.getByTestId('order-unreadable')).toContainText("The supplier's latest copy could not be read")
+  await expect(rowOf('NEVER-ORDERED')).toHaveCount(1)
+  expect(errors).toEqual([])
+})

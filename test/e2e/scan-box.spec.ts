@@ -100,3 +100,31 @@ test('a new empty draft shows no error until the rep tries to send it', async ({
   await expect(page.getByTestId('send-problem')).toHaveCount(0)
   expect(pageErrors).toEqual([])
 })
+
+test('a SKU names the item it writes exactly; in capitals of neither of two SKUs it is refused, naming both', async ({ page, bridge, core, service }) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const control = service.current.control
+  const pricing = Object.fromEntries(control.priceGroups(world.catalogGuid).map((group) => [group.value as string, 4]))
+  for (const code of ['DPR-10001', 'dpr-10001']) {
+    control.insertCatalogItem(world.catalogGuid, { sku: code, name: `Dust pan ${code}`, pricing, has_inventory: false, allow_backorder: true, min_order_qty: 1, qty_break: 0, is_product_group: false })
+  }
+  const report = await call(core.handlers, 'syncNow', {})
+  expect(report.ok).toBe(true)
+  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+  const sku = page.getByLabel('SKU or barcode')
+
+  await sku.fill('dpr-10001')
+  await sku.press('Enter')
+  await expect(page.getByTestId('scan-message')).toHaveText('Added dpr-10001.')
+  await sku.fill('Dpr-10001')
+  await sku.press('Enter')
+  await expect(page.getByTestId('scan-message')).toHaveText(
+    'Dpr-10001 could be any of 2 items whose SKUs differ only in capitals (DPR-10001, dpr-10001). Type the SKU of the one you mean exactly, capitals and all.',
+  )
+  await expect(sku).toHaveValue('Dpr-10001')
+  await expect(page.locator('tbody.line')).toHaveCount(1)
+  expect(pageErrors).toEqual([])
+})

@@ -124,6 +124,18 @@ describe('order queue with many lines', () => {
     expect(outboxCount()).toBe(before)
   }, 90_000)
 
+  it('refuses a file of more lines than the cap with the one line-count error, before looking up any of them', async () => {
+    const lines = Array.from({ length: 2 * maxOrderLines + 1 }, (_, i) => ({ sku: `NO-SUCH-${i}`, qty: 1 }))
+    const bySku = vi.spyOn(LocalOrderLookup.prototype, 'catalogItemBySku')
+    const printed: unknown[] = []
+    const output: Output = { json: true, result: (value) => printed.push(value), progress: null, endProgress: () => undefined }
+    await expect(runOrderQueue({ db, json: true }, { file: draftFile('unknown-many.json', lines) }, output)).rejects.toMatchObject({
+      json: { errors: [{ path: 'lines', message: expect.stringContaining('at most 5,000 lines') }] },
+    })
+    expect(bySku).not.toHaveBeenCalled()
+    expect(printed).toEqual([])
+  }, 90_000)
+
   it('a queue that fails on its last line leaves no draft behind', async () => {
     const before = outboxCount()
     const lines = [...bulkSkus.slice(0, 1999).map((sku) => ({ sku, qty: 1 })), { sku: 'NO-SUCH-SKU', qty: 1 }]

@@ -167,4 +167,13 @@ describe('satchel order queue / flush / outbox', () => {
     expect(run.code).toBe(2)
     expect(json(run)).toEqual({ errors: [{ path: 'apiGuid', message: expect.stringContaining('already in the outbox (sent)') }] })
   })
+
+  it('order queue reads a file that starts with a UTF-8 byte order mark, as editors on Windows save it', async () => {
+    const apiGuid = '0b6c2f1e-4d7a-4c55-9a1e-7f3b2d9c8e02'
+    const file = draftFile('bom.json', `\uFEFF${JSON.stringify({ customerGuid, catalogGuid, apiGuid, lines: [{ sku: skus[0], qty: 1 }] })}`)
+    const run = await cli(['order', 'queue', '--file', file, '--json'], env)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    expect(json(run)).toEqual({ apiGuid, state: 'queued' })
+  })
 })

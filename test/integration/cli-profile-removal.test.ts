@@ -164,7 +164,8 @@ describe('profiles remove against a process writing the profile', () => {
 
   it('is refused while a sync of the profile runs, and the sync goes on to write a file that is still there', async () => {
     const { bDb, env } = folderWithB()
-    harness.service.control.addFault({ route: '*', type: 'latency', ms: 150 })
+    // One page held long while the sync holds its lease: remove comes in the middle of the run.
+    harness.service.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 6000, times: 1 })
     try {
       const sync = startCli(['sync', '--profile', 'B', '--full', '--json'], { ...env, SATCHEL_BASE_URL: harness.service.url, SATCHEL_API_KEY: harness.service.credentials.apiKey, SATCHEL_API_SECRET: harness.service.credentials.apiSecret })
       const holding = await until(() => {

@@ -225,4 +225,57 @@ describe('full orders during sync, against the double', () => {
     expect(waiting).toEqual([300, 100, 0, 0])
     expect(runs.flat()).toEqual(changed)
   }, 120_000)
+
+  it('a reply with impossible figures is refused: the last good copy stays, marked, and that version is not fetched again', async () => {
+    laptop = await startLaptop()
+    await laptop.sync()
+    laptop.fetched()
+    const control = laptop.service.control
+    const order = recentOrders(laptop.service).find((candidate) => candidate.order_state_id === 2 && candidate.is_on_hold !== true && Array.isArray(candidate.Order_Items) && candidate.Order_Items.length > 0)!
+    const guid = String(order.guid)
+    control.fulfilOrder(guid, { kind: 'hold', onHold: true })
+    const served = structuredClone(control.orders().find((candidate) => candidate.guid === guid)!)
+    const line = (served.Order_Items as Record<string, unknown>[])[0]!
+    line.qty_shipped = Number(line.qty) + 0.5
+    control.addFault({ route: detailRoute, type: 'status', status: 200, body: { order: served, relatedOrders: [] }, times: 1 })
+
+    const report = await laptop.sync()
+    expect(report.orderDetails).toEqual({ fetched: 0, failed: 0, unreadable: [{ guid, reason: expect.stringContaining(`qty_shipped ${Number(line.qty) + 0.5} of ${Number(line.qty)}`) }], waiting: 0 })
+    const shown = laptop.details.tracking(guid)!
+    expect(shown.onHold).toBe(false)
+    expect(shown.lines.every((tracked) => tracked.qtyShipped <= (tracked.qtyOrdered ?? 0))).toBe(true)
+    expect(shown.latestUnreadable).toMatchObject({ reason: expect.stringContaining('qty_shipped') })
+    expect(laptop.fetched()).toEqual([guid])
+
+    expect((await laptop.sync()).orderDetails).toEqual({ fetched: 0, failed: 0, waiting: 0 })
+    expect(laptop.fetched()).toEqual([])
+    // The supplier's next change is a sound copy: kept, and the mark goes.
+    control.update('order', guid, { note: 'Gate code 4411' })
+    expect((await laptop.sync()).orderDetails).toEqual({ fetched: 1, failed: 0, waiting: 0 })
+    expect(laptop.details.tracking(guid)).toMatchObject({ onHold: true, latestUnreadable: null })
+  })
+
+  it('a reply too large to read (18.9 MB) is remembered for that version and said so, not fetched again every sync', async () => {
+    laptop = await startLaptop()
+    await laptop.sync()
+    laptop.fetched()
+    const control = laptop.service.control
+    const order = recentOrders(laptop.service).find((candidate) => candidate.order_state_id === 2 && candidate.is_on_hold !== true)!
+    const guid = String(order.guid)
+    control.fulfilOrder(guid, { kind: 'hold', onHold: true })
+    const fault = control.addFault({ route: detailRoute, type: 'oversized', bytes: 18_900_000 })
+
+    const report = await laptop.sync()
+    expect(report.orderDetails).toEqual({ fetched: 0, failed: 0, unreadable: [{ guid, reason: expect.stringMatching(/too large/) }], waiting: 0 })
+    expect(laptop.fetched()).toEqual([guid])
+    expect(laptop.details.tracking(guid)).toMatchObject({ onHold: false, latestUnreadable: { reason: expect.stringMatching(/too large.*announced 18 MB/) } })
+
+    expect((await laptop.sync()).orderDetails).toEqual({ fetched: 0, failed: 0, waiting: 0 })
+    expect(laptop.fetched()).toEqual([])
+    // A newer version is worth asking for: the supplier may have trimmed it.
+    control.removeFault(fault)
+    control.update('order', guid, { note: 'Gate code 4411' })
+    expect((await laptop.sync()).orderDetails).toEqual({ fetched: 1, failed: 0, waiting: 0 })
+    expect(laptop.details.tracking(guid)).toMatchObject({ onHold: true, latestUnreadable: null })
+  })
 })

@@ -15,6 +15,7 @@ import { CatalogItems, ItemIndexLayout, indexBuildCacheSize, type CatalogHeadedI
 import { CatalogUpkeep, type CatalogUpkeepProgress } from '../../src/main/local/catalog-upkeep'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
+import type { SkuMatch } from '../../src/main/local/sku-match'
 import { catalogWithEveryState, item, outcome, searches, unlisted } from '../support/item-states'
 import { undoItemIndexesByCatalogKey } from '../support/schema-rollback'
 
@@ -62,11 +63,14 @@ function readings(items: CatalogItems, copy: LocalCopy) {
     counts: [...items.liveCountsByCatalog(catalogs)],
     byCategory: catalogs.map((catalogGuid) => [...items.liveCountsByCategory(catalogGuid)].sort((a, b) => Number(a[0]) - Number(b[0]))),
     skus: ['APR-2001', 'apr-4001', 'APR-10005', 'APR-2005', 'APR-2016', 'nope'].flatMap((sku) =>
-      catalogs.map((catalogGuid) => [items.bySku(catalogGuid, sku)?.guid, items.recordBySku(catalogGuid, sku)?.guid, items.placeBySku(catalogGuid, sku)?.guid]),
+      catalogs.map((catalogGuid) => [items.bySku(catalogGuid, sku)?.guid, foundGuid(items.recordBySku(catalogGuid, sku)), items.placeBySku(catalogGuid, sku)?.guid]),
     ),
     stored: catalogs.map((catalogGuid) => [items.anyOf(catalogGuid), copy.hasRows('catalogItems', catalogGuid), copy.countLive('catalogItems', catalogGuid), copy.countListedLive('catalogItems', catalogGuid, 2)]),
   }
 }
+
+/** The guid of the one item a SKU names, as recordBySku answers it. */
+const foundGuid = (match: SkuMatch<{ guid: string }>) => (match && 'found' in match ? match.found.guid : undefined)
 
 /** A new laptop's database with every item state, its kept counts taken away so counts walk the indexes. */
 function newLaptop(path: string): Database {

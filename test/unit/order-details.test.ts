@@ -69,3 +69,76 @@ describe('what the rep is told about an order', () => {
     expect(details.tracking('order-1')).toMatchObject({ changed: false, openedAt: '2026-11-25T13:00:00.000Z' })
   })
 })
+
+describe('an order’s related orders', () => {
+  it('never list the order itself, and list each other order once, even when the service repeats them', () => {
+    const placed = { ...order(8, [{ qty: 2, shipped: 1, backordered: 1 }]), id: 101 }
+    const backorder = { guid: 'order-2', id: 102, name: 'HP-1-BO1', parent_order_id: 101, order_state_id: 1 }
+    details.record(placed, [placed, backorder, placed, backorder], '2026-11-25T10:00:00.000Z')
+    expect(details.tracking('order-1')?.related.map((other) => [other.guid, other.name, other.relation])).toEqual([['order-2', 'HP-1-BO1', 'backorder']])
+  })
+})
+
+describe('a copy with impossible figures', () => {
+  const good = () => ({ ...order(8, [{ qty: 2, shipped: 1 }, { qty: 3 }]), grand_total: 10, sub_total: 10 })
+  const impossible: [string, (copy: Record<string, unknown>) => void, RegExp][] = [
+    ['a negative quantity', (copy) => ((copy.Order_Items as Record<string, unknown>[])[1]!.qty = -3), /qty -3/],
+    ['more shipped than ordered', (copy) => ((copy.Order_Items as Record<string, unknown>[])[0]!.qty_shipped = 2.5), /qty_shipped 2.5 of 2/],
+    ['a pending quantity past any order', (copy) => ((copy.Order_Items as Record<string, unknown>[])[1]!.qty_pending = 1e308), /qty_pending 1e\+308/],
+    ['a grand total of minus a billion', (copy) => (copy.grand_total = -1_000_000_000), /grand_total -1000000000/],
+  ]
+
+  for (const [what, spoil, named] of impossible) {
+    it(`is refused for ${what}: the last good copy stays, marked, its summary and lines agreeing`, () => {
+      details.record(good(), [], '2026-11-25T10:00:00.000Z')
+      const bad = { ...good(), updated_at: '2026-11-26T10:00:00.000Z' }
+      spoil(bad)
+      details.record(bad, [], '2026-11-26T10:00:00.000Z')
+      const shown = details.tracking('order-1')!
+      expect(shown.lines.map((line) => [line.qtyOrdered, line.qtyShipped, line.qtyPending])).toEqual([[2, 1, 0], [3, 0, 0]])
+      expect(shown.totals.grandTotal).toBe(10)
+      expect(shown.summary).toBe('Shipped 0 of 2 lines')
+      expect(shown.fetchedAt).toBe('2026-11-25T10:00:00.000Z')
+      expect(shown.latestUnreadable).toEqual({ at: '2026-11-26T10:00:00.000Z', reason: expect.stringMatching(named) })
+      // The same version is not fetched again; a newer one is.
+      expect(details.refusedVersion('order-1')).toBe('2026-11-26T10:00:00.000Z')
+      details.record({ ...good(), updated_at: '2026-11-27T10:00:00.000Z' }, [], '2026-11-27T10:00:00.000Z')
+      expect(details.tracking('order-1')!.latestUnreadable).toBeNull()
+    })
+  }
+})
+
+describe('an order sent from this laptop', () => {
+  const sent = [
+    { catalogItemGuid: 'item-a', sku: 'A-1', qty: 2 },
+    { catalogItemGuid: 'item-b', sku: 'B-1', qty: 5 },
+    { catalogItemGuid: 'item-c', sku: 'C-1', qty: 4 },
+  ]
+  const copy = (items: Record<string, unknown>[]) => ({ ...order(2, []), api_guid: 'AG-1', Order_Items: items.map((item, index) => ({ item_no: index + 1, qty_shipped: 0, qty_backordered: 0, qty_pending: 0, ...item })) })
+
+  it('marks each line that differs from what was sent, and names what was sent but is not there', () => {
+    details.record(
+      copy([
+        { catalog_item_guid: 'item-a', sku: 'A-1', qty: 2 },
+        // Line 2 was replaced by an item never ordered; line 3's quantity changed.
+        { catalog_item_guid: 'item-z', sku: 'Z-9', qty: 5 },
+        { catalog_item_guid: 'item-c', sku: 'C-1', qty: 40 },
+      ]),
+      [],
+      '2026-11-25T10:00:00.000Z',
+    )
+    const shown = details.tracking('order-1', (apiGuid) => (apiGuid.toLowerCase() === 'ag-1' ? sent : null))!
+    expect(shown.lines.map((line) => [line.sku, line.notAsSent])).toEqual([
+      ['A-1', null],
+      ['Z-9', 'Differs from what was sent: not on the order as sent.'],
+      ['C-1', 'Differs from what was sent: sent as 4.'],
+    ])
+    expect(shown.sentMissing).toEqual([{ sku: 'B-1', qty: 5 }])
+  })
+
+  it('takes a backorder split off the line as the quantity sent, and marks nothing on an order not sent from here', () => {
+    details.record(copy([{ catalog_item_guid: 'item-a', sku: 'A-1', qty: 1, qty_shipped: 1, qty_backordered: 1 }]), [], '2026-11-25T10:00:00.000Z')
+    expect(details.tracking('order-1', () => [sent[0]!])!.lines.map((line) => line.notAsSent)).toEqual([null])
+    expect(details.tracking('order-1', () => null)).toMatchObject({ lines: [{ notAsSent: null }], sentMissing: [] })
+  })
+})

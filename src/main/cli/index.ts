@@ -1,6 +1,6 @@
 /**
  * `satchel`: the command line for support staff, laptop imaging and scripted checks.
- * `npm run cli -- <command>`; documented in README.md ("CLI"), which is its public contract.
+ * `npm run cli -- <command>`; documented in docs/cli.md, which is its public contract.
  *
  * Start-up must stay well under a second, so this file imports only Node built-ins; each command
  * loads what it needs (the store, or the service client and sync engine) when it runs.

@@ -6,7 +6,7 @@
 import { AppSettings } from '../settings/app-settings'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { lineQtySchema, newCustomerSchema, shipToSchema } from '../../shared/orders'
+import { ambiguousCodeText, lineQtySchema, maxOrderLines, newCustomerSchema, shipToSchema, tooManyLinesMessage } from '../../shared/orders'
 import { closeDatabase, type Database } from '../db/database'
 import { describeHolder, untilFree } from '../db/lease'
 import { CoreError, describeIssues } from '../errors'
@@ -109,10 +109,14 @@ function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
   }
   let json: unknown
   try {
-    json = JSON.parse(text)
+    // Editors on Windows start a UTF-8 file with a byte order mark, which is no part of its JSON.
+    json = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text)
   } catch (error) {
     throw new InvalidDraftError([{ path: 'file', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }])
   }
+  // Counted before anything else is checked: a file past the cap is one answer, not an error per line.
+  const lines = typeof json === 'object' && json !== null ? (json as { lines?: unknown }).lines : undefined
+  if (Array.isArray(lines) && lines.length > maxOrderLines) throw new InvalidDraftError([{ path: 'lines', message: `${tooManyLinesMessage()} This file has ${lines.length.toLocaleString('en-US')}.` }])
   const parsed = draftFileSchema.safeParse(json)
   if (!parsed.success) throw new InvalidDraftError(describeIssues(parsed.error).map((i) => ({ path: i.path === '(argument)' ? '' : i.path, message: i.message })))
   return parsed.data
@@ -151,8 +155,9 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       if (error.issues?.length) throw new InvalidDraftError(error.issues.map((issue) => ({ path: fileFieldOf[issue.path] ?? issue.path, message: issue.message })))
       throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
     }
-    const { check, lineIds, families } = order
+    const { check, lineIds, families, ambiguous } = order
     const familyOf = new Map(families.map((family) => [family.code, family]))
+    const ambiguousOf = new Map(ambiguous.map((found) => [found.code, found]))
     // Problems point at the file's own line indexes: a draft line at the first file line that made it.
     const problems: { path: string; message: string }[] = []
     const fileIndexOf = new Map<string, number>()
@@ -160,8 +165,10 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       const line = file.lines[index]!
       const code = line.sku ?? line.catalogItemGuid
       const family = code ? familyOf.get(code) : undefined
+      const couldMean = code ? ambiguousOf.get(code) : undefined
       const path = `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`
-      if (lineId === null && family) {
+      if (lineId === null && couldMean) problems.push({ path, message: ambiguousCodeText(couldMean) })
+      else if (lineId === null && family) {
         problems.push({ path, message: `${family.code} is the family ${family.title}, which is not ordered itself: order its members (items family ${family.guid} lists them)` })
       } else if (lineId === null) problems.push({ path, message: `${code} is not in this catalog` })
       else if (!fileIndexOf.has(lineId)) fileIndexOf.set(lineId, index)

@@ -71,7 +71,7 @@ function describe(registry: ProfileRegistry, profile: Profile, defaultId: string
 /**
  * Whether the desktop app runs on this data folder now. Electron's single-instance lock (Chromium's
  * process singleton) keeps a symlink SingletonLock → "<host>-<pid>" in it while the app runs, on
- * Linux and macOS; Windows keeps none, and there the README's advice stands alone.
+ * Linux and macOS; Windows keeps none, and there the advice of docs/cli.md stands alone.
  */
 function appRunningIn(dataDir: string): boolean {
   let target: string

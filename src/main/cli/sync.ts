@@ -126,9 +126,6 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       const error = { code: 'REJECTED', message: `sync refused ${rows} of ${of} rows as impossible: ${refused.flatMap((scope) => scope.warnings ?? []).join('; ')}` }
       throw new CliFailure(error.message, error.code, { ...result, ok: false, error })
     }
-    // A remove waits for the sync's lease, but the lease ends before this process does: a profile
-    // removed in that instant must not be reported synced.
-    if (global.stillListed && !global.stillListed()) throw new CliFailure(`The profile of ${global.db} was removed as this sync ended: what it wrote went with it.`, 'NOT_FOUND')
     const human =
       table(
         ['', 'Fetched', 'Written', 'Removed'],
@@ -136,9 +133,16 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       ) +
       `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.` +
       (report.orderDetails
-        ? `\nFull orders: ${report.orderDetails.fetched} fetched${report.orderDetails.failed ? `, ${report.orderDetails.failed} failed` : ''}${report.orderDetails.waiting ? `, ${report.orderDetails.waiting} left for the next sync` : ''}.`
+        ? `\nFull orders: ${report.orderDetails.fetched} fetched${report.orderDetails.failed ? `, ${report.orderDetails.failed} failed` : ''}${unreadableText(report.orderDetails.unreadable)}${report.orderDetails.waiting ? `, ${report.orderDetails.waiting} left for the next sync` : ''}.`
         : '') +
       warnings.map((warning) => `\nWarning: ${warning}`).join('')
+    // A remove waits for the sync's lease, but the lease ends before this process does: a profile
+    // removed meanwhile must not be reported synced. Looked at last, once the database is closed, so
+    // nothing but the printing comes after the look.
+    await client.close()
+    client = undefined
+    closeDatabase(db)
+    if (global.stillListed && !global.stillListed()) throw new CliFailure(`The profile of ${global.db} was removed as this sync ended: what it wrote went with it.`, 'NOT_FOUND')
     output.result(result, human)
     return 0
   } finally {
@@ -147,4 +151,10 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     await client?.close()
     closeDatabase(db)
   }
+}
+
+/** The full orders whose latest copy could not be kept, by order and why: the rep's last good copy stays. */
+function unreadableText(unreadable: readonly { guid: string; reason: string }[] = []): string {
+  if (unreadable.length === 0) return ''
+  return `, ${unreadable.length} could not be read (${unreadable.map((order) => `${order.guid}: ${order.reason}`).join('; ')})`
 }

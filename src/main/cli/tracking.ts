@@ -5,16 +5,17 @@
 import { closeDatabase } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
 import { OrderDetails } from '../local/order-details'
+import { OutboxReader } from '../orders/outbox'
 import type { OrderDetail } from '../../shared/synced'
 import { formatMoney } from '../../shared/money'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
 
-function withDetails<T>(global: GlobalOptions, use: (queries: BrowseQueries, details: OrderDetails) => T): T {
+function withDetails<T>(global: GlobalOptions, use: (queries: BrowseQueries, details: OrderDetails, outbox: OutboxReader) => T): T {
   const db = openExisting(global.db, 'read')
   try {
-    return use(new BrowseQueries(db), new OrderDetails(db))
+    return use(new BrowseQueries(db), new OrderDetails(db), new OutboxReader(db))
   } finally {
     closeDatabase(db)
   }
@@ -78,10 +79,10 @@ function findOrder(queries: BrowseQueries, given: string): OrderDetail | null {
 }
 
 export function runOrderShow(global: GlobalOptions, options: { order: string }, output: Output): number {
-  return withDetails(global, (queries, details) => {
+  return withDetails(global, (queries, details, outbox) => {
     const order = findOrder(queries, options.order)
     if (!order) throw new UsageError(`No order ${options.order} in the local database`)
-    const tracked = details.tracking(order.guid)
+    const tracked = details.tracking(order.guid, (apiGuid) => outbox.printable(apiGuid)?.draft.lines ?? null)
     const lines =
       tracked?.lines ??
       order.lines.map((line) => ({
@@ -94,6 +95,7 @@ export function runOrderShow(global: GlobalOptions, options: { order: string }, 
         qtyBackordered: null,
         qtyPending: null,
         lineTotal: line.lineTotal,
+        notAsSent: null,
       }))
     const header = {
       guid: order.guid,
@@ -113,7 +115,7 @@ export function runOrderShow(global: GlobalOptions, options: { order: string }, 
       totals: tracked?.totals ?? { subTotal: order.totals.subTotal, tax: order.totals.tax, shipping: order.totals.shipping, discount: order.totals.discount, grandTotal: order.totals.grandTotal },
       changed: tracked?.changed ?? false,
     }
-    const result = { order: header, lines, timeline: tracked?.timeline ?? [], related: tracked?.related ?? [], fetchedAt: tracked?.fetchedAt ?? null }
+    const result = { order: header, lines, timeline: tracked?.timeline ?? [], related: tracked?.related ?? [], fetchedAt: tracked?.fetchedAt ?? null, latestUnreadable: tracked?.latestUnreadable ?? null, sentMissing: tracked?.sentMissing ?? [] }
     const qty = (value: number | null) => (value === null ? '—' : String(value))
     const human = [
       `Order ${order.name ?? order.guid}  ${header.customerName ?? ''}`,
@@ -123,12 +125,15 @@ export function runOrderShow(global: GlobalOptions, options: { order: string }, 
         ['#', 'SKU', 'Name', 'Unit', 'Ordered', 'Shipped', 'Backordered', 'Pending', 'Total'],
         lines.map((line) => [qty(line.itemNo), line.sku ?? '', line.name ?? '', line.unitPrice === null ? '—' : formatMoney(line.unitPrice), qty(line.qtyOrdered), qty(line.qtyShipped), qty(line.qtyBackordered), qty(line.qtyPending), line.lineTotal === null ? '—' : formatMoney(line.lineTotal)]),
       ),
+      ...lines.flatMap((line, index) => (line.notAsSent ? [`Line ${line.itemNo ?? index + 1} ${line.sku ?? ''}: ${line.notAsSent}`] : [])),
+      ...result.sentMissing.map((missing) => `Sent but not on the supplier's copy: ${missing.sku} × ${missing.qty}`),
       '',
       `Grand total ${header.totals.grandTotal === null ? '—' : formatMoney(header.totals.grandTotal)}`,
       ...(result.timeline.length > 0 ? ['', 'Timeline', ...result.timeline.map((entry) => `  ${entry.at}  ${entry.state}${entry.who ? ` (${entry.who})` : ''}${entry.source === 'seen' ? ' — seen on this laptop' : ''}`)] : []),
       ...(result.related.length > 0 ? ['', 'Related', ...result.related.map((related) => `  ${related.relation} ${related.name ?? related.guid} (${related.state})${related.held ? '' : ' — loads at the next sync'}`)] : []),
       '',
       result.fetchedAt ? `Fetched ${result.fetchedAt}` : 'Not fetched in full yet: shipped and backordered quantities come with the next sync.',
+      ...(result.latestUnreadable ? [`The supplier's latest copy could not be read (${result.latestUnreadable.at}: ${result.latestUnreadable.reason}); this is the last good one.`] : []),
     ].join('\n')
     output.result(result, human)
     return 0

@@ -129,7 +129,7 @@ export function createCore(config: CoreConfig): Core {
       ...settingsMethods({ settings, connection, clients, events: hub }),
       ...sync.methods,
       ...browsing.methods,
-      ...orderTrackingMethods(db, clock),
+      ...orderTrackingMethods(db, clock, (apiGuid) => orders.desk.outbox.read.printable(apiGuid)?.draft.lines ?? null),
       ...orderMethods(orders, browsing.queries),
       ...quoteMethods({ quotes, usual }),
       ...documentMethods({ db, desk: orders.desk, quotes, catalogSyncedAt: syncedAt, queries: browsing.queries, ...(desktop ? { desktop } : {}) }),

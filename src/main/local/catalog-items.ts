@@ -14,6 +14,7 @@ import { keyedItemIndexes } from '../db/migrations/0021-item-indexes-by-catalog-
 import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from './rows'
 import { SearchIndex, type IndexedRow } from './search-index'
 import { SearchPages, type SearchCount } from './search-page'
+import { matchSku, rowOfSku, skuCandidatesLimit, type SkuCandidate, type SkuMatch } from './sku-match'
 import { prepareTableStatements, type SyncedTable, type TableStatements } from './synced-table'
 
 export const catalogItemsTable = {
@@ -604,7 +605,6 @@ const itemColumns = `i.local_id, i.guid, i.id, i.catalog_guid, i.category_id, i.
   json_extract(i.extra, '$.reserved_qty_on_hand') AS reserved_qty_on_hand, json_extract(i.extra, '$.qty_incoming') AS qty_incoming,
   ${familyColumns}`
 
-
 /** Every read of catalog items. Lists and searches hold live items; single-item reads also rows kept for a draft. */
 export class CatalogItems {
   private readonly statements
@@ -630,7 +630,7 @@ export class CatalogItems {
       lastLocalId: db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck(),
       byGuid: db.prepare<[string], ItemRow>(`SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.guid = ?`),
       bySkuAnyCatalog: db.prepare<[string], ItemRow>(
-        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.sku = ? COLLATE NOCASE AND i.deleted_at IS NULL AND i.unlisted_at IS NULL LIMIT 1`,
+        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.sku = ? COLLATE NOCASE AND i.deleted_at IS NULL AND i.unlisted_at IS NULL LIMIT ${skuCandidatesLimit}`,
       ),
       jsonOf: db.prepare<[number], string>('SELECT json FROM catalog_items WHERE local_id = ?').pluck(),
       countLive: db.prepare<[], number>(`SELECT count(*) FROM catalog_item_rows WHERE ${live}`).pluck(),
@@ -668,18 +668,18 @@ export class CatalogItems {
     return this.statements.byGuid.get(guid)
   }
 
-  /** By SKU (exact, case-insensitive) in a catalog, a live and active row first. */
+  /** By SKU in a catalog (sku-match.ts: exact first, else a unique match in other capitals), a live and active row first. */
   bySku(catalogGuid: string, sku: string): ItemRow | undefined {
-    return this.searches.all<ItemRow>(
+    return rowOfSku(sku, this.searches.all<ItemRow>(
       `SELECT ${itemColumns} FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_sku', 'i', '@catalog')} AND i.sku = @sku COLLATE NOCASE
-       ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT 1`,
+       ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT ${skuCandidatesLimit}`,
       { catalog: catalogGuid, sku },
-    )[0]
+    ))
   }
 
-  /** A live item of any catalog by SKU. */
+  /** A live item of any catalog by SKU, by the rule of sku-match.ts. */
   bySkuAnyCatalog(sku: string): ItemRow | undefined {
-    return this.statements.bySkuAnyCatalog.get(sku)
+    return rowOfSku(sku, this.statements.bySkuAnyCatalog.all(sku))
   }
 
   /** The item's record as the service sent it, rebuilt by the catalog_items view. */
@@ -737,14 +737,14 @@ export class CatalogItems {
     return this.statements.recordIn.get(catalogGuid, guid)
   }
 
-  /** An item of a catalog by SKU (exact, case-insensitive), a live row first, with its record. */
-  recordBySku(catalogGuid: string, sku: string): ItemRecordRow | undefined {
+  /** The item of a catalog a SKU names, with its record, or the items it could mean (sku-match.ts); a live row first. */
+  recordBySku(catalogGuid: string, sku: string): SkuMatch<ItemRecordRow> {
     // Found in the item rows, whose SKU index the view's columns do not reach, then read whole through it.
-    return this.searches.all<ItemRecordRow>(
-      `SELECT * FROM catalog_items WHERE local_id = (SELECT local_id FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')}
-         AND sku = @sku COLLATE NOCASE ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL LIMIT 1)`,
+    return matchSku(sku, this.searches.all<ItemRecordRow>(
+      `SELECT * FROM catalog_items WHERE local_id IN (SELECT local_id FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')}
+         AND sku = @sku COLLATE NOCASE LIMIT ${skuCandidatesLimit}) ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL`,
       { catalog: catalogGuid, sku },
-    )[0]
+    ))
   }
 
   /** Live items of a catalog with this UPC; `phrase` is the full-text match that finds them. */
@@ -808,13 +808,13 @@ export class CatalogItems {
     return this.statements.placeById.get(id)
   }
 
-  /** By SKU in a catalog (exact, case-insensitive), a row that is not deleted first. */
+  /** By SKU in a catalog (by the rule of sku-match.ts), a row that is not deleted first. */
   placeBySku(catalogGuid: string, sku: string): ItemPlace | undefined {
-    return this.searches.all<ItemPlace>(
-      `SELECT guid, catalog_guid, synced_at FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')} AND sku = @sku COLLATE NOCASE
-       ORDER BY deleted_at IS NOT NULL LIMIT 1`,
+    return rowOfSku(sku, this.searches.all<ItemPlace & SkuCandidate>(
+      `SELECT guid, catalog_guid, synced_at, sku, deleted_at, unlisted_at FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')} AND sku = @sku COLLATE NOCASE
+       ORDER BY deleted_at IS NOT NULL LIMIT ${skuCandidatesLimit}`,
       { catalog: catalogGuid, sku },
-    )[0]
+    ))
   }
 
   /**

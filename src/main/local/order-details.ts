@@ -7,6 +7,8 @@
 import type { Database, Statement } from 'better-sqlite3'
 import type { OrderChange, OrderTracking, TrackedLine } from '../../shared/order-tracking'
 import { customerOfOrder } from './customers'
+import { compareWithSent, type SentLine } from './order-as-sent'
+import { impossibleFigures } from './order-figures'
 import { historyOrderOfDetail, historyOrders, OrderHistory } from './order-history'
 
 /** An order whose full copy is missing or older than its history row. */
@@ -72,7 +74,7 @@ function stateOf(order: Json): { id: number | null; name: string } {
   return { id, name: name ?? (id !== null ? (knownStates[id] ?? `State ${id}`) : 'Unknown') }
 }
 
-function linesOf(order: Json): TrackedLine[] {
+function linesOf(order: Json): Omit<TrackedLine, 'notAsSent'>[] {
   return arrayOf(order.Order_Items).map((line) => {
     const item = objectOf(line.Catalog_Item)
     return {
@@ -130,6 +132,7 @@ export class OrderDetails {
   private readonly selectChanged: Statement<{ customer: string | null }, ChangeRow>
   private readonly selectOfCustomer: Statement<[string], ChangeRow>
   private readonly history: OrderHistory
+  private readonly refusals
 
   constructor(private readonly db: Database) {
     // The history's orders of the window and those sent from this laptop, whose full copy is missing
@@ -138,7 +141,8 @@ export class OrderDetails {
     const candidates = `FROM ${historyOrders} LEFT JOIN order_details d ON d.order_guid = o.guid
       WHERE o.deleted_at IS NULL
         AND (o.created_ms >= @sinceMs OR lower(o.api_guid) IN (SELECT value FROM json_each(@sent)))
-        AND (d.order_guid IS NULL OR (o.updated_at IS NOT NULL AND (d.order_updated_at IS NULL OR o.updated_at > d.order_updated_at)))`
+        AND (d.order_guid IS NULL OR (o.updated_at IS NOT NULL AND (d.order_updated_at IS NULL OR o.updated_at > d.order_updated_at)))
+        AND NOT EXISTS (SELECT 1 FROM order_detail_refusals r WHERE r.order_guid = o.guid AND r.order_updated_at IS o.updated_at)`
     this.selectCandidates = db.prepare(`SELECT o.guid AS guid, o.updated_at AS updatedAt, o.customer_guid AS customerGuid ${candidates} ORDER BY o.created_ms DESC, o.id DESC LIMIT @limit`)
     this.countCandidates = db.prepare<{ sinceMs: number; sent: string }, number>(`SELECT count(*) ${candidates}`).pluck()
     this.selectDetail = db.prepare('SELECT * FROM order_details WHERE order_guid = ?')
@@ -163,6 +167,14 @@ export class OrderDetails {
     )
     this.selectOfCustomer = db.prepare(`SELECT ${changeColumns} FROM ${changeJoin} WHERE o.deleted_at IS NULL AND o.customer_guid = ? ORDER BY o.created_ms DESC, o.id DESC`)
     this.history = new OrderHistory(db)
+    this.refusals = {
+      upsert: db.prepare<{ guid: string; updatedAt: string | null; at: string; reason: string }>(
+        `INSERT INTO order_detail_refusals (order_guid, order_updated_at, refused_at, reason) VALUES (@guid, @updatedAt, @at, @reason)
+         ON CONFLICT (order_guid) DO UPDATE SET order_updated_at = excluded.order_updated_at, refused_at = excluded.refused_at, reason = excluded.reason`,
+      ),
+      clear: db.prepare<[string]>('DELETE FROM order_detail_refusals WHERE order_guid = ?'),
+      get: db.prepare<[string], { order_updated_at: string | null; refused_at: string; reason: string }>('SELECT order_updated_at, refused_at, reason FROM order_detail_refusals WHERE order_guid = ?'),
+    }
   }
 
   /**
@@ -175,10 +187,19 @@ export class OrderDetails {
     return { next: this.selectCandidates.all({ ...params, limit: Math.max(0, options.limit) }), waiting: this.countCandidates.get(params) ?? 0 }
   }
 
-  /** Keeps the full order and its related orders; a new status is a sighting on the order's timeline. */
-  record(order: Json, related: Json[], fetchedAt: string): void {
+  /**
+   * Keeps the full order and its related orders; a new status is a sighting on the order's timeline.
+   * A copy with impossible figures is refused (the last good copy stays, marked): answers why, or null.
+   */
+  record(order: Json, related: Json[], fetchedAt: string): string | null {
     const guid = textOrNull(order.guid)
-    if (!guid) return
+    if (!guid) return null
+    const impossible = impossibleFigures(order)
+    if (impossible.length > 0) {
+      const reason = `impossible figures: ${impossible.slice(0, 5).join('; ')}${impossible.length > 5 ? ` and ${impossible.length - 5} more` : ''}`
+      this.refuse(guid, textOrNull(order.updated_at), fetchedAt, reason)
+      return reason
+    }
     const key = statusKey(order)
     const state = stateOf(order)
     this.db
@@ -187,14 +208,33 @@ export class OrderDetails {
         // The copy's updated_at is the order's as the service answered it, so the next delta's row matches.
         this.upsertDetail.run({ guid, updatedAt: textOrNull(order.updated_at), fetchedAt, json: JSON.stringify(order), related: JSON.stringify(related), key })
         if (before?.status_key !== key) this.insertSighting.run(guid, fetchedAt, state.id, state.name, key, statusSummary(order))
+        this.refusals.clear.run(guid)
       })
       .immediate()
+    return null
   }
 
-  /** The order as last fetched, for the order screen and `satchel orders show`; null before its first fetch. */
-  tracking(guid: string): OrderTracking | null {
+  /**
+   * The supplier's latest copy of the order could not be kept (`reason`): the last good copy stays and
+   * is shown marked, and this version (`updatedAt`, the history row's) is not fetched again.
+   */
+  refuse(guid: string, updatedAt: string | null, at: string, reason: string): void {
+    this.refusals.upsert.run({ guid, updatedAt, at, reason })
+  }
+
+  /** The order's version last refused, or undefined when its latest copy was kept. */
+  refusedVersion(guid: string): string | null | undefined {
+    return this.refusals.get.get(guid)?.order_updated_at
+  }
+
+  /**
+   * The order as last fetched, for the order screen and `satchel orders show`; null before its first
+   * fetch. `sentLinesOf` answers the lines this laptop sent under an api_guid (null: not sent from here).
+   */
+  tracking(guid: string, sentLinesOf: (apiGuid: string) => readonly SentLine[] | null = () => null): OrderTracking | null {
     const row = this.selectDetail.get(guid)
     if (!row) return null
+    const refused = this.refusals.get.get(guid)
     const order = objectOf(JSON.parse(row.json))
     const related = arrayOf(JSON.parse(row.related_json))
     const serviceSteps = arrayOf(order.Order_State_Logs).map((log) => ({
@@ -206,6 +246,8 @@ export class OrderDetails {
     }))
     const seen = this.selectSightings.all(guid).map((sighting) => ({ at: sighting.seen_at, source: 'seen' as const, state: sighting.state_name ?? 'Unknown', who: null, summary: sighting.summary }))
     const parentId = numberOrNull(order.parent_order_id)
+    const apiGuid = textOrNull(order.api_guid)
+    const asSent = compareWithSent(arrayOf(order.Order_Items), apiGuid ? sentLinesOf(apiGuid) : null)
     const totals = {
       subTotal: numberOrNull(order.sub_total),
       tax: numberOrNull(order.tax),
@@ -225,20 +267,20 @@ export class OrderDetails {
       shipDate: textOrNull(order.ship_date),
       deliveryDate: textOrNull(order.delivery_date),
       totals,
-      lines: linesOf(order),
+      lines: linesOf(order).map((line, index) => ({ ...line, notAsSent: asSent.notAsSent[index] ?? null })),
+      sentMissing: asSent.sentMissing,
       timeline: [...serviceSteps, ...seen].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
-      related: related
-        .filter((other) => typeof other.guid === 'string')
-        .map((other) => ({
-          guid: other.guid as string,
-          name: textOrNull(other.name),
-          relation: parentId !== null && numberOrNull(other.id) === parentId ? ('parent' as const) : ('backorder' as const),
-          state: stateOf(other).name,
-          held: this.history.has(other.guid as string),
-        })),
+      related: relatedOthers(order, guid, related).map((other) => ({
+        guid: other.guid,
+        name: textOrNull(other.name),
+        relation: parentId !== null && numberOrNull(other.id) === parentId ? ('parent' as const) : ('backorder' as const),
+        state: stateOf(other).name,
+        held: this.history.has(other.guid),
+      })),
       summary: statusSummary(order),
       changed: row.status_key !== row.opened_status_key,
       openedAt: row.opened_at,
+      latestUnreadable: refused ? { at: refused.refused_at, reason: refused.reason } : null,
     }
   }
 
@@ -267,6 +309,20 @@ export class OrderDetails {
       })
       .map(toChange)
   }
+}
+
+/**
+ * The service's related orders without the order itself (an order that names itself its parent comes
+ * back as its own parent and its own backorder) and each once, as the copies stored before say too.
+ */
+function relatedOthers(order: Json, guid: string, related: Json[]): (Json & { guid: string })[] {
+  const ownId = numberOrNull(order.id)
+  const seen = new Set([guid])
+  return related.filter((other): other is Json & { guid: string } => {
+    if (typeof other.guid !== 'string' || seen.has(other.guid) || (ownId !== null && numberOrNull(other.id) === ownId)) return false
+    seen.add(other.guid)
+    return true
+  })
 }
 
 function toChange(row: ChangeRow): OrderChange {

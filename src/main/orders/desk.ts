@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { draftSchema, lineQtyProblem, maxOrderLines, type AmbiguousCode, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
+import { ambiguousCodeText, draftSchema, lineQtyProblem, maxOrderLines, type AmbiguousCode, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -56,6 +56,8 @@ export interface ComposedOrder {
   readonly lineIds: (string | null)[]
   /** The codes that named a family's parent (never ordered): their lineIds are null too. */
   readonly families: FamilyCode[]
+  /** The codes that could mean more than one item (a shared UPC, a SKU in other capitals than two): their lineIds are null too. */
+  readonly ambiguous: AmbiguousCode[]
   /** As `OrderDesk.prepareSend`, from the check above. */
   prepareSend(): PreparedSend
 }
@@ -104,10 +106,10 @@ export class OrderDesk {
     const now = new Date(this.clock.now()).toISOString()
     // Number 0: it never was a draft the rep could open. Reopened after a refusal, it gets a number.
     const empty: Draft = { ...fields, id: 0, apiGuid: apiGuid ?? randomUUID(), createdAt: now, updatedAt: now }
-    const { lines, lineIds, families } = this.mergeLines(empty, toAdd)
+    const { lines, lineIds, families, ambiguous } = this.mergeLines(empty, toAdd)
     // The shape a saved draft would have been given, so the outbox's copy reads back like any other.
     const check = checkDraft(draftSchema.parse({ ...empty, lines }), this.lookup)
-    return { check, lineIds, families, prepareSend: () => this.sendingOf(check) }
+    return { check, lineIds, families, ambiguous, prepareSend: () => this.sendingOf(check) }
   }
 
   /** A new draft's fields, with the checks a new draft must pass; nothing is written. */
@@ -211,11 +213,15 @@ export class OrderDesk {
     return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown, ambiguous, lineIds, startedAtMinimum, families }
   }
 
-  /** The item a code names in this catalog: its exact UPC first, then its SKU; two items with that UPC are named, not chosen from. */
+  /**
+   * The item a code names in this catalog: its exact UPC first, then its SKU; two items with that UPC,
+   * or a SKU in other capitals than two items', are named, not chosen from.
+   */
   private itemOfCode(catalogGuid: string, code: string): CatalogItemFacts | AmbiguousCode | null {
     const byUpc = this.lookup.catalogItemsByUpc(catalogGuid, code).filter((item) => !item.deleted)
     if (byUpc.length > 1) return { code, skus: byUpc.map((item) => item.sku) }
-    return byUpc[0] ?? this.lookup.catalogItemBySku(catalogGuid, code)
+    const found = byUpc[0] ?? this.lookup.catalogItemBySku(catalogGuid, code)
+    return found && 'ambiguous' in found ? { code, skus: found.ambiguous.map((item) => item.sku) } : found
   }
 
   /**
@@ -312,7 +318,7 @@ export class OrderDesk {
     const notOffered: { sku: string; name: string; reason: string }[] = []
     const wanted = source.lines.filter((line) => line.qty > 0)
     if (draft.catalogGuid) {
-      const { unknown } = this.addLines(
+      const { unknown, ambiguous } = this.addLines(
         draft.id,
         wanted.map((line) => (line.catalogItemGuid ? { catalogItemGuid: line.catalogItemGuid, qty: line.qty } : { sku: line.sku, qty: line.qty })),
       )
@@ -320,6 +326,7 @@ export class OrderDesk {
         const line = wanted.find((l) => l.sku === missing || l.catalogItemGuid === missing)
         notOffered.push({ sku: line?.sku ?? missing, name: line?.name ?? '', reason: 'no longer in the catalog' })
       }
+      for (const found of ambiguous) notOffered.push({ sku: found.code, name: wanted.find((l) => l.sku === found.code)?.name ?? '', reason: ambiguousCodeText(found) })
       const check = this.check(draft.id)
       const blocked = new Map(check.issues.filter((issue) => issue.lineId && issue.severity === 'error').map((issue) => [issue.lineId!, issue.message]))
       for (const line of check.draft.lines) {

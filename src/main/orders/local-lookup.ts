@@ -99,9 +99,10 @@ export class LocalOrderLookup implements OrderLookup {
     return row ? toItemFacts(row) : null
   }
 
-  catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | null {
-    const row = this.items.recordBySku(catalogGuid, sku.trim())
-    return row ? toItemFacts(row) : null
+  catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | { ambiguous: CatalogItemFacts[] } | null {
+    const match = this.items.recordBySku(catalogGuid, sku.trim())
+    if (!match) return null
+    return 'found' in match ? toItemFacts(match.found) : { ambiguous: match.ambiguous.map(toItemFacts) }
   }
 
   catalogItemsByUpc(catalogGuid: string, upc: string): CatalogItemFacts[] {

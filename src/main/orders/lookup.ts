@@ -64,7 +64,11 @@ export interface OrderLookup {
   /** The catalog of the customer's newest order in the synced history, or null. */
   lastOrderCatalog(customerGuid: string): string | null
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null
-  catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | null
+  /**
+   * The item a SKU names (local/sku-match.ts): written exactly, or in other capitals when the catalog
+   * spells one SKU so; `ambiguous` lists the items of each spelling when it could mean more than one.
+   */
+  catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | { ambiguous: CatalogItemFacts[] } | null
   /** The live items of the catalog whose UPC is exactly this code, in SKU order (a UPC may be on more than one). */
   catalogItemsByUpc(catalogGuid: string, upc: string): CatalogItemFacts[]
 }

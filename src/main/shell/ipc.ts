@@ -13,7 +13,7 @@ export interface IpcMainLike {
 
 /**
  * Only the app's own top-level frame may call the core: a compromised iframe or a page that was
- * navigated elsewhere must not reach the database. (Security rule; see security.ts and the README.)
+ * navigated elsewhere must not reach the database. (Security rule; see security.ts and docs/security.md.)
  */
 function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender'>, isAppUrl: (url: string) => boolean): boolean {
   const frame = event.senderFrame

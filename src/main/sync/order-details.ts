@@ -26,6 +26,8 @@ export interface OrderDetailPolicy {
 export interface OrderDetailReport {
   fetched: number
   failed: number
+  /** Orders whose reply could not be kept (local/order-details.ts refuse): the last good copy stays, marked. Absent when none. */
+  unreadable?: { guid: string; reason: string }[]
   /** Still to fetch after this run (the cap, or failures). */
   waiting: number
 }
@@ -47,17 +49,29 @@ export async function fetchOrderDetails(args: {
   })
   let fetched = 0
   let failed = 0
+  const unreadable: { guid: string; reason: string }[] = []
   let transientInARow = 0
   for (const candidate of next) {
     if (signal?.aborted) break
     try {
       const reply = await source.getOrder(candidate.guid, { once: true, ...(signal ? { signal } : {}) })
-      details.record(reply.order, reply.relatedOrders, new Date(clock.now()).toISOString())
-      fetched++
+      const refused = details.record(reply.order, reply.relatedOrders, new Date(clock.now()).toISOString())
+      if (refused !== null) {
+        unreadable.push({ guid: candidate.guid, reason: refused })
+        logger.warn('a full order was refused; its last good copy stays', { order: candidate.guid, reason: refused })
+      } else fetched++
       transientInARow = 0
     } catch (caught) {
-      failed++
       const error = caught instanceof ServiceError ? caught : null
+      // The same version would be as large at every run: remembered, so it is said once, not fetched again.
+      if (error?.kind === 'tooLarge') {
+        const reason = `too large to read: ${error.message}`
+        details.refuse(candidate.guid, candidate.updatedAt, new Date(clock.now()).toISOString(), reason)
+        unreadable.push({ guid: candidate.guid, reason })
+        logger.warn('a full order was too large to read; that version is not fetched again', { order: candidate.guid, message: error.message })
+        continue
+      }
+      failed++
       logger.warn('fetching a full order failed; it is fetched at the next sync', { order: candidate.guid, kind: error?.kind, status: error?.status, message: caught instanceof Error ? caught.message : String(caught) })
       if (!error || error.kind === 'cancelled' || error.kind === 'credentials') break
       // One dropped connection or 503 is that order's; three in a row is the service or the network gone.
@@ -66,5 +80,5 @@ export async function fetchOrderDetails(args: {
     }
   }
   const waiting = details.candidates({ now: clock.now(), windowDays: policy.windowDays ?? 90, sentApiGuids: policy.sentApiGuids?.() ?? [], limit: 0 }).waiting
-  return { fetched, failed, waiting }
+  return { fetched, failed, ...(unreadable.length > 0 ? { unreadable } : {}), waiting }
 }

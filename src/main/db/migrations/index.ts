@@ -21,6 +21,7 @@ import { migration as familyMemberCounts } from './0019-family-member-counts'
 import { migration as catalogItemFilters } from './0020-catalog-item-filters'
 import { migration as itemIndexesByCatalogKey } from './0021-item-indexes-by-catalog-key'
 import { migration as leanerItemRows } from './0022-leaner-item-rows'
+import { migration as orderDetailRefusals } from './0023-order-detail-refusals'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -53,4 +54,5 @@ export const migrations: Migration[] = [
   catalogItemFilters,
   itemIndexesByCatalogKey,
   leanerItemRows,
+  orderDetailRefusals,
 ]

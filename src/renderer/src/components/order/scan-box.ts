@@ -2,7 +2,7 @@
  * What the order screen's "Add lines" box tells the rep about an add, in the words of the outcome the
  * core answered: a code it did not find, a code more than one item has, or the line it went into.
  */
-import type { AmbiguousCode } from '../../../../shared/orders'
+import { ambiguousCodeText, type AmbiguousCode } from '../../../../shared/orders'
 import type { CatalogLoading } from '../../../../shared/synced'
 import { formatNumber } from '../../format'
 import { unknownSkuText } from './unknown-skus'
@@ -35,7 +35,7 @@ export function readScan(text: string): { code: string; qty: number | undefined 
 }
 
 export function ambiguousText(found: AmbiguousCode): string {
-  return `${found.code} is the UPC of ${found.skus.length} items (${found.skus.join(', ')}). Type the SKU of the one you mean.`
+  return ambiguousCodeText(found)
 }
 
 /**

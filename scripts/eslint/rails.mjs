@@ -1,0 +1,191 @@
+// @ts-check
+import { createRequire } from 'node:module'
+import { dirname, relative, resolve, sep } from 'node:path'
+
+/**
+ * The rails eslint holds in src/, beside the layering that scripts/layers.mjs checks:
+ *
+ * - every dependency is written where dependency-cruiser can read it. It resolves `import`,
+ *   `export … from`, `import()` and `require()` of a literal path; a computed path, a `require` made
+ *   by `createRequire`, `module.require` or `eval` loads a module it never sees, so the layers
+ *   would hold only for the imports that chose to be seen; and a module of another layer is not
+ *   handed on by importing it and exporting it again;
+ * - a file stays a readable size: 600 lines (blank lines and comments count), migrations apart, and
+ *   core/compose.ts, which only wires the parts together, 150.
+ *
+ * eslint.config.mjs applies `rails(...)` with its named, temporary exceptions; test/unit/lint-rules.test.ts
+ * proves each rule refuses what it is for, lets its clean counterpart through, and that every
+ * exception is still needed.
+ */
+
+/** A module path dependency-cruiser can read: a string literal, or a template without `${}`. */
+const literal = (node) => (node?.type === 'Literal' && typeof node.value === 'string') || (node?.type === 'TemplateLiteral' && node.expressions.length === 0)
+
+const hidden = 'dependency-cruiser cannot see the module it loads, so the layers cannot hold it'
+
+/** import() and require() of a computed path, require passed around, module.require. */
+const literalImports = {
+  meta: {
+    type: 'problem',
+    messages: {
+      import: `import() of a computed path: ${hidden}. Import a literal path (one branch per module).`,
+      require: `require() of a computed path: ${hidden}. Require a literal path, or import it.`,
+      requireValue: `require used as a value: ${hidden}. Call require('literal') or import it.`,
+      memberRequire: `.require() loads a module by a path of its own: ${hidden}. Import it.`,
+    },
+    schema: [],
+  },
+  create(context) {
+    return {
+      ImportExpression(node) {
+        if (!literal(node.source)) context.report({ node, messageId: 'import' })
+      },
+      CallExpression(node) {
+        const callee = node.callee
+        if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'require') {
+          context.report({ node, messageId: 'memberRequire' })
+        }
+      },
+      'Program:exit'() {
+        // Node's `require`: a global (declared by the config's globals, or not at all), not a
+        // variable or parameter of that name.
+        const global = context.sourceCode.scopeManager?.globalScope
+        const references = [...(global?.set.get('require')?.references ?? []), ...(global?.through ?? [])]
+        for (const { identifier: id } of references) {
+          if (id.type !== 'Identifier' || id.name !== 'require') continue
+          const parent = id.parent
+          if (parent?.type === 'CallExpression' && parent.callee === id) {
+            if (!literal(parent.arguments[0])) context.report({ node: parent, messageId: 'require' })
+          } else if (!(parent?.type === 'MemberExpression' && parent.object === id && !parent.computed && parent.property.type === 'Identifier' && ['resolve', 'main'].includes(parent.property.name))) {
+            // require.resolve finds a path and require.main names the entry, loading nothing;
+            // require.call or `const load = require` load what no one sees.
+            context.report({ node: id, messageId: 'requireValue' })
+          }
+        }
+      },
+    }
+  },
+}
+
+/**
+ * createRequire makes a `require` eslint cannot follow (`createRequire(__filename)('../sync/engine')`).
+ * It may only find a path: `createRequire(from).resolve('tsx/cjs')`, as the worker bootstraps of
+ * sync/page-writer.ts and upkeep/purge-slices.ts do; the path found cannot be loaded again without a
+ * computed import() or require(), which literal-imports refuses.
+ */
+const noCreateRequire = {
+  meta: {
+    type: 'problem',
+    messages: { createRequire: `createRequire makes a require that ${hidden}. Import the module; createRequire(from).resolve(name) to find a path is the one use allowed.` },
+    schema: [],
+  },
+  create(context) {
+    /** The node that names createRequire is called at once, and only its .resolve is taken. */
+    const onlyResolves = (name) => {
+      const callee = name.parent?.type === 'MemberExpression' && name.parent.property === name ? name.parent : name
+      const call = callee.parent
+      if (call?.type !== 'CallExpression' || call.callee !== callee) return false
+      const member = call.parent
+      return member?.type === 'MemberExpression' && member.object === call && !member.computed && member.property.type === 'Identifier' && member.property.name === 'resolve'
+    }
+    const check = (node) => {
+      const parent = node.parent
+      // `import { createRequire } from 'node:module'` as itself; each use is then checked.
+      if (parent?.type === 'ImportSpecifier' && parent.local.type === 'Identifier' && parent.local.name === 'createRequire') return
+      if (onlyResolves(node)) return
+      context.report({ node, messageId: 'createRequire' })
+    }
+    return {
+      'Identifier[name="createRequire"]': check,
+      'Literal[value="createRequire"]': check,
+    }
+  },
+}
+
+/** The layers of .dependency-cruiser.cjs, longest key first (a file's layer is the longest that holds it). */
+const layerKeys = Object.keys(createRequire(import.meta.url)('../../.dependency-cruiser.cjs').layers).sort((a, b) => b.length - a.length)
+
+/** The layer of a path relative to the repository, written with or without its extension. */
+function layerOf(path) {
+  const bare = path.replace(/\.(ts|js|vue)$/, '')
+  return layerKeys.find((key) => (key.endsWith('/') ? `${bare}/`.startsWith(`src/${key}`) : bare === `src/${key}`.replace(/\.ts$/, ''))) ?? null
+}
+
+/**
+ * `import { X } from '../other-layer/x'` then `export { X }`: the re-export of .dependency-cruiser.cjs's
+ * `re-export <layer>` rules in two statements, where dependency-cruiser sees only the import. As
+ * there, a package is no layer: db/database.ts may hand on better-sqlite3's Database.
+ */
+const noPassingOn = {
+  meta: {
+    type: 'problem',
+    messages: { passingOn: "{{name}} is {{layer}}'s ({{from}}): a layer re-exports only its own modules. Let its importers import {{name}} where it lives." },
+    schema: [],
+  },
+  create(context) {
+    const file = relative(context.cwd, context.filename).split(sep).join('/')
+    const own = layerOf(file)
+    if (own === null) return {}
+    return {
+      'Program:exit'(program) {
+        /** Each imported binding, by its local name: the module it comes from. */
+        const imported = new Map()
+        for (const statement of program.body) {
+          if (statement.type !== 'ImportDeclaration') continue
+          for (const specifier of statement.specifiers) imported.set(specifier.local.name, String(statement.source.value))
+        }
+        const check = (node, name) => {
+          const from = imported.get(name)
+          if (from === undefined) return
+          if (!from.startsWith('.') && !from.startsWith('/')) return
+          const target = layerOf(relative(context.cwd, resolve(dirname(context.filename), from)).split(sep).join('/'))
+          if (target !== null && target !== own) context.report({ node, messageId: 'passingOn', data: { name, from, layer: target } })
+        }
+        for (const statement of program.body) {
+          if (statement.type === 'ExportNamedDeclaration' && statement.source === null) {
+            for (const specifier of statement.specifiers) if (specifier.local.type === 'Identifier') check(specifier, specifier.local.name)
+          } else if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier') {
+            check(statement, statement.declaration.name)
+          }
+        }
+      },
+    }
+  },
+}
+
+const plugin = { meta: { name: 'rails' }, rules: { 'literal-imports': literalImports, 'no-create-require': noCreateRequire, 'no-passing-on': noPassingOn } }
+
+/** Lines a source file may have, and core/compose.ts. */
+const fileLines = 600
+const composeLines = 150
+const lines = (max) => ['error', { max, skipBlankLines: false, skipComments: false }]
+
+/**
+ * The rails as flat-config entries for src/. `oversized` names the files over their limit today, and
+ * `reExporting` those that hand on another layer's module: each with why it is let through, whole
+ * (max-lines, or no-passing-on, off), until it is mended.
+ *
+ * @param {{ oversized: { file: string, why: string }[], reExporting: { file: string, why: string }[] }} options
+ */
+export function rails({ oversized, reExporting }) {
+  return [
+    {
+      files: ['src/**/*.{ts,vue}'],
+      plugins: { rails: plugin },
+      rules: {
+        'rails/literal-imports': 'error',
+        'rails/no-create-require': 'error',
+        'rails/no-passing-on': 'error',
+        'no-eval': 'error',
+        'no-new-func': 'error',
+        'max-lines': lines(fileLines),
+      },
+    },
+    // A migration is the schema's history, written once and never split.
+    { files: ['src/main/db/migrations/**'], rules: { 'max-lines': 'off' } },
+    // The composition root wires the parts together; what it grows beyond that belongs in a part.
+    { files: ['src/main/core/compose.ts'], rules: { 'max-lines': lines(composeLines) } },
+    ...oversized.map(({ file }) => ({ files: [file], rules: { 'max-lines': 'off' } })),
+    ...reExporting.map(({ file }) => ({ files: [file], rules: { 'rails/no-passing-on': 'off' } })),
+  ]
+}
