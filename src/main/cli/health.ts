@@ -1,13 +1,15 @@
 /**
- * The one story the CLI tells of a damaged database (db/health.ts): `status`, `outbox`, `flush`,
- * `sync` and `order queue` check the file when they open it, and any other command that meets a
- * damaged page checks it then, so each names the same damage and gives the same advice.
+ * The one story the CLI tells of a damaged database (db/health.ts). The whole file is checked only
+ * once damage is suspected: by the first command that meets a damaged page (status as it reads, any
+ * other on its error path). The verdict is remembered beside the file, and every later command tells
+ * it: status and outbox print what can still be read, flush sends while the outbox can be read, sync
+ * and order queue write nothing, the others refuse with the same story. An intact file is never checked.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Database } from '../db/database'
 import { DatabaseFileError } from '../db/file-errors'
-import { checkFileHealth, damagedAreas, isDamage, outboxReadable, type FileHealth } from '../db/health'
+import { damagedAreas, isDamage, judgeFile, outboxReadable, rememberedHealth, type FileHealth } from '../db/health'
 import { OutboxReader } from '../orders/outbox'
 
 export interface Damage {
@@ -15,10 +17,23 @@ export interface Damage {
   outboxReadable: boolean
 }
 
-/** The file's damage, or null when it is whole. */
-export function damageOf(db: Database): Damage | null {
-  const health = checkFileHealth(db)
-  return health.damagedTables.length === 0 ? null : { health, outboxReadable: outboxReadable(health) }
+function damageOf(health: FileHealth | null): Damage | null {
+  return health && health.damagedTables.length > 0 ? { health, outboxReadable: outboxReadable(health) } : null
+}
+
+/** The damage an earlier command found in this file, or null: a stat and a small read, no page is looked at. */
+export function knownDamage(path: string): Damage | null {
+  return damageOf(rememberedHealth(path))
+}
+
+/** SQLite errors whose file was checked and found whole, so the error path does not check it again. */
+const foundWhole = new WeakSet<object>()
+
+/** Damage met now: the whole file checked once, its verdict remembered for every later command. */
+function judgeDamage(db: Database, path: string, met: unknown): Damage | null {
+  const damage = damageOf(judgeFile(db, path))
+  if (!damage && typeof met === 'object' && met !== null) foundWhole.add(met)
+  return damage
 }
 
 function unsentIn(db: Database): number {
@@ -36,34 +51,51 @@ export function healthJson(damage: Damage | null): { ok: boolean; damaged: strin
   return damage ? { ok: false, damaged: damagedAreas(damage.health), outboxReadable: damage.outboxReadable } : { ok: true, damaged: [], outboxReadable: true }
 }
 
-/** Commands that write refuse a damaged file before writing: a write may spread the damage. */
+/** Commands that write refuse a file known to be damaged before writing: a write may spread the damage. */
 export function refuseDamaged(db: Database, path: string): void {
-  const damage = damageOf(db)
+  const damage = knownDamage(path)
   if (damage) throw damageError(db, path, damage)
 }
 
-/** A read of a damaged file that may meet the damage: null then, and the verdict says why. */
-export function readOrNull<T>(damage: Damage | null, read: () => T): T | null {
-  if (!damage) return read()
-  try {
-    return read()
-  } catch (error) {
-    if (isDamage(error)) return null
-    throw error
+/**
+ * The reads of a command that shows what it can (status): each read that meets a damaged page gives
+ * null, once the file's verdict (remembered, or reached now) says it is damaged.
+ */
+export class DamageWatch {
+  damage: Damage | null
+
+  constructor(
+    private readonly db: Database,
+    private readonly path: string,
+  ) {
+    this.damage = knownDamage(path)
+  }
+
+  read<T>(read: () => T): T | null {
+    try {
+      return read()
+    } catch (error) {
+      if (!isDamage(error)) throw error
+      this.damage ??= judgeDamage(this.db, this.path, error)
+      // Found whole, the file leaves SQLite's word to the error path.
+      if (!this.damage) throw error
+      return null
+    }
   }
 }
 
 /**
- * For a command that met a damaged page without checking first: the verdict of a fresh look at the
- * file, or null when it cannot be had (the file cannot even be opened), leaving SQLite's word.
+ * For a command that met a damaged page (or SQLITE_NOTADB) on its way: the remembered verdict, or
+ * the verdict of one look at the whole file now; null when the file cannot even be opened to look
+ * (SQLite's word stands then) or was found whole.
  */
 export async function explainDamage(error: unknown, path: string): Promise<DatabaseFileError | null> {
-  if (!isDamage(error)) return null
+  if (!isDamage(error) || (typeof error === 'object' && error !== null && foundWhole.has(error))) return null
   const { closeDatabase, openDatabase } = await import('../db/database')
   try {
     const db = openDatabase(path, { readOnly: true, create: false, audience: 'cli' })
     try {
-      const damage = damageOf(db)
+      const damage = knownDamage(path) ?? judgeDamage(db, path, error)
       return damage ? damageError(db, path, damage) : null
     } finally {
       closeDatabase(db)

@@ -18,7 +18,7 @@ import { ServiceClient } from '../ordering-client/client'
 import { refuseWhileItemsWait } from './catalog-update'
 import { cliConnection } from './connection'
 import { openExisting } from './database'
-import { damageError, damageOf, exportUnsent, healthJson, refuseDamaged } from './health'
+import { damageError, exportUnsent, healthJson, knownDamage, refuseDamaged } from './health'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
 import { formatMoney } from '../../shared/money'
@@ -78,7 +78,7 @@ const draftFileSchema = z
 
 /** `outbox` only reads (access 'read'): it works on a read-only database and never writes one. */
 async function withOrders<T>(global: GlobalOptions, use: (orders: Orders, db: Database) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient, access: 'read' | 'write' = 'write'): Promise<T> {
-  const db = openExisting(global.db, access)
+  const db = openExisting(global.db, access, { damage: 'handled' })
   let client: ServiceClient | undefined
   try {
     client = makeClient?.(db)
@@ -218,7 +218,8 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
     global,
     async ({ desk, flusher }, db) => {
       // Sending is what saves the unsent orders of a damaged file, as long as its outbox can be read.
-      const damage = damageOf(db)
+      // Damage not known yet is met on the way, if at all, and told by the error path.
+      const damage = knownDamage(global.db)
       if (damage && !damage.outboxReadable) throw damageError(db, global.db, damage)
       // The operator gave credentials on purpose: a pause from refused credentials is tried again.
       desk.outbox.resume()
@@ -254,7 +255,8 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
 
 export async function runOutbox(global: GlobalOptions, options: { export?: string }, output: Output): Promise<number> {
   return withOrders(global, ({ desk }, db) => {
-    const damage = damageOf(db)
+    // An outbox damaged but not known so is met as it is read, and told by the error path.
+    const damage = knownDamage(global.db)
     if (damage && !damage.outboxReadable) throw damageError(db, global.db, damage)
     const exported = options.export === undefined ? undefined : exportUnsent(db, options.export)
     const entries = desk.outbox.list().map((e) => ({
