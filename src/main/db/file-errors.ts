@@ -24,6 +24,8 @@ export type DatabaseFileProblem =
   /** `file`: the one this user may not write (the database, its -wal or -shm); `folder`: SQLite cannot make -wal/-shm there. */
   | { kind: 'readOnly'; cause: 'file'; file: string }
   | { kind: 'readOnly'; cause: 'folder' }
+  /** No file yet, and it cannot be made: `folder` (the nearest one that exists) cannot be written by this user. */
+  | { kind: 'readOnly'; cause: 'create'; folder: string }
   /** A read-only folder holding a -wal without its -shm: SQLite cannot read the latest changes there. */
   | { kind: 'readOnly'; cause: 'walWithoutShm' }
   | { kind: 'olderSchema'; version: number; latest: number }
@@ -64,6 +66,10 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
       const folder = dirname(path)
       if (problem.cause === 'walWithoutShm') {
         return `The database at ${path} is read-only and cannot be read here: its folder ${folder} cannot be written, and its latest changes are in ${path}-wal, which SQLite reads only with a ${path}-shm it can make beside it. Make the folder writable, or copy the database and its -wal file together to a writable folder and use the copy.`
+      }
+      if (problem.cause === 'create') {
+        const instead = cli ? 'or choose a folder this user can write (--db, or --data-dir for a profile)' : 'or ask your IT support'
+        return `The database at ${path} cannot be made: the folder ${problem.folder} cannot be written by this user. Make it writable for this user, ${instead}, then try again.`
       }
       const why = problem.cause === 'folder' ? ` (its folder ${folder} cannot be written, and SQLite must make its -wal and -shm files there)` : ` (${problem.file === path ? 'the file' : problem.file} cannot be written by this user)`
       const what = problem.cause === 'folder' ? 'the folder' : 'the file'
