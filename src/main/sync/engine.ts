@@ -31,14 +31,14 @@
  */
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
 import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
-import { ServiceError, errorCodeOf } from '../ordering-client/errors'
+import { ServiceError } from '../ordering-client/errors'
 import { cancelledError } from '../ordering-client/retry'
 import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
 import type { RunState, SyncMode } from '../local/sync-state'
 import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type LocalCopy, type SyncedTableName } from '../local/copy'
 import { parseServerTime } from '../local/time'
-import type { ErrorCode } from '../../shared/result'
+import { describe } from './failures'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { Turns } from '../turns'
 import { RequestSlots } from './request-slots'
@@ -953,9 +953,4 @@ function applyNext<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext):
 
 function throwIfAborted(signal: AbortSignal): void {
   if (signal.aborted) throw cancelledError(signal)
-}
-
-function describe(error: unknown): { code: ErrorCode; message: string } {
-  if (error instanceof ServiceError) return { code: errorCodeOf(error.kind), message: error.message }
-  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) }
 }
