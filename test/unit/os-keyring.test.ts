@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { CoreError } from '../../src/main/errors'
 import { profileKeychain } from '../../src/main/profiles/keychain'
 import { layeredSecrets, openOsKeyring, type KeyringModuleLike } from '../../src/main/profiles/os-keyring'
 import { createSafeStorageKeychain, type SafeStorageLike } from '../../src/main/profiles/secrets-file'
@@ -84,6 +85,34 @@ describe('the system keyring store', () => {
     await expect(store.set('apiSecret', 'sk')).rejects.toMatchObject({ code: 'SECRET_STORE_UNAVAILABLE' })
     expect(await store.get('apiSecret')).toBeNull()
     await store.delete('apiSecret')
+  })
+})
+
+describe('a locked keyring', () => {
+  // A real locked collection cannot be had on the test bus (no prompter to dismiss), so the binding's
+  // own words for it are played back: @napi-rs/keyring's Secret Service backend says so.
+  const dismissed = 'Platform secure storage failure: unlock prompt was dismissed'
+
+  it('is told as SECRET_STORE_UNAVAILABLE with what to do, not as the binding\'s text', async () => {
+    const fake = fakeKeyring()
+    const keyring = await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' })
+    fake.state.broken = dismissed
+    const failures = await Promise.all([keyring.get('apiSecret'), keyring.set('apiSecret', 'x')].map((call) => call.then(() => null, (error: unknown) => error)))
+    for (const failure of failures) {
+      expect(failure).toBeInstanceOf(CoreError)
+      expect(failure).toMatchObject({ code: 'SECRET_STORE_UNAVAILABLE', message: expect.stringMatching(/keyring is locked.*unlock it/) })
+    }
+  })
+
+  it('found locked as it opens, says so rather than that no Secret Service answered', async () => {
+    const refusing = class {
+      getPassword = () => Promise.reject(new Error(dismissed))
+      setPassword = () => Promise.reject(new Error(dismissed))
+      deletePassword = () => Promise.reject(new Error(dismissed))
+    }
+    const keyring = await openOsKeyring({ dataDir: directory, keyring: { AsyncEntry: refusing }, platform: 'linux' })
+    expect(keyring.unavailableReason()).toMatch(/keyring is locked.*unlock it/)
+    expect(keyring.unavailableReason()).not.toMatch(/no Secret Service answered/)
   })
 })
 

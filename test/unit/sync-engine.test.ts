@@ -145,6 +145,18 @@ describe('SyncEngine', () => {
     expect(service.itemRequests()[0]?.lastUpdatedAt).toBe(cursor)
   })
 
+  it('a full disk while writing pages is reported DISK_FULL for the database, not INTERNAL', async () => {
+    // SQLite's code reaches the writer (the worker passes it on): it must not be lost on the way.
+    const writer = inlineWriter(store, db.name)
+    store.applyItemPage = () => {
+      throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
+    }
+    const report = await new SyncEngine({ store, writer, source: new FakeService(20), clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 1 }).run()
+    expect(report.ok).toBe(false)
+    expect(report.error?.code).toBe('DISK_FULL')
+    expect(report.error?.message).toContain(`The disk holding the database at ${db.name} is full`)
+  })
+
   it('resumes an interrupted first listing and refetches only the pages it lacks', async () => {
     const service = new FakeService(100) // 10 pages of 10
     let served = 0

@@ -6,7 +6,8 @@ import { profileKeychain } from '../profiles/keychain'
 import { openOsKeyring } from '../profiles/os-keyring'
 import type { Profile } from '../profiles/registry'
 import { plainHttpProblem } from '../../shared/contract'
-import { UsageError, type GlobalOptions } from './errors'
+import { CoreError } from '../errors'
+import { CliFailure, UsageError, type GlobalOptions } from './errors'
 
 /**
  * The connection for commands that talk to the service. Options and environment first; the
@@ -41,7 +42,13 @@ export async function storedApiSecret(global: GlobalOptions, dataDir: string, pr
     global.noStoredSecret = `no secret could be read for the profile '${profile.name}': ${problem}`
     return
   }
-  const secret = await profileKeychain(keyring, profile.secretsNamespace).get('apiSecret')
+  const secret = await profileKeychain(keyring, profile.secretsNamespace)
+    .get('apiSecret')
+    .catch((error: unknown) => {
+      // A locked keyring: the operator may unlock it, or give the secret another way.
+      if (error instanceof CoreError && error.code === 'SECRET_STORE_UNAVAILABLE') throw new CliFailure(`${error.message} Or give it with --api-secret (or SATCHEL_API_SECRET).`, error.code)
+      throw error
+    })
   if (secret) global.apiSecret = secret
   else global.noStoredSecret = `the system keyring holds none for the profile '${profile.name}' (store it with the app, or with profiles add --api-secret)`
 }

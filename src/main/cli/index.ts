@@ -24,7 +24,8 @@ Commands:
   customers search <query>               Search customers
   order queue --file <draft.json>        Check a draft order and queue it in the outbox
   flush                                  Send the outbox's waiting orders now
-  outbox                                 List the outbox's orders and their states
+  outbox [--export <folder>]             List the outbox's orders and their states; --export
+                                         saves each unsent order as a draft file order queue takes
   quotes [--customer <vendorGuid>]       List the quotes saved on this laptop
   orders list [--customer <vendorGuid>] [--changed] [--state <name or id>] [--limit N]
                                          Synced orders, newest first; --changed: those whose
@@ -85,6 +86,7 @@ const options = {
   logs: { type: 'string' },
   changed: { type: 'boolean' },
   state: { type: 'string' },
+  export: { type: 'string' },
 } as const
 
 /** Which command options each command takes; anything else is invalid input. */
@@ -96,7 +98,7 @@ const commandOptions: Record<string, readonly string[]> = {
   'customers search': [],
   'order queue': ['file'],
   flush: [],
-  outbox: [],
+  outbox: ['export'],
   quotes: ['customer'],
   'customer usual': ['limit'],
   'support-bundle': ['out', 'logs'],
@@ -204,7 +206,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
     if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
-    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs', 'changed', 'state', 'yes'] as const) {
+    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs', 'changed', 'state', 'yes', 'export'] as const) {
       if (values[name] !== undefined && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to '${command}'`)
     }
     const args = twoWords ? rest : [second, ...rest].filter((value) => value !== undefined)
@@ -288,7 +290,9 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       case 'outbox': {
         if (args.length > 0) throw new UsageError(`outbox takes no arguments (got '${args.join(' ')}')`)
         const { runOutbox } = await import('./orders')
-        return await runOutbox(global, output)
+        const folder = nonEmpty(values.export)
+        if (values.export !== undefined && !folder) throw new UsageError('outbox --export needs a folder to save the unsent orders in')
+        return await runOutbox(global, folder ? { export: folder } : {}, output)
       }
       case 'quotes': {
         if (args.length > 0) throw new UsageError(`quotes takes no arguments (got '${args.join(' ')}')`)
@@ -355,8 +359,8 @@ async function runProfiles(command: string, args: string[], dataDir: string, glo
  * loaded only here so a command that works never pays for it). Anything else is a bug: INTERNAL.
  */
 async function describeFailure(error: unknown, databasePath: string | undefined): Promise<CliFailure> {
-  const [{ CoreError }, { explainDatabaseError }] = await Promise.all([import('../errors'), import('../db/file-errors')])
-  const known = databasePath === undefined ? (error instanceof CoreError ? error : null) : explainDatabaseError(error, databasePath, 'cli')
+  const [{ CoreError }, { explainDatabaseError }, { explainDamage }] = await Promise.all([import('../errors'), import('../db/file-errors'), import('./health')])
+  const known = databasePath === undefined ? (error instanceof CoreError ? error : null) : ((await explainDamage(error, databasePath)) ?? explainDatabaseError(error, databasePath, 'cli'))
   if (known) return new CliFailure(known.message, known.code)
   return new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
 }

@@ -18,6 +18,7 @@ import { ServiceClient } from '../ordering-client/client'
 import { refuseWhileItemsWait } from './catalog-update'
 import { cliConnection } from './connection'
 import { openExisting } from './database'
+import { damageError, exportUnsent, healthJson, knownDamage, refuseDamaged } from './health'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
 import { formatMoney } from '../../shared/money'
@@ -77,7 +78,7 @@ const draftFileSchema = z
 
 /** `outbox` only reads (access 'read'): it works on a read-only database and never writes one. */
 async function withOrders<T>(global: GlobalOptions, use: (orders: Orders, db: Database) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient, access: 'read' | 'write' = 'write'): Promise<T> {
-  const db = openExisting(global.db, access)
+  const db = openExisting(global.db, access, { damage: 'handled' })
   let client: ServiceClient | undefined
   try {
     client = makeClient?.(db)
@@ -124,6 +125,7 @@ function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
 export async function runOrderQueue(global: GlobalOptions, options: { file: string }, output: Output): Promise<number> {
   const file = readDraftFile(options.file)
   return withOrders(global, ({ desk }, db) => {
+    refuseDamaged(db, global.db)
     refuseWhileItemsWait(db)
     if (file.apiGuid) {
       const existing = desk.outbox.find(file.apiGuid)
@@ -214,7 +216,11 @@ async function flushWhenFree(flusher: Orders['flusher']): Promise<FlushReport> {
 export async function runFlush(global: GlobalOptions, output: Output): Promise<number> {
   return withOrders(
     global,
-    async ({ desk, flusher }) => {
+    async ({ desk, flusher }, db) => {
+      // Sending is what saves the unsent orders of a damaged file, as long as its outbox can be read.
+      // Damage not known yet is met on the way, if at all, and told by the error path.
+      const damage = knownDamage(global.db)
+      if (damage && !damage.outboxReadable) throw damageError(db, global.db, damage)
       // The operator gave credentials on purpose: a pause from refused credentials is tried again.
       desk.outbox.resume()
       desk.outbox.retryNow()
@@ -237,6 +243,7 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
       const waiting = queued + sending + retrying
       const human = `Sent ${report.sent}, rejected ${report.needsAttention}, waiting to retry ${report.retrying}${queued > 0 ? `, still queued ${queued}` : ''}.`
       output.result(result, human)
+      if (damage) throw damageError(db, global.db, damage)
       if (waiting === 0) return 0
       const reason = pausedReason ?? desk.outbox.list().find((e) => e.state === 'retrying')?.lastError ?? 'the ordering service did not take them'
       process.stderr.write(`satchel: ${waiting} order(s) still waiting to be sent: ${reason}\n`)
@@ -246,8 +253,12 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
   )
 }
 
-export async function runOutbox(global: GlobalOptions, output: Output): Promise<number> {
-  return withOrders(global, ({ desk }) => {
+export async function runOutbox(global: GlobalOptions, options: { export?: string }, output: Output): Promise<number> {
+  return withOrders(global, ({ desk }, db) => {
+    // An outbox damaged but not known so is met as it is read, and told by the error path.
+    const damage = knownDamage(global.db)
+    if (damage && !damage.outboxReadable) throw damageError(db, global.db, damage)
+    const exported = options.export === undefined ? undefined : exportUnsent(db, options.export)
     const entries = desk.outbox.list().map((e) => ({
       apiGuid: e.apiGuid,
       state: e.state,
@@ -273,7 +284,9 @@ export async function runOutbox(global: GlobalOptions, output: Output): Promise<
               e.errors.map((x) => x.message).join('; ') || (e.state === 'sent' ? '' : (e.lastError ?? '')),
             ]),
           )
-    output.result({ entries }, human)
+    const saved = exported ? `\n${exported.length} unsent order(s) saved as draft files in ${options.export}: \`satchel order queue --file FILE\` queues each again.` : ''
+    output.result({ entries, ...(exported ? { exported } : {}), ...(damage ? { health: healthJson(damage) } : {}) }, human + saved)
+    if (damage) throw damageError(db, global.db, damage)
     return 0
   }, undefined, 'read')
 }

@@ -8,12 +8,13 @@ import { SyncState } from '../local/sync-state'
 import { OutboxReader } from '../orders/outbox-reader'
 import { catalogUpdate, catalogUpdating, refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
+import { DamageWatch, damageError, healthJson } from './health'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
 import { formatMoney } from '../../shared/money'
 
-function withStore<T>(global: GlobalOptions, use: (queries: BrowseQueries, db: Database) => T): T {
-  const db = openExisting(global.db, 'read')
+function withStore<T>(global: GlobalOptions, use: (queries: BrowseQueries, db: Database) => T, damage: 'refused' | 'handled' = 'refused'): T {
+  const db = openExisting(global.db, 'read', { damage })
   try {
     return use(new BrowseQueries(db), db)
   } finally {
@@ -23,24 +24,32 @@ function withStore<T>(global: GlobalOptions, use: (queries: BrowseQueries, db: D
 
 export function runStatus(global: GlobalOptions, output: Output): number {
   return withStore(global, (queries, db) => {
-    const counts = queries.counts()
-    const outbox = OutboxReader.counts(db)
-    const lastSyncMs = new SyncState(db).lastSyncAt()
+    // A damaged file still shows what can be read (the outbox first), beside the one verdict: the
+    // one an earlier command reached, or the one reached here when a read meets a damaged page.
+    const watch = new DamageWatch(db, global.db)
+    const outboxRead = watch.damage && !watch.damage.outboxReadable ? null : watch.read(() => OutboxReader.counts(db))
+    const counts = watch.read(() => queries.counts())
+    const lastSyncMs = watch.read(() => new SyncState(db).lastSyncAt())
     const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
-    const update = catalogUpdate(db)
+    const update = watch.read(() => catalogUpdate(db))
+    // Counted before a later read found the outbox damaged: its pages cannot be trusted.
+    const damage = watch.damage
+    const outbox = damage && !damage.outboxReadable ? null : outboxRead
+    const unreadable = 'cannot be read (the file is damaged)'
     const human = [
       `Database        ${global.db}`,
       `Last sync       ${lastSyncAt === null ? 'never' : `${lastSyncAt} (${formatAge(Date.now() - lastSyncMs!)})`}`,
-      `Catalogs        ${counts.catalogs}`,
-      `Price groups    ${counts.priceGroups}`,
-      `Customers       ${counts.customers}`,
-      `Catalog items   ${update?.itemsBrowsable === false ? `not counted yet: ${catalogUpdating}` : counts.catalogItems}`,
-      `Orders          ${counts.orders}`,
-      `Outbox          ${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent`,
+      `Catalogs        ${counts?.catalogs ?? unreadable}`,
+      `Price groups    ${counts?.priceGroups ?? unreadable}`,
+      `Customers       ${counts?.customers ?? unreadable}`,
+      `Catalog items   ${update?.itemsBrowsable === false ? `not counted yet: ${catalogUpdating}` : (counts?.catalogItems ?? unreadable)}`,
+      `Orders          ${counts?.orders ?? unreadable}`,
+      `Outbox          ${outbox ? `${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent` : unreadable}`,
     ].join('\n')
-    output.result({ counts, outbox, lastSyncAt, catalogUpdate: update }, human)
+    output.result({ counts, outbox, lastSyncAt, catalogUpdate: update, ...(damage ? { health: healthJson(damage) } : {}) }, human)
+    if (damage) throw damageError(db, global.db, damage)
     return 0
-  })
+  }, 'handled')
 }
 
 export function runItemsSearch(

@@ -27,7 +27,7 @@ function appVersion(): string {
 
 /** `profiles`: every profile of the data folder (none with --db, which names one database). */
 export async function runSupportBundle(global: GlobalOptions, options: { out: string; logs: string; profiles?: BundleProfile[]; listProblem?: string }, output: Output): Promise<number> {
-  const db = openExisting(global.db, 'read')
+  const db = openExisting(global.db, 'read', { damage: 'handled' })
   let bundle
   try {
     const stored = savedConnection(new SettingsTable(db))

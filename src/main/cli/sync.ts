@@ -4,7 +4,7 @@
  * app keeps it in the operating system's secret store).
  */
 import { existsSync } from 'node:fs'
-import { closeDatabase, openDatabase } from '../db/database'
+import { closeDatabase, DatabaseFileError, openDatabase } from '../db/database'
 import { deleteDatabaseFiles } from '../profiles/holdings'
 import { silentLogger, systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
@@ -19,6 +19,7 @@ import { AppSettings } from '../settings/app-settings'
 import { OutboxReader } from '../orders/outbox-reader'
 import { diskFullDuringUpdate } from './catalog-update'
 import { cliConnection } from './connection'
+import { refuseDamaged } from './health'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
 
@@ -63,6 +64,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   const interrupt = () => controller.abort()
   process.once('SIGINT', interrupt)
   try {
+    refuseDamaged(db, global.db)
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
     client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
     const store = new LocalCopy(db, new Retention(db))
@@ -112,7 +114,9 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       ...(warnings.length > 0 ? { warnings } : {}),
     }
     if (!report.ok) {
-      const error = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
+      const reported = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
+      // The writer tells a full disk in the app's words; the operator gets the CLI's.
+      const error = reported.code === 'DISK_FULL' ? { code: reported.code, message: new DatabaseFileError(global.db, { kind: 'diskFull', cause: 'writing' }, 'cli').message } : reported
       throw new CliFailure(`sync failed: ${error.message}`, error.code, { ...result, error })
     }
     // A run that threw away all, or most, of a scope's rows did not sync it, whatever the engine's

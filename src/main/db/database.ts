@@ -1,5 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3'
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
@@ -136,14 +136,25 @@ function newerSchemaError(current: number, latest: number): CoreError {
  * writer thread's too). A folder made for it is 0700; an existing folder is the user's choice and is
  * left as it is. POSIX only: Windows ignores these modes.
  */
-function createPrivateFile(path: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+function createPrivateFile(path: string, audience: Audience): void {
   try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
     closeSync(openSync(path, 'wx', 0o600))
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
     // Another process made it meanwhile: SQLite opens theirs.
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    if (code === 'EEXIST') return
+    // A folder this user may not write (or a read-only mount): said so, with the folder to fix.
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new DatabaseFileError(path, { kind: 'readOnly', cause: 'create', folder: nearestFolder(path) }, audience)
+    throw error
   }
+}
+
+/** The nearest folder above `path` that exists: the one a new file or folder would be made in. */
+function nearestFolder(path: string): string {
+  let folder = dirname(path)
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder)
+  return folder
 }
 
 function openForWriting(path: string, options: OpenDatabaseOptions, audience: Audience): Database {
@@ -151,7 +162,7 @@ function openForWriting(path: string, options: OpenDatabaseOptions, audience: Au
   if (isFile(path)) {
     const state = inspectFile(path, audience)
     if (state === 'missing' && !create) throw new CoreError('NOT_FOUND', `No Satchel database at ${path}`)
-    if (state === 'missing') createPrivateFile(path)
+    if (state === 'missing') createPrivateFile(path, audience)
     if (state === 'empty') {
       if (!create) throw notADatabase(path, 'the file is empty', audience)
       options.logger?.warn('the database file was empty: a new database is made in it', { path })

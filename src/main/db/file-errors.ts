@@ -16,9 +16,16 @@ export type Audience = 'app' | 'cli'
 
 export type DatabaseFileProblem =
   | { kind: 'notADatabase'; reason: string }
+  /**
+   * Pages quick_check could not read (health.ts): `areas` in the rep's words, `unsent` the orders the
+   * outbox still holds unsent, or null when the outbox itself is damaged and cannot be trusted.
+   */
+  | { kind: 'damaged'; areas: string[]; unsent: number | null }
   /** `file`: the one this user may not write (the database, its -wal or -shm); `folder`: SQLite cannot make -wal/-shm there. */
   | { kind: 'readOnly'; cause: 'file'; file: string }
   | { kind: 'readOnly'; cause: 'folder' }
+  /** No file yet, and it cannot be made: `folder` (the nearest one that exists) cannot be written by this user. */
+  | { kind: 'readOnly'; cause: 'create'; folder: string }
   /** A read-only folder holding a -wal without its -shm: SQLite cannot read the latest changes there. */
   | { kind: 'readOnly'; cause: 'walWithoutShm' }
   | { kind: 'olderSchema'; version: number; latest: number }
@@ -32,7 +39,7 @@ export type DatabaseFileProblem =
   /** A write refused by the fence of a profile being removed (fence.ts). */
   | { kind: 'removed' }
 
-const codes = { notADatabase: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL', removed: 'NOT_FOUND' } as const
+const codes = { notADatabase: 'NOT_A_DATABASE', damaged: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL', removed: 'NOT_FOUND' } as const
 
 export class DatabaseFileError extends CoreError {
   constructor(
@@ -53,10 +60,16 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
       return cli
         ? `${path} is not a Satchel database (or is damaged): ${problem.reason}. Move it aside (keep it: support may recover something from it) and run \`satchel sync\` to build a new one from the ordering service; the drafts, unsent orders and saved settings in it cannot be read.`
         : `${path} is not a Satchel database (or is damaged): ${problem.reason}. Quit Satchel, move the file aside (keep it: support may recover something from it) and start Satchel again: it makes a new database and, once the connection settings are entered again, downloads the catalogs and customers. The drafts, unsent orders and settings in the old file cannot be read.`
+    case 'damaged':
+      return describeDamage(path, problem.areas, problem.unsent, cli)
     case 'readOnly': {
       const folder = dirname(path)
       if (problem.cause === 'walWithoutShm') {
         return `The database at ${path} is read-only and cannot be read here: its folder ${folder} cannot be written, and its latest changes are in ${path}-wal, which SQLite reads only with a ${path}-shm it can make beside it. Make the folder writable, or copy the database and its -wal file together to a writable folder and use the copy.`
+      }
+      if (problem.cause === 'create') {
+        const instead = cli ? 'or choose a folder this user can write (--db, or --data-dir for a profile)' : 'or ask your IT support'
+        return `The database at ${path} cannot be made: the folder ${problem.folder} cannot be written by this user. Make it writable for this user, ${instead}, then try again.`
       }
       const why = problem.cause === 'folder' ? ` (its folder ${folder} cannot be written, and SQLite must make its -wal and -shm files there)` : ` (${problem.file === path ? 'the file' : problem.file} cannot be written by this user)`
       const what = problem.cause === 'folder' ? 'the folder' : 'the file'
@@ -84,6 +97,25 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
 
 function isFile(path: string): boolean {
   return path !== '' && path !== ':memory:'
+}
+
+function plural(count: number, one: string): string {
+  return `${count} ${one}${count === 1 ? '' : 's'}`
+}
+
+/** Keeping the unsent orders comes first in the advice: sync brings back everything else. */
+function describeDamage(path: string, areas: string[], unsent: number | null, cli: boolean): string {
+  const what = `${path} is not a Satchel database (or is damaged): parts of it cannot be read (${areas.join('; ')}).`
+  if (!cli) {
+    const orders = unsent === null ? 'The orders waiting in it cannot be read.' : unsent === 0 ? 'It holds no unsent orders.' : `The ${plural(unsent, 'unsent order')} in it can still be read: ask support to keep them (satchel outbox --export) before the file is moved.`
+    return `${what} ${orders} Quit Satchel, move the file aside (keep it: support may recover something from it) and start Satchel again: it makes a new database and downloads the catalogs and customers. The drafts, quotes and settings in the old file are not carried over.`
+  }
+  const aside = 'move the file aside (keep it: support may recover something from it) and run `satchel sync` to build a new one from the ordering service; the drafts, quotes and settings in it are not carried over'
+  if (unsent === null) {
+    return `${what} The outbox is damaged, so nothing is sent or queued from this file: the unsent orders in it cannot be read here. Do not delete it: ${aside}, and ask support to recover the orders from the old file.`
+  }
+  if (unsent === 0) return `${what} The outbox can be read and holds no unsent orders. Nothing more is written to this file: ${aside}.`
+  return `${what} The outbox can be read: keep its ${plural(unsent, 'unsent order')} first, with \`satchel flush\` (sending saves them) or \`satchel outbox --export FOLDER\` (a draft file each). Then ${aside}, and \`satchel order queue --file\` each saved draft. Until then sync and order queue write nothing to this file.`
 }
 
 function isWritable(path: string): boolean {

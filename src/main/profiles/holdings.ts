@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { fenceForRemoval } from '../db/fence'
 import type { Audience } from '../db/file-errors'
+import { verdictFile } from '../db/health'
 import { describeHolder, Lease, type LeaseName } from '../db/lease'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -74,7 +75,10 @@ export function fenceProfileDatabase(path: string, name: string, clock: Clock, a
   }
 }
 
-/** The database and SQLite's companions of it. */
+/**
+ * The database and its companions: SQLite's, and the verdict on its health (db/health.ts), which a
+ * new database made at this path must not inherit.
+ */
 export function deleteDatabaseFiles(path: string): void {
-  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) if (existsSync(file)) rmSync(file)
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, verdictFile(path)]) if (existsSync(file)) rmSync(file)
 }

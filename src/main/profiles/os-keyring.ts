@@ -44,6 +44,26 @@ function message(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? ''
 }
 
+/**
+ * A keyring that is there but locked, whose unlock prompt was dismissed (or could not be shown, as
+ * over ssh): the binding says so only in its text. The rep can fix this one, so it is told with the fix.
+ */
+const lockedText = /prompt was dismissed|is locked/i
+const locked =
+  'the system keyring is locked (its unlock prompt was dismissed or could not be shown): unlock it (sign out and in again, or unlock the "Login" keyring in Passwords and Keys or KWallet Manager), then try again'
+
+/** A call to the keyring, whose failure is told with a next step where there is one; any other as it came. */
+async function asked<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    if (!lockedText.test(message(error))) throw error
+    const failure = new CoreError('SECRET_STORE_UNAVAILABLE', `The secret could not be read or stored: ${locked}.`)
+    failure.cause = error
+    throw failure
+  }
+}
+
 async function loadKeyring(): Promise<KeyringModuleLike> {
   return (await import('@napi-rs/keyring')) as unknown as KeyringModuleLike
 }
@@ -75,8 +95,9 @@ export async function openOsKeyring(options: OsKeyringOptions): Promise<SafeStor
     try {
       await entry(probeName).getPassword(AbortSignal.timeout(timeoutMs))
     } catch (error) {
-      problem =
-        platform === 'linux'
+      problem = lockedText.test(message(error))
+        ? locked
+        : platform === 'linux'
           ? `no Secret Service answered on the session bus (${message(error)}); install and unlock GNOME Keyring or KWallet`
           : `the system keychain did not answer (${message(error)})`
     }
@@ -89,18 +110,18 @@ export async function openOsKeyring(options: OsKeyringOptions): Promise<SafeStor
     isAvailable: () => problem === null,
     async get(name) {
       if (problem) return null
-      const value = await entry(name).getPassword(AbortSignal.timeout(timeoutMs))
+      const value = await asked(() => entry(name).getPassword(AbortSignal.timeout(timeoutMs)))
       if (value !== null) options.onSecret?.(value)
       return value
     },
     async set(name, value) {
       if (problem) throw unavailable()
       options.onSecret?.(value)
-      await entry(name).setPassword(value, AbortSignal.timeout(timeoutMs))
+      await asked(() => entry(name).setPassword(value, AbortSignal.timeout(timeoutMs)))
     },
     async delete(name) {
       if (problem) return
-      await entry(name).deletePassword(AbortSignal.timeout(timeoutMs))
+      await asked(() => entry(name).deletePassword(AbortSignal.timeout(timeoutMs)))
     },
   }
   return store

@@ -9,7 +9,7 @@
  * satchel.db holds no profile until one is added (the app adds its first on its first start).
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { CoreError } from '../errors'
 import { databaseFileName } from '../paths'
@@ -52,6 +52,13 @@ export class ProfileRegistry {
    * there is one, else no profile: a profile listed with no database behind it would be a phantom.
    */
   static open(dataDir: string): ProfileRegistry {
+    // Else a file given as the folder reads as a folder with no profiles, and the first write fails with ENOTDIR.
+    if (existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+      throw new CoreError(
+        'INVALID_ARGUMENT',
+        `${dataDir} is a file, not a folder: Satchel keeps its profiles (profiles.json and a database each) in a folder. Give the folder instead (the CLI's --data-dir or SATCHEL_DATA_DIR), or move the file aside.`,
+      )
+    }
     const file = join(dataDir, registryFileName)
     if (!existsSync(file)) return new ProfileRegistry(dataDir, databaseProfiles(dataDir), false)
     return new ProfileRegistry(dataDir, parseRegistry(readFileSync(file, 'utf8'), file), true)
@@ -152,19 +159,33 @@ export class ProfileRegistry {
   }
 
   private write(): void {
-    // The folder holds every profile's customers and orders: a new one is the user's alone, as the
-    // databases in it are (db/database.ts). An existing folder is the user's choice and is left as it is.
-    if (!existsSync(this.dataDir)) mkdirSync(this.dataDir, { recursive: true, mode: 0o700 })
     const temporary = `${this.file}.${process.pid}.tmp`
-    const body: RegistryFile = { version: 1, profiles: this.profiles }
-    const fd = openSync(temporary, 'w', 0o600)
     try {
-      writeSync(fd, `${JSON.stringify(body, null, 2)}\n`)
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
+      // The folder holds every profile's customers and orders: a new one is the user's alone, as the
+      // databases in it are (db/database.ts). An existing folder is the user's choice and is left as it is.
+      if (!existsSync(this.dataDir)) mkdirSync(this.dataDir, { recursive: true, mode: 0o700 })
+      const body: RegistryFile = { version: 1, profiles: this.profiles }
+      const fd = openSync(temporary, 'w', 0o600)
+      try {
+        writeSync(fd, `${JSON.stringify(body, null, 2)}\n`)
+        fsyncSync(fd)
+      } finally {
+        closeSync(fd)
+      }
+      renameSync(temporary, this.file)
+    } catch (error) {
+      try {
+        rmSync(temporary, { force: true })
+      } catch {
+        // Left behind: the next write replaces it.
+      }
+      const code = (error as NodeJS.ErrnoException).code
+      if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw error
+      throw new CoreError(
+        'DATABASE_READ_ONLY',
+        `The data folder ${this.dataDir} cannot be written by this user (${code}), so the list of profiles was not changed. Make the folder writable for this user, or give a folder this user can write (the CLI's --data-dir or SATCHEL_DATA_DIR).`,
+      )
     }
-    renameSync(temporary, this.file)
     this.written = true
   }
 }

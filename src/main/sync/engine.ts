@@ -40,6 +40,7 @@ import { silentLogger } from '../ports'
 import type { RunState, SyncMode } from '../local/sync-state'
 import { addCounts, emptyCounts, type ApplyCounts, type LocalCopy } from '../local/copy'
 import type { ErrorCode } from '../../shared/result'
+import { describe } from './failures'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { limitHeapGrowth } from './heap-growth'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
@@ -457,9 +458,4 @@ export class SyncEngine {
       reasons: rejections,
     })
   }
-}
-
-function describe(error: unknown): { code: ErrorCode; message: string } {
-  if (error instanceof ServiceError) return { code: errorCodeOf(error.kind), message: error.message }
-  return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) }
 }

@@ -13,6 +13,7 @@ import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
 import { prepareItemPage, preparedSize, type PreparedItemPage } from '../local/item-page'
 import type { ApplyContext, ApplyCounts, LocalCopy, SyncedTableName } from '../local/copy'
 import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import { DatabaseFileError, isNoRoom } from '../db/file-errors'
 import type { Lease } from '../db/lease'
 import { startWorkerCalls } from '../worker-calls'
 
@@ -107,17 +108,36 @@ export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>
   }
 }
 
-export function inlineWriter(store: LocalCopy): PageWriter {
+/**
+ * A write's failure as the sync reports it: a full disk (SQLite's code, passed on by the worker) is
+ * DISK_FULL for the writer's database, which the report keeps (failures.ts); anything else as it came.
+ */
+function writerFailure<E>(error: E, databasePath: string | undefined): E | DatabaseFileError {
+  if (databasePath === undefined || !isNoRoom(error, databasePath)) return error
+  const failure = new DatabaseFileError(databasePath, { kind: 'diskFull', cause: 'writing' }, 'app')
+  failure.cause = error
+  return failure
+}
+
+/** `databasePath`: the store's file, so a full disk is told for it (none for a database in memory). */
+export function inlineWriter(store: LocalCopy, databasePath?: string): PageWriter {
+  const write = async <T>(work: () => T): Promise<T> => {
+    try {
+      return work()
+    } catch (error) {
+      throw writerFailure(error, databasePath)
+    }
+  }
   return {
     onThisThread: true,
-    applyCatalogItems: async (catalogGuid, rows, context) => store.applyCatalogItems(catalogGuid, rows, context),
-    applyCustomers: async (rows, context) => store.applyCustomers(rows, context),
-    applyOrders: async (rows, context) => store.applyOrders(rows, context),
-    finishBulk: async () => void applyRequest(store, { op: 'finishBulk', rows: [] }),
-    recountItems: async (catalogGuids) => void applyRequest(store, { op: 'recountItems', catalogGuids, rows: [] }),
-    countRows: async (resource, scope, listingId) => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number,
+    applyCatalogItems: (catalogGuid, rows, context) => write(() => store.applyCatalogItems(catalogGuid, rows, context)),
+    applyCustomers: (rows, context) => write(() => store.applyCustomers(rows, context)),
+    applyOrders: (rows, context) => write(() => store.applyOrders(rows, context)),
+    finishBulk: () => write(() => void applyRequest(store, { op: 'finishBulk', rows: [] })),
+    recountItems: (catalogGuids) => write(() => void applyRequest(store, { op: 'recountItems', catalogGuids, rows: [] })),
+    countRows: (resource, scope, listingId) => write(() => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number),
     checkpoint: async () => {},
-    upkeepSlice: async () => store.catalogUpkeep().slice(),
+    upkeepSlice: () => write(() => store.catalogUpkeep().slice()),
     close: async () => {},
   }
 }
@@ -137,7 +157,7 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
       const response = message as WriterResponse
       return response.ok ? { id: response.id, ok: true, value: response.counts } : response
     },
-    failed: (message, code) => Object.assign(new Error(`Writing synced data failed: ${message}`), code === undefined ? {} : { code }),
+    failed: (message, code) => writerFailure(Object.assign(new Error(`Writing synced data failed: ${message}`), code === undefined ? {} : { code }), data.databasePath),
   })
   const send = (request: WithoutId<WriterRequest>) => calls.call(request) as Promise<ApplyCounts | number | CatalogUpkeepProgress>
   return {

@@ -66,13 +66,13 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
   const inMemory = db.memory || db.name === '' || db.name === ':memory:'
 
   const pageWriter = async (): Promise<PageWriter> => {
-    if (!createWorker || inMemory) return inlineWriter(store)
+    if (!createWorker || inMemory) return inlineWriter(store, inMemory ? undefined : db.name)
     try {
       const writer = await startWorkerWriter(createWorker, { databasePath: db.name, lease: lease.forWriter(), ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}) })
       return parts.longWrites ? trackingLongWrites(writer, parts.longWrites) : writer
     } catch (error) {
       logger.warn('the sync writer thread did not start; writing on the main thread', { error: error instanceof Error ? error.message : String(error) })
-      return inlineWriter(store)
+      return inlineWriter(store, inMemory ? undefined : db.name)
     }
   }
 
