@@ -33,13 +33,12 @@
  * means. The scopes it pages through are defined in scopes.ts, the paging itself is paging.ts
  * (with writes-in-flight.ts), and the cursor's test against the service's clock is cursor-trust.ts.
  */
-import { ServiceError, errorCodeOf } from '../ordering-client/errors'
+import { ServiceError } from '../ordering-client/errors'
 import type { Page } from '../ordering-client/client'
 import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
 import type { RunState, SyncMode } from '../local/sync-state'
 import { addCounts, emptyCounts, type ApplyCounts, type LocalCopy } from '../local/copy'
-import type { ErrorCode } from '../../shared/result'
 import { describe } from './failures'
 import { inlineWriter, type PageWriter } from './page-writer'
 import { limitHeapGrowth } from './heap-growth'
