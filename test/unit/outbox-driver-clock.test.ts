@@ -112,9 +112,9 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
     expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning')
   })
 
-  it('sends an order a killed sender left `sending` with its resend time two days ahead, at once and once', async () => {
+  it('sends an order a killed sender left `sending` with its resend time two days ahead, once, a lease TTL from now (not two days)', async () => {
     const posted: string[] = []
-    const { flushes, apiGuid } = setUp({ createOrderWithItems: async (body) => (posted.push((body.order as { api_guid: string }).api_guid), confirmation(body)) })
+    const { apiGuid } = setUp({ createOrderWithItems: async (body) => (posted.push((body.order as { api_guid: string }).api_guid), confirmation(body)) })
     // A flush under a clock two days fast was killed mid-POST; the one that took its lease over, on
     // the same clock, held the entry until the dead one's last request could have ended, by that clock.
     db.prepare("UPDATE outbox SET state = 'sending', attempts = 1, last_error = NULL, next_attempt_at = ?, delivery_unknown_since = ?").run(
@@ -122,8 +122,12 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
       new Date(clock.now() + 2 * day).toISOString(),
     )
     orders!.driver.start()
+    // Its last request may still be on the wire: held one lease TTL from now, not two days, and not resent at once.
+    await settle(() => (db.prepare<[], { at: number }>('SELECT next_attempt_at AS at FROM outbox').get()?.at ?? 0) <= clock.now() + 15_000)
+    expect(posted).toEqual([])
+    clock.ms += 15_000
+    orders!.driver.nudge()
     await settle(() => orders!.desk.outbox.get(apiGuid).state === 'sent')
     expect(posted).toEqual([apiGuid])
-    expect(flushes()).toBe(1)
   })
 })

@@ -31,7 +31,9 @@ export function refuseWhileItemsWait(db: Database): void {
  */
 export async function diskFullDuringUpdate(error: unknown, db: Database, path: string): Promise<Error | null> {
   const { DatabaseFileError, isNoRoom } = await import('../db/file-errors')
-  if (!isNoRoom(error, path)) return null
+  // SQLite's own code, or the writer's DISK_FULL made of it (sync/page-writer.ts).
+  const full = isNoRoom(error, path) || (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'DISK_FULL')
+  if (!full) return null
   const items = new CatalogItemUpkeep(db)
   if (!items.rowsWaiting()) return null
   const { waiting, stored } = items.rowsCounts()

@@ -116,7 +116,8 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     if (!report.ok) {
       const reported = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
       // The writer tells a full disk in the app's words; the operator gets the CLI's.
-      const error = reported.code === 'DISK_FULL' ? { code: reported.code, message: new DatabaseFileError(global.db, { kind: 'diskFull', cause: 'writing' }, 'cli').message } : reported
+      const fullDuringUpdate = reported.code === 'DISK_FULL' ? await diskFullDuringUpdate(reported, db, global.db) : null
+      const error = reported.code === 'DISK_FULL' ? { code: reported.code, message: (fullDuringUpdate ?? new DatabaseFileError(global.db, { kind: 'diskFull', cause: 'writing' }, 'cli')).message } : reported
       throw new CliFailure(`sync failed: ${error.message}`, error.code, { ...result, error })
     }
     // A run that threw away all, or most, of a scope's rows did not sync it, whatever the engine's

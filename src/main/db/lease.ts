@@ -70,7 +70,7 @@ export interface LeaseOptions {
   owner?: string
 }
 
-const defaultLeaseTtlMs = 15_000
+export const defaultLeaseTtlMs = 15_000
 
 interface LeaseRow {
   owner: string

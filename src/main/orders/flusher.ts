@@ -294,7 +294,7 @@ export class OutboxFlusher {
   private async pass(report: { sent: number; needsAttention: number; retrying: number }): Promise<void> {
     const { outbox, logger } = this.options
     // Under the lease: a dead sender's held `sending` entries are the holder's to reschedule.
-    const hurried = this.guarded(() => outbox.dueFarAhead(this.options.clock.now() + farAheadMs))
+    const hurried = this.guarded(() => outbox.dueFarAhead(this.options.clock.now() + farAheadMs, this.options.lease?.ttlMs))
     if (hurried > 0) logger.warn('entries stored far ahead (the clock was wrong) are due now', { count: hurried })
     if (outbox.pausedReason()) return
     const sender = await this.options.sender()

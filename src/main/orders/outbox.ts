@@ -1,6 +1,7 @@
 import { draftSchema, type Draft, type OutboxEntry, type OutboxLineError, type OutboxState, type OutboxSummary } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { SettingsTable } from '../db/settings'
+import { defaultLeaseTtlMs } from '../db/lease'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
@@ -97,8 +98,11 @@ export class Outbox {
       ),
       earliestInterrupted: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'sending'`),
       // Any state's time: a retry's, a held resend's (`sending`), a refusal's next check.
-      dueFarAhead: db.prepare<{ nowMs: number; limitMs: number; now: string }>(
-        `UPDATE outbox SET next_attempt_at = @nowMs, updated_at = @now WHERE next_attempt_at > @limitMs AND state <> 'sent'`,
+      // A dead sender's held resend (`sending`) waits one lease TTL more: its last request may still be
+      // with the service, and a resend now would race it (the overlap the lease exists to prevent).
+      dueFarAhead: db.prepare<{ nowMs: number; limitMs: number; heldUntilMs: number; now: string }>(
+        `UPDATE outbox SET next_attempt_at = CASE WHEN state = 'sending' THEN @heldUntilMs ELSE @nowMs END, updated_at = @now
+         WHERE next_attempt_at > @limitMs AND state <> 'sent'`,
       ),
       // From `sending` when the service answers; from a refusal still being checked when the
       // service's order list shows that an earlier attempt was committed after all.
@@ -267,10 +271,13 @@ export class Outbox {
 
   /**
    * Every entry whose next attempt is stored beyond `limitMs` is due now, whatever its state: no wait
-   * the outbox sets lasts that long, so a clock that was wrong stamped it. How many there were.
+   * the outbox sets lasts that long, so a clock that was wrong stamped it. A dead sender's held
+   * resend is due `inFlightMs` from now instead (a lease's TTL: how long its last request may still
+   * be on the wire). How many there were.
    */
-  dueFarAhead(limitMs: number): number {
-    return this.statements.dueFarAhead.run({ nowMs: this.clock.now(), limitMs, now: this.now() }).changes
+  dueFarAhead(limitMs: number, inFlightMs = defaultLeaseTtlMs): number {
+    const nowMs = this.clock.now()
+    return this.statements.dueFarAhead.run({ nowMs, limitMs, heldUntilMs: nowMs + inFlightMs, now: this.now() }).changes
   }
 
   /** When the next retry falls due (epoch ms), or null when nothing is waiting. */
