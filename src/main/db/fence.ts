@@ -3,8 +3,8 @@
  * write succeeded that lands in a file nobody will read again.
  *
  * Deleting a file does not stop a process that has it open: SQLite keeps writing to the unlinked
- * inode and reports success (an order `order queue` printed as queued was in no file on disk; a
- * sync reported 39,704 items written nowhere). A lock alone cannot help either, as a writer waiting
+ * inode and reports success: an order reported queued would be in no file on disk, a sync's rows
+ * reported written would be nowhere. A lock alone cannot help either, as a writer waiting
  * for it gets it the moment the remover lets go, after the delete. So the fence is in the file
  * itself: in one write transaction, holding SQLite's write lock so nothing can commit between the
  * look and the fence, the remover checks what the database holds and adds triggers that refuse

@@ -25,13 +25,11 @@ export const deferrableItemIndexes = new Set(['catalog_items_by_guid', 'catalog_
 
 /**
  * SQLite page cache while an item index is built, in KiB (withIndexBuildCache). SQLite's sorter
- * keeps up to cache_size of an index's keys in memory before it writes them out in sorted runs to a
- * temporary file, so at the sync writer's bulk cache (LocalCopy's bulkCacheSize) each build took memory that grew with the catalog up to 16 MB:
- * four such builds over 1,000,000 rows raised a process's peak RSS by 19 MB (100,000 rows: 9 MB), and
- * a first sync's peak at a million items was its index builds', 10 to 20 MB over its item scopes'.
- * At 2 MB they raised it by 2 MB at either size and ran no slower (4.0-4.3 s against 5.1 s at a
- * million, 0.40-0.47 s against 0.49 s at 100,000): the table is read once, each index is written in
- * order, and merging the sorted runs from the file costs less than sorting 16 MB at once.
+ * keeps up to cache_size of an index's keys in memory before it writes sorted runs to a temporary
+ * file, so under the writer's bulk cache each build's memory grew with the catalog and a first sync
+ * peaked in its index builds. A small cache keeps a build's memory flat in the item count and costs
+ * no time: the table is read once, each index written in order, and merging sorted runs from the file
+ * costs less than sorting a large cache at once (measured in docs/perf/2026-11-27-round-3.md).
  */
 export const indexBuildCacheSize = -2048
 
