@@ -4,6 +4,7 @@ import pluginVue from 'eslint-plugin-vue'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
 import { rails } from './scripts/eslint/rails.mjs'
+import prettierOff from 'eslint-config-prettier'
 
 /**
  * A second rail beside .dependency-cruiser.cjs, which holds the layering: eslint shows the electron
@@ -107,4 +108,6 @@ export default tseslint.config(
     rules: { 'sqlite/immediate-transactions': 'error' },
   },
   ...rails({ oversized, reExporting }),
+  // Last: Prettier owns layout, so no stylistic rule above may disagree with it.
+  prettierOff,
 )
