@@ -56,11 +56,20 @@ const layers = {
   },
 
   'main/turns.ts': { may: [], why: 'a scheduling primitive below everything' },
-  'main/timers.ts': { may: [], why: 'timers with computed delays, clamped to what Node takes: a primitive below everything' },
-  'main/worker-calls.ts': { may: ['node:*'], why: 'calls to a worker thread answered by id (the sync writer, the purge): a primitive below everything' },
+  'main/timers.ts': {
+    may: [],
+    why: 'timers with computed delays, clamped to what Node takes: a primitive below everything',
+  },
+  'main/worker-calls.ts': {
+    may: ['node:*'],
+    why: 'calls to a worker thread answered by id (the sync writer, the purge): a primitive below everything',
+  },
   'main/pricing.ts': { may: ['shared/'], why: 'arithmetic every screen and check shares; it knows nothing above it' },
   'main/errors.ts': { may: ['shared/', 'npm:zod'], why: 'how a failure is told, in the contract’s words' },
-  'main/ports.ts': { may: ['shared/'], why: 'the interfaces the core is given (clock, logger, secrets, network, desktop)' },
+  'main/ports.ts': {
+    may: ['shared/'],
+    why: 'the interfaces the core is given (clock, logger, secrets, network, desktop)',
+  },
   'main/events.ts': { may: ['main/ports.ts', 'shared/'], why: 'the event hub, fed through the event-sink port' },
   'main/paths.ts': { may: ['node:*'], why: 'where the database lives by default, for the CLI and the shell' },
   'main/native.ts': { may: ['node:*'], why: 'finds better-sqlite3’s binary for the runtime; the shell’s concern' },
@@ -94,27 +103,94 @@ const layers = {
     why: 'whether the service answers; the composer tells sync and orders, it never calls them',
   },
   'main/sync/': {
-    may: ['main/local/', 'main/db/', 'main/ordering-client/', 'main/pricing.ts', 'main/turns.ts', 'main/timers.ts', 'main/worker-calls.ts', 'main/events.ts', 'npm:better-sqlite3', 'node:*', ...floor],
+    may: [
+      'main/local/',
+      'main/db/',
+      'main/ordering-client/',
+      'main/pricing.ts',
+      'main/turns.ts',
+      'main/timers.ts',
+      'main/worker-calls.ts',
+      'main/events.ts',
+      'npm:better-sqlite3',
+      'node:*',
+      ...floor,
+    ],
     why: 'fills the local copy from the service; knows nothing of orders',
   },
   'main/orders/': {
-    may: ['main/local/', 'main/db/', 'main/ordering-client/', 'main/pricing.ts', 'main/turns.ts', 'main/timers.ts', 'main/events.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    may: [
+      'main/local/',
+      'main/db/',
+      'main/ordering-client/',
+      'main/pricing.ts',
+      'main/turns.ts',
+      'main/timers.ts',
+      'main/events.ts',
+      'npm:better-sqlite3',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
     why: 'drafts, checks and the outbox; knows nothing of sync, quotes or documents',
   },
   'main/customers/': {
-    may: ['main/orders/', 'main/local/', 'main/db/', 'main/pricing.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    may: [
+      'main/orders/',
+      'main/local/',
+      'main/db/',
+      'main/pricing.ts',
+      'npm:better-sqlite3',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
     why: 'a customer’s usual items, read from orders (the desk, lookups, the outbox’s sent orders)',
   },
   'main/quotes/': {
-    may: ['main/customers/', 'main/orders/', 'main/local/', 'main/db/', 'main/pricing.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    may: [
+      'main/customers/',
+      'main/orders/',
+      'main/local/',
+      'main/db/',
+      'main/pricing.ts',
+      'npm:better-sqlite3',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
     why: 'quotes become drafts through the order desk; documents print quotes, not the other way',
   },
   'main/documents/': {
-    may: ['main/quotes/', 'main/customers/', 'main/orders/', 'main/local/', 'main/db/', 'main/pricing.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    may: [
+      'main/quotes/',
+      'main/customers/',
+      'main/orders/',
+      'main/local/',
+      'main/db/',
+      'main/pricing.ts',
+      'npm:better-sqlite3',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
     why: 'the printable document of a quote, draft or order: it reads them all, nothing reads it',
   },
   'main/upkeep/': {
-    may: ['main/browse/', 'main/quotes/', 'main/orders/', 'main/settings/', 'main/local/', 'main/db/', 'main/turns.ts', 'main/worker-calls.ts', 'npm:better-sqlite3', 'npm:fflate', 'node:*', ...floor],
+    may: [
+      'main/browse/',
+      'main/quotes/',
+      'main/orders/',
+      'main/settings/',
+      'main/local/',
+      'main/db/',
+      'main/turns.ts',
+      'main/worker-calls.ts',
+      'npm:better-sqlite3',
+      'npm:fflate',
+      'node:*',
+      ...floor,
+    ],
     why: 'the data kept tidy and the support bundle: they read across orders, quotes and settings; nothing below reads them',
   },
   'main/core/': {
@@ -126,7 +202,16 @@ const layers = {
     why: 'the profiles list and a core per profile above createCore: one sync at a time, every outbox flushed; the system keyring the app and the CLI share',
   },
   'main/cli/': {
-    may: ['main/core/', 'main/profiles/', ...parts, 'main/paths.ts', 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],
+    may: [
+      'main/core/',
+      'main/profiles/',
+      ...parts,
+      'main/paths.ts',
+      'npm:better-sqlite3',
+      'npm:zod',
+      'node:*',
+      ...floor,
+    ],
     why: 'the satchel CLI composes the core’s parts for a terminal; no electron',
   },
   'main/shell/': {
@@ -156,8 +241,13 @@ const npmPackage = (name) => `(^|/)node_modules/(@types/)?${literal(name)}(/|$)`
 
 function allowRule(key, { may, why }) {
   const unknown = may.filter((target) => !target.startsWith('npm:') && target !== 'node:*' && !(target in layers))
-  if (unknown.length > 0) throw new Error(`.dependency-cruiser.cjs: ${key} may import ${unknown.join(', ')}, which is no key of layers`)
-  const allowed = [place(key), ...may.filter((target) => target in layers).map(place), ...may.filter((target) => target.startsWith('npm:')).map((target) => npmPackage(target.slice(4)))]
+  if (unknown.length > 0)
+    throw new Error(`.dependency-cruiser.cjs: ${key} may import ${unknown.join(', ')}, which is no key of layers`)
+  const allowed = [
+    place(key),
+    ...may.filter((target) => target in layers).map(place),
+    ...may.filter((target) => target.startsWith('npm:')).map((target) => npmPackage(target.slice(4))),
+  ]
   return {
     name: `layer ${key}`,
     comment: `${key} may import only ${may.length ? may.join(', ') : 'itself'}: ${why}`,
@@ -188,7 +278,9 @@ function reExportRule(key) {
  * file of src/main is its own, and the contract (src/shared/) is public as a whole. A part a script
  * needs, and that has no index.ts yet, gets one that exports just what is used.
  */
-const publicEntries = Object.keys(layers).map((key) => (key === 'shared/' || !key.endsWith('/') ? place(key) : `^src/${literal(key)}index\\.ts$`))
+const publicEntries = Object.keys(layers).map((key) =>
+  key === 'shared/' || !key.endsWith('/') ? place(key) : `^src/${literal(key)}index\\.ts$`,
+)
 
 /** What `npm run lint` cruises: the app, and the tests and scripts around it, in one graph. */
 const roots = ['src', 'test', 'scripts']
@@ -209,7 +301,8 @@ module.exports = {
       // test/ is held only by the rules for every file (no circle, nothing unresolvable): a test may
       // import anything in src/, since tests check the parts' insides.
       name: 'scripts-through-entries',
-      comment: "scripts/ use src/ through a part's public entry (a folder's index.ts, a top-level file of src/main, src/shared/), never its insides.",
+      comment:
+        "scripts/ use src/ through a part's public entry (a folder's index.ts, a top-level file of src/main, src/shared/), never its insides.",
       severity: 'error',
       from: { path: '^scripts/' },
       to: { path: '^src/', pathNot: publicEntries },

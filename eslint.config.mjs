@@ -13,7 +13,13 @@ import prettierOff from 'eslint-config-prettier'
  */
 const electronOnly = 'Only src/main/shell (and src/preload) may import electron; keep the core Electron-free.'
 const electronBan = {
-  'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: electronOnly }], patterns: [{ group: ['electron/*'], message: electronOnly }] }],
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'electron', message: electronOnly }],
+      patterns: [{ group: ['electron/*'], message: electronOnly }],
+    },
+  ],
 }
 
 /**
@@ -27,14 +33,29 @@ const electronBan = {
 const sqlite = {
   rules: {
     'immediate-transactions': {
-      meta: { type: 'problem', messages: { deferred: 'Begin SQLite transactions with .immediate(): a deferred one that reads first fails with "database is locked" when another connection commits in between.' } },
+      meta: {
+        type: 'problem',
+        messages: {
+          deferred:
+            'Begin SQLite transactions with .immediate(): a deferred one that reads first fails with "database is locked" when another connection commits in between.',
+        },
+      },
       create(context) {
         return {
           CallExpression(node) {
             const callee = node.callee
-            if (callee.type !== 'MemberExpression' || callee.property.type !== 'Identifier' || callee.property.name !== 'transaction') return
+            if (
+              callee.type !== 'MemberExpression' ||
+              callee.property.type !== 'Identifier' ||
+              callee.property.name !== 'transaction'
+            )
+              return
             const parent = node.parent
-            const chained = parent.type === 'MemberExpression' && parent.object === node && parent.property.type === 'Identifier' && ['immediate', 'exclusive'].includes(parent.property.name)
+            const chained =
+              parent.type === 'MemberExpression' &&
+              parent.object === node &&
+              parent.property.type === 'Identifier' &&
+              ['immediate', 'exclusive'].includes(parent.property.name)
             if (!chained) context.report({ node, messageId: 'deferred' })
           },
         }
@@ -49,8 +70,7 @@ const sqlite = {
  * of this list in the commit that splits it. test/unit/lint-rules.test.ts fails once a file listed
  * here fits its limit, so no exception outlives its reason.
  */
-const oversized = [
-]
+const oversized = []
 
 /**
  * Files that import another layer's module and export it again (rails/no-passing-on), let through
@@ -61,14 +81,24 @@ const reExporting = []
 
 export default tseslint.config(
   {
-    ignores: ['out/**', 'dist/**', 'build/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'test/bench/results/**'],
+    ignores: [
+      'out/**',
+      'dist/**',
+      'build/**',
+      'node_modules/**',
+      'test-results/**',
+      'playwright-report/**',
+      'test/bench/results/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...pluginVue.configs['flat/recommended'],
   {
     files: ['**/*.vue'],
-    languageOptions: { parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' } },
+    languageOptions: {
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' },
+    },
   },
   {
     languageOptions: { globals: { ...globals.node } },
@@ -94,7 +124,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       ...electronBan,
-      'no-restricted-properties': ['error', { property: 'ipcRenderer', message: 'The renderer has no raw IPC; use the contract.' }],
+      'no-restricted-properties': [
+        'error',
+        { property: 'ipcRenderer', message: 'The renderer has no raw IPC; use the contract.' },
+      ],
     },
   },
   {

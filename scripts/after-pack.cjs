@@ -31,7 +31,9 @@ function electronAbi(electronVersion) {
   const electronDir = path.dirname(require.resolve('electron/package.json', { paths: [projectRoot] }))
   const installed = JSON.parse(readFileSync(path.join(electronDir, 'package.json'), 'utf8')).version
   if (electronVersion && installed !== electronVersion) {
-    throw new PackagingError(`Packaging Electron ${electronVersion}, but node_modules holds Electron ${installed}; the native binding would not match.`)
+    throw new PackagingError(
+      `Packaging Electron ${electronVersion}, but node_modules holds Electron ${installed}; the native binding would not match.`,
+    )
   }
   return readFileSync(path.join(electronDir, 'abi_version'), 'utf8').trim()
 }
@@ -39,7 +41,15 @@ function electronAbi(electronVersion) {
 /** The unpacked binding inside the laid-out app. */
 function packagedBindingPath(context) {
   const resources = context.packager.getResourcesDir(context.appOutDir)
-  return path.join(resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')
+  return path.join(
+    resources,
+    'app.asar.unpacked',
+    'node_modules',
+    'better-sqlite3',
+    'build',
+    'Release',
+    'better_sqlite3.node',
+  )
 }
 
 function nativeBuildPath(abi, env) {
@@ -57,7 +67,8 @@ function looksLikeLibraryFor(file, platform) {
     closeSync(fd)
   }
   if (platform === 'linux') return head.equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46]))
-  if (platform === 'darwin' || platform === 'mas') return ['feedfacf', 'cffaedfe', 'cafebabe', 'bebafeca'].includes(head.toString('hex'))
+  if (platform === 'darwin' || platform === 'mas')
+    return ['feedfacf', 'cffaedfe', 'cafebabe', 'bebafeca'].includes(head.toString('hex'))
   if (platform === 'win32') return head.subarray(0, 2).toString('latin1') === 'MZ'
   return false
 }
@@ -76,7 +87,9 @@ function installElectronBinding(context, env = process.env, log = console) {
   const arch = archNames[context.arch] ?? String(context.arch)
   const target = packagedBindingPath(context)
   if (!existsSync(target)) {
-    throw new PackagingError(`better-sqlite3's binding is not unpacked at ${target}; check asarUnpack in electron-builder.yml.`)
+    throw new PackagingError(
+      `better-sqlite3's binding is not unpacked at ${target}; check asarUnpack in electron-builder.yml.`,
+    )
   }
   const hostPlatform = platform === 'mas' ? 'darwin' : platform
   if (hostPlatform !== process.platform || arch !== process.arch) {
@@ -89,22 +102,30 @@ function installElectronBinding(context, env = process.env, log = console) {
   const source = nativeBuildPath(abi, env)
   if (!existsSync(source)) {
     const message = `No Electron-ABI better-sqlite3 build at ${source}. Run \`npm run native:electron\` (needs the Electron binary and network access to Electron's headers) before packaging.`
-    if (isDryRun(env)) return log.warn(`after-pack: ${message} (dry run: the package keeps the Node build and would not open its database)`)
+    if (isDryRun(env))
+      return log.warn(
+        `after-pack: ${message} (dry run: the package keeps the Node build and would not open its database)`,
+      )
     throw new PackagingError(message)
   }
   if (!looksLikeLibraryFor(source, platform)) throw new PackagingError(`${source} is not a ${platform} shared library.`)
   if (loadsInNode(source)) {
-    throw new PackagingError(`${source} loads in Node ${process.version}, so it was built for Node, not Electron (ABI ${abi}). Rebuild it with \`npm run native:electron\`.`)
+    throw new PackagingError(
+      `${source} loads in Node ${process.version}, so it was built for Node, not Electron (ABI ${abi}). Rebuild it with \`npm run native:electron\`.`,
+    )
   }
   copyFileSync(source, target)
-  log.log(`after-pack: better-sqlite3 for Electron (ABI ${abi}) installed at ${path.relative(context.appOutDir, target)}`)
+  log.log(
+    `after-pack: better-sqlite3 for Electron (ABI ${abi}) installed at ${path.relative(context.appOutDir, target)}`,
+  )
   return target
 }
 
 /** The file whose fuse wire is flipped, as electron-builder itself locates it. */
 function executablePath(context) {
   const { appOutDir, electronPlatformName, packager } = context
-  if (electronPlatformName === 'darwin' || electronPlatformName === 'mas') return path.join(appOutDir, `${packager.appInfo.productFilename}.app`)
+  if (electronPlatformName === 'darwin' || electronPlatformName === 'mas')
+    return path.join(appOutDir, `${packager.appInfo.productFilename}.app`)
   if (electronPlatformName === 'win32') return path.join(appOutDir, `${packager.appInfo.productFilename}.exe`)
   return path.join(appOutDir, packager.executableName)
 }

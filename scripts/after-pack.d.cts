@@ -20,7 +20,11 @@ interface Log {
 declare function afterPack(context: AfterPackContextLike): Promise<void>
 declare namespace afterPack {
   export { afterPack as default }
-  export function installElectronBinding(context: AfterPackContextLike, env?: NodeJS.ProcessEnv, log?: Log): string | undefined
+  export function installElectronBinding(
+    context: AfterPackContextLike,
+    env?: NodeJS.ProcessEnv,
+    log?: Log,
+  ): string | undefined
   export function flipSatchelFuses(context: AfterPackContextLike, log?: Log): Promise<string>
   export function satchelFuses(context: AfterPackContextLike): Promise<Record<string, unknown>>
   export function executablePath(context: AfterPackContextLike): string

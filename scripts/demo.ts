@@ -31,25 +31,42 @@ const demoProfiles = [
 ] as const
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string', default: '4010' }, size: { type: 'string', default: 'demo' }, bridge: { type: 'boolean' } } })
-  const size = values.size === 'demo' || values.size === 'bench' || values.size === 'tiny' ? values.size : Number(values.size)
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '4010' },
+      size: { type: 'string', default: 'demo' },
+      bridge: { type: 'boolean' },
+    },
+  })
+  const size =
+    values.size === 'demo' || values.size === 'bench' || values.size === 'tiny' ? values.size : Number(values.size)
   // The control surface lets the demo play the supplier after Send (ship, backorder, hold, cancel).
   const services = await Promise.all(
-    demoProfiles.map((profile, index) => startService({ size, seed: profile.seed, port: Number(values.port) + index, httpControl: true })),
+    demoProfiles.map((profile, index) =>
+      startService({ size, seed: profile.seed, port: Number(values.port) + index, httpControl: true }),
+    ),
   )
   services.forEach((service, index) => {
     const prefix = demoProfiles[index]?.name === 'Coastal Supply' ? 'Coastal ' : ''
-    if (prefix) for (const catalog of service.control.catalogs()) service.control.update('catalog', String(catalog.guid), { name: `${prefix}${String(catalog.name)}` })
+    if (prefix)
+      for (const catalog of service.control.catalogs())
+        service.control.update('catalog', String(catalog.guid), { name: `${prefix}${String(catalog.name)}` })
   })
   for (const [index, service] of services.entries()) {
     const { apiKey, apiSecret } = service.credentials
-    process.stdout.write(`${demoProfiles[index]!.name}: ordering-service double (${values.size}) at ${service.url}\n  x-apiKey: ${apiKey}\n  x-apiSecret: ${apiSecret}\n`)
+    process.stdout.write(
+      `${demoProfiles[index]!.name}: ordering-service double (${values.size}) at ${service.url}\n  x-apiKey: ${apiKey}\n  x-apiSecret: ${apiSecret}\n`,
+    )
   }
   process.stdout.write(
     `  Play the supplier: curl -s -X POST ${services[0]!.url}/__control/fulfilOrder -H 'content-type: application/json' ` +
       `-d '{"orderGuid":"<guid>","step":{"kind":"ship","lines":[{"itemNo":1,"qty":1}],"backorderRest":true}}'\n\n`,
   )
-  const connections = services.map((service, index) => ({ name: demoProfiles[index]!.name, baseUrl: service.url, ...service.credentials }))
+  const connections = services.map((service, index) => ({
+    name: demoProfiles[index]!.name,
+    baseUrl: service.url,
+    ...service.credentials,
+  }))
   const closeServices = () => Promise.all(services.map((service) => service.close()))
   const dataDir = mkdtempSync(join(tmpdir(), 'satchel-demo-'))
 
@@ -58,7 +75,13 @@ async function main(): Promise<void> {
     const app = spawn('npx', ['electron-vite', 'dev'], {
       cwd: root,
       stdio: 'inherit',
-      env: { ...process.env, SATCHEL_DEMO_PROFILE: dataDir, SATCHEL_DEMO_CONNECTIONS: JSON.stringify(connections.map(({ name, baseUrl, apiKey, apiSecret }) => ({ name, baseUrl, apiKey, apiSecret }))) },
+      env: {
+        ...process.env,
+        SATCHEL_DEMO_PROFILE: dataDir,
+        SATCHEL_DEMO_CONNECTIONS: JSON.stringify(
+          connections.map(({ name, baseUrl, apiKey, apiSecret }) => ({ name, baseUrl, apiKey, apiSecret })),
+        ),
+      },
     })
     app.on('exit', (code) => void closeServices().then(() => process.exit(code ?? 0)))
     return
@@ -72,11 +95,18 @@ async function main(): Promise<void> {
   const profiles = createProfileManager({
     dataDir,
     secrets: createMemoryKeychain(),
-    coreConfig: () => ({ appVersion: process.env.npm_package_version ?? '0.0.0-demo', ports: { logger: createConsoleLogger('warn') } }),
+    coreConfig: () => ({
+      appVersion: process.env.npm_package_version ?? '0.0.0-demo',
+      ports: { logger: createConsoleLogger('warn') },
+    }),
   })
   // The window first, then the connections: each profile's first sync runs in the background as the
   // app runs it, so the catalog screen is there (and answers) while the items arrive.
-  const bridge = await startBridge({ handlers: profiles.handlers, events: profiles.events, rendererDir: join(root, 'out/renderer') })
+  const bridge = await startBridge({
+    handlers: profiles.handlers,
+    events: profiles.events,
+    rendererDir: join(root, 'out/renderer'),
+  })
   await connectDemoProfiles(profiles, connections, (line) => process.stdout.write(`${line}\n`), { waitForSync: false })
   process.stdout.write(
     `\nNo Electron binary here, so Satchel is served through the test bridge:\n\n    ${bridge.url}\n\n` +

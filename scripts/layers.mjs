@@ -45,7 +45,12 @@ if (process.argv.includes('--table') || process.argv.includes('--readme')) {
   process.exit(0)
 }
 
-const { output } = await cruise(config.roots, { ...config.options, baseDir: root, ruleSet: { forbidden: config.forbidden }, validate: true })
+const { output } = await cruise(config.roots, {
+  ...config.options,
+  baseDir: root,
+  ruleSet: { forbidden: config.forbidden },
+  validate: true,
+})
 if (output.summary.violations.length > 0) {
   process.stdout.write((await format(output, { outputType: 'err-long' })).output)
   process.exitCode = 1

@@ -55,7 +55,11 @@ function encodePng(width, height, rgba) {
   ])
 }
 
-const hex = (value) => [parseInt(value.slice(1, 3), 16), parseInt(value.slice(3, 5), 16), parseInt(value.slice(5, 7), 16)]
+const hex = (value) => [
+  parseInt(value.slice(1, 3), 16),
+  parseInt(value.slice(3, 5), 16),
+  parseInt(value.slice(5, 7), 16),
+]
 
 function inRoundedRect(x, y, left, top, right, bottom, radius) {
   if (x < left || x > right || y < top || y > bottom) return false

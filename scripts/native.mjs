@@ -32,7 +32,9 @@ function fail(message) {
 function electronBinary() {
   const path = require('./electron-binary.cjs').findElectronBinary()
   if (path) return path
-  fail('the Electron binary is not installed (was npm install run with ELECTRON_SKIP_BINARY_DOWNLOAD=1?). Run `npx install-electron` or reinstall electron with network access.')
+  fail(
+    'the Electron binary is not installed (was npm install run with ELECTRON_SKIP_BINARY_DOWNLOAD=1?). Run `npx install-electron` or reinstall electron with network access.',
+  )
 }
 
 function cleanEnv(extra = {}) {
@@ -44,7 +46,10 @@ function cleanEnv(extra = {}) {
 }
 
 function electronModulesVersion(binary) {
-  return execFileSync(binary, ['-p', 'process.versions.modules'], { env: cleanEnv({ ELECTRON_RUN_AS_NODE: '1' }), encoding: 'utf8' }).trim()
+  return execFileSync(binary, ['-p', 'process.versions.modules'], {
+    env: cleanEnv({ ELECTRON_RUN_AS_NODE: '1' }),
+    encoding: 'utf8',
+  }).trim()
 }
 
 function targetPath(abi) {
@@ -65,7 +70,8 @@ function verify(binary, binding) {
   const inElectron = loadsIn(binary, binding, cleanEnv({ ELECTRON_RUN_AS_NODE: '1' }))
   if (!inElectron.ok) return `it does not load in Electron: ${inElectron.output}`
   const inNode = loadsIn(process.execPath, binding, cleanEnv())
-  if (inNode.ok) return 'it loads in Node, so it was built for Node’s ABI, not Electron’s (npm_config_nodedir leaking into node-gyp?)'
+  if (inNode.ok)
+    return 'it loads in Node, so it was built for Node’s ABI, not Electron’s (npm_config_nodedir leaking into node-gyp?)'
   return undefined
 }
 
@@ -81,7 +87,15 @@ function build(binary) {
   process.stdout.write(`native: building better-sqlite3 for Electron ${electronVersion} (ABI ${abi})\n`)
   const result = spawnSync(
     process.execPath,
-    [nodeGyp, 'rebuild', '--release', `--target=${electronVersion}`, `--arch=${process.arch}`, '--dist-url=https://electronjs.org/headers', '--runtime=electron'],
+    [
+      nodeGyp,
+      'rebuild',
+      '--release',
+      `--target=${electronVersion}`,
+      `--arch=${process.arch}`,
+      '--dist-url=https://electronjs.org/headers',
+      '--runtime=electron',
+    ],
     { cwd: source, stdio: 'inherit', env: cleanEnv() },
   )
   if (result.status !== 0) fail('node-gyp failed (Electron headers need network access the first time)')

@@ -29,7 +29,9 @@ function standInElectron(directory) {
   mkdirSync(join(directory, 'resources'), { recursive: true })
   mkdirSync(join(directory, 'locales'), { recursive: true })
   const script = Buffer.concat([
-    Buffer.from('#!/bin/sh\necho "stand-in for the Electron binary (packaging dry run); it cannot run Satchel" >&2\nexit 1\n# fuse wire: '),
+    Buffer.from(
+      '#!/bin/sh\necho "stand-in for the Electron binary (packaging dry run); it cannot run Satchel" >&2\nexit 1\n# fuse wire: ',
+    ),
     Buffer.from(fuseSentinel, 'latin1'),
     Buffer.from([1, shippedFuses.length]),
     Buffer.from(shippedFuses, 'latin1'),
@@ -54,7 +56,11 @@ function ensureBuild() {
   const needed = ['out/main/index.js', 'out/preload/index.js', 'out/renderer/index.html']
   if (needed.every((file) => existsSync(join(root, file)))) return false
   process.stdout.write('package-dry-run: out/ is missing, building it first (electron-vite build)\n')
-  const result = spawnSync(process.execPath, [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'], { cwd: root, stdio: 'inherit' })
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js'), 'build'],
+    { cwd: root, stdio: 'inherit' },
+  )
   if (result.status !== 0) throw new Error('electron-vite build failed')
   return true
 }
@@ -65,7 +71,8 @@ export async function packageDryRun({ output, updateUrl } = {}) {
   const outputDir = resolve(output ?? mkdtempSync(join(tmpdir(), 'satchel-package-')))
   const electronDist = standInElectron(mkdtempSync(join(tmpdir(), 'satchel-electron-standin-')))
   process.env.SATCHEL_PACKAGE_DRY_RUN = '1'
-  process.env.SATCHEL_UPDATE_URL = updateUrl ?? process.env.SATCHEL_UPDATE_URL ?? 'https://updates.example.invalid/satchel'
+  process.env.SATCHEL_UPDATE_URL =
+    updateUrl ?? process.env.SATCHEL_UPDATE_URL ?? 'https://updates.example.invalid/satchel'
   const { build, Platform, Arch } = require('electron-builder')
   try {
     await build({
@@ -77,7 +84,10 @@ export async function packageDryRun({ output, updateUrl } = {}) {
   } finally {
     rmSync(electronDist, { recursive: true, force: true })
   }
-  const appOutDir = join(outputDir, readdirSync(outputDir).find((entry) => /^linux-.*unpacked$/.test(entry)) ?? 'linux-unpacked')
+  const appOutDir = join(
+    outputDir,
+    readdirSync(outputDir).find((entry) => /^linux-.*unpacked$/.test(entry)) ?? 'linux-unpacked',
+  )
   const installedBytes = sizeOf(appOutDir)
   return {
     outputDir,
@@ -93,7 +103,9 @@ export async function packageDryRun({ output, updateUrl } = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { output: { type: 'string' }, json: { type: 'string' }, 'update-url': { type: 'string' } } })
+  const { values } = parseArgs({
+    options: { output: { type: 'string' }, json: { type: 'string' }, 'update-url': { type: 'string' } },
+  })
   try {
     const summary = await packageDryRun({ output: values.output, updateUrl: values['update-url'] })
     const megabytes = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
@@ -104,7 +116,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     )
     if (values.json) writeFileSync(values.json, JSON.stringify(summary, null, 2))
   } catch (error) {
-    process.stderr.write(`package-dry-run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+    process.stderr.write(
+      `package-dry-run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    )
     process.exit(1)
   }
 }

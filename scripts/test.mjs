@@ -22,8 +22,17 @@ const statuses = []
 // Built first: the packaging dry run (vitest) and the Playwright tests both use out/.
 const buildStatus = run('build (electron-vite)', 'npx', ['electron-vite', 'build'])
 statuses.push(buildStatus)
-statuses.push(run('unit and integration tests (vitest)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]))
-if (buildStatus === 0) statuses.push(run('end-to-end tests (Playwright, Chromium through the bridge)', 'npx', ['playwright', 'test']))
+statuses.push(
+  run('unit and integration tests (vitest)', 'npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${vitestReport}`,
+  ]),
+)
+if (buildStatus === 0)
+  statuses.push(run('end-to-end tests (Playwright, Chromium through the bridge)', 'npx', ['playwright', 'test']))
 
 let passed = 0
 let failed = 0

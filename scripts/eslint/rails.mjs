@@ -19,7 +19,9 @@ import { dirname, relative, resolve, sep } from 'node:path'
  */
 
 /** A module path dependency-cruiser can read: a string literal, or a template without `${}`. */
-const literal = (node) => (node?.type === 'Literal' && typeof node.value === 'string') || (node?.type === 'TemplateLiteral' && node.expressions.length === 0)
+const literal = (node) =>
+  (node?.type === 'Literal' && typeof node.value === 'string') ||
+  (node?.type === 'TemplateLiteral' && node.expressions.length === 0)
 
 const hidden = 'dependency-cruiser cannot see the module it loads, so the layers cannot hold it'
 
@@ -42,7 +44,12 @@ const literalImports = {
       },
       CallExpression(node) {
         const callee = node.callee
-        if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier' && callee.property.name === 'require') {
+        if (
+          callee.type === 'MemberExpression' &&
+          !callee.computed &&
+          callee.property.type === 'Identifier' &&
+          callee.property.name === 'require'
+        ) {
           context.report({ node, messageId: 'memberRequire' })
         }
       },
@@ -56,7 +63,13 @@ const literalImports = {
           const parent = id.parent
           if (parent?.type === 'CallExpression' && parent.callee === id) {
             if (!literal(parent.arguments[0])) context.report({ node: parent, messageId: 'require' })
-          } else if (!(parent?.type === 'MemberExpression' && parent.object === id && !parent.computed && parent.property.type === 'Identifier' && ['resolve', 'main'].includes(parent.property.name))) {
+          } else if (!(
+            parent?.type === 'MemberExpression' &&
+            parent.object === id &&
+            !parent.computed &&
+            parent.property.type === 'Identifier' &&
+            ['resolve', 'main'].includes(parent.property.name)
+          )) {
             // require.resolve finds a path and require.main names the entry, loading nothing;
             // require.call or `const load = require` load what no one sees.
             context.report({ node: id, messageId: 'requireValue' })
@@ -76,7 +89,9 @@ const literalImports = {
 const noCreateRequire = {
   meta: {
     type: 'problem',
-    messages: { createRequire: `createRequire makes a require that ${hidden}. Import the module; createRequire(from).resolve(name) to find a path is the one use allowed.` },
+    messages: {
+      createRequire: `createRequire makes a require that ${hidden}. Import the module; createRequire(from).resolve(name) to find a path is the one use allowed.`,
+    },
     schema: [],
   },
   create(context) {
@@ -86,12 +101,23 @@ const noCreateRequire = {
       const call = callee.parent
       if (call?.type !== 'CallExpression' || call.callee !== callee) return false
       const member = call.parent
-      return member?.type === 'MemberExpression' && member.object === call && !member.computed && member.property.type === 'Identifier' && member.property.name === 'resolve'
+      return (
+        member?.type === 'MemberExpression' &&
+        member.object === call &&
+        !member.computed &&
+        member.property.type === 'Identifier' &&
+        member.property.name === 'resolve'
+      )
     }
     const check = (node) => {
       const parent = node.parent
       // `import { createRequire } from 'node:module'` as itself; each use is then checked.
-      if (parent?.type === 'ImportSpecifier' && parent.local.type === 'Identifier' && parent.local.name === 'createRequire') return
+      if (
+        parent?.type === 'ImportSpecifier' &&
+        parent.local.type === 'Identifier' &&
+        parent.local.name === 'createRequire'
+      )
+        return
       if (onlyResolves(node)) return
       context.report({ node, messageId: 'createRequire' })
     }
@@ -103,12 +129,18 @@ const noCreateRequire = {
 }
 
 /** The layers of .dependency-cruiser.cjs, longest key first (a file's layer is the longest that holds it). */
-const layerKeys = Object.keys(createRequire(import.meta.url)('../../.dependency-cruiser.cjs').layers).sort((a, b) => b.length - a.length)
+const layerKeys = Object.keys(createRequire(import.meta.url)('../../.dependency-cruiser.cjs').layers).sort(
+  (a, b) => b.length - a.length,
+)
 
 /** The layer of a path relative to the repository, written with or without its extension. */
 function layerOf(path) {
   const bare = path.replace(/\.(ts|js|vue)$/, '')
-  return layerKeys.find((key) => (key.endsWith('/') ? `${bare}/`.startsWith(`src/${key}`) : bare === `src/${key}`.replace(/\.ts$/, ''))) ?? null
+  return (
+    layerKeys.find((key) =>
+      key.endsWith('/') ? `${bare}/`.startsWith(`src/${key}`) : bare === `src/${key}`.replace(/\.ts$/, ''),
+    ) ?? null
+  )
 }
 
 /**
@@ -119,7 +151,10 @@ function layerOf(path) {
 const noPassingOn = {
   meta: {
     type: 'problem',
-    messages: { passingOn: "{{name}} is {{layer}}'s ({{from}}): a layer re-exports only its own modules. Let its importers import {{name}} where it lives." },
+    messages: {
+      passingOn:
+        "{{name}} is {{layer}}'s ({{from}}): a layer re-exports only its own modules. Let its importers import {{name}} where it lives.",
+    },
     schema: [],
   },
   create(context) {
@@ -132,18 +167,25 @@ const noPassingOn = {
         const imported = new Map()
         for (const statement of program.body) {
           if (statement.type !== 'ImportDeclaration') continue
-          for (const specifier of statement.specifiers) imported.set(specifier.local.name, String(statement.source.value))
+          for (const specifier of statement.specifiers)
+            imported.set(specifier.local.name, String(statement.source.value))
         }
         const check = (node, name) => {
           const from = imported.get(name)
           if (from === undefined) return
           if (!from.startsWith('.') && !from.startsWith('/')) return
-          const target = layerOf(relative(context.cwd, resolve(dirname(context.filename), from)).split(sep).join('/'))
-          if (target !== null && target !== own) context.report({ node, messageId: 'passingOn', data: { name, from, layer: target } })
+          const target = layerOf(
+            relative(context.cwd, resolve(dirname(context.filename), from))
+              .split(sep)
+              .join('/'),
+          )
+          if (target !== null && target !== own)
+            context.report({ node, messageId: 'passingOn', data: { name, from, layer: target } })
         }
         for (const statement of program.body) {
           if (statement.type === 'ExportNamedDeclaration' && statement.source === null) {
-            for (const specifier of statement.specifiers) if (specifier.local.type === 'Identifier') check(specifier, specifier.local.name)
+            for (const specifier of statement.specifiers)
+              if (specifier.local.type === 'Identifier') check(specifier, specifier.local.name)
           } else if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier') {
             check(statement, statement.declaration.name)
           }
@@ -153,7 +195,10 @@ const noPassingOn = {
   },
 }
 
-const plugin = { meta: { name: 'rails' }, rules: { 'literal-imports': literalImports, 'no-create-require': noCreateRequire, 'no-passing-on': noPassingOn } }
+const plugin = {
+  meta: { name: 'rails' },
+  rules: { 'literal-imports': literalImports, 'no-create-require': noCreateRequire, 'no-passing-on': noPassingOn },
+}
 
 /** Lines a source file may have, and core/compose.ts. */
 const fileLines = 600

@@ -47,8 +47,15 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 function spellings(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1)
   const url = encodeURIComponent(value)
-  const html = value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
-  return [...new Set([value, url, url.replace(/%20/g, '+'), json, json.replace(/\//g, '\\/'), html])].sort((a, b) => b.length - a.length)
+  const html = value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+  return [...new Set([value, url, url.replace(/%20/g, '+'), json, json.replace(/\//g, '\\/'), html])].sort(
+    (a, b) => b.length - a.length,
+  )
 }
 
 /**
@@ -58,13 +65,23 @@ function spellings(value: string): string[] {
  * another is masked whole.
  */
 export function credentialRedactor(credentials: readonly Credential[]): (text: string) => string {
-  const known = credentials.filter((credential) => credential.value !== '').sort((a, b) => b.value.length - a.value.length)
+  const known = credentials
+    .filter((credential) => credential.value !== '')
+    .sort((a, b) => b.value.length - a.value.length)
   const steps: [RegExp, string][] = []
   for (const { value, headers = [] } of known) {
     const forms = spellings(value).map(escapeRegExp).join('|')
     const names = headers.map(escapeRegExp).join('|')
-    if (names) steps.push([new RegExp(`(["']?\\b(?:${names})["']?(?:\\s*[:=]\\s*|\\s+)["']?)(?:${forms})(?![A-Za-z0-9])`, 'gi'), `$1${redactedMark}`])
-    steps.push(value.length >= maskedAnywhereFrom ? [new RegExp(`(?:${forms})`, 'gi'), redactedMark] : [new RegExp(`(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])`, 'g'), redactedMark])
+    if (names)
+      steps.push([
+        new RegExp(`(["']?\\b(?:${names})["']?(?:\\s*[:=]\\s*|\\s+)["']?)(?:${forms})(?![A-Za-z0-9])`, 'gi'),
+        `$1${redactedMark}`,
+      ])
+    steps.push(
+      value.length >= maskedAnywhereFrom
+        ? [new RegExp(`(?:${forms})`, 'gi'), redactedMark]
+        : [new RegExp(`(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])`, 'g'), redactedMark],
+    )
   }
   return (text) => steps.reduce((result, [pattern, mark]) => result.replace(pattern, mark), text)
 }

@@ -7,7 +7,10 @@ import { join } from 'node:path'
  * the ABI it was checked against (scripts/native.mjs). Packaged apps carry an Electron build in
  * app.asar.unpacked and need no override.
  */
-export function electronNativeBinding(projectRoot: string, modulesVersion: string = process.versions.modules): string | undefined {
+export function electronNativeBinding(
+  projectRoot: string,
+  modulesVersion: string = process.versions.modules,
+): string | undefined {
   const candidate = join(projectRoot, 'build', 'native', `electron-abi${modulesVersion}`, 'better_sqlite3.node')
   return existsSync(candidate) ? candidate : undefined
 }

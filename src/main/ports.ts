@@ -121,11 +121,16 @@ export const silentLogger: Logger = {
 }
 
 /** A logger that writes one JSON line per entry to stderr; secrets must never be passed in fields. */
-export function createConsoleLogger(level: 'debug' | 'info' | 'warn' | 'error' = 'info', bindings: LogFields = {}): Logger {
+export function createConsoleLogger(
+  level: 'debug' | 'info' | 'warn' | 'error' = 'info',
+  bindings: LogFields = {},
+): Logger {
   const order = { debug: 10, info: 20, warn: 30, error: 40 } as const
   const write = (lvl: keyof typeof order) => (message: string, fields?: LogFields) => {
     if (order[lvl] < order[level]) return
-    process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...bindings, ...fields }) + '\n')
+    process.stderr.write(
+      JSON.stringify({ time: new Date().toISOString(), level: lvl, message, ...bindings, ...fields }) + '\n',
+    )
   }
   return {
     debug: write('debug'),

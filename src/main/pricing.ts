@@ -43,7 +43,14 @@ export function quantityBreak(item: PricedItem, priceGroupName: string | null): 
   const base = listPrice(item.pricing, priceGroupName)
   const { qtyBreak, qtyBreakPrice } = item
   if (base === null || qtyBreak === null || qtyBreakPrice === null) return null
-  if (!Number.isFinite(qtyBreak) || qtyBreak <= 0 || !Number.isFinite(qtyBreakPrice) || qtyBreakPrice <= 0 || qtyBreakPrice >= base) return null
+  if (
+    !Number.isFinite(qtyBreak) ||
+    qtyBreak <= 0 ||
+    !Number.isFinite(qtyBreakPrice) ||
+    qtyBreakPrice <= 0 ||
+    qtyBreakPrice >= base
+  )
+    return null
   return { qty: qtyBreak, unitPrice: qtyBreakPrice }
 }
 

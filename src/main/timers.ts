@@ -38,13 +38,16 @@ export function startTimer(fire: () => void, delayMs: number, options: { unref?:
   // Always through setTimeout, even for 0: a timer never fires before its caller has returned.
   const arm = () => {
     const left = Math.max(0, due - performance.now())
-    handle = setTimeout(() => {
-      if (cancelled) return
-      // A step that ended before the due time (a long wait's step, or a timer that fired a fraction
-      // early by performance.now()) is re-armed for the rest.
-      if (due - performance.now() >= 1) arm()
-      else fire()
-    }, clampDelay(Math.min(Math.ceil(left), stepMs)))
+    handle = setTimeout(
+      () => {
+        if (cancelled) return
+        // A step that ended before the due time (a long wait's step, or a timer that fired a fraction
+        // early by performance.now()) is re-armed for the rest.
+        if (due - performance.now() >= 1) arm()
+        else fire()
+      },
+      clampDelay(Math.min(Math.ceil(left), stepMs)),
+    )
     if (options.unref) handle.unref?.()
   }
   arm()

@@ -29,7 +29,10 @@ export interface WorkerCalls<Request> {
   close(): Promise<void>
 }
 
-export async function startWorkerCalls<Request>(worker: Worker, options: WorkerCallsOptions<Request>): Promise<WorkerCalls<Request>> {
+export async function startWorkerCalls<Request>(
+  worker: Worker,
+  options: WorkerCallsOptions<Request>,
+): Promise<WorkerCalls<Request>> {
   const { name } = options
   await new Promise<void>((resolve, reject) => {
     const onMessage = (message: unknown) => {

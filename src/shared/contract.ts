@@ -98,10 +98,12 @@ export function plainHttpProblem(baseUrl: string): string | null {
  */
 export const connectionInputSchema = z
   .object({
-    baseUrl: z.url({ protocol: /^https?$/, error: 'Enter the service address, starting with https://' }).superRefine((baseUrl, ctx) => {
-      const problem = plainHttpProblem(baseUrl)
-      if (problem) ctx.addIssue({ code: 'custom', message: problem })
-    }),
+    baseUrl: z
+      .url({ protocol: /^https?$/, error: 'Enter the service address, starting with https://' })
+      .superRefine((baseUrl, ctx) => {
+        const problem = plainHttpProblem(baseUrl)
+        if (problem) ctx.addIssue({ code: 'custom', message: problem })
+      }),
     auth: z.discriminatedUnion('kind', [
       z.object({
         kind: z.literal('apiKey'),
@@ -124,7 +126,12 @@ export type ConnectionInput = z.infer<typeof connectionInputSchema>
 const connectionSchema = z.object({
   baseUrl: z.string(),
   auth: z.discriminatedUnion('kind', [
-    z.object({ kind: z.literal('apiKey'), apiKey: z.string(), userGuid: z.string().nullable(), hasSecret: z.boolean() }),
+    z.object({
+      kind: z.literal('apiKey'),
+      apiKey: z.string(),
+      userGuid: z.string().nullable(),
+      hasSecret: z.boolean(),
+    }),
     z.object({ kind: z.literal('session'), userGuid: z.string(), supplierGuid: z.string(), hasToken: z.boolean() }),
   ]),
 })
@@ -147,8 +154,17 @@ export const contract = {
   /** Where the catalog work an upgrade left stands (see catalogUpdateSchema). */
   getCatalogUpdate: { input: noArgument, output: catalogUpdateSchema },
   /** With customerGuid: only the catalogs that customer may order from. */
-  listCatalogs: { input: z.object({ customerGuid: z.string().min(1).max(100).optional() }).strict().optional(), output: z.array(catalogSummarySchema) },
-  listCategories: { input: z.object({ catalogGuid: z.string().min(1).max(100) }).strict(), output: z.array(categorySummarySchema) },
+  listCatalogs: {
+    input: z
+      .object({ customerGuid: z.string().min(1).max(100).optional() })
+      .strict()
+      .optional(),
+    output: z.array(catalogSummarySchema),
+  },
+  listCategories: {
+    input: z.object({ catalogGuid: z.string().min(1).max(100) }).strict(),
+    output: z.array(categorySummarySchema),
+  },
   searchCatalogItems: { input: catalogItemSearchSchema, output: catalogItemSearchResultSchema },
   /** How many items a search matches, counted no further than ITEM_COUNT_CAP. */
   countCatalogItems: { input: catalogItemCountInputSchema, output: catalogItemCountSchema },

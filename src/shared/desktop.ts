@@ -27,7 +27,12 @@ export const updateStateSchema = z.discriminatedUnion('status', [
   /** The rep asked to restart while an order was being sent; the restart follows when it is done. */
   z.object({ status: z.literal('waiting-for-outbox'), currentVersion: z.string(), version: z.string() }),
   z.object({ status: z.literal('installing'), currentVersion: z.string(), version: z.string() }),
-  z.object({ status: z.literal('error'), currentVersion: z.string(), message: z.string(), lastCheckedAt: z.number().nullable() }),
+  z.object({
+    status: z.literal('error'),
+    currentVersion: z.string(),
+    message: z.string(),
+    lastCheckedAt: z.number().nullable(),
+  }),
 ])
 export type UpdateState = z.infer<typeof updateStateSchema>
 

@@ -96,7 +96,10 @@ export const orderTrackingContract = {
   /** The rep opened the order: its "changed" mark clears. Answers how many orders remain marked. */
   markOrderOpened: { input: z.object({ guid }).strict(), output: z.object({ changedCount: z.number() }) },
   /** Orders whose status changed since the rep last opened them, newest first. */
-  listChangedOrders: { input: z.object({ customerGuid: guid.optional() }).strict().optional(), output: z.array(orderChangeSchema) },
+  listChangedOrders: {
+    input: z.object({ customerGuid: guid.optional() }).strict().optional(),
+    output: z.array(orderChangeSchema),
+  },
   /** A customer's open orders (neither shipped nor cancelled), newest first, with their state. */
   listOpenOrders: { input: z.object({ customerGuid: guid }).strict(), output: z.array(orderChangeSchema) },
 } as const

@@ -33,14 +33,24 @@ export const newCustomerSchema = z
     customer_internal_id: text(100).optional(),
     billTo: addressInputSchema.optional(),
     shipTo: addressInputSchema.optional(),
-    contact: z.object({ name: text(200).min(1), email: z.email().optional() }).strict().optional(),
+    contact: z
+      .object({ name: text(200).min(1), email: z.email().optional() })
+      .strict()
+      .optional(),
     note: text(4000).optional(),
   })
   .strict()
 export type NewCustomer = z.infer<typeof newCustomerSchema>
 
 const formAddressSchema = z
-  .object({ address_line_one: text(4000), address_line_two: text(4000), city: text(4000), state: text(4000), postal_code: text(4000), country: text(4000) })
+  .object({
+    address_line_one: text(4000),
+    address_line_two: text(4000),
+    city: text(4000),
+    state: text(4000),
+    postal_code: text(4000),
+    country: text(4000),
+  })
   .strict()
 /**
  * The new-customer form as the rep left it, not yet a draft: kept on every keystroke and checked for
@@ -199,7 +209,10 @@ const pricedLineSchema = z.object({
    * The item's quantity break when the line is on it (applies) or near it (toGo more units reach it);
    * absent or null otherwise.
    */
-  priceBreak: z.object({ qty: z.number(), unitPrice: z.number(), applies: z.boolean(), toGo: z.number().nullable() }).nullable().optional(),
+  priceBreak: z
+    .object({ qty: z.number(), unitPrice: z.number(), applies: z.boolean(), toGo: z.number().nullable() })
+    .nullable()
+    .optional(),
 })
 export type PricedLine = z.infer<typeof pricedLineSchema>
 
@@ -346,7 +359,11 @@ const draftChangesSchema = draftSchema
 export const ordersContract = {
   createDraft: {
     input: z
-      .object({ customerGuid: uuid.optional(), newCustomer: newCustomerSchema.optional(), catalogGuid: uuid.optional() })
+      .object({
+        customerGuid: uuid.optional(),
+        newCustomer: newCustomerSchema.optional(),
+        catalogGuid: uuid.optional(),
+      })
       .strict()
       .refine((v) => !(v.customerGuid && v.newCustomer), 'A draft is for an existing customer or a new one, not both'),
     output: draftCheckSchema,
@@ -378,7 +395,9 @@ export const ordersContract = {
     }),
   },
   updateDraftLine: {
-    input: z.object({ id: draftId, lineId: z.string().min(1), qty: lineQtySchema.optional(), note: text(1000).optional() }).strict(),
+    input: z
+      .object({ id: draftId, lineId: z.string().min(1), qty: lineQtySchema.optional(), note: text(1000).optional() })
+      .strict(),
     output: draftCheckSchema,
   },
   removeDraftLine: { input: z.object({ id: draftId, lineId: z.string().min(1) }).strict(), output: draftCheckSchema },
@@ -392,10 +411,18 @@ export const ordersContract = {
   /** A new draft with a previous order's lines, for the same customer; names the lines no longer offered. */
   reorder: {
     input: z.object({ orderGuid: z.string().min(1).max(100) }).strict(),
-    output: z.object({ check: draftCheckSchema, notOffered: z.array(z.object({ sku: z.string(), name: z.string(), reason: z.string() })) }),
+    output: z.object({
+      check: draftCheckSchema,
+      notOffered: z.array(z.object({ sku: z.string(), name: z.string(), reason: z.string() })),
+    }),
   },
   flushOutbox: {
     input: z.undefined(),
-    output: z.object({ sent: z.number().int(), needsAttention: z.number().int(), retrying: z.number().int(), summary: outboxSummarySchema }),
+    output: z.object({
+      sent: z.number().int(),
+      needsAttention: z.number().int(),
+      retrying: z.number().int(),
+      summary: outboxSummarySchema,
+    }),
   },
 } as const

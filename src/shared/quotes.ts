@@ -50,18 +50,20 @@ export const quoteSchema = z.object({
 })
 export type Quote = z.infer<typeof quoteSchema>
 
-const quoteSummarySchema = quoteSchema.pick({
-  id: true,
-  number: true,
-  customerGuid: true,
-  customerName: true,
-  subTotal: true,
-  validUntil: true,
-  createdAt: true,
-  updatedAt: true,
-  convertedAt: true,
-  convertedDraftId: true,
-}).extend({ lineCount: z.number().int(), expired: z.boolean() })
+const quoteSummarySchema = quoteSchema
+  .pick({
+    id: true,
+    number: true,
+    customerGuid: true,
+    customerName: true,
+    subTotal: true,
+    validUntil: true,
+    createdAt: true,
+    updatedAt: true,
+    convertedAt: true,
+    convertedDraftId: true,
+  })
+  .extend({ lineCount: z.number().int(), expired: z.boolean() })
 export type QuoteSummary = z.infer<typeof quoteSummarySchema>
 
 /** One line whose terms differ between the quote and the draft made from it. */
@@ -161,7 +163,10 @@ const quoteChangesSchema = z
     poNo: text(100).optional(),
     note: text(4000).optional(),
     /** The lines kept, with their quantities; a line left out is removed. */
-    lines: z.array(z.object({ lineId: z.string().min(1).max(64), qty: lineQtySchema }).strict()).max(500).optional(),
+    lines: z
+      .array(z.object({ lineId: z.string().min(1).max(64), qty: lineQtySchema }).strict())
+      .max(500)
+      .optional(),
   })
   .strict()
 
@@ -171,9 +176,15 @@ export const quotesContract = {
    * The draft becomes a quote: it is moved, not copied, so converting the quote later cannot leave a
    * second draft alike beside the first; `keepDraft` keeps it too, when the rep says so.
    */
-  saveDraftAsQuote: { input: z.object({ draftId: id, keepDraft: z.boolean().optional() }).strict(), output: quoteSchema },
+  saveDraftAsQuote: {
+    input: z.object({ draftId: id, keepDraft: z.boolean().optional() }).strict(),
+    output: quoteSchema,
+  },
   listQuotes: {
-    input: z.object({ customerGuid: guid.optional(), query: text(200).optional() }).strict().optional(),
+    input: z
+      .object({ customerGuid: guid.optional(), query: text(200).optional() })
+      .strict()
+      .optional(),
     output: z.array(quoteSummarySchema),
   },
   getQuote: { input: z.object({ id }).strict(), output: quoteSchema },
@@ -181,14 +192,23 @@ export const quotesContract = {
   duplicateQuote: { input: z.object({ id }).strict(), output: quoteSchema },
   deleteQuote: { input: z.object({ id }).strict(), output: z.null() },
   /** A new draft with the quote's lines at today's prices; `changes` lists every line whose terms moved. */
-  convertQuote: { input: z.object({ id }).strict(), output: z.object({ check: draftCheckSchema, changes: z.array(quoteChangeSchema) }) },
+  convertQuote: {
+    input: z.object({ id }).strict(),
+    output: z.object({ check: draftCheckSchema, changes: z.array(quoteChangeSchema) }),
+  },
   getUsualItems: {
     input: z.object({ customerGuid: guid, limit: z.number().int().min(1).max(200).optional() }).strict(),
     output: z.object({ items: z.array(usualItemSchema) }),
   },
-  getDocument: { input: z.object({ kind: z.enum(documentKinds), ref: z.string().min(1).max(100) }).strict(), output: printableDocumentSchema },
+  getDocument: {
+    input: z.object({ kind: z.enum(documentKinds), ref: z.string().min(1).max(100) }).strict(),
+    output: printableDocumentSchema,
+  },
   /** The system print dialog for the window as it is (the document view). Desktop app only. */
   printDocument: { input: z.undefined(), output: z.object({ printed: z.boolean() }) },
   /** printToPDF, then a save dialog; `path` is null when the rep cancelled. Desktop app only. */
-  saveDocumentPdf: { input: z.object({ fileName: z.string().min(1).max(200) }).strict(), output: z.object({ path: z.string().nullable() }) },
+  saveDocumentPdf: {
+    input: z.object({ fileName: z.string().min(1).max(200) }).strict(),
+    output: z.object({ path: z.string().nullable() }),
+  },
 } as const

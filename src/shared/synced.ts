@@ -91,7 +91,10 @@ const catalogItemSummarySchema = priceSchema.extend({
   /** Set on a family's parent: it is never ordered; its grid is. Prices for this customer's group. */
   // memberCount null: not counted in a list (a laptop whose items predate the family index would read
   // its whole catalog for it); the grid counts them when opened.
-  familyOf: z.object({ memberCount: z.number().nullable(), priceMin: z.number().nullable(), priceMax: z.number().nullable() }).nullable().optional(),
+  familyOf: z
+    .object({ memberCount: z.number().nullable(), priceMin: z.number().nullable(), priceMax: z.number().nullable() })
+    .nullable()
+    .optional(),
 })
 export type CatalogItemSummary = z.infer<typeof catalogItemSummarySchema>
 
@@ -214,7 +217,10 @@ export const catalogItemLookupSchema = z
     priceGroupName: z.string().max(200).optional(),
   })
   .strict()
-  .refine((lookup) => lookup.guid !== undefined || lookup.sku !== undefined, { message: 'Give guid or sku', path: ['guid'] })
+  .refine((lookup) => lookup.guid !== undefined || lookup.sku !== undefined, {
+    message: 'Give guid or sku',
+    path: ['guid'],
+  })
 export type CatalogItemLookup = z.infer<typeof catalogItemLookupSchema>
 
 const customerSummarySchema = z.object({
@@ -314,7 +320,11 @@ const orderTotalsSchema = z.object({
 })
 export type OrderTotals = z.infer<typeof orderTotalsSchema>
 
-export const orderDetailSchema = orderSummarySchema.extend({ lines: z.array(orderLineSchema), totals: orderTotalsSchema, record })
+export const orderDetailSchema = orderSummarySchema.extend({
+  lines: z.array(orderLineSchema),
+  totals: orderTotalsSchema,
+  record,
+})
 export type OrderDetail = z.infer<typeof orderDetailSchema>
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'A date is written YYYY-MM-DD')
@@ -424,12 +434,24 @@ const scopeReportSchema = z.object({
 export const syncReportSchema = z.object({
   ok: z.boolean(),
   full: z.boolean(),
-  resources: z.object(Object.fromEntries(resourceNames.map((name) => [name, applyCountsSchema])) as Record<ResourceName, typeof applyCountsSchema>),
+  resources: z.object(
+    Object.fromEntries(resourceNames.map((name) => [name, applyCountsSchema])) as Record<
+      ResourceName,
+      typeof applyCountsSchema
+    >,
+  ),
   scopes: z.array(scopeReportSchema),
   durationMs: z.number(),
   error: appErrorSchema.pick({ code: true, message: true }).nullable(),
   /** Full orders fetched after the listings (one request each), failed (fetched next run), and still waiting. */
-  orderDetails: z.object({ fetched: z.number(), failed: z.number(), unreadable: z.array(z.object({ guid: z.string(), reason: z.string() })).optional(), waiting: z.number() }).optional(),
+  orderDetails: z
+    .object({
+      fetched: z.number(),
+      failed: z.number(),
+      unreadable: z.array(z.object({ guid: z.string(), reason: z.string() })).optional(),
+      waiting: z.number(),
+    })
+    .optional(),
 })
 export type SyncReport = z.infer<typeof syncReportSchema>
 

@@ -28,7 +28,8 @@ export function latency(runs: number, work: () => unknown): Latency {
     work()
     return performance.now() - started
   }).sort((a, b) => a - b)
-  const at = (quantile: number) => +times[Math.min(times.length - 1, Math.ceil(quantile * times.length) - 1)]!.toFixed(1)
+  const at = (quantile: number) =>
+    +times[Math.min(times.length - 1, Math.ceil(quantile * times.length) - 1)]!.toFixed(1)
   return { p50: at(0.5), p99: at(0.99) }
 }
 
@@ -79,7 +80,11 @@ export function measureSearches(db: Database, queries: BrowseQueries, catalogGui
 }
 
 /** A page of the catalog's largest top-level category, and its count, 50 runs each. */
-export function measureCategoryBrowse(queries: BrowseQueries, catalogGuid: string, runs = 50): { category: string; items: number; page: Latency; count: Latency } {
+export function measureCategoryBrowse(
+  queries: BrowseQueries,
+  catalogGuid: string,
+  runs = 50,
+): { category: string; items: number; page: Latency; count: Latency } {
   const categories = queries.listCategories(catalogGuid).filter((category) => category.parentId === null)
   const largest = categories.sort((a, b) => b.itemCount - a.itemCount)[0]
   if (!largest) throw new Error('the catalog has no category')
@@ -103,7 +108,10 @@ export interface ColdOpen {
 
 /** Opens the core in a child process (see coldOpenHere) and returns what it measured. */
 export async function coldOpen(path: string): Promise<ColdOpen> {
-  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--cold-open', path], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', __filename, '--cold-open', path], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   let out = ''
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')))
   const code = await new Promise<number | null>((done) => child.on('exit', done))
@@ -128,7 +136,13 @@ async function coldOpenHere(path: string): Promise<ColdOpen> {
   const counted = performance.now()
   await core.close()
   const ms = (from: number, to: number) => +(to - from).toFixed(1)
-  return { ms: ms(started, counted), coreMs: ms(started, built), listCatalogsMs: ms(built, listed), firstPageMs: ms(listed, paged), countMs: ms(paged, counted) }
+  return {
+    ms: ms(started, counted),
+    coreMs: ms(started, built),
+    listCatalogsMs: ms(built, listed),
+    firstPageMs: ms(listed, paged),
+    countMs: ms(paged, counted),
+  }
 }
 
 if (process.argv[2] === '--cold-open') {

@@ -83,7 +83,14 @@ function mappings(): Mappings | null {
   for (const line of text.split('\n')) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ (\d+)\s*(.*)$/.exec(line)
     if (head) {
-      maps.push({ start: BigInt(`0x${head[1]}`), end: BigInt(`0x${head[2]}`), perms: head[3]!, inode: head[4]!, name: head[5]!.trim(), rss: 0 })
+      maps.push({
+        start: BigInt(`0x${head[1]}`),
+        end: BigInt(`0x${head[2]}`),
+        perms: head[3]!,
+        inode: head[4]!,
+        name: head[5]!.trim(),
+        rss: 0,
+      })
       continue
     }
     const rss = /^Rss:\s+(\d+) kB/.exec(line)
@@ -93,7 +100,12 @@ function mappings(): Mappings | null {
   for (const [index, map] of maps.entries()) {
     const next = maps[index + 1]
     // A glibc arena: at a 64 MB boundary, its used part read-write and the rest of the 64 MB reserved.
-    const arena = map.name === '' && map.start % arenaSpan === 0n && map.perms === 'rw-p' && (map.end - map.start === arenaSpan || (next?.start === map.end && next.perms === '---p' && next.end - map.start <= arenaSpan))
+    const arena =
+      map.name === '' &&
+      map.start % arenaSpan === 0n &&
+      map.perms === 'rw-p' &&
+      (map.end - map.start === arenaSpan ||
+        (next?.start === map.end && next.perms === '---p' && next.end - map.start <= arenaSpan))
     if (map.name === '[heap]') result.mallocMain += map.rss
     else if (map.inode !== '0' || map.name.startsWith('/')) result.file += map.rss
     else if (arena) result.mallocArenas.push(map.rss)
@@ -125,7 +137,12 @@ function writerWithMemoryPort(port: MessagePort): (data: WriterWorkerData) => Wo
       require(${JSON.stringify(resolve('tsx/cjs'))})
       require(${JSON.stringify(join(__dirname, '../../src/main/sync/writer-worker.ts'))})`
     const options = writerThreadOptions(data)
-    return new Worker(bootstrap, { ...options, eval: true, workerData: { ...data, memoryPort: port }, transferList: [port] })
+    return new Worker(bootstrap, {
+      ...options,
+      eval: true,
+      workerData: { ...data, memoryPort: port },
+      transferList: [port],
+    })
   }
 }
 
@@ -143,7 +160,9 @@ function mb(bytes: number | null | undefined): string {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { size: { type: 'string', default: '1000000' }, concurrency: { type: 'string', default: '4' } } })
+  const { values } = parseArgs({
+    options: { size: { type: 'string', default: '1000000' }, concurrency: { type: 'string', default: '4' } },
+  })
   const size = values.size ?? '1000000'
   const concurrency = Number(values.concurrency)
   process.stdout.write(`Starting the double (size ${size}) in a child process…\n`)
@@ -155,7 +174,12 @@ async function main(): Promise<void> {
     // fewer pages waiting to be written than the bench's first sync has.
     process.stdout.write('Warming the double up (one bare pass)…\n')
     await bareInChild(double, await liveCatalogGuids(double), concurrency)
-    const satchel = await satchelAgainst(double, join(directory, 'satchel.db'), concurrency, writerWithMemoryPort(channel.port2))
+    const satchel = await satchelAgainst(
+      double,
+      join(directory, 'satchel.db'),
+      concurrency,
+      writerWithMemoryPort(channel.port2),
+    )
     let writer: WriterMemory | null = null
     channel.port1.on('message', (memory: WriterMemory) => void (writer = memory))
     const pageSize = satchel.db.pragma('page_size', { simple: true }) as number
@@ -204,16 +228,29 @@ async function main(): Promise<void> {
     const items = measured.report.resources.catalogItems.upserted
     // The writer's map of items stored off their service id (DeferredItemIndexes' itemsOffTheirIds) held an
     // entry for each of these while the first sync ran: it must not grow with the catalog.
-    const offTheirIds = satchel.db.prepare<[], number>('SELECT count(*) FROM catalog_item_rows WHERE id IS NULL OR local_id IS NOT id').pluck().get() ?? 0
+    const offTheirIds =
+      satchel.db
+        .prepare<[], number>('SELECT count(*) FROM catalog_item_rows WHERE id IS NULL OR local_id IS NOT id')
+        .pluck()
+        .get() ?? 0
     await satchel.close()
 
     const peak = samples.reduce((best, sample) => (sample.rss > best.rss ? sample : best))
     const peakMappings = peak.mappings
-    const most = (pick: (sample: Sample) => number | null | undefined) => Math.max(...samples.map((sample) => pick(sample) ?? 0))
+    const most = (pick: (sample: Sample) => number | null | undefined) =>
+      Math.max(...samples.map((sample) => pick(sample) ?? 0))
     const phases = [...new Set(samples.map((sample) => sample.phase))].map((name) => {
       const of = samples.filter((sample) => sample.phase === name)
       const top = of.reduce((best, sample) => (sample.rss > best.rss ? sample : best))
-      return { phase: name, peakRss: top.rss, fromMs: of[0]!.ms, toMs: of.at(-1)!.ms, mappings: top.mappings ?? null, heapTotal: top.heapTotal, writerHeapTotal: top.writer?.heapTotal ?? null }
+      return {
+        phase: name,
+        peakRss: top.rss,
+        fromMs: of[0]!.ms,
+        toMs: of.at(-1)!.ms,
+        mappings: top.mappings ?? null,
+        heapTotal: top.heapTotal,
+        writerHeapTotal: top.writer?.heapTotal ?? null,
+      }
     })
     const jsAtPeak = peak.heapTotal + (peak.writer?.heapTotal ?? 0) + peak.arrayBuffers
     const results = {
@@ -246,26 +283,77 @@ async function main(): Promise<void> {
       samples,
     }
     const rows = [
-      ['First sync', `${(measured.ms / 1000).toFixed(1)} s`, `${items} items, ${results.itemsPerSecond} items/s on the item scopes`],
-      ['Peak RSS', `${results.peakRssMb} MB`, `${results.rssBeforeMb} MB before the sync; at ${(peak.ms / 1000).toFixed(1)} s (${peak.phase})`],
+      [
+        'First sync',
+        `${(measured.ms / 1000).toFixed(1)} s`,
+        `${items} items, ${results.itemsPerSecond} items/s on the item scopes`,
+      ],
+      [
+        'Peak RSS',
+        `${results.peakRssMb} MB`,
+        `${results.rssBeforeMb} MB before the sync; at ${(peak.ms / 1000).toFixed(1)} s (${peak.phase})`,
+      ],
       ['Longest event-loop stall', `${results.stallMs} ms`, `longest store call ${results.longestStoreCallMs} ms`],
-      ['At the peak: RSS anonymous / file', `${mb(peak.rssAnon)} / ${mb(peak.rssFile)}`, 'file: the binaries and libraries mapped'],
+      [
+        'At the peak: RSS anonymous / file',
+        `${mb(peak.rssAnon)} / ${mb(peak.rssFile)}`,
+        'file: the binaries and libraries mapped',
+      ],
       ['  main V8 heap used / total', `${mb(peak.heapUsed)} / ${mb(peak.heapTotal)}`, ''],
-      ['  main heap spaces', Object.entries(peak.spaces).filter(([, bytes]) => bytes >= mib).map(([name, bytes]) => `${name.replace(/_space$/, '')} ${mb(bytes)}`).join(', '), 'committed'],
+      [
+        '  main heap spaces',
+        Object.entries(peak.spaces)
+          .filter(([, bytes]) => bytes >= mib)
+          .map(([name, bytes]) => `${name.replace(/_space$/, '')} ${mb(bytes)}`)
+          .join(', '),
+        'committed',
+      ],
       ['  external / array buffers', `${mb(peak.external)} / ${mb(peak.arrayBuffers)}`, 'main thread'],
-      ['  writer V8 heap used / total', `${mb(peak.writer?.heapUsed)} / ${mb(peak.writer?.heapTotal)}`, `malloced ${mb(peak.writer?.malloced)}`],
-      ['  anonymous, not a V8 heap or buffer', mb((peak.rssAnon ?? peak.rss) - jsAtPeak), 'SQLite caches and sorter, undici, malloc arenas, V8 code and stacks'],
+      [
+        '  writer V8 heap used / total',
+        `${mb(peak.writer?.heapUsed)} / ${mb(peak.writer?.heapTotal)}`,
+        `malloced ${mb(peak.writer?.malloced)}`,
+      ],
+      [
+        '  anonymous, not a V8 heap or buffer',
+        mb((peak.rssAnon ?? peak.rss) - jsAtPeak),
+        'SQLite caches and sorter, undici, malloc arenas, V8 code and stacks',
+      ],
       [
         '  malloc main heap / thread arenas',
-        peakMappings ? `${mb(peakMappings.mallocMain)} / ${mb(peakMappings.mallocArenas.reduce((sum, bytes) => sum + bytes, 0))}` : 'n/a',
-        peakMappings ? `arenas: ${peakMappings.mallocArenas.map((bytes) => (bytes / mib).toFixed(1)).join(', ')} MB; other anonymous ${mb(peakMappings.otherAnon)} (V8, wasm, large blocks)` : '',
+        peakMappings
+          ? `${mb(peakMappings.mallocMain)} / ${mb(peakMappings.mallocArenas.reduce((sum, bytes) => sum + bytes, 0))}`
+          : 'n/a',
+        peakMappings
+          ? `arenas: ${peakMappings.mallocArenas.map((bytes) => (bytes / mib).toFixed(1)).join(', ')} MB; other anonymous ${mb(peakMappings.otherAnon)} (V8, wasm, large blocks)`
+          : '',
       ],
-      ['Peaks over the run: main heap used / total', `${mb(results.peaks.mainHeapUsed)} / ${mb(results.peaks.mainHeapTotal)}`, ''],
-      ['  writer heap used / total', `${mb(results.peaks.writerHeapUsed)} / ${mb(results.peaks.writerHeapTotal)}`, `V8 malloced peak ${mb(results.peaks.writerMalloced)}`],
+      [
+        'Peaks over the run: main heap used / total',
+        `${mb(results.peaks.mainHeapUsed)} / ${mb(results.peaks.mainHeapTotal)}`,
+        '',
+      ],
+      [
+        '  writer heap used / total',
+        `${mb(results.peaks.writerHeapUsed)} / ${mb(results.peaks.writerHeapTotal)}`,
+        `V8 malloced peak ${mb(results.peaks.writerMalloced)}`,
+      ],
       ['  external / array buffers', `${mb(results.peaks.external)} / ${mb(results.peaks.arrayBuffers)}`, ''],
-      ['V8 old generation between full collections', `≤ ${1 + heapGrowingPercent / 100} × alive`, 'sync/heap-growth.ts, set by the engine for the process'],
-      ['Items stored off their service id', String(offTheirIds), "the writer's itemsOffTheirIds held as many during the sync"],
-      ['SQLite page caches (configured)', `main ${(mainCacheKib / 1024).toFixed(1)} MB, writer ${(-bulkCacheSize / 1024).toFixed(1)} MB`, `page size ${pageSize} B; the bound, not what was used`],
+      [
+        'V8 old generation between full collections',
+        `≤ ${1 + heapGrowingPercent / 100} × alive`,
+        'sync/heap-growth.ts, set by the engine for the process',
+      ],
+      [
+        'Items stored off their service id',
+        String(offTheirIds),
+        "the writer's itemsOffTheirIds held as many during the sync",
+      ],
+      [
+        'SQLite page caches (configured)',
+        `main ${(mainCacheKib / 1024).toFixed(1)} MB, writer ${(-bulkCacheSize / 1024).toFixed(1)} MB`,
+        `page size ${pageSize} B; the bound, not what was used`,
+      ],
       ...phases.map((at) => [
         `  phase: ${at.phase}`,
         `${mb(at.peakRss)}`,

@@ -64,17 +64,28 @@ async function barePosts(double: Double, requests: OrderRequest[]): Promise<Time
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { orders: { type: 'string', default: '1000' }, lines: { type: 'string', default: '20' } } })
+  const { values } = parseArgs({
+    options: { orders: { type: 'string', default: '1000' }, lines: { type: 'string', default: '20' } },
+  })
   const orderCount = Number(values.orders)
   const lineCount = Number(values.lines)
   process.stdout.write('Starting the double (size demo) in a child process…\n')
   const double = await startDouble('demo')
   const directory = mkdtempSync(join(tmpdir(), 'satchel-bench-flush-'))
-  const core = createCore({ databasePath: join(directory, 'satchel.db'), appVersion: 'bench', backgroundSync: false, ports: { secrets: createMemoryKeychain() } })
+  const core = createCore({
+    databasePath: join(directory, 'satchel.db'),
+    appVersion: 'bench',
+    backgroundSync: false,
+    ports: { secrets: createMemoryKeychain() },
+  })
   try {
-    await call(core.handlers, 'saveConnection', { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } })
+    await call(core.handlers, 'saveConnection', {
+      baseUrl: double.url,
+      auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret },
+    })
     const synced = await call(core.handlers, 'syncNow', {})
-    if (!synced.ok || !synced.value.ok) throw new Error(`the sync before the benchmark failed: ${JSON.stringify(synced)}`)
+    if (!synced.ok || !synced.value.ok)
+      throw new Error(`the sync before the benchmark failed: ${JSON.stringify(synced)}`)
 
     // Customers any rule would pass, and items whose stock cannot run out over thousands of orders.
     const db = core.db
@@ -83,11 +94,17 @@ async function main(): Promise<void> {
         'SELECT guid, price_group_id FROM customers WHERE active = 1 AND require_po = 0 AND lock_catalog_id IS NULL AND deleted_at IS NULL AND price_group_id IS NOT NULL ORDER BY id',
       )
       .all()
-    const catalogGuid = db.prepare<[], string>('SELECT guid FROM catalogs WHERE active = 1 AND deleted_at IS NULL ORDER BY id LIMIT 1').pluck().get()!
+    const catalogGuid = db
+      .prepare<[], string>('SELECT guid FROM catalogs WHERE active = 1 AND deleted_at IS NULL ORDER BY id LIMIT 1')
+      .pluck()
+      .get()!
     const skusFor = new Map<number, string[]>()
     for (const customer of customers) {
       if (skusFor.has(customer.price_group_id)) continue
-      const group = db.prepare<[string, number], string>('SELECT name FROM price_groups WHERE catalog_guid = ? AND id = ?').pluck().get(catalogGuid, customer.price_group_id)
+      const group = db
+        .prepare<[string, number], string>('SELECT name FROM price_groups WHERE catalog_guid = ? AND id = ?')
+        .pluck()
+        .get(catalogGuid, customer.price_group_id)
       if (!group) continue
       skusFor.set(
         customer.price_group_id,
@@ -113,12 +130,21 @@ async function main(): Promise<void> {
       const draft = desk.createDraft({ customerGuid: customer.guid, catalogGuid, poNo: `PO-${n}` })
       desk.addLines(
         draft.id,
-        Array.from({ length: lineCount }, (_, i) => ({ sku: skus[(n * 7 + i) % skus.length]!, qty: 1 + ((n + i) % 5) })),
+        Array.from({ length: lineCount }, (_, i) => ({
+          sku: skus[(n * 7 + i) % skus.length]!,
+          qty: 1 + ((n + i) % 5),
+        })),
       )
       desk.send(draft.id)
     }
     const queueMs = performance.now() - queueStarted
-    const requests = db.prepare<[], string>("SELECT p.request FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'queued' ORDER BY o.id").pluck().all().map((json) => JSON.parse(json) as OrderRequest)
+    const requests = db
+      .prepare<[], string>(
+        "SELECT p.request FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'queued' ORDER BY o.id",
+      )
+      .pluck()
+      .all()
+      .map((json) => JSON.parse(json) as OrderRequest)
 
     process.stdout.write('Warming up (50 bare posts, not counted)…\n')
     await barePosts(double, requests.slice(0, 50))
@@ -131,7 +157,8 @@ async function main(): Promise<void> {
     const report = await flusher.flush()
     const flushMs = performance.now() - flushStarted
     const flushCpuMs = cpuSince(flushCpu)
-    if (report.sent !== orderCount) throw new Error(`Satchel sent ${report.sent} of ${orderCount}: ${JSON.stringify(report.summary)}`)
+    if (report.sent !== orderCount)
+      throw new Error(`Satchel sent ${report.sent} of ${orderCount}: ${JSON.stringify(report.summary)}`)
     process.stdout.write(`Satchel flush: ${(flushMs / 1000).toFixed(2)} s\n`)
 
     const after = await barePosts(double, requests)
@@ -148,7 +175,11 @@ async function main(): Promise<void> {
       orders: orderCount,
       linesPerOrder: lineCount,
       queue: { ms: Math.round(queueMs), ordersPerSecond: Math.round(orderCount / (queueMs / 1000)) },
-      flush: { ms: Math.round(flushMs), ordersPerSecond: Math.round(orderCount / (flushMs / 1000)), cpuMsPerOrder: +flushCpuPerOrder.toFixed(3) },
+      flush: {
+        ms: Math.round(flushMs),
+        ordersPerSecond: Math.round(orderCount / (flushMs / 1000)),
+        cpuMsPerOrder: +flushCpuPerOrder.toFixed(3),
+      },
       bare: {
         beforeMs: Math.round(bareBefore),
         afterMs: Math.round(bareAfter),
@@ -160,11 +191,31 @@ async function main(): Promise<void> {
       met: ratio <= target,
     }
     printTable([
-      [`Satchel flush, ${orderCount} × ${lineCount} lines`, `${(flushMs / 1000).toFixed(2)} s`, '', `${results.flush.ordersPerSecond} orders/s`],
-      ['Bare POSTs, same bodies', `${(bareMs / 1000).toFixed(2)} s`, '', `${results.bare.ordersPerSecond} orders/s (runs ${(bareBefore / 1000).toFixed(2)} s and ${(bareAfter / 1000).toFixed(2)} s)`],
+      [
+        `Satchel flush, ${orderCount} × ${lineCount} lines`,
+        `${(flushMs / 1000).toFixed(2)} s`,
+        '',
+        `${results.flush.ordersPerSecond} orders/s`,
+      ],
+      [
+        'Bare POSTs, same bodies',
+        `${(bareMs / 1000).toFixed(2)} s`,
+        '',
+        `${results.bare.ordersPerSecond} orders/s (runs ${(bareBefore / 1000).toFixed(2)} s and ${(bareAfter / 1000).toFixed(2)} s)`,
+      ],
       ['Ratio Satchel / bare', ratio.toFixed(2), `≤ ${target}`, results.met ? 'met' : 'MISSED'],
-      ['Client CPU per order, Satchel / bare', `${flushCpuPerOrder.toFixed(2)} / ${bareCpuPerOrder.toFixed(2)} ms`, '', 'this process only; the double runs in its own'],
-      ['Queueing (check + frozen request + commit)', `${(queueMs / 1000).toFixed(2)} s`, '', `${results.queue.ordersPerSecond} orders/s`],
+      [
+        'Client CPU per order, Satchel / bare',
+        `${flushCpuPerOrder.toFixed(2)} / ${bareCpuPerOrder.toFixed(2)} ms`,
+        '',
+        'this process only; the double runs in its own',
+      ],
+      [
+        'Queueing (check + frozen request + commit)',
+        `${(queueMs / 1000).toFixed(2)} s`,
+        '',
+        `${results.queue.ordersPerSecond} orders/s`,
+      ],
     ])
     writeResults('flush', results)
   } finally {

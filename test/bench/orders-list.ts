@@ -13,11 +13,14 @@ import { seedOrderHistory } from '../support/order-history'
 import { printTable, writeResults } from './support'
 
 const targetMs = 100
-const { values } = parseArgs({ options: { orders: { type: 'string', default: '2000' }, runs: { type: 'string', default: '20' } } })
+const { values } = parseArgs({
+  options: { orders: { type: 'string', default: '2000' }, runs: { type: 'string', default: '20' } },
+})
 const orderCount = Number(values.orders)
 const runs = Number(values.runs)
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 
 async function main(): Promise<void> {
   const core = createTestCore({ backgroundSync: false })
@@ -43,7 +46,12 @@ async function main(): Promise<void> {
         total = result.value.total
       }
       timings.sort((a, b) => a - b)
-      figures.push({ query: label, p50Ms: Math.round(percentile(timings, 50) * 10) / 10, maxMs: Math.round(timings.at(-1)! * 10) / 10, total })
+      figures.push({
+        query: label,
+        p50Ms: Math.round(percentile(timings, 50) * 10) / 10,
+        maxMs: Math.round(timings.at(-1)! * 10) / 10,
+        total,
+      })
     }
     process.stdout.write(`orders list with ${orderCount} orders, ${runs} runs per query\n`)
     printTable(

@@ -60,11 +60,25 @@ export function plainInsert(source: Database, path: string): PlainInsert {
       tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
     );
   `)
-  const insert = db.prepare('INSERT INTO items (id, guid, catalog_guid, name, sku, upc, description, manufacturer, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-  const index = db.prepare('INSERT INTO item_search (rowid, name, sku, upc, description, manufacturer) VALUES (?, ?, ?, ?, ?, ?)')
+  const insert = db.prepare(
+    'INSERT INTO items (id, guid, catalog_guid, name, sku, upc, description, manufacturer, json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  )
+  const index = db.prepare(
+    'INSERT INTO item_search (rowid, name, sku, upc, description, manufacturer) VALUES (?, ?, ?, ?, ?, ?)',
+  )
   const write = db.transaction((batch: SourceRow[]) => {
     for (const row of batch) {
-      insert.run(row.id, row.guid, row.catalog_guid, row.name, row.sku, row.upc, row.description, row.manufacturer, JSON.stringify(row.record))
+      insert.run(
+        row.id,
+        row.guid,
+        row.catalog_guid,
+        row.name,
+        row.sku,
+        row.upc,
+        row.description,
+        row.manufacturer,
+        JSON.stringify(row.record),
+      )
       index.run(row.id, row.name, row.sku, row.upc, row.description, row.manufacturer)
     }
   })
@@ -75,7 +89,7 @@ export function plainInsert(source: Database, path: string): PlainInsert {
   const lastKey = source.prepare<[string], number>('SELECT local_id FROM catalog_item_rows WHERE guid = ?').pluck()
   let rows = 0
   let ms = 0
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const batch = read.all(after)
     if (batch.length === 0) break
     for (const row of batch) row.record = JSON.parse(row.json)
@@ -87,7 +101,13 @@ export function plainInsert(source: Database, path: string): PlainInsert {
   }
   db.pragma('wal_checkpoint(TRUNCATE)')
   db.close()
-  return { rows, ms: Math.round(ms), rowsPerSecond: Math.round(rows / (ms / 1000)), megabytes: +(statSync(path).size / 2 ** 20).toFixed(1), schema: 'id key, unique guid, JSON, FTS5 prefix 2 3' }
+  return {
+    rows,
+    ms: Math.round(ms),
+    rowsPerSecond: Math.round(rows / (ms / 1000)),
+    megabytes: +(statSync(path).size / 2 ** 20).toFixed(1),
+    schema: 'id key, unique guid, JSON, FTS5 prefix 2 3',
+  }
 }
 
 /**
@@ -116,11 +136,14 @@ export function satchelInsert(source: Database, path: string): PlainInsert {
   })
   let rows = 0
   let ms = 0
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const batch = read.all(after)
     if (batch.length === 0) break
     after = batch.at(-1)!.local_id
-    const records = batch.map((row) => ({ catalogGuid: row.catalog_guid, record: JSON.parse(row.json) as CatalogItemRecord }))
+    const records = batch.map((row) => ({
+      catalogGuid: row.catalog_guid,
+      record: JSON.parse(row.json) as CatalogItemRecord,
+    }))
     const started = performance.now()
     write(records)
     ms += performance.now() - started
@@ -130,8 +153,15 @@ export function satchelInsert(source: Database, path: string): PlainInsert {
   store.finishBulk()
   const indexMs = performance.now() - started
   ms += indexMs
-  if (process.env.BENCH_DEBUG) process.stderr.write(`writer alone: deferred indexes built in ${Math.round(indexMs)} ms of ${Math.round(ms)} ms\n`)
+  if (process.env.BENCH_DEBUG)
+    process.stderr.write(`writer alone: deferred indexes built in ${Math.round(indexMs)} ms of ${Math.round(ms)} ms\n`)
   db.pragma('wal_checkpoint(TRUNCATE)')
   closeDatabase(db)
-  return { rows, ms: Math.round(ms), rowsPerSecond: Math.round(rows / (ms / 1000)), megabytes: +(statSync(path).size / 2 ** 20).toFixed(1), schema: 'catalog_item_rows, fresh listing, indexes built at the end' }
+  return {
+    rows,
+    ms: Math.round(ms),
+    rowsPerSecond: Math.round(rows / (ms / 1000)),
+    megabytes: +(statSync(path).size / 2 ** 20).toFixed(1),
+    schema: 'catalog_item_rows, fresh listing, indexes built at the end',
+  }
 }

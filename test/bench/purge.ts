@@ -31,7 +31,9 @@ import { QuoteRepository } from '../../src/main/quotes/repository'
 import { printTable, writeResults } from './support'
 
 const budgetMs = 20
-const { values } = parseArgs({ options: { orders: { type: 'string', default: '20000' }, on: { type: 'string', default: 'thread' } } })
+const { values } = parseArgs({
+  options: { orders: { type: 'string', default: '20000' }, on: { type: 'string', default: 'thread' } },
+})
 const orderCount = Number(values.orders)
 if (values.on !== 'thread' && values.on !== 'main') throw new Error('--on is thread or main')
 const purgeWorker = sourcePurgeWorker()
@@ -52,7 +54,16 @@ async function main(): Promise<void> {
   try {
     const old = new Date(Date.now() - 30 * 31 * 86_400_000).toISOString()
     const recent = new Date(Date.now() - 86_400_000).toISOString()
-    const lines = Array.from({ length: 8 }, (_, i) => ({ lineId: `l${i}`, catalogItemGuid: randomUUID(), sku: `SKU-${i}`, name: `A catalog item with a name ${i}`, qty: 3, note: '', unitPriceSeen: 12.5, qtyAvailableSeen: null }))
+    const lines = Array.from({ length: 8 }, (_, i) => ({
+      lineId: `l${i}`,
+      catalogItemGuid: randomUUID(),
+      sku: `SKU-${i}`,
+      name: `A catalog item with a name ${i}`,
+      qty: 3,
+      note: '',
+      unitPriceSeen: 12.5,
+      qtyAvailableSeen: null,
+    }))
     const insertEntry = db.prepare(
       `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, queued_at, updated_at, sent_at, attempts, result)
        VALUES (?, 'sent', ?, 'Harbor Hardware', ?, '{"subTotal":100,"lineCount":8}', ?, ?, ?, 1, '{"orderGuid":"x","orderName":"SO-1","orderStateId":2,"subTotal":100,"grandTotal":100,"createdCustomer":null}')`,
@@ -64,7 +75,11 @@ async function main(): Promise<void> {
         const apiGuid = randomUUID()
         const { lastInsertRowid } = insertEntry.run(apiGuid, randomUUID(), randomUUID(), at, at, at)
         const draft = JSON.stringify({ id: i + 1, apiGuid, lines, poNo: 'PO-1', note: 'Deliver to the back door.' })
-        insertPayload.run(lastInsertRowid, draft, JSON.stringify({ vendorGuid: null, body: { order: { api_guid: apiGuid }, items: lines } }))
+        insertPayload.run(
+          lastInsertRowid,
+          draft,
+          JSON.stringify({ vendorGuid: null, body: { order: { api_guid: apiGuid }, items: lines } }),
+        )
       }
     }).immediate()
     const quotes = new QuoteRepository(db)
@@ -80,7 +95,16 @@ async function main(): Promise<void> {
           note: '',
           shippingInstructions: '',
           shipTo: null,
-          lines: lines.map((line) => ({ lineId: line.lineId, catalogItemGuid: line.catalogItemGuid, sku: line.sku, name: line.name, qty: 3, note: '', unitPrice: 12.5, lineTotal: 37.5 })),
+          lines: lines.map((line) => ({
+            lineId: line.lineId,
+            catalogItemGuid: line.catalogItemGuid,
+            sku: line.sku,
+            name: line.name,
+            qty: 3,
+            note: '',
+            unitPrice: 12.5,
+            lineTotal: 37.5,
+          })),
           subTotal: 300,
           validUntil: i % 2 === 0 ? '2024-01-31' : '2999-01-31',
           pricesAsOf: null,
@@ -129,26 +153,78 @@ async function main(): Promise<void> {
       slicesRunOn: onThread ? 'the purge’s thread, once rows were removed' : 'the main thread',
       slices: purge.sliceMs.length,
       slicesOnThread: purge.slicesOnThread,
-      mainThreadSliceWallMs: { count: purge.mainThreadSliceMs.length, p50: tenth(percentile(purge.mainThreadSliceMs, 50)), p99: tenth(percentile(purge.mainThreadSliceMs, 99)), max: tenth(percentile(purge.mainThreadSliceMs, 100)) },
-      sliceWallMs: { p50: tenth(percentile(purge.sliceMs, 50)), p99: tenth(percentile(purge.sliceMs, 99)), max: tenth(percentile(purge.sliceMs, 100)) },
+      mainThreadSliceWallMs: {
+        count: purge.mainThreadSliceMs.length,
+        p50: tenth(percentile(purge.mainThreadSliceMs, 50)),
+        p99: tenth(percentile(purge.mainThreadSliceMs, 99)),
+        max: tenth(percentile(purge.mainThreadSliceMs, 100)),
+      },
+      sliceWallMs: {
+        p50: tenth(percentile(purge.sliceMs, 50)),
+        p99: tenth(percentile(purge.sliceMs, 99)),
+        max: tenth(percentile(purge.sliceMs, 100)),
+      },
       longestSliceMs: Math.round(purge.longestSliceMs * 10) / 10,
       longestEventLoopDelayMs: Math.round(longestDelayMs * 10) / 10,
       eventLoopDelayP99Ms: Math.round((delay.percentile(99) / 1e6) * 10) / 10,
-      idle: { longestEventLoopDelayMs: Math.round((idle.max / 1e6) * 10) / 10, eventLoopDelayP99Ms: Math.round((idle.percentile(99) / 1e6) * 10) / 10 },
+      idle: {
+        longestEventLoopDelayMs: Math.round((idle.max / 1e6) * 10) / 10,
+        eventLoopDelayP99Ms: Math.round((idle.percentile(99) / 1e6) * 10) / 10,
+      },
     }
     process.stdout.write(
       `purge of ${orderCount} of ${orderCount * 2} sent orders and ${quoteCount} of ${quoteCount * 2} quotes, database ${(sizeBefore.sizeBytes / 1e6).toFixed(1)} MB, slices on ${figures.slicesRunOn}\n`,
     )
     printTable([
-      ['removed', `${figures.removed.sentOrders} sent orders, ${figures.removed.quotes} quotes in ${figures.tookMs} ms (${figures.rowsPerSecond} rows/s)`, '', ''],
+      [
+        'removed',
+        `${figures.removed.sentOrders} sent orders, ${figures.removed.quotes} quotes in ${figures.tookMs} ms (${figures.rowsPerSecond} rows/s)`,
+        '',
+        '',
+      ],
       ['freed for reuse', `${(figures.bytesFreed / 1e6).toFixed(1)} MB`, '', ''],
-      ['slice wall time, every slice', `p50 ${figures.sliceWallMs.p50} ms, p99 ${figures.sliceWallMs.p99} ms, longest ${figures.sliceWallMs.max} ms (${figures.slices} slices, ${figures.slicesOnThread} on the purge's thread)`, '', ''],
-      ['slices on the main thread, wall p50', `${figures.mainThreadSliceWallMs.p50} ms (${figures.mainThreadSliceWallMs.count} slices)`, '', ''],
-      ['slices on the main thread, wall p99', `${figures.mainThreadSliceWallMs.p99} ms`, `<= ${budgetMs} ms`, figures.mainThreadSliceWallMs.p99 <= budgetMs ? 'met' : 'MISSED'],
-      ['slices on the main thread, wall longest', `${figures.mainThreadSliceWallMs.max} ms`, `<= ${budgetMs} ms`, figures.mainThreadSliceWallMs.max <= budgetMs ? 'met' : 'MISSED'],
-      ['longest event-loop delay', `${figures.longestEventLoopDelayMs} ms`, `<= ${budgetMs} ms`, figures.longestEventLoopDelayMs <= budgetMs ? 'met' : 'MISSED'],
-      ['event-loop delay, p99', `${figures.eventLoopDelayP99Ms} ms`, `<= ${budgetMs} ms`, figures.eventLoopDelayP99Ms <= budgetMs ? 'met' : 'MISSED'],
-      ['the same, idle for 3 s before', `longest ${figures.idle.longestEventLoopDelayMs} ms, p99 ${figures.idle.eventLoopDelayP99Ms} ms`, '', ''],
+      [
+        'slice wall time, every slice',
+        `p50 ${figures.sliceWallMs.p50} ms, p99 ${figures.sliceWallMs.p99} ms, longest ${figures.sliceWallMs.max} ms (${figures.slices} slices, ${figures.slicesOnThread} on the purge's thread)`,
+        '',
+        '',
+      ],
+      [
+        'slices on the main thread, wall p50',
+        `${figures.mainThreadSliceWallMs.p50} ms (${figures.mainThreadSliceWallMs.count} slices)`,
+        '',
+        '',
+      ],
+      [
+        'slices on the main thread, wall p99',
+        `${figures.mainThreadSliceWallMs.p99} ms`,
+        `<= ${budgetMs} ms`,
+        figures.mainThreadSliceWallMs.p99 <= budgetMs ? 'met' : 'MISSED',
+      ],
+      [
+        'slices on the main thread, wall longest',
+        `${figures.mainThreadSliceWallMs.max} ms`,
+        `<= ${budgetMs} ms`,
+        figures.mainThreadSliceWallMs.max <= budgetMs ? 'met' : 'MISSED',
+      ],
+      [
+        'longest event-loop delay',
+        `${figures.longestEventLoopDelayMs} ms`,
+        `<= ${budgetMs} ms`,
+        figures.longestEventLoopDelayMs <= budgetMs ? 'met' : 'MISSED',
+      ],
+      [
+        'event-loop delay, p99',
+        `${figures.eventLoopDelayP99Ms} ms`,
+        `<= ${budgetMs} ms`,
+        figures.eventLoopDelayP99Ms <= budgetMs ? 'met' : 'MISSED',
+      ],
+      [
+        'the same, idle for 3 s before',
+        `longest ${figures.idle.longestEventLoopDelayMs} ms, p99 ${figures.idle.eventLoopDelayP99Ms} ms`,
+        '',
+        '',
+      ],
     ])
     writeResults('purge', figures)
   } finally {

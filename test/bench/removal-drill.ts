@@ -14,7 +14,17 @@
  * delays' generator, default 1).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -23,7 +33,9 @@ import { startOrdersHarness } from '../integration/orders-support'
 import { folderWithProfileB } from '../support/profile-folder'
 import { root } from './support'
 
-const { values } = parseArgs({ options: { kills: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' } } })
+const { values } = parseArgs({
+  options: { kills: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' } },
+})
 /** Runs go on until this many SIGKILLs have landed on a live process (a victim may end first). */
 const kills = Number(values.kills)
 
@@ -50,7 +62,10 @@ interface Ended {
 
 function start(args: string[], env: Record<string, string>) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], { cwd: root, env: { ...clean, ...env } })
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], {
+    cwd: root,
+    env: { ...clean, ...env },
+  })
   let stdout = ''
   let stderr = ''
   let reportedAt: number | null = null
@@ -59,7 +74,9 @@ function start(args: string[], env: Record<string, string>) {
     stdout += chunk.toString()
   })
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const ended = new Promise<Ended>((resolve) => child.on('close', (code, signal) => resolve({ reportedAt, code, signal, stdout, stderr })))
+  const ended = new Promise<Ended>((resolve) =>
+    child.on('close', (code, signal) => resolve({ reportedAt, code, signal, stdout, stderr })),
+  )
   return { child, ended }
 }
 
@@ -106,10 +123,32 @@ async function main(): Promise<void> {
   const template = join(scratch, 'template.db')
   copyFileSync(harness.databasePath, template)
   const orderFile = join(scratch, 'order.json')
-  writeFileSync(orderFile, JSON.stringify({ customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid, lines: orderable.skus.map((sku) => ({ sku, qty: 1 })) }))
-  const credentials = { SATCHEL_BASE_URL: harness.service.url, SATCHEL_API_KEY: harness.service.credentials.apiKey, SATCHEL_API_SECRET: harness.service.credentials.apiSecret }
+  writeFileSync(
+    orderFile,
+    JSON.stringify({
+      customerGuid: orderable.customerGuid,
+      catalogGuid: orderable.catalogGuid,
+      lines: orderable.skus.map((sku) => ({ sku, qty: 1 })),
+    }),
+  )
+  const credentials = {
+    SATCHEL_BASE_URL: harness.service.url,
+    SATCHEL_API_KEY: harness.service.credentials.apiKey,
+    SATCHEL_API_SECRET: harness.service.credentials.apiSecret,
+  }
 
-  const tally = { removedAfterWriter: 0, kills: 0, lost: 0, writtenIntoRemoved: 0, stranded: 0, queued: 0, synced: 0, removed: 0, refused: 0, writerRefused: 0 }
+  const tally = {
+    removedAfterWriter: 0,
+    kills: 0,
+    lost: 0,
+    writtenIntoRemoved: 0,
+    stranded: 0,
+    queued: 0,
+    synced: 0,
+    removed: 0,
+    refused: 0,
+    writerRefused: 0,
+  }
   const problems: string[] = []
   let runs = 0
   for (let run = 0; tally.kills < kills && run < kills * 4; run += 1) {
@@ -117,7 +156,10 @@ async function main(): Promise<void> {
     const { dataDir, bDb, env } = folderWithProfileB(template, scratch)
 
     const writerKind = run % 2 === 0 ? 'queue' : 'sync'
-    const writer = writerKind === 'queue' ? start(['order', 'queue', '--file', orderFile, '--profile', 'B', '--json'], env) : start(['sync', '--profile', 'B', '--full', '--json'], { ...env, ...credentials })
+    const writer =
+      writerKind === 'queue'
+        ? start(['order', 'queue', '--file', orderFile, '--profile', 'B', '--json'], env)
+        : start(['sync', '--profile', 'B', '--full', '--json'], { ...env, ...credentials })
     // Aimed at the window that matters: remove starts once the writer has the database open, and
     // each kill lands once its victim has the database open, at a random moment after.
     await untilOpen(writer.child, bDb)
@@ -127,7 +169,8 @@ async function main(): Promise<void> {
     const victim = run % 4 < 2 ? writer : remover
     await untilOpen(victim.child, bDb)
     await sleep(between(0, 250))
-    if (victim.child.exitCode === null && victim.child.signalCode === null && victim.child.kill('SIGKILL')) tally.kills += 1
+    if (victim.child.exitCode === null && victim.child.signalCode === null && victim.child.kill('SIGKILL'))
+      tally.kills += 1
     const [wrote, removed] = await Promise.all([writer.ended, remover.ended])
 
     const stillListed = listed(dataDir)
@@ -147,15 +190,28 @@ async function main(): Promise<void> {
     // The report is the writer's last act (its look at the list comes just before it); the drill
     // reads it through a pipe, so up to `pipeSlackMs` late.
     const removedAt = stillListed ? null : statSync(join(dataDir, 'profiles.json')).mtimeMs
-    if (wrote.code === 0 && removedAt !== null && wrote.reportedAt !== null && removedAt < wrote.reportedAt - pipeSlackMs) {
+    if (
+      wrote.code === 0 &&
+      removedAt !== null &&
+      wrote.reportedAt !== null &&
+      removedAt < wrote.reportedAt - pipeSlackMs
+    ) {
       tally.writtenIntoRemoved += 1
-      problems.push(`${label}: the ${writerKind} reported success ${Math.round(wrote.reportedAt - removedAt)} ms after the profile was removed`)
+      problems.push(
+        `${label}: the ${writerKind} reported success ${Math.round(wrote.reportedAt - removedAt)} ms after the profile was removed`,
+      )
     }
     if (!stillListed && fileThere) {
       tally.writtenIntoRemoved += 1
       problems.push(`${label}: a database was made again at the removed profile's path`)
     }
-    if (wrote.code === 0 && removedAt !== null && wrote.reportedAt !== null && removedAt >= wrote.reportedAt - pipeSlackMs) tally.removedAfterWriter += 1
+    if (
+      wrote.code === 0 &&
+      removedAt !== null &&
+      wrote.reportedAt !== null &&
+      removedAt >= wrote.reportedAt - pipeSlackMs
+    )
+      tally.removedAfterWriter += 1
     if (wrote.code !== null && wrote.code !== 0) tally.writerRefused += 1
     if (removed.code === 0) tally.removed += 1
     if (removed.code === 1) tally.refused += 1
@@ -177,8 +233,12 @@ async function main(): Promise<void> {
   rmSync(scratch, { recursive: true, force: true })
 
   process.stdout.write(`\n${runs} runs, ${tally.kills} SIGKILLs delivered\n`)
-  process.stdout.write(`queue exited 0: ${tally.queued}; sync exited 0: ${tally.synced}; writer refused: ${tally.writerRefused}; remove done: ${tally.removed}; remove refused: ${tally.refused}; removed after the writer ended: ${tally.removedAfterWriter}\n`)
-  process.stdout.write(`orders lost: ${tally.lost}; written into a removed file: ${tally.writtenIntoRemoved}; stranded profiles: ${tally.stranded}\n`)
+  process.stdout.write(
+    `queue exited 0: ${tally.queued}; sync exited 0: ${tally.synced}; writer refused: ${tally.writerRefused}; remove done: ${tally.removed}; remove refused: ${tally.refused}; removed after the writer ended: ${tally.removedAfterWriter}\n`,
+  )
+  process.stdout.write(
+    `orders lost: ${tally.lost}; written into a removed file: ${tally.writtenIntoRemoved}; stranded profiles: ${tally.stranded}\n`,
+  )
   for (const problem of problems) process.stdout.write(`PROBLEM ${problem}\n`)
   process.exitCode = tally.lost + tally.writtenIntoRemoved + tally.stranded === 0 ? 0 : 1
 }

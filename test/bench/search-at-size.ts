@@ -17,7 +17,13 @@ import { CatalogUpkeep } from '../../src/main/local/catalog-upkeep'
 import { latency, measureCategoryBrowse, measureSearches } from './catalog-at-size'
 import { printTable } from './support'
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, runs: { type: 'string', default: '50' }, mapped: { type: 'boolean', default: false } } })
+const { values } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    runs: { type: 'string', default: '50' },
+    mapped: { type: 'boolean', default: false },
+  },
+})
 if (!values.db) throw new Error('usage: search-at-size.ts --db PATH (a copy: it is migrated and written)')
 const runs = Number(values.runs)
 
@@ -38,11 +44,19 @@ const catalogs = queries.listCatalogs().sort((a, b) => b.itemCount - a.itemCount
 function foreignWord(catalogGuid: string): string | null {
   for (const other of catalogs.filter((catalog) => catalog.guid !== catalogGuid)) {
     const names = db
-      .prepare<[string], string>('SELECT name FROM catalog_item_rows WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY local_id LIMIT 200')
+      .prepare<[string], string>(
+        'SELECT name FROM catalog_item_rows WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY local_id LIMIT 200',
+      )
       .pluck()
       .all(other.guid)
-    for (const word of names.flatMap((name) => name.toLowerCase().split(/[^a-z]+/)).filter((word) => word.length >= 5)) {
-      if (queries.countCatalogItems({ catalogGuid, query: word }).total === 0 && queries.countCatalogItems({ catalogGuid: other.guid, query: word }).total > 100) return word
+    for (const word of names
+      .flatMap((name) => name.toLowerCase().split(/[^a-z]+/))
+      .filter((word) => word.length >= 5)) {
+      if (
+        queries.countCatalogItems({ catalogGuid, query: word }).total === 0 &&
+        queries.countCatalogItems({ catalogGuid: other.guid, query: word }).total > 100
+      )
+        return word
     }
   }
   return null
@@ -52,40 +66,82 @@ const rows: string[][] = []
 for (const catalog of catalogs) {
   rows.push([`Catalog "${catalog.name}" (${catalog.itemCount.toLocaleString('en')} items)`, '', '', ''])
   const searches = measureSearches(db, queries, catalog.guid, runs)
-  const extra = ['x', 'a', 'ca', 'vo', 'spray case', foreignWord(catalog.guid)].filter((text): text is string => text !== null)
+  const extra = ['x', 'a', 'ca', 'vo', 'spray case', foreignWord(catalog.guid)].filter(
+    (text): text is string => text !== null,
+  )
   for (const text of extra) {
     const count = queries.countCatalogItems({ catalogGuid: catalog.guid, query: text })
     searches.push({
       kind: 'seen slow',
       text,
-      rows: latency(runs, () => queries.searchCatalogItems({ catalogGuid: catalog.guid, query: text, limit: 50, withTotal: false })),
+      rows: latency(runs, () =>
+        queries.searchCatalogItems({ catalogGuid: catalog.guid, query: text, limit: 50, withTotal: false }),
+      ),
       count: latency(runs, () => queries.countCatalogItems({ catalogGuid: catalog.guid, query: text })),
       total: `${count.total.toLocaleString('en')}${count.capped ? '+' : ''}`,
     })
   }
   for (const search of searches) {
     const over = (ms: number) => (ms < 30 ? '' : 'over')
-    rows.push([`  ${search.kind} "${search.text}": rows`, `${search.rows.p50} / ${search.rows.p99} ms`, 'p99 < 30 ms', over(search.rows.p99)])
-    rows.push([`  ${search.kind} "${search.text}": count`, `${search.count.p50} / ${search.count.p99} ms`, 'p99 < 30 ms', `${search.total} ${over(search.count.p99)}`])
+    rows.push([
+      `  ${search.kind} "${search.text}": rows`,
+      `${search.rows.p50} / ${search.rows.p99} ms`,
+      'p99 < 30 ms',
+      over(search.rows.p99),
+    ])
+    rows.push([
+      `  ${search.kind} "${search.text}": count`,
+      `${search.count.p50} / ${search.count.p99} ms`,
+      'p99 < 30 ms',
+      `${search.total} ${over(search.count.p99)}`,
+    ])
   }
   const browse = measureCategoryBrowse(queries, catalog.guid, runs)
-  rows.push([`  category "${browse.category}": page`, `${browse.page.p50} / ${browse.page.p99} ms`, 'p99 < 30 ms', browse.page.p99 < 30 ? '' : 'over'])
-  rows.push([`  category "${browse.category}": count`, `${browse.count.p50} / ${browse.count.p99} ms`, 'p99 < 30 ms', `${browse.items} ${browse.count.p99 < 30 ? '' : 'over'}`])
+  rows.push([
+    `  category "${browse.category}": page`,
+    `${browse.page.p50} / ${browse.page.p99} ms`,
+    'p99 < 30 ms',
+    browse.page.p99 < 30 ? '' : 'over',
+  ])
+  rows.push([
+    `  category "${browse.category}": count`,
+    `${browse.count.p50} / ${browse.count.p99} ms`,
+    'p99 < 30 ms',
+    `${browse.items} ${browse.count.p99 < 30 ? '' : 'over'}`,
+  ])
   // Deep in the whole catalog by name: a page no earlier page led to (each run further up than any
   // before it, so the reader has met no row before it), then the page after one read.
   for (const depth of [10_000, Math.floor(catalog.itemCount / 2)]) {
     const jumper = new BrowseQueries(db)
     let up = depth + 50 * (Math.min(runs, 10) + 3)
-    const jumped = latency(Math.min(runs, 10), () => jumper.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (up -= 50), withTotal: false }))
+    const jumped = latency(Math.min(runs, 10), () =>
+      jumper.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (up -= 50), withTotal: false }),
+    )
     const reader = new BrowseQueries(db)
     let offset = depth
     reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset, withTotal: false })
-    const next = latency(runs, () => reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (offset += 50), withTotal: false }))
-    rows.push([`  browse ${depth.toLocaleString('en')} rows in: page jumped to`, `${jumped.p50} / ${jumped.p99} ms`, '', 'printed'])
-    rows.push([`  browse ${depth.toLocaleString('en')} rows in: next page`, `${next.p50} / ${next.p99} ms`, 'p99 < 30 ms', next.p99 < 30 ? '' : 'over'])
+    const next = latency(runs, () =>
+      reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (offset += 50), withTotal: false }),
+    )
+    rows.push([
+      `  browse ${depth.toLocaleString('en')} rows in: page jumped to`,
+      `${jumped.p50} / ${jumped.p99} ms`,
+      '',
+      'printed',
+    ])
+    rows.push([
+      `  browse ${depth.toLocaleString('en')} rows in: next page`,
+      `${next.p50} / ${next.p99} ms`,
+      'p99 < 30 ms',
+      next.p99 < 30 ? '' : 'over',
+    ])
   }
 }
 printTable(rows)
 // Pages read through the map count as the process's (file-backed, given back when the system needs them).
-process.stdout.write(`\nload average ${loadavg().map((load) => load.toFixed(2)).join(' ')}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB\n`)
+process.stdout.write(
+  `\nload average ${loadavg()
+    .map((load) => load.toFixed(2))
+    .join(' ')}; RSS ${Math.round(process.memoryUsage().rss / 1048576)} MB\n`,
+)
 closeDatabase(db)

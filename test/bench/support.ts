@@ -18,10 +18,14 @@ export interface Double {
  * memory and event-loop stalls are Satchel's alone; reads its address and API key from what it prints.
  */
 export async function startDouble(size: string): Promise<Double> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/service/main.ts'), '--size', size, '--port', '0', '--control', '--seed', '1'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'test/service/main.ts'), '--size', size, '--port', '0', '--control', '--seed', '1'],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   const lines = createInterface({ input: child.stdout! })
   let url = ''
   let apiKey = ''
@@ -68,7 +72,9 @@ export function printTable(rows: string[][]): void {
   const header = ['Measure', 'Value', 'Target', 'Result']
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)))
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')
-  process.stdout.write(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`)
+  process.stdout.write(
+    `\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}\n${rows.map(line).join('\n')}\n`,
+  )
 }
 
 /** Writes the run's figures to test/bench/results/<name>-<time>.json (git-ignored) and says where. */

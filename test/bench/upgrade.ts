@@ -55,8 +55,34 @@ export interface UpgradeFigures {
 }
 
 const catalogGuid = '7c1d0a52-0000-4000-8000-00000000c001'
-const words = ['Vollmer', 'Harbor', 'Apex', 'Keystone', 'Brightline', 'Summit', 'Ridge', 'Copper', 'Atlas', 'Northwind', 'Granite', 'Meridian']
-const nouns = ['Breaker', 'Conduit', 'Fitting', 'Valve', 'Bearing', 'Gasket', 'Relay', 'Switch', 'Clamp', 'Coupling', 'Bracket', 'Fuse']
+const words = [
+  'Vollmer',
+  'Harbor',
+  'Apex',
+  'Keystone',
+  'Brightline',
+  'Summit',
+  'Ridge',
+  'Copper',
+  'Atlas',
+  'Northwind',
+  'Granite',
+  'Meridian',
+]
+const nouns = [
+  'Breaker',
+  'Conduit',
+  'Fitting',
+  'Valve',
+  'Bearing',
+  'Gasket',
+  'Relay',
+  'Switch',
+  'Clamp',
+  'Coupling',
+  'Bracket',
+  'Fuse',
+]
 
 /** A record shaped as the service sends one (the fields the double's generator fills), cheap to vary. */
 function itemRecord(n: number, categories: CategoryRecord[]): CatalogItemRecord {
@@ -133,34 +159,90 @@ function buildSchema9(path: string, items: number): void {
   db.pragma('cache_size = -131072')
   const listingId = 1
   db.prepare('INSERT INTO sync_listings (id, scope) VALUES (1, ?)').run(`catalogItems:${catalogGuid}`)
-  const catalog = catalogRow({ guid: catalogGuid, id: 1, name: 'Upgrade bench catalog', active: true, updated_at: '2026-10-01T00:00:00.000Z', deleted_at: null } as never, listingId)
-  db.prepare('INSERT INTO catalogs (guid, id, name, active, version, updated_at, deleted_at, listed_run, json) VALUES (@guid, @id, @name, @active, @version, @updated_at, @deleted_at, @listed_run, @json)').run(catalog)
-  const categories: CategoryRecord[] = Array.from({ length: 60 }, (_, index) => ({ id: index + 1, guid: `00000000-0000-4000-9000-${String(index + 1).padStart(12, '0')}`, parent_id: index === 0 ? 0 : 1, name: `Category ${index + 1}`, sequence: index, hidden: false, updated_at: '2026-10-01T00:00:00.000Z' }) as unknown as CategoryRecord)
-  const insertCategory = db.prepare(`INSERT INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
+  const catalog = catalogRow(
+    {
+      guid: catalogGuid,
+      id: 1,
+      name: 'Upgrade bench catalog',
+      active: true,
+      updated_at: '2026-10-01T00:00:00.000Z',
+      deleted_at: null,
+    } as never,
+    listingId,
+  )
+  db.prepare(
+    'INSERT INTO catalogs (guid, id, name, active, version, updated_at, deleted_at, listed_run, json) VALUES (@guid, @id, @name, @active, @version, @updated_at, @deleted_at, @listed_run, @json)',
+  ).run(catalog)
+  const categories: CategoryRecord[] = Array.from(
+    { length: 60 },
+    (_, index) =>
+      ({
+        id: index + 1,
+        guid: `00000000-0000-4000-9000-${String(index + 1).padStart(12, '0')}`,
+        parent_id: index === 0 ? 0 : 1,
+        name: `Category ${index + 1}`,
+        sequence: index,
+        hidden: false,
+        updated_at: '2026-10-01T00:00:00.000Z',
+      }) as unknown as CategoryRecord,
+  )
+  const insertCategory =
+    db.prepare(`INSERT INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
     VALUES (@catalog_guid, @id, @guid, @parent_id, @name, @sequence, @hidden, @version, @deleted_at, @listed_run, @json)`)
   for (const category of categories) insertCategory.run(categoryRow(catalogGuid, category, listingId))
-  const indexes = db.prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_items' AND sql IS NOT NULL").all()
+  const indexes = db
+    .prepare<[], { name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_items' AND sql IS NOT NULL",
+    )
+    .all()
   for (const index of indexes) db.exec(`DROP INDEX ${index.name}`)
-  const insert = db.prepare(`INSERT INTO catalog_items (local_id, guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active,
+  const insert =
+    db.prepare(`INSERT INTO catalog_items (local_id, guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active,
     msrp, qty_on_hand, min_order_qty, has_inventory, allow_backorder, pricing, version, updated_at, deleted_at, listed_run, synced_at, json)
     VALUES (@id, @guid, @id, @catalog_guid, @category_id, @sku, @upc, @name, @description, @manufacturer, @active, @msrp, @qty_on_hand,
     @min_order_qty, @has_inventory, @allow_backorder, @pricing, @version, @updated_at, @deleted_at, @listed_run, @synced_at, @json)`)
   const batch = 50_000
   for (let from = 1; from <= items; from += batch) {
     db.transaction(() => {
-      for (let n = from; n < Math.min(from + batch, items + 1); n++) insert.run(catalogItemRow(catalogGuid, itemRecord(n, categories), listingId, '2026-11-01T00:00:00.000Z'))
+      for (let n = from; n < Math.min(from + batch, items + 1); n++)
+        insert.run(catalogItemRow(catalogGuid, itemRecord(n, categories), listingId, '2026-11-01T00:00:00.000Z'))
     })()
   }
   for (const index of indexes) db.exec(index.sql)
   db.exec(`INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer)
     SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_items WHERE deleted_at IS NULL AND unlisted_at IS NULL`)
   // A draft and a queued order, as a rep's laptop has them.
-  db.prepare("INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES ('5a4b3c2d-0000-4000-8000-0000000000b1', 'c-1', ?, ?, '2026-11-01T09:30:00.000Z', '2026-11-01T09:30:00.000Z')").run(
-    catalogGuid, JSON.stringify({ poNo: 'PO-1', note: '', lines: [{ lineId: 'l1', catalogItemGuid: itemRecord(1, categories).guid, sku: itemRecord(1, categories).sku, name: itemRecord(1, categories).name, note: '', qty: 2, unitPriceSeen: 5, qtyAvailableSeen: 1 }] }))
-  db.prepare(`INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
-    VALUES ('5a4b3c2d-0000-4000-8000-0000000000b2', 'queued', 'c-1', 'Bench customer', ?, '{"subTotal":1}', 0, '2026-11-01T09:40:00.000Z', '2026-11-01T09:40:00.000Z')`).run(catalogGuid)
-  db.prepare("INSERT INTO outbox_payloads (entry_id, draft, request) SELECT id, ?, ? FROM outbox WHERE api_guid = '5a4b3c2d-0000-4000-8000-0000000000b2'").run(
-    JSON.stringify({ poNo: 'PO-2', note: '', lines: [] }), JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-0000000000b2' } } }))
+  db.prepare(
+    "INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES ('5a4b3c2d-0000-4000-8000-0000000000b1', 'c-1', ?, ?, '2026-11-01T09:30:00.000Z', '2026-11-01T09:30:00.000Z')",
+  ).run(
+    catalogGuid,
+    JSON.stringify({
+      poNo: 'PO-1',
+      note: '',
+      lines: [
+        {
+          lineId: 'l1',
+          catalogItemGuid: itemRecord(1, categories).guid,
+          sku: itemRecord(1, categories).sku,
+          name: itemRecord(1, categories).name,
+          note: '',
+          qty: 2,
+          unitPriceSeen: 5,
+          qtyAvailableSeen: 1,
+        },
+      ],
+    }),
+  )
+  db.prepare(
+    `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
+    VALUES ('5a4b3c2d-0000-4000-8000-0000000000b2', 'queued', 'c-1', 'Bench customer', ?, '{"subTotal":1}', 0, '2026-11-01T09:40:00.000Z', '2026-11-01T09:40:00.000Z')`,
+  ).run(catalogGuid)
+  db.prepare(
+    "INSERT INTO outbox_payloads (entry_id, draft, request) SELECT id, ?, ? FROM outbox WHERE api_guid = '5a4b3c2d-0000-4000-8000-0000000000b2'",
+  ).run(
+    JSON.stringify({ poNo: 'PO-2', note: '', lines: [] }),
+    JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-0000000000b2' } } }),
+  )
   db.pragma('wal_checkpoint(TRUNCATE)')
   closeDatabase(db)
 }
@@ -171,7 +253,10 @@ function buildSchema9(path: string, items: number): void {
  */
 function buildSchema16(schema9: string, path: string): void {
   copyFileSync(schema9, path)
-  const db = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 16), largeCatalogItems: Number.MAX_SAFE_INTEGER })
+  const db = openDatabase(path, {
+    migrations: migrations.filter((m) => m.version <= 16),
+    largeCatalogItems: Number.MAX_SAFE_INTEGER,
+  })
   db.pragma('wal_checkpoint(TRUNCATE)')
   closeDatabase(db)
 }
@@ -182,7 +267,9 @@ function startApp(path: string): { db: Database; draftsUsableMs: number; saveDra
   const db: Database = openDatabase(path)
   db.prepare('SELECT * FROM drafts').all()
   db.prepare('SELECT * FROM outbox').all()
-  const statement = db.prepare("UPDATE drafts SET updated_at = ? WHERE api_guid = '5a4b3c2d-0000-4000-8000-0000000000b1'")
+  const statement = db.prepare(
+    "UPDATE drafts SET updated_at = ? WHERE api_guid = '5a4b3c2d-0000-4000-8000-0000000000b1'",
+  )
   const saveDraft = (): void => void statement.run(new Date().toISOString())
   saveDraft()
   return { db, draftsUsableMs: performance.now() - started, saveDraft }
@@ -256,7 +343,10 @@ function median(values: number[]): number {
  * The schema 9 database of `items` items is kept under `cacheDirectory` between runs (writing it takes
  * minutes at a million); each measurement upgrades a copy.
  */
-export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir(), 'satchel-bench-upgrade')): Promise<UpgradeFigures> {
+export async function measureUpgrade(
+  items: number,
+  cacheDirectory = join(tmpdir(), 'satchel-bench-upgrade'),
+): Promise<UpgradeFigures> {
   mkdirSync(cacheDirectory, { recursive: true })
   const original = join(cacheDirectory, `schema9-${items}.db`)
   let buildMs = 0
@@ -280,7 +370,8 @@ export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir
   const left = await runWorkLeft(db, path, saveDraft)
   const { slices, waits } = left
   const heaviestMs = leftToWriter ? left.ms : draftsUsableMs
-  if (new LocalCopy(db, new Retention(db)).catalogUpkeep().next() !== null) throw new Error('the catalog work was left unfinished')
+  if (new LocalCopy(db, new Retention(db)).catalogUpkeep().next() !== null)
+    throw new Error('the catalog work was left unfinished')
   db.pragma('wal_checkpoint(TRUNCATE)')
   const upgradedMb = fileMb(path)
   closeDatabase(db)
@@ -323,7 +414,9 @@ export async function measureUpgrade(items: number, cacheDirectory = join(tmpdir
 export async function upgradeBenchRows(size: string): Promise<string[][]> {
   const items = size === 'bench' ? 100_000 : /^\d+$/.test(size) ? Number(size) : null
   if (items === null) return []
-  process.stdout.write(`Upgrade from schema 9 at ${items} items (a schema 9 database written by direct inserts, kept between runs)…\n`)
+  process.stdout.write(
+    `Upgrade from schema 9 at ${items} items (a schema 9 database written by direct inserts, kept between runs)…\n`,
+  )
   return upgradeRows(await measureUpgrade(items))
 }
 
@@ -331,9 +424,24 @@ export async function upgradeBenchRows(size: string): Promise<string[][]> {
 export function upgradeRows(figures: UpgradeFigures): string[][] {
   return [
     figures.leftToWriter
-      ? [`Heaviest migration at ${figures.items} items`, `${(figures.heaviestMs / 1000).toFixed(1)} s`, 'in the background', `migration 10's copy on the writer's thread, ${figures.slices} slices; a draft's save held the main thread p50 ${figures.draftSaveP50Ms} ms, max ${figures.draftSaveMaxMs} ms; in after ${figures.draftSavedMaxMs} ms at most`]
-      : [`Heaviest migration at ${figures.items} items`, `${(figures.heaviestMs / 1000).toFixed(1)} s`, '', 'migration 10 at start (below the 200,000-item limit)'],
-    ['App start after upgrade: drafts usable in', `${figures.draftsUsableMs} ms`, '< 2000 ms', figures.draftsUsableMs < 2000 ? 'met' : 'NOT MET'],
+      ? [
+          `Heaviest migration at ${figures.items} items`,
+          `${(figures.heaviestMs / 1000).toFixed(1)} s`,
+          'in the background',
+          `migration 10's copy on the writer's thread, ${figures.slices} slices; a draft's save held the main thread p50 ${figures.draftSaveP50Ms} ms, max ${figures.draftSaveMaxMs} ms; in after ${figures.draftSavedMaxMs} ms at most`,
+        ]
+      : [
+          `Heaviest migration at ${figures.items} items`,
+          `${(figures.heaviestMs / 1000).toFixed(1)} s`,
+          '',
+          'migration 10 at start (below the 200,000-item limit)',
+        ],
+    [
+      'App start after upgrade: drafts usable in',
+      `${figures.draftsUsableMs} ms`,
+      '< 2000 ms',
+      figures.draftsUsableMs < 2000 ? 'met' : 'NOT MET',
+    ],
     [
       '  the same from schema 16',
       `${figures.fromSchema16DraftsUsableMs} ms`,

@@ -20,16 +20,27 @@ function open(dataDir: string | undefined, db: string | undefined, largeCatalogI
   const logger = createConsoleLogger('info')
   const limit = largeCatalogItems === undefined ? {} : { largeCatalogItems }
   if (dataDir) {
-    return { core: createProfileManager({ dataDir, secrets: createMemoryKeychain(), coreConfig: () => ({ appVersion, ports: { logger }, ...limit }) }), where: `profiles: ${dataDir}` }
+    return {
+      core: createProfileManager({
+        dataDir,
+        secrets: createMemoryKeychain(),
+        coreConfig: () => ({ appVersion, ports: { logger }, ...limit }),
+      }),
+      where: `profiles: ${dataDir}`,
+    }
   }
   const databasePath = db ?? join(mkdtempSync(join(tmpdir(), 'satchel-bridge-')), 'satchel.db')
-  return { core: createCore({ databasePath, appVersion, ports: { logger }, ...limit }), where: `database: ${databasePath}` }
+  return {
+    core: createCore({ databasePath, appVersion, ports: { logger }, ...limit }),
+    where: `database: ${databasePath}`,
+  }
 }
 
 function itemCount(value: string | undefined): number | undefined {
   if (value === undefined) return undefined
   const count = Number(value)
-  if (!Number.isInteger(count) || count < 1) throw new Error(`--large-catalog-items wants a whole number of items above 0, not “${value}”.`)
+  if (!Number.isInteger(count) || count < 1)
+    throw new Error(`--large-catalog-items wants a whole number of items above 0, not “${value}”.`)
   return count
 }
 
@@ -52,7 +63,10 @@ async function main(): Promise<void> {
   })
   process.stdout.write(`Satchel (bridge) at ${bridge.url}\n${where}\n`)
   const stop = () => {
-    void bridge.close().then(() => core.close()).then(() => process.exit(0))
+    void bridge
+      .close()
+      .then(() => core.close())
+      .then(() => process.exit(0))
   }
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)

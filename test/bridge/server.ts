@@ -46,7 +46,9 @@ const contentTypes: Record<string, string> = {
 let standInSource: Promise<string> | undefined
 function compiledStandIn(): Promise<string> {
   standInSource ??= readFile(join(__dirname, 'stand-in.ts'), 'utf8').then(
-    (source) => ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None } }).outputText,
+    (source) =>
+      ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.None } })
+        .outputText,
   )
   return standInSource
 }

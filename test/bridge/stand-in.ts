@@ -38,7 +38,8 @@ declare const __SATCHEL_BRIDGE__: StandInConfig
     }
     ws.onclose = () => {
       // Like a crashed main process: calls in flight fail, and the window reconnects when it can.
-      for (const resolve of pending.values()) resolve({ ok: false, error: { code: 'INTERNAL', message: 'The connection to Satchel’s core was lost.' } })
+      for (const resolve of pending.values())
+        resolve({ ok: false, error: { code: 'INTERNAL', message: 'The connection to Satchel’s core was lost.' } })
       pending.clear()
       socket = undefined
       setTimeout(connect, 500)

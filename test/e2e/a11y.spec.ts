@@ -31,7 +31,9 @@ interface Finding {
  */
 async function audit(page: Page, screen: string, scheme: 'light' | 'dark'): Promise<Finding[]> {
   const builder = new AxeBuilder({ page })
-  const result = await (scheme === 'dark' ? builder.withRules(['color-contrast', 'link-in-text-block']) : builder.withTags(tags)).analyze()
+  const result = await (
+    scheme === 'dark' ? builder.withRules(['color-contrast', 'link-in-text-block']) : builder.withTags(tags)
+  ).analyze()
   return result.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => ({
@@ -44,7 +46,12 @@ async function audit(page: Page, screen: string, scheme: 'light' | 'dark'): Prom
     }))
 }
 
-test('every main screen passes axe (no serious or critical violation) in light and dark', async ({ page, bridge, service, core }) => {
+test('every main screen passes axe (no serious or critical violation) in light and dark', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   // First run, before any connection: the connect screen.
   const findings: Finding[] = []
   for (const scheme of ['light', 'dark'] as const) {
@@ -59,8 +66,15 @@ test('every main screen passes axe (no serious or critical violation) in light a
   const control = service.current.control
   // An outbox with every state a rep meets: rejected (needs attention), sent, retrying.
   control.addFault({
-    route: 'POST /v1/orderWithItems', type: 'status', status: 400, times: 1,
-    body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }] },
+    route: 'POST /v1/orderWithItems',
+    type: 'status',
+    status: 400,
+    times: 1,
+    body: {
+      message: 'Order could not be reconciled',
+      code: 'RECONCILE_ERRORS',
+      errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
+    },
   })
   await queueOrder(core, target)
   await coreApi(core, 'flushOutbox')
@@ -69,7 +83,10 @@ test('every main screen passes axe (no serious or critical violation) in light a
   await coreApi(core, 'flushOutbox')
   await settle(core)
   // A draft with a line the core flags, so the order screen shows its problem and its disabled Send.
-  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  const draft = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
   await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
   const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
   // After Send: the sent order fetched in full, then shipped in part with the rest backordered, so
@@ -111,8 +128,13 @@ test('every main screen passes axe (no serious or critical violation) in light a
       findings.push(...(await audit(page, screen, scheme)))
     }
   }
-  for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
-  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+  for (const finding of findings)
+    console.log(
+      `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+    )
+  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
+    [],
+  )
 })
 
 test('the profile switcher, open and closed, and Settings’ profiles pass axe in light and dark', async ({ page }) => {
@@ -131,14 +153,24 @@ test('the profile switcher, open and closed, and Settings’ profiles pass axe i
       findings.push(...(await audit(page, 'profile switcher open', scheme)))
       await page.keyboard.press('Escape')
     }
-    for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
-    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+    for (const finding of findings)
+      console.log(
+        `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+      )
+    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
+      [],
+    )
   } finally {
     await world.close()
   }
 })
 
-test('the family entry grid passes axe in light and dark: a table of labelled quantity fields', async ({ page, bridge, service, core }) => {
+test('the family entry grid passes axe in light and dark: a table of labelled quantity fields', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   await connectCore(core, service)
   const parent = core.db
     .prepare<[], { guid: string; sku: string; catalog_guid: string }>(
@@ -165,12 +197,18 @@ test('the family entry grid passes axe in light and dark: a table of labelled qu
     await expect(grid.getByRole('textbox').first()).toBeFocused()
     await expect(grid.locator('.reason').first()).toBeVisible()
     // Every field is named by its place in the grid, its SKU, price and stock.
-    for (const field of await grid.getByRole('textbox').all()) await expect(field).toHaveAccessibleName(/^Quantity of .+ \([A-Z]{3}-\d+\)/)
+    for (const field of await grid.getByRole('textbox').all())
+      await expect(field).toHaveAccessibleName(/^Quantity of .+ \([A-Z]{3}-\d+\)/)
     findings.push(...(await audit(page, 'family grid', scheme)))
     await page.getByRole('button', { name: 'Close the family grid' }).click()
   }
-  for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
-  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+  for (const finding of findings)
+    console.log(
+      `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+    )
+  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
+    [],
+  )
 })
 
 test('the catalog update after an upgrade, and a sync waiting for it, pass axe in light and dark', async ({ page }) => {
@@ -186,14 +224,21 @@ test('the catalog update after an upgrade, and a sync waiting for it, pass axe i
       await page.emulateMedia({ colorScheme: scheme })
       await page.goto(`${bridge.url}#/catalog?catalog=${laptop.catalogGuids[0]}`)
       await expect(page.getByRole('progressbar', { name: 'Catalog update' })).toBeVisible()
-      await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('Sync waits for the catalog update…')
+      await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(
+        'Sync waits for the catalog update…',
+      )
       await expect(page.getByTestId('catalog-scroller').getByRole('row').first()).toBeVisible()
       findings.push(...(await audit(page, 'catalog update', scheme)))
     }
     hold.release()
     expect((await syncing).ok).toBe(true)
-    for (const finding of findings) console.log(`a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`)
-    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual([])
+    for (const finding of findings)
+      console.log(
+        `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+      )
+    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
+      [],
+    )
   } finally {
     await app.close()
   }

@@ -16,23 +16,41 @@ const root = resolve(__dirname, '../..')
 function cliJson(args: string[], db: string): Promise<unknown> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
   return new Promise((done, fail) => {
-    execFile(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args, '--json'], { cwd: root, env: { ...clean, SATCHEL_DB: db }, timeout: 60_000 }, (error, stdout, stderr) => {
-      if (error) fail(new Error(`satchel ${args.join(' ')}: ${stderr}`))
-      else done(JSON.parse(stdout))
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args, '--json'],
+      { cwd: root, env: { ...clean, SATCHEL_DB: db }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        if (error) fail(new Error(`satchel ${args.join(' ')}: ${stderr}`))
+        else done(JSON.parse(stdout))
+      },
+    )
   })
 }
 
 test.describe.configure({ timeout: 120_000 })
 
-type Json = Record<string, unknown> & { Order_Items: { item_no: number; qty: number; qty_shipped: number; qty_backordered: number; sku: string }[] }
+type Json = Record<string, unknown> & {
+  Order_Items: { item_no: number; qty: number; qty_shipped: number; qty_backordered: number; sku: string }[]
+}
 
-test('a shipped-in-part order is marked changed, shows shipped and backordered per line, and opening it clears the mark', async ({ page, bridge, service, core }) => {
+test('a shipped-in-part order is marked changed, shows shipped and backordered per line, and opening it clears the mark', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core, 3)
-  const check = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })) })
+  const check = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
+  await coreApi(core, 'addDraftLines', {
+    id: check.draft.id,
+    lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
+  })
   const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
   await coreApi(core, 'flushOutbox')
   await settle(core)
@@ -44,7 +62,14 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
   expect(await coreApi(core, 'listChangedOrders')).toEqual([])
 
   // The supplier ships lines 1 and 2 in full and backorders line 3 into a related order.
-  control.fulfilOrder(guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 2 }, { itemNo: 2, qty: 3 }], backorderRest: true })
+  control.fulfilOrder(guid, {
+    kind: 'ship',
+    lines: [
+      { itemNo: 1, qty: 2 },
+      { itemNo: 2, qty: 3 },
+    ],
+    backorderRest: true,
+  })
   const report = await coreApi(core, 'syncNow', {})
   expect(report.ok).toBe(true)
   expect(report.orderDetails?.fetched).toBe(2)
@@ -71,7 +96,17 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
   await changedTable.getByRole('link', { name: String(sent.name) }).click()
   await expect(page.getByRole('heading', { level: 1 })).toContainText(String(sent.name))
   const lines = page.getByRole('table')
-  await expect(lines.getByRole('columnheader')).toHaveText(['#', 'SKU', 'Item', 'Unit price', 'Ordered', 'Shipped', 'Backordered', 'Pending', 'Line total'])
+  await expect(lines.getByRole('columnheader')).toHaveText([
+    '#',
+    'SKU',
+    'Item',
+    'Unit price',
+    'Ordered',
+    'Shipped',
+    'Backordered',
+    'Pending',
+    'Line total',
+  ])
   for (const line of served.Order_Items) {
     const cells = lines.getByRole('row').filter({ hasText: line.sku }).getByRole('cell')
     await expect(cells.nth(4)).toHaveText(String(line.qty))
@@ -94,15 +129,22 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
 
   // Opened: the mark and the count are gone, here and for the CLI.
   await expect(nav.getByRole('link', { name: /changed/ })).toHaveCount(0)
-  const shown = (await cliJson(['orders', 'show', String(sent.name)], core.db.name)) as { lines: { qtyShipped: number; qtyBackordered: number }[]; related: { name: string }[] }
-  expect(shown.lines.map((line) => [line.qtyShipped, line.qtyBackordered])).toEqual(served.Order_Items.map((line) => [line.qty_shipped, line.qty_backordered]))
+  const shown = (await cliJson(['orders', 'show', String(sent.name)], core.db.name)) as {
+    lines: { qtyShipped: number; qtyBackordered: number }[]
+    related: { name: string }[]
+  }
+  expect(shown.lines.map((line) => [line.qtyShipped, line.qtyBackordered])).toEqual(
+    served.Order_Items.map((line) => [line.qty_shipped, line.qty_backordered]),
+  )
   expect(shown.related.map((other) => other.name)).toEqual([backorder])
   expect(((await cliJson(['orders', 'list', '--changed'], core.db.name)) as { orders: unknown[] }).orders).toEqual([])
 
   // The backorder opens offline, and links back to its parent.
   await related.getByRole('link', { name: backorder }).click()
   await expect(page.getByRole('heading', { level: 1 })).toContainText(backorder)
-  await expect(page.getByRole('region', { name: 'Related orders' }).getByRole('link', { name: String(sent.name) })).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Related orders' }).getByRole('link', { name: String(sent.name) }),
+  ).toBeVisible()
 
   await page.goto(`${bridge.url}#/orders`)
   await expect(rowOf(String(sent.name))).toBeVisible()
@@ -110,7 +152,9 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
   await page.goto(`${bridge.url}#/documents/order/${guid}`)
   const document = page.getByRole('table')
   await expect(document.getByRole('columnheader', { name: 'Backordered' })).toBeVisible()
-  await expect(document.getByRole('row').filter({ hasText: served.Order_Items[2]!.sku }).getByRole('cell').nth(4)).toHaveText(String(served.Order_Items[2]!.qty_backordered))
+  await expect(
+    document.getByRole('row').filter({ hasText: served.Order_Items[2]!.sku }).getByRole('cell').nth(4),
+  ).toHaveText(String(served.Order_Items[2]!.qty_backordered))
   await shoot(page, 'after-send-document.png')
 
   // The customer page lists the customer's open orders: the backorder is open, the shipped order is not.
@@ -122,12 +166,23 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
   expect(errors).toEqual([])
 })
 
-test('a supplier’s copy that differs from what was sent is marked line by line; one with impossible figures is refused, the last good copy marked', async ({ page, bridge, service, core }) => {
+test('a supplier’s copy that differs from what was sent is marked line by line; one with impossible figures is refused, the last good copy marked', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core, 3)
-  const check = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })) })
+  const check = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
+  await coreApi(core, 'addDraftLines', {
+    id: check.draft.id,
+    lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
+  })
   const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
   await coreApi(core, 'flushOutbox')
   await settle(core)
@@ -138,9 +193,15 @@ test('a supplier’s copy that differs from what was sent is marked line by line
 
   // The supplier's copy: line 2 replaced by an item never ordered, line 3 at another quantity.
   control.update('order', guid, { note: 'Gate code 4411' })
-  const altered = structuredClone(control.orders().find((order) => order.guid === guid)) as Json & Record<string, unknown>
+  const altered = structuredClone(control.orders().find((order) => order.guid === guid)) as Json &
+    Record<string, unknown>
   const items = altered.Order_Items as unknown as Record<string, unknown>[]
-  Object.assign(items[1]!, { catalog_item_guid: '0f0e0d0c-0b0a-4909-8807-060504030201', sku: 'NEVER-ORDERED', name: 'Something else', Catalog_Item: null })
+  Object.assign(items[1]!, {
+    catalog_item_guid: '0f0e0d0c-0b0a-4909-8807-060504030201',
+    sku: 'NEVER-ORDERED',
+    name: 'Something else',
+    Catalog_Item: null,
+  })
   items[2]!.qty = 14
   control.addFault({ route, type: 'status', status: 200, body: { order: altered, relatedOrders: [] }, times: 1 })
   expect((await coreApi(core, 'syncNow', {})).orderDetails?.fetched).toBe(1)
@@ -148,8 +209,12 @@ test('a supplier’s copy that differs from what was sent is marked line by line
   await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/orders/${guid}`)
   const rowOf = (sku: string) => page.getByRole('row').filter({ hasText: sku })
-  await expect(rowOf('NEVER-ORDERED').getByTestId('line-not-as-sent')).toHaveText('Differs from what was sent: not on the order as sent.')
-  await expect(rowOf(target.skus[2]!).getByTestId('line-not-as-sent')).toHaveText('Differs from what was sent: sent as 4.')
+  await expect(rowOf('NEVER-ORDERED').getByTestId('line-not-as-sent')).toHaveText(
+    'Differs from what was sent: not on the order as sent.',
+  )
+  await expect(rowOf(target.skus[2]!).getByTestId('line-not-as-sent')).toHaveText(
+    'Differs from what was sent: sent as 4.',
+  )
   await expect(rowOf(target.skus[0]!).getByTestId('line-not-as-sent')).toHaveCount(0)
   await expect(page.getByTestId('sent-missing')).toContainText(`${target.skus[1]} × 3`)
 
@@ -158,7 +223,9 @@ test('a supplier’s copy that differs from what was sent is marked line by line
   const impossible = structuredClone(control.orders().find((order) => order.guid === guid)) as Json
   impossible.Order_Items[0]!.qty_shipped = impossible.Order_Items[0]!.qty + 0.5
   control.addFault({ route, type: 'status', status: 200, body: { order: impossible, relatedOrders: [] }, times: 1 })
-  expect((await coreApi(core, 'syncNow', {})).orderDetails?.unreadable).toEqual([{ guid, reason: expect.stringContaining('qty_shipped') }])
+  expect((await coreApi(core, 'syncNow', {})).orderDetails?.unreadable).toEqual([
+    { guid, reason: expect.stringContaining('qty_shipped') },
+  ])
   await page.reload()
   await expect(page.getByTestId('order-unreadable')).toContainText("The supplier's latest copy could not be read")
   await expect(rowOf('NEVER-ORDERED')).toHaveCount(1)

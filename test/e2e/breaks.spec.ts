@@ -10,7 +10,12 @@ import { money, shootAtLaptopSizes } from './workspace'
 test.describe.configure({ timeout: 60_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('the break price is visible in the catalog row, the item panel and the draft line', async ({ page, bridge, core, service }) => {
+test('the break price is visible in the catalog row, the item panel and the draft line', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
@@ -19,7 +24,10 @@ test('the break price is visible in the catalog row, the item panel and the draf
   const breakPrice = Math.round(listPrice * 0.92 * 100) / 100
   service.current.control.update('catalogItem', item.guid, { qty_break: 50, qty_break_price: breakPrice })
   await call(core.handlers, 'syncNow', {})
-  const created = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const created = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   const id = created.draft.id
 
   // The catalog row: the list price, and a marker that a break exists.

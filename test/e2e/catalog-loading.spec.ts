@@ -19,9 +19,14 @@ async function lookAt(page: Page, name: string): Promise<string[]> {
     await page.emulateMedia({ colorScheme: scheme })
     await shoot(page, scheme === 'light' ? `${name}.png` : `${name}-dark.png`)
     const builder = new AxeBuilder({ page })
-    const result = await (scheme === 'dark' ? builder.withRules(['color-contrast']) : builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])).analyze()
+    const result = await (
+      scheme === 'dark'
+        ? builder.withRules(['color-contrast'])
+        : builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    ).analyze()
     for (const violation of result.violations) {
-      if (violation.impact === 'serious' || violation.impact === 'critical') found.push(`${name} (${scheme}): ${violation.id} at ${violation.nodes[0]?.target.join(' ')}`)
+      if (violation.impact === 'serious' || violation.impact === 'critical')
+        found.push(`${name} (${scheme}): ${violation.id} at ${violation.nodes[0]?.target.join(' ')}`)
     }
   }
   await page.emulateMedia({ colorScheme: 'light' })
@@ -30,14 +35,24 @@ async function lookAt(page: Page, name: string): Promise<string[]> {
 
 test.describe.configure({ timeout: 60_000 })
 
-test('a catalog whose items are still arriving says how far they have come, and what has landed can be searched', async ({ page, bridge, core }) => {
+test('a catalog whose items are still arriving says how far they have come, and what has landed can be searched', async ({
+  page,
+  bridge,
+  core,
+}) => {
   const errors = watchConsole(page)
   // The demo data's two catalogs, hundreds of items each: the first catalog's first page comes at
   // once, its next four pages take 20 s, the rest come at once: time to look at two screens in light
   // and dark, with room to spare on a slow machine.
   const service = await startServiceHandle({ size: 'demo', seed: 1 })
   try {
-    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 20_000, skip: 1, times: 4 })
+    service.current.control.addFault({
+      route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+      type: 'latency',
+      ms: 20_000,
+      skip: 1,
+      times: 4,
+    })
     const { apiKey, apiSecret } = service.current.credentials
     await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
     const syncing = coreApi(core, 'syncNow', { full: true })
@@ -45,7 +60,11 @@ test('a catalog whose items are still arriving says how far they have come, and 
     // Catalogs come first, by name; the first one's items come first.
     await expect.poll(async () => (await coreApi(core, 'listCatalogs')).length).toBe(2)
     const [first] = await coreApi(core, 'listCatalogs')
-    await expect.poll(async () => (await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items.length).toBe(1)
+    await expect
+      .poll(
+        async () => (await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items.length,
+      )
+      .toBe(1)
 
     // On a draft for that catalog, a SKU not found may just not have come yet.
     const draft = await coreApi(core, 'createDraft', { catalogGuid: first!.guid })
@@ -53,7 +72,9 @@ test('a catalog whose items are still arriving says how far they have come, and 
     const sku = page.getByLabel('SKU or barcode')
     await sku.fill('NOT-HERE-YET')
     await sku.press('Enter')
-    await expect(page.getByTestId('scan-message')).toHaveText(/^NOT-HERE-YET is not here yet: this catalog is still loading \(100 of [\d,]+ items\)\. Try again when the sync is done\.$/)
+    await expect(page.getByTestId('scan-message')).toHaveText(
+      /^NOT-HERE-YET is not here yet: this catalog is still loading \(100 of [\d,]+ items\)\. Try again when the sync is done\.$/,
+    )
     // Find an item says the same: nothing found yet is not "no items match".
     const find = page.getByRole('combobox', { name: 'Find an item' })
     await find.fill('zzqx')
@@ -67,7 +88,9 @@ test('a catalog whose items are still arriving says how far they have come, and 
     const loading = page.locator('[data-catalog-loading]')
     await expect(loading).toHaveText(/^catalog still loading: 100 of [\d,]+ items$/)
     // The status bar names what is syncing now: this catalog's items, not the customers before them.
-    await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(new RegExp(`Syncing ${first!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} items… \\d+%`, 'i'))
+    await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText(
+      new RegExp(`Syncing ${first!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} items… \\d+%`, 'i'),
+    )
     const expected = Number(/of ([\d,]+) items/.exec((await loading.textContent()) ?? '')![1]!.replace(/,/g, ''))
     expect(expected).toBeGreaterThan(500)
     const scroller = page.getByTestId('catalog-scroller')
@@ -83,7 +106,9 @@ test('a catalog whose items are still arriving says how far they have come, and 
     // A search that finds nothing yet says the catalog is still loading, not that nothing matches.
     await search.fill('zzqx')
     await expect(scroller).toHaveAttribute('data-results-for', 'zzqx')
-    await expect(page.getByText(/match “zzqx” yet: this catalog is still loading \(100 of [\d,]+ items\)\./)).toBeVisible()
+    await expect(
+      page.getByText(/match “zzqx” yet: this catalog is still loading \(100 of [\d,]+ items\)\./),
+    ).toBeVisible()
     await search.fill(landed.sku)
     await expect(scroller).toHaveAttribute('data-results-for', landed.sku)
     findings.push(...(await lookAt(page, 'catalog-still-loading')))
@@ -102,9 +127,18 @@ test('a catalog whose items are still arriving says how far they have come, and 
     await expect(loading).toHaveCount(0)
     await expect(meta).toContainText(/ · synced just now$/)
     const live = await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 3 })
-    const everything = await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1, includeInactive: true })
+    const everything = await coreApi(core, 'searchCatalogItems', {
+      catalogGuid: first!.guid,
+      limit: 1,
+      includeInactive: true,
+    })
     // A family is one row: its members, among the items the sync brought, are not counted of their own.
-    const members = core.db.prepare<[string], number>('SELECT count(*) FROM catalog_item_rows WHERE catalog_guid = ? AND deleted_at IS NULL AND group_parent_id > 0').pluck().get(first!.guid)!
+    const members = core.db
+      .prepare<[string], number>(
+        'SELECT count(*) FROM catalog_item_rows WHERE catalog_guid = ? AND deleted_at IS NULL AND group_parent_id > 0',
+      )
+      .pluck()
+      .get(first!.guid)!
     expect(everything.total).toBe(expected - members)
     await expect(meta).toContainText(`${live.total!.toLocaleString('en-US')} items`)
     await expect(scroller.getByRole('row').first()).toContainText(live.items[0]!.name)

@@ -4,12 +4,20 @@ import { call, collectPageErrors, connectAndSync, findOrderWorld } from './suppo
 
 test.describe.configure({ timeout: 90_000 })
 
-test('catalog: search, category filter, item detail, "not offered", and add to an order', async ({ page, bridge, core, service }) => {
+test('catalog: search, category filter, item detail, "not offered", and add to an order', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const [first] = world.plain
-  const draft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const draft = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   const id = draft.draft.id
 
   await page.goto(`${bridge.url}#/catalog?customer=${world.customer.guid}&catalog=${world.catalogGuid}`)
@@ -32,7 +40,9 @@ test('catalog: search, category filter, item detail, "not offered", and add to a
   await expect(scroller).toHaveAttribute('data-results-for', first!.sku)
   const row = scroller.getByRole('row').filter({ hasText: first!.sku }).first()
   await expect(row).toContainText(first!.name)
-  await expect(row).toContainText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first!.price!))
+  await expect(row).toContainText(
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(first!.price!),
+  )
 
   // "Not offered" for an item N/A to the customer's price group.
   await search.fill(world.notOffered.sku)
@@ -48,7 +58,12 @@ test('catalog: search, category filter, item detail, "not offered", and add to a
   const branchName = (await branch.locator('.label').textContent())!.trim()
   const categories = await call(core.handlers, 'listCategories', { catalogGuid: world.catalogGuid })
   const category = categories.find((c) => c.name === branchName && c.parentId === null)!
-  const expected = await call(core.handlers, 'searchCatalogItems', { catalogGuid: world.catalogGuid, categoryId: category.id, customerGuid: world.customer.guid, limit: 1 })
+  const expected = await call(core.handlers, 'searchCatalogItems', {
+    catalogGuid: world.catalogGuid,
+    categoryId: category.id,
+    customerGuid: world.customer.guid,
+    limit: 1,
+  })
   await branch.click()
   await expect(branch).toHaveAttribute('aria-selected', 'true')
   await expect(scroller).toHaveAttribute('data-total', String(expected.total))
@@ -84,9 +99,15 @@ test('catalog: search, category filter, item detail, "not offered", and add to a
   await expect(scroller).toHaveAttribute('data-results-for', '')
   await page.getByLabel('Search catalog').fill(first!.sku)
   await expect(scroller).toHaveAttribute('data-results-for', first!.sku)
-  await page.getByRole('button', { name: `Add ${first!.sku} to order` }).first().click()
+  await page
+    .getByRole('button', { name: `Add ${first!.sku} to order` })
+    .first()
+    .click()
   await expect(page.getByTestId('adding-to-draft')).toContainText(`Added ${first!.sku} to the order (quantity 1)`)
-  await page.getByRole('button', { name: `Add ${first!.sku} to order` }).first().click()
+  await page
+    .getByRole('button', { name: `Add ${first!.sku} to order` })
+    .first()
+    .click()
   await expect(page.getByTestId('adding-to-draft')).toContainText(`Added ${first!.sku} to the order (quantity 2)`)
   const saved = await call(core.handlers, 'getDraft', { id })
   expect(saved.draft.lines.map((l) => [l.sku, l.qty])).toEqual([[first!.sku, 2]])
@@ -99,13 +120,20 @@ test('catalog: search, category filter, item detail, "not offered", and add to a
   await finder.fill(world.plain[1]!.sku)
   await expect(page.getByRole('option').first()).toContainText(world.plain[1]!.sku)
   await finder.press('Enter')
-  await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.plain[1]!.sku}`, exact: true })).toHaveValue('1')
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.plain[1]!.sku}`, exact: true })).toHaveValue(
+    '1',
+  )
 
   // Drafts: a second one open, listed, and reachable from order entry's switcher.
-  const other = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const other = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   await page.goto(`${bridge.url}#/drafts`)
   await expect(page.getByRole('link', { name: `Open draft #${id} for ${world.customer.name}` })).toBeVisible()
-  await expect(page.getByRole('link', { name: `Open draft #${other.draft.id} for ${world.customer.name}` })).toBeVisible()
+  await expect(
+    page.getByRole('link', { name: `Open draft #${other.draft.id} for ${world.customer.name}` }),
+  ).toBeVisible()
   await page.screenshot({ path: join(screenshotDir, 'drafts.png') })
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.screenshot({ path: join(screenshotDir, 'drafts-dark.png') })
@@ -120,7 +148,12 @@ test('catalog: search, category filter, item detail, "not offered", and add to a
   expect(pageErrors).toEqual([])
 })
 
-test('hide_pricing: prices are hidden in the list for a customer who hides them; without a customer, the main group is named', async ({ page, bridge, core, service }) => {
+test('hide_pricing: prices are hidden in the list for a customer who hides them; without a customer, the main group is named', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   await connectAndSync(core, service)
   const { customers } = await call(core.handlers, 'searchCustomers', { limit: 500 })
   let hidden = null
@@ -148,5 +181,7 @@ test('hide_pricing: prices are hidden in the list for a customer who hides them;
   const catalogs = await call(core.handlers, 'listCatalogs')
   const main = catalogs[0]!.priceGroups.find((g) => g.isMain)!
   await page.goto(`${bridge.url}#/catalog?catalog=${catalogs[0]!.guid}`)
-  await expect(page.getByTestId('catalog-context')).toContainText(`No customer chosen: prices are for the catalog’s main group, ${main.name}.`)
+  await expect(page.getByTestId('catalog-context')).toContainText(
+    `No customer chosen: prices are for the catalog’s main group, ${main.name}.`,
+  )
 })

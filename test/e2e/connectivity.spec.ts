@@ -29,7 +29,9 @@ test('the status turns offline and back online within 10 s, with no input', asyn
     await service.stop()
     await expect(pill).toHaveText('Offline', { timeout: STATUS_TRUE_WITHIN_MS })
     const banner = page.locator('.banner-offline')
-    await expect(banner.getByRole('alert')).toHaveText('Can’t reach the ordering service — your orders are safe on this laptop.')
+    await expect(banner.getByRole('alert')).toHaveText(
+      'Can’t reach the ordering service — your orders are safe on this laptop.',
+    )
     // The technical cause is there for whoever asks, never in the rep's sentence.
     expect(await banner.innerText()).not.toMatch(/UND_ERR|ECONN/)
     await banner.getByText('Details').click()

@@ -11,12 +11,21 @@ import { money, shootAtLaptopSizes, unlockedCustomers } from './workspace'
 test.describe.configure({ timeout: 60_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('Alt+2 from a customer keeps that customer’s prices; the picker changes whose they are', async ({ page, bridge, core, service }) => {
+test('Alt+2 from a customer keeps that customer’s prices; the picker changes whose they are', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const [first, second] = await unlockedCustomers(core, 2)
   const catalogs = await call(core.handlers, 'listCatalogs', { customerGuid: first!.guid })
-  const firstPage = await call(core.handlers, 'searchCatalogItems', { catalogGuid: catalogs[0]!.guid, customerGuid: first!.guid, limit: 1 })
+  const firstPage = await call(core.handlers, 'searchCatalogItems', {
+    catalogGuid: catalogs[0]!.guid,
+    customerGuid: first!.guid,
+    limit: 1,
+  })
   const item = firstPage.items[0]!
 
   await page.goto(`${bridge.url}#/customers/${first!.guid}`)
@@ -42,7 +51,9 @@ test('Alt+2 from a customer keeps that customer’s prices; the picker changes w
   await expect(picker).toBeFocused()
   await page.keyboard.press('Control+a')
   await page.keyboard.type(second!.name)
-  await expect(page.getByRole('option', { name: new RegExp(second!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first()).toBeVisible()
+  await expect(
+    page.getByRole('option', { name: new RegExp(second!.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).first(),
+  ).toBeVisible()
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('Enter')
   await expect(context).toContainText(`Prices for ${second!.name}`)

@@ -7,7 +7,12 @@ import { connectCore, coreApi, expect, orderable, shoot, watchConsole } from './
 
 test.describe.configure({ timeout: 30_000 })
 
-test('find a customer by typing, open the page, and New order lands on a draft', async ({ page, bridge, service, core }) => {
+test('find a customer by typing, open the page, and New order lands on a draft', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core)
@@ -23,7 +28,9 @@ test('find a customer by typing, open the page, and New order lands on a draft',
   await page.emulateMedia({ colorScheme: 'light' })
 
   await search.pressSequentially(word, { delay: 20 })
-  const hit = page.getByRole('list', { name: 'Customers' }).getByRole('link', { name: new RegExp(target.customerName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
+  const hit = page
+    .getByRole('list', { name: 'Customers' })
+    .getByRole('link', { name: new RegExp(target.customerName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) })
   await expect(hit).toBeVisible()
   await hit.click()
 
@@ -40,7 +47,12 @@ test('find a customer by typing, open the page, and New order lands on a draft',
   expect(errors).toEqual([])
 })
 
-test('Reorder copies a past order into a new draft and says what was not copied', async ({ page, bridge, service, core }) => {
+test('Reorder copies a past order into a new draft and says what was not copied', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const { orders } = await coreApi(core, 'listOrders', { limit: 50 })
@@ -56,7 +68,12 @@ test('Reorder copies a past order into a new draft and says what was not copied'
   expect(errors).toEqual([])
 })
 
-test('a new customer in the field: the core’s messages per field, then a draft', async ({ page, bridge, service, core }) => {
+test('a new customer in the field: the core’s messages per field, then a draft', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   await page.goto(`${bridge.url}#/customers`)

@@ -12,17 +12,30 @@ test.describe.configure({ timeout: 120_000 })
 
 type Json = Record<string, unknown>
 
-function records(core: TestCore, where: string, ...params: unknown[]): (Json & { guid: string; catalog_guid: string })[] {
+function records(
+  core: TestCore,
+  where: string,
+  ...params: unknown[]
+): (Json & { guid: string; catalog_guid: string })[] {
   return core.db
-    .prepare<unknown[], { guid: string; catalog_guid: string; json: string }>(`SELECT guid, catalog_guid, json FROM catalog_items WHERE ${where}`)
+    .prepare<unknown[], { guid: string; catalog_guid: string; json: string }>(
+      `SELECT guid, catalog_guid, json FROM catalog_items WHERE ${where}`,
+    )
     .all(...params)
     .map((row) => ({ ...(JSON.parse(row.json) as Json), guid: row.guid, catalog_guid: row.catalog_guid }))
 }
 
 /** The double's first colour × size family, and a customer of its catalog's main group with room on their account. */
 function world(core: TestCore) {
-  const parent = records(core, "deleted_at IS NULL AND json ->> '$.is_product_group' = 1 AND json ->> '$.product_group_type' = 'Color/Size' ORDER BY id")[0]!
-  const members = records(core, "json ->> '$.group_parent_catalog_item_id' = ? AND deleted_at IS NULL ORDER BY json ->> '$.group_sequence'", parent.id)
+  const parent = records(
+    core,
+    "deleted_at IS NULL AND json ->> '$.is_product_group' = 1 AND json ->> '$.product_group_type' = 'Color/Size' ORDER BY id",
+  )[0]!
+  const members = records(
+    core,
+    "json ->> '$.group_parent_catalog_item_id' = ? AND deleted_at IS NULL ORDER BY json ->> '$.group_sequence'",
+    parent.id,
+  )
   const customer = core.db
     .prepare<[string], { guid: string }>(
       `SELECT c.guid FROM customers c JOIN price_groups p ON p.id = c.price_group_id AND p.catalog_guid = ?
@@ -41,7 +54,12 @@ async function openDraft(page: Page, bridgeUrl: string, id: number): Promise<voi
   await expect(page.getByLabel('SKU or barcode')).toBeFocused()
 }
 
-test('a colour × size family entered by keyboard alone: 6 quantities, one Enter, 6 lines at the customer’s prices', async ({ page, bridge, core, service }) => {
+test('a colour × size family entered by keyboard alone: 6 quantities, one Enter, 6 lines at the customer’s prices', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   await connectCore(core, service)
   const { parent, members, customerGuid } = world(core)
   const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
@@ -49,7 +67,12 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
 
   // The two common laptop sizes, a 900 px window, and 1280×720 at 200% zoom (640×360 CSS px).
-  for (const [width, height] of [[1280, 720], [1366, 768], [900, 720], [640, 360]] as const) {
+  for (const [width, height] of [
+    [1280, 720],
+    [1366, 768],
+    [900, 720],
+    [640, 360],
+  ] as const) {
     await page.setViewportSize({ width, height })
     await openDraft(page, bridge.url, draft.draft.id)
     // The family's SKU in the scan box opens its grid, the cursor in its first field.
@@ -104,10 +127,17 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   await page.getByLabel('SKU or barcode').fill(String(scanned.upc))
   await page.getByLabel('SKU or barcode').press('Enter')
   await expect(page.getByTestId('scan-message')).toHaveText(`Added ${String(scanned.sku)}.`)
-  expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines.map((line) => line.sku)).toContain(scanned.sku)
+  expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines.map((line) => line.sku)).toContain(
+    scanned.sku,
+  )
 })
 
-test('order entry: the family\'s title typed in Find an item offers the family, not its members, and opens its grid', async ({ page, bridge, core, service }) => {
+test("order entry: the family's title typed in Find an item offers the family, not its members, and opens its grid", async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   await connectCore(core, service)
   const { parent, members, customerGuid } = world(core)
   const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
@@ -120,18 +150,27 @@ test('order entry: the family\'s title typed in Find an item offers the family, 
   const family = options.getByRole('option').filter({ hasText: String(parent.sku) })
   await expect(family).toContainText(`Family of ${grid.cells.length}:`)
   // Every member matches the title; none is offered on its own.
-  for (const member of members) await expect(options.getByRole('option').filter({ hasText: String(member.sku) })).toHaveCount(0)
+  for (const member of members)
+    await expect(options.getByRole('option').filter({ hasText: String(member.sku) })).toHaveCount(0)
   await shoot(page, 'family-typeahead-1280x720.png')
   // By keyboard: down the list to the family, Enter.
-  for (let step = 0; step < 8 && (await family.getAttribute('aria-selected')) !== 'true'; step++) await find.press('ArrowDown')
+  for (let step = 0; step < 8 && (await family.getAttribute('aria-selected')) !== 'true'; step++)
+    await find.press('ArrowDown')
   await expect(family).toHaveAttribute('aria-selected', 'true')
   await find.press('Enter')
   const table = page.getByRole('table', { name: `Quantities of ${grid.title}` })
-  await expect(table.locator(`input[data-sku="${grid.cells.find((cell) => cell.refused === null)!.sku}"]`)).toBeFocused()
+  await expect(
+    table.locator(`input[data-sku="${grid.cells.find((cell) => cell.refused === null)!.sku}"]`),
+  ).toBeFocused()
   expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines).toEqual([])
 })
 
-test('a customer over their credit limit is warned on Send, and can still send', async ({ page, bridge, core, service }) => {
+test('a customer over their credit limit is warned on Send, and can still send', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   await connectCore(core, service)
   const over = core.db
     .prepare<[], { guid: string; name: string }>(
@@ -157,17 +196,27 @@ test('a customer over their credit limit is warned on Send, and can still send',
   await expect(page.getByTestId('send-headline')).toContainText('Sent as')
 })
 
-test('in the catalog a family is a row with its price range and member count, and its grid adds to the order', async ({ page, bridge, core, service }) => {
+test('in the catalog a family is a row with its price range and member count, and its grid adds to the order', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   await connectCore(core, service)
   const { parent, customerGuid } = world(core)
   const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
   const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
   await page.setViewportSize({ width: 1280, height: 720 })
-  await page.goto(`${bridge.url}#/catalog?draft=${draft.draft.id}&customer=${customerGuid}&catalog=${parent.catalog_guid}`)
+  await page.goto(
+    `${bridge.url}#/catalog?draft=${draft.draft.id}&customer=${customerGuid}&catalog=${parent.catalog_guid}`,
+  )
   await page.getByLabel('Search catalog').fill(String(parent.sku))
   const scroller = page.getByTestId('catalog-scroller')
   await expect(scroller).toHaveAttribute('data-results-for', String(parent.sku))
-  const row = scroller.getByRole('row').filter({ hasText: String(parent.sku) }).first()
+  const row = scroller
+    .getByRole('row')
+    .filter({ hasText: String(parent.sku) })
+    .first()
   await expect(row).toContainText('Family')
   await expect(row).toContainText(`${grid.cells.length} items`)
   const money = (n: number | null) => `$${n!.toFixed(2)}`
@@ -180,20 +229,32 @@ test('in the catalog a family is a row with its price range and member count, an
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('adding-to-draft')).toContainText('Added 1 line to the order.')
   const lines = (await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines
-  expect(lines.map((line) => [line.sku, line.qty])).toEqual([[grid.cells.find((cell) => cell.refused === null)!.sku, 3]])
+  expect(lines.map((line) => [line.sku, line.qty])).toEqual([
+    [grid.cells.find((cell) => cell.refused === null)!.sku, 3],
+  ])
   await shoot(page, 'catalog-family-grid-1280x720.png')
 })
 
-test('screenshots: the catalog\'s family row and its grid at 1280×720 and 1366×768, light and dark', async ({ page, bridge, core, service }) => {
+test("screenshots: the catalog's family row and its grid at 1280×720 and 1366×768, light and dark", async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   await connectCore(core, service)
   const { parent, customerGuid } = world(core)
   const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
   const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
-    for (const [width, height] of [[1280, 720], [1366, 768]] as const) {
+    for (const [width, height] of [
+      [1280, 720],
+      [1366, 768],
+    ] as const) {
       await page.setViewportSize({ width, height })
-      await page.goto(`${bridge.url}#/catalog?draft=${draft.draft.id}&customer=${customerGuid}&catalog=${parent.catalog_guid}`)
+      await page.goto(
+        `${bridge.url}#/catalog?draft=${draft.draft.id}&customer=${customerGuid}&catalog=${parent.catalog_guid}`,
+      )
       // The family's title: the family row among the items that share its words, its members folded into it.
       await page.getByLabel('Search catalog').fill(grid.title)
       const scroller = page.getByTestId('catalog-scroller')

@@ -16,7 +16,9 @@ export interface ServiceHandle {
   start(): Promise<void>
 }
 
-export async function startServiceHandle(options: StartServiceOptions = {}): Promise<ServiceHandle & { close(): Promise<void> }> {
+export async function startServiceHandle(
+  options: StartServiceOptions = {},
+): Promise<ServiceHandle & { close(): Promise<void> }> {
   let running: RunningService | null = await startService({ size: 'tiny', seed: 21, ...options })
   const port = Number(new URL(running.url).port)
   const url = running.url
@@ -57,7 +59,13 @@ export const test = base.extend<{ service: ServiceHandle; core: TestCore; bridge
   core: async ({}, use) => {
     const core = createTestCore({
       appVersion: '0.1.0-e2e',
-      connectivity: { pollIntervalMs: 250, activeOnlineMs: 1_000, activeOfflineMs: 500, recheckOnlineMs: 1_000, recheckOfflineMs: 500 },
+      connectivity: {
+        pollIntervalMs: 250,
+        activeOnlineMs: 1_000,
+        activeOfflineMs: 500,
+        recheckOnlineMs: 1_000,
+        recheckOfflineMs: 500,
+      },
     })
     await use(core)
     await core.close()

@@ -7,7 +7,11 @@ import { connectCore, expect, shoot, watchConsole } from './rep'
 
 test.describe.configure({ timeout: 30_000 })
 
-test('first run: test the connection, save it, watch the first sync, land on customers', async ({ page, bridge, service }) => {
+test('first run: test the connection, save it, watch the first sync, land on customers', async ({
+  page,
+  bridge,
+  service,
+}) => {
   const errors = watchConsole(page)
   const { apiKey, apiSecret } = service.current.credentials
   // Slow the item pages a little, so the first sync's progress is on screen long enough to see.
@@ -68,7 +72,12 @@ test('first run: test the connection, save it, watch the first sync, land on cus
   expect(errors).toEqual([])
 })
 
-test('the offline banner appears when the service stops and goes when it is back', async ({ page, bridge, service, core }) => {
+test('the offline banner appears when the service stops and goes when it is back', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   await page.goto(`${bridge.url}#/customers`)
@@ -78,7 +87,9 @@ test('the offline banner appears when the service stops and goes when it is back
   await expect(banner).toBeHidden()
 
   await service.stop()
-  await expect(banner).toHaveText('Can’t reach the ordering service — your orders are safe on this laptop.', { timeout: 10_000 })
+  await expect(banner).toHaveText('Can’t reach the ordering service — your orders are safe on this laptop.', {
+    timeout: 10_000,
+  })
   await expect(connection).toHaveText('Offline')
   await shoot(page, 'offline-banner.png')
   await page.emulateMedia({ colorScheme: 'dark' })
@@ -115,10 +126,20 @@ test('the sidebar names every section and Alt+1..5 reach them', async ({ page, b
   expect(errors).toEqual([])
 })
 
-test('a sync that refused every item of a catalog says so in the status bar, by the catalog’s name', async ({ page, bridge, service, core }) => {
+test('a sync that refused every item of a catalog says so in the status bar, by the catalog’s name', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   // Every item the service sends has a negative price: the run has no error, and stored no item.
-  service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'badPricing', values: ['negative'], keys: [] })
+  service.current.control.addFault({
+    route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+    type: 'badPricing',
+    values: ['negative'],
+    keys: [],
+  })
   await connectCore(core, service)
   await page.goto(`${bridge.url}#/customers`)
 

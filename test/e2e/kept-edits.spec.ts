@@ -14,16 +14,29 @@ test.describe.configure({ timeout: 60_000 })
 async function draftWithOneLine(core: Parameters<typeof connectCore>[0], service: Parameters<typeof connectCore>[1]) {
   await connectCore(core, service)
   const target = orderable(core, 1)
-  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  const draft = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
   await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
   return { target, draft }
 }
 
-test('the end of the first sync does not move a rep who went on to type a draft', async ({ page, bridge, core, service }) => {
+test('the end of the first sync does not move a rep who went on to type a draft', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const errors = watchConsole(page)
   const { apiKey, apiSecret } = service.current.credentials
   // Item pages are slow, so the first sync is still running while the rep works on a draft.
-  service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 1_500, times: 3 })
+  service.current.control.addFault({
+    route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+    type: 'latency',
+    ms: 1_500,
+    times: 3,
+  })
 
   await page.goto(bridge.url)
   await page.getByLabel('Service address').fill(service.url)
@@ -43,7 +56,9 @@ test('the end of the first sync does not move a rep who went on to type a draft'
 
   // The sync finishes while the rep is still in the PO field.
   await expect.poll(async () => (await coreApi(core, 'getSyncStatus')).running, { timeout: 30_000 }).toBe(false)
-  await expect.poll(async () => (await coreApi(core, 'getSyncStatus')).lastReport?.ok ?? null, { timeout: 10_000 }).toBe(true)
+  await expect
+    .poll(async () => (await coreApi(core, 'getSyncStatus')).lastReport?.ok ?? null, { timeout: 10_000 })
+    .toBe(true)
   // That it finished is said on the screen the rep is on, and the rep stays there, mid-field.
   await expect(page.getByText('First sync finished.')).toBeVisible()
   await expect(page).toHaveURL(new RegExp(`#/drafts/${draft.draft.id}$`))
@@ -53,12 +68,26 @@ test('the end of the first sync does not move a rep who went on to type a draft'
   expect(errors).toEqual([])
 })
 
-test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloading keeps them', async ({ page, bridge, core, service }) => {
+test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloading keeps them', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core, 2)
-  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 12 }, { sku: target.skus[1]!, qty: 3 }] })
+  const draft = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
+  await coreApi(core, 'addDraftLines', {
+    id: draft.draft.id,
+    lines: [
+      { sku: target.skus[0]!, qty: 12 },
+      { sku: target.skus[1]!, qty: 3 },
+    ],
+  })
   const quote = await coreApi(core, 'saveDraftAsQuote', { draftId: draft.draft.id })
 
   await page.goto(`${bridge.url}#/quotes/${quote.id}`)
@@ -86,7 +115,12 @@ test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloa
   expect(errors).toEqual([])
 })
 
-test('a line note, a PO and the new-customer form typed just before a reload are still there after it', async ({ page, bridge, core, service }) => {
+test('a line note, a PO and the new-customer form typed just before a reload are still there after it', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const errors = watchConsole(page)
   const { target, draft } = await draftWithOneLine(core, service)
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
@@ -130,11 +164,19 @@ test('a line note, a PO and the new-customer form typed just before a reload are
   expect(errors).toEqual([])
 })
 
-test('“Save as quote” moves the draft into the quote; converting it gives one draft, and “keep the draft too” is a choice', async ({ page, bridge, core, service }) => {
+test('“Save as quote” moves the draft into the quote; converting it gives one draft, and “keep the draft too” is a choice', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core, 2)
-  const draft = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  const draft = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
   await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 4 }] })
 
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
@@ -151,7 +193,10 @@ test('“Save as quote” moves the draft into the quote; converting it gives on
   expect(drafts[0]!.id).not.toBe(draft.draft.id)
 
   // Asked for, the draft stays beside its quote.
-  const second = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  const second = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
   await coreApi(core, 'addDraftLines', { id: second.draft.id, lines: [{ sku: target.skus[1]!, qty: 1 }] })
   await page.goto(`${bridge.url}#/drafts/${second.draft.id}`)
   await page.getByRole('checkbox', { name: 'Keep the draft too' }).check()
@@ -161,11 +206,19 @@ test('“Save as quote” moves the draft into the quote; converting it gives on
   expect(errors).toEqual([])
 })
 
-test('“New order” for a customer with an open draft asks: continue that draft, or start another, by keyboard', async ({ page, bridge, core, service }) => {
+test('“New order” for a customer with an open draft asks: continue that draft, or start another, by keyboard', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core, 1)
-  const open = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  const open = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
   await coreApi(core, 'addDraftLines', { id: open.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
 
   await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
@@ -200,7 +253,12 @@ test('“New order” for a customer with an open draft asks: continue that draf
   expect(errors).toEqual([])
 })
 
-test('Ctrl+Enter with the cursor still in a line note sends the note as typed', async ({ page, bridge, core, service }) => {
+test('Ctrl+Enter with the cursor still in a line note sends the note as typed', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const errors = watchConsole(page)
   const { target, draft } = await draftWithOneLine(core, service)
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
@@ -239,7 +297,12 @@ function holdReplies(core: TestCore, method: 'updateDraft' | 'updateDraftLine') 
   }
 }
 
-test('typing goes on while saves answer late: an older save’s echo never replaces what was typed since', async ({ page, bridge, core, service }) => {
+test('typing goes on while saves answer late: an older save’s echo never replaces what was typed since', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const errors = watchConsole(page)
   const { target, draft } = await draftWithOneLine(core, service)
   const sku = target.skus[0]!

@@ -6,12 +6,20 @@ test.describe.configure({ timeout: 120_000 })
 // Tall enough that the screenshots show the whole order: the frame scrolls inside, not the page.
 test.use({ viewport: { width: 1280, height: 1200 } })
 
-test('a rep scans, pastes, fixes what the core flags, sends while offline and sees the order sent', async ({ page, bridge, core, service }) => {
+test('a rep scans, pastes, fixes what the core flags, sends while offline and sees the order sent', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const [first, second, third] = world.plain
-  const draft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const draft = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   const id = draft.draft.id
 
   await page.goto(`${bridge.url}#/drafts/${id}`)
@@ -40,7 +48,9 @@ test('a rep scans, pastes, fixes what the core flags, sends while offline and se
   await page.getByRole('button', { name: 'Add pasted lines' }).click()
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveValue('3')
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${third!.sku}`, exact: true })).toHaveValue('4')
-  await expect(page.getByTestId('paste-message')).toContainText('Added 2 of 3 pasted lines. Not in this catalog: BOGUS-1.')
+  await expect(page.getByTestId('paste-message')).toContainText(
+    'Added 2 of 3 pasted lines. Not in this catalog: BOGUS-1.',
+  )
 
   // The core's rules, inline on their lines: below the minimum, and an item not offered ("N/A").
   // One typed after the SKU is below the minimum (a scan alone starts at it).
@@ -50,8 +60,12 @@ test('a rep scans, pastes, fixes what the core flags, sends while offline and se
   await sku.press('Enter')
   const minimumLine = page.locator(`tbody[data-line="${world.minimum.sku}"]`)
   const naLine = page.locator(`tbody[data-line="${world.notOffered.sku}"]`)
-  await expect(minimumLine.locator('[data-severity="error"]')).toContainText(`The minimum order quantity for ${world.minimum.sku} is`)
-  await expect(naLine.locator('[data-severity="error"]')).toContainText(`${world.notOffered.sku} is not offered to price group ${world.priceGroupName}`)
+  await expect(minimumLine.locator('[data-severity="error"]')).toContainText(
+    `The minimum order quantity for ${world.minimum.sku} is`,
+  )
+  await expect(naLine.locator('[data-severity="error"]')).toContainText(
+    `${world.notOffered.sku} is not offered to price group ${world.priceGroupName}`,
+  )
   await expect(naLine.getByRole('cell').nth(5)).toHaveText('—')
 
   // Send refuses while errors stand, and says why.
@@ -84,14 +98,18 @@ test('a rep scans, pastes, fixes what the core flags, sends while offline and se
     .toEqual(['PO-E2E-1', 'Deliver before noon', 'Dock 3', 'Leave at the back door'])
   const checked = await call(core.handlers, 'getDraft', { id })
   expect(checked.sendable).toBe(true)
-  await expect(page.getByTestId('subtotal')).toHaveText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(checked.subTotal))
+  await expect(page.getByTestId('subtotal')).toHaveText(
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(checked.subTotal),
+  )
   await page.screenshot({ path: join(screenshotDir, 'order-entry.png'), fullPage: true })
 
   // Offline: the order is queued, and the screen says it will go when the laptop is online.
   await service.stop()
   await expect.poll(async () => (await call(core.handlers, 'getConnectivity')).online, { timeout: 15_000 }).toBe(false)
   await page.keyboard.press('Control+Enter')
-  await expect(page.getByTestId('send-headline')).toHaveText('Order queued — it will be sent when you’re online', { timeout: 20_000 })
+  await expect(page.getByTestId('send-headline')).toHaveText('Order queued — it will be sent when you’re online', {
+    timeout: 20_000,
+  })
   const queued = await call(core.handlers, 'listOutbox')
   expect(queued).toHaveLength(1)
   expect(queued[0]!.state).not.toBe('sent')
@@ -110,14 +128,28 @@ test('a rep scans, pastes, fixes what the core flags, sends while offline and se
   expect(pageErrors).toEqual([])
 })
 
-test('a reconcile rejection shows on its line; the rep edits the order and it is sent', async ({ page, bridge, core, service }) => {
+test('a reconcile rejection shows on its line; the rep edits the order and it is sent', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const [first, second] = world.plain
-  const draft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const draft = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   const id = draft.draft.id
-  await call(core.handlers, 'addDraftLines', { id, lines: [{ sku: first!.sku, qty: 2 }, { sku: second!.sku, qty: 1 }] })
+  await call(core.handlers, 'addDraftLines', {
+    id,
+    lines: [
+      { sku: first!.sku, qty: 2 },
+      { sku: second!.sku, qty: 1 },
+    ],
+  })
 
   service.current.control.addFault({
     route: 'POST /v1/orderWithItems',
@@ -134,14 +166,18 @@ test('a reconcile rejection shows on its line; the rep edits the order and it is
   await page.goto(`${bridge.url}#/drafts/${id}`)
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveValue('1')
   await page.getByRole('button', { name: 'Send order' }).click()
-  await expect(page.getByTestId('send-headline')).toHaveText('The supplier did not accept this order', { timeout: 30_000 })
+  await expect(page.getByTestId('send-headline')).toHaveText('The supplier did not accept this order', {
+    timeout: 30_000,
+  })
   await expect(page.getByTestId('rejected-lines')).toContainText(`${second!.sku}`)
   await expect(page.getByTestId('rejected-lines')).toContainText(`${second!.sku} is no longer active`)
 
   // Edit: the order comes back as the same draft (same number, same api_guid), the rep removes the line and sends again.
   await page.getByRole('button', { name: 'Edit and fix the order' }).click()
   await expect(page).toHaveURL(new RegExp(`#/drafts/${id}$`))
-  await expect(page.locator(`tbody[data-line="${second!.sku}"]`).getByTestId('supplier-issue')).toContainText(`${second!.sku} is no longer active`)
+  await expect(page.locator(`tbody[data-line="${second!.sku}"]`).getByTestId('supplier-issue')).toContainText(
+    `${second!.sku} is no longer active`,
+  )
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveValue('1')
   await page.getByRole('button', { name: `Remove ${second!.sku}` }).click()
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveCount(0)
@@ -153,11 +189,19 @@ test('a reconcile rejection shows on its line; the rep edits the order and it is
   expect(pageErrors).toEqual([])
 })
 
-test('keyboard: F2 focuses the SKU field, Ctrl+Enter sends, and a changed price must be accepted first', async ({ page, bridge, core, service }) => {
+test('keyboard: F2 focuses the SKU field, Ctrl+Enter sends, and a changed price must be accepted first', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const [first] = world.plain
-  const draft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const draft = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   const id = draft.draft.id
   await call(core.handlers, 'addDraftLines', { id, lines: [{ sku: first!.sku, qty: 1 }] })
 

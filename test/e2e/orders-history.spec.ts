@@ -13,28 +13,54 @@ test.describe.configure({ timeout: 60_000 })
 
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 
-test('the order page shows each line’s price and total, and the service’s totals down to the grand total', async ({ page, bridge, service, core }) => {
+test('the order page shows each line’s price and total, and the service’s totals down to the grand total', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core, 3)
-  const check = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })) })
+  const check = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
+  await coreApi(core, 'addDraftLines', {
+    id: check.draft.id,
+    lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
+  })
   const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
   await coreApi(core, 'flushOutbox')
   await settle(core)
-  const served = service.current.control.ordersByApiGuid(apiGuid)[0] as Record<string, unknown> & { Order_Items: Record<string, number | string>[] }
+  const served = service.current.control.ordersByApiGuid(apiGuid)[0] as Record<string, unknown> & {
+    Order_Items: Record<string, number | string>[]
+  }
   expect(served).toBeTruthy()
 
   await page.goto(`${bridge.url}#/orders/${String(served.guid)}`)
   const lines = page.getByRole('table')
-  await expect(lines.getByRole('columnheader')).toHaveText(['#', 'SKU', 'Item', 'Unit price', 'Qty', 'Line total', 'Note'])
+  await expect(lines.getByRole('columnheader')).toHaveText([
+    '#',
+    'SKU',
+    'Item',
+    'Unit price',
+    'Qty',
+    'Line total',
+    'Note',
+  ])
   for (const line of served.Order_Items) {
     const row = lines.getByRole('row').filter({ hasText: String(line.sku) })
     await expect(row.getByRole('cell').nth(3)).toHaveText(usd.format(Number(line.net_price)))
     await expect(row.getByRole('cell').nth(4)).toHaveText(String(line.qty))
     await expect(row.getByRole('cell').nth(5)).toHaveText(usd.format(Number(line.total)))
   }
-  const total = (label: string) => lines.getByRole('row').filter({ has: page.getByRole('rowheader', { name: label, exact: true }) }).getByRole('cell').first()
+  const total = (label: string) =>
+    lines
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: label, exact: true }) })
+      .getByRole('cell')
+      .first()
   await expect(total('Sub-total')).toHaveText(usd.format(Number(served.sub_total)))
   await expect(total('Tax')).toHaveText(usd.format(Number(served.tax)))
   await expect(total('Shipping')).toHaveText(usd.format(Number(served.shipping)))
@@ -51,7 +77,11 @@ test('the order page shows each line’s price and total, and the service’s to
 
 /** A synthetic history: order i placed i × 6 h after 1 January 09:30, states in turn, 40 customers. */
 function history(count: number): OrderRecord[] {
-  const states = [{ id: 2, name: 'SUBMITTED' }, { id: 8, name: 'SHIPPED' }, { id: 23, name: 'CANCELLED' }]
+  const states = [
+    { id: 2, name: 'SUBMITTED' },
+    { id: 8, name: 'SHIPPED' },
+    { id: 23, name: 'CANCELLED' },
+  ]
   const start = new Date(2026, 0, 1, 9, 30).getTime()
   return Array.from({ length: count }, (_, index) => {
     const state = states[index % 3]!
@@ -63,15 +93,32 @@ function history(count: number): OrderRecord[] {
       po_no: index % 5 === 0 ? `PO-${70000 + index}` : null,
       order_state_id: state.id,
       Order_State: { id: state.id, guid: '', name: state.name },
-      Vendor: { id: 800_000 + (index % 40), guid: `10000000-0000-4000-8000-${String(index % 40).padStart(12, '0')}`, name: `Harbor Café ${index % 40}` },
-      sub_total: 100, tax: 8.25, shipping: 15, labor: 0, other: 0, discount: 0, discount_total: 0, grand_total: 123.25,
-      created_at: at, updated_at: at,
+      Vendor: {
+        id: 800_000 + (index % 40),
+        guid: `10000000-0000-4000-8000-${String(index % 40).padStart(12, '0')}`,
+        name: `Harbor Café ${index % 40}`,
+      },
+      sub_total: 100,
+      tax: 8.25,
+      shipping: 15,
+      labor: 0,
+      other: 0,
+      discount: 0,
+      discount_total: 0,
+      grand_total: 123.25,
+      created_at: at,
+      updated_at: at,
       Order_Items: [{ id: 1, item_no: 1, sku: 'DPR-10001', name: 'Dark roast', qty: 3, catalog_item_id: 9 }],
     } as unknown as OrderRecord
   })
 }
 
-test('the orders list is searched and filtered in the core, with 2,000 orders', async ({ page, bridge, service, core }, testInfo) => {
+test('the orders list is searched and filtered in the core, with 2,000 orders', async ({
+  page,
+  bridge,
+  service,
+  core,
+}, testInfo) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   core.sync.store.applyOrders(history(2000), { listingId: null, serverTime: null })
@@ -85,7 +132,11 @@ test('the orders list is searched and filtered in the core, with 2,000 orders', 
 
   // Keystroke to the matching row on screen, with 2,000 orders and more behind it: figures, printed.
   const timings: number[] = []
-  for (const [query, expected] of [['HX-11234', 1], ['PO-71235', 1], ['harbor café 17', 50]] as const) {
+  for (const [query, expected] of [
+    ['HX-11234', 1],
+    ['PO-71235', 1],
+    ['harbor café 17', 50],
+  ] as const) {
     const started = Date.now()
     await search.fill(query)
     await expect(count).toHaveText(expected === 1 ? '1 order matches' : `${expected} orders match`)
@@ -124,12 +175,23 @@ test('the orders list is searched and filtered in the core, with 2,000 orders', 
   expect(errors).toEqual([])
 })
 
-test('an order sent from this laptop is listed once, at one total, and a search that hides it hides it everywhere', async ({ page, bridge, service, core }) => {
+test('an order sent from this laptop is listed once, at one total, and a search that hides it hides it everywhere', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core, 2)
-  const check = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })) })
+  const check = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
+  await coreApi(core, 'addDraftLines', {
+    id: check.draft.id,
+    lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
+  })
   await coreApi(core, 'updateDraft', { id: check.draft.id, changes: { poNo: 'PO-ONCE-7' } })
   const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
   await coreApi(core, 'flushOutbox')
@@ -137,7 +199,9 @@ test('an order sent from this laptop is listed once, at one total, and a search 
   const served = service.current.control.ordersByApiGuid(apiGuid)[0] as Record<string, unknown>
   const grandTotal = usd.format(Number(served.grand_total))
   // The service may answer a guid in capitals; the history keeps what it was given.
-  core.db.prepare('UPDATE orders SET guid = upper(guid), api_guid = upper(api_guid) WHERE lower(guid) = lower(?)').run(String(served.guid))
+  core.db
+    .prepare('UPDATE orders SET guid = upper(guid), api_guid = upper(api_guid) WHERE lower(guid) = lower(?)')
+    .run(String(served.guid))
 
   const box = page.getByRole('region', { name: 'Sent from this laptop, not yet in the synced history' })
   const search = page.getByRole('searchbox', { name: 'Search' })

@@ -10,7 +10,12 @@ import { connectCore, coreApi, expect, orderable, queueOrder, settle, shoot, wat
 test.describe.configure({ timeout: 60_000 })
 const orderRoute = 'POST /v1/orderWithItems'
 
-test('a refused retry of an order whose answer was lost says "may already have it", and offers no Edit or Discard', async ({ page, bridge, service, core }) => {
+test('a refused retry of an order whose answer was lost says "may already have it", and offers no Edit or Discard', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core)
@@ -20,8 +25,15 @@ test('a refused retry of an order whose answer was lost says "may already have i
   const apiGuid = await queueOrder(core, target)
   await settle(core)
   control.addFault({
-    route: orderRoute, type: 'status', status: 400, times: 1,
-    body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'INSUFFICIENT_INVENTORY', line: 0, message: 'Only 0 available' }] },
+    route: orderRoute,
+    type: 'status',
+    status: 400,
+    times: 1,
+    body: {
+      message: 'Order could not be reconciled',
+      code: 'RECONCILE_ERRORS',
+      errors: [{ type: 'INSUFFICIENT_INVENTORY', line: 0, message: 'Only 0 available' }],
+    },
   })
   const listDown = control.addFault({ route: 'GET /v1/orders', type: 'status', status: 503 })
   await coreApi(core, 'retryOutbox', { apiGuid })
@@ -29,7 +41,9 @@ test('a refused retry of an order whose answer was lost says "may already have i
   await settle(core)
 
   await page.goto(`${bridge.url}#/outbox`)
-  const entry = page.getByRole('list', { name: 'Outbox entries' }).getByRole('article', { name: `${target.customerName}: Needs attention` })
+  const entry = page
+    .getByRole('list', { name: 'Outbox entries' })
+    .getByRole('article', { name: `${target.customerName}: Needs attention` })
   await expect(entry.getByRole('note')).toContainText('The supplier may already have this order; checking.')
   await expect(entry.getByRole('button', { name: 'Edit' })).toHaveCount(0)
   await expect(entry.getByRole('button', { name: 'Discard' })).toHaveCount(0)
@@ -38,7 +52,9 @@ test('a refused retry of an order whose answer was lost says "may already have i
   // Retry now asks the supplier again with the same key: it answers with the order it already has.
   control.removeFault(listDown)
   await entry.getByRole('button', { name: 'Retry now' }).click()
-  await expect(page.getByRole('list', { name: 'Outbox entries' }).getByRole('article', { name: `${target.customerName}: Sent` })).toBeVisible({ timeout: 15_000 })
+  await expect(
+    page.getByRole('list', { name: 'Outbox entries' }).getByRole('article', { name: `${target.customerName}: Sent` }),
+  ).toBeVisible({ timeout: 15_000 })
   expect(control.ordersByApiGuid(apiGuid)).toHaveLength(1)
   expect(errors).toEqual([])
 })

@@ -16,8 +16,15 @@ test('every state on its line; retry now sends it; discard asks first', async ({
   const control = service.current.control
 
   control.addFault({
-    route: orderRoute, type: 'status', status: 400, times: 1,
-    body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }] },
+    route: orderRoute,
+    type: 'status',
+    status: 400,
+    times: 1,
+    body: {
+      message: 'Order could not be reconciled',
+      code: 'RECONCILE_ERRORS',
+      errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
+    },
   })
   await queueOrder(core, target)
   await coreApi(core, 'flushOutbox')
@@ -73,7 +80,12 @@ test('every state on its line; retry now sends it; discard asks first', async ({
   expect(errors).toEqual([])
 })
 
-test('an order queued while the service is down waits, then goes with its number when it returns', async ({ page, bridge, service, core }) => {
+test('an order queued while the service is down waits, then goes with its number when it returns', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const target = orderable(core)
@@ -86,7 +98,9 @@ test('an order queued while the service is down waits, then goes with its number
   const status = page.getByRole('contentinfo', { name: 'Status' })
   await expect(status).toContainText('1 waiting to send')
   const entries = page.getByRole('list', { name: 'Outbox entries' })
-  await expect(entries.getByRole('article', { name: new RegExp(`${target.customerName}: (Queued|Retrying)`) })).toBeVisible()
+  await expect(
+    entries.getByRole('article', { name: new RegExp(`${target.customerName}: (Queued|Retrying)`) }),
+  ).toBeVisible()
 
   await service.start()
   await expect(entries.getByRole('article', { name: `${target.customerName}: Sent` })).toBeVisible({ timeout: 15_000 })

@@ -23,7 +23,10 @@ const percentile = (values: number[], p: number) => {
 }
 const round = (n: number) => Math.round(n * 10) / 10
 
-test('100,000 items: each query shows its results and the full list scrolls to the last row; keystroke and frame figures printed', async ({ page, bench }, testInfo) => {
+test('100,000 items: each query shows its results and the full list scrolls to the last row; keystroke and frame figures printed', async ({
+  page,
+  bench,
+}, testInfo) => {
   /** Prints a figure and attaches it to the test's report. */
   const figure = (type: string, description: string) => {
     console.log(`${type}: ${description}`)
@@ -34,13 +37,27 @@ test('100,000 items: each query shows its results and the full list scrolls to t
   const catalogs = await call(core.handlers, 'listCatalogs')
   const totalItems = catalogs.reduce((sum, c) => sum + c.itemCount, 0)
   const biggest = [...catalogs].sort((a, b) => b.itemCount - a.itemCount)[0]!
-  figure('bench data', `${totalItems} items in ${catalogs.length} catalogs (largest "${biggest.name}": ${biggest.itemCount}); full sync into a fresh core took ${(syncMs / 1000).toFixed(1)} s`)
+  figure(
+    'bench data',
+    `${totalItems} items in ${catalogs.length} catalogs (largest "${biggest.name}": ${biggest.itemCount}); full sync into a fresh core took ${(syncMs / 1000).toFixed(1)} s`,
+  )
 
   // Queries a rep would type: words, a two-word phrase, a SKU, a UPC, a broad prefix, a miss.
   const listed = (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1 })).total!
-  const sample = async (offset: number) => (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1, offset })).items[0]!
-  const [a, b, c, d] = await Promise.all([sample(Math.floor(listed / 2)), sample(Math.floor(listed / 5)), sample(Math.floor(listed * 0.8)), sample(17)])
-  const words = (name: string) => name.toLowerCase().replace(/[^a-z0-9 ]/g, ' ').split(/\s+/).filter((w) => w.length > 2)
+  const sample = async (offset: number) =>
+    (await call(core.handlers, 'searchCatalogItems', { catalogGuid: biggest.guid, limit: 1, offset })).items[0]!
+  const [a, b, c, d] = await Promise.all([
+    sample(Math.floor(listed / 2)),
+    sample(Math.floor(listed / 5)),
+    sample(Math.floor(listed * 0.8)),
+    sample(17),
+  ])
+  const words = (name: string) =>
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9 ]/g, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 2)
   const queries = [
     words(a.name)[0]!,
     words(b.name).slice(0, 2).join(' '),
@@ -66,7 +83,11 @@ test('100,000 items: each query shows its results and the full list scrolls to t
     document.querySelector('[data-search]')!.addEventListener('input', () => (w.__lastInput = performance.now()))
     const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
     new MutationObserver(() => {
-      const mark = { q: el.dataset.resultsFor ?? '', at: performance.now() } as { q: string; at: number; painted?: number }
+      const mark = { q: el.dataset.resultsFor ?? '', at: performance.now() } as {
+        q: string
+        at: number
+        painted?: number
+      }
       w.__shown.push(mark)
       requestAnimationFrame(() => (mark.painted = performance.now()))
     }).observe(el, { attributes: true, attributeFilter: ['data-results-for'] })
@@ -89,7 +110,10 @@ test('100,000 items: each query shows its results and the full list scrolls to t
   }
   const rendered = latencies.map((l) => l.ms)
   const painted = latencies.map((l) => l.paintedMs)
-  figure('keystroke → results rendered (ms)', latencies.map((l) => `"${l.query}" ${l.ms} (painted ${l.paintedMs}, ${l.total} hits)`).join('; '))
+  figure(
+    'keystroke → results rendered (ms)',
+    latencies.map((l) => `"${l.query}" ${l.ms} (painted ${l.paintedMs}, ${l.total} hits)`).join('; '),
+  )
   figure(
     'keystroke → results',
     `p50 ${percentile(rendered, 50)} ms, max ${Math.max(...rendered)} ms; to the next painted frame: p50 ${percentile(painted, 50)} ms, p95 ${percentile(painted, 95)} ms, max ${Math.max(...painted)} ms (target ${KEYSTROKE_TARGET_MS} ms)`,
@@ -157,8 +181,23 @@ test('100,000 items: each query shows its results and the full list scrolls to t
         largestCatalog: biggest.itemCount,
         listedInLargest: listed,
         syncMs,
-        keystroke: { latencies, p50: percentile(rendered, 50), max: Math.max(...rendered), paintedP50: percentile(painted, 50), paintedP95: percentile(painted, 95), paintedMax: Math.max(...painted) },
-        scroll: { durationMs: round(scroll.durationMs), frames: scroll.frames, p50: round(percentile(scroll.gaps, 50)), p95: round(percentile(scroll.gaps, 95)), max: round(maxGap), over50, longTasks: scroll.longTasks.length },
+        keystroke: {
+          latencies,
+          p50: percentile(rendered, 50),
+          max: Math.max(...rendered),
+          paintedP50: percentile(painted, 50),
+          paintedP95: percentile(painted, 95),
+          paintedMax: Math.max(...painted),
+        },
+        scroll: {
+          durationMs: round(scroll.durationMs),
+          frames: scroll.frames,
+          p50: round(percentile(scroll.gaps, 50)),
+          p95: round(percentile(scroll.gaps, 95)),
+          max: round(maxGap),
+          over50,
+          longTasks: scroll.longTasks.length,
+        },
       },
       null,
       2,
@@ -186,9 +225,16 @@ test('100,000 items: a one-letter search paints its rows first, then says "10,00
     const w = window as unknown as { __events: string[] }
     w.__events = []
     const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
-    new MutationObserver(() => w.__events.push(`rows:${el.dataset.resultsFor ?? ''}`)).observe(el, { attributes: true, attributeFilter: ['data-results-for'] })
+    new MutationObserver(() => w.__events.push(`rows:${el.dataset.resultsFor ?? ''}`)).observe(el, {
+      attributes: true,
+      attributeFilter: ['data-results-for'],
+    })
     const metaEl = document.querySelector('.meta')!
-    new MutationObserver(() => w.__events.push(`meta:${metaEl.textContent ?? ''}`)).observe(metaEl, { childList: true, subtree: true, characterData: true })
+    new MutationObserver(() => w.__events.push(`meta:${metaEl.textContent ?? ''}`)).observe(metaEl, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+    })
   })
   await page.getByLabel('Search catalog').pressSequentially('s')
   await expect(meta).toContainText('10,000+ items')
@@ -218,9 +264,14 @@ test('bench data: keystroke to the next cell of a family grid; figure printed', 
     )
     .get()!
   const customer = core.db
-    .prepare<[], { guid: string }>('SELECT guid FROM customers WHERE active = 1 AND deleted_at IS NULL AND lock_catalog_id IS NULL ORDER BY id LIMIT 1')
+    .prepare<[], { guid: string }>(
+      'SELECT guid FROM customers WHERE active = 1 AND deleted_at IS NULL AND lock_catalog_id IS NULL ORDER BY id LIMIT 1',
+    )
     .get()!
-  const draft = await call(core.handlers, 'createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
+  const draft = await call(core.handlers, 'createDraft', {
+    customerGuid: customer.guid,
+    catalogGuid: parent.catalog_guid,
+  })
   await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   const box = page.getByLabel('SKU or barcode')
@@ -229,9 +280,13 @@ test('bench data: keystroke to the next cell of a family grid; figure printed', 
   await page.evaluate(() => {
     const w = window as unknown as { __enterAt: number; __opened: number | null }
     w.__opened = null
-    document.addEventListener('keydown', (event) => event.key === 'Enter' && (w.__enterAt = performance.now()), { capture: true, once: true })
+    document.addEventListener('keydown', (event) => event.key === 'Enter' && (w.__enterAt = performance.now()), {
+      capture: true,
+      once: true,
+    })
     document.addEventListener('focusin', (event) => {
-      if ((event.target as HTMLElement).closest('[data-testid="family-grid"]') && w.__opened === null) w.__opened = performance.now() - w.__enterAt
+      if ((event.target as HTMLElement).closest('[data-testid="family-grid"]') && w.__opened === null)
+        w.__opened = performance.now() - w.__enterAt
     })
   })
   await box.press('Enter')
@@ -249,7 +304,18 @@ test('bench data: keystroke to the next cell of a family grid; figure printed', 
     document.addEventListener('focusin', () => w.__focus.push(performance.now() - w.__keyAt))
   })
   // Across the first row and back, down and up: every move lands on a field.
-  const keys = ['ArrowRight', 'ArrowRight', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'Tab', 'ArrowLeft', 'ArrowDown', 'ArrowUp', 'ArrowRight']
+  const keys = [
+    'ArrowRight',
+    'ArrowRight',
+    'ArrowLeft',
+    'ArrowDown',
+    'ArrowUp',
+    'Tab',
+    'ArrowLeft',
+    'ArrowDown',
+    'ArrowUp',
+    'ArrowRight',
+  ]
   for (const key of keys) await page.keyboard.press(key)
   await page.waitForTimeout(50)
   const moves = await page.evaluate(() => (window as unknown as { __focus: number[] }).__focus)

@@ -9,7 +9,12 @@ test.describe.configure({ timeout: 90_000 })
  * applies there and why, and prices the rows by it, as the draft does (before, every row read
  * "Key Account prices · Not offered" while the draft priced them at Retail).
  */
-test('catalog: a customer whose group is not a price group of this catalog sees the main group, and why', async ({ page, bridge, core, service }) => {
+test('catalog: a customer whose group is not a price group of this catalog sees the main group, and why', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const found = core.db
@@ -21,14 +26,22 @@ test('catalog: a customer whose group is not a price group of this catalog sees 
        LIMIT 1`,
     )
     .get()!
-  const expected = await call(core.handlers, 'searchCatalogItems', { catalogGuid: found.catalogGuid, customerGuid: found.customerGuid, limit: 5 })
+  const expected = await call(core.handlers, 'searchCatalogItems', {
+    catalogGuid: found.catalogGuid,
+    customerGuid: found.customerGuid,
+    limit: 5,
+  })
   const priced = expected.items.find((item) => item.offered && item.price !== null)!
 
   await page.goto(`${bridge.url}#/catalog?customer=${found.customerGuid}&catalog=${found.catalogGuid}`)
   await expect(page.getByTestId('catalog-context')).toContainText(`Prices for ${found.customerName}`)
-  await expect(page.getByTestId('price-group-note')).toHaveText(`${expected.priceGroupName} prices: ${found.groupName} is not a price group of this catalog`)
+  await expect(page.getByTestId('price-group-note')).toHaveText(
+    `${expected.priceGroupName} prices: ${found.groupName} is not a price group of this catalog`,
+  )
   const row = page.getByTestId('catalog-scroller').getByRole('row').filter({ hasText: priced.sku }).first()
-  await expect(row).toContainText(new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(priced.price!))
+  await expect(row).toContainText(
+    new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(priced.price!),
+  )
   await page.screenshot({ path: join(screenshotDir, 'catalog-foreign-price-group.png') })
   expect(pageErrors).toEqual([])
 })

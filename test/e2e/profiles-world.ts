@@ -47,7 +47,9 @@ export async function startProfilesWorld(): Promise<ProfilesWorld> {
   }
   await connect(mainService)
   const mainId = manager.onScreen().profile.id
-  const secondId = (await api('addProfile', { name: 'Coastal' })).profiles.find((profile) => profile.name === 'Coastal')!.id
+  const secondId = (await api('addProfile', { name: 'Coastal' })).profiles.find(
+    (profile) => profile.name === 'Coastal',
+  )!.id
   await api('switchProfile', { id: secondId })
   await connect(secondService)
   await api('switchProfile', { id: mainId })

@@ -18,15 +18,24 @@ const test = base.extend<{ world: ProfilesWorld }>({
 
 test.describe.configure({ timeout: 60_000 })
 
-test('switch profiles from the keyboard mid-draft; the draft is intact on return; counts; removal refused', async ({ page, world }) => {
+test('switch profiles from the keyboard mid-draft; the draft is intact on return; counts; removal refused', async ({
+  page,
+  world,
+}) => {
   const errors = watchConsole(page)
   await page.setViewportSize({ width: 1280, height: 720 })
   // An order waits in Coastal: its double is away.
   await world.api('switchProfile', { id: world.second.id })
   await world.second.service.stop()
   const coastalTarget = world.orderable()
-  const coastalDraft = await world.api('createDraft', { customerGuid: coastalTarget.customerGuid, catalogGuid: coastalTarget.catalogGuid })
-  await world.api('addDraftLines', { id: coastalDraft.draft.id, lines: coastalTarget.skus.map((sku) => ({ sku, qty: 1 })) })
+  const coastalDraft = await world.api('createDraft', {
+    customerGuid: coastalTarget.customerGuid,
+    catalogGuid: coastalTarget.catalogGuid,
+  })
+  await world.api('addDraftLines', {
+    id: coastalDraft.draft.id,
+    lines: coastalTarget.skus.map((sku) => ({ sku, qty: 1 })),
+  })
   await world.api('sendDraft', { id: coastalDraft.draft.id })
   await world.api('switchProfile', { id: world.main.id })
 
@@ -82,7 +91,9 @@ test('switch profiles from the keyboard mid-draft; the draft is intact on return
   await expect(dialog).toBeVisible()
   await shoot(page, 'profiles-remove-confirm.png')
   await dialog.getByRole('button', { name: 'Remove profile' }).click()
-  await expect(page.getByTestId('profiles-error')).toContainText("The profile 'Coastal' still has 1 unsent order; send or discard it first")
+  await expect(page.getByTestId('profiles-error')).toContainText(
+    "The profile 'Coastal' still has 1 unsent order; send or discard it first",
+  )
   await expect(panel).toContainText('Coastal')
   await shoot(page, 'profiles-remove-refused.png')
 
@@ -106,7 +117,10 @@ test('switch profiles from the keyboard mid-draft; the draft is intact on return
   expect(errors).toEqual([])
 })
 
-test('a profile added in Settings comes on screen to be connected; one without orders is removed after confirmation', async ({ page, world }) => {
+test('a profile added in Settings comes on screen to be connected; one without orders is removed after confirmation', async ({
+  page,
+  world,
+}) => {
   const errors = watchConsole(page)
   await page.goto(`${world.bridge.url}#/settings`)
   const panel = page.getByTestId('profiles-panel')

@@ -41,16 +41,25 @@ async function reflowProblems(page: Page): Promise<string[]> {
     const problems: string[] = []
     const where = (element: Element): string => {
       const parts: string[] = []
-      for (let node: Element | null = element; node && parts.length < 3 && node !== document.body; node = node.parentElement) {
+      for (
+        let node: Element | null = element;
+        node && parts.length < 3 && node !== document.body;
+        node = node.parentElement
+      ) {
         const id = node.id ? `#${node.id}` : ''
-        const classes = [...node.classList].filter((name) => !name.startsWith('router-link')).slice(0, 2).map((name) => `.${name}`).join('')
+        const classes = [...node.classList]
+          .filter((name) => !name.startsWith('router-link'))
+          .slice(0, 2)
+          .map((name) => `.${name}`)
+          .join('')
         parts.unshift(`${node.tagName.toLowerCase()}${id}${classes}`)
       }
       const text = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40)
       return `${parts.join(' > ')}${text ? ` “${text}”` : ''}`
     }
     const scrolling = document.scrollingElement!
-    if (scrolling.scrollWidth > scrolling.clientWidth + tolerance) problems.push(`page scrolls sideways (${scrolling.scrollWidth} > ${scrolling.clientWidth})`)
+    if (scrolling.scrollWidth > scrolling.clientWidth + tolerance)
+      problems.push(`page scrolls sideways (${scrolling.scrollWidth} > ${scrolling.clientWidth})`)
     const canvas = document.createElement('canvas').getContext('2d')!
     for (const element of document.querySelectorAll<HTMLElement>('body *')) {
       const rect = element.getBoundingClientRect()
@@ -62,15 +71,25 @@ async function reflowProblems(page: Page): Promise<string[]> {
       if (sideways && (style.overflowX === 'auto' || style.overflowX === 'scroll')) {
         // Name the innermost box that sticks out, which is what needs fixing.
         const edge = element.getBoundingClientRect().left + element.clientWidth + tolerance
-        const culprit = [...element.querySelectorAll('*')].filter((inner) => inner.getBoundingClientRect().right > edge && inner.getBoundingClientRect().width > 0).pop()
-        problems.push(`scrolls sideways: ${where(element)} (${element.scrollWidth} > ${element.clientWidth})${culprit ? `, sticking out: ${where(culprit)}` : ''}`)
+        const culprit = [...element.querySelectorAll('*')]
+          .filter((inner) => inner.getBoundingClientRect().right > edge && inner.getBoundingClientRect().width > 0)
+          .pop()
+        problems.push(
+          `scrolls sideways: ${where(element)} (${element.scrollWidth} > ${element.clientWidth})${culprit ? `, sticking out: ${where(culprit)}` : ''}`,
+        )
       }
       const hides = (overflow: string) => overflow === 'hidden' || overflow === 'clip'
       // A title carries the whole text of a box made to ellipsize.
       if (text && !element.title && hides(style.overflowX) && sideways) {
         problems.push(`text cut off: ${where(element)} (${element.scrollWidth} > ${element.clientWidth})`)
       }
-      if (text && !element.title && hides(style.overflowY) && element.scrollHeight > element.clientHeight + tolerance && style.overflowY !== style.overflowX) {
+      if (
+        text &&
+        !element.title &&
+        hides(style.overflowY) &&
+        element.scrollHeight > element.clientHeight + tolerance &&
+        style.overflowY !== style.overflowX
+      ) {
         problems.push(`text cut off below: ${where(element)} (${element.scrollHeight} > ${element.clientHeight})`)
       }
       if (element instanceof HTMLInputElement && element.placeholder && !element.value) {
@@ -78,7 +97,10 @@ async function reflowProblems(page: Page): Promise<string[]> {
         const room = element.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
         // A search field's clear button takes room from the text too.
         const needed = canvas.measureText(element.placeholder).width
-        if (needed > room + tolerance) problems.push(`placeholder cut off: ${where(element)} “${element.placeholder}” (${Math.ceil(needed)} > ${Math.floor(room)})`)
+        if (needed > room + tolerance)
+          problems.push(
+            `placeholder cut off: ${where(element)} “${element.placeholder}” (${Math.ceil(needed)} > ${Math.floor(room)})`,
+          )
       }
     }
     return problems
@@ -103,8 +125,15 @@ for (const layout of layouts) {
       const target = orderable(core)
       // The outbox holds a rejected order, with the supplier's reason, and a sent one.
       service.current.control.addFault({
-        route: 'POST /v1/orderWithItems', type: 'status', status: 400, times: 1,
-        body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }] },
+        route: 'POST /v1/orderWithItems',
+        type: 'status',
+        status: 400,
+        times: 1,
+        body: {
+          message: 'Order could not be reconciled',
+          code: 'RECONCILE_ERRORS',
+          errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
+        },
       })
       await queueOrder(core, target)
       await coreApi(core, 'flushOutbox')
@@ -116,13 +145,20 @@ for (const layout of layouts) {
       const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
       // After Send: the order shipped in part, the rest backordered, so its page has every column,
       // the timeline and a related order, and the Orders list a changed mark.
-      service.current.control.fulfilOrder(orders[0]!.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 1 }], backorderRest: true })
+      service.current.control.fulfilOrder(orders[0]!.guid, {
+        kind: 'ship',
+        lines: [{ itemNo: 1, qty: 1 }],
+        backorderRest: true,
+      })
       await coreApi(core, 'syncNow', {})
 
       // A draft whose lines show every column and every kind of problem: a line not offered to the
       // customer's group, one under its minimum, and plain ones with notes.
       const world = await findOrderWorld(core.handlers)
-      const draft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+      const draft = await call(core.handlers, 'createDraft', {
+        customerGuid: world.customer.guid,
+        catalogGuid: world.catalogGuid,
+      })
       await call(core.handlers, 'addDraftLines', {
         id: draft.draft.id,
         lines: [
@@ -131,8 +167,14 @@ for (const layout of layouts) {
           { catalogItemGuid: world.minimum.guid, qty: 1 },
         ],
       })
-      const quoteDraft = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
-      await call(core.handlers, 'addDraftLines', { id: quoteDraft.draft.id, lines: world.plain.slice(0, 3).map((item) => ({ catalogItemGuid: item.guid, qty: 12 })) })
+      const quoteDraft = await call(core.handlers, 'createDraft', {
+        customerGuid: world.customer.guid,
+        catalogGuid: world.catalogGuid,
+      })
+      await call(core.handlers, 'addDraftLines', {
+        id: quoteDraft.draft.id,
+        lines: world.plain.slice(0, 3).map((item) => ({ catalogItemGuid: item.guid, qty: 12 })),
+      })
       const quote = await call(core.handlers, 'saveDraftAsQuote', { draftId: quoteDraft.draft.id })
 
       const screens: [string, string][] = [
@@ -166,9 +208,14 @@ for (const layout of layouts) {
           const share = await contentShare(page)
           // At 200% the status bar took 66 px of 360 and the sidebar 200 of 640: the frame is chrome,
           // the screen is the work.
-          if (layout.compact && share.width < 0.97) problems.push(`${scheme} ${screen}: the content has ${Math.round(share.width * 100)}% of the width`)
-          if (layout.compact && share.status > 36) problems.push(`${scheme} ${screen}: the status bar is ${Math.round(share.status)} px tall, more than one line`)
-          if (share.height < 0.6) problems.push(`${scheme} ${screen}: the content has ${Math.round(share.height * 100)}% of the height`)
+          if (layout.compact && share.width < 0.97)
+            problems.push(`${scheme} ${screen}: the content has ${Math.round(share.width * 100)}% of the width`)
+          if (layout.compact && share.status > 36)
+            problems.push(
+              `${scheme} ${screen}: the status bar is ${Math.round(share.status)} px tall, more than one line`,
+            )
+          if (share.height < 0.6)
+            problems.push(`${scheme} ${screen}: the content has ${Math.round(share.height * 100)}% of the height`)
           await page.screenshot({ path: join(screenshotDir, `reflow-${layout.name}-${scheme}-${screen}.png`) })
           // The lines of a draft, an order or a quote are below the fold in a small window: look at them too.
           const lines = page.locator('main table, main [role="table"]').first()
@@ -187,7 +234,12 @@ for (const layout of layouts) {
 test.describe('the compact frame', () => {
   test.use({ viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 })
 
-  test('at 200% the sections sit behind a menu button that works by keyboard', async ({ page, bridge, service, core }) => {
+  test('at 200% the sections sit behind a menu button that works by keyboard', async ({
+    page,
+    bridge,
+    service,
+    core,
+  }) => {
     await connectCore(core, service)
     await page.goto(`${bridge.url}#/customers`)
     await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible()

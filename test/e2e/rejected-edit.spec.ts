@@ -11,15 +11,29 @@ import { shootAtLaptopSizes } from './workspace'
 test.describe.configure({ timeout: 60_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('the supplier’s line message survives Edit and goes when the line is fixed', async ({ page, bridge, core, service }) => {
+test('the supplier’s line message survives Edit and goes when the line is fixed', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const [first, second] = world.plain
-  const created = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const created = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   const id = created.draft.id
   const apiGuid = created.draft.apiGuid
-  await call(core.handlers, 'addDraftLines', { id, lines: [{ sku: first!.sku, qty: 2 }, { sku: second!.sku, qty: 1 }] })
+  await call(core.handlers, 'addDraftLines', {
+    id,
+    lines: [
+      { sku: first!.sku, qty: 2 },
+      { sku: second!.sku, qty: 1 },
+    ],
+  })
 
   const lineMessage = `${second!.sku} is not offered to price group ${world.priceGroupName}`
   service.current.control.addFault({
@@ -27,7 +41,11 @@ test('the supplier’s line message survives Edit and goes when the line is fixe
     type: 'status',
     status: 400,
     times: 1,
-    body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_NOT_OFFERED', line: 1, sku: second!.sku, message: lineMessage }] },
+    body: {
+      message: 'Order could not be reconciled',
+      code: 'RECONCILE_ERRORS',
+      errors: [{ type: 'ITEM_NOT_OFFERED', line: 1, sku: second!.sku, message: lineMessage }],
+    },
   })
   await call(core.handlers, 'sendDraft', { id })
   await call(core.handlers, 'flushOutbox')
@@ -48,7 +66,9 @@ test('the supplier’s line message survives Edit and goes when the line is fixe
   const rejectedLine = page.locator(`tbody[data-line="${second!.sku}"]`)
   await expect(rejectedLine.getByTestId('supplier-issue')).toContainText(lineMessage)
   await expect(page.locator(`tbody[data-line="${first!.sku}"]`).getByTestId('supplier-issue')).toHaveCount(0)
-  await expect(page.getByRole('list', { name: 'Problems with the order' })).toContainText('Order could not be reconciled')
+  await expect(page.getByRole('list', { name: 'Problems with the order' })).toContainText(
+    'Order could not be reconciled',
+  )
   await shootAtLaptopSizes(page, 'order-rejected-edit')
 
   // Changing the line the supplier objected to takes its message away.
@@ -61,7 +81,9 @@ test('the supplier’s line message survives Edit and goes when the line is fixe
   // Every line fixed, the order's own message stays, said as what it is: about the version sent.
   const orderLevel = page.getByRole('list', { name: 'Problems with the order' })
   await expect(orderLevel).toContainText('Order could not be reconciled')
-  await expect(orderLevel).toContainText('The supplier said this about the version that was sent. Sending again asks them again.')
+  await expect(orderLevel).toContainText(
+    'The supplier said this about the version that was sent. Sending again asks them again.',
+  )
   await expect(page.locator('#send-summary')).toContainText('1 message from the supplier about the version sent')
 
   // Send asks the supplier again, with the same key: one order on the service.

@@ -11,7 +11,12 @@ import { call, collectPageErrors, findOrderWorld } from './support'
 test.describe.configure({ timeout: 180_000 })
 test.use({ viewport: { width: 1280, height: 1100 } })
 
-test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline, sent, rejected and fixed', async ({ page, bridge, core, service }) => {
+test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline, sent, rejected and fixed', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   const shot = (name: string) => page.screenshot({ path: join(screenshotDir, `rep-day-${name}.png`), fullPage: true })
   const { apiKey, apiSecret } = service.current.credentials
@@ -34,7 +39,10 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
   const world = await findOrderWorld(core.handlers)
   const [first, second, third, fourth] = world.plain
   await page.getByLabel('Search customers').fill(world.customer.name.split(' ').slice(0, 2).join(' '))
-  await page.getByRole('link', { name: new RegExp(world.customer.name) }).first().click()
+  await page
+    .getByRole('link', { name: new RegExp(world.customer.name) })
+    .first()
+    .click()
   await expect(page.getByRole('heading', { name: world.customer.name, level: 1 })).toBeVisible()
   await page.getByRole('button', { name: 'New order' }).click()
   await expect(page).toHaveURL(/#\/drafts\/\d+/)
@@ -63,8 +71,12 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
   await sku.press('Enter')
   await sku.fill(world.notOffered.sku)
   await sku.press('Enter')
-  await expect(page.locator(`tbody[data-line="${world.minimum.sku}"] [data-severity="error"]`)).toContainText('minimum order quantity')
-  await expect(page.locator(`tbody[data-line="${world.notOffered.sku}"] [data-severity="error"]`)).toContainText('is not offered to price group')
+  await expect(page.locator(`tbody[data-line="${world.minimum.sku}"] [data-severity="error"]`)).toContainText(
+    'minimum order quantity',
+  )
+  await expect(page.locator(`tbody[data-line="${world.notOffered.sku}"] [data-severity="error"]`)).toContainText(
+    'is not offered to price group',
+  )
   await shot('3-order-checks')
   const minimumQty = page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })
   await minimumQty.fill(String(world.minimum.minOrderQty))
@@ -74,11 +86,17 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
 
   // The service goes away: the banner says so, and Send queues the order on the laptop.
   await service.stop()
-  await expect(page.getByRole('alert').filter({ hasText: 'Can’t reach the ordering service — your orders are safe on this laptop.' })).toBeVisible({
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: 'Can’t reach the ordering service — your orders are safe on this laptop.' }),
+  ).toBeVisible({
     timeout: 15_000,
   })
   await page.getByRole('button', { name: 'Send order' }).click()
-  await expect(page.getByTestId('send-headline')).toHaveText('Order queued — it will be sent when you’re online', { timeout: 20_000 })
+  await expect(page.getByTestId('send-headline')).toHaveText('Order queued — it will be sent when you’re online', {
+    timeout: 20_000,
+  })
   await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('1 waiting to send')
   await shot('4-queued-offline')
 
@@ -104,10 +122,16 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
     type: 'status',
     status: 400,
     times: 1,
-    body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 1, sku: second!.sku, message: `${second!.sku} is no longer active` }] },
+    body: {
+      message: 'Order could not be reconciled',
+      code: 'RECONCILE_ERRORS',
+      errors: [{ type: 'ITEM_INACTIVE', line: 1, sku: second!.sku, message: `${second!.sku} is no longer active` }],
+    },
   })
   await page.getByRole('button', { name: 'Send order' }).click()
-  await expect(page.getByTestId('rejected-lines')).toContainText(`${second!.sku} is no longer active`, { timeout: 30_000 })
+  await expect(page.getByTestId('rejected-lines')).toContainText(`${second!.sku} is no longer active`, {
+    timeout: 30_000,
+  })
   await page.getByRole('link', { name: /need attention/ }).click()
   await expect(page).toHaveURL(/#\/outbox$/)
   await expect(page.getByText(`${second!.sku} is no longer active`)).toBeVisible()

@@ -12,7 +12,11 @@ import { findOrderable, type Orderable } from '../support/orderable'
 import type { TestCore } from '../support/core'
 import { expect, screenshotDir, type ServiceHandle } from './fixtures'
 
-export async function coreApi<M extends MethodName>(core: TestCore, method: M, argument?: MethodInput<M>): Promise<MethodOutput<M>> {
+export async function coreApi<M extends MethodName>(
+  core: TestCore,
+  method: M,
+  argument?: MethodInput<M>,
+): Promise<MethodOutput<M>> {
   const result = await call(core.handlers, method, argument)
   if (!result.ok) throw new Error(`${method} failed: ${result.error.code} ${result.error.message}`)
   return result.value
@@ -33,7 +37,10 @@ export function orderable(core: TestCore, count = 2): Orderable {
 
 /** A draft for the target with one of each SKU, sent to the outbox; answers the entry's apiGuid. */
 export async function queueOrder(core: TestCore, target: Orderable): Promise<string> {
-  const check = await coreApi(core, 'createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+  const check = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
   await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 1 })) })
   return (await coreApi(core, 'sendDraft', { id: check.draft.id })).apiGuid
 }

@@ -16,9 +16,16 @@ test('a scanned UPC adds its item, as catalog search finds it', async ({ page, b
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const target = world.plain.find((item) => item.upc)!
-  const found = await call(core.handlers, 'searchCatalogItems', { catalogGuid: world.catalogGuid, query: target.upc!, limit: 5 })
+  const found = await call(core.handlers, 'searchCatalogItems', {
+    catalogGuid: world.catalogGuid,
+    query: target.upc!,
+    limit: 5,
+  })
   expect(found.items.map((item) => item.sku)).toContain(target.sku)
-  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const { draft } = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   await page.goto(`${bridge.url}#/drafts/${draft.id}`)
 
   const sku = page.getByLabel('SKU or barcode')
@@ -29,12 +36,20 @@ test('a scanned UPC adds its item, as catalog search finds it', async ({ page, b
   expect(pageErrors).toEqual([])
 })
 
-test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refused entry stays in the box', async ({ page, bridge, core, service }) => {
+test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refused entry stays in the box', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const [first, second, third] = world.plain
-  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const { draft } = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   await page.goto(`${bridge.url}#/drafts/${draft.id}`)
   const sku = page.getByLabel('SKU or barcode')
   const qtyOf = (code: string) => page.getByRole('spinbutton', { name: `Quantity for ${code}`, exact: true })
@@ -65,7 +80,10 @@ test('scanning an item with a minimum adds the minimum and says so', async ({ pa
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const minimum = world.minimum.minOrderQty!
-  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const { draft } = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   await page.goto(`${bridge.url}#/drafts/${draft.id}`)
   const sku = page.getByLabel('SKU or barcode')
 
@@ -74,7 +92,9 @@ test('scanning an item with a minimum adds the minimum and says so', async ({ pa
   const message = page.getByTestId('scan-message')
   await expect(message).toHaveText(`Added ${world.minimum.sku}: ${minimum}, its minimum order quantity.`)
   await expect(message).toHaveAttribute('data-tone', 'ok')
-  await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })).toHaveValue(String(minimum))
+  await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })).toHaveValue(
+    String(minimum),
+  )
   await expect(page.locator(`tbody[data-line="${world.minimum.sku}"] [data-severity="error"]`)).toHaveCount(0)
   expect(pageErrors).toEqual([])
 })
@@ -83,7 +103,10 @@ test('a new empty draft shows no error until the rep tries to send it', async ({
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
-  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const { draft } = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   await page.goto(`${bridge.url}#/drafts/${draft.id}`)
   await expect(page.getByRole('heading', { name: new RegExp(`Order #${draft.id} for`) })).toBeVisible()
 
@@ -101,18 +124,35 @@ test('a new empty draft shows no error until the rep tries to send it', async ({
   expect(pageErrors).toEqual([])
 })
 
-test('a SKU names the item it writes exactly; in capitals of neither of two SKUs it is refused, naming both', async ({ page, bridge, core, service }) => {
+test('a SKU names the item it writes exactly; in capitals of neither of two SKUs it is refused, naming both', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const control = service.current.control
   const pricing = Object.fromEntries(control.priceGroups(world.catalogGuid).map((group) => [group.value as string, 4]))
   for (const code of ['DPR-10001', 'dpr-10001']) {
-    control.insertCatalogItem(world.catalogGuid, { sku: code, name: `Dust pan ${code}`, pricing, has_inventory: false, allow_backorder: true, min_order_qty: 1, qty_break: 0, is_product_group: false })
+    control.insertCatalogItem(world.catalogGuid, {
+      sku: code,
+      name: `Dust pan ${code}`,
+      pricing,
+      has_inventory: false,
+      allow_backorder: true,
+      min_order_qty: 1,
+      qty_break: 0,
+      is_product_group: false,
+    })
   }
   const report = await call(core.handlers, 'syncNow', {})
   expect(report.ok).toBe(true)
-  const { draft } = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const { draft } = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   await page.goto(`${bridge.url}#/drafts/${draft.id}`)
   const sku = page.getByLabel('SKU or barcode')
 

@@ -11,11 +11,19 @@ import { shootAtLaptopSizes } from './workspace'
 test.describe.configure({ timeout: 60_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('scanning a not-offered SKU sounds and reads as a problem; the fix box updates live', async ({ page, bridge, core, service }) => {
+test('scanning a not-offered SKU sounds and reads as a problem; the fix box updates live', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
-  const created = await call(core.handlers, 'createDraft', { customerGuid: world.customer.guid, catalogGuid: world.catalogGuid })
+  const created = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
   const id = created.draft.id
   await page.goto(`${bridge.url}#/drafts/${id}`)
   const sku = page.getByLabel('SKU or barcode')

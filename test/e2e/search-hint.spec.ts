@@ -10,7 +10,12 @@ import { shootAtLaptopSizes, unlockedCustomers } from './workspace'
 test.describe.configure({ timeout: 60_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('a search narrowed by a category says so, and Enter searches all categories; the other catalog is offered', async ({ page, bridge, core, service }) => {
+test('a search narrowed by a category says so, and Enter searches all categories; the other catalog is offered', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   await connectAndSync(core, service)
   const [customer] = await unlockedCustomers(core, 1)
@@ -20,7 +25,11 @@ test('a search narrowed by a category says so, and Enter searches all categories
   let elsewhere: string | null = null
   for (const word of ['fry pan', 'stock pot', 'knife', 'blender', 'toaster']) {
     const here = await call(core.handlers, 'searchCatalogItems', { catalogGuid: food.guid, query: word, limit: 1 })
-    const there = await call(core.handlers, 'searchCatalogItems', { catalogGuid: equipment.guid, query: word, limit: 1 })
+    const there = await call(core.handlers, 'searchCatalogItems', {
+      catalogGuid: equipment.guid,
+      query: word,
+      limit: 1,
+    })
     if (here.total === 0 && there.total! > 0) {
       elsewhere = word
       break

@@ -6,7 +6,12 @@ import { emptyQuote } from '../support/quotes'
 
 test.describe.configure({ timeout: 90_000 })
 
-test('Settings: retention kept per the rep’s numbers, the database’s size and the last purge, and the support bundle from the desktop app only', async ({ page, bridge, core, service }) => {
+test('Settings: retention kept per the rep’s numbers, the database’s size and the last purge, and the support bundle from the desktop app only', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
   const pageErrors = collectPageErrors(page)
   // A quote that expired long ago: the sync's purge takes it.
   new QuoteRepository(core.db).create(emptyQuote({ validUntil: '2024-01-31' }), '2024-01-01T00:00:00.000Z')
@@ -15,8 +20,12 @@ test('Settings: retention kept per the rep’s numbers, the database’s size an
 
   await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/settings`)
-  await expect(page.getByTestId('database-size')).toHaveText(/^\d[\d.,]* (KB|MB), of which \d[\d.,]* (bytes|KB|MB) free for reuse$/)
-  await expect(page.getByTestId('last-purge')).toContainText(/: removed 1 expired quote(, freeing \d[\d.,]* (bytes|KB) for reuse)?\.$/)
+  await expect(page.getByTestId('database-size')).toHaveText(
+    /^\d[\d.,]* (KB|MB), of which \d[\d.,]* (bytes|KB|MB) free for reuse$/,
+  )
+  await expect(page.getByTestId('last-purge')).toContainText(
+    /: removed 1 expired quote(, freeing \d[\d.,]* (bytes|KB) for reuse)?\.$/,
+  )
 
   const months = page.getByLabel('Sent orders stay in the outbox for (months)')
   await expect(months).toHaveValue('24')

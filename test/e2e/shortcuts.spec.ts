@@ -51,7 +51,12 @@ test('? opens the list of every shortcut, Escape closes it', async ({ page, brid
   expect(errors).toEqual([])
 })
 
-test('Ctrl+N on a customer’s page opens the new order with the cursor in the SKU box', async ({ page, bridge, service, core }) => {
+test('Ctrl+N on a customer’s page opens the new order with the cursor in the SKU box', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
   const errors = watchConsole(page)
   await connectCore(core, service)
   const world = await findOrderWorld(core.handlers)

@@ -1,7 +1,10 @@
 import { join } from 'node:path'
 import { expect, screenshotDir, test } from './fixtures'
 
-test('the renderer loads through the bridge and shows the core’s version and database status', async ({ page, bridge }) => {
+test('the renderer loads through the bridge and shows the core’s version and database status', async ({
+  page,
+  bridge,
+}) => {
   const consoleErrors: string[] = []
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text())

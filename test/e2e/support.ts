@@ -19,7 +19,11 @@ mkdirSync(screenshotDir, { recursive: true })
 type Handlers = TestCore['handlers']
 
 /** Calls the contract and throws the core's message when it answers an error. */
-export async function call<M extends MethodName>(handlers: Handlers, method: M, argument?: MethodInput<M>): Promise<MethodOutput<M>> {
+export async function call<M extends MethodName>(
+  handlers: Handlers,
+  method: M,
+  argument?: MethodInput<M>,
+): Promise<MethodOutput<M>> {
   const result = await handlers[method](argument)
   if (!result.ok) throw new Error(`${method}: ${result.error.code} ${result.error.message}`)
   return result.value as MethodOutput<M>
@@ -64,11 +68,20 @@ export async function findOrderWorld(handlers: Handlers): Promise<OrderWorld> {
     // A customer whose own group is one of this catalog's, and not the main one, so some items are
     // "N/A" for them.
     if (!catalog.priceGroups.some((group) => group.id === customer.priceGroup!.id && !group.isMain)) continue
-    const page = await call(handlers, 'searchCatalogItems', { catalogGuid: catalog.guid, customerGuid: customer.guid, limit: 500 })
+    const page = await call(handlers, 'searchCatalogItems', {
+      catalogGuid: catalog.guid,
+      customerGuid: customer.guid,
+      limit: 500,
+    })
     if (!page.priceGroupName || page.priceGroupName === main?.name) continue
     // A family's row is not an item to order: its grid is.
-    const usable = (item: CatalogItemSummary) => item.active && !item.familyOf && (item.hasInventory !== true || item.allowBackorder === true || (item.qtyOnHand ?? 0) >= 20)
-    const plain = page.items.filter((item) => usable(item) && item.offered && item.price !== null && (item.minOrderQty ?? 0) <= 1)
+    const usable = (item: CatalogItemSummary) =>
+      item.active &&
+      !item.familyOf &&
+      (item.hasInventory !== true || item.allowBackorder === true || (item.qtyOnHand ?? 0) >= 20)
+    const plain = page.items.filter(
+      (item) => usable(item) && item.offered && item.price !== null && (item.minOrderQty ?? 0) <= 1,
+    )
     const notOffered = page.items.find((item) => usable(item) && !item.offered && (item.minOrderQty ?? 0) <= 1)
     const minimum = page.items.find((item) => usable(item) && item.offered && (item.minOrderQty ?? 0) > 1)
     if (plain.length >= 4 && notOffered && minimum) {
@@ -112,8 +125,15 @@ export const benchTest = base.extend<object, { bench: BenchWorld }>({
       if (prepared) {
         const directory = mkdtempSync(join(tmpdir(), 'satchel-e2e-'))
         copyFileSync(prepared, join(directory, 'satchel.db'))
-        const opened = createTestCore({ appVersion: '0.1.0-e2e', backgroundSync: false, databasePath: join(directory, 'satchel.db') })
-        core = { ...opened, close: async () => (await opened.close(), rmSync(directory, { recursive: true, force: true })) }
+        const opened = createTestCore({
+          appVersion: '0.1.0-e2e',
+          backgroundSync: false,
+          databasePath: join(directory, 'satchel.db'),
+        })
+        core = {
+          ...opened,
+          close: async () => (await opened.close(), rmSync(directory, { recursive: true, force: true })),
+        }
         // The window asks for a connection before it shows the catalog. Saved below the contract: saved
         // through it, the change starts a sync, which would bring the bench set into the prepared database.
         const { apiKey, apiSecret } = service.current.credentials

@@ -29,7 +29,13 @@ export async function openUpgradedLaptop(): Promise<UpgradedLaptop> {
     appVersion: '0.1.0-e2e',
     largeCatalogItems: 500,
     beforeCatalogUpdateSlice: hold.beforeSlice,
-    connectivity: { pollIntervalMs: 250, activeOnlineMs: 1_000, activeOfflineMs: 500, recheckOnlineMs: 1_000, recheckOfflineMs: 500 },
+    connectivity: {
+      pollIntervalMs: 250,
+      activeOnlineMs: 1_000,
+      activeOfflineMs: 500,
+      recheckOnlineMs: 1_000,
+      recheckOfflineMs: 500,
+    },
   })
   const openedInMs = performance.now() - started
   // The laptop was connected before its upgrade. Saved below the contract: saved through it, the

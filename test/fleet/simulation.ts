@@ -8,7 +8,12 @@
  * and flusher (oldest first, the flusher's back-off through the client's real backoffDelay, the
  * rest of the queue put off when the service is unavailable).
  */
-import { createConnectivityMonitor, watchReplies, type ConnectivityMonitor, type ProbeResult } from '../../src/main/connectivity'
+import {
+  createConnectivityMonitor,
+  watchReplies,
+  type ConnectivityMonitor,
+  type ProbeResult,
+} from '../../src/main/connectivity'
 import { wireReactions } from '../../src/main/core/reactions'
 import { EventHub } from '../../src/main/events'
 import { errorCodeOf, ServiceError } from '../../src/main/ordering-client/errors'
@@ -59,7 +64,12 @@ class VirtualTime implements TimerPort, Clock {
   }
 
   start(fire: () => void, delayMs: number): Timer {
-    const entry: Scheduled = { at: this.current + (Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0), seq: this.seq++, fire, cancelled: false }
+    const entry: Scheduled = {
+      at: this.current + (Number.isFinite(delayMs) && delayMs > 0 ? delayMs : 0),
+      seq: this.seq++,
+      fire,
+      cancelled: false,
+    }
     this.push(entry)
     return {
       cancel() {
@@ -122,7 +132,6 @@ class VirtualTime implements TimerPort, Clock {
     }
   }
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // The day.
@@ -217,7 +226,8 @@ interface FleetResults {
   perQuietSyncRequests: number
 }
 
-const quantile = (sorted: number[], q: number): number | null => (sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!)
+const quantile = (sorted: number[], q: number): number | null =>
+  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
 
 export async function simulateFleet(options: FleetOptions): Promise<FleetResults> {
   const from = options.from ?? at(7, 45)
@@ -226,7 +236,11 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   const rng = seededRandom(options.seed ?? 27)
   const time = new VirtualTime(from)
   const seconds = Math.ceil((until - from) / second)
-  const buckets: Record<RequestKind, Int32Array> = { probe: new Int32Array(seconds), sync: new Int32Array(seconds), order: new Int32Array(seconds) }
+  const buckets: Record<RequestKind, Int32Array> = {
+    probe: new Int32Array(seconds),
+    sync: new Int32Array(seconds),
+    order: new Int32Array(seconds),
+  }
   const idleRequests: Record<RequestKind, number> = { probe: 0, sync: 0, order: 0 }
   let idleLaptopMs = 0
   /** How many times the service created each order (by api_guid). */
@@ -241,16 +255,24 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     if (now >= busy429.from && now < busy429.until) return '429'
     return 'ok'
   }
-  const inOutage = (now: number) => (now >= outage503.from && now < at(10, 20)) || (now >= busy429.from && now < at(14, 15))
+  const inOutage = (now: number) =>
+    (now >= outage503.from && now < at(10, 20)) || (now >= busy429.from && now < at(14, 15))
   const idle = (laptop: Laptop, now: number) =>
-    laptop.open && laptop.networkUp && laptop.windowVisible && !inOutage(now) && now - laptop.actedAt >= attentionMs && waiting(laptop) === 0
+    laptop.open &&
+    laptop.networkUp &&
+    laptop.windowVisible &&
+    !inOutage(now) &&
+    now - laptop.actedAt >= attentionMs &&
+    waiting(laptop) === 0
 
-  const waiting = (laptop: Laptop) => laptop.entries.reduce((count, entry) => count + (entry.state === 'sent' ? 0 : 1), 0)
+  const waiting = (laptop: Laptop) =>
+    laptop.entries.reduce((count, entry) => count + (entry.state === 'sent' ? 0 : 1), 0)
 
   /** One request on the simulated network: counted at the service when it arrives, answered after its latency. */
   function request(laptop: Laptop, kind: RequestKind, guid?: string): Promise<'ok' | ServiceError> {
     const now = time.now()
-    if (!laptop.networkUp || !laptop.open) return Promise.resolve(new ServiceError('unreachable', 'The ordering service cannot be reached: ENETUNREACH'))
+    if (!laptop.networkUp || !laptop.open)
+      return Promise.resolve(new ServiceError('unreachable', 'The ordering service cannot be reached: ENETUNREACH'))
     const bucket = Math.floor((now - from) / second)
     if (bucket >= 0 && bucket < seconds) buckets[kind][bucket]!++
     if (idle(laptop, now)) idleRequests[kind]++
@@ -258,13 +280,19 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     const answer = serviceState(now)
     return new Promise((resolve) => {
       time.start(() => {
-        if (answer === '503') return resolve(new ServiceError('server', 'The ordering service failed (503)', { status: 503 }))
+        if (answer === '503')
+          return resolve(new ServiceError('server', 'The ordering service failed (503)', { status: 503 }))
         if (answer === '429') {
           if (time.now() >= laptop.quietPeriodEnd) {
             laptop.quietPeriodEnd = now + busy429.retryAfterMs
             laptop.quietPeriodSent = 1
           }
-          return resolve(new ServiceError('rateLimited', 'The ordering service is busy (429)', { status: 429, retryAfterMs: busy429.retryAfterMs }))
+          return resolve(
+            new ServiceError('rateLimited', 'The ordering service is busy (429)', {
+              status: 429,
+              retryAfterMs: busy429.retryAfterMs,
+            }),
+          )
         }
         if (kind === 'order' && guid) created.set(guid, (created.get(guid) ?? 0) + 1)
         resolve('ok')
@@ -277,12 +305,29 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   function makeLaptop(index: number): Laptop {
     const laptopRandom = seededRandom((options.seed ?? 27) * 100_003 + index)
     const hub = new EventHub()
-    const laptop = { index, open: false, networkUp: true, windowVisible: true, actedAt: -Infinity, entries: [], hub, networkListener: null, unwire: [], quietPeriodEnd: -Infinity, quietPeriodSent: 0 } as unknown as Laptop
+    const laptop = {
+      index,
+      open: false,
+      networkUp: true,
+      windowVisible: true,
+      actedAt: -Infinity,
+      entries: [],
+      hub,
+      networkListener: null,
+      unwire: [],
+      quietPeriodEnd: -Infinity,
+      quietPeriodSent: 0,
+    } as unknown as Laptop
 
     const probe = async (): Promise<ProbeResult> => {
       const answer = await request(laptop, 'probe')
       if (answer === 'ok') return { status: 'online', detail: 'The service answered (401).' }
-      if (answer.kind === 'rateLimited') return { status: 'online', detail: 'The service answered (429).', ...(answer.retryAfterMs === undefined ? {} : { retryAfterMs: answer.retryAfterMs }) }
+      if (answer.kind === 'rateLimited')
+        return {
+          status: 'online',
+          detail: 'The service answered (429).',
+          ...(answer.retryAfterMs === undefined ? {} : { retryAfterMs: answer.retryAfterMs }),
+        }
       return { status: 'unreachable', detail: answer.message }
     }
     const monitor = createConnectivityMonitor({
@@ -319,7 +364,11 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     const emptyCounts = { fetched: 0, upserted: 0, deleted: 0 }
     const scheduler = new SyncScheduler({
       createEngine: async () => {
-        const source = watchBusy(client, (busy) => scheduler.serviceBusy(busy), () => monitor.quietForMs())
+        const source = watchBusy(
+          client,
+          (busy) => scheduler.serviceBusy(busy),
+          () => monitor.quietForMs(),
+        )
         return {
           async run(): Promise<SyncReport> {
             const started = time.now()
@@ -328,12 +377,19 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
               try {
                 await withRetry(() => source.listPage(), { policy: defaultRetryPolicy, sleep, random: laptopRandom })
               } catch (caught) {
-                const failure = caught instanceof ServiceError ? caught : new ServiceError('unreachable', String(caught))
+                const failure =
+                  caught instanceof ServiceError ? caught : new ServiceError('unreachable', String(caught))
                 error = { code: errorCodeOf(failure.kind), message: failure.message }
                 break
               }
             }
-            const resources = { catalogs: emptyCounts, priceGroups: emptyCounts, customers: emptyCounts, catalogItems: emptyCounts, orders: emptyCounts }
+            const resources = {
+              catalogs: emptyCounts,
+              priceGroups: emptyCounts,
+              customers: emptyCounts,
+              catalogItems: emptyCounts,
+              orders: emptyCounts,
+            }
             return { ok: error === null, full: false, resources, scopes: [], durationMs: time.now() - started, error }
           },
         }
@@ -362,7 +418,9 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     const changed = () => hub.emit('outboxChanged', summary())
     const outbox = {
       nextRetryAt: () => {
-        const times = laptop.entries.filter((entry) => entry.state === 'retrying' && entry.nextAttemptAt !== null).map((entry) => entry.nextAttemptAt!)
+        const times = laptop.entries
+          .filter((entry) => entry.state === 'retrying' && entry.nextAttemptAt !== null)
+          .map((entry) => entry.nextAttemptAt!)
         return times.length === 0 ? null : Math.min(...times)
       },
       dueFarAhead: () => 0,
@@ -373,12 +431,16 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
       summary,
     }
     const backoff = { maxAttempts: Infinity, baseDelayMs: 2_000, maxDelayMs: 5 * minute, maxRetryAfterMs: Infinity }
-    let flushing: Promise<{ sent: number; needsAttention: number; retrying: number; summary: OutboxSummary }> | null = null
+    let flushing: Promise<{ sent: number; needsAttention: number; retrying: number; summary: OutboxSummary }> | null =
+      null
     let again = false
     const pass = async () => {
       for (;;) {
         const now = time.now()
-        const entry = laptop.entries.find((candidate) => candidate.state === 'queued' || (candidate.state === 'retrying' && (candidate.nextAttemptAt ?? 0) <= now))
+        const entry = laptop.entries.find(
+          (candidate) =>
+            candidate.state === 'queued' || (candidate.state === 'retrying' && (candidate.nextAttemptAt ?? 0) <= now),
+        )
         if (!entry || !laptop.open) return
         try {
           await client.createOrderWithItems(entry.guid)
@@ -389,7 +451,10 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
         } catch (caught) {
           const error = caught instanceof ServiceError ? caught : new ServiceError('unreachable', String(caught))
           entry.attempts++
-          const delay = Math.max(backoffDelay(entry.attempts, backoff, laptopRandom), Math.min(error.retryAfterMs ?? 0, hour))
+          const delay = Math.max(
+            backoffDelay(entry.attempts, backoff, laptopRandom),
+            Math.min(error.retryAfterMs ?? 0, hour),
+          )
           entry.state = 'retrying'
           entry.nextAttemptAt = time.now() + delay
           // The service cannot take orders now: the rest of the queue waits as long.
@@ -422,7 +487,14 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
         return flushing
       },
     }
-    const driver = createOutboxDriver({ outbox, flusher, clock: time, timers: time, logger: silentLogger, quietForMs: () => monitor.quietForMs() })
+    const driver = createOutboxDriver({
+      outbox,
+      flusher,
+      clock: time,
+      timers: time,
+      logger: silentLogger,
+      quietForMs: () => monitor.quietForMs(),
+    })
     laptop.driver = driver
 
     laptop.unwire = wireReactions({
@@ -437,14 +509,28 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   // What each rep does, drawn from the fleet's seed.
   let written = 0
   const writeOrder = (laptop: Laptop, offline: boolean) => {
-    const entry: OutboxEntry = { guid: `order-${laptop.index}-${laptop.entries.length}`, queuedAt: time.now(), state: 'queued', nextAttemptAt: null, attempts: 0, sentAt: null }
+    const entry: OutboxEntry = {
+      guid: `order-${laptop.index}-${laptop.entries.length}`,
+      queuedAt: time.now(),
+      state: 'queued',
+      nextAttemptAt: null,
+      attempts: 0,
+      sentAt: null,
+    }
     laptop.entries.push(entry)
     written++
     if (offline) return
     // "Send": the rep acted, the order waits in the outbox, the driver is nudged (orders/methods.ts).
     laptop.actedAt = time.now()
     laptop.monitor.repActed()
-    laptop.hub.emit('outboxChanged', { queued: 1, sending: 0, retrying: 0, needsAttention: 0, sent: 0, pausedReason: null })
+    laptop.hub.emit('outboxChanged', {
+      queued: 1,
+      sending: 0,
+      retrying: 0,
+      needsAttention: 0,
+      sent: 0,
+      pausedReason: null,
+    })
     laptop.driver.nudge()
   }
 
@@ -473,7 +559,8 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     for (let t = openAt + expo(rng, 60 * minute); t < Math.min(closeAt, at(16, 45)); t += expo(rng, 60 * minute)) {
       const when = t
       time.start(() => {
-        if (laptop.open && !(lunchOffline && when >= lunchFrom && when < lunchUntil)) writeOrder(laptop, !laptop.networkUp)
+        if (laptop.open && !(lunchOffline && when >= lunchFrom && when < lunchUntil))
+          writeOrder(laptop, !laptop.networkUp)
       }, when - from)
     }
     for (let t = openAt + expo(rng, 40 * minute); t < closeAt; t += expo(rng, 40 * minute)) {
@@ -519,7 +606,9 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   // Orders waiting when the service came back from the 503 outage.
   let waitingAtRecovery: OutboxEntry[] = []
   time.start(() => {
-    waitingAtRecovery = laptops.filter((laptop) => laptop.open).flatMap((laptop) => laptop.entries.filter((entry) => entry.state !== 'sent'))
+    waitingAtRecovery = laptops
+      .filter((laptop) => laptop.open)
+      .flatMap((laptop) => laptop.entries.filter((entry) => entry.state !== 'sent'))
   }, outage503.until - from)
 
   // Errors are made by the thousand here and their stacks are never read: capturing them was a
@@ -544,7 +633,8 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     const first = Math.max(0, Math.floor((phase.from - from) / second))
     const last = Math.min(seconds, Math.floor((phase.until - from) / second))
     const values: number[] = []
-    for (let i = first; i < last; i++) values.push(kind === 'all' ? buckets.probe[i]! + buckets.sync[i]! + buckets.order[i]! : buckets[kind][i]!)
+    for (let i = first; i < last; i++)
+      values.push(kind === 'all' ? buckets.probe[i]! + buckets.sync[i]! + buckets.order[i]! : buckets[kind][i]!)
     return values
   }
   const rates = (values: number[]) => {
@@ -557,18 +647,25 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     .map((phase) => ({
       phase: phase.name,
       seconds: slice(phase, 'all').length,
-      rates: Object.fromEntries([...kinds, 'all' as const].map((kind) => [kind, rates(slice(phase, kind))])) as PhaseFigures['rates'],
+      rates: Object.fromEntries(
+        [...kinds, 'all' as const].map((kind) => [kind, rates(slice(phase, kind))]),
+      ) as PhaseFigures['rates'],
     }))
   const peakOverMean = (phase: Phase) => {
     const { mean, peak } = rates(slice(phase, 'all'))
     return mean > 0 ? peak / mean : null
   }
 
-  const recoveryDelays = waitingAtRecovery.filter((entry) => entry.sentAt !== null).map((entry) => entry.sentAt! - outage503.until).sort((a, b) => a - b)
+  const recoveryDelays = waitingAtRecovery
+    .filter((entry) => entry.sentAt !== null)
+    .map((entry) => entry.sentAt! - outage503.until)
+    .sort((a, b) => a - b)
   const allEntries = laptops.flatMap((laptop) => laptop.entries)
   const sentTwice = [...created.values()].filter((count) => count > 1).length
   const sentEntries = allEntries.filter((entry) => entry.state === 'sent')
-  const lost = sentEntries.filter((entry) => !created.has(entry.guid)).length + allEntries.filter((entry) => entry.state !== 'sent' && created.has(entry.guid)).length
+  const lost =
+    sentEntries.filter((entry) => !created.has(entry.guid)).length +
+    allEntries.filter((entry) => entry.state !== 'sent' && created.has(entry.guid)).length
   const told = laptops.filter((laptop) => laptop.quietPeriodEnd > -Infinity)
   const idleTotal = idleRequests.probe + idleRequests.sync + idleRequests.order
   const idleHours = idleLaptopMs / hour
@@ -579,7 +676,16 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     simulated: { from: new Date(from).toISOString().slice(11, 16), until: new Date(until).toISOString().slice(11, 16) },
     pagesPerSync,
     phases,
-    idle: { laptopHours: idleHours, requests: idleTotal, perLaptopHour: idleHours > 0 ? idleTotal / idleHours : 0, byKind: { probe: idleRequests.probe / Math.max(idleHours, 1e-9), sync: idleRequests.sync / Math.max(idleHours, 1e-9), order: idleRequests.order / Math.max(idleHours, 1e-9) } },
+    idle: {
+      laptopHours: idleHours,
+      requests: idleTotal,
+      perLaptopHour: idleHours > 0 ? idleTotal / idleHours : 0,
+      byKind: {
+        probe: idleRequests.probe / Math.max(idleHours, 1e-9),
+        sync: idleRequests.sync / Math.max(idleHours, 1e-9),
+        order: idleRequests.order / Math.max(idleHours, 1e-9),
+      },
+    },
     opening: { peakOverMean: peakOverMean(dayPhases[0]!) },
     after503: { peakOverMean: peakOverMean(dayPhases[3]!) },
     waitingAtRecovery: {
@@ -593,7 +699,13 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
       mostInOnePeriod: told.reduce((most, laptop) => Math.max(most, laptop.quietPeriodSent), 0),
       periodsOverOne: told.filter((laptop) => laptop.quietPeriodSent > 1).length,
     },
-    orders: { written, sent: sentEntries.length, sentTwice, lost, leftWaitingAtClose: allEntries.length - sentEntries.length },
+    orders: {
+      written,
+      sent: sentEntries.length,
+      sentTwice,
+      lost,
+      leftWaitingAtClose: allEntries.length - sentEntries.length,
+    },
     perOrderRequests: sentEntries.length > 0 ? orderRequests / sentEntries.length : 0,
     perQuietSyncRequests: pagesPerSync,
   }
@@ -610,7 +722,15 @@ export function formatPhases(results: FleetResults): string {
   const rows = results.phases.map((phase) => {
     const r = phase.rates
     const pair = (kind: RequestKind) => `${r[kind].mean.toFixed(1)} / ${r[kind].peak}`
-    return [phase.phase, r.all.mean.toFixed(1), String(r.all.p99), String(r.all.peak), pair('probe'), pair('sync'), pair('order')]
+    return [
+      phase.phase,
+      r.all.mean.toFixed(1),
+      String(r.all.p99),
+      String(r.all.peak),
+      pair('probe'),
+      pair('sync'),
+      pair('order'),
+    ]
   })
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))
   const line = (cells: string[]) => `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`

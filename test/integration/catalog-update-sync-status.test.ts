@@ -42,17 +42,24 @@ describe('a sync while the catalog update runs (issue 28)', () => {
         beforeCatalogUpdateSlice: hold.beforeSlice,
         ports: { logger: createConsoleLogger('error') },
       })
-      core.events.subscribe((event: SatchelEvent) => void (event.name === 'syncStatusChanged' && statuses.push(event.payload)))
+      core.events.subscribe(
+        (event: SatchelEvent) => void (event.name === 'syncStatusChanged' && statuses.push(event.payload)),
+      )
       try {
         const { apiKey, apiSecret } = laptop.harness.service.credentials
         await core.connection.save({ baseUrl: laptop.harness.service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
-        if (backgroundSync) await until(() => hold.asked === 1, 'the update started at start-up asks for its first slice')
+        if (backgroundSync)
+          await until(() => hold.asked === 1, 'the update started at start-up asks for its first slice')
         const syncing = call(core.handlers, 'syncNow', {})
         await until(() => statuses.some((status) => status.running), 'the run is announced')
         // Held before a slice: the run has started and waits for the update.
         await until(() => hold.asked >= 1, 'a slice asks for its turn')
         const waiting = await call(core.handlers, 'getSyncStatus')
-        expect(waiting.ok && waiting.value).toMatchObject({ running: true, waitingFor: 'catalogUpdate', progress: null })
+        expect(waiting.ok && waiting.value).toMatchObject({
+          running: true,
+          waitingFor: 'catalogUpdate',
+          progress: null,
+        })
         expect(statuses.at(-1)).toMatchObject({ running: true, waitingFor: 'catalogUpdate' })
 
         hold.release()

@@ -44,7 +44,13 @@ function opened(db: Database): Database {
 }
 
 /** A schema 9 database of 1,500 items, with a draft and a queued order, and what its order tables held. */
-async function schema9WithOrders(): Promise<{ path: string; directory: string; ordersOf: (db: Database) => unknown[]; ordersBefore: unknown[]; draftItemGuid: string }> {
+async function schema9WithOrders(): Promise<{
+  path: string
+  directory: string
+  ordersOf: (db: Database) => unknown[]
+  ordersBefore: unknown[]
+  draftItemGuid: string
+}> {
   harness = await startHarness({ size: 1500, pageSize: 100 })
   expect((await harness.sync()).ok).toBe(true)
   const items = await serviceItems(harness)
@@ -54,20 +60,70 @@ async function schema9WithOrders(): Promise<{ path: string; directory: string; o
   const listingId = harness.db.prepare<[], number>('SELECT max(id) FROM sync_listings').pluck().get()!
   const old = schema9Database(path, harness.db, items, listingId)
   const [catalogGuid, catalogItems] = [...items.entries()][0]!
-  const customer = harness.db.prepare<[], { guid: string; name: string }>('SELECT guid, name FROM customers WHERE active = 1 ORDER BY id LIMIT 1').get()!
-  const draft = { poNo: 'PO-9', note: 'written at schema 9', lines: [{ lineId: 'l1', catalogItemGuid: catalogItems[0]!.guid, sku: catalogItems[0]!.sku, name: catalogItems[0]!.name, note: '', qty: 2, unitPriceSeen: 1.5, qtyAvailableSeen: 10 }] }
-  old.prepare('INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-    '5a4b3c2d-0000-4000-8000-000000000019', customer.guid, catalogGuid, JSON.stringify(draft), '2026-11-01T09:30:00.000Z', '2026-11-01T09:31:00.000Z')
-  const entry = old.prepare(`INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
-    VALUES (?, 'queued', ?, ?, ?, '{"subTotal":1}', 0, ?, ?)`).run('5a4b3c2d-0000-4000-8000-000000000020', customer.guid, customer.name, catalogGuid, '2026-11-01T09:40:00.000Z', '2026-11-01T09:40:00.000Z')
-  old.prepare('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)').run(
-    entry.lastInsertRowid, JSON.stringify(draft), JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-000000000020' } } }))
+  const customer = harness.db
+    .prepare<[], { guid: string; name: string }>(
+      'SELECT guid, name FROM customers WHERE active = 1 ORDER BY id LIMIT 1',
+    )
+    .get()!
+  const draft = {
+    poNo: 'PO-9',
+    note: 'written at schema 9',
+    lines: [
+      {
+        lineId: 'l1',
+        catalogItemGuid: catalogItems[0]!.guid,
+        sku: catalogItems[0]!.sku,
+        name: catalogItems[0]!.name,
+        note: '',
+        qty: 2,
+        unitPriceSeen: 1.5,
+        qtyAvailableSeen: 10,
+      },
+    ],
+  }
+  old
+    .prepare(
+      'INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      '5a4b3c2d-0000-4000-8000-000000000019',
+      customer.guid,
+      catalogGuid,
+      JSON.stringify(draft),
+      '2026-11-01T09:30:00.000Z',
+      '2026-11-01T09:31:00.000Z',
+    )
+  const entry = old
+    .prepare(
+      `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
+    VALUES (?, 'queued', ?, ?, ?, '{"subTotal":1}', 0, ?, ?)`,
+    )
+    .run(
+      '5a4b3c2d-0000-4000-8000-000000000020',
+      customer.guid,
+      customer.name,
+      catalogGuid,
+      '2026-11-01T09:40:00.000Z',
+      '2026-11-01T09:40:00.000Z',
+    )
+  old
+    .prepare('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)')
+    .run(
+      entry.lastInsertRowid,
+      JSON.stringify(draft),
+      JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-000000000020' } } }),
+    )
   // By schema 9's columns, byte for byte (later migrations may add columns, never change these).
   const tables = ['drafts', 'outbox', 'outbox_payloads'].map((table) => ({
     table,
-    columns: old.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().map((column) => `hex(${column.name})`).join(', '),
+    columns: old
+      .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+      .all()
+      .map((column) => `hex(${column.name})`)
+      .join(', '),
   }))
-  const ordersOf = (db: Database) => tables.map(({ table, columns }) => db.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).raw().all())
+  const ordersOf = (db: Database) =>
+    tables.map(({ table, columns }) => db.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).raw().all())
   const ordersBefore = ordersOf(old)
   closeDatabase(old)
   return { path, directory, ordersOf, ordersBefore, draftItemGuid: catalogItems[0]!.guid }
@@ -76,21 +132,52 @@ async function schema9WithOrders(): Promise<{ path: string; directory: string; o
 /** Everything of the catalog the upkeep writes, as the small upgrade leaves it. */
 function catalogState(db: Database) {
   const queries = new BrowseQueries(db)
-  const catalogs = db.prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_rows ORDER BY 1').pluck().all()
-  const words = db.prepare<[], string>("SELECT DISTINCT substr(name, 1, instr(name || ' ', ' ') - 1) FROM catalog_item_rows WHERE local_id % 53 = 0 ORDER BY 1").pluck().all()
+  const catalogs = db
+    .prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_rows ORDER BY 1')
+    .pluck()
+    .all()
+  const words = db
+    .prepare<[], string>(
+      "SELECT DISTINCT substr(name, 1, instr(name || ' ', ' ') - 1) FROM catalog_item_rows WHERE local_id % 53 = 0 ORDER BY 1",
+    )
+    .pluck()
+    .all()
   return {
     rows: db.prepare('SELECT * FROM catalog_items ORDER BY local_id').raw().all(),
-    families: db.prepare('SELECT local_id, group_parent_id, is_product_group FROM catalog_item_rows ORDER BY local_id').raw().all(),
-    indexes: db.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name").raw().all(),
+    families: db
+      .prepare('SELECT local_id, group_parent_id, is_product_group FROM catalog_item_rows ORDER BY local_id')
+      .raw()
+      .all(),
+    indexes: db
+      .prepare(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name",
+      )
+      .raw()
+      .all(),
     tables: db.prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name").raw().all(),
-    counts: db.prepare('SELECT catalog_guid, category_id, live, active FROM catalog_item_counts ORDER BY 1, 2').raw().all(),
+    counts: db
+      .prepare('SELECT catalog_guid, category_id, live, active FROM catalog_item_counts ORDER BY 1, 2')
+      .raw()
+      .all(),
     // The search filters (migration 20), by catalog guid: keys are given in the order catalogs are met.
-    filters: db.prepare(
-      'SELECT f.local_id, k.catalog_guid, f.live, f.active, f.category_id, f.family_parent_id FROM catalog_item_filters f JOIN catalog_keys k ON k.key = f.catalog_key ORDER BY f.local_id',
-    ).raw().all(),
+    filters: db
+      .prepare(
+        'SELECT f.local_id, k.catalog_guid, f.live, f.active, f.category_id, f.family_parent_id FROM catalog_item_filters f JOIN catalog_keys k ON k.key = f.catalog_key ORDER BY f.local_id',
+      )
+      .raw()
+      .all(),
     filtersLeft: db.prepare('SELECT count(*) FROM catalog_item_filters_fill').pluck().get(),
-    matches: words.map((word) => db.prepare('SELECT rowid FROM catalog_item_search WHERE catalog_item_search MATCH ? ORDER BY rowid').pluck().all(`"${word.replace(/"/g, '""')}"*`)),
-    searches: catalogs.flatMap((catalogGuid) => [undefined, ...words.slice(0, 5)].map((query) => queries.searchCatalogItems({ catalogGuid, ...(query ? { query } : {}), limit: 50 }))),
+    matches: words.map((word) =>
+      db
+        .prepare('SELECT rowid FROM catalog_item_search WHERE catalog_item_search MATCH ? ORDER BY rowid')
+        .pluck()
+        .all(`"${word.replace(/"/g, '""')}"*`),
+    ),
+    searches: catalogs.flatMap((catalogGuid) =>
+      [undefined, ...words.slice(0, 5)].map((query) =>
+        queries.searchCatalogItems({ catalogGuid, ...(query ? { query } : {}), limit: 50 }),
+      ),
+    ),
   }
 }
 
@@ -128,19 +215,34 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     const upkeep = new CatalogUpkeep(large)
     expect(upkeep.next()).toBe('leanItems')
     // A draft is saved while the copy waits.
-    large.prepare("UPDATE drafts SET updated_at = '2026-11-02T00:00:00.000Z' WHERE api_guid = '5a4b3c2d-0000-4000-8000-000000000019'").run()
+    large
+      .prepare(
+        "UPDATE drafts SET updated_at = '2026-11-02T00:00:00.000Z' WHERE api_guid = '5a4b3c2d-0000-4000-8000-000000000019'",
+      )
+      .run()
 
     // The first slice copies the items the draft and the queued order name, so checking and sending work.
     const first = upkeep.slice()
     expect(first.done).toBeGreaterThan(0)
-    expect(large.prepare("SELECT guid FROM catalog_item_rows WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')").pluck().all()).toHaveLength(
+    expect(
+      large
+        .prepare(
+          "SELECT guid FROM catalog_item_rows WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')",
+        )
+        .pluck()
+        .all(),
+    ).toHaveLength(
       new Set(large.prepare("SELECT guid FROM retained_refs WHERE kind = 'catalogItem'").pluck().all()).size,
     )
-    expect(new BrowseQueries(large).getCatalogItem({ guid: draftItemGuid })).toEqual(new BrowseQueries(small).getCatalogItem({ guid: draftItemGuid }))
+    expect(new BrowseQueries(large).getCatalogItem({ guid: draftItemGuid })).toEqual(
+      new BrowseQueries(small).getCatalogItem({ guid: draftItemGuid }),
+    )
     // A few slices more, then the process dies mid-copy (no clean close).
     const before = slices(upkeep, 3)
     expect(before.every((progress) => progress.job === 'leanItems' && !progress.itemsBrowsable)).toBe(true)
-    expect(before.map((progress) => progress.done)).toEqual([...before.map((progress) => progress.done)].sort((a, b) => a - b))
+    expect(before.map((progress) => progress.done)).toEqual(
+      [...before.map((progress) => progress.done)].sort((a, b) => a - b),
+    )
     expect(before.at(-1)!.done).toBeGreaterThan(0)
     expect(before.at(-1)!.done).toBeLessThan(before.at(-1)!.total)
     large.close()
@@ -173,7 +275,9 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     expect(large.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get()).toBe(0)
     expect(ordersOf(large)).toEqual(ordersBefore)
     const before = slices(new CatalogUpkeep(large), 3)
-    expect(before.every((progress) => progress.job === 'leanItems' && progress.done > 0 && progress.done < progress.total)).toBe(true)
+    expect(
+      before.every((progress) => progress.job === 'leanItems' && progress.done > 0 && progress.done < progress.total),
+    ).toBe(true)
     large.close()
 
     const reopened = opened(openDatabase(path, limit))
@@ -190,13 +294,17 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     const small = opened(openDatabase(smallPath))
     slices(new CatalogUpkeep(small))
     // The catalog has families, so their columns say something.
-    expect(small.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id > 0').pluck().get()).toBeGreaterThan(0)
+    expect(
+      small.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id > 0').pluck().get(),
+    ).toBeGreaterThan(0)
 
     // A laptop at schema 16 with a small catalog (migration 10 at start), then past the limit at 17.
     closeDatabase(opened(openDatabase(path, { migrations: migrations.filter((m) => m.version <= 16) })))
     const large = opened(openDatabase(path, limit))
     expect(large.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeUndefined()
-    expect(large.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NOT NULL').pluck().get()).toBe(0)
+    expect(
+      large.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NOT NULL').pluck().get(),
+    ).toBe(0)
     const upkeep = new CatalogUpkeep(large, { familySpan: 200 })
     expect(upkeep.next()).toBe('families')
     const before = slices(upkeep, 3)
@@ -237,12 +345,16 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       },
     })
     try {
-      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: true, job: 'leanItems', percent: 0, itemsBrowsable: false } })
+      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({
+        ok: true,
+        value: { updating: true, job: 'leanItems', percent: 0, itemsBrowsable: false },
+      })
       const drafts = await call(core.handlers, 'listDrafts')
       expect(drafts.ok && drafts.value.map((draft) => draft.lineCount)).toEqual([1])
       const outbox = await call(core.handlers, 'listOutbox')
       expect(outbox.ok).toBe(true)
-      for (let waited = 0; !updates.some((update) => !update.updating) && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50))
+      for (let waited = 0; !updates.some((update) => !update.updating) && waited < 60_000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50))
       expect(updates.at(-1)).toEqual({ updating: false, job: null, percent: 100, itemsBrowsable: true })
       expect(leftAtEnd[0]).toBeNull()
       // Progress a few times a second at most (how many depends on the machine's speed), never backwards.
@@ -252,11 +364,19 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       // Every item browsable once copied, while the count that ends the update is taken.
       expect(during.filter((update) => update.itemsBrowsable).every((update) => update.percent === 99)).toBe(true)
       expect(during[0]!.itemsBrowsable).toBe(false)
-      expect(during.map((update) => update.percent)).toEqual([...during.map((update) => update.percent)].sort((a, b) => a - b))
-      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({ ok: true, value: { updating: false, job: null, percent: 100, itemsBrowsable: true } })
-      expect(core.db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get())
+      expect(during.map((update) => update.percent)).toEqual(
+        [...during.map((update) => update.percent)].sort((a, b) => a - b),
+      )
+      expect(await call(core.handlers, 'getCatalogUpdate')).toEqual({
+        ok: true,
+        value: { updating: false, job: null, percent: 100, itemsBrowsable: true },
+      })
+      expect(core.db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(
+        harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get(),
+      )
       expect(checkpointPages.slice(0, during.length).every((pages) => pages === 0)).toBe(true)
-      for (let waited = 0; core.db.pragma('wal_autocheckpoint', { simple: true }) === 0 && waited < 5_000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20))
+      for (let waited = 0; core.db.pragma('wal_autocheckpoint', { simple: true }) === 0 && waited < 5_000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20))
       expect(core.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
     } finally {
       await core.close()
@@ -272,7 +392,9 @@ describe('catalog work left by an upgrade (issue 28)', () => {
           slices++
           steps.push(`slice ${slices}`)
           if (slices === failAt) throw new Error('the writer thread ended')
-          return slices < 3 ? { job: 'leanItems', done: slices, total: 3, itemsBrowsable: false } : { job: null, done: 3, total: 3, itemsBrowsable: true }
+          return slices < 3
+            ? { job: 'leanItems', done: slices, total: 3, itemsBrowsable: false }
+            : { job: null, done: 3, total: 3, itemsBrowsable: true }
         },
         checkpoint: async () => void steps.push('checkpoint on the writer'),
       }
@@ -282,9 +404,24 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       return () => void steps.push('window checkpoints again')
     }
     await runCatalogUpkeep(writer(0), { pauseMs: 0, leaveCheckpoints })
-    expect(steps.splice(0)).toEqual(['window stops checkpointing', 'slice 1', 'slice 2', 'slice 3', 'checkpoint on the writer', 'window checkpoints again'])
-    await expect(runCatalogUpkeep(writer(2), { pauseMs: 0, leaveCheckpoints })).rejects.toThrow('the writer thread ended')
-    expect(steps.splice(0)).toEqual(['window stops checkpointing', 'slice 1', 'slice 2', 'checkpoint on the writer', 'window checkpoints again'])
+    expect(steps.splice(0)).toEqual([
+      'window stops checkpointing',
+      'slice 1',
+      'slice 2',
+      'slice 3',
+      'checkpoint on the writer',
+      'window checkpoints again',
+    ])
+    await expect(runCatalogUpkeep(writer(2), { pauseMs: 0, leaveCheckpoints })).rejects.toThrow(
+      'the writer thread ended',
+    )
+    expect(steps.splice(0)).toEqual([
+      'window stops checkpointing',
+      'slice 1',
+      'slice 2',
+      'checkpoint on the writer',
+      'window checkpoints again',
+    ])
     // A writer on this thread checkpoints as it commits: nothing to leave.
     await runCatalogUpkeep(writer(0), { pauseMs: 0 })
     expect(steps).toEqual(['slice 1', 'slice 2', 'slice 3'])
@@ -299,6 +436,8 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     expect(progress.length).toBeGreaterThan(3)
     expect(progress.at(-1)).toMatchObject({ job: null, itemsBrowsable: true })
     expect(store.catalogUpkeep().next()).toBeNull()
-    expect(db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get())
+    expect(db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(
+      harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get(),
+    )
   })
 })

@@ -21,7 +21,14 @@ beforeAll(async () => {
   // Upgraded as a large catalog is: the items set aside for the catalog update, which has not run.
   closeDatabase(openDatabase(laptop.path, { largeCatalogItems: 500 }))
   draftFile = laptop.path.replace(/schema9\.db$/, 'draft.json')
-  writeFileSync(draftFile, JSON.stringify({ customerGuid: target.customerGuid, catalogGuid: target.catalogGuid, lines: [{ sku: target.skus[0], qty: 1 }] }))
+  writeFileSync(
+    draftFile,
+    JSON.stringify({
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+      lines: [{ sku: target.skus[0], qty: 1 }],
+    }),
+  )
 })
 
 afterAll(async () => {
@@ -33,11 +40,24 @@ describe('the CLI while the catalog update after an upgrade waits', () => {
     const queued = await cli(['--db', laptop.path, '--json', 'order', 'queue', '--file', draftFile])
     expect(queued.stdout + queued.stderr).not.toContain('not in this catalog')
     expect(queued.code).toBe(1)
-    expect(json(queued)).toEqual({ error: { code: 'UNAVAILABLE', message: expect.stringMatching(/the catalog is being updated.*run `sync`/) } })
+    expect(json(queued)).toEqual({
+      error: { code: 'UNAVAILABLE', message: expect.stringMatching(/the catalog is being updated.*run `sync`/) },
+    })
 
-    const search = await cli(['--db', laptop.path, '--json', 'items', 'search', target.skus[0]!, '--catalog', target.catalogGuid])
+    const search = await cli([
+      '--db',
+      laptop.path,
+      '--json',
+      'items',
+      'search',
+      target.skus[0]!,
+      '--catalog',
+      target.catalogGuid,
+    ])
     expect(search.code).toBe(1)
-    expect(json(search)).toEqual({ error: { code: 'UNAVAILABLE', message: expect.stringMatching(/the catalog is being updated.*run `sync`/) } })
+    expect(json(search)).toEqual({
+      error: { code: 'UNAVAILABLE', message: expect.stringMatching(/the catalog is being updated.*run `sync`/) },
+    })
 
     const status = await cli(['--db', laptop.path, 'status'])
     expect(status.code).toBe(0)
@@ -47,7 +67,18 @@ describe('the CLI while the catalog update after an upgrade waits', () => {
     expect(statusJson.catalogUpdate).toEqual({ job: 'leanItems', itemsBrowsable: false })
 
     const { service } = laptop.harness
-    const synced = await cli(['--db', laptop.path, '--json', 'sync', '--base-url', service.url, '--api-key', service.credentials.apiKey, '--api-secret', service.credentials.apiSecret])
+    const synced = await cli([
+      '--db',
+      laptop.path,
+      '--json',
+      'sync',
+      '--base-url',
+      service.url,
+      '--api-key',
+      service.credentials.apiKey,
+      '--api-secret',
+      service.credentials.apiSecret,
+    ])
     expect(synced.code).toBe(0)
     expect((await cli(['--db', laptop.path, 'order', 'queue', '--file', draftFile])).code).toBe(0)
     expect(json(await cli(['--db', laptop.path, '--json', 'status'])).catalogUpdate).toBeNull()

@@ -18,7 +18,11 @@ beforeAll(async () => {
   service = await startService({ size: 'tiny', seed: 11 })
   directory = mkdtempSync(join(tmpdir(), 'satchel-cli-'))
   db = join(directory, 'nested', 'satchel.db')
-  env = { SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+  env = {
+    SATCHEL_BASE_URL: service.url,
+    SATCHEL_API_KEY: service.credentials.apiKey,
+    SATCHEL_API_SECRET: service.credentials.apiSecret,
+  }
 })
 
 afterAll(async () => {
@@ -36,20 +40,38 @@ describe('satchel CLI', () => {
     expect(Object.keys(result).sort()).toEqual(['durationMs', 'ok', 'orderDetails', 'resources'])
     // Each order of the last 90 days is fetched in full once.
     const since = service.control.now().getTime() - 90 * 86_400_000
-    const recentOrders = service.control.orders().filter((o) => o.deleted_at === null && Date.parse(String(o.created_at)) >= since).length
+    const recentOrders = service.control
+      .orders()
+      .filter((o) => o.deleted_at === null && Date.parse(String(o.created_at)) >= since).length
     expect(result).toEqual({
       ok: true,
       resources: { catalogs: counts, priceGroups: counts, customers: counts, catalogItems: counts, orders: counts },
       durationMs: expect.any(Number),
       orderDetails: { fetched: recentOrders, failed: 0, waiting: 0 },
     })
-    const liveItems = service.control.catalogs().filter((c) => c.deleted_at === null).flatMap((c) => service.control.catalogItems(String(c.guid))).filter((i) => i.deleted_at === null)
+    const liveItems = service.control
+      .catalogs()
+      .filter((c) => c.deleted_at === null)
+      .flatMap((c) => service.control.catalogItems(String(c.guid)))
+      .filter((i) => i.deleted_at === null)
     expect((result.resources as Record<string, { upserted: number }>).catalogItems?.upserted).toBe(liveItems.length)
   })
 
   it('sync takes credentials from options as well as the environment, and --full lists everything again', async () => {
     const c = service.credentials
-    const run = await cli(['--db', db, 'sync', '--full', '--base-url', service.url, '--api-key', c.apiKey, '--api-secret', c.apiSecret, '--json'])
+    const run = await cli([
+      '--db',
+      db,
+      'sync',
+      '--full',
+      '--base-url',
+      service.url,
+      '--api-key',
+      c.apiKey,
+      '--api-secret',
+      c.apiSecret,
+      '--json',
+    ])
     expect(run.code).toBe(0)
     const result = json(run) as { ok: boolean; resources: Record<string, { fetched: number; upserted: number }> }
     expect(result.ok).toBe(true)
@@ -66,9 +88,13 @@ describe('satchel CLI', () => {
     expect(result).toEqual({
       counts: {
         catalogs: liveCatalogs.length,
-        priceGroups: liveCatalogs.flatMap((c) => control.priceGroups(String(c.guid))).filter((g) => g.deleted_at === null).length,
+        priceGroups: liveCatalogs
+          .flatMap((c) => control.priceGroups(String(c.guid)))
+          .filter((g) => g.deleted_at === null).length,
         customers: control.customers().filter((c) => c.deleted_at === null).length,
-        catalogItems: liveCatalogs.flatMap((c) => control.catalogItems(String(c.guid))).filter((i) => i.deleted_at === null).length,
+        catalogItems: liveCatalogs
+          .flatMap((c) => control.catalogItems(String(c.guid)))
+          .filter((i) => i.deleted_at === null).length,
         orders: control.orders().filter((o) => o.deleted_at === null).length,
       },
       outbox: { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 },
@@ -90,40 +116,107 @@ describe('satchel CLI', () => {
     control.setPrice(String(shown!.guid), String(group.value), 12.25)
     expect((await cli(['sync', '--db', db, '--json'], env)).code).toBe(0)
 
-    const run = await cli(['items', 'search', 'quixotic wid', '--catalog', String(catalog.guid), '--customer', String(customer.guid), '--limit', '5', '--db', db, '--json'])
+    const run = await cli([
+      'items',
+      'search',
+      'quixotic wid',
+      '--catalog',
+      String(catalog.guid),
+      '--customer',
+      String(customer.guid),
+      '--limit',
+      '5',
+      '--db',
+      db,
+      '--json',
+    ])
     expect(run.code).toBe(0)
     const result = json(run) as { items: Record<string, unknown>[] }
     expect(result.items).toHaveLength(2)
-    for (const item of result.items) expect(Object.keys(item).sort()).toEqual(['available', 'family', 'familyOf', 'guid', 'incoming', 'name', 'offered', 'price', 'sku', 'upc'])
-    expect(result.items.find((item) => item.guid === hidden!.guid)).toMatchObject({ price: null, offered: false, sku: hidden!.sku })
+    for (const item of result.items)
+      expect(Object.keys(item).sort()).toEqual([
+        'available',
+        'family',
+        'familyOf',
+        'guid',
+        'incoming',
+        'name',
+        'offered',
+        'price',
+        'sku',
+        'upc',
+      ])
+    expect(result.items.find((item) => item.guid === hidden!.guid)).toMatchObject({
+      price: null,
+      offered: false,
+      sku: hidden!.sku,
+    })
     expect(result.items.find((item) => item.guid === shown!.guid)).toMatchObject({ price: 12.25, offered: true })
 
-    const human = await cli(['items', 'search', 'quixotic', '--catalog', String(catalog.guid), '--customer', String(customer.guid), '--db', db])
+    const human = await cli([
+      'items',
+      'search',
+      'quixotic',
+      '--catalog',
+      String(catalog.guid),
+      '--customer',
+      String(customer.guid),
+      '--db',
+      db,
+    ])
     expect(human.code).toBe(0)
     expect(human.stdout).toContain('not offered')
     expect(human.stdout).toContain('12.25')
   })
 
-  it('items family --json prints a family\'s grid for the customer; items search names a member\'s family and its stock', async () => {
+  it("items family --json prints a family's grid for the customer; items search names a member's family and its stock", async () => {
     const control = service.control
     const catalog = control.catalogs().find((c) => c.deleted_at === null)!
     const items = control.catalogItems(String(catalog.guid)).filter((i) => i.deleted_at === null)
     const parent = items.find((i) => i.is_product_group === true && i.product_group_type === 'Color/Size')!
     const members = items.filter((i) => i.group_parent_catalog_item_id === parent.id)
     const member = members[0]!
-    control.update('catalogItem', String(member.guid), { has_inventory: true, qty_on_hand: 50, reserved_qty_on_hand: 8, qty_incoming: 24 })
+    control.update('catalogItem', String(member.guid), {
+      has_inventory: true,
+      qty_on_hand: 50,
+      reserved_qty_on_hand: 8,
+      qty_incoming: 24,
+    })
     expect((await cli(['sync', '--db', db, '--json'], env)).code).toBe(0)
     const customer = control.customers().find((c) => c.deleted_at === null && c.lock_catalog_id === 0)!
 
-    const run = await cli(['items', 'family', String(member.guid), '--customer', String(customer.guid), '--db', db, '--json'])
+    const run = await cli([
+      'items',
+      'family',
+      String(member.guid),
+      '--customer',
+      String(customer.guid),
+      '--db',
+      db,
+      '--json',
+    ])
     expect(run.code).toBe(0)
-    const { family } = json(run) as { family: { guid: string; rowAxis: string; columnAxis: string; cells: { sku: string; available: number | null; incoming: number }[] } }
+    const { family } = json(run) as {
+      family: {
+        guid: string
+        rowAxis: string
+        columnAxis: string
+        cells: { sku: string; available: number | null; incoming: number }[]
+      }
+    }
     expect(family).toMatchObject({ guid: parent.guid, rowAxis: 'Color', columnAxis: 'Size' })
     expect(family.cells.map((cell) => cell.sku)).toEqual(members.map((m) => m.sku))
     expect(family.cells[0]).toMatchObject({ available: 42, incoming: 24 })
 
-    const search = json(await cli(['items', 'search', String(member.sku), '--catalog', String(catalog.guid), '--db', db, '--json'])) as { items: Record<string, unknown>[] }
-    expect(search.items.find((item) => item.guid === member.guid)).toMatchObject({ upc: member.upc, available: 42, incoming: 24, family: { guid: parent.guid, title: parent.group_title } })
+    const search = json(
+      await cli(['items', 'search', String(member.sku), '--catalog', String(catalog.guid), '--db', db, '--json']),
+    ) as { items: Record<string, unknown>[] }
+    expect(search.items.find((item) => item.guid === member.guid)).toMatchObject({
+      upc: member.upc,
+      available: 42,
+      incoming: 24,
+      family: { guid: parent.guid, title: parent.group_title },
+    })
 
     const unknown = await cli(['items', 'family', '00000000-0000-4000-8000-000000000000', '--db', db])
     expect(unknown.code).toBe(2)

@@ -6,7 +6,18 @@
  * against the double, three orders queued, then one page of a chosen table overwritten with garbage.
  * Each run counts its whole-file checks through test/support/quick-check-count.mjs.
  */
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -27,14 +38,27 @@ beforeAll(async () => {
   service = await startService({ size: 'tiny', seed: 5 })
   directory = mkdtempSync(join(tmpdir(), 'satchel-damaged-'))
   template = join(directory, 'template.db')
-  env = { SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+  env = {
+    SATCHEL_BASE_URL: service.url,
+    SATCHEL_API_KEY: service.credentials.apiKey,
+    SATCHEL_API_SECRET: service.credentials.apiSecret,
+  }
   expect((await cli(['sync', '--db', template, '--json'], env)).code).toBe(0)
   const local = new BetterSqlite3(template, { readonly: true })
-  const catalogGuid = local.prepare<[], string>('SELECT guid FROM catalogs WHERE active = 1 ORDER BY id LIMIT 1').pluck().get()!
+  const catalogGuid = local
+    .prepare<[], string>('SELECT guid FROM catalogs WHERE active = 1 ORDER BY id LIMIT 1')
+    .pluck()
+    .get()!
   const priced = `typeof(json_extract(pricing, '$."' || ? || '"'))`
-  for (const group of local.prepare<[string], { id: number; name: string }>('SELECT id, name FROM price_groups WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY id').all(catalogGuid)) {
+  for (const group of local
+    .prepare<[string], { id: number; name: string }>(
+      'SELECT id, name FROM price_groups WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY id',
+    )
+    .all(catalogGuid)) {
     const customerGuid = local
-      .prepare<[number], string>('SELECT guid FROM customers WHERE active = 1 AND require_po = 0 AND lock_catalog_id IS NULL AND deleted_at IS NULL AND price_group_id = ? ORDER BY id LIMIT 1')
+      .prepare<[number], string>(
+        'SELECT guid FROM customers WHERE active = 1 AND require_po = 0 AND lock_catalog_id IS NULL AND deleted_at IS NULL AND price_group_id = ? ORDER BY id LIMIT 1',
+      )
       .pluck()
       .get(group.id)
     const sku = local
@@ -74,7 +98,11 @@ function damaged(name: string, table: string, page: 'leaf' | 'root' = 'leaf'): s
   copyFileSync(template, path)
   const db = new BetterSqlite3(path, { readonly: true })
   const pageSize = db.pragma('page_size', { simple: true }) as number
-  const pages = db.prepare<[string], { pageno: number; pagetype: string }>('SELECT pageno, pagetype FROM dbstat WHERE name = ? ORDER BY pageno').all(table)
+  const pages = db
+    .prepare<[string], { pageno: number; pagetype: string }>(
+      'SELECT pageno, pagetype FROM dbstat WHERE name = ? ORDER BY pageno',
+    )
+    .all(table)
   db.close()
   const chosen = (page === 'leaf' ? pages.filter((each) => each.pagetype === 'leaf').at(-1) : undefined) ?? pages[0]!
   const fd = openSync(path, 'r+')
@@ -88,13 +116,19 @@ const counter = join(root, 'test/support/quick-check-count.mjs')
 /** The CLI on `db` under --json, logging its quick_checks beside the file. */
 function run(db: string, args: string[]): Promise<Run> {
   const nodeOptions = `${process.env.NODE_OPTIONS ?? ''} --import ${counter}`.trim()
-  return cli([...args, '--db', db, '--json'], { ...env, NODE_OPTIONS: nodeOptions, TEST_QUICK_CHECK_LOG: `${db}.checks` })
+  return cli([...args, '--db', db, '--json'], {
+    ...env,
+    NODE_OPTIONS: nodeOptions,
+    TEST_QUICK_CHECK_LOG: `${db}.checks`,
+  })
 }
 
 /** How many times the commands on `db` read the whole file (the per-table checks that name the damage aside). */
 function wholeFileChecks(db: string): number {
   if (!existsSync(`${db}.checks`)) return 0
-  return readFileSync(`${db}.checks`, 'utf8').split('\n').filter((line) => line === 'quick_check').length
+  return readFileSync(`${db}.checks`, 'utf8')
+    .split('\n')
+    .filter((line) => line === 'quick_check').length
 }
 
 /** An item whose row is on the damaged page of `path`: what a rep searching for it meets. */
@@ -112,7 +146,11 @@ function itemOnDamagedPage(path: string): { sku: string; catalog: string } {
       }
     })
     expect(lost).toBeDefined()
-    const row = whole.prepare<[number], { sku: string; catalog_guid: string }>('SELECT sku, catalog_guid FROM catalog_item_rows WHERE local_id = ?').get(lost!)!
+    const row = whole
+      .prepare<[number], { sku: string; catalog_guid: string }>(
+        'SELECT sku, catalog_guid FROM catalog_item_rows WHERE local_id = ?',
+      )
+      .get(lost!)!
     return { sku: row.sku, catalog: row.catalog_guid }
   } finally {
     whole.close()
@@ -174,7 +212,9 @@ describe('a catalog item page damaged', () => {
     const out = join(directory, 'kept')
     const exported = await run(db, ['outbox', '--export', out])
     expect(failure(exported).message).toBe(story)
-    expect((json(exported).exported as { apiGuid: string }[]).map((each) => each.apiGuid).sort()).toEqual([...queued].sort())
+    expect((json(exported).exported as { apiGuid: string }[]).map((each) => each.apiGuid).sort()).toEqual(
+      [...queued].sort(),
+    )
     const fresh = join(directory, 'fresh.db')
     expect((await run(fresh, ['sync'])).code).toBe(0)
     for (const file of readdirSync(out)) {
@@ -231,7 +271,12 @@ describe('an outbox page damaged', () => {
     expect(status.result.health).toMatchObject({ ok: false, outboxReadable: false })
     expect(outbox.message).toBe(status.message)
     expect(flush.message).toBe(status.message)
-    expect(service.control.requestLog().slice(before).filter((entry) => entry.method === 'POST')).toEqual([])
+    expect(
+      service.control
+        .requestLog()
+        .slice(before)
+        .filter((entry) => entry.method === 'POST'),
+    ).toEqual([])
     expect(wholeFileChecks(db)).toBe(1)
   })
 })
@@ -273,7 +318,17 @@ describe('an intact file', () => {
     const fd = openSync(file, 'w')
     writeSync(fd, JSON.stringify({ ...draft, poNo: 'PO-4' }))
     closeSync(fd)
-    const commands = [['status'], ['outbox'], ['items', 'search', 'a', '--catalog', catalog], ['customers', 'search', 'a'], ['orders', 'list'], ['quotes'], ['order', 'queue', '--file', file], ['sync'], ['flush']]
+    const commands = [
+      ['status'],
+      ['outbox'],
+      ['items', 'search', 'a', '--catalog', catalog],
+      ['customers', 'search', 'a'],
+      ['orders', 'list'],
+      ['quotes'],
+      ['order', 'queue', '--file', file],
+      ['sync'],
+      ['flush'],
+    ]
     for (const args of commands) {
       const each = await run(db, args)
       expect(each.code, `${args.join(' ')}: ${each.stderr}`).toBe(0)

@@ -11,7 +11,20 @@
 import BetterSqlite3 from 'better-sqlite3'
 import { execFile, execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, chownSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -30,9 +43,14 @@ function cliAsUser(args: string[], env: Record<string, string> = {}): Promise<Ru
   return new Promise((done) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
     const as = isRoot ? { uid: nobody, gid: nobody } : {}
-    execFile(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: root, env: { ...clean, HOME: tmpdir(), ...env }, timeout: 60_000, ...as }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', entry, ...args],
+      { cwd: root, env: { ...clean, HOME: tmpdir(), ...env }, timeout: 60_000, ...as },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
+      },
+    )
   })
 }
 
@@ -40,7 +58,14 @@ function cliAsUser(args: string[], env: Record<string, string> = {}): Promise<Ru
 function userCanRunCli(): boolean {
   if (!isRoot) return true
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', entry, '--help'], { cwd: root, env: { ...process.env, HOME: tmpdir() }, uid: nobody, gid: nobody, stdio: 'ignore', timeout: 60_000 })
+    execFileSync(process.execPath, ['--import', 'tsx', entry, '--help'], {
+      cwd: root,
+      env: { ...process.env, HOME: tmpdir() },
+      uid: nobody,
+      gid: nobody,
+      stdio: 'ignore',
+      timeout: 60_000,
+    })
     return true
   } catch {
     return false
@@ -82,7 +107,14 @@ function fingerprint(path: string): string {
 function draftFile(): string {
   const path = join(base, 'draft.json')
   if (!existsSync(path)) {
-    writeFileSync(path, JSON.stringify({ customerGuid: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f', catalogGuid, lines: [{ sku: 'A-1', qty: 1 }] }))
+    writeFileSync(
+      path,
+      JSON.stringify({
+        customerGuid: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+        catalogGuid,
+        lines: [{ sku: 'A-1', qty: 1 }],
+      }),
+    )
     chmodSync(path, 0o644)
   }
   return path
@@ -103,7 +135,12 @@ const writeCommands: [string, string[]][] = [
 ]
 
 function resolve(args: string[]): string[] {
-  const values: Record<string, () => string> = { ITEM: () => itemWord, CATALOG: () => catalogGuid, CUSTOMER: () => customerWord, DRAFT: draftFile }
+  const values: Record<string, () => string> = {
+    ITEM: () => itemWord,
+    CATALOG: () => catalogGuid,
+    CUSTOMER: () => customerWord,
+    DRAFT: draftFile,
+  }
   return args.map((arg) => values[arg]?.() ?? arg)
 }
 
@@ -119,7 +156,9 @@ function expectFailure(run: Run, code: string): string {
   expect(run.code).toBe(1)
   const message = result.error!.message
   expect(run.stderr).toBe(`satchel: ${message}\n`)
-  expect(message).not.toMatch(/SQLITE_|disk image is malformed|file is not a database|attempt to write a readonly database|unable to open database file/)
+  expect(message).not.toMatch(
+    /SQLITE_|disk image is malformed|file is not a database|attempt to write a readonly database|unable to open database file/,
+  )
   return message
 }
 
@@ -128,14 +167,29 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'satchel-cli-db-files-'))
   chmodSync(base, 0o755)
   template = join(base, 'template.db')
-  env = { SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+  env = {
+    SATCHEL_BASE_URL: service.url,
+    SATCHEL_API_KEY: service.credentials.apiKey,
+    SATCHEL_API_SECRET: service.credentials.apiSecret,
+  }
   expect((await cli(['sync', '--db', template, '--json'], env)).code).toBe(0)
   const db = openDatabase(template)
   try {
-    catalogGuid = db.prepare<[], string>('SELECT guid FROM catalogs WHERE active = 1 ORDER BY id LIMIT 1').pluck().get()!
-    const itemName = db.prepare<[string], string>('SELECT name FROM catalog_items WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY id LIMIT 1').pluck().get(catalogGuid)!
+    catalogGuid = db
+      .prepare<[], string>('SELECT guid FROM catalogs WHERE active = 1 ORDER BY id LIMIT 1')
+      .pluck()
+      .get()!
+    const itemName = db
+      .prepare<[string], string>(
+        'SELECT name FROM catalog_items WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY id LIMIT 1',
+      )
+      .pluck()
+      .get(catalogGuid)!
     itemWord = itemName.split(/\s+/)[0]!
-    const customerName = db.prepare<[], string>('SELECT name FROM customers WHERE deleted_at IS NULL ORDER BY id LIMIT 1').pluck().get()!
+    const customerName = db
+      .prepare<[], string>('SELECT name FROM customers WHERE deleted_at IS NULL ORDER BY id LIMIT 1')
+      .pluck()
+      .get()!
     customerWord = customerName.split(/\s+/)[0]!
     const now = new Date().toISOString()
     db.prepare(
@@ -156,103 +210,118 @@ afterAll(async () => {
   if (base) rmSync(base, { recursive: true, force: true })
 })
 
-describe.skipIf(!canRun)(`a read-only database (the CLI runs as ${isRoot ? 'nobody, because root ignores permissions' : 'this user'})`, () => {
-  describe('a read-only file in a writable folder', () => {
-    let db: string
-    let before: string
-    beforeAll(() => {
-      db = scenario().db
-      chmodSync(db, 0o444)
-      before = fingerprint(db)
+describe.skipIf(!canRun)(
+  `a read-only database (the CLI runs as ${isRoot ? 'nobody, because root ignores permissions' : 'this user'})`,
+  () => {
+    describe('a read-only file in a writable folder', () => {
+      let db: string
+      let before: string
+      beforeAll(() => {
+        db = scenario().db
+        chmodSync(db, 0o444)
+        before = fingerprint(db)
+      })
+
+      it.each(readCommands)('%s reads it (exit 0) and leaves it as it was', async (_name, args) => {
+        const run = await cliAsUser([...resolve(args), '--db', db, '--json'], env)
+        expect(run.stderr).toBe('')
+        expect(run.code).toBe(0)
+        const result = json(run)
+        expect(Object.keys(result).length).toBeGreaterThan(0)
+        expect(fingerprint(db)).toBe(before)
+      })
+
+      it('status reads the real counts, the queued order included', async () => {
+        const result = json(await cliAsUser(['status', '--db', db, '--json']))
+        expect(result).toMatchObject({ counts: { catalogs: expect.any(Number) }, outbox: { queued: 1 } })
+        expect((result.counts as Record<string, number>).catalogItems).toBeGreaterThan(0)
+      })
+
+      it.each(writeCommands)(
+        '%s says the database at PATH is read-only (exit 1) and writes nothing',
+        async (_name, args) => {
+          const message = expectFailure(
+            await cliAsUser([...resolve(args), '--db', db, '--json'], env),
+            'DATABASE_READ_ONLY',
+          )
+          expect(message).toContain(`The database at ${db} is read-only`)
+          expect(fingerprint(db)).toBe(before)
+        },
+      )
+
+      it('without --json the message is one line on stderr and nothing on stdout', async () => {
+        const run = await cliAsUser(['flush', '--db', db], env)
+        expect(run.code).toBe(1)
+        expect(run.stdout).toBe('')
+        expect(run.stderr).toMatch(new RegExp(`^satchel: The database at .* is read-only[^\\n]*\\n$`))
+      })
     })
 
-    it.each(readCommands)('%s reads it (exit 0) and leaves it as it was', async (_name, args) => {
-      const run = await cliAsUser([...resolve(args), '--db', db, '--json'], env)
-      expect(run.stderr).toBe('')
-      expect(run.code).toBe(0)
-      const result = json(run)
-      expect(Object.keys(result).length).toBeGreaterThan(0)
-      expect(fingerprint(db)).toBe(before)
+    describe('a writable file in a read-only folder, closed cleanly (no -wal or -shm to be made)', () => {
+      let dir: string
+      let db: string
+      let before: string
+      beforeAll(() => {
+        ;({ dir, db } = scenario())
+        chmodSync(dir, 0o555)
+        before = fingerprint(db)
+      })
+
+      it.each(readCommands)('%s reads it (exit 0) and leaves it as it was', async (_name, args) => {
+        const run = await cliAsUser([...resolve(args), '--db', db, '--json'], env)
+        expect(run.stderr).toBe('')
+        expect(run.code).toBe(0)
+        json(run)
+        expect(fingerprint(db)).toBe(before)
+        expect(readdirSync(dir)).toEqual(['satchel.db'])
+      })
+
+      it.each(writeCommands)(
+        '%s says the database at PATH is read-only, naming the folder (exit 1)',
+        async (_name, args) => {
+          const message = expectFailure(
+            await cliAsUser([...resolve(args), '--db', db, '--json'], env),
+            'DATABASE_READ_ONLY',
+          )
+          expect(message).toContain(`The database at ${db} is read-only`)
+          expect(message).toContain(dir)
+          expect(fingerprint(db)).toBe(before)
+        },
+      )
     })
 
-    it('status reads the real counts, the queued order included', async () => {
-      const result = json(await cliAsUser(['status', '--db', db, '--json']))
-      expect(result).toMatchObject({ counts: { catalogs: expect.any(Number) }, outbox: { queued: 1 } })
-      expect((result.counts as Record<string, number>).catalogItems).toBeGreaterThan(0)
-    })
-
-    it.each(writeCommands)('%s says the database at PATH is read-only (exit 1) and writes nothing', async (_name, args) => {
-      const message = expectFailure(await cliAsUser([...resolve(args), '--db', db, '--json'], env), 'DATABASE_READ_ONLY')
-      expect(message).toContain(`The database at ${db} is read-only`)
-      expect(fingerprint(db)).toBe(before)
-    })
-
-    it('without --json the message is one line on stderr and nothing on stdout', async () => {
-      const run = await cliAsUser(['flush', '--db', db], env)
-      expect(run.code).toBe(1)
-      expect(run.stdout).toBe('')
-      expect(run.stderr).toMatch(new RegExp(`^satchel: The database at .* is read-only[^\\n]*\\n$`))
-    })
-  })
-
-  describe('a writable file in a read-only folder, closed cleanly (no -wal or -shm to be made)', () => {
-    let dir: string
-    let db: string
-    let before: string
-    beforeAll(() => {
-      ;({ dir, db } = scenario())
-      chmodSync(dir, 0o555)
-      before = fingerprint(db)
-    })
-
-    it.each(readCommands)('%s reads it (exit 0) and leaves it as it was', async (_name, args) => {
-      const run = await cliAsUser([...resolve(args), '--db', db, '--json'], env)
-      expect(run.stderr).toBe('')
-      expect(run.code).toBe(0)
-      json(run)
-      expect(fingerprint(db)).toBe(before)
-      expect(readdirSync(dir)).toEqual(['satchel.db'])
-    })
-
-    it.each(writeCommands)('%s says the database at PATH is read-only, naming the folder (exit 1)', async (_name, args) => {
-      const message = expectFailure(await cliAsUser([...resolve(args), '--db', db, '--json'], env), 'DATABASE_READ_ONLY')
-      expect(message).toContain(`The database at ${db} is read-only`)
-      expect(message).toContain(dir)
-      expect(fingerprint(db)).toBe(before)
-    })
-  })
-
-  describe('a read-only folder where a Satchel process stopped without closing the database (its -wal left behind)', () => {
-    /** A process that commits a change and dies, leaving the change only in the -wal. */
-    function leaveWal(db: string): void {
-      execFileSync(process.execPath, [
-        '-e',
-        `const D = require(${JSON.stringify(join(root, 'node_modules/better-sqlite3'))}); const db = new D(${JSON.stringify(db)});
+    describe('a read-only folder where a Satchel process stopped without closing the database (its -wal left behind)', () => {
+      /** A process that commits a change and dies, leaving the change only in the -wal. */
+      function leaveWal(db: string): void {
+        execFileSync(process.execPath, [
+          '-e',
+          `const D = require(${JSON.stringify(join(root, 'node_modules/better-sqlite3'))}); const db = new D(${JSON.stringify(db)});
          db.prepare("UPDATE outbox SET state = 'sent'").run(); process.exit(0)`,
-      ])
-    }
+        ])
+      }
 
-    it('status reads the changes still in the -wal', async () => {
-      const { dir, db } = scenario()
-      leaveWal(db)
-      for (const suffix of ['-wal', '-shm']) giveToUser(`${db}${suffix}`)
-      chmodSync(dir, 0o555)
-      const run = await cliAsUser(['status', '--db', db, '--json'])
-      expect(run.stderr).toBe('')
-      expect(json(run)).toMatchObject({ outbox: { queued: 0, sent: 1 } })
-    })
+      it('status reads the changes still in the -wal', async () => {
+        const { dir, db } = scenario()
+        leaveWal(db)
+        for (const suffix of ['-wal', '-shm']) giveToUser(`${db}${suffix}`)
+        chmodSync(dir, 0o555)
+        const run = await cliAsUser(['status', '--db', db, '--json'])
+        expect(run.stderr).toBe('')
+        expect(json(run)).toMatchObject({ outbox: { queued: 0, sent: 1 } })
+      })
 
-    it('without the -shm it cannot be read there: DATABASE_READ_ONLY says what to do, rather than show older data', async () => {
-      const { dir, db } = scenario()
-      leaveWal(db)
-      rmSync(`${db}-shm`)
-      giveToUser(`${db}-wal`)
-      chmodSync(dir, 0o555)
-      const message = expectFailure(await cliAsUser(['status', '--db', db, '--json']), 'DATABASE_READ_ONLY')
-      expect(message).toContain(`${db}-wal`)
+      it('without the -shm it cannot be read there: DATABASE_READ_ONLY says what to do, rather than show older data', async () => {
+        const { dir, db } = scenario()
+        leaveWal(db)
+        rmSync(`${db}-shm`)
+        giveToUser(`${db}-wal`)
+        chmodSync(dir, 0o555)
+        const message = expectFailure(await cliAsUser(['status', '--db', db, '--json']), 'DATABASE_READ_ONLY')
+        expect(message).toContain(`${db}-wal`)
+      })
     })
-  })
-})
+  },
+)
 
 describe('a file that is not a Satchel database, or is damaged', () => {
   function expectNotSatchel(run: Run, db: string): void {
@@ -305,17 +374,17 @@ describe('a file that is not a Satchel database, or is damaged', () => {
   })
 
   describe('an empty (0-byte) file', () => {
-    it.each([...readCommands, ['flush', ['flush']], ['order queue', ['order', 'queue', '--file', 'DRAFT']]] as [string, string[]][])(
-      '%s says so and leaves it empty (it is not made a new database)',
-      async (_name, args) => {
-        const db = named('empty', args)
-        writeFileSync(db, '')
-        const run = await cli([...resolve(args), '--db', db, '--json'], env)
-        expectNotSatchel(run, db)
-        expect(json(run)).toMatchObject({ error: { message: expect.stringContaining('the file is empty') } })
-        expect(statSync(db).size).toBe(0)
-      },
-    )
+    it.each([...readCommands, ['flush', ['flush']], ['order queue', ['order', 'queue', '--file', 'DRAFT']]] as [
+      string,
+      string[],
+    ][])('%s says so and leaves it empty (it is not made a new database)', async (_name, args) => {
+      const db = named('empty', args)
+      writeFileSync(db, '')
+      const run = await cli([...resolve(args), '--db', db, '--json'], env)
+      expectNotSatchel(run, db)
+      expect(json(run)).toMatchObject({ error: { message: expect.stringContaining('the file is empty') } })
+      expect(statSync(db).size).toBe(0)
+    })
 
     it('sync builds a new database in it (there is nothing in it to lose)', async () => {
       const db = join(base, 'empty-sync.db')
@@ -339,14 +408,17 @@ describe('a file that is not a Satchel database, or is damaged', () => {
 })
 
 describe('a database written by an older Satchel', () => {
-  it.each(readCommands)('%s does not upgrade it: it says to run sync (or start the app) once, and exits 1', async (_name, args) => {
-    const db = named('older', args)
-    closeDatabase(openDatabase(db, { migrations: migrations.slice(0, latestSchemaVersion() - 1) }))
-    const before = fingerprint(db)
-    const message = expectFailure(await cli([...resolve(args), '--db', db, '--json']), 'CONFLICT')
-    expect(message).toContain(db)
-    expect(message).toMatch(/older Satchel/)
-    expect(message).toContain('satchel sync')
-    expect(fingerprint(db)).toBe(before)
-  })
+  it.each(readCommands)(
+    '%s does not upgrade it: it says to run sync (or start the app) once, and exits 1',
+    async (_name, args) => {
+      const db = named('older', args)
+      closeDatabase(openDatabase(db, { migrations: migrations.slice(0, latestSchemaVersion() - 1) }))
+      const before = fingerprint(db)
+      const message = expectFailure(await cli([...resolve(args), '--db', db, '--json']), 'CONFLICT')
+      expect(message).toContain(db)
+      expect(message).toMatch(/older Satchel/)
+      expect(message).toContain('satchel sync')
+      expect(fingerprint(db)).toBe(before)
+    },
+  )
 })

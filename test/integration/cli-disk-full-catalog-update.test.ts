@@ -47,7 +47,18 @@ afterAll(async () => {
 describe('a full disk during the catalog update', () => {
   it('sync says DISK_FULL, what to do and what the update kept; the rows copied before stay', async (context) => {
     if (cannotMount) context.skip(cannotMount)
-    const run = await cli(['sync', '--db', db, '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--api-secret', 's', '--json'])
+    const run = await cli([
+      'sync',
+      '--db',
+      db,
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--api-key',
+      'k',
+      '--api-secret',
+      's',
+      '--json',
+    ])
     expect(run.code).toBe(1)
     const { error } = json(run) as { error: { code: string; message: string } }
     expect(error.code).toBe('DISK_FULL')

@@ -73,54 +73,64 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true })
 })
 
-describe.skipIf(cannotMount !== null)(cannotMount === null ? 'on a full disk' : `on a full disk (skipped: ${cannotMount})`, () => {
-  it('status and outbox still read the database', async () => {
-    const status = await cli(['status', '--db', db, '--json'])
-    expect(status.stderr).toBe('')
-    expect(status.code).toBe(0)
-    expect(json(status)).toMatchObject({ counts: expect.any(Object), outbox: { queued: 1 } })
-    const outbox = await cli(['outbox', '--db', db, '--json'])
-    expect(outbox.code).toBe(0)
-    expect(json(outbox)).toMatchObject({ entries: [{ apiGuid, state: 'queued' }] })
-  })
+describe.skipIf(cannotMount !== null)(
+  cannotMount === null ? 'on a full disk' : `on a full disk (skipped: ${cannotMount})`,
+  () => {
+    it('status and outbox still read the database', async () => {
+      const status = await cli(['status', '--db', db, '--json'])
+      expect(status.stderr).toBe('')
+      expect(status.code).toBe(0)
+      expect(json(status)).toMatchObject({ counts: expect.any(Object), outbox: { queued: 1 } })
+      const outbox = await cli(['outbox', '--db', db, '--json'])
+      expect(outbox.code).toBe(0)
+      expect(json(outbox)).toMatchObject({ entries: [{ apiGuid, state: 'queued' }] })
+    })
 
-  it('a command that writes says "disk full" and what to do (DISK_FULL), not SQLite’s words', async () => {
-    const file = join(scratch, 'order.json')
-    writeFileSync(file, JSON.stringify({ customerGuid: '33333333-3333-4333-8333-333333333333', catalogGuid: '11111111-1111-4111-8111-111111111111', lines: [{ sku: 'X', qty: 1 }] }))
-    for (const args of [
-      ['order', 'queue', '--file', file],
-      ['sync', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--api-secret', 's'],
-    ]) {
-      const run = await cli([...args, '--db', db, '--json'])
-      expect(run.code, args[0]).toBe(1)
+    it('a command that writes says "disk full" and what to do (DISK_FULL), not SQLite’s words', async () => {
+      const file = join(scratch, 'order.json')
+      writeFileSync(
+        file,
+        JSON.stringify({
+          customerGuid: '33333333-3333-4333-8333-333333333333',
+          catalogGuid: '11111111-1111-4111-8111-111111111111',
+          lines: [{ sku: 'X', qty: 1 }],
+        }),
+      )
+      for (const args of [
+        ['order', 'queue', '--file', file],
+        ['sync', '--base-url', 'http://127.0.0.1:9', '--api-key', 'k', '--api-secret', 's'],
+      ]) {
+        const run = await cli([...args, '--db', db, '--json'])
+        expect(run.code, args[0]).toBe(1)
+        const { error } = json(run) as { error: { code: string; message: string } }
+        expect(error.code, args[0]).toBe('DISK_FULL')
+        expect(error.message).toContain('disk full')
+        expect(error.message).toContain('Free some space')
+        expect(error.message).not.toContain('disk I/O error')
+        expect(run.stderr).toContain('disk full')
+      }
+    })
+
+    it('with changes still in the -wal and no room for the -shm, a read says the disk is full and what to do', async () => {
+      // A Satchel process killed mid-write leaves its -wal; without the -shm, SQLite must make one to read it.
+      unlinkSync(join(mountPoint, 'filler'))
+      const child = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(db)}); db.pragma('wal_autocheckpoint = 0');
+      db.prepare("INSERT INTO settings (key, value) VALUES ('late', '1')").run(); process.kill(process.pid, 'SIGKILL')`
+      try {
+        execFileSync(process.execPath, ['-e', child], { cwd: join(__dirname, '../..'), stdio: 'pipe' })
+      } catch {
+        // Killed, as meant.
+      }
+      expect(statSync(`${db}-wal`).size).toBeGreaterThan(0)
+      unlinkSync(`${db}-shm`)
+      fill()
+      const run = await cli(['status', '--db', db, '--json'])
+      expect(run.code).toBe(1)
       const { error } = json(run) as { error: { code: string; message: string } }
-      expect(error.code, args[0]).toBe('DISK_FULL')
-      expect(error.message).toContain('disk full')
+      expect(error.code).toBe('DISK_FULL')
+      expect(error.message).toMatch(/disk .*is full/)
       expect(error.message).toContain('Free some space')
       expect(error.message).not.toContain('disk I/O error')
-      expect(run.stderr).toContain('disk full')
-    }
-  })
-
-  it('with changes still in the -wal and no room for the -shm, a read says the disk is full and what to do', async () => {
-    // A Satchel process killed mid-write leaves its -wal; without the -shm, SQLite must make one to read it.
-    unlinkSync(join(mountPoint, 'filler'))
-    const child = `const D = require('better-sqlite3'); const db = new D(${JSON.stringify(db)}); db.pragma('wal_autocheckpoint = 0');
-      db.prepare("INSERT INTO settings (key, value) VALUES ('late', '1')").run(); process.kill(process.pid, 'SIGKILL')`
-    try {
-      execFileSync(process.execPath, ['-e', child], { cwd: join(__dirname, '../..'), stdio: 'pipe' })
-    } catch {
-      // Killed, as meant.
-    }
-    expect(statSync(`${db}-wal`).size).toBeGreaterThan(0)
-    unlinkSync(`${db}-shm`)
-    fill()
-    const run = await cli(['status', '--db', db, '--json'])
-    expect(run.code).toBe(1)
-    const { error } = json(run) as { error: { code: string; message: string } }
-    expect(error.code).toBe('DISK_FULL')
-    expect(error.message).toMatch(/disk .*is full/)
-    expect(error.message).toContain('Free some space')
-    expect(error.message).not.toContain('disk I/O error')
-  })
-})
+    })
+  },
+)

@@ -76,9 +76,19 @@ describe('an apiGuid is a UUID, compared regardless of case', () => {
   it('order queue refuses a key that differs only in case from an outbox entry (exit 2, path apiGuid)', async () => {
     const path = freshDatabase('case.db')
     insertEntry(path, upper)
-    const run = await cli(['order', 'queue', '--db', path, '--file', draftFile('lower.json', upper.toLowerCase()), '--json'])
+    const run = await cli([
+      'order',
+      'queue',
+      '--db',
+      path,
+      '--file',
+      draftFile('lower.json', upper.toLowerCase()),
+      '--json',
+    ])
     expect(run.code).toBe(2)
-    expect(json(run)).toEqual({ errors: [{ path: 'apiGuid', message: expect.stringContaining('already in the outbox (queued)') }] })
+    expect(json(run)).toEqual({
+      errors: [{ path: 'apiGuid', message: expect.stringContaining('already in the outbox (queued)') }],
+    })
   })
 
   it('the outbox finds, retries and discards an entry by its key in any case', () => {
@@ -108,7 +118,15 @@ describe('an apiGuid is a UUID, compared regardless of case', () => {
     } finally {
       closeDatabase(db)
     }
-    const run = await cli(['order', 'queue', '--db', path, '--file', draftFile('mixed.json', '0b6c2f1e-4D7A-4c55-9a1e-7f3b2d9c8e01'), '--json'])
+    const run = await cli([
+      'order',
+      'queue',
+      '--db',
+      path,
+      '--file',
+      draftFile('mixed.json', '0b6c2f1e-4D7A-4c55-9a1e-7f3b2d9c8e01'),
+      '--json',
+    ])
     expect(run.code).toBe(2)
     expect(json(run)).toMatchObject({ errors: [{ path: 'apiGuid' }] })
   })

@@ -26,7 +26,9 @@ function emptyDatabase(name: string, savedConnection?: { baseUrl: string }): str
   const path = join(directory, name)
   const db = openDatabase(path)
   if (savedConnection) {
-    db.prepare("INSERT INTO settings (key, value) VALUES ('connection', ?)").run(JSON.stringify({ ...savedConnection, auth: { kind: 'apiKey', apiKey: 'key-123', userGuid: null } }))
+    db.prepare("INSERT INTO settings (key, value) VALUES ('connection', ?)").run(
+      JSON.stringify({ ...savedConnection, auth: { kind: 'apiKey', apiKey: 'key-123', userGuid: null } }),
+    )
   }
   closeDatabase(db)
   return path
@@ -53,12 +55,18 @@ describe('plain http to another computer', () => {
 
   it('with --allow-insecure-http runs, with a warning; later runs to that address warn too; another address is still refused', async () => {
     const db = emptyDatabase('allowed.db')
-    const allowed = await cli(['flush', '--db', db, '--base-url', 'http://192.0.2.10:4010', '--allow-insecure-http', '--json'], credentials)
+    const allowed = await cli(
+      ['flush', '--db', db, '--base-url', 'http://192.0.2.10:4010', '--allow-insecure-http', '--json'],
+      credentials,
+    )
     expect(allowed.code).toBe(0)
     expect(json(allowed)).toEqual({ sent: 0, needsAttention: 0, retrying: 0 })
     expect(allowed.stderr).toMatch(/warning: .*http:\/\/192\.0\.2\.10:4010.*unencrypted/)
 
-    const later = await cli(['flush', '--db', db, '--json'], { ...credentials, SATCHEL_BASE_URL: 'http://192.0.2.10:4010/' })
+    const later = await cli(['flush', '--db', db, '--json'], {
+      ...credentials,
+      SATCHEL_BASE_URL: 'http://192.0.2.10:4010/',
+    })
     expect(later.code).toBe(0)
     expect(later.stderr).toMatch(/warning: .*http:\/\/192\.0\.2\.10:4010.*unencrypted/)
 
@@ -66,7 +74,11 @@ describe('plain http to another computer', () => {
     expect(other.code).toBe(2)
 
     const local = new BetterSqlite3(db, { readonly: true })
-    expect(JSON.parse(local.prepare<[], string>("SELECT value FROM settings WHERE key = 'insecureHttpAllowed'").pluck().get()!)).toBe('http://192.0.2.10:4010')
+    expect(
+      JSON.parse(
+        local.prepare<[], string>("SELECT value FROM settings WHERE key = 'insecureHttpAllowed'").pluck().get()!,
+      ),
+    ).toBe('http://192.0.2.10:4010')
     local.close()
   })
 

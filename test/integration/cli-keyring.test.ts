@@ -47,11 +47,27 @@ afterAll(async () => {
 describe.skipIf(skipReason !== null)('the API secret in the system keyring, shared by the CLI and the app', () => {
   it('profiles add stores it; sync and flush use it without --api-secret; the app reads it; remove deletes it', async () => {
     const c = service.credentials
-    const added = await cli(['profiles', 'add', 'Acme', '--base-url', service.url, '--api-key', c.apiKey, '--api-secret', c.apiSecret, '--json'], env)
+    const added = await cli(
+      [
+        'profiles',
+        'add',
+        'Acme',
+        '--base-url',
+        service.url,
+        '--api-key',
+        c.apiKey,
+        '--api-secret',
+        c.apiSecret,
+        '--json',
+      ],
+      env,
+    )
     expect(added.stderr).not.toContain('not stored')
     expect(added.code).toBe(0)
     expect(json(added)).toMatchObject({ profile: { name: 'Acme' }, secretStored: true })
-    expect((await cli(['profiles', 'add', 'Other', '--base-url', service.url, '--api-key', c.apiKey, '--json'], env)).code).toBe(0)
+    expect(
+      (await cli(['profiles', 'add', 'Other', '--base-url', service.url, '--api-key', c.apiKey, '--json'], env)).code,
+    ).toBe(0)
 
     const synced = await cli(['sync', '--profile', 'Acme', '--json'], env)
     expect(synced.stderr).toBe('')
@@ -63,7 +79,14 @@ describe.skipIf(skipReason !== null)('the API secret in the system keyring, shar
     const orderable = findOrderable(db, 1)
     closeDatabase(db)
     const draft = join(dataDir, 'draft.json')
-    writeFileSync(draft, JSON.stringify({ customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid, lines: [{ sku: orderable.skus[0], qty: 1 }] }))
+    writeFileSync(
+      draft,
+      JSON.stringify({
+        customerGuid: orderable.customerGuid,
+        catalogGuid: orderable.catalogGuid,
+        lines: [{ sku: orderable.skus[0], qty: 1 }],
+      }),
+    )
     expect((await cli(['order', 'queue', '--profile', 'Acme', '--file', draft, '--json'], env)).code).toBe(0)
     const before = service.control.orders().length
     const flushed = await cli(['flush', '--profile', 'Acme', '--json'], env)
@@ -71,14 +94,23 @@ describe.skipIf(skipReason !== null)('the API secret in the system keyring, shar
     expect(service.control.orders().length).toBe(before + 1)
 
     // The app's store (the keyring over its safeStorage file) finds the secret the CLI stored.
-    const noSafeStorage = { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' }
-    const app = layeredSecrets(await openOsKeyring({ dataDir }), createSafeStorageKeychain({ safeStorage: noSafeStorage, file: join(dataDir, 'secrets.json') }))
+    const noSafeStorage = {
+      isEncryptionAvailable: () => false,
+      encryptString: () => Buffer.alloc(0),
+      decryptString: () => '',
+    }
+    const app = layeredSecrets(
+      await openOsKeyring({ dataDir }),
+      createSafeStorageKeychain({ safeStorage: noSafeStorage, file: join(dataDir, 'secrets.json') }),
+    )
     expect(await profileKeychain(app, acme.secretsNamespace).get('apiSecret')).toBe(c.apiSecret)
 
     // A profile with no stored secret says where the secret was looked for.
     const other = await cli(['sync', '--profile', 'Other', '--json'], env)
     expect(other.code).toBe(2)
-    expect(json(other)).toMatchObject({ error: { message: expect.stringContaining("the system keyring holds none for the profile 'Other'") } })
+    expect(json(other)).toMatchObject({
+      error: { message: expect.stringContaining("the system keyring holds none for the profile 'Other'") },
+    })
 
     const removed = await cli(['profiles', 'remove', 'Acme', '--yes', '--json'], env)
     expect(removed.code).toBe(0)

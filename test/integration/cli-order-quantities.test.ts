@@ -41,7 +41,12 @@ beforeAll(async () => {
   service = await startService({ size: 'tiny', seed: 5 })
   directory = mkdtempSync(join(tmpdir(), 'satchel-cli-qty-'))
   db = join(directory, 'satchel.db')
-  env = { SATCHEL_DB: db, SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+  env = {
+    SATCHEL_DB: db,
+    SATCHEL_BASE_URL: service.url,
+    SATCHEL_API_KEY: service.credentials.apiKey,
+    SATCHEL_API_SECRET: service.credentials.apiSecret,
+  }
   expect((await cli(['sync', '--json'], env)).code).toBe(0)
   const local = new BetterSqlite3(db, { readonly: true })
   target = findOrderable(local, 2)
@@ -56,7 +61,12 @@ afterAll(async () => {
 describe('order queue refuses quantities it cannot send, and leaves nothing behind', () => {
   it('"qty": 1e308 exits 2 naming lines.0.qty; the outbox stays empty and a flush sends nothing', async () => {
     const apiGuid = '5d0f6a52-1b7e-4c3a-9f0e-2a6b8c4d1e11'
-    const file = draftFile('huge.json', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid, apiGuid, lines: [{ sku: target.skus[0], qty: 1e308 }] })
+    const file = draftFile('huge.json', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+      apiGuid,
+      lines: [{ sku: target.skus[0], qty: 1e308 }],
+    })
     const run = await cli(['order', 'queue', '--file', file, '--json'], env)
     expect(run.code).toBe(2)
     expect(json(run)).toEqual({ errors: [{ path: 'lines.0.qty', message: expect.any(String) }] })
@@ -81,7 +91,10 @@ describe('order queue refuses quantities it cannot send, and leaves nothing behi
       { sku: a, qty: 1e308 },
     ]
     // JSON has no NaN or Infinity; 1e999 is what a file can say, and JSON.parse reads it as Infinity.
-    const text = JSON.stringify({ customerGuid: target.customerGuid, catalogGuid: target.catalogGuid, lines }).replace('"qty":1e+308', '"qty":1e999')
+    const text = JSON.stringify({ customerGuid: target.customerGuid, catalogGuid: target.catalogGuid, lines }).replace(
+      '"qty":1e+308',
+      '"qty":1e999',
+    )
     expect(text).toContain('1e999')
     const run = await cli(['order', 'queue', '--file', draftFile('bad-quantities.json', text), '--json'], env)
     expect(run.code).toBe(2)
@@ -93,7 +106,11 @@ describe('order queue refuses quantities it cannot send, and leaves nothing behi
   })
 
   it('a whole quantity up to 1,000,000 is queued, and the reply names it', async () => {
-    const file = draftFile('max.json', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid, lines: [{ sku: target.skus[0], qty: 1_000_000 }] })
+    const file = draftFile('max.json', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+      lines: [{ sku: target.skus[0], qty: 1_000_000 }],
+    })
     const run = await cli(['order', 'queue', '--file', file, '--json'], env)
     expect(run.code).toBe(0)
     expect(json(run)).toEqual({ apiGuid: expect.any(String), state: 'queued' })

@@ -67,21 +67,34 @@ beforeAll(async () => {
   const groups = service.control.priceGroups(catalogGuid).map((g) => g.value as string)
   const pricing = Object.fromEntries(groups.map((name) => [name, 2.5]))
   for (const sku of bulkSkus) {
-    service.control.insertCatalogItem(catalogGuid, { sku, pricing, has_inventory: false, allow_backorder: true, min_order_qty: 1, qty_break: 0, qty_break_price: 0, is_product_group: false })
+    service.control.insertCatalogItem(catalogGuid, {
+      sku,
+      pricing,
+      has_inventory: false,
+      allow_backorder: true,
+      min_order_qty: 1,
+      qty_break: 0,
+      qty_break_price: 0,
+      is_product_group: false,
+    })
   }
   directory = mkdtempSync(join(tmpdir(), 'satchel-cli-order-size-'))
   db = join(directory, 'satchel.db')
-  env = { SATCHEL_DB: db, SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+  env = {
+    SATCHEL_DB: db,
+    SATCHEL_BASE_URL: service.url,
+    SATCHEL_API_KEY: service.credentials.apiKey,
+    SATCHEL_API_SECRET: service.credentials.apiSecret,
+  }
   expect((await cli(['sync', '--json'], env)).code).toBe(0)
-  customerGuid = local(
-    (h) =>
-      h
-        .prepare<[string], string>(
-          `SELECT c.guid FROM customers c JOIN price_groups g ON g.id = c.price_group_id AND g.catalog_guid = ?
+  customerGuid = local((h) =>
+    h
+      .prepare<[string], string>(
+        `SELECT c.guid FROM customers c JOIN price_groups g ON g.id = c.price_group_id AND g.catalog_guid = ?
            WHERE c.active = 1 AND c.require_po = 0 AND c.lock_catalog_id IS NULL AND c.deleted_at IS NULL ORDER BY c.id LIMIT 1`,
-        )
-        .pluck()
-        .get(catalogGuid)!,
+      )
+      .pluck()
+      .get(catalogGuid)!,
   )
   expect(customerGuid).toBeTruthy()
 }, 120_000)
@@ -99,24 +112,44 @@ describe('order queue with many lines', () => {
   it(`queues ${maxOrderLines.toLocaleString('en-US')} lines in one command`, async () => {
     expect(maxOrderLines).toBe(5000)
     const apiGuid = '5f0c7a52-1d3e-4b8a-9c61-0a2b3c4d5e6f'
-    const file = draftFile('big.json', bulkSkus.slice(0, maxOrderLines).map((sku) => ({ sku, qty: 2 })), { apiGuid })
+    const file = draftFile(
+      'big.json',
+      bulkSkus.slice(0, maxOrderLines).map((sku) => ({ sku, qty: 2 })),
+      { apiGuid },
+    )
     const started = performance.now()
     const run = await cli(['order', 'queue', '--file', file, '--json'], env)
     const elapsed = performance.now() - started
-    console.log(`order queue: ${maxOrderLines} lines queued in ${(elapsed / 1000).toFixed(2)} s (the whole command: node start-up, checks, the commit)`)
+    console.log(
+      `order queue: ${maxOrderLines} lines queued in ${(elapsed / 1000).toFixed(2)} s (the whole command: node start-up, checks, the commit)`,
+    )
     // The double's customers all have credit limits of at most $25,000: an order this size warns (it is
     // not refused: the supplier decides), and says nothing else.
     expect(run.stderr.split('\n').filter((line) => line !== '' && !/past their credit limit/.test(line))).toEqual([])
     expect(run.code).toBe(0)
     expect(json(run)).toEqual({ apiGuid, state: 'queued' })
-    const entry = local((h) => h.prepare<[string], { rep_totals: string }>('SELECT rep_totals FROM outbox WHERE api_guid = ?').get(apiGuid))
+    const entry = local((h) =>
+      h.prepare<[string], { rep_totals: string }>('SELECT rep_totals FROM outbox WHERE api_guid = ?').get(apiGuid),
+    )
     expect(JSON.parse(entry!.rep_totals)).toMatchObject({ lineCount: maxOrderLines, subTotal: 25_000 })
     expect(draftCount()).toBe(0)
   }, 90_000)
 
   it('refuses one line more than the cap, naming it, and keeps nothing', async () => {
     const before = outboxCount()
-    const run = await cli(['order', 'queue', '--file', draftFile('over.json', bulkSkus.map((sku) => ({ sku, qty: 1 }))), '--json'], env)
+    const run = await cli(
+      [
+        'order',
+        'queue',
+        '--file',
+        draftFile(
+          'over.json',
+          bulkSkus.map((sku) => ({ sku, qty: 1 })),
+        ),
+        '--json',
+      ],
+      env,
+    )
     expect(run.code).toBe(2)
     expect(json(run)).toEqual({ errors: [{ path: 'lines', message: expect.stringContaining('5,000 lines') }] })
     expect(run.stderr).toContain('5,000')
@@ -128,8 +161,15 @@ describe('order queue with many lines', () => {
     const lines = Array.from({ length: 2 * maxOrderLines + 1 }, (_, i) => ({ sku: `NO-SUCH-${i}`, qty: 1 }))
     const bySku = vi.spyOn(LocalOrderLookup.prototype, 'catalogItemBySku')
     const printed: unknown[] = []
-    const output: Output = { json: true, result: (value) => printed.push(value), progress: null, endProgress: () => undefined }
-    await expect(runOrderQueue({ db, json: true }, { file: draftFile('unknown-many.json', lines) }, output)).rejects.toMatchObject({
+    const output: Output = {
+      json: true,
+      result: (value) => printed.push(value),
+      progress: null,
+      endProgress: () => undefined,
+    }
+    await expect(
+      runOrderQueue({ db, json: true }, { file: draftFile('unknown-many.json', lines) }, output),
+    ).rejects.toMatchObject({
       json: { errors: [{ path: 'lines', message: expect.stringContaining('at most 5,000 lines') }] },
     })
     expect(bySku).not.toHaveBeenCalled()
@@ -148,20 +188,30 @@ describe('order queue with many lines', () => {
 
   it('a queue killed while it works leaves no draft behind: the order is queued whole or not at all', async () => {
     const apiGuid = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
-    const file = draftFile('killed.json', bulkSkus.slice(0, 3000).map((sku) => ({ sku, qty: 1 })), { apiGuid })
+    const file = draftFile(
+      'killed.json',
+      bulkSkus.slice(0, 3000).map((sku) => ({ sku, qty: 1 })),
+      { apiGuid },
+    )
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), 'order', 'queue', '--file', file, '--json'], {
-      cwd: root,
-      env: { ...clean, ...env },
-      stdio: 'ignore',
-    })
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), 'order', 'queue', '--file', file, '--json'],
+      {
+        cwd: root,
+        env: { ...clean, ...env },
+        stdio: 'ignore',
+      },
+    )
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
     // Long enough for the command to be well into its lines, whatever the machine's speed.
     await new Promise((resolve) => setTimeout(resolve, 2500))
     child.kill('SIGKILL')
     await exited
     expect(draftCount()).toBe(0)
-    const queued = local((h) => h.prepare<[string], { rep_totals: string }>('SELECT rep_totals FROM outbox WHERE api_guid = ?').get(apiGuid))
+    const queued = local((h) =>
+      h.prepare<[string], { rep_totals: string }>('SELECT rep_totals FROM outbox WHERE api_guid = ?').get(apiGuid),
+    )
     if (queued) expect(JSON.parse(queued.rep_totals)).toMatchObject({ lineCount: 3000 })
   }, 90_000)
 

@@ -24,15 +24,30 @@ beforeAll(async () => {
   service = await startService({ size: 'tiny', seed: 5 })
   directory = mkdtempSync(join(tmpdir(), 'satchel-cli-tracking-'))
   db = join(directory, 'satchel.db')
-  env = { SATCHEL_DB: db, SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+  env = {
+    SATCHEL_DB: db,
+    SATCHEL_BASE_URL: service.url,
+    SATCHEL_API_KEY: service.credentials.apiKey,
+    SATCHEL_API_SECRET: service.credentials.apiSecret,
+  }
   expect((await cli(['sync', '--json'], env)).code).toBe(0)
   const since = service.control.now().getTime() - 90 * 86_400_000
   order = service.control
     .orders()
-    .find((candidate) => candidate.order_state_id === 2 && candidate.is_on_hold !== true && (candidate.Order_Items as unknown[]).length >= 2 && Date.parse(String(candidate.created_at)) >= since) as Json
+    .find(
+      (candidate) =>
+        candidate.order_state_id === 2 &&
+        candidate.is_on_hold !== true &&
+        (candidate.Order_Items as unknown[]).length >= 2 &&
+        Date.parse(String(candidate.created_at)) >= since,
+    ) as Json
   expect(order).toBeDefined()
   // The first line ships in full; the rest is backordered into a related order.
-  service.control.fulfilOrder(order.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: order.Order_Items[0].qty }], backorderRest: true })
+  service.control.fulfilOrder(order.guid, {
+    kind: 'ship',
+    lines: [{ itemNo: 1, qty: order.Order_Items[0].qty }],
+    backorderRest: true,
+  })
   const second = await cli(['sync', '--json'], env)
   expect(second.code).toBe(0)
   // The shipped order, and its backorder, new to the history.
@@ -47,13 +62,39 @@ afterAll(async () => {
 describe('satchel orders', () => {
   it('orders show prints the lines with shipped, backordered and pending, the timeline and the backorder, by number and by guid', async () => {
     const byNumber = json(await cli(['orders', 'show', order.name, '--json'], env)) as Json
-    const served = (service.control.orders().find((candidate) => candidate.guid === order.guid) as Json).Order_Items as Json[]
-    expect(byNumber.lines.map((line: Json) => [line.qtyOrdered, line.qtyShipped, line.qtyBackordered, line.qtyPending, line.unitPrice, line.lineTotal])).toEqual(
-      served.map((line) => [line.qty, line.qty_shipped, line.qty_backordered, line.qty_pending, line.net_price, line.total]),
+    const served = (service.control.orders().find((candidate) => candidate.guid === order.guid) as Json)
+      .Order_Items as Json[]
+    expect(
+      byNumber.lines.map((line: Json) => [
+        line.qtyOrdered,
+        line.qtyShipped,
+        line.qtyBackordered,
+        line.qtyPending,
+        line.unitPrice,
+        line.lineTotal,
+      ]),
+    ).toEqual(
+      served.map((line) => [
+        line.qty,
+        line.qty_shipped,
+        line.qty_backordered,
+        line.qty_pending,
+        line.net_price,
+        line.total,
+      ]),
     )
-    expect(byNumber.order).toMatchObject({ guid: order.guid, state: { id: 8, name: 'SHIPPED' }, partiallyShipped: true, changed: true })
-    expect(byNumber.timeline.filter((entry: Json) => entry.source === 'service').map((entry: Json) => entry.state)).toEqual(['PRELIMINARY', 'SUBMITTED', 'SHIPPED'])
-    expect(byNumber.related).toEqual([expect.objectContaining({ name: `${order.name}-BO1`, relation: 'backorder', held: true })])
+    expect(byNumber.order).toMatchObject({
+      guid: order.guid,
+      state: { id: 8, name: 'SHIPPED' },
+      partiallyShipped: true,
+      changed: true,
+    })
+    expect(
+      byNumber.timeline.filter((entry: Json) => entry.source === 'service').map((entry: Json) => entry.state),
+    ).toEqual(['PRELIMINARY', 'SUBMITTED', 'SHIPPED'])
+    expect(byNumber.related).toEqual([
+      expect.objectContaining({ name: `${order.name}-BO1`, relation: 'backorder', held: true }),
+    ])
     expect(typeof byNumber.fetchedAt).toBe('string')
     expect(json(await cli(['orders', 'show', order.guid, '--json'], env))).toEqual(byNumber)
   })
@@ -61,7 +102,9 @@ describe('satchel orders', () => {
   it('orders list --changed lists the order until the rep opens it', async () => {
     const changed = json(await cli(['orders', 'list', '--changed', '--json'], env)) as Json
     expect(changed.orders.map((row: Json) => row.guid)).toEqual([order.guid])
-    expect(changed.orders[0].summary).toBe('Shipped 1 of ' + order.Order_Items.length + ' lines, ' + (order.Order_Items.length - 1) + ' backordered')
+    expect(changed.orders[0].summary).toBe(
+      'Shipped 1 of ' + order.Order_Items.length + ' lines, ' + (order.Order_Items.length - 1) + ' backordered',
+    )
     const local = openDatabase(db)
     new OrderDetails(local).opened(order.guid, new Date().toISOString())
     closeDatabase(local)

@@ -5,7 +5,16 @@
  * nowhere. Every test here runs `profiles remove` as a real process beside another writer.
  */
 import { spawn } from 'node:child_process'
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
@@ -44,7 +53,14 @@ const folderWithB = () => folderWithProfileB(template, scratch)
 
 /** Queues an order the way `order queue` does (the same desk, compose and commit), on `db`. */
 function queueOn(db: Database): string {
-  const { desk } = createOrders({ db, clock: systemClock, logger: silentLogger, sender: async () => null, label: 'test writer', defaults: () => ({ remainInPreliminary: false }) })
+  const { desk } = createOrders({
+    db,
+    clock: systemClock,
+    logger: silentLogger,
+    sender: async () => null,
+    label: 'test writer',
+    defaults: () => ({ remainInPreliminary: false }),
+  })
   const order = desk.composeOrder(
     { customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid },
     orderable.skus.map((sku) => ({ sku, qty: 1 })),
@@ -66,7 +82,10 @@ function outboxGuids(path: string): string[] {
 /** Starts the CLI as its own process; `done` settles with how it ended. */
 function startCli(args: string[], env: Record<string, string>): { pid: number; done: Promise<Run> } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], { cwd: root, env: { ...clean, ...env } })
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], {
+    cwd: root,
+    env: { ...clean, ...env },
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -107,8 +126,20 @@ describe('profiles remove against a process writing the profile', () => {
     const other = new BetterSqlite3(bDb)
     let exited = false
     try {
-      const { desk } = createOrders({ db: writer, clock: systemClock, logger: silentLogger, sender: async () => null, label: 'test writer', defaults: () => ({ remainInPreliminary: false }) })
-      const sending = desk.composeOrder({ customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid }, orderable.skus.map((sku) => ({ sku, qty: 1 }))).prepareSend()
+      const { desk } = createOrders({
+        db: writer,
+        clock: systemClock,
+        logger: silentLogger,
+        sender: async () => null,
+        label: 'test writer',
+        defaults: () => ({ remainInPreliminary: false }),
+      })
+      const sending = desk
+        .composeOrder(
+          { customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid },
+          orderable.skus.map((sku) => ({ sku, qty: 1 })),
+        )
+        .prepareSend()
       other.exec('BEGIN IMMEDIATE')
       const remove = startCli(['profiles', 'remove', 'B', '--yes', '--json'], env)
       void remove.done.then(() => (exited = true))
@@ -125,7 +156,10 @@ describe('profiles remove against a process writing the profile', () => {
       const removed = await remove.done
       if (refusal === null) {
         expect(removed.code).toBe(1)
-        expect(json(removed)).toMatchObject({ error: { code: 'CONFLICT', message: expect.stringContaining('1 unsent order') }, unsent: 1 })
+        expect(json(removed)).toMatchObject({
+          error: { code: 'CONFLICT', message: expect.stringContaining('1 unsent order') },
+          unsent: 1,
+        })
         expect(existsSync(bDb)).toBe(true)
         expect(outboxGuids(bDb)).toContain(sending.entry.apiGuid)
       } else {
@@ -155,9 +189,19 @@ describe('profiles remove against a process writing the profile', () => {
   it('is refused while a sync of the profile runs, and the sync goes on to write a file that is still there', async () => {
     const { bDb, env } = folderWithB()
     // One page held long while the sync holds its lease: remove comes in the middle of the run.
-    harness.service.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 6000, times: 1 })
+    harness.service.control.addFault({
+      route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+      type: 'latency',
+      ms: 6000,
+      times: 1,
+    })
     try {
-      const sync = startCli(['sync', '--profile', 'B', '--full', '--json'], { ...env, SATCHEL_BASE_URL: harness.service.url, SATCHEL_API_KEY: harness.service.credentials.apiKey, SATCHEL_API_SECRET: harness.service.credentials.apiSecret })
+      const sync = startCli(['sync', '--profile', 'B', '--full', '--json'], {
+        ...env,
+        SATCHEL_BASE_URL: harness.service.url,
+        SATCHEL_API_KEY: harness.service.credentials.apiKey,
+        SATCHEL_API_SECRET: harness.service.credentials.apiSecret,
+      })
       const holding = await until(() => {
         if (!existsSync(bDb)) return false
         const db = new BetterSqlite3(bDb, { readonly: true })
@@ -185,7 +229,14 @@ describe('profiles remove against a process writing the profile', () => {
 describe('profiles remove racing order queue, both real processes', () => {
   it('never lets both succeed: either the order is in a file still listed, or the queue was refused', async () => {
     const file = join(scratch, 'order.json')
-    writeFileSync(file, JSON.stringify({ customerGuid: orderable.customerGuid, catalogGuid: orderable.catalogGuid, lines: orderable.skus.map((sku) => ({ sku, qty: 1 })) }))
+    writeFileSync(
+      file,
+      JSON.stringify({
+        customerGuid: orderable.customerGuid,
+        catalogGuid: orderable.catalogGuid,
+        lines: orderable.skus.map((sku) => ({ sku, qty: 1 })),
+      }),
+    )
     const outcomes: string[] = []
     for (const delayMs of [0, 150, 300, 450, 600, 900]) {
       const { bDb, env } = folderWithB()
@@ -215,14 +266,37 @@ describe('a profiles list edited or cut short', () => {
     const apiGuid = queueOn(writer)
     closeDatabase(writer)
     const profiles = [
-      { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-11-01T00:00:00.000Z' },
-      { id: 'b', name: 'B', supplier: null, databaseFile: 'profile-b.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
-      { id: 'b', name: 'C', supplier: null, databaseFile: 'profile-c.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
+      {
+        id: 'main',
+        name: 'Main',
+        supplier: null,
+        databaseFile: 'satchel.db',
+        secretsNamespace: '',
+        lastUsedAt: '2026-11-01T00:00:00.000Z',
+      },
+      {
+        id: 'b',
+        name: 'B',
+        supplier: null,
+        databaseFile: 'profile-b.db',
+        secretsNamespace: 'profile-b:',
+        lastUsedAt: null,
+      },
+      {
+        id: 'b',
+        name: 'C',
+        supplier: null,
+        databaseFile: 'profile-c.db',
+        secretsNamespace: 'profile-b:',
+        lastUsedAt: null,
+      },
     ]
     writeFileSync(join(dataDir, 'profiles.json'), JSON.stringify({ version: 1, profiles }))
     const removed = await cli(['profiles', 'remove', 'B', '--yes', '--json'], env)
     expect(removed.code).toBe(1)
-    expect(json(removed)).toMatchObject({ error: { code: 'CONFLICT', message: expect.stringContaining("'B' and 'C' have the same id 'b'") } })
+    expect(json(removed)).toMatchObject({
+      error: { code: 'CONFLICT', message: expect.stringContaining("'B' and 'C' have the same id 'b'") },
+    })
     expect(JSON.parse(readFileSync(join(dataDir, 'profiles.json'), 'utf8'))).toEqual({ version: 1, profiles })
     expect(outboxGuids(cDb)).toContain(apiGuid)
   }, 60_000)

@@ -21,16 +21,28 @@ function cliAsUser(args: string[]): Promise<Run> {
   return new Promise((done) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
     const as = isRoot ? { uid: nobody, gid: nobody } : {}
-    execFile(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: root, env: { ...clean, HOME: tmpdir() }, timeout: 60_000, ...as }, (error, stdout, stderr) => {
-      done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', entry, ...args],
+      { cwd: root, env: { ...clean, HOME: tmpdir() }, timeout: 60_000, ...as },
+      (error, stdout, stderr) => {
+        done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
+      },
+    )
   })
 }
 
 function userCanRunCli(): boolean {
   if (!isRoot) return true
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', entry, '--help'], { cwd: root, env: { ...process.env, HOME: tmpdir() }, uid: nobody, gid: nobody, stdio: 'ignore', timeout: 60_000 })
+    execFileSync(process.execPath, ['--import', 'tsx', entry, '--help'], {
+      cwd: root,
+      env: { ...process.env, HOME: tmpdir() },
+      uid: nobody,
+      gid: nobody,
+      stdio: 'ignore',
+      timeout: 60_000,
+    })
     return true
   } catch {
     return false
@@ -77,7 +89,9 @@ describe.skipIf(!userCanRunCli())('a folder this user cannot write', () => {
   })
 
   it('profiles add says the data folder cannot be written, and changes nothing', async () => {
-    const { code, message } = failure(await cliAsUser(['profiles', 'add', 'Main', ...connection, '--data-dir', locked, '--json']))
+    const { code, message } = failure(
+      await cliAsUser(['profiles', 'add', 'Main', ...connection, '--data-dir', locked, '--json']),
+    )
     expect(code).toBe('DATABASE_READ_ONLY')
     expect(message).toContain(`The data folder ${locked} cannot be written by this user`)
     expect(message).toContain('Make the folder writable')
@@ -85,7 +99,9 @@ describe.skipIf(!userCanRunCli())('a folder this user cannot write', () => {
 
   it('sync says the database cannot be made there, and where to make it instead', async () => {
     const db = join(locked, 'new.db')
-    const { code, message } = failure(await cliAsUser(['sync', '--db', db, ...connection, '--api-secret', 'secret', '--json']))
+    const { code, message } = failure(
+      await cliAsUser(['sync', '--db', db, ...connection, '--api-secret', 'secret', '--json']),
+    )
     expect(code).toBe('DATABASE_READ_ONLY')
     expect(message).toContain(`The database at ${db} cannot be made: the folder ${locked} cannot be written`)
     expect(message).toContain('--db')

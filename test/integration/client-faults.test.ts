@@ -35,7 +35,12 @@ afterAll(async () => {
 
 function client(extra: Partial<ServiceClientOptions> = {}): ServiceClient {
   const { apiKey, apiSecret } = service.credentials
-  const made = new ServiceClient({ connection: { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } }, sleep: async () => {}, random: () => 0, ...extra })
+  const made = new ServiceClient({
+    connection: { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } },
+    sleep: async () => {},
+    random: () => 0,
+    ...extra,
+  })
   clients.push(made)
   return made
 }
@@ -69,7 +74,10 @@ describe('the client against reply faults', () => {
     service.control.addFault({ route: itemsRoute, type: 'trickle', bytesPerTick: 1, intervalMs: 50, times: 1 })
     service.control.clearRequestLog()
     const retries: unknown[] = []
-    const page = await client({ timeouts: { totalMs: 500 }, logger: retryLog(retries) }).listCatalogItems(catalogGuid, { limit: 10, offset: 0 })
+    const page = await client({ timeouts: { totalMs: 500 }, logger: retryLog(retries) }).listCatalogItems(catalogGuid, {
+      limit: 10,
+      offset: 0,
+    })
     expect(page.rows).toHaveLength(10)
     // At a byte per 50 ms the page would take minutes: the deadline gave up on the trickle, and one retry got the page.
     expect(service.control.requestLog().filter((entry) => entry.route === itemsRoute)).toHaveLength(2)
@@ -122,7 +130,13 @@ async function closedPort(): Promise<number> {
 }
 
 describe('an order request that provably never left this laptop', () => {
-  const at = (baseUrl: string) => client({ connection: { baseUrl, auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret } } })
+  const at = (baseUrl: string) =>
+    client({
+      connection: {
+        baseUrl,
+        auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret },
+      },
+    })
   const send = (made: ServiceClient) => {
     const { first } = catalogs(service)
     const body = orderBody(first, [{ item: orderableItems(service, first.guid as string)[0], qty: 1 }])
@@ -135,7 +149,10 @@ describe('an order request that provably never left this laptop', () => {
     const refused = await send(at(`http://127.0.0.1:${await closedPort()}`))
     expect({ kind: refused.kind, neverLeft: refused.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: true })
     const unknownName = await send(at('http://satchel-ordering.invalid'))
-    expect({ kind: unknownName.kind, neverLeft: unknownName.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: true })
+    expect({ kind: unknownName.kind, neverLeft: unknownName.neverLeft }).toEqual({
+      kind: 'unreachable',
+      neverLeft: true,
+    })
     // TLS spoken to a plain-HTTP port: the handshake fails before a byte of the request is written.
     const handshake = await send(at(service.url.replace(/^http:/, 'https:')))
     expect({ kind: handshake.kind, neverLeft: handshake.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: true })
@@ -148,4 +165,3 @@ describe('an order request that provably never left this laptop', () => {
     expect({ kind: reset.kind, neverLeft: reset.neverLeft }).toEqual({ kind: 'unreachable', neverLeft: false })
   })
 })
-

@@ -41,7 +41,10 @@ describe('connectivity through the contract', () => {
 
   it('without the desktop app, updates and the log folder say they are not available here', async () => {
     harness = await startOrdersHarness()
-    expect(await harness.api('getUpdateState')).toMatchObject({ status: 'disabled', reason: expect.stringContaining('desktop app') })
+    expect(await harness.api('getUpdateState')).toMatchObject({
+      status: 'disabled',
+      reason: expect.stringContaining('desktop app'),
+    })
     const { call } = await import('../../src/main/core/handlers')
     const logs = await call(harness.core.handlers, 'openLogsFolder')
     expect(!logs.ok && logs.error.code).toBe('CONFLICT')
@@ -60,11 +63,15 @@ describe('reorder', () => {
       .get()!
     const lines = (JSON.parse(order.json) as { Order_Items: { sku: string }[] }).Order_Items
     // The supplier has since stopped offering the first item (a later sync brought that).
-    db.prepare("UPDATE catalog_items SET active = 0, json = json_set(json, '$.active', json('false')) WHERE sku = ?").run(lines[0]!.sku)
+    db.prepare(
+      "UPDATE catalog_items SET active = 0, json = json_set(json, '$.active', json('false')) WHERE sku = ?",
+    ).run(lines[0]!.sku)
 
     const { check, notOffered } = await harness.api('reorder', { orderGuid: order.guid })
     expect(check.draft.customerGuid).toBe(order.customer_guid)
-    expect(notOffered).toEqual([expect.objectContaining({ sku: lines[0]!.sku, reason: expect.stringContaining('inactive') })])
+    expect(notOffered).toEqual([
+      expect.objectContaining({ sku: lines[0]!.sku, reason: expect.stringContaining('inactive') }),
+    ])
     expect(check.draft.lines.map((l) => l.sku)).not.toContain(lines[0]!.sku)
     expect(check.draft.lines.length).toBeGreaterThan(0)
   })

@@ -14,21 +14,42 @@ afterAll(async () => {
 describe('documents', () => {
   it('prints a draft and an order waiting to be sent with the prices the rep saw, and a hide_pricing customer’s with none', async () => {
     const target = harness.orderable(2)
-    const draft = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-    const { check } = await harness.api('addDraftLines', { id: draft.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 3 })) })
+    const draft = await harness.api('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
+    const { check } = await harness.api('addDraftLines', {
+      id: draft.draft.id,
+      lines: target.skus.map((sku) => ({ sku, qty: 3 })),
+    })
     await harness.api('updateDraft', { id: draft.draft.id, changes: { poNo: 'PO-77' } })
 
     const printedDraft = await harness.api('getDocument', { kind: 'draft', ref: String(draft.draft.id) })
-    expect(printedDraft).toMatchObject({ kind: 'draft', title: 'Draft order', number: `Draft ${draft.draft.id}`, poNo: 'PO-77', hidePricing: false, subTotal: check.subTotal })
+    expect(printedDraft).toMatchObject({
+      kind: 'draft',
+      title: 'Draft order',
+      number: `Draft ${draft.draft.id}`,
+      poNo: 'PO-77',
+      hidePricing: false,
+      subTotal: check.subTotal,
+    })
     expect(printedDraft.customer.name).toBe(target.customerName)
-    expect(printedDraft.lines.map((line) => [line.sku, line.qty, line.unitPrice])).toEqual(check.draft.lines.map((line) => [line.sku, 3, line.unitPriceSeen]))
+    expect(printedDraft.lines.map((line) => [line.sku, line.qty, line.unitPrice])).toEqual(
+      check.draft.lines.map((line) => [line.sku, 3, line.unitPriceSeen]),
+    )
     expect(printedDraft.pricesAsOf).not.toBeNull()
 
     // Offline: the order waits in the outbox, and its document says so.
     await harness.stopService()
     const apiGuid = (await harness.api('sendDraft', { id: draft.draft.id })).apiGuid
     const waiting = await harness.api('getDocument', { kind: 'queued', ref: apiGuid.toUpperCase() })
-    expect(waiting).toMatchObject({ kind: 'queued', title: 'Order (waiting to be sent)', number: null, subTotal: check.subTotal, grandTotal: null })
+    expect(waiting).toMatchObject({
+      kind: 'queued',
+      title: 'Order (waiting to be sent)',
+      number: null,
+      subTotal: check.subTotal,
+      grandTotal: null,
+    })
     expect(waiting.lines.map((line) => line.sku)).toEqual(target.skus)
     await harness.restartService()
 
@@ -42,8 +63,14 @@ describe('documents', () => {
   })
   it('prints a sent order, once synced back, with the prices the rep sent and the ship-to contact; an older synced order says where its prices come from', async () => {
     const target = harness.orderable(2, 1)
-    const draft = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-    const { check } = await harness.api('addDraftLines', { id: draft.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })) })
+    const draft = await harness.api('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
+    const { check } = await harness.api('addDraftLines', {
+      id: draft.draft.id,
+      lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
+    })
     await harness.api('updateDraft', { id: draft.draft.id, changes: { poNo: 'PO-DOC-SENT' } })
     await harness.api('sendDraft', { id: draft.draft.id })
     await harness.settle()
@@ -52,22 +79,33 @@ describe('documents', () => {
     const { orders } = await harness.api('listOrders', { query: 'PO-DOC-SENT' })
     expect(orders).toHaveLength(1)
     const printed = await harness.api('getDocument', { kind: 'order', ref: orders[0]!.guid })
-    const seen = check.draft.lines.map((line) => [line.sku, line.qty, line.unitPriceSeen, Math.round((line.unitPriceSeen ?? 0) * line.qty * 100) / 100])
+    const seen = check.draft.lines.map((line) => [
+      line.sku,
+      line.qty,
+      line.unitPriceSeen,
+      Math.round((line.unitPriceSeen ?? 0) * line.qty * 100) / 100,
+    ])
     expect(seen.every(([, , price]) => typeof price === 'number')).toBe(true)
     expect(printed.lines.map((line) => [line.sku, line.qty, line.unitPrice, line.lineTotal])).toEqual(seen)
     expect(printed.pricesNote).toBeNull()
 
     // The ship-to names the person it goes to, not only the company.
     const customer = await harness.api('getCustomer', { guid: target.customerGuid })
-    const shipTo = customer.addresses.find((address) => address.kind === 'shipTo' && address.isMainShipTo) ?? customer.addresses.find((address) => address.kind === 'shipTo')
+    const shipTo =
+      customer.addresses.find((address) => address.kind === 'shipTo' && address.isMainShipTo) ??
+      customer.addresses.find((address) => address.kind === 'shipTo')
     expect(shipTo?.name).toBeTruthy()
     expect(shipTo?.name).not.toBe(shipTo?.companyName)
     expect(printed.shipTo).toContain(shipTo!.name)
     expect(printed.shipTo).toContain(shipTo!.companyName)
 
     // An order placed elsewhere: the synced history has no line prices, and the document says where they come from.
-    const shown = new Set(harness.core.db.prepare<[], string>('SELECT guid FROM customers WHERE hide_pricing = 0').pluck().all())
-    const older = (await harness.api('listOrders', { limit: 200 })).orders.findLast((order) => order.lineCount > 0 && order.customerGuid !== null && shown.has(order.customerGuid))
+    const shown = new Set(
+      harness.core.db.prepare<[], string>('SELECT guid FROM customers WHERE hide_pricing = 0').pluck().all(),
+    )
+    const older = (await harness.api('listOrders', { limit: 200 })).orders.findLast(
+      (order) => order.lineCount > 0 && order.customerGuid !== null && shown.has(order.customerGuid),
+    )
     const olderDoc = await harness.api('getDocument', { kind: 'order', ref: older!.guid })
     expect(olderDoc.lines.length).toBeGreaterThan(0)
     expect(olderDoc.lines.every((line) => line.unitPrice === null && line.lineTotal === null)).toBe(true)

@@ -19,16 +19,23 @@ type Json = Record<string, unknown>
 
 function records(where: string, ...params: unknown[]): (Json & { guid: string; catalog_guid: string })[] {
   return harness.core.db
-    .prepare<unknown[], { guid: string; catalog_guid: string; json: string }>(`SELECT guid, catalog_guid, json FROM catalog_items WHERE ${where}`)
+    .prepare<unknown[], { guid: string; catalog_guid: string; json: string }>(
+      `SELECT guid, catalog_guid, json FROM catalog_items WHERE ${where}`,
+    )
     .all(...params)
     .map((row) => ({ ...(JSON.parse(row.json) as Json), guid: row.guid, catalog_guid: row.catalog_guid }))
 }
 
 /** The colour × size family whose last member is not offered to the groups but the main one (the double's first family). */
 function crossedFamily() {
-  const parents = records("deleted_at IS NULL AND json ->> '$.is_product_group' = 1 AND json ->> '$.product_group_type' = 'Color/Size' ORDER BY id")
+  const parents = records(
+    "deleted_at IS NULL AND json ->> '$.is_product_group' = 1 AND json ->> '$.product_group_type' = 'Color/Size' ORDER BY id",
+  )
   const parent = parents[0]!
-  const members = records("json ->> '$.group_parent_catalog_item_id' = ? AND deleted_at IS NULL ORDER BY json ->> '$.group_sequence'", parent.id)
+  const members = records(
+    "json ->> '$.group_parent_catalog_item_id' = ? AND deleted_at IS NULL ORDER BY json ->> '$.group_sequence'",
+    parent.id,
+  )
   return { parent, members }
 }
 
@@ -44,7 +51,8 @@ function customerIn(catalogGuid: string, main: boolean): { guid: string; group: 
   return { guid: row.guid, group: row.name }
 }
 
-const availableOf = (record: Json): number => Math.max(0, Number(record.qty_on_hand) - Number(record.reserved_qty_on_hand ?? 0))
+const availableOf = (record: Json): number =>
+  Math.max(0, Number(record.qty_on_hand) - Number(record.reserved_qty_on_hand ?? 0))
 
 describe('a family', () => {
   it('is one grid of its members in group_sequence order, colour × size, priced for each customer with the range of what is offered', async () => {
@@ -59,7 +67,9 @@ describe('a family', () => {
       expect(grid.cells.map((cell) => cell.sku)).toEqual(members.map((member) => member.sku))
       expect(grid.rows).toEqual([...new Set(members.map((member) => member.color))])
       expect(grid.columns).toEqual([...new Set(members.map((member) => member.style))])
-      const offered = members.filter((member) => member.active === true && typeof (member.pricing as Json)[customer.group] === 'number')
+      const offered = members.filter(
+        (member) => member.active === true && typeof (member.pricing as Json)[customer.group] === 'number',
+      )
       const prices = offered.map((member) => (member.pricing as Json)[customer.group] as number)
       expect(grid.priceMin).toBe(Math.min(...prices))
       expect(grid.priceMax).toBe(Math.max(...prices))
@@ -84,17 +94,23 @@ describe('a family', () => {
     expect(grid.priceMax).not.toBeNull()
 
     const draft = await harness.api('createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
-    const added = await harness.api('addDraftLines', { id: draft.draft.id, lines: [{ sku: String(parent.sku) }, { catalogItemGuid: members.at(-1)!.guid, qty: 1 }] })
+    const added = await harness.api('addDraftLines', {
+      id: draft.draft.id,
+      lines: [{ sku: String(parent.sku) }, { catalogItemGuid: members.at(-1)!.guid, qty: 1 }],
+    })
     expect(added.families).toEqual([{ code: parent.sku, guid: parent.guid, title: parent.group_title }])
     expect(added.check.draft.lines.map((line) => line.sku)).toEqual([members.at(-1)!.sku])
-    expect(added.check.issues.find((issue) => issue.lineId === added.lineIds[1])?.message).toBe(`${members.at(-1)!.sku} is not offered to price group ${customer.group}.`)
+    expect(added.check.issues.find((issue) => issue.lineId === added.lineIds[1])?.message).toBe(
+      `${members.at(-1)!.sku} is not offered to price group ${customer.group}.`,
+    )
   })
 
-  it('is one row in the catalog, found by any member\'s SKU, UPC or name, with member count and price range', async () => {
+  it("is one row in the catalog, found by any member's SKU, UPC or name, with member count and price range", async () => {
     const { parent, members } = crossedFamily()
     const customer = customerIn(parent.catalog_guid, true)
     const member = members[0]!
-    const search = (query: string) => harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query, customerGuid: customer.guid })
+    const search = (query: string) =>
+      harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query, customerGuid: customer.guid })
     for (const query of [String(member.sku), String(member.upc), String(members.at(-1)!.name)]) {
       const found = await search(query)
       expect(found.items.map((row) => row.guid)).toEqual([parent.guid])
@@ -106,11 +122,31 @@ describe('a family', () => {
     const memberGuids = new Set(members.map((m) => m.guid))
     expect(byTitle.items.filter((row) => memberGuids.has(row.guid))).toEqual([])
     // The CLI's search (familyMembers) lists the members too, each naming its family.
-    const listed = await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(member.sku), customerGuid: customer.guid, withTotal: false, familyMembers: true })
-    expect(listed.items.find((row) => row.guid === member.guid)?.family).toEqual({ guid: parent.guid, title: parent.group_title })
-    const parentRow = (await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(parent.sku), customerGuid: customer.guid, withTotal: false })).items.find((row) => row.guid === parent.guid)
+    const listed = await harness.api('searchCatalogItems', {
+      catalogGuid: parent.catalog_guid,
+      query: String(member.sku),
+      customerGuid: customer.guid,
+      withTotal: false,
+      familyMembers: true,
+    })
+    expect(listed.items.find((row) => row.guid === member.guid)?.family).toEqual({
+      guid: parent.guid,
+      title: parent.group_title,
+    })
+    const parentRow = (
+      await harness.api('searchCatalogItems', {
+        catalogGuid: parent.catalog_guid,
+        query: String(parent.sku),
+        customerGuid: customer.guid,
+        withTotal: false,
+      })
+    ).items.find((row) => row.guid === parent.guid)
     const grid = await harness.api('getItemFamily', { guid: parent.guid, customerGuid: customer.guid })
-    expect(parentRow?.familyOf).toEqual({ memberCount: members.length, priceMin: grid.priceMin, priceMax: grid.priceMax })
+    expect(parentRow?.familyOf).toEqual({
+      memberCount: members.length,
+      priceMin: grid.priceMin,
+      priceMax: grid.priceMax,
+    })
   })
 })
 
@@ -122,7 +158,10 @@ describe('a scanned code', () => {
     // The second item's UPC is the first item's SKU: the UPC wins.
     harness.service.control.update('catalogItem', second!, { upc: skuOf(first!) })
     await harness.api('syncNow', {})
-    const draft = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    const draft = await harness.api('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
     const byUpc = await harness.api('addDraftLines', { id: draft.draft.id, lines: [{ sku: skuOf(first!) }] })
     expect(byUpc.check.draft.lines.map((line) => line.catalogItemGuid)).toEqual([second])
     // Two items with one UPC: nothing added, both SKUs named.
@@ -140,12 +179,26 @@ describe('stock', () => {
     const { parent, members } = crossedFamily()
     const customer = customerIn(parent.catalog_guid, true)
     const member = members[0]!
-    harness.service.control.update('catalogItem', member.guid, { has_inventory: true, allow_backorder: false, qty_on_hand: 40, reserved_qty_on_hand: 13, qty_incoming: 96 })
+    harness.service.control.update('catalogItem', member.guid, {
+      has_inventory: true,
+      allow_backorder: false,
+      qty_on_hand: 40,
+      reserved_qty_on_hand: 13,
+      qty_incoming: 96,
+    })
     await harness.api('syncNow', {})
-    const search = await harness.api('searchCatalogItems', { catalogGuid: parent.catalog_guid, query: String(member.sku), customerGuid: customer.guid, withTotal: false, familyMembers: true })
+    const search = await harness.api('searchCatalogItems', {
+      catalogGuid: parent.catalog_guid,
+      query: String(member.sku),
+      customerGuid: customer.guid,
+      withTotal: false,
+      familyMembers: true,
+    })
     const row = search.items.find((item) => item.guid === member.guid)!
     const panel = await harness.api('getCatalogItem', { guid: member.guid, customerGuid: customer.guid })
-    const cell = (await harness.api('getItemFamily', { guid: parent.guid, customerGuid: customer.guid })).cells.find((c) => c.guid === member.guid)!
+    const cell = (await harness.api('getItemFamily', { guid: parent.guid, customerGuid: customer.guid })).cells.find(
+      (c) => c.guid === member.guid,
+    )!
     const draft = await harness.api('createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
     await harness.api('addDraftLines', { id: draft.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 2 }] })
     await harness.api('updateDraft', { id: draft.draft.id, changes: { poNo: 'PO-STOCK-ONE' } })
@@ -153,12 +206,19 @@ describe('stock', () => {
     const waiting = await harness.api('getDocument', { kind: 'queued', ref: apiGuid })
     await harness.settle()
     const sentDocument = await harness.api('getDocument', { kind: 'queued', ref: apiGuid })
-    const usual = (await harness.api('getUsualItems', { customerGuid: customer.guid })).items.find((item) => item.guid === member.guid)!
+    const usual = (await harness.api('getUsualItems', { customerGuid: customer.guid })).items.find(
+      (item) => item.guid === member.guid,
+    )!
     const second = await harness.api('createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
-    const added = await harness.api('addDraftLines', { id: second.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 30 }] })
+    const added = await harness.api('addDraftLines', {
+      id: second.draft.id,
+      lines: [{ catalogItemGuid: member.guid, qty: 30 }],
+    })
     const warning = added.check.issues.find((issue) => issue.lineId === added.lineIds[0])?.message
     const document = await harness.api('getDocument', { kind: 'draft', ref: String(second.draft.id) })
-    expect([row.available, panel.available, cell.available, usual.qtyAvailable, document.lines[0]?.available]).toEqual([27, 27, 27, 27, 27])
+    expect([row.available, panel.available, cell.available, usual.qtyAvailable, document.lines[0]?.available]).toEqual([
+      27, 27, 27, 27, 27,
+    ])
     expect(warning).toContain('Only 27 of')
     expect([row.incoming, panel.incoming, cell.incoming, usual.incoming]).toEqual([96, 96, 96, 96])
     // Every document gives the figure as of the last sync and says when that was: an order waiting or
@@ -184,7 +244,9 @@ describe('stock', () => {
 describe('the customer’s account', () => {
   function customerWhere(condition: string): { guid: string; name: string; record: Json } {
     const row = harness.core.db
-      .prepare<[], { guid: string; name: string; json: string }>(`SELECT guid, name, json FROM customers WHERE active = 1 AND deleted_at IS NULL AND lock_catalog_id IS NULL AND ${condition} ORDER BY id LIMIT 1`)
+      .prepare<[], { guid: string; name: string; json: string }>(
+        `SELECT guid, name, json FROM customers WHERE active = 1 AND deleted_at IS NULL AND lock_catalog_id IS NULL AND ${condition} ORDER BY id LIMIT 1`,
+      )
       .get()!
     return { guid: row.guid, name: row.name, record: JSON.parse(row.json) as Json }
   }
@@ -196,7 +258,12 @@ describe('the customer’s account', () => {
     const added = await harness.api('addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
     const limit = over.record.credit_limit as number
     const balance = over.record.open_balance as number
-    expect(added.check.account).toMatchObject({ creditLimit: limit, openBalance: balance, room: Math.round((limit - balance) * 100) / 100, overLimit: true })
+    expect(added.check.account).toMatchObject({
+      creditLimit: limit,
+      openBalance: balance,
+      room: Math.round((limit - balance) * 100) / 100,
+      overLimit: true,
+    })
     const credit = added.check.issues.filter((issue) => issue.field === 'credit')
     expect(credit).toHaveLength(1)
     expect(credit[0]).toMatchObject({ severity: 'warning' })
@@ -220,6 +287,10 @@ describe('the customer’s account', () => {
     expect(withPo.draft.poNo).toBe(standing.record.standing_po)
     expect(withPo.account?.standingPo).toBe(standing.record.standing_po)
     const detail = await harness.api('getCustomer', { guid: standing.guid })
-    expect(detail).toMatchObject({ standingPo: standing.record.standing_po, requirePayment: standing.record.require_payment, taxExempt: standing.record.tax_exempt })
+    expect(detail).toMatchObject({
+      standingPo: standing.record.standing_po,
+      requirePayment: standing.record.require_payment,
+      taxExempt: standing.record.tax_exempt,
+    })
   })
 })

@@ -35,16 +35,36 @@ afterEach(async () => {
   laptop = undefined
 })
 
-async function startLaptop(options: { size?: ServiceSize; windowDays?: number; cap?: number; sentApiGuids?: string[] } = {}): Promise<Laptop> {
+async function startLaptop(
+  options: { size?: ServiceSize; windowDays?: number; cap?: number; sentApiGuids?: string[] } = {},
+): Promise<Laptop> {
   const service = await startService({ size: options.size ?? 'tiny', seed: 11 })
   const directory = mkdtempSync(join(tmpdir(), 'satchel-details-'))
   const db = openDatabase(join(directory, 'satchel.db'))
   const store = new LocalCopy(db, new Retention(db))
   const clock = { now: () => Date.now() }
   const lease = new Lease(db, 'sync', { label: 'test', clock })
-  const client = new ServiceClient({ connection: { baseUrl: service.url, auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret } }, retry: { maxAttempts: 3 }, sleep: async () => {} })
+  const client = new ServiceClient({
+    connection: {
+      baseUrl: service.url,
+      auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret },
+    },
+    retry: { maxAttempts: 3 },
+    sleep: async () => {},
+  })
   const cap = { value: options.cap ?? 200 }
-  const run = createSyncRun({ db, store, lease, clock, logger: silentLogger, orderDetails: { limit: () => cap.value, sentApiGuids: () => options.sentApiGuids ?? [], ...(options.windowDays !== undefined ? { windowDays: options.windowDays } : {}) } })
+  const run = createSyncRun({
+    db,
+    store,
+    lease,
+    clock,
+    logger: silentLogger,
+    orderDetails: {
+      limit: () => cap.value,
+      sentApiGuids: () => options.sentApiGuids ?? [],
+      ...(options.windowDays !== undefined ? { windowDays: options.windowDays } : {}),
+    },
+  })
   let seen = 0
   return {
     service,
@@ -73,7 +93,13 @@ function recentOrders(service: RunningService, days = 90): Record<string, unknow
   return service.control
     .orders()
     .filter((order) => order.deleted_at === null && Date.parse(String(order.created_at)) >= since)
-    .sort((a, b) => (String(a.created_at) < String(b.created_at) ? 1 : String(a.created_at) > String(b.created_at) ? -1 : Number(b.id) - Number(a.id)))
+    .sort((a, b) =>
+      String(a.created_at) < String(b.created_at)
+        ? 1
+        : String(a.created_at) > String(b.created_at)
+          ? -1
+          : Number(b.id) - Number(a.id),
+    )
 }
 
 const guidsOf = (orders: Record<string, unknown>[]) => orders.map((order) => String(order.guid))
@@ -98,7 +124,9 @@ describe('full orders during sync, against the double', () => {
     laptop = await startLaptop()
     await laptop.sync()
     laptop.fetched()
-    const [shipped, held, cancelled] = recentOrders(laptop.service).filter((order) => order.order_state_id === 2 && order.is_on_hold !== true)
+    const [shipped, held, cancelled] = recentOrders(laptop.service).filter(
+      (order) => order.order_state_id === 2 && order.is_on_hold !== true,
+    )
     const control = laptop.service.control
     // The rest stays pending: a backorder would be a fourth order, new to the history.
     control.fulfilOrder(String(shipped!.guid), { kind: 'ship', lines: [{ itemNo: 1, qty: 1000 }] })
@@ -114,8 +142,16 @@ describe('full orders during sync, against the double', () => {
     expect(changes.find((change) => change.guid === cancelled!.guid)?.summary).toBe('Cancelled')
     const tracking = laptop.details.tracking(String(shipped!.guid))!
     expect(tracking.lines[0]).toMatchObject({ qtyShipped: tracking.lines[0]!.qtyOrdered, qtyBackordered: 0 })
-    if (tracking.lines.length > 1) expect(tracking.lines.slice(1).every((line) => line.qtyShipped === 0 && line.qtyPending === line.qtyOrdered)).toBe(true)
-    expect(tracking.timeline.filter((entry) => entry.source === 'service').map((entry) => entry.state).at(-1)).toBe('SHIPPED')
+    if (tracking.lines.length > 1)
+      expect(
+        tracking.lines.slice(1).every((line) => line.qtyShipped === 0 && line.qtyPending === line.qtyOrdered),
+      ).toBe(true)
+    expect(
+      tracking.timeline
+        .filter((entry) => entry.source === 'service')
+        .map((entry) => entry.state)
+        .at(-1),
+    ).toBe('SHIPPED')
     expect(tracking.timeline.filter((entry) => entry.source === 'seen')).toHaveLength(2)
 
     // Opening clears the mark; the next sync, with nothing changed, fetches nothing and marks nothing.
@@ -155,7 +191,11 @@ describe('full orders during sync, against the double', () => {
       const retry = await laptop.sync()
       expect(retry.orderDetails).toEqual({ fetched: 1, failed: 0, waiting: 0 })
       expect(laptop.fetched()).toEqual([String(changed[0]!.guid)])
-      expect(laptop.details.tracking(String(changed[0]!.guid))).toMatchObject({ onHold: true, changed: true, summary: 'On hold' })
+      expect(laptop.details.tracking(String(changed[0]!.guid))).toMatchObject({
+        onHold: true,
+        changed: true,
+        summary: 'On hold',
+      })
     })
   }
 
@@ -163,7 +203,9 @@ describe('full orders during sync, against the double', () => {
     laptop = await startLaptop()
     await laptop.sync()
     laptop.fetched()
-    const changed = recentOrders(laptop.service).filter((order) => order.order_state_id !== 23 && order.order_state_id !== 9).slice(0, 5)
+    const changed = recentOrders(laptop.service)
+      .filter((order) => order.order_state_id !== 23 && order.order_state_id !== 9)
+      .slice(0, 5)
     expect(changed).toHaveLength(5)
     const control = laptop.service.control
     for (const order of changed) control.update('order', String(order.guid), { note: 'Gate code 4411' })
@@ -182,7 +224,9 @@ describe('full orders during sync, against the double', () => {
 
   it('an order sent from this laptop is followed whatever its age; history outside the window is not', async () => {
     const probe = await startService({ size: 'tiny', seed: 11 })
-    const fromApp = probe.control.orders().filter((order) => typeof order.api_guid === 'string' && order.deleted_at === null)
+    const fromApp = probe.control
+      .orders()
+      .filter((order) => typeof order.api_guid === 'string' && order.deleted_at === null)
     await probe.close()
     const sent = fromApp.at(-1)!
     // A window of no days: only what was sent from here (its api_guid, in other capitals) is fetched.
@@ -200,7 +244,9 @@ describe('full orders during sync, against the double', () => {
     expect(queries.getOrder(older!)?.lines.every((line) => line.unitPrice === null)).toBe(true)
     expect(laptop.details.tracking(older!)).toBeNull()
     const fetched = laptop.details.tracking(newest!)!
-    expect(fetched.lines.every((line) => typeof line.unitPrice === 'number' && typeof line.lineTotal === 'number')).toBe(true)
+    expect(
+      fetched.lines.every((line) => typeof line.unitPrice === 'number' && typeof line.lineTotal === 'number'),
+    ).toBe(true)
   })
 
   it('500 changed orders with the cap at 200 are all fetched over 3 runs, newest first', async () => {
@@ -231,16 +277,35 @@ describe('full orders during sync, against the double', () => {
     await laptop.sync()
     laptop.fetched()
     const control = laptop.service.control
-    const order = recentOrders(laptop.service).find((candidate) => candidate.order_state_id === 2 && candidate.is_on_hold !== true && Array.isArray(candidate.Order_Items) && candidate.Order_Items.length > 0)!
+    const order = recentOrders(laptop.service).find(
+      (candidate) =>
+        candidate.order_state_id === 2 &&
+        candidate.is_on_hold !== true &&
+        Array.isArray(candidate.Order_Items) &&
+        candidate.Order_Items.length > 0,
+    )!
     const guid = String(order.guid)
     control.fulfilOrder(guid, { kind: 'hold', onHold: true })
     const served = structuredClone(control.orders().find((candidate) => candidate.guid === guid)!)
     const line = (served.Order_Items as Record<string, unknown>[])[0]!
     line.qty_shipped = Number(line.qty) + 0.5
-    control.addFault({ route: detailRoute, type: 'status', status: 200, body: { order: served, relatedOrders: [] }, times: 1 })
+    control.addFault({
+      route: detailRoute,
+      type: 'status',
+      status: 200,
+      body: { order: served, relatedOrders: [] },
+      times: 1,
+    })
 
     const report = await laptop.sync()
-    expect(report.orderDetails).toEqual({ fetched: 0, failed: 0, unreadable: [{ guid, reason: expect.stringContaining(`qty_shipped ${Number(line.qty) + 0.5} of ${Number(line.qty)}`) }], waiting: 0 })
+    expect(report.orderDetails).toEqual({
+      fetched: 0,
+      failed: 0,
+      unreadable: [
+        { guid, reason: expect.stringContaining(`qty_shipped ${Number(line.qty) + 0.5} of ${Number(line.qty)}`) },
+      ],
+      waiting: 0,
+    })
     const shown = laptop.details.tracking(guid)!
     expect(shown.onHold).toBe(false)
     expect(shown.lines.every((tracked) => tracked.qtyShipped <= (tracked.qtyOrdered ?? 0))).toBe(true)
@@ -260,15 +325,25 @@ describe('full orders during sync, against the double', () => {
     await laptop.sync()
     laptop.fetched()
     const control = laptop.service.control
-    const order = recentOrders(laptop.service).find((candidate) => candidate.order_state_id === 2 && candidate.is_on_hold !== true)!
+    const order = recentOrders(laptop.service).find(
+      (candidate) => candidate.order_state_id === 2 && candidate.is_on_hold !== true,
+    )!
     const guid = String(order.guid)
     control.fulfilOrder(guid, { kind: 'hold', onHold: true })
     const fault = control.addFault({ route: detailRoute, type: 'oversized', bytes: 18_900_000 })
 
     const report = await laptop.sync()
-    expect(report.orderDetails).toEqual({ fetched: 0, failed: 0, unreadable: [{ guid, reason: expect.stringMatching(/too large/) }], waiting: 0 })
+    expect(report.orderDetails).toEqual({
+      fetched: 0,
+      failed: 0,
+      unreadable: [{ guid, reason: expect.stringMatching(/too large/) }],
+      waiting: 0,
+    })
     expect(laptop.fetched()).toEqual([guid])
-    expect(laptop.details.tracking(guid)).toMatchObject({ onHold: false, latestUnreadable: { reason: expect.stringMatching(/too large.*announced 18 MB/) } })
+    expect(laptop.details.tracking(guid)).toMatchObject({
+      onHold: false,
+      latestUnreadable: { reason: expect.stringMatching(/too large.*announced 18 MB/) },
+    })
 
     expect((await laptop.sync()).orderDetails).toEqual({ fetched: 0, failed: 0, waiting: 0 })
     expect(laptop.fetched()).toEqual([])

@@ -28,7 +28,11 @@ const outOfStock = {
   route: orderRoute,
   type: 'status',
   status: 400,
-  body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'INSUFFICIENT_INVENTORY', message: 'Only 0 available', line: 0 }] },
+  body: {
+    message: 'Order could not be reconciled',
+    code: 'RECONCILE_ERRORS',
+    errors: [{ type: 'INSUFFICIENT_INVENTORY', message: 'Only 0 available', line: 0 }],
+  },
 } as const
 
 async function entryOf(h: OrdersHarness, apiGuid: string) {
@@ -41,7 +45,8 @@ async function refused(h: OrdersHarness, method: 'discardOutboxEntry' | 'editOut
   return result.ok ? '' : `${result.error.code} ${result.error.message}`
 }
 
-const ordersListed = (h: OrdersHarness) => h.service.control.requestLog().filter((entry) => entry.route === 'GET /v1/orders').length
+const ordersListed = (h: OrdersHarness) =>
+  h.service.control.requestLog().filter((entry) => entry.route === 'GET /v1/orders').length
 
 describe('an order the service accepted is never shown as refused', () => {
   it('the service commits, the connection drops, and the retry meets a login page’s 302: retried, never refused, and it ends sent once', async () => {
@@ -59,13 +64,19 @@ describe('an order the service accepted is never shown as refused', () => {
     expect(afterPortal.state).toBe('retrying')
     expect(afterPortal.mayBeWithSupplier).toBe(true)
     expect(afterPortal.lastError).toMatch(/login page or proxy/)
-    expect(await refused(harness, 'discardOutboxEntry', apiGuid)).toMatch(/^CONFLICT .*may already be with the supplier/)
+    expect(await refused(harness, 'discardOutboxEntry', apiGuid)).toMatch(
+      /^CONFLICT .*may already be with the supplier/,
+    )
     expect(await refused(harness, 'editOutboxEntry', apiGuid)).toMatch(/^CONFLICT /)
 
     await harness.api('retryOutbox', { apiGuid })
     await harness.api('flushOutbox')
     const [order] = control.ordersByApiGuid(apiGuid)
-    expect(await entryOf(harness, apiGuid)).toMatchObject({ state: 'sent', orderGuid: order!.guid, mayBeWithSupplier: false })
+    expect(await entryOf(harness, apiGuid)).toMatchObject({
+      state: 'sent',
+      orderGuid: order!.guid,
+      mayBeWithSupplier: false,
+    })
     expect(control.ordersByApiGuid(apiGuid)).toHaveLength(1)
   })
 
@@ -101,7 +112,12 @@ describe('an order the service accepted is never shown as refused', () => {
     await harness.api('retryOutbox', { apiGuid })
     await harness.api('flushOutbox')
     const [order] = control.ordersByApiGuid(apiGuid)
-    expect(await entryOf(harness, apiGuid)).toMatchObject({ state: 'sent', orderGuid: order!.guid, orderName: order!.name, mayBeWithSupplier: false })
+    expect(await entryOf(harness, apiGuid)).toMatchObject({
+      state: 'sent',
+      orderGuid: order!.guid,
+      orderName: order!.name,
+      mayBeWithSupplier: false,
+    })
     expect(control.ordersByApiGuid(apiGuid)).toHaveLength(1)
     expect(ordersListed(harness)).toBeGreaterThan(0)
   })
@@ -148,7 +164,11 @@ describe('an order the service accepted is never shown as refused', () => {
     await harness.api('retryOutbox', { apiGuid })
     await harness.api('flushOutbox')
     const entry = await entryOf(harness, apiGuid)
-    expect(entry).toMatchObject({ state: 'needsAttention', mayBeWithSupplier: false, errors: [expect.objectContaining({ lineIndex: 0 })] })
+    expect(entry).toMatchObject({
+      state: 'needsAttention',
+      mayBeWithSupplier: false,
+      errors: [expect.objectContaining({ lineIndex: 0 })],
+    })
     expect(entry.lastError).not.toMatch(/may already have/)
     expect(control.ordersByApiGuid(apiGuid)).toHaveLength(0)
     expect((await harness.api('editOutboxEntry', { apiGuid })).draft.apiGuid).toBe(apiGuid)
@@ -163,11 +183,14 @@ describe('entries written before the outbox knew which attempts lost their answe
     db.exec('ALTER TABLE outbox DROP COLUMN delivery_unknown_since')
     // What later migrations added goes too, so that each runs again as on a laptop still at 13.
     for (const column of ['renewals', 'ttl_ms', 'started']) db.exec(`ALTER TABLE leases DROP COLUMN ${column}`)
-    db.exec('DROP TABLE order_detail_sightings; DROP TABLE order_details; DROP INDEX IF EXISTS catalog_items_by_family; DROP TABLE IF EXISTS catalog_item_counts')
+    db.exec(
+      'DROP TABLE order_detail_sightings; DROP TABLE order_details; DROP INDEX IF EXISTS catalog_items_by_family; DROP TABLE IF EXISTS catalog_item_counts',
+    )
     // Migrations 21 and 20 first: their triggers name the family column dropped below.
     undoItemIndexesByCatalogKey(db)
     undoCatalogItemFilters(db)
-    for (const column of ['group_parent_id', 'is_product_group']) db.exec(`ALTER TABLE catalog_item_rows DROP COLUMN ${column}`)
+    for (const column of ['group_parent_id', 'is_product_group'])
+      db.exec(`ALTER TABLE catalog_item_rows DROP COLUMN ${column}`)
     db.pragma('user_version = 13')
     db.close()
   }
@@ -180,14 +203,21 @@ describe('entries written before the outbox knew which attempts lost their answe
     await harness.settle()
     await harness.core.close()
     // What the earlier code made of a login page's 302 on the retry: refused, after two attempts.
-    backToSchema13(harness.databasePath, `UPDATE outbox SET state = 'needsAttention', attempts = 2, next_attempt_at = NULL, last_error = 'The ordering service refused the request (302)'`)
+    backToSchema13(
+      harness.databasePath,
+      `UPDATE outbox SET state = 'needsAttention', attempts = 2, next_attempt_at = NULL, last_error = 'The ordering service refused the request (302)'`,
+    )
 
     await harness.reopenCore()
     expect(await entryOf(harness, apiGuid)).toMatchObject({ state: 'needsAttention', mayBeWithSupplier: true })
     expect(await refused(harness, 'editOutboxEntry', apiGuid)).toMatch(/may already have this order/)
     await harness.api('flushOutbox')
     const [order] = control.ordersByApiGuid(apiGuid)
-    expect(await entryOf(harness, apiGuid)).toMatchObject({ state: 'sent', orderGuid: order!.guid, mayBeWithSupplier: false })
+    expect(await entryOf(harness, apiGuid)).toMatchObject({
+      state: 'sent',
+      orderGuid: order!.guid,
+      mayBeWithSupplier: false,
+    })
     expect(control.ordersByApiGuid(apiGuid)).toHaveLength(1)
   })
 
@@ -198,7 +228,10 @@ describe('entries written before the outbox knew which attempts lost their answe
     const apiGuid = await harness.queueOrder()
     await harness.settle()
     await harness.core.close()
-    backToSchema13(harness.databasePath, `UPDATE outbox SET state = 'needsAttention', attempts = 2, next_attempt_at = NULL, last_error = 'The ordering service refused the request (302)'`)
+    backToSchema13(
+      harness.databasePath,
+      `UPDATE outbox SET state = 'needsAttention', attempts = 2, next_attempt_at = NULL, last_error = 'The ordering service refused the request (302)'`,
+    )
 
     // The order list cannot be read: the entry stays uncertain.
     const listDown = control.addFault({ route: 'GET /v1/orders', type: 'status', status: 503 })

@@ -25,7 +25,9 @@ interface ChildRun {
 
 function runFlushChild(h: OrdersHarness, env: Record<string, string> = {}): ChildRun {
   // One real process (tsx as a loader, not a wrapper), so the signal reaches the flusher itself.
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, h.databasePath], { env: { ...process.env, SATCHEL_API_SECRET: h.service.credentials.apiSecret, ...env } })
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, h.databasePath], {
+    env: { ...process.env, SATCHEL_API_SECRET: h.service.credentials.apiSecret, ...env },
+  })
   const run: ChildRun = {
     signal: null,
     code: null,
@@ -101,7 +103,11 @@ describe('SIGKILL while an order is being sent', () => {
     expect(run.signal).toBe('SIGKILL')
     expect(harness.service.control.requestLog().some((e) => e.route === orderRoute)).toBe(false)
     const local = new BetterSqlite3(harness.databasePath, { readonly: true })
-    expect(local.prepare('SELECT state FROM outbox ORDER BY id').pluck().all()).toEqual(['sending', 'retrying', 'retrying'])
+    expect(local.prepare('SELECT state FROM outbox ORDER BY id').pluck().all()).toEqual([
+      'sending',
+      'retrying',
+      'retrying',
+    ])
     local.close()
     await restartAndCheck(harness, apiGuids)
   })
@@ -127,7 +133,9 @@ describe('SIGKILL while an order is being sent', () => {
     expect(harness.service.control.ordersByApiGuid(apiGuids[0]!)).toHaveLength(1)
     await restartAndCheck(harness, apiGuids)
     // The first order was posted twice and exists once.
-    const posts = harness.service.control.requestLog().filter((e) => e.route === orderRoute && JSON.stringify(e.body).includes(apiGuids[0]!))
+    const posts = harness.service.control
+      .requestLog()
+      .filter((e) => e.route === orderRoute && JSON.stringify(e.body).includes(apiGuids[0]!))
     expect(posts).toHaveLength(2)
   })
 
@@ -136,7 +144,10 @@ describe('SIGKILL while an order is being sent', () => {
     const apiGuids = await queueThreeWhileUnavailable(harness)
     harness.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 3_000, times: 1 })
     const run = runFlushChild(harness)
-    await until(() => harness!.service.control.ordersByApiGuid(apiGuids[0]!).length === 1, 'the service to commit the first order')
+    await until(
+      () => harness!.service.control.ordersByApiGuid(apiGuids[0]!).length === 1,
+      'the service to commit the first order',
+    )
     run.kill()
     await run.done
     expect(run.signal).toBe('SIGKILL')
@@ -148,7 +159,10 @@ describe('SIGKILL while an order is being sent', () => {
     const apiGuids = await queueThreeWhileUnavailable(harness)
     harness.service.control.addFault({ route: orderRoute, type: 'latency', ms: 3_000, times: 1 })
     const run = runFlushChild(harness)
-    await until(() => harness!.service.control.requestLog().some((e) => e.route === orderRoute), 'the order request to arrive')
+    await until(
+      () => harness!.service.control.requestLog().some((e) => e.route === orderRoute),
+      'the order request to arrive',
+    )
     run.kill()
     await run.done
     expect(run.signal).toBe('SIGKILL')

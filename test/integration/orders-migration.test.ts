@@ -19,13 +19,20 @@ function databaseAtSchema(databasePath: string, version: number): Database {
   const old = openDatabase(databasePath, { migrations: migrations.filter((m) => m.version <= version) })
   old.prepare('ATTACH DATABASE ? AS synced').run(synced)
   const tables = old
-    .prepare<[], string>("SELECT name FROM main.sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%search_%'")
+    .prepare<[], string>(
+      "SELECT name FROM main.sqlite_master WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%search_%'",
+    )
     .pluck()
     .all()
   for (const table of tables) {
-    const columns = (name: string, schema: string) => old.prepare<[], { name: string }>(`PRAGMA ${schema}.table_info(${name})`).all().map((c) => c.name)
+    const columns = (name: string, schema: string) =>
+      old
+        .prepare<[], { name: string }>(`PRAGMA ${schema}.table_info(${name})`)
+        .all()
+        .map((c) => c.name)
     const shared = columns(table, 'main').filter((column) => columns(table, 'synced').includes(column))
-    if (shared.length > 0) old.exec(`INSERT INTO main.${table} (${shared.join(', ')}) SELECT ${shared.join(', ')} FROM synced.${table}`)
+    if (shared.length > 0)
+      old.exec(`INSERT INTO main.${table} (${shared.join(', ')}) SELECT ${shared.join(', ')} FROM synced.${table}`)
   }
   old.exec('DETACH DATABASE synced')
   rmSync(synced, { force: true })
@@ -50,7 +57,16 @@ describe('orders across a schema migration', () => {
     const draftKey = randomUUID()
     const queuedKey = randomUUID()
     const at = '2026-11-01T09:30:00.000Z'
-    const line = (guid: string, sku: string, qty: number) => ({ lineId: randomUUID(), catalogItemGuid: guid, sku, name: sku, qty, note: '', unitPriceSeen: null, qtyAvailableSeen: null })
+    const line = (guid: string, sku: string, qty: number) => ({
+      lineId: randomUUID(),
+      catalogItemGuid: guid,
+      sku,
+      name: sku,
+      qty,
+      note: '',
+      unitPriceSeen: null,
+      qtyAvailableSeen: null,
+    })
     const draftDocument = {
       newCustomer: null,
       priceGroupGuid: null,
@@ -61,17 +77,25 @@ describe('orders across a schema migration', () => {
       remainInPreliminary: false,
       lines: [line(target.itemGuids[0]!, target.skus[0]!, 2)],
     }
-    old.prepare('INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-      draftKey,
-      target.customerGuid,
-      target.catalogGuid,
-      JSON.stringify(draftDocument),
-      at,
-      at,
-    )
-    const queuedDraft = { id: 99, apiGuid: queuedKey, customerGuid: target.customerGuid, catalogGuid: target.catalogGuid, createdAt: at, updatedAt: at, ...draftDocument, lines: [line(target.itemGuids[1]!, target.skus[1]!, 1)] }
+    old
+      .prepare(
+        'INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(draftKey, target.customerGuid, target.catalogGuid, JSON.stringify(draftDocument), at, at)
+    const queuedDraft = {
+      id: 99,
+      apiGuid: queuedKey,
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+      createdAt: at,
+      updatedAt: at,
+      ...draftDocument,
+      lines: [line(target.itemGuids[1]!, target.skus[1]!, 1)],
+    }
     const group = old
-      .prepare<[string, string], { guid: string }>('SELECT p.guid FROM price_groups p JOIN customers c ON c.price_group_id = p.id WHERE c.guid = ? AND p.catalog_guid = ?')
+      .prepare<[string, string], { guid: string }>(
+        'SELECT p.guid FROM price_groups p JOIN customers c ON c.price_group_id = p.id WHERE c.guid = ? AND p.catalog_guid = ?',
+      )
       .get(target.customerGuid, target.catalogGuid)!
     const request = {
       vendorGuid: target.customerGuid,
@@ -89,7 +113,16 @@ describe('orders across a schema migration', () => {
         `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, draft, request, rep_totals, attempts, queued_at, updated_at)
          VALUES (?, 'queued', ?, 'Customer as named then', ?, ?, ?, ?, 0, ?, ?)`,
       )
-      .run(queuedKey, target.customerGuid, target.catalogGuid, JSON.stringify(queuedDraft), JSON.stringify(request), JSON.stringify({ subTotal: 0, lineCount: 1 }), at, at)
+      .run(
+        queuedKey,
+        target.customerGuid,
+        target.catalogGuid,
+        JSON.stringify(queuedDraft),
+        JSON.stringify(request),
+        JSON.stringify({ subTotal: 0, lineCount: 1 }),
+        at,
+        at,
+      )
     closeDatabase(old)
 
     // The current Satchel opens it: every later migration runs, and both orders are intact.

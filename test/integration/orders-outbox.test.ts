@@ -10,7 +10,9 @@ afterEach(async () => {
 })
 
 const postsFor = (h: OrdersHarness, apiGuid: string) =>
-  h.service.control.requestLog().filter((entry) => entry.route === orderRoute && JSON.stringify(entry.body ?? {}).includes(apiGuid))
+  h.service.control
+    .requestLog()
+    .filter((entry) => entry.route === orderRoute && JSON.stringify(entry.body ?? {}).includes(apiGuid))
 
 describe('outbox against the ordering-service double', () => {
   it('an order whose sending was refused at the door (the port closed) is not sent yet: still editable and discardable', async () => {
@@ -18,7 +20,11 @@ describe('outbox against the ordering-service double', () => {
     await harness.stopService()
     const apiGuid = await harness.queueOrder()
     await harness.settle()
-    expect((await harness.api('listOutbox')).find((e) => e.apiGuid === apiGuid)).toMatchObject({ state: 'retrying', attempts: 1, mayBeWithSupplier: false })
+    expect((await harness.api('listOutbox')).find((e) => e.apiGuid === apiGuid)).toMatchObject({
+      state: 'retrying',
+      attempts: 1,
+      mayBeWithSupplier: false,
+    })
     // The customer calls back: the order is amended and queued again under the same key.
     const reopened = await harness.api('editOutboxEntry', { apiGuid })
     expect(reopened.draft.apiGuid).toBe(apiGuid)
@@ -53,19 +59,36 @@ describe('outbox against the ordering-service double', () => {
     const { control, credentials, url } = harness.service
     // Queued while the service refused the rep's credentials (nothing was sent); by the time new
     // credentials are saved, the service has changed.
-    await harness.api('saveConnection', { baseUrl: url, auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: 'expired' } })
+    await harness.api('saveConnection', {
+      baseUrl: url,
+      auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: 'expired' },
+    })
     const good = await harness.queueOrder([{ sku: target.skus[0]!, qty: 1 }])
-    const forInactiveItem = await harness.queueOrder([{ sku: target.skus[0]!, qty: 1 }, { sku: target.skus[1]!, qty: 2 }])
-    const forShortStock = await harness.queueOrder([{ sku: target.skus[2]!, qty: 5 }, { sku: target.skus[0]!, qty: 1 }])
+    const forInactiveItem = await harness.queueOrder([
+      { sku: target.skus[0]!, qty: 1 },
+      { sku: target.skus[1]!, qty: 2 },
+    ])
+    const forShortStock = await harness.queueOrder([
+      { sku: target.skus[2]!, qty: 5 },
+      { sku: target.skus[0]!, qty: 1 },
+    ])
     const forInactiveCustomer = await harness.queueOrder([{ sku: other.skus[0]!, qty: 1 }], other)
     const alsoGood = await harness.queueOrder([{ sku: target.skus[0]!, qty: 2 }])
     await harness.settle()
     control.deactivate('catalogItem', target.itemGuids[1]!)
-    control.update('catalogItem', target.itemGuids[2]!, { has_inventory: true, allow_backorder: false, qty_on_hand: 2, reserved_qty_on_hand: 0 })
+    control.update('catalogItem', target.itemGuids[2]!, {
+      has_inventory: true,
+      allow_backorder: false,
+      qty_on_hand: 2,
+      reserved_qty_on_hand: 0,
+    })
     control.deactivate('customer', other.customerGuid)
     control.clearRequestLog()
     expect(await harness.api('getOutboxSummary')).toMatchObject({ queued: 5, pausedReason: expect.any(String) })
-    await harness.api('saveConnection', { baseUrl: url, auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: credentials.apiSecret } })
+    await harness.api('saveConnection', {
+      baseUrl: url,
+      auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: credentials.apiSecret },
+    })
     await harness.settle()
 
     const entries = new Map((await harness.api('listOutbox')).map((e) => [e.apiGuid, e]))
@@ -98,7 +121,10 @@ describe('outbox against the ordering-service double', () => {
     harness = await startOrdersHarness()
     const target = harness.orderable(2)
     const busy = harness.service.control.addFault({ route: orderRoute, type: 'status', status: 503 })
-    const apiGuid = await harness.queueOrder([{ sku: target.skus[0]!, qty: 1 }, { sku: target.skus[1]!, qty: 3 }])
+    const apiGuid = await harness.queueOrder([
+      { sku: target.skus[0]!, qty: 1 },
+      { sku: target.skus[1]!, qty: 3 },
+    ])
     await harness.settle()
     harness.service.control.deactivate('catalogItem', target.itemGuids[1]!)
     harness.service.control.removeFault(busy)
@@ -117,12 +143,28 @@ describe('outbox against the ordering-service double', () => {
     expect(harness.service.control.ordersByApiGuid(apiGuid)).toHaveLength(1)
     expect((order!.Order_Items as unknown[]).length).toBe(1)
 
-    const stillBad = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    const stillBad = await harness.api('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
     await harness.api('addDraftLines', { id: stillBad.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
-    harness.service.control.addFault({ route: orderRoute, type: 'status', status: 400, times: 1, body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }] } })
+    harness.service.control.addFault({
+      route: orderRoute,
+      type: 'status',
+      status: 400,
+      times: 1,
+      body: {
+        message: 'Order could not be reconciled',
+        code: 'RECONCILE_ERRORS',
+        errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
+      },
+    })
     const other = (await harness.api('sendDraft', { id: stillBad.draft.id })).apiGuid
     await harness.settle()
-    expect((await harness.api('listOutbox')).find((e) => e.apiGuid === other)).toMatchObject({ state: 'needsAttention', errors: [{ lineIndex: 0, message: 'Item is inactive' }] })
+    expect((await harness.api('listOutbox')).find((e) => e.apiGuid === other)).toMatchObject({
+      state: 'needsAttention',
+      errors: [{ lineIndex: 0, message: 'Item is inactive' }],
+    })
     await harness.api('discardOutboxEntry', { apiGuid: other })
     expect((await harness.api('listOutbox')).some((e) => e.apiGuid === other)).toBe(false)
   })
@@ -177,18 +219,29 @@ describe('outbox against the ordering-service double', () => {
     const [entry] = (await harness.api('listOutbox')).filter((e) => e.apiGuid === apiGuid)
     expect(entry).toMatchObject({ state: 'sent', customerGuid: customers[0]!.guid })
     // The new customer and the order are in the local copy at once, before any sync.
-    expect((await harness.api('getCustomer', { guid: String(customers[0]!.guid) })).name).toBe('Fieldside Garden Supply')
+    expect((await harness.api('getCustomer', { guid: String(customers[0]!.guid) })).name).toBe(
+      'Fieldside Garden Supply',
+    )
   })
 
   it('refused credentials pause the queue; saving new credentials resumes it', async () => {
     harness = await startOrdersHarness()
     const { credentials, url } = harness.service
-    await harness.api('saveConnection', { baseUrl: url, auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: 'wrong-secret' } })
+    await harness.api('saveConnection', {
+      baseUrl: url,
+      auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: 'wrong-secret' },
+    })
     await harness.settle()
     const apiGuid = await harness.queueOrder()
     await harness.settle()
-    expect(await harness.api('getOutboxSummary')).toMatchObject({ queued: 1, pausedReason: expect.stringContaining('refused') })
-    await harness.api('saveConnection', { baseUrl: url, auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: credentials.apiSecret } })
+    expect(await harness.api('getOutboxSummary')).toMatchObject({
+      queued: 1,
+      pausedReason: expect.stringContaining('refused'),
+    })
+    await harness.api('saveConnection', {
+      baseUrl: url,
+      auth: { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: credentials.apiSecret },
+    })
     await harness.core.orders.flusher.waitUntilIdle(5_000)
     await harness.api('flushOutbox')
     expect((await harness.api('listOutbox')).find((e) => e.apiGuid === apiGuid)).toMatchObject({ state: 'sent' })
@@ -198,23 +251,42 @@ describe('outbox against the ordering-service double', () => {
   it('before sending, online: a price or stock change since drafting is flagged and the order waits for the rep', async () => {
     harness = await startOrdersHarness()
     const target = harness.orderable(2)
-    const check = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-    const added = await harness.api('addDraftLines', { id: check.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }, { sku: target.skus[1]!, qty: 4 }] })
+    const check = await harness.api('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
+    const added = await harness.api('addDraftLines', {
+      id: check.draft.id,
+      lines: [
+        { sku: target.skus[0]!, qty: 2 },
+        { sku: target.skus[1]!, qty: 4 },
+      ],
+    })
     const [first, second] = added.check.lines
     const { control } = harness.service
     const group = harness.core.db
-      .prepare<[string, string], string>('SELECT p.name FROM price_groups p JOIN customers c ON c.price_group_id = p.id WHERE c.guid = ? AND p.catalog_guid = ?')
+      .prepare<[string, string], string>(
+        'SELECT p.name FROM price_groups p JOIN customers c ON c.price_group_id = p.id WHERE c.guid = ? AND p.catalog_guid = ?',
+      )
       .pluck()
       .get(target.customerGuid, target.catalogGuid)!
     control.setPrice(target.itemGuids[0]!, group, first!.unitPrice! + 1.25)
-    control.update('catalogItem', target.itemGuids[1]!, { has_inventory: true, allow_backorder: false, qty_on_hand: 1, reserved_qty_on_hand: 0 })
+    control.update('catalogItem', target.itemGuids[1]!, {
+      has_inventory: true,
+      allow_backorder: false,
+      qty_on_hand: 1,
+      reserved_qty_on_hand: 0,
+    })
 
     const refused = await call(harness.core.handlers, 'sendDraft', { id: check.draft.id })
     expect(refused.ok).toBe(false)
     if (refused.ok) return
     expect(refused.error).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('Prices changed') })
     const flagged = await harness.api('getDraft', { id: check.draft.id })
-    expect(flagged.lines.find((l) => l.lineId === first!.lineId)).toMatchObject({ priceChanged: true, unitPrice: first!.unitPrice! + 1.25 })
+    expect(flagged.lines.find((l) => l.lineId === first!.lineId)).toMatchObject({
+      priceChanged: true,
+      unitPrice: first!.unitPrice! + 1.25,
+    })
     expect(flagged.lines.find((l) => l.lineId === second!.lineId)).toMatchObject({ availabilityChanged: true })
     // Nothing was changed behind the rep's back: the draft still holds the price the rep saw.
     expect(flagged.draft.lines[0]!.unitPriceSeen).toBe(first!.unitPrice)
@@ -225,14 +297,21 @@ describe('outbox against the ordering-service double', () => {
     const entry = await harness.api('sendDraft', { id: check.draft.id })
     expect(entry.subTotal).toBe(Math.round(((first!.unitPrice! + 1.25) * 2 + second!.unitPrice!) * 100) / 100)
     await harness.settle()
-    expect((await harness.api('listOutbox'))[0]).toMatchObject({ apiGuid: entry.apiGuid, state: 'sent', totalsDiffer: null })
+    expect((await harness.api('listOutbox'))[0]).toMatchObject({
+      apiGuid: entry.apiGuid,
+      state: 'sent',
+      totalsDiffer: null,
+    })
   })
 
   it('before sending, offline: the check uses the local copy and the order is queued at once', async () => {
     harness = await startOrdersHarness()
     await harness.stopService()
     const target = harness.orderable(1)
-    const check = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    const check = await harness.api('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
     await harness.api('addDraftLines', { id: check.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
     // The harness's core logs to silentLogger: what it says shows how the refresh before sending ended.
     const info = vi.spyOn(silentLogger, 'info')
@@ -242,9 +321,9 @@ describe('outbox against the ordering-service double', () => {
       expect(entry.state).toBe('queued')
       // One refused connection, no retries: the rep is told at once, and the local copy decided.
       expect(warn.mock.calls.filter(([message]) => message === 'service call failed, retrying')).toEqual([])
-      expect(info.mock.calls.filter(([message]) => message.startsWith('could not refresh items before sending'))).toEqual([
-        [expect.any(String), { error: expect.stringContaining('cannot be reached') }],
-      ])
+      expect(
+        info.mock.calls.filter(([message]) => message.startsWith('could not refresh items before sending')),
+      ).toEqual([[expect.any(String), { error: expect.stringContaining('cannot be reached') }]])
     } finally {
       info.mockRestore()
       warn.mockRestore()

@@ -18,7 +18,8 @@ afterAll(async () => {
 
 async function newDraft(): Promise<number> {
   const target = harness.orderable(2)
-  return (await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })).draft.id
+  return (await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid }))
+    .draft.id
 }
 
 describe('quantities through the handler table', () => {
@@ -26,7 +27,13 @@ describe('quantities through the handler table', () => {
     const id = await newDraft()
     const sku = harness.orderable(2).skus[0]!
     for (const qty of [1e308, 0, -1, 1.5, 1_000_001, Number.NaN, Number.POSITIVE_INFINITY]) {
-      const result = await call(harness.core.handlers, 'addDraftLines', { id, lines: [{ sku, qty: 1 }, { sku, qty }] })
+      const result = await call(harness.core.handlers, 'addDraftLines', {
+        id,
+        lines: [
+          { sku, qty: 1 },
+          { sku, qty },
+        ],
+      })
       expect(result.ok, `qty ${qty}`).toBe(false)
       if (result.ok) continue
       expect(result.error.code).toBe('INVALID_ARGUMENT')
@@ -54,7 +61,9 @@ describe('quantities through the handler table', () => {
     const itemGuid = target.itemGuids[1]!
     // A price this large times 1,000,000 is beyond any number: the line total would be Infinity.
     const group = harness.core.db
-      .prepare<[string], string>('SELECT p.name FROM customers c JOIN price_groups p ON p.id = c.price_group_id WHERE c.guid = ?')
+      .prepare<[string], string>(
+        'SELECT p.name FROM customers c JOIN price_groups p ON p.id = c.price_group_id WHERE c.guid = ?',
+      )
       .pluck()
       .get(target.customerGuid)!
     harness.service.control.update('catalogItem', itemGuid, { pricing: { [group]: 1e303 } })
@@ -65,11 +74,18 @@ describe('quantities through the handler table', () => {
     expect(check.sendable).toBe(false)
     expect(Number.isFinite(check.subTotal)).toBe(true)
     const lineId = check.draft.lines[0]!.lineId
-    expect(check.issues).toContainEqual({ field: 'qty', lineId, severity: 'error', message: expect.stringMatching(/too large/) })
+    expect(check.issues).toContainEqual({
+      field: 'qty',
+      lineId,
+      severity: 'error',
+      message: expect.stringMatching(/too large/),
+    })
 
     const sent = await call(harness.core.handlers, 'sendDraft', { id })
     expect(!sent.ok && sent.error.code).toBe('INVALID_ARGUMENT')
-    expect(!sent.ok && sent.error.issues).toEqual([{ path: `lines.${lineId}.qty`, message: expect.stringMatching(/too large/) }])
+    expect(!sent.ok && sent.error.issues).toEqual([
+      { path: `lines.${lineId}.qty`, message: expect.stringMatching(/too large/) },
+    ])
     expect(await harness.api('listOutbox')).toEqual([])
     expect((await harness.api('getDraft', { id })).draft.lines).toHaveLength(1)
   })

@@ -51,7 +51,10 @@ export async function startOrdersHarness(options: StartServiceOptions = {}): Pro
     return result.value
   }
 
-  await api('saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret } })
+  await api('saveConnection', {
+    baseUrl: service.url,
+    auth: { kind: 'apiKey', apiKey: service.credentials.apiKey, apiSecret: service.credentials.apiSecret },
+  })
   const report = await api('syncNow', {})
   if (!report.ok) throw new Error(`the first sync failed: ${JSON.stringify(report)}`)
 

@@ -63,7 +63,6 @@ function start(args: string[], env: Record<string, string>): Run {
   return run
 }
 
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 function read<T>(databasePath: string, work: (db: BetterSqlite3.Database) => T): T {
@@ -77,7 +76,14 @@ function read<T>(databasePath: string, work: (db: BetterSqlite3.Database) => T):
 
 /** The pid holding the outbox lease now, if any. */
 function outboxHolder(databasePath: string): number | null {
-  return read(databasePath, (db) => db.prepare<[], number>("SELECT pid FROM leases WHERE name = 'outbox' AND expires_at > unixepoch('subsec') * 1000").pluck().get() ?? null)
+  return read(
+    databasePath,
+    (db) =>
+      db
+        .prepare<[], number>("SELECT pid FROM leases WHERE name = 'outbox' AND expires_at > unixepoch('subsec') * 1000")
+        .pluck()
+        .get() ?? null,
+  )
 }
 
 describe('the outbox drill: two flush processes, status polling, three SIGKILLs', () => {
@@ -146,8 +152,13 @@ describe('the outbox drill: two flush processes, status polling, three SIGKILLs'
 
     // The reports add up: what each finished process says it sent, plus what the killed ones had
     // recorded as sent before they died (their lease owner is in the entry), is every order once.
-    const reported = finished.reduce((sum, run) => sum + (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { sent: number }).sent, 0)
-    const sentBy = read(h.databasePath, (db) => db.prepare<[], string | null>("SELECT sent_by FROM outbox WHERE state = 'sent'").pluck().all())
+    const reported = finished.reduce(
+      (sum, run) => sum + (JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { sent: number }).sent,
+      0,
+    )
+    const sentBy = read(h.databasePath, (db) =>
+      db.prepare<[], string | null>("SELECT sent_by FROM outbox WHERE state = 'sent'").pluck().all(),
+    )
     expect(sentBy).toHaveLength(ORDERS)
     const byKilled = sentBy.filter((owner) => killed.some((run) => owner?.includes(`/${run.pid}/`))).length
     expect(reported + byKilled).toBe(ORDERS)

@@ -45,7 +45,10 @@ const hasFaketime = spawnSync('faketime', ['-f', '+0', 'true']).status === 0
 function flush(env: Record<string, string>, shiftMs: number, how: Shift): Run {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
   const node = [process.execPath, '--import', shiftedClock, '--import', 'tsx', entry, 'flush', '--json']
-  const [command, ...args] = shiftMs !== 0 && how === 'faketime' ? ['faketime', '-f', `${shiftMs >= 0 ? '+' : ''}${shiftMs / 1000}s`, ...node] : node
+  const [command, ...args] =
+    shiftMs !== 0 && how === 'faketime'
+      ? ['faketime', '-f', `${shiftMs >= 0 ? '+' : ''}${shiftMs / 1000}s`, ...node]
+      : node
   const proc = spawn(command!, args, {
     cwd: root,
     env: { ...clean, ...env, ...(how === 'in-process' ? { TEST_CLOCK_SHIFT_MS: String(shiftMs) } : {}) },
@@ -84,7 +87,8 @@ async function until(condition: () => boolean, what: string): Promise<void> {
   }
 }
 
-const reportOf = (run: Run) => JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { sent: number; needsAttention: number; retrying: number }
+const reportOf = (run: Run) =>
+  JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { sent: number; needsAttention: number; retrying: number }
 
 async function twoFlushes(how: Shift, firstShiftMs: number, secondShiftMs: number): Promise<void> {
   const h = (harness = await startOrdersHarness())
@@ -110,7 +114,10 @@ async function twoFlushes(how: Shift, firstShiftMs: number, secondShiftMs: numbe
 
   const posts = h.service.control.requestLog().filter((e) => e.route === orderRoute)
   for (const apiGuid of apiGuids) {
-    expect(posts.filter((e) => JSON.stringify(e.body).includes(apiGuid)), apiGuid).toHaveLength(1)
+    expect(
+      posts.filter((e) => JSON.stringify(e.body).includes(apiGuid)),
+      apiGuid,
+    ).toHaveLength(1)
     expect(h.service.control.ordersByApiGuid(apiGuid)).toHaveLength(1)
   }
   expect(h.service.control.inFlightOverlaps()).toEqual([])
@@ -124,60 +131,89 @@ async function twoFlushes(how: Shift, firstShiftMs: number, secondShiftMs: numbe
   expect(reportOf(second)).toEqual({ sent: 0, needsAttention: 0, retrying: 0 })
 }
 
-describe.each<Shift>(['in-process', 'faketime'])('the outbox lease between two processes whose clocks disagree (clock shifted %s)', (how) => {
-  const run = how === 'faketime' && !hasFaketime ? it.skip : it
-  if (how === 'faketime' && !hasFaketime) console.log('skipping the faketime runs: faketime is not installed (apt-get install faketime)')
+describe.each<Shift>(['in-process', 'faketime'])(
+  'the outbox lease between two processes whose clocks disagree (clock shifted %s)',
+  (how) => {
+    const run = how === 'faketime' && !hasFaketime ? it.skip : it
+    if (how === 'faketime' && !hasFaketime)
+      console.log('skipping the faketime runs: faketime is not installed (apt-get install faketime)')
 
-  run('a flush whose clock is a minute slow keeps its lease; a normal flush started after it waits instead of resending', async () => {
-    await twoFlushes(how, -60_000, 0)
-  }, 90_000)
+    run(
+      'a flush whose clock is a minute slow keeps its lease; a normal flush started after it waits instead of resending',
+      async () => {
+        await twoFlushes(how, -60_000, 0)
+      },
+      90_000,
+    )
 
-  run('a flush whose clock is a minute fast does not take the lease from a normal one that is sending', async () => {
-    await twoFlushes(how, 0, 60_000)
-  }, 90_000)
-})
+    run(
+      'a flush whose clock is a minute fast does not take the lease from a normal one that is sending',
+      async () => {
+        await twoFlushes(how, 0, 60_000)
+      },
+      90_000,
+    )
+  },
+)
 
-describe.each<Shift>(['in-process', 'faketime'])('orders left by a flush whose clock was two days fast (clock shifted %s)', (how) => {
-  const run = how === 'faketime' && !hasFaketime ? it.skip : it
-  const twoDays = 2 * 86_400_000
+describe.each<Shift>(['in-process', 'faketime'])(
+  'orders left by a flush whose clock was two days fast (clock shifted %s)',
+  (how) => {
+    const run = how === 'faketime' && !hasFaketime ? it.skip : it
+    const twoDays = 2 * 86_400_000
 
-  run('a flush at the corrected clock sends them, each once, instead of waiting two days', async () => {
-    const h = (harness = await startOrdersHarness())
-    const unavailable = h.service.control.addFault({ route: orderRoute, type: 'status', status: 503 })
-    const apiGuids = [await h.queueOrder(), await h.queueOrder()]
-    await h.settle()
-    h.service.control.removeFault(unavailable)
-    await h.core.close()
-    // The service commits the first order and holds its reply: the flush is killed with it on the wire,
-    // and with the second order claimed behind it.
-    h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 3_000, times: 1 })
-    const env = {
-      SATCHEL_DB: h.databasePath,
-      SATCHEL_BASE_URL: h.service.url,
-      SATCHEL_API_KEY: h.service.credentials.apiKey,
-      SATCHEL_API_SECRET: h.service.credentials.apiSecret,
-    }
-    const killed = flush(env, twoDays, how)
-    await until(() => h.service.control.ordersByApiGuid(apiGuids[0]!).length === 1, 'the fast flush to place the first order')
-    killed.kill()
-    await killed.done
-    // The next flush, on the same fast clock, takes the lease over and holds both orders until the
-    // killed one's last request could have ended, by its clock; it is stopped while it waits.
-    const waiting = flush(env, twoDays, how)
-    await until(() => /waiting until .* to resend/.test(waiting.stderr), `the second fast flush to wait (${waiting.code}: ${waiting.stdout} ${waiting.stderr})`)
-    waiting.kill()
-    await waiting.done
-    await until(() => h.service.control.requestLog().every((e) => e.endedMs !== undefined), 'the double to be done with the killed request')
+    run(
+      'a flush at the corrected clock sends them, each once, instead of waiting two days',
+      async () => {
+        const h = (harness = await startOrdersHarness())
+        const unavailable = h.service.control.addFault({ route: orderRoute, type: 'status', status: 503 })
+        const apiGuids = [await h.queueOrder(), await h.queueOrder()]
+        await h.settle()
+        h.service.control.removeFault(unavailable)
+        await h.core.close()
+        // The service commits the first order and holds its reply: the flush is killed with it on the wire,
+        // and with the second order claimed behind it.
+        h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 3_000, times: 1 })
+        const env = {
+          SATCHEL_DB: h.databasePath,
+          SATCHEL_BASE_URL: h.service.url,
+          SATCHEL_API_KEY: h.service.credentials.apiKey,
+          SATCHEL_API_SECRET: h.service.credentials.apiSecret,
+        }
+        const killed = flush(env, twoDays, how)
+        await until(
+          () => h.service.control.ordersByApiGuid(apiGuids[0]!).length === 1,
+          'the fast flush to place the first order',
+        )
+        killed.kill()
+        await killed.done
+        // The next flush, on the same fast clock, takes the lease over and holds both orders until the
+        // killed one's last request could have ended, by its clock; it is stopped while it waits.
+        const waiting = flush(env, twoDays, how)
+        await until(
+          () => /waiting until .* to resend/.test(waiting.stderr),
+          `the second fast flush to wait (${waiting.code}: ${waiting.stdout} ${waiting.stderr})`,
+        )
+        waiting.kill()
+        await waiting.done
+        await until(
+          () => h.service.control.requestLog().every((e) => e.endedMs !== undefined),
+          'the double to be done with the killed request',
+        )
 
-    // The corrected flush holds the dead sender's order one lease TTL (its request may still be on the
-    // wire: the double's request log lists a request only once it has ended), then sends both.
-    const corrected = flush(env, 0, how)
-    await corrected.done
-    expect(corrected.code, corrected.stderr).toBe(0)
-    expect(corrected.stderr).toMatch(/^(satchel: waiting until .* to resend order\(s\) another Satchel process was sending when it stopped\n)?$/)
-    expect(reportOf(corrected)).toEqual({ sent: 2, needsAttention: 0, retrying: 0 })
-    for (const apiGuid of apiGuids) expect(h.service.control.ordersByApiGuid(apiGuid), apiGuid).toHaveLength(1)
-    expect(h.service.control.inFlightOverlaps()).toEqual([])
-  }, 90_000)
-})
-
+        // The corrected flush holds the dead sender's order one lease TTL (its request may still be on the
+        // wire: the double's request log lists a request only once it has ended), then sends both.
+        const corrected = flush(env, 0, how)
+        await corrected.done
+        expect(corrected.code, corrected.stderr).toBe(0)
+        expect(corrected.stderr).toMatch(
+          /^(satchel: waiting until .* to resend order\(s\) another Satchel process was sending when it stopped\n)?$/,
+        )
+        expect(reportOf(corrected)).toEqual({ sent: 2, needsAttention: 0, retrying: 0 })
+        for (const apiGuid of apiGuids) expect(h.service.control.ordersByApiGuid(apiGuid), apiGuid).toHaveLength(1)
+        expect(h.service.control.inFlightOverlaps()).toEqual([])
+      },
+      90_000,
+    )
+  },
+)

@@ -17,7 +17,11 @@ const root = process.cwd()
 const updateUrl = 'https://updates.satchel.test/desktop/stable'
 const abi = readFileSync(join(dirname(require.resolve('electron/package.json')), 'abi_version'), 'utf8').trim()
 /** Stands in for scripts/native.mjs's Electron build: an ELF header Node cannot load. */
-const electronBinding = Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]), Buffer.from('satchel stand-in electron binding'), Buffer.alloc(64)])
+const electronBinding = Buffer.concat([
+  Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1]),
+  Buffer.from('satchel stand-in electron binding'),
+  Buffer.alloc(64),
+])
 
 interface Summary {
   appOutDir: string
@@ -43,15 +47,30 @@ beforeAll(() => {
   mkdirSync(join(nativeDir, `electron-abi${abi}`), { recursive: true })
   writeFileSync(join(nativeDir, `electron-abi${abi}`, 'better_sqlite3.node'), electronBinding)
   const started = Date.now()
-  const run = spawnSync(process.execPath, ['scripts/package-dry-run.mjs', '--output', join(work, 'dist'), '--json', join(work, 'summary.json'), '--update-url', updateUrl], {
-    cwd: root,
-    env: { ...process.env, SATCHEL_NATIVE_DIR: nativeDir },
-    encoding: 'utf8',
-    timeout: 170_000,
-  })
-  if (run.status !== 0) throw new Error(`the dry run failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`)
+  const run = spawnSync(
+    process.execPath,
+    [
+      'scripts/package-dry-run.mjs',
+      '--output',
+      join(work, 'dist'),
+      '--json',
+      join(work, 'summary.json'),
+      '--update-url',
+      updateUrl,
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, SATCHEL_NATIVE_DIR: nativeDir },
+      encoding: 'utf8',
+      timeout: 170_000,
+    },
+  )
+  if (run.status !== 0)
+    throw new Error(`the dry run failed (${run.status ?? run.signal}):\n${run.stdout}\n${run.stderr}`)
   summary = JSON.parse(readFileSync(join(work, 'summary.json'), 'utf8')) as Summary
-  asarEntries = listPackage(join(summary.resources, 'app.asar'), { isPack: false }).map((entry) => entry.split('\\').join('/'))
+  asarEntries = listPackage(join(summary.resources, 'app.asar'), { isPack: false }).map((entry) =>
+    entry.split('\\').join('/'),
+  )
   const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1)
   process.stdout.write(
     `packaging dry run: ${Math.round((Date.now() - started) / 1000)} s; installed size ${megabytes(summary.installedBytes)} MB ` +
@@ -65,45 +84,104 @@ afterAll(() => {
 
 describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
   it('holds the built main, preload and renderer in app.asar', () => {
-    expect(asarEntries).toEqual(expect.arrayContaining(['/out/main/index.js', '/out/preload/index.js', '/out/renderer/index.html', '/package.json']))
+    expect(asarEntries).toEqual(
+      expect.arrayContaining([
+        '/out/main/index.js',
+        '/out/preload/index.js',
+        '/out/renderer/index.html',
+        '/package.json',
+      ]),
+    )
     expect(asarEntries.some((entry) => /^\/out\/renderer\/assets\/index-.*\.js$/.test(entry))).toBe(true)
-    const manifest = JSON.parse(extractFile(join(summary.resources, 'app.asar'), 'package.json').toString()) as { main: string; devDependencies?: unknown }
+    const manifest = JSON.parse(extractFile(join(summary.resources, 'app.asar'), 'package.json').toString()) as {
+      main: string
+      devDependencies?: unknown
+    }
     expect(manifest.main).toBe('./out/main/index.js')
     expect(manifest.devDependencies).toBeUndefined()
   })
 
   it('holds no source, test, script or source-map files', () => {
     const ours = asarEntries.filter((entry) => !entry.startsWith('/node_modules/'))
-    expect(ours.filter((entry) => /^\/(src|test|scripts|resources|build|dist|test-results)(\/|$)/.test(entry))).toEqual([])
+    expect(ours.filter((entry) => /^\/(src|test|scripts|resources|build|dist|test-results)(\/|$)/.test(entry))).toEqual(
+      [],
+    )
     expect(asarEntries.filter((entry) => /\.(map|ts|tsx|vue|mts|cts)$/.test(entry))).toEqual([])
-    expect(asarEntries.filter((entry) => /\/(electron-builder\.yml|electron\.vite\.config\.ts|vitest\.config\.ts|tsconfig[^/]*\.json|\.env[^/]*)$/.test(entry))).toEqual([])
-    const everywhere = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? everywhere(join(dir, entry.name)) : [join(dir, entry.name)]))
+    expect(
+      asarEntries.filter((entry) =>
+        /\/(electron-builder\.yml|electron\.vite\.config\.ts|vitest\.config\.ts|tsconfig[^/]*\.json|\.env[^/]*)$/.test(
+          entry,
+        ),
+      ),
+    ).toEqual([])
+    const everywhere = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? everywhere(join(dir, entry.name)) : [join(dir, entry.name)],
+      )
     expect(everywhere(summary.appOutDir).filter((file) => /\.(ts|map|cpp|c|h|gyp)$/.test(file))).toEqual([])
   })
 
   it('carries the production dependencies and none of the development ones', () => {
-    const modules = new Set(asarEntries.filter((entry) => entry.startsWith('/node_modules/')).map((entry) => entry.split('/')[2]))
-    for (const dependency of ['better-sqlite3', 'electron-log', 'electron-updater', 'undici', 'zod']) expect(modules, dependency).toContain(dependency)
-    for (const tool of ['electron', 'electron-builder', 'vitest', 'vite', 'vue', 'typescript', '@playwright', 'fastify']) expect(modules, tool).not.toContain(tool)
+    const modules = new Set(
+      asarEntries.filter((entry) => entry.startsWith('/node_modules/')).map((entry) => entry.split('/')[2]),
+    )
+    for (const dependency of ['better-sqlite3', 'electron-log', 'electron-updater', 'undici', 'zod'])
+      expect(modules, dependency).toContain(dependency)
+    for (const tool of [
+      'electron',
+      'electron-builder',
+      'vitest',
+      'vite',
+      'vue',
+      'typescript',
+      '@playwright',
+      'fastify',
+    ])
+      expect(modules, tool).not.toContain(tool)
   })
 
   it('keeps better-sqlite3’s binding unpacked beside app.asar, and it is the Electron build', () => {
-    const binding = join(summary.resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')
+    const binding = join(
+      summary.resources,
+      'app.asar.unpacked',
+      'node_modules',
+      'better-sqlite3',
+      'build',
+      'Release',
+      'better_sqlite3.node',
+    )
     expect(existsSync(binding)).toBe(true)
     expect(readFileSync(binding).equals(electronBinding)).toBe(true)
-    const header = getRawHeader(join(summary.resources, 'app.asar')).header as { files: Record<string, { files?: Record<string, unknown> }> }
+    const header = getRawHeader(join(summary.resources, 'app.asar')).header as {
+      files: Record<string, { files?: Record<string, unknown> }>
+    }
     const release = JSON.stringify(header.files.node_modules?.files?.['better-sqlite3'])
     expect(release).toMatch(/"better_sqlite3\.node":\{[^}]*"unpacked":true/)
     // Only the binding (and better-sqlite3's own files beside it), not its C++ sources.
-    expect(existsSync(join(summary.resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'deps'))).toBe(false)
-    expect(existsSync(join(summary.resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'build', 'Release', 'test_extension.node'))).toBe(false)
+    expect(existsSync(join(summary.resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'deps'))).toBe(
+      false,
+    )
+    expect(
+      existsSync(
+        join(
+          summary.resources,
+          'app.asar.unpacked',
+          'node_modules',
+          'better-sqlite3',
+          'build',
+          'Release',
+          'test_extension.node',
+        ),
+      ),
+    ).toBe(false)
   })
 
   it('keeps the system keyring’s binding unpacked beside app.asar (N-API: the build the CLI loads serves Electron too)', () => {
     const scope = join(summary.resources, 'app.asar.unpacked', 'node_modules', '@napi-rs')
     const bindings = readdirSync(scope).filter((name) => name.startsWith(`keyring-${process.platform}-${process.arch}`))
     expect(bindings.length).toBeGreaterThan(0)
-    for (const binding of bindings) expect(readdirSync(join(scope, binding)).some((file) => file.endsWith('.node'))).toBe(true)
+    for (const binding of bindings)
+      expect(readdirSync(join(scope, binding)).some((file) => file.endsWith('.node'))).toBe(true)
   })
 
   it('writes app-update.yml with the update URL given at build time', () => {
@@ -116,7 +194,13 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
     const wire = await getCurrentFuseWire(summary.executable)
     const on = 49
     const off = 48
-    expect({ runAsNode: wire[0], nodeOptions: wire[2], inspect: wire[3], asarIntegrity: wire[4], onlyAsar: wire[5] }).toEqual({
+    expect({
+      runAsNode: wire[0],
+      nodeOptions: wire[2],
+      inspect: wire[3],
+      asarIntegrity: wire[4],
+      onlyAsar: wire[5],
+    }).toEqual({
       runAsNode: off,
       nodeOptions: off,
       inspect: off,
@@ -126,7 +210,9 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
   })
 
   it('reports its installed size and stays small', () => {
-    expect(relative(work, summary.appOutDir)).toBe(join('dist', `linux-${process.arch === 'x64' ? '' : `${process.arch}-`}unpacked`))
+    expect(relative(work, summary.appOutDir)).toBe(
+      join('dist', `linux-${process.arch === 'x64' ? '' : `${process.arch}-`}unpacked`),
+    )
     expect(summary.installedBytes).toBeGreaterThan(summary.asarBytes)
     // Without Electron's runtime the app is a few MB; a jump means something unintended ships.
     expect(summary.installedBytes).toBeLessThan(40 * 1024 * 1024)

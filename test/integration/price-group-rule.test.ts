@@ -52,7 +52,11 @@ describe('a customer whose price group belongs to another catalog', () => {
          WHERE c.active = 1 AND c.deleted_at IS NULL AND pg.is_main = 0 AND pg.deleted_at IS NULL LIMIT 1`,
       )
       .get()!
-    const listed = await harness.api('searchCatalogItems', { catalogGuid: found.catalogGuid, customerGuid: found.customerGuid, limit: 5 })
+    const listed = await harness.api('searchCatalogItems', {
+      catalogGuid: found.catalogGuid,
+      customerGuid: found.customerGuid,
+      limit: 5,
+    })
     expect(listed.priceGroupName).toBe(found.groupName)
     expect(listed.priceGroupNote ?? null).toBeNull()
   })

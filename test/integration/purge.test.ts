@@ -62,14 +62,30 @@ function fixtures(db: Database) {
   }
 
   /** An outbox entry queued `agoMs` ago and left in `state`; returns its api_guid. */
-  const entry = (agoMs: number, state: 'queued' | 'retrying' | 'needsAttention' | 'sent', from: Draft = draft(agoMs)): string => {
+  const entry = (
+    agoMs: number,
+    state: 'queued' | 'retrying' | 'needsAttention' | 'sent',
+    from: Draft = draft(agoMs),
+  ): string => {
     then.ms = Date.now() - agoMs
-    outbox.enqueue(from, { vendorGuid: customerGuid, body: { order: { api_guid: from.apiGuid } } }, { subTotal: 10, lineCount: 1 }, 'Harbor Hardware')
+    outbox.enqueue(
+      from,
+      { vendorGuid: customerGuid, body: { order: { api_guid: from.apiGuid } } },
+      { subTotal: 10, lineCount: 1 },
+      'Harbor Hardware',
+    )
     if (state === 'queued') return from.apiGuid
     const work = outbox.claimNext(then.ms)!
     expect(work.apiGuid).toBe(from.apiGuid)
     if (state === 'sent') {
-      outbox.markSent(work, { orderGuid: randomUUID(), orderName: 'SO-1', orderStateId: 2, subTotal: 10, grandTotal: 10, createdCustomer: null })
+      outbox.markSent(work, {
+        orderGuid: randomUUID(),
+        orderName: 'SO-1',
+        orderStateId: 2,
+        subTotal: 10,
+        grandTotal: 10,
+        createdCustomer: null,
+      })
     } else if (state === 'retrying') {
       outbox.markRetrying(work, Date.now() + 365 * day, 'The ordering service could not be reached.', false)
     } else {
@@ -160,7 +176,9 @@ describe('after a sync, what the retention settings no longer keep is purged, an
 
     // The outbox's own list says the same once the purge is done.
     const listed = await harness.api('listOutbox')
-    expect(listed.map((entry) => entry.apiGuid).sort()).toEqual([sentNew, retryingOld, refusedOld, sentOldFromKeptQuote, queuedOld].sort())
+    expect(listed.map((entry) => entry.apiGuid).sort()).toEqual(
+      [sentNew, retryingOld, refusedOld, sentOldFromKeptQuote, queuedOld].sort(),
+    )
   })
 
   it('follows the settings: shorter retention purges more', async () => {

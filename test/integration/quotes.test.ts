@@ -9,7 +9,6 @@ import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
-
 /** Money as the rep reads it, whatever it is: currency sign, thousands, two decimals. */
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' })
 let harness: OrdersHarness
@@ -23,8 +22,14 @@ afterEach(async () => {
 
 async function draftWith(qtys: number[]) {
   const target = harness.orderable(qtys.length)
-  const created = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-  await harness.api('addDraftLines', { id: created.draft.id, lines: target.skus.map((sku, index) => ({ sku, qty: qtys[index]! })) })
+  const created = await harness.api('createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
+  await harness.api('addDraftLines', {
+    id: created.draft.id,
+    lines: target.skus.map((sku, index) => ({ sku, qty: qtys[index]! })),
+  })
   return { target, draftId: created.draft.id }
 }
 
@@ -75,7 +80,11 @@ describe('quotes', () => {
 
     // Found by number, by customer and by a SKU on it; the draft it came from is untouched.
     expect((await harness.api('listQuotes', { query: first.number })).map((q) => q.id)).toEqual([first.id])
-    expect((await harness.api('listQuotes', { customerGuid: target.customerGuid })).map((q) => q.number)).toEqual([`Q-${prefix}-0004`, `Q-${prefix}-0003`, `Q-${prefix}-0001`])
+    expect((await harness.api('listQuotes', { customerGuid: target.customerGuid })).map((q) => q.number)).toEqual([
+      `Q-${prefix}-0004`,
+      `Q-${prefix}-0003`,
+      `Q-${prefix}-0001`,
+    ])
     expect((await harness.api('listQuotes', { query: target.skus[1]!.toLowerCase() })).length).toBe(3)
     expect((await harness.api('getDraft', { id: draftId })).draft.lines).toHaveLength(2)
   })
@@ -84,7 +93,10 @@ describe('quotes', () => {
     const { draftId } = await draftWith([2, 3])
     const quote = await harness.api('saveDraftAsQuote', { draftId, keepDraft: true })
     const [a, b] = quote.lines
-    const edited = await harness.api('updateQuote', { id: quote.id, changes: { validUntil: '2031-01-31', note: 'Spring promotion', lines: [{ lineId: a!.lineId, qty: 10 }] } })
+    const edited = await harness.api('updateQuote', {
+      id: quote.id,
+      changes: { validUntil: '2031-01-31', note: 'Spring promotion', lines: [{ lineId: a!.lineId, qty: 10 }] },
+    })
     expect(edited.lines).toHaveLength(1)
     expect(edited.lines[0]!.lineTotal).toBeCloseTo(a!.unitPrice! * 10, 2)
     expect(edited.subTotal).toBeCloseTo(a!.unitPrice! * 10, 2)
@@ -112,8 +124,19 @@ describe('quotes', () => {
     expect(check.draft.customerGuid).toBe(target.customerGuid)
     expect(check.draft.lines.map((line) => line.sku)).toEqual([raised!.sku, withdrawn!.sku, same!.sku])
     expect(changes).toEqual([
-      expect.objectContaining({ sku: raised!.sku, kind: 'price', quotedPrice: raised!.unitPrice, currentPrice: newPrice, message: `${usd.format(raised!.unitPrice!)} → ${usd.format(newPrice)}` }),
-      expect.objectContaining({ sku: withdrawn!.sku, kind: 'notOffered', quotedPrice: withdrawn!.unitPrice, currentPrice: null }),
+      expect.objectContaining({
+        sku: raised!.sku,
+        kind: 'price',
+        quotedPrice: raised!.unitPrice,
+        currentPrice: newPrice,
+        message: `${usd.format(raised!.unitPrice!)} → ${usd.format(newPrice)}`,
+      }),
+      expect.objectContaining({
+        sku: withdrawn!.sku,
+        kind: 'notOffered',
+        quotedPrice: withdrawn!.unitPrice,
+        currentPrice: null,
+      }),
     ])
     expect(check.lines.find((line) => line.lineId === check.draft.lines[0]!.lineId)?.unitPrice).toBe(newPrice)
     // The draft goes through the normal checks: the line no longer offered blocks sending.
@@ -142,7 +165,9 @@ describe('quotes', () => {
     if (!refused.ok) expect(refused.error.code).toBe('CONFLICT')
     expect((await harness.api('listDrafts', undefined)).length).toBe(draftsBefore + 1)
     const converted = await harness.api('getQuote', { id: quote.id })
-    expect(converted.convertedDraftId).toBe(first.ok ? first.value.check.draft.id : second.ok ? second.value.check.draft.id : null)
+    expect(converted.convertedDraftId).toBe(
+      first.ok ? first.value.check.draft.id : second.ok ? second.value.check.draft.id : null,
+    )
   })
 
   it('converts offline on the local copy, with today’s local prices, in a few seconds at most', async () => {
@@ -157,9 +182,9 @@ describe('quotes', () => {
       converted = await harness.api('convertQuote', { id: quote.id })
       // One refused connection and no retries, then the local copy decides: seconds at most, never a wait on backoff.
       expect(warn.mock.calls.filter(([message]) => message === 'service call failed, retrying')).toEqual([])
-      expect(info.mock.calls.filter(([message]) => message.startsWith('could not refresh items before sending'))).toEqual([
-        [expect.any(String), { error: expect.stringContaining('cannot be reached') }],
-      ])
+      expect(
+        info.mock.calls.filter(([message]) => message.startsWith('could not refresh items before sending')),
+      ).toEqual([[expect.any(String), { error: expect.stringContaining('cannot be reached') }]])
     } finally {
       info.mockRestore()
       warn.mockRestore()
@@ -178,11 +203,20 @@ describe('quotes', () => {
     const db = harness.core.db
     const store = new LocalCopy(db, new Retention(db))
     const items = `catalogItems:${target.catalogGuid}`
-    const countItems = () => db.prepare<[string], number>('SELECT count(*) FROM catalog_items WHERE catalog_guid = ?').pluck().get(target.catalogGuid)
+    const countItems = () =>
+      db
+        .prepare<[string], number>('SELECT count(*) FROM catalog_items WHERE catalog_guid = ?')
+        .pluck()
+        .get(target.catalogGuid)
     store.pruneUnlisted('catalogItems', target.catalogGuid, store.newListingId(items), null)
     store.pruneUnlisted('customers', null, store.newListingId('customers'), null)
     expect(countItems()).toBe(2)
-    expect(db.prepare<[string], string | null>('SELECT unlisted_at FROM customers WHERE guid = ?').pluck().get(target.customerGuid)).toEqual(expect.any(String))
+    expect(
+      db
+        .prepare<[string], string | null>('SELECT unlisted_at FROM customers WHERE guid = ?')
+        .pluck()
+        .get(target.customerGuid),
+    ).toEqual(expect.any(String))
 
     // The customer is still on this laptop, so the quote converts; its items are no longer offered.
     const { check, changes } = await harness.api('convertQuote', { id: quote.id })

@@ -28,25 +28,37 @@ export async function serviceItems(h: Harness): Promise<Map<string, CatalogItemR
  * the catalog items, which are written as schema 9's writer wrote them (catalogItemRow: the whole
  * record as JSON), with their search index; plus a draft and a queued order.
  */
-export function schema9Database(path: string, synced: Database, items: Map<string, CatalogItemRecord[]>, listingId: number): Database {
+export function schema9Database(
+  path: string,
+  synced: Database,
+  items: Map<string, CatalogItemRecord[]>,
+  listingId: number,
+): Database {
   const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 9) })
   for (const table of ['catalogs', 'price_groups', 'customers', 'orders', 'sync_scopes', 'sync_listings']) {
     const rows = synced.prepare(`SELECT * FROM ${table}`).all() as Record<string, unknown>[]
     if (rows.length === 0) continue
     const columns = Object.keys(rows[0]!)
-    const insert = old.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
+    const insert = old.prepare(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
+    )
     old.transaction(() => rows.forEach((row) => insert.run(row)))()
   }
-  old.exec("INSERT INTO customer_search (rowid, name, customer_internal_id, email, city) SELECT local_id, name, customer_internal_id, email, city FROM customers WHERE deleted_at IS NULL AND unlisted_at IS NULL")
-  const insertItem = old.prepare(`INSERT INTO catalog_items (guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active,
+  old.exec(
+    'INSERT INTO customer_search (rowid, name, customer_internal_id, email, city) SELECT local_id, name, customer_internal_id, email, city FROM customers WHERE deleted_at IS NULL AND unlisted_at IS NULL',
+  )
+  const insertItem =
+    old.prepare(`INSERT INTO catalog_items (guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active,
     msrp, qty_on_hand, min_order_qty, has_inventory, allow_backorder, pricing, version, updated_at, deleted_at, listed_run, synced_at, json)
     VALUES (@guid, @id, @catalog_guid, @category_id, @sku, @upc, @name, @description, @manufacturer, @active, @msrp, @qty_on_hand,
     @min_order_qty, @has_inventory, @allow_backorder, @pricing, @version, @updated_at, @deleted_at, @listed_run, @synced_at, @json)`)
-  const insertCategory = old.prepare(`INSERT OR REPLACE INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
+  const insertCategory =
+    old.prepare(`INSERT OR REPLACE INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
     VALUES (@catalog_guid, @id, @guid, @parent_id, @name, @sequence, @hidden, @version, @deleted_at, @listed_run, @json)`)
   old.transaction(() => {
     for (const [catalogGuid, records] of items) {
-      for (const item of records) insertItem.run(catalogItemRow(catalogGuid, item, listingId, '2026-11-01T00:00:00.000Z'))
+      for (const item of records)
+        insertItem.run(catalogItemRow(catalogGuid, item, listingId, '2026-11-01T00:00:00.000Z'))
       for (const category of categoriesOf(records)) insertCategory.run(categoryRow(catalogGuid, category, listingId))
     }
   })()
@@ -54,4 +66,3 @@ export function schema9Database(path: string, synced: Database, items: Map<strin
     SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_items WHERE deleted_at IS NULL AND unlisted_at IS NULL`)
   return old
 }
-

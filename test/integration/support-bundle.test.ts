@@ -68,15 +68,24 @@ describe('the support bundle', () => {
 
     // A customer's email and phone as the service sent them, in the places a bundle takes text from.
     const target = findOrderable(core.db, 1)
-    const record = JSON.parse(core.db.prepare<[string], string>('SELECT json FROM customers WHERE guid = ?').pluck().get(target.customerGuid)!) as { email: string; phone: string }
+    const record = JSON.parse(
+      core.db.prepare<[string], string>('SELECT json FROM customers WHERE guid = ?').pluck().get(target.customerGuid)!,
+    ) as { email: string; phone: string }
     expect(record.email).toContain('@')
     expect(record.phone).toMatch(/\(\d{3}\) 555-\d{4}/)
-    const draft = await api<{ draft: { id: number } }>('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    const draft = await api<{ draft: { id: number } }>('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
     await api('addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
     core.orders.desk.outbox.pause('held by the test')
     const queued = await api<{ apiGuid: string }>('sendDraft', { id: draft.draft.id })
     const work = core.orders.desk.outbox.claimNext(Date.now())!
-    core.orders.desk.outbox.markNeedsAttention(work, `The supplier refused it; call ${record.phone} or write to ${record.email}.`, [])
+    core.orders.desk.outbox.markNeedsAttention(
+      work,
+      `The supplier refused it; call ${record.phone} or write to ${record.email}.`,
+      [],
+    )
 
     const now = new Date()
     const lastWeek = new Date(now.getTime() - 3 * 86_400_000)
@@ -86,7 +95,10 @@ describe('the support bundle', () => {
       [
         logLine(tooOld, 'a line from ten days ago'),
         logLine(lastWeek, `request headers {"x-apiKey":"${apiKey}","x-apiSecret":"${apiSecret}"}`),
-        logLine(lastWeek, `customer ${record.email} phone ${record.phone} at 2026-11-25T15:13:12.345Z, 1764083592000 ms`),
+        logLine(
+          lastWeek,
+          `customer ${record.email} phone ${record.phone} at 2026-11-25T15:13:12.345Z, 1764083592000 ms`,
+        ),
         '    at a stack frame without a time of its own',
         '',
       ].join('\n'),
@@ -105,7 +117,16 @@ describe('the support bundle', () => {
     const files = unzipAll(saved!.bytes)
 
     expect([...files.keys()].sort()).toEqual(
-      ['README.txt', 'about.json', 'counts.json', 'logs/main.1.log', 'logs/main.log', 'outbox.json', 'settings.json', 'sync-reports.json'].sort(),
+      [
+        'README.txt',
+        'about.json',
+        'counts.json',
+        'logs/main.1.log',
+        'logs/main.log',
+        'outbox.json',
+        'settings.json',
+        'sync-reports.json',
+      ].sort(),
     )
     for (const [name, text] of files) {
       for (const forbidden of [apiKey, apiSecret, record.email, record.phone]) {
@@ -113,18 +134,31 @@ describe('the support bundle', () => {
       }
     }
 
-    const about = JSON.parse(files.get('about.json')!) as { app: { version: string }; schema: { version: number }; os: { platform: string }; runtime: { electron: string } }
+    const about = JSON.parse(files.get('about.json')!) as {
+      app: { version: string }
+      schema: { version: number }
+      os: { platform: string }
+      runtime: { electron: string }
+    }
     expect(about.app.version).toBe('9.8.7')
     expect(about.schema.version).toBe(core.db.pragma('user_version', { simple: true }))
     expect(about.os.platform).toBe(process.platform)
     expect(about.runtime.electron).toBe('0.0.0-test')
-    const settings = JSON.parse(files.get('settings.json')!) as { settings: Record<string, unknown>; connection: Record<string, unknown> }
+    const settings = JSON.parse(files.get('settings.json')!) as {
+      settings: Record<string, unknown>
+      connection: Record<string, unknown>
+    }
     expect(settings.settings).toMatchObject({ keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90 })
     expect(settings.connection).toEqual({ service: new URL(service.url).origin, signsInWith: 'apiKey' })
     const counts = JSON.parse(files.get('counts.json')!) as { customers: number; outbox: Record<string, number> }
     expect(counts.customers).toBeGreaterThan(0)
     expect(counts.outbox.needsAttention).toBe(1)
-    const outbox = JSON.parse(files.get('outbox.json')!) as { apiGuid: string; state: string; attempts: number; lastError: string }[]
+    const outbox = JSON.parse(files.get('outbox.json')!) as {
+      apiGuid: string
+      state: string
+      attempts: number
+      lastError: string
+    }[]
     expect(outbox).toEqual([expect.objectContaining({ apiGuid: queued.apiGuid, state: 'needsAttention', attempts: 1 })])
     expect(outbox[0]!.lastError).toBe('The supplier refused it; call [masked] or write to [masked].')
     expect(JSON.parse(files.get('sync-reports.json')!)).toHaveLength(10)
@@ -145,7 +179,10 @@ describe('the support bundle', () => {
     const logs = join(directory, 'logs')
     mkdirSync(logs)
     const { apiKey, apiSecret } = service.credentials
-    writeFileSync(join(logs, 'main.log'), `${logLine(new Date(), `x-apiSecret=${apiSecret} key ${apiKey} purchasing@harbor.example (503) 555-0142`)}\n`)
+    writeFileSync(
+      join(logs, 'main.log'),
+      `${logLine(new Date(), `x-apiSecret=${apiSecret} key ${apiKey} purchasing@harbor.example (503) 555-0142`)}\n`,
+    )
     const env = { SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: apiKey, SATCHEL_API_SECRET: apiSecret }
     expect((await cli(['--db', db, 'sync'], env)).code).toBe(0)
 
@@ -153,7 +190,10 @@ describe('the support bundle', () => {
     const run = await cli(['--db', db, '--json', 'support-bundle', '--out', out, '--logs', logs], env)
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
-    expect(json(run)).toMatchObject({ path: out, files: expect.arrayContaining(['about.json', 'outbox.json', 'logs/main.log']) })
+    expect(json(run)).toMatchObject({
+      path: out,
+      files: expect.arrayContaining(['about.json', 'outbox.json', 'logs/main.log']),
+    })
     const files = unzipAll(readFileSync(out))
     expect(files.get('logs/main.log')).toContain('[masked] [masked]')
     for (const [name, text] of files) {
@@ -166,91 +206,156 @@ describe('the support bundle', () => {
 })
 
 describe('the support bundle of a laptop with two profiles', () => {
-  it('holds every profile’s counts, outbox states and last 10 sync reports, from the app and from the CLI, and none of either profile’s credentials or a customer’s email', { timeout: 120_000 }, async () => {
-    service = await startService({ size: 'tiny', seed: 21 })
-    otherService = await startService({ size: 'tiny', seed: 33 })
-    directory = mkdtempSync(join(tmpdir(), 'satchel-bundle-'))
-    const logs = join(directory, 'logs')
-    mkdirSync(logs)
-    const saved: Buffer[] = []
-    const m = (manager = createProfileManager({
-      dataDir: directory,
-      secrets: createMemoryKeychain(),
-      coreConfig: () => ({
-        appVersion: '9.8.7',
-        backgroundSync: false,
-        ports: {
-          desktop: {
-            logsDirectory: logs,
-            saveFile: async (name, bytes) => {
-              saved.push(bytes)
-              return join(directory!, name)
+  it(
+    'holds every profile’s counts, outbox states and last 10 sync reports, from the app and from the CLI, and none of either profile’s credentials or a customer’s email',
+    { timeout: 120_000 },
+    async () => {
+      service = await startService({ size: 'tiny', seed: 21 })
+      otherService = await startService({ size: 'tiny', seed: 33 })
+      directory = mkdtempSync(join(tmpdir(), 'satchel-bundle-'))
+      const logs = join(directory, 'logs')
+      mkdirSync(logs)
+      const saved: Buffer[] = []
+      const m = (manager = createProfileManager({
+        dataDir: directory,
+        secrets: createMemoryKeychain(),
+        coreConfig: () => ({
+          appVersion: '9.8.7',
+          backgroundSync: false,
+          ports: {
+            desktop: {
+              logsDirectory: logs,
+              saveFile: async (name, bytes) => {
+                saved.push(bytes)
+                return join(directory!, name)
+              },
             },
           },
-        },
-      }),
-    }))
-    const api = async <T>(method: Parameters<typeof call>[1], argument?: unknown): Promise<T> => {
-      const result = await call(m.handlers, method, argument as never)
-      if (!result.ok) throw new Error(`${method}: ${result.error.message}`)
-      return result.value as T
-    }
-    const connect = async (to: RunningService, syncs: number) => {
-      await api('saveConnection', { baseUrl: to.url, auth: { kind: 'apiKey', apiKey: to.credentials.apiKey, apiSecret: to.credentials.apiSecret } })
-      for (let run = 0; run < syncs; run++) await api('syncNow', {})
-    }
-    await connect(service, 2)
-    const mainId = m.onScreen().profile.id
-    const secondId = (await m.add('Second Line')).profiles.find((profile) => profile.name === 'Second Line')!.id
-    await api('switchProfile', { id: secondId })
-    await connect(otherService, 12)
-
-    // An order the second supplier refused, with its customer's email and phone in the error.
-    const second = m.onScreen().core
-    const target = findOrderable(second.db, 1)
-    const record = JSON.parse(second.db.prepare<[string], string>('SELECT json FROM customers WHERE guid = ?').pluck().get(target.customerGuid)!) as { email: string; phone: string }
-    const draft = await api<{ draft: { id: number } }>('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
-    await api('addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
-    second.orders.desk.outbox.pause('held by the test')
-    const queued = await api<{ apiGuid: string }>('sendDraft', { id: draft.draft.id })
-    const work = second.orders.desk.outbox.claimNext(Date.now())!
-    second.orders.desk.outbox.markNeedsAttention(work, `Refused; call ${record.phone} or write to ${record.email}.`, [])
-    await api('switchProfile', { id: mainId })
-
-    const forbidden = [service.credentials.apiKey, service.credentials.apiSecret, otherService.credentials.apiKey, otherService.credentials.apiSecret, record.email, record.phone]
-    const check = (files: Map<string, string>, onScreen: string) => {
-      expect([...files.keys()].filter((name) => name.startsWith('profiles')).sort()).toEqual(
-        ['profiles.json', ...['1-main', '2-second-line'].flatMap((folder) => ['counts.json', 'outbox.json', 'sync-reports.json'].map((file) => `profiles/${folder}/${file}`))].sort(),
-      )
-      for (const [name, text] of files) {
-        for (const value of forbidden) expect(text.toLowerCase().includes(value.toLowerCase()), `${name} holds ${value}`).toBe(false)
+        }),
+      }))
+      const api = async <T>(method: Parameters<typeof call>[1], argument?: unknown): Promise<T> => {
+        const result = await call(m.handlers, method, argument as never)
+        if (!result.ok) throw new Error(`${method}: ${result.error.message}`)
+        return result.value as T
       }
-      expect(JSON.parse(files.get('profiles.json')!)).toEqual([
-        { name: 'Main', supplier: new URL(service!.url).origin, inThisBundle: onScreen === 'Main', folder: 'profiles/1-main/', unsent: 0, needsAttention: 0 },
-        { name: 'Second Line', supplier: new URL(otherService!.url).origin, inThisBundle: onScreen === 'Second Line', folder: 'profiles/2-second-line/', unsent: 1, needsAttention: 1 },
-      ])
-      const outbox = JSON.parse(files.get('profiles/2-second-line/outbox.json')!) as { apiGuid: string; state: string; attempts: number; lastError: string }[]
-      expect(outbox).toEqual([expect.objectContaining({ apiGuid: queued.apiGuid, state: 'needsAttention', attempts: 1, lastError: 'Refused; call [masked] or write to [masked].' })])
-      expect(JSON.parse(files.get('profiles/1-main/outbox.json')!)).toEqual([])
-      expect(JSON.parse(files.get('profiles/2-second-line/sync-reports.json')!)).toHaveLength(10)
-      expect(JSON.parse(files.get('profiles/1-main/sync-reports.json')!)).toHaveLength(2)
-      const counts = JSON.parse(files.get('profiles/2-second-line/counts.json')!) as { customers: number; outbox: Record<string, number> }
-      expect(counts.customers).toBe(otherService!.control.customers().filter((customer) => customer.deleted_at === null).length)
-      expect(counts.outbox.needsAttention).toBe(1)
-    }
+      const connect = async (to: RunningService, syncs: number) => {
+        await api('saveConnection', {
+          baseUrl: to.url,
+          auth: { kind: 'apiKey', apiKey: to.credentials.apiKey, apiSecret: to.credentials.apiSecret },
+        })
+        for (let run = 0; run < syncs; run++) await api('syncNow', {})
+      }
+      await connect(service, 2)
+      const mainId = m.onScreen().profile.id
+      const secondId = (await m.add('Second Line')).profiles.find((profile) => profile.name === 'Second Line')!.id
+      await api('switchProfile', { id: secondId })
+      await connect(otherService, 12)
 
-    // From the app, Main on screen: the second profile's database is read, not opened for writing.
-    await api('exportSupportBundle')
-    check(unzipAll(saved.at(-1)!), 'Main')
+      // An order the second supplier refused, with its customer's email and phone in the error.
+      const second = m.onScreen().core
+      const target = findOrderable(second.db, 1)
+      const record = JSON.parse(
+        second.db
+          .prepare<[string], string>('SELECT json FROM customers WHERE guid = ?')
+          .pluck()
+          .get(target.customerGuid)!,
+      ) as { email: string; phone: string }
+      const draft = await api<{ draft: { id: number } }>('createDraft', {
+        customerGuid: target.customerGuid,
+        catalogGuid: target.catalogGuid,
+      })
+      await api('addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+      second.orders.desk.outbox.pause('held by the test')
+      const queued = await api<{ apiGuid: string }>('sendDraft', { id: draft.draft.id })
+      const work = second.orders.desk.outbox.claimNext(Date.now())!
+      second.orders.desk.outbox.markNeedsAttention(
+        work,
+        `Refused; call ${record.phone} or write to ${record.email}.`,
+        [],
+      )
+      await api('switchProfile', { id: mainId })
 
-    // From the command line, on the same folder, the app closed.
-    await m.close()
-    manager = undefined
-    const out = join(directory, 'cli-bundle.zip')
-    const run = await cli(['support-bundle', '--profile', 'Second Line', '--out', out, '--logs', logs, '--json'], { SATCHEL_DATA_DIR: directory })
-    expect(run.code).toBe(0)
-    const files = unzipAll(readFileSync(out))
-    check(files, 'Second Line')
-    expect(JSON.parse(files.get('outbox.json')!)).toEqual([expect.objectContaining({ apiGuid: queued.apiGuid })])
-  })
+      const forbidden = [
+        service.credentials.apiKey,
+        service.credentials.apiSecret,
+        otherService.credentials.apiKey,
+        otherService.credentials.apiSecret,
+        record.email,
+        record.phone,
+      ]
+      const check = (files: Map<string, string>, onScreen: string) => {
+        expect([...files.keys()].filter((name) => name.startsWith('profiles')).sort()).toEqual(
+          [
+            'profiles.json',
+            ...['1-main', '2-second-line'].flatMap((folder) =>
+              ['counts.json', 'outbox.json', 'sync-reports.json'].map((file) => `profiles/${folder}/${file}`),
+            ),
+          ].sort(),
+        )
+        for (const [name, text] of files) {
+          for (const value of forbidden)
+            expect(text.toLowerCase().includes(value.toLowerCase()), `${name} holds ${value}`).toBe(false)
+        }
+        expect(JSON.parse(files.get('profiles.json')!)).toEqual([
+          {
+            name: 'Main',
+            supplier: new URL(service!.url).origin,
+            inThisBundle: onScreen === 'Main',
+            folder: 'profiles/1-main/',
+            unsent: 0,
+            needsAttention: 0,
+          },
+          {
+            name: 'Second Line',
+            supplier: new URL(otherService!.url).origin,
+            inThisBundle: onScreen === 'Second Line',
+            folder: 'profiles/2-second-line/',
+            unsent: 1,
+            needsAttention: 1,
+          },
+        ])
+        const outbox = JSON.parse(files.get('profiles/2-second-line/outbox.json')!) as {
+          apiGuid: string
+          state: string
+          attempts: number
+          lastError: string
+        }[]
+        expect(outbox).toEqual([
+          expect.objectContaining({
+            apiGuid: queued.apiGuid,
+            state: 'needsAttention',
+            attempts: 1,
+            lastError: 'Refused; call [masked] or write to [masked].',
+          }),
+        ])
+        expect(JSON.parse(files.get('profiles/1-main/outbox.json')!)).toEqual([])
+        expect(JSON.parse(files.get('profiles/2-second-line/sync-reports.json')!)).toHaveLength(10)
+        expect(JSON.parse(files.get('profiles/1-main/sync-reports.json')!)).toHaveLength(2)
+        const counts = JSON.parse(files.get('profiles/2-second-line/counts.json')!) as {
+          customers: number
+          outbox: Record<string, number>
+        }
+        expect(counts.customers).toBe(
+          otherService!.control.customers().filter((customer) => customer.deleted_at === null).length,
+        )
+        expect(counts.outbox.needsAttention).toBe(1)
+      }
+
+      // From the app, Main on screen: the second profile's database is read, not opened for writing.
+      await api('exportSupportBundle')
+      check(unzipAll(saved.at(-1)!), 'Main')
+
+      // From the command line, on the same folder, the app closed.
+      await m.close()
+      manager = undefined
+      const out = join(directory, 'cli-bundle.zip')
+      const run = await cli(['support-bundle', '--profile', 'Second Line', '--out', out, '--logs', logs, '--json'], {
+        SATCHEL_DATA_DIR: directory,
+      })
+      expect(run.code).toBe(0)
+      const files = unzipAll(readFileSync(out))
+      check(files, 'Second Line')
+      expect(JSON.parse(files.get('outbox.json')!)).toEqual([expect.objectContaining({ apiGuid: queued.apiGuid })])
+    },
+  )
 })

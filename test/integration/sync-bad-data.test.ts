@@ -78,7 +78,11 @@ function storedPricing(h: Harness, guid: string): Record<string, unknown> {
 }
 
 function firstPricedItem(h: Harness): { catalogGuid: string; guid: string; group: string; price: number } {
-  const rows = h.db.prepare<[], { guid: string; catalog_guid: string; json: string }>('SELECT guid, catalog_guid, json FROM catalog_items WHERE deleted_at IS NULL ORDER BY guid').all()
+  const rows = h.db
+    .prepare<[], { guid: string; catalog_guid: string; json: string }>(
+      'SELECT guid, catalog_guid, json FROM catalog_items WHERE deleted_at IS NULL ORDER BY guid',
+    )
+    .all()
   for (const row of rows) {
     const pricing = (JSON.parse(row.json) as { pricing?: Record<string, unknown> }).pricing ?? {}
     const entry = Object.entries(pricing).find(([, value]) => typeof value === 'number' && value > 0)
@@ -122,7 +126,9 @@ describe('impossible data from the service is refused, not stored', () => {
   it('a full listing of corrupt pages stores none of it, prunes none of the good copies, and prices nothing negative', async () => {
     harness = await startHarness()
     expect((await harness.sync()).ok).toBe(true)
-    const guidsBefore = storedItems(harness).map((row) => row.guid).sort()
+    const guidsBefore = storedItems(harness)
+      .map((row) => row.guid)
+      .sort()
     const pricingBefore = new Map(storedItems(harness).map((row) => [row.guid, row.pricing]))
 
     for (const rule of [
@@ -136,7 +142,11 @@ describe('impossible data from the service is refused, not stored', () => {
       harness.service.control.addFault({ route: itemsRoute, type: 'badPricing', times: 1000, ...rule })
       const report = await harness.sync({ full: true })
       expectSanePricing(harness)
-      expect(storedItems(harness).map((row) => row.guid).sort()).toEqual(guidsBefore)
+      expect(
+        storedItems(harness)
+          .map((row) => row.guid)
+          .sort(),
+      ).toEqual(guidsBefore)
       for (const row of storedItems(harness)) expect(row.pricing).toBe(pricingBefore.get(row.guid))
       expect(report.resources.catalogItems.rejected ?? 0).toBeGreaterThan(0)
       expectNoNegativeDraft(harness)

@@ -9,7 +9,15 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startService } from '../service/index'
 import { cli, json } from '../support/cli'
-import { itemsRoute, liveCatalogGuids, localItemGuids, requestsTo, serverItemGuids, startHarness, type Harness } from './sync-support'
+import {
+  itemsRoute,
+  liveCatalogGuids,
+  localItemGuids,
+  requestsTo,
+  serverItemGuids,
+  startHarness,
+  type Harness,
+} from './sync-support'
 
 let harness: Harness | undefined
 
@@ -105,13 +113,21 @@ describe('a broken listing never loops and never reports success with rows missi
     // With every row stored, a later listing's refused rows keep their last good copy (and still count as listed).
     harness.service.control.clearFaults()
     expect((await harness.sync()).scopes.flatMap((line) => line.warnings ?? [])).toEqual([])
-    const [smallest] = [...catalogs].sort((a, b) => serverItemGuids(harness!, a).length - serverItemGuids(harness!, b).length)
+    const [smallest] = [...catalogs].sort(
+      (a, b) => serverItemGuids(harness!, a).length - serverItemGuids(harness!, b).length,
+    )
     const size = serverItemGuids(harness, smallest!).length
     expect(size).toBeGreaterThan(50)
     expect(size).toBeLessThan(100)
     // The items listings go by catalog name: the first is the smallest here (asserted by its line).
     // One corrupt page of 25: well under half of it.
-    harness.service.control.addFault({ route: itemsRoute, type: 'badPricing', values: ['negative'], keys: [], times: 1 })
+    harness.service.control.addFault({
+      route: itemsRoute,
+      type: 'badPricing',
+      values: ['negative'],
+      keys: [],
+      times: 1,
+    })
     const fewRefused = await harness.sync({ full: true })
     expect(fewRefused.ok).toBe(true)
     expect(fewRefused.resources.catalogItems.rejected).toBe(25)
@@ -119,12 +135,20 @@ describe('a broken listing never loops and never reports success with rows missi
 
     // Two corrupt pages of 25: most of it.
     harness.service.control.clearFaults()
-    harness.service.control.addFault({ route: itemsRoute, type: 'badPricing', values: ['negative'], keys: [], times: 2 })
+    harness.service.control.addFault({
+      route: itemsRoute,
+      type: 'badPricing',
+      values: ['negative'],
+      keys: [],
+      times: 2,
+    })
     const mostRefused = await harness.sync({ full: true })
     expect(mostRefused.ok).toBe(true)
     const line = mostRefused.scopes.find((scope) => scope.scope === `catalogItems:${smallest!}`)!
     expect(line.refused).toEqual({ rows: 50, of: size })
-    expect(line.warnings).toEqual([expect.stringContaining(`50 of ${size} catalog items of "${catalogName(harness, smallest!)}" were refused`)])
+    expect(line.warnings).toEqual([
+      expect.stringContaining(`50 of ${size} catalog items of "${catalogName(harness, smallest!)}" were refused`),
+    ])
     expect(localItemGuids(harness, smallest!)).toEqual(serverItemGuids(harness, smallest!))
   })
 })
@@ -134,7 +158,11 @@ describe('satchel sync when a scope is refused', () => {
     const service = await startService({ size: 'tiny', seed: 5 })
     const directory = mkdtempSync(join(tmpdir(), 'satchel-cli-refused-'))
     try {
-      const env = { SATCHEL_BASE_URL: service.url, SATCHEL_API_KEY: service.credentials.apiKey, SATCHEL_API_SECRET: service.credentials.apiSecret }
+      const env = {
+        SATCHEL_BASE_URL: service.url,
+        SATCHEL_API_KEY: service.credentials.apiKey,
+        SATCHEL_API_SECRET: service.credentials.apiSecret,
+      }
       const db = join(directory, 'satchel.db')
       const items = service.control
         .catalogs()

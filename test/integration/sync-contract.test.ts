@@ -41,7 +41,10 @@ describe('sync through the contract', () => {
     })
     expect(!wrongSecret.ok && wrongSecret.error.code).toBe('UNAUTHORIZED')
     // The secret left out: the saved one is used with the address typed in.
-    const unreachable = await call(core.handlers, 'testConnection', { baseUrl: 'http://127.0.0.1:9', auth: { kind: 'apiKey', apiKey: service.credentials.apiKey } })
+    const unreachable = await call(core.handlers, 'testConnection', {
+      baseUrl: 'http://127.0.0.1:9',
+      auth: { kind: 'apiKey', apiKey: service.credentials.apiKey },
+    })
     expect(!unreachable.ok && unreachable.error.code).toBe('UNAVAILABLE')
   })
 
@@ -55,10 +58,18 @@ describe('sync through the contract', () => {
     expect(names.at(-1)).toBe('syncStatusChanged')
     expect(names).toContain('syncFinished')
     const progress = events.find((event) => event.name === 'syncProgress')
-    expect(progress?.payload).toMatchObject({ scope: expect.any(String), pagesDone: expect.any(Number), rowsDone: expect.any(Number) })
+    expect(progress?.payload).toMatchObject({
+      scope: expect.any(String),
+      pagesDone: expect.any(Number),
+      rowsDone: expect.any(Number),
+    })
 
     const status = await call(core.handlers, 'getSyncStatus')
-    expect(status.ok && status.value).toMatchObject({ running: false, lastSyncAt: expect.any(Number), lastReport: { ok: true } })
+    expect(status.ok && status.value).toMatchObject({
+      running: false,
+      lastSyncAt: expect.any(Number),
+      lastReport: { ok: true },
+    })
 
     const catalogs = await call(core.handlers, 'listCatalogs')
     if (!catalogs.ok) throw new Error(catalogs.error.message)
@@ -68,7 +79,10 @@ describe('sync through the contract', () => {
     const found = await call(core.handlers, 'searchCatalogItems', { catalogGuid: catalog.guid, limit: 5 })
     if (!found.ok) throw new Error(found.error.message)
     expect(found.value.items).toHaveLength(5)
-    const item = await call(core.handlers, 'getCatalogItem', { catalogGuid: catalog.guid, sku: found.value.items[0]!.sku })
+    const item = await call(core.handlers, 'getCatalogItem', {
+      catalogGuid: catalog.guid,
+      sku: found.value.items[0]!.sku,
+    })
     expect(item.ok && item.value.guid).toBe(found.value.items[0]!.guid)
     const customers = await call(core.handlers, 'searchCustomers', { limit: 3 })
     if (!customers.ok) throw new Error(customers.error.message)
@@ -96,7 +110,12 @@ describe('sync through the contract', () => {
     expect(saved.ok).toBe(true)
     // The first catalog's first page comes; every later item page is refused: the sync ends with
     // that catalog part-way through its first listing.
-    service.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'status', status: 400, skip: 1 })
+    service.control.addFault({
+      route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+      type: 'status',
+      status: 400,
+      skip: 1,
+    })
     const cut = await call(core.handlers, 'syncNow', { full: true })
     expect(cut.ok && cut.value.ok).toBe(false)
     const catalogs = await call(core.handlers, 'listCatalogs')
@@ -108,7 +127,13 @@ describe('sync through the contract', () => {
     if (!draft.ok) throw new Error(draft.error.message)
     const landed = await call(core.handlers, 'searchCatalogItems', { catalogGuid: first.guid, limit: 1 })
     if (!landed.ok) throw new Error(landed.error.message)
-    const added = await call(core.handlers, 'addDraftLines', { id: draft.value.draft.id, lines: [{ sku: landed.value.items[0]!.sku, qty: 1 }, { sku: 'NOT-HERE-YET', qty: 1 }] })
+    const added = await call(core.handlers, 'addDraftLines', {
+      id: draft.value.draft.id,
+      lines: [
+        { sku: landed.value.items[0]!.sku, qty: 1 },
+        { sku: 'NOT-HERE-YET', qty: 1 },
+      ],
+    })
     expect(added.ok && added.value.unknown).toEqual(['NOT-HERE-YET'])
     expect(added.ok && added.value.catalogLoading).toEqual(first.loading)
 
@@ -116,7 +141,10 @@ describe('sync through the contract', () => {
     service.control.clearFaults()
     const done = await call(core.handlers, 'syncNow', {})
     expect(done.ok && done.value.ok).toBe(true)
-    const again = await call(core.handlers, 'addDraftLines', { id: draft.value.draft.id, lines: [{ sku: 'NOT-HERE-YET', qty: 1 }] })
+    const again = await call(core.handlers, 'addDraftLines', {
+      id: draft.value.draft.id,
+      lines: [{ sku: 'NOT-HERE-YET', qty: 1 }],
+    })
     expect(again.ok && again.value.unknown).toEqual(['NOT-HERE-YET'])
     expect(again.ok && (again.value.catalogLoading ?? null)).toBeNull()
   })

@@ -8,7 +8,14 @@ import type { LogFields, Logger } from '../../src/main/ports'
 import { parseServerTime } from '../../src/main/local/time'
 import { SyncEngine } from '../../src/main/sync/engine'
 import type { SyncReport } from '../../src/shared/synced'
-import { itemsRoute, liveCatalogGuids, serverCustomerGuids, serverItemGuids, startHarness, type Harness } from './sync-support'
+import {
+  itemsRoute,
+  liveCatalogGuids,
+  serverCustomerGuids,
+  serverItemGuids,
+  startHarness,
+  type Harness,
+} from './sync-support'
 
 const DAY = 24 * 60 * 60 * 1000
 
@@ -43,7 +50,9 @@ function engineWithLog(h: Harness, source = h.client as ConstructorParameters<ty
 function pricedItem(h: Harness, catalogGuid: string): { guid: string; group: string; price: number } {
   for (const guid of serverItemGuids(h, catalogGuid)) {
     const item = h.service.control.catalogItems(catalogGuid).find((candidate) => String(candidate.guid) === guid)!
-    const entry = Object.entries((item.pricing ?? {}) as Record<string, unknown>).find(([, value]) => typeof value === 'number')
+    const entry = Object.entries((item.pricing ?? {}) as Record<string, unknown>).find(
+      ([, value]) => typeof value === 'number',
+    )
     if (entry) return { guid, group: entry[0], price: Math.round((Number(entry[1]) + 17.25) * 100) / 100 }
   }
   throw new Error(`no priced item in catalog ${catalogGuid}`)
@@ -85,7 +94,11 @@ describe('cursors that cannot be trusted', () => {
     expect(cursorsAhead(harness, 60_000)).toEqual([])
     expect(harness.store.scope(scope).cursor).toBe(before)
     expect(scopeReport(skewed, scope).warnings?.join(' ')).toMatch(/not trusted/i)
-    expect(logged.some((entry) => entry.level === 'warn' && /not trusted/i.test(entry.message) && entry.fields?.scope === scope)).toBe(true)
+    expect(
+      logged.some(
+        (entry) => entry.level === 'warn' && /not trusted/i.test(entry.message) && entry.fields?.scope === scope,
+      ),
+    ).toBe(true)
 
     const { guid, group, price } = pricedItem(harness, catalogGuid)
     control.setPrice(guid, group, price)
@@ -120,7 +133,11 @@ describe('cursors that cannot be trusted', () => {
     const line = scopeReport(report, scope)
     expect(line).toMatchObject({ cursorReset: true, mode: 'full' })
     expect(line.warnings?.join(' ')).toMatch(/not trusted/i)
-    expect(logged.some((entry) => entry.level === 'warn' && /not trusted/i.test(entry.message) && entry.fields?.scope === scope)).toBe(true)
+    expect(
+      logged.some(
+        (entry) => entry.level === 'warn' && /not trusted/i.test(entry.message) && entry.fields?.scope === scope,
+      ),
+    ).toBe(true)
     // The other scopes' cursors were fine and stay deltas without a word.
     for (const other of report.scopes.filter((candidate) => candidate.scope !== scope)) {
       expect(other).toMatchObject({ mode: 'delta', cursorReset: false })
@@ -154,8 +171,11 @@ describe('cursors that cannot be trusted', () => {
     const report = await harness.sync()
     expect(report.ok).toBe(true)
     for (const { guid, group, price } of changed) expect(localPrice(harness, guid, group)).toBe(price)
-    expect(harness.queries.searchCustomers({ query: 'quokka' }).customers.map((found) => found.guid)).toEqual([customer])
+    expect(harness.queries.searchCustomers({ query: 'quokka' }).customers.map((found) => found.guid)).toEqual([
+      customer,
+    ])
     expect(cursorsAhead(harness, 60_000)).toEqual([])
-    for (const line of report.scopes) expect(line).toMatchObject({ cursorReset: true, mode: 'full', warnings: [expect.stringMatching(/not trusted/i)] })
+    for (const line of report.scopes)
+      expect(line).toMatchObject({ cursorReset: true, mode: 'full', warnings: [expect.stringMatching(/not trusted/i)] })
   })
 })

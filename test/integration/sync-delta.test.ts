@@ -19,7 +19,10 @@ afterEach(async () => {
 })
 
 function snapshot(h: Harness): unknown[] {
-  return h.db.prepare('SELECT * FROM catalog_items ORDER BY guid').all().concat(h.db.prepare('SELECT * FROM customers ORDER BY guid').all())
+  return h.db
+    .prepare('SELECT * FROM catalog_items ORDER BY guid')
+    .all()
+    .concat(h.db.prepare('SELECT * FROM customers ORDER BY guid').all())
 }
 
 describe('delta sync against the double', () => {
@@ -29,7 +32,12 @@ describe('delta sync against the double', () => {
     const control = harness.service.control
     const catalogGuid = liveCatalogGuids(harness)[0]!
     // Items of no family: a search lists a family's member as its family's row.
-    const inNoFamily = new Set(control.catalogItems(catalogGuid).filter((item) => !item.is_product_group && !(Number(item.group_parent_catalog_item_id) > 0)).map((item) => String(item.guid)))
+    const inNoFamily = new Set(
+      control
+        .catalogItems(catalogGuid)
+        .filter((item) => !item.is_product_group && !(Number(item.group_parent_catalog_item_id) > 0))
+        .map((item) => String(item.guid)),
+    )
     const [renamed, deleted, deactivated] = serverItemGuids(harness, catalogGuid).filter((guid) => inNoFamily.has(guid))
     control.update('catalogItem', renamed!, { name: 'Zebra-striped Mop Bucket' })
     control.softDelete('catalogItem', deleted!)
@@ -46,7 +54,8 @@ describe('delta sync against the double', () => {
     expect(report.scopes.every((scope) => scope.mode === 'delta')).toBe(true)
     expect(localItemGuids(harness, catalogGuid)).toEqual(serverItemGuids(harness, catalogGuid))
     expect(localCustomerGuids(harness)).toEqual(serverCustomerGuids(harness))
-    const search = (query: string) => harness!.queries.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((item) => item.guid)
+    const search = (query: string) =>
+      harness!.queries.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((item) => item.guid)
     expect(search('zebra mop')).toEqual([renamed])
     expect(search('squeegee')).toEqual([added])
     expect(search('here gone sponge')).toEqual([])
@@ -54,9 +63,15 @@ describe('delta sync against the double', () => {
     expect(harness.queries.getCatalogItem({ guid: deleted! })?.status).toBe('deleted')
     // Inactive items stay live (and counted); searches that leave inactive ones out skip it.
     expect(harness.queries.getCatalogItem({ guid: deactivated! })).toMatchObject({ status: 'live', active: false })
-    expect(harness.queries.searchCatalogItems({ catalogGuid, limit: 500 }).items.map((item) => item.guid)).not.toContain(deactivated)
-    expect(harness.queries.searchCustomers({ query: 'quokka' }).customers.map((customer) => customer.guid)).toEqual([changedCustomer])
-    expect(harness.queries.searchCustomers({ limit: 500 }).customers.map((customer) => customer.guid)).not.toContain(goneCustomer)
+    expect(
+      harness.queries.searchCatalogItems({ catalogGuid, limit: 500 }).items.map((item) => item.guid),
+    ).not.toContain(deactivated)
+    expect(harness.queries.searchCustomers({ query: 'quokka' }).customers.map((customer) => customer.guid)).toEqual([
+      changedCustomer,
+    ])
+    expect(harness.queries.searchCustomers({ limit: 500 }).customers.map((customer) => customer.guid)).not.toContain(
+      goneCustomer,
+    )
     expect(report.resources.catalogItems.deleted).toBe(2)
   })
 
@@ -72,7 +87,8 @@ describe('delta sync against the double', () => {
     // The rows changed in the last minute come again...
     expect(replay.resources.catalogItems.fetched + replay.resources.customers.fetched).toBeGreaterThanOrEqual(2)
     // ...and change nothing.
-    for (const counts of Object.values(replay.resources)) expect({ upserted: counts.upserted, deleted: counts.deleted }).toEqual({ upserted: 0, deleted: 0 })
+    for (const counts of Object.values(replay.resources))
+      expect({ upserted: counts.upserted, deleted: counts.deleted }).toEqual({ upserted: 0, deleted: 0 })
     expect(snapshot(harness)).toEqual(before)
   })
 
@@ -84,7 +100,10 @@ describe('delta sync against the double', () => {
     const iso = harness.store.scope(scope).cursor!
     expect(iso).toMatch(/^\d{4}-\d{2}-\d{2}T/)
     // As a service answering in the other format would have left it.
-    const plain = iso.replace('T', ' ').replace(/\.\d+Z$/, '').replace(/Z$/, '')
+    const plain = iso
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, '')
+      .replace(/Z$/, '')
     harness.db.prepare('UPDATE sync_scopes SET cursor = ? WHERE scope = ?').run(plain, scope)
     const changed = serverItemGuids(harness, catalogGuid)[1]!
     harness.service.control.update('catalogItem', changed, { name: 'Changed after a plain cursor' })
@@ -117,7 +136,9 @@ describe('delta sync against the double', () => {
     const report = await harness.sync()
     expect(report.ok).toBe(true)
     expect(report.scopes.find((s) => s.scope === scope)).toMatchObject({ cursorReset: true, mode: 'full' })
-    const statuses = requestsTo(harness, itemsRoute).filter((request) => String(request.url).includes(catalogGuid)).map((request) => request.status)
+    const statuses = requestsTo(harness, itemsRoute)
+      .filter((request) => String(request.url).includes(catalogGuid))
+      .map((request) => request.status)
     expect(statuses[0]).toBe(400)
     expect(localItemGuids(harness, catalogGuid)).toEqual(serverItemGuids(harness, catalogGuid))
     expect(harness.queries.getCatalogItem({ guid: needed! })?.status).toBe('unlisted')

@@ -21,7 +21,15 @@ afterEach(async () => {
 /** The first catalog the engine syncs (they go by name). */
 function firstSyncedCatalog(h: Harness): string {
   const catalogs = h.service.control.catalogs().filter((catalog) => catalog.deleted_at === null)
-  catalogs.sort((a, b) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : String(a.guid) < String(b.guid) ? -1 : 1))
+  catalogs.sort((a, b) =>
+    String(a.name) < String(b.name)
+      ? -1
+      : String(a.name) > String(b.name)
+        ? 1
+        : String(a.guid) < String(b.guid)
+          ? -1
+          : 1,
+  )
   return String(catalogs[0]!.guid)
 }
 
@@ -70,7 +78,9 @@ describe('sync under faults, against the double', () => {
     const resumed = await harness.sync()
     expect(resumed.ok).toBe(true)
     expect(resumed.scopes.find((scope) => scope.scope === `catalogItems:${catalogGuid}`)?.resumed).toBe(true)
-    const refetched = calls.filter((call) => call.catalogGuid === catalogGuid && !call.lastUpdatedAt && call.limit === pageSize).map((call) => call.offset)
+    const refetched = calls
+      .filter((call) => call.catalogGuid === catalogGuid && !call.lastUpdatedAt && call.limit === pageSize)
+      .map((call) => call.offset)
     expect(refetched.length).toBeLessThanOrEqual(pages - k + 1)
     expect(refetched.some((page) => done.has(page))).toBe(false)
     expect(localItemGuids(harness, catalogGuid)).toEqual(serverItemGuids(harness, catalogGuid))
@@ -85,7 +95,8 @@ describe('sync under faults, against the double', () => {
     const catalogGuid = firstSyncedCatalog(harness)
     expect(report.scopes.find((scope) => scope.scope === `catalogItems:${catalogGuid}`)?.driftRepaired).toBe(true)
     expect(report.scopes.find((scope) => scope.scope === 'customers')?.driftRepaired).toBe(true)
-    for (const guid of liveCatalogGuids(harness)) expect(localItemGuids(harness, guid)).toEqual(serverItemGuids(harness, guid))
+    for (const guid of liveCatalogGuids(harness))
+      expect(localItemGuids(harness, guid)).toEqual(serverItemGuids(harness, guid))
     expect(localCustomerGuids(harness)).toEqual(serverCustomerGuids(harness))
     expect(harness.db.prepare('SELECT count(*) FROM sync_scopes WHERE verify_needed = 1').pluck().get()).toBe(0)
   })
@@ -102,7 +113,8 @@ describe('sync under faults, against the double', () => {
     expect(harness.sleeps).toContain(2000)
     expect(requestsTo(harness, itemsRoute).some((request) => request.status === 429)).toBe(true)
     expect(requestsTo(harness, 'GET /vendors').filter((request) => request.status === 503)).toHaveLength(2)
-    for (const guid of liveCatalogGuids(harness)) expect(localItemGuids(harness, guid)).toEqual(serverItemGuids(harness, guid))
+    for (const guid of liveCatalogGuids(harness))
+      expect(localItemGuids(harness, guid)).toEqual(serverItemGuids(harness, guid))
     expect(localCustomerGuids(harness)).toEqual(serverCustomerGuids(harness))
     expect(harness.queries.counts().orders).toBe(control.orders().filter((order) => order.deleted_at === null).length)
   })

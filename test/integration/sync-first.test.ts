@@ -28,18 +28,30 @@ describe('first sync against the double', () => {
     const control = harness.service.control
     for (const catalogGuid of liveCatalogGuids(harness)) {
       expect(localItemGuids(harness, catalogGuid)).toEqual(serverItemGuids(harness, catalogGuid))
-      const categoryIds = new Set(control.categories(catalogGuid).filter((c) => c.deleted_at === null).map((c) => c.id))
-      for (const category of harness.queries.listCategories(catalogGuid)) expect(categoryIds.has(category.id)).toBe(true)
+      const categoryIds = new Set(
+        control
+          .categories(catalogGuid)
+          .filter((c) => c.deleted_at === null)
+          .map((c) => c.id),
+      )
+      for (const category of harness.queries.listCategories(catalogGuid))
+        expect(categoryIds.has(category.id)).toBe(true)
     }
     expect(localCustomerGuids(harness)).toEqual(serverCustomerGuids(harness))
     const counts = harness.queries.counts()
     expect(counts.catalogs).toBe(liveCatalogGuids(harness).length)
-    expect(counts.priceGroups).toBe(liveCatalogGuids(harness).flatMap((guid) => control.priceGroups(guid)).filter((group) => group.deleted_at === null).length)
+    expect(counts.priceGroups).toBe(
+      liveCatalogGuids(harness)
+        .flatMap((guid) => control.priceGroups(guid))
+        .filter((group) => group.deleted_at === null).length,
+    )
     expect(counts.orders).toBe(control.orders().filter((order) => order.deleted_at === null).length)
     // An order from history shows under its customer.
     const order = control.orders().find((o) => o.deleted_at === null && o.vendor_id !== null)!
     const customer = control.customers().find((c) => c.id === order.vendor_id)!
-    expect(harness.queries.listOrders({ customerGuid: String(customer.guid) }).orders.map((o) => o.guid)).toContain(order.guid)
+    expect(harness.queries.listOrders({ customerGuid: String(customer.guid) }).orders.map((o) => o.guid)).toContain(
+      order.guid,
+    )
   })
 
   it('commits the serverTimestamp of the first page as the cursor, even when later pages carry later times', async () => {
@@ -51,7 +63,8 @@ describe('first sync against the double', () => {
         listOrders: (params, options) => client.listOrders(params, options),
         listCatalogItems: async (catalogGuid, params, options): Promise<Page<CatalogItemRecord>> => {
           const page = await client.listCatalogItems(catalogGuid, params, options)
-          if (params.offset === 0 && !params.lastUpdatedAt && page.serverTimestamp && !firstPageTimes.has(catalogGuid)) firstPageTimes.set(catalogGuid, page.serverTimestamp)
+          if (params.offset === 0 && !params.lastUpdatedAt && page.serverTimestamp && !firstPageTimes.has(catalogGuid))
+            firstPageTimes.set(catalogGuid, page.serverTimestamp)
           // The service's clock runs on ten minutes per page.
           harness!.service.control.shiftClock(10 * 60_000)
           return page
@@ -75,18 +88,33 @@ describe('first sync against the double', () => {
     const catalogGuid = liveCatalogGuids(harness)[0]!
     const groups = control.priceGroups(catalogGuid).filter((group) => group.deleted_at === null)
     const other = groups.find((group) => !group.is_main)!
-    const customer = control.customers().find((c) => c.deleted_at === null && c.price_group_id === other.id) ?? control.customers()[0]!
-    if (customer.price_group_id !== other.id) control.update('customer', String(customer.guid), { price_group_id: other.id })
+    const customer =
+      control.customers().find((c) => c.deleted_at === null && c.price_group_id === other.id) ?? control.customers()[0]!
+    if (customer.price_group_id !== other.id)
+      control.update('customer', String(customer.guid), { price_group_id: other.id })
     // Items of no family: a family is listed as its parent's one row.
-    const inNoFamily = new Set(control.catalogItems(catalogGuid).filter((item) => !item.is_product_group && !(Number(item.group_parent_catalog_item_id) > 0)).map((item) => String(item.guid)))
+    const inNoFamily = new Set(
+      control
+        .catalogItems(catalogGuid)
+        .filter((item) => !item.is_product_group && !(Number(item.group_parent_catalog_item_id) > 0))
+        .map((item) => String(item.guid)),
+    )
     const [notOffered, offered] = serverItemGuids(harness, catalogGuid).filter((guid) => inNoFamily.has(guid))
     control.setPrice(notOffered!, String(other.value), 'N/A')
     control.setPrice(offered!, String(other.value), 41.5)
     await harness.sync()
     const notOfferedItem = harness.queries.getCatalogItem({ guid: notOffered!, customerGuid: String(customer.guid) })
     expect(notOfferedItem).toMatchObject({ priceGroupName: other.value, price: null, offered: false })
-    expect(harness.queries.getCatalogItem({ guid: offered!, customerGuid: String(customer.guid) })).toMatchObject({ price: 41.5, offered: true })
-    const listed = harness.queries.searchCatalogItems({ catalogGuid, customerGuid: String(customer.guid), limit: 500, includeInactive: true })
+    expect(harness.queries.getCatalogItem({ guid: offered!, customerGuid: String(customer.guid) })).toMatchObject({
+      price: 41.5,
+      offered: true,
+    })
+    const listed = harness.queries.searchCatalogItems({
+      catalogGuid,
+      customerGuid: String(customer.guid),
+      limit: 500,
+      includeInactive: true,
+    })
     expect(listed.items.find((item) => item.guid === notOffered)).toMatchObject({ price: null, offered: false })
   })
 

@@ -38,29 +38,72 @@ describe('lean catalog items (migration 10)', () => {
     const directory = mkdtempSync(join(tmpdir(), 'satchel-lean-'))
     directories.push(directory)
     const path = join(directory, 'schema9.db')
-    const listingId = fresh.prepare<[], number>("SELECT max(id) FROM sync_listings").pluck().get()!
+    const listingId = fresh.prepare<[], number>('SELECT max(id) FROM sync_listings').pluck().get()!
 
     const old = schema9Database(path, fresh, items, listingId)
     const [catalogGuid, catalogItems] = [...items.entries()][0]!
     const kept = catalogItems.filter((item) => item.active !== false)
-    const customer = fresh.prepare<[], { guid: string; name: string }>('SELECT guid, name FROM customers WHERE active = 1 ORDER BY id LIMIT 1').get()!
-    const draftDocument = { poNo: 'PO-9', note: 'written at schema 9', lines: [{ lineId: 'l1', catalogItemGuid: kept[0]!.guid, sku: kept[0]!.sku, qty: 2 }] }
-    old.prepare('INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-      '5a4b3c2d-0000-4000-8000-000000000009', customer.guid, catalogGuid, JSON.stringify(draftDocument), '2026-11-01T09:30:00.000Z', '2026-11-01T09:31:00.000Z')
-    const entry = old.prepare(`INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
-      VALUES (?, 'queued', ?, ?, ?, '{"subTotal":1}', 0, ?, ?)`).run('5a4b3c2d-0000-4000-8000-000000000010', customer.guid, customer.name, catalogGuid, '2026-11-01T09:40:00.000Z', '2026-11-01T09:40:00.000Z')
-    old.prepare('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)').run(
-      entry.lastInsertRowid, JSON.stringify({ ...draftDocument, lines: [{ lineId: 'l2', catalogItemGuid: kept[1]!.guid, qty: 1 }] }), JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-000000000010' } } }))
+    const customer = fresh
+      .prepare<[], { guid: string; name: string }>(
+        'SELECT guid, name FROM customers WHERE active = 1 ORDER BY id LIMIT 1',
+      )
+      .get()!
+    const draftDocument = {
+      poNo: 'PO-9',
+      note: 'written at schema 9',
+      lines: [{ lineId: 'l1', catalogItemGuid: kept[0]!.guid, sku: kept[0]!.sku, qty: 2 }],
+    }
+    old
+      .prepare(
+        'INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        '5a4b3c2d-0000-4000-8000-000000000009',
+        customer.guid,
+        catalogGuid,
+        JSON.stringify(draftDocument),
+        '2026-11-01T09:30:00.000Z',
+        '2026-11-01T09:31:00.000Z',
+      )
+    const entry = old
+      .prepare(
+        `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, attempts, queued_at, updated_at)
+      VALUES (?, 'queued', ?, ?, ?, '{"subTotal":1}', 0, ?, ?)`,
+      )
+      .run(
+        '5a4b3c2d-0000-4000-8000-000000000010',
+        customer.guid,
+        customer.name,
+        catalogGuid,
+        '2026-11-01T09:40:00.000Z',
+        '2026-11-01T09:40:00.000Z',
+      )
+    old
+      .prepare('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)')
+      .run(
+        entry.lastInsertRowid,
+        JSON.stringify({ ...draftDocument, lines: [{ lineId: 'l2', catalogItemGuid: kept[1]!.guid, qty: 1 }] }),
+        JSON.stringify({ body: { order: { api_guid: '5a4b3c2d-0000-4000-8000-000000000010' } } }),
+      )
     // Read by the columns schema 9 had: later migrations may add columns (with their defaults), never change these.
-    const columnsAt9 = (table: string) => old.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all().map((column) => column.name).join(', ')
+    const columnsAt9 = (table: string) =>
+      old
+        .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+        .all()
+        .map((column) => column.name)
+        .join(', ')
     const orderTables = ['drafts', 'outbox', 'outbox_payloads'].map((table) => ({ table, columns: columnsAt9(table) }))
-    const ordersBefore = orderTables.map(({ table, columns }) => old.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all())
+    const ordersBefore = orderTables.map(({ table, columns }) =>
+      old.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all(),
+    )
     closeDatabase(old)
 
     // The current Satchel opens it.
     const migrated = openDatabase(path)
     expect(migrated.pragma('user_version', { simple: true })).toBe(latestSchemaVersion())
-    expect(orderTables.map(({ table, columns }) => migrated.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all())).toEqual(ordersBefore)
+    expect(
+      orderTables.map(({ table, columns }) => migrated.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all()),
+    ).toEqual(ordersBefore)
 
     const after = new BrowseQueries(migrated)
     const current = harness.queries
@@ -76,29 +119,53 @@ describe('lean catalog items (migration 10)', () => {
       for (const item of records.filter((_, index) => index % 7 === 0)) {
         const sent = JSON.parse(JSON.stringify(item)) as Record<string, unknown>
         for (const db of [migrated, fresh]) {
-          const json = db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(item.guid)!
+          const json = db
+            .prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?')
+            .pluck()
+            .get(item.guid)!
           expect(JSON.parse(json), item.guid).toStrictEqual(sent)
         }
       }
       // Search results and prices: the same on both, and as the service's records price them.
-      const words = [...new Set(records.filter((_, index) => index % 97 === 0).flatMap((item) => [item.name!.split(' ')[0]!, item.sku!]))]
+      const words = [
+        ...new Set(
+          records.filter((_, index) => index % 97 === 0).flatMap((item) => [item.name!.split(' ')[0]!, item.sku!]),
+        ),
+      ]
       for (const query of [undefined, ...words]) {
         for (const group of groups) {
-          const search = { catalogGuid: guid, ...(query ? { query } : {}), ...(group ? { priceGroupName: group } : {}), limit: 100 }
+          const search = {
+            catalogGuid: guid,
+            ...(query ? { query } : {}),
+            ...(group ? { priceGroupName: group } : {}),
+            limit: 100,
+          }
           const before = current.searchCatalogItems(search)
           const now = after.searchCatalogItems(search)
           expect(now.total, `${query} for ${group}`).toBe(before.total)
-          expect(now.items).toEqual(before.items.map((row) => ({ ...row, syncedAt: now.items.find((other) => other.guid === row.guid)?.syncedAt ?? null })))
+          expect(now.items).toEqual(
+            before.items.map((row) => ({
+              ...row,
+              syncedAt: now.items.find((other) => other.guid === row.guid)?.syncedAt ?? null,
+            })),
+          )
           const byGuid = new Map(records.map((item) => [item.guid, item]))
           for (const row of now.items) {
             const { price, offered } = expectedPrice(byGuid.get(row.guid)!, now.priceGroupName)
-            expect({ price: row.price, offered: row.offered }, `${row.sku} in ${now.priceGroupName}`).toEqual({ price, offered })
+            expect({ price: row.price, offered: row.offered }, `${row.sku} in ${now.priceGroupName}`).toEqual({
+              price,
+              offered,
+            })
           }
         }
       }
     }
-    expect(after.searchCustomers({ query: customer.name.split(' ')[0] })).toEqual(current.searchCustomers({ query: customer.name.split(' ')[0] }))
-    expect(after.searchCustomers({ includeInactive: false })).toEqual(current.searchCustomers({ includeInactive: false }))
+    expect(after.searchCustomers({ query: customer.name.split(' ')[0] })).toEqual(
+      current.searchCustomers({ query: customer.name.split(' ')[0] }),
+    )
+    expect(after.searchCustomers({ includeInactive: false })).toEqual(
+      current.searchCustomers({ includeInactive: false }),
+    )
     closeDatabase(migrated)
   })
 })

@@ -57,7 +57,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const credentials = service.credentials
   const auth: ServiceAuth =
     options.auth === 'session'
-      ? { kind: 'session', userGuid: credentials.userGuid, userToken: credentials.userToken, supplierGuid: credentials.supplierGuid }
+      ? {
+          kind: 'session',
+          userGuid: credentials.userGuid,
+          userToken: credentials.userToken,
+          supplierGuid: credentials.supplierGuid,
+        }
       : { kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: credentials.apiSecret }
   const clients: ServiceClient[] = []
   const clientWith = (clientAuth: ServiceAuth) => {
@@ -72,7 +77,13 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const client = clientWith(auth)
   const source = options.source ? options.source(client) : client
   const clock = { now: () => Date.now() + (options.clockOffsetMs ?? 0) }
-  const engine = new SyncEngine({ store, source, clock, pageSize: options.pageSize ?? 25, concurrency: options.concurrency ?? 4 })
+  const engine = new SyncEngine({
+    store,
+    source,
+    clock,
+    pageSize: options.pageSize ?? 25,
+    concurrency: options.concurrency ?? 4,
+  })
   return {
     service,
     db,
@@ -103,7 +114,9 @@ export function serverItemGuids(harness: Harness, catalogGuid: string): string[]
 
 export function localItemGuids(harness: Harness, catalogGuid: string): string[] {
   return harness.db
-    .prepare<[string], string>('SELECT guid FROM catalog_items WHERE catalog_guid = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY guid')
+    .prepare<[string], string>(
+      'SELECT guid FROM catalog_items WHERE catalog_guid = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY guid',
+    )
     .pluck()
     .all(catalogGuid)
 }
@@ -117,7 +130,10 @@ export function serverCustomerGuids(harness: Harness): string[] {
 }
 
 export function localCustomerGuids(harness: Harness): string[] {
-  return harness.db.prepare<[], string>('SELECT guid FROM customers WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY guid').pluck().all()
+  return harness.db
+    .prepare<[], string>('SELECT guid FROM customers WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY guid')
+    .pluck()
+    .all()
 }
 
 export function liveCatalogGuids(harness: Harness): string[] {
@@ -128,7 +144,10 @@ export function liveCatalogGuids(harness: Harness): string[] {
 }
 
 /** Requests to a route, with their query, from the double's log. */
-export function requestsTo(harness: Harness, route: string): { query: Record<string, unknown>; status: number; url: string }[] {
+export function requestsTo(
+  harness: Harness,
+  route: string,
+): { query: Record<string, unknown>; status: number; url: string }[] {
   return harness.service.control
     .requestLog()
     .filter((entry) => entry.route === route)

@@ -42,11 +42,18 @@ describe('usable before the first sync ends', () => {
           // next ones are fetched, and the first is in once a page after it has come back.
           if (catalogGuid === firstCatalog && params.offset === 5 && !params.lastUpdatedAt && seen === null) {
             const h = harness!
-            const someItem = h.db.prepare<[string], string>('SELECT name FROM catalog_item_rows WHERE catalog_guid = ? LIMIT 1').pluck().get(catalogGuid)!
+            const someItem = h.db
+              .prepare<[string], string>('SELECT name FROM catalog_item_rows WHERE catalog_guid = ? LIMIT 1')
+              .pluck()
+              .get(catalogGuid)!
             const other = liveCatalogGuids(h).find((guid) => guid !== catalogGuid)!
             seen = {
-              customersFound: h.queries.searchCustomers({ query: h.queries.searchCustomers({ limit: 1 }).customers[0]!.name.split(' ')[0] }).total,
-              itemsFound: h.queries.searchCatalogItems({ catalogGuid, query: someItem.split(' ')[0], includeInactive: true }).total ?? Number.NaN,
+              customersFound: h.queries.searchCustomers({
+                query: h.queries.searchCustomers({ limit: 1 }).customers[0]!.name.split(' ')[0],
+              }).total,
+              itemsFound:
+                h.queries.searchCatalogItems({ catalogGuid, query: someItem.split(' ')[0], includeInactive: true })
+                  .total ?? Number.NaN,
               loading: h.queries.searchCatalogItems({ catalogGuid }).loading,
               listed: h.queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.length,
               otherCatalogLoading: h.queries.listCatalogs().find((catalog) => catalog.guid === other)?.loading,
@@ -73,8 +80,21 @@ describe('usable before the first sync ends', () => {
     // Done: no catalog is loading, and the indexes the first listing deferred are back.
     for (const catalog of harness.queries.listCatalogs()) expect(catalog.loading ?? null).toBeNull()
     expect(harness.queries.searchCatalogItems({ catalogGuid: firstCatalog! }).loading ?? null).toBeNull()
-    const indexes = harness.db.prepare<[], string>("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name").pluck().all()
-    expect(indexes).toEqual(expect.arrayContaining(['catalog_items_by_category', 'catalog_items_by_id', 'catalog_items_by_listing', 'catalog_items_by_name', 'catalog_items_by_sku']))
+    const indexes = harness.db
+      .prepare<[], string>(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name",
+      )
+      .pluck()
+      .all()
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        'catalog_items_by_category',
+        'catalog_items_by_id',
+        'catalog_items_by_listing',
+        'catalog_items_by_name',
+        'catalog_items_by_sku',
+      ]),
+    )
     expect(harness.db.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
   })
 
@@ -94,7 +114,9 @@ describe('usable before the first sync ends', () => {
     const cut = await harness.sync()
     expect(cut.ok).toBe(false)
     expect(harness.db.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
-    expect(harness.db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'catalog_items_by_name'").pluck().get()).toBe(1)
+    expect(
+      harness.db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'catalog_items_by_name'").pluck().get(),
+    ).toBe(1)
     const catalogGuid = harness.queries.listCatalogs().find((catalog) => catalog.loading?.itemsDone)?.guid
     expect(catalogGuid).toBeDefined()
 
@@ -102,8 +124,12 @@ describe('usable before the first sync ends', () => {
     expect((await harness.sync()).ok).toBe(true)
     for (const guid of liveCatalogGuids(harness)) {
       // A family counts once, as its parent's row.
-      const server = harness.service.control.catalogItems(guid).filter((item) => item.deleted_at === null && !(Number(item.group_parent_catalog_item_id) > 0)).length
-      expect(harness.queries.searchCatalogItems({ catalogGuid: guid, includeInactive: true, limit: 500 }).total).toBe(server)
+      const server = harness.service.control
+        .catalogItems(guid)
+        .filter((item) => item.deleted_at === null && !(Number(item.group_parent_catalog_item_id) > 0)).length
+      expect(harness.queries.searchCatalogItems({ catalogGuid: guid, includeInactive: true, limit: 500 }).total).toBe(
+        server,
+      )
     }
   })
 })

@@ -20,7 +20,11 @@ afterAll(async () => {
 })
 
 function itemRow(sku: string) {
-  return harness.core.db.prepare<[string], { guid: string; id: number; name: string; catalog_guid: string }>('SELECT guid, id, name, catalog_guid FROM catalog_items WHERE sku = ?').get(sku)!
+  return harness.core.db
+    .prepare<[string], { guid: string; id: number; name: string; catalog_guid: string }>(
+      'SELECT guid, id, name, catalog_guid FROM catalog_items WHERE sku = ?',
+    )
+    .get(sku)!
 }
 
 describe('a customer’s usual items', () => {
@@ -36,9 +40,22 @@ describe('a customer’s usual items', () => {
     const vendor = { guid: target.customerGuid }
     const catalog = { guid: target.catalogGuid }
     const order = (days: number, lines: Record<string, unknown>[]): OrderRecord =>
-      ({ guid: randomUUID(), id: Math.floor(Math.random() * 1e9), name: `H-${days}`, Vendor: vendor, Catalog: catalog, created_at: ago(days), updated_at: ago(days), Order_Items: lines }) as unknown as OrderRecord
+      ({
+        guid: randomUUID(),
+        id: Math.floor(Math.random() * 1e9),
+        name: `H-${days}`,
+        Vendor: vendor,
+        Catalog: catalog,
+        created_at: ago(days),
+        updated_at: ago(days),
+        Order_Items: lines,
+      }) as unknown as OrderRecord
     // The list projection names a line's item by id, name and SKU; a full order by guid.
-    const byId = (item: typeof often, qty: number) => ({ qty, catalog_item_id: item!.id, Catalog_Item: { id: item!.id, sku: 'ignored', name: item!.name } })
+    const byId = (item: typeof often, qty: number) => ({
+      qty,
+      catalog_item_id: item!.id,
+      Catalog_Item: { id: item!.id, sku: 'ignored', name: item!.name },
+    })
     const byGuid = (item: typeof often, qty: number) => ({ qty, catalog_item_guid: item!.guid })
     harness.core.sync.store.applyOrders(
       [
@@ -51,16 +68,26 @@ describe('a customer’s usual items', () => {
     )
     // The service removes one item and stops offering another to this customer's group.
     const group = harness.core.db
-      .prepare<[string], string>('SELECT p.name FROM customers c JOIN price_groups p ON p.id = c.price_group_id WHERE c.guid = ?')
+      .prepare<[string], string>(
+        'SELECT p.name FROM customers c JOIN price_groups p ON p.id = c.price_group_id WHERE c.guid = ?',
+      )
       .pluck()
       .get(target.customerGuid)!
     harness.service.control.softDelete('catalogItem', removed!.guid)
     harness.service.control.setPrice(withdrawn!.guid, group, 'N/A')
-    harness.service.control.update('catalogItem', older!.guid, { has_inventory: true, allow_backorder: false, qty_on_hand: 0, reserved_qty_on_hand: 0 })
+    harness.service.control.update('catalogItem', older!.guid, {
+      has_inventory: true,
+      allow_backorder: false,
+      qty_on_hand: 0,
+      reserved_qty_on_hand: 0,
+    })
     await harness.api('syncNow', {})
 
     // Sent from this laptop today: counts too, once the service confirmed it.
-    const draft = await harness.api('createDraft', { customerGuid: target.customerGuid, catalogGuid: target.catalogGuid })
+    const draft = await harness.api('createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
     await harness.api('addDraftLines', { id: draft.draft.id, lines: [{ catalogItemGuid: recent!.guid, qty: 7 }] })
     await harness.api('sendDraft', { id: draft.draft.id })
     await harness.settle()

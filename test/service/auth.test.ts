@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from './index'
 import type { RunningService } from './types'
-import { call, catalogs, credentialHeaders, get, openCustomer, orderableItems, orderBody, post, put, type Json } from './helpers'
+import {
+  call,
+  catalogs,
+  credentialHeaders,
+  get,
+  openCustomer,
+  orderableItems,
+  orderBody,
+  post,
+  put,
+  type Json,
+} from './helpers'
 
 let service: RunningService
 beforeAll(async () => {
@@ -15,7 +26,16 @@ describe('authentication', () => {
   it('either-auth endpoints accept the API key set and the user session set', async () => {
     const { first } = catalogs(service)
     const customer = openCustomer(service)
-    const paths = ['/v1/catalogs', `/v1/catalog/${first.guid}/price_groups`, `/v1/catalog/${first.guid}/catalog_items`, `/v1/${first.guid}/catalogItems`, '/vendors', `/v1/vendors/${customer.guid}`, '/v1/orders', '/v1/orders/list']
+    const paths = [
+      '/v1/catalogs',
+      `/v1/catalog/${first.guid}/price_groups`,
+      `/v1/catalog/${first.guid}/catalog_items`,
+      `/v1/${first.guid}/catalogItems`,
+      '/vendors',
+      `/v1/vendors/${customer.guid}`,
+      '/v1/orders',
+      '/v1/orders/list',
+    ]
     for (const path of paths) {
       expect((await get(service, path, { as: 'apiKey' })).status, path).toBe(200)
       expect((await get(service, path, { as: 'session' })).status, path).toBe(200)
@@ -30,22 +50,48 @@ describe('authentication', () => {
   })
 
   it('an invalid API key or secret gives 401', async () => {
-    const wrongSecret = await get(service, '/v1/catalogs', { as: 'none', headers: { 'x-apiKey': service.credentials.apiKey, 'x-apiSecret': 'nope' } })
-    const wrongKey = await get(service, '/v1/catalogs', { as: 'none', headers: { 'x-apiKey': 'nope', 'x-apiSecret': service.credentials.apiSecret } })
+    const wrongSecret = await get(service, '/v1/catalogs', {
+      as: 'none',
+      headers: { 'x-apiKey': service.credentials.apiKey, 'x-apiSecret': 'nope' },
+    })
+    const wrongKey = await get(service, '/v1/catalogs', {
+      as: 'none',
+      headers: { 'x-apiKey': 'nope', 'x-apiSecret': service.credentials.apiSecret },
+    })
     expect(wrongSecret.status).toBe(401)
     expect(wrongKey.status).toBe(401)
   })
 
   it('an incomplete API key set gives 401', async () => {
-    const reply = await get(service, '/v1/catalogs', { as: 'none', headers: { 'x-apiKey': service.credentials.apiKey } })
+    const reply = await get(service, '/v1/catalogs', {
+      as: 'none',
+      headers: { 'x-apiKey': service.credentials.apiKey },
+    })
     expect(reply.status).toBe(401)
   })
 
   it('an invalid or incomplete user session gives 401', async () => {
     const session = credentialHeaders(service, 'session')
-    expect((await get(service, '/v1/catalogs', { as: 'none', headers: { ...session, userToken: 'forged.jwt.token' } })).status).toBe(401)
-    expect((await get(service, '/v1/catalogs', { as: 'none', headers: { ...session, supplierGuid: '00000000-0000-4000-8000-000000000000' } })).status).toBe(401)
-    expect((await get(service, '/v1/catalogs', { as: 'none', headers: { userGuid: session.userGuid ?? '', userToken: session.userToken ?? '' } })).status).toBe(401)
+    expect(
+      (await get(service, '/v1/catalogs', { as: 'none', headers: { ...session, userToken: 'forged.jwt.token' } }))
+        .status,
+    ).toBe(401)
+    expect(
+      (
+        await get(service, '/v1/catalogs', {
+          as: 'none',
+          headers: { ...session, supplierGuid: '00000000-0000-4000-8000-000000000000' },
+        })
+      ).status,
+    ).toBe(401)
+    expect(
+      (
+        await get(service, '/v1/catalogs', {
+          as: 'none',
+          headers: { userGuid: session.userGuid ?? '', userToken: session.userToken ?? '' },
+        })
+      ).status,
+    ).toBe(401)
   })
 
   it('session-only endpoints answer a valid API key with 403', async () => {
@@ -76,7 +122,12 @@ describe('authentication', () => {
   })
 
   it('POST /v2/order with a wrong API key gives 401', async () => {
-    const reply = await post(service, '/v2/order', {}, { as: 'none', headers: { 'x-apiKey': 'wrong', 'x-apiSecret': 'wrong' } })
+    const reply = await post(
+      service,
+      '/v2/order',
+      {},
+      { as: 'none', headers: { 'x-apiKey': 'wrong', 'x-apiSecret': 'wrong' } },
+    )
     expect(reply.status).toBe(401)
   })
 
@@ -99,7 +150,9 @@ describe('authentication', () => {
     })
     expect(reply.status).toBe(200)
     expect(reply.json.order.User.guid).toBe(service.credentials.userGuid)
-    const unattributed = await post(service, '/v1/orderWithItems', orderBody(first, [{ item, qty: 1 }]), { headers: { vendorGuid: customer.guid } })
+    const unattributed = await post(service, '/v1/orderWithItems', orderBody(first, [{ item, qty: 1 }]), {
+      headers: { vendorGuid: customer.guid },
+    })
     expect(unattributed.json.order.User.guid).not.toBe(service.credentials.userGuid)
   })
 
@@ -109,10 +162,18 @@ describe('authentication', () => {
   })
 
   it('a customer user may act only for its own customer', async () => {
-    const other = openCustomer(service, 0, (candidate) => candidate.guid !== service.credentials.customerUser?.vendorGuid)
-    expect((await get(service, `/v1/vendors/${service.credentials.customerUser?.vendorGuid}`, { as: 'customer' })).status).toBe(200)
+    const other = openCustomer(
+      service,
+      0,
+      (candidate) => candidate.guid !== service.credentials.customerUser?.vendorGuid,
+    )
+    expect(
+      (await get(service, `/v1/vendors/${service.credentials.customerUser?.vendorGuid}`, { as: 'customer' })).status,
+    ).toBe(200)
     expect((await get(service, `/v1/vendors/${other.guid}`, { as: 'customer' })).status).toBe(403)
-    expect((await get(service, '/v1/catalogs', { as: 'customer', headers: { vendorGuid: other.guid } })).status).toBe(403)
+    expect((await get(service, '/v1/catalogs', { as: 'customer', headers: { vendorGuid: other.guid } })).status).toBe(
+      403,
+    )
   })
 
   it('header names are matched case-insensitively', async () => {
@@ -130,7 +191,10 @@ describe('errors', () => {
       await get(service, '/v1/nothing/here/at/all'),
       await get(service, '/v1/catalog/not-a-guid/catalog_items'),
       await get(service, `/v1/catalog/${catalogs(service).first.guid}/catalog_items?lastUpdatedAt=yesterday`),
-      await call(service, 'POST', '/v1/orderWithItems', { headers: { 'content-type': 'application/json' }, body: undefined }),
+      await call(service, 'POST', '/v1/orderWithItems', {
+        headers: { 'content-type': 'application/json' },
+        body: undefined,
+      }),
     ]
     for (const reply of replies) {
       expect(reply.status).toBeGreaterThanOrEqual(400)

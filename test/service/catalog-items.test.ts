@@ -18,10 +18,61 @@ afterAll(async () => {
 })
 
 const intFields = ['id', 'catalog_id', 'category_id', 'group_parent_catalog_item_id', 'group_sequence', 'subsection_id']
-const stringFields = ['sku', 'upc', 'name', 'description', 'manufacturer', 'color', 'style', 'product_group_type', 'product_group_display_style', 'group_title', 'third_party_sku', 'third_party_pricing', 'third_party_size']
-const booleanFields = ['active', 'is_taxable', 'has_inventory', 'allow_backorder', 'has_serials', 'has_lots', 'has_exp_date', 'is_product_group']
-const numberFields = ['msrp', 'cost_per_uom', 'qty_on_hand', 'qty_incoming', 'reserved_qty_on_hand', 'qty_backordered', 'qty_held_for_backorders', 'min_qty_on_hand', 'max_qty_on_hand', 'min_order_qty', 'qty_break', 'qty_break_price', 'width', 'height', 'depth', 'item_weight', 'shipping_weight']
-const categoryKeys = ['catalog_id', 'created_at', 'guid', 'hide_category', 'id', 'name', 'parent_category_id', 'sequence', 'updated_at']
+const stringFields = [
+  'sku',
+  'upc',
+  'name',
+  'description',
+  'manufacturer',
+  'color',
+  'style',
+  'product_group_type',
+  'product_group_display_style',
+  'group_title',
+  'third_party_sku',
+  'third_party_pricing',
+  'third_party_size',
+]
+const booleanFields = [
+  'active',
+  'is_taxable',
+  'has_inventory',
+  'allow_backorder',
+  'has_serials',
+  'has_lots',
+  'has_exp_date',
+  'is_product_group',
+]
+const numberFields = [
+  'msrp',
+  'cost_per_uom',
+  'qty_on_hand',
+  'qty_incoming',
+  'reserved_qty_on_hand',
+  'qty_backordered',
+  'qty_held_for_backorders',
+  'min_qty_on_hand',
+  'max_qty_on_hand',
+  'min_order_qty',
+  'qty_break',
+  'qty_break_price',
+  'width',
+  'height',
+  'depth',
+  'item_weight',
+  'shipping_weight',
+]
+const categoryKeys = [
+  'catalog_id',
+  'created_at',
+  'guid',
+  'hide_category',
+  'id',
+  'name',
+  'parent_category_id',
+  'sequence',
+  'updated_at',
+]
 
 async function allItems(as: 'apiKey' | 'session' = 'apiKey'): Promise<Json[]> {
   const rows: Json[] = []
@@ -35,7 +86,13 @@ async function allItems(as: 'apiKey' | 'session' = 'apiKey'): Promise<Json[]> {
 describe('catalog items', () => {
   it('the item list answers catalog_items, totalCatalogItems, hasMoreItems, resource and serverTimestamp', async () => {
     const reply = await get(service, itemsPath)
-    expect(Object.keys(reply.json).sort()).toEqual(['catalog_items', 'hasMoreItems', 'resource', 'serverTimestamp', 'totalCatalogItems'])
+    expect(Object.keys(reply.json).sort()).toEqual([
+      'catalog_items',
+      'hasMoreItems',
+      'resource',
+      'serverTimestamp',
+      'totalCatalogItems',
+    ])
     expect(reply.json.resource).toBe('catalog_items')
     expect(Number.isInteger(reply.json.totalCatalogItems)).toBe(true)
   })
@@ -62,7 +119,11 @@ describe('catalog items', () => {
     const items = [...(await allItems()), ...service.control.catalogItems(second.guid)] as Json[]
     expect(items.length).toBeGreaterThan(200)
     expect(new Set(items.map((item) => item.sku)).size).toBe(items.length)
-    expect(items.some((item) => item.has_inventory && !item.allow_backorder && item.qty_on_hand - item.reserved_qty_on_hand < 5)).toBe(true)
+    expect(
+      items.some(
+        (item) => item.has_inventory && !item.allow_backorder && item.qty_on_hand - item.reserved_qty_on_hand < 5,
+      ),
+    ).toBe(true)
     expect(items.some((item) => item.allow_backorder)).toBe(true)
     expect(items.some((item) => !item.active)).toBe(true)
     expect(items.some((item) => Object.values(item.pricing).includes('N/A'))).toBe(true)
@@ -82,7 +143,19 @@ describe('catalog items', () => {
   it('API key callers get the fixed field set, user sessions the full model', async () => {
     const byKey = (await get(service, `${itemsPath}?limit=1`)).json.catalog_items[0]
     const bySession = (await get(service, `${itemsPath}?limit=1`, { as: 'session' })).json.catalog_items[0]
-    const specKeys = [...intFields, 'guid', ...stringFields, ...booleanFields, ...numberFields, 'pricing', 'Category', 'CategoryHierarchy', 'created_at', 'updated_at', 'deleted_at']
+    const specKeys = [
+      ...intFields,
+      'guid',
+      ...stringFields,
+      ...booleanFields,
+      ...numberFields,
+      'pricing',
+      'Category',
+      'CategoryHierarchy',
+      'created_at',
+      'updated_at',
+      'deleted_at',
+    ]
     expect(Object.keys(byKey).sort()).toEqual(specKeys.sort())
     expect(Object.keys(bySession).length).toBeGreaterThan(specKeys.length)
     expect(bySession).toMatchObject(byKey)
@@ -117,11 +190,15 @@ describe('catalog items', () => {
   it('a customer locked to another catalog cannot read its items', async () => {
     const locked = (service.control.customers() as Json[]).find((customer) => customer.lock_catalog_id === second.id)
     expect((await get(service, itemsPath, { headers: { vendorGuid: locked.guid } })).status).toBe(403)
-    expect((await get(service, `/v1/catalog/${second.guid}/catalog_items`, { headers: { vendorGuid: locked.guid } })).status).toBe(200)
+    expect(
+      (await get(service, `/v1/catalog/${second.guid}/catalog_items`, { headers: { vendorGuid: locked.guid } })).status,
+    ).toBe(200)
   })
 
   it('the single-item read returns catalog_item with category, attachments, options and attributes', async () => {
-    const parent = (service.control.catalogItems(second.guid) as Json[]).find((item) => item.is_product_group && item.deleted_at === null)
+    const parent = (service.control.catalogItems(second.guid) as Json[]).find(
+      (item) => item.is_product_group && item.deleted_at === null,
+    )
     const reply = await get(service, `/v1/catalog/${second.guid}/catalog_items/${parent.guid}`)
     expect(reply.status).toBe(200)
     expect(reply.json.resource).toBe('catalog_item')
@@ -137,7 +214,9 @@ describe('catalog items', () => {
     const unknown = await get(service, `${itemsPath}/00000000-0000-4000-8000-000000000000`)
     expect(unknown.status).toBe(404)
     expect(unknown.json.code).toBe('ITEM_NOT_FOUND')
-    const [victim] = (service.control.catalogItems(first.guid) as Json[]).filter((item) => item.deleted_at === null).slice(-1)
+    const [victim] = (service.control.catalogItems(first.guid) as Json[])
+      .filter((item) => item.deleted_at === null)
+      .slice(-1)
     service.control.softDelete('catalogItem', victim.guid)
     expect((await get(service, `${itemsPath}/${victim.guid}`)).status).toBe(404)
     const otherCatalog = (service.control.catalogItems(second.guid) as Json[])[0]
@@ -145,17 +224,30 @@ describe('catalog items', () => {
   })
 
   it('batch returns items by id or guid in request order and skips unknown ones', async () => {
-    const items = (service.control.catalogItems(first.guid) as Json[]).filter((item) => item.deleted_at === null).slice(0, 3)
-    const byGuid = await post(service, `${itemsPath}/batch`, { type: 'guid', values: [items[2].guid, 'not-there', items[0].guid] })
+    const items = (service.control.catalogItems(first.guid) as Json[])
+      .filter((item) => item.deleted_at === null)
+      .slice(0, 3)
+    const byGuid = await post(service, `${itemsPath}/batch`, {
+      type: 'guid',
+      values: [items[2].guid, 'not-there', items[0].guid],
+    })
     expect(byGuid.status).toBe(200)
     expect(byGuid.json.resource).toBe('catalog_items')
     expect((byGuid.json.catalog_items as Json[]).map((item) => item.guid)).toEqual([items[2].guid, items[0].guid])
-    const byId = await post(service, `${itemsPath}/batch`, { type: 'id', values: [items[1].id, 999_999_999, String(items[0].id)] })
+    const byId = await post(service, `${itemsPath}/batch`, {
+      type: 'id',
+      values: [items[1].id, 999_999_999, String(items[0].id)],
+    })
     expect((byId.json.catalog_items as Json[]).map((item) => item.id)).toEqual([items[1].id, items[0].id])
   })
 
   it('batch requires type id|guid and non-empty values', async () => {
-    for (const body of [{ values: ['x'] }, { type: 'sku', values: ['x'] }, { type: 'id', values: [] }, { type: 'id' }]) {
+    for (const body of [
+      { values: ['x'] },
+      { type: 'sku', values: ['x'] },
+      { type: 'id', values: [] },
+      { type: 'id' },
+    ]) {
       const reply = await post(service, `${itemsPath}/batch`, body)
       expect(reply.status).toBe(400)
       expect(reply.json.code).toBe('VALIDATION_ERROR')
@@ -163,7 +255,9 @@ describe('catalog items', () => {
   })
 
   it('typeahead searches name, SKU, description and UPC', async () => {
-    const [item] = (service.control.catalogItems(first.guid) as Json[]).filter((row) => row.active && row.deleted_at === null).slice(7)
+    const [item] = (service.control.catalogItems(first.guid) as Json[])
+      .filter((row) => row.active && row.deleted_at === null)
+      .slice(7)
     const bySku = await post(service, `${itemsPath}/typeahead`, { query: item.sku.toLowerCase() })
     expect(bySku.status).toBe(200)
     expect(bySku.json.catalog_items[0].guid).toBe(item.guid)
@@ -172,34 +266,67 @@ describe('catalog items', () => {
     const words = (item.name as string).split(/[ ,]+/).slice(0, 3).join(' ')
     const byName = await post(service, `${itemsPath}/typeahead`, { query: words, limit: 100 })
     expect((byName.json.catalog_items as Json[]).map((row) => row.guid)).toContain(item.guid)
-    for (const row of byName.json.catalog_items as Json[]) expect(`${row.name} ${row.sku} ${row.description} ${row.upc}`.toLowerCase()).toContain(words.split(' ')[0]?.toLowerCase())
+    for (const row of byName.json.catalog_items as Json[])
+      expect(`${row.name} ${row.sku} ${row.description} ${row.upc}`.toLowerCase()).toContain(
+        words.split(' ')[0]?.toLowerCase(),
+      )
     expect(byName.json.total).toBeGreaterThanOrEqual(byName.json.catalog_items.length)
   })
 
   it('typeahead filters by category, price group and attributes and pages with limit/offset', async () => {
-    const rows = (service.control.catalogItems(first.guid) as Json[]).filter((row) => row.active && row.deleted_at === null)
+    const rows = (service.control.catalogItems(first.guid) as Json[]).filter(
+      (row) => row.active && row.deleted_at === null,
+    )
     const category = (service.control.categories(first.guid) as Json[]).find((row) => row.parent_category_id === 0)
-    const inBranch = await post(service, `${itemsPath}/typeahead`, { query: '', categoryGuid: category.guid, limit: 100 })
+    const inBranch = await post(service, `${itemsPath}/typeahead`, {
+      query: '',
+      categoryGuid: category.guid,
+      limit: 100,
+    })
     expect(inBranch.json.catalog_items.length).toBeGreaterThan(0)
     for (const row of inBranch.json.catalog_items as Json[]) expect(row.CategoryHierarchy[0].id).toBe(category.id)
     const notOffered = rows.find((row) => row.pricing.Distributor === 'N/A')
     const distributor = priceGroup(first, 'Distributor')
-    const filtered = await post(service, `${itemsPath}/typeahead`, { query: notOffered.sku, priceGroupGuid: distributor.guid })
+    const filtered = await post(service, `${itemsPath}/typeahead`, {
+      query: notOffered.sku,
+      priceGroupGuid: distributor.guid,
+    })
     expect(filtered.json.catalog_items).toEqual([])
     const colored = rows.find((row) => row.color !== '')
-    const byColor = await post(service, `${itemsPath}/typeahead`, { query: '', attributes: { Color: colored.color }, limit: 100 })
+    const byColor = await post(service, `${itemsPath}/typeahead`, {
+      query: '',
+      attributes: { Color: colored.color },
+      limit: 100,
+    })
     for (const row of byColor.json.catalog_items as Json[]) expect(row.color).toBe(colored.color)
     const pageOne = await post(service, `${itemsPath}/typeahead`, { query: '', limit: 5, offset: 1 })
     const wide = await post(service, `${itemsPath}/typeahead`, { query: '', limit: 10 })
-    expect((pageOne.json.catalog_items as Json[]).map((row) => row.guid)).toEqual((wide.json.catalog_items as Json[]).slice(5, 10).map((row) => row.guid))
+    expect((pageOne.json.catalog_items as Json[]).map((row) => row.guid)).toEqual(
+      (wide.json.catalog_items as Json[]).slice(5, 10).map((row) => row.guid),
+    )
   })
 
   it('sku-lookup returns a lightweight projection and lists the SKUs not found', async () => {
-    const items = (service.control.catalogItems(first.guid) as Json[]).filter((item) => item.deleted_at === null).slice(0, 2)
-    const reply = await post(service, '/v1/catalog_items/sku-lookup', { catalogGuid: first.guid, skus: [items[0].sku, 'NOPE-1', items[1].sku] })
+    const items = (service.control.catalogItems(first.guid) as Json[])
+      .filter((item) => item.deleted_at === null)
+      .slice(0, 2)
+    const reply = await post(service, '/v1/catalog_items/sku-lookup', {
+      catalogGuid: first.guid,
+      skus: [items[0].sku, 'NOPE-1', items[1].sku],
+    })
     expect(reply.status).toBe(200)
     expect((reply.json.catalog_items as Json[]).map((item) => item.guid)).toEqual([items[0].guid, items[1].guid])
-    expect(Object.keys(reply.json.catalog_items[0]).sort()).toEqual(['active', 'catalog_id', 'guid', 'id', 'min_order_qty', 'name', 'pricing', 'sku', 'upc'])
+    expect(Object.keys(reply.json.catalog_items[0]).sort()).toEqual([
+      'active',
+      'catalog_id',
+      'guid',
+      'id',
+      'min_order_qty',
+      'name',
+      'pricing',
+      'sku',
+      'upc',
+    ])
     expect(reply.json.notFound).toEqual(['NOPE-1'])
     expect((await post(service, '/v1/catalog_items/sku-lookup', { skus: ['x'] })).status).toBe(400)
   })

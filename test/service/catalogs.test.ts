@@ -19,14 +19,28 @@ describe('catalogs', () => {
     expect(reply.json.catalogsDetails).toBeUndefined()
     expect(reply.json.catalogs).toHaveLength(2)
     for (const catalog of reply.json.catalogs as Json[]) {
-      for (const key of ['id', 'supplier_id', 'order_item_type_id', 'currency_id']) expect(Number.isInteger(catalog[key]), key).toBe(true)
+      for (const key of ['id', 'supplier_id', 'order_item_type_id', 'currency_id'])
+        expect(Number.isInteger(catalog[key]), key).toBe(true)
       expect(catalog.guid).toMatch(UUID)
-      for (const key of ['name', 'email', 'version', 'order_prefix_override']) expect(typeof catalog[key], key).toBe('string')
+      for (const key of ['name', 'email', 'version', 'order_prefix_override'])
+        expect(typeof catalog[key], key).toBe('string')
       expect(typeof catalog.active).toBe('boolean')
-      for (const key of ['last_inventory_update', 'created_at', 'updated_at']) expect(catalog[key], key).toMatch(ISO_TIMESTAMP)
+      for (const key of ['last_inventory_update', 'created_at', 'updated_at'])
+        expect(catalog[key], key).toMatch(ISO_TIMESTAMP)
       expect(catalog.Price_Groups.length).toBeGreaterThan(1)
       for (const group of catalog.Price_Groups as Json[]) {
-        expect(Object.keys(group).sort()).toEqual(['catalog_id', 'created_at', 'deleted_at', 'guid', 'id', 'is_main', 'percentage', 'price_upcharge_type_id', 'updated_at', 'value'])
+        expect(Object.keys(group).sort()).toEqual([
+          'catalog_id',
+          'created_at',
+          'deleted_at',
+          'guid',
+          'id',
+          'is_main',
+          'percentage',
+          'price_upcharge_type_id',
+          'updated_at',
+          'value',
+        ])
         expect(group.catalog_id).toBe(catalog.id)
         expect(typeof group.value).toBe('string')
         expect(group.deleted_at).toBeNull()
@@ -38,14 +52,18 @@ describe('catalogs', () => {
 
   it('a customer context narrows the catalogs to those the customer may order from', async () => {
     const { second } = catalogs(service)
-    const locked = (service.control.customers() as Json[]).find((customer) => customer.lock_catalog_id === second.id && customer.deleted_at === null)
+    const locked = (service.control.customers() as Json[]).find(
+      (customer) => customer.lock_catalog_id === second.id && customer.deleted_at === null,
+    )
     const open = (service.control.customers() as Json[]).find((customer) => customer.lock_catalog_id === 0)
     const byHeader = await get(service, '/v1/catalogs', { headers: { vendorGuid: locked.guid } })
     expect((byHeader.json.catalogs as Json[]).map((catalog) => catalog.guid)).toEqual([second.guid])
     const byQuery = await get(service, `/v1/catalogs?vendorGuid=${locked.guid}`, { as: 'session' })
     expect((byQuery.json.catalogs as Json[]).map((catalog) => catalog.guid)).toEqual([second.guid])
     expect((await get(service, '/v1/catalogs', { headers: { vendorGuid: open.guid } })).json.catalogs).toHaveLength(2)
-    expect((await get(service, '/v1/catalogs', { headers: { vendorGuid: '00000000-0000-4000-8000-000000000000' } })).status).toBe(403)
+    expect(
+      (await get(service, '/v1/catalogs', { headers: { vendorGuid: '00000000-0000-4000-8000-000000000000' } })).status,
+    ).toBe(403)
     expect((await get(service, '/v1/catalogs?vendorGuid=nope')).status).toBe(400)
   })
 
@@ -62,9 +80,12 @@ describe('catalogs', () => {
     const { first } = catalogs(service)
     const plain = await get(service, '/v1/catalogs')
     const withDeleted = await get(service, '/v1/catalogs?includeDeletedPriceGroups=true')
-    const count = (reply: Json): number => (reply.json.catalogs as Json[]).find((catalog) => catalog.guid === first.guid).Price_Groups.length
+    const count = (reply: Json): number =>
+      (reply.json.catalogs as Json[]).find((catalog) => catalog.guid === first.guid).Price_Groups.length
     expect(count(withDeleted)).toBe(count(plain) + 1)
-    const deleted = (withDeleted.json.catalogs as Json[]).find((catalog) => catalog.guid === first.guid).Price_Groups.find((group: Json) => group.deleted_at !== null)
+    const deleted = (withDeleted.json.catalogs as Json[])
+      .find((catalog) => catalog.guid === first.guid)
+      .Price_Groups.find((group: Json) => group.deleted_at !== null)
     expect(deleted.deleted_at).toMatch(ISO_TIMESTAMP)
   })
 
@@ -89,7 +110,8 @@ describe('price groups', () => {
     expect(reply.status).toBe(200)
     const groups = reply.json.priceGroups as Json[]
     expect(groups.length).toBeGreaterThan(1)
-    for (const group of groups) expect(Object.keys(group).sort()).toEqual(['created_at', 'guid', 'id', 'name', 'updated_at'])
+    for (const group of groups)
+      expect(Object.keys(group).sort()).toEqual(['created_at', 'guid', 'id', 'name', 'updated_at'])
     const items = await get(service, `/v1/catalog/${first.guid}/catalog_items?limit=5`)
     for (const item of items.json.catalog_items as Json[]) {
       expect(Object.keys(item.pricing).sort()).toEqual(groups.map((group) => group.name).sort())

@@ -45,12 +45,21 @@ describe('npm run service', () => {
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1]
     expect(url).toBeDefined()
     const apiKey = { 'x-apiKey': field(output, 'x-apiKey'), 'x-apiSecret': field(output, 'x-apiSecret') }
-    const catalogs = (await (await fetch(`${url}/v1/catalogs`, { headers: apiKey })).json()) as { catalogs: { guid: string }[]; resource: string }
+    const catalogs = (await (await fetch(`${url}/v1/catalogs`, { headers: apiKey })).json()) as {
+      catalogs: { guid: string }[]
+      resource: string
+    }
     expect(catalogs.resource).toBe('Catalog')
-    const items = (await (await fetch(`${url}/v1/catalog/${catalogs.catalogs[0]?.guid}/catalog_items?limit=100`, { headers: apiKey })).json()) as { catalog_items: unknown[]; totalCatalogItems: number }
+    const items = (await (
+      await fetch(`${url}/v1/catalog/${catalogs.catalogs[0]?.guid}/catalog_items?limit=100`, { headers: apiKey })
+    ).json()) as { catalog_items: unknown[]; totalCatalogItems: number }
     expect(items.catalog_items).toHaveLength(100)
     expect(items.totalCatalogItems).toBeGreaterThan(1000)
-    const session = { userGuid: field(output, 'userGuid'), userToken: field(output, 'userToken'), supplierGuid: field(output, 'supplierGuid') }
+    const session = {
+      userGuid: field(output, 'userGuid'),
+      userToken: field(output, 'userToken'),
+      supplierGuid: field(output, 'supplierGuid'),
+    }
     const vendors = (await (await fetch(`${url}/vendors?limit=2`, { headers: session })).json()) as { total: number }
     expect(vendors.total).toBe(300)
     expect((await fetch(`${url}/__control/now`)).status).toBe(404)

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from './index'
 import type { RunningService } from './types'
-import { catalogs, credentialHeaders, get, ISO_TIMESTAMP, openCustomer, orderableItems, orderBody, post, type Json } from './helpers'
+import {
+  catalogs,
+  credentialHeaders,
+  get,
+  ISO_TIMESTAMP,
+  openCustomer,
+  orderableItems,
+  orderBody,
+  post,
+  type Json,
+} from './helpers'
 
 let service: RunningService
 let first: Json
@@ -21,7 +31,8 @@ async function cursor(): Promise<string> {
 }
 
 async function delta(since: string): Promise<Json[]> {
-  return (await get(service, `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(since)}`)).json.catalog_items as Json[]
+  return (await get(service, `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(since)}`)).json
+    .catalog_items as Json[]
 }
 
 describe('control', () => {
@@ -30,11 +41,22 @@ describe('control', () => {
     await get(service, `${itemsPath}?limit=3&offset=1`)
     await post(service, '/vendors', { newVendor: { name: 'Logged Lunchroom' } }, { as: 'session' })
     const [listing, create] = service.control.requestLog()
-    expect(listing).toMatchObject({ method: 'GET', url: `${itemsPath}?limit=3&offset=1`, route: 'GET /v1/catalog/:catalogGuid/catalog_items', status: 200, query: { limit: '3', offset: '1' } })
+    expect(listing).toMatchObject({
+      method: 'GET',
+      url: `${itemsPath}?limit=3&offset=1`,
+      route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+      status: 200,
+      query: { limit: '3', offset: '1' },
+    })
     expect(listing?.at).toMatch(ISO_TIMESTAMP)
     expect(listing?.headers['x-apikey']).toBe(service.credentials.apiKey)
     expect(listing?.body).toBeUndefined()
-    expect(create).toMatchObject({ method: 'POST', route: 'POST /vendors', status: 200, body: { newVendor: { name: 'Logged Lunchroom' } } })
+    expect(create).toMatchObject({
+      method: 'POST',
+      route: 'POST /vendors',
+      status: 200,
+      body: { newVendor: { name: 'Logged Lunchroom' } },
+    })
     expect(create?.headers.userguid).toBe(service.credentials.userGuid)
     service.control.clearRequestLog()
     expect(service.control.requestLog()).toEqual([])
@@ -114,7 +136,9 @@ describe('control', () => {
 
   it('renaming a price group renames the pricing key on its items', async () => {
     const since = await cursor()
-    const group = (service.control.priceGroups(first.guid) as Json[]).find((candidate) => candidate.value === 'Distributor')
+    const group = (service.control.priceGroups(first.guid) as Json[]).find(
+      (candidate) => candidate.value === 'Distributor',
+    )
     service.control.update('priceGroup', group.guid, { value: 'Distributor Plus' })
     const groups = (await get(service, `/v1/catalog/${first.guid}/price_groups`)).json.priceGroups as Json[]
     expect(groups.map((candidate) => candidate.name)).toContain('Distributor Plus')
@@ -129,13 +153,25 @@ describe('control', () => {
   it('a category change re-stamps the items carrying it, and only those', async () => {
     const categories = service.control.categories(first.guid) as Json[]
     const category = categories.find((candidate) => candidate.parent_category_id === 0)
-    const branch = new Set([category.id, ...categories.filter((candidate) => candidate.parent_category_id === category.id).map((candidate) => candidate.id)])
-    const before = new Map(service.control.catalogItems(first.guid).map((row) => [row.guid as string, row.updated_at as string]))
+    const branch = new Set([
+      category.id,
+      ...categories
+        .filter((candidate) => candidate.parent_category_id === category.id)
+        .map((candidate) => candidate.id),
+    ])
+    const before = new Map(
+      service.control.catalogItems(first.guid).map((row) => [row.guid as string, row.updated_at as string]),
+    )
     service.control.update('category', category.guid, { name: 'Beverages & Coffee Service' })
     const after = service.control.catalogItems(first.guid) as Json[]
     const changed = after.filter((row) => before.get(row.guid) !== row.updated_at)
     expect(changed.length).toBeGreaterThan(0)
-    expect(changed.map((row) => row.guid).sort()).toEqual(after.filter((row) => branch.has(row.category_id)).map((row) => row.guid).sort())
+    expect(changed.map((row) => row.guid).sort()).toEqual(
+      after
+        .filter((row) => branch.has(row.category_id))
+        .map((row) => row.guid)
+        .sort(),
+    )
     const live = changed.find((row) => row.deleted_at === null)
     const served = (await get(service, `${itemsPath}/${live.guid}`)).json.catalog_item
     expect(served.CategoryHierarchy[0].name).toBe('Beverages & Coffee Service')
@@ -186,9 +222,13 @@ describe('HTTP control surface', () => {
       const [catalog] = (await call('catalogs')).json.result as Json[]
       const items = (await call(`catalogItems?catalogGuid=${catalog.guid}`)).json.result as Json[]
       await call('setPrice', { catalogItemGuid: items[0].guid, priceGroupName: 'Retail', price: 1.99 })
-      const fault = await call('addFault', { rule: { route: 'GET /v1/catalogs', type: 'status', status: 503, times: 1 } })
+      const fault = await call('addFault', {
+        rule: { route: 'GET /v1/catalogs', type: 'status', status: 503, times: 1 },
+      })
       expect(fault.json.result).toMatch(/^fault-/)
-      const response = await fetch(`${controlled.url}/v1/catalogs`, { headers: credentialHeaders(controlled, 'apiKey') })
+      const response = await fetch(`${controlled.url}/v1/catalogs`, {
+        headers: credentialHeaders(controlled, 'apiKey'),
+      })
       expect(response.status).toBe(503)
       const log = (await call('requestLog')).json.result as Json[]
       expect(log.map((entry) => entry.route)).toEqual(['GET /v1/catalogs'])

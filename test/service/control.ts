@@ -60,7 +60,8 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
       case 'catalogItem': {
         const item = itemOf(guid)
         guard(item.rec, patch)
-        if (patch.catalog_id !== undefined && patch.catalog_id !== item.rec.catalog_id) throw new ControlError('catalog_id cannot change')
+        if (patch.catalog_id !== undefined && patch.catalog_id !== item.rec.catalog_id)
+          throw new ControlError('catalog_id cannot change')
         Object.assign(item.rec, patch)
         store.touchItem(item, at)
         return clone(item.rec)
@@ -94,7 +95,8 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
           for (const item of group.catalog.items) {
             if (!(before in item.rec.pricing)) continue
             const pricing: Record<string, Price> = {}
-            for (const [name, price] of Object.entries(item.rec.pricing)) pricing[name === before ? group.rec.value : name] = price
+            for (const [name, price] of Object.entries(item.rec.pricing))
+              pricing[name === before ? group.rec.value : name] = price
             item.rec.pricing = pricing
             store.touchItem(item, at)
           }
@@ -110,7 +112,7 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
         store.invalidateCatalog(category.catalog)
         // Items carry Category/CategoryHierarchy, so the change reaches clients through the items' delta.
         const subtree = new Set<number>([category.rec.id])
-        for (let grew = true; grew; ) {
+        for (let grew = true; grew;) {
           grew = false
           for (const candidate of category.catalog.categories) {
             if (!subtree.has(candidate.rec.id) && subtree.has(candidate.rec.parent_category_id)) {
@@ -139,13 +141,25 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
     const catalog = catalogOf(catalogGuid)
     const leaves = leafCategories(catalog).filter((leaf) => !store.leafSpecs.get(leaf.rec.id)?.sizeGroup)
     const wanted = typeof fields.category_id === 'number' ? store.categoriesById.get(fields.category_id) : undefined
-    const leaf = wanted && wanted.catalog === catalog && store.leafSpecs.has(wanted.rec.id) ? wanted : leaves.length > 0 ? store.rng.pick(leaves) : undefined
+    const leaf =
+      wanted && wanted.catalog === catalog && store.leafSpecs.has(wanted.rec.id)
+        ? wanted
+        : leaves.length > 0
+          ? store.rng.pick(leaves)
+          : undefined
     if (!leaf) throw new ControlError(`catalog ${catalogGuid} has no category to insert into`)
     const at = store.nowIso()
     const [rec] = makeItems(store, store.rng, catalog, leaf, { created: at, updated: at }, 20)
     if (!rec) throw new ControlError('item generation failed')
-    if (fields.guid !== undefined && (typeof fields.guid !== 'string' || store.itemsByGuid.has(fields.guid))) throw new ControlError('guid must be a new string')
-    Object.assign(rec, { active: true }, fields, { id: rec.id, catalog_id: catalog.rec.id, created_at: at, updated_at: at, deleted_at: null })
+    if (fields.guid !== undefined && (typeof fields.guid !== 'string' || store.itemsByGuid.has(fields.guid)))
+      throw new ControlError('guid must be a new string')
+    Object.assign(rec, { active: true }, fields, {
+      id: rec.id,
+      catalog_id: catalog.rec.id,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    })
     return clone(store.addItem(catalog, rec).rec)
   }
 
@@ -153,19 +167,30 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
     const at = store.nowIso()
     const vendor = makeVendor(store, store.rng, at, at, 20)
     const { Bill_To: billTo, Ship_To: shipTo, ...rest } = fields
-    if (rest.guid !== undefined && (typeof rest.guid !== 'string' || store.vendorsByGuid.has(rest.guid))) throw new ControlError('guid must be a new string')
+    if (rest.guid !== undefined && (typeof rest.guid !== 'string' || store.vendorsByGuid.has(rest.guid)))
+      throw new ControlError('guid must be a new string')
     if (typeof rest.guid === 'string') {
       store.vendorsByGuid.delete(vendor.rec.guid)
       store.vendorsByGuid.set(rest.guid, vendor)
     }
-    Object.assign(vendor.rec, { active: true }, rest, { id: vendor.rec.id, created_at: at, updated_at: at, deleted_at: null })
+    Object.assign(vendor.rec, { active: true }, rest, {
+      id: vendor.rec.id,
+      created_at: at,
+      updated_at: at,
+      deleted_at: null,
+    })
     if (billTo && typeof billTo === 'object') Object.assign(vendor.billTo, billTo)
     if (shipTo && typeof shipTo === 'object') Object.assign(vendor.shipTo, shipTo)
     store.touchVendor(vendor, at)
     return clone(store.vendorObject(vendor))
   }
 
-  function drift(route: string, params: Record<string, string>, query: Query, rule: Extract<FaultRule, { type: 'drift' }>): void {
+  function drift(
+    route: string,
+    params: Record<string, string>,
+    query: Query,
+    rule: Extract<FaultRule, { type: 'drift' }>,
+  ): void {
     let limit: number
     let offset: number
     try {
@@ -215,7 +240,8 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
       if (!store.livePriceGroups(item.catalog).some((group) => group.rec.value === priceGroupName)) {
         throw new ControlError(`catalog ${item.catalog.rec.name} has no price group named '${priceGroupName}'`)
       }
-      if (price !== 'N/A' && !(typeof price === 'number' && Number.isFinite(price))) throw new ControlError("price must be a number or 'N/A'")
+      if (price !== 'N/A' && !(typeof price === 'number' && Number.isFinite(price)))
+        throw new ControlError("price must be a number or 'N/A'")
       item.rec.pricing = { ...item.rec.pricing, [priceGroupName]: price }
       store.touchItem(item)
     },
@@ -245,7 +271,8 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
     addFault: (rule) => faults.add(rule),
     removeFault: (id) => faults.remove(id),
     clearFaults: () => faults.clear(),
-    ordersByApiGuid: (apiGuid) => (store.ordersByApiGuid.get(apiGuid) ?? []).map((order) => clone(orderObject(store, order))),
+    ordersByApiGuid: (apiGuid) =>
+      (store.ordersByApiGuid.get(apiGuid) ?? []).map((order) => clone(orderObject(store, order))),
     requestLog: () => log.list(),
     clearRequestLog: () => log.clear(),
     inFlightOverlaps: () => inFlightOverlaps(log.list()),
@@ -271,20 +298,28 @@ function inFlightOverlaps(entries: RequestLogEntry[]): InFlightOverlap[] {
     if (key) byKey.set(key, [...(byKey.get(key) ?? []), entry])
   }
   const overlaps: InFlightOverlap[] = []
-  const side = (entry: RequestLogEntry) => ({ url: entry.url, startedMs: entry.startedMs, endedMs: entry.endedMs ?? null })
+  const side = (entry: RequestLogEntry) => ({
+    url: entry.url,
+    startedMs: entry.startedMs,
+    endedMs: entry.endedMs ?? null,
+  })
   for (const [key, list] of byKey) {
     list.sort((a, b) => a.startedMs - b.startedMs)
     for (let i = 0; i < list.length; i++) {
       for (let j = i + 1; j < list.length; j++) {
         const first = list[i]!
         const second = list[j]!
-        if (first.endedMs === undefined || second.startedMs < first.endedMs) overlaps.push({ key, first: side(first), second: side(second) })
+        if (first.endedMs === undefined || second.startedMs < first.endedMs)
+          overlaps.push({ key, first: side(first), second: side(second) })
       }
     }
   }
   return overlaps
 }
 
-export function newestFirst(a: { rec: { created_at: string; id: number } }, b: { rec: { created_at: string; id: number } }): number {
+export function newestFirst(
+  a: { rec: { created_at: string; id: number } },
+  b: { rec: { created_at: string; id: number } },
+): number {
   return a.rec.created_at < b.rec.created_at ? 1 : a.rec.created_at > b.rec.created_at ? -1 : b.rec.id - a.rec.id
 }

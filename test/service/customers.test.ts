@@ -11,10 +11,64 @@ afterAll(async () => {
   await service.close()
 })
 
-const vendorStrings = ['customer_internal_id', 'name', 'email', 'shipping_email', 'phone', 'cell', 'fax', 'address_line_one', 'address_line_two', 'city', 'state', 'postal_code', 'country', 'resale_tax_id', 'standing_po', 'notes', 'timezone']
-const vendorBooleans = ['active', 'tax_exempt', 'require_payment', 'is_ecomm_user', 'net_term_ecomm_user', 'require_po', 'hide_pricing']
-const vendorInts = ['id', 'supplier_id', 'parent_vendor_id', 'lock_catalog_id', 'price_group_id', 'payment_type_id', 'payment_term_id', 'currency_id', 'default_order_category_id', 'route_id', 'bill_to_id', 'ship_to_id']
-const addressStrings = ['name', 'company_name', 'address_line_one', 'address_line_two', 'address_line_three', 'city', 'state', 'postal_code', 'country', 'phone', 'fax', 'email', 'note', 'address_internal_id']
+const vendorStrings = [
+  'customer_internal_id',
+  'name',
+  'email',
+  'shipping_email',
+  'phone',
+  'cell',
+  'fax',
+  'address_line_one',
+  'address_line_two',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'resale_tax_id',
+  'standing_po',
+  'notes',
+  'timezone',
+]
+const vendorBooleans = [
+  'active',
+  'tax_exempt',
+  'require_payment',
+  'is_ecomm_user',
+  'net_term_ecomm_user',
+  'require_po',
+  'hide_pricing',
+]
+const vendorInts = [
+  'id',
+  'supplier_id',
+  'parent_vendor_id',
+  'lock_catalog_id',
+  'price_group_id',
+  'payment_type_id',
+  'payment_term_id',
+  'currency_id',
+  'default_order_category_id',
+  'route_id',
+  'bill_to_id',
+  'ship_to_id',
+]
+const addressStrings = [
+  'name',
+  'company_name',
+  'address_line_one',
+  'address_line_two',
+  'address_line_three',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone',
+  'fax',
+  'email',
+  'note',
+  'address_internal_id',
+]
 
 function expectVendor(vendor: Json): void {
   expect(vendor.guid).toMatch(UUID)
@@ -51,7 +105,9 @@ describe('GET /vendors', () => {
 
   it('the data has customers with price groups, require_po on some and a few inactive', async () => {
     const rows = (await get(service, '/vendors?limit=100')).json.vendors as Json[]
-    const groupIds = new Set(service.control.catalogs().flatMap((catalog) => (catalog.Price_Groups as Json[]).map((group) => group.id)))
+    const groupIds = new Set(
+      service.control.catalogs().flatMap((catalog) => (catalog.Price_Groups as Json[]).map((group) => group.id)),
+    )
     for (const row of rows) expect(groupIds.has(row.Vendor.price_group_id)).toBe(true)
     expect(rows.some((row) => row.Vendor.require_po)).toBe(true)
     expect(rows.some((row) => !row.Vendor.active)).toBe(true)
@@ -63,15 +119,18 @@ describe('GET /vendors', () => {
     const rows = (await get(service, '/vendors?limit=100')).json.vendors as Json[]
     const sample = rows[4]
     const fragment = (sample.Vendor.name as string).split(' ')[0]?.toUpperCase() ?? ''
-    const byName = (await get(service, `/vendors?limit=100&name=${encodeURIComponent(fragment)}`)).json.vendors as Json[]
+    const byName = (await get(service, `/vendors?limit=100&name=${encodeURIComponent(fragment)}`)).json
+      .vendors as Json[]
     expect(byName.length).toBeGreaterThan(0)
     for (const row of byName) expect((row.Vendor.name as string).toUpperCase()).toContain(fragment)
-    const byCategory = (await get(service, `/vendors?limit=100&category=${encodeURIComponent(sample.category)}`)).json.vendors as Json[]
+    const byCategory = (await get(service, `/vendors?limit=100&category=${encodeURIComponent(sample.category)}`)).json
+      .vendors as Json[]
     expect(byCategory.map((row) => row.guid)).toContain(sample.guid)
     for (const row of byCategory) expect(row.category).toBe(sample.category)
     const licensed = rows.find((row) => row.state_license !== '')
     if (licensed) {
-      const byLicense = (await get(service, `/vendors?state_license=${encodeURIComponent(licensed.state_license)}`)).json.vendors as Json[]
+      const byLicense = (await get(service, `/vendors?state_license=${encodeURIComponent(licensed.state_license)}`))
+        .json.vendors as Json[]
       expect(byLicense.map((row) => row.guid)).toEqual([licensed.guid])
     }
     const inactive = rows.filter((row) => !row.Vendor.active).length
@@ -83,7 +142,9 @@ describe('GET /vendors', () => {
   })
 
   it('orders rows by order_by and order_dir', async () => {
-    const names = ((await get(service, '/vendors?limit=100&order_by=name&order_dir=desc')).json.vendors as Json[]).map((row) => row.Vendor.name as string)
+    const names = ((await get(service, '/vendors?limit=100&order_by=name&order_dir=desc')).json.vendors as Json[]).map(
+      (row) => row.Vendor.name as string,
+    )
     expect(names).toEqual([...names].sort((a, b) => b.localeCompare(a, 'en', { sensitivity: 'base' })))
     expect((await get(service, '/vendors?order_by=password')).status).toBe(400)
     expect((await get(service, '/vendors?order_dir=sideways')).status).toBe(400)
@@ -114,9 +175,29 @@ describe('GET /v1/vendors/{vendorGuid}', () => {
 
 describe('POST /vendors', () => {
   const input = {
-    newVendor: { name: 'Fernwood Provisions', email: 'Orders@FernwoodProvisions.example', phone: '(503) 555-0199', customer_internal_id: 'FW-1' },
-    newVendorBillTo: { name: 'Accounts Payable', address_line_one: 'PO Box 42', city: 'Portland', state: 'OR', postal_code: '97201', country: 'US' },
-    newVendorShipTo: { name: 'Kitchen', company_name: 'Fernwood Provisions', address_line_one: '12 Alder St', city: 'Portland', state: 'OR', postal_code: '97204', country: 'US' },
+    newVendor: {
+      name: 'Fernwood Provisions',
+      email: 'Orders@FernwoodProvisions.example',
+      phone: '(503) 555-0199',
+      customer_internal_id: 'FW-1',
+    },
+    newVendorBillTo: {
+      name: 'Accounts Payable',
+      address_line_one: 'PO Box 42',
+      city: 'Portland',
+      state: 'OR',
+      postal_code: '97201',
+      country: 'US',
+    },
+    newVendorShipTo: {
+      name: 'Kitchen',
+      company_name: 'Fernwood Provisions',
+      address_line_one: '12 Alder St',
+      city: 'Portland',
+      state: 'OR',
+      postal_code: '97204',
+      country: 'US',
+    },
     newVendorContact: { name: 'Ines Alvarez', email: 'ines@fernwoodprovisions.example' },
     newVendorNote: 'Met at the spring food show.',
   }
@@ -139,12 +220,17 @@ describe('POST /vendors', () => {
   })
 
   it('is idempotent on supplier + newVendor.email', async () => {
-    const again = { ...input, newVendor: { ...input.newVendor, name: 'Fernwood Provisions (dup)', email: 'orders@fernwoodprovisions.example' } }
+    const again = {
+      ...input,
+      newVendor: { ...input.newVendor, name: 'Fernwood Provisions (dup)', email: 'orders@fernwoodprovisions.example' },
+    }
     const first = await post(service, '/vendors', again, { as: 'session' })
     const second = await post(service, '/vendors', again, { as: 'session' })
     expect(second.json).toEqual(first.json)
     expect(first.json.vendor.name).toBe('Fernwood Provisions')
-    const matching = (service.control.customers() as Json[]).filter((customer) => (customer.email as string).toLowerCase() === 'orders@fernwoodprovisions.example')
+    const matching = (service.control.customers() as Json[]).filter(
+      (customer) => (customer.email as string).toLowerCase() === 'orders@fernwoodprovisions.example',
+    )
     expect(matching).toHaveLength(1)
   })
 
@@ -153,7 +239,10 @@ describe('POST /vendors', () => {
       const reply = await post(service, '/vendors', body, { as: 'session' })
       expect(reply.status).toBe(400)
       expect(reply.json.code).toBe('RECONCILE_ERRORS')
-      expect(reply.json.errors[0]).toMatchObject({ type: 'INVALID_REQUEST', field: expect.stringMatching(/^newVendor/) })
+      expect(reply.json.errors[0]).toMatchObject({
+        type: 'INVALID_REQUEST',
+        field: expect.stringMatching(/^newVendor/),
+      })
     }
   })
 })

@@ -46,7 +46,21 @@ const newVendorParts = {
 const newVendorSchema = z.looseObject(newVendorParts)
 export type NewVendorInput = z.infer<typeof newVendorSchema>
 
-const addressKeys = ['name', 'company_name', 'address_line_one', 'address_line_two', 'address_line_three', 'city', 'state', 'postal_code', 'country', 'phone', 'fax', 'email', 'note'] as const
+const addressKeys = [
+  'name',
+  'company_name',
+  'address_line_one',
+  'address_line_two',
+  'address_line_three',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone',
+  'fax',
+  'email',
+  'note',
+] as const
 
 function ref(record: { id: number; guid: string } | undefined | null): EntityRef | null {
   return record ? { id: record.id, guid: record.guid } : null
@@ -74,8 +88,23 @@ export function vendorRefs(vendor: VendorEntry): OrderRefs {
 
 /** Vendor fields a VendorInput may also carry ("further fields not shown"): same name, same primitive type. */
 const settableVendorFields = new Set<string>([
-  'shipping_email', 'cell', 'fax', 'address_line_one', 'address_line_two', 'city', 'state', 'postal_code', 'country',
-  'tax_exempt', 'require_payment', 'require_po', 'hide_pricing', 'resale_tax_id', 'standing_po', 'notes', 'timezone',
+  'shipping_email',
+  'cell',
+  'fax',
+  'address_line_one',
+  'address_line_two',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'tax_exempt',
+  'require_payment',
+  'require_po',
+  'hide_pricing',
+  'resale_tax_id',
+  'standing_po',
+  'notes',
+  'timezone',
 ])
 
 export function parseNewVendor(body: unknown): NewVendorInput {
@@ -88,7 +117,10 @@ export function parseNewVendor(body: unknown): NewVendorInput {
  * Creates the customer, or returns the live customer with the same email (case-insensitive) and
  * its existing references. Must run without awaiting, so concurrent retries cannot both create.
  */
-export function createVendor(store: Store, input: NewVendorInput): { vendor: VendorEntry; refs: OrderRefs; created: boolean } {
+export function createVendor(
+  store: Store,
+  input: NewVendorInput,
+): { vendor: VendorEntry; refs: OrderRefs; created: boolean } {
   const email = input.newVendor.email?.trim() ?? ''
   const existing = email ? store.vendorByEmail(email) : undefined
   if (existing) return { vendor: existing, refs: vendorRefs(existing), created: false }
@@ -100,9 +132,19 @@ export function createVendor(store: Store, input: NewVendorInput): { vendor: Ven
   const mainGroup = firstCatalog ? store.livePriceGroups(firstCatalog).find((group) => group.rec.is_main) : undefined
   const shipInput = input.newVendorShipTo ?? input.newVendorBillTo
   const billInput = input.newVendorBillTo ?? input.newVendorShipTo
-  const shipTo = makeAddress(store, rng, { vendor_id: id, name: input.newVendor.name, company_name: input.newVendor.name, is_vendor_main_ship_to: true }, at)
+  const shipTo = makeAddress(
+    store,
+    rng,
+    { vendor_id: id, name: input.newVendor.name, company_name: input.newVendor.name, is_vendor_main_ship_to: true },
+    at,
+  )
   applyAddress(shipTo, shipInput)
-  const billTo = makeAddress(store, rng, { vendor_id: id, name: input.newVendor.name, company_name: input.newVendor.name }, at)
+  const billTo = makeAddress(
+    store,
+    rng,
+    { vendor_id: id, name: input.newVendor.name, company_name: input.newVendor.name },
+    at,
+  )
   applyAddress(billTo, billInput)
   const rec: VendorRec = {
     id,
@@ -156,15 +198,38 @@ export function createVendor(store: Store, input: NewVendorInput): { vendor: Ven
   const contactName = input.newVendorContact?.name ?? ''
   const contactEmail = input.newVendorContact?.email ?? ''
   if (contactName || contactEmail) {
-    contacts.push({ id: store.id('contact'), guid: rng.uuid(), vendor_id: id, name: contactName, email: contactEmail, created_at: at })
+    contacts.push({
+      id: store.id('contact'),
+      guid: rng.uuid(),
+      vendor_id: id,
+      name: contactName,
+      email: contactEmail,
+      created_at: at,
+    })
   }
   const notes = []
-  if (input.newVendorNote) notes.push({ id: store.id('note'), guid: rng.uuid(), vendor_id: id, note: input.newVendorNote, created_at: at })
+  if (input.newVendorNote)
+    notes.push({ id: store.id('note'), guid: rng.uuid(), vendor_id: id, note: input.newVendorNote, created_at: at })
   const connection = {
-    id: store.id('connection'), guid: rng.uuid(), supplier_id: store.supplier.id, vendor_id: id, category: '', state_license: '',
-    token_options: {}, created_at: at,
+    id: store.id('connection'),
+    guid: rng.uuid(),
+    supplier_id: store.supplier.id,
+    vendor_id: id,
+    category: '',
+    state_license: '',
+    token_options: {},
+    created_at: at,
   }
-  const vendor = store.addVendor({ rec, billTo, shipTo, connection, contacts, notes, shippingDetails: [], shippingAccounts: [] })
+  const vendor = store.addVendor({
+    rec,
+    billTo,
+    shipTo,
+    connection,
+    contacts,
+    notes,
+    shippingDetails: [],
+    shippingAccounts: [],
+  })
   return { vendor, refs: vendorRefs(vendor), created: true }
 }
 
@@ -182,11 +247,13 @@ const updateSchema = z.looseObject({
 export function updateVendor(store: Store, vendor: VendorEntry, body: unknown): void {
   const input = parseBody(updateSchema, body)
   const clash = store.vendorByEmail(input.email)
-  if (clash && clash !== vendor) throw new HttpError(400, `Another customer already uses ${input.email}`, 'EMAIL_IN_USE')
+  if (clash && clash !== vendor)
+    throw new HttpError(400, `Another customer already uses ${input.email}`, 'EMAIL_IN_USE')
   const groupId = input.options?.price_group_id
   if (typeof groupId === 'number') {
     const group = store.priceGroupsById.get(groupId)
-    if (!group || group.rec.deleted_at !== null) throw new HttpError(400, `Unknown price group ${groupId}`, 'VALIDATION_ERROR')
+    if (!group || group.rec.deleted_at !== null)
+      throw new HttpError(400, `Unknown price group ${groupId}`, 'VALIDATION_ERROR')
   }
   const at = store.nowIso()
   vendor.rec.name = input.name
@@ -201,7 +268,8 @@ export function updateVendor(store: Store, vendor: VendorEntry, body: unknown): 
   }
   if (typeof groupId === 'number') vendor.rec.price_group_id = groupId
   if (typeof input.options?.require_po === 'boolean') vendor.rec.require_po = input.options.require_po
-  if (input.tokenOptions) vendor.connection.token_options = { ...vendor.connection.token_options, ...input.tokenOptions }
+  if (input.tokenOptions)
+    vendor.connection.token_options = { ...vendor.connection.token_options, ...input.tokenOptions }
   if (input.shippingDetails) vendor.shippingDetails = input.shippingDetails
   if (input.shippingAccounts) vendor.shippingAccounts = input.shippingAccounts
   store.touchVendor(vendor, at)

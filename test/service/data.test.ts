@@ -6,7 +6,10 @@ import { startService } from './index'
 import type { RunningService } from './types'
 import { get, type Json } from './helpers'
 
-async function withService<T>(options: Parameters<typeof startService>[0], use: (service: RunningService) => Promise<T> | T): Promise<T> {
+async function withService<T>(
+  options: Parameters<typeof startService>[0],
+  use: (service: RunningService) => Promise<T> | T,
+): Promise<T> {
   const service = await startService(options)
   try {
     return await use(service)
@@ -20,7 +23,9 @@ function fingerprint(service: RunningService): unknown {
   return {
     credentials: service.credentials.apiKey,
     catalogs: service.control.catalogs().map((row) => [row.guid, row.name]),
-    items: service.control.catalogItems(String(catalog?.guid)).map((row) => [row.guid, row.sku, row.name, row.pricing, row.qty_on_hand]),
+    items: service.control
+      .catalogItems(String(catalog?.guid))
+      .map((row) => [row.guid, row.sku, row.name, row.pricing, row.qty_on_hand]),
     customers: service.control.customers().map((row) => [row.guid, row.name, row.email, row.price_group_id]),
     orders: service.control.orders().map((row) => [row.guid, row.name, row.order_state_id, row.grand_total]),
   }
@@ -62,7 +67,9 @@ describe('seeded data', () => {
 
   it("a numeric size sets the number of items; 'bench' is 100,000 items and 20,000 customers", async () => {
     await withService({ size: 1000 }, (service) => {
-      const items = service.control.catalogs().reduce((sum, catalog) => sum + service.control.catalogItems(String(catalog.guid)).length, 0)
+      const items = service.control
+        .catalogs()
+        .reduce((sum, catalog) => sum + service.control.catalogItems(String(catalog.guid)).length, 0)
       expect(items).toBe(1000)
     })
     expect(sizeProfile('bench')).toMatchObject({ items: 100_000, customers: 20_000 })
@@ -72,7 +79,9 @@ describe('seeded data', () => {
     await withService({ size: 'tiny' }, (service) => {
       const now = service.control.now().getTime()
       const stamps = [
-        ...service.control.catalogItems(String(service.control.catalogs()[0]?.guid)).flatMap((row) => [row.created_at, row.updated_at]),
+        ...service.control
+          .catalogItems(String(service.control.catalogs()[0]?.guid))
+          .flatMap((row) => [row.created_at, row.updated_at]),
         ...service.control.customers().flatMap((row) => [row.created_at, row.updated_at]),
         ...service.control.orders().flatMap((row) => [row.created_at, row.updated_at]),
       ] as string[]
@@ -128,7 +137,10 @@ describe('families and accounts', () => {
     await withService({ size: 'tiny' }, (service) => {
       const customers = service.control.customers() as Json[]
       const over = customers.filter((customer) => customer.open_balance > customer.credit_limit)
-      const near = customers.filter((customer) => customer.open_balance <= customer.credit_limit && customer.open_balance >= customer.credit_limit * 0.9)
+      const near = customers.filter(
+        (customer) =>
+          customer.open_balance <= customer.credit_limit && customer.open_balance >= customer.credit_limit * 0.9,
+      )
       expect(over.length).toBeGreaterThan(0)
       expect(near.length).toBeGreaterThan(0)
       expect(customers.filter((customer) => customer.standing_po).length).toBeGreaterThan(0)

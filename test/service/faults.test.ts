@@ -27,10 +27,17 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 /** undici.request surfaces a dropped connection as a rejected promise, without fetch's retries. */
-async function raw(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+async function raw(
+  path: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   const response = await request(service.url + path, {
     method: init.method ?? 'GET',
-    headers: { ...credentialHeaders(service, 'apiKey'), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+    headers: {
+      ...credentialHeaders(service, 'apiKey'),
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...init.headers,
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     reset: true,
   })
@@ -57,14 +64,18 @@ describe('faults', () => {
     const [row] = orderableItems(service, first.guid)
     const body = orderBody(first, [{ item: row, qty: 1 }])
     let answered = false
-    const pending = post(service, '/v1/orderWithItems', body, { headers: { vendorGuid: openCustomer(service).guid } }).finally(() => (answered = true))
+    const pending = post(service, '/v1/orderWithItems', body, {
+      headers: { vendorGuid: openCustomer(service).guid },
+    }).finally(() => (answered = true))
     // Committed first, answered later: the order is there while the reply is still held back.
     await until(() => service.control.ordersByApiGuid(body.order.api_guid).length > 0)
     expect(answered).toBe(false)
     expect(service.control.ordersByApiGuid(body.order.api_guid)).toHaveLength(1)
     const reply = await pending
     expect(reply.status).toBe(200)
-    expect(() => service.control.addFault({ route: '*', type: 'latency', ms: 1, phase: 'later' as 'reply' })).toThrow(/phase/)
+    expect(() => service.control.addFault({ route: '*', type: 'latency', ms: 1, phase: 'later' as 'reply' })).toThrow(
+      /phase/,
+    )
   })
 
   it('status faults answer with any code, body, content type and headers', async () => {
@@ -72,13 +83,27 @@ describe('faults', () => {
     const plain = await get(service, itemsPath)
     expect(plain.status).toBe(503)
     expect(plain.json).toEqual({ message: 'Injected fault: HTTP 503', code: 'INJECTED_FAULT' })
-    service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, body: '<html>Bad Gateway</html>', contentType: 'text/html', headers: { 'x-proxy': 'edge-1' }, times: 1 })
+    service.control.addFault({
+      route: ITEMS_ROUTE,
+      type: 'status',
+      status: 502,
+      body: '<html>Bad Gateway</html>',
+      contentType: 'text/html',
+      headers: { 'x-proxy': 'edge-1' },
+      times: 1,
+    })
     const html = await get(service, itemsPath)
     expect(html.status).toBe(502)
     expect(html.headers.get('content-type')).toMatch(/^text\/html/)
     expect(html.headers.get('x-proxy')).toBe('edge-1')
     expect(html.text).toBe('<html>Bad Gateway</html>')
-    service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 500, body: { message: 'boom', error: 'db down' }, times: 1 })
+    service.control.addFault({
+      route: ITEMS_ROUTE,
+      type: 'status',
+      status: 500,
+      body: { message: 'boom', error: 'db down' },
+      times: 1,
+    })
     expect((await get(service, itemsPath)).json).toEqual({ message: 'boom', error: 'db down' })
     expect((await get(service, itemsPath)).status).toBe(200)
   })
@@ -90,13 +115,30 @@ describe('faults', () => {
     expect(spaced.status).toBe(502)
     expect(spaced.headers['content-type']).toMatch(/^text\/plain/)
     expect(spaced.body).toContain(`x-apiKey ${apiKey} x-apiSecret ${apiSecret}`)
-    service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'colon', body: 'Bad Gateway', times: 1 })
+    service.control.addFault({
+      route: ITEMS_ROUTE,
+      type: 'status',
+      status: 502,
+      echoHeaders: 'colon',
+      body: 'Bad Gateway',
+      times: 1,
+    })
     const colon = await raw(itemsPath)
     expect(colon.body.split('\n')).toEqual(expect.arrayContaining(['Bad Gateway', `x-apiSecret: ${apiSecret}`]))
     service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'equals', times: 1 })
     expect((await raw(itemsPath)).body).toContain(`x-apiSecret=${apiSecret}`)
-    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'tabs' as 'space' })).toThrow(/echoHeaders/)
-    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'space', body: { message: 'x' } })).toThrow(/text body/)
+    expect(() =>
+      service.control.addFault({ route: ITEMS_ROUTE, type: 'status', status: 502, echoHeaders: 'tabs' as 'space' }),
+    ).toThrow(/echoHeaders/)
+    expect(() =>
+      service.control.addFault({
+        route: ITEMS_ROUTE,
+        type: 'status',
+        status: 502,
+        echoHeaders: 'space',
+        body: { message: 'x' },
+      }),
+    ).toThrow(/text body/)
   })
 
   it('rateLimit answers 429 with Retry-After', async () => {
@@ -113,9 +155,14 @@ describe('faults', () => {
     const { first } = catalogs(service)
     const [row] = orderableItems(service, first.guid)
     const body = orderBody(first, [{ item: row, qty: 1 }])
-    await expect(raw('/v1/orderWithItems', { method: 'POST', body, headers: { vendorGuid: openCustomer(service).guid } })).rejects.toThrow()
+    await expect(
+      raw('/v1/orderWithItems', { method: 'POST', body, headers: { vendorGuid: openCustomer(service).guid } }),
+    ).rejects.toThrow()
     expect(service.control.ordersByApiGuid(body.order.api_guid)).toHaveLength(0)
-    const [entry] = service.control.requestLog().filter((logged) => logged.route === 'POST /v1/orderWithItems').slice(-1)
+    const [entry] = service.control
+      .requestLog()
+      .filter((logged) => logged.route === 'POST /v1/orderWithItems')
+      .slice(-1)
     expect(entry?.status).toBe(0)
   })
 
@@ -125,7 +172,9 @@ describe('faults', () => {
     const [row] = orderableItems(service, first.guid)
     const customer = openCustomer(service)
     const body = orderBody(first, [{ item: row, qty: 1 }])
-    await expect(raw('/v1/orderWithItems', { method: 'POST', body, headers: { vendorGuid: customer.guid } })).rejects.toThrow()
+    await expect(
+      raw('/v1/orderWithItems', { method: 'POST', body, headers: { vendorGuid: customer.guid } }),
+    ).rejects.toThrow()
     const committed = service.control.ordersByApiGuid(body.order.api_guid)
     expect(committed).toHaveLength(1)
     const retry = await raw('/v1/orderWithItems', { method: 'POST', body, headers: { vendorGuid: customer.guid } })
@@ -153,7 +202,9 @@ describe('faults', () => {
   })
 
   it('a fault rule naming an unknown route is rejected', () => {
-    expect(() => service.control.addFault({ route: 'GET /v1/catalog/:guid/items', type: 'latency', ms: 1 })).toThrow(/unknown route/)
+    expect(() => service.control.addFault({ route: 'GET /v1/catalog/:guid/items', type: 'latency', ms: 1 })).toThrow(
+      /unknown route/,
+    )
   })
 
   it('drift inserts rows into the listed set between page requests', async () => {
@@ -204,13 +255,19 @@ describe('faults', () => {
     service.control.clearRequestLog()
     service.control.addFault({ route: ITEMS_ROUTE, type: 'ignoreOffset', times: 2 })
     const third = await get(service, `${itemsPath}?limit=20&offset=2`)
-    expect(third.json.catalog_items.map((row: Json) => row.guid)).toEqual(first.json.catalog_items.map((row: Json) => row.guid))
+    expect(third.json.catalog_items.map((row: Json) => row.guid)).toEqual(
+      first.json.catalog_items.map((row: Json) => row.guid),
+    )
     expect(third.json.hasMoreItems).toBe(true)
     expect(third.json.totalCatalogItems).toBe(first.json.totalCatalogItems)
-    expect((await get(service, `${itemsPath}?limit=20&offset=1`)).json.catalog_items[0].guid).toBe(first.json.catalog_items[0].guid)
+    expect((await get(service, `${itemsPath}?limit=20&offset=1`)).json.catalog_items[0].guid).toBe(
+      first.json.catalog_items[0].guid,
+    )
     expect(service.control.requestLog().map((entry) => entry.query.offset)).toEqual(['2', '1'])
     // Retired after two: the next page is the real one.
-    expect((await get(service, `${itemsPath}?limit=20&offset=1`)).json.catalog_items[0].guid).not.toBe(first.json.catalog_items[0].guid)
+    expect((await get(service, `${itemsPath}?limit=20&offset=1`)).json.catalog_items[0].guid).not.toBe(
+      first.json.catalog_items[0].guid,
+    )
   })
 
   it('falseTotal replaces the listing count only: rows, hasMoreItems and the records stay true', async () => {
@@ -230,7 +287,10 @@ describe('faults', () => {
   })
 
   it('faults given to startService apply from the first request', async () => {
-    const faulty = await startService({ size: 'tiny', faults: [{ route: 'GET /v1/catalogs', type: 'status', status: 503, times: 1 }] })
+    const faulty = await startService({
+      size: 'tiny',
+      faults: [{ route: 'GET /v1/catalogs', type: 'status', status: 503, times: 1 }],
+    })
     try {
       expect((await get(faulty, '/v1/catalogs')).status).toBe(503)
       expect((await get(faulty, '/v1/catalogs')).status).toBe(200)

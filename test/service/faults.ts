@@ -24,47 +24,63 @@ export class FaultEngine {
   }
 
   add(rule: FaultRule): string {
-    if (typeof rule !== 'object' || rule === null || typeof rule.route !== 'string') throw new ControlError('a fault rule needs a route')
+    if (typeof rule !== 'object' || rule === null || typeof rule.route !== 'string')
+      throw new ControlError('a fault rule needs a route')
     if (rule.route !== '*' && this.knownRoutes.size > 0 && !this.knownRoutes.has(rule.route)) {
-      throw new ControlError(`unknown route '${rule.route}'; use '*' or one of: ${[...this.knownRoutes].sort().join(', ')}`)
+      throw new ControlError(
+        `unknown route '${rule.route}'; use '*' or one of: ${[...this.knownRoutes].sort().join(', ')}`,
+      )
     }
     switch (rule.type) {
       case 'latency':
         if (!(rule.ms >= 0)) throw new ControlError('latency needs ms >= 0')
-        if (rule.phase !== undefined && rule.phase !== 'request' && rule.phase !== 'reply') throw new ControlError("latency's phase is 'request' or 'reply'")
+        if (rule.phase !== undefined && rule.phase !== 'request' && rule.phase !== 'reply')
+          throw new ControlError("latency's phase is 'request' or 'reply'")
         break
       case 'status':
-        if (!Number.isInteger(rule.status) || rule.status < 100 || rule.status > 599) throw new ControlError('status needs an HTTP status code')
-        if (rule.echoHeaders !== undefined && !headerEchoes.includes(rule.echoHeaders)) throw new ControlError(`status's echoHeaders is one of: ${headerEchoes.join(', ')}`)
-        if (rule.echoHeaders !== undefined && rule.body !== undefined && typeof rule.body !== 'string') throw new ControlError('status with echoHeaders takes a text body (the page before the headers)')
+        if (!Number.isInteger(rule.status) || rule.status < 100 || rule.status > 599)
+          throw new ControlError('status needs an HTTP status code')
+        if (rule.echoHeaders !== undefined && !headerEchoes.includes(rule.echoHeaders))
+          throw new ControlError(`status's echoHeaders is one of: ${headerEchoes.join(', ')}`)
+        if (rule.echoHeaders !== undefined && rule.body !== undefined && typeof rule.body !== 'string')
+          throw new ControlError('status with echoHeaders takes a text body (the page before the headers)')
         break
       case 'rateLimit':
         if (!(rule.retryAfterSeconds >= 0)) throw new ControlError('rateLimit needs retryAfterSeconds >= 0')
         break
       case 'drift':
-        if (!((rule.insert ?? 0) > 0 || (rule.remove ?? 0) > 0)) throw new ControlError('drift needs insert or remove > 0')
+        if (!((rule.insert ?? 0) > 0 || (rule.remove ?? 0) > 0))
+          throw new ControlError('drift needs insert or remove > 0')
         break
       case 'destroySocket':
       case 'commitThenDrop':
       case 'ignoreOffset':
         break
       case 'falseTotal':
-        if (!(Number.isInteger(rule.total) && rule.total >= 0)) throw new ControlError('falseTotal needs total, an integer >= 0')
+        if (!(Number.isInteger(rule.total) && rule.total >= 0))
+          throw new ControlError('falseTotal needs total, an integer >= 0')
         break
       case 'trickle':
-        if (rule.bytesPerTick !== undefined && !(Number.isInteger(rule.bytesPerTick) && rule.bytesPerTick >= 1)) throw new ControlError('trickle needs bytesPerTick, an integer >= 1')
-        if (rule.intervalMs !== undefined && !(Number.isFinite(rule.intervalMs) && rule.intervalMs >= 0)) throw new ControlError('trickle needs intervalMs >= 0')
+        if (rule.bytesPerTick !== undefined && !(Number.isInteger(rule.bytesPerTick) && rule.bytesPerTick >= 1))
+          throw new ControlError('trickle needs bytesPerTick, an integer >= 1')
+        if (rule.intervalMs !== undefined && !(Number.isFinite(rule.intervalMs) && rule.intervalMs >= 0))
+          throw new ControlError('trickle needs intervalMs >= 0')
         break
       case 'oversized':
-        if (!(Number.isInteger(rule.bytes) && rule.bytes >= 0)) throw new ControlError('oversized needs bytes, an integer >= 0')
-        if (rule.valid !== undefined && typeof rule.valid !== 'boolean') throw new ControlError("oversized's valid is true or false")
-        if (rule.contentLength !== undefined && typeof rule.contentLength !== 'boolean') throw new ControlError("oversized's contentLength is true or false")
+        if (!(Number.isInteger(rule.bytes) && rule.bytes >= 0))
+          throw new ControlError('oversized needs bytes, an integer >= 0')
+        if (rule.valid !== undefined && typeof rule.valid !== 'boolean')
+          throw new ControlError("oversized's valid is true or false")
+        if (rule.contentLength !== undefined && typeof rule.contentLength !== 'boolean')
+          throw new ControlError("oversized's contentLength is true or false")
         break
       case 'truncate':
-        if (!(Number.isInteger(rule.bytes) && rule.bytes >= 0)) throw new ControlError('truncate needs bytes, an integer >= 0')
+        if (!(Number.isInteger(rule.bytes) && rule.bytes >= 0))
+          throw new ControlError('truncate needs bytes, an integer >= 0')
         break
       case 'futureClock':
-        if (rule.offsetMs !== undefined && !Number.isFinite(rule.offsetMs)) throw new ControlError('futureClock needs offsetMs, a number of milliseconds')
+        if (rule.offsetMs !== undefined && !Number.isFinite(rule.offsetMs))
+          throw new ControlError('futureClock needs offsetMs, a number of milliseconds')
         break
       case 'badPricing': {
         const values = rule.values ?? []
@@ -75,8 +91,10 @@ export class FaultEngine {
         if (!Array.isArray(keys) || keys.some((key) => !allBadPriceKeys.includes(key))) {
           throw new ControlError(`badPricing's keys are some of: ${allBadPriceKeys.join(', ')}`)
         }
-        if (rule.values !== undefined && rule.keys !== undefined && values.length === 0 && keys.length === 0) throw new ControlError('badPricing needs a value or a key to inject')
-        if (rule.priceGroup !== undefined && typeof rule.priceGroup !== 'string') throw new ControlError("badPricing's priceGroup is a price group name")
+        if (rule.values !== undefined && rule.keys !== undefined && values.length === 0 && keys.length === 0)
+          throw new ControlError('badPricing needs a value or a key to inject')
+        if (rule.priceGroup !== undefined && typeof rule.priceGroup !== 'string')
+          throw new ControlError("badPricing's priceGroup is a price group name")
         break
       }
       default:

@@ -7,8 +7,26 @@
 import type { ServiceSize } from './types'
 import { Rng, round2 } from './prng'
 import { ORDER_STATES, STATE, type CatalogItemRec, type Price, type UserRec } from './model'
-import { makeAddress, type CatalogEntry, type CategoryEntry, type ItemEntry, type OrderEntry, type Store, type VendorEntry } from './store'
-import { catalogSpecs, cities, customerKinds, customerPrefixes, firstNames, lastNames, sellingPoints, streets, type LeafSpec } from './words'
+import {
+  makeAddress,
+  type CatalogEntry,
+  type CategoryEntry,
+  type ItemEntry,
+  type OrderEntry,
+  type Store,
+  type VendorEntry,
+} from './store'
+import {
+  catalogSpecs,
+  cities,
+  customerKinds,
+  customerPrefixes,
+  firstNames,
+  lastNames,
+  sellingPoints,
+  streets,
+  type LeafSpec,
+} from './words'
 import { computeTotals, pricedLine } from './orders'
 
 const DAY = 86_400_000
@@ -33,7 +51,10 @@ function iso(ms: number): string {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '')
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '')
 }
 
 /** A 12-digit UPC-A with a valid check digit. */
@@ -45,7 +66,9 @@ function upc(rng: Rng): string {
 }
 
 function areaCode(state: string): string {
-  return ({ OR: '503', WA: '206', ID: '208', MT: '406', CA: '916', NV: '775' } as Record<string, string>)[state] ?? '555'
+  return (
+    ({ OR: '503', WA: '206', ID: '208', MT: '406', CA: '916', NV: '775' } as Record<string, string>)[state] ?? '555'
+  )
 }
 
 function phone(rng: Rng, state: string): string {
@@ -61,7 +84,13 @@ export function leafCategories(catalog: CatalogEntry): CategoryEntry[] {
   return catalog.categories.filter((category) => !parents.has(category.rec.id) && category.rec.deleted_at === null)
 }
 
-function pricingFor(store: Store, catalog: CatalogEntry, base: number, rng: Rng, forceNotOffered: boolean): Record<string, Price> {
+function pricingFor(
+  store: Store,
+  catalog: CatalogEntry,
+  base: number,
+  rng: Rng,
+  forceNotOffered: boolean,
+): Record<string, Price> {
   const pricing: Record<string, Price> = {}
   for (const group of store.livePriceGroups(catalog)) {
     const notOffered = !group.rec.is_main && (forceNotOffered || rng.chance(0.05))
@@ -80,7 +109,14 @@ export interface ItemTimes {
  * forces the rarer shapes at fixed positions, so even the tiny data set has a short item, a
  * backorderable one, an inactive one, an 'N/A' price, qty breaks and a minimum order quantity.
  */
-export function makeItems(store: Store, rng: Rng, catalog: CatalogEntry, leaf: CategoryEntry, times: ItemTimes, slot: number): CatalogItemRec[] {
+export function makeItems(
+  store: Store,
+  rng: Rng,
+  catalog: CatalogEntry,
+  leaf: CategoryEntry,
+  times: ItemTimes,
+  slot: number,
+): CatalogItemRec[] {
   const spec = store.leafSpecs.get(leaf.rec.id)
   if (!spec) throw new Error(`category ${leaf.rec.id} has no vocabulary`)
   const brand = rng.pick(spec.brands)
@@ -169,7 +205,15 @@ export function makeItems(store: Store, rng: Rng, catalog: CatalogEntry, leaf: C
     } as CatalogItemRec
   }
   if (!spec.sizeGroup) return [single({})]
-  const parent = single({ is_product_group: true, product_group_type: 'Size', product_group_display_style: 'dropdown', group_title: name, has_inventory: false, qty_on_hand: 0, reserved_qty_on_hand: 0 })
+  const parent = single({
+    is_product_group: true,
+    product_group_type: 'Size',
+    product_group_display_style: 'dropdown',
+    group_title: name,
+    has_inventory: false,
+    qty_on_hand: 0,
+    reserved_qty_on_hand: 0,
+  })
   const children = spec.sizeGroup.map((groupSize, index) =>
     single({
       name: `${name}, Size ${groupSize}`,
@@ -198,7 +242,6 @@ function customerName(store: Store, rng: Rng, suffix: string): string {
   return seen === 1 ? base : `${base} #${seen}`
 }
 
-
 /**
  * A seeded or inserted customer with its addresses and connection row. `slot` forces the rarer
  * shapes (inactive, require_po, locked to the second catalog, tax exempt) at fixed positions.
@@ -222,21 +265,53 @@ export function makeVendor(store: Store, rng: Rng, created: string, updated: str
   const group = rng.pick(weighted)
   const requirePo = slot === 5 || (slot > 10 && rng.chance(0.18))
   const creditLimit = rng.pick([2500, 5000, 10000, 25000])
-  const shipTo = makeAddress(store, rng, {
-    vendor_id: id, name: contactName, company_name: name, address_line_one: street, city: place.city, state: place.state,
-    postal_code: postal, phone: phone(rng, place.state), email: `receiving@${domain}`, is_vendor_main_ship_to: true,
-    verified: rng.chance(0.8), lat: round2(place.lat + (rng.next() - 0.5) / 5), lng: round2(place.lng + (rng.next() - 0.5) / 5),
-    address_internal_id: `ST-${id}`, note: rng.chance(0.2) ? 'Deliver to the back door before 10am.' : '',
-    created_at: created, updated_at: updated,
-  }, created)
+  const shipTo = makeAddress(
+    store,
+    rng,
+    {
+      vendor_id: id,
+      name: contactName,
+      company_name: name,
+      address_line_one: street,
+      city: place.city,
+      state: place.state,
+      postal_code: postal,
+      phone: phone(rng, place.state),
+      email: `receiving@${domain}`,
+      is_vendor_main_ship_to: true,
+      verified: rng.chance(0.8),
+      lat: round2(place.lat + (rng.next() - 0.5) / 5),
+      lng: round2(place.lng + (rng.next() - 0.5) / 5),
+      address_internal_id: `ST-${id}`,
+      note: rng.chance(0.2) ? 'Deliver to the back door before 10am.' : '',
+      created_at: created,
+      updated_at: updated,
+    },
+    created,
+  )
   const separateBilling = rng.chance(0.25)
-  const billTo = makeAddress(store, rng, {
-    vendor_id: id, name: `Accounts Payable, ${name}`, company_name: name,
-    address_line_one: separateBilling ? `PO Box ${rng.int(100, 9999)}` : street, city: place.city, state: place.state,
-    postal_code: separateBilling ? place.zip + rng.digits(2) : postal, phone: shipTo.phone, email: `ap@${domain}`,
-    verified: shipTo.verified, lat: shipTo.lat, lng: shipTo.lng, address_internal_id: `BT-${id}`,
-    created_at: created, updated_at: updated,
-  }, created)
+  const billTo = makeAddress(
+    store,
+    rng,
+    {
+      vendor_id: id,
+      name: `Accounts Payable, ${name}`,
+      company_name: name,
+      address_line_one: separateBilling ? `PO Box ${rng.int(100, 9999)}` : street,
+      city: place.city,
+      state: place.state,
+      postal_code: separateBilling ? place.zip + rng.digits(2) : postal,
+      phone: shipTo.phone,
+      email: `ap@${domain}`,
+      verified: shipTo.verified,
+      lat: shipTo.lat,
+      lng: shipTo.lng,
+      address_internal_id: `BT-${id}`,
+      created_at: created,
+      updated_at: updated,
+    },
+    created,
+  )
   const rec: VendorEntry['rec'] = {
     id,
     guid: rng.uuid(),
@@ -287,17 +362,39 @@ export function makeVendor(store: Store, rng: Rng, created: string, updated: str
     supplier_id: store.supplier.id,
     vendor_id: id,
     category: kind.category,
-    state_license: (kind.category === 'Grocery' || kind.category === 'Restaurant') && rng.chance(0.4) ? `${place.state}-LIC-${rng.digits(6)}` : '',
+    state_license:
+      (kind.category === 'Grocery' || kind.category === 'Restaurant') && rng.chance(0.4)
+        ? `${place.state}-LIC-${rng.digits(6)}`
+        : '',
     token_options: {},
     created_at: created,
   }
-  return store.addVendor({ rec, billTo, shipTo, connection, contacts: [], notes: [], shippingDetails: [], shippingAccounts: [] })
+  return store.addVendor({
+    rec,
+    billTo,
+    shipTo,
+    connection,
+    contacts: [],
+    notes: [],
+    shippingDetails: [],
+    shippingAccounts: [],
+  })
 }
 
-function makeUser(store: Store, rng: Rng, id: number, name: string, type: UserRec['type'], vendorId: number, isMaster: boolean): UserRec {
+function makeUser(
+  store: Store,
+  rng: Rng,
+  id: number,
+  name: string,
+  type: UserRec['type'],
+  vendorId: number,
+  isMaster: boolean,
+): UserRec {
   const guid = rng.uuid()
   const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url')
-  const payload = Buffer.from(JSON.stringify({ sub: guid, sup: store.supplier.guid, typ: type, iat: Math.floor(store.epoch.getTime() / 1000) })).toString('base64url')
+  const payload = Buffer.from(
+    JSON.stringify({ sub: guid, sup: store.supplier.guid, typ: type, iat: Math.floor(store.epoch.getTime() / 1000) }),
+  ).toString('base64url')
   const user: UserRec = {
     id,
     guid,
@@ -323,7 +420,12 @@ export function generate(store: Store, options: GenerateOptions): void {
   const profile = sizeProfile(options.size)
   const setup = root.fork('setup')
 
-  store.supplier = { id: 42, guid: setup.uuid(), name: 'Harbor Point Supply Co.', email: 'orders@harborpointsupply.example' }
+  store.supplier = {
+    id: 42,
+    guid: setup.uuid(),
+    name: 'Harbor Point Supply Co.',
+    email: 'orders@harborpointsupply.example',
+  }
   store.apiKey = `hpk_${setup.hex(12)}`
   store.apiSecret = setup.hex(24)
   store.masterUser = makeUser(store, setup, 1, 'Harbor Point Admin', 'supplier', 0, true)
@@ -352,7 +454,10 @@ export function generate(store: Store, options: GenerateOptions): void {
       updated_at: iso(epochMs - catalogRng.int(2, 20) * DAY),
       deleted_at: null,
     })
-    const groups = [...spec.priceGroups, ...(spec.deletedPriceGroup ? [{ name: spec.deletedPriceGroup, percentage: -22 }] : [])]
+    const groups = [
+      ...spec.priceGroups,
+      ...(spec.deletedPriceGroup ? [{ name: spec.deletedPriceGroup, percentage: -22 }] : []),
+    ]
     groups.forEach((group, index) => {
       const deleted = group.name === spec.deletedPriceGroup
       store.addPriceGroup(catalog, {
@@ -370,13 +475,28 @@ export function generate(store: Store, options: GenerateOptions): void {
     })
     spec.branches.forEach((branch, branchIndex) => {
       const parent = store.addCategory(catalog, {
-        id: store.id('category'), guid: catalogRng.uuid(), catalog_id: catalog.rec.id, parent_category_id: 0, name: branch.name,
-        sequence: branchIndex + 1, hide_category: false, created_at: created, updated_at: created, deleted_at: null,
+        id: store.id('category'),
+        guid: catalogRng.uuid(),
+        catalog_id: catalog.rec.id,
+        parent_category_id: 0,
+        name: branch.name,
+        sequence: branchIndex + 1,
+        hide_category: false,
+        created_at: created,
+        updated_at: created,
+        deleted_at: null,
       })
       branch.leaves.forEach((leaf: LeafSpec, leafIndex) => {
         const child = store.addCategory(catalog, {
-          id: store.id('category'), guid: catalogRng.uuid(), catalog_id: catalog.rec.id, parent_category_id: parent.rec.id,
-          name: leaf.name, sequence: leafIndex + 1, hide_category: catalogRng.chance(0.04), created_at: created, updated_at: created,
+          id: store.id('category'),
+          guid: catalogRng.uuid(),
+          catalog_id: catalog.rec.id,
+          parent_category_id: parent.rec.id,
+          name: leaf.name,
+          sequence: leafIndex + 1,
+          hide_category: catalogRng.chance(0.04),
+          created_at: created,
+          updated_at: created,
           deleted_at: null,
         })
         store.leafSpecs.set(child.rec.id, leaf)
@@ -428,7 +548,9 @@ export function generate(store: Store, options: GenerateOptions): void {
     const vendor = makeVendor(store, vendorRng, iso(created), iso(updated), i % 15)
     shapeAccount(accountRng, vendor, i % 15)
   }
-  const customerHome = store.vendors.find((vendor) => vendor.rec.active && vendor.rec.lock_catalog_id === 0 && !vendor.rec.require_po)
+  const customerHome = store.vendors.find(
+    (vendor) => vendor.rec.active && vendor.rec.lock_catalog_id === 0 && !vendor.rec.require_po,
+  )
   if (!customerHome) throw new Error('no active customer for the customer-level user')
   store.customerUser = makeUser(store, setup, 20, personName(setup), 'customer', customerHome.rec.id, false)
 
@@ -466,7 +588,13 @@ function familyShape(rng: Rng, leaf: CategoryEntry, spec: LeafSpec, crossed: boo
  * is colour × size and carries the rare shapes at fixed places: its last member is not offered to any
  * price group but the main one, the one before is inactive, and the first is short with stock arriving.
  */
-function makeFamilies(store: Store, rng: Rng, catalog: CatalogEntry, leaves: CategoryEntry[], recs: CatalogItemRec[]): void {
+function makeFamilies(
+  store: Store,
+  rng: Rng,
+  catalog: CatalogEntry,
+  leaves: CategoryEntry[],
+  recs: CatalogItemRec[],
+): void {
   const wanted = Math.max(2, Math.round(recs.length / 400))
   const plain = recs.filter((rec) => !rec.is_product_group && rec.group_parent_catalog_item_id === 0)
   let free = plain.length - Math.floor(recs.length / 2)
@@ -480,9 +608,12 @@ function makeFamilies(store: Store, rng: Rng, catalog: CatalogEntry, leaves: Cat
     })
     if (candidates.length === 0) continue
     const shape = rng.pick(candidates)
-    const axes = shape.colors.length > 0 && shape.sizes.length > 0
-      ? shape.colors.flatMap((color) => shape.sizes.map((size, sizeIndex) => ({ color, size, sizeIndex })))
-      : shape.sizes.length > 0 ? shape.sizes.map((size, sizeIndex) => ({ color: '', size, sizeIndex })) : shape.colors.map((color) => ({ color, size: '', sizeIndex: 0 }))
+    const axes =
+      shape.colors.length > 0 && shape.sizes.length > 0
+        ? shape.colors.flatMap((color) => shape.sizes.map((size, sizeIndex) => ({ color, size, sizeIndex })))
+        : shape.sizes.length > 0
+          ? shape.sizes.map((size, sizeIndex) => ({ color: '', size, sizeIndex }))
+          : shape.colors.map((color) => ({ color, size: '', sizeIndex: 0 }))
     if (axes.length + 1 > free) break
     free -= axes.length + 1
     const slots = plain.splice(plain.length - axes.length - 1, axes.length + 1)
@@ -499,20 +630,46 @@ function makeFamilies(store: Store, rng: Rng, catalog: CatalogEntry, leaves: Cat
     const shapeSlot = (rec: CatalogItemRec, fields: Partial<CatalogItemRec>): void => {
       const sku = nextSku()
       Object.assign(rec, {
-        category_id: shape.leaf.rec.id, manufacturer: brand.manufacturer, sku, upc: upc(rng), guid: rng.uuid(),
+        category_id: shape.leaf.rec.id,
+        manufacturer: brand.manufacturer,
+        sku,
+        upc: upc(rng),
+        guid: rng.uuid(),
         description: `${title} from ${brand.brand}, sold by ${type.toLowerCase()}. ${rng.pick(sellingPoints)}`,
-        group_title: title, product_group_type: type, product_group_display_style: type === 'Color/Size' ? 'grid' : 'dropdown',
-        third_party_sku: '', third_party_size: '', deleted_at: null, updated_at: rec.deleted_at ?? rec.updated_at,
-        image_url: `https://cdn.harborpointsupply.example/items/${sku}.jpg`, msrp: round2(base * 1.35), cost_per_uom: round2(base * 0.62),
+        group_title: title,
+        product_group_type: type,
+        product_group_display_style: type === 'Color/Size' ? 'grid' : 'dropdown',
+        third_party_sku: '',
+        third_party_size: '',
+        deleted_at: null,
+        updated_at: rec.deleted_at ?? rec.updated_at,
+        image_url: `https://cdn.harborpointsupply.example/items/${sku}.jpg`,
+        msrp: round2(base * 1.35),
+        cost_per_uom: round2(base * 0.62),
         ...fields,
       })
     }
     const [parentRec, ...memberRecs] = slots
     if (!parentRec) continue
     shapeSlot(parentRec, {
-      name: title, is_product_group: true, group_parent_catalog_item_id: 0, group_sequence: 0, color: '', style: '', active: true,
-      has_inventory: false, allow_backorder: false, qty_on_hand: 0, reserved_qty_on_hand: 0, qty_incoming: 0, qty_backordered: 0,
-      qty_held_for_backorders: 0, qty_break: 0, qty_break_price: 0, min_order_qty: 1, pricing: pricingFor(store, catalog, base, rng, false),
+      name: title,
+      is_product_group: true,
+      group_parent_catalog_item_id: 0,
+      group_sequence: 0,
+      color: '',
+      style: '',
+      active: true,
+      has_inventory: false,
+      allow_backorder: false,
+      qty_on_hand: 0,
+      reserved_qty_on_hand: 0,
+      qty_incoming: 0,
+      qty_backordered: 0,
+      qty_held_for_backorders: 0,
+      qty_break: 0,
+      qty_break_price: 0,
+      min_order_qty: 1,
+      pricing: pricingFor(store, catalog, base, rng, false),
     })
     memberRecs.forEach((rec, index) => {
       const { color, size, sizeIndex } = axes[index] ?? { color: '', size: '', sizeIndex: 0 }
@@ -521,11 +678,22 @@ function makeFamilies(store: Store, rng: Rng, catalog: CatalogEntry, leaves: Cat
       const onHand = short ? 2 : rng.chance(0.1) ? 0 : rng.int(6, 180)
       shapeSlot(rec, {
         name: [title, color, size ? `Size ${size}` : ''].filter(Boolean).join(', '),
-        is_product_group: false, group_parent_catalog_item_id: parentRec.id, group_sequence: index + 1, color, style: size,
-        active: !(f === 0 && index === memberRecs.length - 2), has_inventory: true, allow_backorder: rng.chance(0.3),
-        qty_on_hand: onHand, reserved_qty_on_hand: onHand > 0 && !short ? rng.int(0, Math.min(6, onHand)) : 0,
-        qty_incoming: short || rng.chance(0.3) ? rng.int(12, 144) : 0, qty_backordered: 0, qty_held_for_backorders: 0,
-        qty_break: 0, qty_break_price: 0, min_order_qty: 1,
+        is_product_group: false,
+        group_parent_catalog_item_id: parentRec.id,
+        group_sequence: index + 1,
+        color,
+        style: size,
+        active: !(f === 0 && index === memberRecs.length - 2),
+        has_inventory: true,
+        allow_backorder: rng.chance(0.3),
+        qty_on_hand: onHand,
+        reserved_qty_on_hand: onHand > 0 && !short ? rng.int(0, Math.min(6, onHand)) : 0,
+        qty_incoming: short || rng.chance(0.3) ? rng.int(12, 144) : 0,
+        qty_backordered: 0,
+        qty_held_for_backorders: 0,
+        qty_break: 0,
+        qty_break_price: 0,
+        min_order_qty: 1,
         pricing: pricingFor(store, catalog, price, rng, f === 0 && index === memberRecs.length - 1),
       })
     })
@@ -549,12 +717,15 @@ function generateOrders(store: Store, rng: Rng, count: number, reps: UserRec[], 
   const forcedStates = [STATE.PRELIMINARY, STATE.SUBMITTED, STATE.SHIPPED, STATE.COMPLETED, STATE.CANCELLED]
   const weightedStates = [1, 2, 2, 2, 8, 8, 9, 9, 9, 9, 23]
   const offered = new Map<string, ItemEntry[]>()
-  const createdTimes = Array.from({ length: count }, () => epochMs - rng.int(2 * 3_600_000, 180 * DAY)).sort((a, b) => a - b)
+  const createdTimes = Array.from({ length: count }, () => epochMs - rng.int(2 * 3_600_000, 180 * DAY)).sort(
+    (a, b) => a - b,
+  )
   const made: OrderEntry[] = []
   for (let i = 0; i < count; i++) {
     const vendor = i === 0 ? store.vendorsById.get(store.customerUser.vendor_id) : rng.pick(activeVendors)
     if (!vendor) continue
-    const catalog = store.catalogsById.get(vendor.rec.lock_catalog_id) ?? (rng.chance(0.85) ? store.catalogs[0] : store.catalogs[1])
+    const catalog =
+      store.catalogsById.get(vendor.rec.lock_catalog_id) ?? (rng.chance(0.85) ? store.catalogs[0] : store.catalogs[1])
     if (!catalog) continue
     const ownGroup = store.priceGroupsById.get(vendor.rec.price_group_id)
     const groups = store.livePriceGroups(catalog)
@@ -563,7 +734,13 @@ function generateOrders(store: Store, rng: Rng, count: number, reps: UserRec[], 
     const key = `${catalog.rec.id}:${group.rec.value}`
     let pool = offered.get(key)
     if (!pool) {
-      pool = catalog.items.filter((item) => item.rec.active && item.rec.deleted_at === null && !item.rec.is_product_group && typeof item.rec.pricing[group.rec.value] === 'number')
+      pool = catalog.items.filter(
+        (item) =>
+          item.rec.active &&
+          item.rec.deleted_at === null &&
+          !item.rec.is_product_group &&
+          typeof item.rec.pricing[group.rec.value] === 'number',
+      )
       offered.set(key, pool)
     }
     if (pool.length === 0) continue
@@ -572,11 +749,31 @@ function generateOrders(store: Store, rng: Rng, count: number, reps: UserRec[], 
     const fromApp = rng.chance(0.45)
     const rep = rng.pick(reps)
     const user = fromApp ? rep : rng.chance(0.5) ? store.sessionUser : store.masterUser
-    const entry = seedOrder(store, rng, { vendor, catalog, group: group.rec.id, pool, stateId, createdMs, user, rep, fromApp })
+    const entry = seedOrder(store, rng, {
+      vendor,
+      catalog,
+      group: group.rec.id,
+      pool,
+      stateId,
+      createdMs,
+      user,
+      rep,
+      fromApp,
+    })
     made.push(entry)
     // A few shipped orders left a backorder behind (always the first, so every size has one).
     if ((stateId === STATE.SHIPPED || stateId === STATE.COMPLETED) && (i === 2 || rng.chance(0.12))) {
-      const child = seedOrder(store, rng, { vendor, catalog, group: group.rec.id, pool, stateId: rng.pick([STATE.PRELIMINARY, STATE.SUBMITTED]), createdMs: createdMs + Math.floor(Math.max(0, epochMs - 3_600_000 - createdMs) / 2), user, rep, fromApp: false })
+      const child = seedOrder(store, rng, {
+        vendor,
+        catalog,
+        group: group.rec.id,
+        pool,
+        stateId: rng.pick([STATE.PRELIMINARY, STATE.SUBMITTED]),
+        createdMs: createdMs + Math.floor(Math.max(0, epochMs - 3_600_000 - createdMs) / 2),
+        user,
+        rep,
+        fromApp: false,
+      })
       child.rec.parent_order_id = entry.rec.id
       child.rec.name = `${entry.rec.name}-BO1`
       child.rec.po_no = entry.rec.po_no
@@ -593,7 +790,9 @@ function generateOrders(store: Store, rng: Rng, count: number, reps: UserRec[], 
 function markFulfilment(made: OrderEntry[]): void {
   const held = made.find((entry, index) => index >= 5 && entry.rec.order_state_id === STATE.SUBMITTED)
   if (held) held.rec.is_on_hold = true
-  const partial = made.find((entry, index) => index >= 5 && entry.rec.order_state_id === STATE.SHIPPED && entry.lines.length >= 2)
+  const partial = made.find(
+    (entry, index) => index >= 5 && entry.rec.order_state_id === STATE.SHIPPED && entry.lines.length >= 2,
+  )
   const last = partial?.lines.at(-1)
   if (partial && last) {
     last.qty_shipped = 0
@@ -632,9 +831,23 @@ function seedOrder(store: Store, rng: Rng, args: SeedOrderArgs): OrderEntry {
     if (stateId === STATE.SHIPPED || stateId === STATE.COMPLETED) line.qty_shipped = qty
     return line
   })
-  const shipTo = makeAddress(store, rng, { ...vendor.shipTo, id: store.id('address'), guid: rng.uuid(), order_id: id, is_vendor_main_ship_to: false, created_at: created, updated_at: created }, created)
+  const shipTo = makeAddress(
+    store,
+    rng,
+    {
+      ...vendor.shipTo,
+      id: store.id('address'),
+      guid: rng.uuid(),
+      order_id: id,
+      is_vendor_main_ship_to: false,
+      created_at: created,
+      updated_at: created,
+    },
+    created,
+  )
   const shipped = stateId === STATE.SHIPPED || stateId === STATE.COMPLETED
-  const updatedMs = createdMs + Math.floor(rng.next() * Math.max(0, Math.min(20 * DAY, store.epoch.getTime() - 3_600_000 - createdMs)))
+  const updatedMs =
+    createdMs + Math.floor(rng.next() * Math.max(0, Math.min(20 * DAY, store.epoch.getTime() - 3_600_000 - createdMs)))
   const entry: OrderEntry = {
     rec: {
       id,
@@ -657,7 +870,9 @@ function seedOrder(store: Store, rng: Rng, args: SeedOrderArgs): OrderEntry {
       po_no: vendor.rec.require_po || rng.chance(0.4) ? `PO-${rng.digits(5)}` : null,
       invoice_no: stateId === STATE.COMPLETED ? `INV-${rng.digits(6)}` : null,
       description: null,
-      note: rng.chance(0.25) ? rng.pick(['Please call on arrival.', 'Leave at loading dock B.', 'Rush if possible.', 'Split delivery OK.']) : null,
+      note: rng.chance(0.25)
+        ? rng.pick(['Please call on arrival.', 'Leave at loading dock B.', 'Rush if possible.', 'Split delivery OK.'])
+        : null,
       internal_note: null,
       shipping_instructions: rng.chance(0.2) ? 'Liftgate required.' : null,
       is_quote: false,
@@ -699,7 +914,8 @@ function seedOrder(store: Store, rng: Rng, args: SeedOrderArgs): OrderEntry {
     entry.logs.push({ created_at: iso(Math.min(at, updatedMs)), userId: user.id, stateId: step })
     if (step === stateId) break
   }
-  if (stateId === STATE.CANCELLED) entry.logs.push({ created_at: iso(updatedMs), userId: store.sessionUser.id, stateId })
+  if (stateId === STATE.CANCELLED)
+    entry.logs.push({ created_at: iso(updatedMs), userId: store.sessionUser.id, stateId })
   if (!ORDER_STATES[stateId]) throw new Error(`unknown state ${stateId}`)
   computeTotals(store, entry)
   return store.addOrder(entry)

@@ -40,7 +40,12 @@ export interface CallOptions {
   body?: unknown
 }
 
-export async function call(service: RunningService, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+export async function call(
+  service: RunningService,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
   const headers: Record<string, string> = { ...credentialHeaders(service, options.as ?? 'apiKey'), ...options.headers }
   let body: string | undefined
   if (options.body !== undefined) {
@@ -54,9 +59,12 @@ export async function call(service: RunningService, method: string, path: string
   return { status: response.status, headers: response.headers, text, json }
 }
 
-export const get = (service: RunningService, path: string, options?: CallOptions): Promise<Reply> => call(service, 'GET', path, options)
-export const post = (service: RunningService, path: string, body: unknown, options?: CallOptions): Promise<Reply> => call(service, 'POST', path, { ...options, body })
-export const put = (service: RunningService, path: string, body: unknown, options?: CallOptions): Promise<Reply> => call(service, 'PUT', path, { ...options, body })
+export const get = (service: RunningService, path: string, options?: CallOptions): Promise<Reply> =>
+  call(service, 'GET', path, options)
+export const post = (service: RunningService, path: string, body: unknown, options?: CallOptions): Promise<Reply> =>
+  call(service, 'POST', path, { ...options, body })
+export const put = (service: RunningService, path: string, body: unknown, options?: CallOptions): Promise<Reply> =>
+  call(service, 'PUT', path, { ...options, body })
 
 export function catalogs(service: RunningService): { first: Json; second: Json } {
   const [first, second] = service.control.catalogs()
@@ -68,7 +76,12 @@ export function priceGroup(catalog: Json, name = 'Retail'): Json {
 }
 
 /** Live, active, priced items of a catalog with stock to spare. */
-export function orderableItems(service: RunningService, catalogGuid: string, group = 'Retail', minimumAvailable = 20): Json[] {
+export function orderableItems(
+  service: RunningService,
+  catalogGuid: string,
+  group = 'Retail',
+  minimumAvailable = 20,
+): Json[] {
   return (service.control.catalogItems(catalogGuid) as Json[]).filter(
     (item) =>
       item.active &&
@@ -80,9 +93,14 @@ export function orderableItems(service: RunningService, catalogGuid: string, gro
 }
 
 /** An active customer that may order from every catalog. */
-export function openCustomer(service: RunningService, skip = 0, predicate: (customer: Json) => boolean = () => true): Json {
+export function openCustomer(
+  service: RunningService,
+  skip = 0,
+  predicate: (customer: Json) => boolean = () => true,
+): Json {
   const customer = (service.control.customers() as Json[]).filter(
-    (candidate) => candidate.active && candidate.deleted_at === null && candidate.lock_catalog_id === 0 && predicate(candidate),
+    (candidate) =>
+      candidate.active && candidate.deleted_at === null && candidate.lock_catalog_id === 0 && predicate(candidate),
   )[skip]
   if (!customer) throw new Error('no open customer')
   return customer
@@ -95,7 +113,12 @@ export function apiGuid(label = 'test'): string {
   return `${label}-${process.pid}-${Date.now()}-${counter}`
 }
 
-export function orderBody(catalog: Json, lines: { item: Json; qty: number }[], extra: Record<string, unknown> = {}, group = 'Retail'): Json {
+export function orderBody(
+  catalog: Json,
+  lines: { item: Json; qty: number }[],
+  extra: Record<string, unknown> = {},
+  group = 'Retail',
+): Json {
   return {
     catalogGuid: catalog.guid,
     priceGroupGuid: priceGroup(catalog, group).guid,

@@ -67,7 +67,12 @@ export function zodIssues(error: z.ZodError): ReconcileIssue[] {
 function validationError(error: z.ZodError): HttpError {
   const first = error.issues[0]
   const where = first?.path.join('.') || 'body'
-  return new HttpError(400, `Invalid request: ${where}: ${first?.message ?? 'invalid'}`, 'VALIDATION_ERROR', error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '))
+  return new HttpError(
+    400,
+    `Invalid request: ${where}: ${first?.message ?? 'invalid'}`,
+    'VALIDATION_ERROR',
+    error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+  )
 }
 
 export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
@@ -114,14 +119,16 @@ export function parsePaging(query: Query): Paging {
 export function parseLimit(value: string | number | undefined): number {
   if (value === undefined || value === '') return DEFAULT_LIMIT
   const limit = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN
-  if (!Number.isInteger(limit) || limit < 1) throw new HttpError(400, 'limit must be a positive integer', 'INVALID_PARAMETER')
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new HttpError(400, 'limit must be a positive integer', 'INVALID_PARAMETER')
   return Math.min(limit, MAX_LIMIT)
 }
 
 export function parseOffset(value: string | number | undefined): number {
   if (value === undefined || value === '') return 0
   const offset = typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN
-  if (!Number.isInteger(offset) || offset < 0) throw new HttpError(400, 'offset must be a non-negative integer (a page number)', 'INVALID_PARAMETER')
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new HttpError(400, 'offset must be a non-negative integer (a page number)', 'INVALID_PARAMETER')
   return offset
 }
 
@@ -151,7 +158,14 @@ export function parseCursor(raw: string | undefined): number | undefined {
   const ms = fraction ? Number(fraction.slice(0, 3).padEnd(3, '0')) : 0
   const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms)
   const check = new Date(utc)
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
+  if (
+    check.getUTCFullYear() !== year ||
+    check.getUTCMonth() !== month - 1 ||
+    check.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  ) {
     return invalid()
   }
   if (!zone || zone.toUpperCase() === 'Z') return utc
@@ -195,43 +209,75 @@ function header(headers: Headers, name: string): string | undefined {
  * sets are sent, the one the endpoint accepts is used (API key for "either").
  * `plainText` names the set whose absence the legacy create endpoints answer with a plain-text 400.
  */
-export function authenticate(store: Store, headers: Headers, accepts: Accepts, plainText?: 'apiKey' | 'session'): AuthContext {
+export function authenticate(
+  store: Store,
+  headers: Headers,
+  accepts: Accepts,
+  plainText?: 'apiKey' | 'session',
+): AuthContext {
   const key = header(headers, 'x-apiKey')
   const secret = header(headers, 'x-apiSecret')
   const userGuid = header(headers, 'userGuid')
   const token = header(headers, 'userToken')
   const supplierGuid = header(headers, 'supplierGuid')
-  if (plainText === 'apiKey' && (!key || !secret)) throw new PlainTextError('Missing required headers: x-apiKey and x-apiSecret')
+  if (plainText === 'apiKey' && (!key || !secret))
+    throw new PlainTextError('Missing required headers: x-apiKey and x-apiSecret')
   if (plainText === 'session' && (!userGuid || !token || !supplierGuid)) {
     throw new PlainTextError('Missing required headers: userGuid, userToken and supplierGuid')
   }
   const hasKey = key !== undefined || secret !== undefined
   const hasSession = token !== undefined || supplierGuid !== undefined || (userGuid !== undefined && !hasKey)
   const mode: AuthContext['mode'] | undefined =
-    hasKey && hasSession ? (accepts === 'session' ? 'session' : 'apiKey') : hasKey ? 'apiKey' : hasSession ? 'session' : undefined
-  if (!mode) throw new HttpError(401, 'Missing credentials: send x-apiKey/x-apiSecret or userGuid/userToken/supplierGuid', 'UNAUTHORIZED')
+    hasKey && hasSession
+      ? accepts === 'session'
+        ? 'session'
+        : 'apiKey'
+      : hasKey
+        ? 'apiKey'
+        : hasSession
+          ? 'session'
+          : undefined
+  if (!mode)
+    throw new HttpError(
+      401,
+      'Missing credentials: send x-apiKey/x-apiSecret or userGuid/userToken/supplierGuid',
+      'UNAUTHORIZED',
+    )
   let context: AuthContext
   const vendorGuidHeader = header(headers, 'vendorGuid')
   if (mode === 'apiKey') {
-    if (!key || !secret) throw new HttpError(401, 'Incomplete API key credentials: both x-apiKey and x-apiSecret are required', 'UNAUTHORIZED')
-    if (key !== store.apiKey || secret !== store.apiSecret) throw new HttpError(401, 'Invalid API key or secret', 'UNAUTHORIZED')
+    if (!key || !secret)
+      throw new HttpError(
+        401,
+        'Incomplete API key credentials: both x-apiKey and x-apiSecret are required',
+        'UNAUTHORIZED',
+      )
+    if (key !== store.apiKey || secret !== store.apiSecret)
+      throw new HttpError(401, 'Invalid API key or secret', 'UNAUTHORIZED')
     let actingUser = store.masterUser
     if (userGuid !== undefined) {
       const attributed = store.usersByGuid.get(userGuid)
-      if (!attributed || attributed.type !== 'supplier') throw new HttpError(400, `Unknown userGuid '${userGuid}'`, 'UNKNOWN_USER')
+      if (!attributed || attributed.type !== 'supplier')
+        throw new HttpError(400, `Unknown userGuid '${userGuid}'`, 'UNKNOWN_USER')
       actingUser = attributed
     }
     context = { mode, user: store.masterUser, actingUser, vendorGuidHeader }
   } else {
     if (!userGuid || !token || !supplierGuid) {
-      throw new HttpError(401, 'Incomplete session credentials: userGuid, userToken and supplierGuid are required', 'UNAUTHORIZED')
+      throw new HttpError(
+        401,
+        'Incomplete session credentials: userGuid, userToken and supplierGuid are required',
+        'UNAUTHORIZED',
+      )
     }
     const user = store.usersByGuid.get(userGuid)
-    if (!user || user.token !== token || supplierGuid !== store.supplier.guid) throw new HttpError(401, 'Invalid or expired session', 'UNAUTHORIZED')
+    if (!user || user.token !== token || supplierGuid !== store.supplier.guid)
+      throw new HttpError(401, 'Invalid or expired session', 'UNAUTHORIZED')
     context = { mode, user, actingUser: user, vendorGuidHeader }
   }
   if (accepts !== 'either' && accepts !== mode) {
-    const wanted = accepts === 'apiKey' ? 'API key (x-apiKey/x-apiSecret)' : 'user session (userGuid/userToken/supplierGuid)'
+    const wanted =
+      accepts === 'apiKey' ? 'API key (x-apiKey/x-apiSecret)' : 'user session (userGuid/userToken/supplierGuid)'
     throw new HttpError(403, `This endpoint requires ${wanted} credentials`, 'FORBIDDEN')
   }
   return context
@@ -246,7 +292,8 @@ export function contextVendor(store: Store, auth: AuthContext, override?: string
   if (auth.user.type === 'customer') {
     const own = store.vendorsById.get(auth.user.vendor_id)
     if (!own || own.rec.deleted_at !== null) throw new HttpError(403, 'This user has no customer account', 'FORBIDDEN')
-    if (wanted !== undefined && wanted !== own.rec.guid) throw new HttpError(403, 'Customer users may act only for their own customer', 'VENDOR_NOT_ACCESSIBLE')
+    if (wanted !== undefined && wanted !== own.rec.guid)
+      throw new HttpError(403, 'Customer users may act only for their own customer', 'VENDOR_NOT_ACCESSIBLE')
     return own
   }
   if (wanted === undefined) return undefined

@@ -78,7 +78,12 @@ describe('paging', () => {
 describe('delta sync', () => {
   it('every list page carries serverTimestamp, the double clock at the time of the request', async () => {
     const before = service.control.now().getTime()
-    const replies = [await get(service, itemsPath), await get(service, '/vendors'), await get(service, '/v1/orders'), await get(service, '/v1/orders/list')]
+    const replies = [
+      await get(service, itemsPath),
+      await get(service, '/vendors'),
+      await get(service, '/v1/orders'),
+      await get(service, '/v1/orders/list'),
+    ]
     const after = service.control.now().getTime()
     for (const reply of replies) {
       expect(reply.json.serverTimestamp).toMatch(ISO_TIMESTAMP)
@@ -95,7 +100,10 @@ describe('delta sync', () => {
     service.control.update('catalogItem', inOverlap.guid, { updated_at: new Date(cursor - 30_000).toISOString() })
     service.control.update('catalogItem', beforeOverlap.guid, { updated_at: new Date(cursor - 90_000).toISOString() })
     service.control.update('catalogItem', after.guid, { updated_at: new Date(cursor + 1_000).toISOString() })
-    const delta = await get(service, `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(new Date(cursor).toISOString())}`)
+    const delta = await get(
+      service,
+      `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(new Date(cursor).toISOString())}`,
+    )
     expect(delta.status).toBe(200)
     const seen = guids(delta)
     expect(seen).toContain(inOverlap.guid)
@@ -106,7 +114,10 @@ describe('delta sync', () => {
 
   it('lastUpdatedAt accepts ISO 8601 with an offset', async () => {
     const cursor = new Date((await get(service, `${itemsPath}?limit=1`)).json.serverTimestamp)
-    const [item] = service.control.catalogItems(catalogGuid).filter((row) => row.deleted_at === null).slice(10) as Json[]
+    const [item] = service.control
+      .catalogItems(catalogGuid)
+      .filter((row) => row.deleted_at === null)
+      .slice(10) as Json[]
     service.control.update('catalogItem', item.guid, { updated_at: new Date(cursor.getTime() + 5_000).toISOString() })
     // The same instant, written as 02:00 ahead of UTC.
     const shifted = new Date(cursor.getTime() + 2 * 3_600_000).toISOString().slice(0, 19) + '+02:00'
@@ -117,13 +128,22 @@ describe('delta sync', () => {
 
   it('lastUpdatedAt accepts YYYY-MM-DD HH:mm:ss as UTC', async () => {
     const now = service.control.now()
-    const [item] = service.control.catalogItems(catalogGuid).filter((row) => row.deleted_at === null).slice(20) as Json[]
+    const [item] = service.control
+      .catalogItems(catalogGuid)
+      .filter((row) => row.deleted_at === null)
+      .slice(20) as Json[]
     service.control.update('catalogItem', item.guid, {})
-    const sameInstant = await get(service, `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(sqlTimestamp(now))}`)
+    const sameInstant = await get(
+      service,
+      `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(sqlTimestamp(now))}`,
+    )
     expect(sameInstant.status).toBe(200)
     expect(guids(sameInstant)).toContain(item.guid)
     // Read as local time in any zone west of UTC, a cursor one hour ahead would still include it; as UTC it must not.
-    const hourAhead = await get(service, `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(sqlTimestamp(new Date(now.getTime() + 3_600_000)))}`)
+    const hourAhead = await get(
+      service,
+      `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(sqlTimestamp(new Date(now.getTime() + 3_600_000)))}`,
+    )
     expect(guids(hourAhead)).not.toContain(item.guid)
   })
 
@@ -139,7 +159,10 @@ describe('delta sync', () => {
 
   it('soft-deleted rows carry deleted_at in delta listings and are left out of full listings', async () => {
     const cursor = (await get(service, `${itemsPath}?limit=1`)).json.serverTimestamp as string
-    const [victim] = service.control.catalogItems(catalogGuid).filter((row) => row.deleted_at === null).slice(30) as Json[]
+    const [victim] = service.control
+      .catalogItems(catalogGuid)
+      .filter((row) => row.deleted_at === null)
+      .slice(30) as Json[]
     service.control.softDelete('catalogItem', victim.guid)
     const delta = await get(service, `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(cursor)}`)
     const row = (delta.json.catalog_items as Json[]).find((candidate) => candidate.guid === victim.guid)
@@ -164,7 +187,10 @@ describe('delta sync', () => {
 
   it('customer changes reach the /vendors delta with deleted_at on deleted customers', async () => {
     const cursor = (await get(service, '/vendors?limit=1')).json.serverTimestamp as string
-    const [renamed, removed] = service.control.customers().filter((row) => row.deleted_at === null).slice(2) as Json[]
+    const [renamed, removed] = service.control
+      .customers()
+      .filter((row) => row.deleted_at === null)
+      .slice(2) as Json[]
     service.control.update('customer', renamed.guid, { name: 'Renamed Diner' })
     service.control.softDelete('customer', removed.guid)
     const delta = await get(service, `/vendors?lastUpdatedAt=${encodeURIComponent(cursor)}`)

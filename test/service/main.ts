@@ -69,7 +69,9 @@ async function main(): Promise<void> {
   }
   lines.push(
     '',
-    values.control ? `  Control surface: ${service.url}/__control` : '  Control surface: off (start with --control to enable /__control)',
+    values.control
+      ? `  Control surface: ${service.url}/__control`
+      : '  Control surface: off (start with --control to enable /__control)',
     '',
     '  Try:',
     `    curl -s -H 'x-apiKey: ${c.apiKey}' -H 'x-apiSecret: ${c.apiSecret}' '${service.url}/v1/catalogs'`,

@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from './index'
 import type { RunningService } from './types'
-import { catalogs, get, ISO_TIMESTAMP, openCustomer, orderableItems, orderBody, post, put, UUID, type Json } from './helpers'
+import {
+  catalogs,
+  get,
+  ISO_TIMESTAMP,
+  openCustomer,
+  orderableItems,
+  orderBody,
+  post,
+  put,
+  UUID,
+  type Json,
+} from './helpers'
 
 let service: RunningService
 let first: Json
@@ -24,14 +35,21 @@ function item(guid: string): Json {
 
 /** A PRELIMINARY order for one item, left waiting for submit. */
 async function preliminary(row: Json, qty: number, customer = openCustomer(service)): Promise<Json> {
-  const reply = await post(service, '/v1/orderWithItems', orderBody(first, [{ item: row, qty }], { remainInPreliminary: true }), { headers: { vendorGuid: customer.guid } })
+  const reply = await post(
+    service,
+    '/v1/orderWithItems',
+    orderBody(first, [{ item: row, qty }], { remainInPreliminary: true }),
+    { headers: { vendorGuid: customer.guid } },
+  )
   expect(reply.status).toBe(200)
   return reply.json.order
 }
 
 /** An inventory-tracked item with `available` units left to reserve. */
 function stockedItem(index: number, available: number): Json {
-  const row = orderableItems(service, first.guid, 'Retail', 30).filter((candidate) => candidate.has_inventory && candidate.qty_held_for_backorders === 0)[index]
+  const row = orderableItems(service, first.guid, 'Retail', 30).filter(
+    (candidate) => candidate.has_inventory && candidate.qty_held_for_backorders === 0,
+  )[index]
   service.control.update('catalogItem', row.guid, { qty_on_hand: row.reserved_qty_on_hand + available })
   return item(row.guid)
 }
@@ -58,10 +76,28 @@ describe('GET /v1/orders', () => {
     const created = rows.map((row) => row.created_at as string)
     expect(created).toEqual([...created].sort().reverse())
     const [row] = rows
-    for (const key of ['id', 'guid', 'name', 'api_guid', 'order_state_id', 'vendor_id', 'sub_total', 'grand_total', 'created_at', 'updated_at']) expect(row).toHaveProperty(key)
-    for (const relation of ['Vendor', 'Catalog', 'User', 'Supplier']) expect(Object.keys(row[relation]).sort(), relation).toEqual(['guid', 'id', 'name'])
+    for (const key of [
+      'id',
+      'guid',
+      'name',
+      'api_guid',
+      'order_state_id',
+      'vendor_id',
+      'sub_total',
+      'grand_total',
+      'created_at',
+      'updated_at',
+    ])
+      expect(row).toHaveProperty(key)
+    for (const relation of ['Vendor', 'Catalog', 'User', 'Supplier'])
+      expect(Object.keys(row[relation]).sort(), relation).toEqual(['guid', 'id', 'name'])
     for (const line of row.Order_Items as Json[]) {
-      expect(line).toMatchObject({ id: expect.any(Number), item_no: expect.any(Number), qty: expect.any(Number), note: expect.any(String) })
+      expect(line).toMatchObject({
+        id: expect.any(Number),
+        item_no: expect.any(Number),
+        qty: expect.any(Number),
+        note: expect.any(String),
+      })
       expect(Object.keys(line.Catalog_Item).sort()).toEqual(['id', 'name', 'sku'])
     }
   })
@@ -106,13 +142,16 @@ describe('GET /v1/orders/list', () => {
     expect(shipped.orders.length).toBeGreaterThan(0)
     for (const row of shipped.orders as Json[]) expect([8, 9]).toContain(row.order_state_id)
     const target = orders()[3]
-    const bySearch = (await get(service, `/v1/orders/list?search=${encodeURIComponent(target.name)}`)).json.orders as Json[]
+    const bySearch = (await get(service, `/v1/orders/list?search=${encodeURIComponent(target.name)}`)).json
+      .orders as Json[]
     expect(bySearch.map((row) => row.guid)).toContain(target.guid)
     const day = (target.created_at as string).slice(0, 10)
     const byDate = (await get(service, `/v1/orders/list?dateFrom=${day}&dateTo=${day}&limit=100`)).json.orders as Json[]
     expect(byDate.map((row) => row.guid)).toContain(target.guid)
     for (const row of byDate) expect((row.created_at as string).slice(0, 10)).toBe(day)
-    const byTotal = ((await get(service, '/v1/orders/list?sortBy=grand_total&sortDir=asc&limit=100')).json.orders as Json[]).map((row) => row.grand_total as number)
+    const byTotal = (
+      (await get(service, '/v1/orders/list?sortBy=grand_total&sortDir=asc&limit=100')).json.orders as Json[]
+    ).map((row) => row.grand_total as number)
     expect(byTotal).toEqual([...byTotal].sort((a, b) => a - b))
     expect((await get(service, '/v1/orders/list?sortBy=secret')).status).toBe(400)
     expect((await get(service, '/v1/orders/list?dateFrom=yesterday')).status).toBe(400)
@@ -131,9 +170,24 @@ describe('GET /v1/orders/{orderGuid}', () => {
     expect(ofChild.json.order.Parent_Order).toEqual({ id: parent.id, guid: parent.guid, name: parent.name })
     expect((ofChild.json.relatedOrders as Json[]).map((order) => order.guid)).toContain(parent.guid)
     const order = ofParent.json.order
-    for (const relation of ['Order_Items', 'Ship_To', 'Vendor', 'Catalog', 'Price_Group', 'Order_State', 'User', 'Supplier', 'Order_State_Logs', 'Assigned_Users']) expect(order, relation).toHaveProperty(relation)
+    for (const relation of [
+      'Order_Items',
+      'Ship_To',
+      'Vendor',
+      'Catalog',
+      'Price_Group',
+      'Order_State',
+      'User',
+      'Supplier',
+      'Order_State_Logs',
+      'Assigned_Users',
+    ])
+      expect(order, relation).toHaveProperty(relation)
     expect(order.Order_Items[0].Catalog_Item.sku).toBe(order.Order_Items[0].sku)
-    expect(order.Order_State_Logs[0]).toMatchObject({ created_at: expect.stringMatching(ISO_TIMESTAMP), Order_State: { id: 1 } })
+    expect(order.Order_State_Logs[0]).toMatchObject({
+      created_at: expect.stringMatching(ISO_TIMESTAMP),
+      Order_State: { id: 1 },
+    })
   })
 
   it('gives 404 for an unknown order and 400 for a malformed GUID', async () => {
@@ -145,7 +199,18 @@ describe('GET /v1/orders/{orderGuid}', () => {
 describe('PUT /v1/orders/{orderGuid}', () => {
   it('updates only the fields sent and answers the full order, unwrapped', async () => {
     const order = orders().find((candidate) => candidate.order_state_id === 2)
-    const reply = await put(service, `/v1/orders/${order.guid}`, { po_no: 'PO-CHANGED', shipping: 30, is_on_hold: true, Ship_To: { address_line_two: 'Dock 4' }, details: { gate: 'north' } }, { as: 'session' })
+    const reply = await put(
+      service,
+      `/v1/orders/${order.guid}`,
+      {
+        po_no: 'PO-CHANGED',
+        shipping: 30,
+        is_on_hold: true,
+        Ship_To: { address_line_two: 'Dock 4' },
+        details: { gate: 'north' },
+      },
+      { as: 'session' },
+    )
     expect(reply.status).toBe(200)
     expect(reply.json.guid).toBe(order.guid)
     expect(reply.json.po_no).toBe('PO-CHANGED')
@@ -154,7 +219,10 @@ describe('PUT /v1/orders/{orderGuid}', () => {
     expect(reply.json.Ship_To.address_line_two).toBe('Dock 4')
     expect(reply.json.Ship_To.address_line_one).toBe(order.Ship_To.address_line_one)
     expect(reply.json.Order_Detail).toMatchObject({ gate: 'north' })
-    expect(reply.json.grand_total).toBeCloseTo(reply.json.sub_total + reply.json.tax + 30 + reply.json.labor + reply.json.other - reply.json.discount_total, 2)
+    expect(reply.json.grand_total).toBeCloseTo(
+      reply.json.sub_total + reply.json.tax + 30 + reply.json.labor + reply.json.other - reply.json.discount_total,
+      2,
+    )
     expect(Date.parse(reply.json.updated_at)).toBeGreaterThan(Date.parse(order.updated_at))
   })
 
@@ -173,7 +241,9 @@ describe('PUT /v1/orders/{orderGuid}', () => {
     const own = service.control.customers().find((candidate) => candidate.guid === vendorGuid) as Json
     const draft = await preliminary(row, 1, own)
     expect((await put(service, `/v1/orders/${draft.guid}`, { note: 'mine' }, { as: 'customer' })).status).toBe(200)
-    const submitted = await post(service, '/v1/orderWithItems', orderBody(first, [{ item: row, qty: 1 }]), { as: 'customer' })
+    const submitted = await post(service, '/v1/orderWithItems', orderBody(first, [{ item: row, qty: 1 }]), {
+      as: 'customer',
+    })
     const reply = await put(service, `/v1/orders/${submitted.json.order.guid}`, { note: 'mine' }, { as: 'customer' })
     expect(reply.status).toBe(403)
     expect(reply.json.code).toBe('ORDER_READ_ONLY')
@@ -193,7 +263,9 @@ describe('PUT /v1/orders/{orderGuid}', () => {
   it('rejects wrongly typed fields with 400', async () => {
     const order = orders().find((candidate) => candidate.order_state_id === 1)
     expect((await put(service, `/v1/orders/${order.guid}`, { shipping: 'lots' }, { as: 'session' })).status).toBe(400)
-    expect((await put(service, `/v1/orders/${order.guid}`, { approve_decline: 'MAYBE' }, { as: 'session' })).status).toBe(400)
+    expect(
+      (await put(service, `/v1/orders/${order.guid}`, { approve_decline: 'MAYBE' }, { as: 'session' })).status,
+    ).toBe(400)
   })
 })
 
@@ -206,7 +278,14 @@ describe('POST /v1/order/submit', () => {
     expect(reply.status).toBe(200)
     expect(reply.json.order.order_state_id).toBe(2)
     expect(reply.json.autoFulfilledItems).toEqual([
-      { orderItemId: draft.Order_Items[0].id, catalogItemName: row.name, catalogItemSku: row.sku, qtyFulfilled: 3, qtyFromHeld: 0, qtyFromOnHand: 3 },
+      {
+        orderItemId: draft.Order_Items[0].id,
+        catalogItemName: row.name,
+        catalogItemSku: row.sku,
+        qtyFulfilled: 3,
+        qtyFromHeld: 0,
+        qtyFromOnHand: 3,
+      },
     ])
     expect(item(row.guid).reserved_qty_on_hand).toBe(row.reserved_qty_on_hand + 3)
     expect(Date.parse(item(row.guid).updated_at)).toBeGreaterThan(Date.parse(row.updated_at))
@@ -216,9 +295,19 @@ describe('POST /v1/order/submit', () => {
     const row = stockedItem(2, 30)
     const draft = await preliminary(row, 5)
     service.control.update('catalogItem', row.guid, { qty_on_hand: row.reserved_qty_on_hand + 2 })
-    const reply = await post(service, '/v1/order/submit', { orderGuid: draft.guid, allowPartialFulfillment: true }, { as: 'session' })
+    const reply = await post(
+      service,
+      '/v1/order/submit',
+      { orderGuid: draft.guid, allowPartialFulfillment: true },
+      { as: 'session' },
+    )
     expect(reply.json.autoFulfilledItems[0]).toMatchObject({ qtyFulfilled: 2, qtyFromOnHand: 2 })
-    expect(reply.json.order.Order_Items[0]).toMatchObject({ qty: 2, qty_reserved: 2, qty_backordered: 3, is_backordered: true })
+    expect(reply.json.order.Order_Items[0]).toMatchObject({
+      qty: 2,
+      qty_reserved: 2,
+      qty_backordered: 3,
+      is_backordered: true,
+    })
     const related = (await get(service, `/v1/orders/${draft.guid}`)).json.relatedOrders as Json[]
     expect(related).toHaveLength(1)
     expect(related[0].parent_order_id).toBe(draft.id)
@@ -229,11 +318,29 @@ describe('POST /v1/order/submit', () => {
   it('allowPartialFulfillment=false backorders the whole order when anything is short', async () => {
     const plenty = stockedItem(3, 30)
     const scarce = stockedItem(4, 30)
-    const reply0 = await post(service, '/v1/orderWithItems', orderBody(first, [{ item: plenty, qty: 2 }, { item: scarce, qty: 5 }], { remainInPreliminary: true }), { headers: { vendorGuid: openCustomer(service).guid } })
+    const reply0 = await post(
+      service,
+      '/v1/orderWithItems',
+      orderBody(
+        first,
+        [
+          { item: plenty, qty: 2 },
+          { item: scarce, qty: 5 },
+        ],
+        { remainInPreliminary: true },
+      ),
+      { headers: { vendorGuid: openCustomer(service).guid } },
+    )
     service.control.update('catalogItem', scarce.guid, { qty_on_hand: scarce.reserved_qty_on_hand + 1 })
-    const reply = await post(service, '/v1/order/submit', { orderGuid: reply0.json.order.guid, allowPartialFulfillment: false }, { as: 'session' })
+    const reply = await post(
+      service,
+      '/v1/order/submit',
+      { orderGuid: reply0.json.order.guid, allowPartialFulfillment: false },
+      { as: 'session' },
+    )
     expect(reply.json.autoFulfilledItems).toEqual([])
-    for (const line of reply.json.order.Order_Items as Json[]) expect(line).toMatchObject({ is_backordered: true, qty_reserved: 0, qty_backordered: line.qty })
+    for (const line of reply.json.order.Order_Items as Json[])
+      expect(line).toMatchObject({ is_backordered: true, qty_reserved: 0, qty_backordered: line.qty })
     expect(item(plenty.guid).reserved_qty_on_hand).toBe(plenty.reserved_qty_on_hand)
   })
 
@@ -242,14 +349,24 @@ describe('POST /v1/order/submit', () => {
     const draft = await preliminary(row, 6)
     service.control.update('catalogItem', row.guid, { qty_on_hand: row.reserved_qty_on_hand + 4 })
     const reply = await post(service, '/v1/order/submit', { orderGuid: draft.guid }, { as: 'session' })
-    expect(reply.json.order.Order_Items[0]).toMatchObject({ qty: 6, qty_reserved: 4, qty_pending: 2, is_backordered: false })
+    expect(reply.json.order.Order_Items[0]).toMatchObject({
+      qty: 6,
+      qty_reserved: 4,
+      qty_pending: 2,
+      is_backordered: false,
+    })
     expect((await get(service, `/v1/orders/${draft.guid}`)).json.relatedOrders).toEqual([])
   })
 
   it('order_state_id moves the order to that state; the next step follows the workflow', async () => {
     const row = stockedItem(6, 30)
     const draft = await preliminary(row, 1)
-    const shipped = await post(service, '/v1/order/submit', { orderGuid: draft.guid, order_state_id: 8 }, { as: 'session' })
+    const shipped = await post(
+      service,
+      '/v1/order/submit',
+      { orderGuid: draft.guid, order_state_id: 8 },
+      { as: 'session' },
+    )
     expect(shipped.json.order.order_state_id).toBe(8)
     expect(shipped.json.order.is_shipped).toBe(true)
     expect(shipped.json.order.Order_Items[0].qty_shipped).toBe(1)
@@ -266,9 +383,21 @@ describe('POST /v1/order/submit', () => {
       expect(reply.status).toBe(400)
       expect(reply.json.code).toBe('INVALID_TRANSITION')
     }
-    expect((await post(service, '/v1/order/submit', { orderGuid: '00000000-0000-4000-8000-000000000000' }, { as: 'session' })).status).toBe(404)
+    expect(
+      (
+        await post(
+          service,
+          '/v1/order/submit',
+          { orderGuid: '00000000-0000-4000-8000-000000000000' },
+          { as: 'session' },
+        )
+      ).status,
+    ).toBe(404)
     const draft = orders().find((candidate) => candidate.order_state_id === 1)
-    expect((await post(service, '/v1/order/submit', { orderGuid: draft.guid, order_state_id: 77 }, { as: 'session' })).json.code).toBe('UNKNOWN_ORDER_STATE')
+    expect(
+      (await post(service, '/v1/order/submit', { orderGuid: draft.guid, order_state_id: 77 }, { as: 'session' })).json
+        .code,
+    ).toBe('UNKNOWN_ORDER_STATE')
   })
 
   it('a backorder takes stock held for backorders first (qtyFromHeld)', async () => {
@@ -277,7 +406,10 @@ describe('POST /v1/order/submit', () => {
     service.control.update('catalogItem', row.guid, { qty_on_hand: row.reserved_qty_on_hand + 2 })
     await post(service, '/v1/order/submit', { orderGuid: draft.guid, allowPartialFulfillment: true }, { as: 'session' })
     const [backorder] = (await get(service, `/v1/orders/${draft.guid}`)).json.relatedOrders as Json[]
-    service.control.update('catalogItem', row.guid, { qty_held_for_backorders: 2, qty_on_hand: item(row.guid).reserved_qty_on_hand + 5 })
+    service.control.update('catalogItem', row.guid, {
+      qty_held_for_backorders: 2,
+      qty_on_hand: item(row.guid).reserved_qty_on_hand + 5,
+    })
     const reply = await post(service, '/v1/order/submit', { orderGuid: backorder.guid }, { as: 'session' })
     expect(reply.json.autoFulfilledItems[0]).toMatchObject({ qtyFulfilled: 3, qtyFromHeld: 2, qtyFromOnHand: 1 })
     expect(item(row.guid).qty_held_for_backorders).toBe(0)
@@ -294,16 +426,44 @@ describe('fulfilment after Send (control.fulfilOrder)', () => {
 
   it('ships two of three lines and backorders the third into a related order GET /v1/orders/{guid} returns', async () => {
     const rows = orderableItems(service, first.guid, 'Retail', 30).slice(0, 3)
-    const reply = await post(service, '/v1/orderWithItems', orderBody(first, rows.map((row) => ({ item: row, qty: 4 }))), { headers: { vendorGuid: openCustomer(service).guid } })
+    const reply = await post(
+      service,
+      '/v1/orderWithItems',
+      orderBody(
+        first,
+        rows.map((row) => ({ item: row, qty: 4 })),
+      ),
+      { headers: { vendorGuid: openCustomer(service).guid } },
+    )
     expect(reply.status).toBe(200)
     const placed = reply.json.order
-    service.control.fulfilOrder(placed.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 4 }, { itemNo: 2, qty: 4 }], backorderRest: true })
+    service.control.fulfilOrder(placed.guid, {
+      kind: 'ship',
+      lines: [
+        { itemNo: 1, qty: 4 },
+        { itemNo: 2, qty: 4 },
+      ],
+      backorderRest: true,
+    })
     const read = await get(service, `/v1/orders/${placed.guid}`)
     expect(read.status).toBe(200)
     const order = read.json.order
-    expect(order).toMatchObject({ order_state_id: 8, is_shipped: true, partially_shipped: true, ship_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) })
-    expect(order.Order_Items.map((line: Json) => [line.qty_shipped, line.qty_backordered, line.qty_pending])).toEqual([[4, 0, 0], [4, 0, 0], [0, 4, 0]])
-    expect(order.Order_State_Logs.map((log: Json) => log.Order_State.name)).toEqual(['PRELIMINARY', 'SUBMITTED', 'SHIPPED'])
+    expect(order).toMatchObject({
+      order_state_id: 8,
+      is_shipped: true,
+      partially_shipped: true,
+      ship_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    })
+    expect(order.Order_Items.map((line: Json) => [line.qty_shipped, line.qty_backordered, line.qty_pending])).toEqual([
+      [4, 0, 0],
+      [4, 0, 0],
+      [0, 4, 0],
+    ])
+    expect(order.Order_State_Logs.map((log: Json) => log.Order_State.name)).toEqual([
+      'PRELIMINARY',
+      'SUBMITTED',
+      'SHIPPED',
+    ])
     expect(read.json.relatedOrders).toHaveLength(1)
     expect(read.json.relatedOrders[0]).toMatchObject({ name: `${placed.name}-BO1`, parent_order_id: placed.id })
     expect(read.json.relatedOrders[0].Order_Items).toHaveLength(1)
@@ -313,7 +473,9 @@ describe('fulfilment after Send (control.fulfilOrder)', () => {
 
   it('holds, releases and cancels, each stamping updated_at', async () => {
     const [row] = orderableItems(service, first.guid, 'Retail', 30)
-    const reply = await post(service, '/v1/orderWithItems', orderBody(first, [{ item: row, qty: 1 }]), { headers: { vendorGuid: openCustomer(service).guid } })
+    const reply = await post(service, '/v1/orderWithItems', orderBody(first, [{ item: row, qty: 1 }]), {
+      headers: { vendorGuid: openCustomer(service).guid },
+    })
     const guid = reply.json.order.guid as string
     service.control.shiftClock(1000)
     const held = service.control.fulfilOrder(guid, { kind: 'hold', onHold: true })

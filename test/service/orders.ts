@@ -7,12 +7,30 @@
  * so two concurrent retries with one api_guid cannot both create.
  */
 import { z } from 'zod'
-import { addressInput, applyAddress, contactInput, createVendor, vendorInput, vendorRefs, type AddressInput, type NewVendorInput } from './customers'
+import {
+  addressInput,
+  applyAddress,
+  contactInput,
+  createVendor,
+  vendorInput,
+  vendorRefs,
+  type AddressInput,
+  type NewVendorInput,
+} from './customers'
 import { HttpError, isUuid, parseBody, reconcileErrors, zodIssues, type AuthContext, type ReconcileIssue } from './http'
 import { NEXT_STATE, ORDER_SOURCES, ORDER_STATES, STATE, type OrderItemRec, type UserRec } from './model'
 import { round2 } from './prng'
 import type { FulfilmentStep } from './types'
-import { makeAddress, type CatalogEntry, type ItemEntry, type OrderEntry, type OrderRefs, type PriceGroupEntry, type Store, type VendorEntry } from './store'
+import {
+  makeAddress,
+  type CatalogEntry,
+  type ItemEntry,
+  type OrderEntry,
+  type OrderRefs,
+  type PriceGroupEntry,
+  type Store,
+  type VendorEntry,
+} from './store'
 
 /** Sales tax applied to taxable lines of customers that are not tax exempt, in percent. */
 const TAX_RATE_PERCENT = 8.25
@@ -20,7 +38,15 @@ const TAX_RATE_PERCENT = 8.25
 // ---- pricing and totals -----------------------------------------------------------------------
 
 /** A line priced from the price group's entry in the item's `pricing`, with the qty break applied. */
-export function pricedLine(store: Store, item: ItemEntry, groupName: string, qty: number, itemNo: number, orderId: number, at: string): OrderItemRec {
+export function pricedLine(
+  store: Store,
+  item: ItemEntry,
+  groupName: string,
+  qty: number,
+  itemNo: number,
+  orderId: number,
+  at: string,
+): OrderItemRec {
   const price = item.rec.pricing[groupName]
   const list = typeof price === 'number' ? price : 0
   const breakApplies = item.rec.qty_break > 0 && qty >= item.rec.qty_break && item.rec.qty_break_price > 0
@@ -79,7 +105,9 @@ export function computeTotals(store: Store, entry: OrderEntry): void {
   rec.sub_total = round2(subTotal)
   rec.tax = typeof rec.manual_tax === 'number' ? rec.manual_tax : round2(lineTax)
   rec.discount_total = round2(rec.discount ?? 0)
-  rec.grand_total = round2(rec.sub_total + rec.tax + (rec.shipping ?? 0) + (rec.labor ?? 0) + (rec.other ?? 0) - rec.discount_total)
+  rec.grand_total = round2(
+    rec.sub_total + rec.tax + (rec.shipping ?? 0) + (rec.labor ?? 0) + (rec.other ?? 0) - rec.discount_total,
+  )
 }
 
 // ---- serialization ----------------------------------------------------------------------------
@@ -113,11 +141,20 @@ export function orderObject(store: Store, entry: OrderEntry): Record<string, unk
     Category: null,
     Order_State: stateObject(rec.order_state_id),
     User: userRef(rec.user_id === null ? undefined : store.usersById.get(rec.user_id)),
-    Supplier: { id: store.supplier.id, guid: store.supplier.guid, name: store.supplier.name, email: store.supplier.email },
+    Supplier: {
+      id: store.supplier.id,
+      guid: store.supplier.guid,
+      name: store.supplier.name,
+      email: store.supplier.email,
+    },
     Client: client ? { id: client.id, guid: client.guid, name: client.name } : null,
     Parent_Order: parent ? { id: parent.rec.id, guid: parent.rec.guid, name: parent.rec.name } : null,
     Order_Detail: entry.detail,
-    Order_State_Logs: entry.logs.map((log) => ({ created_at: log.created_at, User: userRef(store.usersById.get(log.userId)), Order_State: stateObject(log.stateId) })),
+    Order_State_Logs: entry.logs.map((log) => ({
+      created_at: log.created_at,
+      User: userRef(store.usersById.get(log.userId)),
+      Order_State: stateObject(log.stateId),
+    })),
     Assigned_Users: entry.assignedUserIds.map((id) => userRef(store.usersById.get(id))).filter((user) => user !== null),
   }
 }
@@ -137,7 +174,9 @@ export function orderProjection(store: Store, entry: OrderEntry): Record<string,
     ...rec,
     Vendor: idGuidName(rec.vendor_id === null ? undefined : store.vendorsById.get(rec.vendor_id)?.rec),
     Catalog: idGuidName(rec.catalog_id === null ? undefined : store.catalogsById.get(rec.catalog_id)?.rec),
-    Price_Group: group ? { id: group.rec.id, guid: group.rec.guid, name: group.rec.value, value: group.rec.value } : null,
+    Price_Group: group
+      ? { id: group.rec.id, guid: group.rec.guid, name: group.rec.value, value: group.rec.value }
+      : null,
     Category: null,
     Order_State: stateObject(rec.order_state_id),
     User: user ? { id: user.id, guid: user.guid, name: user.name } : null,
@@ -160,7 +199,12 @@ export function orderProjection(store: Store, entry: OrderEntry): Record<string,
 // ---- creation ---------------------------------------------------------------------------------
 
 const text = z.string().nullish()
-const orderInput = z.looseObject({ po_no: text, note: text, shipping_instructions: text, api_guid: z.string().trim().min(1).nullish() })
+const orderInput = z.looseObject({
+  po_no: text,
+  note: text,
+  shipping_instructions: text,
+  api_guid: z.string().trim().min(1).nullish(),
+})
 const lineInput = z.looseObject({
   catalog_item_guid: z.string().nullish(),
   catalog_item_id: z.number().int().nullish(),
@@ -220,30 +264,56 @@ interface Resolved {
   lines: ResolvedLine[]
 }
 
-function checkVendor(vendor: VendorEntry | undefined, catalog: CatalogEntry | undefined, guid: string, errors: ReconcileIssue[]): void {
+function checkVendor(
+  vendor: VendorEntry | undefined,
+  catalog: CatalogEntry | undefined,
+  guid: string,
+  errors: ReconcileIssue[],
+): void {
   if (!vendor) {
     errors.push({ type: 'VENDOR_NOT_ACCESSIBLE', message: `Customer ${guid} does not exist or is not accessible` })
   } else if (catalog && vendor.rec.lock_catalog_id !== 0 && vendor.rec.lock_catalog_id !== catalog.rec.id) {
-    errors.push({ type: 'VENDOR_NOT_ACCESSIBLE', message: `Customer ${vendor.rec.name} may not order from catalog ${catalog.rec.name}` })
+    errors.push({
+      type: 'VENDOR_NOT_ACCESSIBLE',
+      message: `Customer ${vendor.rec.name} may not order from catalog ${catalog.rec.name}`,
+    })
   } else if (!vendor.rec.active) {
     errors.push({ type: 'VENDOR_INACTIVE', message: `Customer ${vendor.rec.name} is inactive` })
   }
 }
 
 function findLineItem(store: Store, catalog: CatalogEntry, line: LineInput): ItemEntry | undefined {
-  const item = line.catalog_item_guid ? store.itemsByGuid.get(line.catalog_item_guid) : typeof line.catalog_item_id === 'number' ? store.itemsById.get(line.catalog_item_id) : undefined
+  const item = line.catalog_item_guid
+    ? store.itemsByGuid.get(line.catalog_item_guid)
+    : typeof line.catalog_item_id === 'number'
+      ? store.itemsById.get(line.catalog_item_id)
+      : undefined
   return item && item.catalog === catalog && item.rec.deleted_at === null ? item : undefined
 }
 
 /** Every check that can fail, before anything is written; all failures are reported together. */
-function reconcile(store: Store, catalogGuid: string, priceGroupGuid: string, customer: CustomerSource, lines: LineInput[]): Resolved {
+function reconcile(
+  store: Store,
+  catalogGuid: string,
+  priceGroupGuid: string,
+  customer: CustomerSource,
+  lines: LineInput[],
+): Resolved {
   const errors: ReconcileIssue[] = []
   const catalog = isUuid(catalogGuid) ? store.liveCatalog(catalogGuid) : undefined
-  if (!catalog) errors.push({ type: 'INVALID_REQUEST', field: 'catalogGuid', message: `Unknown catalog ${catalogGuid}` })
-  else if (!catalog.rec.active) errors.push({ type: 'INVALID_REQUEST', field: 'catalogGuid', message: `Catalog ${catalog.rec.name} is inactive` })
+  if (!catalog)
+    errors.push({ type: 'INVALID_REQUEST', field: 'catalogGuid', message: `Unknown catalog ${catalogGuid}` })
+  else if (!catalog.rec.active)
+    errors.push({ type: 'INVALID_REQUEST', field: 'catalogGuid', message: `Catalog ${catalog.rec.name} is inactive` })
   const groupEntry = store.priceGroupsByGuid.get(priceGroupGuid)
-  const group = groupEntry && groupEntry.rec.deleted_at === null && groupEntry.catalog === catalog ? groupEntry : undefined
-  if (catalog && !group) errors.push({ type: 'INVALID_REQUEST', field: 'priceGroupGuid', message: `Unknown price group ${priceGroupGuid} in this catalog` })
+  const group =
+    groupEntry && groupEntry.rec.deleted_at === null && groupEntry.catalog === catalog ? groupEntry : undefined
+  if (catalog && !group)
+    errors.push({
+      type: 'INVALID_REQUEST',
+      field: 'priceGroupGuid',
+      message: `Unknown price group ${priceGroupGuid} in this catalog`,
+    })
 
   let vendor: VendorEntry | undefined
   let newVendor: NewVendorInput | undefined
@@ -256,7 +326,11 @@ function reconcile(store: Store, catalogGuid: string, priceGroupGuid: string, cu
     vendor = email ? store.vendorByEmail(email) : undefined
     if (vendor) checkVendor(vendor, catalog, vendor.rec.guid, errors)
   } else {
-    errors.push({ type: 'INVALID_REQUEST', field: 'vendorGuid', message: 'A vendorGuid header (customer context) or newVendor is required' })
+    errors.push({
+      type: 'INVALID_REQUEST',
+      field: 'vendorGuid',
+      message: 'A vendorGuid header (customer context) or newVendor is required',
+    })
   }
 
   const resolved: ResolvedLine[] = []
@@ -267,13 +341,23 @@ function reconcile(store: Store, catalogGuid: string, priceGroupGuid: string, cu
       ...(typeof line.catalog_item_id === 'number' ? { catalog_item_id: line.catalog_item_id } : {}),
     }
     if (!line.catalog_item_guid && typeof line.catalog_item_id !== 'number') {
-      errors.push({ type: 'INVALID_REQUEST', line: index, field: `orderItems.${index}`, message: 'catalog_item_guid or catalog_item_id is required' })
+      errors.push({
+        type: 'INVALID_REQUEST',
+        line: index,
+        field: `orderItems.${index}`,
+        message: 'catalog_item_guid or catalog_item_id is required',
+      })
       return
     }
     if (!catalog) return
     const item = findLineItem(store, catalog, line)
     if (!item) {
-      errors.push({ type: 'ITEM_NOT_FOUND', line: index, ...ids, message: `Item ${line.catalog_item_guid ?? line.catalog_item_id} is not in catalog ${catalog.rec.name}` })
+      errors.push({
+        type: 'ITEM_NOT_FOUND',
+        line: index,
+        ...ids,
+        message: `Item ${line.catalog_item_guid ?? line.catalog_item_id} is not in catalog ${catalog.rec.name}`,
+      })
       return
     }
     const detail = { line: index, catalog_item_guid: item.rec.guid, catalog_item_id: item.rec.id, sku: item.rec.sku }
@@ -282,7 +366,11 @@ function reconcile(store: Store, catalogGuid: string, priceGroupGuid: string, cu
       return
     }
     if (group && typeof item.rec.pricing[group.rec.value] !== 'number') {
-      errors.push({ type: 'ITEM_NOT_OFFERED', ...detail, message: `${item.rec.sku} is not offered to price group ${group.rec.value}` })
+      errors.push({
+        type: 'ITEM_NOT_OFFERED',
+        ...detail,
+        message: `${item.rec.sku} is not offered to price group ${group.rec.value}`,
+      })
       return
     }
     const before = requested.get(item) ?? 0
@@ -314,7 +402,11 @@ function parseSource(value: string | number | null | undefined, errors: Reconcil
     const id = ORDER_SOURCES[value.trim().toUpperCase()]
     if (id !== undefined) return id
   }
-  errors.push({ type: 'INVALID_REQUEST', field: 'source', message: `Unknown order source '${value}' (known: ${Object.keys(ORDER_SOURCES).join(', ')} or a numeric id)` })
+  errors.push({
+    type: 'INVALID_REQUEST',
+    field: 'source',
+    message: `Unknown order source '${value}' (known: ${Object.keys(ORDER_SOURCES).join(', ')} or a numeric id)`,
+  })
   return 0
 }
 
@@ -344,13 +436,32 @@ function orderName(store: Store, catalog: CatalogEntry): string {
 function insertOrder(store: Store, args: CreateArgs): OrderEntry {
   const at = store.nowIso()
   const id = store.id('order')
-  const shipTo = makeAddress(store, store.rng, { ...args.vendor.shipTo, id: 0, guid: '', vendor_id: args.vendor.rec.id, order_id: id, is_vendor_main_ship_to: false, created_at: at, updated_at: at }, at)
+  const shipTo = makeAddress(
+    store,
+    store.rng,
+    {
+      ...args.vendor.shipTo,
+      id: 0,
+      guid: '',
+      vendor_id: args.vendor.rec.id,
+      order_id: id,
+      is_vendor_main_ship_to: false,
+      created_at: at,
+      updated_at: at,
+    },
+    at,
+  )
   shipTo.id = store.id('address')
   shipTo.guid = store.rng.uuid()
   applyAddress(shipTo, args.shipTo)
   let clientId: number | null = null
   if (args.client) {
-    const client = { id: store.id('client'), guid: store.rng.uuid(), name: str(args.client.name) ?? str(args.client.company_name) ?? 'Client', fields: args.client }
+    const client = {
+      id: store.id('client'),
+      guid: store.rng.uuid(),
+      name: str(args.client.name) ?? str(args.client.company_name) ?? 'Client',
+      fields: args.client,
+    }
     store.clientsById.set(client.id, client)
     clientId = client.id
   }
@@ -415,14 +526,19 @@ function insertOrder(store: Store, args: CreateArgs): OrderEntry {
   }
   // A header-only order may carry a fixed tax amount (POST /v1/order `tax`); lines never do.
   if (typeof extra.tax === 'number') entry.rec.manual_tax = extra.tax
-  entry.lines = args.lines.map((line, index) => ({ ...pricedLine(store, line.item, args.group.rec.value, line.qty, index + 1, id, at), note: line.note }))
+  entry.lines = args.lines.map((line, index) => ({
+    ...pricedLine(store, line.item, args.group.rec.value, line.qty, index + 1, id, at),
+    note: line.note,
+  }))
   computeTotals(store, entry)
   return store.addOrder(entry)
 }
 
 function existingResponse(store: Store, entry: OrderEntry): Record<string, unknown> {
   const vendor = entry.rec.vendor_id === null ? undefined : store.vendorsById.get(entry.rec.vendor_id)
-  const refs = entry.refs ?? (vendor ? vendorRefs(vendor) : { vendor: null, billTo: null, shipTo: null, contact: null, note: null })
+  const refs =
+    entry.refs ??
+    (vendor ? vendorRefs(vendor) : { vendor: null, billTo: null, shipTo: null, contact: null, note: null })
   const refVendor = refs.vendor === null ? undefined : store.vendorsById.get(refs.vendor)
   return {
     order: orderObject(store, entry),
@@ -450,7 +566,9 @@ export function createOrderWithItems(store: Store, auth: AuthContext, body: unkn
   if (auth.user.type === 'customer') {
     const own = store.vendorsById.get(auth.user.vendor_id)
     if (!own || (auth.vendorGuidHeader && auth.vendorGuidHeader !== own.rec.guid)) {
-      throw reconcileErrors([{ type: 'VENDOR_NOT_ACCESSIBLE', message: 'Customer users may order only for their own customer' }])
+      throw reconcileErrors([
+        { type: 'VENDOR_NOT_ACCESSIBLE', message: 'Customer users may order only for their own customer' },
+      ])
     }
     customer = { guid: own.rec.guid }
   } else if (auth.vendorGuidHeader) {
@@ -470,7 +588,8 @@ export function createOrderWithItems(store: Store, auth: AuthContext, body: unkn
   }
   const sourceErrors: ReconcileIssue[] = []
   const sourceId = parseSource(input.source, sourceErrors)
-  if (input.workflowGuid && !isUuid(input.workflowGuid)) sourceErrors.push({ type: 'INVALID_REQUEST', field: 'workflowGuid', message: 'workflowGuid must be a UUID' })
+  if (input.workflowGuid && !isUuid(input.workflowGuid))
+    sourceErrors.push({ type: 'INVALID_REQUEST', field: 'workflowGuid', message: 'workflowGuid must be a UUID' })
   if (sourceErrors.length > 0) throw reconcileErrors(sourceErrors)
   const resolved = reconcile(store, input.catalogGuid, input.priceGroupGuid, customer, input.orderItems)
 
@@ -511,7 +630,13 @@ export function createOrderV2(store: Store, auth: AuthContext, body: unknown): R
   const sourceErrors: ReconcileIssue[] = []
   const sourceId = parseSource(input.source, sourceErrors)
   if (sourceErrors.length > 0) throw reconcileErrors(sourceErrors)
-  const resolved = reconcile(store, input.catalogGuid, input.priceGroupGuid, { guid: input.vendorGuid }, input.orderItems)
+  const resolved = reconcile(
+    store,
+    input.catalogGuid,
+    input.priceGroupGuid,
+    { guid: input.vendorGuid },
+    input.orderItems,
+  )
   const vendor = resolved.vendor
   if (!vendor) throw new HttpError(500, 'Customer resolution failed')
   const entry = insertOrder(store, {
@@ -560,7 +685,12 @@ const legacySchema = z.looseObject({
 })
 
 /** POST /v1/order: an empty header for the vendorGuid customer; it stays in PRELIMINARY. */
-export function createLegacyOrder(store: Store, auth: AuthContext, vendor: VendorEntry, body: unknown): Record<string, unknown> {
+export function createLegacyOrder(
+  store: Store,
+  auth: AuthContext,
+  vendor: VendorEntry,
+  body: unknown,
+): Record<string, unknown> {
   const input = parseBody(legacySchema, body)
   const existing = firstByApiGuid(store, input.api_guid)
   if (existing) return { order: orderObject(store, existing) }
@@ -569,17 +699,24 @@ export function createLegacyOrder(store: Store, auth: AuthContext, vendor: Vendo
     catalog = isUuid(input.catalogGuid) ? store.liveCatalog(input.catalogGuid) : undefined
     if (!catalog) throw new HttpError(400, `Unknown catalog ${input.catalogGuid}`, 'CATALOG_NOT_FOUND')
   } else {
-    catalog = store.catalogsById.get(vendor.rec.lock_catalog_id) ?? store.catalogs.find((candidate) => candidate.rec.deleted_at === null && candidate.rec.active)
+    catalog =
+      store.catalogsById.get(vendor.rec.lock_catalog_id) ??
+      store.catalogs.find((candidate) => candidate.rec.deleted_at === null && candidate.rec.active)
   }
   if (!catalog) throw new HttpError(400, 'No catalog available', 'CATALOG_NOT_FOUND')
   if (vendor.rec.lock_catalog_id !== 0 && vendor.rec.lock_catalog_id !== catalog.rec.id) {
-    throw new HttpError(403, `Customer ${vendor.rec.name} may not order from catalog ${catalog.rec.name}`, 'VENDOR_NOT_ACCESSIBLE')
+    throw new HttpError(
+      403,
+      `Customer ${vendor.rec.name} may not order from catalog ${catalog.rec.name}`,
+      'VENDOR_NOT_ACCESSIBLE',
+    )
   }
   let group: PriceGroupEntry | undefined
   if (input.priceGroupGuid) {
     const candidate = store.priceGroupsByGuid.get(input.priceGroupGuid)
     group = candidate && candidate.catalog === catalog && candidate.rec.deleted_at === null ? candidate : undefined
-    if (!group) throw new HttpError(400, `Unknown price group ${input.priceGroupGuid} in this catalog`, 'PRICE_GROUP_NOT_FOUND')
+    if (!group)
+      throw new HttpError(400, `Unknown price group ${input.priceGroupGuid} in this catalog`, 'PRICE_GROUP_NOT_FOUND')
   } else {
     group = customerGroupIn(store, vendor, catalog)
   }
@@ -605,7 +742,12 @@ export function createLegacyOrder(store: Store, auth: AuthContext, vendor: Vendo
 function customerGroupIn(store: Store, vendor: VendorEntry, catalog: CatalogEntry): PriceGroupEntry | undefined {
   const groups = store.livePriceGroups(catalog)
   const own = store.priceGroupsById.get(vendor.rec.price_group_id)
-  return groups.find((group) => group === own) ?? groups.find((group) => group.rec.value === own?.rec.value) ?? groups.find((group) => group.rec.is_main) ?? groups[0]
+  return (
+    groups.find((group) => group === own) ??
+    groups.find((group) => group.rec.value === own?.rec.value) ??
+    groups.find((group) => group.rec.is_main) ??
+    groups[0]
+  )
 }
 
 /** Drift: a new order for a random active customer, as if placed elsewhere meanwhile. */
@@ -613,16 +755,30 @@ export function insertRandomOrder(store: Store): OrderEntry | undefined {
   const vendors = store.vendors.filter((vendor) => vendor.rec.active && vendor.rec.deleted_at === null)
   if (vendors.length === 0) return undefined
   const vendor = store.rng.pick(vendors)
-  const catalog = store.catalogsById.get(vendor.rec.lock_catalog_id) ?? store.catalogs.find((candidate) => candidate.rec.deleted_at === null)
+  const catalog =
+    store.catalogsById.get(vendor.rec.lock_catalog_id) ??
+    store.catalogs.find((candidate) => candidate.rec.deleted_at === null)
   if (!catalog) return undefined
   const group = customerGroupIn(store, vendor, catalog)
   if (!group) return undefined
-  const pool = catalog.items.filter((item) => item.rec.active && item.rec.deleted_at === null && typeof item.rec.pricing[group.rec.value] === 'number')
+  const pool = catalog.items.filter(
+    (item) => item.rec.active && item.rec.deleted_at === null && typeof item.rec.pricing[group.rec.value] === 'number',
+  )
   const lines: ResolvedLine[] = []
-  for (let i = 0, n = store.rng.int(1, 3); i < n && pool.length > 0; i++) lines.push({ item: store.rng.pick(pool), qty: store.rng.int(1, 6), note: '' })
+  for (let i = 0, n = store.rng.int(1, 3); i < n && pool.length > 0; i++)
+    lines.push({ item: store.rng.pick(pool), qty: store.rng.int(1, 6), note: '' })
   return insertOrder(store, {
-    vendor, catalog, group, user: store.sessionUser, lines, header: {}, shipTo: undefined, sourceId: ORDER_SOURCES.WEB ?? 1,
-    detail: null, client: undefined, refs: undefined,
+    vendor,
+    catalog,
+    group,
+    user: store.sessionUser,
+    lines,
+    header: {},
+    shipTo: undefined,
+    sourceId: ORDER_SOURCES.WEB ?? 1,
+    detail: null,
+    client: undefined,
+    refs: undefined,
   })
 }
 
@@ -695,18 +851,37 @@ function reserve(store: Store, entry: OrderEntry, partial: boolean | undefined, 
     }
     store.touchItem(item, at)
     if (qty > 0) {
-      fulfilled.push({ orderItemId: line.id, catalogItemName: item.rec.name, catalogItemSku: item.rec.sku, qtyFulfilled: qty, qtyFromHeld: fromHeld, qtyFromOnHand: fromOnHand })
+      fulfilled.push({
+        orderItemId: line.id,
+        catalogItemName: item.rec.name,
+        catalogItemSku: item.rec.sku,
+        qtyFulfilled: qty,
+        qtyFromHeld: fromHeld,
+        qtyFromOnHand: fromOnHand,
+      })
     }
   }
   if (rests.length > 0) createBackorder(store, entry, rests, user)
   return fulfilled
 }
 
-function createBackorder(store: Store, parent: OrderEntry, rests: { line: OrderItemRec; rest: number }[], user: UserRec): OrderEntry {
+function createBackorder(
+  store: Store,
+  parent: OrderEntry,
+  rests: { line: OrderItemRec; rest: number }[],
+  user: UserRec,
+): OrderEntry {
   const at = store.nowIso()
   const id = store.id('order')
   const siblings = store.orders.filter((order) => order.rec.parent_order_id === parent.rec.id).length
-  const shipTo = { ...parent.shipTo, id: store.id('address'), guid: store.rng.uuid(), order_id: id, created_at: at, updated_at: at }
+  const shipTo = {
+    ...parent.shipTo,
+    id: store.id('address'),
+    guid: store.rng.uuid(),
+    order_id: id,
+    created_at: at,
+    updated_at: at,
+  }
   const entry: OrderEntry = {
     rec: {
       ...parent.rec,
@@ -791,14 +966,28 @@ function release(store: Store, entry: OrderEntry): void {
  * Moves an order along the default workflow (PRELIMINARY → SUBMITTED → SHIPPED → COMPLETED, any
  * open state → CANCELLED). COMPLETED and CANCELLED are final; PRELIMINARY cannot be re-entered.
  */
-function transition(store: Store, entry: OrderEntry, target: number, user: UserRec, partial: boolean | undefined): AutoFulfilledItem[] {
+function transition(
+  store: Store,
+  entry: OrderEntry,
+  target: number,
+  user: UserRec,
+  partial: boolean | undefined,
+): AutoFulfilledItem[] {
   const from = entry.rec.order_state_id
   if (!ORDER_STATES[target]) throw new HttpError(400, `Unknown order state ${target}`, 'UNKNOWN_ORDER_STATE')
   if (from === STATE.COMPLETED || from === STATE.CANCELLED) {
-    throw new HttpError(400, `Order ${entry.rec.name} is ${stateObject(from).name} and cannot move`, 'INVALID_TRANSITION')
+    throw new HttpError(
+      400,
+      `Order ${entry.rec.name} is ${stateObject(from).name} and cannot move`,
+      'INVALID_TRANSITION',
+    )
   }
   if (target === from || target === STATE.PRELIMINARY) {
-    throw new HttpError(400, `Order ${entry.rec.name} cannot move from ${stateObject(from).name} to ${stateObject(target).name}`, 'INVALID_TRANSITION')
+    throw new HttpError(
+      400,
+      `Order ${entry.rec.name} cannot move from ${stateObject(from).name} to ${stateObject(target).name}`,
+      'INVALID_TRANSITION',
+    )
   }
   let fulfilled: AutoFulfilledItem[] = []
   if (target === STATE.CANCELLED) {
@@ -826,16 +1015,32 @@ const submitSchema = z.looseObject({
 })
 
 /** POST /v1/order/submit */
-export function submitOrder(store: Store, auth: AuthContext, body: unknown, visible: (entry: OrderEntry) => void): Record<string, unknown> {
+export function submitOrder(
+  store: Store,
+  auth: AuthContext,
+  body: unknown,
+  visible: (entry: OrderEntry) => void,
+): Record<string, unknown> {
   const input = parseBody(submitSchema, body)
   const entry = store.ordersByGuid.get(input.orderGuid)
-  if (!entry || entry.rec.deleted_at !== null) throw new HttpError(404, `Order ${input.orderGuid} not found`, 'ORDER_NOT_FOUND')
+  if (!entry || entry.rec.deleted_at !== null)
+    throw new HttpError(404, `Order ${input.orderGuid} not found`, 'ORDER_NOT_FOUND')
   visible(entry)
   const target = input.order_state_id ?? NEXT_STATE[entry.rec.order_state_id]
   if (target === undefined) {
-    throw new HttpError(400, `Order ${entry.rec.name} is ${stateObject(entry.rec.order_state_id).name}; there is no next step`, 'INVALID_TRANSITION')
+    throw new HttpError(
+      400,
+      `Order ${entry.rec.name} is ${stateObject(entry.rec.order_state_id).name}; there is no next step`,
+      'INVALID_TRANSITION',
+    )
   }
-  const autoFulfilledItems = transition(store, entry, target, auth.actingUser, input.allowPartialFulfillment ?? undefined)
+  const autoFulfilledItems = transition(
+    store,
+    entry,
+    target,
+    auth.actingUser,
+    input.allowPartialFulfillment ?? undefined,
+  )
   return { order: orderObject(store, entry), autoFulfilledItems }
 }
 
@@ -887,7 +1092,11 @@ function isReadOnlyFor(user: UserRec, stateId: number): boolean {
 /** PUT /v1/orders/{orderGuid}: fields present in the body change, absent ones stay. */
 export function updateOrder(store: Store, entry: OrderEntry, user: UserRec, body: unknown): Record<string, unknown> {
   if (isReadOnlyFor(user, entry.rec.order_state_id)) {
-    throw new HttpError(403, `Order ${entry.rec.name} is ${stateObject(entry.rec.order_state_id).name}, a read-only step for ${user.type} users`, 'ORDER_READ_ONLY')
+    throw new HttpError(
+      403,
+      `Order ${entry.rec.name} is ${stateObject(entry.rec.order_state_id).name}, a read-only step for ${user.type} users`,
+      'ORDER_READ_ONLY',
+    )
   }
   const input = parseBody(updateSchema, body)
   const has = (key: string): boolean => Object.prototype.hasOwnProperty.call(input, key)
@@ -896,24 +1105,36 @@ export function updateOrder(store: Store, entry: OrderEntry, user: UserRec, body
 
   if (typeof input.vendor_id === 'number') {
     const vendor = store.vendorsById.get(input.vendor_id)
-    if (!vendor || vendor.rec.deleted_at !== null) throw new HttpError(400, `Unknown vendor_id ${input.vendor_id}`, 'VALIDATION_ERROR')
+    if (!vendor || vendor.rec.deleted_at !== null)
+      throw new HttpError(400, `Unknown vendor_id ${input.vendor_id}`, 'VALIDATION_ERROR')
   }
   if (typeof input.catalog_id === 'number') {
     const catalog = store.catalogsById.get(input.catalog_id)
-    if (!catalog || catalog.rec.deleted_at !== null) throw new HttpError(400, `Unknown catalog_id ${input.catalog_id}`, 'VALIDATION_ERROR')
+    if (!catalog || catalog.rec.deleted_at !== null)
+      throw new HttpError(400, `Unknown catalog_id ${input.catalog_id}`, 'VALIDATION_ERROR')
   }
   const catalogId = typeof input.catalog_id === 'number' ? input.catalog_id : rec.catalog_id
   let newGroup: PriceGroupEntry | undefined
   if (typeof input.price_group_id === 'number') {
     newGroup = store.priceGroupsById.get(input.price_group_id)
     if (!newGroup || newGroup.rec.deleted_at !== null || newGroup.catalog.rec.id !== catalogId) {
-      throw new HttpError(400, `Unknown price_group_id ${input.price_group_id} for this order's catalog`, 'VALIDATION_ERROR')
+      throw new HttpError(
+        400,
+        `Unknown price_group_id ${input.price_group_id} for this order's catalog`,
+        'VALIDATION_ERROR',
+      )
     }
   }
   const assigned: number[] = []
   for (const wanted of input.assignedUsers ?? []) {
-    const user = typeof wanted.id === 'number' ? store.usersById.get(wanted.id) : wanted.guid ? store.usersByGuid.get(wanted.guid) : undefined
-    if (!user || user.type !== 'supplier') throw new HttpError(400, `Unknown assigned user ${wanted.guid ?? wanted.id}`, 'VALIDATION_ERROR')
+    const user =
+      typeof wanted.id === 'number'
+        ? store.usersById.get(wanted.id)
+        : wanted.guid
+          ? store.usersByGuid.get(wanted.guid)
+          : undefined
+    if (!user || user.type !== 'supplier')
+      throw new HttpError(400, `Unknown assigned user ${wanted.guid ?? wanted.id}`, 'VALIDATION_ERROR')
     assigned.push(user.id)
   }
 
@@ -925,7 +1146,17 @@ export function updateOrder(store: Store, entry: OrderEntry, user: UserRec, body
   for (const key of ['vendor_id', 'catalog_id', 'project_id', 'client_id'] as const) {
     if (has(key)) rec[key] = input[key] ?? null
   }
-  for (const key of ['discount_type_id', 'shipping_warehouse_id', 'workflow_id', 'tax_rate_override', 'approve_decline', 'tags', 'cancel_date', 'allow_substitutions', 'allow_backorders'] as const) {
+  for (const key of [
+    'discount_type_id',
+    'shipping_warehouse_id',
+    'workflow_id',
+    'tax_rate_override',
+    'approve_decline',
+    'tags',
+    'cancel_date',
+    'allow_substitutions',
+    'allow_backorders',
+  ] as const) {
     if (has(key)) rec[key] = input[key] ?? null
   }
   for (const key of ['is_sample', 'is_on_hold', 'is_local_delivery'] as const) {
@@ -944,7 +1175,12 @@ export function updateOrder(store: Store, entry: OrderEntry, user: UserRec, body
         const item = store.itemsById.get(line.catalog_item_id)
         if (!item || typeof item.rec.pricing[newGroup.rec.value] !== 'number') continue
         const repriced = pricedLine(store, item, newGroup.rec.value, line.qty, line.item_no, rec.id, at)
-        Object.assign(line, { list_price_frozen: repriced.list_price_frozen, net_price: repriced.net_price, discount: repriced.discount, updated_at: at })
+        Object.assign(line, {
+          list_price_frozen: repriced.list_price_frozen,
+          net_price: repriced.net_price,
+          discount: repriced.discount,
+          updated_at: at,
+        })
       }
     }
   }
@@ -970,7 +1206,6 @@ export function updateOrder(store: Store, entry: OrderEntry, user: UserRec, body
   return orderObject(store, entry)
 }
 
-
 // ---- fulfilment (control only) ----------------------------------------------------------------
 
 export function fulfilOrder(store: Store, entry: OrderEntry, step: FulfilmentStep): void {
@@ -989,7 +1224,8 @@ export function fulfilOrder(store: Store, entry: OrderEntry, step: FulfilmentSte
       return
     case 'ship': {
       const from = entry.rec.order_state_id
-      if (from === STATE.COMPLETED || from === STATE.CANCELLED) throw new HttpError(400, `Order ${entry.rec.name} is ${stateObject(from).name}`, 'INVALID_TRANSITION')
+      if (from === STATE.COMPLETED || from === STATE.CANCELLED)
+        throw new HttpError(400, `Order ${entry.rec.name} is ${stateObject(from).name}`, 'INVALID_TRANSITION')
       const rests: { line: OrderItemRec; rest: number }[] = []
       for (const line of entry.lines) {
         const wanted = step.lines.find((candidate) => candidate.itemNo === line.item_no)?.qty ?? 0

@@ -37,16 +37,27 @@ interface Received {
 }
 
 /** Reads a reply chunk by chunk with undici, on a fresh connection, keeping what arrived before any failure. */
-async function receive(path: string, init: { method?: 'GET' | 'POST'; body?: unknown; stopAfter?: number } = {}): Promise<Received> {
+async function receive(
+  path: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; stopAfter?: number } = {},
+): Promise<Received> {
   const controller = new AbortController()
   const response = await request(service.url + path, {
     method: init.method ?? 'GET',
-    headers: { ...credentialHeaders(service, 'apiKey'), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      ...credentialHeaders(service, 'apiKey'),
+      ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     reset: true,
     signal: controller.signal,
   })
-  const received: Received = { status: response.statusCode, headers: response.headers, arrivals: [], body: Buffer.alloc(0) }
+  const received: Received = {
+    status: response.statusCode,
+    headers: response.headers,
+    arrivals: [],
+    body: Buffer.alloc(0),
+  }
   const chunks: Buffer[] = []
   let total = 0
   try {
@@ -71,7 +82,13 @@ describe('trickle', () => {
   it('sends the headers at once, then bytesPerTick bytes every intervalMs', async () => {
     const whole = (await get(service, '/v1/catalogs')).text
     expect(whole.length).toBeGreaterThan(200)
-    service.control.addFault({ route: 'GET /v1/catalogs', type: 'trickle', bytesPerTick: 200, intervalMs: 40, times: 1 })
+    service.control.addFault({
+      route: 'GET /v1/catalogs',
+      type: 'trickle',
+      bytesPerTick: 200,
+      intervalMs: 40,
+      times: 1,
+    })
     const reply = await receive('/v1/catalogs')
     expect(reply.status).toBe(200)
     expect(reply.headers['content-length']).toBe(String(Buffer.byteLength(reply.body)))
@@ -132,7 +149,14 @@ describe('oversized', () => {
   })
 
   it('pads with filler after the JSON when valid is false, and can go chunked', async () => {
-    service.control.addFault({ route: ITEMS_ROUTE, type: 'oversized', bytes: 200_000, valid: false, contentLength: false, times: 1 })
+    service.control.addFault({
+      route: ITEMS_ROUTE,
+      type: 'oversized',
+      bytes: 200_000,
+      valid: false,
+      contentLength: false,
+      times: 1,
+    })
     const reply = await receive(`${itemsPath}?limit=2`)
     expect(reply.headers['content-length']).toBeUndefined()
     expect(reply.headers['transfer-encoding']).toBe('chunked')
@@ -183,14 +207,20 @@ describe('futureClock', () => {
   const hour = 60 * 60 * 1000
 
   /** A reply and the real clock read just before and just after it, so its stamps can be bracketed however slow the machine. */
-  async function during(path: string): Promise<{ reply: Awaited<ReturnType<typeof get>>; before: number; after: number }> {
+  async function during(
+    path: string,
+  ): Promise<{ reply: Awaited<ReturnType<typeof get>>; before: number; after: number }> {
     const before = Date.now()
     const reply = await get(service, path)
     return { reply, before, after: Date.now() }
   }
 
   /** serverTimestamp and the Date header lie in [before, after] moved by `offsetMs` (the header counts whole seconds). */
-  function expectStamped({ reply, before, after }: Awaited<ReturnType<typeof during>>, offsetMs: number, header = true): void {
+  function expectStamped(
+    { reply, before, after }: Awaited<ReturnType<typeof during>>,
+    offsetMs: number,
+    header = true,
+  ): void {
     const stamped = Date.parse(reply.json.serverTimestamp as string)
     expect(stamped).toBeGreaterThanOrEqual(before + offsetMs)
     expect(stamped).toBeLessThanOrEqual(after + offsetMs)
@@ -208,12 +238,16 @@ describe('futureClock', () => {
 
     // Data changed meanwhile is stamped with the double's real clock, behind the reported one.
     const [item] = service.control.catalogItems(catalogGuid)
-    const changed = service.control.update('catalogItem', item!.guid as string, { name: 'Renamed while the clock ran ahead' })
+    const changed = service.control.update('catalogItem', item!.guid as string, {
+      name: 'Renamed while the clock ran ahead',
+    })
     expect(Date.parse(changed.updated_at as string)).toBeLessThan(stamped - day / 2)
     expectStamped(await during('/vendors?limit=1'), day, false)
 
     // A delta from the skewed cursor misses the change; from a real cursor it is there.
-    const third = await during(`${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(first.reply.json.serverTimestamp as string)}`)
+    const third = await during(
+      `${itemsPath}?limit=100&lastUpdatedAt=${encodeURIComponent(first.reply.json.serverTimestamp as string)}`,
+    )
     expectStamped(third, 0)
     expect((third.reply.json.catalog_items as Json[]).map((row) => row.guid)).not.toContain(item!.guid)
   })
@@ -254,14 +288,30 @@ describe('badPricing', () => {
     expect((reply.json.catalog_items as Json[]).length).toBe(10)
     // Only the next reply: the one after is clean.
     const clean = pricingOf((await get(service, `${itemsPath}?limit=10`)).text).parsed
-    expect(clean.flatMap((pricing) => Object.values(pricing)).every((value) => (typeof value === 'number' && value >= 0) || value === 'N/A')).toBe(true)
+    expect(
+      clean
+        .flatMap((pricing) => Object.values(pricing))
+        .every((value) => (typeof value === 'number' && value >= 0) || value === 'N/A'),
+    ).toBe(true)
   })
 
   it('injects only the chosen values into one price group, in the by-guid batch', async () => {
-    const items = service.control.catalogItems(catalogGuid).filter((row) => row.deleted_at === null).slice(0, 4)
+    const items = service.control
+      .catalogItems(catalogGuid)
+      .filter((row) => row.deleted_at === null)
+      .slice(0, 4)
     const group = Object.keys(items[0]!.pricing as Record<string, unknown>)[0]!
-    service.control.addFault({ route: BATCH_ROUTE, type: 'badPricing', values: ['negative'], priceGroup: group, times: 1 })
-    const reply = await post(service, `/v1/catalog/${catalogGuid}/catalog_items/batch`, { type: 'guid', values: items.map((row) => row.guid) })
+    service.control.addFault({
+      route: BATCH_ROUTE,
+      type: 'badPricing',
+      values: ['negative'],
+      priceGroup: group,
+      times: 1,
+    })
+    const reply = await post(service, `/v1/catalog/${catalogGuid}/catalog_items/batch`, {
+      type: 'guid',
+      values: items.map((row) => row.guid),
+    })
     expect(reply.status).toBe(200)
     for (const row of reply.json.catalog_items as Json[]) {
       const original = items.find((item) => item.guid === row.guid)!.pricing as Record<string, unknown>
@@ -272,22 +322,38 @@ describe('badPricing', () => {
   })
 
   it('injects only the chosen keys, with the chosen value', async () => {
-    service.control.addFault({ route: ITEMS_ROUTE, type: 'badPricing', keys: ['__proto__', 'empty'], keyValue: { polluted: true }, times: 1 })
+    service.control.addFault({
+      route: ITEMS_ROUTE,
+      type: 'badPricing',
+      keys: ['__proto__', 'empty'],
+      keyValue: { polluted: true },
+      times: 1,
+    })
     const reply = await get(service, `${itemsPath}?limit=3`)
     const { raw, parsed } = pricingOf(reply.text)
     for (const [index, pricing] of parsed.entries()) {
       expect(raw[index]).toContain('"__proto__":{"polluted":true}')
       expect(pricing['']).toEqual({ polluted: true })
       expect(Object.keys(pricing)).not.toContain('constructor')
-      expect(Object.values(pricing).filter((value) => typeof value !== 'object').every((value) => typeof value === 'number' || value === 'N/A')).toBe(true)
+      expect(
+        Object.values(pricing)
+          .filter((value) => typeof value !== 'object')
+          .every((value) => typeof value === 'number' || value === 'N/A'),
+      ).toBe(true)
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 
   it('rejects unknown values and keys', () => {
-    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'badPricing', values: ['zero' as 'negative'] })).toThrow(/values/)
-    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'badPricing', keys: ['toString' as 'empty'] })).toThrow(/keys/)
-    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'badPricing', values: [], keys: [] })).toThrow(/value or a key/)
+    expect(() =>
+      service.control.addFault({ route: ITEMS_ROUTE, type: 'badPricing', values: ['zero' as 'negative'] }),
+    ).toThrow(/values/)
+    expect(() =>
+      service.control.addFault({ route: ITEMS_ROUTE, type: 'badPricing', keys: ['toString' as 'empty'] }),
+    ).toThrow(/keys/)
+    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'badPricing', values: [], keys: [] })).toThrow(
+      /value or a key/,
+    )
   })
 })
 

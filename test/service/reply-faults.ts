@@ -25,7 +25,14 @@ export interface ReplyFaults {
   falseTotal?: FalseTotalRule
 }
 
-export const replyFaultTypes = new Set<FaultRule['type']>(['trickle', 'oversized', 'truncate', 'futureClock', 'badPricing', 'falseTotal'])
+export const replyFaultTypes = new Set<FaultRule['type']>([
+  'trickle',
+  'oversized',
+  'truncate',
+  'futureClock',
+  'badPricing',
+  'falseTotal',
+])
 
 export const DEFAULT_TRICKLE_INTERVAL_MS = 100
 export const DEFAULT_CLOCK_OFFSET_MS = 24 * 60 * 60 * 1000

@@ -26,8 +26,24 @@ import {
   type Headers,
   type Query,
 } from './http'
-import { createLegacyOrder, createOrderV2, createOrderWithItems, orderObject, orderProjection, submitOrder, updateOrder } from './orders'
-import { itemAttributes, jsonPage, type CatalogEntry, type ItemEntry, type OrderEntry, type Store, type VendorEntry } from './store'
+import {
+  createLegacyOrder,
+  createOrderV2,
+  createOrderWithItems,
+  orderObject,
+  orderProjection,
+  submitOrder,
+  updateOrder,
+} from './orders'
+import {
+  itemAttributes,
+  jsonPage,
+  type CatalogEntry,
+  type ItemEntry,
+  type OrderEntry,
+  type Store,
+  type VendorEntry,
+} from './store'
 
 /** A response body that is already JSON (assembled from cached rows). */
 export class JsonText {
@@ -61,7 +77,11 @@ function requireCatalog(store: Store, guid: string | undefined): CatalogEntry {
 function catalogContext(store: Store, auth: AuthContext, catalog: CatalogEntry): VendorEntry | undefined {
   const vendor = contextVendor(store, auth)
   if (vendor && vendor.rec.lock_catalog_id !== 0 && vendor.rec.lock_catalog_id !== catalog.rec.id) {
-    throw new HttpError(403, `Customer ${vendor.rec.name} may not use catalog ${catalog.rec.name}`, 'VENDOR_NOT_ACCESSIBLE')
+    throw new HttpError(
+      403,
+      `Customer ${vendor.rec.name} may not use catalog ${catalog.rec.name}`,
+      'VENDOR_NOT_ACCESSIBLE',
+    )
   }
   return vendor
 }
@@ -73,7 +93,8 @@ function cutoff(query: Query): number | undefined {
 
 function orderVisible(store: Store, auth: AuthContext, entry: OrderEntry): void {
   const vendor = contextVendor(store, auth)
-  if (vendor && entry.rec.vendor_id !== vendor.rec.id) throw new HttpError(403, `Order ${entry.rec.guid} belongs to another customer`, 'FORBIDDEN')
+  if (vendor && entry.rec.vendor_id !== vendor.rec.id)
+    throw new HttpError(403, `Order ${entry.rec.guid} belongs to another customer`, 'FORBIDDEN')
 }
 
 function requireOrder(store: Store, guid: string | undefined): OrderEntry {
@@ -83,7 +104,17 @@ function requireOrder(store: Store, guid: string | undefined): OrderEntry {
   return entry
 }
 
-const vendorOrderColumns = new Set(['id', 'name', 'email', 'customer_internal_id', 'city', 'state', 'postal_code', 'created_at', 'updated_at'])
+const vendorOrderColumns = new Set([
+  'id',
+  'name',
+  'email',
+  'customer_internal_id',
+  'city',
+  'state',
+  'postal_code',
+  'created_at',
+  'updated_at',
+])
 
 function compareValues(a: unknown, b: unknown): number {
   if (typeof a === 'string' && typeof b === 'string') return a.localeCompare(b, 'en', { sensitivity: 'base' })
@@ -122,17 +153,37 @@ function singleItemJson(store: Store, item: ItemEntry, full: boolean): string {
     typeof rec.image_url === 'string'
       ? [{ id: rec.id, name: `${rec.sku}.jpg`, url: rec.image_url, type: 'image', is_primary: true }]
       : []
-  const children = rec.is_product_group ? item.catalog.items.filter((child) => child.rec.group_parent_catalog_item_id === rec.id && child.rec.deleted_at === null) : []
+  const children = rec.is_product_group
+    ? item.catalog.items.filter(
+        (child) => child.rec.group_parent_catalog_item_id === rec.id && child.rec.deleted_at === null,
+      )
+    : []
   const options =
     children.length > 0
-      ? [{ name: rec.product_group_type || 'Option', values: children.map((child) => ({ label: child.rec.style || child.rec.name, catalog_item_guid: child.rec.guid, catalog_item_id: child.rec.id, sku: child.rec.sku })) }]
+      ? [
+          {
+            name: rec.product_group_type || 'Option',
+            values: children.map((child) => ({
+              label: child.rec.style || child.rec.name,
+              catalog_item_guid: child.rec.guid,
+              catalog_item_id: child.rec.id,
+              sku: child.rec.sku,
+            })),
+          },
+        ]
       : []
-  return store.itemJson(item, full, true, true).slice(0, -1) + `,"attachments":${JSON.stringify(attachments)},"options":${JSON.stringify(options)}}`
+  return (
+    store.itemJson(item, full, true, true).slice(0, -1) +
+    `,"attachments":${JSON.stringify(attachments)},"options":${JSON.stringify(options)}}`
+  )
 }
 
 const batchSchema = z.looseObject({
   type: z.enum(['id', 'guid']),
-  values: z.array(z.union([z.string(), z.number()])).min(1, 'values must not be empty').max(500, 'at most 500 values'),
+  values: z
+    .array(z.union([z.string(), z.number()]))
+    .min(1, 'values must not be empty')
+    .max(500, 'at most 500 values'),
 })
 
 const typeaheadSchema = z.looseObject({
@@ -153,7 +204,8 @@ const skuLookupSchema = z.looseObject({
 })
 
 export function apiRoutes(store: Store): RouteDef[] {
-  const catalogItemsRoute = (context: RouteContext): JsonText => itemsPage(store, requireCatalog(store, context.params.catalogGuid), context)
+  const catalogItemsRoute = (context: RouteContext): JsonText =>
+    itemsPage(store, requireCatalog(store, context.params.catalogGuid), context)
 
   return [
     // ---- customers ----
@@ -174,7 +226,8 @@ export function apiRoutes(store: Store): RouteDef[] {
           throw new HttpError(400, `order_by must be one of ${[...vendorOrderColumns].join(', ')}`, 'INVALID_PARAMETER')
         }
         const orderDir = (queryString(query, 'order_dir') ?? 'asc').toLowerCase()
-        if (orderDir !== 'asc' && orderDir !== 'desc') throw new HttpError(400, 'order_dir must be asc or desc', 'INVALID_PARAMETER')
+        if (orderDir !== 'asc' && orderDir !== 'desc')
+          throw new HttpError(400, 'order_dir must be asc or desc', 'INVALID_PARAMETER')
         const nameGuidOnly = queryBool(query, 'nameGuidOnly') ?? false
         const key = JSON.stringify([since, name, category, stateLicense, filterInactive, orderBy, orderDir])
         const rows = store.listing('vendors', key, () => {
@@ -188,7 +241,9 @@ export function apiRoutes(store: Store): RouteDef[] {
           })
           const sign = orderDir === 'desc' ? -1 : 1
           return orderBy === 'id'
-            ? sign === 1 ? matching : matching.reverse()
+            ? sign === 1
+              ? matching
+              : matching.reverse()
             : matching.sort((a, b) => sign * (compareValues(a.rec[orderBy], b.rec[orderBy]) || a.rec.id - b.rec.id))
         })
         const { rows: pageRows, hasMore } = page(rows, paging)
@@ -209,7 +264,13 @@ export function apiRoutes(store: Store): RouteDef[] {
         requireSupplierLevel(auth)
         const input = parseNewVendor(body)
         const { vendor, refs } = createVendor(store, input)
-        return { vendor: store.vendorObject(vendor), billTo: refs.billTo, shipTo: refs.shipTo, contact: refs.contact, note: refs.note }
+        return {
+          vendor: store.vendorObject(vendor),
+          billTo: refs.billTo,
+          shipTo: refs.shipTo,
+          contact: refs.contact,
+          note: refs.note,
+        }
       },
     },
     {
@@ -222,7 +283,8 @@ export function apiRoutes(store: Store): RouteDef[] {
         const context = contextVendor(store, auth)
         const vendor = store.liveVendor(guid)
         if (!vendor) throw new HttpError(404, `Customer ${guid} not found`, 'VENDOR_NOT_FOUND')
-        if (context && context !== vendor) throw new HttpError(403, `Customer ${guid} is outside this customer context`, 'FORBIDDEN')
+        if (context && context !== vendor)
+          throw new HttpError(403, `Customer ${guid} is outside this customer context`, 'FORBIDDEN')
         return new JsonText(store.vendorBuffer(vendor))
       },
     },
@@ -236,7 +298,8 @@ export function apiRoutes(store: Store): RouteDef[] {
         const context = contextVendor(store, auth)
         const vendor = store.liveVendor(guid)
         if (!vendor) throw new HttpError(404, `Customer ${guid} not found`, 'VENDOR_NOT_FOUND')
-        if (context && context !== vendor) throw new HttpError(403, `Customer ${guid} is outside this customer context`, 'FORBIDDEN')
+        if (context && context !== vendor)
+          throw new HttpError(403, `Customer ${guid} is outside this customer context`, 'FORBIDDEN')
         updateVendor(store, vendor, body)
         return { vendorModel: store.vendorObject(vendor), resource: 'vendor' }
       },
@@ -282,7 +345,13 @@ export function apiRoutes(store: Store): RouteDef[] {
         const catalog = requireCatalog(store, params.catalogGuid)
         catalogContext(store, auth, catalog)
         return {
-          priceGroups: store.livePriceGroups(catalog).map(({ rec }) => ({ id: rec.id, guid: rec.guid, name: rec.value, created_at: rec.created_at, updated_at: rec.updated_at })),
+          priceGroups: store.livePriceGroups(catalog).map(({ rec }) => ({
+            id: rec.id,
+            guid: rec.guid,
+            name: rec.value,
+            created_at: rec.created_at,
+            updated_at: rec.updated_at,
+          })),
         }
       },
     },
@@ -298,10 +367,14 @@ export function apiRoutes(store: Store): RouteDef[] {
         const catalog = requireCatalog(store, params.catalogGuid)
         catalogContext(store, auth, catalog)
         const guid = params.catalogItemGuid
-        if (!isUuid(guid)) throw new HttpError(400, `catalogItemGuid is not a UUID: '${guid ?? ''}'`, 'INVALID_PARAMETER')
+        if (!isUuid(guid))
+          throw new HttpError(400, `catalogItemGuid is not a UUID: '${guid ?? ''}'`, 'INVALID_PARAMETER')
         const item = store.itemsByGuid.get(guid)
-        if (!item || item.catalog !== catalog || item.rec.deleted_at !== null) throw new HttpError(404, `Catalog item ${guid} not found`, 'ITEM_NOT_FOUND')
-        return new JsonText(`{"catalog_item":${singleItemJson(store, item, auth.mode === 'session')},"resource":"catalog_item"}`)
+        if (!item || item.catalog !== catalog || item.rec.deleted_at !== null)
+          throw new HttpError(404, `Catalog item ${guid} not found`, 'ITEM_NOT_FOUND')
+        return new JsonText(
+          `{"catalog_item":${singleItemJson(store, item, auth.mode === 'session')},"resource":"catalog_item"}`,
+        )
       },
     },
     {
@@ -317,7 +390,9 @@ export function apiRoutes(store: Store): RouteDef[] {
           const item =
             input.type === 'id'
               ? store.itemsById.get(typeof value === 'number' ? value : /^\d+$/.test(value) ? Number(value) : NaN)
-              : typeof value === 'string' ? store.itemsByGuid.get(value) : undefined
+              : typeof value === 'string'
+                ? store.itemsByGuid.get(value)
+                : undefined
           if (item && item.catalog === catalog && item.rec.deleted_at === null) seen.add(item)
         }
         const items = [...seen].map((item) => store.itemChunks(item, auth.mode === 'session', true, false))
@@ -339,9 +414,10 @@ export function apiRoutes(store: Store): RouteDef[] {
         let categoryIds: Set<number> | undefined
         if (input.categoryGuid) {
           const root = store.categoriesByGuid.get(input.categoryGuid)
-          if (!root || root.catalog !== catalog) throw new HttpError(400, `Unknown category ${input.categoryGuid} in this catalog`, 'CATEGORY_NOT_FOUND')
+          if (!root || root.catalog !== catalog)
+            throw new HttpError(400, `Unknown category ${input.categoryGuid} in this catalog`, 'CATEGORY_NOT_FOUND')
           categoryIds = new Set([root.rec.id])
-          for (let grew = true; grew; ) {
+          for (let grew = true; grew;) {
             grew = false
             for (const category of catalog.categories) {
               if (!categoryIds.has(category.rec.id) && categoryIds.has(category.rec.parent_category_id)) {
@@ -354,27 +430,53 @@ export function apiRoutes(store: Store): RouteDef[] {
         let groupName = input.priceGroupName ?? undefined
         if (input.priceGroupGuid) {
           const group = store.priceGroupsByGuid.get(input.priceGroupGuid)
-          if (!group || group.catalog !== catalog) throw new HttpError(400, `Unknown price group ${input.priceGroupGuid} in this catalog`, 'PRICE_GROUP_NOT_FOUND')
+          if (!group || group.catalog !== catalog)
+            throw new HttpError(
+              400,
+              `Unknown price group ${input.priceGroupGuid} in this catalog`,
+              'PRICE_GROUP_NOT_FOUND',
+            )
           groupName = group.rec.value
         }
-        const wantedAttributes = Object.entries(input.attributes ?? {}).map(([name, value]) => [name.toLowerCase(), value.toLowerCase()] as const)
+        const wantedAttributes = Object.entries(input.attributes ?? {}).map(
+          ([name, value]) => [name.toLowerCase(), value.toLowerCase()] as const,
+        )
         const matches = catalog.items.filter((item) => {
           if (item.rec.deleted_at !== null || !item.rec.active) return false
           if (categoryIds && !categoryIds.has(item.rec.category_id)) return false
           if (groupName !== undefined && typeof item.rec.pricing[groupName] !== 'number') return false
           if (wantedAttributes.length > 0) {
-            const own = itemAttributes(item.rec).map((attribute) => [attribute.name.toLowerCase(), attribute.value.toLowerCase()] as const)
-            if (!wantedAttributes.every(([name, value]) => own.some(([ownName, ownValue]) => ownName === name && ownValue === value))) return false
+            const own = itemAttributes(item.rec).map(
+              (attribute) => [attribute.name.toLowerCase(), attribute.value.toLowerCase()] as const,
+            )
+            if (
+              !wantedAttributes.every(([name, value]) =>
+                own.some(([ownName, ownValue]) => ownName === name && ownValue === value),
+              )
+            )
+              return false
           }
           const haystack = store.itemSearchText(item)
           return tokens.every((token) => haystack.includes(token))
         })
         // Exact SKU first, then names starting with the query, then catalog order.
-        const rank = (item: ItemEntry): number => (item.rec.sku.toLowerCase() === text ? 0 : item.rec.name.toLowerCase().startsWith(text) ? 1 : 2)
-        const ranked = text ? matches.map((item) => ({ item, rank: rank(item) })).sort((a, b) => a.rank - b.rank || a.item.rec.id - b.item.rec.id).map(({ item }) => item) : matches
+        const rank = (item: ItemEntry): number =>
+          item.rec.sku.toLowerCase() === text ? 0 : item.rec.name.toLowerCase().startsWith(text) ? 1 : 2
+        const ranked = text
+          ? matches
+              .map((item) => ({ item, rank: rank(item) }))
+              .sort((a, b) => a.rank - b.rank || a.item.rec.id - b.item.rec.id)
+              .map(({ item }) => item)
+          : matches
         const { rows, hasMore } = page(ranked, { limit, offset })
         const items = rows.map((item) => store.itemChunks(item, auth.mode === 'session', true, false))
-        return new JsonText(jsonPage('{"catalog_items":[', items, `],"total":${ranked.length},"hasMoreItems":${hasMore},"resource":"catalog_items"}`))
+        return new JsonText(
+          jsonPage(
+            '{"catalog_items":[',
+            items,
+            `],"total":${ranked.length},"hasMoreItems":${hasMore},"resource":"catalog_items"}`,
+          ),
+        )
       },
     },
     {
@@ -401,7 +503,17 @@ export function apiRoutes(store: Store): RouteDef[] {
             continue
           }
           const { rec } = item
-          found.push({ id: rec.id, guid: rec.guid, catalog_id: rec.catalog_id, sku: rec.sku, upc: rec.upc, name: rec.name, active: rec.active, min_order_qty: rec.min_order_qty, pricing: rec.pricing })
+          found.push({
+            id: rec.id,
+            guid: rec.guid,
+            catalog_id: rec.catalog_id,
+            sku: rec.sku,
+            upc: rec.upc,
+            name: rec.name,
+            active: rec.active,
+            min_order_qty: rec.min_order_qty,
+            pricing: rec.pricing,
+          })
         }
         return { catalog_items: found, notFound, resource: 'catalog_items' }
       },
@@ -418,11 +530,20 @@ export function apiRoutes(store: Store): RouteDef[] {
         const since = cutoff(query)
         const rows = store.listing('orders', JSON.stringify(['orders', vendor?.rec.id, since]), () =>
           store.orders
-            .filter((order) => (since === undefined ? order.rec.deleted_at === null : order.updatedMs >= since) && (!vendor || order.rec.vendor_id === vendor.rec.id))
+            .filter(
+              (order) =>
+                (since === undefined ? order.rec.deleted_at === null : order.updatedMs >= since) &&
+                (!vendor || order.rec.vendor_id === vendor.rec.id),
+            )
             .sort(newestFirst),
         )
         const { rows: pageRows, hasMore } = page(rows, paging)
-        return { orders: pageRows.map((order) => orderProjection(store, order)), total: rows.length, hasMoreItems: hasMore, serverTimestamp: store.nowIso() }
+        return {
+          orders: pageRows.map((order) => orderProjection(store, order)),
+          total: rows.length,
+          hasMoreItems: hasMore,
+          serverTimestamp: store.nowIso(),
+        }
       },
     },
     {
@@ -436,18 +557,24 @@ export function apiRoutes(store: Store): RouteDef[] {
         const search = queryString(query, 'search')?.trim().toLowerCase() || undefined
         const statesParam = queryString(query, 'order_state_id')
         const states = statesParam ? statesParam.split(',').map((part) => Number(part.trim())) : undefined
-        if (states?.some((state) => !Number.isInteger(state))) throw new HttpError(400, 'order_state_id must be a comma-separated list of ids', 'INVALID_PARAMETER')
+        if (states?.some((state) => !Number.isInteger(state)))
+          throw new HttpError(400, 'order_state_id must be a comma-separated list of ids', 'INVALID_PARAMETER')
         const dateFrom = queryString(query, 'dateFrom')
         const dateTo = queryString(query, 'dateTo')
-        for (const [name, value] of [['dateFrom', dateFrom], ['dateTo', dateTo]] as const) {
-          if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new HttpError(400, `${name} must be YYYY-MM-DD`, 'INVALID_PARAMETER')
+        for (const [name, value] of [
+          ['dateFrom', dateFrom],
+          ['dateTo', dateTo],
+        ] as const) {
+          if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value))
+            throw new HttpError(400, `${name} must be YYYY-MM-DD`, 'INVALID_PARAMETER')
         }
         const sortBy = queryString(query, 'sortBy') ?? 'created_at'
         if (!['created_at', 'updated_at', 'name', 'grand_total'].includes(sortBy)) {
           throw new HttpError(400, 'sortBy must be created_at, updated_at, name or grand_total', 'INVALID_PARAMETER')
         }
         const sortDir = (queryString(query, 'sortDir') ?? 'desc').toLowerCase()
-        if (sortDir !== 'asc' && sortDir !== 'desc') throw new HttpError(400, 'sortDir must be asc or desc', 'INVALID_PARAMETER')
+        if (sortDir !== 'asc' && sortDir !== 'desc')
+          throw new HttpError(400, 'sortDir must be asc or desc', 'INVALID_PARAMETER')
         const key = JSON.stringify(['list', vendor?.rec.id, since, search, states, dateFrom, dateTo, sortBy, sortDir])
         const rows = store.listing('orders', key, () => {
           const sign = sortDir === 'desc' ? -1 : 1
@@ -462,7 +589,8 @@ export function apiRoutes(store: Store): RouteDef[] {
               if (dateTo && day > dateTo) return false
               if (search) {
                 const vendorName = rec.vendor_id === null ? '' : (store.vendorsById.get(rec.vendor_id)?.rec.name ?? '')
-                if (![rec.name, rec.po_no ?? '', vendorName].some((field) => field.toLowerCase().includes(search))) return false
+                if (![rec.name, rec.po_no ?? '', vendorName].some((field) => field.toLowerCase().includes(search)))
+                  return false
               }
               return true
             })
@@ -488,7 +616,9 @@ export function apiRoutes(store: Store): RouteDef[] {
         const parent = entry.rec.parent_order_id === null ? undefined : store.ordersById.get(entry.rec.parent_order_id)
         const related = [
           ...(parent && parent.rec.deleted_at === null ? [parent] : []),
-          ...store.orders.filter((order) => order.rec.parent_order_id === entry.rec.id && order.rec.deleted_at === null),
+          ...store.orders.filter(
+            (order) => order.rec.parent_order_id === entry.rec.id && order.rec.deleted_at === null,
+          ),
         ]
         return { order: orderObject(store, entry), relatedOrders: related.map((order) => orderObject(store, order)) }
       },
@@ -522,7 +652,8 @@ export function apiRoutes(store: Store): RouteDef[] {
       accepts: 'session',
       plainText: 'session',
       handle: ({ auth, body }) => {
-        if (!auth.vendorGuidHeader && auth.user.type !== 'customer') throw new PlainTextError('Missing required header: vendorGuid')
+        if (!auth.vendorGuidHeader && auth.user.type !== 'customer')
+          throw new PlainTextError('Missing required header: vendorGuid')
         const vendor = contextVendor(store, auth)
         if (!vendor) throw new PlainTextError('Missing required header: vendorGuid')
         return createLegacyOrder(store, auth, vendor, body)

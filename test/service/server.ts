@@ -107,9 +107,15 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const offset = Number(query.offset)
     const rules = faults.take(route, Number.isFinite(offset) && offset >= 1)
     if (rules.length === 0) return
-    const delay = rules.reduce((total, rule) => total + (rule.type === 'latency' && rule.phase !== 'reply' ? rule.ms : 0), 0)
+    const delay = rules.reduce(
+      (total, rule) => total + (rule.type === 'latency' && rule.phase !== 'reply' ? rule.ms : 0),
+      0,
+    )
     if (delay > 0) await sleep(delay)
-    state.replyDelayMs = rules.reduce((total, rule) => total + (rule.type === 'latency' && rule.phase === 'reply' ? rule.ms : 0), 0)
+    state.replyDelayMs = rules.reduce(
+      (total, rule) => total + (rule.type === 'latency' && rule.phase === 'reply' ? rule.ms : 0),
+      0,
+    )
     for (const rule of rules) {
       if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
       // The request log keeps the offset the client sent; the handler sees none, as behind such a proxy.
@@ -118,7 +124,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       // One of each reply fault: the first rule added wins.
       if (replyFaultTypes.has(rule.type)) (state.reply as Record<string, FaultRule>)[rule.type] ??= rule
     }
-    const terminal = rules.find((rule) => rule.type === 'status' || rule.type === 'rateLimit' || rule.type === 'destroySocket')
+    const terminal = rules.find(
+      (rule) => rule.type === 'status' || rule.type === 'rateLimit' || rule.type === 'destroySocket',
+    )
     if (!terminal) return
     if (terminal.type === 'destroySocket') {
       reply.hijack()
@@ -134,8 +142,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     if (terminal.type === 'status') {
       reply.code(terminal.status)
       for (const [name, value] of Object.entries(terminal.headers ?? {})) reply.header(name, value)
-      const page = typeof terminal.body === 'string' ? terminal.body : `Injected fault: HTTP ${terminal.status} from a proxy in front of the service.`
-      const body = terminal.echoHeaders ? echoedHeaders(page, request.raw.rawHeaders, terminal.echoHeaders) : (terminal.body ?? { message: `Injected fault: HTTP ${terminal.status}`, code: 'INJECTED_FAULT' })
+      const page =
+        typeof terminal.body === 'string'
+          ? terminal.body
+          : `Injected fault: HTTP ${terminal.status} from a proxy in front of the service.`
+      const body = terminal.echoHeaders
+        ? echoedHeaders(page, request.raw.rawHeaders, terminal.echoHeaders)
+        : (terminal.body ?? { message: `Injected fault: HTTP ${terminal.status}`, code: 'INJECTED_FAULT' })
       if (typeof body === 'string') return reply.type(terminal.contentType ?? 'text/plain; charset=utf-8').send(body)
       return reply.type(terminal.contentType ?? 'application/json; charset=utf-8').send(JSON.stringify(body))
     }
@@ -158,10 +171,16 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   })
 
   /** Rewrites (pricing, clock), then pads, paces or cuts the serialized reply. */
-  function applyReplyFaults(request: FastifyRequest, reply: FastifyReply, faults: ReplyFaults, payload: unknown): unknown {
+  function applyReplyFaults(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    faults: ReplyFaults,
+    payload: unknown,
+  ): unknown {
     const { badPricing, futureClock, falseTotal, oversized, trickle, truncate } = faults
     if (!badPricing && !futureClock && !falseTotal && !oversized && !trickle && !truncate) return payload
-    if (payload !== undefined && payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload
+    if (payload !== undefined && payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload))
+      return payload
     let body: string | Buffer = payload ?? ''
     if (badPricing || futureClock || falseTotal) {
       let text = body.toString()
@@ -181,7 +200,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     else reply.header('content-length', String(segmentsLength(segments)))
     const raw = request.raw
     return new FaultBody(segments, {
-      pace: trickle ? { bytesPerTick: trickle.bytesPerTick ?? 1, intervalMs: trickle.intervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS } : undefined,
+      pace: trickle
+        ? { bytesPerTick: trickle.bytesPerTick ?? 1, intervalMs: trickle.intervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS }
+        : undefined,
       cutAfter: truncate?.bytes,
       onCut: () => {
         // The status line and headers go out even when no body byte does, then the connection ends.
@@ -197,13 +218,19 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     if (error instanceof ControlError) return reply.code(400).send({ message: error.message, code: 'CONTROL_ERROR' })
     const fastifyError = error as { statusCode?: number; message?: string; code?: string; name?: string }
     if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode < 500) {
-      return reply.code(fastifyError.statusCode).send({ message: fastifyError.message ?? 'Bad request', error: fastifyError.name, code: fastifyError.code })
+      return reply
+        .code(fastifyError.statusCode)
+        .send({ message: fastifyError.message ?? 'Bad request', error: fastifyError.name, code: fastifyError.code })
     }
     return reply.code(500).send({ message: 'Internal server error', error: fastifyError.message ?? String(error) })
   })
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ message: `Route ${request.method} ${request.url.split('?')[0] ?? ''} not found`, error: 'Not Found', code: 'NOT_FOUND' })
+    reply.code(404).send({
+      message: `Route ${request.method} ${request.url.split('?')[0] ?? ''} not found`,
+      error: 'Not Found',
+      code: 'NOT_FOUND',
+    })
   })
 
   const routes = apiRoutes(store)
@@ -236,7 +263,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 
   function registerControl(target: Control): void {
     const methods = controlMethods(target)
-    app.get(CONTROL_PREFIX, async () => ({ methods: Object.fromEntries(Object.entries(methods).map(([name, spec]) => [name, { params: spec.params, get: spec.read }])) }))
+    app.get(CONTROL_PREFIX, async () => ({
+      methods: Object.fromEntries(
+        Object.entries(methods).map(([name, spec]) => [name, { params: spec.params, get: spec.read }]),
+      ),
+    }))
     app.route({
       method: ['GET', 'POST'],
       url: `${CONTROL_PREFIX}/:method`,
@@ -244,9 +275,12 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
         const name = (request.params as { method: string }).method
         const spec = methods[name]
         if (!spec) return reply.code(404).send({ message: `Unknown control method '${name}'`, code: 'NOT_FOUND' })
-        if (request.method === 'GET' && !spec.read) return reply.code(405).send({ message: `${name} changes state; use POST`, code: 'METHOD_NOT_ALLOWED' })
+        if (request.method === 'GET' && !spec.read)
+          return reply.code(405).send({ message: `${name} changes state; use POST`, code: 'METHOD_NOT_ALLOWED' })
         const source = (request.method === 'GET' ? request.query : (request.body ?? {})) as Record<string, unknown>
-        const args = spec.params.map((param) => (request.method === 'GET' && param === 'ms' ? Number(source[param]) : source[param]))
+        const args = spec.params.map((param) =>
+          request.method === 'GET' && param === 'ms' ? Number(source[param]) : source[param],
+        )
         const result = spec.call(...args)
         return reply.send({ result: result === undefined ? null : result })
       },

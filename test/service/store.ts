@@ -166,8 +166,19 @@ export class Store {
   readonly skuCounters = new Map<string, number>()
 
   readonly nextId = {
-    catalog: 11, priceGroup: 101, category: 1001, item: 10001, vendor: 5001, connection: 70001, address: 200001,
-    contact: 300001, note: 400001, client: 500001, order: 900001, orderItem: 3000001, orderNumber: 100001,
+    catalog: 11,
+    priceGroup: 101,
+    category: 1001,
+    item: 10001,
+    vendor: 5001,
+    connection: 70001,
+    address: 200001,
+    contact: 300001,
+    note: 400001,
+    client: 500001,
+    order: 900001,
+    orderItem: 3000001,
+    orderNumber: 100001,
   }
 
   private readonly versions = new Map<string, number>()
@@ -361,7 +372,11 @@ export class Store {
     if (entry.hierarchyJson === undefined) {
       const chain: CategoryEntry[] = []
       const seen = new Set<number>()
-      for (let at: CategoryEntry | undefined = entry; at && !seen.has(at.rec.id); at = this.categoriesById.get(at.rec.parent_category_id)) {
+      for (
+        let at: CategoryEntry | undefined = entry;
+        at && !seen.has(at.rec.id);
+        at = this.categoriesById.get(at.rec.parent_category_id)
+      ) {
         seen.add(at.rec.id)
         chain.unshift(at)
       }
@@ -372,7 +387,9 @@ export class Store {
 
   /** The JSON that closes an item of this category: its Category and CategoryHierarchy. */
   categoryTail(entry: CategoryEntry): Buffer {
-    entry.tail ??= Buffer.from(`,"Category":${this.categoryJson(entry)},"CategoryHierarchy":${this.hierarchyJson(entry)}}`)
+    entry.tail ??= Buffer.from(
+      `,"Category":${this.categoryJson(entry)},"CategoryHierarchy":${this.hierarchyJson(entry)}}`,
+    )
     return entry.tail
   }
 

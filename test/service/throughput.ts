@@ -24,15 +24,25 @@ async function inProcess(size: ServiceSize): Promise<Target> {
   const service = await startService({ size, logBodies: false })
   const startup = Date.now() - started
   const [catalog] = service.control.catalogs()
-  return { url: service.url, credentials: service.credentials, catalogGuid: String(catalog?.guid), startup, stop: () => service.close() }
+  return {
+    url: service.url,
+    credentials: service.credentials,
+    catalogGuid: String(catalog?.guid),
+    startup,
+    stop: () => service.close(),
+  }
 }
 
 /** Starts main.ts in a child process and reads the URL and credentials it prints. */
 async function separateProcess(size: ServiceSize): Promise<Target> {
   const started = Date.now()
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'main.ts'), '--size', String(size), '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(__dirname, 'main.ts'), '--size', String(size), '--port', '0'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   let output = ''
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {
@@ -44,8 +54,16 @@ async function separateProcess(size: ServiceSize): Promise<Target> {
   const startup = Date.now() - started
   const read = (label: string): string => new RegExp(`${label}: (\\S+)`).exec(output)?.[1] ?? ''
   const url = /listening on (\S+)/.exec(output)?.[1] ?? ''
-  const credentials = { apiKey: read('x-apiKey'), apiSecret: read('x-apiSecret'), userGuid: read('userGuid'), userToken: read('userToken'), supplierGuid: read('supplierGuid') }
-  const response = await fetch(`${url}/v1/catalogs`, { headers: { 'x-apiKey': credentials.apiKey, 'x-apiSecret': credentials.apiSecret } })
+  const credentials = {
+    apiKey: read('x-apiKey'),
+    apiSecret: read('x-apiSecret'),
+    userGuid: read('userGuid'),
+    userToken: read('userToken'),
+    supplierGuid: read('supplierGuid'),
+  }
+  const response = await fetch(`${url}/v1/catalogs`, {
+    headers: { 'x-apiKey': credentials.apiKey, 'x-apiSecret': credentials.apiSecret },
+  })
   const { catalogs } = (await response.json()) as { catalogs: { guid: string }[] }
   return {
     url,
@@ -81,7 +99,11 @@ async function main(): Promise<void> {
   const catalogGuid = target.catalogGuid
   const pool = new Pool(target.url, { connections: concurrency, pipelining: 1 })
 
-  const first = await pool.request({ method: 'GET', path: `/v1/catalog/${catalogGuid}/catalog_items?limit=100`, headers })
+  const first = await pool.request({
+    method: 'GET',
+    path: `/v1/catalog/${catalogGuid}/catalog_items?limit=100`,
+    headers,
+  })
   const firstBody = (await first.body.json()) as { totalCatalogItems: number }
   const pages = Math.ceil(firstBody.totalCatalogItems / 100)
 
@@ -91,7 +113,11 @@ async function main(): Promise<void> {
   const latencies: number[] = []
   const fetchPage = async (offset: number, record: boolean): Promise<void> => {
     const t = performance.now()
-    const response = await pool.request({ method: 'GET', path: `/v1/catalog/${catalogGuid}/catalog_items?limit=100&offset=${offset}`, headers })
+    const response = await pool.request({
+      method: 'GET',
+      path: `/v1/catalog/${catalogGuid}/catalog_items?limit=100&offset=${offset}`,
+      headers,
+    })
     const body = await response.body.arrayBuffer()
     if (!record) return
     latencies.push(performance.now() - t)

@@ -35,7 +35,14 @@ type FaultAction =
   | { type: 'latency'; ms: number; phase?: 'request' | 'reply' }
   /** `echoHeaders`: the body is a text that quotes every request header, as a proxy's error page may
    * (credentials included), each in that spelling: `Name: value` lines, `name=value` or `name value`. */
-  | { type: 'status'; status: number; body?: unknown; contentType?: string; headers?: Record<string, string>; echoHeaders?: HeaderEcho }
+  | {
+      type: 'status'
+      status: number
+      body?: unknown
+      contentType?: string
+      headers?: Record<string, string>
+      echoHeaders?: HeaderEcho
+    }
   | { type: 'rateLimit'; retryAfterSeconds: number }
   /** The socket is destroyed before any response is written (nothing committed). */
   | { type: 'destroySocket' }

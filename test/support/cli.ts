@@ -15,10 +15,15 @@ export interface Run {
 export function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((done) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-    execFile(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: root, env: { ...clean, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
-      done({ code, stdout, stderr })
-    })
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', entry, ...args],
+      { cwd: root, env: { ...clean, ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0
+        done({ code, stdout, stderr })
+      },
+    )
   })
 }
 

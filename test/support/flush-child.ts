@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   process.stdout.write('flushing\n')
   orders.desk.outbox.retryNow()
   const report = await orders.flusher.flush()
-  process.stdout.write(`${JSON.stringify({ sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying })}\n`)
+  process.stdout.write(
+    `${JSON.stringify({ sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying })}\n`,
+  )
   await client.close()
   closeDatabase(db)
 }

@@ -58,18 +58,41 @@ export function catalogWithEveryState(db: Database): void {
     item(7001, { group_parent_catalog_item_id: 10_000, name: 'Stray apron' }),
   ]
   const fillers = Array.from({ length: 1200 }, (_, k) =>
-    item(2000 + k, { name: `Apron filler ${k}`, category_id: 1 + (k % 3), active: k % 10 !== 3, ...(k % 50 === 7 ? { deleted_at: '2026-01-02T00:00:00.000Z' } : {}) }),
+    item(2000 + k, {
+      name: `Apron filler ${k}`,
+      category_id: 1 + (k % 3),
+      active: k % 10 !== 3,
+      ...(k % 50 === 7 ? { deleted_at: '2026-01-02T00:00:00.000Z' } : {}),
+    }),
   )
   copy.applyCatalogItems('cat-a', [...families, ...fillers], { listingId: 1, serverTime: '2026-01-03T00:00:00.000Z' })
   // A listing that no longer holds the grill apron's parent (deleted), the chef apron's parent and
   // two fillers kept for a draft (unlisted), and one filler not kept (removed).
-  copy.applyCatalogItems('cat-a', [item(5000, { is_product_group: true, name: 'Grill apron', updated_at: '2026-01-05T00:00:00.000Z', deleted_at: '2026-01-05T00:00:00.000Z' })], unlisted)
-  const relisted = [...families, ...fillers].filter((record) => !['item-6000', 'item-2005', 'item-2015', 'item-2025', 'item-5000'].includes(String(record.guid)))
+  copy.applyCatalogItems(
+    'cat-a',
+    [
+      item(5000, {
+        is_product_group: true,
+        name: 'Grill apron',
+        updated_at: '2026-01-05T00:00:00.000Z',
+        deleted_at: '2026-01-05T00:00:00.000Z',
+      }),
+    ],
+    unlisted,
+  )
+  const relisted = [...families, ...fillers].filter(
+    (record) => !['item-6000', 'item-2005', 'item-2015', 'item-2025', 'item-5000'].includes(String(record.guid)),
+  )
   copy.applyCatalogItems('cat-a', relisted, { listingId: 2, serverTime: '2026-01-06T00:00:00.000Z' })
   copy.pruneUnlisted('catalogItems', 'cat-a', 2, '2026-01-06T00:00:00.000Z')
   copy.applyCatalogItems(
     'cat-b',
-    [item(10_000, { is_product_group: true, name: 'Canvas apron' }), ...Array.from({ length: 1500 }, (_, k) => item(10_001 + k, { name: `Apron b ${k}`, category_id: 1 + (k % 2), active: k % 7 !== 0 }))],
+    [
+      item(10_000, { is_product_group: true, name: 'Canvas apron' }),
+      ...Array.from({ length: 1500 }, (_, k) =>
+        item(10_001 + k, { name: `Apron b ${k}`, category_id: 1 + (k % 2), active: k % 7 !== 0 }),
+      ),
+    ],
     unlisted,
   )
 }
@@ -98,7 +121,20 @@ export function outcome(items: CatalogItems, search: Search, pageSize = 200) {
 
 export const searches: Search[] = [
   ...['cat-a', 'cat-b'].flatMap((catalogGuid) =>
-    ['apron', 'a', 'ap', 'filler 7', 'bib', 'APR-4001', 'apron navy', 'grill', 'chef', 'stray', 'canvas', 'b 14'].flatMap((text) => [
+    [
+      'apron',
+      'a',
+      'ap',
+      'filler 7',
+      'bib',
+      'APR-4001',
+      'apron navy',
+      'grill',
+      'chef',
+      'stray',
+      'canvas',
+      'b 14',
+    ].flatMap((text) => [
       { catalogGuid, text },
       { catalogGuid, text, includeInactive: true },
       { catalogGuid, text, familyMembers: true },

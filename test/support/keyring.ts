@@ -9,8 +9,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openOsKeyring } from '../../src/main/profiles/os-keyring'
 
-const missing = ['dbus-daemon', 'gnome-keyring-daemon'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0)
-export const keyringSkipReason = missing.length > 0 ? `no real keyring here: ${missing.join(' and ')} not installed` : null
+const missing = ['dbus-daemon', 'gnome-keyring-daemon'].filter(
+  (tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0,
+)
+export const keyringSkipReason =
+  missing.length > 0 ? `no real keyring here: ${missing.join(' and ')} not installed` : null
 
 export interface TestKeyring {
   /** The private bus's address, for DBUS_SESSION_BUS_ADDRESS. */
@@ -42,7 +45,9 @@ async function startBusAndDaemon(home: string): Promise<{ address: string; bus: 
 </busconfig>
 `,
   )
-  const bus = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--print-address=1'], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const bus = spawn('dbus-daemon', [`--config-file=${config}`, '--nofork', '--print-address=1'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  })
   const address = await new Promise<string>((resolve, reject) => {
     bus.once('error', reject)
     bus.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\n')[0]!.trim()))

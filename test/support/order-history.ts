@@ -20,7 +20,11 @@ export function historyOrder(index: number): OrderRecord {
     po_no: index % 5 === 0 ? `PO-${70000 + index}` : null,
     order_state_id: state.id,
     Order_State: { id: state.id, guid: '', name: state.name },
-    Vendor: { id: 500 + customer, guid: `10000000-0000-4000-8000-${String(customer).padStart(12, '0')}`, name: customer === 7 ? 'Harbor 100% Café_Supply' : `Customer ${customer}` },
+    Vendor: {
+      id: 500 + customer,
+      guid: `10000000-0000-4000-8000-${String(customer).padStart(12, '0')}`,
+      name: customer === 7 ? 'Harbor 100% Café_Supply' : `Customer ${customer}`,
+    },
     sub_total: 100,
     tax: 8.25,
     shipping: 15,
@@ -32,12 +36,20 @@ export function historyOrder(index: number): OrderRecord {
     created_at: new Date(start + index * (DAY / 4)).toISOString(),
     updated_at: new Date(start + index * (DAY / 4)).toISOString(),
     Order_Items: [
-      { id: 1, item_no: 1, sku: 'DPR-10001', name: 'Dark roast 12 x 1 kg', qty: 3, net_price: 31.56, total: 94.68, catalog_item_id: 9 },
+      {
+        id: 1,
+        item_no: 1,
+        sku: 'DPR-10001',
+        name: 'Dark roast 12 x 1 kg',
+        qty: 3,
+        net_price: 31.56,
+        total: 94.68,
+        catalog_item_id: 9,
+      },
       { id: 2, item_no: 2, sku: 'NAP-2', name: 'Napkins', qty: 1, catalog_item_id: 10 },
     ],
   } as unknown as OrderRecord
 }
-
 
 /**
  * A synced order history for the orders list: 40 customers (customer 7 named with the characters a
@@ -46,10 +58,18 @@ export function historyOrder(index: number): OrderRecord {
  */
 export function seedOrderHistory(core: TestCore, count: number): void {
   const customers = Array.from({ length: 40 }, (_, customer) => ({
-    customer: { id: 500 + customer, guid: `10000000-0000-4000-8000-${String(customer).padStart(12, '0')}`, name: customer === 7 ? 'Harbor 100% Café_Supply' : `Customer ${customer}`, active: true },
+    customer: {
+      id: 500 + customer,
+      guid: `10000000-0000-4000-8000-${String(customer).padStart(12, '0')}`,
+      name: customer === 7 ? 'Harbor 100% Café_Supply' : `Customer ${customer}`,
+      active: true,
+    },
     connection: {},
     connectionDeletedAt: null,
   }))
   core.sync.store.applyCustomers(customers as never, { listingId: null, serverTime: null })
-  core.sync.store.applyOrders(Array.from({ length: count }, (_, index) => historyOrder(index)), { listingId: null, serverTime: null })
+  core.sync.store.applyOrders(
+    Array.from({ length: count }, (_, index) => historyOrder(index)),
+    { listingId: null, serverTime: null },
+  )
 }

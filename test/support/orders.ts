@@ -4,8 +4,18 @@ export const catalogGuid = '11111111-1111-4111-8111-111111111111'
 export const otherCatalogGuid = '22222222-2222-4222-8222-222222222222'
 export const customerGuid = '33333333-3333-4333-8333-333333333333'
 export const addressGuid = '44444444-4444-4444-8444-444444444444'
-export const retailGroup: PriceGroupFacts = { guid: '55555555-5555-4555-8555-555555555555', id: 7, name: 'Retail', isMain: true }
-export const dealerGroup: PriceGroupFacts = { guid: '66666666-6666-4666-8666-666666666666', id: 8, name: 'Dealer', isMain: false }
+export const retailGroup: PriceGroupFacts = {
+  guid: '55555555-5555-4555-8555-555555555555',
+  id: 7,
+  name: 'Retail',
+  isMain: true,
+}
+export const dealerGroup: PriceGroupFacts = {
+  guid: '66666666-6666-4666-8666-666666666666',
+  id: 8,
+  name: 'Dealer',
+  isMain: false,
+}
 
 let itemCounter = 0
 export function item(fields: Partial<CatalogItemFacts> = {}): CatalogItemFacts {
@@ -43,7 +53,12 @@ export function customer(fields: Partial<CustomerFacts> = {}): CustomerFacts {
     standingPo: '',
     requirePayment: false,
     taxExempt: false,
-    addresses: [{ guid: addressGuid, address: { address_line_one: '1 Quay St', city: 'Portland', state: 'OR', postal_code: '97201' } }],
+    addresses: [
+      {
+        guid: addressGuid,
+        address: { address_line_one: '1 Quay St', city: 'Portland', state: 'OR', postal_code: '97201' },
+      },
+    ],
     ...fields,
   }
 }
@@ -91,6 +106,8 @@ export class MemoryLookup implements OrderLookup {
   }
   catalogItemsByUpc(catalog: string, upc: string) {
     if (catalog !== catalogGuid) return []
-    return [...this.items.values()].filter((i) => !i.deleted && i.upc === upc.trim()).sort((a, b) => a.sku.localeCompare(b.sku))
+    return [...this.items.values()]
+      .filter((i) => !i.deleted && i.upc === upc.trim())
+      .sort((a, b) => a.sku.localeCompare(b.sku))
   }
 }

@@ -20,9 +20,27 @@ export function folderWithProfileB(template: string, parent: string): ProfileFol
   const bDb = join(dataDir, 'profile-b.db')
   copyFileSync(template, bDb)
   const profiles = [
-    { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-11-01T00:00:00.000Z' },
-    { id: 'b', name: 'B', supplier: null, databaseFile: 'profile-b.db', secretsNamespace: 'profile-b:', lastUsedAt: null },
+    {
+      id: 'main',
+      name: 'Main',
+      supplier: null,
+      databaseFile: 'satchel.db',
+      secretsNamespace: '',
+      lastUsedAt: '2026-11-01T00:00:00.000Z',
+    },
+    {
+      id: 'b',
+      name: 'B',
+      supplier: null,
+      databaseFile: 'profile-b.db',
+      secretsNamespace: 'profile-b:',
+      lastUsedAt: null,
+    },
   ]
   writeFileSync(join(dataDir, 'profiles.json'), JSON.stringify({ version: 1, profiles }))
-  return { dataDir, bDb, env: { SATCHEL_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/satchel-test-bus' } }
+  return {
+    dataDir,
+    bDb,
+    env: { SATCHEL_DATA_DIR: dataDir, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/satchel-test-bus' },
+  }
 }

@@ -19,8 +19,16 @@ export function undoItemIndexesByCatalogKey(db: Database): void {
 
 /** Migration 20: no search filters, catalog keys or their triggers. */
 export function undoCatalogItemFilters(db: Database): void {
-  for (const trigger of ['catalog_keys_insert', 'catalog_keys_update', 'catalog_item_filters_insert', 'catalog_item_filters_update', 'catalog_item_filters_delete']) {
+  for (const trigger of [
+    'catalog_keys_insert',
+    'catalog_keys_update',
+    'catalog_item_filters_insert',
+    'catalog_item_filters_update',
+    'catalog_item_filters_delete',
+  ]) {
     db.exec(`DROP TRIGGER IF EXISTS ${trigger}`)
   }
-  db.exec('DROP TABLE IF EXISTS catalog_item_filters; DROP TABLE IF EXISTS catalog_item_filters_fill; DROP TABLE IF EXISTS catalog_keys')
+  db.exec(
+    'DROP TABLE IF EXISTS catalog_item_filters; DROP TABLE IF EXISTS catalog_item_filters_fill; DROP TABLE IF EXISTS catalog_keys',
+  )
 }

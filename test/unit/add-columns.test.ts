@@ -30,11 +30,17 @@ function memory(): Database {
   return db
 }
 function tableSql(db: Database, table: string): string | undefined {
-  return db.prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(table)
+  return db
+    .prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(table)
 }
 
 /** Both ways on twin tables made from `create`: SQLite's ALTER, and addNullableColumns in a transaction. */
-function bothWays(create: string, columns: string[]): { altered: string | undefined; added: string | undefined; added_db: Database } {
+function bothWays(
+  create: string,
+  columns: string[],
+): { altered: string | undefined; added: string | undefined; added_db: Database } {
   const byAlter = memory()
   byAlter.exec(create)
   for (const column of columns) byAlter.exec(`ALTER TABLE t ADD COLUMN ${column}`)
@@ -47,7 +53,9 @@ function bothWays(create: string, columns: string[]): { altered: string | undefi
 /** A laptop's database at schema 16 (before the family columns) holding `items` catalog items. */
 function schema16Laptop(path: string, items: number): void {
   const db = openDatabase(path, { migrations: migrations.filter((migration) => migration.version <= 16) })
-  const insert = db.prepare("INSERT INTO catalog_item_rows (guid, catalog_guid, sku, name, extra) VALUES (?, 'cat-a', ?, ?, '{}')")
+  const insert = db.prepare(
+    "INSERT INTO catalog_item_rows (guid, catalog_guid, sku, name, extra) VALUES (?, 'cat-a', ?, ?, '{}')",
+  )
   db.transaction(() => {
     for (let n = 1; n <= items; n++) insert.run(`item-${n}`, `APR-${n}`, `Apron ${n}`)
   })()
@@ -57,8 +65,8 @@ function schema16Laptop(path: string, items: number): void {
 describe('adding a nullable column to a STRICT table', () => {
   it("writes the table's text as SQLite's own ALTER does", () => {
     const shapes = [
-      'CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT NOT NULL DEFAULT \'\') STRICT',
-      'CREATE TABLE t (\n  a INTEGER PRIMARY KEY,\n  b TEXT NOT NULL DEFAULT \'{}\'\n) STRICT',
+      "CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT NOT NULL DEFAULT '') STRICT",
+      "CREATE TABLE t (\n  a INTEGER PRIMARY KEY,\n  b TEXT NOT NULL DEFAULT '{}'\n) STRICT",
       'CREATE TABLE "t" (\n        a INTEGER PRIMARY KEY,\n        b TEXT NOT NULL DEFAULT \'(x)\'\n      , c REAL) STRICT',
     ]
     for (const create of shapes) {
@@ -78,7 +86,9 @@ describe('adding a nullable column to a STRICT table', () => {
       { a: 1, b: 'x', c: null },
       { a: 2, b: 'y', c: null },
     ])
-    expect(() => db.prepare("INSERT INTO t (b, c) VALUES ('z', 'not a number')").run()).toThrow(/cannot store TEXT value in INTEGER column t\.c/)
+    expect(() => db.prepare("INSERT INTO t (b, c) VALUES ('z', 'not a number')").run()).toThrow(
+      /cannot store TEXT value in INTEGER column t\.c/,
+    )
     db.prepare("INSERT INTO t (b, c) VALUES ('z', 7)").run()
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     // Defensive mode is back: sqlite_schema is no one's to write.
@@ -109,7 +119,7 @@ describe('adding a nullable column to a STRICT table', () => {
       })(),
     ).toThrow('a later step')
     expect(tableSql(db, 't')).toBe('CREATE TABLE t (a INTEGER PRIMARY KEY) STRICT')
-    expect(db.prepare<[], string>('SELECT name FROM pragma_table_info(\'t\')').pluck().all()).toEqual(['a'])
+    expect(db.prepare<[], string>("SELECT name FROM pragma_table_info('t')").pluck().all()).toEqual(['a'])
   })
 })
 
@@ -141,12 +151,22 @@ describe('the upgrade of a laptop with catalog items past schema 16', () => {
     const db = openDatabase(path, { migrations: watched, largeCatalogItems: 10 })
     open.push(db)
     expect(statements.length).toBeGreaterThan(0)
-    expect(statements.filter((sql) => /ALTER\s+TABLE\s+"?catalog_item_rows"?/i.test(sql) || /quick_check|integrity_check/i.test(sql))).toEqual([])
+    expect(
+      statements.filter(
+        (sql) => /ALTER\s+TABLE\s+"?catalog_item_rows"?/i.test(sql) || /quick_check|integrity_check/i.test(sql),
+      ),
+    ).toEqual([])
     // Same columns, same text as a new laptop's, rows stored before read NULL, and the file is whole.
     const fresh = openDatabase(':memory:')
     open.push(fresh)
     expect(tableSql(db, 'catalog_item_rows')).toBe(tableSql(fresh, 'catalog_item_rows'))
-    expect(db.prepare('SELECT count(*) AS n, count(group_parent_id) AS families, count(catalog_key) AS keyed FROM catalog_item_rows').get()).toEqual({ n: 30, families: 0, keyed: 0 })
+    expect(
+      db
+        .prepare(
+          'SELECT count(*) AS n, count(group_parent_id) AS families, count(catalog_key) AS keyed FROM catalog_item_rows',
+        )
+        .get(),
+    ).toEqual({ n: 30, families: 0, keyed: 0 })
     expect(other.prepare('SELECT count(catalog_key) AS keyed FROM catalog_item_rows').get()).toEqual({ keyed: 0 })
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
   })

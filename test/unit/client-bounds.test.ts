@@ -36,7 +36,12 @@ async function serve(handler: Handler): Promise<string> {
 const apiKey = { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'secret-1' } as const
 
 function client(baseUrl: string, extra: Partial<ServiceClientOptions> = {}): ServiceClient {
-  const made = new ServiceClient({ connection: { baseUrl, auth: apiKey }, sleep: async () => {}, random: () => 0, ...extra })
+  const made = new ServiceClient({
+    connection: { baseUrl, auth: apiKey },
+    sleep: async () => {},
+    random: () => 0,
+    ...extra,
+  })
   clients.push(made)
   return made
 }
@@ -158,7 +163,9 @@ describe('an overall deadline per request', () => {
     fakeTimers()
     let asked = false
     const url = await serve(() => (asked = true))
-    const call = watch(client(url, { timeouts: { totalMs: 300, headersMs: 30_000 }, retry: { maxAttempts: 1 } }).listCatalogs())
+    const call = watch(
+      client(url, { timeouts: { totalMs: 300, headersMs: 30_000 }, retry: { maxAttempts: 1 } }).listCatalogs(),
+    )
     await until(() => asked, 'the request to arrive')
     await vi.advanceTimersByTimeAsync(299)
     expect(call.settled()).toBe(false)
@@ -186,7 +193,9 @@ describe('an overall deadline per request', () => {
     const url = await serve((_request, response) => trickle(response, 50))
     const controller = new AbortController()
     setTimeout(() => controller.abort(), 150)
-    const error = await failure(client(url, { timeouts: { totalMs: 5_000 } }).listCatalogs({ signal: controller.signal }))
+    const error = await failure(
+      client(url, { timeouts: { totalMs: 5_000 } }).listCatalogs({ signal: controller.signal }),
+    )
     expect(error.kind).toBe('cancelled')
   })
 
@@ -197,7 +206,12 @@ describe('an overall deadline per request', () => {
       calls++
       trickle(response, 50)
     })
-    const call = watch(client(url, { timeouts: { totalMs: 60_000, orderTotalMs: 400 } }).createOrderWithItems({ order: { api_guid: 'a' } }, { vendorGuid: 'v' }))
+    const call = watch(
+      client(url, { timeouts: { totalMs: 60_000, orderTotalMs: 400 } }).createOrderWithItems(
+        { order: { api_guid: 'a' } },
+        { vendorGuid: 'v' },
+      ),
+    )
     await until(() => calls === 1, 'the order to arrive')
     await vi.advanceTimersByTimeAsync(399)
     expect(call.settled()).toBe(false)
@@ -218,11 +232,18 @@ describe('one deadline for the whole call, its retries included', () => {
       trickle(response, 50)
     })
     // Attempts of at most 0.8 s in a call of 2 s: two whole ones, and a third cut short by the call's end.
-    const error = await failure(client(url, { timeouts: { totalMs: 800, callMs: 2_000 }, retry: { maxAttempts: 5, baseDelayMs: 0 } }).listCatalogs())
+    const error = await failure(
+      client(url, {
+        timeouts: { totalMs: 800, callMs: 2_000 },
+        retry: { maxAttempts: 5, baseDelayMs: 0 },
+      }).listCatalogs(),
+    )
     expect(error.kind).toBe('timeout')
     expect(error.transient).toBe(true)
     expect(calls).toBe(3)
-    expect(error.message).toMatch(/did not finish answering GET \/v1\/catalogs within 2 s, the deadline for the whole call/)
+    expect(error.message).toMatch(
+      /did not finish answering GET \/v1\/catalogs within 2 s, the deadline for the whole call/,
+    )
     expect(error.message).toContain('3 attempts')
   })
 
@@ -251,7 +272,9 @@ describe('one deadline for the whole call, its retries included', () => {
     expect(delays).toEqual([500, 1000])
     expect(error.kind).toBe('server')
     expect(error.status).toBe(503)
-    expect(error.message).toMatch(/^The ordering service failed \(503\).* 3 attempts; a call gets 2 s in all, retries included\.$/)
+    expect(error.message).toMatch(
+      /^The ordering service failed \(503\).* 3 attempts; a call gets 2 s in all, retries included\.$/,
+    )
   })
 })
 
@@ -262,7 +285,9 @@ describe('a ceiling on the bytes read per reply', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(256 * MiB) })
       flood(response, 256 * MiB, counter)
     })
-    const error = await failure(client(url, { maxReplyBytes: { catalogs: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogs())
+    const error = await failure(
+      client(url, { maxReplyBytes: { catalogs: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogs(),
+    )
     expect(error.kind).toBe('tooLarge')
     expect(error.message).toMatch(/sent more than 1 MB/)
     expect(error.message).not.toMatch(/UND_ERR/)
@@ -277,7 +302,12 @@ describe('a ceiling on the bytes read per reply', () => {
       response.write('{"catalog_items":[],"padding":"')
       flood(response, 256 * MiB, counter)
     })
-    const error = await failure(client(url, { maxReplyBytes: { page: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogItems('c', { limit: 100, offset: 0 }))
+    const error = await failure(
+      client(url, { maxReplyBytes: { page: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogItems('c', {
+        limit: 100,
+        offset: 0,
+      }),
+    )
     expect(error.kind).toBe('tooLarge')
     await expect.poll(() => counter.closed).toBe(true)
     // What left the server before the client hung up: the ceiling plus socket buffers, a few MB, nowhere near 256 MB.
@@ -303,7 +333,9 @@ describe('a ceiling on the bytes read per reply', () => {
       response.write('<html>Service Unavailable')
       flood(response, 256 * MiB, counter)
     })
-    const error = await failure(client(url, { maxReplyBytes: { catalogs: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogs())
+    const error = await failure(
+      client(url, { maxReplyBytes: { catalogs: 1 * MiB }, retry: { maxAttempts: 1 } }).listCatalogs(),
+    )
     expect(error).toMatchObject({ kind: 'server', status: 503 })
     await expect.poll(() => counter.closed).toBe(true)
     expect(counter.written).toBeLessThan(16 * MiB)
@@ -356,7 +388,9 @@ describe('a reply cut mid-body', () => {
 
 describe('the new kinds', () => {
   it('map to the codes the renderer and the CLI see', () => {
-    const codes = Object.fromEntries((['timeout', 'truncated', 'tooLarge'] as ServiceFailureKind[]).map((kind) => [kind, errorCodeOf(kind)]))
+    const codes = Object.fromEntries(
+      (['timeout', 'truncated', 'tooLarge'] as ServiceFailureKind[]).map((kind) => [kind, errorCodeOf(kind)]),
+    )
     expect(codes).toEqual({ timeout: 'UNAVAILABLE', truncated: 'UNAVAILABLE', tooLarge: 'REJECTED' })
     expect(new ServiceError('truncated', 'x').transient).toBe(true)
     expect(new ServiceError('tooLarge', 'x').transient).toBe(false)

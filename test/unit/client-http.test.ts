@@ -21,14 +21,30 @@ async function serve(handler: Handler): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 }
 
-function client(baseUrl: string, auth: ServiceConnection['auth'], extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}): ServiceClient {
+function client(
+  baseUrl: string,
+  auth: ServiceConnection['auth'],
+  extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {},
+): ServiceClient {
   const made = new ServiceClient({ connection: { baseUrl, auth }, sleep: async () => {}, random: () => 0, ...extra })
   clients.push(made)
   return made
 }
 
-const apiKey = { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'secret-1', userGuid: '11111111-1111-4111-8111-111111111111' } as const
-const item = (guid: string, extra: Record<string, unknown> = {}) => ({ guid, id: 1, sku: 'S', name: 'N', pricing: { Retail: 2, Gold: 'N/A' }, ...extra })
+const apiKey = {
+  kind: 'apiKey',
+  apiKey: 'key-1',
+  apiSecret: 'secret-1',
+  userGuid: '11111111-1111-4111-8111-111111111111',
+} as const
+const item = (guid: string, extra: Record<string, unknown> = {}) => ({
+  guid,
+  id: 1,
+  sku: 'S',
+  name: 'N',
+  pricing: { Retail: 2, Gold: 'N/A' },
+  ...extra,
+})
 
 describe('ServiceClient over HTTP', () => {
   it('sends the API key header set with userGuid and vendorGuid, and keeps unknown fields', async () => {
@@ -47,7 +63,12 @@ describe('ServiceClient over HTTP', () => {
       )
     })
     const page = await client(url, apiKey).listCatalogItems('cat-1', { limit: 100, offset: 0 }, { vendorGuid: 'v-1' })
-    expect(seen[0]).toMatchObject({ 'x-apikey': 'key-1', 'x-apisecret': 'secret-1', userguid: apiKey.userGuid, vendorguid: 'v-1' })
+    expect(seen[0]).toMatchObject({
+      'x-apikey': 'key-1',
+      'x-apisecret': 'secret-1',
+      userguid: apiKey.userGuid,
+      vendorguid: 'v-1',
+    })
     expect(page.rows[0]?.future_field).toEqual({ nested: true })
     expect(page).toMatchObject({ total: 1, hasMore: false, serverTimestamp: '2025-01-01T00:00:00.000Z' })
   })
@@ -66,7 +87,13 @@ describe('ServiceClient over HTTP', () => {
 
   it('finds customer rows by their Vendor shape, whatever the envelope calls them', async () => {
     const url = await serve((_request, response) => {
-      response.end(JSON.stringify({ serverTimestamp: 'T', count: 1, supplierVendors: [{ id: 9, category: 'A', Vendor: { guid: 'c-1', name: 'Acme', odd: 1 } }] }))
+      response.end(
+        JSON.stringify({
+          serverTimestamp: 'T',
+          count: 1,
+          supplierVendors: [{ id: 9, category: 'A', Vendor: { guid: 'c-1', name: 'Acme', odd: 1 } }],
+        }),
+      )
     })
     const page = await client(url, apiKey).listCustomers({ limit: 100, offset: 0 })
     expect(page.rows[0]?.customer).toMatchObject({ guid: 'c-1', name: 'Acme', odd: 1 })
@@ -98,10 +125,21 @@ describe('ServiceClient over HTTP', () => {
         response.statusCode = 503
         return response.end('overloaded')
       }
-      response.end(JSON.stringify({ catalog_items: [item('a')], totalCatalogItems: 1, hasMoreItems: false, serverTimestamp: '2025-01-01T00:00:00.000Z' }))
+      response.end(
+        JSON.stringify({
+          catalog_items: [item('a')],
+          totalCatalogItems: 1,
+          hasMoreItems: false,
+          serverTimestamp: '2025-01-01T00:00:00.000Z',
+        }),
+      )
     })
     const steps: string[] = []
-    const page = client(url, apiKey).listCatalogItems('cat-1', { limit: 100, offset: 0 }, { onReceived: () => steps.push(`received after ${calls} requests`) })
+    const page = client(url, apiKey).listCatalogItems(
+      'cat-1',
+      { limit: 100, offset: 0 },
+      { onReceived: () => steps.push(`received after ${calls} requests`) },
+    )
     void page.then(() => steps.push('decoded'))
     await page
     expect(steps).toEqual(['received after 2 requests', 'decoded'])
@@ -130,7 +168,12 @@ describe('ServiceClient over HTTP', () => {
     const failure = client(url, pasted).listCatalogs()
     await expect(failure).rejects.toMatchObject({ kind: 'credentials' })
     await expect(failure).rejects.toThrow(/API secret.*line break/)
-    const session = { kind: 'session', userGuid: '11111111-1111-4111-8111-111111111111', userToken: 'tok€n', supplierGuid: '22222222-2222-4222-8222-222222222222' } as const
+    const session = {
+      kind: 'session',
+      userGuid: '11111111-1111-4111-8111-111111111111',
+      userToken: 'tok€n',
+      supplierGuid: '22222222-2222-4222-8222-222222222222',
+    } as const
     await expect(client(url, session).listCatalogs()).rejects.toThrow(/user token.*character/)
     expect(calls).toBe(0)
   })
@@ -139,7 +182,9 @@ describe('ServiceClient over HTTP', () => {
     const url = await serve(() => {})
     await new Promise<void>((resolve) => server!.close(() => resolve()))
     server = undefined
-    await expect(client(url, apiKey, { retry: { maxAttempts: 1 } }).listCatalogs()).rejects.toMatchObject({ kind: 'unreachable' })
+    await expect(client(url, apiKey, { retry: { maxAttempts: 1 } }).listCatalogs()).rejects.toMatchObject({
+      kind: 'unreachable',
+    })
   })
 
   it('times out a service that never answers', async () => {
@@ -179,8 +224,14 @@ describe('ServiceClient over HTTP', () => {
       message:
         'The ordering service sent a catalog item page that Satchel cannot read: catalog_items.0.guid: Too small: expected string to have >=1 characters; catalog_items.1: Invalid input: expected object; totalCatalogItems: Invalid input: expected number, received string',
     })
-    await expect(service.getCatalogItemsByGuid('c', ['a'])).rejects.toMatchObject({ message: expect.stringContaining('a catalog item batch that Satchel cannot read: catalog_items: Invalid input: expected array') })
-    await expect(service.listCatalogItems('c', { limit: 10, offset: 0 })).rejects.toMatchObject({ message: expect.stringContaining('cannot read: : Invalid input: expected object, received array') })
+    await expect(service.getCatalogItemsByGuid('c', ['a'])).rejects.toMatchObject({
+      message: expect.stringContaining(
+        'a catalog item batch that Satchel cannot read: catalog_items: Invalid input: expected array',
+      ),
+    })
+    await expect(service.listCatalogItems('c', { limit: 10, offset: 0 })).rejects.toMatchObject({
+      message: expect.stringContaining('cannot read: : Invalid input: expected object, received array'),
+    })
   })
 
   it('sends orderWithItems once, without retrying a transient failure', async () => {
@@ -190,7 +241,9 @@ describe('ServiceClient over HTTP', () => {
       response.statusCode = 503
       response.end('down')
     })
-    await expect(client(url, apiKey).createOrderWithItems({ catalogGuid: 'c' }, { vendorGuid: 'v' })).rejects.toMatchObject({ kind: 'server' })
+    await expect(
+      client(url, apiKey).createOrderWithItems({ catalogGuid: 'c' }, { vendorGuid: 'v' }),
+    ).rejects.toMatchObject({ kind: 'server' })
     expect(calls).toBe(1)
   })
 })

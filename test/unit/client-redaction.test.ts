@@ -8,7 +8,10 @@ import { ServiceError, ServiceRejectedError } from '../../src/main/ordering-clie
 
 describe('credentialRedactor', () => {
   const secret = 'Zq9/x+Kd3&pL"7<w>'
-  const redact = credentialRedactor([{ value: 'hpk_5f2a9c', headers: ['x-apiKey'] }, { value: secret, headers: ['x-apiSecret'] }])
+  const redact = credentialRedactor([
+    { value: 'hpk_5f2a9c', headers: ['x-apiKey'] },
+    { value: secret, headers: ['x-apiSecret'] },
+  ])
 
   it('masks a value in every spelling a reply may use, the header named or not, in any case', () => {
     const texts = [
@@ -28,12 +31,16 @@ describe('credentialRedactor', () => {
       expect(redacted.toLowerCase()).not.toContain('zq9')
       expect(redacted.toLowerCase()).not.toContain('5f2a9c')
     }
-    expect(redact(`x-apiSecret: ${secret} and x-apiKey=hpk_5f2a9c`)).toBe('x-apiSecret: [redacted] and x-apiKey=[redacted]')
+    expect(redact(`x-apiSecret: ${secret} and x-apiKey=hpk_5f2a9c`)).toBe(
+      'x-apiSecret: [redacted] and x-apiKey=[redacted]',
+    )
   })
 
   it('masks a value that holds another whole, longest first', () => {
     const nested = credentialRedactor([{ value: 'abc', headers: ['x-apiSecret'] }, { value: 'abc-longer-one' }])
-    expect(nested('key abc-longer-one, x-apiSecret: abc-longer-one, secret abc')).toBe('key [redacted], x-apiSecret: [redacted], secret [redacted]')
+    expect(nested('key abc-longer-one, x-apiSecret: abc-longer-one, secret abc')).toBe(
+      'key [redacted], x-apiSecret: [redacted], secret [redacted]',
+    )
   })
 
   it('masks a short value after its header and where it stands alone, never inside a word', () => {
@@ -62,16 +69,27 @@ afterEach(async () => {
 async function client(auth: ServiceAuth, handler: Handler): Promise<ServiceClient> {
   server = createServer(handler)
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-  const made = new ServiceClient({ connection: { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, auth }, sleep: async () => {}, random: () => 0, retry: { maxAttempts: 2 } })
+  const made = new ServiceClient({
+    connection: { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, auth },
+    sleep: async () => {},
+    random: () => 0,
+    retry: { maxAttempts: 2 },
+  })
   clients.push(made)
   return made
 }
 
 /** Quotes the request's headers back, as a proxy's error page does. */
-const echo = (request: IncomingMessage) => Object.entries(request.headers).map(([name, value]) => `${name} ${String(value)}`).join(' ')
+const echo = (request: IncomingMessage) =>
+  Object.entries(request.headers)
+    .map(([name, value]) => `${name} ${String(value)}`)
+    .join(' ')
 
 async function failure(call: Promise<unknown>): Promise<ServiceError> {
-  const error = await call.then(() => null, (caught: unknown) => caught)
+  const error = await call.then(
+    () => null,
+    (caught: unknown) => caught,
+  )
   expect(error).toBeInstanceOf(ServiceError)
   return error as ServiceError
 }
@@ -79,13 +97,19 @@ async function failure(call: Promise<unknown>): Promise<ServiceError> {
 /** Every string in the error, its causes included, as one text. */
 function everything(error: unknown): string {
   const parts: unknown[] = []
-  for (let at: unknown = error; at instanceof Error; at = at.cause) parts.push(at.message, (at as ServiceError).body, (at as Partial<ServiceRejectedError>).errors)
+  for (let at: unknown = error; at instanceof Error; at = at.cause)
+    parts.push(at.message, (at as ServiceError).body, (at as Partial<ServiceRejectedError>).errors)
   return JSON.stringify(parts)
 }
 
 describe('ServiceClient errors carry no credential of its connection', () => {
   const apiKey = { kind: 'apiKey', apiKey: 'hpk_0123456789ab', apiSecret: 'c30d0b988b61304e23f60a94a10d841e' } as const
-  const session = { kind: 'session', userGuid: 'u-1', userToken: 'eyJhbGciOi.eyJzdWIiOiIxIn0.c2lnbmF0dXJl-token', supplierGuid: 's-1' } as const
+  const session = {
+    kind: 'session',
+    userGuid: 'u-1',
+    userToken: 'eyJhbGciOi.eyJzdWIiOiIxIn0.c2lnbmF0dXJl-token',
+    supplierGuid: 's-1',
+  } as const
 
   it('a 502 quoting the headers, retried: message, body and the first attempt in cause', async () => {
     const made = await client(apiKey, (request, response) => {
@@ -115,7 +139,9 @@ describe('ServiceClient errors carry no credential of its connection', () => {
     const made = await client(apiKey, (_request, response) => {
       response.statusCode = 400
       response.setHeader('content-type', 'application/json')
-      response.end(`{"message":"x-apiSecret=${apiKey.apiSecret} refused","errors":[{"message":"key \\u0068pk_0123456789ab","sku":"${apiKey.apiSecret}"}]}`)
+      response.end(
+        `{"message":"x-apiSecret=${apiKey.apiSecret} refused","errors":[{"message":"key \\u0068pk_0123456789ab","sku":"${apiKey.apiSecret}"}]}`,
+      )
     })
     const error = await failure(made.createOrderWithItems({ order: {} }))
     expect(error).toBeInstanceOf(ServiceRejectedError)

@@ -43,20 +43,38 @@ describe('errorFromResponse', () => {
       message: 'Order could not be reconciled',
       code: 'RECONCILE_ERRORS',
       errors: [
-        { type: 'ITEM_INACTIVE', message: 'Item is inactive', line: 2, catalog_item_guid: 'g-2', sku: 'SKU-2', extra: 'kept' },
+        {
+          type: 'ITEM_INACTIVE',
+          message: 'Item is inactive',
+          line: 2,
+          catalog_item_guid: 'g-2',
+          sku: 'SKU-2',
+          extra: 'kept',
+        },
         { type: 'CUSTOMER_INACTIVE', message: 'Customer is inactive' },
       ],
     }
     const error = errorFromResponse(400, json, JSON.stringify(body), now)
     expect(error).toBeInstanceOf(ServiceRejectedError)
     const lines = (error as ServiceRejectedError).errors
-    expect(lines[0]).toMatchObject({ type: 'ITEM_INACTIVE', message: 'Item is inactive', line: 2, catalogItemGuid: 'g-2', sku: 'SKU-2' })
+    expect(lines[0]).toMatchObject({
+      type: 'ITEM_INACTIVE',
+      message: 'Item is inactive',
+      line: 2,
+      catalogItemGuid: 'g-2',
+      sku: 'SKU-2',
+    })
     expect(lines[0]?.raw.extra).toBe('kept')
     expect(lines[1]).toMatchObject({ type: 'CUSTOMER_INACTIVE', line: null, catalogItemGuid: null })
   })
 
   it('accepts a reconcile body in another shape: an array of strings under another key', () => {
-    const error = errorFromResponse(400, json, JSON.stringify({ message: 'nope', problems: ['Line 1: short stock'] }), now)
+    const error = errorFromResponse(
+      400,
+      json,
+      JSON.stringify({ message: 'nope', problems: ['Line 1: short stock'] }),
+      now,
+    )
     expect(error).toBeInstanceOf(ServiceRejectedError)
     expect((error as ServiceRejectedError).errors.map((e) => e.message)).toEqual(['Line 1: short stock'])
   })
@@ -70,7 +88,12 @@ describe('errorFromResponse', () => {
 
   it('a redirect is not the service refusing: it is a login page or proxy in the way, retried as unreachable', () => {
     for (const status of [301, 302, 303, 307, 308]) {
-      const error = errorFromResponse(status, { 'content-type': 'text/html', location: 'https://login.hotel-wifi.example/portal?x=1' }, '<html>Sign in</html>', now)
+      const error = errorFromResponse(
+        status,
+        { 'content-type': 'text/html', location: 'https://login.hotel-wifi.example/portal?x=1' },
+        '<html>Sign in</html>',
+        now,
+      )
       expect(error.kind, String(status)).toBe('unreachable')
       expect(error.transient).toBe(true)
       expect(error.intercepted).toBe(true)
@@ -90,7 +113,10 @@ describe('errorFromResponse', () => {
       expect(error.intercepted).toBe(true)
     }
     // The service's own JSON error keeps its meaning.
-    expect(errorFromResponse(404, json, '{"message":"no such order"}', now)).toMatchObject({ kind: 'notFound', intercepted: false })
+    expect(errorFromResponse(404, json, '{"message":"no such order"}', now)).toMatchObject({
+      kind: 'notFound',
+      intercepted: false,
+    })
   })
 })
 

@@ -144,9 +144,18 @@ describe('a service that asked for quiet', () => {
 
   it('holds the outbox driver’s sending until it runs out; nothing waiting is dropped', async () => {
     let quiet = 90_000
-    const flush = vi.fn(async () => ({ sent: 1, needsAttention: 0, retrying: 0, summary: { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 1, pausedReason: null } }))
+    const flush = vi.fn(async () => ({
+      sent: 1,
+      needsAttention: 0,
+      retrying: 0,
+      summary: { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 1, pausedReason: null },
+    }))
     const driver = createOutboxDriver({
-      outbox: { nextRetryAt: () => null, dueFarAhead: () => 0, summary: () => ({ queued: 1, sending: 0, retrying: 0, needsAttention: 0, sent: 0, pausedReason: null }) },
+      outbox: {
+        nextRetryAt: () => null,
+        dueFarAhead: () => 0,
+        summary: () => ({ queued: 1, sending: 0, retrying: 0, needsAttention: 0, sent: 0, pausedReason: null }),
+      },
       flusher: { flush },
       clock: { now: () => Date.now() },
       logger: silentLogger,

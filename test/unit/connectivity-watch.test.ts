@@ -4,7 +4,14 @@
  * triggering a check, and the rep's words apart from the technical cause.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createConnectivityMonitor, describeStatus, outcomeOf, watchReplies, watchSyncEvents, type ProbeResult } from '../../src/main/connectivity'
+import {
+  createConnectivityMonitor,
+  describeStatus,
+  outcomeOf,
+  watchReplies,
+  watchSyncEvents,
+  type ProbeResult,
+} from '../../src/main/connectivity'
 import { ServiceError } from '../../src/main/ordering-client/errors'
 
 beforeEach(() => {
@@ -110,7 +117,11 @@ describe('replies and failures between probes', () => {
     monitor.transportFailed('other side closed')
     await vi.advanceTimersByTimeAsync(0)
     expect(probe).toHaveBeenCalledTimes(2)
-    expect(monitor.current()).toMatchObject({ online: false, status: 'unreachable', cause: 'Could not connect (UND_ERR_SOCKET).' })
+    expect(monitor.current()).toMatchObject({
+      online: false,
+      status: 'unreachable',
+      cause: 'Could not connect (UND_ERR_SOCKET).',
+    })
   })
 
   it('a watched client reports each outcome: answers (refusals too) as online, transport failures as a check', async () => {
@@ -157,8 +168,11 @@ describe('replies and failures between probes', () => {
 
 describe('the rep’s words', () => {
   it('speaks of orders being safe, never of socket errors; the cause is kept apart', async () => {
-    expect(describeStatus('unreachable')).toBe('Can’t reach the ordering service — your orders are safe on this laptop.')
-    for (const status of ['offline', 'unreachable', 'captive-portal'] as const) expect(describeStatus(status)).not.toMatch(/UND_ERR|ECONN|\(\d{3}\)/)
+    expect(describeStatus('unreachable')).toBe(
+      'Can’t reach the ordering service — your orders are safe on this laptop.',
+    )
+    for (const status of ['offline', 'unreachable', 'captive-portal'] as const)
+      expect(describeStatus(status)).not.toMatch(/UND_ERR|ECONN|\(\d{3}\)/)
     const { monitor, set } = watchedMonitor()
     set({ status: 'unreachable', detail: 'Could not connect (UND_ERR_SOCKET).' })
     const state = await monitor.refresh('requested')

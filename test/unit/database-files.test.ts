@@ -7,7 +7,13 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { closeDatabase, DatabaseFileError, explainDatabaseError, latestSchemaVersion, openDatabase } from '../../src/main/db/database'
+import {
+  closeDatabase,
+  DatabaseFileError,
+  explainDatabaseError,
+  latestSchemaVersion,
+  openDatabase,
+} from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
 import { CoreError } from '../../src/main/errors'
 
@@ -33,7 +39,9 @@ describe('openDatabase({ readOnly: true })', () => {
   it('refuses an older schema instead of upgrading it', () => {
     const path = newPath()
     closeDatabase(openDatabase(path, { migrations: migrations.slice(0, 3) }))
-    expect(() => openDatabase(path, { readOnly: true, audience: 'cli' })).toThrow(/older Satchel \(schema 3; this Satchel reads \d+\).*satchel sync/)
+    expect(() => openDatabase(path, { readOnly: true, audience: 'cli' })).toThrow(
+      /older Satchel \(schema 3; this Satchel reads \d+\).*satchel sync/,
+    )
     const db = openDatabase(path, { readOnly: true, migrations: migrations.slice(0, 3) })
     expect(db.pragma('user_version', { simple: true })).toBe(3)
     closeDatabase(db)
@@ -45,7 +53,9 @@ describe('openDatabase({ readOnly: true })', () => {
     expect(() => statSync(missing)).toThrow()
     const empty = newPath()
     writeFileSync(empty, '')
-    expect(() => openDatabase(empty, { readOnly: true })).toThrow(expect.objectContaining({ code: 'NOT_A_DATABASE', message: expect.stringContaining('the file is empty') }))
+    expect(() => openDatabase(empty, { readOnly: true })).toThrow(
+      expect.objectContaining({ code: 'NOT_A_DATABASE', message: expect.stringContaining('the file is empty') }),
+    )
     expect(statSync(empty).size).toBe(0)
   })
 })
@@ -70,7 +80,9 @@ describe('opening to write', () => {
 
   it("refuses another program's database before migrating anything into it", () => {
     const path = newPath()
-    const other = openDatabase(path, { migrations: [{ version: 1, name: 'theirs', up: (db) => db.exec('CREATE TABLE recipes (name TEXT)') }] })
+    const other = openDatabase(path, {
+      migrations: [{ version: 1, name: 'theirs', up: (db) => db.exec('CREATE TABLE recipes (name TEXT)') }],
+    })
     closeDatabase(other)
     const before = hash(path)
     expect(() => openDatabase(path)).toThrow(/another program/)
@@ -101,7 +113,12 @@ describe('explainDatabaseError: SQLite codes in words, one place for the app and
   const path = '/laptop/satchel.db'
   it('damage and foreign files: NOT_A_DATABASE, with what to do for each audience', () => {
     const cli = explainDatabaseError(sqliteError('SQLITE_CORRUPT_INDEX'), path, 'cli')
-    expect(cli).toMatchObject({ code: 'NOT_A_DATABASE', message: expect.stringMatching(/^\/laptop\/satchel\.db is not a Satchel database \(or is damaged\): parts of it are damaged or missing\. .*`satchel sync`/) })
+    expect(cli).toMatchObject({
+      code: 'NOT_A_DATABASE',
+      message: expect.stringMatching(
+        /^\/laptop\/satchel\.db is not a Satchel database \(or is damaged\): parts of it are damaged or missing\. .*`satchel sync`/,
+      ),
+    })
     expect(explainDatabaseError(sqliteError('SQLITE_NOTADB'), path, 'app')?.message).toMatch(/start Satchel again/)
     expect(cli?.cause).toMatchObject({ code: 'SQLITE_CORRUPT_INDEX' })
   })
@@ -109,14 +126,19 @@ describe('explainDatabaseError: SQLite codes in words, one place for the app and
   it('a folder SQLite cannot write: DATABASE_READ_ONLY naming the folder', () => {
     expect(explainDatabaseError(sqliteError('SQLITE_READONLY_DIRECTORY'), path, 'cli')).toMatchObject({
       code: 'DATABASE_READ_ONLY',
-      message: expect.stringMatching(/^The database at \/laptop\/satchel\.db is read-only \(its folder \/laptop cannot be written/),
+      message: expect.stringMatching(
+        /^The database at \/laptop\/satchel\.db is read-only \(its folder \/laptop cannot be written/,
+      ),
     })
   })
 
   it('a write refused where the permission bits allow it (a read-only mount for root): the file, read-only', () => {
     const writable = newPath()
     closeDatabase(openDatabase(writable))
-    expect(explainDatabaseError(sqliteError('SQLITE_READONLY'), writable, 'cli')).toMatchObject({ code: 'DATABASE_READ_ONLY', message: expect.stringContaining(`The database at ${writable} is read-only`) })
+    expect(explainDatabaseError(sqliteError('SQLITE_READONLY'), writable, 'cli')).toMatchObject({
+      code: 'DATABASE_READ_ONLY',
+      message: expect.stringContaining(`The database at ${writable} is read-only`),
+    })
   })
 
   it('anything else is not a file problem: a CoreError stays itself, the rest is for the caller', () => {
@@ -128,6 +150,9 @@ describe('explainDatabaseError: SQLite codes in words, one place for the app and
 
   it('a file gone between the look and the open (a profile removed meanwhile): NOT_FOUND, not SQLite\'s "unable to open"', () => {
     const gone = newPath()
-    expect(explainDatabaseError(sqliteError('SQLITE_CANTOPEN'), gone, 'cli')).toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining(`No Satchel database at ${gone}`) })
+    expect(explainDatabaseError(sqliteError('SQLITE_CANTOPEN'), gone, 'cli')).toMatchObject({
+      code: 'NOT_FOUND',
+      message: expect.stringContaining(`No Satchel database at ${gone}`),
+    })
   })
 })

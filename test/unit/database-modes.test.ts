@@ -30,7 +30,13 @@ describe.skipIf(!posix)('file modes on POSIX (Windows has none to set)', () => {
     const path = join(folder, 'satchel.db')
     const db = openDatabase(path)
     db.prepare("INSERT INTO settings (key, value) VALUES ('a', '1')").run()
-    expect({ folder: mode(folder), parent: mode(join(directory, 'new')), db: mode(path), wal: mode(`${path}-wal`), shm: mode(`${path}-shm`) }).toEqual({
+    expect({
+      folder: mode(folder),
+      parent: mode(join(directory, 'new')),
+      db: mode(path),
+      wal: mode(`${path}-wal`),
+      shm: mode(`${path}-shm`),
+    }).toEqual({
       folder: '700',
       parent: '700',
       db: '600',
@@ -47,7 +53,11 @@ describe.skipIf(!posix)('file modes on POSIX (Windows has none to set)', () => {
     expect(() => statSync(`${path}-wal`)).toThrow()
     const writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
     try {
-      expect({ db: mode(path), wal: mode(`${path}-wal`), shm: mode(`${path}-shm`) }).toEqual({ db: '600', wal: '600', shm: '600' })
+      expect({ db: mode(path), wal: mode(`${path}-wal`), shm: mode(`${path}-shm`) }).toEqual({
+        db: '600',
+        wal: '600',
+        shm: '600',
+      })
     } finally {
       await writer.close()
     }

@@ -33,10 +33,14 @@ describe('openDatabase', () => {
     const writer = openDatabase(path)
     expect(window.pragma('mmap_size', { simple: true })).toBeGreaterThan(0)
     expect(writer.pragma('mmap_size', { simple: true })).toBe(0)
-    writer.exec("CREATE TABLE seen (n INTEGER); INSERT INTO seen VALUES (1)")
+    writer.exec('CREATE TABLE seen (n INTEGER); INSERT INTO seen VALUES (1)')
     expect(window.prepare('SELECT n FROM seen').pluck().all()).toEqual([1])
     // Into the file itself, the pages the map reads: the window reads the checkpointed rows, and the file grown.
-    writer.prepare('WITH RECURSIVE k(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM k WHERE n < 5000) INSERT INTO seen SELECT n FROM k').run()
+    writer
+      .prepare(
+        'WITH RECURSIVE k(n) AS (SELECT 2 UNION ALL SELECT n + 1 FROM k WHERE n < 5000) INSERT INTO seen SELECT n FROM k',
+      )
+      .run()
     writer.pragma('wal_checkpoint(TRUNCATE)')
     expect(window.prepare('SELECT count(*), sum(n) FROM seen').raw().get()).toEqual([5000, (5000 * 5001) / 2])
     window.prepare('DELETE FROM seen WHERE n > 1').run()

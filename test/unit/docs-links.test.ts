@@ -33,7 +33,9 @@ const withoutCodeSpans = (text: string) => text.replace(/(`+)[^`]*?\1/g, (span) 
 function linkTargets(text: string): string[] {
   const body = withoutCodeSpans(prose(text))
   const inline = [...body.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((m) => m[1] as string)
-  const references = [...body.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/gm)].map((m) => m[1] as string)
+  const references = [...body.matchAll(/^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+"[^"]*")?\s*$/gm)].map(
+    (m) => m[1] as string,
+  )
   return [...inline, ...references]
 }
 
@@ -50,7 +52,10 @@ function anchorsOf(path: string): Set<string> {
   const seen = new Map<string, number>()
   for (const match of prose(readFileSync(path, 'utf8')).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const text = (match[1] as string).replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '')
-    const slug = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-')
     const count = seen.get(slug) ?? 0
     seen.set(slug, count + 1)
     anchors.add(count === 0 ? slug : `${slug}-${count}`)
@@ -70,7 +75,12 @@ function problemOf(page: string, target: string): string | null {
   const file = path === '' ? page : resolve(dirname(page), path)
   if (path !== '' && !inside(file)) return `${target}: leaves the repository`
   if (!existsSync(file)) return `${target}: no such file`
-  if (fragment !== undefined && fragment !== '' && file.endsWith('.md') && !anchorsOf(file).has(decodeURIComponent(fragment).toLowerCase())) {
+  if (
+    fragment !== undefined &&
+    fragment !== '' &&
+    file.endsWith('.md') &&
+    !anchorsOf(file).has(decodeURIComponent(fragment).toLowerCase())
+  ) {
     return `${target}: no heading "#${fragment}" in ${shown(file)}`
   }
   return null

@@ -3,7 +3,18 @@
  * judged, forgotten when another file takes its place, deleted with the database. The CLI's story
  * around it is test/integration/cli-damaged-pages.test.ts.
  */
-import { closeSync, copyFileSync, existsSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -82,13 +93,17 @@ describe('the remembered verdict', () => {
 })
 
 describe('isDamage', () => {
-  it('knows a damaged page under any of SQLite\'s names for it, and under the error openDatabase made of it', () => {
+  it("knows a damaged page under any of SQLite's names for it, and under the error openDatabase made of it", () => {
     const sqlite = (code: string) => Object.assign(new Error(code), { code })
     expect(isDamage(sqlite('SQLITE_CORRUPT'))).toBe(true)
     expect(isDamage(sqlite('SQLITE_CORRUPT_INDEX'))).toBe(true)
     expect(isDamage(sqlite('SQLITE_NOTADB'))).toBe(true)
     expect(isDamage(sqlite('SQLITE_FULL'))).toBe(false)
-    const explained = new DatabaseFileError('/x.db', { kind: 'notADatabase', reason: 'parts of it are damaged or missing' }, 'cli')
+    const explained = new DatabaseFileError(
+      '/x.db',
+      { kind: 'notADatabase', reason: 'parts of it are damaged or missing' },
+      'cli',
+    )
     explained.cause = sqlite('SQLITE_CORRUPT')
     expect(isDamage(explained)).toBe(true)
   })

@@ -18,7 +18,12 @@ describe('the fleet simulation', () => {
     expect(results.orders.lost).toBe(0)
     expect(results.orders.sent + results.orders.leftWaitingAtClose).toBe(results.orders.written)
 
-    expect(results.phases.map((phase) => phase.phase)).toEqual(['08:20 morning', '10:00 503 outage', '10:10 after the 503', '10:20 late morning'])
+    expect(results.phases.map((phase) => phase.phase)).toEqual([
+      '08:20 morning',
+      '10:00 503 outage',
+      '10:10 after the 503',
+      '10:20 late morning',
+    ])
     for (const phase of results.phases) {
       for (const kind of ['probe', 'sync', 'order', 'all'] as const) {
         const { mean, p99, peak } = phase.rates[kind]

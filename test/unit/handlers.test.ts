@@ -43,7 +43,17 @@ describe('handler table', () => {
     expect(result.error.code).toBe('INVALID_ARGUMENT')
     expect(result.error.issues).toEqual([expect.objectContaining({ path: 'syncIntervalMinutes' })])
     // Nothing was written: the stored settings are still the defaults.
-    expect(await call(core.handlers, 'getSettings')).toEqual({ ok: true, value: { syncIntervalMinutes: 30, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
+    expect(await call(core.handlers, 'getSettings')).toEqual({
+      ok: true,
+      value: {
+        syncIntervalMinutes: 30,
+        remainInPreliminaryDefault: false,
+        quoteValidityDays: 30,
+        keepSentOrdersMonths: 24,
+        keepExpiredQuotesDays: 90,
+        orderDetailsPerSync: 200,
+      },
+    })
   })
 
   it('rejects the same malformed argument with the same typed error through the bridge', async () => {
@@ -66,14 +76,39 @@ describe('handler table', () => {
     const seen: unknown[] = []
     core.events.subscribe((event) => seen.push(event))
     const result = await core.handlers.updateSettings({ syncIntervalMinutes: 45 })
-    expect(result).toEqual({ ok: true, value: { syncIntervalMinutes: 45, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } })
-    expect(seen).toEqual([{ name: 'settingsChanged', payload: { syncIntervalMinutes: 45, remainInPreliminaryDefault: false, quoteValidityDays: 30, keepSentOrdersMonths: 24, keepExpiredQuotesDays: 90, orderDetailsPerSync: 200 } }])
+    expect(result).toEqual({
+      ok: true,
+      value: {
+        syncIntervalMinutes: 45,
+        remainInPreliminaryDefault: false,
+        quoteValidityDays: 30,
+        keepSentOrdersMonths: 24,
+        keepExpiredQuotesDays: 90,
+        orderDetailsPerSync: 200,
+      },
+    })
+    expect(seen).toEqual([
+      {
+        name: 'settingsChanged',
+        payload: {
+          syncIntervalMinutes: 45,
+          remainInPreliminaryDefault: false,
+          quoteValidityDays: 30,
+          keepSentOrdersMonths: 24,
+          keepExpiredQuotesDays: 90,
+          orderDetailsPerSync: 200,
+        },
+      },
+    ])
   })
 
   it('reports the database status through getAppInfo', async () => {
     core = createTestCore()
     const result = await call(core.handlers, 'getAppInfo')
-    expect(result.ok && result.value.database).toMatchObject({ schemaVersion: latestSchemaVersion(), journalMode: 'wal' })
+    expect(result.ok && result.value.database).toMatchObject({
+      schemaVersion: latestSchemaVersion(),
+      journalMode: 'wal',
+    })
   })
 })
 
@@ -85,9 +120,14 @@ describe('a database that goes bad while the app runs', () => {
         throw damaged
       },
     } as unknown as Implementations
-    const table = createHandlerTable(implementations, silentLogger, (error) => explainDatabaseError(error, '/home/rep/.config/Satchel/satchel.db', 'app'))
+    const table = createHandlerTable(implementations, silentLogger, (error) =>
+      explainDatabaseError(error, '/home/rep/.config/Satchel/satchel.db', 'app'),
+    )
     const result = await call(table, 'getAppInfo')
-    expect(result).toMatchObject({ ok: false, error: { code: 'NOT_A_DATABASE', message: expect.stringContaining('/home/rep/.config/Satchel/satchel.db') } })
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_A_DATABASE', message: expect.stringContaining('/home/rep/.config/Satchel/satchel.db') },
+    })
     expect(JSON.stringify(result)).not.toContain('malformed')
     const plain = createHandlerTable(implementations, silentLogger)
     expect(await call(plain, 'getAppInfo')).toMatchObject({ ok: false, error: { code: 'INTERNAL' } })

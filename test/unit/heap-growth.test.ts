@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest'
 
 const setFlagsFromString = vi.hoisted(() => vi.fn())
-vi.mock('node:v8', async (importOriginal) => ({ ...(await importOriginal<typeof import('node:v8')>()), setFlagsFromString }))
+vi.mock('node:v8', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('node:v8')>()),
+  setFlagsFromString,
+}))
 
 const { SyncEngine } = await import('../../src/main/sync/engine')
 const { openDatabase, closeDatabase } = await import('../../src/main/db/database')

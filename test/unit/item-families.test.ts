@@ -48,8 +48,19 @@ function item(id: number, fields: Record<string, unknown> = {}): CatalogItemReco
 
 /** A parent and three members, the members given out of sequence; one not offered to Wholesale. */
 const family = [
-  item(10, { is_product_group: true, group_title: 'Bib Apron', product_group_type: 'Color/Size', has_inventory: false }),
-  item(13, { group_parent_catalog_item_id: 10, group_sequence: 3, color: 'Navy', style: 'L', pricing: { Retail: 14, Wholesale: 'N/A' } }),
+  item(10, {
+    is_product_group: true,
+    group_title: 'Bib Apron',
+    product_group_type: 'Color/Size',
+    has_inventory: false,
+  }),
+  item(13, {
+    group_parent_catalog_item_id: 10,
+    group_sequence: 3,
+    color: 'Navy',
+    style: 'L',
+    pricing: { Retail: 14, Wholesale: 'N/A' },
+  }),
   item(11, { group_parent_catalog_item_id: 10, group_sequence: 1, color: 'Navy', style: 'S' }),
   item(12, { group_parent_catalog_item_id: 10, group_sequence: 2, color: 'Navy', style: 'M', qty_incoming: 48 }),
   item(20),
@@ -62,10 +73,18 @@ function gridOf(db: ReturnType<typeof openDatabase>) {
 /** The family is listed as its parent's row alone, whatever finds it, and counted once. */
 function expectOneRowPerFamily(db: ReturnType<typeof openDatabase>): void {
   const browse = new BrowseQueries(db)
-  const guids = (query?: string) => browse.searchCatalogItems({ catalogGuid: 'cat-a', query, priceGroupName: 'Wholesale' }).items.map((row) => row.guid)
+  const guids = (query?: string) =>
+    browse.searchCatalogItems({ catalogGuid: 'cat-a', query, priceGroupName: 'Wholesale' }).items.map((row) => row.guid)
   expect(guids()).toEqual(['item-10', 'item-20'])
-  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' })).toMatchObject({ total: 2, totalCapped: false })
-  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' }).items[0]!.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
+  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' })).toMatchObject({
+    total: 2,
+    totalCapped: false,
+  })
+  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' }).items[0]!.familyOf).toEqual({
+    memberCount: 3,
+    priceMin: 19,
+    priceMax: 20,
+  })
   // A member's SKU, its UPC, its words: the family's row, once.
   expect(guids('APR-12')).toEqual(['item-10'])
   expect(guids('036000291413')).toEqual(['item-10'])
@@ -73,7 +92,11 @@ function expectOneRowPerFamily(db: ReturnType<typeof openDatabase>): void {
   expect(browse.countCatalogItems({ catalogGuid: 'cat-a', query: 'apron' })).toEqual({ total: 2, capped: false })
   expect(browse.countCatalogItems({ catalogGuid: 'cat-a' })).toEqual({ total: 2, capped: false })
   // Paged one row at a time, the family is not met again on the next page.
-  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 }).items.map((row) => row.guid)).toEqual(['item-20'])
+  expect(
+    browse
+      .searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 })
+      .items.map((row) => row.guid),
+  ).toEqual(['item-20'])
   expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 0 }).more).toBe(true)
   expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 }).more).toBe(false)
 }
@@ -83,7 +106,9 @@ describe('a family in the local copy', () => {
     const db = openDatabase(tempPath())
     expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeDefined()
     new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', family, { listingId: null, serverTime: null })
-    expect(db.prepare('SELECT guid, group_parent_id, is_product_group FROM catalog_item_rows ORDER BY id').all()).toEqual([
+    expect(
+      db.prepare('SELECT guid, group_parent_id, is_product_group FROM catalog_item_rows ORDER BY id').all(),
+    ).toEqual([
       { guid: 'item-10', group_parent_id: 0, is_product_group: 1 },
       { guid: 'item-11', group_parent_id: 10, is_product_group: 0 },
       { guid: 'item-12', group_parent_id: 10, is_product_group: 0 },
@@ -91,26 +116,44 @@ describe('a family in the local copy', () => {
       { guid: 'item-20', group_parent_id: 0, is_product_group: 0 },
     ])
     const grid = gridOf(db)!
-    expect(grid).toMatchObject({ guid: 'item-10', title: 'Bib Apron', rowAxis: 'Color', columnAxis: 'Size', rows: ['Navy'], columns: ['S', 'M', 'L'], priceMin: 19, priceMax: 20 })
+    expect(grid).toMatchObject({
+      guid: 'item-10',
+      title: 'Bib Apron',
+      rowAxis: 'Color',
+      columnAxis: 'Size',
+      rows: ['Navy'],
+      columns: ['S', 'M', 'L'],
+      priceMin: 19,
+      priceMax: 20,
+    })
     expect(grid.cells.map((cell) => [cell.sku, cell.price, cell.available, cell.incoming, cell.refused])).toEqual([
       ['APR-11', 19, 15, 0, null],
       ['APR-12', 20, 15, 48, null],
       ['APR-13', null, 15, 0, 'Not offered to Wholesale'],
     ])
     expect(new BrowseQueries(db).getItemFamily({ guid: 'item-20' })).toBeNull()
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-11' })?.family).toEqual({ guid: 'item-10', title: 'Bib Apron' })
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({
+      memberCount: 3,
+      priceMin: 19,
+      priceMax: 20,
+    })
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-11' })?.family).toEqual({
+      guid: 'item-10',
+      title: 'Bib Apron',
+    })
     closeDatabase(db)
   })
 
-  it('is one row in the catalog: browsed, searched by any member\'s SKU, UPC or name, and counted once', () => {
+  it("is one row in the catalog: browsed, searched by any member's SKU, UPC or name, and counted once", () => {
     const db = openDatabase(tempPath())
     new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', family, { listingId: null, serverTime: null })
     expectOneRowPerFamily(db)
     // The counts the sync writer keeps count the family once too, and still hold every item for the
     // delta's check against the service.
     new CatalogItemWrites(db).recount(['cat-a'], ['cat-a'])
-    expect(db.prepare("SELECT sum(live - members_live) FROM catalog_item_counts WHERE catalog_guid = 'cat-a'").pluck().get()).toBe(2)
+    expect(
+      db.prepare("SELECT sum(live - members_live) FROM catalog_item_counts WHERE catalog_guid = 'cat-a'").pluck().get(),
+    ).toBe(2)
     expect(db.prepare("SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = 'cat-a'").pluck().get()).toBe(5)
     expectOneRowPerFamily(db)
     closeDatabase(db)
@@ -119,11 +162,17 @@ describe('a family in the local copy', () => {
   it('counts the family once in the catalog list and the category tree, before the sync writer has counted the catalog as after', () => {
     const db = openDatabase(tempPath())
     const withCategory = family.map((record) => ({ ...record, category_id: 7 }))
-    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', withCategory as CatalogItemRecord[], { listingId: null, serverTime: null })
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', withCategory as CatalogItemRecord[], {
+      listingId: null,
+      serverTime: null,
+    })
     // Not counted yet: just after an upgrade that forgot the counts (migration 19), or during a first sync.
     db.exec('DELETE FROM catalog_item_counts')
     const items = new CatalogItems(db)
-    const uncounted = { catalogs: items.liveCountsByCatalog(['cat-a']), categories: items.liveCountsByCategory('cat-a') }
+    const uncounted = {
+      catalogs: items.liveCountsByCatalog(['cat-a']),
+      categories: items.liveCountsByCategory('cat-a'),
+    }
     new CatalogItemWrites(db).recount(['cat-a'], ['cat-a'])
     const counted = { catalogs: items.liveCountsByCatalog(['cat-a']), categories: items.liveCountsByCategory('cat-a') }
     expect(counted.catalogs).toEqual(new Map([['cat-a', 2]]))
@@ -136,14 +185,34 @@ describe('a family in the local copy', () => {
   it('is left out of a page deep in a long list as of the first page, and out of its count', () => {
     const db = openDatabase(tempPath())
     // 2,500 items of no family named to sort after the family, then the family again further down.
-    const fillers = Array.from({ length: 2500 }, (_, k) => item(1000 + k, { name: `Basin ${String(k).padStart(4, '0')}`, upc: null }))
-    const later = family.map((record) => ({ ...record, id: Number(record.id) + 5000, guid: `late-${record.id}`, sku: `LATE-${record.id}`, upc: null, name: `Crate ${record.id}`,
-      ...(record.group_parent_catalog_item_id ? { group_parent_catalog_item_id: 5010 } : {}) }))
-    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [...family, ...fillers, ...later] as CatalogItemRecord[], { listingId: null, serverTime: null })
+    const fillers = Array.from({ length: 2500 }, (_, k) =>
+      item(1000 + k, { name: `Basin ${String(k).padStart(4, '0')}`, upc: null }),
+    )
+    const later = family.map((record) => ({
+      ...record,
+      id: Number(record.id) + 5000,
+      guid: `late-${record.id}`,
+      sku: `LATE-${record.id}`,
+      upc: null,
+      name: `Crate ${record.id}`,
+      ...(record.group_parent_catalog_item_id ? { group_parent_catalog_item_id: 5010 } : {}),
+    }))
+    new LocalCopy(db, new Retention(db)).applyCatalogItems(
+      'cat-a',
+      [...family, ...fillers, ...later] as CatalogItemRecord[],
+      { listingId: null, serverTime: null },
+    )
     const browse = new BrowseQueries(db)
     // Apron 10, Apron 20, 2,500 basins, Crate 5010, Crate 5020: members are nowhere.
     const deep = browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 10, offset: 2498 })
-    expect(deep.items.map((row) => row.guid)).toEqual(['item-3496', 'item-3497', 'item-3498', 'item-3499', 'late-10', 'late-20'])
+    expect(deep.items.map((row) => row.guid)).toEqual([
+      'item-3496',
+      'item-3497',
+      'item-3498',
+      'item-3499',
+      'late-10',
+      'late-20',
+    ])
     expect(deep.total).toBe(2504)
     closeDatabase(db)
   })
@@ -151,7 +220,9 @@ describe('a family in the local copy', () => {
   it("counts what a search lists, ranked (a few matches) or streamed (over a thousand): a family once, inactive items when asked, no other catalog's", () => {
     const db = openDatabase(tempPath())
     const copy = new LocalCopy(db, new Retention(db))
-    const fillers = Array.from({ length: 1200 }, (_, k) => item(2000 + k, { name: `Apron filler ${k}`, upc: null, active: k % 10 !== 0 }))
+    const fillers = Array.from({ length: 1200 }, (_, k) =>
+      item(2000 + k, { name: `Apron filler ${k}`, upc: null, active: k % 10 !== 0 }),
+    )
     // A family whose parent is inactive: to a search of active items its members are rows of their own.
     const parentless = [
       item(4000, { is_product_group: true, group_title: 'Shop Apron', active: false, upc: null }),
@@ -159,7 +230,11 @@ describe('a family in the local copy', () => {
       item(4002, { group_parent_catalog_item_id: 4000, upc: null }),
     ]
     copy.applyCatalogItems('cat-a', [...family, ...fillers, ...parentless], { listingId: null, serverTime: null })
-    copy.applyCatalogItems('cat-b', Array.from({ length: 1500 }, (_, k) => item(10_000 + k, { name: `Apron b ${k}`, upc: null })), { listingId: null, serverTime: null })
+    copy.applyCatalogItems(
+      'cat-b',
+      Array.from({ length: 1500 }, (_, k) => item(10_000 + k, { name: `Apron b ${k}`, upc: null })),
+      { listingId: null, serverTime: null },
+    )
     const browse = new BrowseQueries(db)
     /** Every row the search lists, a page of 200 at a time. */
     const listed = (search: { catalogGuid: string; query: string; includeInactive?: boolean }) => {
@@ -201,15 +276,29 @@ describe('a family in the local copy', () => {
     const path = tempPath()
     const old = openDatabase(path, { migrations: migrations.filter((m) => m.version <= 16) })
     // The columns schema 16 had: those of later migrations are left out.
-    const columns = storedItemColumns.filter((column) => !['group_parent_id', 'is_product_group', 'catalog_key'].includes(column))
-    const insert = old.prepare(`INSERT INTO catalog_item_rows (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+    const columns = storedItemColumns.filter(
+      (column) => !['group_parent_id', 'is_product_group', 'catalog_key'].includes(column),
+    )
+    const insert = old.prepare(
+      `INSERT INTO catalog_item_rows (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    )
     for (const record of family) {
       const values = storedItemValues('cat-a', record, null, null)
       insert.run(columns.map((column) => values[storedItemAt[column]]))
     }
     if (fillers > 0) {
       const copied = columns.map((column) =>
-        column === 'local_id' ? 'NULL' : column === 'guid' ? "'filler-' || x" : column === 'id' ? '100000 + x' : column === 'sku' ? "'F-' || x" : column === 'extra' ? "'{}'" : column,
+        column === 'local_id'
+          ? 'NULL'
+          : column === 'guid'
+            ? "'filler-' || x"
+            : column === 'id'
+              ? '100000 + x'
+              : column === 'sku'
+                ? "'F-' || x"
+                : column === 'extra'
+                  ? "'{}'"
+                  : column,
       )
       old.exec(`WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ${fillers})
         INSERT INTO catalog_item_rows (${columns.join(', ')}) SELECT ${copied.join(', ')} FROM n, (SELECT * FROM catalog_item_rows WHERE guid = 'item-10')`)
@@ -222,28 +311,61 @@ describe('a family in the local copy', () => {
     const db = openDatabase(storedBefore(0))
     expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeDefined()
     // Only the family's rows are written: four of five.
-    expect(db.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NULL AND is_product_group IS NULL').pluck().get()).toBe(1)
+    expect(
+      db
+        .prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NULL AND is_product_group IS NULL')
+        .pluck()
+        .get(),
+    ).toBe(1)
     expect(gridOf(db)!.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({ memberCount: 3, priceMin: 19, priceMax: 20 })
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({
+      memberCount: 3,
+      priceMin: 19,
+      priceMax: 20,
+    })
     closeDatabase(db)
   })
 
   it('on a laptop with more items stored before than the upgrade does at start: no row rewritten, no index built, members read from the record', () => {
     const db = openDatabase(storedBefore(20_000))
     expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_family'").get()).toBeUndefined()
-    expect(db.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NOT NULL OR is_product_group IS NOT NULL').pluck().get()).toBe(0)
+    expect(
+      db
+        .prepare(
+          'SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NOT NULL OR is_product_group IS NOT NULL',
+        )
+        .pluck()
+        .get(),
+    ).toBe(0)
     const grid = gridOf(db)!
     expect(grid.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
     expect(grid).toMatchObject({ guid: 'item-10', priceMin: 19, priceMax: 20 })
     // A list does not read the whole catalog for a parent's count there; the grid, opened, does.
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({ memberCount: null, priceMin: null, priceMax: null })
+    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({
+      memberCount: null,
+      priceMin: null,
+      priceMax: null,
+    })
     // Members are told by their record there: still one row per family, browsed and searched.
     const browse = new BrowseQueries(db)
-    db.exec("INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer) SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE guid LIKE 'item-%'")
-    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'APR-13', withTotal: true })).toMatchObject({ items: [{ guid: 'item-10' }], total: 1 })
-    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 3 }).items.map((row) => row.guid)).toEqual(['item-10', 'filler-1', 'filler-2'])
+    db.exec(
+      "INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer) SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE guid LIKE 'item-%'",
+    )
+    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'APR-13', withTotal: true })).toMatchObject({
+      items: [{ guid: 'item-10' }],
+      total: 1,
+    })
+    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 3 }).items.map((row) => row.guid)).toEqual([
+      'item-10',
+      'filler-1',
+      'filler-2',
+    ])
     // A row sync writes again gets its columns.
-    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [{ ...family[1]!, updated_at: '2026-02-01T00:00:00.000Z' }], { listingId: null, serverTime: null })
+    new LocalCopy(db, new Retention(db)).applyCatalogItems(
+      'cat-a',
+      [{ ...family[1]!, updated_at: '2026-02-01T00:00:00.000Z' }],
+      { listingId: null, serverTime: null },
+    )
     expect(db.prepare("SELECT group_parent_id FROM catalog_item_rows WHERE guid = 'item-13'").pluck().get()).toBe(10)
     expect(gridOf(db)!.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
     closeDatabase(db)

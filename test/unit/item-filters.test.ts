@@ -72,7 +72,8 @@ describe('the search filters', () => {
     notFilledYet(db)
     expect(items.filtersFilled()).toBe(false)
     const before = searches.map((search) => outcome(items, search))
-    for (const [index, search] of searches.entries()) expect(through[index], JSON.stringify(search)).toEqual(before[index])
+    for (const [index, search] of searches.entries())
+      expect(through[index], JSON.stringify(search)).toEqual(before[index])
     expect(paged).toEqual(outcome(items, { catalogGuid: 'cat-a', text: 'apron' }, 7))
 
     // The states are there to be told apart: the fold, the parent's state, the other catalog.
@@ -80,8 +81,20 @@ describe('the search filters', () => {
     expect(apron.rows.length).toBeGreaterThan(1000)
     expect(apron.rows).toContain('item-10')
     expect(apron.rows).not.toContain('item-11')
-    expect(apron.rows).toEqual(expect.arrayContaining(['item-4001', 'item-4002', 'item-5001', 'item-5002', 'item-6001', 'item-6002', 'item-7001']))
-    expect(apron.rows).not.toEqual(expect.arrayContaining(['item-5000', 'item-6000', 'item-2005', 'item-2007', 'item-2025', 'item-2003']))
+    expect(apron.rows).toEqual(
+      expect.arrayContaining([
+        'item-4001',
+        'item-4002',
+        'item-5001',
+        'item-5002',
+        'item-6001',
+        'item-6002',
+        'item-7001',
+      ]),
+    )
+    expect(apron.rows).not.toEqual(
+      expect.arrayContaining(['item-5000', 'item-6000', 'item-2005', 'item-2007', 'item-2025', 'item-2003']),
+    )
     expect(apron.capped).toEqual({ total: 100, capped: true })
   })
 
@@ -91,7 +104,9 @@ describe('the search filters', () => {
     // Inserts, tombstones, unlisting and removal by a listing, relisting (catalogWithEveryState).
     catalogWithEveryState(db)
     check()
-    expect(db.prepare('SELECT count(*) FROM catalog_item_filters').pluck().get()).toBe(db.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get())
+    expect(db.prepare('SELECT count(*) FROM catalog_item_filters').pluck().get()).toBe(
+      db.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get(),
+    )
     const copy = new LocalCopy(db, new Retention(db))
     // Updates of each column filtered on, and of one that is not (the name).
     copy.applyCatalogItems(
@@ -101,7 +116,11 @@ describe('the search filters', () => {
         item(2002, { category_id: 9, updated_at: '2026-02-01T00:00:00.000Z' }),
         item(2004, { category_id: null, updated_at: '2026-02-01T00:00:00.000Z' }),
         item(2006, { group_parent_catalog_item_id: 10, updated_at: '2026-02-01T00:00:00.000Z' }),
-        item(11, { group_parent_catalog_item_id: 0, name: 'Bib apron navy S alone', updated_at: '2026-02-01T00:00:00.000Z' }),
+        item(11, {
+          group_parent_catalog_item_id: 0,
+          name: 'Bib apron navy S alone',
+          updated_at: '2026-02-01T00:00:00.000Z',
+        }),
         item(2008, { name: 'Renamed apron', updated_at: '2026-02-01T00:00:00.000Z' }),
         item(2009, { deleted_at: '2026-02-01T00:00:00.000Z', updated_at: '2026-02-01T00:00:00.000Z' }),
       ],
@@ -137,7 +156,11 @@ describe('the search filters', () => {
     expect(items.filtersFilled()).toBe(false)
     const before = searches.slice(0, 10).map((search) => outcome(items, search))
     // Items written meanwhile have their filters from the triggers.
-    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [item(2001, { active: false, updated_at: '2026-02-01T00:00:00.000Z' })], unlisted)
+    new LocalCopy(db, new Retention(db)).applyCatalogItems(
+      'cat-a',
+      [item(2001, { active: false, updated_at: '2026-02-01T00:00:00.000Z' })],
+      unlisted,
+    )
     const upkeep = new CatalogUpkeep(db, { filterSpan: 400 })
     expect(upkeep.next()).toBe('filters')
     const first: CatalogUpkeepProgress[] = [upkeep.slice(), upkeep.slice()]
@@ -163,7 +186,8 @@ describe('the search filters', () => {
     expect(filled.filtersFilled()).toBe(true)
     const after = searches.slice(0, 10).map((search) => outcome(filled, search))
     // The same results, but for item 2001, made inactive meanwhile.
-    const withoutItem = (results: typeof before) => results.map((result) => ({ ...result, rows: result.rows.filter((guid) => guid !== 'item-2001') }))
+    const withoutItem = (results: typeof before) =>
+      results.map((result) => ({ ...result, rows: result.rows.filter((guid) => guid !== 'item-2001') }))
     expect(withoutItem(after).map((result) => result.rows)).toEqual(withoutItem(before).map((result) => result.rows))
     notFilledYet(reopened)
     expect(searches.slice(0, 10).map((search) => outcome(filled, search))).toEqual(after)

@@ -36,18 +36,30 @@ function opened(db: Database): Database {
   return db
 }
 
-const headed: CatalogHeadedIndex[] = ['catalog_items_by_category', 'catalog_items_by_listing', 'catalog_items_by_name', 'catalog_items_by_sku']
+const headed: CatalogHeadedIndex[] = [
+  'catalog_items_by_category',
+  'catalog_items_by_listing',
+  'catalog_items_by_name',
+  'catalog_items_by_sku',
+]
 
 function definitions(db: Database): Record<string, string> {
   return Object.fromEntries(
-    db.prepare<[], [string, string]>("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name").raw().all(),
+    db
+      .prepare<[], [string, string]>(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name",
+      )
+      .raw()
+      .all(),
   )
 }
 
 /** Rows whose catalog_key is not their catalog's key. */
 function offTheirKey(db: Database): number {
   return db
-    .prepare<[], number>('SELECT count(*) FROM catalog_item_rows i LEFT JOIN catalog_keys k ON k.catalog_guid = i.catalog_guid WHERE i.catalog_key IS NOT k.key')
+    .prepare<[], number>(
+      'SELECT count(*) FROM catalog_item_rows i LEFT JOIN catalog_keys k ON k.catalog_guid = i.catalog_guid WHERE i.catalog_key IS NOT k.key',
+    )
     .pluck()
     .get()!
 }
@@ -62,11 +74,22 @@ function readings(items: CatalogItems, copy: LocalCopy) {
   return {
     searches: searches.map((search) => outcome(items, search)),
     counts: [...items.liveCountsByCatalog(catalogs)],
-    byCategory: catalogs.map((catalogGuid) => [...items.liveCountsByCategory(catalogGuid)].sort((a, b) => Number(a[0]) - Number(b[0]))),
-    skus: ['APR-2001', 'apr-4001', 'APR-10005', 'APR-2005', 'APR-2016', 'nope'].flatMap((sku) =>
-      catalogs.map((catalogGuid) => [items.bySku(catalogGuid, sku)?.guid, foundGuid(items.recordBySku(catalogGuid, sku)), items.placeBySku(catalogGuid, sku)?.guid]),
+    byCategory: catalogs.map((catalogGuid) =>
+      [...items.liveCountsByCategory(catalogGuid)].sort((a, b) => Number(a[0]) - Number(b[0])),
     ),
-    stored: catalogs.map((catalogGuid) => [items.anyOf(catalogGuid), copy.hasRows('catalogItems', catalogGuid), copy.countLive('catalogItems', catalogGuid), copy.countListedLive('catalogItems', catalogGuid, 2)]),
+    skus: ['APR-2001', 'apr-4001', 'APR-10005', 'APR-2005', 'APR-2016', 'nope'].flatMap((sku) =>
+      catalogs.map((catalogGuid) => [
+        items.bySku(catalogGuid, sku)?.guid,
+        foundGuid(items.recordBySku(catalogGuid, sku)),
+        items.placeBySku(catalogGuid, sku)?.guid,
+      ]),
+    ),
+    stored: catalogs.map((catalogGuid) => [
+      items.anyOf(catalogGuid),
+      copy.hasRows('catalogItems', catalogGuid),
+      copy.countLive('catalogItems', catalogGuid),
+      copy.countListedLive('catalogItems', catalogGuid, 2),
+    ]),
   }
 }
 
@@ -89,7 +112,11 @@ describe('the item indexes on the catalog key', () => {
       expect(definitions(db)[index], index).toMatch(/ON catalog_item_rows \(catalog_key, /)
       expect(layout.keyed(index)).toBe(true)
       // The key is looked up once, and the index sought on it.
-      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT count(*) FROM catalog_item_rows INDEXED BY ${index} WHERE ${layout.inCatalog(index, '', '@catalog')} AND deleted_at IS NULL AND unlisted_at IS NULL`).all({ catalog: 'cat-a' })
+      const plan = db
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT count(*) FROM catalog_item_rows INDEXED BY ${index} WHERE ${layout.inCatalog(index, '', '@catalog')} AND deleted_at IS NULL AND unlisted_at IS NULL`,
+        )
+        .all({ catalog: 'cat-a' })
       expect(JSON.stringify(plan), index).toMatch(new RegExp(`USING (COVERING )?INDEX ${index} \\(catalog_key=\\?`))
     }
     expect(offTheirKey(db)).toBe(0)
@@ -97,7 +124,14 @@ describe('the item indexes on the catalog key', () => {
     new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-new', [item(90_001), item(90_002)], unlisted)
     db.exec("UPDATE catalog_item_rows SET catalog_guid = 'cat-b' WHERE guid = 'item-2001'")
     expect(offTheirKey(db)).toBe(0)
-    expect(db.prepare("SELECT count(*) FROM catalog_item_rows WHERE catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = 'cat-new')").pluck().get()).toBe(2)
+    expect(
+      db
+        .prepare(
+          "SELECT count(*) FROM catalog_item_rows WHERE catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = 'cat-new')",
+        )
+        .pluck()
+        .get(),
+    ).toBe(2)
     expect(new CatalogItems(db).bySku('cat-b', 'APR-2001')?.guid).toBe('item-2001')
   })
 
@@ -116,7 +150,9 @@ describe('the item indexes on the catalog key', () => {
 
     const limit = { largeCatalogItems: 500 }
     let db = opened(openDatabase(path, limit))
-    expect(db.prepare('SELECT count(*) FROM catalog_item_rows WHERE catalog_key IS NULL').pluck().get()).toBeGreaterThan(500)
+    expect(
+      db.prepare('SELECT count(*) FROM catalog_item_rows WHERE catalog_key IS NULL').pluck().get(),
+    ).toBeGreaterThan(500)
     let items = new CatalogItems(db)
     let copy = new LocalCopy(db, new Retention(db))
     const layout = new ItemIndexLayout(db)
@@ -126,13 +162,28 @@ describe('the item indexes on the catalog key', () => {
     let upkeep = new CatalogUpkeep(db, { keySpan: 400 })
     expect(upkeep.next()).toBe('itemKeys')
     const progress: CatalogUpkeepProgress[] = [upkeep.slice(), upkeep.slice()]
-    expect(progress.every((step) => step.job === 'itemKeys' && step.itemsBrowsable && step.done > 0 && step.done < step.total)).toBe(true)
+    expect(
+      progress.every(
+        (step) => step.job === 'itemKeys' && step.itemsBrowsable && step.done > 0 && step.done < step.total,
+      ),
+    ).toBe(true)
     expect(readings(items, copy)).toEqual(expected)
     // An item written mid-fill, past where it has got, is given its key by the writer (then deleted, so
     // that the readings stay those expected).
     copy.applyCatalogItems('cat-b', [item(11_600, { name: 'Late apron' })], unlisted)
-    expect(db.prepare("SELECT catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = 'cat-b') FROM catalog_item_rows WHERE guid = 'item-11600'").pluck().get()).toBe(1)
-    copy.applyCatalogItems('cat-b', [item(11_600, { updated_at: '2026-02-01T00:00:00.000Z', deleted_at: '2026-02-01T00:00:00.000Z' })], unlisted)
+    expect(
+      db
+        .prepare(
+          "SELECT catalog_key = (SELECT key FROM catalog_keys WHERE catalog_guid = 'cat-b') FROM catalog_item_rows WHERE guid = 'item-11600'",
+        )
+        .pluck()
+        .get(),
+    ).toBe(1)
+    copy.applyCatalogItems(
+      'cat-b',
+      [item(11_600, { updated_at: '2026-02-01T00:00:00.000Z', deleted_at: '2026-02-01T00:00:00.000Z' })],
+      unlisted,
+    )
     db.exec('DELETE FROM catalog_item_counts')
     closeDatabase(db)
 
@@ -167,7 +218,9 @@ describe('the item indexes on the catalog key', () => {
     // Each index rebuilt in a slice of its own, after every key was filled.
     expect(kept.filter((count, at) => count !== (kept[at - 1] ?? 0))).toEqual([1, 2, 3, 4])
     expect(offTheirKey(db)).toBe(0)
-    const percents = progress.filter((step) => step.job === 'itemKeys').map((step) => Math.round((step.done / step.total) * 100))
+    const percents = progress
+      .filter((step) => step.job === 'itemKeys')
+      .map((step) => Math.round((step.done / step.total) * 100))
     expect(percents).toEqual([...percents].sort((a, b) => a - b))
     const fresh = opened(openDatabase(tempPath()))
     expect(definitions(db)).toEqual(definitions(fresh))

@@ -31,8 +31,14 @@ const connection = () => {
   open.push(db)
   return db
 }
-const lease = (clock: Clock, label: string, ttlMs = 15_000) => new Lease(connection(), 'outbox', { label, clock, ttlMs })
-const row = (db: Database) => db.prepare<[], { pid: number; started: string | null; renewals: number; ttl_ms: number }>("SELECT pid, started, renewals, ttl_ms FROM leases WHERE name = 'outbox'").get()
+const lease = (clock: Clock, label: string, ttlMs = 15_000) =>
+  new Lease(connection(), 'outbox', { label, clock, ttlMs })
+const row = (db: Database) =>
+  db
+    .prepare<[], { pid: number; started: string | null; renewals: number; ttl_ms: number }>(
+      "SELECT pid, started, renewals, ttl_ms FROM leases WHERE name = 'outbox'",
+    )
+    .get()
 
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-lease-clock-'))
@@ -97,13 +103,17 @@ describe('a lease between processes whose wall clocks disagree', () => {
   })
 
   it('from a dead holder whose clock was fast, holds its interrupted order for no more than one TTL', () => {
-    const gone = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString())
+    const gone = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString(),
+    )
     const takerClock = new ProcessClock(0)
     connection()
       .prepare('INSERT INTO leases (name, owner, label, pid, host, expires_at, ttl_ms) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run('outbox', 'dead', 'the desktop app', gone, hostname(), takerClock.now() + 40 * 86_400_000, 2_000)
     let unexpiredUntil: number | null = -1
-    expect(lease(takerClock, 'satchel flush').tryAcquire((takeover) => (unexpiredUntil = takeover.unexpiredUntil)).acquired).toBe(true)
+    expect(
+      lease(takerClock, 'satchel flush').tryAcquire((takeover) => (unexpiredUntil = takeover.unexpiredUntil)).acquired,
+    ).toBe(true)
     expect(unexpiredUntil).toBe(takerClock.now() + 2_000)
   })
 })
@@ -129,7 +139,11 @@ describe.runIf(process.platform === 'linux')('a holder’s liveness on this mach
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'])
     children.push(other)
     const stat = () => readFileSync(`/proc/${other.pid}/stat`, 'utf8')
-    const started = `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${stat().slice(stat().lastIndexOf(')') + 2).split(' ')[19]}`
+    const started = `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()}:${
+      stat()
+        .slice(stat().lastIndexOf(')') + 2)
+        .split(' ')[19]
+    }`
     connection()
       .prepare('INSERT INTO leases (name, owner, label, pid, host, expires_at, started) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run('outbox', 'live', 'satchel flush', other.pid!, hostname(), clock.now() - 86_400_000, started)

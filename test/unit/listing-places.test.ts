@@ -39,7 +39,10 @@ function items(count: number, version = 1): CatalogItemRecord[] {
   })
 }
 
-function guidsOf(browse: BrowseQueries, search: { offset: number; limit: number; categoryId?: number; includeInactive?: boolean }): string[] {
+function guidsOf(
+  browse: BrowseQueries,
+  search: { offset: number; limit: number; categoryId?: number; includeInactive?: boolean },
+): string[] {
   return browse.searchCatalogItems({ catalogGuid: 'cat-a', withTotal: false, ...search }).items.map((row) => row.guid)
 }
 
@@ -57,13 +60,20 @@ describe('a listing by name, paged from the places earlier pages met', () => {
     for (const filter of filters) {
       for (const offset of offsets) {
         // A fresh reader knows no places: its page is the plain walk's.
-        expect(guidsOf(browse, { ...filter, offset, limit: 7 })).toEqual(guidsOf(new BrowseQueries(db), { ...filter, offset, limit: 7 }))
+        expect(guidsOf(browse, { ...filter, offset, limit: 7 })).toEqual(
+          guidsOf(new BrowseQueries(db), { ...filter, offset, limit: 7 }),
+        )
       }
     }
     // Items renamed and added move rows: a place met before is not trusted after the write.
     guidsOf(browse, { offset: 200, limit: 7 })
-    copy.applyCatalogItems('cat-a', items(420, 2).map((record, k) => ({ ...record, name: k % 2 ? `Aaa ${k}` : record.name })), { listingId: null, serverTime: null })
-    for (const offset of [207, 214, 100, 419]) expect(guidsOf(browse, { offset, limit: 7 })).toEqual(guidsOf(new BrowseQueries(db), { offset, limit: 7 }))
+    copy.applyCatalogItems(
+      'cat-a',
+      items(420, 2).map((record, k) => ({ ...record, name: k % 2 ? `Aaa ${k}` : record.name })),
+      { listingId: null, serverTime: null },
+    )
+    for (const offset of [207, 214, 100, 419])
+      expect(guidsOf(browse, { offset, limit: 7 })).toEqual(guidsOf(new BrowseQueries(db), { offset, limit: 7 }))
     closeDatabase(db)
   })
 })

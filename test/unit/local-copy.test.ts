@@ -28,7 +28,14 @@ function catalog(extra: Partial<CatalogRecord> = {}): CatalogRecord {
     active: true,
     updated_at: '2025-01-01T00:00:00.000Z',
     Price_Groups: [
-      { id: 11, guid: 'pg-retail', catalog_id: 1, value: 'Retail', is_main: true, updated_at: '2025-01-01T00:00:00.000Z' },
+      {
+        id: 11,
+        guid: 'pg-retail',
+        catalog_id: 1,
+        value: 'Retail',
+        is_main: true,
+        updated_at: '2025-01-01T00:00:00.000Z',
+      },
       { id: 12, guid: 'pg-gold', catalog_id: 1, value: 'Gold', is_main: false, updated_at: '2025-01-01T00:00:00.000Z' },
     ],
     ...extra,
@@ -50,7 +57,14 @@ function item(guid: string, extra: Partial<CatalogItemRecord> = {}): CatalogItem
     pricing: { Retail: 10, Gold: 8 },
     updated_at: '2025-01-01T00:00:00.000Z',
     deleted_at: null,
-    Category: { id: 100, guid: 'c-100', catalog_id: 1, parent_category_id: 0, name: 'Tools', updated_at: '2025-01-01T00:00:00.000Z' },
+    Category: {
+      id: 100,
+      guid: 'c-100',
+      catalog_id: 1,
+      parent_category_id: 0,
+      name: 'Tools',
+      updated_at: '2025-01-01T00:00:00.000Z',
+    },
     ...extra,
   }
 }
@@ -65,10 +79,16 @@ const delta = { listingId: null, serverTime: '2025-01-02T00:00:00.000Z' }
  */
 function readOfItems(db: BetterSqlite3.Database, sql: string): string | null {
   if (sql.startsWith('--')) return null
-  const items = new Set(db.prepare<[], number>("SELECT rootpage FROM sqlite_schema WHERE tbl_name = 'catalog_item_rows' AND rootpage > 0").pluck().all())
+  const items = new Set(
+    db
+      .prepare<[], number>("SELECT rootpage FROM sqlite_schema WHERE tbl_name = 'catalog_item_rows' AND rootpage > 0")
+      .pluck()
+      .all(),
+  )
   const program = db.prepare<[], { opcode: string; p2: number; p4: string | null }>(`EXPLAIN ${sql}`).all()
   if (!program.some((op) => (op.opcode === 'OpenRead' || op.opcode === 'ReopenIdx') && items.has(op.p2))) return null
-  const has = (opcode: string, p4?: RegExp) => program.some((op) => op.opcode === opcode && (!p4 || p4.test(op.p4 ?? '')))
+  const has = (opcode: string, p4?: RegExp) =>
+    program.some((op) => op.opcode === opcode && (!p4 || p4.test(op.p4 ?? '')))
   if (has('VFilter')) return 'full-text'
   if (has('Count') || has('AggStep', /^(count|sum|total)\(/)) return 'count'
   if (has('AggStep', /^(min|max)\(/)) return 'an end'
@@ -102,7 +122,11 @@ describe('applying pages', () => {
     store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Newer', updated_at: '2025-01-05 10:00:00' })], delta)
     store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Older', updated_at: '2025-01-05T09:59:59Z' })], delta)
     expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newer')
-    store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Newest', updated_at: '2025-01-05T10:00:01.000Z' })], delta)
+    store.applyCatalogItems(
+      catalogGuid,
+      [item('i1', { name: 'Newest', updated_at: '2025-01-05T10:00:01.000Z' })],
+      delta,
+    )
     expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newest')
   })
 
@@ -113,8 +137,22 @@ describe('applying pages', () => {
   })
 
   it('writes each indexed column a change names, one at a time or together, and every index finds the row by its new values', () => {
-    const tools = { id: 100, guid: 'c-100', catalog_id: 1, parent_category_id: 0, name: 'Tools', updated_at: '2025-01-01T00:00:00.000Z' }
-    const saws = { id: 200, guid: 'c-200', catalog_id: 1, parent_category_id: 100, name: 'Saws', updated_at: '2025-01-01T00:00:00.000Z' }
+    const tools = {
+      id: 100,
+      guid: 'c-100',
+      catalog_id: 1,
+      parent_category_id: 0,
+      name: 'Tools',
+      updated_at: '2025-01-01T00:00:00.000Z',
+    }
+    const saws = {
+      id: 200,
+      guid: 'c-200',
+      catalog_id: 1,
+      parent_category_id: 100,
+      name: 'Saws',
+      updated_at: '2025-01-01T00:00:00.000Z',
+    }
     store.applyCatalogItems(catalogGuid, [item('i1', { Category: tools }), item('i2', { Category: tools })], delta)
     const changes: Partial<CatalogItemRecord>[] = [
       { name: 'Renamed widget' },
@@ -129,15 +167,33 @@ describe('applying pages', () => {
     let expected: Partial<CatalogItemRecord> = {}
     for (const change of changes) {
       expected = { ...expected, ...change }
-      store.applyCatalogItems(catalogGuid, [item('i1', { Category: tools, ...expected, updated_at: `2025-01-02T00:${minute++}:00.000Z` })], delta)
+      store.applyCatalogItems(
+        catalogGuid,
+        [item('i1', { Category: tools, ...expected, updated_at: `2025-01-02T00:${minute++}:00.000Z` })],
+        delta,
+      )
       const row = queries.getCatalogItem({ guid: 'i1' })
-      expect(row).toMatchObject({ name: expected.name ?? 'Widget i1', sku: expected.sku ?? 'SKU-i1', categoryId: expected.category_id ?? 100, active: expected.active ?? true })
+      expect(row).toMatchObject({
+        name: expected.name ?? 'Widget i1',
+        sku: expected.sku ?? 'SKU-i1',
+        categoryId: expected.category_id ?? 100,
+        active: expected.active ?? true,
+      })
       // By SKU (the SKU index), by name and category (their indexes, live rows only) and by the service's id.
       expect(queries.getCatalogItem({ catalogGuid, sku: expected.sku ?? 'SKU-i1' })?.guid).toBe('i1')
-      const browsed = queries.searchCatalogItems({ catalogGuid, categoryId: expected.category_id ?? 100, includeInactive: true }).items.map((i) => i.guid)
+      const browsed = queries
+        .searchCatalogItems({ catalogGuid, categoryId: expected.category_id ?? 100, includeInactive: true })
+        .items.map((i) => i.guid)
       expect(browsed).toContain('i1')
-      expect(queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.map((i) => i.name)).toContain(expected.name ?? 'Widget i1')
-      expect(db.prepare('SELECT guid FROM catalog_item_rows WHERE id = ?').pluck().get(expected.id ?? 1)).toBe('i1')
+      expect(queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.map((i) => i.name)).toContain(
+        expected.name ?? 'Widget i1',
+      )
+      expect(
+        db
+          .prepare('SELECT guid FROM catalog_item_rows WHERE id = ?')
+          .pluck()
+          .get(expected.id ?? 1),
+      ).toBe('i1')
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     }
   })
@@ -147,7 +203,10 @@ describe('applying pages', () => {
     db.prepare("UPDATE catalog_item_rows SET unlisted_at = '2025-01-02T00:00:00.000Z' WHERE guid = 'i1'").run()
     expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
     const listingId = store.newListingId(`catalogItems:${catalogGuid}`)
-    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 4, updated_at: '2025-01-03T00:00:00.000Z' })], { listingId, serverTime: null })
+    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 4, updated_at: '2025-01-03T00:00:00.000Z' })], {
+      listingId,
+      serverTime: null,
+    })
     expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i1', 'i2'])
     expect(db.prepare("SELECT listed_run FROM catalog_item_rows WHERE guid = 'i1'").pluck().get()).toBe(listingId)
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
@@ -162,7 +221,10 @@ describe('applying pages', () => {
     store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
     const counts = store.applyCatalogItems(
       catalogGuid,
-      [item('i1', { deleted_at: '2025-01-03T00:00:00Z', updated_at: '2025-01-03T00:00:00Z' }), item('i9', { deleted_at: '2025-01-03T00:00:00Z' })],
+      [
+        item('i1', { deleted_at: '2025-01-03T00:00:00Z', updated_at: '2025-01-03T00:00:00Z' }),
+        item('i9', { deleted_at: '2025-01-03T00:00:00Z' }),
+      ],
       delta,
     )
     expect(counts.deleted).toBe(2)
@@ -196,7 +258,9 @@ describe('full listing removal', () => {
 
   it('keeps rows named by the retained_refs view (migration 7): here, an item on a draft', () => {
     store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
-    db.prepare('INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, NULL, ?, ?, ?, ?)').run(
+    db.prepare(
+      'INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, NULL, ?, ?, ?, ?)',
+    ).run(
       'c0ffee00-0000-4000-8000-000000000001',
       catalogGuid,
       JSON.stringify({ lines: [{ catalogItemGuid: 'i2' }] }),
@@ -216,22 +280,43 @@ describe('queries', () => {
       catalogGuid,
       [
         item('i1', { name: 'Blue Hammer', sku: 'HAM-100', pricing: { Retail: 12.5, Gold: 'N/A' } }),
-        item('i2', { name: 'Red Screwdriver', sku: 'SCR-200', description: 'Hammer-proof handle', pricing: { Retail: 4, Gold: 3.5 } }),
+        item('i2', {
+          name: 'Red Screwdriver',
+          sku: 'SCR-200',
+          description: 'Hammer-proof handle',
+          pricing: { Retail: 4, Gold: 3.5 },
+        }),
         item('i3', { name: 'Café Crème Mug', sku: 'MUG-300', upc: '777000111', manufacturer: 'Délice', active: false }),
       ],
       delta,
     )
     store.applyCustomers(
       [
-        { customer: { guid: 'cu-1', id: 501, name: 'Harbor Hardware', price_group_id: 12, city: 'Portland', active: true }, connection: { id: 1 }, connectionDeletedAt: null },
-        { customer: { guid: 'cu-2', id: 502, name: 'Hilltop Supply', price_group_id: 0, city: 'Salem', active: false }, connection: {}, connectionDeletedAt: null },
+        {
+          customer: {
+            guid: 'cu-1',
+            id: 501,
+            name: 'Harbor Hardware',
+            price_group_id: 12,
+            city: 'Portland',
+            active: true,
+          },
+          connection: { id: 1 },
+          connectionDeletedAt: null,
+        },
+        {
+          customer: { guid: 'cu-2', id: 502, name: 'Hilltop Supply', price_group_id: 0, city: 'Salem', active: false },
+          connection: {},
+          connectionDeletedAt: null,
+        },
       ],
       delta,
     )
   })
 
   it('matches word prefixes across name, SKU, UPC, description and manufacturer, case- and accent-insensitively', () => {
-    const guids = (query: string) => queries.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((i) => i.guid)
+    const guids = (query: string) =>
+      queries.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((i) => i.guid)
     expect(guids('ham')).toEqual(['i1', 'i2'])
     expect(guids('HAM-1')).toEqual(['i1'])
     expect(guids('scr 200')).toEqual(['i2'])
@@ -247,7 +332,9 @@ describe('queries', () => {
   })
 
   it('lists a broad search as the index holds it, page after page, with its total, when there are too many matches to rank', () => {
-    const many = Array.from({ length: 2100 }, (_, n) => item(`w${n}`, { name: `Widget ${String(2100 - n).padStart(4, '0')}`, description: null }))
+    const many = Array.from({ length: 2100 }, (_, n) =>
+      item(`w${n}`, { name: `Widget ${String(2100 - n).padStart(4, '0')}`, description: null }),
+    )
     store.applyCatalogItems(catalogGuid, many, delta)
     const found = queries.searchCatalogItems({ catalogGuid, query: 'wid', limit: 3, offset: 1 })
     // The widgets, and "Blue Hammer" whose description says widget; the inactive mug is left out.
@@ -267,14 +354,24 @@ describe('queries', () => {
     expect(new Set(seen).size).toBe(2101)
     expect(seen).toHaveLength(2101)
     // A narrow search among them is still ranked by relevance.
-    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget 0042' }).items.map((i) => i.name)).toEqual(['Widget 0042'])
+    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget 0042' }).items.map((i) => i.name)).toEqual([
+      'Widget 0042',
+    ])
   })
 
   it('lists a broad search of the catalog that arrived last from the top of the shared index, every match once', () => {
     // The first catalog's widgets take the low local ids; a second catalog's come after them.
-    store.applyCatalogItems(catalogGuid, Array.from({ length: 1500 }, (_, n) => item(`a${n}`, { name: `Widget A${n}`, description: null })), delta)
+    store.applyCatalogItems(
+      catalogGuid,
+      Array.from({ length: 1500 }, (_, n) => item(`a${n}`, { name: `Widget A${n}`, description: null })),
+      delta,
+    )
     const later = 'cat-later'
-    store.applyCatalogItems(later, Array.from({ length: 1200 }, (_, n) => item(`b${n}`, { name: `Widget B${n}`, description: null })), delta)
+    store.applyCatalogItems(
+      later,
+      Array.from({ length: 1200 }, (_, n) => item(`b${n}`, { name: `Widget B${n}`, description: null })),
+      delta,
+    )
     const first = queries.searchCatalogItems({ catalogGuid: later, query: 'w', limit: 3 })
     expect(first.items.map((i) => i.name)).toEqual(['Widget B1199', 'Widget B1198', 'Widget B1197'])
     expect(first).toMatchObject({ more: true, total: 1200, totalCapped: false })
@@ -288,24 +385,43 @@ describe('queries', () => {
     expect(seen.every((guid) => guid.startsWith('b'))).toBe(true)
     // The catalog that came first still lists from the bottom.
     // (Blue Hammer, of the fixture, says widget in its description.)
-    expect(queries.searchCatalogItems({ catalogGuid, query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Blue Hammer', 'Widget A0'])
+    expect(queries.searchCatalogItems({ catalogGuid, query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual([
+      'Blue Hammer',
+      'Widget A0',
+    ])
   })
 
   it('walks from the end its listed items are nearer, whatever a delta added at the top of the index since', () => {
     const listed = (catalog: string, prefix: string, from: number, count: number) => {
       const listingId = store.newListingId(`catalogItems:${catalog}`)
-      store.applyCatalogItems(catalog, Array.from({ length: count }, (_, n) => item(`${prefix}${n}`, { id: from + n, name: `Widget ${prefix.toUpperCase()}${n}`, description: null })), { listingId, serverTime: null })
+      store.applyCatalogItems(
+        catalog,
+        Array.from({ length: count }, (_, n) =>
+          item(`${prefix}${n}`, { id: from + n, name: `Widget ${prefix.toUpperCase()}${n}`, description: null }),
+        ),
+        { listingId, serverTime: null },
+      )
     }
     listed('cat-early', 'c', 10_000, 1200)
     listed('cat-later', 'b', 20_000, 1500)
     // A delta brings the early catalog an item whose id is above every other.
-    store.applyCatalogItems('cat-early', [item('c-new', { id: 30_000, name: 'Widget C new', description: null })], delta)
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-early', query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Widget C0', 'Widget C1'])
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-later', query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(['Widget B1499', 'Widget B1498'])
+    store.applyCatalogItems(
+      'cat-early',
+      [item('c-new', { id: 30_000, name: 'Widget C new', description: null })],
+      delta,
+    )
+    expect(
+      queries.searchCatalogItems({ catalogGuid: 'cat-early', query: 'w', limit: 2 }).items.map((i) => i.name),
+    ).toEqual(['Widget C0', 'Widget C1'])
+    expect(
+      queries.searchCatalogItems({ catalogGuid: 'cat-later', query: 'w', limit: 2 }).items.map((i) => i.name),
+    ).toEqual(['Widget B1499', 'Widget B1498'])
   })
 
   it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
-    const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) => item(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }))
+    const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) =>
+      item(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }),
+    )
     store.applyCatalogItems(catalogGuid, many, delta)
     expect(queries.countCatalogItems({ catalogGuid, query: 's' })).toEqual({ total: ITEM_COUNT_CAP, capped: true })
     expect(queries.countCatalogItems({ catalogGuid, query: 'sprocket 1234' })).toEqual({ total: 1, capped: false })
@@ -329,12 +445,17 @@ describe('queries', () => {
   })
 
   it('finds an item by exact SKU, case-insensitively, as a scanner types it', () => {
-    expect(queries.getCatalogItem({ catalogGuid, sku: 'scr-200', customerGuid: 'cu-1' })).toMatchObject({ guid: 'i2', price: 3.5 })
+    expect(queries.getCatalogItem({ catalogGuid, sku: 'scr-200', customerGuid: 'cu-1' })).toMatchObject({
+      guid: 'i2',
+      price: 3.5,
+    })
     expect(queries.getCatalogItem({ catalogGuid, sku: 'SCR-20' })).toBeNull()
   })
 
   it('lists categories with their item counts, and items by category', () => {
-    expect(queries.listCategories(catalogGuid)).toEqual([expect.objectContaining({ id: 100, name: 'Tools', itemCount: 3, parentId: null })])
+    expect(queries.listCategories(catalogGuid)).toEqual([
+      expect.objectContaining({ id: 100, name: 'Tools', itemCount: 3, parentId: null }),
+    ])
     expect(queries.searchCatalogItems({ catalogGuid, categoryId: 100 }).total).toBe(2)
   })
 
@@ -347,7 +468,14 @@ describe('queries', () => {
 })
 
 describe('item counts kept by the sync writer', () => {
-  const saws = { id: 200, guid: 'c-200', catalog_id: 1, parent_category_id: 100, name: 'Saws', updated_at: '2025-01-01T00:00:00.000Z' }
+  const saws = {
+    id: 200,
+    guid: 'c-200',
+    catalog_id: 1,
+    parent_category_id: 100,
+    name: 'Saws',
+    updated_at: '2025-01-01T00:00:00.000Z',
+  }
 
   /** Every count the catalog screens show, read through `reads`. */
   function shownCounts(reads: BrowseQueries) {
@@ -377,7 +505,18 @@ describe('item counts kept by the sync writer', () => {
   })
 
   it('counts from the items until the writer has counted a catalog (as just after the upgrade), then reads no item to count', () => {
-    const expected = { catalogs: [4], categories: [[200, 1], [100, 2]], browse: 3, browseInactive: 4, tools: 2, saws: 1, searched: 3 }
+    const expected = {
+      catalogs: [4],
+      categories: [
+        [200, 1],
+        [100, 2],
+      ],
+      browse: 3,
+      browseInactive: 4,
+      tools: 2,
+      saws: 1,
+      searched: 3,
+    }
     expect(shownCounts(queries)).toEqual(expected)
 
     store.recountItems([catalogGuid])
@@ -389,7 +528,10 @@ describe('item counts kept by the sync writer', () => {
       // The full-text count reads its matches, the catalog list asks whether a catalog holds any item
       // (one row), and the search which end of the index its catalog's items are nearer (one row and
       // the two ends); every other count reads the kept counts, whatever the catalog's size.
-      const readItems = statements.slice().map((sql) => readOfItems(traced, sql)).filter((kind) => kind !== null)
+      const readItems = statements
+        .slice()
+        .map((sql) => readOfItems(traced, sql))
+        .filter((kind) => kind !== null)
       expect(readItems).toEqual(['one row', 'one row', 'an end', 'an end', 'full-text'])
     } finally {
       traced.close()
@@ -397,7 +539,12 @@ describe('item counts kept by the sync writer', () => {
   })
 
   it('keeps a counted catalog counted through each write, a delta, a prune, a relisting, as counting it again would', () => {
-    const kept = () => db.prepare('SELECT category_id, live, active FROM catalog_item_counts WHERE catalog_guid = ? ORDER BY category_id').all(catalogGuid)
+    const kept = () =>
+      db
+        .prepare(
+          'SELECT category_id, live, active FROM catalog_item_counts WHERE catalog_guid = ? ORDER BY category_id',
+        )
+        .all(catalogGuid)
     /** The kept counts, then the same counted afresh from the items: they must agree. */
     const keptAndRecounted = () => {
       const before = kept()
@@ -418,33 +565,66 @@ describe('item counts kept by the sync writer', () => {
       delta,
     )
     // Read at once, with no recount in between.
-    expect(shownCounts(queries)).toMatchObject({ catalogs: [4], categories: [[200, 1], [100, 2]], browse: 4, tools: 3, saws: 1 })
+    expect(shownCounts(queries)).toMatchObject({
+      catalogs: [4],
+      categories: [
+        [200, 1],
+        [100, 2],
+      ],
+      browse: 4,
+      tools: 3,
+      saws: 1,
+    })
     let [before, after] = keptAndRecounted()
     expect(before).toEqual(after)
 
     // A listing that sees i2 and i6 only: i3 is kept unlisted for a draft, i4 removed; later listed again.
     retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((guid) => guid === 'i3') : []))
     const listing = store.newListingId(`catalogItems:${catalogGuid}`)
-    store.applyCatalogItems(catalogGuid, [item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }), item('i6', { category_id: 200, Category: saws })], { listingId: listing, serverTime: null })
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i6', { category_id: 200, Category: saws }),
+      ],
+      { listingId: listing, serverTime: null },
+    )
     store.pruneUnlisted('catalogItems', catalogGuid, listing, '2025-01-04T00:00:00.000Z')
     expect(shownCounts(queries)).toMatchObject({ catalogs: [2], browse: 2 })
     ;[before, after] = keptAndRecounted()
     expect(before).toEqual(after)
     const next = store.newListingId(`catalogItems:${catalogGuid}`)
-    store.applyCatalogItems(catalogGuid, [item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' })], { listingId: next, serverTime: null })
+    store.applyCatalogItems(catalogGuid, [item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' })], {
+      listingId: next,
+      serverTime: null,
+    })
     expect(shownCounts(queries)).toMatchObject({ catalogs: [3], browse: 3 })
     ;[before, after] = keptAndRecounted()
     expect(before).toEqual(after)
   })
 
-  it('keeps a family\'s members apart in the counts through each write: listed once, every item still counted', () => {
-    const keptAll = () => db.prepare('SELECT category_id, live, active, members_live, members_active FROM catalog_item_counts WHERE catalog_guid = ? ORDER BY category_id').all(catalogGuid)
+  it("keeps a family's members apart in the counts through each write: listed once, every item still counted", () => {
+    const keptAll = () =>
+      db
+        .prepare(
+          'SELECT category_id, live, active, members_live, members_active FROM catalog_item_counts WHERE catalog_guid = ? ORDER BY category_id',
+        )
+        .all(catalogGuid)
     /** What a delta's check holds against the service's count: every live item, members too. */
-    const everyItem = () => db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
+    const everyItem = () =>
+      db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
     store.recountItems([catalogGuid])
     // A family (parent i10) of two members, then a member that leaves it and one that joins.
     const parent = item('i10', { is_product_group: true, name: 'Widget family' })
-    store.applyCatalogItems(catalogGuid, [parent, item('i11', { group_parent_catalog_item_id: 10 }), item('i12', { group_parent_catalog_item_id: 10, active: false })], delta)
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        parent,
+        item('i11', { group_parent_catalog_item_id: 10 }),
+        item('i12', { group_parent_catalog_item_id: 10, active: false }),
+      ],
+      delta,
+    )
     // Listed: i1, i3, i4 and the family, and with the inactive i2 (i12 is a member); every live item: 7.
     expect(shownCounts(queries)).toMatchObject({ catalogs: [5], browse: 4, browseInactive: 5 })
     expect(everyItem()).toBe(7)
@@ -456,8 +636,17 @@ describe('item counts kept by the sync writer', () => {
       catalogGuid,
       [
         item('i11', { group_parent_catalog_item_id: 0, updated_at: '2025-01-03T00:00:00.000Z' }),
-        item('i4', { category_id: null, Category: null, group_parent_catalog_item_id: 10, updated_at: '2025-01-03T00:00:00.000Z' }),
-        item('i12', { group_parent_catalog_item_id: 10, deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' }),
+        item('i4', {
+          category_id: null,
+          Category: null,
+          group_parent_catalog_item_id: 10,
+          updated_at: '2025-01-03T00:00:00.000Z',
+        }),
+        item('i12', {
+          group_parent_catalog_item_id: 10,
+          deleted_at: '2025-01-03T00:00:00.000Z',
+          updated_at: '2025-01-03T00:00:00.000Z',
+        }),
       ],
       delta,
     )
@@ -495,12 +684,21 @@ describe('item counts kept by the sync writer', () => {
     // Not counted yet (as just after the upgrade): writes keep no count of it, the screens count the items.
     store.applyCatalogItems(catalogGuid, [item('i6', { category_id: 200, Category: saws })], delta)
     expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBe(0)
-    expect(shownCounts(queries).categories).toEqual([[200, 2], [100, 2]])
+    expect(shownCounts(queries).categories).toEqual([
+      [200, 2],
+      [100, 2],
+    ])
     store.recountItems([])
-    expect(shownCounts(queries).categories).toEqual([[200, 2], [100, 2]])
+    expect(shownCounts(queries).categories).toEqual([
+      [200, 2],
+      [100, 2],
+    ])
     expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBeGreaterThan(0)
 
-    store.applyCatalogs([catalog({ deleted_at: '2025-01-04T00:00:00.000Z', updated_at: '2025-01-04T00:00:00.000Z' })], { listingId: null, serverTime: null })
+    store.applyCatalogs([catalog({ deleted_at: '2025-01-04T00:00:00.000Z', updated_at: '2025-01-04T00:00:00.000Z' })], {
+      listingId: null,
+      serverTime: null,
+    })
     store.recountItems([])
     expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBe(0)
   })
@@ -514,7 +712,12 @@ describe('sync state', () => {
     try {
       db.pragma('busy_timeout = 0')
       writer.exec('BEGIN IMMEDIATE')
-      expect(store.scope('catalogItems:never-synced')).toMatchObject({ cursor: null, run: null, verifyNeeded: false, lastError: null })
+      expect(store.scope('catalogItems:never-synced')).toMatchObject({
+        cursor: null,
+        run: null,
+        verifyNeeded: false,
+        lastError: null,
+      })
       writer.exec('ROLLBACK')
       store.completeRun('catalogItems:never-synced', '2025-01-01T00:00:00.000Z', 1)
       writer.exec('BEGIN IMMEDIATE')

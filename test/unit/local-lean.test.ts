@@ -188,9 +188,23 @@ describe('catalog_item_rows and the catalog_items view', () => {
   it('gives back every item as sent, unknown fields included, after a sync writes it', () => {
     const db = openDatabase(tempPath())
     const store = new LocalCopy(db, new Retention(db))
-    const items = [fullItem(1), fullItem(2, { pricing: null, Category: null, category_id: 0, CategoryHierarchy: [], qty_break: 6, qty_break_price: 1.5 })]
+    const items = [
+      fullItem(1),
+      fullItem(2, {
+        pricing: null,
+        Category: null,
+        category_id: 0,
+        CategoryHierarchy: [],
+        qty_break: 6,
+        qty_break_price: 1.5,
+      }),
+    ]
     store.applyCatalogItems('cat-a', items, { listingId: null, serverTime: '2026-11-01T00:00:00Z' })
-    store.applyCatalogItems('cat-b', [fullItem(3)], { listingId: null, serverTime: '2026-11-01T00:00:00Z', fresh: true })
+    store.applyCatalogItems('cat-b', [fullItem(3)], {
+      listingId: null,
+      serverTime: '2026-11-01T00:00:00Z',
+      fresh: true,
+    })
     store.finishBulk()
     for (const item of [...items, fullItem(3)]) {
       const json = db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(item.guid)!
@@ -202,7 +216,11 @@ describe('catalog_item_rows and the catalog_items view', () => {
   it('opens, reads and syncs while a first sync left its indexes deferred (a crash mid-listing), and rebuilds them', () => {
     const path = tempPath()
     const db = openDatabase(path)
-    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], { listingId: 1, serverTime: null, fresh: true })
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], {
+      listingId: 1,
+      serverTime: null,
+      fresh: true,
+    })
     closeDatabase(db)
 
     const again = openDatabase(path)
@@ -211,14 +229,21 @@ describe('catalog_item_rows and the catalog_items view', () => {
     const store = new LocalCopy(again, new Retention(again))
     const queries = new BrowseQueries(again)
     expect(store.countLive('catalogItems', 'cat-a')).toBe(2)
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.guid)).toEqual(['item-1', 'item-2'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.guid)).toEqual([
+      'item-1',
+      'item-2',
+    ])
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'pepper', categoryId: 1003 }).total).toBe(2)
     expect(queries.listCategories('cat-a').find((category) => category.id === 1003)?.itemCount).toBe(2)
     store.applyCatalogItems('cat-a', [fullItem(3)], { listingId: null, serverTime: null })
     store.finishBulk()
     expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
     expect(store.countLive('catalogItems', 'cat-a')).toBe(3)
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual(['Peppermint Tea 1', 'Peppermint Tea 2', 'Peppermint Tea 3'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual([
+      'Peppermint Tea 1',
+      'Peppermint Tea 2',
+      'Peppermint Tea 3',
+    ])
     closeDatabase(again)
   })
 
@@ -249,7 +274,11 @@ describe('catalog_item_rows and the catalog_items view', () => {
     store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2)], fresh)
     expect(db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeUndefined()
     // Rows moved while paging: the same item on a later page, once as it was and once changed.
-    const counts = store.applyCatalogItems('cat-a', [fullItem(2), fullItem(1, { name: 'Peppermint Tea 1 renamed', updated_at: '2027-06-01T00:00:00.000Z' })], fresh)
+    const counts = store.applyCatalogItems(
+      'cat-a',
+      [fullItem(2), fullItem(1, { name: 'Peppermint Tea 1 renamed', updated_at: '2027-06-01T00:00:00.000Z' })],
+      fresh,
+    )
     expect(counts).toMatchObject({ fetched: 2, upserted: 1 })
     closeDatabase(db)
 
@@ -264,7 +293,11 @@ describe('catalog_item_rows and the catalog_items view', () => {
       { guid: 'item-3', name: 'Peppermint Tea 3' },
     ])
     expect(again.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeDefined()
-    expect(new BrowseQueries(again).searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' }).items.map((item) => item.guid)).toEqual(['item-1'])
+    expect(
+      new BrowseQueries(again)
+        .searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' })
+        .items.map((item) => item.guid),
+    ).toEqual(['item-1'])
     closeDatabase(again)
   })
 
@@ -273,12 +306,20 @@ describe('catalog_item_rows and the catalog_items view', () => {
     const db = openDatabase(path)
     const fresh = { listingId: 1, serverTime: null, fresh: true }
     const store = new LocalCopy(db, new Retention(db))
-    const newer = (id: number, overrides: Record<string, unknown> = {}) => fullItem(id, { name: `Newer ${id}`, updated_at: '2027-06-01T00:00:00.000Z', ...overrides })
+    const newer = (id: number, overrides: Record<string, unknown> = {}) =>
+      fullItem(id, { name: `Newer ${id}`, updated_at: '2027-06-01T00:00:00.000Z', ...overrides })
     // Item 3 has no id; item 4 comes with item 1's id, so it is stored under a key SQLite picks.
-    store.applyCatalogItems('cat-a', [fullItem(1), fullItem(2), fullItem(3, { id: null }), fullItem(4, { id: 1 })], fresh)
-    const offTheirIds = (of: LocalCopy) => (of as unknown as { deferred: { itemsOffTheirIds: Map<string, number> } }).deferred.itemsOffTheirIds
+    store.applyCatalogItems(
+      'cat-a',
+      [fullItem(1), fullItem(2), fullItem(3, { id: null }), fullItem(4, { id: 1 })],
+      fresh,
+    )
+    const offTheirIds = (of: LocalCopy) =>
+      (of as unknown as { deferred: { itemsOffTheirIds: Map<string, number> } }).deferred.itemsOffTheirIds
     expect([...offTheirIds(store).keys()].sort()).toEqual(['item-3', 'item-4'])
-    expect(store.applyCatalogItems('cat-a', [newer(1), fullItem(2), newer(3, { id: null }), newer(4, { id: 1 })], fresh)).toMatchObject({ fetched: 4, upserted: 3 })
+    expect(
+      store.applyCatalogItems('cat-a', [newer(1), fullItem(2), newer(3, { id: null }), newer(4, { id: 1 })], fresh),
+    ).toMatchObject({ fetched: 4, upserted: 3 })
     closeDatabase(db)
 
     // Another process takes the listing over and meets every item again.
@@ -287,7 +328,9 @@ describe('catalog_item_rows and the catalog_items view', () => {
     next.applyCatalogItems('cat-a', [newer(2), fullItem(1), fullItem(3, { id: null }), fullItem(4, { id: 1 })], fresh)
     expect([...offTheirIds(next).keys()].sort()).toEqual(['item-3', 'item-4'])
     next.finishBulk()
-    expect(again.prepare('SELECT guid, name FROM catalog_item_rows ORDER BY guid').all()).toEqual([1, 2, 3, 4].map((id) => ({ guid: `item-${id}`, name: `Newer ${id}` })))
+    expect(again.prepare('SELECT guid, name FROM catalog_item_rows ORDER BY guid').all()).toEqual(
+      [1, 2, 3, 4].map((id) => ({ guid: `item-${id}`, name: `Newer ${id}` })),
+    )
     closeDatabase(again)
   })
 
@@ -299,15 +342,28 @@ describe('catalog_item_rows and the catalog_items view', () => {
     // The window's own connection refreshes item 2 while the guid index waits, as the service then
     // numbered it; the writer meets it later, newer and under another id, so not at the row's key.
     const windowDb = openDatabase(path)
-    new LocalCopy(windowDb, new Retention(windowDb)).applyCatalogItems('cat-a', [fullItem(2, { id: 7 })], { listingId: null, serverTime: null })
-    writer.applyCatalogItems('cat-a', [fullItem(2, { name: 'Newer', updated_at: '2027-06-01T00:00:00.000Z' })], { listingId: 1, serverTime: null, fresh: true })
+    new LocalCopy(windowDb, new Retention(windowDb)).applyCatalogItems('cat-a', [fullItem(2, { id: 7 })], {
+      listingId: null,
+      serverTime: null,
+    })
+    writer.applyCatalogItems('cat-a', [fullItem(2, { name: 'Newer', updated_at: '2027-06-01T00:00:00.000Z' })], {
+      listingId: 1,
+      serverTime: null,
+      fresh: true,
+    })
     expect(writerDb.prepare("SELECT count(*) FROM catalog_item_rows WHERE guid = 'item-2'").pluck().get()).toBe(2)
     writer.finishBulk()
-    expect(writerDb.prepare("SELECT name FROM catalog_item_rows WHERE guid = 'item-2'").pluck().all()).toEqual(['Newer'])
+    expect(writerDb.prepare("SELECT name FROM catalog_item_rows WHERE guid = 'item-2'").pluck().all()).toEqual([
+      'Newer',
+    ])
     expect(writerDb.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
     const queries = new BrowseQueries(writerDb)
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'newer' }).items.map((item) => item.guid)).toEqual(['item-2'])
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'peppermint' }).items.map((item) => item.guid)).toEqual(['item-1', 'item-2'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'newer' }).items.map((item) => item.guid)).toEqual(
+      ['item-2'],
+    )
+    expect(
+      queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'peppermint' }).items.map((item) => item.guid),
+    ).toEqual(['item-1', 'item-2'])
     // The full-text index holds exactly the rows left (rank 1: checked against catalog_item_rows).
     writerDb.exec("INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('integrity-check', 1)")
     closeDatabase(windowDb)
@@ -324,18 +380,35 @@ describe('catalog_item_rows and the catalog_items view', () => {
       SELECT 'delete', local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE guid = 'item-2'`)
     db.prepare("UPDATE catalog_item_rows SET unlisted_at = '2026-11-01T00:00:00Z' WHERE guid = 'item-2'").run()
     const later = '2027-06-01T00:00:00.000Z'
-    const counts = store.applyCatalogItems('cat-a', [fullItem(1, { qty_on_hand: 11, msrp: 9.5, updated_at: later }), fullItem(2, { qty_on_hand: 12, updated_at: later })], delta)
+    const counts = store.applyCatalogItems(
+      'cat-a',
+      [
+        fullItem(1, { qty_on_hand: 11, msrp: 9.5, updated_at: later }),
+        fullItem(2, { qty_on_hand: 12, updated_at: later }),
+      ],
+      delta,
+    )
     expect(counts).toMatchObject({ fetched: 2, upserted: 2 })
-    const rows = () => db.prepare('SELECT guid, name, qty_on_hand, msrp, unlisted_at FROM catalog_item_rows ORDER BY guid').all()
+    const rows = () =>
+      db.prepare('SELECT guid, name, qty_on_hand, msrp, unlisted_at FROM catalog_item_rows ORDER BY guid').all()
     expect(rows()).toEqual([
       { guid: 'item-1', name: 'Peppermint Tea 1', qty_on_hand: 11, msrp: 9.5, unlisted_at: null },
       { guid: 'item-2', name: 'Peppermint Tea 2', qty_on_hand: 12, msrp: 57.9, unlisted_at: null },
     ])
-    store.applyCatalogItems('cat-a', [fullItem(1, { name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, updated_at: '2027-06-02T00:00:00.000Z' })], delta)
+    store.applyCatalogItems(
+      'cat-a',
+      [fullItem(1, { name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, updated_at: '2027-06-02T00:00:00.000Z' })],
+      delta,
+    )
     expect(rows()[0]).toEqual({ guid: 'item-1', name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, unlisted_at: null })
     const queries = new BrowseQueries(db)
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual(['Chamomile', 'Peppermint Tea 2'])
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'chamomile' }).items.map((item) => item.guid)).toEqual(['item-1'])
+    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual([
+      'Chamomile',
+      'Peppermint Tea 2',
+    ])
+    expect(
+      queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'chamomile' }).items.map((item) => item.guid),
+    ).toEqual(['item-1'])
     db.exec("INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('integrity-check', 1)")
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
     closeDatabase(db)
@@ -375,9 +448,14 @@ describe('catalog_item_rows and the catalog_items view', () => {
       { updated_at: null, ids: '[1003]' },
       { updated_at: null, ids: '[1002,1003]' },
     ])
-    const viewed = (guid: string) => JSON.parse(db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(guid)!) as Record<string, unknown>
+    const viewed = (guid: string) =>
+      JSON.parse(
+        db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(guid)!,
+      ) as Record<string, unknown>
     for (const item of items) expect(viewed(item.guid), item.guid).toStrictEqual(JSON.parse(JSON.stringify(item)))
-    expect(db.prepare("SELECT updated_at FROM catalog_items WHERE guid = 'item-11'").pluck().get()).toBe('2026-10-16T19:06:05.324Z')
+    expect(db.prepare("SELECT updated_at FROM catalog_items WHERE guid = 'item-11'").pluck().get()).toBe(
+      '2026-10-16T19:06:05.324Z',
+    )
 
     // Deleted, it keeps its updated_at (its version is the later deleted_at) and its path's ids.
     const deleted = fullItem(11, { updated_at: '2026-10-17T00:00:00.000Z', deleted_at: '2026-10-18T00:00:00.000Z' })
@@ -386,10 +464,20 @@ describe('catalog_item_rows and the catalog_items view', () => {
     expect(viewed('item-11')).toStrictEqual(JSON.parse(JSON.stringify(deleted)))
 
     // A category moved since: a path left out is read where the category stands now; ids kept stay.
-    store.applyCatalogItems('cat-a', [fullItem(16, { updated_at: '2026-10-19T00:00:00.000Z', Category: category(1003, 0, 'Tea'), CategoryHierarchy: [{ ...category(1003, 0, 'Tea'), updated_at: '2026-10-19T00:00:00.000Z' }] })], {
-      listingId: null,
-      serverTime: '2026-11-03T00:00:00Z',
-    })
+    store.applyCatalogItems(
+      'cat-a',
+      [
+        fullItem(16, {
+          updated_at: '2026-10-19T00:00:00.000Z',
+          Category: category(1003, 0, 'Tea'),
+          CategoryHierarchy: [{ ...category(1003, 0, 'Tea'), updated_at: '2026-10-19T00:00:00.000Z' }],
+        }),
+      ],
+      {
+        listingId: null,
+        serverTime: '2026-11-03T00:00:00Z',
+      },
+    )
     expect(stored.get('item-16')).toEqual({ updated_at: null, ids: null })
     expect((viewed('item-12').CategoryHierarchy as { id: number }[]).map((found) => found.id)).toEqual([1001, 1003])
     expect((viewed('item-16').CategoryHierarchy as { id: number }[]).map((found) => found.id)).toEqual([1003])
@@ -405,27 +493,40 @@ describe('catalog_item_rows and the catalog_items view', () => {
       fullItem(2, { Category: null, category_id: 0, CategoryHierarchy: [], color: null, width: 0 }),
       fullItem(3, { Category: { id: 77, name: 'elsewhere' }, CategoryHierarchy: [{ name: 'no id' }] }),
     ]
-    const insert = old.prepare(`INSERT INTO catalog_items (guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active,
+    const insert =
+      old.prepare(`INSERT INTO catalog_items (guid, id, catalog_guid, category_id, sku, upc, name, description, manufacturer, active,
       msrp, qty_on_hand, min_order_qty, has_inventory, allow_backorder, pricing, version, updated_at, deleted_at, listed_run, synced_at, json)
       VALUES (@guid, @id, @catalog_guid, @category_id, @sku, @upc, @name, @description, @manufacturer, @active, @msrp, @qty_on_hand,
       @min_order_qty, @has_inventory, @allow_backorder, @pricing, @version, @updated_at, @deleted_at, @listed_run, @synced_at, @json)`)
-    const insertCategory = old.prepare(`INSERT INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
+    const insertCategory =
+      old.prepare(`INSERT INTO categories (catalog_guid, id, guid, parent_id, name, sequence, hidden, version, deleted_at, listed_run, json)
       VALUES (@catalog_guid, @id, @guid, @parent_id, @name, @sequence, @hidden, @version, @deleted_at, @listed_run, @json)`)
     for (const item of items) insert.run(catalogItemRow('cat-a', item, 1, null))
-    for (const found of categoriesOf(items).filter((c) => typeof c.id === 'number')) insertCategory.run(categoryRow('cat-a', found, 1))
+    for (const found of categoriesOf(items).filter((c) => typeof c.id === 'number'))
+      insertCategory.run(categoryRow('cat-a', found, 1))
     closeDatabase(old)
 
     const db = openDatabase(path)
     for (const item of items) {
-      const extra = db.prepare<[string], string>('SELECT extra FROM catalog_item_rows WHERE guid = ?').pluck().get(item.guid)!
+      const extra = db
+        .prepare<[string], string>('SELECT extra FROM catalog_item_rows WHERE guid = ?')
+        .pluck()
+        .get(item.guid)!
       expect(JSON.parse(extra), item.guid).toStrictEqual(JSON.parse(leanItemExtra(item)))
     }
-    const [first, second] = items.map((item) => JSON.parse(db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(item.guid)!) as unknown)
+    const [first, second] = items.map(
+      (item) =>
+        JSON.parse(
+          db.prepare<[string], string>('SELECT json FROM catalog_items WHERE guid = ?').pluck().get(item.guid)!,
+        ) as unknown,
+    )
     expect(first).toStrictEqual(JSON.parse(JSON.stringify(items[0])))
     // A default the service sent as null stays null; one left out of storage comes back as its default.
     expect(second).toMatchObject({ color: null, width: 0, Category: null, CategoryHierarchy: [] })
     // Searchable after the migration, as before it.
-    expect(db.prepare("SELECT count(*) FROM catalog_item_search WHERE catalog_item_search MATCH 'pepper*'").pluck().get()).toBe(3)
+    expect(
+      db.prepare("SELECT count(*) FROM catalog_item_search WHERE catalog_item_search MATCH 'pepper*'").pluck().get(),
+    ).toBe(3)
     closeDatabase(db)
   })
 })

@@ -1,7 +1,21 @@
 import { describe, expect, it, vi } from 'vitest'
 import type { CustomerConnection } from '../../src/main/ordering-client/client'
-import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } from '../../src/main/ordering-client/schemas'
-import { catalogItemRow, catalogRow, categoriesOf, categoryRow, customerRow, orderRow, priceGroupRow, type GuidLookup } from '../../src/main/local/rows'
+import type {
+  CatalogItemRecord,
+  CatalogRecord,
+  CategoryRecord,
+  OrderRecord,
+} from '../../src/main/ordering-client/schemas'
+import {
+  catalogItemRow,
+  catalogRow,
+  categoriesOf,
+  categoryRow,
+  customerRow,
+  orderRow,
+  priceGroupRow,
+  type GuidLookup,
+} from '../../src/main/local/rows'
 
 /** Milliseconds since the epoch, UTC: the versions the mappers compute, written out independently. */
 const utc = (day: number, hour = 0, minute = 0, second = 0) => Date.UTC(2025, 0, day, hour, minute, second)
@@ -39,7 +53,10 @@ describe('catalogRow', () => {
       listed_run: 42,
       json: JSON.stringify(catalog),
     })
-    expect(JSON.parse(row.json)).toMatchObject({ season_code: 'SP25', Price_Groups: [{ guid: 'pg-1', value: 'Retail' }] })
+    expect(JSON.parse(row.json)).toMatchObject({
+      season_code: 'SP25',
+      Price_Groups: [{ guid: 'pg-1', value: 'Retail' }],
+    })
   })
 
   it('fills what the service left out: no name, active by default, null ids and times; a tombstone takes its deletion as version', () => {
@@ -59,7 +76,15 @@ describe('catalogRow', () => {
 
 describe('priceGroupRow', () => {
   it('names a nested group by value, else by name, else empty; is_main defaults to 0', () => {
-    const nested = { id: 11, guid: 'pg-retail', catalog_id: 7, value: 'Retail', name: 'ignored', is_main: true, updated_at: '2025-01-02T00:00:00Z' }
+    const nested = {
+      id: 11,
+      guid: 'pg-retail',
+      catalog_id: 7,
+      value: 'Retail',
+      name: 'ignored',
+      is_main: true,
+      updated_at: '2025-01-02T00:00:00Z',
+    }
     expect(priceGroupRow('cat-7', nested, 3)).toStrictEqual({
       guid: 'pg-retail',
       id: 11,
@@ -72,12 +97,25 @@ describe('priceGroupRow', () => {
       listed_run: 3,
       json: JSON.stringify(nested),
     })
-    expect(priceGroupRow('cat-7', { guid: 'pg-gold', name: 'Gold' }, null)).toMatchObject({ name: 'Gold', is_main: 0, id: null, version: 0, updated_at: null })
-    expect(priceGroupRow('cat-7', { guid: 'pg-none', value: null, name: null, is_main: false }, null)).toMatchObject({ name: '', is_main: 0 })
+    expect(priceGroupRow('cat-7', { guid: 'pg-gold', name: 'Gold' }, null)).toMatchObject({
+      name: 'Gold',
+      is_main: 0,
+      id: null,
+      version: 0,
+      updated_at: null,
+    })
+    expect(priceGroupRow('cat-7', { guid: 'pg-none', value: null, name: null, is_main: false }, null)).toMatchObject({
+      name: '',
+      is_main: 0,
+    })
   })
 
   it('soft-deleted: deleted_at kept, version the later of update and deletion', () => {
-    const row = priceGroupRow('cat-7', { guid: 'pg-old', value: 'Old', updated_at: '2025-01-02T00:00:00Z', deleted_at: '2025-01-04T12:00:00Z' }, null)
+    const row = priceGroupRow(
+      'cat-7',
+      { guid: 'pg-old', value: 'Old', updated_at: '2025-01-02T00:00:00Z', deleted_at: '2025-01-04T12:00:00Z' },
+      null,
+    )
     expect(row).toMatchObject({ deleted_at: '2025-01-04T12:00:00Z', version: utc(4, 12) })
   })
 })
@@ -163,14 +201,38 @@ describe('catalogItemRow', () => {
   })
 
   it('a soft-deleted item keeps its deletion, dated by the later of update and deletion', () => {
-    const row = catalogItemRow('cat-7', { ...item, active: false, deleted_at: '2025-01-08 17:45:10' }, null, '2025-01-08T18:00:00Z')
-    expect(row).toMatchObject({ active: 0, deleted_at: '2025-01-08 17:45:10', version: utc(8, 17, 45, 10), listed_run: null })
+    const row = catalogItemRow(
+      'cat-7',
+      { ...item, active: false, deleted_at: '2025-01-08 17:45:10' },
+      null,
+      '2025-01-08T18:00:00Z',
+    )
+    expect(row).toMatchObject({
+      active: 0,
+      deleted_at: '2025-01-08 17:45:10',
+      version: utc(8, 17, 45, 10),
+      listed_run: null,
+    })
   })
 })
 
 describe('categoriesOf and categoryRow', () => {
-  const tools = (updatedAt: string, name: string): CategoryRecord => ({ id: 100, guid: 'c-100', catalog_id: 7, parent_category_id: 90, name, updated_at: updatedAt })
-  const root: CategoryRecord = { id: 90, guid: 'c-90', catalog_id: 7, parent_category_id: 0, name: 'Hardware', updated_at: '2025-01-01T00:00:00Z' }
+  const tools = (updatedAt: string, name: string): CategoryRecord => ({
+    id: 100,
+    guid: 'c-100',
+    catalog_id: 7,
+    parent_category_id: 90,
+    name,
+    updated_at: updatedAt,
+  })
+  const root: CategoryRecord = {
+    id: 90,
+    guid: 'c-90',
+    catalog_id: 7,
+    parent_category_id: 0,
+    name: 'Hardware',
+    updated_at: '2025-01-01T00:00:00Z',
+  }
 
   it('takes each category a page carries once, in its newest version, in the order first met', () => {
     const items: CatalogItemRecord[] = [
@@ -197,8 +259,23 @@ describe('categoriesOf and categoryRow', () => {
       listed_run: 4,
       json: JSON.stringify(root),
     })
-    const hidden = { id: 100, parent_category_id: 90, sequence: 2.5, hide_category: true, updated_at: '2025-01-02T00:00:00Z', deleted_at: '2025-01-09T00:00:00Z' }
-    expect(categoryRow('cat-7', hidden, null)).toMatchObject({ guid: null, parent_id: 90, name: '', sequence: 2.5, hidden: 1, deleted_at: '2025-01-09T00:00:00Z', version: utc(9) })
+    const hidden = {
+      id: 100,
+      parent_category_id: 90,
+      sequence: 2.5,
+      hide_category: true,
+      updated_at: '2025-01-02T00:00:00Z',
+      deleted_at: '2025-01-09T00:00:00Z',
+    }
+    expect(categoryRow('cat-7', hidden, null)).toMatchObject({
+      guid: null,
+      parent_id: 90,
+      name: '',
+      sequence: 2.5,
+      hidden: 1,
+      deleted_at: '2025-01-09T00:00:00Z',
+      version: utc(9),
+    })
     expect(categoryRow('cat-7', { id: 5, deleted_at: 12345 }, null)).toMatchObject({ deleted_at: null, version: 0 })
   })
 })
@@ -250,27 +327,49 @@ describe('customerRow', () => {
       deleted_at: null,
       listed_run: 6,
       json: JSON.stringify(customer),
-      connection_json: '{"price_group_id":12,"lock_catalog_id":7,"updated_at":"2025-01-05T00:00:00Z","sales_rep":"Dana"}',
+      connection_json:
+        '{"price_group_id":12,"lock_catalog_id":7,"updated_at":"2025-01-05T00:00:00Z","sales_rep":"Dana"}',
     })
     expect(JSON.parse(row.json)).toMatchObject({ loyalty_tier: 'gold' })
   })
 
   it("falls back to the customer's own assignment; no connection fields means no connection JSON", () => {
     const row = customerRow({ customer, connection: {}, connectionDeletedAt: null }, null)
-    expect(row).toMatchObject({ price_group_id: 11, lock_catalog_id: null, version: utc(2), connection_json: null, listed_run: null })
-    const zeros = customerRow({ customer: { ...customer, price_group_id: 0 }, connection: { price_group_id: 0 }, connectionDeletedAt: null }, null)
+    expect(row).toMatchObject({
+      price_group_id: 11,
+      lock_catalog_id: null,
+      version: utc(2),
+      connection_json: null,
+      listed_run: null,
+    })
+    const zeros = customerRow(
+      { customer: { ...customer, price_group_id: 0 }, connection: { price_group_id: 0 }, connectionDeletedAt: null },
+      null,
+    )
     expect(zeros).toMatchObject({ price_group_id: null, connection_json: '{"price_group_id":0}' })
   })
 
   it('a customer that left the supplier (connection deleted) is a tombstone dated by that deletion', () => {
-    const row = customerRow({ customer, connection: { deleted_at: '2025-01-10T00:00:00Z' }, connectionDeletedAt: '2025-01-10T00:00:00Z' }, null)
+    const row = customerRow(
+      { customer, connection: { deleted_at: '2025-01-10T00:00:00Z' }, connectionDeletedAt: '2025-01-10T00:00:00Z' },
+      null,
+    )
     expect(row).toMatchObject({ deleted_at: '2025-01-10T00:00:00Z', version: utc(10) })
-    const own = customerRow({ customer: { ...customer, deleted_at: '2025-01-11T00:00:00Z' }, connection: {}, connectionDeletedAt: '2025-01-10T00:00:00Z' }, null)
+    const own = customerRow(
+      {
+        customer: { ...customer, deleted_at: '2025-01-11T00:00:00Z' },
+        connection: {},
+        connectionDeletedAt: '2025-01-10T00:00:00Z',
+      },
+      null,
+    )
     expect(own).toMatchObject({ deleted_at: '2025-01-11T00:00:00Z', version: utc(11) })
   })
 
   it('fills defaults for a bare customer', () => {
-    expect(customerRow({ customer: { guid: 'cust-bare' }, connection: {}, connectionDeletedAt: null }, null)).toStrictEqual({
+    expect(
+      customerRow({ customer: { guid: 'cust-bare' }, connection: {}, connectionDeletedAt: null }, null),
+    ).toStrictEqual({
       guid: 'cust-bare',
       id: null,
       name: '',
@@ -340,8 +439,19 @@ describe('orderRow', () => {
 
   it("resolves the list's bare ids to local guids, and leaves them null when nothing local has that id", () => {
     const guids = { customer: vi.fn((id: number) => (id === 31 ? 'cust-31' : null)), catalog: vi.fn(() => null) }
-    const row = orderRow({ guid: 'ord-1', vendor_id: 31, catalog_id: 8, order_state_id: 1, updated_at: '2025-01-03T00:00:00Z' }, null, guids)
-    expect(row).toMatchObject({ customer_guid: 'cust-31', customer_id: 31, catalog_guid: null, catalog_id: 8, order_state_id: 1, order_state_name: null })
+    const row = orderRow(
+      { guid: 'ord-1', vendor_id: 31, catalog_id: 8, order_state_id: 1, updated_at: '2025-01-03T00:00:00Z' },
+      null,
+      guids,
+    )
+    expect(row).toMatchObject({
+      customer_guid: 'cust-31',
+      customer_id: 31,
+      catalog_guid: null,
+      catalog_id: 8,
+      order_state_id: 1,
+      order_state_name: null,
+    })
     expect(guids.customer).toHaveBeenCalledWith(31)
     expect(guids.catalog).toHaveBeenCalledWith(8)
   })
@@ -369,7 +479,11 @@ describe('orderRow', () => {
       listed_run: null,
       json: '{"guid":"ord-bare"}',
     })
-    const deleted = orderRow({ guid: 'ord-2', updated_at: '2025-01-03T00:00:00Z', deleted_at: '2025-01-12T06:00:00Z' }, null, noLookup)
+    const deleted = orderRow(
+      { guid: 'ord-2', updated_at: '2025-01-03T00:00:00Z', deleted_at: '2025-01-12T06:00:00Z' },
+      null,
+      noLookup,
+    )
     expect(deleted).toMatchObject({ deleted_at: '2025-01-12T06:00:00Z', version: utc(12, 6) })
   })
 })

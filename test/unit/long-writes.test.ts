@@ -90,13 +90,26 @@ describe('the long requests in flight', () => {
     expect(await settledYet(longWrites.settled())).toBe(true)
     // Each long request on a tracker of its own, so each is seen in flight by itself.
     const trackers: LongWrites[] = []
-    for (const ask of [(w: PageWriter) => w.finishBulk(), (w: PageWriter) => w.recountItems(['cat-a']), (w: PageWriter) => w.upkeepSlice()]) {
+    for (const ask of [
+      (w: PageWriter) => w.finishBulk(),
+      (w: PageWriter) => w.recountItems(['cat-a']),
+      (w: PageWriter) => w.upkeepSlice(),
+    ]) {
       const tracker = new LongWrites()
       trackers.push(tracker)
       void ask(trackingLongWrites(fake, tracker))
       expect(await settledYet(tracker.settled())).toBe(false)
     }
-    expect(calls).toEqual(['applyCatalogItems', 'applyCustomers', 'applyOrders', 'countRows', 'checkpoint', 'finishBulk', 'recountItems', 'upkeepSlice'])
+    expect(calls).toEqual([
+      'applyCatalogItems',
+      'applyCustomers',
+      'applyOrders',
+      'countRows',
+      'checkpoint',
+      'finishBulk',
+      'recountItems',
+      'upkeepSlice',
+    ])
     const waiting = Promise.all(trackers.map((tracker) => tracker.settled()))
     expect(await settledYet(waiting)).toBe(false)
     pending.resolve()
@@ -128,7 +141,12 @@ describe("a rep's write while the writer holds the write lock", () => {
       },
       listCatalogs: () => db.prepare('SELECT count(*) AS n FROM notes').get(),
     } as unknown as Implementations
-    const table = createHandlerTable(implementations, silentLogger, undefined, gated ? () => longWrites.settled() : undefined)
+    const table = createHandlerTable(
+      implementations,
+      silentLogger,
+      undefined,
+      gated ? () => longWrites.settled() : undefined,
+    )
     /** The writer's long request: holds the lock `ms`, then commits and answers. */
     const longRequest = (ms: number): Promise<void> => {
       writerThread.exec('BEGIN IMMEDIATE')
@@ -169,7 +187,10 @@ describe("a rep's write while the writer holds the write lock", () => {
     await request
     expect(result).toMatchObject({ ok: true })
     expect(ticks).toBeGreaterThan(10)
-    expect(db.prepare<[], string>('SELECT text FROM notes ORDER BY rowid').pluck().all()).toEqual(['an index build', 'a setting'])
+    expect(db.prepare<[], string>('SELECT text FROM notes ORDER BY rowid').pluck().all()).toEqual([
+      'an index build',
+      'a setting',
+    ])
   })
 
   it('would otherwise wait in SQLite, the main thread held for the whole request', async () => {
@@ -185,10 +206,24 @@ describe("a rep's write while the writer holds the write lock", () => {
   })
 
   it('lists only methods of the contract, the rep’s own writes among them', () => {
-    for (const method of ['createDraft', 'updateDraft', 'addDraftLines', 'sendDraft', 'editOutboxEntry', 'updateQuote', 'updateSettings'] as const) {
+    for (const method of [
+      'createDraft',
+      'updateDraft',
+      'addDraftLines',
+      'sendDraft',
+      'editOutboxEntry',
+      'updateQuote',
+      'updateSettings',
+    ] as const) {
       expect(writingMethods.has(method), method).toBe(true)
     }
-    for (const method of ['searchCatalogItems', 'countCatalogItems', 'listCatalogs', 'getDraft', 'listOutbox'] as const) {
+    for (const method of [
+      'searchCatalogItems',
+      'countCatalogItems',
+      'listCatalogs',
+      'getDraft',
+      'listOutbox',
+    ] as const) {
       expect(writingMethods.has(method), method).toBe(false)
     }
   })

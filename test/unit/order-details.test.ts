@@ -34,7 +34,15 @@ function order(stateId: number, lines: LineFigures[], flags: Record<string, unkn
     order_state_id: stateId,
     Order_State: { id: stateId, name: names[stateId] },
     updated_at: '2026-11-25T10:00:00.000Z',
-    Order_Items: lines.map((line, index) => ({ item_no: index + 1, qty: line.qty, qty_shipped: line.shipped ?? 0, qty_backordered: line.backordered ?? 0, qty_pending: 0, net_price: 2, total: 2 * line.qty })),
+    Order_Items: lines.map((line, index) => ({
+      item_no: index + 1,
+      qty: line.qty,
+      qty_shipped: line.shipped ?? 0,
+      qty_backordered: line.backordered ?? 0,
+      qty_pending: 0,
+      net_price: 2,
+      total: 2 * line.qty,
+    })),
     ...flags,
   }
 }
@@ -49,9 +57,24 @@ describe('what the rep is told about an order', () => {
     expect(summaryOf(order(2, [{ qty: 2 }]))).toBe('Submitted')
     expect(summaryOf(order(2, [{ qty: 2 }], { is_on_hold: true }))).toBe('On hold')
     expect(summaryOf(order(23, [{ qty: 2 }], { is_cancelled: true }))).toBe('Cancelled')
-    expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }, { qty: 1, shipped: 1 }, { qty: 4, backordered: 4 }]))).toBe('Shipped 2 of 3 lines, 1 backordered')
+    expect(
+      summaryOf(
+        order(8, [
+          { qty: 2, shipped: 2 },
+          { qty: 1, shipped: 1 },
+          { qty: 4, backordered: 4 },
+        ]),
+      ),
+    ).toBe('Shipped 2 of 3 lines, 1 backordered')
     expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }, { qty: 1 }]))).toBe('Shipped 1 of 2 lines')
-    expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }, { qty: 1, shipped: 1, backordered: 3 }]))).toBe('Shipped, 1 line backordered')
+    expect(
+      summaryOf(
+        order(8, [
+          { qty: 2, shipped: 2 },
+          { qty: 1, shipped: 1, backordered: 3 },
+        ]),
+      ),
+    ).toBe('Shipped, 1 line backordered')
     expect(summaryOf(order(8, [{ qty: 2, shipped: 2 }]))).toBe('Shipped')
     expect(summaryOf(order(2, [{ qty: 2, backordered: 2 }, { qty: 1 }]))).toBe('1 line backordered')
   })
@@ -61,10 +84,16 @@ describe('what the rep is told about an order', () => {
     expect(details.tracking('order-1')?.changed).toBe(false)
     // A note changed, nothing the rep is told about: still not changed, and no new sighting.
     details.record({ ...order(2, [{ qty: 2 }, { qty: 1 }]), note: 'Gate code' }, [], '2026-11-25T11:00:00.000Z')
-    expect(details.tracking('order-1')).toMatchObject({ changed: false, timeline: [expect.objectContaining({ source: 'seen', summary: 'Submitted' })] })
+    expect(details.tracking('order-1')).toMatchObject({
+      changed: false,
+      timeline: [expect.objectContaining({ source: 'seen', summary: 'Submitted' })],
+    })
     details.record(order(8, [{ qty: 2, shipped: 2 }, { qty: 1 }]), [], '2026-11-25T12:00:00.000Z')
     expect(details.tracking('order-1')).toMatchObject({ changed: true, summary: 'Shipped 1 of 2 lines' })
-    expect(details.tracking('order-1')?.timeline.map((entry) => entry.summary)).toEqual(['Submitted', 'Shipped 1 of 2 lines'])
+    expect(details.tracking('order-1')?.timeline.map((entry) => entry.summary)).toEqual([
+      'Submitted',
+      'Shipped 1 of 2 lines',
+    ])
     details.opened('order-1', '2026-11-25T13:00:00.000Z')
     expect(details.tracking('order-1')).toMatchObject({ changed: false, openedAt: '2026-11-25T13:00:00.000Z' })
   })
@@ -75,7 +104,9 @@ describe('an order’s related orders', () => {
     const placed = { ...order(8, [{ qty: 2, shipped: 1, backordered: 1 }]), id: 101 }
     const backorder = { guid: 'order-2', id: 102, name: 'HP-1-BO1', parent_order_id: 101, order_state_id: 1 }
     details.record(placed, [placed, backorder, placed, backorder], '2026-11-25T10:00:00.000Z')
-    expect(details.tracking('order-1')?.related.map((other) => [other.guid, other.name, other.relation])).toEqual([['order-2', 'HP-1-BO1', 'backorder']])
+    expect(details.tracking('order-1')?.related.map((other) => [other.guid, other.name, other.relation])).toEqual([
+      ['order-2', 'HP-1-BO1', 'backorder'],
+    ])
   })
 })
 
@@ -83,8 +114,16 @@ describe('a copy with impossible figures', () => {
   const good = () => ({ ...order(8, [{ qty: 2, shipped: 1 }, { qty: 3 }]), grand_total: 10, sub_total: 10 })
   const impossible: [string, (copy: Record<string, unknown>) => void, RegExp][] = [
     ['a negative quantity', (copy) => ((copy.Order_Items as Record<string, unknown>[])[1]!.qty = -3), /qty -3/],
-    ['more shipped than ordered', (copy) => ((copy.Order_Items as Record<string, unknown>[])[0]!.qty_shipped = 2.5), /qty_shipped 2.5 of 2/],
-    ['a pending quantity past any order', (copy) => ((copy.Order_Items as Record<string, unknown>[])[1]!.qty_pending = 1e308), /qty_pending 1e\+308/],
+    [
+      'more shipped than ordered',
+      (copy) => ((copy.Order_Items as Record<string, unknown>[])[0]!.qty_shipped = 2.5),
+      /qty_shipped 2.5 of 2/,
+    ],
+    [
+      'a pending quantity past any order',
+      (copy) => ((copy.Order_Items as Record<string, unknown>[])[1]!.qty_pending = 1e308),
+      /qty_pending 1e\+308/,
+    ],
     ['a grand total of minus a billion', (copy) => (copy.grand_total = -1_000_000_000), /grand_total -1000000000/],
   ]
 
@@ -95,7 +134,10 @@ describe('a copy with impossible figures', () => {
       spoil(bad)
       details.record(bad, [], '2026-11-26T10:00:00.000Z')
       const shown = details.tracking('order-1')!
-      expect(shown.lines.map((line) => [line.qtyOrdered, line.qtyShipped, line.qtyPending])).toEqual([[2, 1, 0], [3, 0, 0]])
+      expect(shown.lines.map((line) => [line.qtyOrdered, line.qtyShipped, line.qtyPending])).toEqual([
+        [2, 1, 0],
+        [3, 0, 0],
+      ])
       expect(shown.totals.grandTotal).toBe(10)
       expect(shown.summary).toBe('Shipped 0 of 2 lines')
       expect(shown.fetchedAt).toBe('2026-11-25T10:00:00.000Z')
@@ -114,7 +156,17 @@ describe('an order sent from this laptop', () => {
     { catalogItemGuid: 'item-b', sku: 'B-1', qty: 5 },
     { catalogItemGuid: 'item-c', sku: 'C-1', qty: 4 },
   ]
-  const copy = (items: Record<string, unknown>[]) => ({ ...order(2, []), api_guid: 'AG-1', Order_Items: items.map((item, index) => ({ item_no: index + 1, qty_shipped: 0, qty_backordered: 0, qty_pending: 0, ...item })) })
+  const copy = (items: Record<string, unknown>[]) => ({
+    ...order(2, []),
+    api_guid: 'AG-1',
+    Order_Items: items.map((item, index) => ({
+      item_no: index + 1,
+      qty_shipped: 0,
+      qty_backordered: 0,
+      qty_pending: 0,
+      ...item,
+    })),
+  })
 
   it('marks each line that differs from what was sent, and names what was sent but is not there', () => {
     details.record(
@@ -137,7 +189,11 @@ describe('an order sent from this laptop', () => {
   })
 
   it('takes a backorder split off the line as the quantity sent, and marks nothing on an order not sent from here', () => {
-    details.record(copy([{ catalog_item_guid: 'item-a', sku: 'A-1', qty: 1, qty_shipped: 1, qty_backordered: 1 }]), [], '2026-11-25T10:00:00.000Z')
+    details.record(
+      copy([{ catalog_item_guid: 'item-a', sku: 'A-1', qty: 1, qty_shipped: 1, qty_backordered: 1 }]),
+      [],
+      '2026-11-25T10:00:00.000Z',
+    )
     expect(details.tracking('order-1', () => [sent[0]!])!.lines.map((line) => line.notAsSent)).toEqual([null])
     expect(details.tracking('order-1', () => null)).toMatchObject({ lines: [{ notAsSent: null }], sentMissing: [] })
   })

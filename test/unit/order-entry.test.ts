@@ -12,7 +12,12 @@ import { closeDatabase, openDatabase, type Database } from '../../src/main/db/da
 import { OrderDesk } from '../../src/main/orders/desk'
 import { catalogGuid, customer, customerGuid, item, MemoryLookup } from '../support/orders'
 
-const clock = { ms: Date.parse('2026-11-20T12:00:00Z'), now() { return this.ms } }
+const clock = {
+  ms: Date.parse('2026-11-20T12:00:00Z'),
+  now() {
+    return this.ms
+  },
+}
 let directory: string
 let db: Database
 let lookup: MemoryLookup
@@ -47,7 +52,9 @@ describe('a code in the SKU box', () => {
 
   it('still finds an item by its SKU', () => {
     const draft = desk.createDraft({ customerGuid, catalogGuid })
-    expect(desk.addLines(draft.id, [{ sku: minimum.sku.toLowerCase(), qty: 6 }]).check.draft.lines.map((line) => line.sku)).toEqual([minimum.sku])
+    expect(
+      desk.addLines(draft.id, [{ sku: minimum.sku.toLowerCase(), qty: 6 }]).check.draft.lines.map((line) => line.sku),
+    ).toEqual([minimum.sku])
   })
 
   it('names the items a UPC matches when it matches two, and adds neither', () => {
@@ -83,7 +90,9 @@ describe('a scan with no quantity', () => {
     const added = desk.addLines(draft.id, [{ sku: minimum.sku, qty: 2 }])
     expect(added.check.draft.lines[0]!.qty).toBe(2)
     expect(added.startedAtMinimum).toEqual([])
-    expect(added.check.issues.map((issue) => issue.message)).toContain(`The minimum order quantity for ${minimum.sku} is 6.`)
+    expect(added.check.issues.map((issue) => issue.message)).toContain(
+      `The minimum order quantity for ${minimum.sku} is 6.`,
+    )
   })
 })
 
@@ -105,7 +114,13 @@ describe('a line that cannot be ordered', () => {
     lookup.items.set(inactive.guid, inactive)
     lookup.items.set(active.guid, active)
     const draft = desk.createDraft({ customerGuid, catalogGuid })
-    const check = desk.addLines(draft.id, [{ catalogItemGuid: inactive.guid, qty: 45 }, { catalogItemGuid: active.guid, qty: 45 }]).check
-    expect(check.lines.map((line) => line.priceBreak ?? null)).toEqual([null, { qty: 50, unitPrice: 31.56, applies: false, toGo: 5 }])
+    const check = desk.addLines(draft.id, [
+      { catalogItemGuid: inactive.guid, qty: 45 },
+      { catalogItemGuid: active.guid, qty: 45 },
+    ]).check
+    expect(check.lines.map((line) => line.priceBreak ?? null)).toEqual([
+      null,
+      { qty: 50, unitPrice: 31.56, applies: false, toGo: 5 },
+    ])
   })
 })

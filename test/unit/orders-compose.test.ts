@@ -107,7 +107,11 @@ describe(`at most ${maxOrderLines} lines per order`, () => {
     } catch (error) {
       refused = error
     }
-    expect(refused).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('at most 5,000 lines'), issues: [{ path: 'lines' }] })
+    expect(refused).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('at most 5,000 lines'),
+      issues: [{ path: 'lines' }],
+    })
     expect(count('drafts')).toBe(0)
   })
 
@@ -122,9 +126,24 @@ describe(`at most ${maxOrderLines} lines per order`, () => {
 
   it('the draft check refuses a draft holding more (one saved before the rule)', () => {
     const draft = desk.createDraft({ customerGuid, catalogGuid })
-    const lines = items.map((i, n) => ({ lineId: `l${n}`, catalogItemGuid: i.guid, sku: i.sku, name: i.name, qty: 1, unitPriceSeen: 8, qtyAvailableSeen: null, note: '' }))
+    const lines = items.map((i, n) => ({
+      lineId: `l${n}`,
+      catalogItemGuid: i.guid,
+      sku: i.sku,
+      name: i.name,
+      qty: 1,
+      unitPriceSeen: 8,
+      qtyAvailableSeen: null,
+      note: '',
+    }))
     const check = checkDraft({ ...desk.drafts.get(draft.id), lines }, lookup)
     expect(check.sendable).toBe(false)
-    expect(check.issues).toContainEqual(expect.objectContaining({ field: 'lines', severity: 'error', message: expect.stringContaining('at most 5,000 lines') }))
+    expect(check.issues).toContainEqual(
+      expect.objectContaining({
+        field: 'lines',
+        severity: 'error',
+        message: expect.stringContaining('at most 5,000 lines'),
+      }),
+    )
   })
 })

@@ -79,6 +79,14 @@ describe('an order’s money', () => {
     expect(result.value.lines[0]).toMatchObject({ sku: 'DPR-10001', qty: 3, unitPrice: 31.56, lineTotal: 94.68 })
     // The order list's projection carries no prices: none are made up.
     expect(result.value.lines[1]).toMatchObject({ sku: 'NAP-2', unitPrice: null, lineTotal: null })
-    expect(result.value.totals).toEqual({ subTotal: 100, tax: 8.25, shipping: 15, labor: 0, other: 0, discount: 3.25, grandTotal: 120 })
+    expect(result.value.totals).toEqual({
+      subTotal: 100,
+      tax: 8.25,
+      shipping: 15,
+      labor: 0,
+      other: 0,
+      discount: 3.25,
+      grandTotal: 120,
+    })
   })
 })

@@ -3,7 +3,16 @@ import { unitPriceAt } from '../../src/main/pricing'
 import { buildOrderRequest } from '../../src/main/orders/request'
 import { checkDraft } from '../../src/main/orders/validation'
 import type { Draft } from '../../src/shared/orders'
-import { addressGuid, catalogGuid, customer, customerGuid, dealerGroup, item, MemoryLookup, retailGroup } from '../support/orders'
+import {
+  addressGuid,
+  catalogGuid,
+  customer,
+  customerGuid,
+  dealerGroup,
+  item,
+  MemoryLookup,
+  retailGroup,
+} from '../support/orders'
 
 function draft(fields: Partial<Draft> = {}): Draft {
   return {
@@ -25,8 +34,22 @@ function draft(fields: Partial<Draft> = {}): Draft {
   }
 }
 
-function line(itemGuid: string, qty: number, unitPriceSeen: number | null = null, lineId = `line-${itemGuid.slice(-4)}`) {
-  return { lineId, catalogItemGuid: itemGuid, sku: 'x', name: 'x', qty, note: '', unitPriceSeen, qtyAvailableSeen: null }
+function line(
+  itemGuid: string,
+  qty: number,
+  unitPriceSeen: number | null = null,
+  lineId = `line-${itemGuid.slice(-4)}`,
+) {
+  return {
+    lineId,
+    catalogItemGuid: itemGuid,
+    sku: 'x',
+    name: 'x',
+    qty,
+    note: '',
+    unitPriceSeen,
+    qtyAvailableSeen: null,
+  }
 }
 
 describe('pricing', () => {
@@ -41,7 +64,9 @@ describe('pricing', () => {
     const broken = item({ pricing: { Dealer: 8 }, qtyBreak: 10, qtyBreakPrice: 7 })
     expect(unitPriceAt(broken, 'Dealer', 9).unitPrice).toBe(8)
     expect(unitPriceAt(broken, 'Dealer', 10).unitPrice).toBe(7)
-    expect(unitPriceAt(item({ pricing: { Dealer: 5 }, qtyBreak: 10, qtyBreakPrice: 7 }), 'Dealer', 20).unitPrice).toBe(5)
+    expect(unitPriceAt(item({ pricing: { Dealer: 5 }, qtyBreak: 10, qtyBreakPrice: 7 }), 'Dealer', 20).unitPrice).toBe(
+      5,
+    )
   })
 })
 
@@ -108,8 +133,13 @@ describe('offline draft checks', () => {
   it('warns, without blocking, when stock is short and backorders are not allowed', () => {
     const short = item({ hasInventory: true, allowBackorder: false, qtyAvailable: 3 })
     const backorderable = item({ hasInventory: true, allowBackorder: true, qtyAvailable: 0 })
-    const result = checkDraft(draft({ lines: [line(short.guid, 5, null, 's'), line(backorderable.guid, 5, null, 'b')] }), new MemoryLookup([short, backorderable]))
-    expect(result.issues).toEqual([{ field: null, lineId: 's', severity: 'warning', message: expect.stringContaining('Only 3') }])
+    const result = checkDraft(
+      draft({ lines: [line(short.guid, 5, null, 's'), line(backorderable.guid, 5, null, 'b')] }),
+      new MemoryLookup([short, backorderable]),
+    )
+    expect(result.issues).toEqual([
+      { field: null, lineId: 's', severity: 'warning', message: expect.stringContaining('Only 3') },
+    ])
     expect(result.sendable).toBe(true)
   })
 
@@ -119,7 +149,9 @@ describe('offline draft checks', () => {
     expect(result.lines[0]!.priceChanged).toBe(true)
     expect(result.issues[0]!.message).toContain('changed from $8.00 to $9.00')
     const dear = item({ pricing: { Dealer: 1300 } })
-    expect(checkDraft(draft({ lines: [line(dear.guid, 1, 1234.5)] }), new MemoryLookup([dear])).issues[0]!.message).toContain('changed from $1,234.50 to $1,300.00')
+    expect(
+      checkDraft(draft({ lines: [line(dear.guid, 1, 1234.5)] }), new MemoryLookup([dear])).issues[0]!.message,
+    ).toContain('changed from $1,234.50 to $1,300.00')
   })
 
   it('says which price group it priced with: the draft’s, else the customer’s, else the catalog’s main one', () => {
@@ -131,7 +163,10 @@ describe('offline draft checks', () => {
     const chosen = checkDraft(draft({ priceGroupGuid: retailGroup.guid, lines: [line(a.guid, 1)] }), lookup)
     expect(chosen.priceGroup).toEqual({ guid: retailGroup.guid, name: 'Retail' })
     expect(chosen.lines[0]!.unitPrice).toBe(10)
-    const newCustomer = checkDraft(draft({ customerGuid: null, newCustomer: { name: 'Field Co' } }), new MemoryLookup([a], []))
+    const newCustomer = checkDraft(
+      draft({ customerGuid: null, newCustomer: { name: 'Field Co' } }),
+      new MemoryLookup([a], []),
+    )
     expect(newCustomer.priceGroup).toEqual({ guid: retailGroup.guid, name: 'Retail' })
   })
 
@@ -156,7 +191,11 @@ describe('the orderWithItems request', () => {
     const a = item()
     const lookup = new MemoryLookup([a])
     const check = checkDraft(
-      draft({ lines: [{ ...line(a.guid, 2), note: 'blue ones' }], poNo: ' PO-7 ', shipTo: { kind: 'customerAddress', addressGuid } }),
+      draft({
+        lines: [{ ...line(a.guid, 2), note: 'blue ones' }],
+        poNo: ' PO-7 ',
+        shipTo: { kind: 'customerAddress', addressGuid },
+      }),
       lookup,
     )
     const { request, totals } = buildOrderRequest(check, lookup)
@@ -179,7 +218,12 @@ describe('the orderWithItems request', () => {
     const check = checkDraft(
       draft({
         customerGuid: null,
-        newCustomer: { name: 'Field Co', email: 'buyer@field.example', billTo: { address_line_one: '2 Main', city: 'Bend' }, note: 'met at the fair' },
+        newCustomer: {
+          name: 'Field Co',
+          email: 'buyer@field.example',
+          billTo: { address_line_one: '2 Main', city: 'Bend' },
+          note: 'met at the fair',
+        },
         lines: [line(a.guid, 1)],
       }),
       lookup,

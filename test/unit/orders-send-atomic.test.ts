@@ -67,7 +67,13 @@ describe('sending is all-or-nothing', () => {
   it('the reply is in hand before the commit: prepareSend writes nothing, and commit() returns what it promised', () => {
     const id = draftWith(3)
     const sending = desk.prepareSend(id)
-    expect(sending.entry).toMatchObject({ state: 'queued', subTotal: 24, lineCount: 1, customerName: 'Harbor Hardware', attempts: 0 })
+    expect(sending.entry).toMatchObject({
+      state: 'queued',
+      subTotal: 24,
+      lineCount: 1,
+      customerName: 'Harbor Hardware',
+      attempts: 0,
+    })
     expect(outboxRows()).toBe(0)
     const entry = sending.commit()
     expect(entry).toMatchObject({ apiGuid: sending.entry.apiGuid, state: 'queued', subTotal: 24, lineCount: 1 })
@@ -96,7 +102,24 @@ describe('sending is all-or-nothing', () => {
     const spare = desk.createDraft({ customerGuid, catalogGuid })
     desk.drafts.delete(spare.id)
     const { id: _id, apiGuid: _a, createdAt: _c, updatedAt: _u, ...fields } = spare
-    const twin = desk.drafts.create({ ...fields, lines: [{ lineId: 'l1', catalogItemGuid: product.guid, sku: product.sku, name: 'x', qty: 1, note: '', unitPriceSeen: 8, qtyAvailableSeen: null }] }, apiGuid)
+    const twin = desk.drafts.create(
+      {
+        ...fields,
+        lines: [
+          {
+            lineId: 'l1',
+            catalogItemGuid: product.guid,
+            sku: product.sku,
+            name: 'x',
+            qty: 1,
+            note: '',
+            unitPriceSeen: 8,
+            qtyAvailableSeen: null,
+          },
+        ],
+      },
+      apiGuid,
+    )
     expect(() => desk.send(twin.id)).toThrow(/already in the outbox/)
     expect(desk.drafts.find(twin.id)).not.toBeNull()
     expect(outboxRows()).toBe(1)
@@ -117,7 +140,18 @@ describe('the quantity rule in the core’s draft check', () => {
       shippingInstructions: '',
       shipTo: null,
       remainInPreliminary: false,
-      lines: [{ lineId, catalogItemGuid: product.guid, sku: product.sku, name: 'x', qty, note: '', unitPriceSeen: null, qtyAvailableSeen: null }],
+      lines: [
+        {
+          lineId,
+          catalogItemGuid: product.guid,
+          sku: product.sku,
+          name: 'x',
+          qty,
+          note: '',
+          unitPriceSeen: null,
+          qtyAvailableSeen: null,
+        },
+      ],
       createdAt: '2026-11-20T10:00:00.000Z',
       updatedAt: '2026-11-20T10:00:00.000Z',
     }
@@ -134,7 +168,9 @@ describe('the quantity rule in the core’s draft check', () => {
   ])('refuses qty %s on the line’s qty, with a finite total', (qty, message) => {
     const check = checkDraft(draft(qty), lookup)
     expect(check.sendable).toBe(false)
-    expect(check.issues).toEqual([{ field: 'qty', lineId: 'l1', severity: 'error', message: expect.stringMatching(message) }])
+    expect(check.issues).toEqual([
+      { field: 'qty', lineId: 'l1', severity: 'error', message: expect.stringMatching(message) },
+    ])
     expect(Number.isFinite(check.subTotal)).toBe(true)
     expect(check.lines[0]!.lineTotal).toBeNull()
   })
@@ -149,7 +185,9 @@ describe('the quantity rule in the core’s draft check', () => {
     const line = { ...draft(1).lines[0]!, catalogItemGuid: dear.guid }
     const one = checkDraft({ ...draft(1), lines: [{ ...line, qty: 1_000_000 }] }, huge)
     expect(one.sendable).toBe(false)
-    expect(one.issues).toEqual([{ field: 'qty', lineId: 'l1', severity: 'error', message: expect.stringMatching(/too large/) }])
+    expect(one.issues).toEqual([
+      { field: 'qty', lineId: 'l1', severity: 'error', message: expect.stringMatching(/too large/) },
+    ])
     expect(Number.isFinite(one.subTotal)).toBe(true)
 
     // Each line finite, their sum not: the line that tips it over is named.
@@ -158,22 +196,33 @@ describe('the quantity rule in the core’s draft check', () => {
     const lines = [1, 2].map((n) => ({ ...line, lineId: `l${n}`, catalogItemGuid: dearest.guid, qty: 10_000 }))
     const two = checkDraft({ ...draft(1), lines }, sum)
     expect(two.sendable).toBe(false)
-    expect(two.issues).toEqual([{ field: 'qty', lineId: 'l2', severity: 'error', message: expect.stringMatching(/too large/) }])
+    expect(two.issues).toEqual([
+      { field: 'qty', lineId: 'l2', severity: 'error', message: expect.stringMatching(/too large/) },
+    ])
     expect(Number.isFinite(two.subTotal)).toBe(true)
   })
 
   it('desk.addLines and updateLine refuse a quantity that cannot be stored, naming it', () => {
     const id = draftWith(1)
-    expect(() => desk.addLines(id, [{ sku: product.sku, qty: Number.NaN }])).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', issues: [expect.objectContaining({ path: 'lines.0.qty' })] }))
+    expect(() => desk.addLines(id, [{ sku: product.sku, qty: Number.NaN }])).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', issues: [expect.objectContaining({ path: 'lines.0.qty' })] }),
+    )
     const lineId = desk.drafts.get(id).lines[0]!.lineId
-    expect(() => desk.updateLine(id, lineId, { qty: Number.POSITIVE_INFINITY })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', issues: [expect.objectContaining({ path: 'qty' })] }))
+    expect(() => desk.updateLine(id, lineId, { qty: Number.POSITIVE_INFINITY })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', issues: [expect.objectContaining({ path: 'qty' })] }),
+    )
     expect(desk.drafts.get(id).lines[0]!.qty).toBe(1)
   })
 
   it('a draft with a refused quantity cannot be sent, and send names lines.<lineId>.qty', () => {
     const id = draftWith(1e308)
     const lineId = desk.drafts.get(id).lines[0]!.lineId
-    expect(() => desk.send(id)).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', issues: [{ path: `lines.${lineId}.qty`, message: expect.stringMatching(/1,000,000/) }] }))
+    expect(() => desk.send(id)).toThrow(
+      expect.objectContaining({
+        code: 'INVALID_ARGUMENT',
+        issues: [{ path: `lines.${lineId}.qty`, message: expect.stringMatching(/1,000,000/) }],
+      }),
+    )
     expect(outboxRows()).toBe(0)
   })
 })

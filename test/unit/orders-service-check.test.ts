@@ -7,7 +7,11 @@ const hour = 60 * 60_000
 const serviceNow = Date.parse('2026-11-25T12:00:00Z')
 
 /** A service's order list, newest first by created_at, `perPage` a page, stamped with its own clock. */
-function service(orders: { apiGuid: string | null; createdAt: number; updatedAt?: number }[], perPage = 100, failAt: number | null = null) {
+function service(
+  orders: { apiGuid: string | null; createdAt: number; updatedAt?: number }[],
+  perPage = 100,
+  failAt: number | null = null,
+) {
   const sorted = [...orders].sort((a, b) => b.createdAt - a.createdAt)
   const asked: ListParams[] = []
   const reader: OrderListReader = {
@@ -22,14 +26,20 @@ function service(orders: { apiGuid: string | null; createdAt: number; updatedAt?
         created_at: new Date(order.createdAt).toISOString(),
         updated_at: new Date(order.updatedAt ?? order.createdAt).toISOString(),
       })) as unknown as OrderRecord[]
-      return { rows, serverTimestamp: new Date(serviceNow).toISOString(), total: sorted.length, hasMore: (params.offset + 1) * limit < sorted.length }
+      return {
+        rows,
+        serverTimestamp: new Date(serviceNow).toISOString(),
+        total: sorted.length,
+        hasMore: (params.offset + 1) * limit < sorted.length,
+      }
     },
   }
   return { reader, asked }
 }
 
 /** Orders placed every minute over the last `hours`, none with our key. */
-const others = (hours: number) => Array.from({ length: hours * 60 }, (_, i) => ({ apiGuid: `other-${i}`, createdAt: serviceNow - i * 60_000 }))
+const others = (hours: number) =>
+  Array.from({ length: hours * 60 }, (_, i) => ({ apiGuid: `other-${i}`, createdAt: serviceNow - i * 60_000 }))
 
 describe('finding an order whose answer was lost in the service’s order list', () => {
   it('finds it a few pages back, whatever the capitals of its key', async () => {
@@ -49,29 +59,59 @@ describe('finding an order whose answer was lost in the service’s order list',
   it('measures the bound on the service’s clock: a laptop clock three days fast still finds an order placed two hours ago', async () => {
     const laptopAhead = 3 * 24 * hour
     const { reader } = service([...others(6), { apiGuid: 'abc-1', createdAt: serviceNow - 2 * hour }])
-    const check = await findOrderOnService(reader, { apiGuid: 'abc-1', since: serviceNow + laptopAhead - 2 * hour, now: serviceNow + laptopAhead })
+    const check = await findOrderOnService(reader, {
+      apiGuid: 'abc-1',
+      since: serviceNow + laptopAhead - 2 * hour,
+      now: serviceNow + laptopAhead,
+    })
     expect(check.kind).toBe('found')
   })
 
   it('keeps looking past an old order updated since the attempt, for a list ordered by last update', async () => {
     const row = (apiGuid: string, createdAt: number, updatedAt: number) =>
-      ({ id: 1, guid: apiGuid, api_guid: apiGuid, created_at: new Date(createdAt).toISOString(), updated_at: new Date(updatedAt).toISOString() }) as unknown as OrderRecord
+      ({
+        id: 1,
+        guid: apiGuid,
+        api_guid: apiGuid,
+        created_at: new Date(createdAt).toISOString(),
+        updated_at: new Date(updatedAt).toISOString(),
+      }) as unknown as OrderRecord
     // Newest update first: an order from yesterday, shipped a minute ago, comes before ours.
-    const byUpdate = [row('yesterday', serviceNow - 30 * hour, serviceNow - 60_000), row('abc-1', serviceNow - hour, serviceNow - hour)]
+    const byUpdate = [
+      row('yesterday', serviceNow - 30 * hour, serviceNow - 60_000),
+      row('abc-1', serviceNow - hour, serviceNow - hour),
+    ]
     const reader: OrderListReader = {
-      listOrders: async ({ offset }) => ({ rows: byUpdate.slice(offset, offset + 1), serverTimestamp: new Date(serviceNow).toISOString(), total: 2, hasMore: offset < 1 }),
+      listOrders: async ({ offset }) => ({
+        rows: byUpdate.slice(offset, offset + 1),
+        serverTimestamp: new Date(serviceNow).toISOString(),
+        total: 2,
+        hasMore: offset < 1,
+      }),
     }
-    expect((await findOrderOnService(reader, { apiGuid: 'abc-1', since: serviceNow - hour, now: serviceNow, pageSize: 1 })).kind).toBe('found')
+    expect(
+      (await findOrderOnService(reader, { apiGuid: 'abc-1', since: serviceNow - hour, now: serviceNow, pageSize: 1 }))
+        .kind,
+    ).toBe('found')
   })
 
   it('cannot tell when the list fails or runs past its page cap, and says why', async () => {
     const failing = service(others(6), 100, 1)
-    expect(await findOrderOnService(failing.reader, { apiGuid: 'abc-1', since: serviceNow - 5 * hour, now: serviceNow })).toMatchObject({
+    expect(
+      await findOrderOnService(failing.reader, { apiGuid: 'abc-1', since: serviceNow - 5 * hour, now: serviceNow }),
+    ).toMatchObject({
       kind: 'unknown',
       why: expect.stringContaining('503'),
     })
     const long = service(others(48))
-    expect(await findOrderOnService(long.reader, { apiGuid: 'abc-1', since: serviceNow - 40 * hour, now: serviceNow, maxPages: 3 })).toMatchObject({
+    expect(
+      await findOrderOnService(long.reader, {
+        apiGuid: 'abc-1',
+        since: serviceNow - 40 * hour,
+        now: serviceNow,
+        maxPages: 3,
+      }),
+    ).toMatchObject({
       kind: 'unknown',
       why: expect.stringContaining('300 orders'),
     })
@@ -85,7 +125,14 @@ describe('finding an order whose answer was lost in the service’s order list',
         return { rows: [], serverTimestamp: null, total: 0, hasMore: false }
       },
     }
-    expect(await findOrderOnService(reader, { apiGuid: 'abc-1', vendorGuid: 'vendor-1', since: serviceNow, now: serviceNow })).toEqual({ kind: 'absent' })
+    expect(
+      await findOrderOnService(reader, {
+        apiGuid: 'abc-1',
+        vendorGuid: 'vendor-1',
+        since: serviceNow,
+        now: serviceNow,
+      }),
+    ).toEqual({ kind: 'absent' })
     expect(seen).toEqual(['vendor-1'])
   })
 })

@@ -17,7 +17,12 @@ import { silentLogger } from '../../src/main/ports'
 import { lineBreak, quantityBreak, unitPriceAt } from '../../src/main/pricing'
 import { catalogGuid, customerGuid, item, MemoryLookup, otherCatalogGuid } from '../support/orders'
 
-const clock = { ms: Date.parse('2026-11-20T12:00:00Z'), now() { return this.ms } }
+const clock = {
+  ms: Date.parse('2026-11-20T12:00:00Z'),
+  now() {
+    return this.ms
+  },
+}
 let directory: string
 let db: Database
 let lookup: MemoryLookup
@@ -36,7 +41,9 @@ afterEach(() => {
   rmSync(directory, { recursive: true, force: true })
 })
 
-function sender(reply: (body: Record<string, unknown>) => OrderWithItemsResult | Error): OrderSender & { bodies: Record<string, unknown>[] } {
+function sender(
+  reply: (body: Record<string, unknown>) => OrderWithItemsResult | Error,
+): OrderSender & { bodies: Record<string, unknown>[] } {
   const bodies: Record<string, unknown>[] = []
   return {
     bodies,
@@ -50,19 +57,54 @@ function sender(reply: (body: Record<string, unknown>) => OrderWithItemsResult |
   }
 }
 const accepted = (body: Record<string, unknown>) =>
-  ({ order: { guid: '00000000-0000-4000-8000-000000000001', name: 'SO-1', api_guid: (body.order as { api_guid: string }).api_guid }, vendor: null, billTo: null, shipTo: null, contact: null, note: null, raw: {} }) as unknown as OrderWithItemsResult
-const flush = (to: OrderSender) => new OutboxFlusher({ outbox: desk.outbox, sender: async () => to, clock, logger: silentLogger }).flush()
+  ({
+    order: {
+      guid: '00000000-0000-4000-8000-000000000001',
+      name: 'SO-1',
+      api_guid: (body.order as { api_guid: string }).api_guid,
+    },
+    vendor: null,
+    billTo: null,
+    shipTo: null,
+    contact: null,
+    note: null,
+    raw: {},
+  }) as unknown as OrderWithItemsResult
+const flush = (to: OrderSender) =>
+  new OutboxFlusher({ outbox: desk.outbox, sender: async () => to, clock, logger: silentLogger }).flush()
 
 async function rejectedOrder(): Promise<{ id: number; apiGuid: string }> {
   const draft = desk.createDraft({ customerGuid, catalogGuid })
-  desk.addLines(draft.id, [{ sku: kept.sku, qty: 2 }, { sku: refused.sku, qty: 1 }])
+  desk.addLines(draft.id, [
+    { sku: kept.sku, qty: 2 },
+    { sku: refused.sku, qty: 1 },
+  ])
   const { apiGuid } = desk.send(draft.id)
   await flush(
-    sender(() =>
-      new ServiceRejectedError('Order could not be reconciled', [
-        { type: 'ITEM_NOT_OFFERED', message: `${refused.sku} is not offered to price group Dealer`, line: 1, catalogItemGuid: null, sku: refused.sku, raw: {} },
-        { type: 'CREDIT_HOLD', message: 'The customer is on credit hold', line: null, catalogItemGuid: null, sku: null, raw: {} },
-      ], { status: 400 }),
+    sender(
+      () =>
+        new ServiceRejectedError(
+          'Order could not be reconciled',
+          [
+            {
+              type: 'ITEM_NOT_OFFERED',
+              message: `${refused.sku} is not offered to price group Dealer`,
+              line: 1,
+              catalogItemGuid: null,
+              sku: refused.sku,
+              raw: {},
+            },
+            {
+              type: 'CREDIT_HOLD',
+              message: 'The customer is on credit hold',
+              line: null,
+              catalogItemGuid: null,
+              sku: null,
+              raw: {},
+            },
+          ],
+          { status: 400 },
+        ),
     ),
   )
   return { id: draft.id, apiGuid }
@@ -80,19 +122,33 @@ describe('a rejected order reopened to be fixed', () => {
     const { apiGuid } = await rejectedOrder()
     const { id, lines } = desk.outbox.reopenAsDraft(apiGuid)
     const [keptLine, refusedLine] = lines
-    const supplier = (check = desk.check(id)) => check.issues.filter((issue) => issue.supplier).map((issue) => [issue.lineId, issue.message])
+    const supplier = (check = desk.check(id)) =>
+      check.issues.filter((issue) => issue.supplier).map((issue) => [issue.lineId, issue.message])
     expect(supplier()).toEqual([
       [null, 'Order could not be reconciled'],
       [refusedLine!.lineId, `${refused.sku} is not offered to price group Dealer`],
       [null, 'The customer is on credit hold'],
     ])
-    expect(desk.check(id).issues.filter((issue) => issue.supplier).every((issue) => issue.severity === 'warning')).toBe(true)
+    expect(
+      desk
+        .check(id)
+        .issues.filter((issue) => issue.supplier)
+        .every((issue) => issue.severity === 'warning'),
+    ).toBe(true)
     // Another line's change leaves it; a change to the named line takes it away; as sent again, it is back.
     desk.updateLine(id, keptLine!.lineId, { qty: 5 })
     expect(supplier().some(([lineId]) => lineId === refusedLine!.lineId)).toBe(true)
-    expect(supplier(desk.updateLine(id, refusedLine!.lineId, { qty: 2 })).some(([lineId]) => lineId === refusedLine!.lineId)).toBe(false)
-    expect(supplier(desk.updateLine(id, refusedLine!.lineId, { qty: 1 })).some(([lineId]) => lineId === refusedLine!.lineId)).toBe(true)
-    expect(supplier(desk.updateLine(id, refusedLine!.lineId, { note: 'as agreed' })).some(([lineId]) => lineId === refusedLine!.lineId)).toBe(false)
+    expect(
+      supplier(desk.updateLine(id, refusedLine!.lineId, { qty: 2 })).some(([lineId]) => lineId === refusedLine!.lineId),
+    ).toBe(false)
+    expect(
+      supplier(desk.updateLine(id, refusedLine!.lineId, { qty: 1 })).some(([lineId]) => lineId === refusedLine!.lineId),
+    ).toBe(true)
+    expect(
+      supplier(desk.updateLine(id, refusedLine!.lineId, { note: 'as agreed' })).some(
+        ([lineId]) => lineId === refusedLine!.lineId,
+      ),
+    ).toBe(false)
     expect(supplier(desk.removeLine(id, refusedLine!.lineId)).map(([lineId]) => lineId)).toEqual([null, null])
   })
 
@@ -115,7 +171,12 @@ describe('a rejected order reopened to be fixed', () => {
     await flush(sender(() => new ServiceRejectedError('Still no', [], { status: 400 })))
     const again = desk.outbox.reopenAsDraft(apiGuid)
     expect(again.id).toBe(id)
-    expect(desk.check(id).issues.filter((issue) => issue.supplier).map((issue) => issue.message)).toEqual(['Still no'])
+    expect(
+      desk
+        .check(id)
+        .issues.filter((issue) => issue.supplier)
+        .map((issue) => issue.message),
+    ).toEqual(['Still no'])
   })
 })
 

@@ -25,7 +25,8 @@ function fakeKeyring(state: { broken?: string } = {}) {
       private readonly key: string
       constructor(service: string, account: string, options?: { linux?: { store?: string } } | null) {
         check()
-        if (options?.linux?.store !== 'secret-service') throw new Error('Linux entries must be pinned to the Secret Service')
+        if (options?.linux?.store !== 'secret-service')
+          throw new Error('Linux entries must be pinned to the Secret Service')
         this.key = `${service}\u0000${account}`
         accounts.push(account)
       }
@@ -65,7 +66,11 @@ describe('the system keyring store', () => {
   it('keeps each secret under the data folder and the profile’s name, so two folders never share one', async () => {
     const fake = fakeKeyring()
     const here = await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' })
-    const elsewhere = await openOsKeyring({ dataDir: join(directory, 'other'), keyring: fake.module, platform: 'linux' })
+    const elsewhere = await openOsKeyring({
+      dataDir: join(directory, 'other'),
+      keyring: fake.module,
+      platform: 'linux',
+    })
     expect(here.isAvailable()).toBe(true)
     await profileKeychain(here, 'profile-ab12:').set('apiSecret', 'sk_here')
     await profileKeychain(elsewhere, 'profile-ab12:').set('apiSecret', 'sk_elsewhere')
@@ -81,7 +86,9 @@ describe('the system keyring store', () => {
     const fake = fakeKeyring({ broken: 'DBus error: Using X11 for dbus-daemon autolaunch was disabled' })
     const store = await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' })
     expect(store.isAvailable()).toBe(false)
-    expect(store.unavailableReason()).toMatch(/no Secret Service answered on the session bus \(DBus error.*\); install and unlock GNOME Keyring or KWallet/)
+    expect(store.unavailableReason()).toMatch(
+      /no Secret Service answered on the session bus \(DBus error.*\); install and unlock GNOME Keyring or KWallet/,
+    )
     await expect(store.set('apiSecret', 'sk')).rejects.toMatchObject({ code: 'SECRET_STORE_UNAVAILABLE' })
     expect(await store.get('apiSecret')).toBeNull()
     await store.delete('apiSecret')
@@ -93,14 +100,24 @@ describe('a locked keyring', () => {
   // own words for it are played back: @napi-rs/keyring's Secret Service backend says so.
   const dismissed = 'Platform secure storage failure: unlock prompt was dismissed'
 
-  it('is told as SECRET_STORE_UNAVAILABLE with what to do, not as the binding\'s text', async () => {
+  it("is told as SECRET_STORE_UNAVAILABLE with what to do, not as the binding's text", async () => {
     const fake = fakeKeyring()
     const keyring = await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' })
     fake.state.broken = dismissed
-    const failures = await Promise.all([keyring.get('apiSecret'), keyring.set('apiSecret', 'x')].map((call) => call.then(() => null, (error: unknown) => error)))
+    const failures = await Promise.all(
+      [keyring.get('apiSecret'), keyring.set('apiSecret', 'x')].map((call) =>
+        call.then(
+          () => null,
+          (error: unknown) => error,
+        ),
+      ),
+    )
     for (const failure of failures) {
       expect(failure).toBeInstanceOf(CoreError)
-      expect(failure).toMatchObject({ code: 'SECRET_STORE_UNAVAILABLE', message: expect.stringMatching(/keyring is locked.*unlock it/) })
+      expect(failure).toMatchObject({
+        code: 'SECRET_STORE_UNAVAILABLE',
+        message: expect.stringMatching(/keyring is locked.*unlock it/),
+      })
     }
   })
 
@@ -121,15 +138,25 @@ describe('the app’s store: the keyring over the safeStorage file', () => {
     const fake = fakeKeyring()
     const cli = await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' })
     await profileKeychain(cli, 'profile-ab12:').set('apiSecret', 'sk_from_cli')
-    const file = createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file: join(directory, 'secrets.json'), platform: 'linux' })
-    const app = layeredSecrets(await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' }), file)
+    const file = createSafeStorageKeychain({
+      safeStorage: fakeSafeStorage(),
+      file: join(directory, 'secrets.json'),
+      platform: 'linux',
+    })
+    const app = layeredSecrets(
+      await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' }),
+      file,
+    )
     expect(await profileKeychain(app, 'profile-ab12:').get('apiSecret')).toBe('sk_from_cli')
   })
 
   it('moves a secret an earlier version kept in the file into the keyring the first time it is read, then the file forgets it', async () => {
     const fake = fakeKeyring()
     const secretsFile = join(directory, 'secrets.json')
-    await createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file: secretsFile, platform: 'linux' }).set('apiSecret', 'sk_old')
+    await createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file: secretsFile, platform: 'linux' }).set(
+      'apiSecret',
+      'sk_old',
+    )
     const app = layeredSecrets(
       await openOsKeyring({ dataDir: directory, keyring: fake.module, platform: 'linux' }),
       createSafeStorageKeychain({ safeStorage: fakeSafeStorage(), file: secretsFile, platform: 'linux' }),

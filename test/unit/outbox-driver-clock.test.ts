@@ -54,8 +54,16 @@ function setUp(send: Pick<OrderSender, 'createOrderWithItems'>): { flushes: () =
   const draft = desk.createDraft({ customerGuid, catalogGuid })
   desk.addLines(draft.id, [{ sku: product.sku, qty: 1 }])
   const apiGuid = desk.send(draft.id).apiGuid
-  db.prepare("UPDATE outbox SET state = 'retrying', attempts = 1, last_error = 'unreachable', next_attempt_at = ?").run(clock.now() + 40 * day)
-  orders = createOrders({ db, clock, logger: silentLogger, sender: async () => sender, defaults: () => ({ remainInPreliminary: false }) })
+  db.prepare("UPDATE outbox SET state = 'retrying', attempts = 1, last_error = 'unreachable', next_attempt_at = ?").run(
+    clock.now() + 40 * day,
+  )
+  orders = createOrders({
+    db,
+    clock,
+    logger: silentLogger,
+    sender: async () => sender,
+    defaults: () => ({ remainInPreliminary: false }),
+  })
   let flushes = 0
   const flush = orders.flusher.flush.bind(orders.flusher)
   orders.flusher.flush = () => (flushes++, flush())
@@ -63,7 +71,19 @@ function setUp(send: Pick<OrderSender, 'createOrderWithItems'>): { flushes: () =
 }
 
 const confirmation = (body: Record<string, unknown>) =>
-  ({ order: { guid: '00000000-0000-4000-8000-000000000001', name: 'SO-1', api_guid: (body.order as { api_guid: string }).api_guid }, vendor: null, billTo: null, shipTo: null, contact: null, note: null, raw: {} }) as unknown as OrderWithItemsResult
+  ({
+    order: {
+      guid: '00000000-0000-4000-8000-000000000001',
+      name: 'SO-1',
+      api_guid: (body.order as { api_guid: string }).api_guid,
+    },
+    vendor: null,
+    billTo: null,
+    shipTo: null,
+    contact: null,
+    note: null,
+    raw: {},
+  }) as unknown as OrderWithItemsResult
 
 async function settle(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
@@ -73,7 +93,12 @@ async function settle(condition: () => boolean): Promise<void> {
 describe('the outbox driver with a retry stored far ahead by a clock that was wrong', () => {
   it('sends the entry in one flush at start-up, with no timer overflow and no spin', async () => {
     const posted: string[] = []
-    const { flushes, apiGuid } = setUp({ createOrderWithItems: async (body) => (posted.push((body.order as { api_guid: string }).api_guid), confirmation(body)) })
+    const { flushes, apiGuid } = setUp({
+      createOrderWithItems: async (body) => (
+        posted.push((body.order as { api_guid: string }).api_guid),
+        confirmation(body)
+      ),
+    })
     orders!.driver.start()
     // Time for a spinning timer to show itself (it fired every millisecond).
     await new Promise((resolve) => setTimeout(resolve, 300))
@@ -114,16 +139,24 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
 
   it('sends an order a killed sender left `sending` with its resend time two days ahead, once, a lease TTL from now (not two days)', async () => {
     const posted: string[] = []
-    const { apiGuid } = setUp({ createOrderWithItems: async (body) => (posted.push((body.order as { api_guid: string }).api_guid), confirmation(body)) })
+    const { apiGuid } = setUp({
+      createOrderWithItems: async (body) => (
+        posted.push((body.order as { api_guid: string }).api_guid),
+        confirmation(body)
+      ),
+    })
     // A flush under a clock two days fast was killed mid-POST; the one that took its lease over, on
     // the same clock, held the entry until the dead one's last request could have ended, by that clock.
-    db.prepare("UPDATE outbox SET state = 'sending', attempts = 1, last_error = NULL, next_attempt_at = ?, delivery_unknown_since = ?").run(
-      clock.now() + 2 * day,
-      new Date(clock.now() + 2 * day).toISOString(),
-    )
+    db.prepare(
+      "UPDATE outbox SET state = 'sending', attempts = 1, last_error = NULL, next_attempt_at = ?, delivery_unknown_since = ?",
+    ).run(clock.now() + 2 * day, new Date(clock.now() + 2 * day).toISOString())
     orders!.driver.start()
     // Its last request may still be on the wire: held one lease TTL from now, not two days, and not resent at once.
-    await settle(() => (db.prepare<[], { at: number }>('SELECT next_attempt_at AS at FROM outbox').get()?.at ?? 0) <= clock.now() + 15_000)
+    await settle(
+      () =>
+        (db.prepare<[], { at: number }>('SELECT next_attempt_at AS at FROM outbox').get()?.at ?? 0) <=
+        clock.now() + 15_000,
+    )
     expect(posted).toEqual([])
     clock.ms += 15_000
     orders!.driver.nudge()

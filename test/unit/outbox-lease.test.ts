@@ -29,7 +29,11 @@ function confirmation(body: Record<string, unknown>): OrderWithItemsResult {
   counter++
   const apiGuid = (body.order as { api_guid: string }).api_guid
   return {
-    order: { guid: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`, name: `SO-${counter}`, api_guid: apiGuid },
+    order: {
+      guid: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
+      name: `SO-${counter}`,
+      api_guid: apiGuid,
+    },
     vendor: null,
     billTo: null,
     shipTo: null,
@@ -181,7 +185,9 @@ describe('the outbox lease', () => {
 
   it('from a holder killed a moment ago, sends the other orders at once and its interrupted one only when its lease would have run out', async () => {
     const [interrupted, waiting] = queueOrders(2)
-    const gone = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString())
+    const gone = Number(
+      spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString(),
+    )
     const db = connection()
     // The killed holder had claimed the first order: its request may still be with the service.
     db.prepare("UPDATE outbox SET state = 'sending', attempts = 1 WHERE api_guid = ?").run(interrupted)
@@ -234,7 +240,10 @@ describe('the outbox lease', () => {
     const took = new Lease(db, 'outbox', { label: 'satchel (CLI)', clock, owner: 'new-owner' })
     expect(took.tryAcquire()).toMatchObject({ acquired: false })
     clock.ms += 60_000
-    expect(took.tryAcquire(() => next.desk.outbox.recoverInterrupted())).toMatchObject({ acquired: true, tookOverExpired: true })
+    expect(took.tryAcquire(() => next.desk.outbox.recoverInterrupted())).toMatchObject({
+      acquired: true,
+      tookOverExpired: true,
+    })
     // The stalled flusher's keep-alive finds the lease gone and aborts its request without a write.
     await until(() => gated.aborted === 1)
     expect(await flushing).toMatchObject({ sent: 0 })
@@ -246,6 +255,9 @@ describe('the outbox lease', () => {
     const cli = process_(immediate, 'satchel (CLI)')
     await cli.flusher.flush()
     const rows = connection().prepare<[], { sent_by: string }>('SELECT sent_by FROM outbox').all()
-    expect(rows.map((row) => row.sent_by)).toEqual([expect.stringContaining(`/${process.pid}/`), expect.stringContaining(`/${process.pid}/`)])
+    expect(rows.map((row) => row.sent_by)).toEqual([
+      expect.stringContaining(`/${process.pid}/`),
+      expect.stringContaining(`/${process.pid}/`),
+    ])
   })
 })

@@ -46,12 +46,28 @@ afterEach(async () => {
 })
 
 const confirmation = (body: Record<string, unknown>) =>
-  ({ order: { guid: '00000000-0000-4000-8000-000000000001', name: 'SO-1', api_guid: (body.order as { api_guid: string }).api_guid }, vendor: null, billTo: null, shipTo: null, contact: null, note: null, raw: {} }) as unknown as OrderWithItemsResult
+  ({
+    order: {
+      guid: '00000000-0000-4000-8000-000000000001',
+      name: 'SO-1',
+      api_guid: (body.order as { api_guid: string }).api_guid,
+    },
+    vendor: null,
+    billTo: null,
+    shipTo: null,
+    contact: null,
+    note: null,
+    raw: {},
+  }) as unknown as OrderWithItemsResult
 
 function laptop() {
   let answers = false
   const attempts: number[] = []
-  const probe = vi.fn(async (): Promise<ProbeResult> => (answers ? { status: 'online', detail: 'The service answered (401).' } : { status: 'unreachable', detail: 'Could not connect (ECONNREFUSED).' }))
+  const probe = vi.fn(async (): Promise<ProbeResult> =>
+    answers
+      ? { status: 'online', detail: 'The service answered (401).' }
+      : { status: 'unreachable', detail: 'Could not connect (ECONNREFUSED).' },
+  )
   const hub = new EventHub()
   const product = item()
   const lookup = new MemoryLookup([product])
@@ -65,7 +81,8 @@ function laptop() {
       listOrders: orderList(),
       createOrderWithItems: async (body) => {
         attempts.push(Date.now())
-        if (!answers) throw new ServiceError('unreachable', 'The ordering service cannot be reached: connect ECONNREFUSED')
+        if (!answers)
+          throw new ServiceError('unreachable', 'The ordering service cannot be reached: connect ECONNREFUSED')
         return confirmation(body)
       },
     }),
@@ -89,7 +106,12 @@ function laptop() {
   orders = made
   monitor = watched
   // The sync whose end would send the outbox starts over a fleet's window (30 s at least): never here.
-  const scheduler = { trigger: vi.fn(), connectivityRestored: vi.fn(), settingsChanged: vi.fn(), isRunning: () => false }
+  const scheduler = {
+    trigger: vi.fn(),
+    connectivityRestored: vi.fn(),
+    settingsChanged: vi.fn(),
+    isRunning: () => false,
+  }
   unwire = wireReactions({ hub, sync: { scheduler } as unknown as Sync, orders: made, connectivity: watched })
   return {
     attempts,

@@ -24,7 +24,10 @@ class ScriptedSender implements OrderSender {
   calls: { body: Record<string, unknown>; vendorGuid?: string }[] = []
   /** What the service's order list holds, for the check of an order whose answer was lost. */
   listed: Record<string, unknown>[] = []
-  listOrders = orderList(() => this.listed, () => clock.now())
+  listOrders = orderList(
+    () => this.listed,
+    () => clock.now(),
+  )
   constructor(private readonly replies: ((body: Record<string, unknown>) => Reply)[]) {}
   async createOrderWithItems(body: Record<string, unknown>, options: { vendorGuid?: string }) {
     this.calls.push({ body, vendorGuid: options.vendorGuid })
@@ -39,7 +42,14 @@ function accept(body: Record<string, unknown>): OrderWithItemsResult {
   const apiGuid = (body.order as { api_guid: string }).api_guid
   orderNumber++
   return {
-    order: { guid: `00000000-0000-4000-8000-${String(orderNumber).padStart(12, '0')}`, name: `SO-${orderNumber}`, order_state_id: 2, sub_total: 16, grand_total: 16, api_guid: apiGuid },
+    order: {
+      guid: `00000000-0000-4000-8000-${String(orderNumber).padStart(12, '0')}`,
+      name: `SO-${orderNumber}`,
+      order_state_id: 2,
+      sub_total: 16,
+      grand_total: 16,
+      api_guid: apiGuid,
+    },
     vendor: null,
     billTo: null,
     shipTo: null,
@@ -50,7 +60,8 @@ function accept(body: Record<string, unknown>): OrderWithItemsResult {
 }
 const unreachable = () => new ServiceError('unreachable', 'The ordering service could not be reached.')
 const serverError = () => new ServiceError('server', 'The ordering service failed (500).', { status: 500 })
-const refusedCredentials = () => new ServiceError('credentials', 'The service refused the credentials (401).', { status: 401 })
+const refusedCredentials = () =>
+  new ServiceError('credentials', 'The service refused the credentials (401).', { status: 401 })
 
 let directory: string
 let db: Database
@@ -79,7 +90,13 @@ function queueOrder(qty = 2): string {
 }
 
 function flusher(sender: OrderSender | null) {
-  return new OutboxFlusher({ outbox: desk.outbox, sender: async () => sender, clock, logger: silentLogger, random: () => 0.5 })
+  return new OutboxFlusher({
+    outbox: desk.outbox,
+    sender: async () => sender,
+    clock,
+    logger: silentLogger,
+    random: () => 0.5,
+  })
 }
 
 describe('sending a draft', () => {
@@ -111,7 +128,10 @@ describe('sending a draft', () => {
   it('adds to the quantity when the same SKU is scanned again, and reports unknown SKUs', () => {
     const draft = desk.createDraft({ customerGuid: '33333333-3333-4333-8333-333333333333', catalogGuid })
     desk.addLines(draft.id, [{ sku: product.sku, qty: 1 }])
-    const { check, unknown } = desk.addLines(draft.id, [{ sku: product.sku.toLowerCase(), qty: 2 }, { sku: 'NOPE-1', qty: 1 }])
+    const { check, unknown } = desk.addLines(draft.id, [
+      { sku: product.sku.toLowerCase(), qty: 2 },
+      { sku: 'NOPE-1', qty: 1 },
+    ])
     expect(check.draft.lines).toHaveLength(1)
     expect(check.draft.lines[0]!.qty).toBe(3)
     expect(unknown).toEqual(['NOPE-1'])
@@ -136,7 +156,12 @@ describe('flushing', () => {
     expect(report).toMatchObject({ sent: 2, needsAttention: 0, retrying: 0 })
     expect(sender.calls.map((c) => (c.body.order as { api_guid: string }).api_guid)).toEqual([first, second])
     expect(sender.calls[0]!.vendorGuid).toBe('33333333-3333-4333-8333-333333333333')
-    expect(desk.outbox.get(first)).toMatchObject({ state: 'sent', orderName: expect.stringMatching(/^SO-/), orderStateId: 2, attempts: 1 })
+    expect(desk.outbox.get(first)).toMatchObject({
+      state: 'sent',
+      orderName: expect.stringMatching(/^SO-/),
+      orderStateId: 2,
+      attempts: 1,
+    })
   })
 
   it('retries a transient failure with backoff that survives a restart, resending the identical request', async () => {
@@ -189,9 +214,20 @@ describe('flushing', () => {
     const next = queueOrder()
     const sender = new ScriptedSender([
       () =>
-        new ServiceRejectedError('Order could not be reconciled', [
-          { type: 'ITEM_INACTIVE', message: 'Item is inactive', line: null, catalogItemGuid: product.guid, sku: null, raw: {} },
-        ], { status: 400 }),
+        new ServiceRejectedError(
+          'Order could not be reconciled',
+          [
+            {
+              type: 'ITEM_INACTIVE',
+              message: 'Item is inactive',
+              line: null,
+              catalogItemGuid: product.guid,
+              sku: null,
+              raw: {},
+            },
+          ],
+          { status: 400 },
+        ),
     ])
     const report = await flusher(sender).flush()
     expect(report).toMatchObject({ sent: 1, needsAttention: 1 })
@@ -294,11 +330,15 @@ describe('flushing', () => {
 
   it('flags a difference between the service’s totals and the rep’s', async () => {
     const apiGuid = queueOrder()
-    await flusher(new ScriptedSender([(body) => {
-      const reply = accept(body)
-      ;(reply.order as Record<string, unknown>).sub_total = 18.5
-      return reply
-    }])).flush()
+    await flusher(
+      new ScriptedSender([
+        (body) => {
+          const reply = accept(body)
+          ;(reply.order as Record<string, unknown>).sub_total = 18.5
+          return reply
+        },
+      ]),
+    ).flush()
     expect(desk.outbox.get(apiGuid).totalsDiffer).toEqual({ repSubTotal: 16, serverSubTotal: 18.5 })
   })
 

@@ -17,7 +17,9 @@ describe('the profiles list', () => {
   it('a data folder from before profiles has one profile on satchel.db, with the keychain names of old, and nothing written', () => {
     writeFileSync(join(dir, 'satchel.db'), '')
     const registry = ProfileRegistry.open(dir)
-    expect(registry.list()).toEqual([{ id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: null }])
+    expect(registry.list()).toEqual([
+      { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: null },
+    ])
     expect(registry.databasePath(registry.resolve())).toBe(join(dir, 'satchel.db'))
     expect(existsSync(join(dir, registryFileName))).toBe(false)
     registry.save()
@@ -31,7 +33,14 @@ describe('the profiles list', () => {
     registry.save()
     expect(existsSync(join(dir, registryFileName))).toBe(false)
     registry.ensureOne('2026-01-02T00:00:00.000Z')
-    const first = { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: '2026-01-02T00:00:00.000Z' }
+    const first = {
+      id: 'main',
+      name: 'Main',
+      supplier: null,
+      databaseFile: 'satchel.db',
+      secretsNamespace: '',
+      lastUsedAt: '2026-01-02T00:00:00.000Z',
+    }
     expect(ProfileRegistry.open(dir).list()).toEqual([first])
     registry.ensureOne('2026-01-03T00:00:00.000Z')
     expect(ProfileRegistry.open(dir).list()).toEqual([first])
@@ -39,7 +48,11 @@ describe('the profiles list', () => {
     try {
       const added = ProfileRegistry.open(other).add({ name: 'Acme', supplier: null }, '2026-01-02T00:00:00.000Z')
       ProfileRegistry.open(other).ensureOne('2026-01-03T00:00:00.000Z')
-      expect(ProfileRegistry.open(other).list().map((profile) => profile.id)).toEqual([added.id])
+      expect(
+        ProfileRegistry.open(other)
+          .list()
+          .map((profile) => profile.id),
+      ).toEqual([added.id])
     } finally {
       rmSync(other, { recursive: true, force: true })
     }
@@ -69,7 +82,11 @@ describe('the profiles list', () => {
     expect(registry.resolve('acme').id).toBe(acme.id)
     expect(() => registry.resolve('Zed')).toThrow(/No profile named 'Zed'/)
     registry.remove(acme.id)
-    expect(ProfileRegistry.open(dir).list().map((profile) => profile.id)).toEqual(['main'])
+    expect(
+      ProfileRegistry.open(dir)
+        .list()
+        .map((profile) => profile.id),
+    ).toEqual(['main'])
   })
 
   it('the app and the CLI change the list side by side: a profile added by one is kept when the other writes', () => {
@@ -85,31 +102,64 @@ describe('the profiles list', () => {
   it('refuses a damaged list and a database file outside the folder instead of starting over', () => {
     writeFileSync(join(dir, registryFileName), '{"version":1,"profiles":[')
     expect(() => ProfileRegistry.open(dir)).toThrow(/cannot be read/)
-    writeFileSync(join(dir, registryFileName), JSON.stringify({ version: 1, profiles: [{ id: 'x', name: 'X', supplier: null, databaseFile: '../x.db', secretsNamespace: 'x:', lastUsedAt: null }] }))
+    writeFileSync(
+      join(dir, registryFileName),
+      JSON.stringify({
+        version: 1,
+        profiles: [
+          { id: 'x', name: 'X', supplier: null, databaseFile: '../x.db', secretsNamespace: 'x:', lastUsedAt: null },
+        ],
+      }),
+    )
     expect(() => ProfileRegistry.open(dir)).toThrow(/cannot be read/)
   })
 })
 
 describe('a profiles list edited by hand', () => {
-  const entry = (fields: Record<string, unknown>) => ({ id: 'x', name: 'X', supplier: null, databaseFile: 'profile-x.db', secretsNamespace: 'profile-x:', lastUsedAt: null, ...fields })
-  const writeList = (profiles: unknown[]) => writeFileSync(join(dir, registryFileName), JSON.stringify({ version: 1, profiles }))
+  const entry = (fields: Record<string, unknown>) => ({
+    id: 'x',
+    name: 'X',
+    supplier: null,
+    databaseFile: 'profile-x.db',
+    secretsNamespace: 'profile-x:',
+    lastUsedAt: null,
+    ...fields,
+  })
+  const writeList = (profiles: unknown[]) =>
+    writeFileSync(join(dir, registryFileName), JSON.stringify({ version: 1, profiles }))
 
   it('refuses to act on a list whose ids, database files or names repeat, naming the entries that clash', () => {
-    writeList([entry({ id: 'main', name: 'Main', databaseFile: 'satchel.db' }), entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }), entry({ id: 'b', name: 'C', databaseFile: 'profile-c.db' })])
+    writeList([
+      entry({ id: 'main', name: 'Main', databaseFile: 'satchel.db' }),
+      entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }),
+      entry({ id: 'b', name: 'C', databaseFile: 'profile-c.db' }),
+    ])
     expect(() => ProfileRegistry.open(dir)).toThrow(/'B' and 'C' have the same id 'b'/)
-    writeList([entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }), entry({ id: 'c', name: 'C', databaseFile: 'profile-b.db' })])
+    writeList([
+      entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }),
+      entry({ id: 'c', name: 'C', databaseFile: 'profile-b.db' }),
+    ])
     expect(() => ProfileRegistry.open(dir)).toThrow(/'B' and 'C' have the same database file 'profile-b.db'/)
-    writeList([entry({ id: 'b', name: 'Café', databaseFile: 'profile-b.db' }), entry({ id: 'c', name: 'CAFE\u0301', databaseFile: 'profile-c.db' })])
+    writeList([
+      entry({ id: 'b', name: 'Café', databaseFile: 'profile-b.db' }),
+      entry({ id: 'c', name: 'CAFE\u0301', databaseFile: 'profile-c.db' }),
+    ])
     expect(() => ProfileRegistry.open(dir)).toThrow(/have the same name/)
   })
 
   it('a remove acts on the entry it names and keeps every other, never a second entry of the same id', () => {
-    writeList([entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }), entry({ id: 'b', name: 'C', databaseFile: 'profile-c.db' })])
+    writeList([
+      entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db' }),
+      entry({ id: 'b', name: 'C', databaseFile: 'profile-c.db' }),
+    ])
     expect(() => ProfileRegistry.open(dir).remove('b')).toThrow(/same id/)
   })
 
   it('derives the keychain prefix from the id: a namespace written in the file is never read', () => {
-    writeList([entry({ id: 'main', name: 'Main', databaseFile: 'satchel.db', secretsNamespace: 'profile-b:' }), entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db', secretsNamespace: '' })])
+    writeList([
+      entry({ id: 'main', name: 'Main', databaseFile: 'satchel.db', secretsNamespace: 'profile-b:' }),
+      entry({ id: 'b', name: 'B', databaseFile: 'profile-b.db', secretsNamespace: '' }),
+    ])
     const registry = ProfileRegistry.open(dir)
     expect(registry.byId('main')?.secretsNamespace).toBe('')
     expect(registry.byId('b')?.secretsNamespace).toBe('profile-b:')
@@ -140,7 +190,14 @@ describe('a folder whose list was moved aside', () => {
     const registry = ProfileRegistry.open(dir)
     expect(registry.list()).toEqual([
       { id: 'main', name: 'Main', supplier: null, databaseFile: 'satchel.db', secretsNamespace: '', lastUsedAt: null },
-      { id: 'ab12cd34', name: 'Recovered ab12cd34', supplier: null, databaseFile: 'profile-ab12cd34.db', secretsNamespace: 'profile-ab12cd34:', lastUsedAt: null },
+      {
+        id: 'ab12cd34',
+        name: 'Recovered ab12cd34',
+        supplier: null,
+        databaseFile: 'profile-ab12cd34.db',
+        secretsNamespace: 'profile-ab12cd34:',
+        lastUsedAt: null,
+      },
     ])
   })
 })
@@ -149,17 +206,36 @@ describe('profile names', () => {
   it('refuses control and bidi characters, and compares names in NFC', () => {
     const registry = ProfileRegistry.open(dir)
     for (const name of ['Red\u001b[31m', 'two\nlines', 'tab\there', 'evil\u202Egnp.exe', 'bell\u0007', 'c1\u0085']) {
-      expect(() => registry.add({ name, supplier: null }, '2026-01-02T00:00:00.000Z'), JSON.stringify(name)).toThrow(/control|direction/)
+      expect(() => registry.add({ name, supplier: null }, '2026-01-02T00:00:00.000Z'), JSON.stringify(name)).toThrow(
+        /control|direction/,
+      )
     }
     const cafe = registry.add({ name: 'Caf\u00e9', supplier: null }, '2026-01-02T00:00:00.000Z')
-    expect(() => registry.add({ name: 'Cafe\u0301', supplier: null }, '2026-01-02T00:00:00.000Z')).toThrow(/already exists/)
+    expect(() => registry.add({ name: 'Cafe\u0301', supplier: null }, '2026-01-02T00:00:00.000Z')).toThrow(
+      /already exists/,
+    )
     expect(registry.resolve('CAFE\u0301').id).toBe(cafe.id)
     const decomposed = registry.add({ name: 'Se\u0301ance', supplier: null }, '2026-01-02T00:00:00.000Z')
     expect(decomposed.name).toBe('S\u00e9ance')
   })
 
   it('a name with control characters already in the file is refused with the entry named safely', () => {
-    writeFileSync(join(dir, registryFileName), JSON.stringify({ version: 1, profiles: [{ id: 'x', name: 'X\u001b[31m', supplier: null, databaseFile: 'profile-x.db', secretsNamespace: 'profile-x:', lastUsedAt: null }] }))
+    writeFileSync(
+      join(dir, registryFileName),
+      JSON.stringify({
+        version: 1,
+        profiles: [
+          {
+            id: 'x',
+            name: 'X\u001b[31m',
+            supplier: null,
+            databaseFile: 'profile-x.db',
+            secretsNamespace: 'profile-x:',
+            lastUsedAt: null,
+          },
+        ],
+      }),
+    )
     let message = ''
     try {
       ProfileRegistry.open(dir)
@@ -172,7 +248,7 @@ describe('profile names', () => {
 })
 
 describe('a data folder made by the profiles list', () => {
-  it('is the user\'s alone (0700), whatever the umask', () => {
+  it("is the user's alone (0700), whatever the umask", () => {
     const previous = process.umask(0o000)
     try {
       const folder = join(dir, 'new', 'data')

@@ -24,7 +24,12 @@ function sourceFiles(folder: string): string[] {
 /** Every module specifier a file names: static and type imports, `export … from`, `import()` and `require()`. */
 function specifiers(source: string): string[] {
   const found: string[] = []
-  const patterns = [/\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g]
+  const patterns = [
+    /\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ]
   for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]!)
   return found
 }
@@ -57,8 +62,14 @@ describe('the renderer’s data path', () => {
       "import { api } from './../../components/../api'",
       `import { api } from '${apiModule.slice(0, -3)}'`,
     ]
-    for (const spelling of spellings) expect(specifiers(spelling).some((specifier) => resolvesToApi(file, specifier)), spelling).toBe(true)
-    expect(specifiers("import { api } from '../../api-extra'").some((specifier) => resolvesToApi(file, specifier))).toBe(false)
+    for (const spelling of spellings)
+      expect(
+        specifiers(spelling).some((specifier) => resolvesToApi(file, specifier)),
+        spelling,
+      ).toBe(true)
+    expect(
+      specifiers("import { api } from '../../api-extra'").some((specifier) => resolvesToApi(file, specifier)),
+    ).toBe(false)
   })
 
   it('lets only stores and composables import api.ts', () => {

@@ -14,7 +14,6 @@ function termsOf(query: string | null): string[] {
   return query === null ? [] : (query.match(/"[^"]*"\*/g) ?? [])
 }
 
-
 describe('wordPrefixQuery', () => {
   it('keeps one term of text that repeats a letter, however long (the CLI has no field cap)', () => {
     expect(wordPrefixQuery('a '.repeat(2500))).toBe('"a"*')
@@ -44,8 +43,12 @@ describe('wordPrefixQuery', () => {
 
   it(`keeps at most ${MAX_SEARCH_TERMS} terms, the first typed, and ${MAX_PHRASE_PARTS} parts of a phrase`, () => {
     const words = Array.from({ length: 66 }, (_, i) => `w${String(i).padStart(2, '0')}`)
-    expect(termsOf(wordPrefixQuery(words.join(' ')))).toEqual(words.slice(0, MAX_SEARCH_TERMS).map((word) => `"${word}"*`))
-    expect(wordPrefixQuery('s-'.repeat(100))).toBe(`"${Array.from({ length: MAX_PHRASE_PARTS }, () => 's').join(' ')}"*`)
+    expect(termsOf(wordPrefixQuery(words.join(' ')))).toEqual(
+      words.slice(0, MAX_SEARCH_TERMS).map((word) => `"${word}"*`),
+    )
+    expect(wordPrefixQuery('s-'.repeat(100))).toBe(
+      `"${Array.from({ length: MAX_PHRASE_PARTS }, () => 's').join(' ')}"*`,
+    )
   })
 
   it('nothing searchable is null', () => {
@@ -62,7 +65,10 @@ describe('wordPrefixQuery', () => {
       const text = Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('')
       const terms = termsOf(wordPrefixQuery(text))
       expect(terms.length, JSON.stringify(text)).toBeLessThanOrEqual(MAX_SEARCH_TERMS)
-      expect(terms.filter((term) => [...term.slice(1, -2)].length === 1).length, JSON.stringify(text)).toBeLessThanOrEqual(1)
+      expect(
+        terms.filter((term) => [...term.slice(1, -2)].length === 1).length,
+        JSON.stringify(text),
+      ).toBeLessThanOrEqual(1)
       for (const term of terms) expect(term.slice(1, -2).split(' ').length).toBeLessThanOrEqual(MAX_PHRASE_PARTS)
     }
   })
@@ -76,10 +82,16 @@ describe('servedByPrefixIndex', () => {
     const letters = 'abcdefghijklmnopqrstuvwxyz0123456789éøßæ'
     const insert = db.prepare('INSERT INTO t (rowid, name, sku) VALUES (?, ?, ?)')
     for (let row = 1; row <= 3_000; row++) {
-      const word = () => Array.from({ length: 1 + Math.floor(random() * 6) }, () => letters[Math.floor(random() * letters.length)]).join('')
+      const word = () =>
+        Array.from({ length: 1 + Math.floor(random() * 6) }, () => letters[Math.floor(random() * letters.length)]).join(
+          '',
+        )
       insert.run(row, `${word()} ${word()} Émile-${word()}`, `${word()}-${word()}`)
     }
-    const rows = (match: string) => (db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid').all(match) as { rowid: number }[]).map((r) => r.rowid)
+    const rows = (match: string) =>
+      (db.prepare('SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid').all(match) as { rowid: number }[]).map(
+        (r) => r.rowid,
+      )
     for (const letter of 'abcdefghijklmnopqrstuvwxyz0123456789') {
       const plain = wordPrefixQuery(`${letter} roast`.replace(' roast', ''))!
       const rewritten = servedByPrefixIndex(plain)

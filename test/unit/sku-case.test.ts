@@ -49,7 +49,11 @@ afterEach(() => {
 function added(code: string) {
   const draft = desk.createDraft({ catalogGuid: catalog })
   const outcome = desk.addLines(draft.id, [{ sku: code, qty: 1 }])
-  return { guids: outcome.check.draft.lines.map((line) => line.catalogItemGuid), ambiguous: outcome.ambiguous, unknown: outcome.unknown }
+  return {
+    guids: outcome.check.draft.lines.map((line) => line.catalogItemGuid),
+    ambiguous: outcome.ambiguous,
+    unknown: outcome.unknown,
+  }
 }
 
 describe('a SKU typed, scanned, pasted or queued', () => {
@@ -63,11 +67,18 @@ describe('a SKU typed, scanned, pasted or queued', () => {
   })
 
   it('in other capitals than two items is refused, naming both, and adds neither', () => {
-    expect(added('Dpr-10001')).toEqual({ guids: [], ambiguous: [{ code: 'Dpr-10001', skus: ['DPR-10001', 'dpr-10001'] }], unknown: [] })
+    expect(added('Dpr-10001')).toEqual({
+      guids: [],
+      ambiguous: [{ code: 'Dpr-10001', skus: ['DPR-10001', 'dpr-10001'] }],
+      unknown: [],
+    })
   })
 
   it('is refused alike when a whole order is composed at once (order queue)', () => {
-    const order = desk.composeOrder({ catalogGuid: catalog }, [{ sku: 'dpr-10001', qty: 2 }, { sku: 'dPR-10001', qty: 1 }])
+    const order = desk.composeOrder({ catalogGuid: catalog }, [
+      { sku: 'dpr-10001', qty: 2 },
+      { sku: 'dPR-10001', qty: 1 },
+    ])
     expect(order.check.draft.lines.map((line) => [line.catalogItemGuid, line.qty])).toEqual([[guidOf(2), 2]])
     expect(order.lineIds[1]).toBeNull()
     expect(order.ambiguous).toEqual([{ code: 'dPR-10001', skus: ['DPR-10001', 'dpr-10001'] }])
@@ -76,16 +87,33 @@ describe('a SKU typed, scanned, pasted or queued', () => {
 
 describe('a reorder of lines named by SKU', () => {
   it('names a line whose SKU could mean two items, instead of dropping it unsaid', () => {
-    const { check, notOffered } = desk.reorder({ customerGuid: '', catalogGuid: catalog, lines: [{ sku: 'Dpr-10001', name: 'Dust pan', qty: 2 }, { sku: 'xyz-1', name: 'Only', qty: 1 }] })
+    const { check, notOffered } = desk.reorder({
+      customerGuid: '',
+      catalogGuid: catalog,
+      lines: [
+        { sku: 'Dpr-10001', name: 'Dust pan', qty: 2 },
+        { sku: 'xyz-1', name: 'Only', qty: 1 },
+      ],
+    })
     expect(check.draft.lines.map((line) => line.catalogItemGuid)).toEqual([guidOf(3)])
-    expect(notOffered).toEqual([{ sku: 'Dpr-10001', name: 'Dust pan', reason: expect.stringContaining('differ only in capitals (DPR-10001, dpr-10001)') }])
+    expect(notOffered).toEqual([
+      {
+        sku: 'Dpr-10001',
+        name: 'Dust pan',
+        reason: expect.stringContaining('differ only in capitals (DPR-10001, dpr-10001)'),
+      },
+    ])
   })
 })
 
 describe('the local copy’s reads by SKU', () => {
   it('follow the same rule: exact first, a unique match in other capitals, else none', () => {
     const items = new CatalogItems(db)
-    const reads = (sku: string) => [items.bySku(catalog, sku)?.guid, items.placeBySku(catalog, sku)?.guid, items.bySkuAnyCatalog(sku)?.guid]
+    const reads = (sku: string) => [
+      items.bySku(catalog, sku)?.guid,
+      items.placeBySku(catalog, sku)?.guid,
+      items.bySkuAnyCatalog(sku)?.guid,
+    ]
     expect(reads('dpr-10001')).toEqual([guidOf(2), guidOf(2), guidOf(2)])
     expect(reads('DPR-10001')).toEqual([guidOf(1), guidOf(1), guidOf(1)])
     expect(reads('xyz-1')).toEqual([guidOf(3), guidOf(3), guidOf(3)])

@@ -29,7 +29,16 @@ const pages = 12
 /** A catalog of `pages` full pages; every page is a fresh copy, as a reply parsed from the wire is. */
 const source: SyncSource = {
   async listCatalogs(): Promise<CatalogRecord[]> {
-    return [{ id: 1, guid: catalogGuid, name: 'Main', active: true, updated_at: '2025-01-01T00:00:00Z', Price_Groups: [{ id: 5, guid: 'pg', value: 'Retail', is_main: true }] }]
+    return [
+      {
+        id: 1,
+        guid: catalogGuid,
+        name: 'Main',
+        active: true,
+        updated_at: '2025-01-01T00:00:00Z',
+        Price_Groups: [{ id: 5, guid: 'pg', value: 'Retail', is_main: true }],
+      },
+    ]
   },
   async listCustomers(): Promise<Page<never>> {
     return { rows: [], serverTimestamp: '2025-01-01T00:00:00.000Z', total: 0, hasMore: false }
@@ -37,13 +46,29 @@ const source: SyncSource = {
   async listOrders(): Promise<Page<OrderRecord>> {
     return { rows: [], serverTimestamp: '2025-01-01T00:00:00.000Z', total: 0, hasMore: false }
   },
-  async listCatalogItems(_catalog: string, params: ListParams & { skipTotalCount?: boolean }): Promise<Page<CatalogItemRecord>> {
+  async listCatalogItems(
+    _catalog: string,
+    params: ListParams & { skipTotalCount?: boolean },
+  ): Promise<Page<CatalogItemRecord>> {
     const start = params.lastUpdatedAt ? pages * pageSize : params.offset * params.limit
     const rows = Array.from({ length: Math.max(0, Math.min(params.limit, pages * pageSize - start)) }, (_, index) => {
       const id = start + index + 1
-      return { id, guid: `item-${id}`, sku: `S${id}`, name: `Item ${id} ${'words '.repeat(20)}`, pricing: { Retail: id }, updated_at: '2025-01-01T00:00:00Z', deleted_at: null }
+      return {
+        id,
+        guid: `item-${id}`,
+        sku: `S${id}`,
+        name: `Item ${id} ${'words '.repeat(20)}`,
+        pricing: { Retail: id },
+        updated_at: '2025-01-01T00:00:00Z',
+        deleted_at: null,
+      }
     })
-    return { rows, serverTimestamp: '2025-01-01T00:00:00.000Z', total: params.skipTotalCount ? null : pages * pageSize, hasMore: start + params.limit < pages * pageSize }
+    return {
+      rows,
+      serverTimestamp: '2025-01-01T00:00:00.000Z',
+      total: params.skipTotalCount ? null : pages * pageSize,
+      hasMore: start + params.limit < pages * pageSize,
+    }
   },
 }
 
@@ -79,7 +104,14 @@ describe('SyncEngine memory', () => {
         return new Promise<ApplyCounts>((resolve) => answers.push(() => resolve(counts)))
       },
     }
-    const engine = new SyncEngine({ store, writer, source, clock: { now: () => Date.UTC(2030, 0, 1) }, pageSize, concurrency: 4 })
+    const engine = new SyncEngine({
+      store,
+      writer,
+      source,
+      clock: { now: () => Date.UTC(2030, 0, 1) },
+      pageSize,
+      concurrency: 4,
+    })
     const running = engine.run({ full: true })
 
     // Until the engine has as many pages at the writer as it lets wait, and asks for no more.
@@ -93,7 +125,9 @@ describe('SyncEngine memory', () => {
     await turn()
     collectGarbage()
     // The first page is kept for its scope (its listing's bookkeeping reads it): one page, not all.
-    const stillHeld = handedOver.filter(({ page, record }) => page > 0 && record.deref() !== undefined).map(({ page }) => page)
+    const stillHeld = handedOver
+      .filter(({ page, record }) => page > 0 && record.deref() !== undefined)
+      .map(({ page }) => page)
     expect(stillHeld).toEqual([])
 
     const answering = setInterval(() => answers.splice(0).forEach((answer) => answer()), 1)

@@ -39,7 +39,15 @@ class FakeService implements SyncSource {
   }
 
   newItem(id: number): CatalogItemRecord {
-    return { id, guid: `item-${id}`, sku: `S${id}`, name: `Item ${id}`, pricing: { Retail: id }, updated_at: this.iso(), deleted_at: null }
+    return {
+      id,
+      guid: `item-${id}`,
+      sku: `S${id}`,
+      name: `Item ${id}`,
+      pricing: { Retail: id },
+      updated_at: this.iso(),
+      deleted_at: null,
+    }
   }
 
   iso(): string {
@@ -53,31 +61,64 @@ class FakeService implements SyncSource {
 
   async listCatalogs(): Promise<CatalogRecord[]> {
     this.requests.push({ what: 'catalogs', offset: 0, limit: 0, lastUpdatedAt: null })
-    return [{ id: 1, guid: catalogGuid, name: 'Main', active: true, updated_at: '2025-01-01T00:00:00Z', Price_Groups: [{ id: 5, guid: 'pg', value: 'Retail', is_main: true }] }]
+    return [
+      {
+        id: 1,
+        guid: catalogGuid,
+        name: 'Main',
+        active: true,
+        updated_at: '2025-01-01T00:00:00Z',
+        Price_Groups: [{ id: 5, guid: 'pg', value: 'Retail', is_main: true }],
+      },
+    ]
   }
 
   async listCustomers(params: ListParams): Promise<Page<never>> {
-    this.requests.push({ what: 'customers', offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null })
+    this.requests.push({
+      what: 'customers',
+      offset: params.offset,
+      limit: params.limit,
+      lastUpdatedAt: params.lastUpdatedAt ?? null,
+    })
     return { rows: [], serverTimestamp: this.iso(), total: 0, hasMore: false }
   }
 
   orders: OrderRecord[] = []
 
   async listOrders(params: ListParams): Promise<Page<OrderRecord>> {
-    this.requests.push({ what: 'orders', offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null })
+    this.requests.push({
+      what: 'orders',
+      offset: params.offset,
+      limit: params.limit,
+      lastUpdatedAt: params.lastUpdatedAt ?? null,
+    })
     const start = params.offset * params.limit
     const rows = params.lastUpdatedAt ? [] : this.orders.slice(start, start + params.limit)
-    return { rows: structuredClone(rows), serverTimestamp: this.iso(), total: params.lastUpdatedAt ? 0 : this.orders.length, hasMore: !params.lastUpdatedAt && start + params.limit < this.orders.length }
+    return {
+      rows: structuredClone(rows),
+      serverTimestamp: this.iso(),
+      total: params.lastUpdatedAt ? 0 : this.orders.length,
+      hasMore: !params.lastUpdatedAt && start + params.limit < this.orders.length,
+    }
   }
 
-  async listCatalogItems(_catalog: string, params: ListParams & { skipTotalCount?: boolean }): Promise<Page<CatalogItemRecord>> {
-    const request = { what: 'items' as const, offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null }
+  async listCatalogItems(
+    _catalog: string,
+    params: ListParams & { skipTotalCount?: boolean },
+  ): Promise<Page<CatalogItemRecord>> {
+    const request = {
+      what: 'items' as const,
+      offset: params.offset,
+      limit: params.limit,
+      lastUpdatedAt: params.lastUpdatedAt ?? null,
+    }
     this.requests.push(request)
     this.beforeItemPage(request)
     let rows: CatalogItemRecord[]
     if (params.lastUpdatedAt) {
       const since = Date.parse(params.lastUpdatedAt) - 60_000
-      if (Number.isNaN(since)) throw new ServiceError('invalidCursor', 'bad cursor', { status: 400, code: 'INVALID_DELTA_CURSOR' })
+      if (Number.isNaN(since))
+        throw new ServiceError('invalidCursor', 'bad cursor', { status: 400, code: 'INVALID_DELTA_CURSOR' })
       rows = this.items.filter((row) => Date.parse(row.deleted_at ?? row.updated_at ?? '') >= since)
     } else {
       rows = this.items.filter((row) => !row.deleted_at)
@@ -107,11 +148,17 @@ function engine(service: FakeService, clockMs = Date.UTC(2030, 5, 1)): SyncEngin
 }
 
 function liveGuids(): string[] {
-  return (db.prepare('SELECT guid FROM catalog_items WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY id').pluck().all() as string[])
+  return db
+    .prepare('SELECT guid FROM catalog_items WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY id')
+    .pluck()
+    .all() as string[]
 }
 
 function serverLiveGuids(service: FakeService): string[] {
-  return service.items.filter((i) => !i.deleted_at).sort((a, b) => (a.id ?? 0) - (b.id ?? 0)).map((i) => i.guid)
+  return service.items
+    .filter((i) => !i.deleted_at)
+    .sort((a, b) => (a.id ?? 0) - (b.id ?? 0))
+    .map((i) => i.guid)
 }
 
 beforeEach(() => {
@@ -151,7 +198,14 @@ describe('SyncEngine', () => {
     store.applyItemPage = () => {
       throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
     }
-    const report = await new SyncEngine({ store, writer, source: new FakeService(20), clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 1 }).run()
+    const report = await new SyncEngine({
+      store,
+      writer,
+      source: new FakeService(20),
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 1,
+    }).run()
     expect(report.ok).toBe(false)
     expect(report.error?.code).toBe('DISK_FULL')
     expect(report.error?.message).toContain(`The disk holding the database at ${db.name} is full`)
@@ -161,7 +215,8 @@ describe('SyncEngine', () => {
     const service = new FakeService(100) // 10 pages of 10
     let served = 0
     service.beforeItemPage = (request) => {
-      if (request.lastUpdatedAt === null && request.limit === 10 && ++served === 5) throw new ServiceError('unreachable', 'cable pulled')
+      if (request.lastUpdatedAt === null && request.limit === 10 && ++served === 5)
+        throw new ServiceError('unreachable', 'cable pulled')
     }
     const failed = await engine(service).run()
     expect(failed.ok).toBe(false)
@@ -211,7 +266,10 @@ describe('SyncEngine', () => {
     db.prepare("UPDATE sync_scopes SET cursor = 'yesterday-ish' WHERE scope = ?").run(`catalogItems:${catalogGuid}`)
     const report = await engine(service).run()
     expect(report.ok).toBe(true)
-    expect(report.scopes.find((s) => s.scope.startsWith('catalogItems'))).toMatchObject({ cursorReset: true, mode: 'full' })
+    expect(report.scopes.find((s) => s.scope.startsWith('catalogItems'))).toMatchObject({
+      cursorReset: true,
+      mode: 'full',
+    })
     expect(liveGuids()).toEqual(serverLiveGuids(service))
     expect(queries.getCatalogItem({ guid: 'item-7' })?.status).toBe('unlisted')
     expect(queries.getCatalogItem({ guid: 'item-8' })).toBeNull()
@@ -234,7 +292,14 @@ describe('SyncEngine', () => {
       turnsOfPages.push(turns.now())
       return applyCatalogItems(catalog, rows, context)
     }
-    const report = await new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 4 }).run()
+    const report = await new SyncEngine({
+      store,
+      writer,
+      source: service,
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 4,
+    }).run()
     turns.stop()
     expect(report.ok).toBe(true)
     expect(turnsOfPages.length).toBeGreaterThanOrEqual(20)
@@ -245,7 +310,12 @@ describe('SyncEngine', () => {
     // The build (a second or more at 100,000 items) used to come before the orders were asked for:
     // over a WAN the whole orders listing waited for it.
     const service = new FakeService(50)
-    service.orders = Array.from({ length: 45 }, (_, index) => ({ id: index + 1, guid: `order-${index + 1}`, name: `EQ-${index + 1}`, updated_at: service.iso() }))
+    service.orders = Array.from({ length: 45 }, (_, index) => ({
+      id: index + 1,
+      guid: `order-${index + 1}`,
+      name: `EQ-${index + 1}`,
+      updated_at: service.iso(),
+    }))
     const writer = inlineWriter(store)
     let build: () => void = () => {}
     const building = new Promise<void>((resolve) => (build = resolve))
@@ -269,7 +339,14 @@ describe('SyncEngine', () => {
         return service.listOrders(params)
       },
     }
-    const report = await new SyncEngine({ store, writer, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    const report = await new SyncEngine({
+      store,
+      writer,
+      source,
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 3,
+    }).run({ full: true })
     expect(report.ok).toBe(true)
     expect(ordersAskedBeforeBuilt).toBe(4)
     expect(report.resources.orders.upserted).toBe(45)
@@ -281,13 +358,26 @@ describe('SyncEngine', () => {
     // and this thread's next commit after a run ran the rest of the WAL's checkpoint, the window's.
     const service = new FakeService(30)
     const steps: string[] = []
-    const writer = { ...inlineWriter(store), onThisThread: false, checkpoint: () => (steps.push('checkpoint'), new Promise<void>(() => {})) }
+    const writer = {
+      ...inlineWriter(store),
+      onThisThread: false,
+      checkpoint: () => (steps.push('checkpoint'), new Promise<void>(() => {})),
+    }
     const recordRun = store.recordRun.bind(store)
     store.recordRun = (...args) => {
-      steps.push(`recordRun (this connection checkpoints every ${db.pragma('wal_autocheckpoint', { simple: true })} pages)`)
+      steps.push(
+        `recordRun (this connection checkpoints every ${db.pragma('wal_autocheckpoint', { simple: true })} pages)`,
+      )
       recordRun(...args)
     }
-    const report = await new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run()
+    const report = await new SyncEngine({
+      store,
+      writer,
+      source: service,
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 3,
+    }).run()
     expect(report.ok).toBe(true)
     expect(steps).toEqual(['recordRun (this connection checkpoints every 0 pages)', 'checkpoint'])
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000)
@@ -297,10 +387,22 @@ describe('SyncEngine', () => {
     const service = new FakeService(25)
     const asked: string[][] = []
     const inline = inlineWriter(store)
-    const writer = { ...inline, recountItems: (catalogGuids: string[]) => (asked.push(catalogGuids), inline.recountItems(catalogGuids)) }
-    const run = () => new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run()
+    const writer = {
+      ...inline,
+      recountItems: (catalogGuids: string[]) => (asked.push(catalogGuids), inline.recountItems(catalogGuids)),
+    }
+    const run = () =>
+      new SyncEngine({
+        store,
+        writer,
+        source: service,
+        clock: { now: () => Date.UTC(2030, 5, 1) },
+        pageSize: 10,
+        concurrency: 3,
+      }).run()
     expect((await run()).ok).toBe(true)
-    const kept = () => db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
+    const kept = () =>
+      db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
     expect(kept()).toBe(25)
     service.tick(120_000)
     service.items[0]!.deleted_at = service.tick()
@@ -313,7 +415,9 @@ describe('SyncEngine', () => {
 
     // The delta's check of the catalog's rows reads the kept count: one gone wrong differs from the
     // service's, and the full listing that repairs it counts the catalog again.
-    db.prepare('UPDATE catalog_item_counts SET live = live + 5 WHERE catalog_guid = ? AND category_id IS NULL').run(catalogGuid)
+    db.prepare('UPDATE catalog_item_counts SET live = live + 5 WHERE catalog_guid = ? AND category_id IS NULL').run(
+      catalogGuid,
+    )
     service.tick(120_000)
     const repaired = await run()
     expect(repaired.scopes.find((scope) => scope.scope === `catalogItems:${catalogGuid}`)?.driftRepaired).toBe(true)
@@ -329,7 +433,8 @@ describe('SyncEngine', () => {
     const writer = {
       ...inline,
       countRows: (resource: Parameters<typeof inline.countRows>[0], scope: string | null, listingId: number | null) => (
-        counted.push(`${resource} ${listingId === null ? 'live' : 'listed'}`), inline.countRows(resource, scope, listingId)
+        counted.push(`${resource} ${listingId === null ? 'live' : 'listed'}`),
+        inline.countRows(resource, scope, listingId)
       ),
     }
     for (const name of ['countLive', 'countListedLive'] as const) {
@@ -337,12 +442,27 @@ describe('SyncEngine', () => {
         throw new Error(`${name} on the window's thread`)
       }
     }
-    const run = () => new SyncEngine({ store, writer, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run()
+    const run = () =>
+      new SyncEngine({
+        store,
+        writer,
+        source: service,
+        clock: { now: () => Date.UTC(2030, 5, 1) },
+        pageSize: 10,
+        concurrency: 3,
+      }).run()
     const first = await run()
     expect(first.ok).toBe(true)
     service.tick(120_000)
     expect((await run()).ok).toBe(true)
-    expect(counted).toEqual(['customers listed', 'catalogItems listed', 'orders listed', 'customers live', 'catalogItems live', 'orders live'])
+    expect(counted).toEqual([
+      'customers listed',
+      'catalogItems listed',
+      'orders listed',
+      'customers live',
+      'catalogItems live',
+      'orders live',
+    ])
   })
 
   it('asks for the next page once a reply is received, not once it is decoded, with no more requests on the wire', async () => {
@@ -362,7 +482,8 @@ describe('SyncEngine', () => {
       listOrders: (params) => service.listOrders(params),
       listCatalogItems: async (catalog, params, options) => {
         // The listing's pages (the catch-up and the count go out together at its end).
-        if (params.lastUpdatedAt || params.limit !== 10 || params.offset === 0) return service.listCatalogItems(catalog, params)
+        if (params.lastUpdatedAt || params.limit !== 10 || params.offset === 0)
+          return service.listCatalogItems(catalog, params)
         listed++
         if (listed === 4) {
           askedBeforeAnyReturned = returned === 0
@@ -379,13 +500,25 @@ describe('SyncEngine', () => {
         return service.listCatalogItems(catalog, params)
       },
     }
-    const report = await new SyncEngine({ store, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    const report = await new SyncEngine({
+      store,
+      source,
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 3,
+    }).run({ full: true })
     expect(report.ok).toBe(true)
     expect(liveGuids()).toEqual(serverLiveGuids(service))
     expect(askedBeforeAnyReturned).toBe(true)
     expect(mostOnWire).toBe(3)
     // No page beyond the last is asked for.
-    expect(service.itemRequests().filter((r) => !r.lastUpdatedAt && r.limit === 10).map((r) => r.offset).sort((a, b) => a - b)).toEqual([...Array(20).keys()])
+    expect(
+      service
+        .itemRequests()
+        .filter((r) => !r.lastUpdatedAt && r.limit === 10)
+        .map((r) => r.offset)
+        .sort((a, b) => a - b),
+    ).toEqual([...Array(20).keys()])
   })
 
   it('holds no more pages asked for or waiting to be written than writeAhead + concurrency - 1, with a slow writer', async () => {
@@ -417,7 +550,15 @@ describe('SyncEngine', () => {
         return service.listCatalogItems(catalog, params)
       },
     }
-    const report = await new SyncEngine({ store, writer, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3, writeAhead: 4 }).run({ full: true })
+    const report = await new SyncEngine({
+      store,
+      writer,
+      source,
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 3,
+      writeAhead: 4,
+    }).run({ full: true })
     expect(report.ok).toBe(true)
     expect(liveGuids()).toEqual(serverLiveGuids(service))
     expect(mostHeld).toBeLessThanOrEqual(4 + 3 - 1)
@@ -428,14 +569,18 @@ describe('SyncEngine', () => {
     // A scope ends with a round trip of its own (the catch-up and the count): over a WAN, one round
     // trip more per scope when the next scope's first request waited for it.
     const service = new FakeService(30)
-    service.orders = Array.from({ length: 5 }, (_, i) => ({ guid: `o-${i}`, id: i, updated_at: service.iso() }) as OrderRecord)
+    service.orders = Array.from(
+      { length: 5 },
+      (_, i) => ({ guid: `o-${i}`, id: i, updated_at: service.iso() }) as OrderRecord,
+    )
     const firstAsked = { items: () => {}, orders: () => {} }
     const asked = {
       items: new Promise<boolean>((resolve) => (firstAsked.items = () => resolve(true))),
       orders: new Promise<boolean>((resolve) => (firstAsked.orders = () => resolve(true))),
     }
     const askedBeforeCount = { customers: false, items: false }
-    const notAfter = (what: Promise<boolean>) => Promise.race([what, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300))])
+    const notAfter = (what: Promise<boolean>) =>
+      Promise.race([what, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 300))])
     const source: SyncSource = {
       listCatalogs: () => service.listCatalogs(),
       listCustomers: async (params) => {
@@ -452,7 +597,13 @@ describe('SyncEngine', () => {
         return service.listOrders(params)
       },
     }
-    const report = await new SyncEngine({ store, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    const report = await new SyncEngine({
+      store,
+      source,
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 3,
+    }).run({ full: true })
     expect(report.ok).toBe(true)
     expect(askedBeforeCount).toEqual({ customers: true, items: true })
     expect(liveGuids()).toEqual(serverLiveGuids(service))
@@ -471,7 +622,13 @@ describe('SyncEngine', () => {
       listCatalogItems: (catalog, params) => service.listCatalogItems(catalog, params),
       listOrders: (params) => service.listOrders(params),
     }
-    const report = await new SyncEngine({ store, source, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3 }).run({ full: true })
+    const report = await new SyncEngine({
+      store,
+      source,
+      clock: { now: () => Date.UTC(2030, 5, 1) },
+      pageSize: 10,
+      concurrency: 3,
+    }).run({ full: true })
     expect(report.ok).toBe(false)
     expect(report.scopes.map((scope) => [scope.scope, scope.error])).toEqual([['customers', 'cable pulled']])
     expect(db.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get()).toBe(0)
@@ -495,12 +652,21 @@ describe('SyncEngine', () => {
     }
     const report = await engine(service).run()
     expect(report.ok).toBe(false)
-    expect(store.allScopes().find((scope) => scope.scope === 'catalogs')?.lastError).toBe('The ordering service cannot be reached')
+    expect(store.allScopes().find((scope) => scope.scope === 'catalogs')?.lastError).toBe(
+      'The ordering service cannot be reached',
+    )
   })
 
   it("tells its progress once a scope's first page is written, before the later pages arrive", async () => {
     const service = new FakeService(35)
-    const progress: { scope: string; phase: string; pagesDone: number; pagesTotal: number | null; rowsDone: number; rowsTotal: number | null }[] = []
+    const progress: {
+      scope: string
+      phase: string
+      pagesDone: number
+      pagesTotal: number | null
+      rowsDone: number
+      rowsTotal: number | null
+    }[] = []
     const slowLater = service.listCatalogItems.bind(service)
     service.listCatalogItems = async (catalog: string, params: ListParams & { skipTotalCount?: boolean }) => {
       // The later pages arrive after the first is written (they are asked for meanwhile).
@@ -512,7 +678,12 @@ describe('SyncEngine', () => {
     const items = progress.filter((p) => p.scope === `catalogItems:${catalogGuid}`)
     // The first word of the scope is its first page, written while the later ones are on their way.
     expect(items[0]).toMatchObject({ pagesDone: 1, pagesTotal: 4, rowsDone: 10, rowsTotal: 35 })
-    expect(items.filter((p) => p.phase === 'listing').at(-1)).toMatchObject({ pagesDone: 4, pagesTotal: 4, rowsDone: 35, rowsTotal: 35 })
+    expect(items.filter((p) => p.phase === 'listing').at(-1)).toMatchObject({
+      pagesDone: 4,
+      pagesTotal: 4,
+      rowsDone: 35,
+      rowsTotal: 35,
+    })
   })
 
   it('is cancelled by its signal and reports CANCELLED', async () => {
@@ -535,10 +706,23 @@ describe('SyncEngine', () => {
         super(0)
       }
 
-      override async listCatalogItems(_catalog: string, params: ListParams & { skipTotalCount?: boolean }): Promise<Page<CatalogItemRecord>> {
-        this.requests.push({ what: 'items', offset: params.offset, limit: params.limit, lastUpdatedAt: params.lastUpdatedAt ?? null })
+      override async listCatalogItems(
+        _catalog: string,
+        params: ListParams & { skipTotalCount?: boolean },
+      ): Promise<Page<CatalogItemRecord>> {
+        this.requests.push({
+          what: 'items',
+          offset: params.offset,
+          limit: params.limit,
+          lastUpdatedAt: params.lastUpdatedAt ?? null,
+        })
         const rows = Array.from({ length: params.limit }, () => this.newItem(this.next++))
-        return { rows, serverTimestamp: this.iso(), total: params.skipTotalCount ? null : this.announced, hasMore: true }
+        return {
+          rows,
+          serverTimestamp: this.iso(),
+          total: params.skipTotalCount ? null : this.announced,
+          hasMore: true,
+        }
       }
     }
 
@@ -560,7 +744,14 @@ describe('SyncEngine', () => {
     it('without a total it can stand by, stops at maxListingPages', async () => {
       // A total of 3 the first (full) page already contradicts bounds nothing.
       const service = new EndlessService(3)
-      const report = await new SyncEngine({ store, source: service, clock: { now: () => Date.UTC(2030, 5, 1) }, pageSize: 10, concurrency: 3, maxListingPages: 40 }).run()
+      const report = await new SyncEngine({
+        store,
+        source: service,
+        clock: { now: () => Date.UTC(2030, 5, 1) },
+        pageSize: 10,
+        concurrency: 3,
+        maxListingPages: 40,
+      }).run()
       expect(report.ok).toBe(false)
       expect(report.error?.message).toMatch(/did not end/)
       const line = report.scopes.find((scope) => scope.scope === `catalogItems:${catalogGuid}`)!

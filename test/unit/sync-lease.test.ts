@@ -34,7 +34,10 @@ describe('the sync lease', () => {
     let renewedHere = 0
     const stillHeld = lease.stillHeld.bind(lease)
     lease.stillHeld = () => (renewedHere++, stillHeld())
-    const writerRenews = () => db.prepare('UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?').run(Date.now() + 600, 'sync', lease.owner)
+    const writerRenews = () =>
+      db
+        .prepare('UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ?')
+        .run(Date.now() + 600, 'sync', lease.owner)
     await withSyncLease(
       lease,
       async () => {
@@ -55,7 +58,9 @@ describe('the sync lease', () => {
     const app = new Lease(connection(), 'sync', { label: 'the Satchel app', clock: systemClock })
     const cli = new Lease(connection(), 'sync', { label: 'satchel (CLI)', clock: systemClock })
     let release!: () => void
-    const running = withSyncLease(app, () => new Promise<string>((resolve) => (release = () => resolve('app done'))), { waitMs: 0 })
+    const running = withSyncLease(app, () => new Promise<string>((resolve) => (release = () => resolve('app done'))), {
+      waitMs: 0,
+    })
     const refused = withSyncLease(cli, async () => 'cli ran', { waitMs: 0 })
     await expect(refused).rejects.toThrow(CoreError)
     await expect(refused).rejects.toThrow(/the Satchel app \(pid \d+\) is syncing this database/)
@@ -96,7 +101,9 @@ describe('the sync lease', () => {
   it('gives the lease back when the run fails, so the next sync need not wait for it to expire', async () => {
     const db = connection()
     const app = new Lease(db, 'sync', { label: 'the Satchel app', clock: systemClock })
-    await expect(withSyncLease(app, async () => Promise.reject(new Error('offline')), { waitMs: 0 })).rejects.toThrow('offline')
+    await expect(withSyncLease(app, async () => Promise.reject(new Error('offline')), { waitMs: 0 })).rejects.toThrow(
+      'offline',
+    )
     expect(new Lease(connection(), 'sync', { label: 'satchel (CLI)', clock: systemClock }).holder()).toBeNull()
   })
 })

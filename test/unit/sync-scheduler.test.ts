@@ -8,7 +8,14 @@ import { CoreError } from '../../src/main/errors'
 
 function report(full: boolean): SyncReport {
   const zero = { fetched: 0, upserted: 0, deleted: 0 }
-  return { ok: true, full, resources: { catalogs: zero, priceGroups: zero, customers: zero, catalogItems: zero, orders: zero }, scopes: [], durationMs: 1, error: null }
+  return {
+    ok: true,
+    full,
+    resources: { catalogs: zero, priceGroups: zero, customers: zero, catalogItems: zero, orders: zero },
+    scopes: [],
+    durationMs: 1,
+    error: null,
+  }
 }
 
 /** An engine whose runs finish only when the test says so. */
@@ -95,8 +102,16 @@ describe('SyncScheduler', () => {
     const onWarning = (warning: Error) => warnings.push(warning)
     process.on('warning', onWarning)
     let runs = 0
-    const engine = { run: async (options: SyncRunOptions) => (runs++, report(options.full === true)) } as unknown as SyncEngine
-    const subject = new SyncScheduler({ createEngine: async () => engine, store, intervalMinutes: () => 40 * 24 * 60, clock: { now: () => 0 }, logger: silentLogger })
+    const engine = {
+      run: async (options: SyncRunOptions) => (runs++, report(options.full === true)),
+    } as unknown as SyncEngine
+    const subject = new SyncScheduler({
+      createEngine: async () => engine,
+      store,
+      intervalMinutes: () => 40 * 24 * 60,
+      clock: { now: () => 0 },
+      logger: silentLogger,
+    })
     try {
       subject.start()
       for (let i = 0; i < 100 && runs === 0; i++) await new Promise((resolve) => setTimeout(resolve, 5))

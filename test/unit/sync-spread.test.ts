@@ -48,13 +48,24 @@ async function settle(): Promise<void> {
 
 function report(ok: boolean): SyncReport {
   const zero = { fetched: 0, upserted: 0, deleted: 0 }
-  return { ok, full: false, resources: { catalogs: zero, priceGroups: zero, customers: zero, catalogItems: zero, orders: zero }, scopes: [], durationMs: 1, error: ok ? null : { code: 'UNAVAILABLE', message: '503' } }
+  return {
+    ok,
+    full: false,
+    resources: { catalogs: zero, priceGroups: zero, customers: zero, catalogItems: zero, orders: zero },
+    scopes: [],
+    durationMs: 1,
+    error: ok ? null : { code: 'UNAVAILABLE', message: '503' },
+  }
 }
 
 const store = { allScopes: () => [], lastSyncAt: () => null, lastReport: () => null }
 
 /** A scheduler whose engine records when each run started and answers as `answer` says. */
-function fleetScheduler(seed: string | null, answer: (scheduler: SyncScheduler) => boolean = () => true, options: { quietForMs?: () => number } = {}) {
+function fleetScheduler(
+  seed: string | null,
+  answer: (scheduler: SyncScheduler) => boolean = () => true,
+  options: { quietForMs?: () => number } = {},
+) {
   const time = manualTime()
   const runs: number[] = []
   const scheduler: SyncScheduler = new SyncScheduler({
@@ -176,7 +187,9 @@ describe('back-pressure', () => {
   it('holds for a Retry-After another request was given (the probe’s, an order’s)', async () => {
     let quietUntil = 0
     let now = () => 0
-    const { scheduler, runs, time } = fleetScheduler(null, () => true, { quietForMs: () => Math.max(0, quietUntil - now()) })
+    const { scheduler, runs, time } = fleetScheduler(null, () => true, {
+      quietForMs: () => Math.max(0, quietUntil - now()),
+    })
     now = time.clock.now
     scheduler.start()
     await time.advance(0)

@@ -23,7 +23,14 @@ afterEach(async () => {
   directory = undefined
 })
 
-const rows = (from: number) => [from, from + 1, from + 2].map((n) => ({ guid: `item-${n}`, id: n, sku: `SKU-${n}`, name: `Widget ${n}`, pricing: { Retail: n } }))
+const rows = (from: number) =>
+  [from, from + 1, from + 2].map((n) => ({
+    guid: `item-${n}`,
+    id: n,
+    sku: `SKU-${n}`,
+    name: `Widget ${n}`,
+    pricing: { Retail: n },
+  }))
 
 describe('the writer thread beside a writing main connection', () => {
   it('waits for a write transaction of the main connection and then applies the page', async () => {
@@ -32,11 +39,21 @@ describe('the writer thread beside a writing main connection', () => {
     db = openDatabase(path)
     writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
     // A first page, so the rows the next page touches exist and are read before they are written.
-    await writer.applyCatalogItems('cat', rows(1), { listingId: null, serverTime: null, page: { scope: 'catalogItems:cat', page: 0 } })
+    await writer.applyCatalogItems('cat', rows(1), {
+      listingId: null,
+      serverTime: null,
+      page: { scope: 'catalogItems:cat', page: 0 },
+    })
 
     db.prepare('BEGIN IMMEDIATE').run()
-    db.prepare("INSERT INTO settings (key, value) VALUES ('lock-test', '1') ON CONFLICT(key) DO UPDATE SET value = excluded.value").run()
-    const page = writer.applyCatalogItems('cat', rows(2), { listingId: null, serverTime: null, page: { scope: 'catalogItems:cat', page: 1 } })
+    db.prepare(
+      "INSERT INTO settings (key, value) VALUES ('lock-test', '1') ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ).run()
+    const page = writer.applyCatalogItems('cat', rows(2), {
+      listingId: null,
+      serverTime: null,
+      page: { scope: 'catalogItems:cat', page: 1 },
+    })
     await new Promise((resolve) => setTimeout(resolve, 300))
     db.prepare('COMMIT').run()
 

@@ -27,8 +27,18 @@ describe('the writer thread', () => {
     const path = join(directory, 'satchel.db')
     db = openDatabase(path)
     writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
-    const rows = [1, 2, 3].map((n) => ({ guid: `item-${n}`, id: n, sku: `SKU-${n}`, name: `Thread-written widget ${n}`, pricing: { Retail: n } }))
-    const counts = await writer.applyCatalogItems('cat', rows, { listingId: null, serverTime: null, page: { scope: 'catalogItems:cat', page: 0 } })
+    const rows = [1, 2, 3].map((n) => ({
+      guid: `item-${n}`,
+      id: n,
+      sku: `SKU-${n}`,
+      name: `Thread-written widget ${n}`,
+      pricing: { Retail: n },
+    }))
+    const counts = await writer.applyCatalogItems('cat', rows, {
+      listingId: null,
+      serverTime: null,
+      page: { scope: 'catalogItems:cat', page: 0 },
+    })
     expect(counts).toEqual({ fetched: 3, upserted: 3, deleted: 0 })
     const queries = new BrowseQueries(db)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat', query: 'thread widg' }).total).toBe(3)
@@ -41,7 +51,13 @@ describe('the writer thread', () => {
     db = openDatabase(path)
     db.pragma('wal_autocheckpoint = 0')
     writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
-    const rows = Array.from({ length: 300 }, (_, n) => ({ guid: `item-${n}`, id: n + 1, sku: `SKU-${n}`, name: `Widget ${n}`, description: 'x'.repeat(2000) }))
+    const rows = Array.from({ length: 300 }, (_, n) => ({
+      guid: `item-${n}`,
+      id: n + 1,
+      sku: `SKU-${n}`,
+      name: `Widget ${n}`,
+      description: 'x'.repeat(2000),
+    }))
     await writer.applyCatalogItems('cat', rows, { listingId: null, serverTime: null })
     // The pages are in the WAL until a checkpoint copies them into the database file.
     const before = statSync(path).size
@@ -64,13 +80,17 @@ describe('the writer thread', () => {
     expect(lease.renewedLately()).toBe(true)
     // Another process took the lease over: the page is not written.
     db.prepare("UPDATE leases SET owner = 'another process' WHERE name = ?").run('sync')
-    await expect(writer.applyCatalogItems('cat', page(2), { listingId: null, serverTime: null })).rejects.toThrow(/no longer holds the sync lease/)
+    await expect(writer.applyCatalogItems('cat', page(2), { listingId: null, serverTime: null })).rejects.toThrow(
+      /no longer holds the sync lease/,
+    )
     expect(new BrowseQueries(db).counts().catalogItems).toBe(1)
   })
 
   it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {
     directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
-    await expect(startWorkerWriter(sourceWriterWorker, { databasePath: join(directory, 'missing', 'satchel.db') })).rejects.toThrow()
+    await expect(
+      startWorkerWriter(sourceWriterWorker, { databasePath: join(directory, 'missing', 'satchel.db') }),
+    ).rejects.toThrow()
   })
 
   it("starts with a small young generation, so its short-lived page values do not grow the app's memory", async () => {

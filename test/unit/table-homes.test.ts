@@ -18,7 +18,8 @@ function sources(dir: string): string[] {
 }
 
 /** SQL in this text names the table (after FROM, INTO, UPDATE, JOIN, TABLE, ON or DELETE FROM). */
-const namesTable = (text: string, table: string) => new RegExp(`\\b(FROM|INTO|UPDATE|JOIN|TABLE|ON)\\s+${table}\\b`).test(text)
+const namesTable = (text: string, table: string) =>
+  new RegExp(`\\b(FROM|INTO|UPDATE|JOIN|TABLE|ON)\\s+${table}\\b`).test(text)
 
 function modulesWithSql(table: string): string[] {
   return sources(main)
@@ -75,14 +76,20 @@ describe('one home per table', () => {
   }
 
   it('sees a table in any statement that names it, and only that table', () => {
-    expect(namesTable('SELECT o.state FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id', 'outbox_payloads')).toBe(true)
+    expect(
+      namesTable('SELECT o.state FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id', 'outbox_payloads'),
+    ).toBe(true)
     expect(namesTable('UPDATE outbox SET state = ?', 'outbox')).toBe(true)
     expect(namesTable('DELETE FROM drafts WHERE id = ?', 'drafts')).toBe(true)
     expect(namesTable('INSERT INTO outbox_payloads (entry_id) VALUES (?)', 'outbox')).toBe(false)
     expect(namesTable('the outbox keeps its entries', 'outbox')).toBe(false)
     // "orders" is a word of many SQL texts and comments; only a statement on the table counts.
-    expect(namesTable('SELECT o.guid FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid', 'orders')).toBe(true)
-    expect(namesTable('SELECT o.guid FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid', 'customers')).toBe(true)
+    expect(namesTable('SELECT o.guid FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid', 'orders')).toBe(
+      true,
+    )
+    expect(
+      namesTable('SELECT o.guid FROM orders o LEFT JOIN customers c ON c.guid = o.customer_guid', 'customers'),
+    ).toBe(true)
     expect(namesTable("SELECT count(*) FROM outbox WHERE kind = 'orders'", 'orders')).toBe(false)
     expect(namesTable('orders waiting to be sent are the outbox’s', 'orders')).toBe(false)
     expect(namesTable('SELECT * FROM catalog_items WHERE guid = ?', 'catalog_item_rows')).toBe(false)

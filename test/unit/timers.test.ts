@@ -16,14 +16,14 @@ afterEach(() => {
 
 describe('timers with computed delays', () => {
   it('clamps a delay to what Node takes: NaN and negatives are 0, nothing above 2^31-1', () => {
-    expect([clampDelay(Number.NaN), clampDelay(-5), clampDelay(0), clampDelay(1_500), clampDelay(40 * day), clampDelay(Infinity)]).toEqual([
-      0,
-      0,
-      0,
-      1_500,
-      longestTimerDelayMs,
-      longestTimerDelayMs,
-    ])
+    expect([
+      clampDelay(Number.NaN),
+      clampDelay(-5),
+      clampDelay(0),
+      clampDelay(1_500),
+      clampDelay(40 * day),
+      clampDelay(Infinity),
+    ]).toEqual([0, 0, 0, 1_500, longestTimerDelayMs, longestTimerDelayMs])
     expect([clampPeriod(0), clampPeriod(Number.NaN), clampPeriod(40 * day)]).toEqual([1, 1, longestTimerDelayMs])
   })
 

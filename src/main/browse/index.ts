@@ -10,7 +10,16 @@ import { BrowseQueries } from './queries'
 
 type BrowseMethods = Pick<
   Implementations,
-  'listCatalogs' | 'listCategories' | 'searchCatalogItems' | 'countCatalogItems' | 'getCatalogItem' | 'getItemFamily' | 'searchCustomers' | 'getCustomer' | 'listOrders' | 'getOrder'
+  | 'listCatalogs'
+  | 'listCategories'
+  | 'searchCatalogItems'
+  | 'countCatalogItems'
+  | 'getCatalogItem'
+  | 'getItemFamily'
+  | 'searchCustomers'
+  | 'getCustomer'
+  | 'listOrders'
+  | 'getOrder'
 >
 
 export interface Browsing {

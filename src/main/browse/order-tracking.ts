@@ -8,10 +8,17 @@ import type { SentLine } from '../local/order-as-sent'
 import { OrderDetails } from '../local/order-details'
 import type { Clock } from '../ports'
 
-type OrderTrackingMethods = Pick<Implementations, 'getOrderTracking' | 'markOrderOpened' | 'listChangedOrders' | 'listOpenOrders'>
+type OrderTrackingMethods = Pick<
+  Implementations,
+  'getOrderTracking' | 'markOrderOpened' | 'listChangedOrders' | 'listOpenOrders'
+>
 
 /** `sentLinesOf`: the lines this laptop sent under an api_guid (the outbox's, which browse may not read itself). */
-export function orderTrackingMethods(db: Database, clock: Clock, sentLinesOf?: (apiGuid: string) => readonly SentLine[] | null): OrderTrackingMethods {
+export function orderTrackingMethods(
+  db: Database,
+  clock: Clock,
+  sentLinesOf?: (apiGuid: string) => readonly SentLine[] | null,
+): OrderTrackingMethods {
   const details = new OrderDetails(db)
   return {
     getOrderTracking: (input) => details.tracking(input.guid, sentLinesOf),

@@ -29,7 +29,10 @@ export function wordPrefixQuery(typed: string): string | null {
   const terms: string[][] = []
   const seen = new Set<string>()
   for (const word of typed.trim().split(/\s+/)) {
-    const parts = word.toLowerCase().match(/[\p{L}\p{N}]+/gu)?.slice(0, MAX_PHRASE_PARTS)
+    const parts = word
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, MAX_PHRASE_PARTS)
     if (!parts || parts.length === 0) continue
     const key = parts.join(' ')
     if (seen.has(key)) continue
@@ -43,7 +46,13 @@ export function wordPrefixQuery(typed: string): string | null {
     if (parts.length === 1) {
       const part = parts[0]!
       // A phrase's first part is a whole word: "ab" starts "ab 12" as well as "abc".
-      if (terms.some((other, at) => at !== index && other[0]!.startsWith(part) && (other[0]!.length > part.length || other.length > 1))) continue
+      if (
+        terms.some(
+          (other, at) =>
+            at !== index && other[0]!.startsWith(part) && (other[0]!.length > part.length || other.length > 1),
+        )
+      )
+        continue
       if ([...part].length === 1) {
         if (oneLetterKept) continue
         oneLetterKept = true

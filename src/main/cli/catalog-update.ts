@@ -20,7 +20,8 @@ export function catalogUpdate(db: Database): { job: CatalogUpkeepJob; itemsBrows
 
 /** For a command that reads catalog items: refused, saying why and what to run, while they are held back. */
 export function refuseWhileItemsWait(db: Database): void {
-  if (new CatalogItemUpkeep(db).rowsWaiting()) throw new CliFailure(`Catalog items cannot be read yet: ${catalogUpdating}, then try again.`, 'UNAVAILABLE')
+  if (new CatalogItemUpkeep(db).rowsWaiting())
+    throw new CliFailure(`Catalog items cannot be read yet: ${catalogUpdating}, then try again.`, 'UNAVAILABLE')
 }
 
 /**
@@ -32,11 +33,15 @@ export function refuseWhileItemsWait(db: Database): void {
 export async function diskFullDuringUpdate(error: unknown, db: Database, path: string): Promise<Error | null> {
   const { DatabaseFileError, isNoRoom } = await import('../db/file-errors')
   // SQLite's own code, or the writer's DISK_FULL made of it (sync/page-writer.ts).
-  const full = isNoRoom(error, path) || (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'DISK_FULL')
+  const full =
+    isNoRoom(error, path) ||
+    (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'DISK_FULL')
   if (!full) return null
   const items = new CatalogItemUpkeep(db)
   if (!items.rowsWaiting()) return null
   const { waiting, stored } = items.rowsCounts()
   const kept = `the catalog update had copied ${stored} of ${stored + waiting} items after the upgrade, which are kept, and the next \`sync\` goes on from there`
-  return Object.assign(new DatabaseFileError(path, { kind: 'diskFull', cause: 'writing', kept }, 'cli'), { cause: error })
+  return Object.assign(new DatabaseFileError(path, { kind: 'diskFull', cause: 'writing', kept }, 'cli'), {
+    cause: error,
+  })
 }

@@ -23,10 +23,14 @@ export function cliConnection(global: GlobalOptions, db: Database, command: stri
   const apiKey = global.apiKey ?? savedKey?.apiKey
   const userGuid = global.userGuid ?? savedKey?.userGuid ?? undefined
   if (!baseUrl) throw new UsageError(`${command} needs --base-url (or SATCHEL_BASE_URL)`)
-  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
+  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
   allowPlainHttp(global, settings, baseUrl)
   if (!apiKey) throw new UsageError(`${command} needs --api-key (or SATCHEL_API_KEY)`)
-  if (!global.apiSecret) throw new UsageError(`${command} needs --api-secret (or SATCHEL_API_SECRET)${global.noStoredSecret ? `: ${global.noStoredSecret}` : ''}`)
+  if (!global.apiSecret)
+    throw new UsageError(
+      `${command} needs --api-secret (or SATCHEL_API_SECRET)${global.noStoredSecret ? `: ${global.noStoredSecret}` : ''}`,
+    )
   return { baseUrl, auth: { kind: 'apiKey', apiKey, apiSecret: global.apiSecret, ...(userGuid ? { userGuid } : {}) } }
 }
 
@@ -34,7 +38,11 @@ export function cliConnection(global: GlobalOptions, db: Database, command: stri
  * The profile's API secret from the system keyring the app and `profiles add` keep it in, for a
  * command that reaches the service and was given none; where there is none, why, for the error.
  */
-export async function storedApiSecret(global: GlobalOptions, dataDir: string, profile: Pick<Profile, 'name' | 'secretsNamespace'>): Promise<void> {
+export async function storedApiSecret(
+  global: GlobalOptions,
+  dataDir: string,
+  profile: Pick<Profile, 'name' | 'secretsNamespace'>,
+): Promise<void> {
   if (global.apiSecret) return
   const keyring = await openOsKeyring({ dataDir })
   const problem = keyring.unavailableReason()
@@ -46,11 +54,13 @@ export async function storedApiSecret(global: GlobalOptions, dataDir: string, pr
     .get('apiSecret')
     .catch((error: unknown) => {
       // A locked keyring: the operator may unlock it, or give the secret another way.
-      if (error instanceof CoreError && error.code === 'SECRET_STORE_UNAVAILABLE') throw new CliFailure(`${error.message} Or give it with --api-secret (or SATCHEL_API_SECRET).`, error.code)
+      if (error instanceof CoreError && error.code === 'SECRET_STORE_UNAVAILABLE')
+        throw new CliFailure(`${error.message} Or give it with --api-secret (or SATCHEL_API_SECRET).`, error.code)
       throw error
     })
   if (secret) global.apiSecret = secret
-  else global.noStoredSecret = `the system keyring holds none for the profile '${profile.name}' (store it with the app, or with profiles add --api-secret)`
+  else
+    global.noStoredSecret = `the system keyring holds none for the profile '${profile.name}' (store it with the app, or with profiles add --api-secret)`
 }
 
 /** Where `--allow-insecure-http` was given: the one origin later runs may reach over plain http. */
@@ -67,7 +77,8 @@ export function allowPlainHttp(global: GlobalOptions, settings: SettingsTable, b
   const origin = new URL(baseUrl).origin
   const keptOrigin = settings.get(insecureHttpKey) ?? null
   if (keptOrigin !== origin) {
-    if (!global.allowInsecureHttp) throw new UsageError(`${problem} For a lab without https, pass --allow-insecure-http.`)
+    if (!global.allowInsecureHttp)
+      throw new UsageError(`${problem} For a lab without https, pass --allow-insecure-http.`)
     settings.set(insecureHttpKey, origin)
   }
   process.stderr.write(

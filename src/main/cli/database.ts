@@ -11,8 +11,13 @@ import { damageError, knownDamage } from './health'
  * A file an earlier command found damaged (cli/health.ts) is refused with the same story, unless the
  * command tells it its own way (`damage: 'handled'`: status, outbox, flush, order queue, the bundle).
  */
-export function openExisting(path: string, access: 'read' | 'write', options: { damage?: 'refused' | 'handled' } = {}): Database {
-  if (!existsSync(path)) throw new CliFailure(`No Satchel database at ${path} (run sync first, or pass --db)`, 'NOT_FOUND')
+export function openExisting(
+  path: string,
+  access: 'read' | 'write',
+  options: { damage?: 'refused' | 'handled' } = {},
+): Database {
+  if (!existsSync(path))
+    throw new CliFailure(`No Satchel database at ${path} (run sync first, or pass --db)`, 'NOT_FOUND')
   const db = openDatabase(path, { readOnly: access === 'read', create: false, audience: 'cli' })
   if (options.damage === 'handled') return db
   const damage = knownDamage(path)

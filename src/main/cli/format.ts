@@ -1,7 +1,9 @@
 /** Plain-text output for people: aligned columns, ages, a progress bar. */
 
 export function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((header, column) => Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)))
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+  )
   const line = (cells: string[]) =>
     cells
       .map((cell, column) => (column === cells.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))

@@ -43,12 +43,18 @@ function unsentIn(db: Database): number {
 
 /** The error that tells the story; the unsent orders are counted now, as a flush may have sent some. */
 export function damageError(db: Database, path: string, damage: Damage): DatabaseFileError {
-  return new DatabaseFileError(path, { kind: 'damaged', areas: damagedAreas(damage.health), unsent: damage.outboxReadable ? unsentIn(db) : null }, 'cli')
+  return new DatabaseFileError(
+    path,
+    { kind: 'damaged', areas: damagedAreas(damage.health), unsent: damage.outboxReadable ? unsentIn(db) : null },
+    'cli',
+  )
 }
 
 /** For --json: the verdict beside what could still be read. */
 export function healthJson(damage: Damage | null): { ok: boolean; damaged: string[]; outboxReadable: boolean } {
-  return damage ? { ok: false, damaged: damagedAreas(damage.health), outboxReadable: damage.outboxReadable } : { ok: true, damaged: [], outboxReadable: true }
+  return damage
+    ? { ok: false, damaged: damagedAreas(damage.health), outboxReadable: damage.outboxReadable }
+    : { ok: true, damaged: [], outboxReadable: true }
 }
 
 /** Commands that write refuse a file known to be damaged before writing: a write may spread the damage. */
@@ -127,7 +133,11 @@ export function exportUnsent(db: Database, folder: string): { apiGuid: string; s
       ...(draft.shippingInstructions ? { shippingInstructions: draft.shippingInstructions } : {}),
       remainInPreliminary: draft.remainInPreliminary,
       ...(draft.shipTo ? { shipTo: draft.shipTo } : {}),
-      lines: draft.lines.map((line) => ({ catalogItemGuid: line.catalogItemGuid, qty: line.qty, ...(line.note ? { note: line.note } : {}) })),
+      lines: draft.lines.map((line) => ({
+        catalogItemGuid: line.catalogItemGuid,
+        qty: line.qty,
+        ...(line.note ? { note: line.note } : {}),
+      })),
     }
     writeFileSync(file, `${JSON.stringify(draftFile, null, 2)}\n`)
     return { apiGuid, state, file }

@@ -115,7 +115,8 @@ function nonEmpty(value: string | undefined): string | undefined {
 
 export function parseLimit(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 500) throw new UsageError(`--limit must be a whole number from 1 to 500 (got '${value}')`)
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 500)
+    throw new UsageError(`--limit must be a whole number from 1 to 500 (got '${value}')`)
   return Number(value)
 }
 
@@ -189,7 +190,8 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     const env = process.env
     const explicitDb = nonEmpty(values.db) ?? nonEmpty(env.SATCHEL_DB)
     const profileName = nonEmpty(values.profile)
-    if (explicitDb && profileName) throw new UsageError('--db and --profile do not go together: --db names the database itself')
+    if (explicitDb && profileName)
+      throw new UsageError('--db and --profile do not go together: --db names the database itself')
     const dataDir = nonEmpty(values['data-dir']) ?? nonEmpty(env.SATCHEL_DATA_DIR) ?? defaultDataDirectory()
     const global: GlobalOptions = {
       db: explicitDb ?? '',
@@ -201,17 +203,40 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       json,
     }
     const [first, second, ...rest] = positionals
-    if (!first) throw new UsageError('Give a command: sync, status, items search, customers search, order queue, flush or outbox (see --help)')
-    const twoWords = first === 'items' || first === 'customers' || first === 'order' || first === 'customer' || first === 'orders' || first === 'profiles'
+    if (!first)
+      throw new UsageError(
+        'Give a command: sync, status, items search, customers search, order queue, flush or outbox (see --help)',
+      )
+    const twoWords =
+      first === 'items' ||
+      first === 'customers' ||
+      first === 'order' ||
+      first === 'customer' ||
+      first === 'orders' ||
+      first === 'profiles'
     const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
     if (!allowed) throw new UsageError(`Unknown command '${command}' (see --help)`)
-    for (const name of ['full', 'catalog', 'customer', 'limit', 'file', 'out', 'logs', 'changed', 'state', 'yes', 'export'] as const) {
-      if (values[name] !== undefined && !allowed.includes(name)) throw new UsageError(`--${name} does not apply to '${command}'`)
+    for (const name of [
+      'full',
+      'catalog',
+      'customer',
+      'limit',
+      'file',
+      'out',
+      'logs',
+      'changed',
+      'state',
+      'yes',
+      'export',
+    ] as const) {
+      if (values[name] !== undefined && !allowed.includes(name))
+        throw new UsageError(`--${name} does not apply to '${command}'`)
     }
     const args = twoWords ? rest : [second, ...rest].filter((value) => value !== undefined)
     if (first === 'profiles') {
-      if (explicitDb || profileName) throw new UsageError(`${command} works on the data folder (--data-dir), not on --db or --profile`)
+      if (explicitDb || profileName)
+        throw new UsageError(`${command} works on the data folder (--data-dir), not on --db or --profile`)
       return await runProfiles(command, args, dataDir, global, values.yes === true, output)
     }
     let everyProfile: BundleProfile[] | undefined
@@ -224,11 +249,18 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         ProfileRegistry.open(dataDir)
       } catch (error) {
         const found = databaseProfiles(dataDir)
-        const chosen = profileName ? found.find((each) => each.name.toLowerCase() === profileName.toLowerCase()) : found[0]
+        const chosen = profileName
+          ? found.find((each) => each.name.toLowerCase() === profileName.toLowerCase())
+          : found[0]
         if (!chosen || !(error instanceof Error)) throw error
         listProblem = error.message
         global.db = join(dataDir, chosen.databaseFile)
-        everyProfile = found.map((each) => ({ name: each.name, supplier: each.supplier, databasePath: join(dataDir, each.databaseFile), inThisBundle: each.id === chosen.id }))
+        everyProfile = found.map((each) => ({
+          name: each.name,
+          supplier: each.supplier,
+          databasePath: join(dataDir, each.databaseFile),
+          inThisBundle: each.id === chosen.id,
+        }))
       }
     }
     if (!explicitDb && listProblem === undefined) {
@@ -238,7 +270,12 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       global.db = registry.databasePath(profile)
       global.stillListed = () => ProfileRegistry.open(dataDir).byId(profile.id) !== null
       // The bundle describes every profile of the folder; its top-level files are this one's.
-      everyProfile = registry.list().map((each) => ({ name: each.name, supplier: each.supplier, databasePath: registry.databasePath(each), inThisBundle: each.id === profile.id }))
+      everyProfile = registry.list().map((each) => ({
+        name: each.name,
+        supplier: each.supplier,
+        databasePath: registry.databasePath(each),
+        inThisBundle: each.id === profile.id,
+      }))
       // The bundle masks the secret it is given: the keyring's, where no option gave one.
       if (command === 'sync' || command === 'flush' || command === 'support-bundle') {
         const { storedApiSecret } = await import('./connection')
@@ -259,14 +296,20 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         return runStatus(global, output)
       }
       case 'items search': {
-        if (args.length !== 1) throw new UsageError('items search takes one query: items search <query> --catalog <catalogGuid>')
+        if (args.length !== 1)
+          throw new UsageError('items search takes one query: items search <query> --catalog <catalogGuid>')
         const catalog = nonEmpty(values.catalog)
         if (!catalog) throw new UsageError('items search needs --catalog <catalogGuid>')
         const { runItemsSearch } = await import('./read')
-        return runItemsSearch(global, { query: args[0] ?? '', catalog, customer: nonEmpty(values.customer), limit: parseLimit(values.limit, 20) }, output)
+        return runItemsSearch(
+          global,
+          { query: args[0] ?? '', catalog, customer: nonEmpty(values.customer), limit: parseLimit(values.limit, 20) },
+          output,
+        )
       }
       case 'items family': {
-        if (args.length !== 1 || !nonEmpty(args[0])) throw new UsageError('items family takes one guid: items family <guid> [--customer <vendorGuid>]')
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('items family takes one guid: items family <guid> [--customer <vendorGuid>]')
         const { runItemsFamily } = await import('./read')
         return runItemsFamily(global, { guid: args[0]!.trim(), customer: nonEmpty(values.customer) }, output)
       }
@@ -291,7 +334,8 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         if (args.length > 0) throw new UsageError(`outbox takes no arguments (got '${args.join(' ')}')`)
         const { runOutbox } = await import('./orders')
         const folder = nonEmpty(values.export)
-        if (values.export !== undefined && !folder) throw new UsageError('outbox --export needs a folder to save the unsent orders in')
+        if (values.export !== undefined && !folder)
+          throw new UsageError('outbox --export needs a folder to save the unsent orders in')
         return await runOutbox(global, folder ? { export: folder } : {}, output)
       }
       case 'quotes': {
@@ -301,7 +345,8 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         return runQuotes(global, customer ? { customer } : {}, output)
       }
       case 'customer usual': {
-        if (args.length !== 1 || !nonEmpty(args[0])) throw new UsageError('customer usual takes one customer: customer usual <customerGuid> [--limit N]')
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('customer usual takes one customer: customer usual <customerGuid> [--limit N]')
         const { runCustomerUsual } = await import('./quotes')
         return runCustomerUsual(global, { customerGuid: args[0]!.trim(), limit: parseLimit(values.limit, 20) }, output)
       }
@@ -310,17 +355,36 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         const out = nonEmpty(values.out)
         if (!out) throw new UsageError('support-bundle needs --out <file.zip>')
         const { runSupportBundle } = await import('./support')
-        return await runSupportBundle(global, { out, logs: nonEmpty(values.logs) ?? defaultLogsDirectory(), ...(everyProfile ? { profiles: everyProfile } : {}), ...(listProblem ? { listProblem } : {}) }, output)
+        return await runSupportBundle(
+          global,
+          {
+            out,
+            logs: nonEmpty(values.logs) ?? defaultLogsDirectory(),
+            ...(everyProfile ? { profiles: everyProfile } : {}),
+            ...(listProblem ? { listProblem } : {}),
+          },
+          output,
+        )
       }
       case 'orders list': {
         if (args.length > 0) throw new UsageError(`orders list takes no arguments (got '${args.join(' ')}')`)
         const { runOrdersList } = await import('./tracking')
         const customer = nonEmpty(values.customer)
         const state = nonEmpty(values.state)
-        return runOrdersList(global, { ...(customer ? { customer } : {}), ...(state ? { state } : {}), changed: values.changed === true, limit: parseLimit(values.limit, 50) }, output)
+        return runOrdersList(
+          global,
+          {
+            ...(customer ? { customer } : {}),
+            ...(state ? { state } : {}),
+            changed: values.changed === true,
+            limit: parseLimit(values.limit, 50),
+          },
+          output,
+        )
       }
       case 'orders show': {
-        if (args.length !== 1 || !nonEmpty(args[0])) throw new UsageError('orders show takes one order: orders show <number or guid>')
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('orders show takes one order: orders show <number or guid>')
         const { runOrderShow } = await import('./tracking')
         return runOrderShow(global, { order: args[0]!.trim() }, output)
       }
@@ -341,7 +405,14 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
   }
 }
 
-async function runProfiles(command: string, args: string[], dataDir: string, global: GlobalOptions, yes: boolean, output: Output): Promise<number> {
+async function runProfiles(
+  command: string,
+  args: string[],
+  dataDir: string,
+  global: GlobalOptions,
+  yes: boolean,
+  output: Output,
+): Promise<number> {
   const { runProfilesAdd, runProfilesList, runProfilesRemove } = await import('./profiles')
   const name = args.length === 1 ? nonEmpty(args[0]) : undefined
   if (command === 'profiles list') {
@@ -359,8 +430,17 @@ async function runProfiles(command: string, args: string[], dataDir: string, glo
  * loaded only here so a command that works never pays for it). Anything else is a bug: INTERNAL.
  */
 async function describeFailure(error: unknown, databasePath: string | undefined): Promise<CliFailure> {
-  const [{ CoreError }, { explainDatabaseError }, { explainDamage }] = await Promise.all([import('../errors'), import('../db/file-errors'), import('./health')])
-  const known = databasePath === undefined ? (error instanceof CoreError ? error : null) : ((await explainDamage(error, databasePath)) ?? explainDatabaseError(error, databasePath, 'cli'))
+  const [{ CoreError }, { explainDatabaseError }, { explainDamage }] = await Promise.all([
+    import('../errors'),
+    import('../db/file-errors'),
+    import('./health'),
+  ])
+  const known =
+    databasePath === undefined
+      ? error instanceof CoreError
+        ? error
+        : null
+      : ((await explainDamage(error, databasePath)) ?? explainDatabaseError(error, databasePath, 'cli'))
   if (known) return new CliFailure(known.message, known.code)
   return new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
 }

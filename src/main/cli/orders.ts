@@ -6,7 +6,14 @@
 import { AppSettings } from '../settings/app-settings'
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
-import { ambiguousCodeText, lineQtySchema, maxOrderLines, newCustomerSchema, shipToSchema, tooManyLinesMessage } from '../../shared/orders'
+import {
+  ambiguousCodeText,
+  lineQtySchema,
+  maxOrderLines,
+  newCustomerSchema,
+  shipToSchema,
+  tooManyLinesMessage,
+} from '../../shared/orders'
 import { closeDatabase, type Database } from '../db/database'
 import { describeHolder, untilFree } from '../db/lease'
 import { CoreError, describeIssues } from '../errors'
@@ -66,7 +73,10 @@ const draftFileSchema = z
             note: z.string().max(1000).optional(),
           })
           .strict()
-          .refine((line) => (line.catalogItemGuid === undefined) !== (line.sku === undefined), 'give exactly one of catalogItemGuid or sku'),
+          .refine(
+            (line) => (line.catalogItemGuid === undefined) !== (line.sku === undefined),
+            'give exactly one of catalogItemGuid or sku',
+          ),
       )
       .min(1, 'an order needs at least one line'),
   })
@@ -77,7 +87,12 @@ const draftFileSchema = z
   })
 
 /** `outbox` only reads (access 'read'): it works on a read-only database and never writes one. */
-async function withOrders<T>(global: GlobalOptions, use: (orders: Orders, db: Database) => Promise<T> | T, makeClient?: (db: Database) => ServiceClient, access: 'read' | 'write' = 'write'): Promise<T> {
+async function withOrders<T>(
+  global: GlobalOptions,
+  use: (orders: Orders, db: Database) => Promise<T> | T,
+  makeClient?: (db: Database) => ServiceClient,
+  access: 'read' | 'write' = 'write',
+): Promise<T> {
   const db = openExisting(global.db, access, { damage: 'handled' })
   let client: ServiceClient | undefined
   try {
@@ -105,20 +120,30 @@ function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
   try {
     text = readFileSync(file, 'utf8')
   } catch (error) {
-    throw new InvalidDraftError([{ path: 'file', message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` }])
+    throw new InvalidDraftError([
+      { path: 'file', message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` },
+    ])
   }
   let json: unknown
   try {
     // Editors on Windows start a UTF-8 file with a byte order mark, which is no part of its JSON.
     json = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text)
   } catch (error) {
-    throw new InvalidDraftError([{ path: 'file', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` }])
+    throw new InvalidDraftError([
+      { path: 'file', message: `not valid JSON: ${error instanceof Error ? error.message : String(error)}` },
+    ])
   }
   // Counted before anything else is checked: a file past the cap is one answer, not an error per line.
   const lines = typeof json === 'object' && json !== null ? (json as { lines?: unknown }).lines : undefined
-  if (Array.isArray(lines) && lines.length > maxOrderLines) throw new InvalidDraftError([{ path: 'lines', message: `${tooManyLinesMessage()} This file has ${lines.length.toLocaleString('en-US')}.` }])
+  if (Array.isArray(lines) && lines.length > maxOrderLines)
+    throw new InvalidDraftError([
+      { path: 'lines', message: `${tooManyLinesMessage()} This file has ${lines.length.toLocaleString('en-US')}.` },
+    ])
   const parsed = draftFileSchema.safeParse(json)
-  if (!parsed.success) throw new InvalidDraftError(describeIssues(parsed.error).map((i) => ({ path: i.path === '(argument)' ? '' : i.path, message: i.message })))
+  if (!parsed.success)
+    throw new InvalidDraftError(
+      describeIssues(parsed.error).map((i) => ({ path: i.path === '(argument)' ? '' : i.path, message: i.message })),
+    )
   return parsed.data
 }
 
@@ -129,7 +154,10 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
     refuseWhileItemsWait(db)
     if (file.apiGuid) {
       const existing = desk.outbox.find(file.apiGuid)
-      if (existing) throw new InvalidDraftError([{ path: 'apiGuid', message: `an order with this api_guid is already in the outbox (${existing.state})` }])
+      if (existing)
+        throw new InvalidDraftError([
+          { path: 'apiGuid', message: `an order with this api_guid is already in the outbox (${existing.state})` },
+        ])
     }
     // The whole file becomes one order in memory, checked once; only the commit below writes, so a
     // command that fails or is killed before it leaves no draft behind.
@@ -152,8 +180,13 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       )
     } catch (error) {
       if (!(error instanceof CoreError)) throw error
-      if (error.issues?.length) throw new InvalidDraftError(error.issues.map((issue) => ({ path: fileFieldOf[issue.path] ?? issue.path, message: issue.message })))
-      throw new InvalidDraftError([{ path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message }])
+      if (error.issues?.length)
+        throw new InvalidDraftError(
+          error.issues.map((issue) => ({ path: fileFieldOf[issue.path] ?? issue.path, message: issue.message })),
+        )
+      throw new InvalidDraftError([
+        { path: error.code === 'NOT_FOUND' ? 'customerGuid' : 'apiGuid', message: error.message },
+      ])
     }
     const { check, lineIds, families, ambiguous } = order
     const familyOf = new Map(families.map((family) => [family.code, family]))
@@ -169,13 +202,18 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       const path = `lines.${index}.${line.sku ? 'sku' : 'catalogItemGuid'}`
       if (lineId === null && couldMean) problems.push({ path, message: ambiguousCodeText(couldMean) })
       else if (lineId === null && family) {
-        problems.push({ path, message: `${family.code} is the family ${family.title}, which is not ordered itself: order its members (items family ${family.guid} lists them)` })
+        problems.push({
+          path,
+          message: `${family.code} is the family ${family.title}, which is not ordered itself: order its members (items family ${family.guid} lists them)`,
+        })
       } else if (lineId === null) problems.push({ path, message: `${code} is not in this catalog` })
       else if (!fileIndexOf.has(lineId)) fileIndexOf.set(lineId, index)
     }
     for (const issue of check.issues) {
       if (issue.severity !== 'error') continue
-      const path = issue.lineId ? `lines.${fileIndexOf.get(issue.lineId)}${issue.field ? `.${issue.field}` : ''}` : (fileFieldOf[issue.field ?? ''] ?? issue.field ?? '')
+      const path = issue.lineId
+        ? `lines.${fileIndexOf.get(issue.lineId)}${issue.field ? `.${issue.field}` : ''}`
+        : (fileFieldOf[issue.field ?? ''] ?? issue.field ?? '')
       problems.push({ path, message: issue.message })
     }
     if (problems.length > 0) throw new InvalidDraftError(problems)
@@ -186,7 +224,8 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       json: { apiGuid: entry.apiGuid, state: 'queued' },
       human: `Queued order ${entry.apiGuid} for ${entry.customerName} (${entry.lineCount} ${entry.lineCount === 1 ? 'line' : 'lines'}, ${formatMoney(entry.subTotal)}).`,
     }
-    for (const warning of check.issues.filter((i) => i.severity === 'warning')) process.stderr.write(`satchel: warning: ${warning.message}\n`)
+    for (const warning of check.issues.filter((i) => i.severity === 'warning'))
+      process.stderr.write(`satchel: warning: ${warning.message}\n`)
     sending.commit()
     output.result(reply.json, reply.human)
     return 0
@@ -207,8 +246,13 @@ async function flushWhenFree(flusher: Orders['flusher']): Promise<FlushReport> {
     (report) => report.heldBy ?? null,
     {
       waitMs: flushWaitMs,
-      onWait: (holder) => process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is sending the outbox\n`),
-      gaveUp: (holder) => new CliFailure(`${describeHolder(holder)} is still sending the outbox; try again when it has finished`, 'UNAVAILABLE'),
+      onWait: (holder) =>
+        process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is sending the outbox\n`),
+      gaveUp: (holder) =>
+        new CliFailure(
+          `${describeHolder(holder)} is still sending the outbox; try again when it has finished`,
+          'UNAVAILABLE',
+        ),
     },
   )
 }
@@ -228,10 +272,16 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
       // Orders a killed Satchel process left mid-send wait (seconds) until its last request has had
       // time to finish; flush waits for them too rather than leave them to the next run.
       let told = false
-      for (let resendAt = desk.outbox.interruptedResendAt(); resendAt !== null && resendAt - Date.now() < flushWaitMs; resendAt = desk.outbox.interruptedResendAt()) {
+      for (
+        let resendAt = desk.outbox.interruptedResendAt();
+        resendAt !== null && resendAt - Date.now() < flushWaitMs;
+        resendAt = desk.outbox.interruptedResendAt()
+      ) {
         if (!told) {
           const when = new Date(resendAt).toLocaleTimeString()
-          process.stderr.write(`satchel: waiting until ${when} to resend order(s) another Satchel process was sending when it stopped\n`)
+          process.stderr.write(
+            `satchel: waiting until ${when} to resend order(s) another Satchel process was sending when it stopped\n`,
+          )
           told = true
         }
         await new Promise((resolve) => setTimeout(resolve, clampDelay(resendAt - Date.now()) + 50))
@@ -245,7 +295,10 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
       output.result(result, human)
       if (damage) throw damageError(db, global.db, damage)
       if (waiting === 0) return 0
-      const reason = pausedReason ?? desk.outbox.list().find((e) => e.state === 'retrying')?.lastError ?? 'the ordering service did not take them'
+      const reason =
+        pausedReason ??
+        desk.outbox.list().find((e) => e.state === 'retrying')?.lastError ??
+        'the ordering service did not take them'
       process.stderr.write(`satchel: ${waiting} order(s) still waiting to be sent: ${reason}\n`)
       return 1
     },
@@ -254,39 +307,51 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
 }
 
 export async function runOutbox(global: GlobalOptions, options: { export?: string }, output: Output): Promise<number> {
-  return withOrders(global, ({ desk }, db) => {
-    // An outbox damaged but not known so is met as it is read, and told by the error path.
-    const damage = knownDamage(global.db)
-    if (damage && !damage.outboxReadable) throw damageError(db, global.db, damage)
-    const exported = options.export === undefined ? undefined : exportUnsent(db, options.export)
-    const entries = desk.outbox.list().map((e) => ({
-      apiGuid: e.apiGuid,
-      state: e.state,
-      customerGuid: e.customerGuid,
-      orderGuid: e.orderGuid,
-      orderName: e.orderName,
-      attempts: e.attempts,
-      lastError: e.lastError,
-      errors: e.errors,
-      mayBeWithSupplier: e.mayBeWithSupplier,
-    }))
-    const human =
-      entries.length === 0
-        ? 'The outbox is empty.'
-        : table(
-            ['Order key', 'State', 'Customer', 'Order', 'Tries', 'Problem'],
-            desk.outbox.list().map((e) => [
-              e.apiGuid,
-              e.mayBeWithSupplier && e.state === 'needsAttention' ? 'checking' : e.state,
-              e.customerName,
-              e.orderName ?? '',
-              String(e.attempts),
-              e.errors.map((x) => x.message).join('; ') || (e.state === 'sent' ? '' : (e.lastError ?? '')),
-            ]),
-          )
-    const saved = exported ? `\n${exported.length} unsent order(s) saved as draft files in ${options.export}: \`satchel order queue --file FILE\` queues each again.` : ''
-    output.result({ entries, ...(exported ? { exported } : {}), ...(damage ? { health: healthJson(damage) } : {}) }, human + saved)
-    if (damage) throw damageError(db, global.db, damage)
-    return 0
-  }, undefined, 'read')
+  return withOrders(
+    global,
+    ({ desk }, db) => {
+      // An outbox damaged but not known so is met as it is read, and told by the error path.
+      const damage = knownDamage(global.db)
+      if (damage && !damage.outboxReadable) throw damageError(db, global.db, damage)
+      const exported = options.export === undefined ? undefined : exportUnsent(db, options.export)
+      const entries = desk.outbox.list().map((e) => ({
+        apiGuid: e.apiGuid,
+        state: e.state,
+        customerGuid: e.customerGuid,
+        orderGuid: e.orderGuid,
+        orderName: e.orderName,
+        attempts: e.attempts,
+        lastError: e.lastError,
+        errors: e.errors,
+        mayBeWithSupplier: e.mayBeWithSupplier,
+      }))
+      const human =
+        entries.length === 0
+          ? 'The outbox is empty.'
+          : table(
+              ['Order key', 'State', 'Customer', 'Order', 'Tries', 'Problem'],
+              desk.outbox
+                .list()
+                .map((e) => [
+                  e.apiGuid,
+                  e.mayBeWithSupplier && e.state === 'needsAttention' ? 'checking' : e.state,
+                  e.customerName,
+                  e.orderName ?? '',
+                  String(e.attempts),
+                  e.errors.map((x) => x.message).join('; ') || (e.state === 'sent' ? '' : (e.lastError ?? '')),
+                ]),
+            )
+      const saved = exported
+        ? `\n${exported.length} unsent order(s) saved as draft files in ${options.export}: \`satchel order queue --file FILE\` queues each again.`
+        : ''
+      output.result(
+        { entries, ...(exported ? { exported } : {}), ...(damage ? { health: healthJson(damage) } : {}) },
+        human + saved,
+      )
+      if (damage) throw damageError(db, global.db, damage)
+      return 0
+    },
+    undefined,
+    'read',
+  )
 }

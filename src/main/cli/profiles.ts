@@ -11,7 +11,14 @@ import { closeDatabase, openDatabase } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { CoreError } from '../errors'
 import { systemClock, type SecretStore } from '../ports'
-import { deleteDatabaseFiles, fenceProfileDatabase, profileHoldings, refuseRemoval, RemovalRefused, type ProfileHoldings } from '../profiles/holdings'
+import {
+  deleteDatabaseFiles,
+  fenceProfileDatabase,
+  profileHoldings,
+  refuseRemoval,
+  RemovalRefused,
+  type ProfileHoldings,
+} from '../profiles/holdings'
 import { forgetProfileSecrets, profileKeychain } from '../profiles/keychain'
 import { ProfileRegistry, supplierOrigin, type Profile } from '../profiles/registry'
 import { openOsKeyring } from '../profiles/os-keyring'
@@ -105,25 +112,45 @@ export function runProfilesList(dataDir: string, output: Output): number {
   const profiles = registry.list().map((profile) => describe(registry, profile, defaultId))
   const human = table(
     ['', 'Profile', 'Supplier', 'Unsent', 'Attention', 'Open quotes'],
-    profiles.map((profile) => [profile.default ? '*' : '', profile.name, profile.supplier ?? '—', String(profile.unsent ?? '?'), String(profile.needsAttention ?? '?'), String(profile.openQuotes ?? '?')]),
+    profiles.map((profile) => [
+      profile.default ? '*' : '',
+      profile.name,
+      profile.supplier ?? '—',
+      String(profile.unsent ?? '?'),
+      String(profile.needsAttention ?? '?'),
+      String(profile.openQuotes ?? '?'),
+    ]),
   )
   if (profiles.length === 0) {
-    output.result({ dataDir, profiles }, `No profile in ${dataDir} yet: add one with \`profiles add <name> --base-url URL --api-key K --api-secret S\`.`)
+    output.result(
+      { dataDir, profiles },
+      `No profile in ${dataDir} yet: add one with \`profiles add <name> --base-url URL --api-key K --api-secret S\`.`,
+    )
     return 0
   }
   output.result({ dataDir, profiles }, `${human}\n(* the default: the only profile, or the one used last)`)
   return 0
 }
 
-export async function runProfilesAdd(dataDir: string, global: GlobalOptions, name: string, output: Output): Promise<number> {
+export async function runProfilesAdd(
+  dataDir: string,
+  global: GlobalOptions,
+  name: string,
+  output: Output,
+): Promise<number> {
   if (!global.baseUrl) throw new UsageError('profiles add needs --base-url (or SATCHEL_BASE_URL)')
-  if (!/^https?:\/\/[^/]/.test(global.baseUrl) || !URL.canParse(global.baseUrl)) throw new UsageError(`--base-url must be an http(s) address (got '${global.baseUrl}')`)
+  if (!/^https?:\/\/[^/]/.test(global.baseUrl) || !URL.canParse(global.baseUrl))
+    throw new UsageError(`--base-url must be an http(s) address (got '${global.baseUrl}')`)
   if (!global.apiKey) throw new UsageError('profiles add needs --api-key (or SATCHEL_API_KEY)')
-  if (plainHttpProblem(global.baseUrl) && !global.allowInsecureHttp) throw new UsageError(`${plainHttpProblem(global.baseUrl)} For a lab without https, pass --allow-insecure-http.`)
+  if (plainHttpProblem(global.baseUrl) && !global.allowInsecureHttp)
+    throw new UsageError(`${plainHttpProblem(global.baseUrl)} For a lab without https, pass --allow-insecure-http.`)
   const registry = ProfileRegistry.open(dataDir)
   let profile: Profile
   try {
-    profile = registry.add({ name, supplier: supplierOrigin(global.baseUrl) }, new Date(systemClock.now()).toISOString())
+    profile = registry.add(
+      { name, supplier: supplierOrigin(global.baseUrl) },
+      new Date(systemClock.now()).toISOString(),
+    )
   } catch (error) {
     if (error instanceof CoreError && error.code === 'INVALID_ARGUMENT') throw new UsageError(error.message)
     throw error
@@ -134,7 +161,10 @@ export async function runProfilesAdd(dataDir: string, global: GlobalOptions, nam
     try {
       const settings = new SettingsTable(db)
       allowPlainHttp(global, settings, global.baseUrl)
-      saveConnectionWithoutSecret(settings, { baseUrl: global.baseUrl, auth: { kind: 'apiKey', apiKey: global.apiKey, userGuid: global.userGuid ?? null } })
+      saveConnectionWithoutSecret(settings, {
+        baseUrl: global.baseUrl,
+        auth: { kind: 'apiKey', apiKey: global.apiKey, userGuid: global.userGuid ?? null },
+      })
     } finally {
       closeDatabase(db)
     }
@@ -172,18 +202,28 @@ export async function runProfilesAdd(dataDir: string, global: GlobalOptions, nam
 export async function runProfilesRemove(dataDir: string, name: string, yes: boolean, output: Output): Promise<number> {
   const registry = ProfileRegistry.open(dataDir)
   const profile = registry.resolve(name)
-  if (registry.list().length === 1) throw new CliFailure(`'${profile.name}' is the only profile; Satchel keeps at least one.`, 'CONFLICT')
+  if (registry.list().length === 1)
+    throw new CliFailure(`'${profile.name}' is the only profile; Satchel keeps at least one.`, 'CONFLICT')
   const refused = (error: RemovalRefused) =>
-    new CliFailure(error.message, error.code, { error: { code: error.code, message: error.message }, unsent: error.holdings.unsent, openQuotes: error.holdings.openQuotes })
+    new CliFailure(error.message, error.code, {
+      error: { code: error.code, message: error.message },
+      unsent: error.holdings.unsent,
+      openQuotes: error.holdings.openQuotes,
+    })
   // A first look, read-only, so a profile that cannot go is refused before --yes is asked for.
   try {
     refuseRemoval(profile.name, holdingsOf(registry, profile))
   } catch (error) {
     throw error instanceof RemovalRefused ? refused(error) : error
   }
-  if (!yes) throw new UsageError(`Removing '${profile.name}' deletes its database and its secrets; pass --yes to go ahead.`)
+  if (!yes)
+    throw new UsageError(`Removing '${profile.name}' deletes its database and its secrets; pass --yes to go ahead.`)
   // The app may have the database open, on screen or sending in the background.
-  if (appRunningIn(dataDir)) throw new CliFailure(`Satchel is running on ${dataDir}: remove '${profile.name}' in the app (Settings, Profiles), or quit the app first.`, 'CONFLICT')
+  if (appRunningIn(dataDir))
+    throw new CliFailure(
+      `Satchel is running on ${dataDir}: remove '${profile.name}' in the app (Settings, Profiles), or quit the app first.`,
+      'CONFLICT',
+    )
   // The look that counts: another process may have queued an order since the first one.
   try {
     fenceProfileDatabase(registry.databasePath(profile), profile.name, systemClock, 'cli')
@@ -195,7 +235,13 @@ export async function runProfilesRemove(dataDir: string, name: string, yes: bool
   await forgetProfileSecrets(appSecrets(dataDir), profile.secretsNamespace)
   const keyring = await openOsKeyring({ dataDir })
   if (keyring.isAvailable()) await forgetProfileSecrets(keyring, profile.secretsNamespace)
-  else process.stderr.write(`satchel: the system keyring is not reachable (${keyring.unavailableReason()}), so any secret it keeps for '${profile.name}' is left there.\n`)
-  output.result({ removed: { name: profile.name, database: registry.databasePath(profile) } }, `Removed profile '${profile.name}' and its database`)
+  else
+    process.stderr.write(
+      `satchel: the system keyring is not reachable (${keyring.unavailableReason()}), so any secret it keeps for '${profile.name}' is left there.\n`,
+    )
+  output.result(
+    { removed: { name: profile.name, database: registry.databasePath(profile) } },
+    `Removed profile '${profile.name}' and its database`,
+  )
   return 0
 }

@@ -13,7 +13,11 @@ import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
 import { formatMoney } from '../../shared/money'
 
-function withStore<T>(global: GlobalOptions, use: (queries: BrowseQueries, db: Database) => T, damage: 'refused' | 'handled' = 'refused'): T {
+function withStore<T>(
+  global: GlobalOptions,
+  use: (queries: BrowseQueries, db: Database) => T,
+  damage: 'refused' | 'handled' = 'refused',
+): T {
   const db = openExisting(global.db, 'read', { damage })
   try {
     return use(new BrowseQueries(db), db)
@@ -23,33 +27,40 @@ function withStore<T>(global: GlobalOptions, use: (queries: BrowseQueries, db: D
 }
 
 export function runStatus(global: GlobalOptions, output: Output): number {
-  return withStore(global, (queries, db) => {
-    // A damaged file still shows what can be read (the outbox first), beside the one verdict: the
-    // one an earlier command reached, or the one reached here when a read meets a damaged page.
-    const watch = new DamageWatch(db, global.db)
-    const outboxRead = watch.damage && !watch.damage.outboxReadable ? null : watch.read(() => OutboxReader.counts(db))
-    const counts = watch.read(() => queries.counts())
-    const lastSyncMs = watch.read(() => new SyncState(db).lastSyncAt())
-    const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
-    const update = watch.read(() => catalogUpdate(db))
-    // Counted before a later read found the outbox damaged: its pages cannot be trusted.
-    const damage = watch.damage
-    const outbox = damage && !damage.outboxReadable ? null : outboxRead
-    const unreadable = 'cannot be read (the file is damaged)'
-    const human = [
-      `Database        ${global.db}`,
-      `Last sync       ${lastSyncAt === null ? 'never' : `${lastSyncAt} (${formatAge(Date.now() - lastSyncMs!)})`}`,
-      `Catalogs        ${counts?.catalogs ?? unreadable}`,
-      `Price groups    ${counts?.priceGroups ?? unreadable}`,
-      `Customers       ${counts?.customers ?? unreadable}`,
-      `Catalog items   ${update?.itemsBrowsable === false ? `not counted yet: ${catalogUpdating}` : (counts?.catalogItems ?? unreadable)}`,
-      `Orders          ${counts?.orders ?? unreadable}`,
-      `Outbox          ${outbox ? `${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent` : unreadable}`,
-    ].join('\n')
-    output.result({ counts, outbox, lastSyncAt, catalogUpdate: update, ...(damage ? { health: healthJson(damage) } : {}) }, human)
-    if (damage) throw damageError(db, global.db, damage)
-    return 0
-  }, 'handled')
+  return withStore(
+    global,
+    (queries, db) => {
+      // A damaged file still shows what can be read (the outbox first), beside the one verdict: the
+      // one an earlier command reached, or the one reached here when a read meets a damaged page.
+      const watch = new DamageWatch(db, global.db)
+      const outboxRead = watch.damage && !watch.damage.outboxReadable ? null : watch.read(() => OutboxReader.counts(db))
+      const counts = watch.read(() => queries.counts())
+      const lastSyncMs = watch.read(() => new SyncState(db).lastSyncAt())
+      const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
+      const update = watch.read(() => catalogUpdate(db))
+      // Counted before a later read found the outbox damaged: its pages cannot be trusted.
+      const damage = watch.damage
+      const outbox = damage && !damage.outboxReadable ? null : outboxRead
+      const unreadable = 'cannot be read (the file is damaged)'
+      const human = [
+        `Database        ${global.db}`,
+        `Last sync       ${lastSyncAt === null ? 'never' : `${lastSyncAt} (${formatAge(Date.now() - lastSyncMs!)})`}`,
+        `Catalogs        ${counts?.catalogs ?? unreadable}`,
+        `Price groups    ${counts?.priceGroups ?? unreadable}`,
+        `Customers       ${counts?.customers ?? unreadable}`,
+        `Catalog items   ${update?.itemsBrowsable === false ? `not counted yet: ${catalogUpdating}` : (counts?.catalogItems ?? unreadable)}`,
+        `Orders          ${counts?.orders ?? unreadable}`,
+        `Outbox          ${outbox ? `${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent` : unreadable}`,
+      ].join('\n')
+      output.result(
+        { counts, outbox, lastSyncAt, catalogUpdate: update, ...(damage ? { health: healthJson(damage) } : {}) },
+        human,
+      )
+      if (damage) throw damageError(db, global.db, damage)
+      return 0
+    },
+    'handled',
+  )
 }
 
 export function runItemsSearch(
@@ -62,8 +73,16 @@ export function runItemsSearch(
     if (!queries.listCatalogs().some((catalog) => catalog.guid === search.catalog)) {
       throw new UsageError(`No catalog ${search.catalog} in the local database`)
     }
-    if (search.customer && !queries.getCustomer(search.customer)) throw new UsageError(`No customer ${search.customer} in the local database`)
-    const result = queries.searchCatalogItems({ catalogGuid: search.catalog, query: search.query, customerGuid: search.customer, includeInactive: true, familyMembers: true, limit: search.limit })
+    if (search.customer && !queries.getCustomer(search.customer))
+      throw new UsageError(`No customer ${search.customer} in the local database`)
+    const result = queries.searchCatalogItems({
+      catalogGuid: search.catalog,
+      query: search.query,
+      customerGuid: search.customer,
+      includeInactive: true,
+      familyMembers: true,
+      limit: search.limit,
+    })
     const items = result.items.map((item) => ({
       guid: item.guid,
       sku: item.sku,
@@ -81,18 +100,31 @@ export function runItemsSearch(
         ? `No items match '${search.query}'.`
         : table(
             ['SKU', 'Name', `Price (${result.priceGroupName ?? 'no price group'})`, 'GUID'],
-            items.map((item) => [item.sku, item.name, item.offered && item.price !== null ? formatMoney(item.price) : 'not offered', item.guid]),
+            items.map((item) => [
+              item.sku,
+              item.name,
+              item.offered && item.price !== null ? formatMoney(item.price) : 'not offered',
+              item.guid,
+            ]),
           ) + `\n${items.length} of ${result.total}${result.totalCapped ? '+' : ''} shown`
     output.result({ items }, human)
     return 0
   })
 }
 
-export function runItemsFamily(global: GlobalOptions, request: { guid: string; customer?: string }, output: Output): number {
+export function runItemsFamily(
+  global: GlobalOptions,
+  request: { guid: string; customer?: string },
+  output: Output,
+): number {
   return withStore(global, (queries, db) => {
     refuseWhileItemsWait(db)
-    if (request.customer && !queries.getCustomer(request.customer)) throw new UsageError(`No customer ${request.customer} in the local database`)
-    const family = queries.getItemFamily({ guid: request.guid, ...(request.customer ? { customerGuid: request.customer } : {}) })
+    if (request.customer && !queries.getCustomer(request.customer))
+      throw new UsageError(`No customer ${request.customer} in the local database`)
+    const family = queries.getItemFamily({
+      guid: request.guid,
+      ...(request.customer ? { customerGuid: request.customer } : {}),
+    })
     if (!family) throw new UsageError(`No family ${request.guid} in the local database`)
     const human =
       `${family.title} (${family.sku}), ${family.cells.length} members, ${family.priceGroupName ?? 'no price group'} prices\n` +
@@ -116,7 +148,11 @@ export function runItemsFamily(global: GlobalOptions, request: { guid: string; c
 export function runCustomersSearch(global: GlobalOptions, search: { query: string }, output: Output): number {
   return withStore(global, (queries) => {
     const result = queries.searchCustomers({ query: search.query, limit: 50 })
-    const customers = result.customers.map((customer) => ({ guid: customer.guid, name: customer.name, active: customer.active }))
+    const customers = result.customers.map((customer) => ({
+      guid: customer.guid,
+      name: customer.name,
+      active: customer.active,
+    }))
     const human =
       customers.length === 0
         ? `No customers match '${search.query}'.`

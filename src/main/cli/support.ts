@@ -26,16 +26,33 @@ function appVersion(): string {
 }
 
 /** `profiles`: every profile of the data folder (none with --db, which names one database). */
-export async function runSupportBundle(global: GlobalOptions, options: { out: string; logs: string; profiles?: BundleProfile[]; listProblem?: string }, output: Output): Promise<number> {
+export async function runSupportBundle(
+  global: GlobalOptions,
+  options: { out: string; logs: string; profiles?: BundleProfile[]; listProblem?: string },
+  output: Output,
+): Promise<number> {
   const db = openExisting(global.db, 'read', { damage: 'handled' })
   let bundle
   try {
     const stored = savedConnection(new SettingsTable(db))
     // The secret given, else the profile's in the system keyring (index.ts); the app's log was
     // masked of its secrets as it was written.
-    const secrets = [global.apiKey, global.apiSecret, stored?.auth.kind === 'apiKey' ? stored.auth.apiKey : undefined].filter((value): value is string => !!value)
+    const secrets = [
+      global.apiKey,
+      global.apiSecret,
+      stored?.auth.kind === 'apiKey' ? stored.auth.apiKey : undefined,
+    ].filter((value): value is string => !!value)
     const profiles = options.profiles
-    bundle = await buildSupportBundle({ db, appName: 'Satchel', appVersion: appVersion(), secrets: async () => secrets, logsDirectory: options.logs, clock: systemClock, ...(profiles ? { profiles: () => profiles } : {}), ...(options.listProblem ? { profilesListProblem: options.listProblem } : {}) })
+    bundle = await buildSupportBundle({
+      db,
+      appName: 'Satchel',
+      appVersion: appVersion(),
+      secrets: async () => secrets,
+      logsDirectory: options.logs,
+      clock: systemClock,
+      ...(profiles ? { profiles: () => profiles } : {}),
+      ...(options.listProblem ? { profilesListProblem: options.listProblem } : {}),
+    })
   } finally {
     closeDatabase(db)
   }
@@ -44,6 +61,9 @@ export async function runSupportBundle(global: GlobalOptions, options: { out: st
   } catch (error) {
     throw new CliFailure(`Could not write ${options.out}: ${error instanceof Error ? error.message : String(error)}`)
   }
-  output.result({ path: options.out, bytes: bundle.bytes.length, files: bundle.files }, `Wrote ${options.out} (${bundle.files.length} files, ${bundle.bytes.length} bytes):\n${bundle.files.map((name) => `  ${name}`).join('\n')}`)
+  output.result(
+    { path: options.out, bytes: bundle.bytes.length, files: bundle.files },
+    `Wrote ${options.out} (${bundle.files.length} files, ${bundle.bytes.length} bytes):\n${bundle.files.map((name) => `  ${name}`).join('\n')}`,
+  )
   return 0
 }

@@ -38,9 +38,12 @@ function describeProgress(progress: SyncProgress, catalogNames: Map<string, stri
       : progress.pagesTotal
         ? Math.min(1, progress.pagesDone / progress.pagesTotal)
         : null
-  const what = progress.catalogGuid ? `${labels[progress.resource]} (${catalogNames.get(progress.catalogGuid) ?? progress.catalogGuid})` : labels[progress.resource]
+  const what = progress.catalogGuid
+    ? `${labels[progress.resource]} (${catalogNames.get(progress.catalogGuid) ?? progress.catalogGuid})`
+    : labels[progress.resource]
   // Counts before names: a narrow terminal cuts the end of the line.
-  if (progress.phase === 'catchUp' || progress.phase === 'verify') return `${progressBar(fraction)} ${progress.phase === 'catchUp' ? 'catching up' : 'checking'}: ${what}`
+  if (progress.phase === 'catchUp' || progress.phase === 'verify')
+    return `${progressBar(fraction)} ${progress.phase === 'catchUp' ? 'catching up' : 'checking'}: ${what}`
   const rows = progress.rowsTotal ? `${progress.rowsDone}/${progress.rowsTotal}` : `${progress.rowsDone}`
   return `${progressBar(fraction)} ${rows} ${what}`
 }
@@ -57,7 +60,10 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
   if (global.stillListed && !global.stillListed()) {
     closeDatabase(db)
     if (!existed) deleteDatabaseFiles(global.db)
-    throw new CliFailure(`The profile of ${global.db} was removed before this sync could start: nothing was written.`, 'NOT_FOUND')
+    throw new CliFailure(
+      `The profile of ${global.db} was removed before this sync could start: nothing was written.`,
+      'NOT_FOUND',
+    )
   }
   let client: ServiceClient | undefined
   const controller = new AbortController()
@@ -73,7 +79,10 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     // The run the app makes: pages written on a thread of their own, so the progress bar keeps moving.
     const settings = new AppSettings(db).get()
     const outbox = new OutboxReader(db)
-    const orderDetails = { limit: () => settings.orderDetailsPerSync, sentApiGuids: () => outbox.sentOrders().map((sent) => sent.apiGuid) }
+    const orderDetails = {
+      limit: () => settings.orderDetailsPerSync,
+      sentApiGuids: () => outbox.sentOrders().map((sent) => sent.apiGuid),
+    }
     const run = createSyncRun({
       db,
       store,
@@ -83,7 +92,14 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       orderDetails,
       // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
       ...(output.progress
-        ? { onUpkeepProgress: (progress: CatalogUpkeepProgress) => output.progress?.(progress.job ? `${progressBar(progress.done / Math.max(progress.total, 1))} updating the catalog after the upgrade` : 'catalog updated') }
+        ? {
+            onUpkeepProgress: (progress: CatalogUpkeepProgress) =>
+              output.progress?.(
+                progress.job
+                  ? `${progressBar(progress.done / Math.max(progress.total, 1))} updating the catalog after the upgrade`
+                  : 'catalog updated',
+              ),
+          }
         : {}),
     })
     const queries = new BrowseQueries(db)
@@ -94,10 +110,12 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       full: options.full,
       signal: controller.signal,
       waitMs: syncWaitMs,
-      onWait: (holder) => process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is syncing this database\n`),
+      onWait: (holder) =>
+        process.stderr.write(`satchel: waiting for ${describeHolder(holder)}, which is syncing this database\n`),
       onProgress: output.progress
         ? (progress) => {
-            if (progress.catalogGuid && !catalogNames.has(progress.catalogGuid)) catalogNames = new Map(queries.listCatalogs().map((c) => [c.guid, c.name]))
+            if (progress.catalogGuid && !catalogNames.has(progress.catalogGuid))
+              catalogNames = new Map(queries.listCatalogs().map((c) => [c.guid, c.name]))
             output.progress?.(describeProgress(progress, catalogNames))
           }
         : undefined,
@@ -116,8 +134,17 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     if (!report.ok) {
       const reported = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
       // The writer tells a full disk in the app's words; the operator gets the CLI's.
-      const fullDuringUpdate = reported.code === 'DISK_FULL' ? await diskFullDuringUpdate(reported, db, global.db) : null
-      const error = reported.code === 'DISK_FULL' ? { code: reported.code, message: (fullDuringUpdate ?? new DatabaseFileError(global.db, { kind: 'diskFull', cause: 'writing' }, 'cli')).message } : reported
+      const fullDuringUpdate =
+        reported.code === 'DISK_FULL' ? await diskFullDuringUpdate(reported, db, global.db) : null
+      const error =
+        reported.code === 'DISK_FULL'
+          ? {
+              code: reported.code,
+              message: (
+                fullDuringUpdate ?? new DatabaseFileError(global.db, { kind: 'diskFull', cause: 'writing' }, 'cli')
+              ).message,
+            }
+          : reported
       throw new CliFailure(`sync failed: ${error.message}`, error.code, { ...result, error })
     }
     // A run that threw away all, or most, of a scope's rows did not sync it, whatever the engine's
@@ -126,13 +153,21 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     if (refused.length > 0) {
       const rows = refused.reduce((sum, scope) => sum + scope.refused!.rows, 0)
       const of = refused.reduce((sum, scope) => sum + scope.refused!.of, 0)
-      const error = { code: 'REJECTED', message: `sync refused ${rows} of ${of} rows as impossible: ${refused.flatMap((scope) => scope.warnings ?? []).join('; ')}` }
+      const error = {
+        code: 'REJECTED',
+        message: `sync refused ${rows} of ${of} rows as impossible: ${refused.flatMap((scope) => scope.warnings ?? []).join('; ')}`,
+      }
       throw new CliFailure(error.message, error.code, { ...result, ok: false, error })
     }
     const human =
       table(
         ['', 'Fetched', 'Written', 'Removed'],
-        resourceNames.map((name) => [labels[name], String(report.resources[name].fetched), String(report.resources[name].upserted), String(report.resources[name].deleted)]),
+        resourceNames.map((name) => [
+          labels[name],
+          String(report.resources[name].fetched),
+          String(report.resources[name].upserted),
+          String(report.resources[name].deleted),
+        ]),
       ) +
       `\nSynced ${options.full ? 'in full ' : ''}in ${(report.durationMs / 1000).toFixed(1)} s.` +
       (report.orderDetails
@@ -145,7 +180,11 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     await client.close()
     client = undefined
     closeDatabase(db)
-    if (global.stillListed && !global.stillListed()) throw new CliFailure(`The profile of ${global.db} was removed as this sync ended: what it wrote went with it.`, 'NOT_FOUND')
+    if (global.stillListed && !global.stillListed())
+      throw new CliFailure(
+        `The profile of ${global.db} was removed as this sync ended: what it wrote went with it.`,
+        'NOT_FOUND',
+      )
     output.result(result, human)
     return 0
   } finally {

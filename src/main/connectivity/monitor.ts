@@ -132,7 +132,13 @@ export interface ConnectivityMonitorOptions {
   recheckOfflineMs?: number
 }
 
-const initialState: ConnectivityState = { online: false, status: 'unknown', detail: 'Not checked yet.', cause: null, checkedAt: null }
+const initialState: ConnectivityState = {
+  online: false,
+  status: 'unknown',
+  detail: 'Not checked yet.',
+  cause: null,
+  checkedAt: null,
+}
 
 /** The rep's sentence for each status; the technical cause goes to `cause`. */
 export function describeStatus(status: ConnectivityStatus): string {
@@ -153,8 +159,13 @@ export function describeStatus(status: ConnectivityStatus): string {
 }
 
 /** The monitor's view of the network port: without one, any network is taken as up and only the service's answers say. */
-export function networkSignals(network: NetworkPort | undefined): Pick<ConnectivityMonitorOptions, 'isNetworkUp' | 'watchNetwork'> {
-  return { isNetworkUp: () => network?.isUp() ?? true, ...(network?.onChange ? { watchNetwork: network.onChange.bind(network) } : {}) }
+export function networkSignals(
+  network: NetworkPort | undefined,
+): Pick<ConnectivityMonitorOptions, 'isNetworkUp' | 'watchNetwork'> {
+  return {
+    isNetworkUp: () => network?.isUp() ?? true,
+    ...(network?.onChange ? { watchNetwork: network.onChange.bind(network) } : {}),
+  }
 }
 
 /** What the status bar shows as Offline; before the first check nothing is known (and orders go). */
@@ -163,7 +174,13 @@ export function looksOffline(monitor: Pick<ConnectivityMonitor, 'current'>): boo
 }
 
 function stateOf(status: ConnectivityStatus, cause: string | null, checkedAt: number): ConnectivityState {
-  return { online: status === 'online', status, detail: describeStatus(status), cause: status === 'online' ? null : cause, checkedAt }
+  return {
+    online: status === 'online',
+    status,
+    detail: describeStatus(status),
+    cause: status === 'online' ? null : cause,
+    checkedAt,
+  }
 }
 
 export function createConnectivityMonitor(options: ConnectivityMonitorOptions): ConnectivityMonitor {
@@ -185,7 +202,9 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     try {
       return askWaitingWork()
     } catch (error) {
-      logger.warn('whether work waits could not be read', { error: error instanceof Error ? error.message : String(error) })
+      logger.warn('whether work waits could not be read', {
+        error: error instanceof Error ? error.message : String(error),
+      })
       return false
     }
   }
@@ -219,11 +238,15 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
 
   async function check(): Promise<Checked> {
     const at = clock.now()
-    if (!options.isNetworkUp()) return { state: stateOf('offline', 'The operating system reports no network connection.', at) }
+    if (!options.isNetworkUp())
+      return { state: stateOf('offline', 'The operating system reports no network connection.', at) }
     const baseUrl = await options.baseUrl()
     if (!baseUrl) return { state: stateOf('not-configured', null, at) }
     const result = await probe(baseUrl)
-    return { state: stateOf(result.status, result.detail, clock.now()), ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }) }
+    return {
+      state: stateOf(result.status, result.detail, clock.now()),
+      ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
+    }
   }
 
   /** The longest quiet a Retry-After buys: a service's typo must not silence the status for days. */
@@ -238,13 +261,17 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     const previous = state
     state = next
     const now = steady()
-    const outageMs = next.online && !previous.online && previous.status !== 'unknown' && lastAnsweredAt !== null ? Math.max(0, now - lastAnsweredAt) : null
+    const outageMs =
+      next.online && !previous.online && previous.status !== 'unknown' && lastAnsweredAt !== null
+        ? Math.max(0, now - lastAnsweredAt)
+        : null
     if (next.online) lastAnsweredAt = now
     if (previous.status !== next.status || previous.online !== next.online) {
       logger.info('connectivity changed', { status: next.status, cause: next.cause, reason })
       for (const listener of changeListeners) listener(next)
     }
-    for (const listener of checkListeners) listener({ previous, state: next, reason, ...(outageMs === null ? {} : { outageMs }) })
+    for (const listener of checkListeners)
+      listener({ previous, state: next, reason, ...(outageMs === null ? {} : { outageMs }) })
     arm()
   }
 
@@ -252,7 +279,13 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     const promise = check()
       .catch((error: unknown): Checked => {
         logger.warn('connectivity check failed', { error: error instanceof Error ? error.message : String(error) })
-        return { state: stateOf('unreachable', `The connection check failed: ${error instanceof Error ? error.message : String(error)}`, clock.now()) }
+        return {
+          state: stateOf(
+            'unreachable',
+            `The connection check failed: ${error instanceof Error ? error.message : String(error)}`,
+            clock.now(),
+          ),
+        }
       })
       .then((checked) => {
         askedForQuiet(checked.retryAfterMs)
@@ -322,7 +355,9 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     pollTimer = timers.start(pollNetwork, clampPeriod(pollIntervalMs), { unref: true })
     const up = options.isNetworkUp()
     const print = fingerprint()
-    const changed = (lastNetworkUp !== undefined && up !== lastNetworkUp) || (lastFingerprint !== undefined && print !== lastFingerprint)
+    const changed =
+      (lastNetworkUp !== undefined && up !== lastNetworkUp) ||
+      (lastFingerprint !== undefined && print !== lastFingerprint)
     lastNetworkUp = up
     lastFingerprint = print
     if (changed) void refresh('network-change')

@@ -68,7 +68,10 @@ export async function probeService(baseUrl: string, options: ProbeOptions = {}):
     })
   } catch (error) {
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
-    return { status: 'unreachable', detail: timedOut ? `No answer within ${timeoutMs / 1000} s.` : `Could not connect (${describeError(error)}).` }
+    return {
+      status: 'unreachable',
+      detail: timedOut ? `No answer within ${timeoutMs / 1000} s.` : `Could not connect (${describeError(error)}).`,
+    }
   }
   // Only the status line and headers matter; release the connection instead of reading the body.
   void response.body?.cancel().catch(() => undefined)
@@ -76,23 +79,34 @@ export async function probeService(baseUrl: string, options: ProbeOptions = {}):
   // A fetch that follows redirects despite `manual` (or a transparent proxy) shows up here.
   const answeredFrom = response.url ? hostOf(response.url) : expectedHost
   if (answeredFrom && answeredFrom !== expectedHost) {
-    return { status: 'captive-portal', detail: `Answered by ${answeredFrom} instead of ${expectedHost}; sign in to the network first.` }
+    return {
+      status: 'captive-portal',
+      detail: `Answered by ${answeredFrom} instead of ${expectedHost}; sign in to the network first.`,
+    }
   }
   if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
     const location = response.headers.get('location')
     const redirectHost = location ? hostOf(new URL(location, target).href) : undefined
     if (!redirectHost || redirectHost !== expectedHost) {
-      return { status: 'captive-portal', detail: `Redirected to ${redirectHost ?? 'an unknown page'}; sign in to the network first.` }
+      return {
+        status: 'captive-portal',
+        detail: `Redirected to ${redirectHost ?? 'an unknown page'}; sign in to the network first.`,
+      }
     }
     return { status: 'online', detail: `The service answered (${response.status}).` }
   }
-  const retryAfterMs = response.status === 429 || response.status === 503 ? retryAfterOf(response.headers.get('retry-after')) : undefined
+  const retryAfterMs =
+    response.status === 429 || response.status === 503 ? retryAfterOf(response.headers.get('retry-after')) : undefined
   const quiet = retryAfterMs === undefined ? {} : { retryAfterMs }
-  if (response.status >= 500) return { status: 'unreachable', detail: `The service answered ${response.status}.`, ...quiet }
+  if (response.status >= 500)
+    return { status: 'unreachable', detail: `The service answered ${response.status}.`, ...quiet }
   // The service answers JSON (or plain text on a few legacy errors); a login page is HTML.
   const contentType = response.headers.get('content-type') ?? ''
   if (/text\/html|application\/xhtml/i.test(contentType)) {
-    return { status: 'captive-portal', detail: `A web page (${response.status}) answered instead of the service; sign in to the network first.` }
+    return {
+      status: 'captive-portal',
+      detail: `A web page (${response.status}) answered instead of the service; sign in to the network first.`,
+    }
   }
   return { status: 'online', detail: `The service answered (${response.status}).`, ...quiet }
 }

@@ -48,7 +48,10 @@ function report(monitor: Pick<ConnectivityMonitor, 'replied' | 'transportFailed'
  * The same client, with each of its methods' outcomes reported to the monitor. The client's own
  * behaviour and errors are untouched: the watcher only looks.
  */
-export function watchReplies<T extends object>(client: T, monitor: Pick<ConnectivityMonitor, 'replied' | 'transportFailed'>): T {
+export function watchReplies<T extends object>(
+  client: T,
+  monitor: Pick<ConnectivityMonitor, 'replied' | 'transportFailed'>,
+): T {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver)
@@ -72,7 +75,9 @@ export function watchReplies<T extends object>(client: T, monitor: Pick<Connecti
 }
 
 /** Sync reports its replies through core events: pages arriving, and how a run ended. */
-export function watchSyncEvents(monitor: Pick<ConnectivityMonitor, 'replied' | 'transportFailed'>): (event: SatchelEvent) => void {
+export function watchSyncEvents(
+  monitor: Pick<ConnectivityMonitor, 'replied' | 'transportFailed'>,
+): (event: SatchelEvent) => void {
   return (event) => {
     if (event.name === 'syncProgress' && event.payload.pagesDone > 0) monitor.replied()
     if (event.name !== 'syncFinished') return

@@ -15,7 +15,10 @@ export function syncReasonFor(check: ConnectivityCheck): SyncReason | null {
 }
 
 /** `outageMs` comes with a return after an outage: how long the service did not answer. */
-export function syncOnReconnect(monitor: ConnectivityMonitor, syncAndFlush: (reason: SyncReason, outageMs?: number) => void): () => void {
+export function syncOnReconnect(
+  monitor: ConnectivityMonitor,
+  syncAndFlush: (reason: SyncReason, outageMs?: number) => void,
+): () => void {
   return monitor.onCheck((check) => {
     const reason = syncReasonFor(check)
     if (!reason) return

@@ -59,14 +59,21 @@ export function createHandlerTable(
       const parsed = schema.safeParse(argument)
       if (!parsed.success) {
         const issues = describeIssues(parsed.error)
-        return fail('INVALID_ARGUMENT', `Invalid argument for ${method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`, issues)
+        return fail(
+          'INVALID_ARGUMENT',
+          `Invalid argument for ${method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`,
+          issues,
+        )
       }
       try {
         if (beforeWrite && writingMethods.has(method)) await beforeWrite()
         return ok(await implementation(parsed.data))
       } catch (error) {
         if (error instanceof CoreError) return fail(error.code, error.message, error.issues)
-        logger.error('handler failed', { method, error: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+        logger.error('handler failed', {
+          method,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        })
         const explained = explain(error)
         if (explained) return fail(explained.code, explained.message)
         return fail('INTERNAL', `Satchel hit an unexpected error in ${method}. Details are in the log.`)
@@ -77,6 +84,10 @@ export function createHandlerTable(
 }
 
 /** Narrow helper for tests and transports that know the method at compile time. */
-export function call<M extends MethodName>(table: HandlerTable, method: M, argument?: MethodInput<M>): Promise<Result<MethodOutput<M>>> {
+export function call<M extends MethodName>(
+  table: HandlerTable,
+  method: M,
+  argument?: MethodInput<M>,
+): Promise<Result<MethodOutput<M>>> {
   return table[method](argument) as Promise<Result<MethodOutput<M>>>
 }

@@ -42,7 +42,10 @@ export interface CoreConfig {
     profiles?: ProfilesPort
   }
   /** How often connectivity is checked; the defaults suit a laptop, tests want seconds. */
-  connectivity?: Pick<ConnectivityMonitorOptions, 'pollIntervalMs' | 'activeOnlineMs' | 'activeOfflineMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'>
+  connectivity?: Pick<
+    ConnectivityMonitorOptions,
+    'pollIntervalMs' | 'activeOnlineMs' | 'activeOfflineMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'
+  >
   /** Sync at start-up and every settings.syncIntervalMinutes (default true; tests that drive sync themselves turn it off). */
   backgroundSync?: boolean
   /** See OpenDatabaseOptions.largeCatalogItems: lowered by tests of a large catalog's upgrade. */
@@ -70,4 +73,3 @@ export interface Core {
   readonly connectivity: ConnectivityMonitor
   close(): Promise<void>
 }
-

@@ -81,7 +81,8 @@ export class UsualItems {
         if (!tally) tallies.set(guid, { guid, catalogGuid, orders: 1, lastQty: qty, lastOrderedAt: order.orderedAt })
         else {
           tally.orders += 1
-          if (order.orderedAt > tally.lastOrderedAt) Object.assign(tally, { lastQty: qty, lastOrderedAt: order.orderedAt })
+          if (order.orderedAt > tally.lastOrderedAt)
+            Object.assign(tally, { lastQty: qty, lastOrderedAt: order.orderedAt })
         }
       }
     }
@@ -93,11 +94,13 @@ export class UsualItems {
     for (const tally of tallies.values()) {
       const item = this.lookup.catalogItem(tally.catalogGuid, tally.guid)
       if (!item || item.deleted) continue
-      if (!groups.has(tally.catalogGuid)) groups.set(tally.catalogGuid, resolvePriceGroup(this.lookup, tally.catalogGuid, null, customer))
+      if (!groups.has(tally.catalogGuid))
+        groups.set(tally.catalogGuid, resolvePriceGroup(this.lookup, tally.catalogGuid, null, customer))
       const group = groups.get(tally.catalogGuid)
       const price = group ? unitPriceAt(item, group.name, tally.lastQty) : { offered: false as const, unitPrice: null }
       const offered = item.active && price.offered && (allowed === null || allowed.includes(tally.catalogGuid))
-      const outOfStock = item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && item.qtyAvailable <= 0
+      const outOfStock =
+        item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && item.qtyAvailable <= 0
       const syncedAt = this.items.placeByGuid(tally.guid)?.synced_at ?? null
       items.push({
         guid: item.guid,
@@ -110,14 +113,20 @@ export class UsualItems {
         price: offered ? price.unitPrice : null,
         offered,
         available: offered && !outOfStock,
-        note: !offered ? 'not offered any more' : outOfStock ? `out of stock as of ${syncedAt ? syncedAt.slice(0, 10) : 'the last sync'}` : null,
+        note: !offered
+          ? 'not offered any more'
+          : outOfStock
+            ? `out of stock as of ${syncedAt ? syncedAt.slice(0, 10) : 'the last sync'}`
+            : null,
         upc: item.upc,
         qtyAvailable: item.qtyAvailable,
         incoming: item.qtyIncoming,
         stockAsOf: syncedAt,
       })
     }
-    items.sort((a, b) => b.orders - a.orders || b.lastOrderedAt.localeCompare(a.lastOrderedAt) || a.sku.localeCompare(b.sku))
+    items.sort(
+      (a, b) => b.orders - a.orders || b.lastOrderedAt.localeCompare(a.lastOrderedAt) || a.sku.localeCompare(b.sku),
+    )
     return items.slice(0, limit)
   }
 

@@ -3,7 +3,15 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, sta
 import { dirname } from 'node:path'
 import { CoreError } from '../errors'
 import type { Logger } from '../ports'
-import { DatabaseFileError, explainDatabaseError, hasContent, isNoRoom, readOnlyCause, type Audience, type DatabaseFileProblem } from './file-errors'
+import {
+  DatabaseFileError,
+  explainDatabaseError,
+  hasContent,
+  isNoRoom,
+  readOnlyCause,
+  type Audience,
+  type DatabaseFileProblem,
+} from './file-errors'
 import { defaultLargeCatalogItems, type Migration, type MigrationOptions } from './migration'
 import { migrations as defaultMigrations } from './migrations'
 
@@ -80,7 +88,8 @@ function inspectFile(path: string, audience: Audience): 'missing' | 'empty' | 'p
   }
   const wal = `${path}-wal`
   if (size === 0) {
-    if (hasContent(wal)) throw notADatabase(path, `the file is empty, but ${wal} beside it is not (the database was cut short)`, audience)
+    if (hasContent(wal))
+      throw notADatabase(path, `the file is empty, but ${wal} beside it is not (the database was cut short)`, audience)
     return 'empty'
   }
   const header = Buffer.alloc(100)
@@ -103,7 +112,8 @@ function inspectFile(path: string, audience: Audience): 'missing' | 'empty' | 'p
   }
   // With a -wal beside it, a checkpoint may have been cut off while extending the file; the -wal
   // still holds those pages and SQLite puts them back, so only SQLite may judge such a file.
-  if (size % pageSize !== 0 && !hasContent(wal)) throw notADatabase(path, 'its size is not a whole number of pages (the file was cut short)', audience)
+  if (size % pageSize !== 0 && !hasContent(wal))
+    throw notADatabase(path, 'its size is not a whole number of pages (the file was cut short)', audience)
   return 'present'
 }
 
@@ -115,10 +125,12 @@ function checkIdentity(db: Database, path: string, audience: Audience, options: 
   const version = db.pragma('user_version', { simple: true }) as number
   const names = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all()
   if (names.length === 0 && version === 0) {
-    if (!options.allowEmpty) throw notADatabase(path, 'it is an empty SQLite database, with none of Satchel\'s tables', audience)
+    if (!options.allowEmpty)
+      throw notADatabase(path, "it is an empty SQLite database, with none of Satchel's tables", audience)
     return version
   }
-  if (!names.includes('settings')) throw notADatabase(path, 'it is an SQLite database of another program (it has none of Satchel\'s tables)', audience)
+  if (!names.includes('settings'))
+    throw notADatabase(path, "it is an SQLite database of another program (it has none of Satchel's tables)", audience)
   return version
 }
 
@@ -145,7 +157,8 @@ function createPrivateFile(path: string, audience: Audience): void {
     // Another process made it meanwhile: SQLite opens theirs.
     if (code === 'EEXIST') return
     // A folder this user may not write (or a read-only mount): said so, with the folder to fix.
-    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new DatabaseFileError(path, { kind: 'readOnly', cause: 'create', folder: nearestFolder(path) }, audience)
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS')
+      throw new DatabaseFileError(path, { kind: 'readOnly', cause: 'create', folder: nearestFolder(path) }, audience)
     throw error
   }
 }
@@ -186,7 +199,12 @@ function openForWriting(path: string, options: OpenDatabaseOptions, audience: Au
     // A WAL file keeps its largest size unless told: a sync's writer lets it grow to 256 MB between
     // checkpoints (sync/writer-worker.ts), which a laptop's disk should get back once copied.
     db.pragma('journal_size_limit = 67108864')
-    migrate(db, migrations, { largeCatalogItems: options.largeCatalogItems ?? defaultLargeCatalogItems }, options.logger)
+    migrate(
+      db,
+      migrations,
+      { largeCatalogItems: options.largeCatalogItems ?? defaultLargeCatalogItems },
+      options.logger,
+    )
     // SQLite's compiled limit (2 GB): the whole file of a million-item catalog.
     if (options.mappedReads) db.pragma('mmap_size = 2147418112')
     return db
@@ -223,7 +241,9 @@ function openForReading(path: string, options: OpenDatabaseOptions, audience: Au
   // the file but writes nothing. With a -wal left behind, that copy would miss the latest changes,
   // so it is refused instead.
   if (hasContent(`${path}-wal`)) {
-    const problem: DatabaseFileProblem = noRoom ? { kind: 'diskFull', cause: 'walWithoutShm' } : { kind: 'readOnly', cause: 'walWithoutShm' }
+    const problem: DatabaseFileProblem = noRoom
+      ? { kind: 'diskFull', cause: 'walWithoutShm' }
+      : { kind: 'readOnly', cause: 'walWithoutShm' }
     throw new DatabaseFileError(path, problem, audience)
   }
   const image = readFileSync(path)

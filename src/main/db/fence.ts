@@ -21,7 +21,9 @@ const triggerPrefix = 'satchel_removed_'
 /** The tables a write could go to: SQLite's own and FTS5's shadow tables take no triggers, and change only with a table that does. */
 function writableTables(db: Database): string[] {
   return db
-    .prepare<[], { name: string }>("SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+    .prepare<[], { name: string }>(
+      "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+    )
     .all()
     .map((row) => row.name)
 }
@@ -40,7 +42,9 @@ export function fenceForRemoval<T>(db: Database, check: () => T): T {
       for (const table of writableTables(db)) {
         for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
           const trigger = quoted(`${triggerPrefix}${table}_${event.toLowerCase()}`)
-          db.exec(`CREATE TRIGGER IF NOT EXISTS ${trigger} BEFORE ${event} ON ${quoted(table)} BEGIN SELECT RAISE(ABORT, '${fenceMessage}'); END`)
+          db.exec(
+            `CREATE TRIGGER IF NOT EXISTS ${trigger} BEFORE ${event} ON ${quoted(table)} BEGIN SELECT RAISE(ABORT, '${fenceMessage}'); END`,
+          )
         }
       }
       return value
@@ -62,5 +66,10 @@ export function fenceForRemoval<T>(db: Database, check: () => T): T {
 export function isFencedWrite(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false
   const { code, message } = error as { code?: unknown; message?: unknown }
-  return typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT') && typeof message === 'string' && message.includes(fenceMessage)
+  return (
+    typeof code === 'string' &&
+    code.startsWith('SQLITE_CONSTRAINT') &&
+    typeof message === 'string' &&
+    message.includes(fenceMessage)
+  )
 }

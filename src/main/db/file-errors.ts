@@ -39,7 +39,14 @@ export type DatabaseFileProblem =
   /** A write refused by the fence of a profile being removed (fence.ts). */
   | { kind: 'removed' }
 
-const codes = { notADatabase: 'NOT_A_DATABASE', damaged: 'NOT_A_DATABASE', readOnly: 'DATABASE_READ_ONLY', olderSchema: 'CONFLICT', diskFull: 'DISK_FULL', removed: 'NOT_FOUND' } as const
+const codes = {
+  notADatabase: 'NOT_A_DATABASE',
+  damaged: 'NOT_A_DATABASE',
+  readOnly: 'DATABASE_READ_ONLY',
+  olderSchema: 'CONFLICT',
+  diskFull: 'DISK_FULL',
+  removed: 'NOT_FOUND',
+} as const
 
 export class DatabaseFileError extends CoreError {
   constructor(
@@ -68,10 +75,15 @@ function describe(path: string, problem: DatabaseFileProblem, audience: Audience
         return `The database at ${path} is read-only and cannot be read here: its folder ${folder} cannot be written, and its latest changes are in ${path}-wal, which SQLite reads only with a ${path}-shm it can make beside it. Make the folder writable, or copy the database and its -wal file together to a writable folder and use the copy.`
       }
       if (problem.cause === 'create') {
-        const instead = cli ? 'or choose a folder this user can write (--db, or --data-dir for a profile)' : 'or ask your IT support'
+        const instead = cli
+          ? 'or choose a folder this user can write (--db, or --data-dir for a profile)'
+          : 'or ask your IT support'
         return `The database at ${path} cannot be made: the folder ${problem.folder} cannot be written by this user. Make it writable for this user, ${instead}, then try again.`
       }
-      const why = problem.cause === 'folder' ? ` (its folder ${folder} cannot be written, and SQLite must make its -wal and -shm files there)` : ` (${problem.file === path ? 'the file' : problem.file} cannot be written by this user)`
+      const why =
+        problem.cause === 'folder'
+          ? ` (its folder ${folder} cannot be written, and SQLite must make its -wal and -shm files there)`
+          : ` (${problem.file === path ? 'the file' : problem.file} cannot be written by this user)`
       const what = problem.cause === 'folder' ? 'the folder' : 'the file'
       return cli
         ? `The database at ${path} is read-only${why}. status, outbox, items search and customers search can still read it; to sync, queue or send orders, make ${what} writable for this user.`
@@ -107,14 +119,21 @@ function plural(count: number, one: string): string {
 function describeDamage(path: string, areas: string[], unsent: number | null, cli: boolean): string {
   const what = `${path} is not a Satchel database (or is damaged): parts of it cannot be read (${areas.join('; ')}).`
   if (!cli) {
-    const orders = unsent === null ? 'The orders waiting in it cannot be read.' : unsent === 0 ? 'It holds no unsent orders.' : `The ${plural(unsent, 'unsent order')} in it can still be read: ask support to keep them (satchel outbox --export) before the file is moved.`
+    const orders =
+      unsent === null
+        ? 'The orders waiting in it cannot be read.'
+        : unsent === 0
+          ? 'It holds no unsent orders.'
+          : `The ${plural(unsent, 'unsent order')} in it can still be read: ask support to keep them (satchel outbox --export) before the file is moved.`
     return `${what} ${orders} Quit Satchel, move the file aside (keep it: support may recover something from it) and start Satchel again: it makes a new database and downloads the catalogs and customers. The drafts, quotes and settings in the old file are not carried over.`
   }
-  const aside = 'move the file aside (keep it: support may recover something from it) and run `satchel sync` to build a new one from the ordering service; the drafts, quotes and settings in it are not carried over'
+  const aside =
+    'move the file aside (keep it: support may recover something from it) and run `satchel sync` to build a new one from the ordering service; the drafts, quotes and settings in it are not carried over'
   if (unsent === null) {
     return `${what} The outbox is damaged, so nothing is sent or queued from this file: the unsent orders in it cannot be read here. Do not delete it: ${aside}, and ask support to recover the orders from the old file.`
   }
-  if (unsent === 0) return `${what} The outbox can be read and holds no unsent orders. Nothing more is written to this file: ${aside}.`
+  if (unsent === 0)
+    return `${what} The outbox can be read and holds no unsent orders. Nothing more is written to this file: ${aside}.`
   return `${what} The outbox can be read: keep its ${plural(unsent, 'unsent order')} first, with \`satchel flush\` (sending saves them) or \`satchel outbox --export FOLDER\` (a draft file each). Then ${aside}, and \`satchel order queue --file\` each saved draft. Until then sync and order queue write nothing to this file.`
 }
 
@@ -185,10 +204,10 @@ export function explainDatabaseError(error: unknown, path: string, audience: Aud
   const explained = isFencedWrite(error)
     ? new DatabaseFileError(path, { kind: 'removed' }, audience)
     : isNoRoom(error, path)
-    ? new DatabaseFileError(path, { kind: 'diskFull', cause: 'writing' }, audience)
-    : typeof code === 'string' && code.startsWith('SQLITE_')
-      ? explainSqliteCode(code, path, audience)
-      : null
+      ? new DatabaseFileError(path, { kind: 'diskFull', cause: 'writing' }, audience)
+      : typeof code === 'string' && code.startsWith('SQLITE_')
+        ? explainSqliteCode(code, path, audience)
+        : null
   // SQLite's own words stay with the error, for the log and support; the person reads the message.
   if (explained) explained.cause = error
   return explained
@@ -196,15 +215,20 @@ export function explainDatabaseError(error: unknown, path: string, audience: Aud
 
 function explainSqliteCode(code: string, path: string, audience: Audience): CoreError | null {
   // The file went between a command's look for it and SQLite's open (a profile removed meanwhile).
-  if (code.startsWith('SQLITE_CANTOPEN') && isFile(path) && !existsSync(path)) return new CoreError('NOT_FOUND', `No Satchel database at ${path} (it was removed or moved while this command ran)`)
-  if (code === 'SQLITE_NOTADB') return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'it is not an SQLite database file' }, audience)
-  if (code.startsWith('SQLITE_CORRUPT')) return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'parts of it are damaged or missing' }, audience)
-  if (code === 'SQLITE_READONLY_DIRECTORY') return new DatabaseFileError(path, { kind: 'readOnly', cause: 'folder' }, audience)
+  if (code.startsWith('SQLITE_CANTOPEN') && isFile(path) && !existsSync(path))
+    return new CoreError('NOT_FOUND', `No Satchel database at ${path} (it was removed or moved while this command ran)`)
+  if (code === 'SQLITE_NOTADB')
+    return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'it is not an SQLite database file' }, audience)
+  if (code.startsWith('SQLITE_CORRUPT'))
+    return new DatabaseFileError(path, { kind: 'notADatabase', reason: 'parts of it are damaged or missing' }, audience)
+  if (code === 'SQLITE_READONLY_DIRECTORY')
+    return new DatabaseFileError(path, { kind: 'readOnly', cause: 'folder' }, audience)
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN')) {
     const cause = readOnlyCause(path)
     if (cause) return new DatabaseFileError(path, cause, audience)
     // SQLite says read-only where `access` sees nothing (another mount's rules): the file, then.
-    if (code.startsWith('SQLITE_READONLY')) return new DatabaseFileError(path, { kind: 'readOnly', cause: 'file', file: path }, audience)
+    if (code.startsWith('SQLITE_READONLY'))
+      return new DatabaseFileError(path, { kind: 'readOnly', cause: 'file', file: path }, audience)
   }
   return null
 }

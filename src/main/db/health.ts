@@ -35,7 +35,9 @@ export function isDamage(error: unknown): boolean {
 function passes(db: Database, table?: string): boolean {
   try {
     // SQLite refuses to check some damage at all, throwing SQLITE_CORRUPT: that is its verdict too.
-    const rows = db.pragma(table === undefined ? 'quick_check' : `quick_check("${table.replaceAll('"', '""')}")`) as { quick_check: string }[]
+    const rows = db.pragma(table === undefined ? 'quick_check' : `quick_check("${table.replaceAll('"', '""')}")`) as {
+      quick_check: string
+    }[]
     return rows.length === 1 && rows[0]!.quick_check === 'ok'
   } catch (error) {
     if (isDamage(error)) return false
@@ -49,7 +51,10 @@ function passes(db: Database, table?: string): boolean {
  */
 function checkFileHealth(db: Database): FileHealth {
   if (passes(db)) return { damagedTables: [] }
-  const tables = db.prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND rootpage > 0 ORDER BY name").pluck().all()
+  const tables = db
+    .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND rootpage > 0 ORDER BY name")
+    .pluck()
+    .all()
   return { damagedTables: tables.filter((table) => !passes(db, table)) }
 }
 
@@ -103,8 +108,13 @@ function identity(path: string): { dev: string; ino: string } | null {
 function isStoredVerdict(value: unknown): value is StoredVerdict {
   const each = value as Partial<StoredVerdict> | null
   return (
-    typeof each === 'object' && each !== null && typeof each.dev === 'string' && typeof each.ino === 'string' &&
-    Array.isArray(each.damagedTables) && each.damagedTables.length > 0 && each.damagedTables.every((table) => typeof table === 'string')
+    typeof each === 'object' &&
+    each !== null &&
+    typeof each.dev === 'string' &&
+    typeof each.ino === 'string' &&
+    Array.isArray(each.damagedTables) &&
+    each.damagedTables.length > 0 &&
+    each.damagedTables.every((table) => typeof table === 'string')
   )
 }
 

@@ -46,7 +46,10 @@ export interface LeaseHolder {
 }
 
 export type LeaseAttempt =
-  | { acquired: true; /** The previous holder was gone or had stopped renewing: what it left half-done is ours to recover. */ tookOverExpired: boolean }
+  | {
+      acquired: true
+      /** The previous holder was gone or had stopped renewing: what it left half-done is ours to recover. */ tookOverExpired: boolean
+    }
   | { acquired: false; holder: LeaseHolder }
 
 /** What the process taking a lease over learns about the holder it replaces. */
@@ -110,7 +113,9 @@ export class Lease {
     const clock = options.clock
     this.monotonic = clock.monotonic ? () => clock.monotonic!() : () => clock.now()
     this.statements = {
-      read: db.prepare<[string], LeaseRow>('SELECT owner, label, pid, host, expires_at, renewals, ttl_ms, started FROM leases WHERE name = ?'),
+      read: db.prepare<[string], LeaseRow>(
+        'SELECT owner, label, pid, host, expires_at, renewals, ttl_ms, started FROM leases WHERE name = ?',
+      ),
       take: db.prepare<[string, string, string, number, string, number, number, string | null], { renewals: number }>(
         `INSERT INTO leases (name, owner, label, pid, host, expires_at, ttl_ms, started) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(name) DO UPDATE SET owner = excluded.owner, label = excluded.label, pid = excluded.pid, host = excluded.host,
@@ -180,7 +185,16 @@ export class Lease {
           }
         }
         const tookOverExpired = !row || row.owner !== this.owner
-        this.ownRenewals = this.statements.take.get(this.name, this.owner, this.options.label, process.pid, hostname(), now + this.ttlMs, this.ttlMs, thisProcessStart())!.renewals
+        this.ownRenewals = this.statements.take.get(
+          this.name,
+          this.owner,
+          this.options.label,
+          process.pid,
+          hostname(),
+          now + this.ttlMs,
+          this.ttlMs,
+          thisProcessStart(),
+        )!.renewals
         this.watched = null
         if (tookOverExpired) recover?.({ unexpiredUntil })
         return { acquired: true, tookOverExpired }
@@ -318,7 +332,11 @@ export interface WaitOptions {
  * lease (heldBy gives it), telling onWait once, giving up after waitMs or when the signal aborts.
  * What waits for the sync lease and what waits for the outbox lease both come here.
  */
-export async function untilFree<T>(attempt: () => T | Promise<T>, heldBy: (result: T) => LeaseHolder | null, options: WaitOptions): Promise<T> {
+export async function untilFree<T>(
+  attempt: () => T | Promise<T>,
+  heldBy: (result: T) => LeaseHolder | null,
+  options: WaitOptions,
+): Promise<T> {
   // Measured on the monotonic clock: a wall clock set while waiting neither cuts nor stretches the wait.
   const until = performance.now() + options.waitMs
   let told = false
@@ -326,7 +344,8 @@ export async function untilFree<T>(attempt: () => T | Promise<T>, heldBy: (resul
     const result = await attempt()
     const holder = heldBy(result)
     if (!holder) return result
-    if (options.signal?.aborted) throw options.cancelled?.() ?? new Error('Cancelled while waiting for another Satchel process.')
+    if (options.signal?.aborted)
+      throw options.cancelled?.() ?? new Error('Cancelled while waiting for another Satchel process.')
     if (performance.now() >= until) throw options.gaveUp(holder)
     if (!told) {
       options.onWait?.(holder)

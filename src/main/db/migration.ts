@@ -43,11 +43,17 @@ export const defaultLargeCatalogItems = 10_000
  */
 export function addNullableColumns(db: Database, table: string, columns: string[]): void {
   const plainColumn = /^[a-z_][a-z0-9_]* (?:INTEGER|REAL|TEXT|BLOB|ANY)$/
-  const sql = db.prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?").pluck().get(table)
+  const sql = db
+    .prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?")
+    .pluck()
+    .get(table)
   // A STRICT table with no table constraint: ALTER inserts before the column list's closing parenthesis,
   // the last in the text. A table constraint (or a column's CHECK, which may hold parentheses), WITHOUT
   // ROWID or any other shape is left to ALTER.
-  const simple = sql !== undefined && /\)\s*STRICT$/.test(sql) && !/\b(?:CONSTRAINT\b|CHECK\b|FOREIGN\s+KEY\b|PRIMARY\s+KEY\s*\(|UNIQUE\s*\()/i.test(sql)
+  const simple =
+    sql !== undefined &&
+    /\)\s*STRICT$/.test(sql) &&
+    !/\b(?:CONSTRAINT\b|CHECK\b|FOREIGN\s+KEY\b|PRIMARY\s+KEY\s*\(|UNIQUE\s*\()/i.test(sql)
   // A name the table has already: ALTER says so.
   const existing = new Set(db.prepare<[string], string>('SELECT name FROM pragma_table_info(?)').pluck().all(table))
   const plain = columns.every((column) => plainColumn.test(column) && !existing.has(column.split(' ')[0]!))

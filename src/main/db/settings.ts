@@ -13,7 +13,9 @@ export class SettingsTable {
     this.statements = {
       one: db.prepare<[string], string>('SELECT value FROM settings WHERE key = ?').pluck(),
       all: db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings'),
-      upsert: db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+      upsert: db.prepare<[string, string]>(
+        'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+      ),
       delete: db.prepare<[string]>('DELETE FROM settings WHERE key = ?'),
     }
   }

@@ -6,7 +6,16 @@ import type { DesktopPort, ProfilesPort } from '../ports'
 
 type DesktopMethods = Pick<
   Implementations,
-  'getAppInfo' | 'getUpdateState' | 'checkForUpdates' | 'restartToUpdate' | 'openLogsFolder' | 'exportSupportBundle' | 'listProfiles' | 'switchProfile' | 'addProfile' | 'removeProfile'
+  | 'getAppInfo'
+  | 'getUpdateState'
+  | 'checkForUpdates'
+  | 'restartToUpdate'
+  | 'openLogsFolder'
+  | 'exportSupportBundle'
+  | 'listProfiles'
+  | 'switchProfile'
+  | 'addProfile'
+  | 'removeProfile'
 >
 
 export interface DesktopWiring {
@@ -23,8 +32,20 @@ export interface DesktopWiring {
 }
 
 /** What the app itself is and does (version, database, updates, logs): the desktop port's, where there is one. */
-export function desktopMethods({ db, databasePath, appName, appVersion, desktop, supportBundle, profiles }: DesktopWiring): DesktopMethods {
-  const noUpdates = { status: 'disabled' as const, currentVersion: appVersion, reason: 'Updates come with the desktop app; this window has none.' }
+export function desktopMethods({
+  db,
+  databasePath,
+  appName,
+  appVersion,
+  desktop,
+  supportBundle,
+  profiles,
+}: DesktopWiring): DesktopMethods {
+  const noUpdates = {
+    status: 'disabled' as const,
+    currentVersion: appVersion,
+    reason: 'Updates come with the desktop app; this window has none.',
+  }
   return {
     getAppInfo: () => ({
       name: appName ?? 'Satchel',
@@ -43,16 +64,22 @@ export function desktopMethods({ db, databasePath, appName, appVersion, desktop,
       await desktop.updates.checkNow()
       return desktop.updates.state()
     },
-    restartToUpdate: async () => ({ outcome: desktop?.updates ? await desktop.updates.restartToUpdate() : ('not-ready' as const) }),
+    restartToUpdate: async () => ({
+      outcome: desktop?.updates ? await desktop.updates.restartToUpdate() : ('not-ready' as const),
+    }),
     openLogsFolder: async () => {
-      if (!desktop?.openLogsFolder) throw new CoreError('CONFLICT', 'Logs are kept by the desktop app; this window has none.')
+      if (!desktop?.openLogsFolder)
+        throw new CoreError('CONFLICT', 'Logs are kept by the desktop app; this window has none.')
       const problem = await desktop.openLogsFolder()
       if (problem) throw new CoreError('INTERNAL', `The log folder could not be opened: ${problem}`)
       return null
     },
     exportSupportBundle: async () => {
       if (!desktop?.saveFile) {
-        throw new CoreError('CONFLICT', 'Support bundles are saved by the desktop app; in a terminal, run satchel support-bundle --out FILE.')
+        throw new CoreError(
+          'CONFLICT',
+          'Support bundles are saved by the desktop app; in a terminal, run satchel support-bundle --out FILE.',
+        )
       }
       const bytes = await supportBundle()
       return { path: await desktop.saveFile(supportBundleName(new Date()), bytes) }
@@ -61,9 +88,12 @@ export function desktopMethods({ db, databasePath, appName, appVersion, desktop,
   }
 }
 
-function profileMethods(profiles: ProfilesPort | undefined): Pick<DesktopMethods, 'listProfiles' | 'switchProfile' | 'addProfile' | 'removeProfile'> {
+function profileMethods(
+  profiles: ProfilesPort | undefined,
+): Pick<DesktopMethods, 'listProfiles' | 'switchProfile' | 'addProfile' | 'removeProfile'> {
   const kept = (): ProfilesPort => {
-    if (!profiles) throw new CoreError('CONFLICT', 'Profiles are kept by the desktop app; this window shows one database.')
+    if (!profiles)
+      throw new CoreError('CONFLICT', 'Profiles are kept by the desktop app; this window shows one database.')
     return profiles
   }
   return {

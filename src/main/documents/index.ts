@@ -156,7 +156,9 @@ export class Documents {
     const order = this.sources.order(guid)
     if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
     const record = order.record
-    const items = (Array.isArray(record.Order_Items) ? record.Order_Items : []).filter((line): line is Json => Boolean(line) && typeof line === 'object')
+    const items = (Array.isArray(record.Order_Items) ? record.Order_Items : []).filter(
+      (line): line is Json => Boolean(line) && typeof line === 'object',
+    )
     // Sent from this laptop: the order as it left carries the prices the rep saw and the ship-to,
     // which the history's list projection leaves out.
     const sent = order.apiGuid ? (this.sources.desk.outbox.read.printable(order.apiGuid)?.draft ?? null) : null
@@ -170,7 +172,8 @@ export class Documents {
       const qty = line?.qty ?? 0
       const sentLine = sentLines[index]
       const full = trackedLines?.[index]
-      const unitPrice = number(item.net_price) ?? full?.unitPrice ?? number(item.list_price_frozen) ?? sentLine?.unitPriceSeen ?? null
+      const unitPrice =
+        number(item.net_price) ?? full?.unitPrice ?? number(item.list_price_frozen) ?? sentLine?.unitPriceSeen ?? null
       return {
         sku: line?.sku ?? text(catalogItem.sku) ?? '',
         name: line?.name ?? text(catalogItem.name) ?? '',
@@ -201,11 +204,24 @@ export class Documents {
       // The service priced a sent order when it took it.
       pricesAsOf: order.createdAt,
       // The service's order list carries no line prices; its single-order read does.
-      pricesNote: lines.some((line) => line.unitPrice === null) ? 'Line prices come with the order’s details at the next sync.' : null,
+      pricesNote: lines.some((line) => line.unitPrice === null)
+        ? 'Line prices come with the order’s details at the next sync.'
+        : null,
     })
   }
 
-  private fromDraft(draft: Draft, parts: { kind: DocumentKind; title: string; number: string | null; state: string | null; date: string; lines: Line[]; grandTotal: number | null }): PrintableDocument {
+  private fromDraft(
+    draft: Draft,
+    parts: {
+      kind: DocumentKind
+      title: string
+      number: string | null
+      state: string | null
+      date: string
+      lines: Line[]
+      grandTotal: number | null
+    },
+  ): PrintableDocument {
     const customer = draft.customerGuid ? this.sources.customer(draft.customerGuid) : null
     const syncedAt = draft.catalogGuid ? this.sources.catalogSyncedAt(draft.catalogGuid) : null
     return this.finish({
@@ -259,7 +275,10 @@ export class Documents {
       customer: {
         name: parts.customerName,
         // The name is printed once, above the address, even where the address repeats it.
-        lines: [...(billTo ? fromAddress(billTo) : []), ...[parts.customer?.email, parts.customer?.phone].filter((v): v is string => Boolean(v))].filter((line) => line !== parts.customerName),
+        lines: [
+          ...(billTo ? fromAddress(billTo) : []),
+          ...[parts.customer?.email, parts.customer?.phone].filter((v): v is string => Boolean(v)),
+        ].filter((line) => line !== parts.customerName),
       },
       shipTo: parts.shipTo,
       poNo: text(parts.poNo),
@@ -272,7 +291,14 @@ export class Documents {
       stockAsOf: stockAsOf === null ? null : new Date(stockAsOf).toISOString(),
       pricesNote: hidePricing ? null : (parts.pricesNote ?? null),
       hidePricing,
-      fileName: `${[parts.title.split(' ')[0], parts.number ?? '', parts.customerName].filter(Boolean).join(' ').replace(/[^\p{L}\p{N} _.-]+/gu, '').trim().slice(0, 120) || 'Satchel document'}.pdf`,
+      fileName: `${
+        [parts.title.split(' ')[0], parts.number ?? '', parts.customerName]
+          .filter(Boolean)
+          .join(' ')
+          .replace(/[^\p{L}\p{N} _.-]+/gu, '')
+          .trim()
+          .slice(0, 120) || 'Satchel document'
+      }.pdf`,
     }
   }
 
@@ -280,7 +306,8 @@ export class Documents {
   private supplier(catalogGuid: string | null): PrintableDocument['supplier'] {
     const stored = this.orders.latestSupplier()
     const supplier = stored ? (JSON.parse(stored) as Json) : null
-    const name = (supplier && text(supplier.name)) ?? (catalogGuid ? this.catalogs.nameOf(catalogGuid) : null) ?? 'Supplier'
+    const name =
+      (supplier && text(supplier.name)) ?? (catalogGuid ? this.catalogs.nameOf(catalogGuid) : null) ?? 'Supplier'
     return { name, lines: [supplier && text(supplier.email)].filter((v): v is string => Boolean(v)) }
   }
 }
@@ -291,18 +318,33 @@ function addressee(companyName: string | null, name: string | null): (string | n
 }
 
 function fromAddress(address: Address): string[] {
-  return compactLines([...addressee(address.companyName, address.name), address.addressLineOne, address.addressLineTwo, cityLine(address.city, address.state, address.postalCode), address.country])
+  return compactLines([
+    ...addressee(address.companyName, address.name),
+    address.addressLineOne,
+    address.addressLineTwo,
+    cityLine(address.city, address.state, address.postalCode),
+    address.country,
+  ])
 }
 
 function addressLines(address: Json | AddressInput): string[] {
   const a = address as Json
-  return compactLines([...addressee(text(a.company_name), text(a.name)), text(a.address_line_one), text(a.address_line_two), cityLine(text(a.city), text(a.state), text(a.postal_code)), text(a.country)])
+  return compactLines([
+    ...addressee(text(a.company_name), text(a.name)),
+    text(a.address_line_one),
+    text(a.address_line_two),
+    cityLine(text(a.city), text(a.state), text(a.postal_code)),
+    text(a.country),
+  ])
 }
 
 function shipToLines(shipTo: ShipTo | null, customer: CustomerDetail | null): string[] {
   if (shipTo?.kind === 'new') return addressLines(shipTo.address)
-  const chosen = shipTo?.kind === 'customerAddress' ? customer?.addresses.find((a) => a.guid === shipTo.addressGuid) : undefined
-  const fallback = customer?.addresses.find((a) => a.kind === 'shipTo' && a.isMainShipTo) ?? customer?.addresses.find((a) => a.kind === 'shipTo')
+  const chosen =
+    shipTo?.kind === 'customerAddress' ? customer?.addresses.find((a) => a.guid === shipTo.addressGuid) : undefined
+  const fallback =
+    customer?.addresses.find((a) => a.kind === 'shipTo' && a.isMainShipTo) ??
+    customer?.addresses.find((a) => a.kind === 'shipTo')
   const address = chosen ?? fallback
   return address ? fromAddress(address) : []
 }
@@ -315,7 +357,10 @@ function shipToLines(shipTo: ShipTo | null, customer: CustomerDetail | null): st
 function orderShipTo(stored: unknown, sent: ShipTo | null, customer: CustomerDetail | null): string[] {
   const shipTo = stored && typeof stored === 'object' ? (stored as Json) : null
   if (shipTo && text(shipTo.address_line_one)) return addressLines(shipTo)
-  const named = shipTo && text(shipTo.guid) ? customer?.addresses.find((a) => a.guid?.toLowerCase() === text(shipTo.guid)?.toLowerCase()) : undefined
+  const named =
+    shipTo && text(shipTo.guid)
+      ? customer?.addresses.find((a) => a.guid?.toLowerCase() === text(shipTo.guid)?.toLowerCase())
+      : undefined
   return named ? fromAddress(named) : shipToLines(sent, customer)
 }
 
@@ -332,11 +377,14 @@ function matchSentLines(synced: OrderDetail['lines'], sent: DraftLine[]): (Draft
   const sku = (value: string | null | undefined): string => (value ?? '').trim().toLowerCase()
   const matched = synced.map((line) =>
     take(
-      [...unused].find((s) => line.catalogItemGuid !== null && s.catalogItemGuid.toLowerCase() === line.catalogItemGuid.toLowerCase()) ??
-        [...unused].find((s) => line.sku !== null && sku(s.sku) === sku(line.sku)),
+      [...unused].find(
+        (s) => line.catalogItemGuid !== null && s.catalogItemGuid.toLowerCase() === line.catalogItemGuid.toLowerCase(),
+      ) ?? [...unused].find((s) => line.sku !== null && sku(s.sku) === sku(line.sku)),
     ),
   )
-  return synced.length === sent.length ? matched.map((found, index) => found ?? (unused.has(sent[index]!) ? take(sent[index]) : undefined)) : matched
+  return synced.length === sent.length
+    ? matched.map((found, index) => found ?? (unused.has(sent[index]!) ? take(sent[index]) : undefined))
+    : matched
 }
 
 function cityLine(city: string | null, state: string | null, postalCode: string | null): string | null {

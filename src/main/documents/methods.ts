@@ -18,7 +18,12 @@ const desktopOnly = 'Printing and saving a PDF come with the desktop app; in thi
 export function documentMethods(wiring: DocumentWiring): DocumentMethods {
   const { queries, desktop, ...sources } = wiring
   const details = new OrderDetails(sources.db)
-  const documents = new Documents({ ...sources, customer: (guid) => queries.getCustomer(guid), order: (guid) => queries.getOrder(guid), tracking: (guid) => details.tracking(guid) })
+  const documents = new Documents({
+    ...sources,
+    customer: (guid) => queries.getCustomer(guid),
+    order: (guid) => queries.getOrder(guid),
+    tracking: (guid) => details.tracking(guid),
+  })
   return {
     getDocument: ({ kind, ref }) => documents.get(kind, ref),
     printDocument: async () => {

@@ -117,7 +117,10 @@ export class CatalogUpkeep {
       this.copyTotals.done += copied
       // Towards sliceTargetMs, by at most half or double at a time (the first slices warm the cache).
       const scaled = Math.round((this.rowsPerSlice * sliceTargetMs) / Math.max(elapsed, 1))
-      this.rowsPerSlice = Math.min(5_000, Math.max(20, Math.min(this.rowsPerSlice * 2, Math.max(Math.round(this.rowsPerSlice / 2), scaled))))
+      this.rowsPerSlice = Math.min(
+        5_000,
+        Math.max(20, Math.min(this.rowsPerSlice * 2, Math.max(Math.round(this.rowsPerSlice / 2), scaled))),
+      )
       return { job: 'leanItems', done: this.copyTotals.done, total: this.copyTotals.total, itemsBrowsable: false }
     }
     const { total } = this.copyTotals
@@ -131,9 +134,13 @@ export class CatalogUpkeep {
     const last = this.items.lastLocalId()
     const until = after + this.familySpan
     const done = until >= last
-    this.items.fillFamilies(after, until, done, () => (done ? this.settings.delete(familiesAfterKey) : this.settings.set(familiesAfterKey, until)))
+    this.items.fillFamilies(after, until, done, () =>
+      done ? this.settings.delete(familiesAfterKey) : this.settings.set(familiesAfterKey, until),
+    )
     const reached = Math.min(until, last)
-    return done ? this.progressAfter('families', last, last) : { job: 'families', done: reached, total: Math.max(last, 1), itemsBrowsable: true }
+    return done
+      ? this.progressAfter('families', last, last)
+      : { job: 'families', done: reached, total: Math.max(last, 1), itemsBrowsable: true }
   }
 
   private filterSlice(): CatalogUpkeepProgress {
@@ -142,7 +149,12 @@ export class CatalogUpkeep {
       const total = filled ? Math.max(filled.last - filled.first, 1) : 1
       return this.progressAfter('filters', total, total)
     }
-    return { job: 'filters', done: filled.reached - filled.first, total: Math.max(filled.last - filled.first, 1), itemsBrowsable: true }
+    return {
+      job: 'filters',
+      done: filled.reached - filled.first,
+      total: Math.max(filled.last - filled.first, 1),
+      itemsBrowsable: true,
+    }
   }
 
   /**
@@ -153,7 +165,12 @@ export class CatalogUpkeep {
     const filled = this.items.fillKeys(this.keySpan)
     if (filled !== null) {
       const span = Math.max(filled.last - filled.first, 1)
-      return { job: 'itemKeys', done: Math.round(((filled.reached - filled.first) / span) * 80), total: 100, itemsBrowsable: true }
+      return {
+        job: 'itemKeys',
+        done: Math.round(((filled.reached - filled.first) / span) * 80),
+        total: 100,
+        itemsBrowsable: true,
+      }
     }
     const rebuilt = this.items.rekeyIndex()
     if (rebuilt === null || !this.items.keysWaiting()) return this.progressAfter('itemKeys', 100, 100)

@@ -5,8 +5,18 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { prepareTableStatements, upsertGuard, type SyncedTable } from './synced-table'
 
-export const catalogsTable = { table: 'catalogs', kind: 'catalog', scopeColumn: null, retainable: true } as const satisfies SyncedTable
-export const categoriesTable = { table: 'categories', kind: null, scopeColumn: 'catalog_guid', retainable: false } as const satisfies SyncedTable
+export const catalogsTable = {
+  table: 'catalogs',
+  kind: 'catalog',
+  scopeColumn: null,
+  retainable: true,
+} as const satisfies SyncedTable
+export const categoriesTable = {
+  table: 'categories',
+  kind: null,
+  scopeColumn: 'catalog_guid',
+  retainable: false,
+} as const satisfies SyncedTable
 
 /** What sync writes of catalogs and their categories. */
 export class CatalogWrites {
@@ -37,9 +47,15 @@ export class CatalogWrites {
     this.catalogRows = prepareTableStatements(db, catalogsTable)
     this.categoryRows = prepareTableStatements(db, categoriesTable)
     this.guidById = db.prepare<[number], string>('SELECT guid FROM catalogs WHERE id = ?').pluck()
-    this.markCategoryListed = db.prepare<[number, string, number]>('UPDATE categories SET listed_run = ? WHERE catalog_guid = ? AND id = ?')
+    this.markCategoryListed = db.prepare<[number, string, number]>(
+      'UPDATE categories SET listed_run = ? WHERE catalog_guid = ? AND id = ?',
+    )
     this.deleteCategoriesOf = db.prepare<[string]>('DELETE FROM categories WHERE catalog_guid = ?')
-    this.liveCatalogs = db.prepare<[], string>('SELECT guid FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY name, guid').pluck()
+    this.liveCatalogs = db
+      .prepare<[], string>(
+        'SELECT guid FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL ORDER BY name, guid',
+      )
+      .pluck()
   }
 
   /** The local guid of a catalog by the service's id, for orders that carry only the id. */
@@ -78,9 +94,13 @@ export class Catalogs {
 
   constructor(db: Database) {
     this.statements = {
-      live: db.prepare<[], { guid: string; id: number | null; name: string; active: number }>(`SELECT guid, id, name, active FROM catalogs WHERE ${live} ORDER BY name COLLATE NOCASE, guid`),
+      live: db.prepare<[], { guid: string; id: number | null; name: string; active: number }>(
+        `SELECT guid, id, name, active FROM catalogs WHERE ${live} ORDER BY name COLLATE NOCASE, guid`,
+      ),
       liveById: db.prepare<[number], string>(`SELECT guid FROM catalogs WHERE id = ? AND ${live}`).pluck(),
-      orderable: db.prepare<[], { guid: string; id: number | null }>('SELECT guid, id FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1'),
+      orderable: db.prepare<[], { guid: string; id: number | null }>(
+        'SELECT guid, id FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1',
+      ),
       nameOf: db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck(),
       countLive: db.prepare<[], number>(`SELECT count(*) FROM catalogs WHERE ${live}`).pluck(),
       categoriesOf: db.prepare<[string], CategoryRow>(

@@ -10,7 +10,17 @@ import type { Database, Statement } from 'better-sqlite3'
 import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, CatalogRecord, CategoryRecord, OrderRecord } from '../ordering-client/schemas'
 import type { Retention } from './retention'
-import { catalogRow, categoryRow, customerRow, orderRow, priceGroupProblem, priceGroupRow, storedItemAt, type GuidLookup, type StoredItemValues } from './rows'
+import {
+  catalogRow,
+  categoryRow,
+  customerRow,
+  orderRow,
+  priceGroupProblem,
+  priceGroupRow,
+  storedItemAt,
+  type GuidLookup,
+  type StoredItemValues,
+} from './rows'
 import { leaveCheckpointsToAnotherThread } from '../db/checkpoints'
 import { prepareItemPage, type PreparedItemPage } from './item-page'
 import type { IndexedRow, SearchIndex } from './search-index'
@@ -50,7 +60,8 @@ export function addCounts(into: ApplyCounts, more: ApplyCounts): ApplyCounts {
   into.upserted += more.upserted
   into.deleted += more.deleted
   if (more.rejected) into.rejected = (into.rejected ?? 0) + more.rejected
-  if (more.rejections?.length) into.rejections = [...(into.rejections ?? []), ...more.rejections].slice(0, MAX_REJECTIONS_KEPT)
+  if (more.rejections?.length)
+    into.rejections = [...(into.rejections ?? []), ...more.rejections].slice(0, MAX_REJECTIONS_KEPT)
   return into
 }
 
@@ -134,7 +145,9 @@ export class LocalCopy extends SyncState {
     this.statements.set('customers', this.customers.rows)
     this.statements.set('orders', this.orders.rows)
 
-    this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
+    this.indexExists = db
+      .prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?")
+      .pluck()
     this.deferred = new DeferredItemIndexes(db, this.items)
   }
 
@@ -183,7 +196,12 @@ export class LocalCopy extends SyncState {
   }
 
   /** A row the listing saw whose local copy stays as it is: marked listed, and live again if it was kept unlisted for a draft. */
-  private markSeen(name: SyncedTableName, guid: string, listingId: number, before = this.findIndexed(name, guid)): void {
+  private markSeen(
+    name: SyncedTableName,
+    guid: string,
+    listingId: number,
+    before = this.findIndexed(name, guid),
+  ): void {
     const table = this.table(name)
     const index = this.indexes.get(name)
     if (!index) {
@@ -223,7 +241,14 @@ export class LocalCopy extends SyncState {
    * reason goes back with the counts, for the engine to log. The last good local copy stays; a full
    * listing counts it as seen, so the prune that follows does not remove it for having been refused.
    */
-  private reject(counts: ApplyCounts, name: SyncedTableName, guid: string, reason: string, listingId: number | null, id: number | null = null): void {
+  private reject(
+    counts: ApplyCounts,
+    name: SyncedTableName,
+    guid: string,
+    reason: string,
+    listingId: number | null,
+    id: number | null = null,
+  ): void {
     counts.fetched++
     counts.rejected = (counts.rejected ?? 0) + 1
     const rejections = (counts.rejections ??= [])
@@ -244,10 +269,12 @@ export class LocalCopy extends SyncState {
   /** One immediate transaction whose item writes are added to the kept item counts before it commits. */
   private countedWrites(write: () => void): void {
     try {
-      this.db.transaction(() => {
-        write()
-        this.items.writeCounted()
-      }).immediate()
+      this.db
+        .transaction(() => {
+          write()
+          this.items.writeCounted()
+        })
+        .immediate()
     } finally {
       this.items.dropCounted()
     }
@@ -292,7 +319,8 @@ export class LocalCopy extends SyncState {
   applyItemPage(page: PreparedItemPage, context: ApplyContext): ApplyCounts {
     if (context.fresh) this.deferred.defer()
     return this.applyPage(context, (counts) => {
-      for (const { guid, id, reason } of page.rejected) this.reject(counts, 'catalogItems', guid, reason, context.listingId, id)
+      for (const { guid, id, reason } of page.rejected)
+        this.reject(counts, 'catalogItems', guid, reason, context.listingId, id)
       for (const values of page.items) this.applyItem(counts, values)
       // Many items share a category: each is written once per page, its newest version.
       for (const category of page.categories) this.applyCategoryRow(page.catalogGuid, category, context.listingId)
@@ -355,14 +383,16 @@ export class LocalCopy extends SyncState {
   /** One page of the customer list. */
   applyCustomers(rows: CustomerConnection[], context: ApplyContext): ApplyCounts {
     return this.applyPage(context, (counts) => {
-      for (const row of rows) this.applyRow(counts, 'customers', this.customers.upsert, customerRow(row, context.listingId))
+      for (const row of rows)
+        this.applyRow(counts, 'customers', this.customers.upsert, customerRow(row, context.listingId))
     })
   }
 
   /** One page of orders (the list's reduced projection, or a full order from create or read). */
   applyOrders(orders: OrderRecord[], context: ApplyContext): ApplyCounts {
     return this.applyPage(context, (counts) => {
-      for (const order of orders) this.applyRow(counts, 'orders', this.orders.upsert, orderRow(order, context.listingId, this.guids))
+      for (const order of orders)
+        this.applyRow(counts, 'orders', this.orders.upsert, orderRow(order, context.listingId, this.guids))
     })
   }
 
@@ -389,7 +419,12 @@ export class LocalCopy extends SyncState {
     const batch = statements.candidates.all({ scope, listing: listingId, after, until })
     if (batch.length > 0) {
       const flaggedAt = serverTime ?? new Date(0).toISOString()
-      const kept = spec.kind ? this.retention.retained(spec.kind, batch.map((row) => row.guid)) : new Set<string>()
+      const kept = spec.kind
+        ? this.retention.retained(
+            spec.kind,
+            batch.map((row) => row.guid),
+          )
+        : new Set<string>()
       const index = this.indexes.get(name)
       const items = name === 'catalogItems'
       this.countedWrites(() => {
@@ -415,9 +450,14 @@ export class LocalCopy extends SyncState {
   }
 
   /** The whole of pruneUnlistedChunk at once, for small tables. */
-  pruneUnlisted(name: SyncedTableName, scope: string | null, listingId: number, serverTime: string | null): ApplyCounts {
+  pruneUnlisted(
+    name: SyncedTableName,
+    scope: string | null,
+    listingId: number,
+    serverTime: string | null,
+  ): ApplyCounts {
     const counts = emptyCounts()
-    for (let after: number | null = 0; after !== null; ) {
+    for (let after: number | null = 0; after !== null;) {
       const chunk = this.pruneUnlistedChunk(name, scope, listingId, serverTime, after)
       addCounts(counts, chunk.counts)
       after = chunk.next
@@ -443,7 +483,8 @@ export class LocalCopy extends SyncState {
     }
     const spec: SyncedTable = tables[name]
     const statements = this.scoped(name)
-    const statement = spec.liveIndex && !this.indexExists.get(spec.liveIndex) ? statements.countLiveUnindexed : statements.countLive()
+    const statement =
+      spec.liveIndex && !this.indexExists.get(spec.liveIndex) ? statements.countLiveUnindexed : statements.countLive()
     return statement.get({ scope })?.n ?? 0
   }
 
@@ -451,7 +492,6 @@ export class LocalCopy extends SyncState {
   hasRows(name: SyncedTableName, scope: string | null): boolean {
     return this.scoped(name).anyRow.get({ scope }) !== undefined
   }
-
 
   /** Builds every index a first sync deferred (deferred-indexes.ts); true when there were any. */
   finishBulk(): boolean {
@@ -510,7 +550,13 @@ export class LocalCopy extends SyncState {
   recountItems(listedCatalogs: readonly string[]): void {
     const live = this.catalogs.liveCatalogGuids()
     const listed = new Set(listedCatalogs)
-    this.items.recount([...live.filter((catalogGuid) => listed.has(catalogGuid)), ...this.items.uncounted(live.filter((catalogGuid) => !listed.has(catalogGuid)))], live)
+    this.items.recount(
+      [
+        ...live.filter((catalogGuid) => listed.has(catalogGuid)),
+        ...this.items.uncounted(live.filter((catalogGuid) => !listed.has(catalogGuid))),
+      ],
+      live,
+    )
   }
 
   /** The catalog's name as last synced, for messages; null when it is not here. */
@@ -532,4 +578,3 @@ export class LocalCopy extends SyncState {
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((value, index) => value === b[index])
 }
-

@@ -7,13 +7,20 @@ import { SearchIndex } from './search-index'
 import { SearchPages } from './search-page'
 import { prepareTableStatements, upsertGuard, type SyncedTable } from './synced-table'
 
-export const customersTable = { table: 'customers', kind: 'customer', scopeColumn: null, retainable: true, liveIndex: 'customers_by_name' } as const satisfies SyncedTable
+export const customersTable = {
+  table: 'customers',
+  kind: 'customer',
+  scopeColumn: null,
+  retainable: true,
+  liveIndex: 'customers_by_name',
+} as const satisfies SyncedTable
 
 /**
  * How an order finds its customer, for the order history's queries (order-history.ts) to join: by
  * guid, or by the service's id when the order carries only that. The customer's columns are `c.`.
  */
-export const customerOfOrder = 'customers c ON c.guid = o.customer_guid OR (o.customer_guid IS NULL AND c.id = o.customer_id)'
+export const customerOfOrder =
+  'customers c ON c.guid = o.customer_guid OR (o.customer_guid IS NULL AND c.id = o.customer_id)'
 
 /** What sync writes: the upsert, the statements every synced table has, and the full-text index. */
 export class CustomerWrites {
@@ -91,9 +98,13 @@ export class Customers {
     this.searches = new SearchPages(db)
     this.statements = {
       byGuid: db.prepare<[string], CustomerRow>(`SELECT ${customerColumns} FROM customers c WHERE c.guid = ?`),
-      forChecks: db.prepare<[string], CustomerCheckRow>('SELECT guid, name, active, require_po, price_group_id, lock_catalog_id, deleted_at, json FROM customers WHERE guid = ?'),
+      forChecks: db.prepare<[string], CustomerCheckRow>(
+        'SELECT guid, name, active, require_po, price_group_id, lock_catalog_id, deleted_at, json FROM customers WHERE guid = ?',
+      ),
       idOf: db.prepare<[string], number | null>('SELECT id FROM customers WHERE guid = ?').pluck(),
-      priceGroupIdOf: db.prepare<[string], number | null>('SELECT price_group_id FROM customers WHERE guid = ?').pluck(),
+      priceGroupIdOf: db
+        .prepare<[string], number | null>('SELECT price_group_id FROM customers WHERE guid = ?')
+        .pluck(),
       countLive: db.prepare<[], number>(`SELECT count(*) FROM customers WHERE ${live}`).pluck(),
     }
   }
@@ -122,7 +133,10 @@ export class Customers {
   }
 
   /** One page of live customers by full-text match (wordPrefixQuery) or, with none, by name, and how many match. */
-  search(search: { match: string | null; includeInactive?: boolean; limit: number; offset: number }): { rows: CustomerRow[]; total: number } {
+  search(search: { match: string | null; includeInactive?: boolean; limit: number; offset: number }): {
+    rows: CustomerRow[]
+    total: number
+  } {
     const where = ['c.deleted_at IS NULL', 'c.unlisted_at IS NULL']
     if (search.includeInactive === false) where.push('c.active = 1')
     const spec = {

@@ -28,12 +28,18 @@ export class DeferredItemIndexes {
     private readonly db: Database,
     private readonly items: CatalogItemWrites,
   ) {
-    this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
+    this.indexExists = db
+      .prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?")
+      .pluck()
     this.secondaryIndexes = db.prepare<[string], { name: string; sql: string }>(
       "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
     )
-    this.saveDeferred = db.prepare<[string, string]>('INSERT OR REPLACE INTO deferred_indexes (name, sql) VALUES (?, ?)')
-    this.deferredIndexes = db.prepare<[], { name: string; sql: string }>('SELECT name, sql FROM deferred_indexes ORDER BY name')
+    this.saveDeferred = db.prepare<[string, string]>(
+      'INSERT OR REPLACE INTO deferred_indexes (name, sql) VALUES (?, ?)',
+    )
+    this.deferredIndexes = db.prepare<[], { name: string; sql: string }>(
+      'SELECT name, sql FROM deferred_indexes ORDER BY name',
+    )
     this.forgetDeferred = db.prepare<[string]>('DELETE FROM deferred_indexes WHERE name = ?')
   }
 
@@ -51,13 +57,15 @@ export class DeferredItemIndexes {
   defer(): void {
     if (this.itemsOffTheirIds) return
     if (this.deferredIndexes.all().length === 0 && this.items.anyRow()) return
-    this.db.transaction(() => {
-      for (const index of this.secondaryIndexes.all(catalogItemsTable.table)) {
-        if (!deferrableItemIndexes.has(index.name)) continue
-        this.saveDeferred.run(index.name, index.sql)
-        this.db.exec(`DROP INDEX ${index.name}`)
-      }
-    }).immediate()
+    this.db
+      .transaction(() => {
+        for (const index of this.secondaryIndexes.all(catalogItemsTable.table)) {
+          if (!deferrableItemIndexes.has(index.name)) continue
+          this.saveDeferred.run(index.name, index.sql)
+          this.db.exec(`DROP INDEX ${index.name}`)
+        }
+      })
+      .immediate()
     this.itemsOffTheirIds = new Map(this.items.keysOffTheirIds())
   }
 
@@ -70,10 +78,12 @@ export class DeferredItemIndexes {
       // One transaction an index: another connection's write waits for one index's build (a few hundred
       // milliseconds at 100,000 items), not for all of them.
       for (const index of waiting) {
-        this.db.transaction(() => {
-          if (!this.indexExists.get(index.name)) this.buildDeferred(index.sql)
-          this.forgetDeferred.run(index.name)
-        }).immediate()
+        this.db
+          .transaction(() => {
+            if (!this.indexExists.get(index.name)) this.buildDeferred(index.sql)
+            this.forgetDeferred.run(index.name)
+          })
+          .immediate()
       }
     })
     return true
@@ -88,7 +98,8 @@ export class DeferredItemIndexes {
     try {
       this.db.exec(sql)
     } catch (error) {
-      if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_UNIQUE' || !sql.includes('catalog_items_by_guid')) throw error
+      if ((error as { code?: unknown })?.code !== 'SQLITE_CONSTRAINT_UNIQUE' || !sql.includes('catalog_items_by_guid'))
+        throw error
       this.removeDuplicateItems()
       this.db.exec(sql)
     }

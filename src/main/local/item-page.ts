@@ -19,14 +19,23 @@ export interface PreparedItemPage {
   categories: CategoryRecord[]
 }
 
-export function prepareItemPage(catalogGuid: string, records: CatalogItemRecord[], listingId: number | null, syncedAt: string | null): PreparedItemPage {
+export function prepareItemPage(
+  catalogGuid: string,
+  records: CatalogItemRecord[],
+  listingId: number | null,
+  syncedAt: string | null,
+): PreparedItemPage {
   const items: StoredItemValues[] = []
   const rejected: PreparedItemPage['rejected'] = []
   const accepted: CatalogItemRecord[] = []
   for (const record of records) {
     const problem = catalogItemProblem(record)
     if (problem) {
-      rejected.push({ guid: record.guid, id: Number.isSafeInteger(record.id) && Number(record.id) > 0 ? Number(record.id) : null, reason: problem })
+      rejected.push({
+        guid: record.guid,
+        id: Number.isSafeInteger(record.id) && Number(record.id) > 0 ? Number(record.id) : null,
+        reason: problem,
+      })
       continue
     }
     accepted.push(record)

@@ -29,7 +29,10 @@ export function compareWithSent(items: Json[], sent: readonly SentLine[] | null)
     const item = line.Catalog_Item && typeof line.Catalog_Item === 'object' ? (line.Catalog_Item as Json) : {}
     const guid = (text(line.catalog_item_guid) ?? text(item.guid))?.toLowerCase()
     const sku = text(line.sku) ?? text(item.sku)
-    const was = sent.find((candidate) => !matched.has(candidate) && (guid ? candidate.catalogItemGuid.toLowerCase() === guid : candidate.sku === sku))
+    const was = sent.find(
+      (candidate) =>
+        !matched.has(candidate) && (guid ? candidate.catalogItemGuid.toLowerCase() === guid : candidate.sku === sku),
+    )
     if (!was) return 'Differs from what was sent: not on the order as sent.'
     matched.add(was)
     const qty = number(line.qty)
@@ -37,5 +40,8 @@ export function compareWithSent(items: Json[], sent: readonly SentLine[] | null)
     if (qty === null || qty === was.qty || qty + (number(line.qty_backordered) ?? 0) === was.qty) return null
     return `Differs from what was sent: sent as ${was.qty}.`
   })
-  return { notAsSent, sentMissing: sent.filter((line) => !matched.has(line)).map((line) => ({ sku: line.sku, qty: line.qty })) }
+  return {
+    notAsSent,
+    sentMissing: sent.filter((line) => !matched.has(line)).map((line) => ({ sku: line.sku, qty: line.qty })),
+  }
 }

@@ -48,7 +48,13 @@ interface SightingRow {
 
 type Json = Record<string, unknown>
 
-const knownStates: Record<number, string> = { 1: 'PRELIMINARY', 2: 'SUBMITTED', 8: 'SHIPPED', 9: 'COMPLETED', 23: 'CANCELLED' }
+const knownStates: Record<number, string> = {
+  1: 'PRELIMINARY',
+  2: 'SUBMITTED',
+  8: 'SHIPPED',
+  9: 'COMPLETED',
+  23: 'CANCELLED',
+}
 
 const DAY_MS = 86_400_000
 
@@ -124,7 +130,14 @@ export class OrderDetails {
   private readonly selectCandidates: Statement<{ sinceMs: number; sent: string; limit: number }, DetailCandidate>
   private readonly countCandidates: Statement<{ sinceMs: number; sent: string }, number>
   private readonly selectDetail: Statement<[string], DetailRow>
-  private readonly upsertDetail: Statement<{ guid: string; updatedAt: string | null; fetchedAt: string; json: string; related: string; key: string }>
+  private readonly upsertDetail: Statement<{
+    guid: string
+    updatedAt: string | null
+    fetchedAt: string
+    json: string
+    related: string
+    key: string
+  }>
   private readonly insertSighting: Statement<[string, string, number | null, string, string, string]>
   private readonly selectSightings: Statement<[string], SightingRow>
   private readonly markOpened: Statement<{ guid: string; at: string }>
@@ -143,19 +156,32 @@ export class OrderDetails {
         AND (o.created_ms >= @sinceMs OR lower(o.api_guid) IN (SELECT value FROM json_each(@sent)))
         AND (d.order_guid IS NULL OR (o.updated_at IS NOT NULL AND (d.order_updated_at IS NULL OR o.updated_at > d.order_updated_at)))
         AND NOT EXISTS (SELECT 1 FROM order_detail_refusals r WHERE r.order_guid = o.guid AND r.order_updated_at IS o.updated_at)`
-    this.selectCandidates = db.prepare(`SELECT o.guid AS guid, o.updated_at AS updatedAt, o.customer_guid AS customerGuid ${candidates} ORDER BY o.created_ms DESC, o.id DESC LIMIT @limit`)
-    this.countCandidates = db.prepare<{ sinceMs: number; sent: string }, number>(`SELECT count(*) ${candidates}`).pluck()
+    this.selectCandidates = db.prepare(
+      `SELECT o.guid AS guid, o.updated_at AS updatedAt, o.customer_guid AS customerGuid ${candidates} ORDER BY o.created_ms DESC, o.id DESC LIMIT @limit`,
+    )
+    this.countCandidates = db
+      .prepare<{ sinceMs: number; sent: string }, number>(`SELECT count(*) ${candidates}`)
+      .pluck()
     this.selectDetail = db.prepare('SELECT * FROM order_details WHERE order_guid = ?')
     // A first copy sets the baseline the rep is compared against: nothing is "changed" before it.
-    this.upsertDetail = db.prepare(`INSERT INTO order_details (order_guid, order_updated_at, fetched_at, json, related_json, status_key, opened_status_key)
+    this.upsertDetail =
+      db.prepare(`INSERT INTO order_details (order_guid, order_updated_at, fetched_at, json, related_json, status_key, opened_status_key)
       VALUES (@guid, @updatedAt, @fetchedAt, @json, @related, @key, @key)
       ON CONFLICT (order_guid) DO UPDATE SET order_updated_at = excluded.order_updated_at, fetched_at = excluded.fetched_at,
         json = excluded.json, related_json = excluded.related_json, status_key = excluded.status_key`)
-    this.insertSighting = db.prepare('INSERT INTO order_detail_sightings (order_guid, seen_at, state_id, state_name, status_key, summary) VALUES (?, ?, ?, ?, ?, ?)')
-    this.selectSightings = db.prepare('SELECT seen_at, state_name, summary FROM order_detail_sightings WHERE order_guid = ? ORDER BY seen_at, rowid')
-    this.markOpened = db.prepare('UPDATE order_details SET opened_status_key = status_key, opened_at = @at WHERE order_guid = @guid')
+    this.insertSighting = db.prepare(
+      'INSERT INTO order_detail_sightings (order_guid, seen_at, state_id, state_name, status_key, summary) VALUES (?, ?, ?, ?, ?, ?)',
+    )
+    this.selectSightings = db.prepare(
+      'SELECT seen_at, state_name, summary FROM order_detail_sightings WHERE order_guid = ? ORDER BY seen_at, rowid',
+    )
+    this.markOpened = db.prepare(
+      'UPDATE order_details SET opened_status_key = status_key, opened_at = @at WHERE order_guid = @guid',
+    )
     this.countChanged = db
-      .prepare<[], number>(`SELECT count(*) FROM order_details d JOIN ${historyOrderOfDetail} WHERE o.deleted_at IS NULL AND d.status_key <> d.opened_status_key`)
+      .prepare<[], number>(
+        `SELECT count(*) FROM order_details d JOIN ${historyOrderOfDetail} WHERE o.deleted_at IS NULL AND d.status_key <> d.opened_status_key`,
+      )
       .pluck()
     const changeColumns = `o.guid AS guid, o.name AS name, o.customer_guid AS customer_guid,
       coalesce(c.name, json_extract(o.json, '$.Vendor.name')) AS customer_name, o.created_at AS created_at,
@@ -165,7 +191,9 @@ export class OrderDetails {
       `SELECT ${changeColumns} FROM ${changeJoin} WHERE o.deleted_at IS NULL AND d.status_key <> d.opened_status_key
         AND (@customer IS NULL OR o.customer_guid = @customer) ORDER BY o.created_ms DESC, o.id DESC`,
     )
-    this.selectOfCustomer = db.prepare(`SELECT ${changeColumns} FROM ${changeJoin} WHERE o.deleted_at IS NULL AND o.customer_guid = ? ORDER BY o.created_ms DESC, o.id DESC`)
+    this.selectOfCustomer = db.prepare(
+      `SELECT ${changeColumns} FROM ${changeJoin} WHERE o.deleted_at IS NULL AND o.customer_guid = ? ORDER BY o.created_ms DESC, o.id DESC`,
+    )
     this.history = new OrderHistory(db)
     this.refusals = {
       upsert: db.prepare<{ guid: string; updatedAt: string | null; at: string; reason: string }>(
@@ -173,7 +201,9 @@ export class OrderDetails {
          ON CONFLICT (order_guid) DO UPDATE SET order_updated_at = excluded.order_updated_at, refused_at = excluded.refused_at, reason = excluded.reason`,
       ),
       clear: db.prepare<[string]>('DELETE FROM order_detail_refusals WHERE order_guid = ?'),
-      get: db.prepare<[string], { order_updated_at: string | null; refused_at: string; reason: string }>('SELECT order_updated_at, refused_at, reason FROM order_detail_refusals WHERE order_guid = ?'),
+      get: db.prepare<[string], { order_updated_at: string | null; refused_at: string; reason: string }>(
+        'SELECT order_updated_at, refused_at, reason FROM order_detail_refusals WHERE order_guid = ?',
+      ),
     }
   }
 
@@ -182,9 +212,18 @@ export class OrderDetails {
    * days and the orders sent from this laptop (by api_guid), whose copy is missing or whose history
    * row's updated_at moved past the copy's.
    */
-  candidates(options: { now: number; windowDays: number; sentApiGuids: readonly string[]; limit: number }): { next: DetailCandidate[]; waiting: number } {
-    const params = { sinceMs: options.now - options.windowDays * DAY_MS, sent: JSON.stringify(options.sentApiGuids.map((key) => key.toLowerCase())) }
-    return { next: this.selectCandidates.all({ ...params, limit: Math.max(0, options.limit) }), waiting: this.countCandidates.get(params) ?? 0 }
+  candidates(options: { now: number; windowDays: number; sentApiGuids: readonly string[]; limit: number }): {
+    next: DetailCandidate[]
+    waiting: number
+  } {
+    const params = {
+      sinceMs: options.now - options.windowDays * DAY_MS,
+      sent: JSON.stringify(options.sentApiGuids.map((key) => key.toLowerCase())),
+    }
+    return {
+      next: this.selectCandidates.all({ ...params, limit: Math.max(0, options.limit) }),
+      waiting: this.countCandidates.get(params) ?? 0,
+    }
   }
 
   /**
@@ -206,8 +245,16 @@ export class OrderDetails {
       .transaction(() => {
         const before = this.selectDetail.get(guid)
         // The copy's updated_at is the order's as the service answered it, so the next delta's row matches.
-        this.upsertDetail.run({ guid, updatedAt: textOrNull(order.updated_at), fetchedAt, json: JSON.stringify(order), related: JSON.stringify(related), key })
-        if (before?.status_key !== key) this.insertSighting.run(guid, fetchedAt, state.id, state.name, key, statusSummary(order))
+        this.upsertDetail.run({
+          guid,
+          updatedAt: textOrNull(order.updated_at),
+          fetchedAt,
+          json: JSON.stringify(order),
+          related: JSON.stringify(related),
+          key,
+        })
+        if (before?.status_key !== key)
+          this.insertSighting.run(guid, fetchedAt, state.id, state.name, key, statusSummary(order))
         this.refusals.clear.run(guid)
       })
       .immediate()
@@ -231,7 +278,10 @@ export class OrderDetails {
    * The order as last fetched, for the order screen and `satchel orders show`; null before its first
    * fetch. `sentLinesOf` answers the lines this laptop sent under an api_guid (null: not sent from here).
    */
-  tracking(guid: string, sentLinesOf: (apiGuid: string) => readonly SentLine[] | null = () => null): OrderTracking | null {
+  tracking(
+    guid: string,
+    sentLinesOf: (apiGuid: string) => readonly SentLine[] | null = () => null,
+  ): OrderTracking | null {
     const row = this.selectDetail.get(guid)
     if (!row) return null
     const refused = this.refusals.get.get(guid)
@@ -244,7 +294,13 @@ export class OrderDetails {
       who: textOrNull(objectOf(log.User).name),
       summary: null,
     }))
-    const seen = this.selectSightings.all(guid).map((sighting) => ({ at: sighting.seen_at, source: 'seen' as const, state: sighting.state_name ?? 'Unknown', who: null, summary: sighting.summary }))
+    const seen = this.selectSightings.all(guid).map((sighting) => ({
+      at: sighting.seen_at,
+      source: 'seen' as const,
+      state: sighting.state_name ?? 'Unknown',
+      who: null,
+      summary: sighting.summary,
+    }))
     const parentId = numberOrNull(order.parent_order_id)
     const apiGuid = textOrNull(order.api_guid)
     const asSent = compareWithSent(arrayOf(order.Order_Items), apiGuid ? sentLinesOf(apiGuid) : null)
@@ -273,7 +329,8 @@ export class OrderDetails {
       related: relatedOthers(order, guid, related).map((other) => ({
         guid: other.guid,
         name: textOrNull(other.name),
-        relation: parentId !== null && numberOrNull(other.id) === parentId ? ('parent' as const) : ('backorder' as const),
+        relation:
+          parentId !== null && numberOrNull(other.id) === parentId ? ('parent' as const) : ('backorder' as const),
         state: stateOf(other).name,
         held: this.history.has(other.guid),
       })),
@@ -319,7 +376,8 @@ function relatedOthers(order: Json, guid: string, related: Json[]): (Json & { gu
   const ownId = numberOrNull(order.id)
   const seen = new Set([guid])
   return related.filter((other): other is Json & { guid: string } => {
-    if (typeof other.guid !== 'string' || seen.has(other.guid) || (ownId !== null && numberOrNull(other.id) === ownId)) return false
+    if (typeof other.guid !== 'string' || seen.has(other.guid) || (ownId !== null && numberOrNull(other.id) === ownId))
+      return false
     seen.add(other.guid)
     return true
   })

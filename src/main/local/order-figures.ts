@@ -41,21 +41,31 @@ export function impossibleFigures(order: Json): string[] {
     const ordered = figure(line.qty)
     for (const field of ['qty_shipped', 'qty_pending'] as const) {
       const value = figure(line[field])
-      if (ordered !== undefined && value !== undefined && Number.isFinite(value) && value >= 0 && value <= maxLineQty && value > ordered + slack) {
+      if (
+        ordered !== undefined &&
+        value !== undefined &&
+        Number.isFinite(value) &&
+        value >= 0 &&
+        value <= maxLineQty &&
+        value > ordered + slack
+      ) {
         problems.push(`${where}: ${field} ${value} of ${ordered}`)
       }
     }
     for (const field of lineMoneyFields) {
       const value = figure(line[field])
-      if (value !== undefined && (!Number.isFinite(value) || Math.abs(value) >= maxMoney)) problems.push(`${where}: ${field} ${value}`)
+      if (value !== undefined && (!Number.isFinite(value) || Math.abs(value) >= maxMoney))
+        problems.push(`${where}: ${field} ${value}`)
     }
   }
   for (const field of orderMoneyFields) {
     const value = figure(order[field])
-    if (value !== undefined && (!Number.isFinite(value) || Math.abs(value) >= maxMoney)) problems.push(`${field} ${value}`)
+    if (value !== undefined && (!Number.isFinite(value) || Math.abs(value) >= maxMoney))
+      problems.push(`${field} ${value}`)
   }
   // Only credit lines take an order below nothing.
   const grand = figure(order.grand_total)
-  if (grand !== undefined && Number.isFinite(grand) && Math.abs(grand) < maxMoney && grand < 0 && !anyCredit) problems.push(`grand_total ${grand} with no credit line`)
+  if (grand !== undefined && Number.isFinite(grand) && Math.abs(grand) < maxMoney && grand < 0 && !anyCredit)
+    problems.push(`grand_total ${grand} with no credit line`)
   return problems
 }

@@ -7,7 +7,12 @@ import { customerOfOrder } from './customers'
 import { SearchPages } from './search-page'
 import { prepareTableStatements, upsertGuard, type SyncedTable } from './synced-table'
 
-export const ordersTable = { table: 'orders', kind: null, scopeColumn: null, retainable: false } as const satisfies SyncedTable
+export const ordersTable = {
+  table: 'orders',
+  kind: null,
+  scopeColumn: null,
+  retainable: false,
+} as const satisfies SyncedTable
 
 /** What sync writes. */
 export class OrderWrites {
@@ -84,14 +89,23 @@ export class OrderHistory {
       countLive: db.prepare<[], number>('SELECT count(*) FROM orders WHERE deleted_at IS NULL').pluck(),
       isLive: db.prepare<[string], number>('SELECT 1 FROM orders WHERE guid = ? AND deleted_at IS NULL').pluck(),
       lastCatalogOf: db
-        .prepare<[string], string>('SELECT catalog_guid FROM orders WHERE customer_guid = ? AND catalog_guid IS NOT NULL AND deleted_at IS NULL ORDER BY created_ms DESC LIMIT 1')
+        .prepare<[string], string>(
+          'SELECT catalog_guid FROM orders WHERE customer_guid = ? AND catalog_guid IS NOT NULL AND deleted_at IS NULL ORDER BY created_ms DESC LIMIT 1',
+        )
         .pluck(),
-      customerSince: db.prepare<{ guid: string; id: number | null; since: number }, { api_guid: string | null; catalog_guid: string | null; created_at: string | null; json: string }>(
+      customerSince: db.prepare<
+        { guid: string; id: number | null; since: number },
+        { api_guid: string | null; catalog_guid: string | null; created_at: string | null; json: string }
+      >(
         `SELECT api_guid, catalog_guid, created_at, json FROM orders
          WHERE deleted_at IS NULL AND created_ms >= @since
            AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))`,
       ),
-      latestSupplier: db.prepare<[], string>(`SELECT json_extract(json, '$.Supplier') FROM orders WHERE json_type(json, '$.Supplier') = 'object' ORDER BY created_ms DESC LIMIT 1`).pluck(),
+      latestSupplier: db
+        .prepare<[], string>(
+          `SELECT json_extract(json, '$.Supplier') FROM orders WHERE json_type(json, '$.Supplier') = 'object' ORDER BY created_ms DESC LIMIT 1`,
+        )
+        .pluck(),
     }
   }
 
@@ -146,8 +160,14 @@ export class OrderHistory {
     const scope = where.join(' AND ')
     const filters = orderFilters(options, params)
     const condition = [scope, ...filters].join(' AND ')
-    const rows = this.queries.all<OrderRow>(`SELECT ${orderColumns} FROM ${join} WHERE ${condition} ORDER BY o.created_ms DESC, o.id DESC LIMIT @limit OFFSET @offset`, params)
-    const total = this.queries.count(`SELECT count(*) FROM ${options.query ? join : 'orders o'} WHERE ${condition}`, params)
+    const rows = this.queries.all<OrderRow>(
+      `SELECT ${orderColumns} FROM ${join} WHERE ${condition} ORDER BY o.created_ms DESC, o.id DESC LIMIT @limit OFFSET @offset`,
+      params,
+    )
+    const total = this.queries.count(
+      `SELECT count(*) FROM ${options.query ? join : 'orders o'} WHERE ${condition}`,
+      params,
+    )
     const states = this.queries.all<{ id: number | null; name: string | null; count: number }>(
       `SELECT o.order_state_id AS id, max(o.order_state_name) AS name, count(*) AS count FROM orders o WHERE ${scope} GROUP BY o.order_state_id ORDER BY o.order_state_id`,
       params,
@@ -193,7 +213,9 @@ function orderFilters(options: OrderListOptions, params: Record<string, unknown>
   const filters: string[] = []
   const query = options.query?.trim()
   if (query) {
-    filters.push("(o.name LIKE @like ESCAPE '\\' OR o.po_no LIKE @like ESCAPE '\\' OR coalesce(c.name, json_extract(o.json, '$.Vendor.name')) LIKE @like ESCAPE '\\')")
+    filters.push(
+      "(o.name LIKE @like ESCAPE '\\' OR o.po_no LIKE @like ESCAPE '\\' OR coalesce(c.name, json_extract(o.json, '$.Vendor.name')) LIKE @like ESCAPE '\\')",
+    )
     params.like = `%${query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`
   }
   if (options.stateId !== undefined) {

@@ -4,7 +4,12 @@ import { choosePriceGroup, type PriceGroupChoice, type PriceGroupOption } from '
 import { Customers } from './customers'
 import { prepareTableStatements, upsertGuard, type SyncedTable } from './synced-table'
 
-export const priceGroupsTable = { table: 'price_groups', kind: 'priceGroup', scopeColumn: null, retainable: true } as const satisfies SyncedTable
+export const priceGroupsTable = {
+  table: 'price_groups',
+  kind: 'priceGroup',
+  scopeColumn: null,
+  retainable: true,
+} as const satisfies SyncedTable
 
 /** What sync writes: a catalog's price groups come nested in its record (copy.ts, applyCatalogs). */
 export class PriceGroupWrites {
@@ -40,14 +45,22 @@ export class PriceGroups {
         'SELECT guid, id, name, is_main FROM price_groups WHERE catalog_guid = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY is_main DESC, name COLLATE NOCASE',
       ),
       // A customer's group may have been removed since; its name still says which group they had.
-      nameOf: db.prepare<[number], string>('SELECT name FROM price_groups WHERE id = ? ORDER BY deleted_at IS NULL DESC, local_id LIMIT 1').pluck(),
-      countLive: db.prepare<[], number>('SELECT count(*) FROM price_groups WHERE deleted_at IS NULL AND unlisted_at IS NULL').pluck(),
+      nameOf: db
+        .prepare<[number], string>(
+          'SELECT name FROM price_groups WHERE id = ? ORDER BY deleted_at IS NULL DESC, local_id LIMIT 1',
+        )
+        .pluck(),
+      countLive: db
+        .prepare<[], number>('SELECT count(*) FROM price_groups WHERE deleted_at IS NULL AND unlisted_at IS NULL')
+        .pluck(),
     }
   }
 
   /** A catalog's live price groups, its main group first. */
   ofCatalog(catalogGuid: string): PriceGroupOption[] {
-    return this.statements.ofCatalog.all(catalogGuid).map((row) => ({ guid: row.guid, id: row.id, name: row.name, isMain: row.is_main === 1 }))
+    return this.statements.ofCatalog
+      .all(catalogGuid)
+      .map((row) => ({ guid: row.guid, id: row.id, name: row.name, isMain: row.is_main === 1 }))
   }
 
   /** The name of a price group of any catalog, or null when it is not on this laptop. */
@@ -61,8 +74,16 @@ export class PriceGroups {
   }
 
   /** The group that prices a customer's items in a catalog (choosePriceGroup), with why. */
-  choose(catalogGuid: string, options: { draftGroupGuid?: string | null; customerGuid?: string | null; customerGroupId?: number | null } = {}): PriceGroupChoice<PriceGroupOption> {
-    const groupId = options.customerGroupId !== undefined ? options.customerGroupId : options.customerGuid ? (this.customers.priceGroupIdOf(options.customerGuid) ?? null) : null
+  choose(
+    catalogGuid: string,
+    options: { draftGroupGuid?: string | null; customerGuid?: string | null; customerGroupId?: number | null } = {},
+  ): PriceGroupChoice<PriceGroupOption> {
+    const groupId =
+      options.customerGroupId !== undefined
+        ? options.customerGroupId
+        : options.customerGuid
+          ? (this.customers.priceGroupIdOf(options.customerGuid) ?? null)
+          : null
     const customerGroup = groupId !== null && groupId !== undefined ? { id: groupId, name: this.nameOf(groupId) } : null
     return choosePriceGroup(this.ofCatalog(catalogGuid), options.draftGroupGuid ?? null, customerGroup)
   }

@@ -27,7 +27,9 @@ export class Retention {
   private viewQuery: Statement<[string, string], string> | null = null
 
   constructor(private readonly db: Database) {
-    this.viewExists = db.prepare(`SELECT 1 FROM sqlite_master WHERE name = '${retentionViewName}' AND type IN ('view', 'table')`)
+    this.viewExists = db.prepare(
+      `SELECT 1 FROM sqlite_master WHERE name = '${retentionViewName}' AND type IN ('view', 'table')`,
+    )
   }
 
   /** Returns the function that unregisters the provider. */
@@ -47,7 +49,9 @@ export class Retention {
     // The view appears with a later migration, possibly while this process runs: look each time.
     if (this.viewExists.get()) {
       this.viewQuery ??= this.db
-        .prepare<[string, string], string>(`SELECT DISTINCT guid FROM ${retentionViewName} WHERE kind = ? AND guid IN (SELECT value FROM json_each(?))`)
+        .prepare<[string, string], string>(
+          `SELECT DISTINCT guid FROM ${retentionViewName} WHERE kind = ? AND guid IN (SELECT value FROM json_each(?))`,
+        )
         .pluck()
       for (const guid of this.viewQuery.all(kind, JSON.stringify(guids))) kept.add(guid)
     }

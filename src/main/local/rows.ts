@@ -63,8 +63,10 @@ export function catalogItemProblem(item: unknown): string | null {
   if (typeof item.guid !== 'string') note('guid', 'Invalid input: expected string')
   else if (item.guid.length < 1) note('guid', 'Too small: expected string to have >=1 characters')
   for (const key of itemInts) checkInt(item[key], key, note)
-  for (const key of itemTexts) if (!isNullish(item[key]) && typeof item[key] !== 'string') note(key, 'Invalid input: expected string')
-  for (const key of itemFlags) if (!isNullish(item[key]) && typeof item[key] !== 'boolean') note(key, 'Invalid input: expected boolean')
+  for (const key of itemTexts)
+    if (!isNullish(item[key]) && typeof item[key] !== 'string') note(key, 'Invalid input: expected string')
+  for (const key of itemFlags)
+    if (!isNullish(item[key]) && typeof item[key] !== 'boolean') note(key, 'Invalid input: expected boolean')
   for (const key of itemAmounts) checkNumber(item[key], key, note, true)
   checkNumber(item.qty_on_hand, 'qty_on_hand', note, false)
   const pricing = item.pricing
@@ -105,7 +107,13 @@ function isNullish(value: unknown): value is null | undefined {
 function checkInt(value: unknown, path: string, note: Note, required = false): void {
   if (!required && isNullish(value)) return
   if (typeof value !== 'number' || Number.isNaN(value)) note(path, 'Invalid input: expected number')
-  else if (!Number.isSafeInteger(value)) note(path, Number.isInteger(value) || !Number.isFinite(value) ? 'Invalid input: expected int' : 'Invalid input: expected int, received number')
+  else if (!Number.isSafeInteger(value))
+    note(
+      path,
+      Number.isInteger(value) || !Number.isFinite(value)
+        ? 'Invalid input: expected int'
+        : 'Invalid input: expected int, received number',
+    )
 }
 
 function checkNumber(value: unknown, path: string, note: Note, nonNegative: boolean): void {
@@ -120,10 +128,12 @@ function checkCategory(category: unknown, path: string, note: Note): void {
   checkInt(category.catalog_id, `${path}.catalog_id`, note)
   checkInt(category.parent_category_id, `${path}.parent_category_id`, note)
   for (const key of ['guid', 'name', 'updated_at'] as const) {
-    if (!isNullish(category[key]) && typeof category[key] !== 'string') note(`${path}.${key}`, 'Invalid input: expected string')
+    if (!isNullish(category[key]) && typeof category[key] !== 'string')
+      note(`${path}.${key}`, 'Invalid input: expected string')
   }
   checkNumber(category.sequence, `${path}.sequence`, note, false)
-  if (!isNullish(category.hide_category) && typeof category.hide_category !== 'boolean') note(`${path}.hide_category`, 'Invalid input: expected boolean')
+  if (!isNullish(category.hide_category) && typeof category.hide_category !== 'boolean')
+    note(`${path}.hide_category`, 'Invalid input: expected boolean')
 }
 
 /** Why a price group cannot be stored, or null: its name is the key of every item's `pricing`. */
@@ -156,7 +166,8 @@ export function categoriesOf(items: CatalogItemRecord[]): CategoryRecord[] {
   for (const item of items) {
     for (const category of [...(item.CategoryHierarchy ?? []), ...(item.Category ? [item.Category] : [])]) {
       const seen = categories.get(category.id)
-      if (!seen || versionOf(category.updated_at, null) > versionOf(seen.updated_at, null)) categories.set(category.id, category)
+      if (!seen || versionOf(category.updated_at, null) > versionOf(seen.updated_at, null))
+        categories.set(category.id, category)
     }
   }
   return [...categories.values()]
@@ -181,7 +192,12 @@ export function categoryRow(catalogGuid: string, category: CategoryRecord, listi
 }
 
 /** A catalog item's columns, as both shapes below store them. syncedAt: the serverTimestamp of the page the item came on. */
-function catalogItemColumns(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+function catalogItemColumns(
+  catalogGuid: string,
+  item: CatalogItemRecord,
+  listingId: number | null,
+  syncedAt: string | null,
+) {
   return {
     guid: item.guid,
     id: nullable(item.id),
@@ -213,7 +229,12 @@ function catalogItemColumns(catalogGuid: string, item: CatalogItemRecord, listin
  * A catalog item as schema 9 stored it, with the whole record in `json`: what the catalog_items view
  * still answers, and what the migration tests write to stand for a laptop before migration 10.
  */
-export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+export function catalogItemRow(
+  catalogGuid: string,
+  item: CatalogItemRecord,
+  listingId: number | null,
+  syncedAt: string | null,
+) {
   return { ...catalogItemColumns(catalogGuid, item, listingId, syncedAt), json: JSON.stringify(item) }
 }
 
@@ -222,7 +243,12 @@ export function catalogItemRow(catalogGuid: string, item: CatalogItemRecord, lis
  * service's id as the row's key where it has one, and `extra`, the rest of the record stored once (see
  * leanItemExtra). The catalog_items view puts catalogItemRow's `json` back together from these.
  */
-function catalogItemStored(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null) {
+function catalogItemStored(
+  catalogGuid: string,
+  item: CatalogItemRecord,
+  listingId: number | null,
+  syncedAt: string | null,
+) {
   const columns = catalogItemColumns(catalogGuid, item, listingId, syncedAt)
   const updatedAt = storedUpdatedAt(columns.updated_at, columns.deleted_at, columns.version)
   return {
@@ -259,9 +285,32 @@ function storedUpdatedAt(updatedAt: string | null, deletedAt: string | null, ver
 
 /** The columns of catalogItemStored in the order storedItemValues gives them (and the writer binds them). */
 export const storedItemColumns = [
-  'local_id', 'guid', 'id', 'catalog_guid', 'category_id', 'sku', 'upc', 'name', 'description', 'manufacturer', 'active', 'msrp',
-  'qty_on_hand', 'min_order_qty', 'has_inventory', 'allow_backorder', 'pricing', 'version', 'updated_at', 'deleted_at',
-  'listed_run', 'synced_at', 'extra', 'group_parent_id', 'is_product_group', 'catalog_key',
+  'local_id',
+  'guid',
+  'id',
+  'catalog_guid',
+  'category_id',
+  'sku',
+  'upc',
+  'name',
+  'description',
+  'manufacturer',
+  'active',
+  'msrp',
+  'qty_on_hand',
+  'min_order_qty',
+  'has_inventory',
+  'allow_backorder',
+  'pricing',
+  'version',
+  'updated_at',
+  'deleted_at',
+  'listed_run',
+  'synced_at',
+  'extra',
+  'group_parent_id',
+  'is_product_group',
+  'catalog_key',
 ] as const
 
 export type StoredItemColumn = (typeof storedItemColumns)[number]
@@ -270,21 +319,44 @@ export type StoredItemColumn = (typeof storedItemColumns)[number]
 export type StoredItemValues = unknown[]
 
 /** Where each column sits in StoredItemValues. */
-export const storedItemAt = Object.fromEntries(storedItemColumns.map((column, index) => [column, index])) as Record<StoredItemColumn, number>
+export const storedItemAt = Object.fromEntries(storedItemColumns.map((column, index) => [column, index])) as Record<
+  StoredItemColumn,
+  number
+>
 
 /**
  * catalogItemStored as a flat array of its column values: what crosses to the writer thread. A
  * structured clone of an array of strings and numbers costs a fraction of the item it came from.
  */
-export function storedItemValues(catalogGuid: string, item: CatalogItemRecord, listingId: number | null, syncedAt: string | null): StoredItemValues {
+export function storedItemValues(
+  catalogGuid: string,
+  item: CatalogItemRecord,
+  listingId: number | null,
+  syncedAt: string | null,
+): StoredItemValues {
   const row = catalogItemStored(catalogGuid, item, listingId, syncedAt)
   return storedItemColumns.map((column) => row[column])
 }
 
 /** The spec's CatalogItem fields that have a column of their own in catalog_item_rows. */
 const itemColumnFields = new Set([
-  'id', 'guid', 'category_id', 'sku', 'upc', 'name', 'description', 'manufacturer', 'active', 'msrp', 'qty_on_hand',
-  'min_order_qty', 'has_inventory', 'allow_backorder', 'pricing', 'updated_at', 'deleted_at',
+  'id',
+  'guid',
+  'category_id',
+  'sku',
+  'upc',
+  'name',
+  'description',
+  'manufacturer',
+  'active',
+  'msrp',
+  'qty_on_hand',
+  'min_order_qty',
+  'has_inventory',
+  'allow_backorder',
+  'pricing',
+  'updated_at',
+  'deleted_at',
 ])
 
 /**
@@ -293,18 +365,42 @@ const itemColumnFields = new Set([
  */
 const itemDefaults = new Map<string, unknown>([
   ...['catalog_id', 'group_parent_catalog_item_id', 'group_sequence', 'subsection_id'].map((key) => [key, 0] as const),
-  ...['color', 'style', 'product_group_type', 'product_group_display_style', 'group_title', 'third_party_sku', 'third_party_pricing', 'third_party_size'].map(
-    (key) => [key, ''] as const,
-  ),
+  ...[
+    'color',
+    'style',
+    'product_group_type',
+    'product_group_display_style',
+    'group_title',
+    'third_party_sku',
+    'third_party_pricing',
+    'third_party_size',
+  ].map((key) => [key, ''] as const),
   ...['is_taxable', 'has_serials', 'has_lots', 'has_exp_date', 'is_product_group'].map((key) => [key, false] as const),
   ...[
-    'cost_per_uom', 'qty_incoming', 'reserved_qty_on_hand', 'qty_backordered', 'qty_held_for_backorders', 'min_qty_on_hand',
-    'max_qty_on_hand', 'qty_break', 'qty_break_price', 'width', 'height', 'depth', 'item_weight', 'shipping_weight',
+    'cost_per_uom',
+    'qty_incoming',
+    'reserved_qty_on_hand',
+    'qty_backordered',
+    'qty_held_for_backorders',
+    'min_qty_on_hand',
+    'max_qty_on_hand',
+    'qty_break',
+    'qty_break_price',
+    'width',
+    'height',
+    'depth',
+    'item_weight',
+    'shipping_weight',
   ].map((key) => [key, 0] as const),
 ])
 
 function isCategoryList(value: unknown): value is { id: number }[] {
-  return Array.isArray(value) && value.every((entry) => typeof entry === 'object' && entry !== null && Number.isInteger((entry as { id?: unknown }).id))
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (entry) => typeof entry === 'object' && entry !== null && Number.isInteger((entry as { id?: unknown }).id),
+    )
+  )
 }
 
 /**
@@ -330,13 +426,15 @@ export function leanItemExtra(item: CatalogItemRecord, pathFromCategories = fals
     if (itemDefaults.has(key) && itemDefaults.get(key) === value) continue
     if (key === 'Category') {
       const categoryId = typeof item.category_id === 'number' ? item.category_id : 0
-      if (value === null ? categoryId <= 0 : typeof value === 'object' && (value as { id?: unknown }).id === categoryId) continue
+      if (value === null ? categoryId <= 0 : typeof value === 'object' && (value as { id?: unknown }).id === categoryId)
+        continue
     }
     if (key === 'CategoryHierarchy' && isCategoryList(value)) {
       hierarchy = value.map((category) => category.id)
       continue
     }
-    if (key === '__proto__') Object.defineProperty(lean, key, { value, enumerable: true, writable: true, configurable: true })
+    if (key === '__proto__')
+      Object.defineProperty(lean, key, { value, enumerable: true, writable: true, configurable: true })
     else lean[key] = value
   }
   if (pathFromCategories) {
@@ -354,9 +452,10 @@ const categoryPathLimit = 64
 /** Whether `ids` is the path from the root to the item's category by the parents its own category records name. */
 function isCategoryPath(item: CatalogItemRecord, ids: number[]): boolean {
   const records = new Map<number, unknown>()
-  for (const category of [...(item.CategoryHierarchy ?? []), ...(item.Category ? [item.Category] : [])]) records.set(category.id, category.parent_category_id)
+  for (const category of [...(item.CategoryHierarchy ?? []), ...(item.Category ? [item.Category] : [])])
+    records.set(category.id, category.parent_category_id)
   const path: number[] = []
-  for (let id = typeof item.category_id === 'number' ? item.category_id : 0; id > 0; ) {
+  for (let id = typeof item.category_id === 'number' ? item.category_id : 0; id > 0;) {
     if (!records.has(id) || path.length >= Math.min(ids.length, categoryPathLimit)) return false
     path.unshift(id)
     const parent = records.get(id)
@@ -384,7 +483,10 @@ export function customerRow(row: CustomerConnection, listingId: number | null) {
     lock_catalog_id: positive(row.connection.lock_catalog_id) ?? positive(customer.lock_catalog_id),
     require_po: bool(customer.require_po, 0),
     hide_pricing: bool(customer.hide_pricing, 0),
-    version: Math.max(versionOf(customer.updated_at, deletedAt), versionOf(row.connection.updated_at as string | undefined, null)),
+    version: Math.max(
+      versionOf(customer.updated_at, deletedAt),
+      versionOf(row.connection.updated_at as string | undefined, null),
+    ),
     updated_at: nullable(customer.updated_at),
     deleted_at: deletedAt,
     listed_run: listingId,

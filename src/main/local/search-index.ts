@@ -44,7 +44,9 @@ export class SearchIndex {
     this.byLocalIdAndGuid = db.prepare(`${select} WHERE local_id = ? AND guid = ?`)
     const placeholders = columns.map(() => '?').join(', ')
     this.insert = db.prepare(`INSERT INTO ${fts} (rowid, ${columns.join(', ')}) VALUES (?, ${placeholders})`)
-    this.remove = db.prepare(`INSERT INTO ${fts} (${fts}, rowid, ${columns.join(', ')}) VALUES ('delete', ?, ${placeholders})`)
+    this.remove = db.prepare(
+      `INSERT INTO ${fts} (${fts}, rowid, ${columns.join(', ')}) VALUES ('delete', ?, ${placeholders})`,
+    )
   }
 
   private toIndexed(row: Row | undefined): IndexedRow | undefined {

@@ -84,7 +84,9 @@ export class SearchPages {
 
   constructor(private readonly db: Database) {
     this.places = new ListingPlaces(db)
-    this.indexExists = db.prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
+    this.indexExists = db
+      .prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?")
+      .pluck()
   }
 
   all<T>(sql: string, params: Record<string, unknown>): T[] {
@@ -110,7 +112,11 @@ export class SearchPages {
    * How the search of `spec` runs: its SQL parts, decided once for its rows and its count alike.
    * Streamed, `first` holds the first matches in the order the page reads them.
    */
-  private plan(spec: SearchPageSpec): { kind: 'ranked' | 'streamed' | 'arrival' | 'by name'; alias: string; first?: number[] } {
+  private plan(spec: SearchPageSpec): {
+    kind: 'ranked' | 'streamed' | 'arrival' | 'by name'
+    alias: string
+    first?: number[]
+  } {
     const { match } = spec
     const { alias } = this.matched(spec)
     const first = match !== null ? this.broadMatches(spec) : null
@@ -146,12 +152,25 @@ export class SearchPages {
       rows = this.listedInPlace<Row>(spec, kind, page, first)
     } else if (kind === 'ranked' || kind === 'streamed') {
       const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid`
-      const order = kind === 'ranked' ? `ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE` : spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''
-      rows = this.all<Row>(`SELECT ${columns} FROM ${from} WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${order} LIMIT @limit OFFSET @offset`, page)
+      const order =
+        kind === 'ranked'
+          ? `ORDER BY ${spec.rank}, ${alias}.name COLLATE NOCASE`
+          : spec.newestFirst
+            ? 'ORDER BY s.rowid DESC'
+            : ''
+      rows = this.all<Row>(
+        `SELECT ${columns} FROM ${from} WHERE ${fts} MATCH @match AND ${where.join(' AND ')} ${order} LIMIT @limit OFFSET @offset`,
+        page,
+      )
     } else {
-      const filters = spec.match ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`] : where
+      const filters = spec.match
+        ? [...where, `${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`]
+        : where
       if (kind === 'arrival') {
-        rows = this.all<Row>(`SELECT ${columns} FROM ${table} WHERE ${filters.join(' AND ')} ORDER BY ${alias}.local_id LIMIT @limit OFFSET @offset`, page)
+        rows = this.all<Row>(
+          `SELECT ${columns} FROM ${table} WHERE ${filters.join(' AND ')} ORDER BY ${alias}.local_id LIMIT @limit OFFSET @offset`,
+          page,
+        )
       } else {
         rows = this.byName<Row>(spec, alias, filters, page)
       }
@@ -179,7 +198,11 @@ export class SearchPages {
     const rows = place
       ? this.all<Row>(
           walk(
-            [...filters, `${alias}.name COLLATE NOCASE >= @placeName`, `(${alias}.name COLLATE NOCASE > @placeName OR ${alias}.local_id > @placeId)`],
+            [
+              ...filters,
+              `${alias}.name COLLATE NOCASE >= @placeName`,
+              `(${alias}.name COLLATE NOCASE > @placeName OR ${alias}.local_id > @placeId)`,
+            ],
             '@placeOffset',
           ),
           { ...page, placeName: place.name, placeId: place.localId, placeOffset: offset - place.position - 1 },
@@ -195,7 +218,12 @@ export class SearchPages {
    * still come in the index's order and stop at the page: each match is checked against those already
    * met, so a broad search reads no further than before.
    */
-  private listedInPlace<Row>(spec: SearchPageSpec, kind: 'ranked' | 'streamed', page: Record<string, unknown>, first?: number[]): Row[] {
+  private listedInPlace<Row>(
+    spec: SearchPageSpec,
+    kind: 'ranked' | 'streamed',
+    page: Record<string, unknown>,
+    first?: number[],
+  ): Row[] {
     const { table: wide, columns } = spec
     const { table, alias, where, listedAs = `${alias}.local_id` } = matchedSide(spec)
     // Streamed, the page is first looked for among the first matches the plan read: when they hold it
@@ -212,15 +240,22 @@ export class SearchPages {
         : []
     const listed = fromFirst.length === page.limit ? fromFirst : this.listedMatches(spec, kind, page)
     if (listed.length === 0) return []
-    const read = this.all<Row & { local_id: number }>(`SELECT ${columns} FROM ${wide} WHERE ${wide.split(' ')[1]!}.local_id IN (SELECT value FROM json_each(@listed))`, {
-      listed: JSON.stringify(listed.map((row) => row.listed)),
-    })
+    const read = this.all<Row & { local_id: number }>(
+      `SELECT ${columns} FROM ${wide} WHERE ${wide.split(' ')[1]!}.local_id IN (SELECT value FROM json_each(@listed))`,
+      {
+        listed: JSON.stringify(listed.map((row) => row.listed)),
+      },
+    )
     const byKey = new Map(read.map((row) => [row.local_id, row]))
     return listed.flatMap((row) => byKey.get(row.listed) ?? [])
   }
 
   /** The local_ids listed for a page of the whole match (see listedInPlace). */
-  private listedMatches(spec: SearchPageSpec, kind: 'ranked' | 'streamed', page: Record<string, unknown>): { listed: number }[] {
+  private listedMatches(
+    spec: SearchPageSpec,
+    kind: 'ranked' | 'streamed',
+    page: Record<string, unknown>,
+  ): { listed: number }[] {
     const { fts } = spec
     const { table, alias, where, listedAs = `${alias}.local_id` } = matchedSide(spec)
     const from = `${fts} s JOIN ${table} ON ${alias}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')}`
@@ -231,13 +266,16 @@ export class SearchPages {
       ? `${fts} s CROSS JOIN ${table} ON ${alias}.local_id = s.rowid CROSS JOIN ${spec.table} ON ${wide}.local_id = s.rowid WHERE ${fts} MATCH @match AND ${where.join(' AND ')}`
       : from
     return kind === 'ranked'
-        ? this.all<{ listed: number }>(
-            // Materialized: FTS5 scores a row (bm25) only in the query that matches it, not in an aggregate over it.
-            `WITH matched AS MATERIALIZED (SELECT ${listedAs} AS listed, ${spec.rank} AS rank, ${wide}.name AS name FROM ${ranked})
+      ? this.all<{ listed: number }>(
+          // Materialized: FTS5 scores a row (bm25) only in the query that matches it, not in an aggregate over it.
+          `WITH matched AS MATERIALIZED (SELECT ${listedAs} AS listed, ${spec.rank} AS rank, ${wide}.name AS name FROM ${ranked})
              SELECT listed FROM matched GROUP BY listed ORDER BY min(rank), min(name COLLATE NOCASE), listed LIMIT @limit OFFSET @offset`,
-            page,
-          )
-        : this.all<{ listed: number }>(`SELECT DISTINCT ${listedAs} AS listed FROM ${from} ${spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''} LIMIT @limit OFFSET @offset`, page)
+          page,
+        )
+      : this.all<{ listed: number }>(
+          `SELECT DISTINCT ${listedAs} AS listed FROM ${from} ${spec.newestFirst ? 'ORDER BY s.rowid DESC' : ''} LIMIT @limit OFFSET @offset`,
+          page,
+        )
   }
 
   /**
@@ -255,7 +293,13 @@ export class SearchPages {
     if (spec.match && kind === 'by name') {
       // The name index holds every filtered column: probing the match set from it reads no table row,
       // where joining each match to its row would (four times slower for 12,000 customers).
-      return { total: this.count(`SELECT count(*) FROM ${table} ${this.indexedBy(spec.index)} WHERE ${where.join(' AND ')} AND ${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`, params), capped: false }
+      return {
+        total: this.count(
+          `SELECT count(*) FROM ${table} ${this.indexedBy(spec.index)} WHERE ${where.join(' AND ')} AND ${alias}.local_id IN (SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match)`,
+          params,
+        ),
+        capped: false,
+      }
     }
     if (spec.match) {
       const side = matchedSide(spec)
@@ -266,7 +310,13 @@ export class SearchPages {
       return { total: Math.min(counted, spec.countCap), capped: counted > spec.countCap }
     }
     if (kind === 'arrival') return { total: this.count(spec.arrival!.count, params), capped: false }
-    return { total: this.count(`SELECT count(*) FROM ${table} ${this.indexedBy(spec.index)} WHERE ${where.join(' AND ')}`, params), capped: false }
+    return {
+      total: this.count(
+        `SELECT count(*) FROM ${table} ${this.indexedBy(spec.index)} WHERE ${where.join(' AND ')}`,
+        params,
+      ),
+      capped: false,
+    }
   }
 
   /**
@@ -327,7 +377,8 @@ class ListingPlaces {
       this.stamp = stamp
     }
     let nearest: ListingPlace | null = null
-    for (const place of this.byListing.get(listing) ?? []) if (place.position < offset && (!nearest || place.position > nearest.position)) nearest = place
+    for (const place of this.byListing.get(listing) ?? [])
+      if (place.position < offset && (!nearest || place.position > nearest.position)) nearest = place
     return nearest
   }
 
@@ -345,7 +396,8 @@ class ListingPlaces {
     // row read is the one more that tells whether rows follow).
     for (const index of new Set([0, Math.max(0, rows.length - 2), rows.length - 1])) {
       const row = rows[index] as { name?: unknown; local_id?: unknown }
-      if (typeof row.name === 'string' && typeof row.local_id === 'number') places.push({ position: offset + index, name: row.name, localId: row.local_id })
+      if (typeof row.name === 'string' && typeof row.local_id === 'number')
+        places.push({ position: offset + index, name: row.name, localId: row.local_id })
     }
   }
 }
@@ -380,7 +432,9 @@ export function servedByPrefixIndex(query: string): string {
   return terms
     .map((term) => {
       const letter = /^"([a-z0-9])"\*$/.exec(term)?.[1]
-      return letter ? `("${letter}" OR ${SECOND_CHARACTERS.map((second) => `"${letter}${second}"*`).join(' OR ')})` : term
+      return letter
+        ? `("${letter}" OR ${SECOND_CHARACTERS.map((second) => `"${letter}${second}"*`).join(' OR ')})`
+        : term
     })
     .join(' AND ')
 }

@@ -40,7 +40,11 @@ export function stockOf(fields: StockFields): Stock {
 /** StockFields from an item's record as the service sent it (the catalog_items view's `json`). */
 export function stockFieldsOfRecord(record: Record<string, unknown>): StockFields {
   const num = (value: unknown): number | null =>
-    typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : null
+    typeof value === 'number' && Number.isFinite(value)
+      ? value
+      : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+        ? Number(value)
+        : null
   const flagOf = (value: unknown): boolean | null => (typeof value === 'boolean' ? value : null)
   return {
     qtyOnHand: num(record.qty_on_hand),

@@ -63,7 +63,10 @@ export class SyncState {
   private readonly lastOkRun: Statement<[], number | null>
   private readonly lastRun: Statement<[], string>
   private readonly recentRuns: Statement<[number], { started_at: number; finished_at: number; report: string }>
-  private readonly catalogItemsScope: Statement<[string], { last_success_at: number | null; run: string | null; pages: number }>
+  private readonly catalogItemsScope: Statement<
+    [string],
+    { last_success_at: number | null; run: string | null; pages: number }
+  >
 
   constructor(protected readonly db: Database) {
     this.selectScope = db.prepare('SELECT * FROM sync_scopes WHERE scope = ?')
@@ -77,10 +80,14 @@ export class SyncState {
       'UPDATE sync_scopes SET cursor = ?, run = NULL, verify_needed = 0, last_success_at = ?, last_server_time = ?, last_error = NULL WHERE scope = ?',
     )
     this.setVerify = db.prepare('UPDATE sync_scopes SET verify_needed = ? WHERE scope = ?')
-    this.setError = db.prepare('INSERT INTO sync_scopes (scope, last_error) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET last_error = excluded.last_error')
+    this.setError = db.prepare(
+      'INSERT INTO sync_scopes (scope, last_error) VALUES (?, ?) ON CONFLICT (scope) DO UPDATE SET last_error = excluded.last_error',
+    )
     this.insertListing = db.prepare('INSERT INTO sync_listings (scope) VALUES (?)')
     this.deleteScope = db.prepare('DELETE FROM sync_scopes WHERE scope = ?')
-    this.insertRun = db.prepare('INSERT INTO sync_runs (started_at, finished_at, ok, full, report) VALUES (?, ?, ?, ?, ?)')
+    this.insertRun = db.prepare(
+      'INSERT INTO sync_runs (started_at, finished_at, ok, full, report) VALUES (?, ?, ?, ?, ?)',
+    )
     this.trimRuns = db.prepare('DELETE FROM sync_runs WHERE id <= (SELECT max(id) - 100 FROM sync_runs)')
     this.dropCursor = db.prepare('UPDATE sync_scopes SET cursor = NULL WHERE scope = ?')
     this.lastOkRun = db.prepare<[], number | null>('SELECT max(finished_at) FROM sync_runs WHERE ok = 1').pluck()
@@ -99,7 +106,16 @@ export class SyncState {
    */
   scope(scope: string): ScopeState {
     const row = this.selectScope.get(scope)
-    if (!row) return { scope, cursor: null, run: null, verifyNeeded: false, lastSuccessAt: null, lastServerTime: null, lastError: null }
+    if (!row)
+      return {
+        scope,
+        cursor: null,
+        run: null,
+        verifyNeeded: false,
+        lastSuccessAt: null,
+        lastServerTime: null,
+        lastError: null,
+      }
     return {
       scope,
       cursor: row.cursor,
@@ -117,7 +133,13 @@ export class SyncState {
    */
   catalogItems(catalogGuid: string): { lastSuccessAt: number | null; run: RunState | null; pagesDone: number } | null {
     const row = this.catalogItemsScope.get(`catalogItems:${catalogGuid}`)
-    return row ? { lastSuccessAt: row.last_success_at, run: row.run ? (JSON.parse(row.run) as RunState) : null, pagesDone: row.pages } : null
+    return row
+      ? {
+          lastSuccessAt: row.last_success_at,
+          run: row.run ? (JSON.parse(row.run) as RunState) : null,
+          pagesDone: row.pages,
+        }
+      : null
   }
 
   allScopes(): ScopeState[] {
@@ -129,11 +151,13 @@ export class SyncState {
   }
 
   beginRun(scope: string, run: RunState): void {
-    this.db.transaction(() => {
-      this.ensureScope.run(scope)
-      this.clearPages.run(scope)
-      this.updateRun.run(JSON.stringify(run), scope)
-    }).immediate()
+    this.db
+      .transaction(() => {
+        this.ensureScope.run(scope)
+        this.clearPages.run(scope)
+        this.updateRun.run(JSON.stringify(run), scope)
+      })
+      .immediate()
   }
 
   updateRunState(scope: string, run: RunState): void {
@@ -151,21 +175,25 @@ export class SyncState {
 
   /** The run finished: its first page's serverTimestamp becomes the cursor, and the next run is a delta. */
   completeRun(scope: string, cursor: string | null, localNow: number): void {
-    this.db.transaction(() => {
-      // The catalogs are read whole, with no run begun: their row starts here.
-      this.ensureScope.run(scope)
-      this.commitScope.run(cursor, localNow, cursor, scope)
-      this.clearPages.run(scope)
-    }).immediate()
+    this.db
+      .transaction(() => {
+        // The catalogs are read whole, with no run begun: their row starts here.
+        this.ensureScope.run(scope)
+        this.commitScope.run(cursor, localNow, cursor, scope)
+        this.clearPages.run(scope)
+      })
+      .immediate()
   }
 
   /** Forget the unfinished run (and, for a refused cursor, the cursor): the next pass starts from page 0. */
   abandonRun(scope: string, options: { dropCursor: boolean }): void {
-    this.db.transaction(() => {
-      this.clearPages.run(scope)
-      this.updateRun.run(null, scope)
-      if (options.dropCursor) this.dropCursor.run(scope)
-    }).immediate()
+    this.db
+      .transaction(() => {
+        this.clearPages.run(scope)
+        this.updateRun.run(null, scope)
+        if (options.dropCursor) this.dropCursor.run(scope)
+      })
+      .immediate()
   }
 
   setVerifyNeeded(scope: string, needed: boolean): void {
@@ -178,10 +206,12 @@ export class SyncState {
   }
 
   forgetScope(scope: string): void {
-    this.db.transaction(() => {
-      this.clearPages.run(scope)
-      this.deleteScope.run(scope)
-    }).immediate()
+    this.db
+      .transaction(() => {
+        this.clearPages.run(scope)
+        this.deleteScope.run(scope)
+      })
+      .immediate()
   }
 
   /** Local clock, ms: the end of the last run that finished without error. */

@@ -40,16 +40,24 @@ export interface TableStatements {
  * something other than `scopeColumn = @scope` (catalog items: the catalog's key, ItemIndexLayout);
  * `liveScope` the same for the statement that walks `liveIndex`.
  */
-export function prepareTableStatements(db: Database, spec: SyncedTable, options: { scope?: string; liveScope?: string } = {}): TableStatements {
+export function prepareTableStatements(
+  db: Database,
+  spec: SyncedTable,
+  options: { scope?: string; liveScope?: string } = {},
+): TableStatements {
   const inScope = spec.scopeColumn ? (options.scope ?? `${spec.scopeColumn} = @scope`) : null
   const scoped = inScope ? `${inScope} AND` : ''
   const liveScoped = spec.scopeColumn ? `${options.liveScope ?? inScope} AND` : ''
   const unlisted = spec.retainable ? 'AND unlisted_at IS NULL' : ''
   return {
     markListed: db.prepare(`UPDATE ${spec.table} SET listed_run = ? WHERE guid = ?`),
-    clearUnlisted: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = NULL WHERE guid = ? AND unlisted_at IS NOT NULL`) : null,
+    clearUnlisted: spec.retainable
+      ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = NULL WHERE guid = ? AND unlisted_at IS NOT NULL`)
+      : null,
     markListedKey: db.prepare(`UPDATE ${spec.table} SET listed_run = ? WHERE local_id = ?`),
-    clearUnlistedKey: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = NULL WHERE local_id = ? AND unlisted_at IS NOT NULL`) : null,
+    clearUnlistedKey: spec.retainable
+      ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = NULL WHERE local_id = ? AND unlisted_at IS NOT NULL`)
+      : null,
     // A bounded range of rowids per call, so no single statement scans a 100,000-row table.
     candidates: db.prepare(
       `SELECT local_id, guid, (deleted_at IS NULL ${unlisted}) AS live FROM ${spec.table}
@@ -57,15 +65,21 @@ export function prepareTableStatements(db: Database, spec: SyncedTable, options:
     ),
     lastLocalId: db.prepare<[], number | null>(`SELECT max(local_id) FROM ${spec.table}`).pluck(),
     remove: db.prepare(`DELETE FROM ${spec.table} WHERE local_id = ?`),
-    flag: spec.retainable ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = ? WHERE local_id = ? AND unlisted_at IS NULL`) : null,
-    countListedLive: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} listed_run = @listing AND deleted_at IS NULL`),
+    flag: spec.retainable
+      ? db.prepare(`UPDATE ${spec.table} SET unlisted_at = ? WHERE local_id = ? AND unlisted_at IS NULL`)
+      : null,
+    countListedLive: db.prepare(
+      `SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} listed_run = @listing AND deleted_at IS NULL`,
+    ),
     anyRow: db.prepare(`SELECT 1 FROM ${spec.table} WHERE ${inScope ?? '1'} LIMIT 1`),
     countLive: lazily(() =>
       db.prepare<unknown[], { n: number }>(
         `SELECT count(*) AS n FROM ${spec.table} ${spec.liveIndex ? `INDEXED BY ${spec.liveIndex}` : ''} WHERE ${liveScoped} deleted_at IS NULL ${unlisted}`,
       ),
     ),
-    countLiveUnindexed: db.prepare(`SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} deleted_at IS NULL ${unlisted}`),
+    countLiveUnindexed: db.prepare(
+      `SELECT count(*) AS n FROM ${spec.table} WHERE ${scoped} deleted_at IS NULL ${unlisted}`,
+    ),
   }
 }
 

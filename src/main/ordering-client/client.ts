@@ -86,7 +86,10 @@ export class ServiceClient {
   }
 
   /** GET /vendors: the customer list, rows found by their `Vendor` shape rather than by one envelope key. */
-  async listCustomers(params: ListParams & { nameGuidOnly?: boolean }, options: CallOptions = {}): Promise<Page<CustomerConnection>> {
+  async listCustomers(
+    params: ListParams & { nameGuidOnly?: boolean },
+    options: CallOptions = {},
+  ): Promise<Page<CustomerConnection>> {
     const body = await this.transport.request({
       method: 'GET',
       path: '/vendors',
@@ -112,11 +115,21 @@ export class ServiceClient {
       }
     }
     if (rows === null) {
-      throw this.transport.redactor.error(new ServiceError('invalidResponse', 'The customer list has no array of customer connections (rows carrying `Vendor`).', { body }))
+      throw this.transport.redactor.error(
+        new ServiceError(
+          'invalidResponse',
+          'The customer list has no array of customer connections (rows carrying `Vendor`).',
+          { body },
+        ),
+      )
     }
     const connections = rows.map((row, index): CustomerConnection => {
       if (bare) {
-        return { customer: this.transport.check(customerSchema, row, `customer ${index}`), connection: {}, connectionDeletedAt: null }
+        return {
+          customer: this.transport.check(customerSchema, row, `customer ${index}`),
+          connection: {},
+          connectionDeletedAt: null,
+        }
       }
       const checked = this.transport.check(customerConnectionSchema, row, `customer connection ${index}`)
       const { Vendor, ...connection } = checked
@@ -132,9 +145,17 @@ export class ServiceClient {
 
   /** GET /v1/vendors/{vendorGuid}. */
   async getCustomer(vendorGuid: string, options: CallOptions = {}): Promise<CustomerRecord> {
-    const body = await this.transport.request({ method: 'GET', path: `/v1/vendors/${encodeURIComponent(vendorGuid)}`, reply: 'record', ...options })
+    const body = await this.transport.request({
+      method: 'GET',
+      path: `/v1/vendors/${encodeURIComponent(vendorGuid)}`,
+      reply: 'record',
+      ...options,
+    })
     // The spec shows the Vendor itself; tolerate it wrapped under a key as other endpoints do.
-    const record = body && typeof body === 'object' && !('guid' in body) ? (Object.values(body).find((v) => v && typeof v === 'object' && 'guid' in v) ?? body) : body
+    const record =
+      body && typeof body === 'object' && !('guid' in body)
+        ? (Object.values(body).find((v) => v && typeof v === 'object' && 'guid' in v) ?? body)
+        : body
     return this.transport.check(customerSchema, record, 'a customer')
   }
 
@@ -153,7 +174,12 @@ export class ServiceClient {
 
   /** GET /v1/catalog/{catalogGuid}/price_groups. */
   async listPriceGroups(catalogGuid: string, options: CallOptions = {}): Promise<PriceGroupRecord[]> {
-    const body = await this.transport.request({ method: 'GET', path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/price_groups`, reply: 'record', ...options })
+    const body = await this.transport.request({
+      method: 'GET',
+      path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/price_groups`,
+      reply: 'record',
+      ...options,
+    })
     return this.transport.check(priceGroupListSchema, body, 'a price group list').priceGroups
   }
 
@@ -186,7 +212,11 @@ export class ServiceClient {
   }
 
   /** GET /v1/catalog/{catalogGuid}/catalog_items/{catalogItemGuid}: one item, with its attachments and options. */
-  async getCatalogItem(catalogGuid: string, catalogItemGuid: string, options: CallOptions = {}): Promise<CatalogItemRecord> {
+  async getCatalogItem(
+    catalogGuid: string,
+    catalogItemGuid: string,
+    options: CallOptions = {},
+  ): Promise<CatalogItemRecord> {
     const body = await this.transport.request({
       method: 'GET',
       path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items/${encodeURIComponent(catalogItemGuid)}`,
@@ -197,7 +227,11 @@ export class ServiceClient {
   }
 
   /** POST /v1/catalog/{catalogGuid}/catalog_items/batch: unknown guids are skipped by the service. */
-  async getCatalogItemsByGuid(catalogGuid: string, guids: readonly string[], options: CallOptions = {}): Promise<CatalogItemRecord[]> {
+  async getCatalogItemsByGuid(
+    catalogGuid: string,
+    guids: readonly string[],
+    options: CallOptions = {},
+  ): Promise<CatalogItemRecord[]> {
     if (guids.length === 0) return []
     const body = await this.transport.request({
       method: 'POST',
@@ -224,9 +258,13 @@ export class ServiceClient {
       ...options,
     })
     const isOrder = (row: Record<string, unknown>) =>
-      typeof row.guid === 'string' && ('order_state_id' in row || 'Order_Items' in row || 'Order_State' in row || 'api_guid' in row)
+      typeof row.guid === 'string' &&
+      ('order_state_id' in row || 'Order_Items' in row || 'Order_State' in row || 'api_guid' in row)
     const rows = findRecordArray(body, isOrder, ['orders', 'rows', 'data', 'items', 'results'])
-    if (rows === null) throw this.transport.redactor.error(new ServiceError('invalidResponse', 'The order list has no array of orders.', { body }))
+    if (rows === null)
+      throw this.transport.redactor.error(
+        new ServiceError('invalidResponse', 'The order list has no array of orders.', { body }),
+      )
     return {
       rows: rows.map((row, index) => this.transport.check(orderSchema, row, `order ${index}`)),
       serverTimestamp: findString(body, 'serverTimestamp'),
@@ -239,9 +277,18 @@ export class ServiceClient {
    * GET /v1/orders/{orderGuid}: the full order and its related orders. `once`: a single attempt, for
    * callers that try again on their own schedule (sync fetches a failed order at its next run).
    */
-  async getOrder(orderGuid: string, options: CallOptions & { once?: boolean } = {}): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }> {
+  async getOrder(
+    orderGuid: string,
+    options: CallOptions & { once?: boolean } = {},
+  ): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }> {
     const { once, ...call } = options
-    const body = await this.transport.request({ method: 'GET', path: `/v1/orders/${encodeURIComponent(orderGuid)}`, reply: 'order', ...(once ? { retry: false } : {}), ...call })
+    const body = await this.transport.request({
+      method: 'GET',
+      path: `/v1/orders/${encodeURIComponent(orderGuid)}`,
+      reply: 'order',
+      ...(once ? { retry: false } : {}),
+      ...call,
+    })
     const checked = this.transport.check(orderResponseSchema, body, 'an order')
     return { order: checked.order, relatedOrders: checked.relatedOrders ?? [] }
   }
@@ -253,7 +300,15 @@ export class ServiceClient {
    * resends those with the same api_guid, so none turns a committed order into a lost one.
    */
   async createOrderWithItems(body: Record<string, unknown>, options: CallOptions = {}): Promise<OrderWithItemsResult> {
-    const response = await this.transport.request({ method: 'POST', path: '/v1/orderWithItems', body, retry: false, reply: 'order', order: true, ...options })
+    const response = await this.transport.request({
+      method: 'POST',
+      path: '/v1/orderWithItems',
+      body,
+      retry: false,
+      reply: 'order',
+      order: true,
+      ...options,
+    })
     const checked = this.transport.check(orderWithItemsResponseSchema, response, 'an order confirmation')
     return {
       order: checked.order,

@@ -15,7 +15,12 @@ export class ServiceClients {
   private readonly pools = new ServicePools()
 
   constructor(
-    private readonly options: { connection: ConnectionSource; clock?: Clock; logger?: Logger; watch?: <T extends object>(client: T) => T },
+    private readonly options: {
+      connection: ConnectionSource
+      clock?: Clock
+      logger?: Logger
+      watch?: <T extends object>(client: T) => T
+    },
   ) {}
 
   /** A client for the saved connection, or null when none is saved. */
@@ -27,7 +32,13 @@ export class ServiceClients {
   /** A client for a connection that is not (or not yet) the saved one, as "Test connection" needs. */
   forConnection(connection: ServiceConnection, overrides: ClientOverrides = {}): ServiceClient {
     const { clock, logger } = this.options
-    return new ServiceClient({ connection, pools: this.pools, ...(clock ? { clock } : {}), ...(logger ? { logger } : {}), ...overrides })
+    return new ServiceClient({
+      connection,
+      pools: this.pools,
+      ...(clock ? { clock } : {}),
+      ...(logger ? { logger } : {}),
+      ...overrides,
+    })
   }
 
   /** Every request's outcome is told to whoever watches reachability (the connectivity monitor). */

@@ -22,7 +22,11 @@ export function markingConnector(timeoutMs: number): buildConnector.connector {
 
 /** Whether `error` (or what it wraps) is a failure to connect: its request was never written. */
 export function failedToConnect(error: unknown): boolean {
-  for (let cause = error, depth = 0; typeof cause === 'object' && cause !== null && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+  for (
+    let cause = error, depth = 0;
+    typeof cause === 'object' && cause !== null && depth < 5;
+    cause = (cause as { cause?: unknown }).cause, depth++
+  ) {
     if (connectFailures.has(cause)) return true
   }
   return false

@@ -11,7 +11,11 @@ import { ServiceError, ServiceRejectedError } from './errors'
 
 export function authHeaders(auth: ServiceAuth): Record<string, string> {
   if (auth.kind === 'apiKey') {
-    return { 'x-apiKey': auth.apiKey, 'x-apiSecret': auth.apiSecret, ...(auth.userGuid ? { userGuid: auth.userGuid } : {}) }
+    return {
+      'x-apiKey': auth.apiKey,
+      'x-apiSecret': auth.apiSecret,
+      ...(auth.userGuid ? { userGuid: auth.userGuid } : {}),
+    }
   }
   return { userGuid: auth.userGuid, userToken: auth.userToken, supplierGuid: auth.supplierGuid }
 }
@@ -27,8 +31,16 @@ const unsendableInHeader = /[^\t\x20-\x7e\x80-\xff]/
 export function credentialProblem(auth: ServiceAuth): string | null {
   const fields: [string, string | undefined][] =
     auth.kind === 'apiKey'
-      ? [['API key', auth.apiKey], ['API secret', auth.apiSecret], ['user GUID', auth.userGuid]]
-      : [['user GUID', auth.userGuid], ['user token', auth.userToken], ['supplier GUID', auth.supplierGuid]]
+      ? [
+          ['API key', auth.apiKey],
+          ['API secret', auth.apiSecret],
+          ['user GUID', auth.userGuid],
+        ]
+      : [
+          ['user GUID', auth.userGuid],
+          ['user token', auth.userToken],
+          ['supplier GUID', auth.supplierGuid],
+        ]
   for (const [name, value] of fields) {
     if (value === undefined || !unsendableInHeader.test(value)) continue
     const what = /[\r\n]/.test(value) ? 'a line break' : 'a character a request header cannot carry'
@@ -43,7 +55,10 @@ export function credentialProblem(auth: ServiceAuth): string | null {
  */
 function credentialsOf(auth: ServiceAuth): Credential[] {
   return auth.kind === 'apiKey'
-    ? [{ value: auth.apiKey, headers: ['x-apiKey'] }, { value: auth.apiSecret, headers: ['x-apiSecret'] }]
+    ? [
+        { value: auth.apiKey, headers: ['x-apiKey'] },
+        { value: auth.apiSecret, headers: ['x-apiSecret'] },
+      ]
     : [{ value: auth.userToken, headers: ['userToken'] }]
 }
 
@@ -58,7 +73,8 @@ export interface ErrorRedactor {
 function deep(value: unknown, text: (text: string) => string): unknown {
   if (typeof value === 'string') return text(value)
   if (Array.isArray(value)) return value.map((item) => deep(item, text))
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [text(key), deep(item, text)]))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [text(key), deep(item, text)]))
   return value
 }
 
@@ -70,7 +86,14 @@ export function errorRedactor(auth: ServiceAuth): ErrorRedactor {
     error(error) {
       if (!(error instanceof ServiceError)) return error
       const { status, code, body, retryAfterMs, intercepted, cause } = error
-      const detail = { status, code: code === undefined ? undefined : text(code), body: deep(body, text), retryAfterMs, intercepted, cause }
+      const detail = {
+        status,
+        code: code === undefined ? undefined : text(code),
+        body: deep(body, text),
+        retryAfterMs,
+        intercepted,
+        cause,
+      }
       if (!(error instanceof ServiceRejectedError)) return new ServiceError(error.kind, text(error.message), detail)
       const lines = error.errors.map((line) => ({
         ...line,

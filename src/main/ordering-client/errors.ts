@@ -38,7 +38,13 @@ export type ServiceFailureKind =
  * portal can also cause it; that heals by itself, and the next scheduled sync (and, for an order, the
  * outbox's schedule, which resends everything it cannot prove was refused) tries again anyway.
  */
-const transientKinds: ReadonlySet<ServiceFailureKind> = new Set(['unreachable', 'timeout', 'truncated', 'server', 'rateLimited'])
+const transientKinds: ReadonlySet<ServiceFailureKind> = new Set([
+  'unreachable',
+  'timeout',
+  'truncated',
+  'server',
+  'rateLimited',
+])
 
 export interface ServiceErrorDetail {
   status?: number

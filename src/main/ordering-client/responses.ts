@@ -37,7 +37,12 @@ function lineNumber(value: unknown): number | null {
 }
 
 function toLineError(raw: Record<string, unknown>): ReconcileLineError {
-  const message = stringOrNull(raw.message) ?? stringOrNull(raw.error) ?? stringOrNull(raw.msg) ?? stringOrNull(raw.type) ?? JSON.stringify(raw)
+  const message =
+    stringOrNull(raw.message) ??
+    stringOrNull(raw.error) ??
+    stringOrNull(raw.msg) ??
+    stringOrNull(raw.type) ??
+    JSON.stringify(raw)
   return {
     type: stringOrNull(raw.type) ?? stringOrNull(raw.code),
     message,
@@ -112,7 +117,9 @@ export function errorFromResponse(status: number, headers: Headers, text: string
   }
   const json = isRecord(body) ? body : null
   const code = json ? (stringOrNull(json.code) ?? undefined) : undefined
-  const serverMessage = json ? (stringOrNull(json.message) ?? stringOrNull(json.error)) : stringOrNull(text.trim().slice(0, 500))
+  const serverMessage = json
+    ? (stringOrNull(json.message) ?? stringOrNull(json.error))
+    : stringOrNull(text.trim().slice(0, 500))
   const detail = { status, code, body }
   const said = serverMessage ? `: ${serverMessage}` : ''
 

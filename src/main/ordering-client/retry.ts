@@ -11,7 +11,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number
 }
 
-export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 15_000, maxRetryAfterMs: 60_000 }
+export const defaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 15_000,
+  maxRetryAfterMs: 60_000,
+}
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>
 

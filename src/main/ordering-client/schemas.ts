@@ -110,7 +110,8 @@ const reservedKeys = new Set(['__proto__', 'constructor', 'prototype'])
 /** Why a price group name cannot be used, or null when it can: non-empty, at most 200 characters, not a prototype key. */
 export function priceGroupNameProblem(name: string): string | null {
   if (name.trim() === '') return 'an empty price group name'
-  if (name.length > MAX_PRICE_GROUP_NAME_LENGTH) return `a price group name of ${name.length} characters (at most ${MAX_PRICE_GROUP_NAME_LENGTH})`
+  if (name.length > MAX_PRICE_GROUP_NAME_LENGTH)
+    return `a price group name of ${name.length} characters (at most ${MAX_PRICE_GROUP_NAME_LENGTH})`
   if (reservedKeys.has(name)) return `the reserved price group name ${JSON.stringify(name)}`
   return null
 }
@@ -131,7 +132,9 @@ export function priceProblem(value: unknown): string | null {
  * copy (zod's record would assign every key, `__proto__` included, to a fresh plain object).
  */
 const pricingSchema = z
-  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), { message: 'pricing is not an object' })
+  .custom<Record<string, unknown>>((value) => typeof value === 'object' && value !== null && !Array.isArray(value), {
+    message: 'pricing is not an object',
+  })
   .superRefine((pricing, context) => {
     for (const key of Object.keys(pricing)) {
       const shown = JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key)
@@ -212,10 +215,12 @@ export function catalogItemsIssues(items: unknown): ReplyIssue[] {
   if (!Array.isArray(items)) return [{ path: [], message: 'Invalid input: expected array' }]
   const issues: ReplyIssue[] = []
   items.forEach((item: unknown, index) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return void issues.push({ path: [index], message: 'Invalid input: expected object' })
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      return void issues.push({ path: [index], message: 'Invalid input: expected object' })
     const guid = (item as { guid?: unknown }).guid
     if (typeof guid !== 'string') issues.push({ path: [index, 'guid'], message: 'Invalid input: expected string' })
-    else if (guid.length === 0) issues.push({ path: [index, 'guid'], message: 'Too small: expected string to have >=1 characters' })
+    else if (guid.length === 0)
+      issues.push({ path: [index, 'guid'], message: 'Too small: expected string to have >=1 characters' })
   })
   return issues
 }

@@ -48,7 +48,14 @@ export interface ServiceTimeouts {
  * the one moment that key may not yet protect, so Satchel waits longer for the answer that settles
  * the order than for a page it can fetch again. Nobody waits on it: the outbox sends in the background.
  */
-const defaultTimeouts: ServiceTimeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000, orderTotalMs: 90_000, callMs: 60_000 }
+const defaultTimeouts: ServiceTimeouts = {
+  connectMs: 10_000,
+  headersMs: 30_000,
+  bodyMs: 30_000,
+  totalMs: 60_000,
+  orderTotalMs: 90_000,
+  callMs: 60_000,
+}
 
 /** What a reply is, for the ceiling on the bytes Satchel reads of it. */
 export type ReplyKind = 'page' | 'record' | 'catalogs' | 'order'
@@ -95,9 +102,7 @@ function seconds(ms: number): string {
 export class ServicePools {
   private readonly pools = new Map<string, Pool>()
 
-  constructor(
-    private readonly options: { connections?: number; timeouts?: ServiceTimeouts } = {},
-  ) {}
+  constructor(private readonly options: { connections?: number; timeouts?: ServiceTimeouts } = {}) {}
 
   get(origin: string): Pool {
     let pool = this.pools.get(origin)
@@ -169,7 +174,11 @@ function unreadable(what: string, issues: readonly ReplyIssue[], body: unknown):
     .slice(0, 3)
     .map((issue) => `${issue.path.map(String).filter(Boolean).join('.')}: ${issue.message}`)
     .join('; ')
-  return new ServiceError('invalidResponse', `The ordering service sent ${what} that Satchel cannot read: ${described}`, { body })
+  return new ServiceError(
+    'invalidResponse',
+    `The ordering service sent ${what} that Satchel cannot read: ${described}`,
+    { body },
+  )
 }
 
 /** One service's connection, for the endpoints of client.ts. */
@@ -281,16 +290,22 @@ export class ServiceTransport {
     }
     const { statusCode } = response
     if (statusCode < 200 || statusCode >= 300) {
-      throw this.redactor.error(errorFromResponse(statusCode, response.headers, this.redactor.text(text), this.clock.now()))
+      throw this.redactor.error(
+        errorFromResponse(statusCode, response.headers, this.redactor.text(text), this.clock.now()),
+      )
     }
     if (text.trim() === '') return null
     try {
       return JSON.parse(text)
     } catch {
-      throw new ServiceError('invalidResponse', `${spec.method} ${spec.path} answered ${statusCode} with a body that is not JSON`, {
-        status: statusCode,
-        body: this.redactor.text(text).slice(0, 500),
-      })
+      throw new ServiceError(
+        'invalidResponse',
+        `${spec.method} ${spec.path} answered ${statusCode} with a body that is not JSON`,
+        {
+          status: statusCode,
+          body: this.redactor.text(text).slice(0, 500),
+        },
+      )
     }
   }
 
@@ -299,7 +314,12 @@ export class ServiceTransport {
    * says so) the body is destroyed, which closes the connection, so the rest is never received.
    * A 2xx past the ceiling is tooLarge; an error body is cut there and its status still decides.
    */
-  private async readBody(response: Dispatcher.ResponseData, maxBytes: number, state: AttemptState, spec: RequestSpec): Promise<string> {
+  private async readBody(
+    response: Dispatcher.ResponseData,
+    maxBytes: number,
+    state: AttemptState,
+    spec: RequestSpec,
+  ): Promise<string> {
     const ok = response.statusCode >= 200 && response.statusCode < 300
     const declared = Number(response.headers['content-length'])
     if (ok && Number.isFinite(declared) && declared > maxBytes) {
@@ -339,32 +359,60 @@ export class ServiceTransport {
     const code = (error as { code?: unknown })?.code
     const detail = error instanceof Error ? error.message : String(error)
     if (state.deadlinePassed && state.endOfCall) {
-      return new ServiceError('timeout', `The ordering service did not finish answering ${what} within ${seconds(this.timeouts.callMs)}, the deadline for the whole call, retries included.`, {
-        cause: error,
-      })
+      return new ServiceError(
+        'timeout',
+        `The ordering service did not finish answering ${what} within ${seconds(this.timeouts.callMs)}, the deadline for the whole call, retries included.`,
+        {
+          cause: error,
+        },
+      )
     }
     if (state.deadlinePassed) {
-      return new ServiceError('timeout', `The ordering service did not finish answering ${what} within ${seconds(state.deadlineMs)}.`, { cause: error })
+      return new ServiceError(
+        'timeout',
+        `The ordering service did not finish answering ${what} within ${seconds(state.deadlineMs)}.`,
+        { cause: error },
+      )
     }
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
-        return new ServiceError('timeout', `The ordering service at ${this.baseUrl} did not accept a connection within ${seconds(this.timeouts.connectMs)}.`, { cause: error })
+        return new ServiceError(
+          'timeout',
+          `The ordering service at ${this.baseUrl} did not accept a connection within ${seconds(this.timeouts.connectMs)}.`,
+          { cause: error },
+        )
       case 'UND_ERR_HEADERS_TIMEOUT': {
         const waited = spec.order ? this.timeouts.orderTotalMs : this.timeouts.headersMs
-        return new ServiceError('timeout', `The ordering service did not start answering ${what} within ${seconds(waited)}.`, { cause: error })
+        return new ServiceError(
+          'timeout',
+          `The ordering service did not start answering ${what} within ${seconds(waited)}.`,
+          { cause: error },
+        )
       }
       case 'UND_ERR_BODY_TIMEOUT':
-        return new ServiceError('timeout', `The ordering service went silent for ${seconds(this.timeouts.bodyMs)} partway through its answer to ${what}.`, { cause: error })
+        return new ServiceError(
+          'timeout',
+          `The ordering service went silent for ${seconds(this.timeouts.bodyMs)} partway through its answer to ${what}.`,
+          { cause: error },
+        )
       case 'ETIMEDOUT':
-        return new ServiceError('timeout', `The connection to the ordering service timed out (${what}).`, { cause: error })
+        return new ServiceError('timeout', `The connection to the ordering service timed out (${what}).`, {
+          cause: error,
+        })
     }
     if (state.headersReceived) {
       // The status line came, the body did not finish: the socket closed, or the body ended short
       // of its content-length. Whatever undici called it, the reply is incomplete.
       const got = state.received >= 1024 ? ` after ${Math.round(state.received / 1024)} KB` : ''
-      return new ServiceError('truncated', `The ordering service stopped sending partway through its reply to ${what}${got}.`, { cause: error })
+      return new ServiceError(
+        'truncated',
+        `The ordering service stopped sending partway through its reply to ${what}${got}.`,
+        { cause: error },
+      )
     }
-    return new ServiceError('unreachable', `The ordering service cannot be reached at ${this.baseUrl}: ${detail}`, { cause: error })
+    return new ServiceError('unreachable', `The ordering service cannot be reached at ${this.baseUrl}: ${detail}`, {
+      cause: error,
+    })
   }
 
   /**
@@ -388,7 +436,14 @@ export class ServiceTransport {
           signal: spec.signal,
           deadline: { at: endsAt, now: () => this.clock.now() },
           onRetry: ({ attempt, delayMs, error }) =>
-            this.logger.warn('service call failed, retrying', { method: spec.method, path: spec.path, attempt, delayMs, kind: error.kind, status: error.status }),
+            this.logger.warn('service call failed, retrying', {
+              method: spec.method,
+              path: spec.path,
+              attempt,
+              delayMs,
+              kind: error.kind,
+              status: error.status,
+            }),
         },
       )
     } catch (error) {
@@ -412,12 +467,18 @@ export class ServiceTransport {
    * by `schema`, which never sees the items (schemas.ts says why). Its issues come first, as the
    * items' key does in the reply.
    */
-  checkItems<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> & { catalog_items: CatalogItemRecord[] } {
+  checkItems<S extends z.ZodType>(
+    schema: S,
+    body: unknown,
+    what: string,
+  ): z.output<S> & { catalog_items: CatalogItemRecord[] } {
     const isRecord = typeof body === 'object' && body !== null && !Array.isArray(body)
     const items = isRecord ? (body as { catalog_items?: unknown }).catalog_items : undefined
     const parsed = schema.safeParse(isRecord ? { ...body, catalog_items: undefined } : body)
     const issues = [
-      ...(isRecord ? catalogItemsIssues(items).map((issue) => ({ ...issue, path: ['catalog_items', ...issue.path] })) : []),
+      ...(isRecord
+        ? catalogItemsIssues(items).map((issue) => ({ ...issue, path: ['catalog_items', ...issue.path] }))
+        : []),
       ...(parsed.success ? [] : parsed.error.issues),
     ]
     if (issues.length > 0) throw this.redactor.error(unreadable(what, issues, body))

@@ -1,5 +1,20 @@
 import { randomUUID } from 'node:crypto'
-import { ambiguousCodeText, draftSchema, lineQtyProblem, maxOrderLines, type AmbiguousCode, outboxEntrySchema, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type DraftLine, type NewCustomer, type OutboxEntry, type ShipTo } from '../../shared/orders'
+import {
+  ambiguousCodeText,
+  draftSchema,
+  lineQtyProblem,
+  maxOrderLines,
+  type AmbiguousCode,
+  outboxEntrySchema,
+  tooManyLinesMessage,
+  type Draft,
+  type DraftCheck,
+  type DraftIssue,
+  type DraftLine,
+  type NewCustomer,
+  type OutboxEntry,
+  type ShipTo,
+} from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -25,7 +40,18 @@ export interface NewDraft {
 }
 
 export type DraftChanges = Partial<
-  Pick<Draft, 'customerGuid' | 'newCustomer' | 'catalogGuid' | 'priceGroupGuid' | 'poNo' | 'note' | 'shippingInstructions' | 'shipTo' | 'remainInPreliminary'>
+  Pick<
+    Draft,
+    | 'customerGuid'
+    | 'newCustomer'
+    | 'catalogGuid'
+    | 'priceGroupGuid'
+    | 'poNo'
+    | 'note'
+    | 'shippingInstructions'
+    | 'shipTo'
+    | 'remainInPreliminary'
+  >
 >
 
 export interface LineToAdd {
@@ -116,8 +142,10 @@ export class OrderDesk {
   private newDraft(given: NewDraft): { fields: DraftFields; apiGuid: string | undefined } {
     // An api_guid is a UUID: kept in lower case, so the same key in other capitals is the same order.
     const input = given.apiGuid ? { ...given, apiGuid: given.apiGuid.toLowerCase() } : given
-    if (input.customerGuid && input.newCustomer) throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
-    if (input.customerGuid && !this.lookup.customer(input.customerGuid)) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
+    if (input.customerGuid && input.newCustomer)
+      throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
+    if (input.customerGuid && !this.lookup.customer(input.customerGuid))
+      throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
     const catalogGuid = input.catalogGuid ?? this.startingCatalog(input.customerGuid ?? null)
     if (input.apiGuid && (this.drafts.findByApiGuid(input.apiGuid) || this.outbox.find(input.apiGuid))) {
       throw new CoreError('CONFLICT', `An order with api_guid ${input.apiGuid} already exists on this laptop.`)
@@ -185,10 +213,14 @@ export class OrderDesk {
     if (changes.customerGuid) next.newCustomer = null
     if (changes.newCustomer) next.customerGuid = null
     // Choosing the customer of a draft with no PO yet brings in their standing PO, as a new draft would.
-    if (changes.customerGuid && changes.poNo === undefined && draft.poNo.trim() === '') next.poNo = this.lookup.customer(changes.customerGuid)?.standingPo ?? ''
+    if (changes.customerGuid && changes.poNo === undefined && draft.poNo.trim() === '')
+      next.poNo = this.lookup.customer(changes.customerGuid)?.standingPo ?? ''
     const catalogChanged = changes.catalogGuid !== undefined && changes.catalogGuid !== draft.catalogGuid
     if (catalogChanged && draft.lines.length > 0) {
-      throw new CoreError('CONFLICT', 'Remove the lines before switching catalogs: their items and prices belong to the current one.')
+      throw new CoreError(
+        'CONFLICT',
+        'Remove the lines before switching catalogs: their items and prices belong to the current one.',
+      )
     }
     return checkDraft(this.drafts.save(id, fieldsOf(next)), this.lookup)
   }
@@ -207,10 +239,24 @@ export class OrderDesk {
   addLines(
     id: number,
     toAdd: LineToAdd[],
-  ): { check: DraftCheck; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[]; families: FamilyCode[] } {
+  ): {
+    check: DraftCheck
+    unknown: string[]
+    ambiguous: AmbiguousCode[]
+    lineIds: (string | null)[]
+    startedAtMinimum: string[]
+    families: FamilyCode[]
+  } {
     const draft = this.drafts.get(id)
     const { lines, unknown, ambiguous, lineIds, startedAtMinimum, families } = this.mergeLines(draft, toAdd)
-    return { check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup), unknown, ambiguous, lineIds, startedAtMinimum, families }
+    return {
+      check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup),
+      unknown,
+      ambiguous,
+      lineIds,
+      startedAtMinimum,
+      families,
+    }
   }
 
   /**
@@ -232,8 +278,18 @@ export class OrderDesk {
   private mergeLines(
     draft: Draft,
     toAdd: LineToAdd[],
-  ): { lines: DraftLine[]; unknown: string[]; ambiguous: AmbiguousCode[]; lineIds: (string | null)[]; startedAtMinimum: string[]; families: FamilyCode[] } {
-    if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.', [{ path: 'catalog', message: 'Choose a catalog before adding lines.' }])
+  ): {
+    lines: DraftLine[]
+    unknown: string[]
+    ambiguous: AmbiguousCode[]
+    lineIds: (string | null)[]
+    startedAtMinimum: string[]
+    families: FamilyCode[]
+  } {
+    if (!draft.catalogGuid)
+      throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.', [
+        { path: 'catalog', message: 'Choose a catalog before adding lines.' },
+      ])
     const catalogGuid = draft.catalogGuid
     const seen = this.seenFor(draft)
     const lines = [...draft.lines]
@@ -245,7 +301,11 @@ export class OrderDesk {
     const families: FamilyCode[] = []
     for (const [index, wanted] of toAdd.entries()) {
       if (wanted.qty !== undefined) storableQty(wanted.qty, `lines.${index}.qty`)
-      const item = wanted.catalogItemGuid ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid) : wanted.sku ? this.itemOfCode(catalogGuid, wanted.sku) : null
+      const item = wanted.catalogItemGuid
+        ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid)
+        : wanted.sku
+          ? this.itemOfCode(catalogGuid, wanted.sku)
+          : null
       if (item && 'code' in item) {
         ambiguous.push(item)
         lineIds.push(null)
@@ -270,7 +330,10 @@ export class OrderDesk {
         lineIds.push(line.lineId)
       } else {
         // Refused at the first line past the cap, before the rest are looked up.
-        if (lines.length >= maxOrderLines) throw new CoreError('INVALID_ARGUMENT', tooManyLinesMessage(), [{ path: 'lines', message: tooManyLinesMessage() }])
+        if (lines.length >= maxOrderLines)
+          throw new CoreError('INVALID_ARGUMENT', tooManyLinesMessage(), [
+            { path: 'lines', message: tooManyLinesMessage() },
+          ])
         const lineId = newLineId()
         lineOfItem.set(item.guid, lines.length)
         const minimum = startingQty(item)
@@ -292,7 +355,9 @@ export class OrderDesk {
     if (changes.qty !== undefined && changes.qty !== line.qty) {
       const item = draft.catalogGuid ? this.lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
       // A new quantity may cross a qty break: the rep now sees that price.
-      next = item ? { ...this.seenFor(draft)(item, changes.qty), lineId, note: next.note } : { ...next, qty: changes.qty }
+      next = item
+        ? { ...this.seenFor(draft)(item, changes.qty), lineId, note: next.note }
+        : { ...next, qty: changes.qty }
     }
     const lines = draft.lines.map((l, i) => (i === index ? next : l))
     return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
@@ -310,25 +375,45 @@ export class OrderDesk {
    * longer be ordered (gone from the catalog, inactive, not offered to the customer's price group)
    * are left out and named, so the draft can be sent as it stands.
    */
-  reorder(source: { customerGuid: string; catalogGuid: string | null; lines: { sku: string; name: string; qty: number; catalogItemGuid?: string | null }[] }): {
+  reorder(source: {
+    customerGuid: string
+    catalogGuid: string | null
+    lines: { sku: string; name: string; qty: number; catalogItemGuid?: string | null }[]
+  }): {
     check: DraftCheck
     notOffered: { sku: string; name: string; reason: string }[]
   } {
-    const draft = this.createDraft({ customerGuid: source.customerGuid, ...(source.catalogGuid ? { catalogGuid: source.catalogGuid } : {}) })
+    const draft = this.createDraft({
+      customerGuid: source.customerGuid,
+      ...(source.catalogGuid ? { catalogGuid: source.catalogGuid } : {}),
+    })
     const notOffered: { sku: string; name: string; reason: string }[] = []
     const wanted = source.lines.filter((line) => line.qty > 0)
     if (draft.catalogGuid) {
       const { unknown, ambiguous } = this.addLines(
         draft.id,
-        wanted.map((line) => (line.catalogItemGuid ? { catalogItemGuid: line.catalogItemGuid, qty: line.qty } : { sku: line.sku, qty: line.qty })),
+        wanted.map((line) =>
+          line.catalogItemGuid
+            ? { catalogItemGuid: line.catalogItemGuid, qty: line.qty }
+            : { sku: line.sku, qty: line.qty },
+        ),
       )
       for (const missing of unknown) {
         const line = wanted.find((l) => l.sku === missing || l.catalogItemGuid === missing)
         notOffered.push({ sku: line?.sku ?? missing, name: line?.name ?? '', reason: 'no longer in the catalog' })
       }
-      for (const found of ambiguous) notOffered.push({ sku: found.code, name: wanted.find((l) => l.sku === found.code)?.name ?? '', reason: ambiguousCodeText(found) })
+      for (const found of ambiguous)
+        notOffered.push({
+          sku: found.code,
+          name: wanted.find((l) => l.sku === found.code)?.name ?? '',
+          reason: ambiguousCodeText(found),
+        })
       const check = this.check(draft.id)
-      const blocked = new Map(check.issues.filter((issue) => issue.lineId && issue.severity === 'error').map((issue) => [issue.lineId!, issue.message]))
+      const blocked = new Map(
+        check.issues
+          .filter((issue) => issue.lineId && issue.severity === 'error')
+          .map((issue) => [issue.lineId!, issue.message]),
+      )
       for (const line of check.draft.lines) {
         const reason = blocked.get(line.lineId)
         if (reason === undefined) continue
@@ -336,7 +421,8 @@ export class OrderDesk {
         this.removeLine(draft.id, line.lineId)
       }
     } else {
-      for (const line of wanted) notOffered.push({ sku: line.sku, name: line.name, reason: 'the order’s catalog is not on this laptop' })
+      for (const line of wanted)
+        notOffered.push({ sku: line.sku, name: line.name, reason: 'the order’s catalog is not on this laptop' })
     }
     return { check: this.check(draft.id), notOffered }
   }
@@ -391,7 +477,9 @@ export class OrderDesk {
     }
     const { request, totals } = buildOrderRequest(check, this.lookup)
     const draft = check.draft
-    const customerName = draft.customerGuid ? (this.lookup.customer(draft.customerGuid)?.name ?? '') : (draft.newCustomer?.name ?? '')
+    const customerName = draft.customerGuid
+      ? (this.lookup.customer(draft.customerGuid)?.name ?? '')
+      : (draft.newCustomer?.name ?? '')
     // Parsed against the contract, so a total that is not a number fails here, before the commit.
     const entry = outboxEntrySchema.parse({
       apiGuid: draft.apiGuid,
@@ -424,7 +512,9 @@ export class OrderDesk {
   /** How a line of this draft is priced and recorded; the customer and price group are read once. */
   private seenFor(draft: Draft): (item: CatalogItemFacts, qty: number) => SeenLine {
     const customer = draft.customerGuid ? this.lookup.customer(draft.customerGuid) : null
-    const group = draft.catalogGuid ? resolvePriceGroup(this.lookup, draft.catalogGuid, draft.priceGroupGuid, customer) : null
+    const group = draft.catalogGuid
+      ? resolvePriceGroup(this.lookup, draft.catalogGuid, draft.priceGroupGuid, customer)
+      : null
     return (item, qty) => seenLine(item, qty, group?.name ?? null)
   }
 }
@@ -462,7 +552,10 @@ function issuePath(issue: DraftIssue): string {
  * not allow, and says why). NaN and the infinities cannot be stored, so they are refused here.
  */
 function storableQty(qty: number, path: string): number {
-  if (!Number.isFinite(qty)) throw new CoreError('INVALID_ARGUMENT', 'Enter the quantity as a number.', [{ path, message: 'Enter the quantity as a number.' }])
+  if (!Number.isFinite(qty))
+    throw new CoreError('INVALID_ARGUMENT', 'Enter the quantity as a number.', [
+      { path, message: 'Enter the quantity as a number.' },
+    ])
   return qty
 }
 

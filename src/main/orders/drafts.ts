@@ -96,7 +96,15 @@ export class DraftRepository {
   create(fields: DraftFields, apiGuid: string = randomUUID(), id: number | null = null): Draft {
     const now = new Date(this.clock.now()).toISOString()
     const reuse = id !== null && id > 0 && this.selectOne.get(id) === undefined ? id : null
-    const { lastInsertRowid } = this.insertRow.run(reuse, apiGuid, fields.customerGuid, fields.catalogGuid, this.document(fields), now, now)
+    const { lastInsertRowid } = this.insertRow.run(
+      reuse,
+      apiGuid,
+      fields.customerGuid,
+      fields.catalogGuid,
+      this.document(fields),
+      now,
+      now,
+    )
     return this.get(Number(lastInsertRowid))
   }
 
@@ -123,7 +131,8 @@ export class DraftRepository {
   save(id: number, fields: DraftFields): Draft {
     const now = new Date(this.clock.now()).toISOString()
     const { changes } = this.updateRow.run(fields.customerGuid, fields.catalogGuid, this.document(fields), now, id)
-    if (changes === 0) throw new CoreError('NOT_FOUND', 'That draft no longer exists; it may have been sent or discarded.')
+    if (changes === 0)
+      throw new CoreError('NOT_FOUND', 'That draft no longer exists; it may have been sent or discarded.')
     return this.get(id)
   }
 
@@ -139,7 +148,4 @@ export class DraftRepository {
   ids(): number[] {
     return this.selectIds.all()
   }
-
-
-
 }

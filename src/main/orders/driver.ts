@@ -55,7 +55,11 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
     const next = outbox.nextRetryAt()
     if (next === null || next <= clock.now() + farAheadMs) return 0
     const hurried = outbox.dueFarAhead(clock.now() + farAheadMs)
-    if (hurried > 0) logger.warn('entries stored far ahead (the clock was wrong) are due now', { count: hurried, storedFor: new Date(next).toISOString() })
+    if (hurried > 0)
+      logger.warn('entries stored far ahead (the clock was wrong) are due now', {
+        count: hurried,
+        storedFor: new Date(next).toISOString(),
+      })
     return hurried
   }
 
@@ -72,14 +76,18 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
     try {
       hurryFarAhead()
     } catch (error) {
-      logger.error('could not reschedule retries stored far ahead', { error: error instanceof Error ? error.stack : String(error) })
+      logger.error('could not reschedule retries stored far ahead', {
+        error: error instanceof Error ? error.stack : String(error),
+      })
     }
     flusher
       .flush()
       .then((report) => {
         heldElsewhere = report.heldBy !== undefined
       })
-      .catch((error: unknown) => logger.error('outbox flush failed', { error: error instanceof Error ? error.stack : String(error) }))
+      .catch((error: unknown) =>
+        logger.error('outbox flush failed', { error: error instanceof Error ? error.stack : String(error) }),
+      )
       .finally(() => {
         if (stopped) return
         options.afterFlush?.(outbox.summary())

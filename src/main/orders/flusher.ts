@@ -16,7 +16,10 @@ import { findOrderOnService, type OrderListReader, type ServiceCheck } from './s
  * settle whether an order whose earlier answer was lost is on the service after all.
  */
 export interface OrderSender extends OrderListReader {
-  createOrderWithItems(body: Record<string, unknown>, options: { vendorGuid?: string; signal?: AbortSignal }): Promise<OrderWithItemsResult>
+  createOrderWithItems(
+    body: Record<string, unknown>,
+    options: { vendorGuid?: string; signal?: AbortSignal },
+  ): Promise<OrderWithItemsResult>
 }
 
 /** Points in a send where tests kill the process for real, to prove nothing is lost or doubled. */
@@ -81,12 +84,17 @@ function mayHaveBeenCommitted(error: unknown): boolean {
 
 /** The service said no to the order itself. */
 function isRefusal(error: unknown): error is ServiceError {
-  return error instanceof ServiceRejectedError || (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound'))
+  return (
+    error instanceof ServiceRejectedError ||
+    (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound'))
+  )
 }
 
 /** Failures that say the service as a whole cannot take orders now, so the rest of the queue waits too. */
 function serviceUnavailable(error: ServiceError): boolean {
-  return error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'rateLimited' || error.status === 503
+  return (
+    error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'rateLimited' || error.status === 503
+  )
 }
 
 /**
@@ -98,7 +106,8 @@ function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<OutboxWork
   return errors.map((error) => {
     let index = -1
     if (error.catalogItemGuid) index = work.lines.findIndex((line) => line.catalogItemGuid === error.catalogItemGuid)
-    if (index < 0 && error.sku) index = work.lines.findIndex((line) => line.sku.toLowerCase() === error.sku!.toLowerCase())
+    if (index < 0 && error.sku)
+      index = work.lines.findIndex((line) => line.sku.toLowerCase() === error.sku!.toLowerCase())
     if (index < 0 && error.line !== null && error.line >= 0 && error.line < work.lines.length) index = error.line
     const line = index >= 0 ? work.lines[index] : undefined
     return {
@@ -117,7 +126,12 @@ function foundOnService(order: OrderRecord): OrderWithItemsResult {
 
 function sentResult(result: OrderWithItemsResult, createdCustomerGuid: string | null = null): SentResult {
   const order = result.order as Record<string, unknown>
-  const number = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value !== '' && Number.isFinite(Number(value)) ? Number(value) : null)
+  const number = (value: unknown) =>
+    typeof value === 'number' && Number.isFinite(value)
+      ? value
+      : typeof value === 'string' && value !== '' && Number.isFinite(Number(value))
+        ? Number(value)
+        : null
   const guidOf = (ref: { guid?: string | null } | null) => ref?.guid ?? null
   return {
     orderGuid: String(order.guid),
@@ -218,7 +232,13 @@ export class OutboxFlusher {
       })
       if (!attempt.acquired) {
         const summary = outbox.summary()
-        return Promise.resolve({ sent: 0, needsAttention: 0, retrying: summary.retrying, summary, heldBy: attempt.holder })
+        return Promise.resolve({
+          sent: 0,
+          needsAttention: 0,
+          retrying: summary.retrying,
+          summary,
+          heldBy: attempt.holder,
+        })
       }
     }
     this.leaseLost = false
@@ -227,9 +247,12 @@ export class OutboxFlusher {
       // A long request must not let the lease run out under it; a lease lost anyway (this process
       // was stalled past its expiry) stops the request at once, since its entry is the new holder's.
       const keepAlive = lease
-        ? setInterval(() => {
-            if (!lease.stillHeld()) this.loseLease()
-          }, Math.max(250, lease.ttlMs / 3))
+        ? setInterval(
+            () => {
+              if (!lease.stillHeld()) this.loseLease()
+            },
+            Math.max(250, lease.ttlMs / 3),
+          )
         : undefined
       try {
         do {
@@ -294,7 +317,9 @@ export class OutboxFlusher {
   private async pass(report: { sent: number; needsAttention: number; retrying: number }): Promise<void> {
     const { outbox, logger } = this.options
     // Under the lease: a dead sender's held `sending` entries are the holder's to reschedule.
-    const hurried = this.guarded(() => outbox.dueFarAhead(this.options.clock.now() + farAheadMs, this.options.lease?.ttlMs))
+    const hurried = this.guarded(() =>
+      outbox.dueFarAhead(this.options.clock.now() + farAheadMs, this.options.lease?.ttlMs),
+    )
     if (hurried > 0) logger.warn('entries stored far ahead (the clock was wrong) are due now', { count: hurried })
     if (outbox.pausedReason()) return
     const sender = await this.options.sender()
@@ -317,7 +342,10 @@ export class OutboxFlusher {
         // A last look before the request goes out: after a stall, the entry may be the new holder's.
         if (this.options.lease?.holdsNow() === false) return this.loseLease()
         const vendorGuid = current.request.vendorGuid ?? undefined
-        const sending = sender.createOrderWithItems(current.request.body, { ...(vendorGuid ? { vendorGuid } : {}), signal: abort.signal })
+        const sending = sender.createOrderWithItems(current.request.body, {
+          ...(vendorGuid ? { vendorGuid } : {}),
+          signal: abort.signal,
+        })
         const next = this.claim(acknowledge)
         acknowledge = null
         let result: OrderWithItemsResult
@@ -328,7 +356,10 @@ export class OutboxFlusher {
           if (this.leaseLost) return
           // A refusal after an attempt whose answer was lost proves nothing: that attempt may have been
           // committed (and, say, have taken the stock this one lacks). The service's list says which.
-          const check = isRefusal(error) && current.deliveryUnknownSince !== null ? await this.lookFor(sender, current, abort.signal) : null
+          const check =
+            isRefusal(error) && current.deliveryUnknownSince !== null
+              ? await this.lookFor(sender, current, abort.signal)
+              : null
           if (this.leaseLost) return
           // The next entry goes back first, so a failure that holds the queue holds it too.
           const stop = this.guarded(() => {
@@ -366,14 +397,26 @@ export class OutboxFlusher {
    * service's order list said of a refused order that an earlier attempt may have placed: a refusal
    * it could not confirm keeps the entry uncertain, to be looked for again.
    */
-  private settleFailure(work: OutboxWork, error: unknown, report: { needsAttention: number; retrying: number }, log: Logger, check: ServiceCheck | null = null): boolean {
+  private settleFailure(
+    work: OutboxWork,
+    error: unknown,
+    report: { needsAttention: number; retrying: number },
+    log: Logger,
+    check: ServiceCheck | null = null,
+  ): boolean {
     const { outbox, clock } = this.options
     const unconfirmed = check?.kind === 'unknown' ? check : null
-    const checkAt = unconfirmed ? clock.now() + backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random) : null
+    const checkAt = unconfirmed
+      ? clock.now() +
+        backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random)
+      : null
     if (error instanceof ServiceRejectedError) {
       outbox.markNeedsAttention(work, error.message, mapRejectionToLines(error.errors, work), checkAt)
       report.needsAttention++
-      log.warn('order rejected by the service', { errors: error.errors.length, ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}) })
+      log.warn('order rejected by the service', {
+        errors: error.errors.length,
+        ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}),
+      })
       return false
     }
     if (error instanceof ServiceError && error.kind === 'cancelled') {
@@ -384,27 +427,39 @@ export class OutboxFlusher {
     if (error instanceof ServiceError && error.kind === 'credentials') {
       // Refused at the door: nothing was written, and every other entry would be refused too.
       outbox.release(work, error.message)
-      outbox.pause(`The supplier refused Satchel’s credentials (${error.status ?? 'auth'}). Orders wait on this laptop until the connection is updated in Settings.`)
+      outbox.pause(
+        `The supplier refused Satchel’s credentials (${error.status ?? 'auth'}). Orders wait on this laptop until the connection is updated in Settings.`,
+      )
       log.warn('outbox paused: credentials refused', { status: error.status })
       return true
     }
     if (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound')) {
       outbox.markNeedsAttention(work, error.message, [], checkAt)
       report.needsAttention++
-      log.warn('order refused by the service', { status: error.status, ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}) })
+      log.warn('order refused by the service', {
+        status: error.status,
+        ...(unconfirmed ? { unconfirmed: unconfirmed.why } : {}),
+      })
       return false
     }
     // Everything else may have reached the service (an unreadable reply can follow a commit), so the
     // same request goes again later; its api_guid keeps that from creating a second order.
     const serviceError = error instanceof ServiceError ? error : null
-    const step = backoffDelay(work.attempts, { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity }, this.random)
+    const step = backoffDelay(
+      work.attempts,
+      { ...this.backoff, maxAttempts: Infinity, maxRetryAfterMs: Infinity },
+      this.random,
+    )
     // A Retry-After is honoured up to an hour: the driver takes a retry stored further ahead for a wrong clock's.
     const delay = Math.max(step, Math.min(serviceError?.retryAfterMs ?? 0, 60 * 60_000))
     const at = clock.now() + delay
     const message = serviceError?.message ?? (error instanceof Error ? error.message : String(error))
     outbox.markRetrying(work, at, message, mayHaveBeenCommitted(error))
     report.retrying++
-    if (!serviceError) log.error('unexpected failure while sending; will retry', { error: error instanceof Error ? error.stack : String(error) })
+    if (!serviceError)
+      log.error('unexpected failure while sending; will retry', {
+        error: error instanceof Error ? error.stack : String(error),
+      })
     else log.info('order will be retried', { kind: serviceError.kind, status: serviceError.status, delayMs: delay })
     if (serviceError && serviceUnavailable(serviceError)) {
       outbox.postponeWaiting(at, message)
@@ -413,7 +468,11 @@ export class OutboxFlusher {
     return false
   }
 
-  private lookFor(sender: OrderSender, entry: Pick<OutboxWork, 'apiGuid' | 'deliveryUnknownSince' | 'request'> | OutboxCheck, signal: AbortSignal): Promise<ServiceCheck> {
+  private lookFor(
+    sender: OrderSender,
+    entry: Pick<OutboxWork, 'apiGuid' | 'deliveryUnknownSince' | 'request'> | OutboxCheck,
+    signal: AbortSignal,
+  ): Promise<ServiceCheck> {
     const vendorGuid = 'request' in entry ? entry.request.vendorGuid : entry.vendorGuid
     const since = Date.parse(entry.deliveryUnknownSince ?? '')
     return findOrderOnService(sender, {
@@ -425,7 +484,13 @@ export class OutboxFlusher {
     })
   }
 
-  private recordFound(entry: Pick<OutboxCheck, 'id' | 'apiGuid'>, order: OrderRecord, createsCustomer: boolean, report: { sent: number }, log: Logger): void {
+  private recordFound(
+    entry: Pick<OutboxCheck, 'id' | 'apiGuid'>,
+    order: OrderRecord,
+    createsCustomer: boolean,
+    report: { sent: number },
+    log: Logger,
+  ): void {
     const result = foundOnService(order)
     // An order that created its customer names it: the entry then points at that customer.
     const customerGuid = createsCustomer && typeof order.Vendor?.guid === 'string' ? order.Vendor.guid : null

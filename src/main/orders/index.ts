@@ -95,7 +95,11 @@ export function createOrders(options: OrdersOptions): Orders {
   const { logger, history } = options
   const lookup = new LocalOrderLookup(options.db)
   const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults)
-  const lease = new Lease(options.db, 'outbox', { label: options.label ?? 'Satchel', clock: options.clock, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}) })
+  const lease = new Lease(options.db, 'outbox', {
+    label: options.label ?? 'Satchel',
+    clock: options.clock,
+    ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}),
+  })
 
   let closed = false
   const onOutboxChanged = options.onOutboxChanged
@@ -143,10 +147,16 @@ export function createOrders(options: OrdersOptions): Orders {
     const draft = desk.drafts.get(draftId)
     if (!options.refreshItems || !draft.catalogGuid || draft.lines.length === 0) return
     try {
-      await options.refreshItems(draft.catalogGuid, [...new Set(draft.lines.map((line) => line.catalogItemGuid))], draft.customerGuid)
+      await options.refreshItems(
+        draft.catalogGuid,
+        [...new Set(draft.lines.map((line) => line.catalogItemGuid))],
+        draft.customerGuid,
+      )
     } catch (error) {
       // Offline or slow: the check runs on the local copy, as it does with no network at all.
-      logger.info('could not refresh items before sending; using the local copy', { error: error instanceof Error ? error.message : String(error) })
+      logger.info('could not refresh items before sending; using the local copy', {
+        error: error instanceof Error ? error.message : String(error),
+      })
     }
   }
 

@@ -12,11 +12,28 @@ type Json = Record<string, unknown>
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined)
 const num = (value: unknown): number | null =>
-  typeof value === 'number' && Number.isFinite(value) ? value : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : null
+  typeof value === 'number' && Number.isFinite(value)
+    ? value
+    : typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+      ? Number(value)
+      : null
 
 function toAddressInput(address: Json): AddressInput {
   return Object.fromEntries(
-    (['name', 'company_name', 'address_line_one', 'address_line_two', 'city', 'state', 'postal_code', 'country', 'phone', 'email'] as const)
+    (
+      [
+        'name',
+        'company_name',
+        'address_line_one',
+        'address_line_two',
+        'city',
+        'state',
+        'postal_code',
+        'country',
+        'phone',
+        'email',
+      ] as const
+    )
       .map((key) => [key, str(address[key])])
       .filter(([, value]) => value !== undefined),
   ) as AddressInput
@@ -47,7 +64,8 @@ export class LocalOrderLookup implements OrderLookup {
       const address = json[key]
       if (address && typeof address === 'object' && typeof (address as Json).guid === 'string') {
         const guidOfAddress = (address as Json).guid as string
-        if (!addresses.some((a) => a.guid === guidOfAddress)) addresses.push({ guid: guidOfAddress, address: toAddressInput(address as Json) })
+        if (!addresses.some((a) => a.guid === guidOfAddress))
+          addresses.push({ guid: guidOfAddress, address: toAddressInput(address as Json) })
       }
     }
     return {
@@ -57,8 +75,10 @@ export class LocalOrderLookup implements OrderLookup {
       active: row.active === 1 && row.deleted_at === null,
       requirePo: row.require_po === 1,
       priceGroupId: row.price_group_id,
-      creditLimit: typeof json.credit_limit === 'number' && Number.isFinite(json.credit_limit) ? json.credit_limit : null,
-      openBalance: typeof json.open_balance === 'number' && Number.isFinite(json.open_balance) ? json.open_balance : null,
+      creditLimit:
+        typeof json.credit_limit === 'number' && Number.isFinite(json.credit_limit) ? json.credit_limit : null,
+      openBalance:
+        typeof json.open_balance === 'number' && Number.isFinite(json.open_balance) ? json.open_balance : null,
       standingPo: typeof json.standing_po === 'string' ? json.standing_po.trim() : '',
       requirePayment: json.require_payment === true,
       taxExempt: json.tax_exempt === true,

@@ -51,18 +51,16 @@ export function orderMethods(
       return null
     },
     listDrafts: () =>
-      desk.listDrafts().map(
-        (check): DraftSummary => ({
-          id: check.draft.id,
-          apiGuid: check.draft.apiGuid,
-          customerGuid: check.draft.customerGuid,
-          customerName: check.draft.newCustomer?.name ?? desk.customerName(check.draft.customerGuid),
-          lineCount: check.draft.lines.length,
-          subTotal: check.subTotal,
-          errorCount: check.issues.filter((issue) => issue.severity === 'error').length,
-          updatedAt: check.draft.updatedAt,
-        }),
-      ),
+      desk.listDrafts().map((check): DraftSummary => ({
+        id: check.draft.id,
+        apiGuid: check.draft.apiGuid,
+        customerGuid: check.draft.customerGuid,
+        customerName: check.draft.newCustomer?.name ?? desk.customerName(check.draft.customerGuid),
+        lineCount: check.draft.lines.length,
+        subTotal: check.subTotal,
+        errorCount: check.issues.filter((issue) => issue.severity === 'error').length,
+        updatedAt: check.draft.updatedAt,
+      })),
     updateDraft: ({ id, changes }) => desk.updateDraft(id, changes),
     deleteDraft: ({ id }) => {
       desk.deleteDraft(id)
@@ -72,9 +70,12 @@ export function orderMethods(
       const added = desk.addLines(id, lines)
       // A SKU not found while the catalog is still in its first sync may not have arrived yet.
       const catalogGuid = added.check.draft.catalogGuid
-      return added.unknown.length > 0 && catalogGuid ? { ...added, catalogLoading: local.catalogLoading(catalogGuid) } : added
+      return added.unknown.length > 0 && catalogGuid
+        ? { ...added, catalogLoading: local.catalogLoading(catalogGuid) }
+        : added
     },
-    updateDraftLine: ({ id, lineId, qty, note }) => desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),
+    updateDraftLine: ({ id, lineId, qty, note }) =>
+      desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),
     removeDraftLine: ({ id, lineId }) => desk.removeLine(id, lineId),
     acceptDraftPrices: ({ id }) => desk.acceptCurrentPrices(id),
     sendDraft: async ({ id }) => {
@@ -113,7 +114,12 @@ export function orderMethods(
       return desk.reorder({
         customerGuid: order.customerGuid,
         catalogGuid: order.catalogGuid,
-        lines: order.lines.map((line) => ({ sku: line.sku ?? '', name: line.name ?? '', qty: line.qty ?? 0, catalogItemGuid: line.catalogItemGuid })),
+        lines: order.lines.map((line) => ({
+          sku: line.sku ?? '',
+          name: line.name ?? '',
+          qty: line.qty ?? 0,
+          catalogItemGuid: line.catalogItemGuid,
+        })),
       })
     },
   }

@@ -40,21 +40,56 @@ export class OutboxReader {
 
   constructor(db: Database) {
     this.statements = {
-      printable: db.prepare<[string], { state: OutboxState; customer_guid: string | null; customer_name: string; catalog_guid: string; queued_at: string; sent_at: string | null; result: string | null; draft: string }>(
+      printable: db.prepare<
+        [string],
+        {
+          state: OutboxState
+          customer_guid: string | null
+          customer_name: string
+          catalog_guid: string
+          queued_at: string
+          sent_at: string | null
+          result: string | null
+          draft: string
+        }
+      >(
         `SELECT o.state, o.customer_guid, o.customer_name, o.catalog_guid, o.queued_at, o.sent_at, o.result, p.draft
          FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE lower(o.api_guid) = lower(?)`,
       ),
-      sentFor: db.prepare<[string, string], { api_guid: string; catalog_guid: string; sent_at: string | null; queued_at: string; draft: string }>(
+      sentFor: db.prepare<
+        [string, string],
+        { api_guid: string; catalog_guid: string; sent_at: string | null; queued_at: string; draft: string }
+      >(
         `SELECT o.api_guid, o.catalog_guid, o.sent_at, o.queued_at, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
          WHERE o.state = 'sent' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
       ),
-      sent: db.prepare<[], { api_guid: string; customer_guid: string | null; customer_name: string; sent_at: string | null; queued_at: string; result: string | null; rep_totals: string; po_no: string | null }>(
+      sent: db.prepare<
+        [],
+        {
+          api_guid: string
+          customer_guid: string | null
+          customer_name: string
+          sent_at: string | null
+          queued_at: string
+          result: string | null
+          rep_totals: string
+          po_no: string | null
+        }
+      >(
         `SELECT o.api_guid, o.customer_guid, o.customer_name, o.sent_at, o.queued_at, o.result, o.rep_totals, json_extract(p.draft, '$.poNo') AS po_no
          FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'sent' ORDER BY o.id DESC`,
       ),
-      states: db.prepare<[], { api_guid: string; state: OutboxState; attempts: number; last_error: string | null; queued_at: string; sent_at: string | null }>(
-        'SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id',
-      ),
+      states: db.prepare<
+        [],
+        {
+          api_guid: string
+          state: OutboxState
+          attempts: number
+          last_error: string | null
+          queued_at: string
+          sent_at: string | null
+        }
+      >('SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id'),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE ? IS NULL OR customer_guid = ? ORDER BY queued_at DESC LIMIT 20`,
       ),
@@ -83,7 +118,7 @@ export class OutboxReader {
       apiGuid: row.api_guid,
       catalogGuid: row.catalog_guid,
       at: row.sent_at ?? row.queued_at,
-      lines: ((JSON.parse(row.draft) as { lines?: Draft['lines'] }).lines ?? []),
+      lines: (JSON.parse(row.draft) as { lines?: Draft['lines'] }).lines ?? [],
     }))
   }
 
@@ -109,7 +144,14 @@ export class OutboxReader {
   }
 
   /** Every entry's state and how its sending went, oldest first, without what the order holds (for support). */
-  states(): { apiGuid: string; state: OutboxState; attempts: number; lastError: string | null; queuedAt: string; sentAt: string | null }[] {
+  states(): {
+    apiGuid: string
+    state: OutboxState
+    attempts: number
+    lastError: string | null
+    queuedAt: string
+    sentAt: string | null
+  }[] {
     return this.statements.states.all().map((row) => ({
       apiGuid: row.api_guid,
       state: row.state,
@@ -132,7 +174,9 @@ export class OutboxReader {
   static counts(db: Database): Record<OutboxState, number> {
     const counts: Record<OutboxState, number> = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 }
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()) return counts
-    for (const row of db.prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state').all()) {
+    for (const row of db
+      .prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
+      .all()) {
       if (row.state in counts) counts[row.state as OutboxState] = row.n
     }
     return counts

@@ -5,7 +5,13 @@
  * the rest of the core makes (outbox-reader.ts).
  */
 import { z } from 'zod'
-import { outboxLineErrorSchema, type Draft, type DraftRejection, type OutboxEntry, type OutboxState } from '../../shared/orders'
+import {
+  outboxLineErrorSchema,
+  type Draft,
+  type DraftRejection,
+  type OutboxEntry,
+  type OutboxState,
+} from '../../shared/orders'
 import type { RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
@@ -81,13 +87,16 @@ export function toEntry(row: OutboxRow): OutboxEntry {
     attempts: row.attempts,
     lastError: row.last_error,
     errors: z.array(outboxLineErrorSchema).parse(JSON.parse(row.errors)),
-    nextAttemptAt: row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
+    nextAttemptAt:
+      row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
     queuedAt: row.queued_at,
     sentAt: row.sent_at,
     mayBeWithSupplier: row.delivery_unknown_since !== null && row.state !== 'sent',
     lineCount: totals.lineCount,
     subTotal: totals.subTotal,
     totalsDiffer:
-      serverSubTotal !== null && Math.abs(serverSubTotal - totals.subTotal) >= 0.01 ? { repSubTotal: totals.subTotal, serverSubTotal } : null,
+      serverSubTotal !== null && Math.abs(serverSubTotal - totals.subTotal) >= 0.01
+        ? { repSubTotal: totals.subTotal, serverSubTotal }
+        : null,
   }
 }

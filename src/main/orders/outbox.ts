@@ -1,4 +1,11 @@
-import { draftSchema, type Draft, type OutboxEntry, type OutboxLineError, type OutboxState, type OutboxSummary } from '../../shared/orders'
+import {
+  draftSchema,
+  type Draft,
+  type OutboxEntry,
+  type OutboxLineError,
+  type OutboxState,
+  type OutboxSummary,
+} from '../../shared/orders'
 import type { Database } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { defaultLeaseTtlMs } from '../db/lease'
@@ -56,13 +63,19 @@ export class Outbox {
         `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, queued_at, updated_at)
          VALUES (@apiGuid, 'queued', @customerGuid, @customerName, @catalogGuid, @repTotals, @now, @now)`,
       ),
-      insertPayload: db.prepare<[number | bigint, string, string]>('INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)'),
-      payload: db.prepare<[number], { draft: string; request: string }>('SELECT draft, request FROM outbox_payloads WHERE entry_id = ?'),
+      insertPayload: db.prepare<[number | bigint, string, string]>(
+        'INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)',
+      ),
+      payload: db.prepare<[number], { draft: string; request: string }>(
+        'SELECT draft, request FROM outbox_payloads WHERE entry_id = ?',
+      ),
       // An api_guid is a UUID, compared without regard to case (rows stored before keys were lower-cased
       // on the way in may hold capitals); lower(api_guid) is what outbox_api_guid_nocase indexes.
       byApiGuid: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE lower(api_guid) = lower(?)'),
       all: db.prepare<[], OutboxRow>('SELECT * FROM outbox ORDER BY id'),
-      counts: db.prepare<[], { state: OutboxState; n: number }>('SELECT state, COUNT(*) AS n FROM outbox GROUP BY state'),
+      counts: db.prepare<[], { state: OutboxState; n: number }>(
+        'SELECT state, COUNT(*) AS n FROM outbox GROUP BY state',
+      ),
       nextDue: db.prepare<[number], OutboxRow>(
         `SELECT * FROM outbox INDEXED BY outbox_waiting
          WHERE state IN ('queued', 'retrying') AND (state = 'queued' OR next_attempt_at IS NULL OR next_attempt_at <= ?)
@@ -96,7 +109,9 @@ export class Outbox {
         `UPDATE outbox SET next_attempt_at = @at, updated_at = @now, delivery_unknown_since = COALESCE(delivery_unknown_since, @now)
          WHERE state = 'sending' AND next_attempt_at IS NULL`,
       ),
-      earliestInterrupted: db.prepare<[], { at: number | null }>(`SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'sending'`),
+      earliestInterrupted: db.prepare<[], { at: number | null }>(
+        `SELECT MIN(next_attempt_at) AS at FROM outbox WHERE state = 'sending'`,
+      ),
       // Any state's time: a retry's, a held resend's (`sending`), a refusal's next check.
       // A dead sender's held resend (`sending`) waits one lease TTL more: its last request may still be
       // with the service, and a resend now would race it (the overlap the lease exists to prevent).
@@ -138,18 +153,24 @@ export class Outbox {
            delivery_unknown_since = CASE WHEN @unknown THEN COALESCE(delivery_unknown_since, @now) ELSE delivery_unknown_since END
          WHERE id = @id AND state = 'sending'`,
       ),
-      retryNow: db.prepare<[string, string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'retrying'`),
+      retryNow: db.prepare<[string, string]>(
+        `UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'retrying'`,
+      ),
       requeueRejected: db.prepare<[string, string]>(
         `UPDATE outbox SET state = 'queued', errors = '[]', last_error = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'needsAttention'`,
       ),
-      retryAllNow: db.prepare<[string]>(`UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`),
+      retryAllNow: db.prepare<[string]>(
+        `UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`,
+      ),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
       // A purge looks at a window of sent entries at a time, by id, whatever it finds in it: a
       // window's cost stays bounded however many entries before it are kept. The payload goes with
       // its entry (ON DELETE CASCADE).
-      sentWindowEnd: db.prepare<[number, number], number | null>(
-        `SELECT max(id) FROM (SELECT id FROM outbox INDEXED BY outbox_by_state WHERE state = 'sent' AND id > ? ORDER BY id LIMIT ?)`,
-      ).pluck(),
+      sentWindowEnd: db
+        .prepare<[number, number], number | null>(
+          `SELECT max(id) FROM (SELECT id FROM outbox INDEXED BY outbox_by_state WHERE state = 'sent' AND id > ? ORDER BY id LIMIT ?)`,
+        )
+        .pluck(),
       purgeSent: db.prepare<[number, number, string, string]>(
         `DELETE FROM outbox WHERE id IN (
            SELECT o.id FROM outbox o INDEXED BY outbox_by_state JOIN outbox_payloads p ON p.entry_id = o.id
@@ -169,13 +190,20 @@ export class Outbox {
    * Nothing is read back afterwards: the caller computed its reply before (OrderDesk.prepareSend),
    * so nothing after the commit can turn a queued order into a reported failure.
    */
-  enqueue(draft: Draft, request: OrderRequest, totals: RepTotals, customerName: string, queuedAt: string = this.now()): void {
+  enqueue(
+    draft: Draft,
+    request: OrderRequest,
+    totals: RepTotals,
+    customerName: string,
+    queuedAt: string = this.now(),
+  ): void {
     const now = queuedAt
     this.db.pragma('synchronous = FULL')
     try {
       this.db
         .transaction(() => {
-          if (this.statements.byApiGuid.get(draft.apiGuid)) throw new CoreError('CONFLICT', 'This order is already in the outbox.')
+          if (this.statements.byApiGuid.get(draft.apiGuid))
+            throw new CoreError('CONFLICT', 'This order is already in the outbox.')
           const { lastInsertRowid } = this.statements.insert.run({
             apiGuid: draft.apiGuid,
             customerGuid: draft.customerGuid,
@@ -207,7 +235,8 @@ export class Outbox {
   recoverInterrupted(notBeforeMs: number | null = null): number {
     // Entries an earlier take-over is already holding keep their own time: a lease released since
     // says nothing about when that earlier holder's last request ended.
-    if (notBeforeMs === null || notBeforeMs <= this.clock.now()) return this.statements.recover.run({ now: this.now(), nowMs: this.clock.now() }).changes
+    if (notBeforeMs === null || notBeforeMs <= this.clock.now())
+      return this.statements.recover.run({ now: this.now(), nowMs: this.clock.now() }).changes
     return this.statements.holdInterrupted.run({ at: notBeforeMs, now: this.now() }).changes
   }
 
@@ -232,7 +261,14 @@ export class Outbox {
   }
 
   summary(): OutboxSummary {
-    const summary: OutboxSummary = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0, pausedReason: this.pausedReason() }
+    const summary: OutboxSummary = {
+      queued: 0,
+      sending: 0,
+      retrying: 0,
+      needsAttention: 0,
+      sent: 0,
+      pausedReason: this.pausedReason(),
+    }
     for (const { state, n } of this.statements.counts.all()) summary[state] = n
     return summary
   }
@@ -243,7 +279,8 @@ export class Outbox {
       const waiting = this.statements.nextDue.get(nowMs)
       const interrupted = this.statements.interruptedDue.get(nowMs)
       // Oldest first, whichever way it waits: the outbox keeps the order the rep sent them in.
-      const row = waiting && interrupted ? (interrupted.id < waiting.id ? interrupted : waiting) : (waiting ?? interrupted)
+      const row =
+        waiting && interrupted ? (interrupted.id < waiting.id ? interrupted : waiting) : (waiting ?? interrupted)
       if (!row) return null
       if (this.statements.claim.run(this.now(), row.id).changes === 1) {
         const { draft, request } = this.statements.payload.get(row.id)!
@@ -287,7 +324,14 @@ export class Outbox {
 
   /** `sentBy` is the outbox lease's owner (host/pid/…) that recorded it, for support and the drills. */
   markSent(work: OutboxWork, result: SentResult, sentBy: string | null = null): void {
-    this.statements.sent.run(JSON.stringify(result), this.now(), result.createdCustomer?.guid ?? null, this.now(), sentBy, work.id)
+    this.statements.sent.run(
+      JSON.stringify(result),
+      this.now(),
+      result.createdCustomer?.guid ?? null,
+      this.now(),
+      sentBy,
+      work.id,
+    )
   }
 
   /** `deliveryUnknown`: the attempt may have reached the service (its answer was lost, cut or failed). */
@@ -305,8 +349,19 @@ export class Outbox {
    * the same and the service's order list could not be read yet: the entry stays uncertain (it can be
    * neither edited nor discarded) and is looked for again from then on.
    */
-  markNeedsAttention(work: OutboxWork, message: string, errors: OutboxLineError[], checkAtMs: number | null = null): void {
-    this.statements.needsAttention.run({ message, errors: JSON.stringify(errors), now: this.now(), checkAt: checkAtMs, id: work.id })
+  markNeedsAttention(
+    work: OutboxWork,
+    message: string,
+    errors: OutboxLineError[],
+    checkAtMs: number | null = null,
+  ): void {
+    this.statements.needsAttention.run({
+      message,
+      errors: JSON.stringify(errors),
+      now: this.now(),
+      checkAt: checkAtMs,
+      id: work.id,
+    })
   }
 
   /**
@@ -333,7 +388,14 @@ export class Outbox {
 
   /** The service's order list showed that an earlier attempt of this refused entry was committed. */
   markFoundOnService(check: Pick<OutboxCheck, 'id'>, result: SentResult, sentBy: string | null = null): void {
-    this.statements.sent.run(JSON.stringify(result), this.now(), result.createdCustomer?.guid ?? null, this.now(), sentBy, check.id)
+    this.statements.sent.run(
+      JSON.stringify(result),
+      this.now(),
+      result.createdCustomer?.guid ?? null,
+      this.now(),
+      sentBy,
+      check.id,
+    )
   }
 
   /** The service's order list does not hold this refused entry: the refusal stands, and the rep may edit or discard it. */
@@ -353,9 +415,13 @@ export class Outbox {
    */
   retryNow(apiGuid?: string): void {
     if (apiGuid === undefined) this.statements.retryAllNow.run(this.now())
-    else if (this.statements.retryNow.run(this.now(), apiGuid).changes === 0 && this.statements.requeueRejected.run(this.now(), apiGuid).changes === 0) {
+    else if (
+      this.statements.retryNow.run(this.now(), apiGuid).changes === 0 &&
+      this.statements.requeueRejected.run(this.now(), apiGuid).changes === 0
+    ) {
       const entry = this.get(apiGuid)
-      if (entry.state !== 'queued') throw new CoreError('CONFLICT', `This order is ${describeState(entry.state)}; there is nothing to retry.`)
+      if (entry.state !== 'queued')
+        throw new CoreError('CONFLICT', `This order is ${describeState(entry.state)}; there is nothing to retry.`)
     }
   }
 
@@ -370,14 +436,20 @@ export class Outbox {
       .transaction(() => {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
-        if (row.state === 'sending' || row.state === 'sent') throw new CoreError('CONFLICT', `This order is ${describeState(row.state)}, so it cannot be edited.`)
-        if (row.state !== 'needsAttention' && row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayHaveReached(row.state))
+        if (row.state === 'sending' || row.state === 'sent')
+          throw new CoreError('CONFLICT', `This order is ${describeState(row.state)}, so it cannot be edited.`)
+        if (row.state !== 'needsAttention' && row.delivery_unknown_since !== null)
+          throw new CoreError('CONFLICT', mayHaveReached(row.state))
         if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         const draft = draftSchema.parse(JSON.parse(this.statements.payload.get(row.id)!.draft))
         this.statements.delete.run(row.id)
         const { id, apiGuid: key, createdAt: _c, updatedAt: _u, ...fields } = draft
         // The same order under the same number, with the supplier's reasons kept on it while it is fixed.
-        return this.drafts.create({ ...fields, rejection: row.state === 'needsAttention' ? rejectionOf(row, draft) : null }, key, id)
+        return this.drafts.create(
+          { ...fields, rejection: row.state === 'needsAttention' ? rejectionOf(row, draft) : null },
+          key,
+          id,
+        )
       })
       .immediate()
   }
@@ -394,7 +466,8 @@ export class Outbox {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
         const waiting = row.state === 'queued' || row.state === 'retrying'
-        if (row.state !== 'needsAttention' && !(waiting && row.delivery_unknown_since === null)) throw new CoreError('CONFLICT', mayHaveReached(row.state))
+        if (row.state !== 'needsAttention' && !(waiting && row.delivery_unknown_since === null))
+          throw new CoreError('CONFLICT', mayHaveReached(row.state))
         if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
         this.statements.delete.run(row.id)
       })
@@ -420,9 +493,17 @@ export class Outbox {
    * An entry sent from a draft in `keepDraftIds` stays (a quote kept on this laptop was converted
    * into it).
    */
-  purgeSent(beforeIso: string, keepDraftIds: readonly number[], afterId: number, window: number): { removed: number; lastId: number | null } {
+  purgeSent(
+    beforeIso: string,
+    keepDraftIds: readonly number[],
+    afterId: number,
+    window: number,
+  ): { removed: number; lastId: number | null } {
     const lastId = this.statements.sentWindowEnd.get(afterId, window) ?? null
     if (lastId === null) return { removed: 0, lastId }
-    return { removed: this.statements.purgeSent.run(afterId, lastId, beforeIso, JSON.stringify(keepDraftIds)).changes, lastId }
+    return {
+      removed: this.statements.purgeSent.run(afterId, lastId, beforeIso, JSON.stringify(keepDraftIds)).changes,
+      lastId,
+    }
   }
 }

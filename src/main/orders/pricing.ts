@@ -12,6 +12,9 @@ export function resolvePriceGroup(
   priceGroupGuid: string | null,
   customer: CustomerFacts | null,
 ): PriceGroupFacts | null {
-  const customerGroup = customer?.priceGroupId != null ? { id: customer.priceGroupId, name: lookup.priceGroupName(customer.priceGroupId) } : null
+  const customerGroup =
+    customer?.priceGroupId != null
+      ? { id: customer.priceGroupId, name: lookup.priceGroupName(customer.priceGroupId) }
+      : null
   return choosePriceGroup(lookup.priceGroups(catalogGuid), priceGroupGuid, customerGroup).group
 }

@@ -30,13 +30,21 @@ function compact<T extends Record<string, unknown>>(value: T): Partial<T> {
  * Turns a checked draft into the service's request, with the spec's names at the wire. Refuses a
  * draft whose check has errors: an order the rules already reject must not reach the outbox.
  */
-export function buildOrderRequest(check: DraftCheck, lookup: OrderLookup): { request: OrderRequest; totals: RepTotals } {
+export function buildOrderRequest(
+  check: DraftCheck,
+  lookup: OrderLookup,
+): { request: OrderRequest; totals: RepTotals } {
   if (!check.sendable) throw new CoreError('CONFLICT', 'This order has problems to fix before it can be sent.')
   const draft: Draft = check.draft
   // The check refuses these already; a frozen request is never built from a quantity or total that is not one.
   const badLine = draft.lines.findIndex((line) => quantityProblem(line.qty) !== null)
   if (badLine >= 0 || !Number.isFinite(check.subTotal)) {
-    throw new CoreError('CONFLICT', badLine >= 0 ? `Line ${badLine + 1} has a quantity that cannot be sent.` : 'This order’s total is not a number that can be sent.')
+    throw new CoreError(
+      'CONFLICT',
+      badLine >= 0
+        ? `Line ${badLine + 1} has a quantity that cannot be sent.`
+        : 'This order’s total is not a number that can be sent.',
+    )
   }
   const customer = draft.customerGuid ? lookup.customer(draft.customerGuid) : null
   const group = resolvePriceGroup(lookup, draft.catalogGuid!, draft.priceGroupGuid, customer)
@@ -52,15 +60,27 @@ export function buildOrderRequest(check: DraftCheck, lookup: OrderLookup): { req
   const body: Record<string, unknown> = {
     catalogGuid: draft.catalogGuid,
     priceGroupGuid: group.guid,
-    order: compact({ po_no: draft.poNo.trim(), note: draft.note, shipping_instructions: draft.shippingInstructions, api_guid: draft.apiGuid }),
-    orderItems: draft.lines.map((line) => compact({ catalog_item_guid: line.catalogItemGuid, qty: line.qty, note: line.note })),
+    order: compact({
+      po_no: draft.poNo.trim(),
+      note: draft.note,
+      shipping_instructions: draft.shippingInstructions,
+      api_guid: draft.apiGuid,
+    }),
+    orderItems: draft.lines.map((line) =>
+      compact({ catalog_item_guid: line.catalogItemGuid, qty: line.qty, note: line.note }),
+    ),
     source: 'APP',
     remainInPreliminary: draft.remainInPreliminary,
   }
   if (shipTo) body.shipTo = shipTo
   const newCustomer = draft.newCustomer
   if (!draft.customerGuid && newCustomer) {
-    body.newVendor = compact({ name: newCustomer.name, email: newCustomer.email, phone: newCustomer.phone, customer_internal_id: newCustomer.customer_internal_id })
+    body.newVendor = compact({
+      name: newCustomer.name,
+      email: newCustomer.email,
+      phone: newCustomer.phone,
+      customer_internal_id: newCustomer.customer_internal_id,
+    })
     if (newCustomer.billTo) body.newVendorBillTo = newCustomer.billTo
     if (newCustomer.shipTo) body.newVendorShipTo = newCustomer.shipTo
     if (newCustomer.contact) body.newVendorContact = newCustomer.contact

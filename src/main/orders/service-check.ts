@@ -47,9 +47,18 @@ export async function findOrderOnService(reader: OrderListReader, options: Servi
   for (let offset = 0; offset < maxPages; offset++) {
     let page: Page<OrderRecord>
     try {
-      page = await reader.listOrders({ limit, offset }, { ...(options.vendorGuid ? { vendorGuid: options.vendorGuid } : {}), ...(options.signal ? { signal: options.signal } : {}) })
+      page = await reader.listOrders(
+        { limit, offset },
+        {
+          ...(options.vendorGuid ? { vendorGuid: options.vendorGuid } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+      )
     } catch (error) {
-      return { kind: 'unknown', why: `the supplier's order list could not be read (${error instanceof Error ? error.message : String(error)})` }
+      return {
+        kind: 'unknown',
+        why: `the supplier's order list could not be read (${error instanceof Error ? error.message : String(error)})`,
+      }
     }
     if (bound === null) {
       const serverNow = page.serverTimestamp ? Date.parse(page.serverTimestamp) : Number.NaN
@@ -58,11 +67,15 @@ export async function findOrderOnService(reader: OrderListReader, options: Servi
     }
     const match = page.rows.find((order) => typeof order.api_guid === 'string' && order.api_guid.toLowerCase() === key)
     if (match) return { kind: 'found', order: match }
-    if (page.rows.length === 0 || page.hasMore === false || (page.hasMore === null && page.rows.length < limit)) return { kind: 'absent' }
+    if (page.rows.length === 0 || page.hasMore === false || (page.hasMore === null && page.rows.length < limit))
+      return { kind: 'absent' }
     const last = page.rows[page.rows.length - 1]!
     if (olderThan(last.created_at, bound) && olderThan(last.updated_at, bound)) return { kind: 'absent' }
   }
-  return { kind: 'unknown', why: `the supplier's order list was read for ${maxPages * limit} orders without reaching the time of the first attempt` }
+  return {
+    kind: 'unknown',
+    why: `the supplier's order list was read for ${maxPages * limit} orders without reaching the time of the first attempt`,
+  }
 }
 
 function olderThan(timestamp: unknown, bound: number): boolean {

@@ -1,11 +1,29 @@
-import { lineQtyProblem, maxOrderLines, tooManyLinesMessage, type Draft, type DraftCheck, type DraftIssue, type PricedLine } from '../../shared/orders'
+import {
+  lineQtyProblem,
+  maxOrderLines,
+  tooManyLinesMessage,
+  type Draft,
+  type DraftCheck,
+  type DraftIssue,
+  type PricedLine,
+} from '../../shared/orders'
 import type { CustomerFacts, OrderLookup } from './lookup'
 import { lineBreak, roundMoney, unitPriceAt } from '../pricing'
 import { resolvePriceGroup } from './pricing'
 import { formatMoney } from '../../shared/money'
 
-const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field, lineId: null, severity, message })
-const lineIssue = (lineId: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({ field: null, lineId, severity, message })
+const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({
+  field,
+  lineId: null,
+  severity,
+  message,
+})
+const lineIssue = (lineId: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({
+  field: null,
+  lineId,
+  severity,
+  message,
+})
 const qtyIssue = (lineId: string, message: string): DraftIssue => ({ field: 'qty', lineId, severity: 'error', message })
 
 /** What is wrong with a quantity by the contract's rule (`lineQtyProblem`), as a sentence, or null. */
@@ -29,8 +47,12 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
 
   if (draft.customerGuid) {
     customer = lookup.customer(draft.customerGuid)
-    if (!customer) issues.push(fieldIssue('customer', 'This customer is not on this laptop any more. Sync, or choose another customer.'))
-    else if (!customer.active) issues.push(fieldIssue('customer', `${customer.name} is inactive; the supplier will refuse orders for them.`))
+    if (!customer)
+      issues.push(
+        fieldIssue('customer', 'This customer is not on this laptop any more. Sync, or choose another customer.'),
+      )
+    else if (!customer.active)
+      issues.push(fieldIssue('customer', `${customer.name} is inactive; the supplier will refuse orders for them.`))
   } else if (!draft.newCustomer) {
     issues.push(fieldIssue('customer', 'Choose a customer, or enter a new one.'))
   }
@@ -40,15 +62,21 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     issues.push(fieldIssue('catalog', 'Choose a catalog.'))
   } else {
     const allowed = draft.customerGuid ? lookup.catalogsForCustomer(draft.customerGuid) : null
-    if (allowed && !allowed.includes(draft.catalogGuid)) issues.push(fieldIssue('catalog', 'This customer may not order from this catalog.'))
+    if (allowed && !allowed.includes(draft.catalogGuid))
+      issues.push(fieldIssue('catalog', 'This customer may not order from this catalog.'))
     const group = resolvePriceGroup(lookup, draft.catalogGuid, draft.priceGroupGuid, customer)
     if (group) priceGroup = { guid: group.guid, name: group.name }
     else issues.push(fieldIssue('priceGroup', 'No price group applies: choose one for this order.'))
   }
 
-  if (customer?.requirePo && draft.poNo.trim() === '') issues.push(fieldIssue('poNo', `${customer.name} requires a PO number on every order.`))
+  if (customer?.requirePo && draft.poNo.trim() === '')
+    issues.push(fieldIssue('poNo', `${customer.name} requires a PO number on every order.`))
   const shipTo = draft.shipTo
-  if (shipTo?.kind === 'customerAddress' && customer && !customer.addresses.some((a) => a.guid === shipTo.addressGuid)) {
+  if (
+    shipTo?.kind === 'customerAddress' &&
+    customer &&
+    !customer.addresses.some((a) => a.guid === shipTo.addressGuid)
+  ) {
     issues.push(fieldIssue('shipTo', 'The chosen ship-to address is no longer on this customer. Choose another.'))
   }
   if (draft.lines.length > maxOrderLines) issues.push(fieldIssue('lines', tooManyLinesMessage()))
@@ -56,7 +84,13 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
   const lines: PricedLine[] = []
   let subTotal = 0
   for (const line of draft.lines) {
-    const priced: PricedLine = { lineId: line.lineId, unitPrice: null, lineTotal: null, priceChanged: false, availabilityChanged: false }
+    const priced: PricedLine = {
+      lineId: line.lineId,
+      unitPrice: null,
+      lineTotal: null,
+      priceChanged: false,
+      availabilityChanged: false,
+    }
     lines.push(priced)
     const qtyProblem = quantityProblem(line.qty)
     if (qtyProblem) issues.push(qtyIssue(line.lineId, qtyProblem))
@@ -71,12 +105,26 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     }
     if (!item.active) issues.push(lineIssue(line.lineId, `${item.sku} is inactive and cannot be ordered.`))
     if (!qtyProblem && item.minOrderQty !== null && item.minOrderQty > 0 && line.qty < item.minOrderQty) {
-      issues.push(lineIssue(line.lineId, `The minimum order quantity for ${item.sku} is ${formatQty(item.minOrderQty)}.`))
+      issues.push(
+        lineIssue(line.lineId, `The minimum order quantity for ${item.sku} is ${formatQty(item.minOrderQty)}.`),
+      )
     }
-    if (!qtyProblem && item.hasInventory && !item.allowBackorder && item.qtyAvailable !== null && line.qty > item.qtyAvailable) {
+    if (
+      !qtyProblem &&
+      item.hasInventory &&
+      !item.allowBackorder &&
+      item.qtyAvailable !== null &&
+      line.qty > item.qtyAvailable
+    ) {
       priced.availabilityChanged = line.qtyAvailableSeen === null || line.qty <= line.qtyAvailableSeen
       const since = priced.availabilityChanged ? ' (there was enough when the line was added)' : ''
-      issues.push(lineIssue(line.lineId, `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync${since}; the supplier may refuse the line.`, 'warning'))
+      issues.push(
+        lineIssue(
+          line.lineId,
+          `Only ${formatQty(Math.max(0, item.qtyAvailable))} of ${item.sku} in stock at the last sync${since}; the supplier may refuse the line.`,
+          'warning',
+        ),
+      )
     }
     if (priceGroup === null) continue
     const price = unitPriceAt(item, priceGroup.name, line.qty)
@@ -89,18 +137,31 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
     if (!qtyProblem && item.active) priced.priceBreak = lineBreak(item, priceGroup.name, line.qty)
     priced.priceChanged = line.unitPriceSeen !== null && Math.abs(line.unitPriceSeen - price.unitPrice) >= 0.005
     if (priced.priceChanged) {
-      issues.push(lineIssue(line.lineId, `The price of ${item.sku} changed from ${formatMoney(line.unitPriceSeen!)} to ${formatMoney(price.unitPrice)} since it was added.`, 'warning'))
+      issues.push(
+        lineIssue(
+          line.lineId,
+          `The price of ${item.sku} changed from ${formatMoney(line.unitPriceSeen!)} to ${formatMoney(price.unitPrice)} since it was added.`,
+          'warning',
+        ),
+      )
     }
     // A refused quantity has no total. Every total is a finite number, or the order is refused on
     // the line that makes it overflow: the outbox, its reply and the service all need a number.
     if (qtyProblem) continue
     const lineTotal = roundMoney(price.unitPrice * line.qty)
     if (!Number.isFinite(lineTotal)) {
-      issues.push(qtyIssue(line.lineId, `The total of this line (${item.sku}) is too large to be a price; lower the quantity.`))
+      issues.push(
+        qtyIssue(line.lineId, `The total of this line (${item.sku}) is too large to be a price; lower the quantity.`),
+      )
       continue
     }
     if (!Number.isFinite(roundMoney(subTotal + lineTotal))) {
-      issues.push(qtyIssue(line.lineId, `With this line (${item.sku}) the order’s total is too large to be a price; lower the quantity.`))
+      issues.push(
+        qtyIssue(
+          line.lineId,
+          `With this line (${item.sku}) the order’s total is too large to be a price; lower the quantity.`,
+        ),
+      )
       continue
     }
     priced.lineTotal = lineTotal
@@ -154,7 +215,13 @@ function supplierIssues(draft: Draft): DraftIssue[] {
   if (!rejection) return []
   const issues: DraftIssue[] = []
   const lineById = new Map(draft.lines.map((line) => [line.lineId, line]))
-  const onOrder = (message: string): DraftIssue => ({ field: null, lineId: null, severity: 'warning', message, supplier: true })
+  const onOrder = (message: string): DraftIssue => ({
+    field: null,
+    lineId: null,
+    severity: 'warning',
+    message,
+    supplier: true,
+  })
   // The client's message already says who refused it ("The ordering service rejected the request: …").
   if (rejection.message) issues.push(onOrder(rejection.message))
   for (const said of rejection.lines) {

@@ -25,7 +25,9 @@ export async function connectDemoProfiles(
 ): Promise<void> {
   const first = profiles.onScreen().profile.id
   if (options.waitForSync === false) {
-    const order = [...connections.entries()].filter(([index]) => index > 0).concat(connections.length > 0 ? [[0, connections[0]!]] : [])
+    const order = [...connections.entries()]
+      .filter(([index]) => index > 0)
+      .concat(connections.length > 0 ? [[0, connections[0]!]] : [])
     for (const [index, connection] of order) {
       await profiles.switchTo(index === 0 ? first : await demoProfileId(profiles, connection))
       await saveDemoConnection(profiles, connection)
@@ -38,20 +40,28 @@ export async function connectDemoProfiles(
     await saveDemoConnection(profiles, connection)
     say(`First sync of ${connection.name}…`)
     const synced = await call(profiles.handlers, 'syncNow', {})
-    if (!synced.ok || !synced.value.ok) throw new Error(`the first sync of ${connection.name} failed: ${JSON.stringify(synced)}`)
+    if (!synced.ok || !synced.value.ok)
+      throw new Error(`the first sync of ${connection.name} failed: ${JSON.stringify(synced)}`)
   }
   await profiles.switchTo(first)
 }
 
 /** The profile named as the connection, added when missing. */
 async function demoProfileId(profiles: ProfileManager, connection: DemoConnection): Promise<string> {
-  const existing = profiles.list().profiles.find((profile) => profile.name.toLowerCase() === connection.name.toLowerCase())
-  const id = existing?.id ?? (await profiles.add(connection.name)).profiles.find((profile) => profile.name === connection.name)?.id
+  const existing = profiles
+    .list()
+    .profiles.find((profile) => profile.name.toLowerCase() === connection.name.toLowerCase())
+  const id =
+    existing?.id ??
+    (await profiles.add(connection.name)).profiles.find((profile) => profile.name === connection.name)?.id
   if (!id) throw new Error(`the demo profile ${connection.name} was not added`)
   return id
 }
 
 async function saveDemoConnection(profiles: ProfileManager, connection: DemoConnection): Promise<void> {
-  const saved = await call(profiles.handlers, 'saveConnection', { baseUrl: connection.baseUrl, auth: { kind: 'apiKey', apiKey: connection.apiKey, apiSecret: connection.apiSecret } })
+  const saved = await call(profiles.handlers, 'saveConnection', {
+    baseUrl: connection.baseUrl,
+    auth: { kind: 'apiKey', apiKey: connection.apiKey, apiSecret: connection.apiSecret },
+  })
   if (!saved.ok) throw new Error(`the demo connection for ${connection.name} was refused: ${saved.error.message}`)
 }

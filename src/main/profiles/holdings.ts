@@ -20,7 +20,8 @@ export interface ProfileHoldings {
 /** What a profile holds that only this laptop has: removing it would lose these. */
 export function profileHoldings(db: Database, nowMs: number): ProfileHoldings {
   const outbox = OutboxReader.counts(db)
-  const hasQuotes = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'quotes'").get() !== undefined
+  const hasQuotes =
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'quotes'").get() !== undefined
   return {
     unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention,
     needsAttention: outbox.needsAttention,
@@ -47,7 +48,10 @@ export function refuseRemoval(name: string, holdings: ProfileHoldings): void {
     holdings.openQuotes > 0 ? `${holdings.openQuotes} open quote${holdings.openQuotes === 1 ? '' : 's'}` : null,
   ].filter((part) => part !== null)
   const one = holdings.unsent + holdings.openQuotes === 1
-  throw new RemovalRefused(`The profile '${name}' still has ${parts.join(' and ')}; ${one ? 'send or discard it' : 'send or discard them'} first, then remove the profile.`, holdings)
+  throw new RemovalRefused(
+    `The profile '${name}' still has ${parts.join(' and ')}; ${one ? 'send or discard it' : 'send or discard them'} first, then remove the profile.`,
+    holdings,
+  )
 }
 
 const leaseWork: Record<LeaseName, string> = { outbox: 'is sending the orders of', sync: 'is syncing' }
@@ -66,7 +70,11 @@ export function fenceProfileDatabase(path: string, name: string, clock: Clock, a
     fenceForRemoval(db, () => {
       for (const lease of ['outbox', 'sync'] as const) {
         const holder = new Lease(db, lease, { label: 'profiles remove', clock }).holder()
-        if (holder) throw new RemovalRefused(`${describeHolder(holder)} ${leaseWork[lease]} '${name}' now; wait for it to finish, then remove the profile.`, profileHoldings(db, clock.now()))
+        if (holder)
+          throw new RemovalRefused(
+            `${describeHolder(holder)} ${leaseWork[lease]} '${name}' now; wait for it to finish, then remove the profile.`,
+            profileHoldings(db, clock.now()),
+          )
       }
       refuseRemoval(name, profileHoldings(db, clock.now()))
     })
@@ -80,5 +88,6 @@ export function fenceProfileDatabase(path: string, name: string, clock: Clock, a
  * new database made at this path must not inherit.
  */
 export function deleteDatabaseFiles(path: string): void {
-  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, verdictFile(path)]) if (existsSync(file)) rmSync(file)
+  for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, verdictFile(path)])
+    if (existsSync(file)) rmSync(file)
 }

@@ -19,7 +19,13 @@ import { EventHub, type EventStream } from '../events'
 import type { OutboxActivity } from '../orders'
 import { OutboxReader } from '../orders/outbox-reader'
 import { silentLogger, systemClock, type Clock, type Logger, type ProfilesPort, type SecretStore } from '../ports'
-import { deleteDatabaseFiles, fenceProfileDatabase, profileHoldings, refuseRemoval, type ProfileHoldings } from './holdings'
+import {
+  deleteDatabaseFiles,
+  fenceProfileDatabase,
+  profileHoldings,
+  refuseRemoval,
+  type ProfileHoldings,
+} from './holdings'
 import { forgetProfileSecrets, profileKeychain } from './keychain'
 import { ProfileRegistry, supplierOrigin, type Profile } from './registry'
 import { SyncTurns } from './sync-gate'
@@ -100,9 +106,19 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     try {
       holdings = holdingsOf(profile)
     } catch (error) {
-      logger.warn('a profile’s counts could not be read', { profile: profile.id, error: error instanceof Error ? error.message : String(error) })
+      logger.warn('a profile’s counts could not be read', {
+        profile: profile.id,
+        error: error instanceof Error ? error.message : String(error),
+      })
     }
-    return { id: profile.id, name: profile.name, supplier: profile.supplier, unsent: holdings.unsent, needsAttention: holdings.needsAttention, onScreen: profile.id === onScreenId }
+    return {
+      id: profile.id,
+      name: profile.name,
+      supplier: profile.supplier,
+      unsent: holdings.unsent,
+      needsAttention: holdings.needsAttention,
+      onScreen: profile.id === onScreenId,
+    }
   }
 
   const list = (): ProfileList => ({ profiles: registry.list().map(summary) })
@@ -124,7 +140,8 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
       try {
         const open = cores.get(profile.id)
         if (open) {
-          if (OutboxReader.counts(open.core.db).queued > 0 && !open.core.outboxActivity.isSending()) open.core.orders.driver.nudge()
+          if (OutboxReader.counts(open.core.db).queued > 0 && !open.core.outboxActivity.isSending())
+            open.core.orders.driver.nudge()
           continue
         }
         if (closing.has(profile.id)) continue
@@ -134,7 +151,10 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
           openCore(profile)
         }
       } catch (error) {
-        logger.warn('a profile’s outbox could not be looked at', { profile: profile.id, error: error instanceof Error ? error.message : String(error) })
+        logger.warn('a profile’s outbox could not be looked at', {
+          profile: profile.id,
+          error: error instanceof Error ? error.message : String(error),
+        })
       }
     }
     const current = list()
@@ -152,10 +172,14 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
       if (event.name === 'outboxChanged') {
         announce()
         // A background profile whose last waiting order went has nothing left to do in the background.
-        if (profileId !== onScreenId && event.payload.queued + event.payload.sending + event.payload.retrying === 0) void closeCore(profileId)
+        if (profileId !== onScreenId && event.payload.queued + event.payload.sending + event.payload.retrying === 0)
+          void closeCore(profileId)
       }
     } catch (error) {
-      logger.error('the profiles list could not be updated', { profile: profileId, error: error instanceof Error ? error.message : String(error) })
+      logger.error('the profiles list could not be updated', {
+        profile: profileId,
+        error: error instanceof Error ? error.message : String(error),
+      })
     }
   }
 
@@ -166,7 +190,12 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     const core = createCore({
       ...base,
       databasePath: registry.databasePath(profile),
-      ports: { ...base.ports, secrets: profileKeychain(options.secrets, profile.secretsNamespace), syncGate: turns.gateFor(profile.id), profiles: port },
+      ports: {
+        ...base.ports,
+        secrets: profileKeychain(options.secrets, profile.secretsNamespace),
+        syncGate: turns.gateFor(profile.id),
+        profiles: port,
+      },
     })
     const unsubscribe = core.events.subscribe((event) => relay(profile.id, event))
     cores.set(profile.id, { core, unsubscribe })
@@ -176,7 +205,12 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
       .then((connection) => {
         if (connection && !closed) registry.update(profile.id, { supplier: supplierOrigin(connection.baseUrl) })
       })
-      .catch((error: unknown) => logger.warn('a profile’s supplier could not be noted', { profile: profile.id, error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        logger.warn('a profile’s supplier could not be noted', {
+          profile: profile.id,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      )
     return core
   }
 
@@ -187,7 +221,12 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     open.unsubscribe()
     const done = open.core
       .close()
-      .catch((error: unknown) => logger.error('a profile’s core did not close cleanly', { profile: id, error: error instanceof Error ? error.message : String(error) }))
+      .catch((error: unknown) =>
+        logger.error('a profile’s core did not close cleanly', {
+          profile: id,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      )
       .finally(() => closing.delete(id))
     closing.set(id, done)
     return done
@@ -221,14 +260,18 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
         registry.add({ name, supplier: null }, nowIso())
       } catch (error) {
         if (error instanceof CoreError) throw error
-        throw new CoreError('INTERNAL', `The profile could not be added: ${error instanceof Error ? error.message : String(error)}`)
+        throw new CoreError(
+          'INTERNAL',
+          `The profile could not be added: ${error instanceof Error ? error.message : String(error)}`,
+        )
       }
       announce()
       return list()
     },
     async remove(id) {
       const profile = profileOf(id)
-      if (id === onScreenId) throw new CoreError('CONFLICT', `'${profile.name}' is on screen; switch to another profile before removing it.`)
+      if (id === onScreenId)
+        throw new CoreError('CONFLICT', `'${profile.name}' is on screen; switch to another profile before removing it.`)
       refuseRemoval(profile.name, holdingsOf(profile))
       await closeCore(id)
       // Counted again with the database fenced in the same transaction: the CLI may have queued an order meanwhile.
@@ -257,7 +300,10 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
       const holdings = holdingsOf(profile)
       if (holdings.unsent - holdings.needsAttention > 0) openCore(profile)
     } catch (error) {
-      logger.warn('a profile with waiting orders could not be opened', { profile: profile.id, error: error instanceof Error ? error.message : String(error) })
+      logger.warn('a profile with waiting orders could not be opened', {
+        profile: profile.id,
+        error: error instanceof Error ? error.message : String(error),
+      })
     }
   }
 
@@ -268,7 +314,8 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     methodNames.map((method) => [
       method,
       (argument: unknown) => {
-        if (method === 'setWindowVisible' && typeof argument === 'object' && argument !== null && 'visible' in argument) windowVisible = argument.visible === true
+        if (method === 'setWindowVisible' && typeof argument === 'object' && argument !== null && 'visible' in argument)
+          windowVisible = argument.visible === true
         return current().handlers[method](argument)
       },
     ]),
@@ -282,7 +329,8 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
     outboxActivity: {
       isSending: () => all().some((core) => core.outboxActivity.isSending()),
       unsentCount: () => all().reduce((sum, core) => sum + core.outboxActivity.unsentCount(), 0),
-      waitUntilIdle: async (timeoutMs) => (await Promise.all(all().map((core) => core.outboxActivity.waitUntilIdle(timeoutMs)))).every(Boolean),
+      waitUntilIdle: async (timeoutMs) =>
+        (await Promise.all(all().map((core) => core.outboxActivity.waitUntilIdle(timeoutMs)))).every(Boolean),
     },
     onScreen: () => ({ profile: profileOf(onScreenId), core: current() }),
     openCores: all,

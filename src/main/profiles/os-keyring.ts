@@ -21,7 +21,11 @@ interface KeyringEntryLike {
 }
 
 export interface KeyringModuleLike {
-  AsyncEntry: new (service: string, account: string, options?: { linux?: { store?: 'secret-service' | 'keyutils' } } | null) => KeyringEntryLike
+  AsyncEntry: new (
+    service: string,
+    account: string,
+    options?: { linux?: { store?: 'secret-service' | 'keyutils' } } | null,
+  ) => KeyringEntryLike
 }
 
 export interface OsKeyringOptions {
@@ -134,8 +138,16 @@ export async function openOsKeyring(options: OsKeyringOptions): Promise<SafeStor
  * a secret changed in either is the one both use. Where the keyring cannot be reached (no Secret
  * Service, a binding that did not load), the file keeps the secrets as before.
  */
-export function layeredSecrets(keyring: SafeStorageKeychain, file: SafeStorageKeychain, logger: Logger = silentLogger): SafeStorageKeychain {
-  const warn = (what: string, name: string, error: unknown) => logger.warn(`the system keyring failed to ${what} a secret; the app's own file serves`, { secret: name, error: message(error) })
+export function layeredSecrets(
+  keyring: SafeStorageKeychain,
+  file: SafeStorageKeychain,
+  logger: Logger = silentLogger,
+): SafeStorageKeychain {
+  const warn = (what: string, name: string, error: unknown) =>
+    logger.warn(`the system keyring failed to ${what} a secret; the app's own file serves`, {
+      secret: name,
+      error: message(error),
+    })
   const store: SafeStorageKeychain = {
     unavailableReason: () => (keyring.isAvailable() ? null : file.unavailableReason()),
     isAvailable: () => keyring.isAvailable() || file.isAvailable(),

@@ -9,7 +9,19 @@
  * satchel.db holds no profile until one is added (the app adds its first on its first start).
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs'
 import { dirname, join } from 'node:path'
 import { CoreError } from '../errors'
 import { databaseFileName } from '../paths'
@@ -82,14 +94,22 @@ export class ProfileRegistry {
     this.refresh()
     if (name !== undefined) {
       const found = this.find(name)
-      if (!found) throw new CoreError('NOT_FOUND', `No profile named '${name}' (profiles: ${this.profiles.map((profile) => profile.name).join(', ')})`)
+      if (!found)
+        throw new CoreError(
+          'NOT_FOUND',
+          `No profile named '${name}' (profiles: ${this.profiles.map((profile) => profile.name).join(', ')})`,
+        )
       return { ...found }
     }
     const [only] = this.profiles
     if (this.profiles.length === 1 && only) return { ...only }
     const sorted = [...this.profiles].sort((a, b) => (b.lastUsedAt ?? '').localeCompare(a.lastUsedAt ?? ''))
     const last = sorted[0]
-    if (!last) throw new CoreError('NOT_FOUND', `There is no profile in ${this.dataDir}; add one with \`profiles add <name> --base-url URL --api-key K\`, or start the app once.`)
+    if (!last)
+      throw new CoreError(
+        'NOT_FOUND',
+        `There is no profile in ${this.dataDir}; add one with \`profiles add <name> --base-url URL --api-key K\`, or start the app once.`,
+      )
     return { ...last }
   }
 
@@ -122,7 +142,14 @@ export class ProfileRegistry {
     if (this.find(name)) throw new CoreError('INVALID_ARGUMENT', `A profile named '${name}' already exists.`)
     let id = randomBytes(4).toString('hex')
     while (this.byId(id) || existsSync(join(this.dataDir, `profile-${id}.db`))) id = randomBytes(4).toString('hex')
-    const profile: Profile = { id, name, supplier: fields.supplier, databaseFile: `profile-${id}.db`, secretsNamespace: secretsNamespaceOf(id), lastUsedAt: now }
+    const profile: Profile = {
+      id,
+      name,
+      supplier: fields.supplier,
+      databaseFile: `profile-${id}.db`,
+      secretsNamespace: secretsNamespaceOf(id),
+      lastUsedAt: now,
+    }
     this.profiles.push(profile)
     this.write()
     return { ...profile }
@@ -138,7 +165,11 @@ export class ProfileRegistry {
     this.refresh()
     const profile = this.profiles.find((candidate) => candidate.id === id)
     if (!profile) return
-    if (change.supplier === profile.supplier && (change.lastUsedAt === undefined || change.lastUsedAt === profile.lastUsedAt)) return
+    if (
+      change.supplier === profile.supplier &&
+      (change.lastUsedAt === undefined || change.lastUsedAt === profile.lastUsedAt)
+    )
+      return
     Object.assign(profile, change)
     this.write()
   }
@@ -191,7 +222,14 @@ export class ProfileRegistry {
 }
 
 function firstProfile(): Profile {
-  return { id: 'main', name: firstProfileName, supplier: null, databaseFile: databaseFileName, secretsNamespace: '', lastUsedAt: null }
+  return {
+    id: 'main',
+    name: firstProfileName,
+    supplier: null,
+    databaseFile: databaseFileName,
+    secretsNamespace: '',
+    lastUsedAt: null,
+  }
 }
 
 /** The first profile keeps the keychain's names from before profiles; every other's carry its id. */
@@ -217,7 +255,15 @@ export function databaseProfiles(dataDir: string): Profile[] {
   }
   for (const file of names) {
     const id = addedDatabase.exec(file)?.[1]
-    if (id && id !== 'main') profiles.push({ id, name: `Recovered ${id}`, supplier: null, databaseFile: file, secretsNamespace: secretsNamespaceOf(id), lastUsedAt: null })
+    if (id && id !== 'main')
+      profiles.push({
+        id,
+        name: `Recovered ${id}`,
+        supplier: null,
+        databaseFile: file,
+        secretsNamespace: secretsNamespaceOf(id),
+        lastUsedAt: null,
+      })
   }
   return profiles
 }
@@ -229,7 +275,10 @@ const directionCharacters = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
 
 /** A name as a message may print it: those characters written as \\uXXXX. */
 function printable(name: string): string {
-  return name.replace(new RegExp(`${controlCharacters.source}|${directionCharacters.source}`, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return name.replace(
+    new RegExp(`${controlCharacters.source}|${directionCharacters.source}`, 'g'),
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }
 
 /** What a name is compared by: "Café" typed as one code point or as e and a combining accent is one name, in any case. */
@@ -239,7 +288,7 @@ function nameKey(name: string): string {
 
 function nameProblem(name: string): string | null {
   if (controlCharacters.test(name)) return 'may not hold control characters (escape codes, tabs, line breaks)'
-  if (directionCharacters.test(name)) return 'may not hold characters that change the text\'s direction'
+  if (directionCharacters.test(name)) return "may not hold characters that change the text's direction"
   return null
 }
 
@@ -272,7 +321,8 @@ function clashes(profiles: Profile[]): string | null {
     for (const profile of profiles) {
       const key = keyOf(profile)
       const first = seen.get(key)
-      if (first) return `'${printable(first.name)}' and '${printable(profile.name)}' have the same ${what}${what === 'name' ? '' : ` '${printable(key)}'`}`
+      if (first)
+        return `'${printable(first.name)}' and '${printable(profile.name)}' have the same ${what}${what === 'name' ? '' : ` '${printable(key)}'`}`
       seen.set(key, profile)
     }
   }
@@ -296,16 +346,26 @@ function parseRegistry(text: string, file: string): Profile[] {
     throw unreadable('it is not valid JSON (cut short, or edited by hand)')
   }
   const body = parsed as Partial<RegistryFile> | null
-  if (!body || body.version !== 1 || !Array.isArray(body.profiles)) throw unreadable('it is not a version 1 list of profiles')
+  if (!body || body.version !== 1 || !Array.isArray(body.profiles))
+    throw unreadable('it is not a version 1 list of profiles')
   const text1 = (value: unknown) => typeof value === 'string'
   const orNull = (value: unknown) => value === null || typeof value === 'string'
   const profiles: Profile[] = []
   for (const [index, entry] of (body.profiles as Partial<Profile>[]).entries()) {
-    const fine = text1(entry.id) && entry.id !== '' && text1(entry.name) && orNull(entry.supplier) && text1(entry.databaseFile) && orNull(entry.lastUsedAt)
+    const fine =
+      text1(entry.id) &&
+      entry.id !== '' &&
+      text1(entry.name) &&
+      orNull(entry.supplier) &&
+      text1(entry.databaseFile) &&
+      orNull(entry.lastUsedAt)
     if (!fine) throw unreadable(`its entry ${index + 1} lacks an id, a name or a database file`)
     const profile = entry as Profile
     // A file name with a separator, or '..', would point outside the data folder.
-    if (!isPlainFileName(profile.databaseFile)) throw unreadable(`the entry '${printable(profile.name)}' names the database file '${printable(profile.databaseFile)}', which is not a file name in the data folder`)
+    if (!isPlainFileName(profile.databaseFile))
+      throw unreadable(
+        `the entry '${printable(profile.name)}' names the database file '${printable(profile.databaseFile)}', which is not a file name in the data folder`,
+      )
     const problem = nameProblem(profile.name)
     if (problem) throw unreadable(`the name of the entry '${printable(profile.name)}' ${problem}`)
     profiles.push({ ...profile, secretsNamespace: secretsNamespaceOf(profile.id) })

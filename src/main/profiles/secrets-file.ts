@@ -56,7 +56,8 @@ function safeStorageProblem(safeStorage: SafeStorageLike, platform: NodeJS.Platf
   if (platform === 'linux') {
     const backend = safeStorage.getSelectedStorageBackend?.() ?? 'unknown'
     if (backend === 'basic_text') return linuxPlainTextMessage
-    if (backend === 'unknown') return 'The system keyring has not been selected yet, so secrets cannot be stored safely.'
+    if (backend === 'unknown')
+      return 'The system keyring has not been selected yet, so secrets cannot be stored safely.'
   }
   if (!safeStorage.isEncryptionAvailable()) {
     return platform === 'linux'

@@ -60,7 +60,11 @@ export class QuoteDesk {
   private quoteDraft(draftId: number, keepDraft: boolean): Quote {
     const check = this.desk.check(draftId)
     const draft = check.draft
-    if (!draft.customerGuid) throw new CoreError('CONFLICT', 'A quote is for a customer already on this laptop; a new customer’s first order cannot be quoted.')
+    if (!draft.customerGuid)
+      throw new CoreError(
+        'CONFLICT',
+        'A quote is for a customer already on this laptop; a new customer’s first order cannot be quoted.',
+      )
     if (!draft.catalogGuid) throw new CoreError('CONFLICT', 'Choose a catalog before saving a quote.')
     if (draft.lines.length === 0) throw new CoreError('CONFLICT', 'Add at least one line before saving a quote.')
     const priced = new Map(check.lines.map((line) => [line.lineId, line]))
@@ -111,14 +115,18 @@ export class QuoteDesk {
    * Validity, PO, notes and quantities; lines left out of `lines` are removed. Prices stay as
    * quoted: a quantity change recomputes the line at the quoted unit price, since that is the offer.
    */
-  update(id: number, changes: { validUntil?: string; poNo?: string; note?: string; lines?: { lineId: string; qty: number }[] }): Quote {
+  update(
+    id: number,
+    changes: { validUntil?: string; poNo?: string; note?: string; lines?: { lineId: string; qty: number }[] },
+  ): Quote {
     const quote = this.editable(id)
     let lines = quote.lines
     if (changes.lines) {
       const wanted = new Map(changes.lines.map((line) => [line.lineId, line.qty]))
       const unknown = changes.lines.find((line) => !quote.lines.some((l) => l.lineId === line.lineId))
       if (unknown) throw new CoreError('NOT_FOUND', 'That line is no longer on the quote.')
-      if (wanted.size === 0) throw new CoreError('CONFLICT', 'A quote needs at least one line; delete the quote instead.')
+      if (wanted.size === 0)
+        throw new CoreError('CONFLICT', 'A quote needs at least one line; delete the quote instead.')
       lines = quote.lines
         .filter((line) => wanted.has(line.lineId))
         .map((line) => {
@@ -141,7 +149,10 @@ export class QuoteDesk {
   /** A copy with a new number and a fresh validity, as quoted (not re-priced), not converted. */
   duplicate(id: number): Quote {
     const { id: _id, number: _n, createdAt: _c, updatedAt: _u, ...fields } = this.get(id)
-    return this.quotes.create({ ...fields, validUntil: this.today(this.options.validityDays()), convertedAt: null, convertedDraftId: null }, this.now())
+    return this.quotes.create(
+      { ...fields, validUntil: this.today(this.options.validityDays()), convertedAt: null, convertedDraftId: null },
+      this.now(),
+    )
   }
 
   delete(id: number): void {
@@ -172,7 +183,11 @@ export class QuoteDesk {
         })
         const { unknown } = this.desk.addLines(
           draft.id,
-          quote.lines.map((line) => ({ catalogItemGuid: line.catalogItemGuid, qty: line.qty, ...(line.note ? { note: line.note } : {}) })),
+          quote.lines.map((line) => ({
+            catalogItemGuid: line.catalogItemGuid,
+            qty: line.qty,
+            ...(line.note ? { note: line.note } : {}),
+          })),
         )
         const { id: _id, number: _n, createdAt: _c, updatedAt: _u, ...fields } = quote
         this.quotes.save(id, { ...fields, convertedAt: this.now(), convertedDraftId: draft.id }, this.now())
@@ -193,10 +208,19 @@ export class QuoteDesk {
       const priced = check.lines.find((l) => l.lineId === current.lineId)
       const price = priced?.unitPrice ?? null
       if (price === null) {
-        const reason = check.issues.find((issue) => issue.lineId === current.lineId && issue.severity === 'error')?.message
+        const reason = check.issues.find(
+          (issue) => issue.lineId === current.lineId && issue.severity === 'error',
+        )?.message
         changes.push(change(line, 'notOffered', null, reason ?? 'not offered any more'))
       } else if (line.unitPrice === null || Math.abs(line.unitPrice - price) >= 0.005) {
-        changes.push(change(line, 'price', price, `${line.unitPrice === null ? 'not offered' : formatMoney(line.unitPrice)} → ${formatMoney(price)}`))
+        changes.push(
+          change(
+            line,
+            'price',
+            price,
+            `${line.unitPrice === null ? 'not offered' : formatMoney(line.unitPrice)} → ${formatMoney(price)}`,
+          ),
+        )
       }
     }
     return { check: this.desk.check(draft.id), changes }
@@ -204,7 +228,11 @@ export class QuoteDesk {
 
   private editable(id: number): Quote {
     const quote = this.get(id)
-    if (quote.convertedAt) throw new CoreError('CONFLICT', `Quote ${quote.number} was converted into a draft; duplicate it to make a new one.`)
+    if (quote.convertedAt)
+      throw new CoreError(
+        'CONFLICT',
+        `Quote ${quote.number} was converted into a draft; duplicate it to make a new one.`,
+      )
     return quote
   }
 }

@@ -31,7 +31,11 @@ export function catalogSyncedAt(db: Database): (catalogGuid: string) => number |
 export function quoteMethods({ quotes, usual }: QuoteWiring): QuoteMethods {
   return {
     saveDraftAsQuote: ({ draftId, keepDraft }) => quotes.saveDraft(draftId, { keepDraft: keepDraft ?? false }),
-    listQuotes: (input) => quotes.list({ ...(input?.customerGuid ? { customerGuid: input.customerGuid } : {}), ...(input?.query ? { query: input.query } : {}) }),
+    listQuotes: (input) =>
+      quotes.list({
+        ...(input?.customerGuid ? { customerGuid: input.customerGuid } : {}),
+        ...(input?.query ? { query: input.query } : {}),
+      }),
     getQuote: ({ id }) => quotes.get(id),
     updateQuote: ({ id, changes }) => quotes.update(id, changes),
     duplicateQuote: ({ id }) => quotes.duplicate(id),

@@ -35,7 +35,9 @@ export class QuoteRepository {
     private readonly newPrefix: () => string = () => newDevicePrefix(),
   ) {
     this.statements = {
-      numbering: db.prepare<[], { prefix: string; last: number }>('SELECT prefix, last FROM quote_numbering WHERE only = 1'),
+      numbering: db.prepare<[], { prefix: string; last: number }>(
+        'SELECT prefix, last FROM quote_numbering WHERE only = 1',
+      ),
       startNumbering: db.prepare<[string]>('INSERT INTO quote_numbering (only, prefix, last) VALUES (1, ?, 0)'),
       takeNumber: db.prepare('UPDATE quote_numbering SET last = last + 1 WHERE only = 1'),
       insert: db.prepare<[string, string, string, string, string, string, string]>(
@@ -46,19 +48,27 @@ export class QuoteRepository {
       ),
       one: db.prepare<[number], QuoteRow>('SELECT * FROM quotes WHERE id = ?'),
       remove: db.prepare<[number]>('DELETE FROM quotes WHERE id = ?'),
-      windowEnd: db.prepare<[number, number], number | null>('SELECT max(id) FROM (SELECT id FROM quotes WHERE id > ? ORDER BY id LIMIT ?)').pluck(),
+      windowEnd: db
+        .prepare<[number, number], number | null>(
+          'SELECT max(id) FROM (SELECT id FROM quotes WHERE id > ? ORDER BY id LIMIT ?)',
+        )
+        .pluck(),
       purgeExpired: db.prepare<[number, number, string, string]>(
         `DELETE FROM quotes WHERE id > ? AND id <= ? AND json_extract(document, '$.validUntil') < ?
            AND coalesce(json_extract(document, '$.convertedDraftId'), 0) NOT IN (SELECT value FROM json_each(?))`,
       ),
       count: db.prepare<[], number>('SELECT count(*) FROM quotes').pluck(),
       openCount: db
-        .prepare<[string], number>(`SELECT count(*) FROM quotes WHERE json_extract(document, '$.convertedAt') IS NULL AND json_extract(document, '$.validUntil') >= ?`)
+        .prepare<[string], number>(
+          `SELECT count(*) FROM quotes WHERE json_extract(document, '$.convertedAt') IS NULL AND json_extract(document, '$.validUntil') >= ?`,
+        )
         .pluck(),
-      convertedDraftIds: db.prepare<[number, number], number>(
-        `SELECT json_extract(document, '$.convertedDraftId') FROM quotes
+      convertedDraftIds: db
+        .prepare<[number, number], number>(
+          `SELECT json_extract(document, '$.convertedDraftId') FROM quotes
          WHERE id > ? AND id <= ? AND json_extract(document, '$.convertedDraftId') IS NOT NULL`,
-      ).pluck(),
+        )
+        .pluck(),
     }
   }
 
@@ -71,14 +81,24 @@ export class QuoteRepository {
   }
 
   create(fields: QuoteFields, now: string): Quote {
-    const id = this.db.transaction(() => {
-      this.prefix()
-      this.statements.takeNumber.run()
-      const { prefix, last } = this.statements.numbering.get()!
-      const number = `Q-${prefix}-${String(last).padStart(4, '0')}`
-      const document = documentSchema.parse(fields)
-      return this.statements.insert.run(number, document.customerGuid, document.customerName, searchText(number, document), JSON.stringify(document), now, now).lastInsertRowid
-    }).immediate()
+    const id = this.db
+      .transaction(() => {
+        this.prefix()
+        this.statements.takeNumber.run()
+        const { prefix, last } = this.statements.numbering.get()!
+        const number = `Q-${prefix}-${String(last).padStart(4, '0')}`
+        const document = documentSchema.parse(fields)
+        return this.statements.insert.run(
+          number,
+          document.customerGuid,
+          document.customerName,
+          searchText(number, document),
+          JSON.stringify(document),
+          now,
+          now,
+        ).lastInsertRowid
+      })
+      .immediate()
     return this.get(Number(id))
   }
 
@@ -96,7 +116,14 @@ export class QuoteRepository {
   save(id: number, fields: QuoteFields, now: string): Quote {
     const current = this.get(id)
     const document = documentSchema.parse(fields)
-    this.statements.update.run(document.customerGuid, document.customerName, searchText(current.number, document), JSON.stringify(document), now, id)
+    this.statements.update.run(
+      document.customerGuid,
+      document.customerName,
+      searchText(current.number, document),
+      JSON.stringify(document),
+      now,
+      id,
+    )
     return this.get(id)
   }
 
@@ -110,10 +137,18 @@ export class QuoteRepository {
    * there are none left). A quote converted into a draft that is still open (`openDraftIds`) stays:
    * the draft links back to the offer it came from.
    */
-  purgeExpired(beforeDay: string, openDraftIds: readonly number[], afterId: number, window: number): { removed: number; lastId: number | null } {
+  purgeExpired(
+    beforeDay: string,
+    openDraftIds: readonly number[],
+    afterId: number,
+    window: number,
+  ): { removed: number; lastId: number | null } {
     const lastId = this.statements.windowEnd.get(afterId, window) ?? null
     if (lastId === null) return { removed: 0, lastId }
-    return { removed: this.statements.purgeExpired.run(afterId, lastId, beforeDay, JSON.stringify(openDraftIds)).changes, lastId }
+    return {
+      removed: this.statements.purgeExpired.run(afterId, lastId, beforeDay, JSON.stringify(openDraftIds)).changes,
+      lastId,
+    }
   }
 
   count(): number {
@@ -133,7 +168,6 @@ export class QuoteRepository {
     const lastId = this.statements.windowEnd.get(afterId, window) ?? null
     return { draftIds: lastId === null ? [] : this.statements.convertedDraftIds.all(afterId, lastId), lastId }
   }
-
 
   /** Newest first; `query` matches the number, the customer's name, a SKU, an item's name, PO or notes. */
   list(options: { customerGuid?: string; query?: string; today: string }): QuoteSummary[] {
@@ -178,5 +212,7 @@ function toQuote(row: QuoteRow): Quote {
 
 /** Lower-cased, so a search is a plain substring test. */
 function searchText(number: string, quote: QuoteFields): string {
-  return [number, quote.customerName, quote.poNo, quote.note, ...quote.lines.flatMap((line) => [line.sku, line.name])].join('\n').toLowerCase()
+  return [number, quote.customerName, quote.poNo, quote.note, ...quote.lines.flatMap((line) => [line.sku, line.name])]
+    .join('\n')
+    .toLowerCase()
 }

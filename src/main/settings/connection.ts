@@ -47,9 +47,15 @@ export class ConnectionSettings implements ConnectionSource {
     const stored = this.stored()
     if (!stored) return null
     if (stored.auth.kind === 'apiKey') {
-      return { baseUrl: stored.baseUrl, auth: { ...stored.auth, hasSecret: (await this.secrets.get('apiSecret')) !== null } }
+      return {
+        baseUrl: stored.baseUrl,
+        auth: { ...stored.auth, hasSecret: (await this.secrets.get('apiSecret')) !== null },
+      }
     }
-    return { baseUrl: stored.baseUrl, auth: { ...stored.auth, hasToken: (await this.secrets.get('userToken')) !== null } }
+    return {
+      baseUrl: stored.baseUrl,
+      auth: { ...stored.auth, hasToken: (await this.secrets.get('userToken')) !== null },
+    }
   }
 
   async save(input: ConnectionInput): Promise<Connection> {
@@ -62,9 +68,11 @@ export class ConnectionSettings implements ConnectionSource {
       )
     }
     if (secret === undefined && (await this.secrets.get(secretName)) === null) {
-      throw new CoreError('INVALID_ARGUMENT', input.auth.kind === 'apiKey' ? 'Enter the API secret.' : 'Enter the user token.', [
-        { path: `auth.${secretName}`, message: 'Required' },
-      ])
+      throw new CoreError(
+        'INVALID_ARGUMENT',
+        input.auth.kind === 'apiKey' ? 'Enter the API secret.' : 'Enter the user token.',
+        [{ path: `auth.${secretName}`, message: 'Required' }],
+      )
     }
     const baseUrl = input.baseUrl.replace(/\/+$/, '')
     const stored: StoredConnection =
@@ -97,11 +105,19 @@ export class ConnectionSettings implements ConnectionSource {
       if (apiSecret === null) return null
       return {
         baseUrl: stored.baseUrl,
-        auth: { kind: 'apiKey', apiKey: stored.auth.apiKey, apiSecret, ...(stored.auth.userGuid ? { userGuid: stored.auth.userGuid } : {}) },
+        auth: {
+          kind: 'apiKey',
+          apiKey: stored.auth.apiKey,
+          apiSecret,
+          ...(stored.auth.userGuid ? { userGuid: stored.auth.userGuid } : {}),
+        },
       }
     }
     const userToken = await this.secrets.get('userToken')
     if (userToken === null) return null
-    return { baseUrl: stored.baseUrl, auth: { kind: 'session', userGuid: stored.auth.userGuid, userToken, supplierGuid: stored.auth.supplierGuid } }
+    return {
+      baseUrl: stored.baseUrl,
+      auth: { kind: 'session', userGuid: stored.auth.userGuid, userToken, supplierGuid: stored.auth.supplierGuid },
+    }
   }
 }

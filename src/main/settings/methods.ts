@@ -7,7 +7,10 @@ import { errorCodeOf, isServiceError } from '../ordering-client/errors'
 import type { AppSettings } from './app-settings'
 import type { ConnectionSettings } from './connection'
 
-type SettingsMethods = Pick<Implementations, 'getSettings' | 'updateSettings' | 'getConnection' | 'saveConnection' | 'testConnection'>
+type SettingsMethods = Pick<
+  Implementations,
+  'getSettings' | 'updateSettings' | 'getConnection' | 'saveConnection' | 'testConnection'
+>
 
 export interface SettingsWiring {
   settings: AppSettings
@@ -21,7 +24,10 @@ export interface SettingsWiring {
  * The connection to test: the one typed in, with a secret left blank taken from the saved one, else
  * the saved one.
  */
-async function connectionToTest(connection: ConnectionSettings, input: ConnectionInput | undefined): Promise<ServiceConnection> {
+async function connectionToTest(
+  connection: ConnectionSettings,
+  input: ConnectionInput | undefined,
+): Promise<ServiceConnection> {
   const saved = await connection.resolve()
   if (!input) {
     if (!saved) throw new CoreError('NOT_CONFIGURED', 'Set up the connection to the ordering service first.')
@@ -30,12 +36,27 @@ async function connectionToTest(connection: ConnectionSettings, input: Connectio
   const baseUrl = input.baseUrl.replace(/\/+$/, '')
   if (input.auth.kind === 'apiKey') {
     const apiSecret = input.auth.apiSecret ?? (saved?.auth.kind === 'apiKey' ? saved.auth.apiSecret : undefined)
-    if (!apiSecret) throw new CoreError('INVALID_ARGUMENT', 'Enter the API secret.', [{ path: 'auth.apiSecret', message: 'Required' }])
-    return { baseUrl, auth: { kind: 'apiKey', apiKey: input.auth.apiKey, apiSecret, ...(input.auth.userGuid ? { userGuid: input.auth.userGuid } : {}) } }
+    if (!apiSecret)
+      throw new CoreError('INVALID_ARGUMENT', 'Enter the API secret.', [
+        { path: 'auth.apiSecret', message: 'Required' },
+      ])
+    return {
+      baseUrl,
+      auth: {
+        kind: 'apiKey',
+        apiKey: input.auth.apiKey,
+        apiSecret,
+        ...(input.auth.userGuid ? { userGuid: input.auth.userGuid } : {}),
+      },
+    }
   }
   const userToken = input.auth.userToken ?? (saved?.auth.kind === 'session' ? saved.auth.userToken : undefined)
-  if (!userToken) throw new CoreError('INVALID_ARGUMENT', 'Enter the user token.', [{ path: 'auth.userToken', message: 'Required' }])
-  return { baseUrl, auth: { kind: 'session', userGuid: input.auth.userGuid, userToken, supplierGuid: input.auth.supplierGuid } }
+  if (!userToken)
+    throw new CoreError('INVALID_ARGUMENT', 'Enter the user token.', [{ path: 'auth.userToken', message: 'Required' }])
+  return {
+    baseUrl,
+    auth: { kind: 'session', userGuid: input.auth.userGuid, userToken, supplierGuid: input.auth.supplierGuid },
+  }
 }
 
 /** The contract's settings and connection methods. What follows a change is the listeners' (core/reactions.ts). */

@@ -45,10 +45,17 @@ sandboxAllRenderers(app)
  * data folder, keeps the demo keys in memory, and connects a profile to each at start. A packaged
  * app ignores all of it.
  */
-const demoConnections = z.array(z.object({ name: z.string().min(1), baseUrl: z.url(), apiKey: z.string().min(1), apiSecret: z.string().min(1) })).min(1)
+const demoConnections = z
+  .array(
+    z.object({ name: z.string().min(1), baseUrl: z.url(), apiKey: z.string().min(1), apiSecret: z.string().min(1) }),
+  )
+  .min(1)
 const demo =
   isDevelopment && process.env.SATCHEL_DEMO_PROFILE && process.env.SATCHEL_DEMO_CONNECTIONS
-    ? { folder: process.env.SATCHEL_DEMO_PROFILE, connections: demoConnections.parse(JSON.parse(process.env.SATCHEL_DEMO_CONNECTIONS)) }
+    ? {
+        folder: process.env.SATCHEL_DEMO_PROFILE,
+        connections: demoConnections.parse(JSON.parse(process.env.SATCHEL_DEMO_CONNECTIONS)),
+      }
     : null
 if (demo) app.setPath('userData', demo.folder)
 
@@ -65,7 +72,12 @@ async function start(): Promise<void> {
   const logger = logging.logger
   process.on('uncaughtException', (error) => logger.error('uncaught exception', { error }))
   process.on('unhandledRejection', (reason) => logger.error('unhandled rejection', { error: reason }))
-  logger.info('starting', { version: app.getVersion(), electron: process.versions.electron, platform: process.platform, packaged: app.isPackaged })
+  logger.info('starting', {
+    version: app.getVersion(),
+    electron: process.versions.electron,
+    platform: process.platform,
+    packaged: app.isPackaged,
+  })
 
   const isAppUrl = createAppUrlCheck({ devServerUrl, rendererFile })
   const onBlocked = (what: string, url: string) => logger.warn('blocked by a security rule', { what, url })
@@ -74,7 +86,8 @@ async function start(): Promise<void> {
     isAppUrl,
     isDevelopment,
     onBlocked,
-    openExternal: (url: string) => void shell.openExternal(url).catch((error: unknown) => logger.warn('could not open a link', { url, error })),
+    openExternal: (url: string) =>
+      void shell.openExternal(url).catch((error: unknown) => logger.warn('could not open a link', { url, error })),
   }
   app.on('web-contents-created', (_event, contents) => guardWebContents(contents, guard))
 
@@ -132,7 +145,10 @@ async function start(): Promise<void> {
     }),
   })
   // Connected, not synced: the window opens at once and the first sync runs behind it.
-  if (demo) await connectDemoProfiles(profiles, demo.connections, undefined, { waitForSync: false }).catch((error: unknown) => logger.error('the demo profiles were not connected', { error }))
+  if (demo)
+    await connectDemoProfiles(profiles, demo.connections, undefined, { waitForSync: false }).catch((error: unknown) =>
+      logger.error('the demo profiles were not connected', { error }),
+    )
 
   const outbox = profiles.outboxActivity
 
@@ -182,14 +198,21 @@ async function start(): Promise<void> {
   forwardEvents(profiles.events, () => mainWindow?.webContents)
 
   const windowStateFile = join(userData, windowStateFileName)
-  const linuxIcon = app.isPackaged ? join(process.resourcesPath, 'icon.png') : join(app.getAppPath(), 'resources', 'icons', '512x512.png')
+  const linuxIcon = app.isPackaged
+    ? join(process.resourcesPath, 'icon.png')
+    : join(app.getAppPath(), 'resources', 'icons', '512x512.png')
   const openWindow = (): BrowserWindow => {
     const placement = placeWindow(
       readWindowState(windowStateFile),
       screen.getAllDisplays().map((display) => display.workArea),
       mainWindowSizing,
     )
-    const window = createMainWindow({ preload: preloadFile, placement, isDevelopment, icon: process.platform === 'linux' ? linuxIcon : undefined })
+    const window = createMainWindow({
+      preload: preloadFile,
+      placement,
+      isDevelopment,
+      icon: process.platform === 'linux' ? linuxIcon : undefined,
+    })
     trackWindowState(window, (state) => {
       try {
         writeWindowState(windowStateFile, state)
@@ -203,7 +226,9 @@ async function start(): Promise<void> {
     window.on('closed', () => {
       if (mainWindow === window) mainWindow = undefined
     })
-    window.webContents.on('render-process-gone', (_event, details) => logger.error('the window’s renderer stopped', { reason: details.reason, exitCode: details.exitCode }))
+    window.webContents.on('render-process-gone', (_event, details) =>
+      logger.error('the window’s renderer stopped', { reason: details.reason, exitCode: details.exitCode }),
+    )
     if (devServerUrl) void window.loadURL(devServerUrl)
     else void window.loadFile(rendererFile)
     return window

@@ -15,7 +15,10 @@ export interface IpcMainLike {
  * Only the app's own top-level frame may call the core: a compromised iframe or a page that was
  * navigated elsewhere must not reach the database. (Security rule; see security.ts and docs/security.md.)
  */
-function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender'>, isAppUrl: (url: string) => boolean): boolean {
+function isTrustedSender(
+  event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender'>,
+  isAppUrl: (url: string) => boolean,
+): boolean {
   const frame = event.senderFrame
   if (!frame) return false
   if (frame.parent !== null) return false
@@ -27,12 +30,21 @@ function isTrustedSender(event: Pick<IpcMainInvokeEvent, 'senderFrame' | 'sender
  * the handler table (createHandlerTable) before any implementation runs. Each call gets a request id
  * in the log, so a rep's "it failed at 10:42" can be followed through main.
  */
-export function registerIpc(ipcMain: IpcMainLike, handlers: HandlerTable, isAppUrl: (url: string) => boolean, logger: Logger = silentLogger): () => void {
+export function registerIpc(
+  ipcMain: IpcMainLike,
+  handlers: HandlerTable,
+  isAppUrl: (url: string) => boolean,
+  logger: Logger = silentLogger,
+): () => void {
   for (const method of methodNames) {
     ipcMain.handle(channelOf(method), async (event, argument) => {
       const requestId = newRequestId()
       if (!isTrustedSender(event, isAppUrl)) {
-        logger.warn('ipc call refused: not from the app window', { requestId, method, frameUrl: event.senderFrame?.url ?? null })
+        logger.warn('ipc call refused: not from the app window', {
+          requestId,
+          method,
+          frameUrl: event.senderFrame?.url ?? null,
+        })
         return fail('FORBIDDEN_SENDER', 'Calls are accepted only from Satchel’s own window.')
       }
       const started = performance.now()

@@ -58,7 +58,9 @@ export function createQuitController(options: QuitControllerOptions): QuitContro
     asking ??= options
       .confirmQuit(unsent)
       .catch((error: unknown) => {
-        options.logger.error('the quit question failed; quitting anyway', { error: error instanceof Error ? error.message : String(error) })
+        options.logger.error('the quit question failed; quitting anyway', {
+          error: error instanceof Error ? error.message : String(error),
+        })
         return true
       })
       .then((answer) => {
@@ -75,17 +77,24 @@ export function createQuitController(options: QuitControllerOptions): QuitContro
       if (options.outbox.isSending()) {
         options.logger.info('waiting for the order request in flight before quitting', { timeoutMs })
         outboxIdle = await options.outbox.waitUntilIdle(timeoutMs).catch(() => false)
-        if (!outboxIdle) options.logger.warn('quitting with an order request still in flight; it will be sent again on next start', { timeoutMs })
+        if (!outboxIdle)
+          options.logger.warn('quitting with an order request still in flight; it will be sent again on next start', {
+            timeoutMs,
+          })
       }
       try {
         options.beforeClose?.({ outboxIdle })
       } catch (error) {
-        options.logger.error('saving state before quit failed', { error: error instanceof Error ? error.message : String(error) })
+        options.logger.error('saving state before quit failed', {
+          error: error instanceof Error ? error.message : String(error),
+        })
       }
       try {
         await options.closeCore()
       } catch (error) {
-        options.logger.error('closing the database failed', { error: error instanceof Error ? error.message : String(error) })
+        options.logger.error('closing the database failed', {
+          error: error instanceof Error ? error.message : String(error),
+        })
       }
       shutDown = true
       return { outboxIdle }

@@ -49,7 +49,10 @@ export function createRedactor(): Redactor {
   let maskKnown = credentialRedactor([])
 
   function redactText(text: string): string {
-    return maskKnown(text).replace(jwt, redacted).replace(bearer, `Bearer ${redacted}`).replace(secretAssignment, `$1${redacted}`)
+    return maskKnown(text)
+      .replace(jwt, redacted)
+      .replace(bearer, `Bearer ${redacted}`)
+      .replace(secretAssignment, `$1${redacted}`)
   }
 
   function redact(value: unknown, seen = new WeakSet<object>(), depth = 0): unknown {
@@ -146,7 +149,9 @@ export function configureFileLogging(writer: LogWriter, options: FileLoggingOpti
   writer.transports.file.archiveLogFn = (current) => rotateLogFile(current.toString(), keep)
   writer.transports.console.level = options.console ? (options.level ?? 'info') : false
   // Renderer IPC and remote HTTP transports do nothing in the Node flavour; make sure they stay off.
-  for (const transport of [writer.transports.ipc, writer.transports.remote] as ({ level: unknown } | null | undefined)[]) {
+  for (const transport of [writer.transports.ipc, writer.transports.remote] as (
+    { level: unknown } | null | undefined
+  )[]) {
     if (transport) transport.level = false
   }
   writer.hooks.push((message) => ({ ...message, data: message.data.map((item: unknown) => redactor.redact(item)) }))
@@ -156,7 +161,8 @@ export function configureFileLogging(writer: LogWriter, options: FileLoggingOpti
 
 /** The core's Logger port over electron-log. */
 function createLogPort(writer: Pick<LogWriter, LogLevel>, redactor: Redactor, bindings: LogFields = {}): Logger {
-  const write = (level: LogLevel) => (message: string, fields?: LogFields) => writer[level](formatEntry(redactor, message, { ...bindings, ...fields }))
+  const write = (level: LogLevel) => (message: string, fields?: LogFields) =>
+    writer[level](formatEntry(redactor, message, { ...bindings, ...fields }))
   return {
     debug: write('debug'),
     info: write('info'),

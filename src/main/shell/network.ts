@@ -14,7 +14,10 @@ export interface PowerEvents {
  * After sleep the laptop is often on another network, or none; check before anything trusts the old
  * answer. Every open profile's monitor: a profile in the background may have orders waiting.
  */
-export function refreshOnResume(monitors: () => Pick<ConnectivityMonitor, 'refresh'>[], power: PowerEvents): () => void {
+export function refreshOnResume(
+  monitors: () => Pick<ConnectivityMonitor, 'refresh'>[],
+  power: PowerEvents,
+): () => void {
   const onResume = () => {
     for (const monitor of monitors()) void monitor.refresh('resume')
   }

@@ -8,7 +8,11 @@ type Printing = NonNullable<DesktopPort['printing']>
 /** A file name the save dialog can offer: no folders, no characters a file system refuses, ending in .pdf. */
 export function pdfFileName(suggested: string): string {
   const printable = [...basename(suggested)].map((ch) => (ch.charCodeAt(0) < 32 ? ' ' : ch)).join('')
-  const name = printable.replace(/[<>:"/\\|?*]+/g, ' ').replace(/\s+/g, ' ').trim() || 'Satchel document'
+  const name =
+    printable
+      .replace(/[<>:"/\\|?*]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || 'Satchel document'
   return /\.pdf$/i.test(name) ? name : `${name}.pdf`
 }
 

@@ -138,7 +138,13 @@ export interface SessionSecurityOptions {
  * Node's stack, so neither is affected. Electron keeps one listener per webRequest event and per
  * permission handler: a later registration replaces these, so add new rules here, not elsewhere.
  */
-export function secureSession(session: Pick<Session, 'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'>, options: SessionSecurityOptions = {}): void {
+export function secureSession(
+  session: Pick<
+    Session,
+    'webRequest' | 'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler'
+  >,
+  options: SessionSecurityOptions = {},
+): void {
   const policy = contentSecurityPolicy(options.devServerUrl)
 
   // The CSP as a header, not only as the <meta> tag: a header is in force before the first byte of
@@ -165,7 +171,9 @@ export function secureSession(session: Pick<Session, 'webRequest' | 'setPermissi
       return
     }
     const url = safeUrl(details.url)
-    const allowed = url !== undefined && (localProtocols.has(url.protocol) || (devOrigin !== undefined && url.host === devOrigin.host))
+    const allowed =
+      url !== undefined &&
+      (localProtocols.has(url.protocol) || (devOrigin !== undefined && url.host === devOrigin.host))
     if (!allowed) options.onBlocked?.('request', details.url)
     callback({ cancel: !allowed })
   })
@@ -184,7 +192,8 @@ export function secureSession(session: Pick<Session, 'webRequest' | 'setPermissi
 /** Only well-formed https links without embedded credentials may leave the app for the browser. */
 export function externalLinkTarget(url: string): string | undefined {
   const parsed = safeUrl(url)
-  if (!parsed || parsed.protocol !== 'https:' || parsed.username || parsed.password || !parsed.hostname) return undefined
+  if (!parsed || parsed.protocol !== 'https:' || parsed.username || parsed.password || !parsed.hostname)
+    return undefined
   return parsed.href
 }
 
@@ -207,7 +216,10 @@ interface NavigationEvent {
  * ever show the app's own page. A link to the web opens in the system browser instead, where the
  * rep's browser, not Satchel, deals with it.
  */
-export function navigationGuard(options: ContentsGuardOptions, kind: 'navigation' | 'redirect'): (event: NavigationEvent) => void {
+export function navigationGuard(
+  options: ContentsGuardOptions,
+  kind: 'navigation' | 'redirect',
+): (event: NavigationEvent) => void {
   return (event) => {
     if (options.isAppUrl(event.url)) return
     event.preventDefault()
@@ -220,7 +232,9 @@ export function navigationGuard(options: ContentsGuardOptions, kind: 'navigation
 }
 
 /** window.open and target=_blank: never a new Electron window; https links go to the browser. */
-export function windowOpenHandler(options: ContentsGuardOptions): (details: Pick<HandlerDetails, 'url'>) => WindowOpenHandlerResponse {
+export function windowOpenHandler(
+  options: ContentsGuardOptions,
+): (details: Pick<HandlerDetails, 'url'>) => WindowOpenHandlerResponse {
   return ({ url }) => {
     const target = externalLinkTarget(url)
     if (target) options.openExternal(target)

@@ -19,7 +19,10 @@ interface AppUpdaterLike {
   allowPrerelease: boolean
   logger: unknown
   on(event: 'checking-for-update', listener: () => void): unknown
-  on(event: 'update-available' | 'update-not-available' | 'update-downloaded', listener: (info: { version: string }) => void): unknown
+  on(
+    event: 'update-available' | 'update-not-available' | 'update-downloaded',
+    listener: (info: { version: string }) => void,
+  ): unknown
   on(event: 'download-progress', listener: (progress: { percent: number }) => void): unknown
   on(event: 'error', listener: (error: Error) => void): unknown
   checkForUpdates(): Promise<unknown>
@@ -95,10 +98,14 @@ export interface SupportEnvironment {
 export function isAutoUpdateSupported(environment: SupportEnvironment): { ok: true } | { ok: false; reason: string } {
   const { env } = environment
   if (!environment.isPackaged) return { ok: false, reason: 'Updates are off in development.' }
-  if (env.SATCHEL_DISABLE_AUTO_UPDATE === '1') return { ok: false, reason: 'Updates are turned off by SATCHEL_DISABLE_AUTO_UPDATE.' }
+  if (env.SATCHEL_DISABLE_AUTO_UPDATE === '1')
+    return { ok: false, reason: 'Updates are turned off by SATCHEL_DISABLE_AUTO_UPDATE.' }
   if (env.CI || env.VITEST || env.NODE_ENV === 'test') return { ok: false, reason: 'Updates are off in tests.' }
   if (environment.platform === 'linux' && !env.APPIMAGE && !environment.hasPackageTypeFile()) {
-    return { ok: false, reason: 'This copy was not installed from an AppImage or a .deb package, so it cannot update itself.' }
+    return {
+      ok: false,
+      reason: 'This copy was not installed from an AppImage or a .deb package, so it cannot update itself.',
+    }
   }
   return { ok: true }
 }
@@ -162,7 +169,8 @@ export function createUpdateController(options: UpdateControllerOptions): Update
     })
     instance.on('update-downloaded', (info) => {
       options.logger.info('update downloaded; offering restart', { version: info.version })
-      if (state.status !== 'waiting-for-outbox' && state.status !== 'installing') set({ status: 'ready', currentVersion, version: info.version })
+      if (state.status !== 'waiting-for-outbox' && state.status !== 'installing')
+        set({ status: 'ready', currentVersion, version: info.version })
     })
     instance.on('error', (error) => {
       options.logger.error('update failed', { error: errorMessage(error) })
@@ -228,7 +236,9 @@ export function createUpdateController(options: UpdateControllerOptions): Update
           // An order request started in the moment between the wait and the shutdown and outlived the
           // shutdown's own wait. The database is closed now, so the app must go, but without
           // installing: the update stays downloaded and is offered again on the next start.
-          options.logger.warn('restart to update: an order request is still in flight; quitting without installing', { version })
+          options.logger.warn('restart to update: an order request is still in flight; quitting without installing', {
+            version,
+          })
           connect().autoInstallOnAppQuit = false
           options.quit()
           return 'outbox-busy'

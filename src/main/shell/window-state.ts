@@ -84,7 +84,10 @@ const minimumVisible = { width: 120, height: 60 }
  * grabbed, it keeps its size and the OS centres it.
  */
 export function placeWindow(saved: WindowState | undefined, workAreas: Rect[], sizing: WindowSizing): WindowPlacement {
-  const largest = workAreas.reduce<Rect | undefined>((best, area) => (!best || area.width * area.height > best.width * best.height ? area : best), undefined)
+  const largest = workAreas.reduce<Rect | undefined>(
+    (best, area) => (!best || area.width * area.height > best.width * best.height ? area : best),
+    undefined,
+  )
   const maxWidth = largest?.width ?? Number.MAX_SAFE_INTEGER
   const maxHeight = largest?.height ?? Number.MAX_SAFE_INTEGER
   const width = clamp(saved?.width ?? sizing.width, sizing.minWidth, maxWidth)
@@ -125,7 +128,11 @@ export interface TrackedWindow {
  * Saves the window's normal (unmaximized) bounds after it stops moving or resizing, and once more on
  * close. Saving during the session, not only on close, keeps the state when the app is killed.
  */
-export function trackWindowState(window: TrackedWindow, save: (state: WindowState) => void, debounceMs = 500): () => void {
+export function trackWindowState(
+  window: TrackedWindow,
+  save: (state: WindowState) => void,
+  debounceMs = 500,
+): () => void {
   let timer: ReturnType<typeof setTimeout> | undefined
   const snapshot = (): void => {
     if (timer) clearTimeout(timer)

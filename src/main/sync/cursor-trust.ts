@@ -25,11 +25,18 @@ export class UntrustedCursor extends Error {
  * Why `cursor` cannot be trusted, judged by a later reply of the service; null when it can (or when
  * either time is missing or unreadable). The laptop's clock plays no part.
  */
-export function distrust(cursor: string | null, page: Pick<Page<unknown>, 'serverTimestamp'> | null): UntrustedCursor | null {
+export function distrust(
+  cursor: string | null,
+  page: Pick<Page<unknown>, 'serverTimestamp'> | null,
+): UntrustedCursor | null {
   const cursorMs = parseServerTime(cursor)
   const stampMs = parseServerTime(page?.serverTimestamp)
   if (cursor === null || cursorMs === null || stampMs === null || cursorMs - stampMs <= OVERLAP_MS) return null
-  return new UntrustedCursor(cursor, `the service's serverTimestamp ${page!.serverTimestamp} is ${describeGap(cursorMs - stampMs)} behind it`, page!.serverTimestamp)
+  return new UntrustedCursor(
+    cursor,
+    `the service's serverTimestamp ${page!.serverTimestamp} is ${describeGap(cursorMs - stampMs)} behind it`,
+    page!.serverTimestamp,
+  )
 }
 
 function describeGap(ms: number): string {

@@ -44,7 +44,16 @@ import { inlineWriter, type PageWriter } from './page-writer'
 import { limitHeapGrowth } from './heap-growth'
 import { resourceNames, type ResourceName, type SyncProgress, type SyncReport } from '../../shared/synced'
 import { UntrustedCursor, distrust } from './cursor-trust'
-import { catalogItemsScope, customersScope, ordersScope, warnScope, type ScopeDefinition, type ScopeReport, type ScopeRun, type SyncSource } from './scopes'
+import {
+  catalogItemsScope,
+  customersScope,
+  ordersScope,
+  warnScope,
+  type ScopeDefinition,
+  type ScopeReport,
+  type ScopeRun,
+  type SyncSource,
+} from './scopes'
 import { WritesInFlight } from './writes-in-flight'
 import { Pager, freshListing, type PassStart } from './paging'
 
@@ -163,7 +172,10 @@ export class SyncEngine {
       full: options.full === true,
       signal: options.signal ?? new AbortController().signal,
       onProgress: options.onProgress,
-      resources: Object.fromEntries(resourceNames.map((name) => [name, emptyCounts()])) as Record<ResourceName, ApplyCounts>,
+      resources: Object.fromEntries(resourceNames.map((name) => [name, emptyCounts()])) as Record<
+        ResourceName,
+        ApplyCounts
+      >,
       itemsListed: new Set(),
     }
     const scopes: ScopeReport[] = []
@@ -177,7 +189,12 @@ export class SyncEngine {
       this.logger.warn('sync scope failed', { scope, code: described.code, message: described.message })
       error ??= described
       // Offline, refused credentials or cancelled: every other scope would fail the same way.
-      return !(caught instanceof ServiceError) || caught.transient || caught.kind === 'credentials' || caught.kind === 'cancelled'
+      return (
+        !(caught instanceof ServiceError) ||
+        caught.transient ||
+        caught.kind === 'credentials' ||
+        caught.kind === 'cancelled'
+      )
     }
 
     const runScope = async <T>(definition: ScopeDefinition<T>, turn: ScopeTurn<T> = {}): Promise<boolean> => {
@@ -185,7 +202,16 @@ export class SyncEngine {
         scopes.push(await this.syncScope(definition, context, turn))
         return true
       } catch (caught) {
-        scopes.push({ scope: definition.name, mode: context.full ? 'full' : 'delta', resumed: false, pagesFetched: 0, cursorReset: false, driftRepaired: false, verifyPending: false, error: describe(caught).message })
+        scopes.push({
+          scope: definition.name,
+          mode: context.full ? 'full' : 'delta',
+          resumed: false,
+          pagesFetched: 0,
+          cursorReset: false,
+          driftRepaired: false,
+          verifyPending: false,
+          error: describe(caught).message,
+        })
         return !fail(definition.name, caught)
       }
     }
@@ -197,13 +223,26 @@ export class SyncEngine {
         await this.runScopes(context, runScope, fail)
       } finally {
         // A first listing cut short (offline, cancelled, failed) still leaves its catalog browsable.
-        await this.writer.finishBulk().catch((caught: unknown) => this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }))
+        await this.writer
+          .finishBulk()
+          .catch((caught: unknown) =>
+            this.logger.warn('rebuilding deferred indexes failed', { message: describe(caught).message }),
+          )
         // Before the run is reported: the window reloads its counts when told the run finished.
-        await this.writer.recountItems([...context.itemsListed]).catch((caught: unknown) => this.logger.warn('counting items failed', { message: describe(caught).message }))
+        await this.writer
+          .recountItems([...context.itemsListed])
+          .catch((caught: unknown) => this.logger.warn('counting items failed', { message: describe(caught).message }))
         for (const [scope, message] of failed) this.store.setLastError(scope, message)
       }
       const { full, resources } = context
-      report = { ok: error === null, full, resources, scopes, durationMs: Math.round(this.monotonic() - started), error }
+      report = {
+        ok: error === null,
+        full,
+        resources,
+        scopes,
+        durationMs: Math.round(this.monotonic() - started),
+        error,
+      }
       const now = this.clock.now()
       this.store.recordRun(now - report.durationMs, now, report.ok, full, report)
     } finally {
@@ -211,7 +250,11 @@ export class SyncEngine {
       // thread, after this thread's last writes: this connection checkpoints again once restored,
       // and would otherwise do it at its next commit, with the window waiting. The run does not
       // wait for it: a checkpoint changes nothing a reader sees (150 ms of a delta's 430).
-      this.writer.checkpoint().catch((caught: unknown) => this.logger.warn('checkpointing after sync failed', { message: describe(caught).message }))
+      this.writer
+        .checkpoint()
+        .catch((caught: unknown) =>
+          this.logger.warn('checkpointing after sync failed', { message: describe(caught).message }),
+        )
       restore()
     }
     return report
@@ -242,8 +285,13 @@ export class SyncEngine {
     let building: Promise<void> | null = null
     const definitions: ScopeDefinition<unknown>[] = [
       customersScope(this.source, this.writer),
-      ...this.store.liveCatalogGuids().map((catalogGuid) => catalogItemsScope(this.store, this.source, this.writer, catalogGuid)),
-      { ...ordersScope(this.source, this.writer, this.orderHistoryPages), firstPageWritten: () => void (building ??= this.writer.finishBulk()) },
+      ...this.store
+        .liveCatalogGuids()
+        .map((catalogGuid) => catalogItemsScope(this.store, this.source, this.writer, catalogGuid)),
+      {
+        ...ordersScope(this.source, this.writer, this.orderHistoryPages),
+        firstPageWritten: () => void (building ??= this.writer.finishBulk()),
+      },
     ]
     let ahead: FirstPageAhead<unknown> | undefined
     for (const [index, definition] of definitions.entries()) {
@@ -277,7 +325,10 @@ export class SyncEngine {
     let firstPage: Promise<Page<T>> | undefined
     if (!plan.start.resume && !context.signal.aborted) {
       const signal = AbortSignal.any([context.signal, cancelled.signal])
-      firstPage = definition.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: plan.start.since, first: true }, { signal })
+      firstPage = definition.fetch(
+        { limit: this.pageSize, offset: 0, lastUpdatedAt: plan.start.since, first: true },
+        { signal },
+      )
       // Its failure is the scope's, met when its turn comes; not at all when the run stops before.
       firstPage.catch(() => {})
     }
@@ -291,7 +342,11 @@ export class SyncEngine {
     const applied = this.store.applyCatalogs(catalogs, { listingId, serverTime: null })
     addCounts(resources.catalogs, applied.catalogs)
     addCounts(resources.priceGroups, applied.priceGroups)
-    if (applied.priceGroups.rejected) this.logger.warn('price groups refused as impossible; the last good copy is kept', { rejected: applied.priceGroups.rejected, reasons: applied.priceGroups.rejections })
+    if (applied.priceGroups.rejected)
+      this.logger.warn('price groups refused as impossible; the last good copy is kept', {
+        rejected: applied.priceGroups.rejected,
+        reasons: applied.priceGroups.rejections,
+      })
     // The catalog list carries no serverTimestamp; the flag on a kept row is for display only.
     const flaggedAt = new Date(this.clock.now()).toISOString()
     addCounts(resources.catalogs, this.store.pruneUnlisted('catalogs', null, listingId, flaggedAt))
@@ -308,8 +363,11 @@ export class SyncEngine {
     this.store.completeRun('catalogs', null, this.clock.now())
   }
 
-
-  private async syncScope<T>(definition: ScopeDefinition<T>, context: RunContext, turn: ScopeTurn<T>): Promise<ScopeReport> {
+  private async syncScope<T>(
+    definition: ScopeDefinition<T>,
+    context: RunContext,
+    turn: ScopeTurn<T>,
+  ): Promise<ScopeReport> {
     const { name, resource, catalogGuid } = definition
     const { dropDelta, start } = turn.ahead?.plan ?? this.plan(name, context)
     if (dropDelta) this.store.abandonRun(name, { dropCursor: false })
@@ -326,7 +384,8 @@ export class SyncEngine {
     }
     const scope: ScopeRun<T> = {
       ...definition,
-      listingInFull: resource === 'catalogItems' && catalogGuid ? () => context.itemsListed.add(catalogGuid) : undefined,
+      listingInFull:
+        resource === 'catalogItems' && catalogGuid ? () => context.itemsListed.add(catalogGuid) : undefined,
       signal: context.signal,
       counts: context.resources[resource],
       report,
@@ -341,11 +400,17 @@ export class SyncEngine {
       cursor = await this.pass(scope, start, 1, turn.ahead?.firstPage)
     } catch (caught) {
       if (caught instanceof UntrustedCursor) {
-        warnScope(this.logger, scope, `${caught.message}; the scope was listed in full instead`, 'delta cursor not trusted, listing the scope in full', {
-          cursor: caught.cursor,
-          serverTimestamp: caught.serverTimestamp,
-          reason: caught.reason,
-        })
+        warnScope(
+          this.logger,
+          scope,
+          `${caught.message}; the scope was listed in full instead`,
+          'delta cursor not trusted, listing the scope in full',
+          {
+            cursor: caught.cursor,
+            serverTimestamp: caught.serverTimestamp,
+            reason: caught.reason,
+          },
+        )
       } else if (caught instanceof ServiceError && caught.kind === 'invalidCursor') {
         this.logger.warn('delta cursor refused, listing the scope in full', { scope: name, cursor: start.since })
       } else {
@@ -367,7 +432,12 @@ export class SyncEngine {
    * A full listing that does not add up is listed once more; a delta that does not add up is
    * followed by a full listing.
    */
-  private async pass<T>(scope: ScopeRun<T>, start: PassStart, attempt = 1, firstPage?: Promise<Page<T>>): Promise<string | null> {
+  private async pass<T>(
+    scope: ScopeRun<T>,
+    start: PassStart,
+    attempt = 1,
+    firstPage?: Promise<Page<T>>,
+  ): Promise<string | null> {
     scope.tally = { fetched: 0, rejected: 0, rejections: [] }
     if (start.mode === 'full') scope.listingInFull?.()
     const run = await this.pager.fetchAll(scope, start, firstPage)
@@ -388,15 +458,25 @@ export class SyncEngine {
       const ahead = distrust(run.cursor, counted)
       if (ahead) {
         cursor = start.since ?? run.since
-        warnScope(this.logger, scope, `${ahead.message}; the cursor ${cursor} the delta started from is kept instead`, 'cursor of this run not trusted, keeping the previous one', {
-          cursor: run.cursor,
-          serverTimestamp: ahead.serverTimestamp,
-          kept: cursor,
-        })
+        warnScope(
+          this.logger,
+          scope,
+          `${ahead.message}; the cursor ${cursor} the delta started from is kept instead`,
+          'cursor of this run not trusted, keeping the previous one',
+          {
+            cursor: run.cursor,
+            serverTimestamp: ahead.serverTimestamp,
+            kept: cursor,
+          },
+        )
       }
       const local = await this.writer.countRows(scope.resource, scope.catalogGuid, null)
       if (serverCount !== null && serverCount !== local) {
-        this.logger.warn('local rows do not match the service after a delta; listing in full', { scope: scope.name, local, serverCount })
+        this.logger.warn('local rows do not match the service after a delta; listing in full', {
+          scope: scope.name,
+          local,
+          serverCount,
+        })
         scope.report.driftRepaired = true
         return this.pass(scope, freshListing, attempt)
       }
@@ -411,8 +491,21 @@ export class SyncEngine {
     counting.catch(() => {})
     scope.listingFetched?.()
     if (run.cursor) {
-      const catchUp: RunState = { mode: 'delta', cursor: run.cursor, since: run.cursor, listingId: run.listingId, total: null }
-      await this.pager.fetchPages(scope, { run: catchUp, phase: 'catchUp', done: new Set(), rowsDone: 0, received: new Map(), announced: run.total })
+      const catchUp: RunState = {
+        mode: 'delta',
+        cursor: run.cursor,
+        since: run.cursor,
+        listingId: run.listingId,
+        total: null,
+      }
+      await this.pager.fetchPages(scope, {
+        run: catchUp,
+        phase: 'catchUp',
+        done: new Set(),
+        rowsDone: 0,
+        received: new Map(),
+        announced: run.total,
+      })
     }
     await scope.writes.drained()
     const serverCount = await counting
@@ -421,7 +514,11 @@ export class SyncEngine {
     const truncated = scope.maxPages !== undefined
     if (serverCount !== null && serverCount !== seen && !truncated) {
       if (attempt >= 2) {
-        this.logger.warn('listing still does not add up; keeping rows and checking again next run', { scope: scope.name, seen, serverCount })
+        this.logger.warn('listing still does not add up; keeping rows and checking again next run', {
+          scope: scope.name,
+          seen,
+          serverCount,
+        })
         scope.report.verifyPending = true
         return run.cursor
       }
@@ -436,7 +533,8 @@ export class SyncEngine {
       // first sync half a second per 100,000 items.
       if (!run.fresh) addCounts(scope.counts, await this.pager.prune(scope, scope.resource, listingId, run.cursor))
       // Categories belong to a catalog's listing: those no item carried any more are gone.
-      if (scope.resource === 'catalogItems' && scope.catalogGuid) await this.pager.prune(scope, 'categories', listingId, run.cursor)
+      if (scope.resource === 'catalogItems' && scope.catalogGuid)
+        await this.pager.prune(scope, 'categories', listingId, run.cursor)
     }
     return run.cursor
   }
@@ -451,10 +549,16 @@ export class SyncEngine {
     if (rejected === 0 || rejected * 2 <= fetched) return
     scope.report.refused = { rows: rejected, of: fetched }
     const example = rejections[0] ? ` (for example ${rejections[0]})` : ''
-    warnScope(this.logger, scope, `${rejected} of ${fetched} ${scope.label} were refused as impossible and not stored${example}; the last good copy of each is kept`, 'most rows of a scope refused as impossible', {
-      rejected,
-      fetched,
-      reasons: rejections,
-    })
+    warnScope(
+      this.logger,
+      scope,
+      `${rejected} of ${fetched} ${scope.label} were refused as impossible and not stored${example}; the last good copy of each is kept`,
+      'most rows of a scope refused as impossible',
+      {
+        rejected,
+        fetched,
+        reasons: rejections,
+      },
+    )
   }
 }

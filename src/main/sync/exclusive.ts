@@ -19,7 +19,11 @@ export interface SyncLeaseOptions {
  * process was stalled past its expiry and another took it), the run is cancelled, and its pages so
  * far stay as written.
  */
-export async function withSyncLease<T>(lease: Lease, run: (signal: AbortSignal) => Promise<T>, options: SyncLeaseOptions): Promise<T> {
+export async function withSyncLease<T>(
+  lease: Lease,
+  run: (signal: AbortSignal) => Promise<T>,
+  options: SyncLeaseOptions,
+): Promise<T> {
   await untilFree(
     () => lease.tryAcquire(),
     (attempt) => (attempt.acquired ? null : attempt.holder),
@@ -28,19 +32,26 @@ export async function withSyncLease<T>(lease: Lease, run: (signal: AbortSignal) 
       onWait: options.onWait,
       signal: options.signal,
       cancelled: () => new CoreError('CANCELLED', 'Sync was cancelled while waiting for another Satchel process.'),
-      gaveUp: (holder) => new CoreError('CONFLICT', `${describeHolder(holder)} is syncing this database; try again when it has finished.`),
+      gaveUp: (holder) =>
+        new CoreError(
+          'CONFLICT',
+          `${describeHolder(holder)} is syncing this database; try again when it has finished.`,
+        ),
     },
   )
   const controller = new AbortController()
   const stopOnCancel = () => controller.abort(options.signal?.reason)
   options.signal?.addEventListener('abort', stopOnCancel, { once: true })
-  const keepAlive = setInterval(() => {
-    // While the writer thread writes pages it renews the lease itself; renewing here would wait for
-    // its write lock with the event loop blocked (a batch's commit, or an index build of ~0.4 s).
-    if (lease.renewedLately() || lease.stillHeld()) return
-    options.logger?.warn('another Satchel process took over the sync lease; this sync stops')
-    controller.abort(new Error('sync lease lost'))
-  }, Math.max(250, lease.ttlMs / 3))
+  const keepAlive = setInterval(
+    () => {
+      // While the writer thread writes pages it renews the lease itself; renewing here would wait for
+      // its write lock with the event loop blocked (a batch's commit, or an index build of ~0.4 s).
+      if (lease.renewedLately() || lease.stillHeld()) return
+      options.logger?.warn('another Satchel process took over the sync lease; this sync stops')
+      controller.abort(new Error('sync lease lost'))
+    },
+    Math.max(250, lease.ttlMs / 3),
+  )
   try {
     return await run(controller.signal)
   } finally {

@@ -110,9 +110,15 @@ export function createSync(options: SyncOptions): Sync {
   // Counting a catalog not counted yet is too short to be worth a notice: every other job is shown,
   // by its name (a job added to local/catalog-upkeep.ts is refused here until the contract's list
   // has it, and then the notice until it has its words).
-  const shown = (job: CatalogUpkeepProgress['job']): CatalogUpdate['job'] => (job === null || job === 'counts' ? null : job)
+  const shown = (job: CatalogUpkeepProgress['job']): CatalogUpdate['job'] =>
+    job === null || job === 'counts' ? null : job
   const firstJob = store.catalogUpkeep().next()
-  let update: CatalogUpdate = { updating: shown(firstJob) !== null, job: shown(firstJob), percent: 0, itemsBrowsable: firstJob !== 'leanItems' }
+  let update: CatalogUpdate = {
+    updating: shown(firstJob) !== null,
+    job: shown(firstJob),
+    percent: 0,
+    itemsBrowsable: firstJob !== 'leanItems',
+  }
   let lastUpdateEmit = 0
   function reportUpdate(progress: CatalogUpkeepProgress): void {
     // The count that follows a shown job is the end of it: the screens, told the update is over, read
@@ -121,7 +127,12 @@ export function createSync(options: SyncOptions): Sync {
     const next: CatalogUpdate = {
       updating: job !== null,
       job,
-      percent: job === null ? 100 : job === progress.job ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100)) : 99,
+      percent:
+        job === null
+          ? 100
+          : job === progress.job
+            ? Math.min(99, Math.floor((progress.done / Math.max(progress.total, 1)) * 100))
+            : 99,
       itemsBrowsable: progress.itemsBrowsable,
     }
     const changed = next.job !== update.job || next.itemsBrowsable !== update.itemsBrowsable
@@ -141,7 +152,9 @@ export function createSync(options: SyncOptions): Sync {
       .upkeep({ signal: stopUpdate.signal })
       .catch((error: unknown) => {
         // Left as it is: the next start, or the next sync run, goes on from there.
-        syncLogger.warn('the catalog update stopped', { message: error instanceof Error ? error.message : String(error) })
+        syncLogger.warn('the catalog update stopped', {
+          message: error instanceof Error ? error.message : String(error),
+        })
       })
       .finally(() => (updateRunning = false))
     return updating
@@ -192,7 +205,8 @@ export function createSync(options: SyncOptions): Sync {
       getCatalogUpdate: () => update,
     },
     sentHistory: {
-      recordCustomer: (customer) => store.applyCustomers([{ customer, connection: {}, connectionDeletedAt: null }], unlisted),
+      recordCustomer: (customer) =>
+        store.applyCustomers([{ customer, connection: {}, connectionDeletedAt: null }], unlisted),
       recordOrders: (sent) => store.applyOrders(sent, unlisted),
     },
     async refreshItems(catalogGuid, itemGuids, customerGuid) {
@@ -200,7 +214,10 @@ export function createSync(options: SyncOptions): Sync {
       if (update.updating) return
       const client = await clients.forSaved({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } })
       if (!client) return
-      const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, { signal: AbortSignal.timeout(4_000), ...(customerGuid ? { vendorGuid: customerGuid } : {}) })
+      const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, {
+        signal: AbortSignal.timeout(4_000),
+        ...(customerGuid ? { vendorGuid: customerGuid } : {}),
+      })
       store.applyCatalogItems(catalogGuid, items, unlisted)
     },
     startCatalogUpdate,

@@ -11,7 +11,10 @@ import type { OrderDetails } from '../local/order-details'
 import type { Clock, Logger } from '../ports'
 
 export interface OrderDetailSource {
-  getOrder(orderGuid: string, options: { signal?: AbortSignal; vendorGuid?: string; once?: boolean }): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }>
+  getOrder(
+    orderGuid: string,
+    options: { signal?: AbortSignal; vendorGuid?: string; once?: boolean },
+  ): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }>
 }
 
 export interface OrderDetailPolicy {
@@ -68,17 +71,30 @@ export async function fetchOrderDetails(args: {
         const reason = `too large to read: ${error.message}`
         details.refuse(candidate.guid, candidate.updatedAt, new Date(clock.now()).toISOString(), reason)
         unreadable.push({ guid: candidate.guid, reason })
-        logger.warn('a full order was too large to read; that version is not fetched again', { order: candidate.guid, message: error.message })
+        logger.warn('a full order was too large to read; that version is not fetched again', {
+          order: candidate.guid,
+          message: error.message,
+        })
         continue
       }
       failed++
-      logger.warn('fetching a full order failed; it is fetched at the next sync', { order: candidate.guid, kind: error?.kind, status: error?.status, message: caught instanceof Error ? caught.message : String(caught) })
+      logger.warn('fetching a full order failed; it is fetched at the next sync', {
+        order: candidate.guid,
+        kind: error?.kind,
+        status: error?.status,
+        message: caught instanceof Error ? caught.message : String(caught),
+      })
       if (!error || error.kind === 'cancelled' || error.kind === 'credentials') break
       // One dropped connection or 503 is that order's; three in a row is the service or the network gone.
       transientInARow = error.transient ? transientInARow + 1 : 0
       if (transientInARow >= 3) break
     }
   }
-  const waiting = details.candidates({ now: clock.now(), windowDays: policy.windowDays ?? 90, sentApiGuids: policy.sentApiGuids?.() ?? [], limit: 0 }).waiting
+  const waiting = details.candidates({
+    now: clock.now(),
+    windowDays: policy.windowDays ?? 90,
+    sentApiGuids: policy.sentApiGuids?.() ?? [],
+    limit: 0,
+  }).waiting
   return { fetched, failed, ...(unreadable.length > 0 ? { unreadable } : {}), waiting }
 }

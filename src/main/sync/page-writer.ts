@@ -63,7 +63,9 @@ export const closeRequest = 'close'
 export const readyMessage = 'ready'
 
 /** `counts` is the rows a countRows request counted, the upkeep's progress for upkeep, the page's ApplyCounts for the others. */
-export type WriterResponse = { id: number; ok: true; counts: ApplyCounts | number | CatalogUpkeepProgress } | { id: number; ok: false; message: string; code?: string }
+export type WriterResponse =
+  | { id: number; ok: true; counts: ApplyCounts | number | CatalogUpkeepProgress }
+  | { id: number; ok: false; message: string; code?: string }
 
 export interface WriterWorkerData {
   databasePath: string
@@ -84,7 +86,10 @@ export function requestSize(request: WriterRequest): number {
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 
 /** Applies a request to a store: the worker's whole job, and the inline writer's. */
-export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>): ApplyCounts | number | CatalogUpkeepProgress {
+export function applyRequest(
+  store: LocalCopy,
+  request: WithoutId<WriterRequest>,
+): ApplyCounts | number | CatalogUpkeepProgress {
   switch (request.op) {
     case 'catalogItems':
       return store.applyItemPage(request.page, request.context)
@@ -99,7 +104,9 @@ export function applyRequest(store: LocalCopy, request: WithoutId<WriterRequest>
       store.recountItems(request.catalogGuids)
       return { fetched: 0, upserted: 0, deleted: 0 }
     case 'countRows':
-      return request.listingId === null ? store.countLive(request.resource, request.scope) : store.countListedLive(request.resource, request.scope, request.listingId)
+      return request.listingId === null
+        ? store.countLive(request.resource, request.scope)
+        : store.countListedLive(request.resource, request.scope, request.listingId)
     case 'checkpoint':
       store.checkpoint()
       return { fetched: 0, upserted: 0, deleted: 0 }
@@ -134,8 +141,10 @@ export function inlineWriter(store: LocalCopy, databasePath?: string): PageWrite
     applyCustomers: (rows, context) => write(() => store.applyCustomers(rows, context)),
     applyOrders: (rows, context) => write(() => store.applyOrders(rows, context)),
     finishBulk: () => write(() => void applyRequest(store, { op: 'finishBulk', rows: [] })),
-    recountItems: (catalogGuids) => write(() => void applyRequest(store, { op: 'recountItems', catalogGuids, rows: [] })),
-    countRows: (resource, scope, listingId) => write(() => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number),
+    recountItems: (catalogGuids) =>
+      write(() => void applyRequest(store, { op: 'recountItems', catalogGuids, rows: [] })),
+    countRows: (resource, scope, listingId) =>
+      write(() => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number),
     checkpoint: async () => {},
     upkeepSlice: () => write(() => store.catalogUpkeep().slice()),
     close: async () => {},
@@ -147,7 +156,10 @@ export function inlineWriter(store: LocalCopy, databasePath?: string): PageWrite
  * start (no native module for this runtime, say) is known before any page depends on it.
  * `create` builds the Worker: the Electron build supplies its own bundle (see CoreConfig.ports).
  */
-export async function startWorkerWriter(create: (data: WriterWorkerData) => Worker, data: WriterWorkerData): Promise<PageWriter> {
+export async function startWorkerWriter(
+  create: (data: WriterWorkerData) => Worker,
+  data: WriterWorkerData,
+): Promise<PageWriter> {
   const calls = await startWorkerCalls<WithoutId<WriterRequest>>(create(data), {
     name: 'sync writer',
     readyMessage,
@@ -157,18 +169,28 @@ export async function startWorkerWriter(create: (data: WriterWorkerData) => Work
       const response = message as WriterResponse
       return response.ok ? { id: response.id, ok: true, value: response.counts } : response
     },
-    failed: (message, code) => writerFailure(Object.assign(new Error(`Writing synced data failed: ${message}`), code === undefined ? {} : { code }), data.databasePath),
+    failed: (message, code) =>
+      writerFailure(
+        Object.assign(new Error(`Writing synced data failed: ${message}`), code === undefined ? {} : { code }),
+        data.databasePath,
+      ),
   })
-  const send = (request: WithoutId<WriterRequest>) => calls.call(request) as Promise<ApplyCounts | number | CatalogUpkeepProgress>
+  const send = (request: WithoutId<WriterRequest>) =>
+    calls.call(request) as Promise<ApplyCounts | number | CatalogUpkeepProgress>
   return {
     onThisThread: false,
     applyCatalogItems: (catalogGuid, rows, context) =>
-      send({ op: 'catalogItems', page: prepareItemPage(catalogGuid, rows, context.listingId, context.serverTime), context }) as Promise<ApplyCounts>,
+      send({
+        op: 'catalogItems',
+        page: prepareItemPage(catalogGuid, rows, context.listingId, context.serverTime),
+        context,
+      }) as Promise<ApplyCounts>,
     applyCustomers: (rows, context) => send({ op: 'customers', rows, context }) as Promise<ApplyCounts>,
     applyOrders: (rows, context) => send({ op: 'orders', rows, context }) as Promise<ApplyCounts>,
     finishBulk: async () => void (await send({ op: 'finishBulk', rows: [] })),
     recountItems: async (catalogGuids) => void (await send({ op: 'recountItems', catalogGuids, rows: [] })),
-    countRows: (resource, scope, listingId) => send({ op: 'countRows', resource, scope, listingId, rows: [] }) as Promise<number>,
+    countRows: (resource, scope, listingId) =>
+      send({ op: 'countRows', resource, scope, listingId, rows: [] }) as Promise<number>,
     checkpoint: async () => void (await send({ op: 'checkpoint', rows: [] })),
     upkeepSlice: () => send({ op: 'upkeep', rows: [] }) as Promise<CatalogUpkeepProgress>,
     close: () => calls.close(),

@@ -10,7 +10,14 @@ import { ServiceError } from '../ordering-client/errors'
 import { cancelledError } from '../ordering-client/retry'
 import type { Logger } from '../ports'
 import type { RunState, SyncMode } from '../local/sync-state'
-import { addCounts, emptyCounts, type ApplyContext, type ApplyCounts, type LocalCopy, type SyncedTableName } from '../local/copy'
+import {
+  addCounts,
+  emptyCounts,
+  type ApplyContext,
+  type ApplyCounts,
+  type LocalCopy,
+  type SyncedTableName,
+} from '../local/copy'
 import type { SyncProgress } from '../../shared/synced'
 import { Turns } from '../turns'
 import { RequestSlots } from './request-slots'
@@ -106,7 +113,8 @@ export class Pager {
    */
   private applyPage<T>(scope: ScopeRun<T>, rows: T[], context: ApplyContext): Promise<void> {
     const slices: T[][] = []
-    for (let start = 0; start < rows.length || start === 0; start += this.sliceSize) slices.push(rows.slice(start, start + this.sliceSize))
+    for (let start = 0; start < rows.length || start === 0; start += this.sliceSize)
+      slices.push(rows.slice(start, start + this.sliceSize))
     return this.applySlices(scope, slices, context)
   }
 
@@ -125,20 +133,31 @@ export class Pager {
     }
     // Rows the store refused as impossible were not written; the log says which and why, for whoever
     // asks why an item kept its old price.
-    if (counts.rejected) this.logger.warn('rows refused as impossible; the last good copy is kept', { scope: scope.name, rejected: counts.rejected, reasons: counts.rejections })
+    if (counts.rejected)
+      this.logger.warn('rows refused as impossible; the last good copy is kept', {
+        scope: scope.name,
+        rejected: counts.rejected,
+        reasons: counts.rejections,
+      })
     addCounts(scope.counts, counts)
     const { tally } = scope
     tally.fetched += counts.fetched
     if (counts.rejected) {
       tally.rejected += counts.rejected
-      if (tally.rejections.length < 3) tally.rejections.push(...(counts.rejections ?? []).slice(0, 3 - tally.rejections.length))
+      if (tally.rejections.length < 3)
+        tally.rejections.push(...(counts.rejections ?? []).slice(0, 3 - tally.rejections.length))
     }
   }
 
   /** Removes what a listing of the scope did not see, a slice of the table at a time, yielding in between. */
-  async prune<T>(scope: ScopeRun<T>, table: SyncedTableName, listingId: number, serverTime: string | null): Promise<ApplyCounts> {
+  async prune<T>(
+    scope: ScopeRun<T>,
+    table: SyncedTableName,
+    listingId: number,
+    serverTime: string | null,
+  ): Promise<ApplyCounts> {
     const counts = emptyCounts()
-    for (let after: number | null = 0; after !== null; ) {
+    for (let after: number | null = 0; after !== null;) {
       await this.turns.next()
       throwIfAborted(scope.signal)
       const chunk = this.store.pruneUnlistedChunk(table, scope.catalogGuid, listingId, serverTime, after)
@@ -149,14 +168,26 @@ export class Pager {
   }
 
   /** Fetches page 0 (unless resuming), records the run, then the remaining pages (see fetchPages). */
-  async fetchAll<T>(scope: ScopeRun<T>, { mode, since, resume }: PassStart, firstPage?: Promise<Page<T>>): Promise<RunState> {
+  async fetchAll<T>(
+    scope: ScopeRun<T>,
+    { mode, since, resume }: PassStart,
+    firstPage?: Promise<Page<T>>,
+  ): Promise<RunState> {
     const phase = mode === 'delta' ? 'delta' : 'listing'
     if (resume) {
-      await this.fetchPages(scope, { run: resume, phase, done: this.store.pagesDone(scope.name), rowsDone: 0, received: new Map(), announced: resume.total })
+      await this.fetchPages(scope, {
+        run: resume,
+        phase,
+        done: this.store.pagesDone(scope.name),
+        rowsDone: 0,
+        received: new Map(),
+        announced: resume.total,
+      })
       return resume
     }
     throwIfAborted(scope.signal)
-    const first = await (firstPage ?? scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, { signal: scope.signal }))
+    const first = await (firstPage ??
+      scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, { signal: scope.signal }))
     scope.report.pagesFetched++
     const untrusted = distrust(since, first)
     if (untrusted) throw untrusted
@@ -165,10 +196,16 @@ export class Pager {
     // more) bounds nothing: the listing goes on while the service says there is more.
     let total = first.total
     if (!short && total !== null && total <= first.rows.length) {
-      warnScope(this.logger, scope, `the service gave a total of ${total} ${scope.label}, but its first page held ${first.rows.length} and it said there were more; listed until it said there were no more`, 'listing total contradicted by its first page, ignoring it', {
-        total,
-        firstPageRows: first.rows.length,
-      })
+      warnScope(
+        this.logger,
+        scope,
+        `the service gave a total of ${total} ${scope.label}, but its first page held ${first.rows.length} and it said there were more; listed until it said there were no more`,
+        'listing total contradicted by its first page, ignoring it',
+        {
+          total,
+          firstPageRows: first.rows.length,
+        },
+      )
       total = null
     }
     const run: RunState = {
@@ -184,7 +221,12 @@ export class Pager {
     if (mode === 'full' && !this.store.hasRows(scope.resource, scope.catalogGuid)) run.fresh = true
     this.store.beginRun(scope.name, run)
     // The next pages are asked for while the first is written.
-    const firstWritten = this.applyPage(scope, first.rows, { listingId: run.listingId, serverTime: first.serverTimestamp, page: { scope: scope.name, page: 0 }, ...(run.fresh ? { fresh: true } : {}) })
+    const firstWritten = this.applyPage(scope, first.rows, {
+      listingId: run.listingId,
+      serverTime: first.serverTimestamp,
+      page: { scope: scope.name, page: 0 },
+      ...(run.fresh ? { fresh: true } : {}),
+    })
     scope.writes.add(firstWritten)
     // The scope's first word to the window: the status bar names it from here on, not the scope
     // before, while its later pages are on their way (over a slow link, seconds of them).
@@ -201,7 +243,14 @@ export class Pager {
       const received = new Map<string, number>()
       const signature = pageSignature(first.rows, scope.keyOf)
       if (signature !== null) received.set(signature, 0)
-      await this.fetchPages(scope, { run, phase, done: new Set([0]), rowsDone: first.rows.length, received, announced: run.total })
+      await this.fetchPages(scope, {
+        run,
+        phase,
+        done: new Set([0]),
+        rowsDone: first.rows.length,
+        received,
+        announced: run.total,
+      })
     }
     return run
   }
@@ -212,7 +261,10 @@ export class Pager {
    */
   private lastPage<T>(scope: ScopeRun<T>, run: RunState): number {
     // Called only for a listing whose first page did not end it: there is a page 1 at least.
-    const end = run.total !== null && run.total > 0 ? Math.max(1, Math.ceil(run.total / this.pageSize) - 1) : Number.POSITIVE_INFINITY
+    const end =
+      run.total !== null && run.total > 0
+        ? Math.max(1, Math.ceil(run.total / this.pageSize) - 1)
+        : Number.POSITIVE_INFINITY
     return scope.maxPages !== undefined && run.mode === 'full' ? Math.min(end, scope.maxPages - 1) : end
   }
 
@@ -232,7 +284,12 @@ export class Pager {
     const tracked = phase !== 'catchUp'
     // No page at or past this one is asked for: twice what the total announced (and some), and never
     // more than maxListingPages. Rows inserted while paging move the end on; this far, nothing does.
-    const cap = Math.min(this.maxListingPages, announced !== null && announced > 0 ? 2 * Math.ceil(announced / limit) + EXTRA_PAGES_PAST_TOTAL : Number.POSITIVE_INFINITY)
+    const cap = Math.min(
+      this.maxListingPages,
+      announced !== null && announced > 0
+        ? 2 * Math.ceil(announced / limit) + EXTRA_PAGES_PAST_TOTAL
+        : Number.POSITIVE_INFINITY,
+    )
     // A catch-up (a delta, so no maxPages) has no total of its own: its end is found by paging.
     let end = tracked ? this.lastPage(scope, run) : Number.POSITIVE_INFINITY
     let next = tracked ? 1 : 0
@@ -281,7 +338,8 @@ export class Pager {
       if (tracked) context.page = { scope: scope.name, page }
       if (tracked && run.fresh) context.fresh = true
       if (endsListing(result, limit)) end = Math.min(end, page)
-      else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full')) end = page + 1
+      else if (page >= end && Number.isFinite(end) && (scope.maxPages === undefined || run.mode !== 'full'))
+        end = page + 1
       // The next request goes out while this page is written: waiting for the write before asking
       // again would add the writer's time to every round trip (over a WAN, most of the run).
       // Memory stays bounded by mostPages, checked before a page is asked for.
@@ -289,13 +347,25 @@ export class Pager {
       const applying = this.applyPage(scope, result.rows, context).then(() => {
         done.add(page)
         rowsDone += rowCount
-        scope.progress({ phase, pagesDone: done.size, pagesTotal: Number.isFinite(end) ? end + 1 : null, rowsDone, rowsTotal: tracked ? run.total : null })
+        scope.progress({
+          phase,
+          pagesDone: done.size,
+          pagesTotal: Number.isFinite(end) ? end + 1 : null,
+          rowsDone,
+          rowsTotal: tracked ? run.total : null,
+        })
       })
       writes.add(applying)
     }
 
     const fetchAndHandOver = async (page: number, release: () => void): Promise<void> => {
-      handOver(page, await scope.fetch({ limit, offset: page, lastUpdatedAt: run.since, first: false }, { signal: stop.signal, onReceived: release }))
+      handOver(
+        page,
+        await scope.fetch(
+          { limit, offset: page, lastUpdatedAt: run.since, first: false },
+          { signal: stop.signal, onReceived: release },
+        ),
+      )
     }
 
     const worker = async () => {
@@ -306,8 +376,13 @@ export class Pager {
         const page = next
         if (page > end) return
         if (page >= cap) {
-          const bound = announced !== null && announced > 0 && cap < this.maxListingPages ? `twice the ${announced} it announced` : `${cap * limit} rows`
-          failure ??= brokenListing(`The service's listing of ${scope.label} did not end: it still said there was more after ${cap} pages of ${limit}, past ${bound}. The listing was stopped; nothing was removed.`)
+          const bound =
+            announced !== null && announced > 0 && cap < this.maxListingPages
+              ? `twice the ${announced} it announced`
+              : `${cap * limit} rows`
+          failure ??= brokenListing(
+            `The service's listing of ${scope.label} did not end: it still said there was more after ${cap} pages of ${limit}, past ${bound}. The listing was stopped; nothing was removed.`,
+          )
           stop.abort(failure)
           return
         }

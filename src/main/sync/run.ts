@@ -13,7 +13,14 @@ import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import type { SyncReport, SyncWait } from '../../shared/synced'
 import { runCatalogUpkeep } from './upkeep'
 import { trackingLongWrites, type LongWrites } from './long-writes'
-import { inlineWriter, runningFromSource, sourceWriterWorker, startWorkerWriter, type PageWriter, type WriterWorkerData } from './page-writer'
+import {
+  inlineWriter,
+  runningFromSource,
+  sourceWriterWorker,
+  startWorkerWriter,
+  type PageWriter,
+  type WriterWorkerData,
+} from './page-writer'
 
 export interface SyncRunParts {
   db: Database
@@ -68,16 +75,26 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
   const pageWriter = async (): Promise<PageWriter> => {
     if (!createWorker || inMemory) return inlineWriter(store, inMemory ? undefined : db.name)
     try {
-      const writer = await startWorkerWriter(createWorker, { databasePath: db.name, lease: lease.forWriter(), ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}) })
+      const writer = await startWorkerWriter(createWorker, {
+        databasePath: db.name,
+        lease: lease.forWriter(),
+        ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}),
+      })
       return parts.longWrites ? trackingLongWrites(writer, parts.longWrites) : writer
     } catch (error) {
-      logger.warn('the sync writer thread did not start; writing on the main thread', { error: error instanceof Error ? error.message : String(error) })
+      logger.warn('the sync writer thread did not start; writing on the main thread', {
+        error: error instanceof Error ? error.message : String(error),
+      })
       return inlineWriter(store, inMemory ? undefined : db.name)
     }
   }
 
   // Sync writes the rows the catalog work copies: a run does what is left of it first.
-  const upkeepFirst = async (writer: PageWriter, signal: AbortSignal, onWaiting?: (waitingFor: SyncWait | null) => void): Promise<boolean> => {
+  const upkeepFirst = async (
+    writer: PageWriter,
+    signal: AbortSignal,
+    onWaiting?: (waitingFor: SyncWait | null) => void,
+  ): Promise<boolean> => {
     if (store.catalogUpkeep().next() === null) return false
     onWaiting?.('catalogUpdate')
     try {
@@ -115,13 +132,22 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
       async (signal) => {
         const writer = await pageWriter()
         try {
-          if ((await upkeepFirst(writer, signal, onWaiting)) && signal.aborted) throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
+          if ((await upkeepFirst(writer, signal, onWaiting)) && signal.aborted)
+            throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
           const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
           // Refused credentials or a cancelled run would only fail every fetch again.
-          if (signal.aborted || report.error?.code === 'UNAUTHORIZED' || report.error?.code === 'CANCELLED') return report
-          const orderDetails = await fetchOrderDetails({ details, source, policy: parts.orderDetails, clock, logger, signal })
+          if (signal.aborted || report.error?.code === 'UNAUTHORIZED' || report.error?.code === 'CANCELLED')
+            return report
+          const orderDetails = await fetchOrderDetails({
+            details,
+            source,
+            policy: parts.orderDetails,
+            clock,
+            logger,
+            signal,
+          })
           return { ...report, orderDetails }
         } finally {
           await writer.close()

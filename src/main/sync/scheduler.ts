@@ -107,7 +107,10 @@ export class SyncScheduler {
     }
     this.syncNow().catch((error: unknown) => {
       if (error instanceof CoreError && error.code === 'NOT_CONFIGURED') return
-      this.options.logger.warn('background sync failed', { reason, error: error instanceof Error ? error.message : String(error) })
+      this.options.logger.warn('background sync failed', {
+        reason,
+        error: error instanceof Error ? error.message : String(error),
+      })
     })
   }
 
@@ -121,7 +124,8 @@ export class SyncScheduler {
     const windowMs = Math.min(this.intervalMs(), Math.max(30_000, outageMs / 2))
     const delay = Math.round(this.installShare('reconnect') * windowMs)
     if (this.running || delay <= 0) this.trigger('back-online')
-    else if (this.nextSyncAt === null || this.nextSyncAt > this.options.clock.now() + delay) this.schedule(delay, 'back-online')
+    else if (this.nextSyncAt === null || this.nextSyncAt > this.options.clock.now() + delay)
+      this.schedule(delay, 'back-online')
   }
 
   /**
@@ -133,12 +137,14 @@ export class SyncScheduler {
     const wait = busy.retryAfterMs
     if (wait === undefined || !(wait > 0)) return
     this.heldUntil = Math.max(this.heldUntil, this.options.clock.now() + Math.min(wait, longestHoldMs))
-    if (this.started && !this.stopped && !this.running && this.nextSyncAt !== null && this.nextSyncAt < this.heldUntil) this.holdNext('interval')
+    if (this.started && !this.stopped && !this.running && this.nextSyncAt !== null && this.nextSyncAt < this.heldUntil)
+      this.holdNext('interval')
   }
 
   /** The interval setting changed: the next background run is due N minutes after the last one. */
   settingsChanged(): void {
-    if (this.started && !this.stopped && !this.running) this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
+    if (this.started && !this.stopped && !this.running)
+      this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
   }
 
   /** Runs a sync now, or joins the one already running. */
@@ -147,12 +153,14 @@ export class SyncScheduler {
     const full = options.full === true
     if (this.running) {
       if (!full || this.running.full) return this.running.promise
-      this.followUp ??= this.running.promise.then(
-        () => this.begin(true),
-        () => this.begin(true),
-      ).finally(() => {
-        this.followUp = null
-      })
+      this.followUp ??= this.running.promise
+        .then(
+          () => this.begin(true),
+          () => this.begin(true),
+        )
+        .finally(() => {
+          this.followUp = null
+        })
       return this.followUp
     }
     return this.begin(full)
@@ -213,20 +221,25 @@ export class SyncScheduler {
         },
       )
       .finally(() => {
-      this.running = null
-      this.progress = null
-      this.waitingFor = null
-      if (this.started && !this.stopped) this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
-      if (announced) this.options.onStatus?.(this.status())
-      // The turn passes on only after this run's end is told, so no two runs ever show at once.
-      leave?.()
-    })
+        this.running = null
+        this.progress = null
+        this.waitingFor = null
+        if (this.started && !this.stopped) this.schedule(Math.max(this.nextIntervalMs(), this.heldFor()), 'interval')
+        if (announced) this.options.onStatus?.(this.status())
+        // The turn passes on only after this run's end is told, so no two runs ever show at once.
+        leave?.()
+      })
     // Claimed before the first await, so a second request joins this run.
     this.running = { full, promise, controller }
     return promise
   }
 
-  private async execute(full: boolean, signal: AbortSignal, announce: () => void, tookTurn: (leave: () => void) => void): Promise<SyncReport> {
+  private async execute(
+    full: boolean,
+    signal: AbortSignal,
+    announce: () => void,
+    tookTurn: (leave: () => void) => void,
+  ): Promise<SyncReport> {
     const engine = await this.options.createEngine()
     // Nothing to sync against yet: no status change to announce.
     if (!engine) throw new CoreError('NOT_CONFIGURED', 'Set up the connection to the ordering service first.')
@@ -247,7 +260,12 @@ export class SyncScheduler {
       },
     })
     this.lastReport = report
-    this.options.logger.info('sync finished', { ok: report.ok, full, durationMs: report.durationMs, error: report.error?.message })
+    this.options.logger.info('sync finished', {
+      ok: report.ok,
+      full,
+      durationMs: report.durationMs,
+      error: report.error?.message,
+    })
     this.options.onFinished?.(report)
     return report
   }
@@ -274,7 +292,9 @@ export class SyncScheduler {
   private nextIntervalMs(): number {
     const interval = this.intervalMs()
     // Centred on the setting: on average a laptop syncs as often as the rep set.
-    const offset = this.options.spread ? this.spreadOver(interval, 'interval') - ((this.options.spread.share ?? defaultShare) * interval) / 2 : 0
+    const offset = this.options.spread
+      ? this.spreadOver(interval, 'interval') - ((this.options.spread.share ?? defaultShare) * interval) / 2
+      : 0
     const widened = 2 ** Math.min(this.unavailableRuns, 2)
     return (interval + offset) * widened
   }
@@ -330,7 +350,11 @@ const longestHoldMs = 60 * 60_000
  * fails as that 429 would, so a run under way stops with the rest of the laptop. The client's own
  * behaviour and errors are otherwise untouched.
  */
-export function watchBusy<T extends object>(client: T, onBusy: (busy: ServiceBusy) => void, quietForMs: () => number = () => 0): T {
+export function watchBusy<T extends object>(
+  client: T,
+  onBusy: (busy: ServiceBusy) => void,
+  quietForMs: () => number = () => 0,
+): T {
   return new Proxy(client, {
     get(target, property, receiver) {
       const value: unknown = Reflect.get(target, property, receiver)
@@ -339,12 +363,20 @@ export function watchBusy<T extends object>(client: T, onBusy: (busy: ServiceBus
         const quiet = quietForMs()
         const result: unknown =
           quiet > 0
-            ? Promise.reject(new ServiceError('rateLimited', 'The ordering service asked Satchel to wait before asking again.', { status: 429, retryAfterMs: quiet }))
+            ? Promise.reject(
+                new ServiceError('rateLimited', 'The ordering service asked Satchel to wait before asking again.', {
+                  status: 429,
+                  retryAfterMs: quiet,
+                }),
+              )
             : (value as (...a: unknown[]) => unknown).apply(target, args)
         if (!(result instanceof Promise)) return result
         return result.catch((error: unknown) => {
           if (isServiceError(error) && (error.status === 429 || error.status === 503)) {
-            onBusy({ status: error.status, ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }) })
+            onBusy({
+              status: error.status,
+              ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+            })
           }
           throw error
         })

@@ -28,7 +28,11 @@ interface PageCallOptions {
 export interface SyncSource {
   listCatalogs(options: { signal?: AbortSignal }): Promise<CatalogRecord[]>
   listCustomers(params: ListParams, options: PageCallOptions): Promise<Page<CustomerConnection>>
-  listCatalogItems(catalogGuid: string, params: ListParams & { skipTotalCount?: boolean }, options: PageCallOptions): Promise<Page<CatalogItemRecord>>
+  listCatalogItems(
+    catalogGuid: string,
+    params: ListParams & { skipTotalCount?: boolean },
+    options: PageCallOptions,
+  ): Promise<Page<CatalogItemRecord>>
   listOrders(params: ListParams, options: PageCallOptions): Promise<Page<OrderRecord>>
 }
 
@@ -101,7 +105,12 @@ export function customersScope(source: SyncSource, writer: PageWriter): ScopeDef
   })
 }
 
-export function catalogItemsScope(store: LocalCopy, source: SyncSource, writer: PageWriter, catalogGuid: string): ScopeDefinition<CatalogItemRecord> {
+export function catalogItemsScope(
+  store: LocalCopy,
+  source: SyncSource,
+  writer: PageWriter,
+  catalogGuid: string,
+): ScopeDefinition<CatalogItemRecord> {
   const name = store.catalogName(catalogGuid)
   return defineScope('catalogItems', catalogGuid, {
     label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
@@ -114,7 +123,11 @@ export function catalogItemsScope(store: LocalCopy, source: SyncSource, writer: 
   })
 }
 
-export function ordersScope(source: SyncSource, writer: PageWriter, orderHistoryPages: number): ScopeDefinition<OrderRecord> {
+export function ordersScope(
+  source: SyncSource,
+  writer: PageWriter,
+  orderHistoryPages: number,
+): ScopeDefinition<OrderRecord> {
   return defineScope('orders', null, {
     label: 'orders',
     keyOf: (row) => row.guid,
@@ -128,7 +141,13 @@ export function ordersScope(source: SyncSource, writer: PageWriter, orderHistory
 }
 
 /** A warning on the scope's report line and in the log. */
-export function warnScope<T>(logger: Logger, scope: ScopeRun<T>, note: string, message: string, fields: Record<string, unknown>): void {
+export function warnScope<T>(
+  logger: Logger,
+  scope: ScopeRun<T>,
+  note: string,
+  message: string,
+  fields: Record<string, unknown>,
+): void {
   ;(scope.report.warnings ??= []).push(note)
   logger.warn(message, { scope: scope.name, ...fields })
 }

@@ -28,7 +28,10 @@ export interface UpkeepRunOptions {
 }
 
 /** Slices until no job is left, or the signal stops it (what is done stays done: the next run goes on). */
-export async function runCatalogUpkeep(writer: Pick<PageWriter, 'upkeepSlice' | 'checkpoint'>, options: UpkeepRunOptions = {}): Promise<void> {
+export async function runCatalogUpkeep(
+  writer: Pick<PageWriter, 'upkeepSlice' | 'checkpoint'>,
+  options: UpkeepRunOptions = {},
+): Promise<void> {
   const restore = options.leaveCheckpoints?.()
   try {
     await slices(writer, options)

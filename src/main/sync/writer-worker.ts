@@ -7,11 +7,22 @@ import { closeDatabase, openDatabase } from '../db/database'
 import { Lease } from '../db/lease'
 import { Retention } from '../local/retention'
 import { LocalCopy } from '../local/copy'
-import { applyRequest, closeRequest, readyMessage, requestSize, type WriterRequest, type WriterResponse, type WriterWorkerData } from './page-writer'
+import {
+  applyRequest,
+  closeRequest,
+  readyMessage,
+  requestSize,
+  type WriterRequest,
+  type WriterResponse,
+  type WriterWorkerData,
+} from './page-writer'
 
 const data = workerData as WriterWorkerData
 // The main thread made the database: a missing one here is a fault to report, never one to make.
-const db = openDatabase(data.databasePath, { create: false, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
+const db = openDatabase(data.databasePath, {
+  create: false,
+  ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
+})
 const store = new LocalCopy(db, new Retention(db))
 // This connection exists only while a sync runs: it keeps the bulk-write settings throughout. Its
 // checkpoints run on this thread, so they may come less often than the main thread's (which stall the
@@ -29,7 +40,11 @@ store.beginBulkWrite()
 const checkpointPages = { firstListing: 8000, upkeep: 8000, otherwise: 65536 }
 let checkpointEvery = 0
 function checkpointFor(batch: readonly WriterRequest[]): void {
-  checkpointEveryPages(batch.some((request) => 'context' in request && request.context.fresh) ? checkpointPages.firstListing : checkpointPages.otherwise)
+  checkpointEveryPages(
+    batch.some((request) => 'context' in request && request.context.fresh)
+      ? checkpointPages.firstListing
+      : checkpointPages.otherwise,
+  )
 }
 function checkpointEveryPages(pages: number): void {
   if (pages === checkpointEvery) return
@@ -40,7 +55,12 @@ checkpointFor([])
 // The main thread's lease, on this connection: renewed in each batch's transaction (Lease.renew
 // throws LeaseLostError once another process has taken it over, and the batch commits nothing).
 const lease = data.lease
-  ? new Lease(db, data.lease.name, { label: 'the sync writer', owner: data.lease.owner, ttlMs: data.lease.ttlMs, clock: { now: () => Date.now() + data.lease!.clockOffsetMs } })
+  ? new Lease(db, data.lease.name, {
+      label: 'the sync writer',
+      owner: data.lease.owner,
+      ttlMs: data.lease.ttlMs,
+      clock: { now: () => Date.now() + data.lease!.clockOffsetMs },
+    })
   : null
 parentPort?.postMessage(readyMessage)
 
@@ -69,7 +89,11 @@ function flush(): void {
     }
     const batch: WriterRequest[] = []
     let rows = 0
-    while (queue.length > 0 && !runsAlone(queue[0]!) && (batch.length === 0 || rows + requestSize(queue[0]!) <= maxRowsPerCommit)) {
+    while (
+      queue.length > 0 &&
+      !runsAlone(queue[0]!) &&
+      (batch.length === 0 || rows + requestSize(queue[0]!) <= maxRowsPerCommit)
+    ) {
       const next = queue.shift()!
       rows += requestSize(next)
       batch.push(next)
@@ -96,7 +120,12 @@ function flush(): void {
 
 /** Requests that make transactions of their own (index builds, the recount, the checkpoint, an upkeep slice), outside any batch. */
 function runsAlone(request: WriterRequest): boolean {
-  return request.op === 'finishBulk' || request.op === 'recountItems' || request.op === 'checkpoint' || request.op === 'upkeep'
+  return (
+    request.op === 'finishBulk' ||
+    request.op === 'recountItems' ||
+    request.op === 'checkpoint' ||
+    request.op === 'upkeep'
+  )
 }
 
 /**
@@ -107,10 +136,12 @@ function runsAlone(request: WriterRequest): boolean {
 function upkeepSlice(request: WriterRequest): WriterResponse {
   checkpointEveryPages(checkpointPages.upkeep)
   try {
-    return db.transaction(() => {
-      lease?.renew()
-      return respond(request)
-    }).immediate()
+    return db
+      .transaction(() => {
+        lease?.renew()
+        return respond(request)
+      })
+      .immediate()
   } catch (error) {
     return failure(request, error)
   }
@@ -127,7 +158,12 @@ function respond(request: WriterRequest): WriterResponse {
 /** A request that failed, with SQLite's code: the main thread tells a full disk (SQLITE_FULL) by it. */
 function failure(request: WriterRequest, error: unknown): WriterResponse {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined
-  return { id: request.id, ok: false, message: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) }
+  return {
+    id: request.id,
+    ok: false,
+    message: error instanceof Error ? error.message : String(error),
+    ...(typeof code === 'string' ? { code } : {}),
+  }
 }
 
 parentPort?.on('message', (request: WriterRequest | typeof closeRequest) => {

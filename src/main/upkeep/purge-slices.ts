@@ -48,20 +48,33 @@ export function runSlice(tables: SliceTables, request: SliceRequest): SliceResul
       const freeBefore = databaseSize(db).freeBytes
       const changesBefore = totalChanges.get() ?? 0
       const window = slice(tables, request)
-      return { ...window, freed: Math.max(0, databaseSize(db).freeBytes - freeBefore), changes: (totalChanges.get() ?? 0) - changesBefore }
+      return {
+        ...window,
+        freed: Math.max(0, databaseSize(db).freeBytes - freeBefore),
+        changes: (totalChanges.get() ?? 0) - changesBefore,
+      }
     })
     .immediate()
   return { ...result, ms: performance.now() - started }
 }
 
-function slice(tables: SliceTables, request: SliceRequest): { removed: number; draftIds: number[]; lastId: number | null } {
+function slice(
+  tables: SliceTables,
+  request: SliceRequest,
+): { removed: number; draftIds: number[]; lastId: number | null } {
   switch (request.kind) {
     case 'expiredQuotes':
-      return { ...tables.quotes.purgeExpired(request.validBefore, request.openDraftIds, request.afterId, request.window), draftIds: [] }
+      return {
+        ...tables.quotes.purgeExpired(request.validBefore, request.openDraftIds, request.afterId, request.window),
+        draftIds: [],
+      }
     case 'convertedDraftIds':
       return { ...tables.quotes.convertedDraftIds(request.afterId, request.window), removed: 0 }
     case 'sentOrders':
-      return { ...tables.outbox.purgeSent(request.sentBefore, request.keepDraftIds, request.afterId, request.window), draftIds: [] }
+      return {
+        ...tables.outbox.purgeSent(request.sentBefore, request.keepDraftIds, request.afterId, request.window),
+        draftIds: [],
+      }
   }
 }
 
@@ -81,14 +94,18 @@ export interface PurgeThread {
 export const purgeWorkerReady = 'ready'
 export const purgeWorkerClose = 'close'
 
-export type PurgeWorkerResponse = { id: number; ok: true; result: SliceResult } | { id: number; ok: false; message: string }
+export type PurgeWorkerResponse =
+  { id: number; ok: true; result: SliceResult } | { id: number; ok: false; message: string }
 
 /**
  * Starts the purge's thread and waits until its connection is open, so one that cannot start is
  * known before a slice depends on it. `create` builds the Worker: the Electron build supplies its
  * bundled entry (CoreConfig.ports.purgeWorker), a source checkout sourcePurgeWorker.
  */
-export async function startPurgeThread(create: (data: PurgeWorkerData) => Worker, data: PurgeWorkerData): Promise<PurgeThread> {
+export async function startPurgeThread(
+  create: (data: PurgeWorkerData) => Worker,
+  data: PurgeWorkerData,
+): Promise<PurgeThread> {
   const calls = await startWorkerCalls<SliceRequest>(create(data), {
     name: "purge's thread",
     readyMessage: purgeWorkerReady,
@@ -128,8 +145,17 @@ export function sourcePurgeWorker(): ((data: PurgeWorkerData) => Worker) | null 
  * database, and a build that supplies its bundled worker (`worker`) or a source checkout. Otherwise
  * none, and they run on the main thread.
  */
-export function purgeThreadFor(db: Database, worker: ((data: PurgeWorkerData) => Worker) | undefined, nativeBinding: string | undefined): { purgeThread?: () => Promise<PurgeThread> } {
+export function purgeThreadFor(
+  db: Database,
+  worker: ((data: PurgeWorkerData) => Worker) | undefined,
+  nativeBinding: string | undefined,
+): { purgeThread?: () => Promise<PurgeThread> } {
   const purgeWorker = worker ?? sourcePurgeWorker()
   const onDisk = !db.memory && db.name !== '' && db.name !== ':memory:'
-  return purgeWorker && onDisk ? { purgeThread: () => startPurgeThread(purgeWorker, { databasePath: db.name, ...(nativeBinding ? { nativeBinding } : {}) }) } : {}
+  return purgeWorker && onDisk
+    ? {
+        purgeThread: () =>
+          startPurgeThread(purgeWorker, { databasePath: db.name, ...(nativeBinding ? { nativeBinding } : {}) }),
+      }
+    : {}
 }

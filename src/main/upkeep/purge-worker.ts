@@ -8,12 +8,26 @@ import { DraftRepository } from '../orders/drafts'
 import { Outbox } from '../orders/outbox'
 import { systemClock } from '../ports'
 import { QuoteRepository } from '../quotes/repository'
-import { purgeWorkerClose, purgeWorkerReady, runSlice, type PurgeWorkerData, type PurgeWorkerResponse, type SliceRequest } from './purge-slices'
+import {
+  purgeWorkerClose,
+  purgeWorkerReady,
+  runSlice,
+  type PurgeWorkerData,
+  type PurgeWorkerResponse,
+  type SliceRequest,
+} from './purge-slices'
 
 const data = workerData as PurgeWorkerData
 // The main thread made the database: a missing one here is a fault to report, never one to make.
-const db = openDatabase(data.databasePath, { create: false, ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}) })
-const tables = { db, outbox: new Outbox(db, new DraftRepository(db, systemClock), systemClock), quotes: new QuoteRepository(db) }
+const db = openDatabase(data.databasePath, {
+  create: false,
+  ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
+})
+const tables = {
+  db,
+  outbox: new Outbox(db, new DraftRepository(db, systemClock), systemClock),
+  quotes: new QuoteRepository(db),
+}
 parentPort?.postMessage(purgeWorkerReady)
 
 parentPort?.on('message', (message: { id: number; request: SliceRequest } | typeof purgeWorkerClose) => {

@@ -63,21 +63,23 @@ class SliceThreads {
    */
   async run(request: SliceRequest): Promise<SliceResult & { onThread: boolean }> {
     const thread = this.starting ? await this.starting : null
-    const result = thread ? { ...(await thread.run(request)), onThread: true } : { ...runSlice(this.tables, request), onThread: false }
+    const result = thread
+      ? { ...(await thread.run(request)), onThread: true }
+      : { ...runSlice(this.tables, request), onThread: false }
     if (result.changes > 0 && !this.starting && this.open && !this.tables.db.memory) this.start(this.open)
     return result
   }
 
   private start(open: () => Promise<PurgeThread>): void {
     this.restore = leaveCheckpointsToAnotherThread(this.tables.db)
-    this.starting = open().catch(
-      (error: unknown) => {
-        this.logger.warn('the purge’s thread did not start; its slices run on the main thread', { error: error instanceof Error ? error.message : String(error) })
-        this.restore?.()
-        this.restore = null
-        return null
-      },
-    )
+    this.starting = open().catch((error: unknown) => {
+      this.logger.warn('the purge’s thread did not start; its slices run on the main thread', {
+        error: error instanceof Error ? error.message : String(error),
+      })
+      this.restore?.()
+      this.restore = null
+      return null
+    })
   }
 
   /** After the last slice: the thread checkpoints and closes, and this connection checkpoints again. */
@@ -87,7 +89,9 @@ class SliceThreads {
     try {
       await thread?.close()
     } catch (error) {
-      this.logger.warn('the purge’s thread did not close cleanly', { error: error instanceof Error ? error.message : String(error) })
+      this.logger.warn('the purge’s thread did not close cleanly', {
+        error: error instanceof Error ? error.message : String(error),
+      })
     } finally {
       this.restore?.()
       this.restore = null
@@ -132,7 +136,11 @@ export class Purge {
 
   /** After a sync: a purge that fails is logged and tried again after the next. */
   afterSync(): void {
-    this.run().catch((error: unknown) => this.parts.logger.warn('the purge after the sync failed', { error: error instanceof Error ? error.message : String(error) }))
+    this.run().catch((error: unknown) =>
+      this.parts.logger.warn('the purge after the sync failed', {
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    )
   }
 
   /** Ends a running purge after its current slice (what it removed stays removed), and runs no more. */
@@ -181,7 +189,10 @@ export class Purge {
      * One window of rows per slice, by id, until a window finds no rows left; false when the purge
      * left off (the core is closing, or a sync began).
      */
-    const slices = async (request: (afterId: number, window: number) => SliceRequest, use: (result: SliceResult) => void): Promise<boolean> => {
+    const slices = async (
+      request: (afterId: number, window: number) => SliceRequest,
+      use: (result: SliceResult) => void,
+    ): Promise<boolean> => {
       let afterId = 0
       for (;;) {
         await this.turns.next()
@@ -204,18 +215,39 @@ export class Purge {
     let sentRemoved = 0
     const keepDraftIds: number[] = []
     try {
-      if (await slices((afterId, window) => ({ kind: 'expiredQuotes', validBefore, openDraftIds: drafts.ids(), afterId, window }), (result) => (quotesRemoved += result.removed))) {
-        if (await slices((afterId, window) => ({ kind: 'convertedDraftIds', afterId, window }), (result) => keepDraftIds.push(...result.draftIds))) {
-          await slices((afterId, window) => ({ kind: 'sentOrders', sentBefore, keepDraftIds, afterId, window }), (result) => (sentRemoved += result.removed))
+      if (
+        await slices(
+          (afterId, window) => ({ kind: 'expiredQuotes', validBefore, openDraftIds: drafts.ids(), afterId, window }),
+          (result) => (quotesRemoved += result.removed),
+        )
+      ) {
+        if (
+          await slices(
+            (afterId, window) => ({ kind: 'convertedDraftIds', afterId, window }),
+            (result) => keepDraftIds.push(...result.draftIds),
+          )
+        ) {
+          await slices(
+            (afterId, window) => ({ kind: 'sentOrders', sentBefore, keepDraftIds, afterId, window }),
+            (result) => (sentRemoved += result.removed),
+          )
         }
       }
     } finally {
       await threads.finish()
     }
-    const record: PurgeRecord = { at: new Date(clock.now()).toISOString(), sentOrders: sentRemoved, quotes: quotesRemoved, bytesFreed }
+    const record: PurgeRecord = {
+      at: new Date(clock.now()).toISOString(),
+      sentOrders: sentRemoved,
+      quotes: quotesRemoved,
+      bytesFreed,
+    }
     if (quotesRemoved + sentRemoved > 0) {
       recordPurge(db, record)
-      logger.info('purged what the retention settings no longer keep', { ...record, longestSliceMs: Math.round(this.longestSliceMs) })
+      logger.info('purged what the retention settings no longer keep', {
+        ...record,
+        longestSliceMs: Math.round(this.longestSliceMs),
+      })
     }
     return record
   }

@@ -62,7 +62,9 @@ export function bundleProfiles(profiles: ProfilesPort): BundleProfile[] {
   const paths = profiles.databasePaths()
   return profiles.list().profiles.flatMap((profile) => {
     const databasePath = paths.get(profile.id)
-    return databasePath ? [{ name: profile.name, supplier: profile.supplier, databasePath, inThisBundle: profile.onScreen }] : []
+    return databasePath
+      ? [{ name: profile.name, supplier: profile.supplier, databasePath, inThisBundle: profile.onScreen }]
+      : []
   })
 }
 
@@ -82,7 +84,10 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
   const table = new SettingsTable(db)
   const connection = savedConnection(table)
 
-  const json = (name: string, value: unknown): ZipFile => ({ name, data: `${JSON.stringify(scrub.value(value), null, 2)}\n` })
+  const json = (name: string, value: unknown): ZipFile => ({
+    name,
+    data: `${JSON.stringify(scrub.value(value), null, 2)}\n`,
+  })
   const files: ZipFile[] = [
     { name: 'README.txt', data: readme(now) },
     json('about.json', {
@@ -110,7 +115,9 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
     json('outbox.json', new OutboxReader(db).states()),
     json('sync-reports.json', new SyncState(db).recentReports(syncReports)),
     ...everyProfile(sources, json),
-    ...(sources.profilesListProblem ? [{ name: 'profiles-list-problem.txt', data: `${scrub.text(sources.profilesListProblem)}\n` }] : []),
+    ...(sources.profilesListProblem
+      ? [{ name: 'profiles-list-problem.txt', data: `${scrub.text(sources.profilesListProblem)}\n` }]
+      : []),
     ...recentLogs(sources.logsDirectory, now).map((log) => ({ name: `logs/${log.name}`, data: scrub.text(log.text) })),
   ]
   return { bytes: zip(files, now), files: files.map((file) => file.name) }
@@ -141,14 +148,29 @@ function everyProfile(sources: SupportBundleSources, json: (name: string, value:
   if (!sources.profiles) return []
   const files: ZipFile[] = []
   const listed = sources.profiles().map((profile, index) => {
-    const folder = `profiles/${index + 1}-${profile.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'profile'}/`
-    const entry = { name: profile.name, supplier: profile.supplier === null ? null : safeOrigin(profile.supplier), inThisBundle: profile.inThisBundle, folder }
+    const folder = `profiles/${index + 1}-${
+      profile.name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '') || 'profile'
+    }/`
+    const entry = {
+      name: profile.name,
+      supplier: profile.supplier === null ? null : safeOrigin(profile.supplier),
+      inThisBundle: profile.inThisBundle,
+      folder,
+    }
     let described: ReturnType<typeof describeDatabase>
     try {
       if (profile.databasePath === sources.db.name) described = describeDatabase(sources.db, sources.clock)
-      else if (!existsSync(profile.databasePath)) return { ...entry, unsent: 0, needsAttention: 0, problem: 'no database yet (the profile was never opened)' }
+      else if (!existsSync(profile.databasePath))
+        return { ...entry, unsent: 0, needsAttention: 0, problem: 'no database yet (the profile was never opened)' }
       else {
-        const db = openDatabase(profile.databasePath, { readOnly: true, create: false, ...(sources.nativeBinding ? { nativeBinding: sources.nativeBinding } : {}) })
+        const db = openDatabase(profile.databasePath, {
+          readOnly: true,
+          create: false,
+          ...(sources.nativeBinding ? { nativeBinding: sources.nativeBinding } : {}),
+        })
         try {
           described = describeDatabase(db, sources.clock)
         } finally {
@@ -156,11 +178,24 @@ function everyProfile(sources: SupportBundleSources, json: (name: string, value:
         }
       }
     } catch (error) {
-      return { ...entry, unsent: null, needsAttention: null, problem: error instanceof Error ? error.message : String(error) }
+      return {
+        ...entry,
+        unsent: null,
+        needsAttention: null,
+        problem: error instanceof Error ? error.message : String(error),
+      }
     }
     const outbox = described.counts.outbox
-    files.push(json(`${folder}counts.json`, described.counts), json(`${folder}outbox.json`, described.outbox), json(`${folder}sync-reports.json`, described.syncReports))
-    return { ...entry, unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention, needsAttention: outbox.needsAttention }
+    files.push(
+      json(`${folder}counts.json`, described.counts),
+      json(`${folder}outbox.json`, described.outbox),
+      json(`${folder}sync-reports.json`, described.syncReports),
+    )
+    return {
+      ...entry,
+      unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention,
+      needsAttention: outbox.needsAttention,
+    }
   })
   return [json('profiles.json', listed), ...files]
 }
@@ -170,16 +205,16 @@ function readme(now: Date): string {
     `Satchel support bundle, made ${now.toISOString()}.`,
     '',
     'about.json          app and schema versions, operating system, database size',
-    'settings.json       the rep\'s settings, the service address and sign-in kind (no key, no secret)',
+    "settings.json       the rep's settings, the service address and sign-in kind (no key, no secret)",
     'counts.json         how many catalogs, items, customers, orders, drafts, quotes; outbox entries by state',
     'outbox.json         each outbox entry: api_guid, state, attempts, last error, when queued and sent',
     'profiles.json       every profile on the laptop: name, supplier, unsent and needs-attention counts, its folder;',
     '                    the files above are of the profile marked inThisBundle',
-    'profiles/N-name/    each profile\'s counts.json, outbox.json and its last sync-reports.json',
+    "profiles/N-name/    each profile's counts.json, outbox.json and its last sync-reports.json",
     `sync-reports.json   the last ${syncReports} sync reports, newest first`,
     `logs/               the last ${logDays} days of the app's log`,
     '',
-    'API keys, secrets, tokens and passwords are left out or masked; customers\' emails and phone numbers are masked.',
+    "API keys, secrets, tokens and passwords are left out or masked; customers' emails and phone numbers are masked.",
     '',
   ].join('\n')
 }
@@ -272,7 +307,8 @@ function scrubber(secrets: readonly string[]) {
   const value = (input: unknown, key = ''): unknown => {
     if (typeof input === 'string') return secretKey.test(key) ? redacted : text(input)
     if (Array.isArray(input)) return input.map((item) => value(item))
-    if (input !== null && typeof input === 'object') return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, value(v, k)]))
+    if (input !== null && typeof input === 'object')
+      return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, value(v, k)]))
     return input
   }
   return { text, value }

@@ -5,7 +5,11 @@ import { nextTick, watch, type ShallowRef } from 'vue'
  * gets focus when it opens, and focus goes back to where the rep was when it closes, so the keyboard
  * user lands where they left off.
  */
-export function useModalDialog(open: () => boolean, dialog: Readonly<ShallowRef<HTMLDialogElement | null>>, first: Readonly<ShallowRef<HTMLElement | null>>): void {
+export function useModalDialog(
+  open: () => boolean,
+  dialog: Readonly<ShallowRef<HTMLDialogElement | null>>,
+  first: Readonly<ShallowRef<HTMLElement | null>>,
+): void {
   let returnTo: HTMLElement | null = null
   watch(
     open,

@@ -8,10 +8,31 @@ export const router = createRouter({
   history: createWebHashHistory(),
   routes: [
     { path: '/', redirect: '/customers' },
-    { path: '/connect', name: 'connect', component: () => import('./views/ConnectView.vue'), meta: { title: 'Connect' } },
-    { path: '/customers', name: 'customers', component: () => import('./views/CustomersView.vue'), meta: { title: 'Customers' } },
-    { path: '/customers/new', name: 'new-customer', component: () => import('./views/NewCustomerView.vue'), meta: { title: 'New customer' } },
-    { path: '/customers/:guid', name: 'customer', component: () => import('./views/CustomerView.vue'), props: true, meta: { title: 'Customer' } },
+    {
+      path: '/connect',
+      name: 'connect',
+      component: () => import('./views/ConnectView.vue'),
+      meta: { title: 'Connect' },
+    },
+    {
+      path: '/customers',
+      name: 'customers',
+      component: () => import('./views/CustomersView.vue'),
+      meta: { title: 'Customers' },
+    },
+    {
+      path: '/customers/new',
+      name: 'new-customer',
+      component: () => import('./views/NewCustomerView.vue'),
+      meta: { title: 'New customer' },
+    },
+    {
+      path: '/customers/:guid',
+      name: 'customer',
+      component: () => import('./views/CustomerView.vue'),
+      props: true,
+      meta: { title: 'Customer' },
+    },
     {
       path: '/catalog',
       name: 'catalog',
@@ -21,19 +42,49 @@ export const router = createRouter({
       // link that names a catalog without a customer means the catalog's own prices.
       beforeEnter: (to) => {
         const current = useCustomersStore().currentGuid
-        if (current && !to.query.customer && !to.query.catalog && !to.query.draft) return { ...to, query: { ...to.query, customer: current } }
+        if (current && !to.query.customer && !to.query.catalog && !to.query.draft)
+          return { ...to, query: { ...to.query, customer: current } }
         return true
       },
     },
     { path: '/drafts', name: 'drafts', component: () => import('./views/DraftsView.vue'), meta: { title: 'Drafts' } },
-    { path: '/drafts/:id', name: 'draft', component: () => import('./views/OrderEntryView.vue'), props: (route) => ({ id: Number(route.params.id) }), meta: { title: 'Order' } },
+    {
+      path: '/drafts/:id',
+      name: 'draft',
+      component: () => import('./views/OrderEntryView.vue'),
+      props: (route) => ({ id: Number(route.params.id) }),
+      meta: { title: 'Order' },
+    },
     { path: '/orders', name: 'orders', component: () => import('./views/OrdersView.vue'), meta: { title: 'Orders' } },
-    { path: '/orders/:guid', name: 'order', component: () => import('./views/OrderView.vue'), props: true, meta: { title: 'Order' } },
+    {
+      path: '/orders/:guid',
+      name: 'order',
+      component: () => import('./views/OrderView.vue'),
+      props: true,
+      meta: { title: 'Order' },
+    },
     { path: '/quotes', name: 'quotes', component: () => import('./views/QuotesView.vue'), meta: { title: 'Quotes' } },
-    { path: '/quotes/:id', name: 'quote', component: () => import('./views/QuoteView.vue'), props: (route) => ({ id: Number(route.params.id) }), meta: { title: 'Quote' } },
-    { path: '/documents/:kind(quote|draft|queued|order)/:reference', name: 'document', component: () => import('./views/DocumentView.vue'), props: true, meta: { title: 'Document' } },
+    {
+      path: '/quotes/:id',
+      name: 'quote',
+      component: () => import('./views/QuoteView.vue'),
+      props: (route) => ({ id: Number(route.params.id) }),
+      meta: { title: 'Quote' },
+    },
+    {
+      path: '/documents/:kind(quote|draft|queued|order)/:reference',
+      name: 'document',
+      component: () => import('./views/DocumentView.vue'),
+      props: true,
+      meta: { title: 'Document' },
+    },
     { path: '/outbox', name: 'outbox', component: () => import('./views/OutboxView.vue'), meta: { title: 'Outbox' } },
-    { path: '/settings', name: 'settings', component: () => import('./views/SettingsView.vue'), meta: { title: 'Settings' } },
+    {
+      path: '/settings',
+      name: 'settings',
+      component: () => import('./views/SettingsView.vue'),
+      meta: { title: 'Settings' },
+    },
   ],
 })
 

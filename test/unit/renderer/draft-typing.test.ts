@@ -19,7 +19,9 @@ function checkOf(draft: Draft): DraftCheck {
 /** The core saves at once; its reply, the draft as saved then, waits for the test. */
 function slowSave(apply: (draft: Draft) => void) {
   if (!refuse) apply(stored)
-  const answer = refuse ? { ok: false, error: { code: 'DISK_FULL', message: 'The disk is full.' } } : { ok: true, value: checkOf(stored) }
+  const answer = refuse
+    ? { ok: false, error: { code: 'DISK_FULL', message: 'The disk is full.' } }
+    : { ok: true, value: checkOf(stored) }
   return new Promise((resolve) => replies.push(() => resolve(answer)))
 }
 
@@ -47,9 +49,32 @@ beforeEach(() => {
   replies.length = 0
   refuse = false
   stored = {
-    id: 7, apiGuid: '00000000-0000-4000-8000-000000000007', customerGuid: null, newCustomer: null, catalogGuid: null, priceGroupGuid: null,
-    poNo: '', note: '', shippingInstructions: '', shipTo: null, remainInPreliminary: false, rejection: null, createdAt: '', updatedAt: '',
-    lines: [{ lineId, catalogItemGuid: '00000000-0000-4000-8000-000000000001', sku: 'KLM-1', name: 'Widget', qty: 2, note: '', unitPriceSeen: null, qtyAvailableSeen: null }],
+    id: 7,
+    apiGuid: '00000000-0000-4000-8000-000000000007',
+    customerGuid: null,
+    newCustomer: null,
+    catalogGuid: null,
+    priceGroupGuid: null,
+    poNo: '',
+    note: '',
+    shippingInstructions: '',
+    shipTo: null,
+    remainInPreliminary: false,
+    rejection: null,
+    createdAt: '',
+    updatedAt: '',
+    lines: [
+      {
+        lineId,
+        catalogItemGuid: '00000000-0000-4000-8000-000000000001',
+        sku: 'KLM-1',
+        name: 'Widget',
+        qty: 2,
+        note: '',
+        unitPriceSeen: null,
+        qtyAvailableSeen: null,
+      },
+    ],
   }
   setActivePinia(createPinia())
 })

@@ -7,7 +7,14 @@ import { effectScope, reactive, ref, type EffectScope } from 'vue'
  * when, which are kept, and which answers are dropped because the search has moved on. The virtual
  * list has no element to scroll here, so the tests ask for pages as scrolling would (fetchPage).
  */
-type Search = { catalogGuid: string; query: string; offset: number; limit: number; withTotal: boolean; categoryId?: number }
+type Search = {
+  catalogGuid: string
+  query: string
+  offset: number
+  limit: number
+  withTotal: boolean
+  categoryId?: number
+}
 type Reply = { search: Search; answer: () => void }
 
 let matches = 100_000
@@ -19,7 +26,9 @@ const searches: Search[] = []
 const counts: unknown[] = []
 
 function pageOf(search: Search) {
-  const items = Array.from({ length: Math.max(0, Math.min(search.limit, matches - search.offset)) }, (_, i) => ({ guid: `${search.query ?? ''}#${search.offset + i}` }))
+  const items = Array.from({ length: Math.max(0, Math.min(search.limit, matches - search.offset)) }, (_, i) => ({
+    guid: `${search.query ?? ''}#${search.offset + i}`,
+  }))
   return { ok: true, value: { items, more: search.offset + search.limit < matches, priceGroupName: 'Retail' } }
 }
 
@@ -58,7 +67,12 @@ afterEach(() => {
 })
 
 function mount(query = '') {
-  const search = reactive({ catalogGuid: 'catalog-1', query, categoryId: null as number | null, customerGuid: null as string | null })
+  const search = reactive({
+    catalogGuid: 'catalog-1',
+    query,
+    categoryId: null as number | null,
+    customerGuid: null as string | null,
+  })
   const loaded: { query: string; empty: boolean }[] = []
   const counted: { total: number; capped: boolean }[] = []
   scope = effectScope()

@@ -60,7 +60,10 @@ let stores: {
 
 beforeAll(async () => {
   vi.stubGlobal('window', { satchel: fake })
-  const [outbox, drafts] = await Promise.all([import('../../../src/renderer/src/stores/outbox'), import('../../../src/renderer/src/stores/drafts')])
+  const [outbox, drafts] = await Promise.all([
+    import('../../../src/renderer/src/stores/outbox'),
+    import('../../../src/renderer/src/stores/drafts'),
+  ])
   stores = { useOutboxStore: outbox.useOutboxStore, useDraftsStore: drafts.useDraftsStore }
 })
 

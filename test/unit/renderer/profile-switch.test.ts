@@ -9,14 +9,27 @@ import type { ProfileSummary } from '../../../src/shared/profiles'
  * supplier stays on screen under another's name), what stores keep outside their state is forgotten,
  * and the profiles store keeps the list. Against a fake core behind window.satchel.
  */
-const profile = (id: string, onScreen: boolean, unsent = 0): ProfileSummary => ({ id, name: id, supplier: null, unsent, needsAttention: 0, onScreen })
+const profile = (id: string, onScreen: boolean, unsent = 0): ProfileSummary => ({
+  id,
+  name: id,
+  supplier: null,
+  unsent,
+  needsAttention: 0,
+  onScreen,
+})
 const calls: string[] = []
 let listeners: ((event: SatchelEvent) => void)[] = []
 
 const fake = {
   listProfiles: async () => ({ ok: true, value: { profiles: [profile('main', true), profile('coastal', false, 2)] } }),
-  switchProfile: async ({ id }: { id: string }) => (calls.push(`switchProfile ${id}`), { ok: true, value: { profiles: [profile('main', id === 'main'), profile('coastal', id === 'coastal', 2)] } }),
-  getOutboxSummary: async () => ({ ok: true, value: { queued: 3, sending: 0, retrying: 0, needsAttention: 1, sent: 0, pausedReason: null } }),
+  switchProfile: async ({ id }: { id: string }) => (
+    calls.push(`switchProfile ${id}`),
+    { ok: true, value: { profiles: [profile('main', id === 'main'), profile('coastal', id === 'coastal', 2)] } }
+  ),
+  getOutboxSummary: async () => ({
+    ok: true,
+    value: { queued: 3, sending: 0, retrying: 0, needsAttention: 1, sent: 0, pausedReason: null },
+  }),
   onEvent(listener: (event: SatchelEvent) => void) {
     listeners.push(listener)
     return () => (listeners = listeners.filter((other) => other !== listener))
@@ -37,7 +50,12 @@ beforeAll(async () => {
     import('../../../src/renderer/src/stores/outbox'),
     import('../../../src/renderer/src/stores/profile-reset'),
   ])
-  stores = { useProfilesStore: profiles.useProfilesStore, useOutboxStore: outbox.useOutboxStore, profileResetPlugin: reset.profileResetPlugin, onProfileReset: reset.onProfileReset }
+  stores = {
+    useProfilesStore: profiles.useProfilesStore,
+    useOutboxStore: outbox.useOutboxStore,
+    profileResetPlugin: reset.profileResetPlugin,
+    onProfileReset: reset.onProfileReset,
+  }
 })
 
 beforeEach(() => {
@@ -75,7 +93,11 @@ describe('a profile switch in the renderer', () => {
   it('the counts follow profilesChanged', async () => {
     const profiles = stores.useProfilesStore()
     await profiles.load()
-    for (const listener of listeners) listener({ name: 'profilesChanged', payload: { profiles: [profile('main', true, 1), profile('coastal', false, 0)] } })
+    for (const listener of listeners)
+      listener({
+        name: 'profilesChanged',
+        payload: { profiles: [profile('main', true, 1), profile('coastal', false, 0)] },
+      })
     expect(profiles.profiles.map((one) => one.unsent)).toEqual([1, 0])
   })
 })

@@ -18,12 +18,35 @@ const heldEdits: (() => void)[] = []
 
 function checkOf(draft: Draft): DraftCheck {
   const account = overLimit ? { overLimit: true } : null
-  return { draft: structuredClone(draft), issues, lines: [], subTotal: 0, priceGroup: null, sendable: true, account } as unknown as DraftCheck
+  return {
+    draft: structuredClone(draft),
+    issues,
+    lines: [],
+    subTotal: 0,
+    priceGroup: null,
+    sendable: true,
+    account,
+  } as unknown as DraftCheck
 }
 
 const entry = {
-  apiGuid, state: 'queued', customerGuid: null, customerName: 'Harbor Hardware', orderGuid: null, orderName: null, orderStateId: null, attempts: 0, lastError: null,
-  errors: [], nextAttemptAt: null, queuedAt: '', sentAt: null, mayBeWithSupplier: false, lineCount: 1, subTotal: 0, totalsDiffer: null,
+  apiGuid,
+  state: 'queued',
+  customerGuid: null,
+  customerName: 'Harbor Hardware',
+  orderGuid: null,
+  orderName: null,
+  orderStateId: null,
+  attempts: 0,
+  lastError: null,
+  errors: [],
+  nextAttemptAt: null,
+  queuedAt: '',
+  sentAt: null,
+  mayBeWithSupplier: false,
+  lineCount: 1,
+  subTotal: 0,
+  totalsDiffer: null,
 }
 
 const fake = {
@@ -31,7 +54,9 @@ const fake = {
   listDrafts: async () => ({ ok: true, value: [] }),
   updateDraft: ({ changes }: { changes: Partial<Draft> }) => {
     calls.push('updateDraft')
-    return new Promise((resolve) => heldEdits.push(() => (Object.assign(stored, changes), resolve({ ok: true, value: checkOf(stored) }))))
+    return new Promise((resolve) =>
+      heldEdits.push(() => (Object.assign(stored, changes), resolve({ ok: true, value: checkOf(stored) }))),
+    )
   },
   sendDraft: async () => {
     calls.push('sendDraft')
@@ -60,9 +85,32 @@ beforeEach(() => {
   calls.length = 0
   heldEdits.length = 0
   stored = {
-    id: 7, apiGuid, customerGuid: null, newCustomer: null, catalogGuid: null, priceGroupGuid: null,
-    poNo: '', note: '', shippingInstructions: '', shipTo: null, remainInPreliminary: false, rejection: null, createdAt: '', updatedAt: '',
-    lines: [{ lineId: 'line-1', catalogItemGuid: '00000000-0000-4000-8000-000000000001', sku: 'KLM-1', name: 'Widget', qty: 2, note: '', unitPriceSeen: null, qtyAvailableSeen: null }],
+    id: 7,
+    apiGuid,
+    customerGuid: null,
+    newCustomer: null,
+    catalogGuid: null,
+    priceGroupGuid: null,
+    poNo: '',
+    note: '',
+    shippingInstructions: '',
+    shipTo: null,
+    remainInPreliminary: false,
+    rejection: null,
+    createdAt: '',
+    updatedAt: '',
+    lines: [
+      {
+        lineId: 'line-1',
+        catalogItemGuid: '00000000-0000-4000-8000-000000000001',
+        sku: 'KLM-1',
+        name: 'Widget',
+        qty: 2,
+        note: '',
+        unitPriceSeen: null,
+        qtyAvailableSeen: null,
+      },
+    ],
   }
   setActivePinia(createPinia())
 })
@@ -83,7 +131,12 @@ async function screen() {
       return next
     }
     const check = computed(() => drafts.checks[7] ?? null)
-    const sending = useSendOrder({ id: () => 7, check, serial, handOverTyping: () => handedOver.push(`typing before call ${calls.length}`) })
+    const sending = useSendOrder({
+      id: () => 7,
+      check,
+      serial,
+      handOverTyping: () => handedOver.push(`typing before call ${calls.length}`),
+    })
     return { serial, sending }
   })!
   return { drafts, handedOver, ...wired }
@@ -145,7 +198,15 @@ describe('sending the order on screen', () => {
 
     // Problems to fix: shown while the check still finds errors, gone once the rep fixed them.
     refusal = { code: 'INVALID_ARGUMENT', message: 'Fix 1 problem.' }
-    issues = [{ lineId: 'line-1', field: 'qty', severity: 'error', message: 'Below the minimum.', supplier: false } as unknown as DraftIssue]
+    issues = [
+      {
+        lineId: 'line-1',
+        field: 'qty',
+        severity: 'error',
+        message: 'Below the minimum.',
+        supplier: false,
+      } as unknown as DraftIssue,
+    ]
     await sending.send()
     expect(sending.sendProblem.value?.kind).toBe('invalid')
     expect(sending.showSendProblem.value).toBe(true)

@@ -9,7 +9,16 @@ import type { OrderChange } from '../../../src/shared/order-tracking'
  * behind window.satchel, which is what api.ts reads.
  */
 function change(guid: string): OrderChange {
-  return { guid, name: `HP-${guid}`, customerGuid: 'customer-1', customerName: 'Harbor Hardware', state: { id: 8, name: 'SHIPPED' }, summary: 'Shipped 2 of 3 lines, 1 backordered', createdAt: '2026-11-25T09:00:00.000Z', changed: true }
+  return {
+    guid,
+    name: `HP-${guid}`,
+    customerGuid: 'customer-1',
+    customerName: 'Harbor Hardware',
+    state: { id: 8, name: 'SHIPPED' },
+    summary: 'Shipped 2 of 3 lines, 1 backordered',
+    createdAt: '2026-11-25T09:00:00.000Z',
+    changed: true,
+  }
 }
 
 let changed: OrderChange[] = []
@@ -62,7 +71,11 @@ describe('changed orders', () => {
   it('a finished sync brings the new marks, once the list was loaded', async () => {
     const tracking = useTrackingStore()
     const syncFinished = () => {
-      for (const listener of listeners) listener({ name: 'syncFinished', payload: { ok: true, full: false, resources: {} as never, scopes: [], durationMs: 1, error: null } })
+      for (const listener of listeners)
+        listener({
+          name: 'syncFinished',
+          payload: { ok: true, full: false, resources: {} as never, scopes: [], durationMs: 1, error: null },
+        })
     }
     syncFinished()
     await settle()

@@ -28,7 +28,9 @@ beforeAll(async () => {
         response.writeHead(302, { location: 'http://login.hotel-wifi.example/?continue=1' }).end()
         return
       case 'login-page':
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<html><form>Accept the terms</form></html>')
+        response
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+          .end('<html><form>Accept the terms</form></html>')
         return
       case 'same-host-redirect':
         response.writeHead(301, { location: '/service/v1/catalogs' }).end()
@@ -64,12 +66,18 @@ describe('the reachability probe', () => {
   })
 
   it('recognises a captive portal: a redirect to another host, or an HTML page', async () => {
-    expect(await probeService(`${base}/portal`)).toMatchObject({ status: 'captive-portal', detail: expect.stringContaining('login.hotel-wifi.example') })
+    expect(await probeService(`${base}/portal`)).toMatchObject({
+      status: 'captive-portal',
+      detail: expect.stringContaining('login.hotel-wifi.example'),
+    })
     expect(await probeService(`${base}/login-page`)).toMatchObject({ status: 'captive-portal' })
   })
 
   it('recognises an answer from the wrong host when the fetch followed the redirect itself', async () => {
-    const followed = new Response('<html>login</html>', { status: 200, headers: { 'content-type': 'application/json' } })
+    const followed = new Response('<html>login</html>', {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    })
     Object.defineProperty(followed, 'url', { value: 'https://portal.example/login' })
     const result = await probeService('https://orders.example.com', { fetch: async () => followed })
     expect(result).toMatchObject({ status: 'captive-portal', detail: expect.stringContaining('portal.example') })
@@ -81,15 +89,24 @@ describe('the reachability probe', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
     const port = (closed.address() as AddressInfo).port
     await new Promise((resolve) => closed.close(resolve))
-    expect(await probeService(`http://127.0.0.1:${port}`)).toMatchObject({ status: 'unreachable', detail: expect.stringContaining('ECONNREFUSED') })
+    expect(await probeService(`http://127.0.0.1:${port}`)).toMatchObject({
+      status: 'unreachable',
+      detail: expect.stringContaining('ECONNREFUSED'),
+    })
     const held = hanging.length
-    expect(await probeService(`${base}/hang`, { timeoutMs: 300 })).toEqual({ status: 'unreachable', detail: 'No answer within 0.3 s.' })
+    expect(await probeService(`${base}/hang`, { timeoutMs: 300 })).toEqual({
+      status: 'unreachable',
+      detail: 'No answer within 0.3 s.',
+    })
     // The request arrived and the server still holds it unanswered: the probe's own timeout ended the wait.
     expect(hanging).toHaveLength(held + 1)
   })
 
   it('sends no credentials and asks for JSON at the configured base URL', async () => {
-    const fetch = vi.fn(async (_url: string, _init: RequestInit) => new Response('{}', { status: 401, headers: { 'content-type': 'application/json' } }))
+    const fetch = vi.fn(
+      async (_url: string, _init: RequestInit) =>
+        new Response('{}', { status: 401, headers: { 'content-type': 'application/json' } }),
+    )
     await probeService('https://orders.example.com/api/', { fetch })
     const [url, init] = fetch.mock.calls[0] ?? []
     expect(url).toBe('https://orders.example.com/api/v1/catalogs')
@@ -100,8 +117,22 @@ describe('the reachability probe', () => {
 
 describe('the network fingerprint', () => {
   it('changes with the addresses of external interfaces only', () => {
-    const lo = { address: '127.0.0.1', netmask: '255.0.0.0', family: 'IPv4' as const, mac: '00:00:00:00:00:00', internal: true, cidr: '127.0.0.1/8' }
-    const wifi = (address: string) => ({ address, netmask: '255.255.255.0', family: 'IPv4' as const, mac: 'aa:bb:cc:dd:ee:ff', internal: false, cidr: `${address}/24` })
+    const lo = {
+      address: '127.0.0.1',
+      netmask: '255.0.0.0',
+      family: 'IPv4' as const,
+      mac: '00:00:00:00:00:00',
+      internal: true,
+      cidr: '127.0.0.1/8',
+    }
+    const wifi = (address: string) => ({
+      address,
+      netmask: '255.255.255.0',
+      family: 'IPv4' as const,
+      mac: 'aa:bb:cc:dd:ee:ff',
+      internal: false,
+      cidr: `${address}/24`,
+    })
     const home = networkFingerprint({ lo: [lo], wlan0: [wifi('192.168.1.20')] })
     expect(home).toBe('wlan0/IPv4/192.168.1.20')
     expect(networkFingerprint({ lo: [lo], wlan0: [wifi('10.0.0.7')] })).not.toBe(home)
@@ -109,7 +140,14 @@ describe('the network fingerprint', () => {
   })
 })
 
-function monitorWith(options: { up?: () => boolean; baseUrl?: string | null; probe?: (url: string) => Promise<ProbeResult>; fingerprint?: () => string } = {}) {
+function monitorWith(
+  options: {
+    up?: () => boolean
+    baseUrl?: string | null
+    probe?: (url: string) => Promise<ProbeResult>
+    fingerprint?: () => string
+  } = {},
+) {
   const probe = vi.fn(options.probe ?? (async () => ({ status: 'online' as const, detail: 'ok' })))
   const monitor = createConnectivityMonitor({
     isNetworkUp: options.up ?? (() => true),
@@ -130,14 +168,26 @@ describe('the connectivity monitor', () => {
     const offline = monitorWith({ up: () => false })
     expect(await offline.monitor.refresh('requested')).toMatchObject({ online: false, status: 'offline' })
     expect(offline.probe).not.toHaveBeenCalled()
-    expect(await monitorWith({ baseUrl: null }).monitor.refresh('requested')).toMatchObject({ online: false, status: 'not-configured' })
+    expect(await monitorWith({ baseUrl: null }).monitor.refresh('requested')).toMatchObject({
+      online: false,
+      status: 'not-configured',
+    })
   })
 
   it('is online only when the probe says the service answered', async () => {
     const portal = monitorWith({ probe: async () => ({ status: 'captive-portal', detail: 'login page' }) })
-    expect(await portal.monitor.refresh('requested')).toMatchObject({ online: false, status: 'captive-portal', cause: 'login page', detail: expect.stringContaining('sign in') })
+    expect(await portal.monitor.refresh('requested')).toMatchObject({
+      online: false,
+      status: 'captive-portal',
+      cause: 'login page',
+      detail: expect.stringContaining('sign in'),
+    })
     const { monitor } = monitorWith()
-    expect(await monitor.refresh('requested')).toMatchObject({ online: true, status: 'online', checkedAt: expect.any(Number) })
+    expect(await monitor.refresh('requested')).toMatchObject({
+      online: true,
+      status: 'online',
+      checkedAt: expect.any(Number),
+    })
     expect(monitor.current().online).toBe(true)
   })
 
@@ -155,7 +205,9 @@ describe('the connectivity monitor', () => {
 
   it('shares a running check and runs one more after it when asked meanwhile', async () => {
     let release: () => void = () => undefined
-    const { monitor, probe } = monitorWith({ probe: () => new Promise((resolve) => (release = () => resolve({ status: 'online', detail: 'ok' }))) })
+    const { monitor, probe } = monitorWith({
+      probe: () => new Promise((resolve) => (release = () => resolve({ status: 'online', detail: 'ok' }))),
+    })
     const first = monitor.refresh('startup')
     const second = monitor.refresh('resume')
     const third = monitor.refresh('network-change')
@@ -195,16 +247,25 @@ describe('the connectivity monitor', () => {
   })
 })
 
-const state = (online: boolean, status: ConnectivityState['status'] = online ? 'online' : 'unreachable'): ConnectivityState => ({ online, status, detail: '', cause: null, checkedAt: 1 })
+const state = (
+  online: boolean,
+  status: ConnectivityState['status'] = online ? 'online' : 'unreachable',
+): ConnectivityState => ({ online, status, detail: '', cause: null, checkedAt: 1 })
 
 describe('sync and flush on reconnect', () => {
   it('after a resume or a network change that finds the service, and when it comes back', () => {
     expect(syncReasonFor({ previous: state(true), state: state(true), reason: 'resume' })).toBe('resume')
-    expect(syncReasonFor({ previous: state(false), state: state(true), reason: 'network-change' })).toBe('network-change')
-    expect(syncReasonFor({ previous: state(false, 'captive-portal'), state: state(true), reason: 'periodic' })).toBe('back-online')
+    expect(syncReasonFor({ previous: state(false), state: state(true), reason: 'network-change' })).toBe(
+      'network-change',
+    )
+    expect(syncReasonFor({ previous: state(false, 'captive-portal'), state: state(true), reason: 'periodic' })).toBe(
+      'back-online',
+    )
     expect(syncReasonFor({ previous: state(true), state: state(true), reason: 'periodic' })).toBeNull()
     expect(syncReasonFor({ previous: state(true), state: state(false), reason: 'resume' })).toBeNull()
-    expect(syncReasonFor({ previous: { ...state(false), status: 'unknown' }, state: state(true), reason: 'startup' })).toBeNull()
+    expect(
+      syncReasonFor({ previous: { ...state(false), status: 'unknown' }, state: state(true), reason: 'startup' }),
+    ).toBeNull()
   })
 
   it('resuming from sleep triggers a check and then a sync', async () => {

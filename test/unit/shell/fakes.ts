@@ -71,7 +71,8 @@ export function fakeAppUpdater() {
     autoInstallOnAppQuit: false,
     allowPrerelease: true,
     logger: null as unknown,
-    on: (event: string, listener: (...args: never[]) => void) => emitter.on(event, listener as (...args: unknown[]) => void),
+    on: (event: string, listener: (...args: never[]) => void) =>
+      emitter.on(event, listener as (...args: unknown[]) => void),
     checkForUpdates: vi.fn(async () => null as unknown),
     quitAndInstall: vi.fn(),
     emit: (event: string, ...args: unknown[]) => emitter.emit(event, ...args),

@@ -66,7 +66,10 @@ describe('IPC transport', () => {
     expect(await call?.(eventFrom('file:///tmp/out/renderer/index.html'), { syncIntervalMinutes: 30 })).toEqual(refused)
     expect(await call?.(eventFrom(appUrl, { noFrame: true }), { syncIntervalMinutes: 30 })).toEqual(refused)
     expect(spy).not.toHaveBeenCalled()
-    expect(logger.warn).toHaveBeenCalledWith('ipc call refused: not from the app window', expect.objectContaining({ method: 'updateSettings', requestId: expect.any(String) }))
+    expect(logger.warn).toHaveBeenCalledWith(
+      'ipc call refused: not from the app window',
+      expect.objectContaining({ method: 'updateSettings', requestId: expect.any(String) }),
+    )
   })
 
   it('rejects a malformed argument with a typed error and leaves the data untouched', async () => {
@@ -75,13 +78,22 @@ describe('IPC transport', () => {
     registerIpc(ipcMain, core.handlers, isAppUrl)
     const update = handlers.get(channelOf('updateSettings'))
     const wrongType = await update?.(eventFrom(appUrl), { syncIntervalMinutes: 'often' })
-    expect(wrongType).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT', issues: [{ path: 'syncIntervalMinutes' }] } })
+    expect(wrongType).toMatchObject({
+      ok: false,
+      error: { code: 'INVALID_ARGUMENT', issues: [{ path: 'syncIntervalMinutes' }] },
+    })
     const unknownKey = await update?.(eventFrom(appUrl), { syncIntervalMinutes: 45, nodeIntegration: true })
     expect(unknownKey).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
-    const saveConnection = await handlers.get(channelOf('saveConnection'))?.(eventFrom(appUrl), { baseUrl: 'javascript:alert(1)', auth: { kind: 'apiKey', apiKey: 'k' } })
+    const saveConnection = await handlers.get(channelOf('saveConnection'))?.(eventFrom(appUrl), {
+      baseUrl: 'javascript:alert(1)',
+      auth: { kind: 'apiKey', apiKey: 'k' },
+    })
     expect(saveConnection).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
     const extraArgument = await handlers.get(channelOf('getSettings'))?.(eventFrom(appUrl), { please: 'everything' })
     expect(extraArgument).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
-    expect(await handlers.get(channelOf('getSettings'))?.(eventFrom(appUrl), undefined)).toMatchObject({ ok: true, value: { syncIntervalMinutes: 30 } })
+    expect(await handlers.get(channelOf('getSettings'))?.(eventFrom(appUrl), undefined)).toMatchObject({
+      ok: true,
+      value: { syncIntervalMinutes: 30 },
+    })
   })
 })

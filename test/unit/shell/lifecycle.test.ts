@@ -15,7 +15,14 @@ function setup(unsent = 0, answer = true) {
   const confirmQuit = vi.fn(async () => answer)
   const beforeClose = vi.fn()
   const { logger, entries } = recordingLogger()
-  const controller = createQuitController({ outbox, confirmQuit, closeCore, beforeClose, logger, inFlightTimeoutMs: 10_000 })
+  const controller = createQuitController({
+    outbox,
+    confirmQuit,
+    closeCore,
+    beforeClose,
+    logger,
+    inFlightTimeoutMs: 10_000,
+  })
   return { outbox, closeCore, confirmQuit, beforeClose, controller, entries }
 }
 

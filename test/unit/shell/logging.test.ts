@@ -35,7 +35,9 @@ describe('redaction', () => {
   it('masks secrets written into free text: headers, query strings, JSON, JWTs, bearer tokens', () => {
     const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.abcdEFGHijkl'
     expect(redactor.redactText('x-apiSecret: abc123def')).toBe('x-apiSecret: [redacted]')
-    expect(redactor.redactText('GET /v1/orders?userToken=abc123&limit=5')).toBe('GET /v1/orders?userToken=[redacted]&limit=5')
+    expect(redactor.redactText('GET /v1/orders?userToken=abc123&limit=5')).toBe(
+      'GET /v1/orders?userToken=[redacted]&limit=5',
+    )
     expect(redactor.redactText('{"apiSecret":"abc123","apiKey":"k"}')).toBe('{"apiSecret":"[redacted]","apiKey":"k"}')
     expect(redactor.redactText(`session ${jwt} expired`)).toBe('session [redacted] expired')
     expect(redactor.redactText('Authorization: Bearer abc.def-ghi')).toBe('Authorization: [redacted]')
@@ -55,14 +57,19 @@ describe('redaction', () => {
     const known = createRedactor()
     known.addSecret('Plain/Looking+Value')
     known.addSecret('k3y')
-    expect(known.redactText('echoed X-APISECRET PLAIN/LOOKING+VALUE and Plain%2FLooking%2BValue')).toBe('echoed X-APISECRET [redacted] and [redacted]')
+    expect(known.redactText('echoed X-APISECRET PLAIN/LOOKING+VALUE and Plain%2FLooking%2BValue')).toBe(
+      'echoed X-APISECRET [redacted] and [redacted]',
+    )
     expect(known.redactText('key k3y, not mik3ys')).toBe('key [redacted], not mik3ys')
   })
 
   it('survives cycles and buffers', () => {
     const cyclic: Record<string, unknown> = { name: 'a' }
     cyclic.self = cyclic
-    expect(redactor.redact({ cyclic, blob: Buffer.from('secret bytes') })).toEqual({ cyclic: { name: 'a', self: '[…]' }, blob: '<12 bytes>' })
+    expect(redactor.redact({ cyclic, blob: Buffer.from('secret bytes') })).toEqual({
+      cyclic: { name: 'a', self: '[…]' },
+      blob: '<12 bytes>',
+    })
   })
 })
 
@@ -70,9 +77,9 @@ describe('log lines', () => {
   it('lead with the request id', () => {
     const id = newRequestId()
     expect(id).toMatch(/^[0-9a-f]{8}$/)
-    expect(formatEntry(createRedactor(), 'service request', { requestId: id, method: 'GET', path: '/v1/catalogs' })).toBe(
-      `[req:${id}] service request {"method":"GET","path":"/v1/catalogs"}`,
-    )
+    expect(
+      formatEntry(createRedactor(), 'service request', { requestId: id, method: 'GET', path: '/v1/catalogs' }),
+    ).toBe(`[req:${id}] service request {"method":"GET","path":"/v1/catalogs"}`)
   })
 })
 
@@ -80,7 +87,8 @@ describe('the log file', () => {
   it('rotates at the size limit, keeps a bounded number of old files, and is private to its owner', () => {
     const writer = log.create({ logId: `rotation-${Date.now()}` })
     const logging = configureFileLogging(writer, { directory, maxBytes: 2_000, keep: 3, level: 'info' })
-    for (let i = 0; i < 200; i++) logging.logger.info('order saved', { requestId: newRequestId(), index: i, note: 'x'.repeat(40) })
+    for (let i = 0; i < 200; i++)
+      logging.logger.info('order saved', { requestId: newRequestId(), index: i, note: 'x'.repeat(40) })
     const files = readdirSync(directory).sort()
     expect(files).toEqual(['main.1.log', 'main.2.log', 'main.3.log', 'main.log'])
     for (const file of files) expect(statSync(join(directory, file)).size).toBeLessThan(2_000 + 400)
@@ -92,7 +100,11 @@ describe('the log file', () => {
     const writer = log.create({ logId: `hook-${Date.now()}` })
     const logging = configureFileLogging(writer, { directory, level: 'debug' })
     logging.redactor.addSecret('the-actual-secret')
-    writer.info('downloading', { requestHeaders: { 'x-apiSecret': 'the-actual-secret' } }, 'with the-actual-secret inline')
+    writer.info(
+      'downloading',
+      { requestHeaders: { 'x-apiSecret': 'the-actual-secret' } },
+      'with the-actual-secret inline',
+    )
     const text = readFileSync(logging.file, 'utf8')
     expect(text).toContain('downloading')
     expect(text).not.toContain('the-actual-secret')

@@ -77,7 +77,11 @@ it('a damaged database stops start-up with the clear message, no window, the fil
   expect(stand.electron.dialog.showErrorBox).toHaveBeenCalledTimes(1)
   const [title, message] = stand.electron.dialog.showErrorBox.mock.calls[0] as [string, string]
   expect(title).toBe('Satchel cannot open its database')
-  expect(message.startsWith(`${stand.database} is not a Satchel database (or is damaged): it is not an SQLite database file.`)).toBe(true)
+  expect(
+    message.startsWith(
+      `${stand.database} is not a Satchel database (or is damaged): it is not an SQLite database file.`,
+    ),
+  ).toBe(true)
   expect(message).toMatch(/start Satchel again/)
   expect(message).not.toMatch(/SQLITE_|file is not a database/)
   expect(stand.electron.BrowserWindow).not.toHaveBeenCalled()

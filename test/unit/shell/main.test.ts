@@ -17,7 +17,12 @@ const stand = await vi.hoisted(async () => {
   const root = mkdtempSync(join(tmpdir(), 'satchel-main-'))
   const paths: Record<string, string> = { userData: join(root, 'userData'), logs: join(root, 'userData', 'logs') }
 
-  const quitEvent = () => ({ defaultPrevented: false, preventDefault() { this.defaultPrevented = true } })
+  const quitEvent = () => ({
+    defaultPrevented: false,
+    preventDefault() {
+      this.defaultPrevented = true
+    },
+  })
   class FakeApp extends EventEmitter {
     isPackaged = false
     exited = false
@@ -80,15 +85,20 @@ const stand = await vi.hoisted(async () => {
   const electron = {
     app,
     BrowserWindow,
-    ipcMain: { handle: (channel: string, listener: (...args: unknown[]) => unknown) => ipcHandlers.set(channel, listener), removeHandler: (channel: string) => ipcHandlers.delete(channel) },
+    ipcMain: {
+      handle: (channel: string, listener: (...args: unknown[]) => unknown) => ipcHandlers.set(channel, listener),
+      removeHandler: (channel: string) => ipcHandlers.delete(channel),
+    },
     session: {
       defaultSession: {
         webRequest: {
           onHeadersReceived: (listener: (...args: unknown[]) => unknown) => (sessionHandlers.headers = listener),
           onBeforeRequest: (listener: (...args: unknown[]) => unknown) => (sessionHandlers.request = listener),
         },
-        setPermissionRequestHandler: (handler: (...args: unknown[]) => unknown) => (sessionHandlers.permissionRequest = handler),
-        setPermissionCheckHandler: (handler: (...args: unknown[]) => unknown) => (sessionHandlers.permissionCheck = handler),
+        setPermissionRequestHandler: (handler: (...args: unknown[]) => unknown) =>
+          (sessionHandlers.permissionRequest = handler),
+        setPermissionCheckHandler: (handler: (...args: unknown[]) => unknown) =>
+          (sessionHandlers.permissionCheck = handler),
         setDevicePermissionHandler: (handler: (...args: unknown[]) => unknown) => (sessionHandlers.device = handler),
       },
     },
@@ -109,11 +119,17 @@ vi.mock('electron-updater', () => ({ autoUpdater: stand.autoUpdater }))
 // runs through tsx, as the core's own tests run it.
 vi.mock('../../../src/main/sync/writer-worker?nodeWorker', async () => {
   const { sourceWriterWorker } = await import('../../../src/main/sync/page-writer')
-  return { default: (options: { workerData: Parameters<typeof sourceWriterWorker>[0] }) => sourceWriterWorker(options.workerData) }
+  return {
+    default: (options: { workerData: Parameters<typeof sourceWriterWorker>[0] }) =>
+      sourceWriterWorker(options.workerData),
+  }
 })
 vi.mock('../../../src/main/upkeep/purge-worker?nodeWorker', async () => {
   const { sourcePurgeWorker } = await import('../../../src/main/upkeep/purge-slices')
-  return { default: (options: { workerData: Parameters<NonNullable<ReturnType<typeof sourcePurgeWorker>>>[0] }) => sourcePurgeWorker()!(options.workerData) }
+  return {
+    default: (options: { workerData: Parameters<NonNullable<ReturnType<typeof sourcePurgeWorker>>>[0] }) =>
+      sourcePurgeWorker()!(options.workerData),
+  }
 })
 
 await import('../../../src/main/shell/index')
@@ -124,7 +140,8 @@ afterAll(() => {
 
 const rendererFile = resolve(__dirname, '../../../src/main/renderer/index.html')
 const fromApp = { senderFrame: { url: pathToFileURL(rendererFile).href, parent: null }, sender: {} }
-const invoke = (method: Parameters<typeof channelOf>[0], argument?: unknown, event: unknown = fromApp) => stand.ipcHandlers.get(channelOf(method))?.(event, argument)
+const invoke = (method: Parameters<typeof channelOf>[0], argument?: unknown, event: unknown = fromApp) =>
+  stand.ipcHandlers.get(channelOf(method))?.(event, argument)
 
 describe('the Electron entry point', () => {
   it('sandboxes every renderer and holds the single-instance lock before anything else', async () => {
@@ -135,7 +152,12 @@ describe('the Electron entry point', () => {
 
   it('opens one window with the secure preferences and the built renderer', () => {
     const [window] = stand.windows
-    expect(window?.options.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true })
+    expect(window?.options.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    })
     expect(window?.loaded).toEqual([rendererFile])
   })
 
@@ -150,17 +172,28 @@ describe('the Electron entry point', () => {
     stand.sessionHandlers.permissionRequest?.({}, 'media', permission)
     expect(permission).toHaveBeenCalledWith(false)
     let headers: Record<string, string[]> | undefined
-    stand.sessionHandlers.headers?.({ url: pathToFileURL(rendererFile).href, responseHeaders: {} }, (response: { responseHeaders: Record<string, string[]> }) => (headers = response.responseHeaders))
+    stand.sessionHandlers.headers?.(
+      { url: pathToFileURL(rendererFile).href, responseHeaders: {} },
+      (response: { responseHeaders: Record<string, string[]> }) => (headers = response.responseHeaders),
+    )
     expect(headers?.['Content-Security-Policy']?.[0]).toContain("script-src 'self'")
   })
 
   it('serves the contract over IPC to the app’s frame only, keeping secrets in safeStorage', async () => {
     expect(await invoke('getAppInfo')).toMatchObject({ ok: true, value: { version: '0.1.0' } })
-    expect(await invoke('getAppInfo', undefined, { senderFrame: { url: 'https://evil.example/', parent: null }, sender: {} })).toMatchObject({
+    expect(
+      await invoke('getAppInfo', undefined, {
+        senderFrame: { url: 'https://evil.example/', parent: null },
+        sender: {},
+      }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'FORBIDDEN_SENDER' },
     })
-    const saved = await invoke('saveConnection', { baseUrl: 'https://orders.satchel.invalid', auth: { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'wired-secret-value', userGuid: null } })
+    const saved = await invoke('saveConnection', {
+      baseUrl: 'https://orders.satchel.invalid',
+      auth: { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'wired-secret-value', userGuid: null },
+    })
     expect(saved).toMatchObject({ ok: true, value: { auth: { hasSecret: true } } })
     const secretsFile = readFileSync(join(stand.paths.userData ?? '', 'secrets.json'), 'utf8')
     expect(secretsFile).toContain('apiSecret')
@@ -171,26 +204,45 @@ describe('the Electron entry point', () => {
     expect(await invoke('openLogsFolder')).toEqual({ ok: true, value: null })
     expect(stand.electron.shell.openPath).toHaveBeenCalledWith(stand.paths.logs)
     expect(await invoke('getUpdateState')).toMatchObject({ ok: true, value: { status: 'disabled' } })
-    await vi.waitFor(async () => expect(await invoke('getConnectivity')).toMatchObject({ ok: true, value: { status: 'offline' } }))
+    await vi.waitFor(async () =>
+      expect(await invoke('getConnectivity')).toMatchObject({ ok: true, value: { status: 'offline' } }),
+    )
     expect(readdirSync(stand.paths.logs ?? '')).toContain('main.log')
   })
 
   it('serves the profile on screen: satchel.db as the first profile, a second with its own database and keychain names', async () => {
     const userData = stand.paths.userData ?? ''
-    expect(await invoke('listProfiles')).toMatchObject({ ok: true, value: { profiles: [{ name: 'Main', supplier: 'https://orders.satchel.invalid', onScreen: true }] } })
-    const registry = JSON.parse(readFileSync(join(userData, 'profiles.json'), 'utf8')) as { profiles: { databaseFile: string; secretsNamespace: string }[] }
+    expect(await invoke('listProfiles')).toMatchObject({
+      ok: true,
+      value: { profiles: [{ name: 'Main', supplier: 'https://orders.satchel.invalid', onScreen: true }] },
+    })
+    const registry = JSON.parse(readFileSync(join(userData, 'profiles.json'), 'utf8')) as {
+      profiles: { databaseFile: string; secretsNamespace: string }[]
+    }
     expect(registry.profiles).toMatchObject([{ databaseFile: 'satchel.db', secretsNamespace: '' }])
     const added = await invoke('addProfile', { name: 'Coastal' })
     expect(added).toMatchObject({ ok: true })
-    const coastal = (added as { value: { profiles: { id: string; name: string }[] } }).value.profiles.find((profile) => profile.name === 'Coastal')!
+    const coastal = (added as { value: { profiles: { id: string; name: string }[] } }).value.profiles.find(
+      (profile) => profile.name === 'Coastal',
+    )!
     expect(await invoke('switchProfile', { id: coastal.id })).toMatchObject({ ok: true })
     expect(await invoke('getConnection')).toEqual({ ok: true, value: null })
-    await invoke('saveConnection', { baseUrl: 'https://coastal.satchel.invalid', auth: { kind: 'apiKey', apiKey: 'key-2', apiSecret: 'coastal-secret-value', userGuid: null } })
-    const secrets = JSON.parse(readFileSync(join(userData, 'secrets.json'), 'utf8')) as { secrets: Record<string, string> }
+    await invoke('saveConnection', {
+      baseUrl: 'https://coastal.satchel.invalid',
+      auth: { kind: 'apiKey', apiKey: 'key-2', apiSecret: 'coastal-secret-value', userGuid: null },
+    })
+    const secrets = JSON.parse(readFileSync(join(userData, 'secrets.json'), 'utf8')) as {
+      secrets: Record<string, string>
+    }
     expect(Object.keys(secrets.secrets).sort()).toEqual(['apiSecret', `profile-${coastal.id}:apiSecret`])
     const main = (await invoke('listProfiles')) as { value: { profiles: { id: string; name: string }[] } }
-    expect(await invoke('switchProfile', { id: main.value.profiles.find((profile) => profile.name === 'Main')!.id })).toMatchObject({ ok: true })
-    expect(await invoke('getConnection')).toMatchObject({ ok: true, value: { baseUrl: 'https://orders.satchel.invalid', auth: { hasSecret: true } } })
+    expect(
+      await invoke('switchProfile', { id: main.value.profiles.find((profile) => profile.name === 'Main')!.id }),
+    ).toMatchObject({ ok: true })
+    expect(await invoke('getConnection')).toMatchObject({
+      ok: true,
+      value: { baseUrl: 'https://orders.satchel.invalid', auth: { hasSecret: true } },
+    })
   })
 
   it('closes the database before letting the quit through', async () => {

@@ -14,7 +14,8 @@ const root = process.cwd()
 const config = await getConfig(root, null, null)
 
 type Target = string | { target: string }
-const targetNames = (targets: unknown): string[] => ([] as Target[]).concat(targets as Target[]).map((target) => (typeof target === 'string' ? target : target.target))
+const targetNames = (targets: unknown): string[] =>
+  ([] as Target[]).concat(targets as Target[]).map((target) => (typeof target === 'string' ? target : target.target))
 
 describe('electron-builder.yml', () => {
   it('passes electron-builder’s own configuration validation', async () => {
@@ -54,7 +55,10 @@ describe('electron-builder.yml', () => {
     const patterns = (config.files as { filter: string[] }[])[0]?.filter ?? []
     expect(patterns.slice(0, 3)).toEqual(['out/**/*', 'package.json', '!**/*.map'])
     expect(patterns.filter((pattern) => !pattern.startsWith('!'))).toEqual(['out/**/*', 'package.json'])
-    expect(config.asarUnpack).toEqual(['**/node_modules/better-sqlite3/build/Release/*.node', '**/node_modules/@napi-rs/keyring-*/*.node'])
+    expect(config.asarUnpack).toEqual([
+      '**/node_modules/better-sqlite3/build/Release/*.node',
+      '**/node_modules/@napi-rs/keyring-*/*.node',
+    ])
     expect(config.npmRebuild).toBe(false)
     expect(config.afterPack).toBe('scripts/after-pack.cjs')
     expect(existsSync(join(root, 'scripts/after-pack.cjs'))).toBe(true)
@@ -63,7 +67,9 @@ describe('electron-builder.yml', () => {
   it('publishes to a generic update server whose URL is given at build time', () => {
     expect(config.publish).toEqual({ provider: 'generic', url: '${env.SATCHEL_UPDATE_URL}' })
     // Nothing in the config turns electron-updater's staged rollout or signature checks off.
-    expect(JSON.stringify(config)).not.toMatch(/stagingPercentage|verifyUpdateCodeSignature|electronUpdaterCompatibility/)
+    expect(JSON.stringify(config)).not.toMatch(
+      /stagingPercentage|verifyUpdateCodeSignature|electronUpdaterCompatibility/,
+    )
   })
 
   it('leaves code signing to the environment (no certificate or password in the file)', () => {

@@ -38,7 +38,10 @@ describe('Save as PDF…', () => {
     expect(readFileSync(chosen)).toEqual(pdf)
     expect(webContents.printToPDF).toHaveBeenCalledTimes(1)
     // The dialog offers the document's name in the rep's Documents folder, as a PDF.
-    expect(stand.showSaveDialog).toHaveBeenCalledWith(window, expect.objectContaining({ defaultPath: join('/home/rep/Documents', 'Quote Q-ABCD-0001 Corner Shop.pdf') }))
+    expect(stand.showSaveDialog).toHaveBeenCalledWith(
+      window,
+      expect.objectContaining({ defaultPath: join('/home/rep/Documents', 'Quote Q-ABCD-0001 Corner Shop.pdf') }),
+    )
   })
 
   it('does nothing when the dialog is cancelled: no PDF rendered, no file written', async () => {

@@ -95,7 +95,18 @@ describe('the Content-Security-Policy header', () => {
   it('is at least as strict as the meta tag in src/renderer/index.html for every directive', () => {
     const meta = metaPolicy()
     expect(meta.get('script-src') ?? meta.get('default-src')).toEqual(["'self'"])
-    const fetchDirectives = ['script-src', 'style-src', 'img-src', 'font-src', 'connect-src', 'object-src', 'media-src', 'frame-src', 'worker-src', 'manifest-src']
+    const fetchDirectives = [
+      'script-src',
+      'style-src',
+      'img-src',
+      'font-src',
+      'connect-src',
+      'object-src',
+      'media-src',
+      'frame-src',
+      'worker-src',
+      'manifest-src',
+    ]
     for (const directive of fetchDirectives) {
       const allowedByMeta = sourcesFor(meta, directive)
       for (const source of sourcesFor(production, directive)) {
@@ -113,8 +124,14 @@ describe('the Content-Security-Policy header', () => {
   })
 })
 
-type HeadersListener = (details: { url: string; responseHeaders?: Record<string, string[]> }, callback: (response: { responseHeaders?: Record<string, string[]>; cancel?: boolean }) => void) => void
-type RequestListener = (details: { url: string; webContentsId?: number }, callback: (response: { cancel?: boolean }) => void) => void
+type HeadersListener = (
+  details: { url: string; responseHeaders?: Record<string, string[]> },
+  callback: (response: { responseHeaders?: Record<string, string[]>; cancel?: boolean }) => void,
+) => void
+type RequestListener = (
+  details: { url: string; webContentsId?: number },
+  callback: (response: { cancel?: boolean }) => void,
+) => void
 
 function fakeSession() {
   const handlers: {
@@ -146,12 +163,20 @@ describe('the session rules', () => {
   it('sends the CSP header with the app’s files and the dev server’s pages, replacing any other', () => {
     const { session, handlers } = fakeSession()
     secureSession(session)
-    const response = headersFor(handlers.headers, appUrl, { 'content-security-policy': ["default-src *"], 'Content-Type': ['text/html'] })
-    expect(response?.responseHeaders).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [contentSecurityPolicy()] })
+    const response = headersFor(handlers.headers, appUrl, {
+      'content-security-policy': ['default-src *'],
+      'Content-Type': ['text/html'],
+    })
+    expect(response?.responseHeaders).toEqual({
+      'Content-Type': ['text/html'],
+      'Content-Security-Policy': [contentSecurityPolicy()],
+    })
 
     const dev = fakeSession()
     secureSession(dev.session, { devServerUrl: 'http://localhost:5173' })
-    expect(headersFor(dev.handlers.headers, 'http://localhost:5173/')?.responseHeaders?.['Content-Security-Policy']).toEqual([contentSecurityPolicy('http://localhost:5173')])
+    expect(
+      headersFor(dev.handlers.headers, 'http://localhost:5173/')?.responseHeaders?.['Content-Security-Policy'],
+    ).toEqual([contentSecurityPolicy('http://localhost:5173')])
     // DevTools and anything else keep their own headers.
     expect(headersFor(dev.handlers.headers, 'devtools://devtools/bundled/inspector.html')).toEqual({})
   })
@@ -162,7 +187,10 @@ describe('the session rules', () => {
     secureSession(session, { devServerUrl: 'http://localhost:5173', onBlocked: blocked })
     const decide = (url: string, webContentsId?: number) => {
       let cancel: boolean | undefined
-      handlers.request?.({ url, ...(webContentsId !== undefined ? { webContentsId } : {}) }, (r) => (cancel = r.cancel ?? false))
+      handlers.request?.(
+        { url, ...(webContentsId !== undefined ? { webContentsId } : {}) },
+        (r) => (cancel = r.cancel ?? false),
+      )
       return cancel
     }
     expect(decide('https://orders.example.com/v1/catalogs', 1)).toBe(true)
@@ -179,7 +207,14 @@ describe('the session rules', () => {
   it('denies every permission request and every permission and device check', () => {
     const { session, handlers } = fakeSession()
     secureSession(session)
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'fullscreen',
+    ]) {
       const callback = vi.fn()
       handlers.permissionRequest?.({}, permission, callback)
       expect(callback, permission).toHaveBeenCalledWith(false)

@@ -50,13 +50,20 @@ describe('a database the app cannot use', () => {
     const { message } = describeStartFailure(startFailureOf(path))
     expect(message).toContain('another program')
     const after = new BetterSqlite3(path, { readonly: true })
-    expect(after.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all()).toEqual(['recipes'])
+    expect(after.prepare("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'").pluck().all()).toEqual([
+      'recipes',
+    ])
     after.close()
   })
 
   it('a read-only file or folder: the rep is told to make it writable and start again', () => {
-    for (const problem of [{ kind: 'readOnly', cause: 'file', file: '/home/rep/.config/Satchel/satchel.db' }, { kind: 'readOnly', cause: 'folder' }] as const) {
-      const { title, message } = describeStartFailure(new DatabaseFileError('/home/rep/.config/Satchel/satchel.db', problem, 'app'))
+    for (const problem of [
+      { kind: 'readOnly', cause: 'file', file: '/home/rep/.config/Satchel/satchel.db' },
+      { kind: 'readOnly', cause: 'folder' },
+    ] as const) {
+      const { title, message } = describeStartFailure(
+        new DatabaseFileError('/home/rep/.config/Satchel/satchel.db', problem, 'app'),
+      )
       expect(title).toBe('Satchel cannot open its database')
       expect(message).toMatch(/^The database at \/home\/rep\/\.config\/Satchel\/satchel\.db is read-only/)
       expect(message).toMatch(/writable .* then start Satchel again/)
@@ -75,14 +82,25 @@ describe('a database the app cannot use', () => {
       exit: vi.fn((code: number) => void calls.push(`exit ${code}`)),
     }
     const corrupt = Object.assign(new Error('database disk image is malformed'), { code: 'SQLITE_CORRUPT' })
-    const error = new DatabaseFileError(path, { kind: 'notADatabase', reason: 'parts of it are damaged or missing' }, 'app')
+    const error = new DatabaseFileError(
+      path,
+      { kind: 'notADatabase', reason: 'parts of it are damaged or missing' },
+      'app',
+    )
     error.cause = corrupt
     reportStartFailure(error, ports)
-    expect(calls).toEqual([expect.stringMatching(/^log Satchel could not start: .* \[SQLITE_CORRUPT\]$/), 'box Satchel cannot open its database', 'exit 1'])
+    expect(calls).toEqual([
+      expect.stringMatching(/^log Satchel could not start: .* \[SQLITE_CORRUPT\]$/),
+      'box Satchel cannot open its database',
+      'exit 1',
+    ])
   })
 
   it('other failures keep their own message', () => {
-    expect(describeStartFailure(new CoreError('CONFLICT', 'This database was written by a newer Satchel'))).toEqual({ title: 'Satchel could not start', message: 'This database was written by a newer Satchel' })
+    expect(describeStartFailure(new CoreError('CONFLICT', 'This database was written by a newer Satchel'))).toEqual({
+      title: 'Satchel could not start',
+      message: 'This database was written by a newer Satchel',
+    })
     expect(describeStartFailure(new Error('boom')).message).toBe('boom')
   })
 })

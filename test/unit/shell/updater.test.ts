@@ -32,7 +32,18 @@ function setup(options: { supported?: boolean; online?: boolean } = {}) {
   })
   const states: UpdateState[] = []
   controller.onChange((state) => states.push(state))
-  return { updater, writes, outbox, entries, prepareForRestart, quit, factory, controller, states, setOnline: (value: boolean) => (online = value) }
+  return {
+    updater,
+    writes,
+    outbox,
+    entries,
+    prepareForRestart,
+    quit,
+    factory,
+    controller,
+    states,
+    setOnline: (value: boolean) => (online = value),
+  }
 }
 
 async function downloaded(s: ReturnType<typeof setup>, version = '1.3.0') {
@@ -47,14 +58,26 @@ describe('when updates run', () => {
 
   it('only in an installed, packaged app outside tests and CI', () => {
     expect(isAutoUpdateSupported(packaged)).toEqual({ ok: true })
-    expect(isAutoUpdateSupported({ ...packaged, isPackaged: false })).toMatchObject({ ok: false, reason: expect.stringContaining('development') })
+    expect(isAutoUpdateSupported({ ...packaged, isPackaged: false })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('development'),
+    })
     expect(isAutoUpdateSupported({ ...packaged, env: { CI: 'true' } })).toMatchObject({ ok: false })
     expect(isAutoUpdateSupported({ ...packaged, env: { VITEST: 'true' } })).toMatchObject({ ok: false })
     expect(isAutoUpdateSupported({ ...packaged, env: { NODE_ENV: 'test' } })).toMatchObject({ ok: false })
-    expect(isAutoUpdateSupported({ ...packaged, env: { SATCHEL_DISABLE_AUTO_UPDATE: '1' } })).toMatchObject({ ok: false })
-    expect(isAutoUpdateSupported({ ...packaged, platform: 'linux' })).toMatchObject({ ok: false, reason: expect.stringContaining('AppImage') })
-    expect(isAutoUpdateSupported({ ...packaged, platform: 'linux', env: { APPIMAGE: '/home/rep/Satchel.AppImage' } })).toEqual({ ok: true })
-    expect(isAutoUpdateSupported({ ...packaged, platform: 'linux', hasPackageTypeFile: () => true })).toEqual({ ok: true })
+    expect(isAutoUpdateSupported({ ...packaged, env: { SATCHEL_DISABLE_AUTO_UPDATE: '1' } })).toMatchObject({
+      ok: false,
+    })
+    expect(isAutoUpdateSupported({ ...packaged, platform: 'linux' })).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('AppImage'),
+    })
+    expect(
+      isAutoUpdateSupported({ ...packaged, platform: 'linux', env: { APPIMAGE: '/home/rep/Satchel.AppImage' } }),
+    ).toEqual({ ok: true })
+    expect(isAutoUpdateSupported({ ...packaged, platform: 'linux', hasPackageTypeFile: () => true })).toEqual({
+      ok: true,
+    })
   })
 
   it('never, when disabled: electron-updater is not even loaded', async () => {
@@ -63,7 +86,11 @@ describe('when updates run', () => {
     await vi.advanceTimersByTimeAsync(24 * 60 * 60_000)
     await s.controller.checkNow()
     expect(s.factory).not.toHaveBeenCalled()
-    expect(s.controller.state()).toEqual({ status: 'disabled', currentVersion: '1.2.0', reason: 'Updates are off in development.' })
+    expect(s.controller.state()).toEqual({
+      status: 'disabled',
+      currentVersion: '1.2.0',
+      reason: 'Updates are off in development.',
+    })
     expect(await s.controller.restartToUpdate()).toBe('not-ready')
   })
 
@@ -103,7 +130,12 @@ describe('downloading', () => {
   it('leaves the staged rollout to electron-updater: nothing overrides the rollout check or allows downgrades', async () => {
     const s = setup()
     await downloaded(s)
-    expect(s.writes.map(([property]) => property).sort()).toEqual(['allowPrerelease', 'autoDownload', 'autoInstallOnAppQuit', 'logger'])
+    expect(s.writes.map(([property]) => property).sort()).toEqual([
+      'allowPrerelease',
+      'autoDownload',
+      'autoInstallOnAppQuit',
+      'logger',
+    ])
     expect(s.writes).toContainEqual(['allowPrerelease', false])
   })
 })
@@ -115,7 +147,9 @@ describe('restart to update', () => {
     expect(await s.controller.restartToUpdate()).toBe('restarting')
     expect(s.prepareForRestart).toHaveBeenCalledTimes(1)
     expect(s.updater.quitAndInstall).toHaveBeenCalledWith(false, true)
-    expect(s.prepareForRestart.mock.invocationCallOrder[0]).toBeLessThan(s.updater.quitAndInstall.mock.invocationCallOrder[0] ?? 0)
+    expect(s.prepareForRestart.mock.invocationCallOrder[0]).toBeLessThan(
+      s.updater.quitAndInstall.mock.invocationCallOrder[0] ?? 0,
+    )
   })
 
   it('is deferred while the outbox is sending, and goes ahead once it is idle', async () => {

@@ -15,7 +15,8 @@ vi.mock('electron', () => ({
 }))
 
 const { createMainWindow } = await import('../../../src/main/shell/window')
-const { placeWindow, readWindowState, trackWindowState, writeWindowState } = await import('../../../src/main/shell/window-state')
+const { placeWindow, readWindowState, trackWindowState, writeWindowState } =
+  await import('../../../src/main/shell/window-state')
 
 const sizing = { width: 1280, height: 820, minWidth: 900, minHeight: 600 }
 const laptop = { x: 0, y: 0, width: 1440, height: 875 }
@@ -23,7 +24,11 @@ const monitorOnTheRight = { x: 1440, y: 0, width: 2560, height: 1400 }
 
 describe('the main window', () => {
   it('is created with the secure webPreferences and the placement it was given', () => {
-    createMainWindow({ preload: '/app/out/preload/index.js', placement: { x: 10, y: 20, width: 1000, height: 700, maximized: false }, isDevelopment: false })
+    createMainWindow({
+      preload: '/app/out/preload/index.js',
+      placement: { x: 10, y: 20, width: 1000, height: 700, maximized: false },
+      isDevelopment: false,
+    })
     const options = created.at(-1)
     expect(options).toMatchObject({ x: 10, y: 20, width: 1000, height: 700, show: false })
     expect(options?.webPreferences).toEqual({
@@ -45,7 +50,11 @@ describe('the main window', () => {
   })
 
   it('leaves the position to the OS when none is known', () => {
-    createMainWindow({ preload: '/p.js', placement: { width: 1000, height: 700, maximized: false }, isDevelopment: true })
+    createMainWindow({
+      preload: '/p.js',
+      placement: { width: 1000, height: 700, maximized: false },
+      isDevelopment: true,
+    })
     expect(created.at(-1)).not.toHaveProperty('x')
     expect((created.at(-1)?.webPreferences as { devTools: boolean }).devTools).toBe(true)
   })
@@ -57,7 +66,9 @@ describe('window placement', () => {
   })
 
   it('restores a position that is still on screen', () => {
-    expect(placeWindow({ x: 1600, y: 100, width: 1200, height: 900, maximized: true }, [laptop, monitorOnTheRight], sizing)).toEqual({
+    expect(
+      placeWindow({ x: 1600, y: 100, width: 1200, height: 900, maximized: true }, [laptop, monitorOnTheRight], sizing),
+    ).toEqual({
       x: 1600,
       y: 100,
       width: 1200,
@@ -67,7 +78,11 @@ describe('window placement', () => {
   })
 
   it('lets the OS centre a window whose monitor is gone', () => {
-    expect(placeWindow({ x: 1600, y: 100, width: 1200, height: 900, maximized: false }, [laptop], sizing)).toEqual({ width: 1200, height: 875, maximized: false })
+    expect(placeWindow({ x: 1600, y: 100, width: 1200, height: 900, maximized: false }, [laptop], sizing)).toEqual({
+      width: 1200,
+      height: 875,
+      maximized: false,
+    })
   })
 
   it('pulls a window hanging off the edge fully onto its display and shrinks it to fit', () => {
@@ -81,7 +96,10 @@ describe('window placement', () => {
   })
 
   it('never goes below the minimum size', () => {
-    expect(placeWindow({ x: 0, y: 0, width: 10, height: 10, maximized: false }, [laptop], sizing)).toMatchObject({ width: 900, height: 600 })
+    expect(placeWindow({ x: 0, y: 0, width: 10, height: 10, maximized: false }, [laptop], sizing)).toMatchObject({
+      width: 900,
+      height: 600,
+    })
   })
 })
 

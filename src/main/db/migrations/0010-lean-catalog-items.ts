@@ -85,7 +85,11 @@ export const migration: Migration = {
     // upkeep copies them in short slices on the sync writer's thread while drafts and the outbox are
     // in use (local/catalog-upkeep.ts).
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
-    const stored = db.prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_items LIMIT ?)').pluck().get(limit + 1) ?? 0
+    const stored =
+      db
+        .prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_items LIMIT ?)')
+        .pluck()
+        .get(limit + 1) ?? 0
     const large = stored > limit
     if (large) {
       db.exec(`

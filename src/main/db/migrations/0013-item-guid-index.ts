@@ -27,7 +27,11 @@ export const migration: Migration = {
     // the old table is renamed aside instead (its secondary indexes dropped, their names being the
     // new table's) and the catalog upkeep copies its rows in short slices after start.
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
-    const stored = db.prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)').pluck().get(limit + 1) ?? 0
+    const stored =
+      db
+        .prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)')
+        .pluck()
+        .get(limit + 1) ?? 0
     const large = stored > limit
     db.exec(`
       DROP TRIGGER catalog_items_update;

@@ -15,7 +15,11 @@ export const migration: Migration = {
     // Past that, start-up would wait seconds; such a laptop reads members from `extra` (browse falls back)
     // until the catalog upkeep has filled them and built the index (local/catalog-upkeep.ts).
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
-    const stored = db.prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)').pluck().get(limit + 1) ?? 0
+    const stored =
+      db
+        .prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)')
+        .pluck()
+        .get(limit + 1) ?? 0
     if (stored > limit) return
     if (stored > 0) db.exec(familyColumnsFill(''))
     db.exec(familyIndex)

@@ -42,7 +42,11 @@ export const migration: Migration = {
     // as the index it walks stands (ItemIndexLayout). Rows that migration 10's or 13's copy has still
     // to write are written with their key (CatalogItemUpkeep.copyRows).
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
-    const stored = db.prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)').pluck().get(limit + 1) ?? 0
+    const stored =
+      db
+        .prepare<[number], number>('SELECT count(*) FROM (SELECT 1 FROM catalog_item_rows LIMIT ?)')
+        .pluck()
+        .get(limit + 1) ?? 0
     if (stored > limit) {
       db.exec('INSERT INTO catalog_item_keys_fill (filled_until) VALUES (-9223372036854775808)')
       return

@@ -4,7 +4,12 @@
  * catalog-update) runs it, with the migrations' own SQL, which no read or sync write needs.
  */
 import type { Database, Statement } from 'better-sqlite3'
-import { itemSearchFill, itemsBefore10, leanItemColumns, leanItemsSelect } from '../../db/migrations/0010-lean-catalog-items'
+import {
+  itemSearchFill,
+  itemsBefore10,
+  leanItemColumns,
+  leanItemsSelect,
+} from '../../db/migrations/0010-lean-catalog-items'
 import { itemsBefore13 } from '../../db/migrations/0013-item-guid-index'
 import { familyColumnsFill, familyIndex } from '../../db/migrations/0017-item-families'
 import { catalogKeysFill, itemFiltersFill } from '../../db/migrations/0020-catalog-item-filters'
@@ -55,11 +60,25 @@ export class CatalogItemUpkeep {
   } | null = null
   private families: Statement<[number, number]> | null = null
   /** The statements of each fill by local_id (fillSlice), by the table that notes how far it got. */
-  private readonly fills = new Map<string, { after: Statement<[], number>; work: Statement<[number, number]>[]; note: Statement<[number]>; done: Statement<[]> }>()
-  private ends: { until: Statement<[number, number], number | null>; first: Statement<[], number | null>; last: Statement<[], number | null> } | null = null
+  private readonly fills = new Map<
+    string,
+    {
+      after: Statement<[], number>
+      work: Statement<[number, number]>[]
+      note: Statement<[number]>
+      done: Statement<[]>
+    }
+  >()
+  private ends: {
+    until: Statement<[number, number], number | null>
+    first: Statement<[], number | null>
+    last: Statement<[], number | null>
+  } | null = null
 
   constructor(private readonly db: Database) {
-    this.exists = db.prepare<[string, string], number>('SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?').pluck()
+    this.exists = db
+      .prepare<[string, string], number>('SELECT 1 FROM sqlite_schema WHERE type = ? AND name = ?')
+      .pluck()
   }
 
   /** The table migration 10 or 13 set aside with rows still to copy, or null. */
@@ -91,14 +110,24 @@ export class CatalogItemUpkeep {
     const aside = this.setAside()
     if (!aside) return 0
     if (this.copy?.from !== aside) {
-      const columns = this.db.prepare<[], string>(`SELECT name FROM pragma_table_info('${aside}')`).pluck().all().join(', ')
+      const columns = this.db
+        .prepare<[], string>(`SELECT name FROM pragma_table_info('${aside}')`)
+        .pluck()
+        .all()
+        .join(', ')
       this.copy = {
         from: aside,
-        bounds: this.db.prepare(`SELECT min(local_id) AS lo, max(local_id) AS hi FROM (SELECT local_id FROM ${aside} ORDER BY local_id LIMIT ?)`),
+        bounds: this.db.prepare(
+          `SELECT min(local_id) AS lo, max(local_id) AS hi FROM (SELECT local_id FROM ${aside} ORDER BY local_id LIMIT ?)`,
+        ),
         // With the catalog's key (migration 21), given to each catalog of the slice first, so no row is
         // written twice to get it.
-        keys: this.db.prepare(`INSERT OR IGNORE INTO catalog_keys (catalog_guid) SELECT DISTINCT catalog_guid FROM ${aside} WHERE local_id <= ?`),
-        keysOne: this.db.prepare(`INSERT OR IGNORE INTO catalog_keys (catalog_guid) SELECT catalog_guid FROM ${aside} WHERE local_id = ?`),
+        keys: this.db.prepare(
+          `INSERT OR IGNORE INTO catalog_keys (catalog_guid) SELECT DISTINCT catalog_guid FROM ${aside} WHERE local_id <= ?`,
+        ),
+        keysOne: this.db.prepare(
+          `INSERT OR IGNORE INTO catalog_keys (catalog_guid) SELECT catalog_guid FROM ${aside} WHERE local_id = ?`,
+        ),
         insert: this.db.prepare(
           aside === itemsBefore10
             ? `INSERT INTO catalog_item_rows (${leanItemColumns}, catalog_key) SELECT lean.*, ${keyOf('lean')} FROM (${leanItemsSelect(aside, 'WHERE i.local_id <= ?')}) AS lean`
@@ -109,7 +138,11 @@ export class CatalogItemUpkeep {
             ? `INSERT INTO catalog_item_rows (${leanItemColumns}, catalog_key) SELECT lean.*, ${keyOf('lean')} FROM (${leanItemsSelect(aside, 'WHERE i.local_id = ?')}) AS lean`
             : `INSERT INTO catalog_item_rows (${columns}, catalog_key) SELECT ${columns}, ${keyOf(aside)} FROM ${aside} WHERE local_id = ?`,
         ),
-        needed: this.db.prepare<[], number>(`SELECT local_id FROM ${aside} WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')`).pluck(),
+        needed: this.db
+          .prepare<[], number>(
+            `SELECT local_id FROM ${aside} WHERE guid IN (SELECT guid FROM retained_refs WHERE kind = 'catalogItem')`,
+          )
+          .pluck(),
         neededDone: false,
         removeOne: this.db.prepare(`DELETE FROM ${aside} WHERE local_id = ?`),
         families: this.db.prepare(familyColumnsFill('AND local_id BETWEEN ? AND ?')),
@@ -118,34 +151,36 @@ export class CatalogItemUpkeep {
       }
     }
     const copy = this.copy
-    return this.db.transaction(() => {
-      // First the items drafts, quotes and the outbox name (retained_refs, local/retention.ts), so
-      // checking and sending a draft finds them while the rest is copied.
-      if (!copy.neededDone) {
-        copy.neededDone = true
-        let copied = 0
-        for (const localId of copy.needed.all()) {
-          copy.keysOne.run(localId)
-          copied += copy.insertOne.run(localId).changes
-          copy.families.run(localId, localId)
-          copy.search?.run(localId, localId)
-          copy.removeOne.run(localId)
+    return this.db
+      .transaction(() => {
+        // First the items drafts, quotes and the outbox name (retained_refs, local/retention.ts), so
+        // checking and sending a draft finds them while the rest is copied.
+        if (!copy.neededDone) {
+          copy.neededDone = true
+          let copied = 0
+          for (const localId of copy.needed.all()) {
+            copy.keysOne.run(localId)
+            copied += copy.insertOne.run(localId).changes
+            copy.families.run(localId, localId)
+            copy.search?.run(localId, localId)
+            copy.removeOne.run(localId)
+          }
+          if (copied > 0) return copied
         }
-        if (copied > 0) return copied
-      }
-      const { lo, hi } = copy.bounds.get(rows) ?? { lo: null, hi: null }
-      if (lo === null || hi === null) {
-        this.copy = null
-        this.db.exec(`DROP TABLE ${aside}`)
-        return 0
-      }
-      copy.keys.run(hi)
-      const copied = copy.insert.run(hi).changes
-      copy.families.run(lo, hi)
-      copy.search?.run(lo, hi)
-      copy.remove.run(hi)
-      return copied
-    }).immediate()
+        const { lo, hi } = copy.bounds.get(rows) ?? { lo: null, hi: null }
+        if (lo === null || hi === null) {
+          this.copy = null
+          this.db.exec(`DROP TABLE ${aside}`)
+          return 0
+        }
+        copy.keys.run(hi)
+        const copied = copy.insert.run(hi).changes
+        copy.families.run(lo, hi)
+        copy.search?.run(lo, hi)
+        copy.remove.run(hi)
+        return copied
+      })
+      .immediate()
   }
 
   /**
@@ -153,7 +188,10 @@ export class CatalogItemUpkeep {
    * catalog was past the limit then). A first sync defers other indexes, never this one.
    */
   familiesWaiting(): boolean {
-    return this.exists.get('index', 'catalog_items_by_family') === undefined && this.exists.get('table', 'catalog_item_rows') !== undefined
+    return (
+      this.exists.get('index', 'catalog_items_by_family') === undefined &&
+      this.exists.get('table', 'catalog_item_rows') !== undefined
+    )
   }
 
   /** The last local_id of catalog_item_rows: where the family fill ends. */
@@ -163,7 +201,10 @@ export class CatalogItemUpkeep {
 
   /** Whether migration 20 left the filter rows of stored items to fill (a row of catalog_item_filters_fill says how far it got). */
   filtersWaiting(): boolean {
-    return this.exists.get('table', 'catalog_item_filters_fill') !== undefined && this.db.prepare('SELECT 1 FROM catalog_item_filters_fill').get() !== undefined
+    return (
+      this.exists.get('table', 'catalog_item_filters_fill') !== undefined &&
+      this.db.prepare('SELECT 1 FROM catalog_item_filters_fill').get() !== undefined
+    )
   }
 
   /**
@@ -174,7 +215,11 @@ export class CatalogItemUpkeep {
    * progress shown; null when nothing was left to fill.
    */
   fillFilters(rows: number): { reached: number; first: number; last: number } | null {
-    return this.fillSlice('catalog_item_filters_fill', [catalogKeysFill('', byRange), itemFiltersFill('', byRange)], rows)
+    return this.fillSlice(
+      'catalog_item_filters_fill',
+      [catalogKeysFill('', byRange), itemFiltersFill('', byRange)],
+      rows,
+    )
   }
 
   /**
@@ -184,9 +229,17 @@ export class CatalogItemUpkeep {
    * Returns the local_id reached and the first and last stored, for the progress shown; null when
    * nothing was left to fill.
    */
-  private fillSlice(table: string, work: string[], rows: number): { reached: number; first: number; last: number } | null {
+  private fillSlice(
+    table: string,
+    work: string[],
+    rows: number,
+  ): { reached: number; first: number; last: number } | null {
     const ends = (this.ends ??= {
-      until: this.db.prepare<[number, number], number | null>('SELECT max(local_id) FROM (SELECT local_id FROM catalog_item_rows WHERE local_id > ? ORDER BY local_id LIMIT ?)').pluck(),
+      until: this.db
+        .prepare<[number, number], number | null>(
+          'SELECT max(local_id) FROM (SELECT local_id FROM catalog_item_rows WHERE local_id > ? ORDER BY local_id LIMIT ?)',
+        )
+        .pluck(),
       first: this.db.prepare<[], number | null>('SELECT min(local_id) FROM catalog_item_rows').pluck(),
       last: this.db.prepare<[], number | null>('SELECT max(local_id) FROM catalog_item_rows').pluck(),
     })
@@ -202,17 +255,19 @@ export class CatalogItemUpkeep {
     }
     const { after, note, done } = fill
     const statements = fill.work
-    return this.db.transaction(() => {
-      const reachedBefore = after.get()
-      if (reachedBefore === undefined) return null
-      const until = ends.until.get(reachedBefore, rows) ?? null
-      const first = ends.first.get() ?? 0
-      const last = ends.last.get() ?? 0
-      if (until !== null) for (const statement of statements) statement.run(reachedBefore, until)
-      if (until === null || until >= last) done.run()
-      else note.run(until)
-      return { reached: until ?? last, first, last }
-    }).immediate()
+    return this.db
+      .transaction(() => {
+        const reachedBefore = after.get()
+        if (reachedBefore === undefined) return null
+        const until = ends.until.get(reachedBefore, rows) ?? null
+        const first = ends.first.get() ?? 0
+        const last = ends.last.get() ?? 0
+        if (until !== null) for (const statement of statements) statement.run(reachedBefore, until)
+        if (until === null || until >= last) done.run()
+        else note.run(until)
+        return { reached: until ?? last, first, last }
+      })
+      .immediate()
   }
 
   /**
@@ -232,9 +287,14 @@ export class CatalogItemUpkeep {
   /** An item index the catalog heads still by its guid, or null. */
   private guidHeadedIndex(): string | null {
     const definitions = this.db
-      .prepare<[], { name: string; sql: string }>("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name")
+      .prepare<[], { name: string; sql: string }>(
+        "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name",
+      )
       .all()
-    return definitions.find((definition) => definition.name in keyedItemIndexes && / \(catalog_guid\b/.test(definition.sql))?.name ?? null
+    return (
+      definitions.find((definition) => definition.name in keyedItemIndexes && / \(catalog_guid\b/.test(definition.sql))
+        ?.name ?? null
+    )
   }
 
   /**
@@ -259,10 +319,12 @@ export class CatalogItemUpkeep {
     const index = this.guidHeadedIndex()
     if (!index) return null
     withIndexBuildCache(this.db, () =>
-      this.db.transaction(() => {
-        this.db.exec(`DROP INDEX ${index}`)
-        this.db.exec(keyedItemIndexes[index]!)
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          this.db.exec(`DROP INDEX ${index}`)
+          this.db.exec(keyedItemIndexes[index]!)
+        })
+        .immediate(),
     )
     return index
   }
@@ -270,14 +332,16 @@ export class CatalogItemUpkeep {
   /** Fills the family columns of rows with local_id in (after, until]; `last` builds the index in the same transaction. */
   fillFamilies(after: number, until: number, last: boolean, alsoRecord: () => void): void {
     const families = (this.families ??= this.db.prepare(familyColumnsFill('AND local_id > ? AND local_id <= ?')))
-    this.db.transaction(() => {
-      families.run(after, until)
-      if (last) {
-        this.db.exec(familyIndex)
-        // Kept counts took members filled here for plain items; the catalog update counts them again.
-        this.db.exec('DELETE FROM catalog_item_counts')
-      }
-      alsoRecord()
-    }).immediate()
+    this.db
+      .transaction(() => {
+        families.run(after, until)
+        if (last) {
+          this.db.exec(familyIndex)
+          // Kept counts took members filled here for plain items; the catalog update counts them again.
+          this.db.exec('DELETE FROM catalog_item_counts')
+        }
+        alsoRecord()
+      })
+      .immediate()
   }
 }

@@ -6,7 +6,17 @@
 import type { Database, Statement } from 'better-sqlite3'
 import { SearchPages, type SearchCount } from '../search-page'
 import { matchSku, rowOfSku, skuCandidatesLimit, type SkuCandidate, type SkuMatch } from '../sku-match'
-import { catalogKeyOf, familyParentAmongFilters, familyParentId, familyParentOf, ItemIndexLayout, itemColumns, live, shallowWalk, type CatalogHeadedIndex } from './sql'
+import {
+  catalogKeyOf,
+  familyParentAmongFilters,
+  familyParentId,
+  familyParentOf,
+  ItemIndexLayout,
+  itemColumns,
+  live,
+  shallowWalk,
+  type CatalogHeadedIndex,
+} from './sql'
 
 /** An item as the catalog screens read it. */
 export interface ItemRow {
@@ -88,8 +98,12 @@ export class CatalogItems {
   constructor(private readonly db: Database) {
     this.layout = new ItemIndexLayout(db)
     this.searches = new SearchPages(db)
-    this.familyIndex = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'")
-    this.filterTable = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'catalog_item_filters'").pluck()
+    this.familyIndex = db.prepare(
+      "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'",
+    )
+    this.filterTable = db
+      .prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'catalog_item_filters'")
+      .pluck()
     this.statements = {
       // Two statements: SQLite reads min() or max() of the rowid off the b-tree's edge only when the
       // query has just one of them; together they scan the table.
@@ -105,7 +119,9 @@ export class CatalogItems {
       keptCounts: db.prepare<[string], KeptCount>(
         'SELECT category_id, live - members_live AS live, active - members_active AS active FROM catalog_item_counts WHERE catalog_guid = ?',
       ),
-      recordIn: db.prepare<[string, string], ItemRecordRow>('SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?'),
+      recordIn: db.prepare<[string, string], ItemRecordRow>(
+        'SELECT * FROM catalog_items WHERE catalog_guid = ? AND guid = ?',
+      ),
       // Through the search index, which holds UPCs and only live items: the one catalog search finds
       // an item by, so the SKU box and the search agree, and no catalog is scanned row by row.
       recordsByUpc: db.prepare<[string, string, string], ItemRecordRow>(
@@ -120,15 +136,24 @@ export class CatalogItems {
       byIdIn: db.prepare<[string, number], ItemRow>(
         `SELECT ${itemColumns} FROM catalog_item_rows i WHERE i.catalog_guid = ? AND i.id = ? ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC LIMIT 1`,
       ),
-      placeByGuid: db.prepare<[string], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?'),
-      placeById: db.prepare<[number], ItemPlace>('SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE id = ? ORDER BY deleted_at IS NOT NULL LIMIT 1'),
+      placeByGuid: db.prepare<[string], ItemPlace>(
+        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE guid = ?',
+      ),
+      placeById: db.prepare<[number], ItemPlace>(
+        'SELECT guid, catalog_guid, synced_at FROM catalog_items WHERE id = ? ORDER BY deleted_at IS NOT NULL LIMIT 1',
+      ),
     }
   }
 
   /** Whether the catalog holds any item, in any state. */
   anyOf(catalogGuid: string): boolean {
     const listing = this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')
-    return this.searches.all(`SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1`, { catalog: catalogGuid }).length > 0
+    return (
+      this.searches.all(
+        `SELECT 1 FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${listing} LIMIT 1`,
+        { catalog: catalogGuid },
+      ).length > 0
+    )
   }
 
   byGuid(guid: string): ItemRow | undefined {
@@ -137,11 +162,14 @@ export class CatalogItems {
 
   /** By SKU in a catalog (sku-match.ts: exact first, else a unique match in other capitals), a live and active row first. */
   bySku(catalogGuid: string, sku: string): ItemRow | undefined {
-    return rowOfSku(sku, this.searches.all<ItemRow>(
-      `SELECT ${itemColumns} FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_sku', 'i', '@catalog')} AND i.sku = @sku COLLATE NOCASE
+    return rowOfSku(
+      sku,
+      this.searches.all<ItemRow>(
+        `SELECT ${itemColumns} FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_sku', 'i', '@catalog')} AND i.sku = @sku COLLATE NOCASE
        ORDER BY (i.deleted_at IS NULL AND i.unlisted_at IS NULL) DESC, i.active DESC LIMIT ${skuCandidatesLimit}`,
-      { catalog: catalogGuid, sku },
-    ))
+        { catalog: catalogGuid, sku },
+      ),
+    )
   }
 
   /** A live item of any catalog by SKU, by the rule of sku-match.ts. */
@@ -168,10 +196,16 @@ export class CatalogItems {
     for (const catalogGuid of catalogGuids) {
       const kept = this.statements.keptCounts.all(catalogGuid)
       if (kept.length > 0) {
-        counts.set(catalogGuid, kept.reduce((sum, row) => sum + row.live, 0))
+        counts.set(
+          catalogGuid,
+          kept.reduce((sum, row) => sum + row.live, 0),
+        )
         continue
       }
-      const all = this.searches.count(`SELECT count(*) FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_name')} WHERE ${this.layout.inCatalog('catalog_items_by_name', '', '@catalog')} AND ${live}`, { catalog: catalogGuid })
+      const all = this.searches.count(
+        `SELECT count(*) FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_name')} WHERE ${this.layout.inCatalog('catalog_items_by_name', '', '@catalog')} AND ${live}`,
+        { catalog: catalogGuid },
+      )
       counts.set(catalogGuid, all - [...this.uncountedMembers(catalogGuid).values()].reduce((sum, n) => sum + n, 0))
     }
     return counts
@@ -183,7 +217,11 @@ export class CatalogItems {
     if (kept.length > 0) return new Map(kept.map((row) => [row.category_id, row.live]))
     const sql = `SELECT category_id, count(*) AS n FROM catalog_item_rows ${this.searches.indexedBy('catalog_items_by_category')} WHERE ${this.layout.inCatalog('catalog_items_by_category', '', '@catalog')} AND ${live} GROUP BY category_id`
     const members = this.uncountedMembers(catalogGuid)
-    return new Map(this.searches.all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid }).map((row) => [row.category_id, row.n - (members.get(row.category_id) ?? 0)]))
+    return new Map(
+      this.searches
+        .all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid })
+        .map((row) => [row.category_id, row.n - (members.get(row.category_id) ?? 0)]),
+    )
   }
 
   /**
@@ -196,7 +234,11 @@ export class CatalogItems {
   private uncountedMembers(catalogGuid: string): Map<number | null, number> {
     if (!this.familiesIndexed()) return new Map()
     const sql = `SELECT category_id, count(*) AS n FROM catalog_item_rows INDEXED BY catalog_items_by_family WHERE catalog_guid = @catalog AND group_parent_id > 0 AND ${live} GROUP BY category_id`
-    return new Map(this.searches.all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid }).map((row) => [row.category_id, row.n]))
+    return new Map(
+      this.searches
+        .all<{ category_id: number | null; n: number }>(sql, { catalog: catalogGuid })
+        .map((row) => [row.category_id, row.n]),
+    )
   }
 
   /** An item of a catalog by guid, with its record. */
@@ -207,11 +249,14 @@ export class CatalogItems {
   /** The item of a catalog a SKU names, with its record, or the items it could mean (sku-match.ts); a live row first. */
   recordBySku(catalogGuid: string, sku: string): SkuMatch<ItemRecordRow> {
     // Found in the item rows, whose SKU index the view's columns do not reach, then read whole through it.
-    return matchSku(sku, this.searches.all<ItemRecordRow>(
-      `SELECT * FROM catalog_items WHERE local_id IN (SELECT local_id FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')}
+    return matchSku(
+      sku,
+      this.searches.all<ItemRecordRow>(
+        `SELECT * FROM catalog_items WHERE local_id IN (SELECT local_id FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')}
          AND sku = @sku COLLATE NOCASE LIMIT ${skuCandidatesLimit}) ORDER BY deleted_at IS NOT NULL, unlisted_at IS NOT NULL`,
-      { catalog: catalogGuid, sku },
-    ))
+        { catalog: catalogGuid, sku },
+      ),
+    )
   }
 
   /** Live items of a catalog with this UPC; `phrase` is the full-text match that finds them. */
@@ -277,11 +322,14 @@ export class CatalogItems {
 
   /** By SKU in a catalog (by the rule of sku-match.ts), a row that is not deleted first. */
   placeBySku(catalogGuid: string, sku: string): ItemPlace | undefined {
-    return rowOfSku(sku, this.searches.all<ItemPlace & SkuCandidate>(
-      `SELECT guid, catalog_guid, synced_at, sku, deleted_at, unlisted_at FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')} AND sku = @sku COLLATE NOCASE
+    return rowOfSku(
+      sku,
+      this.searches.all<ItemPlace & SkuCandidate>(
+        `SELECT guid, catalog_guid, synced_at, sku, deleted_at, unlisted_at FROM catalog_item_rows WHERE ${this.layout.inCatalog('catalog_items_by_sku', '', '@catalog')} AND sku = @sku COLLATE NOCASE
        ORDER BY deleted_at IS NOT NULL LIMIT ${skuCandidatesLimit}`,
-      { catalog: catalogGuid, sku },
-    ))
+        { catalog: catalogGuid, sku },
+      ),
+    )
   }
 
   /**
@@ -299,10 +347,16 @@ export class CatalogItems {
    */
   count(search: Omit<ItemSearch, 'limit' | 'offset'>, countCap: number): SearchCount {
     // The kept counts count a family once (recount): a search that lists members counts here.
-    const kept = search.match === null && !search.familyMembers ? this.statements.keptCounts.all(search.catalogGuid) : []
+    const kept =
+      search.match === null && !search.familyMembers ? this.statements.keptCounts.all(search.catalogGuid) : []
     if (kept.length > 0) {
-      const categories = search.categoryId === undefined ? null : new Set(search.categoryIds?.length ? search.categoryIds : [search.categoryId])
-      const total = kept.filter((row) => categories === null || (row.category_id !== null && categories.has(row.category_id))).reduce((sum, row) => sum + (search.includeInactive ? row.live : row.active), 0)
+      const categories =
+        search.categoryId === undefined
+          ? null
+          : new Set(search.categoryIds?.length ? search.categoryIds : [search.categoryId])
+      const total = kept
+        .filter((row) => categories === null || (row.category_id !== null && categories.has(row.category_id)))
+        .reduce((sum, row) => sum + (search.includeInactive ? row.live : row.active), 0)
       return { total, capped: false }
     }
     return this.searches.countMatches({ ...this.searchSpec({ ...search, limit: 0, offset: 0 }, true), countCap })
@@ -348,13 +402,23 @@ export class CatalogItems {
   private filtersOf(search: ItemSearch, folded: boolean): ItemSearchNarrow {
     const where = [`f.catalog_key = ${catalogKeyOf('@catalog')}`, 'f.live = 1']
     if (!search.includeInactive) where.push('f.active = 1')
-    if (search.categoryId !== undefined) where.push((search.categoryIds ?? []).length <= 1 ? 'f.category_id = @category' : 'f.category_id IN (SELECT value FROM json_each(@categories))')
-    return { table: 'catalog_item_filters f', where, ...(folded ? { listedAs: familyParentAmongFilters('f', !search.includeInactive) } : {}) }
+    if (search.categoryId !== undefined)
+      where.push(
+        (search.categoryIds ?? []).length <= 1
+          ? 'f.category_id = @category'
+          : 'f.category_id IN (SELECT value FROM json_each(@categories))',
+      )
+    return {
+      table: 'catalog_item_filters f',
+      where,
+      ...(folded ? { listedAs: familyParentAmongFilters('f', !search.includeInactive) } : {}),
+    }
   }
 
   /** `counting`: the spec is for a count, which walks every match, not a page. */
   private searchSpec(search: ItemSearch, counting = false) {
-    const index: CatalogHeadedIndex = search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name'
+    const index: CatalogHeadedIndex =
+      search.categoryId !== undefined ? 'catalog_items_by_category' : 'catalog_items_by_name'
     const where = [this.layout.inCatalog(index, 'i', '@catalog'), 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
     const params: Record<string, unknown> = { catalog: search.catalogGuid, limit: search.limit, offset: search.offset }
     if (!search.includeInactive) where.push('i.active = 1')
@@ -392,7 +456,11 @@ export class CatalogItems {
       countCap: Number.MAX_SAFE_INTEGER,
       // Inactive rows (a few percent) are counted too; no row of a first listing is unlisted.
       ...(search.categoryId === undefined
-        ? { arrival: { count: `SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')} AND deleted_at IS NULL` } }
+        ? {
+            arrival: {
+              count: `SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')} AND deleted_at IS NULL`,
+            },
+          }
         : {}),
     }
   }

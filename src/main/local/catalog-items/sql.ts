@@ -21,7 +21,12 @@ export const catalogItemsTable = {
  * by_listing stay: a listing's rows arrive in id order with one listing id, so each of their entries
  * lands at the end, as cheap as the table's own.
  */
-export const deferrableItemIndexes = new Set(['catalog_items_by_guid', 'catalog_items_by_name', 'catalog_items_by_category', 'catalog_items_by_sku'])
+export const deferrableItemIndexes = new Set([
+  'catalog_items_by_guid',
+  'catalog_items_by_name',
+  'catalog_items_by_category',
+  'catalog_items_by_sku',
+])
 
 /**
  * SQLite page cache while an item index is built, in KiB (withIndexBuildCache). SQLite's sorter
@@ -57,7 +62,8 @@ export function catalogKeyOf(guid: string): string {
 }
 
 /** The item indexes a catalog heads: on its small key since migration 21, on its guid before (ItemIndexLayout). */
-export type CatalogHeadedIndex = 'catalog_items_by_name' | 'catalog_items_by_category' | 'catalog_items_by_sku' | 'catalog_items_by_listing'
+export type CatalogHeadedIndex =
+  'catalog_items_by_name' | 'catalog_items_by_category' | 'catalog_items_by_sku' | 'catalog_items_by_listing'
 
 /**
  * Which item indexes are headed by the catalog's small key (migration 21) and which still by its guid:
@@ -70,7 +76,9 @@ export class ItemIndexLayout {
   private readonly definition: Statement<[string], string>
 
   constructor(db: Database) {
-    this.definition = db.prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?").pluck()
+    this.definition = db
+      .prepare<[string], string>("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?")
+      .pluck()
   }
 
   /** Whether `index` is there and headed by the catalog's key. */

@@ -11,7 +11,17 @@ import { catalogItemsTable, catalogKeyOf, ItemIndexLayout, live, type CatalogHea
 
 /** The columns of catalog_item_rows that its indexes hold. */
 // group_parent_id last: the family index holds it, and where an item counts (storedCountPlace) reads it.
-const itemIndexedColumns: readonly StoredItemColumn[] = ['catalog_guid', 'active', 'name', 'category_id', 'sku', 'id', 'listed_run', 'deleted_at', 'group_parent_id']
+const itemIndexedColumns: readonly StoredItemColumn[] = [
+  'catalog_guid',
+  'active',
+  'name',
+  'category_id',
+  'sku',
+  'id',
+  'listed_run',
+  'deleted_at',
+  'group_parent_id',
+]
 /** What an item's lookup reads beside its searched text (IndexedRow.stored): its indexed columns and unlisted_at. */
 const itemStoredColumns = [...itemIndexedColumns, 'unlisted_at']
 
@@ -19,7 +29,9 @@ const itemStoredColumns = [...itemIndexedColumns, 'unlisted_at']
  * What an item update compares to tell "a different body at the same version": all but key, version and
  * bookkeeping. Nor the catalog's key: it follows catalog_guid (migration 21's trigger, when that changes).
  */
-const comparedItemColumns = storedItemColumns.filter((column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at', 'catalog_key'].includes(column))
+const comparedItemColumns = storedItemColumns.filter(
+  (column) => !['local_id', 'guid', 'version', 'listed_run', 'synced_at', 'catalog_key'].includes(column),
+)
 
 const itemSearch = ['name', 'sku', 'upc', 'description', 'manufacturer'] as const
 
@@ -37,8 +49,22 @@ interface ItemUpdate {
  */
 function prepareItemUpdate(db: Database, assigned: StoredItemColumn[], relists: boolean): ItemUpdate {
   const compared = comparedItemColumns
-  const set = [...assigned.map((column) => `${column} = ?`), 'version = ?', ...(relists ? ['unlisted_at = NULL', 'listed_run = coalesce(?, listed_run)'] : []), 'synced_at = ?']
-  const bound: StoredItemColumn[] = [...assigned, 'version', ...(relists ? ['listed_run' as const] : []), 'synced_at', 'local_id', 'version', 'version', ...compared]
+  const set = [
+    ...assigned.map((column) => `${column} = ?`),
+    'version = ?',
+    ...(relists ? ['unlisted_at = NULL', 'listed_run = coalesce(?, listed_run)'] : []),
+    'synced_at = ?',
+  ]
+  const bound: StoredItemColumn[] = [
+    ...assigned,
+    'version',
+    ...(relists ? ['listed_run' as const] : []),
+    'synced_at',
+    'local_id',
+    'version',
+    'version',
+    ...compared,
+  ]
   // OR FAIL: one row, whose constraints are checked before it is written, so nothing is left half
   // done; the policy lets SQLite keep no statement journal for the search filters' trigger
   // (migration 20), which an update assigning unlisted_at (each one) would otherwise pay for.
@@ -77,12 +103,18 @@ export class CatalogItemWrites {
   private readonly addToCount
   private readonly keptLive
   /** Counted by category-index walk, one statement for each state of that index, by its SQL (see countByCategory). */
-  private readonly countsBy = new Map<string, Statement<[string], { category_id: number | null; active: number; n: number }>>()
+  private readonly countsBy = new Map<
+    string,
+    Statement<[string], { category_id: number | null; active: number; n: number }>
+  >()
   private readonly categoryIndexed
   private readonly familyIndexed
   private membersBy: Statement<[string], { category_id: number | null; active: number; n: number }> | undefined
   /** What the writes of the current transaction add to catalog_item_counts, by catalog and category (see noteCounted). */
-  private readonly pendingCounts = new Map<string, { catalogGuid: string; categoryId: number | null } & KeptCountDraft>()
+  private readonly pendingCounts = new Map<
+    string,
+    { catalogGuid: string; categoryId: number | null } & KeptCountDraft
+  >()
 
   readonly layout: ItemIndexLayout
   /** `rows` with their catalog terms as the listing and name indexes stand (see scopedRows). */
@@ -97,24 +129,38 @@ export class CatalogItemWrites {
     // place (rows.ts): no round trip to JavaScript. A catalog's first item finds none yet, and
     // migration 21's trigger gives it the key migration 20's trigger has just made.
     const placeholders = storedItemColumns.map((column) => (column === 'catalog_key' ? catalogKeyOf('?') : '?'))
-    this.insertItem = db.prepare<StoredItemValues>(`INSERT OR FAIL INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${placeholders.join(', ')})`)
+    this.insertItem = db.prepare<StoredItemValues>(
+      `INSERT OR FAIL INTO catalog_item_rows (${storedItemColumns.join(', ')}) VALUES (${placeholders.join(', ')})`,
+    )
     this.rows = prepareTableStatements(db, catalogItemsTable)
     this.index = new SearchIndex(db, 'catalog_item_rows', 'catalog_item_search', itemSearch, itemStoredColumns)
     this.searchColumns = itemSearch.map((column) => storedItemAt[column])
     this.anyItem = db.prepare<[], number>('SELECT 1 FROM catalog_item_rows LIMIT 1').pluck()
-    this.itemKeysOffTheirIds = db.prepare<[], [string, number]>('SELECT guid, local_id FROM catalog_item_rows WHERE id IS NULL OR local_id IS NOT id').raw()
+    this.itemKeysOffTheirIds = db
+      .prepare<[], [string, number]>(
+        'SELECT guid, local_id FROM catalog_item_rows WHERE id IS NULL OR local_id IS NOT id',
+      )
+      .raw()
     this.forgetCounts = db.prepare<[string]>('DELETE FROM catalog_item_counts WHERE catalog_guid = ?')
     this.saveCount = db.prepare<[string, number | null, number, number, number, number]>(
       'INSERT INTO catalog_item_counts (catalog_guid, category_id, live, active, members_live, members_active) VALUES (?, ?, ?, ?, ?, ?)',
     )
     this.countedCatalogs = db.prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_counts').pluck()
-    this.isCounted = db.prepare<[string], number>('SELECT 1 FROM catalog_item_counts WHERE catalog_guid = ? LIMIT 1').pluck()
+    this.isCounted = db
+      .prepare<[string], number>('SELECT 1 FROM catalog_item_counts WHERE catalog_guid = ? LIMIT 1')
+      .pluck()
     this.addToCount = db.prepare<[number, number, number, number, string, number | null]>(
       'UPDATE catalog_item_counts SET live = live + ?, active = active + ?, members_live = members_live + ?, members_active = members_active + ? WHERE catalog_guid = ? AND category_id IS ?',
     )
-    this.keptLive = db.prepare<[string], number | null>('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck()
-    this.categoryIndexed = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_category'").pluck()
-    this.familyIndexed = db.prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'").pluck()
+    this.keptLive = db
+      .prepare<[string], number | null>('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?')
+      .pluck()
+    this.categoryIndexed = db
+      .prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_category'")
+      .pluck()
+    this.familyIndexed = db
+      .prepare<[], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'catalog_items_by_family'")
+      .pluck()
   }
 
   /**
@@ -199,7 +245,15 @@ export class CatalogItemWrites {
             if (attempt < 4 && this.dataVersion() !== seen) return false
             this.forgetCounts.run(catalogGuid)
             // The row of items without a category is written even at 0: it marks the catalog as counted.
-            for (const [categoryId, count] of counts) this.saveCount.run(catalogGuid, categoryId, count.live, count.active, count.membersLive, count.membersActive)
+            for (const [categoryId, count] of counts)
+              this.saveCount.run(
+                catalogGuid,
+                categoryId,
+                count.live,
+                count.active,
+                count.membersLive,
+                count.membersActive,
+              )
             return true
           })
           .immediate()
@@ -208,7 +262,8 @@ export class CatalogItemWrites {
     }
     const live = new Set(liveCatalogs)
     const gone = this.countedCatalogs.all().filter((catalogGuid) => !live.has(catalogGuid))
-    if (gone.length > 0) this.db.transaction(() => gone.forEach((catalogGuid) => this.forgetCounts.run(catalogGuid))).immediate()
+    if (gone.length > 0)
+      this.db.transaction(() => gone.forEach((catalogGuid) => this.forgetCounts.run(catalogGuid))).immediate()
   }
 
   /** Changes when another connection commits (PRAGMA data_version). */
@@ -243,7 +298,10 @@ export class CatalogItemWrites {
     const key = `${scope('catalog_items_by_listing')}|${scope('catalog_items_by_name')}`
     let statements = this.scopedBy.get(key)
     if (!statements) {
-      statements = prepareTableStatements(this.db, catalogItemsTable, { scope: scope('catalog_items_by_listing'), liveScope: scope('catalog_items_by_name') })
+      statements = prepareTableStatements(this.db, catalogItemsTable, {
+        scope: scope('catalog_items_by_listing'),
+        liveScope: scope('catalog_items_by_name'),
+      })
       this.scopedBy.set(key, statements)
     }
     return statements
@@ -349,14 +407,29 @@ export class CatalogItemWrites {
 
 /** Where a stored item counts (CatalogItemWrites.noteCounted): catalog, category, active, and whether it is a family member. */
 export function storedCountPlace(row: IndexedRow): [string, number | null, number, boolean] {
-  const [catalogGuid, active, , categoryId, , , , , parent] = row.stored as [string, number, string, number | null, string, number, number, string, number | null]
+  const [catalogGuid, active, , categoryId, , , , , parent] = row.stored as [
+    string,
+    number,
+    string,
+    number | null,
+    string,
+    number,
+    number,
+    string,
+    number | null,
+  ]
   return [catalogGuid, categoryId, active, (parent ?? 0) > 0]
 }
 
 /** Where an item about to be written counts, by its values (see storedCountPlace). */
 export function valuesCountPlace(values: StoredItemValues): [string, number | null, number, boolean] {
   const parent = values[storedItemAt.group_parent_id] as number | null
-  return [values[storedItemAt.catalog_guid] as string, values[storedItemAt.category_id] as number | null, values[storedItemAt.active] as number, (parent ?? 0) > 0]
+  return [
+    values[storedItemAt.catalog_guid] as string,
+    values[storedItemAt.category_id] as number | null,
+    values[storedItemAt.active] as number,
+    (parent ?? 0) > 0,
+  ]
 }
 
 /** The bit of indexedChanges that says the row is listed again (listed_run, unlisted_at assigned). */

@@ -87,7 +87,9 @@ export function useItemPages(options: ItemPagesOptions) {
   }
 
   const rows = computed(() =>
-    virtualizer.value.getVirtualItems().map((row) => ({ key: row.key, index: row.index, start: row.start, item: itemAt(row.index) })),
+    virtualizer.value
+      .getVirtualItems()
+      .map((row) => ({ key: row.key, index: row.index, start: row.start, item: itemAt(row.index) })),
   )
 
   function searchArgument(page: number) {
@@ -119,7 +121,13 @@ export function useItemPages(options: ItemPagesOptions) {
       error.value = null
       shownQuery.value = query
       epoch.value++
-      options.onLoaded({ empty: result.items.length === 0, priceGroupName: result.priceGroupName, priceGroupNote: result.priceGroupNote ?? null, catalogLoading: result.loading ?? null, query })
+      options.onLoaded({
+        empty: result.items.length === 0,
+        priceGroupName: result.priceGroupName,
+        priceGroupNote: result.priceGroupNote ?? null,
+        catalogLoading: result.loading ?? null,
+        query,
+      })
       if (options.scroller.value) options.scroller.value.scrollTop = 0
       // The rows are painted before anything is counted: a count over a large catalog is the slow part.
       if (result.more) void countMatches(mine)
@@ -164,7 +172,10 @@ export function useItemPages(options: ItemPagesOptions) {
       // Keep memory bounded while scrolling the whole catalog: drop pages far from the view.
       if (next.size > PAGES_KEPT) {
         const here = page
-        for (const key of [...next.keys()].sort((a, b) => Math.abs(b - here) - Math.abs(a - here)).slice(0, next.size - PAGES_KEPT)) next.delete(key)
+        for (const key of [...next.keys()]
+          .sort((a, b) => Math.abs(b - here) - Math.abs(a - here))
+          .slice(0, next.size - PAGES_KEPT))
+          next.delete(key)
       }
       pages.value = next
       // Past a capped count, the list grows a page at a time as the rep scrolls on; the last page says where it ends.

@@ -81,7 +81,10 @@ export function useSendOrder(options: SendOrderOptions) {
         if (!(caught instanceof ApiError)) throw caught
         const { code, message } = caught.error
         const empty = code === 'INVALID_ARGUMENT' && check.value?.draft.lines.length === 0
-        sendProblem.value = { kind: code === 'CONFLICT' ? 'conflict' : empty ? 'empty' : code === 'INVALID_ARGUMENT' ? 'invalid' : 'other', message }
+        sendProblem.value = {
+          kind: code === 'CONFLICT' ? 'conflict' : empty ? 'empty' : code === 'INVALID_ARGUMENT' ? 'invalid' : 'other',
+          message,
+        }
         // The send problem above is what the rep needs; a failed reload keeps the last check on screen.
         await drafts.load(options.id()).catch(() => undefined)
       }

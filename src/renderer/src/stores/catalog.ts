@@ -31,7 +31,9 @@ export const useCatalogStore = defineStore('catalog', () => {
   }
 
   function catalogs(customerGuid?: string | null): Promise<CatalogSummary[]> {
-    return cached(catalogsByCustomer, customerGuid ?? '', () => unwrap(api.listCatalogs(customerGuid ? { customerGuid } : undefined)))
+    return cached(catalogsByCustomer, customerGuid ?? '', () =>
+      unwrap(api.listCatalogs(customerGuid ? { customerGuid } : undefined)),
+    )
   }
 
   function categories(catalogGuid: string): Promise<CategorySummary[]> {

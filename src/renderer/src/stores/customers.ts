@@ -27,7 +27,9 @@ export const useCustomersStore = defineStore('customers', () => {
     const mine = ++generation
     searching.value = true
     try {
-      const result = await unwrap(api.searchCustomers({ query: text.trim(), includeInactive: includeInactive.value, limit: pageSize, offset: 0 }))
+      const result = await unwrap(
+        api.searchCustomers({ query: text.trim(), includeInactive: includeInactive.value, limit: pageSize, offset: 0 }),
+      )
       if (mine !== generation) return
       results.value = result.customers
       total.value = result.total
@@ -43,7 +45,12 @@ export const useCustomersStore = defineStore('customers', () => {
     const mine = generation
     try {
       const result = await unwrap(
-        api.searchCustomers({ query: query.value.trim(), includeInactive: includeInactive.value, limit: pageSize, offset: results.value.length }),
+        api.searchCustomers({
+          query: query.value.trim(),
+          includeInactive: includeInactive.value,
+          limit: pageSize,
+          offset: results.value.length,
+        }),
       )
       if (mine !== generation) return
       results.value = [...results.value, ...result.customers]
@@ -95,8 +102,22 @@ export const useCustomersStore = defineStore('customers', () => {
 
   api.onEvent((event) => {
     // New or changed customers arrive with a sync: refresh what is on screen.
-    if (event.name === 'syncFinished' && searchedOnce.value) void search().catch(notices.failed('Could not refresh the customer list'))
+    if (event.name === 'syncFinished' && searchedOnce.value)
+      void search().catch(notices.failed('Could not refresh the customer list'))
   })
 
-  return { query, includeInactive, results, total, searching, search, loadMore, find, get, cached, currentGuid, setCurrent }
+  return {
+    query,
+    includeInactive,
+    results,
+    total,
+    searching,
+    search,
+    loadMore,
+    find,
+    get,
+    cached,
+    currentGuid,
+    setCurrent,
+  }
 })

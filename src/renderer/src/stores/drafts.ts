@@ -88,12 +88,26 @@ export const useDraftsStore = defineStore('drafts', () => {
     catalogLoading: CatalogLoading | null
     families: { code: string; guid: string; title: string }[]
   }> {
-    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading, families } = await unwrap(api.addDraftLines({ id, lines }))
+    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading, families } = await unwrap(
+      api.addDraftLines({ id, lines }),
+    )
     keep(check)
-    return { unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading: catalogLoading ?? null, families: families ?? [] }
+    return {
+      unknown,
+      ambiguous,
+      lineIds,
+      startedAtMinimum,
+      catalogLoading: catalogLoading ?? null,
+      families: families ?? [],
+    }
   }
 
-  async function updateLine(id: number, lineId: string, change: { qty?: number; note?: string }, handed: HandedOver[] = []): Promise<DraftCheck> {
+  async function updateLine(
+    id: number,
+    lineId: string,
+    change: { qty?: number; note?: string },
+    handed: HandedOver[] = [],
+  ): Promise<DraftCheck> {
     return settled(id, handed, () => unwrap(api.updateDraftLine({ id, lineId, ...change })))
   }
 
@@ -165,5 +179,30 @@ export const useDraftsStore = defineStore('drafts', () => {
     }
   })
 
-  return { summaries, checks, sent, sentFromDraft, listError, typing, refreshList, load, create, forget, keptNewCustomerForm, keepNewCustomerForm, update, addLines, updateLine, removeLine, acceptPrices, remove, send, reopen, typed, type, dropTyped: drop, handOver }
+  return {
+    summaries,
+    checks,
+    sent,
+    sentFromDraft,
+    listError,
+    typing,
+    refreshList,
+    load,
+    create,
+    forget,
+    keptNewCustomerForm,
+    keepNewCustomerForm,
+    update,
+    addLines,
+    updateLine,
+    removeLine,
+    acceptPrices,
+    remove,
+    send,
+    reopen,
+    typed,
+    type,
+    dropTyped: drop,
+    handOver,
+  }
 })

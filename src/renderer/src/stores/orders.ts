@@ -22,7 +22,9 @@ export const useOrdersStore = defineStore('orders', () => {
   async function list(forCustomer: string | null, limit = 200, filters: OrderFilters = {}): Promise<void> {
     const mine = ++generation
     customerGuid.value = forCustomer
-    const result = await unwrap(api.listOrders({ ...filters, ...(forCustomer ? { customerGuid: forCustomer } : {}), limit }))
+    const result = await unwrap(
+      api.listOrders({ ...filters, ...(forCustomer ? { customerGuid: forCustomer } : {}), limit }),
+    )
     if (mine !== generation) return
     orders.value = result.orders
     total.value = result.total
@@ -51,7 +53,12 @@ export const useOrdersStore = defineStore('orders', () => {
     const one = notOffered.length === 1
     notices.push(
       notOffered.length === 0
-        ? { tone: 'info', title: `Every line of ${label} was copied into this draft.`, lines: [], path: `/drafts/${draftId}` }
+        ? {
+            tone: 'info',
+            title: `Every line of ${label} was copied into this draft.`,
+            lines: [],
+            path: `/drafts/${draftId}`,
+          }
         : {
             tone: 'warning',
             title: `${notOffered.length} ${one ? 'item from' : 'items from'} ${label} ${one ? 'is' : 'are'} no longer offered and ${one ? 'was' : 'were'} not copied:`,

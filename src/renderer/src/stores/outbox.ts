@@ -82,7 +82,22 @@ export const useOutboxStore = defineStore('outbox', () => {
   })
 
   /** Orders not yet confirmed by the service: queued, being sent or waiting to retry. */
-  const waiting = computed(() => (summary.value ? summary.value.queued + summary.value.sending + summary.value.retrying : 0))
+  const waiting = computed(() =>
+    summary.value ? summary.value.queued + summary.value.sending + summary.value.retrying : 0,
+  )
   const needsAttention = computed(() => summary.value?.needsAttention ?? 0)
-  return { summary, entries, entriesLoaded, waiting, needsAttention, loadSummary, loadEntries, refresh, follow, unfollow, retry, discard }
+  return {
+    summary,
+    entries,
+    entriesLoaded,
+    waiting,
+    needsAttention,
+    loadSummary,
+    loadEntries,
+    refresh,
+    follow,
+    unfollow,
+    retry,
+    discard,
+  }
 })

@@ -16,7 +16,12 @@ export const useQuotesStore = defineStore('quotes', () => {
 
   async function list(filter: { customerGuid?: string; query?: string } = {}): Promise<void> {
     const mine = ++generation
-    const result = await unwrap(api.listQuotes({ ...(filter.customerGuid ? { customerGuid: filter.customerGuid } : {}), ...(filter.query?.trim() ? { query: filter.query.trim() } : {}) }))
+    const result = await unwrap(
+      api.listQuotes({
+        ...(filter.customerGuid ? { customerGuid: filter.customerGuid } : {}),
+        ...(filter.query?.trim() ? { query: filter.query.trim() } : {}),
+      }),
+    )
     if (mine === generation) summaries.value = result
   }
 
@@ -59,7 +64,12 @@ export const useQuotesStore = defineStore('quotes', () => {
     const one = changes.length === 1
     notices.push(
       changes.length === 0
-        ? { tone: 'info', title: `Quote ${quote.number} became this draft; every price is as quoted.`, lines: [], path: `/drafts/${draftId}` }
+        ? {
+            tone: 'info',
+            title: `Quote ${quote.number} became this draft; every price is as quoted.`,
+            lines: [],
+            path: `/drafts/${draftId}`,
+          }
         : {
             tone: 'warning',
             title: `${changes.length} ${one ? 'line of' : 'lines of'} quote ${quote.number} changed since it was quoted:`,

@@ -62,5 +62,16 @@ export const useSettingsStore = defineStore('settings', () => {
     else if (event.name === 'updateStateChanged') updateState.value = event.payload
   })
 
-  return { info, settings, updateState, error, load, updateSettings, checkForUpdates, restartToUpdate, openLogsFolder, exportSupportBundle }
+  return {
+    info,
+    settings,
+    updateState,
+    error,
+    load,
+    updateSettings,
+    checkForUpdates,
+    restartToUpdate,
+    openLogsFolder,
+    exportSupportBundle,
+  }
 })

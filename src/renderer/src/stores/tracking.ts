@@ -42,7 +42,8 @@ export const useTrackingStore = defineStore('tracking', () => {
   }
 
   api.onEvent((event) => {
-    if (event.name === 'syncFinished' && loaded.value) void loadChanges().catch(notices.failed('Could not tell which orders changed'))
+    if (event.name === 'syncFinished' && loaded.value)
+      void loadChanges().catch(notices.failed('Could not tell which orders changed'))
   })
 
   return { changes, changedCount, changeOf, loadChanges, get, opened, openOrders }

@@ -46,11 +46,14 @@ export function scannedMessage(code: string, outcome: AddOutcome): ScanMessage {
   const ambiguous = outcome.ambiguous[0]
   if (ambiguous) return { text: ambiguousText(ambiguous), kind: 'problem' }
   const family = outcome.families[0]
-  if (family) return { text: `${family.code} is the family ${family.title}: enter its quantities in the grid.`, kind: 'ok' }
+  if (family)
+    return { text: `${family.code} is the family ${family.title}: enter its quantities in the grid.`, kind: 'ok' }
   const line = outcome.added[0]
   if (!line) return { text: unknownSkuText(code, outcome.catalogLoading), kind: 'problem' }
   const problems = line.problems
-  if (problems.length > 0) return { text: `Added ${line.sku}, but it cannot be sent as it is: ${problems.join(' ')}`, kind: 'problem' }
-  if (line.atMinimum) return { text: `Added ${line.sku}: ${formatNumber(line.qty)}, its minimum order quantity.`, kind: 'ok' }
+  if (problems.length > 0)
+    return { text: `Added ${line.sku}, but it cannot be sent as it is: ${problems.join(' ')}`, kind: 'problem' }
+  if (line.atMinimum)
+    return { text: `Added ${line.sku}: ${formatNumber(line.qty)}, its minimum order quantity.`, kind: 'ok' }
   return { text: `Added ${line.sku}.`, kind: 'ok' }
 }

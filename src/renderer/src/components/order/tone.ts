@@ -9,7 +9,13 @@ export function playTone(kind: 'ok' | 'error'): void {
   try {
     context ??= new AudioContext()
     if (context.state === 'suspended') void context.resume().catch(() => undefined)
-    const beeps = kind === 'ok' ? [{ at: 0, hz: 1046 }] : [{ at: 0, hz: 220 }, { at: 0.16, hz: 196 }]
+    const beeps =
+      kind === 'ok'
+        ? [{ at: 0, hz: 1046 }]
+        : [
+            { at: 0, hz: 220 },
+            { at: 0.16, hz: 196 },
+          ]
     for (const beep of beeps) {
       const oscillator = context.createOscillator()
       const gain = context.createGain()
