@@ -23,7 +23,7 @@ const parts = [
   'main/connectivity/',
   'main/sync/',
   'main/orders/',
-  'main/customers/',
+  'main/usual-items/',
   'main/quotes/',
   'main/documents/',
   'main/upkeep/',
@@ -134,7 +134,7 @@ const layers = {
     ],
     why: 'drafts, checks and the outbox; knows nothing of sync, quotes or documents',
   },
-  'main/customers/': {
+  'main/usual-items/': {
     may: [
       'main/orders/',
       'main/local/',
@@ -149,7 +149,7 @@ const layers = {
   },
   'main/quotes/': {
     may: [
-      'main/customers/',
+      'main/usual-items/',
       'main/orders/',
       'main/local/',
       'main/db/',
@@ -164,7 +164,7 @@ const layers = {
   'main/documents/': {
     may: [
       'main/quotes/',
-      'main/customers/',
+      'main/usual-items/',
       'main/orders/',
       'main/local/',
       'main/db/',
@@ -259,7 +259,7 @@ function allowRule(key, { may, why }) {
 
 /**
  * A layer hands on only its own modules. `export … from` another layer passes that module to whoever
- * imports this one, past the rule that decides what they may import: customers/ may import orders/
+ * imports this one, past the rule that decides what they may import: usual-items/ may import orders/
  * but not ordering-client/, so orders/ must not re-export the client. A package is no layer: the
  * layer that owns it may hand on its types (db/database.ts gives better-sqlite3's Database).
  */

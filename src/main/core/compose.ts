@@ -1,7 +1,7 @@
 import { createBrowsing } from '../browse'
 import { orderTrackingMethods } from '../browse/order-tracking'
 import { connectivityMethods, createConnectivityMonitor, looksOffline, networkSignals, watchReplies } from '../connectivity'
-import { UsualItems } from '../customers/usual'
+import { UsualItems } from '../usual-items/usual'
 import { closeDatabase, openDatabase } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
 import { installSeed, SettingsTable } from '../db/settings'
