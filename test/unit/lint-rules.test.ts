@@ -155,7 +155,7 @@ const probes: Probe[] = [
   refuse(
     'src/main/usual-items/__probe_cli.ts',
     "import { runQuotes } from '../cli/quotes'\nexport const r = runQuotes\n",
-    'layer main/customers/',
+    'layer main/usual-items/',
     'src/main/cli/quotes.ts',
   ),
   refuse(
