@@ -26,7 +26,7 @@ const parts = [
   'main/usual-items/',
   'main/quotes/',
   'main/documents/',
-  'main/upkeep/',
+  'main/housekeeping/',
   'main/settings/',
   'main/desktop/',
   'main/browse/',
@@ -176,7 +176,7 @@ const layers = {
     ],
     why: 'the printable document of a quote, draft or order: it reads them all, nothing reads it',
   },
-  'main/upkeep/': {
+  'main/housekeeping/': {
     may: [
       'main/browse/',
       'main/quotes/',

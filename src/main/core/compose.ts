@@ -20,12 +20,12 @@ import { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import { createSync } from '../sync'
 import { LongWrites } from '../sync/long-writes'
-import { createUpkeep } from '../upkeep'
-import { purgeThreadFor } from '../upkeep/purge-slices'
+import { createHousekeeping as createUpkeep } from '../housekeeping'
+import { purgeThreadFor } from '../housekeeping/purge-slices'
 import { createHandlerTable } from './handlers'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
-import { bundleProfiles } from '../upkeep/support-bundle'
+import { bundleProfiles } from '../housekeeping/support-bundle'
 
 /**
  * Builds the whole Electron-free core from a config: wiring only. The Electron shell and the test
