@@ -51,7 +51,7 @@ export interface CoreConfig {
   /** See OpenDatabaseOptions.largeCatalogItems: lowered by tests of a large catalog's upgrade. */
   largeCatalogItems?: number
   /**
-   * Awaited before each slice of the catalog update (sync/upkeep.ts). Tests hold the update part-way,
+   * Awaited before each slice of the catalog update (sync/catalog-update.ts). Tests hold the update part-way,
    * to look at the app while it runs; the app passes none.
    */
   beforeCatalogUpdateSlice?: () => Promise<void>

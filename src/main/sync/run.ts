@@ -9,9 +9,9 @@ import { withSyncLease } from './exclusive'
 import { fetchOrderDetails, type OrderDetailPolicy, type OrderDetailSource } from './order-details'
 import { OrderDetails } from '../local/order-details'
 import { CoreError } from '../errors'
-import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import type { CatalogUpdateProgress as CatalogUpkeepProgress } from '../local/catalog-update-jobs'
 import type { SyncReport, SyncWait } from '../../shared/synced'
-import { runCatalogUpkeep } from './upkeep'
+import { runCatalogUpdate as runCatalogUpkeep } from './catalog-update'
 import { trackingLongWrites, type LongWrites } from './long-writes'
 import {
   inlineWriter,
