@@ -11,19 +11,16 @@ import { createConsoleLogger } from '../../src/main/ports'
 import type { SatchelEvent } from '../../src/shared/contract'
 import type { SyncStatus } from '../../src/shared/synced'
 import { schema9Laptop, UpdateHold, type Schema9Laptop } from '../support/upgraded-laptop'
+import { until } from '../support/until'
+
+/** A wait is guarded for 20 s. */
+const guard = { timeoutMs: 20_000 }
 
 let laptop: Schema9Laptop | undefined
 afterEach(async () => {
   await laptop?.close()
   laptop = undefined
 })
-
-async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let waited = 0; !(await condition()); waited += 20) {
-    if (waited > 20_000) throw new Error(`still waiting: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 describe('a sync while the catalog update runs (issue 28)', () => {
   for (const [name, backgroundSync] of [
@@ -49,11 +46,11 @@ describe('a sync while the catalog update runs (issue 28)', () => {
         const { apiKey, apiSecret } = laptop.harness.service.credentials
         await core.connection.save({ baseUrl: laptop.harness.service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
         if (backgroundSync)
-          await until(() => hold.asked === 1, 'the update started at start-up asks for its first slice')
+          await until(() => hold.asked === 1, 'the update started at start-up asks for its first slice', guard)
         const syncing = call(core.handlers, 'syncNow', {})
-        await until(() => statuses.some((status) => status.running), 'the run is announced')
+        await until(() => statuses.some((status) => status.running), 'the run is announced', guard)
         // Held before a slice: the run has started and waits for the update.
-        await until(() => hold.asked >= 1, 'a slice asks for its turn')
+        await until(() => hold.asked >= 1, 'a slice asks for its turn', guard)
         const waiting = await call(core.handlers, 'getSyncStatus')
         expect(waiting.ok && waiting.value).toMatchObject({
           running: true,

@@ -27,6 +27,7 @@ import type { Orderable } from '../support/orderable'
 import { unzipAll } from '../support/unzip'
 import { folderWithProfileB } from '../support/profile-folder'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
+import { until } from '../support/until'
 
 let harness: OrdersHarness
 let template: string
@@ -109,15 +110,6 @@ function hasOpen(pid: number, path: string): boolean {
   }
 }
 
-async function until(condition: () => boolean, timeoutMs: number): Promise<boolean> {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    if (condition()) return true
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-  return condition()
-}
-
 describe('profiles remove against a process writing the profile', () => {
   it('a queue committing while remove looks: the order is counted and remove refused, or the queue is refused; never queued into a deleted file', async () => {
     const { bDb, env } = folderWithB()
@@ -143,7 +135,10 @@ describe('profiles remove against a process writing the profile', () => {
       other.exec('BEGIN IMMEDIATE')
       const remove = startCli(['profiles', 'remove', 'B', '--yes', '--json'], env)
       void remove.done.then(() => (exited = true))
-      await until(() => hasOpen(remove.pid, bDb) || exited, 30_000)
+      await until(() => hasOpen(remove.pid, bDb) || exited, 'remove to open the database, or exit', {
+        timeoutMs: 30_000,
+        everyMs: 10,
+      })
       await new Promise((resolve) => setTimeout(resolve, 300))
       other.exec('COMMIT')
       // The order's commit, the instant the lock is free: before remove's look or after its fence.
@@ -202,18 +197,21 @@ describe('profiles remove against a process writing the profile', () => {
         SATCHEL_API_KEY: harness.service.credentials.apiKey,
         SATCHEL_API_SECRET: harness.service.credentials.apiSecret,
       })
-      const holding = await until(() => {
-        if (!existsSync(bDb)) return false
-        const db = new BetterSqlite3(bDb, { readonly: true })
-        try {
-          return db.prepare("SELECT 1 FROM leases WHERE name = 'sync'").get() !== undefined
-        } catch {
-          return false
-        } finally {
-          db.close()
-        }
-      }, 30_000)
-      expect(holding).toBe(true)
+      await until(
+        () => {
+          if (!existsSync(bDb)) return false
+          const db = new BetterSqlite3(bDb, { readonly: true })
+          try {
+            return db.prepare("SELECT 1 FROM leases WHERE name = 'sync'").get() !== undefined
+          } catch {
+            return false
+          } finally {
+            db.close()
+          }
+        },
+        'the sync to hold its lease',
+        { timeoutMs: 30_000, everyMs: 10 },
+      )
       const removed = await cli(['profiles', 'remove', 'B', '--yes', '--json'], env)
       const synced = await sync.done
       expect(synced.code).toBe(0)

@@ -1,20 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SatchelEvent } from '../../src/shared/contract'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
+import { until } from '../support/until'
 
 let harness: OrdersHarness | undefined
 afterEach(async () => {
   await harness?.close()
   harness = undefined
 })
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 describe('connectivity through the contract', () => {
   it('reports the service unreachable while it is down, online when it answers, and sends what waited when it returns', async () => {

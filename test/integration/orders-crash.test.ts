@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import BetterSqlite3 from 'better-sqlite3'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
+import { until } from '../support/until'
 
 let harness: OrdersHarness | undefined
 afterEach(async () => {
@@ -45,14 +46,6 @@ function runFlushChild(h: OrdersHarness, env: Record<string, string> = {}): Chil
   proc.stdout.on('data', (chunk) => (run.stdout += String(chunk)))
   proc.stderr.on('data', (chunk) => (run.stderr += String(chunk)))
   return run
-}
-
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 /** Three orders queued while the service refused them (503), so they wait for the child to send them. */

@@ -8,6 +8,10 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { root } from '../support/cli'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
+import { until } from '../support/until'
+
+/** Child processes on shifted clocks: a wait is guarded for 30 s. */
+const guard = { timeoutMs: 30_000 }
 
 let harness: OrdersHarness | undefined
 const children = new Set<ChildProcess>()
@@ -79,14 +83,6 @@ function flush(env: Record<string, string>, shiftMs: number, how: Shift): Run {
   return run
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 30_000
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 const reportOf = (run: Run) =>
   JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { sent: number; needsAttention: number; retrying: number }
 
@@ -108,7 +104,11 @@ async function twoFlushes(how: Shift, firstShiftMs: number, secondShiftMs: numbe
   }
 
   const first = flush(env, firstShiftMs, how)
-  await until(() => h.service.control.requestLog().some((e) => e.route === orderRoute), 'the first process to send')
+  await until(
+    () => h.service.control.requestLog().some((e) => e.route === orderRoute),
+    'the first process to send',
+    guard,
+  )
   const second = flush(env, secondShiftMs, how)
   await Promise.all([first.done, second.done])
 
@@ -184,6 +184,7 @@ describe.each<Shift>(['in-process', 'faketime'])(
         await until(
           () => h.service.control.ordersByApiGuid(apiGuids[0]!).length === 1,
           'the fast flush to place the first order',
+          guard,
         )
         killed.kill()
         await killed.done
@@ -193,12 +194,14 @@ describe.each<Shift>(['in-process', 'faketime'])(
         await until(
           () => /waiting until .* to resend/.test(waiting.stderr),
           `the second fast flush to wait (${waiting.code}: ${waiting.stdout} ${waiting.stderr})`,
+          guard,
         )
         waiting.kill()
         await waiting.done
         await until(
           () => h.service.control.requestLog().every((e) => e.endedMs !== undefined),
           'the double to be done with the killed request',
+          guard,
         )
 
         // The corrected flush holds the dead sender's order one lease TTL (its request may still be on the

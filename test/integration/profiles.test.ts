@@ -17,6 +17,10 @@ import type { RunningService } from '../service/types'
 import { cli, json } from '../support/cli'
 import { findOrderable } from '../support/orderable'
 import { orderRoute } from './orders-support'
+import { until } from '../support/until'
+
+/** Two doubles and two cores: a wait is guarded for 30 s. */
+const patient = { timeoutMs: 30_000 }
 
 let dataDir: string
 let services: RunningService[] = []
@@ -91,14 +95,6 @@ async function queueOrder(m: ProfileManager): Promise<string> {
   return (await api(m, 'sendDraft', { id: check.draft.id })).apiGuid
 }
 
-async function until(what: string, condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
-
 const posts = (service: RunningService, apiGuid: string) =>
   service.control
     .requestLog()
@@ -129,7 +125,11 @@ describe('profiles', () => {
       const secondOrder = await queueOrder(m)
       await api(m, 'switchProfile', { id: mainId })
       const mainOrder = await queueOrder(m)
-      await until('both orders wait to be retried', () => m.list().profiles.every((profile) => profile.unsent === 1))
+      await until(
+        () => m.list().profiles.every((profile) => profile.unsent === 1),
+        'both orders wait to be retried',
+        patient,
+      )
       expect(m.openCores()).toHaveLength(2)
       expect(m.onScreen().profile.id).toBe(mainId)
       // Every open profile's syncs, as their schedulers announce them: never two at once (a run is
@@ -148,7 +148,7 @@ describe('profiles', () => {
         })
       }
       // Both profiles asked to sync at once (each fails: its service is away): one runs, then the other.
-      await until('no sync running', () => m.openCores().every((core) => !core.sync.scheduler.isRunning()))
+      await until(() => m.openCores().every((core) => !core.sync.scheduler.isRunning()), 'no sync running', patient)
       await Promise.allSettled(m.openCores().map((core) => core.sync.scheduler.syncNow()))
       expect(started).toBe(2)
       expect(most).toBe(1)
@@ -160,19 +160,20 @@ describe('profiles', () => {
       ]
       const [firstAgain, secondAgain] = services as [RunningService, RunningService]
       await until(
-        'both orders sent',
         () =>
           firstAgain.control.ordersByApiGuid(mainOrder).length === 1 &&
           secondAgain.control.ordersByApiGuid(secondOrder).length === 1,
+        'both orders sent',
+        patient,
       )
-      await until('the counts say so', () => m.list().profiles.every((profile) => profile.unsent === 0))
+      await until(() => m.list().profiles.every((profile) => profile.unsent === 0), 'the counts say so', patient)
       expect(m.onScreen().profile.id).toBe(mainId)
       expect(posts(firstAgain, mainOrder)).toHaveLength(1)
       expect(posts(secondAgain, secondOrder)).toHaveLength(1)
       expect(firstAgain.control.ordersByApiGuid(secondOrder)).toHaveLength(0)
       expect(secondAgain.control.ordersByApiGuid(mainOrder)).toHaveLength(0)
       // The background profile had nothing left to send, so its core closed.
-      await until('the background core closed', () => m.openCores().length === 1)
+      await until(() => m.openCores().length === 1, 'the background core closed', patient)
       // The window heard only the profile on screen's outbox, and the profiles' counts.
       expect(events.some((event) => event.name === 'profilesChanged')).toBe(true)
     },
@@ -194,7 +195,7 @@ describe('profiles', () => {
       const target = findOrderable(m.onScreen().core.db)
       await api(m, 'switchProfile', { id: mainId })
       // Nothing waits in Second: its core is closed, and only the profile on screen is open.
-      await until('only the profile on screen open', () => m.openCores().length === 1)
+      await until(() => m.openCores().length === 1, 'only the profile on screen open', patient)
 
       const draft = join(dataDir, 'cli-draft.json')
       writeFileSync(
@@ -212,16 +213,17 @@ describe('profiles', () => {
       const { apiGuid } = json(queued) as { apiGuid: string }
 
       await until(
-        'the CLI’s order sent to the second double',
         () => second.control.ordersByApiGuid(apiGuid).length === 1,
+        'the CLI’s order sent to the second double',
+        patient,
       )
       expect(m.onScreen().profile.id).toBe(mainId)
-      await until('the counts say so', () => m.list().profiles.every((profile) => profile.unsent === 0))
+      await until(() => m.list().profiles.every((profile) => profile.unsent === 0), 'the counts say so', patient)
       // A few more checks go by: nothing is sent again, and nothing went to the other supplier.
       await new Promise((resolve) => setTimeout(resolve, 1000))
       expect(posts(second, apiGuid)).toHaveLength(1)
       expect(first.control.ordersByApiGuid(apiGuid)).toHaveLength(0)
-      await until('the background core closed again', () => m.openCores().length === 1)
+      await until(() => m.openCores().length === 1, 'the background core closed again', patient)
 
       // Into the profile on screen, whose core is open: its driver is told to send, without waiting for a sync's end.
       const mainTarget = findOrderable(m.onScreen().core.db)
@@ -237,8 +239,9 @@ describe('profiles', () => {
         await cli(['order', 'queue', '--profile', 'Main', '--file', draft, '--json'], { SATCHEL_DATA_DIR: dataDir }),
       ) as { apiGuid: string }
       await until(
-        'the CLI’s order sent to the first double',
         () => first.control.ordersByApiGuid(onScreen.apiGuid).length === 1,
+        'the CLI’s order sent to the first double',
+        patient,
       )
       await new Promise((resolve) => setTimeout(resolve, 1000))
       expect(posts(first, onScreen.apiGuid)).toHaveLength(1)

@@ -10,6 +10,7 @@ import { ServiceClient } from '../../src/main/ordering-client/client'
 import type { ServiceClientOptions } from '../../src/main/ordering-client/transport'
 import { errorCodeOf, ServiceError, type ServiceFailureKind } from '../../src/main/ordering-client/errors'
 import type { LogFields, Logger } from '../../src/main/ports'
+import { until } from '../support/until'
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void
 
@@ -119,14 +120,8 @@ function fakeTimers(): void {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] })
 }
 
-/** Real turns of the event loop until `condition` holds (replies travel on real sockets); a hang guard of 10 s. */
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const guard = Date.now() + 10_000
-  while (!condition()) {
-    if (Date.now() > guard) throw new Error(`still waiting for ${what} after 10 s`)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
-}
+/** Real turns of the event loop until `condition` holds (replies travel on real sockets; setTimeout is faked). */
+const everyTurn = { everyMs: 0 }
 
 /** A call's failure, and whether it has come yet. */
 function watch(promise: Promise<unknown>): { settled: () => boolean; error: Promise<ServiceError> } {
@@ -145,13 +140,13 @@ describe('an overall deadline per request', () => {
       trickle(response, 50, sent)
     })
     const call = watch(client(url, { timeouts: { totalMs: 400 }, retry: { maxAttempts: 1 } }).listCatalogs())
-    await until(() => asked, 'the request to arrive')
+    await until(() => asked, 'the request to arrive', everyTurn)
     await vi.advanceTimersByTimeAsync(399)
     // The body kept coming, a byte every 50 ms, and the reply is still not given up on.
     expect(sent.bytes).toBe(7)
     expect(call.settled()).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
-    await until(call.settled, 'the deadline to end the call')
+    await until(call.settled, 'the deadline to end the call', everyTurn)
     const error = await call.error
     expect(error.kind).toBe('timeout')
     expect(error.transient).toBe(true)
@@ -166,11 +161,11 @@ describe('an overall deadline per request', () => {
     const call = watch(
       client(url, { timeouts: { totalMs: 300, headersMs: 30_000 }, retry: { maxAttempts: 1 } }).listCatalogs(),
     )
-    await until(() => asked, 'the request to arrive')
+    await until(() => asked, 'the request to arrive', everyTurn)
     await vi.advanceTimersByTimeAsync(299)
     expect(call.settled()).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
-    await until(call.settled, 'the deadline to end the call')
+    await until(call.settled, 'the deadline to end the call', everyTurn)
     const error = await call.error
     expect(error.kind).toBe('timeout')
   })
@@ -212,11 +207,11 @@ describe('an overall deadline per request', () => {
         { vendorGuid: 'v' },
       ),
     )
-    await until(() => calls === 1, 'the order to arrive')
+    await until(() => calls === 1, 'the order to arrive', everyTurn)
     await vi.advanceTimersByTimeAsync(399)
     expect(call.settled()).toBe(false)
     await vi.advanceTimersByTimeAsync(1)
-    await until(call.settled, 'the deadline to end the call')
+    await until(call.settled, 'the deadline to end the call', everyTurn)
     const error = await call.error
     expect(error.kind).toBe('timeout')
     expect(error.transient).toBe(true)

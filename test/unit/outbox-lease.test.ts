@@ -12,6 +12,7 @@ import type { OrderSender } from '../../src/main/orders/flusher'
 import type { OrderWithItemsResult } from '../../src/main/ordering-client/client'
 import { silentLogger, type Clock } from '../../src/main/ports'
 import { catalogGuid, item, MemoryLookup } from '../support/orders'
+import { until } from '../support/until'
 
 /**
  * Two processes on one database are two connections here: the lease lives in SQLite, so what holds
@@ -104,10 +105,6 @@ function queueOrders(n: number): string[] {
 }
 
 const states = (orders: Orders) => orders.desk.outbox.list().map((entry) => entry.state)
-const until = async (condition: () => boolean) => {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
-  expect(condition()).toBe(true)
-}
 
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-lease-'))
@@ -127,7 +124,7 @@ describe('the outbox lease', () => {
     const app = process_(gated, 'the desktop app')
     const cli = process_(immediate, 'satchel (CLI)')
     const appFlush = app.flusher.flush()
-    await until(() => gated.waiting === 1)
+    await until(() => gated.waiting === 1, 'the gated send to start', { everyMs: 5 })
 
     const refused = await cli.flusher.flush()
     expect(refused).toMatchObject({ sent: 0, heldBy: { label: 'the desktop app', pid: process.pid } })
@@ -136,9 +133,9 @@ describe('the outbox lease', () => {
     expect(states(cli)).toEqual(['sending', 'sending', 'queued'])
 
     gated.releaseAll()
-    await until(() => gated.waiting === 1)
+    await until(() => gated.waiting === 1, 'the gated send to start', { everyMs: 5 })
     gated.releaseAll()
-    await until(() => gated.waiting === 1)
+    await until(() => gated.waiting === 1, 'the gated send to start', { everyMs: 5 })
     gated.releaseAll()
     const appReport = await appFlush
     const cliReport = await cli.flusher.flush()
@@ -202,7 +199,7 @@ describe('the outbox lease', () => {
     const sender = new GatedSender()
     const next = process_(sender, 'satchel (CLI)')
     const first = next.flusher.flush()
-    await until(() => sender.waiting === 1)
+    await until(() => sender.waiting === 1, 'the send to start', { everyMs: 5 })
     sender.releaseAll()
     expect(await first).toMatchObject({ sent: 1 })
     expect(sender.posted).toEqual([waiting])
@@ -217,7 +214,7 @@ describe('the outbox lease', () => {
 
     clock.ms += 1
     const second = next.flusher.flush()
-    await until(() => sender.waiting === 1)
+    await until(() => sender.waiting === 1, 'the send to start', { everyMs: 5 })
     sender.releaseAll()
     expect(await second).toMatchObject({ sent: 1 })
     expect(sender.posted).toEqual([waiting, interrupted])
@@ -231,7 +228,7 @@ describe('the outbox lease', () => {
     // A short lease, so its keep-alive runs every 250 ms.
     const stalled = process_(gated, 'the desktop app', { leaseTtlMs: 750 })
     const flushing = stalled.flusher.flush()
-    await until(() => gated.waiting === 1)
+    await until(() => gated.waiting === 1, 'the gated send to start', { everyMs: 5 })
 
     // The stalled process stops renewing: another, having watched its lease stay the same for a
     // whole TTL on its own clock, takes it over and recovers the entry.
@@ -245,7 +242,7 @@ describe('the outbox lease', () => {
       tookOverExpired: true,
     })
     // The stalled flusher's keep-alive finds the lease gone and aborts its request without a write.
-    await until(() => gated.aborted === 1)
+    await until(() => gated.aborted === 1, 'the stalled send to be aborted', { everyMs: 5 })
     expect(await flushing).toMatchObject({ sent: 0 })
     expect(next.desk.outbox.get(apiGuid!)).toMatchObject({ state: 'queued', attempts: 1 })
   })
