@@ -10,21 +10,11 @@ import type { CatalogItems } from '../../src/main/local/catalog-items/reads'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+import { catalogItem } from './builders'
 
-export function item(id: number, fields: Record<string, unknown> = {}): CatalogItemRecord {
-  return {
-    id,
-    guid: `item-${id}`,
-    sku: `APR-${id}`,
-    upc: null,
-    name: `Apron ${id}`,
-    active: true,
-    category_id: 1,
-    pricing: { Retail: 10 },
-    updated_at: '2026-01-01T00:00:00.000Z',
-    deleted_at: null,
-    ...fields,
-  } as CatalogItemRecord
+/** An apron of category 1, SKU `APR-${id}`, with no UPC: the items whose states a search tells apart. */
+export function apron(id: number, fields: Record<string, unknown> = {}): CatalogItemRecord {
+  return catalogItem(id, { sku: `APR-${id}`, upc: null, name: `Apron ${id}`, category_id: 1, ...fields })
 }
 
 export const unlisted = { listingId: null, serverTime: null }
@@ -41,24 +31,24 @@ export function catalogWithEveryState(db: Database): void {
   retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((guid) => kept.has(guid)) : []))
   const copy = new LocalCopy(db, retention)
   const families = [
-    item(10, { is_product_group: true, name: 'Bib apron', category_id: 2 }),
-    item(11, { group_parent_catalog_item_id: 10, name: 'Bib apron navy S', category_id: 2 }),
-    item(12, { group_parent_catalog_item_id: 10, name: 'Bib apron navy M', category_id: 3 }),
-    item(13, { group_parent_catalog_item_id: 10, name: 'Bib apron navy L', category_id: 2, active: false }),
-    item(4000, { is_product_group: true, name: 'Shop apron', active: false }),
-    item(4001, { group_parent_catalog_item_id: 4000, name: 'Shop apron red' }),
-    item(4002, { group_parent_catalog_item_id: 4000, name: 'Shop apron blue', category_id: 2 }),
-    item(5000, { is_product_group: true, name: 'Grill apron' }),
-    item(5001, { group_parent_catalog_item_id: 5000, name: 'Grill apron black' }),
-    item(5002, { group_parent_catalog_item_id: 5000, name: 'Grill apron white' }),
-    item(6000, { is_product_group: true, name: 'Chef apron' }),
-    item(6001, { group_parent_catalog_item_id: 6000, name: 'Chef apron white' }),
-    item(6002, { group_parent_catalog_item_id: 6000, name: 'Chef apron black' }),
+    apron(10, { is_product_group: true, name: 'Bib apron', category_id: 2 }),
+    apron(11, { group_parent_catalog_item_id: 10, name: 'Bib apron navy S', category_id: 2 }),
+    apron(12, { group_parent_catalog_item_id: 10, name: 'Bib apron navy M', category_id: 3 }),
+    apron(13, { group_parent_catalog_item_id: 10, name: 'Bib apron navy L', category_id: 2, active: false }),
+    apron(4000, { is_product_group: true, name: 'Shop apron', active: false }),
+    apron(4001, { group_parent_catalog_item_id: 4000, name: 'Shop apron red' }),
+    apron(4002, { group_parent_catalog_item_id: 4000, name: 'Shop apron blue', category_id: 2 }),
+    apron(5000, { is_product_group: true, name: 'Grill apron' }),
+    apron(5001, { group_parent_catalog_item_id: 5000, name: 'Grill apron black' }),
+    apron(5002, { group_parent_catalog_item_id: 5000, name: 'Grill apron white' }),
+    apron(6000, { is_product_group: true, name: 'Chef apron' }),
+    apron(6001, { group_parent_catalog_item_id: 6000, name: 'Chef apron white' }),
+    apron(6002, { group_parent_catalog_item_id: 6000, name: 'Chef apron black' }),
     // Its parent is cat-b's: listed as itself in cat-a.
-    item(7001, { group_parent_catalog_item_id: 10_000, name: 'Stray apron' }),
+    apron(7001, { group_parent_catalog_item_id: 10_000, name: 'Stray apron' }),
   ]
   const fillers = Array.from({ length: 1200 }, (_, k) =>
-    item(2000 + k, {
+    apron(2000 + k, {
       name: `Apron filler ${k}`,
       category_id: 1 + (k % 3),
       active: k % 10 !== 3,
@@ -71,7 +61,7 @@ export function catalogWithEveryState(db: Database): void {
   copy.applyCatalogItems(
     'cat-a',
     [
-      item(5000, {
+      apron(5000, {
         is_product_group: true,
         name: 'Grill apron',
         updated_at: '2026-01-05T00:00:00.000Z',
@@ -88,9 +78,9 @@ export function catalogWithEveryState(db: Database): void {
   copy.applyCatalogItems(
     'cat-b',
     [
-      item(10_000, { is_product_group: true, name: 'Canvas apron' }),
+      apron(10_000, { is_product_group: true, name: 'Canvas apron' }),
       ...Array.from({ length: 1500 }, (_, k) =>
-        item(10_001 + k, { name: `Apron b ${k}`, category_id: 1 + (k % 2), active: k % 7 !== 0 }),
+        apron(10_001 + k, { name: `Apron b ${k}`, category_id: 1 + (k % 2), active: k % 7 !== 0 }),
       ),
     ],
     unlisted,

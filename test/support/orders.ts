@@ -1,4 +1,5 @@
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from '../../src/main/orders/lookup'
+import type { Draft } from '../../src/shared/orders'
 
 export const catalogGuid = '11111111-1111-4111-8111-111111111111'
 export const otherCatalogGuid = '22222222-2222-4222-8222-222222222222'
@@ -37,6 +38,27 @@ export function item(fields: Partial<CatalogItemFacts> = {}): CatalogItemFacts {
     qtyAvailable: null,
     qtyIncoming: 0,
     isFamily: false,
+    ...fields,
+  }
+}
+
+/** Draft 1 of the customer in the catalog, with no lines, as the checks read it. */
+export function draft(fields: Partial<Draft> = {}): Draft {
+  return {
+    id: 1,
+    apiGuid: '9a1b2c3d-0000-4000-8000-000000000001',
+    customerGuid,
+    newCustomer: null,
+    catalogGuid,
+    priceGroupGuid: null,
+    poNo: '',
+    note: '',
+    shippingInstructions: '',
+    shipTo: null,
+    remainInPreliminary: false,
+    lines: [],
+    createdAt: '2026-11-20T10:00:00.000Z',
+    updatedAt: '2026-11-20T10:00:00.000Z',
     ...fields,
   }
 }

@@ -16,6 +16,7 @@ import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { storedItemAt, storedItemColumns, storedItemValues } from '../../src/main/local/rows'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+import { catalogItem } from '../support/builders'
 
 const directories: string[] = []
 afterEach(() => {
@@ -27,43 +28,45 @@ function tempPath(): string {
   return join(directory, 'satchel.db')
 }
 
-function item(id: number, fields: Record<string, unknown> = {}): CatalogItemRecord {
-  return {
-    id,
-    guid: `item-${id}`,
+/** An apron with a UPC, 15 in stock and prices of its own to Retail and Wholesale. */
+function stockedApron(id: number, fields: Record<string, unknown> = {}): CatalogItemRecord {
+  return catalogItem(id, {
     sku: `APR-${id}`,
     upc: `0360002914${String(id).padStart(2, '0')}`,
     name: `Apron ${id}`,
-    active: true,
     has_inventory: true,
     allow_backorder: false,
     qty_on_hand: 20,
     reserved_qty_on_hand: 5,
     pricing: { Retail: 10 + id, Wholesale: 8 + id },
-    updated_at: '2026-01-01T00:00:00.000Z',
-    deleted_at: null,
     ...fields,
-  } as CatalogItemRecord
+  })
 }
 
 /** A parent and three members, the members given out of sequence; one not offered to Wholesale. */
 const family = [
-  item(10, {
+  stockedApron(10, {
     is_product_group: true,
     group_title: 'Bib Apron',
     product_group_type: 'Color/Size',
     has_inventory: false,
   }),
-  item(13, {
+  stockedApron(13, {
     group_parent_catalog_item_id: 10,
     group_sequence: 3,
     color: 'Navy',
     style: 'L',
     pricing: { Retail: 14, Wholesale: 'N/A' },
   }),
-  item(11, { group_parent_catalog_item_id: 10, group_sequence: 1, color: 'Navy', style: 'S' }),
-  item(12, { group_parent_catalog_item_id: 10, group_sequence: 2, color: 'Navy', style: 'M', qty_incoming: 48 }),
-  item(20),
+  stockedApron(11, { group_parent_catalog_item_id: 10, group_sequence: 1, color: 'Navy', style: 'S' }),
+  stockedApron(12, {
+    group_parent_catalog_item_id: 10,
+    group_sequence: 2,
+    color: 'Navy',
+    style: 'M',
+    qty_incoming: 48,
+  }),
+  stockedApron(20),
 ]
 
 function gridOf(db: ReturnType<typeof openDatabase>) {
@@ -186,7 +189,7 @@ describe('a family in the local copy', () => {
     const db = openDatabase(tempPath())
     // 2,500 items of no family named to sort after the family, then the family again further down.
     const fillers = Array.from({ length: 2500 }, (_, k) =>
-      item(1000 + k, { name: `Basin ${String(k).padStart(4, '0')}`, upc: null }),
+      stockedApron(1000 + k, { name: `Basin ${String(k).padStart(4, '0')}`, upc: null }),
     )
     const later = family.map((record) => ({
       ...record,
@@ -221,18 +224,18 @@ describe('a family in the local copy', () => {
     const db = openDatabase(tempPath())
     const copy = new LocalCopy(db, new Retention(db))
     const fillers = Array.from({ length: 1200 }, (_, k) =>
-      item(2000 + k, { name: `Apron filler ${k}`, upc: null, active: k % 10 !== 0 }),
+      stockedApron(2000 + k, { name: `Apron filler ${k}`, upc: null, active: k % 10 !== 0 }),
     )
     // A family whose parent is inactive: to a search of active items its members are rows of their own.
     const parentless = [
-      item(4000, { is_product_group: true, group_title: 'Shop Apron', active: false, upc: null }),
-      item(4001, { group_parent_catalog_item_id: 4000, upc: null }),
-      item(4002, { group_parent_catalog_item_id: 4000, upc: null }),
+      stockedApron(4000, { is_product_group: true, group_title: 'Shop Apron', active: false, upc: null }),
+      stockedApron(4001, { group_parent_catalog_item_id: 4000, upc: null }),
+      stockedApron(4002, { group_parent_catalog_item_id: 4000, upc: null }),
     ]
     copy.applyCatalogItems('cat-a', [...family, ...fillers, ...parentless], { listingId: null, serverTime: null })
     copy.applyCatalogItems(
       'cat-b',
-      Array.from({ length: 1500 }, (_, k) => item(10_000 + k, { name: `Apron b ${k}`, upc: null })),
+      Array.from({ length: 1500 }, (_, k) => stockedApron(10_000 + k, { name: `Apron b ${k}`, upc: null })),
       { listingId: null, serverTime: null },
     )
     const browse = new BrowseQueries(db)

@@ -15,7 +15,7 @@ import { CatalogItems } from '../../src/main/local/catalog-items/reads'
 import { CatalogUpdateJobs, type CatalogUpdateProgress } from '../../src/main/local/catalog-update-jobs'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
-import { catalogWithEveryState, item, outcome, searches, unlisted } from '../support/item-states'
+import { catalogWithEveryState, apron, outcome, searches, unlisted } from '../support/item-states'
 import { undoCatalogItemFilters, undoItemIndexesByCatalogKey } from '../support/schema-rollback'
 
 const directories: string[] = []
@@ -112,17 +112,17 @@ describe('the search filters', () => {
     copy.applyCatalogItems(
       'cat-a',
       [
-        item(2001, { active: false, updated_at: '2026-02-01T00:00:00.000Z' }),
-        item(2002, { category_id: 9, updated_at: '2026-02-01T00:00:00.000Z' }),
-        item(2004, { category_id: null, updated_at: '2026-02-01T00:00:00.000Z' }),
-        item(2006, { group_parent_catalog_item_id: 10, updated_at: '2026-02-01T00:00:00.000Z' }),
-        item(11, {
+        apron(2001, { active: false, updated_at: '2026-02-01T00:00:00.000Z' }),
+        apron(2002, { category_id: 9, updated_at: '2026-02-01T00:00:00.000Z' }),
+        apron(2004, { category_id: null, updated_at: '2026-02-01T00:00:00.000Z' }),
+        apron(2006, { group_parent_catalog_item_id: 10, updated_at: '2026-02-01T00:00:00.000Z' }),
+        apron(11, {
           group_parent_catalog_item_id: 0,
           name: 'Bib apron navy S alone',
           updated_at: '2026-02-01T00:00:00.000Z',
         }),
-        item(2008, { name: 'Renamed apron', updated_at: '2026-02-01T00:00:00.000Z' }),
-        item(2009, { deleted_at: '2026-02-01T00:00:00.000Z', updated_at: '2026-02-01T00:00:00.000Z' }),
+        apron(2008, { name: 'Renamed apron', updated_at: '2026-02-01T00:00:00.000Z' }),
+        apron(2009, { deleted_at: '2026-02-01T00:00:00.000Z', updated_at: '2026-02-01T00:00:00.000Z' }),
       ],
       unlisted,
     )
@@ -158,7 +158,7 @@ describe('the search filters', () => {
     // Items written meanwhile have their filters from the triggers.
     new LocalCopy(db, new Retention(db)).applyCatalogItems(
       'cat-a',
-      [item(2001, { active: false, updated_at: '2026-02-01T00:00:00.000Z' })],
+      [apron(2001, { active: false, updated_at: '2026-02-01T00:00:00.000Z' })],
       unlisted,
     )
     const jobs = new CatalogUpdateJobs(db, { filterSpan: 400 })

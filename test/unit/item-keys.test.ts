@@ -17,7 +17,7 @@ import { CatalogUpdateJobs, type CatalogUpdateProgress } from '../../src/main/lo
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import type { SkuMatch } from '../../src/main/local/sku-match'
-import { catalogWithEveryState, item, outcome, searches, unlisted } from '../support/item-states'
+import { catalogWithEveryState, apron, outcome, searches, unlisted } from '../support/item-states'
 import { undoItemIndexesByCatalogKey } from '../support/schema-rollback'
 
 const directories: string[] = []
@@ -121,7 +121,7 @@ describe('the item indexes on the catalog key', () => {
     }
     expect(offTheirKey(db)).toBe(0)
     // A catalog new to the laptop, and an item moved to another catalog.
-    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-new', [item(90_001), item(90_002)], unlisted)
+    new LocalCopy(db, new Retention(db)).applyCatalogItems('cat-new', [apron(90_001), apron(90_002)], unlisted)
     db.exec("UPDATE catalog_item_rows SET catalog_guid = 'cat-b' WHERE guid = 'item-2001'")
     expect(offTheirKey(db)).toBe(0)
     expect(
@@ -170,7 +170,7 @@ describe('the item indexes on the catalog key', () => {
     expect(readings(items, copy)).toEqual(expected)
     // An item written mid-fill, past where it has got, is given its key by the writer (then deleted, so
     // that the readings stay those expected).
-    copy.applyCatalogItems('cat-b', [item(11_600, { name: 'Late apron' })], unlisted)
+    copy.applyCatalogItems('cat-b', [apron(11_600, { name: 'Late apron' })], unlisted)
     expect(
       db
         .prepare(
@@ -181,7 +181,7 @@ describe('the item indexes on the catalog key', () => {
     ).toBe(1)
     copy.applyCatalogItems(
       'cat-b',
-      [item(11_600, { updated_at: '2026-02-01T00:00:00.000Z', deleted_at: '2026-02-01T00:00:00.000Z' })],
+      [apron(11_600, { updated_at: '2026-02-01T00:00:00.000Z', deleted_at: '2026-02-01T00:00:00.000Z' })],
       unlisted,
     )
     db.exec('DELETE FROM catalog_item_counts')

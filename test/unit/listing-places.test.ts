@@ -12,6 +12,7 @@ import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
+import { catalogItem } from '../support/builders'
 
 const directories: string[] = []
 afterEach(() => {
@@ -22,20 +23,14 @@ afterEach(() => {
 function items(count: number, version = 1): CatalogItemRecord[] {
   const names = ['Apron', 'APRON', 'apron', 'Basin', 'basin', 'Crate', 'Apron', 'Ladle', 'ladle', 'Zest']
   return Array.from({ length: count }, (_, k) => {
-    const id = k + 1
-    return {
-      id,
-      guid: `item-${id}`,
-      sku: `SKU-${id}`,
+    return catalogItem(k + 1, {
       name: `${names[k % names.length]} ${k % 7}`,
       category_id: 1 + (k % 3),
       active: k % 11 !== 0,
-      pricing: { Retail: 10 },
       updated_at: `2026-01-0${version}T00:00:00.000Z`,
-      deleted_at: null,
       ...(k > 0 && k % 13 === 0 ? { group_parent_catalog_item_id: 1 } : {}),
       ...(k === 0 ? { is_product_group: true } : {}),
-    } as CatalogItemRecord
+    })
   })
 }
 

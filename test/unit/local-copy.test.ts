@@ -11,6 +11,7 @@ import { LocalCopy } from '../../src/main/local/copy'
 import { parseServerTime } from '../../src/main/local/time'
 import { wordPrefixQuery } from '../../src/main/browse/search'
 import { ITEM_COUNT_CAP } from '../../src/shared/synced'
+import { catalogItem } from '../support/builders'
 
 let directory: string
 let db: Database
@@ -42,9 +43,9 @@ function catalog(extra: Partial<CatalogRecord> = {}): CatalogRecord {
   }
 }
 
-function item(guid: string, extra: Partial<CatalogItemRecord> = {}): CatalogItemRecord {
-  return {
-    id: Number(guid.replace(/\D/g, '')) || 1,
+/** A widget of category 100 (Tools) known by its guid, its id the guid's digits. */
+function widget(guid: string, extra: Partial<CatalogItemRecord> = {}): CatalogItemRecord {
+  return catalogItem(Number(guid.replace(/\D/g, '')) || 1, {
     guid,
     catalog_id: 1,
     category_id: 100,
@@ -53,10 +54,8 @@ function item(guid: string, extra: Partial<CatalogItemRecord> = {}): CatalogItem
     name: `Widget ${guid}`,
     description: 'A sturdy widget',
     manufacturer: 'Acme',
-    active: true,
     pricing: { Retail: 10, Gold: 8 },
     updated_at: '2025-01-01T00:00:00.000Z',
-    deleted_at: null,
     Category: {
       id: 100,
       guid: 'c-100',
@@ -66,7 +65,7 @@ function item(guid: string, extra: Partial<CatalogItemRecord> = {}): CatalogItem
       updated_at: '2025-01-01T00:00:00.000Z',
     },
     ...extra,
-  }
+  })
 }
 
 const delta = { listingId: null, serverTime: '2025-01-02T00:00:00.000Z' }
@@ -111,7 +110,7 @@ afterEach(() => {
 
 describe('applying pages', () => {
   it('applies a page twice without changing anything the second time', () => {
-    const rows = [item('i1'), item('i2')]
+    const rows = [widget('i1'), widget('i2')]
     expect(store.applyCatalogItems(catalogGuid, rows, delta)).toEqual({ fetched: 2, upserted: 2, deleted: 0 })
     const before = db.prepare('SELECT * FROM catalog_items ORDER BY guid').all()
     expect(store.applyCatalogItems(catalogGuid, rows, delta)).toEqual({ fetched: 2, upserted: 0, deleted: 0 })
@@ -119,20 +118,20 @@ describe('applying pages', () => {
   })
 
   it('never lets an older version overwrite a newer one, in either timestamp format', () => {
-    store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Newer', updated_at: '2025-01-05 10:00:00' })], delta)
-    store.applyCatalogItems(catalogGuid, [item('i1', { name: 'Older', updated_at: '2025-01-05T09:59:59Z' })], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1', { name: 'Newer', updated_at: '2025-01-05 10:00:00' })], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1', { name: 'Older', updated_at: '2025-01-05T09:59:59Z' })], delta)
     expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newer')
     store.applyCatalogItems(
       catalogGuid,
-      [item('i1', { name: 'Newest', updated_at: '2025-01-05T10:00:01.000Z' })],
+      [widget('i1', { name: 'Newest', updated_at: '2025-01-05T10:00:01.000Z' })],
       delta,
     )
     expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newest')
   })
 
   it('takes a changed body at the same timestamp (services that stamp whole seconds)', () => {
-    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 5 })], delta)
-    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 3 })], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1', { qty_on_hand: 5 })], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1', { qty_on_hand: 3 })], delta)
     expect(queries.getCatalogItem({ guid: 'i1' })?.qtyOnHand).toBe(3)
   })
 
@@ -153,7 +152,7 @@ describe('applying pages', () => {
       name: 'Saws',
       updated_at: '2025-01-01T00:00:00.000Z',
     }
-    store.applyCatalogItems(catalogGuid, [item('i1', { Category: tools }), item('i2', { Category: tools })], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1', { Category: tools }), widget('i2', { Category: tools })], delta)
     const changes: Partial<CatalogItemRecord>[] = [
       { name: 'Renamed widget' },
       { sku: 'NEW-SKU-1' },
@@ -169,7 +168,7 @@ describe('applying pages', () => {
       expected = { ...expected, ...change }
       store.applyCatalogItems(
         catalogGuid,
-        [item('i1', { Category: tools, ...expected, updated_at: `2025-01-02T00:${minute++}:00.000Z` })],
+        [widget('i1', { Category: tools, ...expected, updated_at: `2025-01-02T00:${minute++}:00.000Z` })],
         delta,
       )
       const row = queries.getCatalogItem({ guid: 'i1' })
@@ -199,11 +198,11 @@ describe('applying pages', () => {
   })
 
   it('lists a row kept unlisted for a draft again when a listing sees it, its body unchanged', () => {
-    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1'), widget('i2')], delta)
     db.prepare("UPDATE catalog_item_rows SET unlisted_at = '2025-01-02T00:00:00.000Z' WHERE guid = 'i1'").run()
     expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
     const listingId = store.newListingId(`catalogItems:${catalogGuid}`)
-    store.applyCatalogItems(catalogGuid, [item('i1', { qty_on_hand: 4, updated_at: '2025-01-03T00:00:00.000Z' })], {
+    store.applyCatalogItems(catalogGuid, [widget('i1', { qty_on_hand: 4, updated_at: '2025-01-03T00:00:00.000Z' })], {
       listingId,
       serverTime: null,
     })
@@ -213,17 +212,17 @@ describe('applying pages', () => {
   })
 
   it('keeps fields the spec does not show in the stored record', () => {
-    store.applyCatalogItems(catalogGuid, [item('i1', { warehouse_bins: ['A1', 'B2'] })], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1', { warehouse_bins: ['A1', 'B2'] })], delta)
     expect(queries.getCatalogItem({ guid: 'i1' })?.record.warehouse_bins).toEqual(['A1', 'B2'])
   })
 
   it('takes a deleted row out of every live view, even one never seen before', () => {
-    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1'), widget('i2')], delta)
     const counts = store.applyCatalogItems(
       catalogGuid,
       [
-        item('i1', { deleted_at: '2025-01-03T00:00:00Z', updated_at: '2025-01-03T00:00:00Z' }),
-        item('i9', { deleted_at: '2025-01-03T00:00:00Z' }),
+        widget('i1', { deleted_at: '2025-01-03T00:00:00Z', updated_at: '2025-01-03T00:00:00Z' }),
+        widget('i9', { deleted_at: '2025-01-03T00:00:00Z' }),
       ],
       delta,
     )
@@ -233,17 +232,17 @@ describe('applying pages', () => {
     expect(queries.counts().catalogItems).toBe(1)
     expect(queries.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
     // A late, older copy of the deleted row does not bring it back.
-    store.applyCatalogItems(catalogGuid, [item('i1')], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1')], delta)
     expect(queries.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
   })
 })
 
 describe('full listing removal', () => {
   it('removes rows the listing did not see, flagging those a draft still needs', () => {
-    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2'), item('i3')], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1'), widget('i2'), widget('i3')], delta)
     retention.register((kind, guids) => (kind === 'catalogItem' ? guids.filter((guid) => guid === 'i3') : []))
     const listing = store.newListingId('catalogItems:cat-1')
-    store.applyCatalogItems(catalogGuid, [item('i1')], { listingId: listing, serverTime: '2025-01-04T00:00:00Z' })
+    store.applyCatalogItems(catalogGuid, [widget('i1')], { listingId: listing, serverTime: '2025-01-04T00:00:00Z' })
     const pruned = store.pruneUnlisted('catalogItems', catalogGuid, listing, '2025-01-04T00:00:00Z')
     expect(pruned.deleted).toBe(2)
     expect(queries.getCatalogItem({ guid: 'i2' })).toBeNull()
@@ -251,13 +250,13 @@ describe('full listing removal', () => {
     expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).items.map((i) => i.guid)).toEqual(['i1'])
     // Listed again later: live again.
     const next = store.newListingId('catalogItems:cat-1')
-    store.applyCatalogItems(catalogGuid, [item('i1'), item('i3')], { listingId: next, serverTime: null })
+    store.applyCatalogItems(catalogGuid, [widget('i1'), widget('i3')], { listingId: next, serverTime: null })
     expect(queries.getCatalogItem({ guid: 'i3' })?.status).toBe('live')
     expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).total).toBe(2)
   })
 
   it('keeps rows named by the retained_refs view (migration 7): here, an item on a draft', () => {
-    store.applyCatalogItems(catalogGuid, [item('i1'), item('i2')], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i1'), widget('i2')], delta)
     db.prepare(
       'INSERT INTO drafts (api_guid, customer_guid, catalog_guid, document, created_at, updated_at) VALUES (?, NULL, ?, ?, ?, ?)',
     ).run(
@@ -279,14 +278,20 @@ describe('queries', () => {
     store.applyCatalogItems(
       catalogGuid,
       [
-        item('i1', { name: 'Blue Hammer', sku: 'HAM-100', pricing: { Retail: 12.5, Gold: 'N/A' } }),
-        item('i2', {
+        widget('i1', { name: 'Blue Hammer', sku: 'HAM-100', pricing: { Retail: 12.5, Gold: 'N/A' } }),
+        widget('i2', {
           name: 'Red Screwdriver',
           sku: 'SCR-200',
           description: 'Hammer-proof handle',
           pricing: { Retail: 4, Gold: 3.5 },
         }),
-        item('i3', { name: 'Café Crème Mug', sku: 'MUG-300', upc: '777000111', manufacturer: 'Délice', active: false }),
+        widget('i3', {
+          name: 'Café Crème Mug',
+          sku: 'MUG-300',
+          upc: '777000111',
+          manufacturer: 'Délice',
+          active: false,
+        }),
       ],
       delta,
     )
@@ -333,7 +338,7 @@ describe('queries', () => {
 
   it('lists a broad search as the index holds it, page after page, with its total, when there are too many matches to rank', () => {
     const many = Array.from({ length: 2100 }, (_, n) =>
-      item(`w${n}`, { name: `Widget ${String(2100 - n).padStart(4, '0')}`, description: null }),
+      widget(`w${n}`, { name: `Widget ${String(2100 - n).padStart(4, '0')}`, description: null }),
     )
     store.applyCatalogItems(catalogGuid, many, delta)
     const found = queries.searchCatalogItems({ catalogGuid, query: 'wid', limit: 3, offset: 1 })
@@ -363,13 +368,13 @@ describe('queries', () => {
     // The first catalog's widgets take the low local ids; a second catalog's come after them.
     store.applyCatalogItems(
       catalogGuid,
-      Array.from({ length: 1500 }, (_, n) => item(`a${n}`, { name: `Widget A${n}`, description: null })),
+      Array.from({ length: 1500 }, (_, n) => widget(`a${n}`, { name: `Widget A${n}`, description: null })),
       delta,
     )
     const later = 'cat-later'
     store.applyCatalogItems(
       later,
-      Array.from({ length: 1200 }, (_, n) => item(`b${n}`, { name: `Widget B${n}`, description: null })),
+      Array.from({ length: 1200 }, (_, n) => widget(`b${n}`, { name: `Widget B${n}`, description: null })),
       delta,
     )
     const first = queries.searchCatalogItems({ catalogGuid: later, query: 'w', limit: 3 })
@@ -397,7 +402,7 @@ describe('queries', () => {
       store.applyCatalogItems(
         catalog,
         Array.from({ length: count }, (_, n) =>
-          item(`${prefix}${n}`, { id: from + n, name: `Widget ${prefix.toUpperCase()}${n}`, description: null }),
+          widget(`${prefix}${n}`, { id: from + n, name: `Widget ${prefix.toUpperCase()}${n}`, description: null }),
         ),
         { listingId, serverTime: null },
       )
@@ -407,7 +412,7 @@ describe('queries', () => {
     // A delta brings the early catalog an item whose id is above every other.
     store.applyCatalogItems(
       'cat-early',
-      [item('c-new', { id: 30_000, name: 'Widget C new', description: null })],
+      [widget('c-new', { id: 30_000, name: 'Widget C new', description: null })],
       delta,
     )
     expect(
@@ -420,7 +425,7 @@ describe('queries', () => {
 
   it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
     const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) =>
-      item(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }),
+      widget(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }),
     )
     store.applyCatalogItems(catalogGuid, many, delta)
     expect(queries.countCatalogItems({ catalogGuid, query: 's' })).toEqual({ total: ITEM_COUNT_CAP, capped: true })
@@ -494,11 +499,11 @@ describe('item counts kept by the sync writer', () => {
     store.applyCatalogItems(
       catalogGuid,
       [
-        item('i1'),
-        item('i2', { active: false }),
-        item('i3', { category_id: 200, Category: saws }),
-        item('i4', { category_id: null, Category: null }),
-        item('i5', { deleted_at: '2025-01-02T00:00:00.000Z' }),
+        widget('i1'),
+        widget('i2', { active: false }),
+        widget('i3', { category_id: 200, Category: saws }),
+        widget('i4', { category_id: null, Category: null }),
+        widget('i5', { deleted_at: '2025-01-02T00:00:00.000Z' }),
       ],
       delta,
     )
@@ -556,11 +561,11 @@ describe('item counts kept by the sync writer', () => {
     store.applyCatalogItems(
       catalogGuid,
       [
-        item('i6', { category_id: 200, Category: saws }),
-        item('i1', { deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' }),
-        item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }),
-        item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' }),
-        item('i4', { category_id: null, Category: null }),
+        widget('i6', { category_id: 200, Category: saws }),
+        widget('i1', { deleted_at: '2025-01-03T00:00:00.000Z', updated_at: '2025-01-03T00:00:00.000Z' }),
+        widget('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }),
+        widget('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' }),
+        widget('i4', { category_id: null, Category: null }),
       ],
       delta,
     )
@@ -584,8 +589,8 @@ describe('item counts kept by the sync writer', () => {
     store.applyCatalogItems(
       catalogGuid,
       [
-        item('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }),
-        item('i6', { category_id: 200, Category: saws }),
+        widget('i2', { active: true, updated_at: '2025-01-03T00:00:00.000Z' }),
+        widget('i6', { category_id: 200, Category: saws }),
       ],
       { listingId: listing, serverTime: null },
     )
@@ -594,7 +599,7 @@ describe('item counts kept by the sync writer', () => {
     ;[before, after] = keptAndRecounted()
     expect(before).toEqual(after)
     const next = store.newListingId(`catalogItems:${catalogGuid}`)
-    store.applyCatalogItems(catalogGuid, [item('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' })], {
+    store.applyCatalogItems(catalogGuid, [widget('i3', { category_id: 100, updated_at: '2025-01-03T00:00:00.000Z' })], {
       listingId: next,
       serverTime: null,
     })
@@ -615,13 +620,13 @@ describe('item counts kept by the sync writer', () => {
       db.prepare('SELECT sum(live) FROM catalog_item_counts WHERE catalog_guid = ?').pluck().get(catalogGuid)
     store.recountItems([catalogGuid])
     // A family (parent i10) of two members, then a member that leaves it and one that joins.
-    const parent = item('i10', { is_product_group: true, name: 'Widget family' })
+    const parent = widget('i10', { is_product_group: true, name: 'Widget family' })
     store.applyCatalogItems(
       catalogGuid,
       [
         parent,
-        item('i11', { group_parent_catalog_item_id: 10 }),
-        item('i12', { group_parent_catalog_item_id: 10, active: false }),
+        widget('i11', { group_parent_catalog_item_id: 10 }),
+        widget('i12', { group_parent_catalog_item_id: 10, active: false }),
       ],
       delta,
     )
@@ -635,14 +640,14 @@ describe('item counts kept by the sync writer', () => {
     store.applyCatalogItems(
       catalogGuid,
       [
-        item('i11', { group_parent_catalog_item_id: 0, updated_at: '2025-01-03T00:00:00.000Z' }),
-        item('i4', {
+        widget('i11', { group_parent_catalog_item_id: 0, updated_at: '2025-01-03T00:00:00.000Z' }),
+        widget('i4', {
           category_id: null,
           Category: null,
           group_parent_catalog_item_id: 10,
           updated_at: '2025-01-03T00:00:00.000Z',
         }),
-        item('i12', {
+        widget('i12', {
           group_parent_catalog_item_id: 10,
           deleted_at: '2025-01-03T00:00:00.000Z',
           updated_at: '2025-01-03T00:00:00.000Z',
@@ -669,7 +674,7 @@ describe('item counts kept by the sync writer', () => {
       items.countByCategory = (guid) => {
         const rows = countByCategory(guid)
         // A draft's item refreshed on the window's connection, after the count was read.
-        if (!refreshed) windowStore.applyCatalogItems(catalogGuid, [item('i7')], delta)
+        if (!refreshed) windowStore.applyCatalogItems(catalogGuid, [widget('i7')], delta)
         refreshed = true
         return rows
       }
@@ -682,7 +687,7 @@ describe('item counts kept by the sync writer', () => {
 
   it('counts a catalog only once recounted, and forgets a catalog that is gone', () => {
     // Not counted yet (as just after the upgrade): writes keep no count of it, the screens count the items.
-    store.applyCatalogItems(catalogGuid, [item('i6', { category_id: 200, Category: saws })], delta)
+    store.applyCatalogItems(catalogGuid, [widget('i6', { category_id: 200, Category: saws })], delta)
     expect(db.prepare('SELECT count(*) FROM catalog_item_counts').pluck().get()).toBe(0)
     expect(shownCounts(queries).categories).toEqual([
       [200, 2],

@@ -2,37 +2,17 @@ import { describe, expect, it } from 'vitest'
 import { unitPriceAt } from '../../src/main/pricing'
 import { buildOrderRequest } from '../../src/main/orders/request'
 import { checkDraft } from '../../src/main/orders/validation'
-import type { Draft } from '../../src/shared/orders'
 import {
   addressGuid,
   catalogGuid,
   customer,
   customerGuid,
   dealerGroup,
+  draft,
   item,
   MemoryLookup,
   retailGroup,
 } from '../support/orders'
-
-function draft(fields: Partial<Draft> = {}): Draft {
-  return {
-    id: 1,
-    apiGuid: '9a1b2c3d-0000-4000-8000-000000000001',
-    customerGuid,
-    newCustomer: null,
-    catalogGuid,
-    priceGroupGuid: null,
-    poNo: '',
-    note: '',
-    shippingInstructions: '',
-    shipTo: null,
-    remainInPreliminary: false,
-    lines: [],
-    createdAt: '2026-11-20T10:00:00.000Z',
-    updatedAt: '2026-11-20T10:00:00.000Z',
-    ...fields,
-  }
-}
 
 function line(
   itemGuid: string,

@@ -11,7 +11,7 @@ import { OrderDesk } from '../../src/main/orders/desk'
 import * as request from '../../src/main/orders/request'
 import { checkDraft } from '../../src/main/orders/validation'
 import type { Draft } from '../../src/shared/orders'
-import { catalogGuid, customerGuid, item, MemoryLookup } from '../support/orders'
+import { catalogGuid, customerGuid, draft, item, MemoryLookup } from '../support/orders'
 
 /** Lets a test corrupt what the request builder hands on (the totals the reply is made of). */
 let corruptTotals: ((totals: request.RepTotals) => request.RepTotals) | null = null
@@ -127,19 +127,8 @@ describe('sending is all-or-nothing', () => {
 })
 
 describe('the quantity rule in the core’s draft check', () => {
-  function draft(qty: number, lineId = 'l1'): Draft {
-    return {
-      id: 1,
-      apiGuid: '9a1b2c3d-0000-4000-8000-000000000001',
-      customerGuid,
-      newCustomer: null,
-      catalogGuid,
-      priceGroupGuid: null,
-      poNo: '',
-      note: '',
-      shippingInstructions: '',
-      shipTo: null,
-      remainInPreliminary: false,
+  function draftOf(qty: number, lineId = 'l1'): Draft {
+    return draft({
       lines: [
         {
           lineId,
@@ -152,9 +141,7 @@ describe('the quantity rule in the core’s draft check', () => {
           qtyAvailableSeen: null,
         },
       ],
-      createdAt: '2026-11-20T10:00:00.000Z',
-      updatedAt: '2026-11-20T10:00:00.000Z',
-    }
+    })
   }
 
   it.each([
@@ -166,7 +153,7 @@ describe('the quantity rule in the core’s draft check', () => {
     [Number.NaN, /number/],
     [Number.POSITIVE_INFINITY, /number/],
   ])('refuses qty %s on the line’s qty, with a finite total', (qty, message) => {
-    const check = checkDraft(draft(qty), lookup)
+    const check = checkDraft(draftOf(qty), lookup)
     expect(check.sendable).toBe(false)
     expect(check.issues).toEqual([
       { field: 'qty', lineId: 'l1', severity: 'error', message: expect.stringMatching(message) },
@@ -176,14 +163,14 @@ describe('the quantity rule in the core’s draft check', () => {
   })
 
   it('accepts whole quantities from 1 to 1,000,000', () => {
-    for (const qty of [1, 12, 1_000_000]) expect(checkDraft(draft(qty), lookup).sendable).toBe(true)
+    for (const qty of [1, 12, 1_000_000]) expect(checkDraft(draftOf(qty), lookup).sendable).toBe(true)
   })
 
   it('refuses a line, and an order, whose total would not be finite', () => {
     const dear = item({ pricing: { Dealer: 1e303 } })
     const huge = new MemoryLookup([dear])
-    const line = { ...draft(1).lines[0]!, catalogItemGuid: dear.guid }
-    const one = checkDraft({ ...draft(1), lines: [{ ...line, qty: 1_000_000 }] }, huge)
+    const line = { ...draftOf(1).lines[0]!, catalogItemGuid: dear.guid }
+    const one = checkDraft({ ...draftOf(1), lines: [{ ...line, qty: 1_000_000 }] }, huge)
     expect(one.sendable).toBe(false)
     expect(one.issues).toEqual([
       { field: 'qty', lineId: 'l1', severity: 'error', message: expect.stringMatching(/too large/) },
@@ -194,7 +181,7 @@ describe('the quantity rule in the core’s draft check', () => {
     const dearest = item({ pricing: { Dealer: 1e302 } })
     const sum = new MemoryLookup([dearest])
     const lines = [1, 2].map((n) => ({ ...line, lineId: `l${n}`, catalogItemGuid: dearest.guid, qty: 10_000 }))
-    const two = checkDraft({ ...draft(1), lines }, sum)
+    const two = checkDraft({ ...draftOf(1), lines }, sum)
     expect(two.sendable).toBe(false)
     expect(two.issues).toEqual([
       { field: 'qty', lineId: 'l2', severity: 'error', message: expect.stringMatching(/too large/) },

@@ -15,7 +15,8 @@ import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { LocalOrderLookup } from '../../src/main/orders/local-lookup'
 import { OrderDesk } from '../../src/main/orders/desk'
-import { item, unlisted } from '../support/item-states'
+import { catalogItem } from '../support/builders'
+import { unlisted } from '../support/item-states'
 
 const guidOf = (n: number) => `00000000-0000-4000-8000-00000000000${n}`
 const catalog = 'c0000000-0000-4000-8000-000000000001'
@@ -31,11 +32,11 @@ beforeEach(() => {
   copy.applyCatalogItems(
     catalog,
     [
-      item(1, { guid: guidOf(1), sku: 'DPR-10001', name: 'Dust pan, red' }),
-      item(2, { guid: guidOf(2), sku: 'dpr-10001', name: 'Dust pan refill' }),
-      item(3, { guid: guidOf(3), sku: 'Xyz-1', name: 'Only one of its kind' }),
+      catalogItem(1, { guid: guidOf(1), sku: 'DPR-10001', name: 'Dust pan, red' }),
+      catalogItem(2, { guid: guidOf(2), sku: 'dpr-10001', name: 'Dust pan refill' }),
+      catalogItem(3, { guid: guidOf(3), sku: 'Xyz-1', name: 'Only one of its kind' }),
       // The same SKU in other capitals, deleted: not an item a code can name any more.
-      item(4, { guid: guidOf(4), sku: 'XYZ-1', deleted_at: '2026-01-02T00:00:00.000Z' }),
+      catalogItem(4, { guid: guidOf(4), sku: 'XYZ-1', deleted_at: '2026-01-02T00:00:00.000Z' }),
     ],
     unlisted,
   )

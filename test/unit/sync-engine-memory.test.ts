@@ -18,6 +18,7 @@ import { LocalCopy, type ApplyCounts } from '../../src/main/local/copy'
 import { SyncEngine } from '../../src/main/sync/engine'
 import type { SyncSource } from '../../src/main/sync/scopes'
 import { inlineWriter, type PageWriter } from '../../src/main/sync/page-writer'
+import { catalogItem } from '../support/builders'
 
 setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void
@@ -53,15 +54,12 @@ const source: SyncSource = {
     const start = params.lastUpdatedAt ? pages * pageSize : params.offset * params.limit
     const rows = Array.from({ length: Math.max(0, Math.min(params.limit, pages * pageSize - start)) }, (_, index) => {
       const id = start + index + 1
-      return {
-        id,
-        guid: `item-${id}`,
+      return catalogItem(id, {
         sku: `S${id}`,
         name: `Item ${id} ${'words '.repeat(20)}`,
         pricing: { Retail: id },
         updated_at: '2025-01-01T00:00:00Z',
-        deleted_at: null,
-      }
+      })
     })
     return {
       rows,

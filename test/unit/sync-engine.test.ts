@@ -17,6 +17,7 @@ import { SyncEngine } from '../../src/main/sync/engine'
 import type { SyncSource } from '../../src/main/sync/scopes'
 import { inlineWriter } from '../../src/main/sync/page-writer'
 import { countTurns } from '../support/turn-counter'
+import { catalogItem } from '../support/builders'
 
 const catalogGuid = 'cat-1'
 
@@ -39,15 +40,7 @@ class FakeService implements SyncSource {
   }
 
   newItem(id: number): CatalogItemRecord {
-    return {
-      id,
-      guid: `item-${id}`,
-      sku: `S${id}`,
-      name: `Item ${id}`,
-      pricing: { Retail: id },
-      updated_at: this.iso(),
-      deleted_at: null,
-    }
+    return catalogItem(id, { sku: `S${id}`, pricing: { Retail: id }, updated_at: this.iso() })
   }
 
   iso(): string {

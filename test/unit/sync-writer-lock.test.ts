@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
+import { catalogItem } from '../support/builders'
 
 let directory: string | undefined
 let db: Database | undefined
@@ -24,13 +25,7 @@ afterEach(async () => {
 })
 
 const rows = (from: number) =>
-  [from, from + 1, from + 2].map((n) => ({
-    guid: `item-${n}`,
-    id: n,
-    sku: `SKU-${n}`,
-    name: `Widget ${n}`,
-    pricing: { Retail: n },
-  }))
+  [from, from + 1, from + 2].map((n) => catalogItem(n, { name: `Widget ${n}`, pricing: { Retail: n } }))
 
 describe('the writer thread beside a writing main connection', () => {
   it('waits for a write transaction of the main connection and then applies the page', async () => {

@@ -7,6 +7,7 @@ import { readyMessage, sourceWriterWorker, startWorkerWriter, type PageWriter } 
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { Lease } from '../../src/main/db/lease'
 import { systemClock } from '../../src/main/ports'
+import { catalogItem } from '../support/builders'
 
 let directory: string | undefined
 let db: Database | undefined
@@ -27,13 +28,7 @@ describe('the writer thread', () => {
     const path = join(directory, 'satchel.db')
     db = openDatabase(path)
     writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
-    const rows = [1, 2, 3].map((n) => ({
-      guid: `item-${n}`,
-      id: n,
-      sku: `SKU-${n}`,
-      name: `Thread-written widget ${n}`,
-      pricing: { Retail: n },
-    }))
+    const rows = [1, 2, 3].map((n) => catalogItem(n, { name: `Thread-written widget ${n}`, pricing: { Retail: n } }))
     const counts = await writer.applyCatalogItems('cat', rows, {
       listingId: null,
       serverTime: null,
