@@ -8,7 +8,7 @@
  * `layers` is the one place to change: a key is a folder (ending in '/') or a file, relative to src/;
  * `may` lists what it may import besides itself: other keys, 'npm:<package>' (its @types too) and
  * 'node:*' for Node's built-in modules. docs/architecture.md's layering table is checked against this map by
- * test/unit/lint-rules.test.ts, which also proves the bypasses are refused.
+ * test/unit/repo/lint-rules.test.ts, which also proves the bypasses are refused.
  *
  * test/ and scripts/ are in the same graph (`roots`): src/ never imports them, and scripts reach src/
  * only through a part's public entry. What dependency-cruiser cannot see (a computed import(),

@@ -6,7 +6,7 @@
  * gives the same verdict, and its other reporters draw the graph.
  *
  * `node scripts/layers.mjs --table` writes the layering table of docs/architecture.md from the map
- * instead (the table test/unit/lint-rules.test.ts holds against it), so a moved boundary is one edit
+ * instead (the table test/unit/repo/lint-rules.test.ts holds against it), so a moved boundary is one edit
  * and one run. `--readme`, its name from when the table was the README's, does the same.
  */
 import { cruise, format } from 'dependency-cruiser'

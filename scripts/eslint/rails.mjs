@@ -13,7 +13,7 @@ import { dirname, relative, resolve, sep } from 'node:path'
  * - a file stays a readable size: 600 lines (blank lines and comments count), migrations apart, and
  *   core/compose.ts, which only wires the parts together, 150.
  *
- * eslint.config.mjs applies `rails(...)` with its named, temporary exceptions; test/unit/lint-rules.test.ts
+ * eslint.config.mjs applies `rails(...)` with its named, temporary exceptions; test/unit/repo/lint-rules.test.ts
  * proves each rule refuses what it is for, lets its clean counterpart through, and that every
  * exception is still needed.
  */

@@ -33,7 +33,7 @@ export const defaultLargeCatalogItems = 10_000
  * on the main thread at start. A column with no default and no constraint reads NULL in every row
  * stored before, which that check cannot fault, so it is work for nothing. Like ALTER, this rewrites
  * the table's CREATE text in sqlite_schema (the same text: the new definitions go where SQLite's
- * ALTER puts them, before the column list's closing parenthesis; test/unit/add-columns.test.ts holds
+ * ALTER puts them, before the column list's closing parenthesis; test/unit/main/db/add-columns.test.ts holds
  * it to SQLite's own) and bumps the schema cookie, so every connection reloads the schema: the route
  * SQLite's documentation gives for a schema change that leaves stored content valid (lang_altertable,
  * "Making Other Kinds Of Table Schema Changes"). A stored row shorter than its table reads its missing

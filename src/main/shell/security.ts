@@ -2,7 +2,7 @@
  * Satchel's security rules, all in one file. Do not change a rule without reading Electron's security
  * checklist (https://www.electronjs.org/docs/latest/tutorial/security); docs/security.md
  * maps every checklist item to the rule here that answers it, and
- * test/unit/shell/security.test.ts pins each one.
+ * test/unit/main/shell/security.test.ts pins each one.
  *
  * The threat they share: the renderer shows data from the ordering service (customer names, notes,
  * catalog text). If any of it ever became script, these rules keep that script inside a sandboxed page

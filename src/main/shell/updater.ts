@@ -7,7 +7,7 @@
  * Staged rollout: electron-updater reads `stagingPercentage` from the published latest*.yml and
  * offers the update only to that share of installs (by a random id it keeps in userData). This
  * controller never touches `isUserWithinRollout`, `allowDowngrade` or `forceDevUpdateConfig`, so the
- * percentage is honoured; test/unit/shell/updater.test.ts pins that.
+ * percentage is honoured; test/unit/main/shell/updater.test.ts pins that.
  */
 import type { Logger } from '../ports'
 import type { OutboxActivity } from '../orders'

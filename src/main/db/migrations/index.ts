@@ -28,7 +28,7 @@ import { migration as orderDetailRefusals } from './0023-order-detail-refusals'
  * ran it. The database's PRAGMA user_version is the number of the last one applied.
  *
  * One file per version, NNNN-<what>.ts, exporting `migration` with that version; this list holds
- * them in order (test/unit/migrations-list.test.ts checks both, and pins each one's SQL). The SQL
+ * them in order (test/unit/main/db/migrations-list.test.ts checks both, and pins each one's SQL). The SQL
  * keeps the indentation it was released with: SQLite stores a CREATE statement's text as written.
  */
 export const migrations: Migration[] = [

@@ -1,0 +1,156 @@
+/**
+ * The outbox and the connectivity monitor, wired as the core wires them (core/reactions.ts), on
+ * vitest's fake clock: while the app says Offline no order is attempted at all, and once the
+ * service answers again a waiting order leaves at once, not when the fleet-spread sync ends.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  createConnectivityMonitor,
+  type ConnectivityMonitor,
+  type ProbeResult,
+} from '../../../../src/main/connectivity'
+import { wireReactions } from '../../../../src/main/core/reactions'
+import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
+import { EventHub } from '../../../../src/main/events'
+import { ServiceError } from '../../../../src/main/ordering-client/errors'
+import type { OrderWithItemsResult } from '../../../../src/main/ordering-client/client'
+import { createOrders, type Orders } from '../../../../src/main/orders'
+import { OrderDesk } from '../../../../src/main/orders/desk'
+import { silentLogger } from '../../../../src/main/ports'
+import type { Sync } from '../../../../src/main/sync'
+import { orderList } from '../../../support/order-list'
+import { catalogGuid, customerGuid, item, MemoryLookup } from '../../../support/orders'
+
+const second = 1_000
+const minute = 60_000
+let directory: string
+let db: Database
+let orders: Orders | undefined
+let monitor: ConnectivityMonitor | undefined
+let unwire: (() => void)[] = []
+
+beforeEach(() => {
+  vi.useFakeTimers()
+  directory = mkdtempSync(join(tmpdir(), 'satchel-outbox-offline-'))
+  db = openDatabase(join(directory, 'satchel.db'))
+})
+afterEach(async () => {
+  for (const off of unwire) off()
+  unwire = []
+  monitor?.stop()
+  orders?.driver.stop()
+  await orders?.close()
+  orders = undefined
+  vi.useRealTimers()
+  closeDatabase(db)
+  rmSync(directory, { recursive: true, force: true })
+})
+
+const confirmation = (body: Record<string, unknown>) =>
+  ({
+    order: {
+      guid: '00000000-0000-4000-8000-000000000001',
+      name: 'SO-1',
+      api_guid: (body.order as { api_guid: string }).api_guid,
+    },
+    vendor: null,
+    billTo: null,
+    shipTo: null,
+    contact: null,
+    note: null,
+    raw: {},
+  }) as unknown as OrderWithItemsResult
+
+function laptop() {
+  let answers = false
+  const attempts: number[] = []
+  const probe = vi.fn(async (): Promise<ProbeResult> =>
+    answers
+      ? { status: 'online', detail: 'The service answered (401).' }
+      : { status: 'unreachable', detail: 'Could not connect (ECONNREFUSED).' },
+  )
+  const hub = new EventHub()
+  const product = item()
+  const lookup = new MemoryLookup([product])
+  const clock = { now: () => Date.now() }
+  const desk = new OrderDesk(db, lookup, clock, () => ({ remainInPreliminary: false }))
+  const made = createOrders({
+    db,
+    clock,
+    logger: silentLogger,
+    sender: async () => ({
+      listOrders: orderList(),
+      createOrderWithItems: async (body) => {
+        attempts.push(Date.now())
+        if (!answers)
+          throw new ServiceError('unreachable', 'The ordering service cannot be reached: connect ECONNREFUSED')
+        return confirmation(body)
+      },
+    }),
+    defaults: () => ({ remainInPreliminary: false }),
+    onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
+    changeDelayMs: 0,
+    offline: () => {
+      const state = watched.current()
+      return !state.online && state.status !== 'unknown'
+    },
+  })
+  const watched = createConnectivityMonitor({
+    isNetworkUp: () => true,
+    baseUrl: async () => 'https://orders.example.com',
+    probe,
+    fingerprint: () => 'net-a',
+    clock,
+    windowVisible: true,
+    hasWaitingWork: () => made.waitingCount() > 0,
+  })
+  orders = made
+  monitor = watched
+  // The sync whose end would send the outbox starts over a fleet's window (30 s at least): never here.
+  const scheduler = {
+    trigger: vi.fn(),
+    connectivityRestored: vi.fn(),
+    settingsChanged: vi.fn(),
+    isRunning: () => false,
+  }
+  unwire = wireReactions({ hub, sync: { scheduler } as unknown as Sync, orders: made, connectivity: watched })
+  return {
+    attempts,
+    back() {
+      answers = true
+    },
+    queue(): string {
+      const draft = desk.createDraft({ customerGuid, catalogGuid })
+      desk.addLines(draft.id, [{ sku: product.sku, qty: 1 }])
+      const apiGuid = desk.send(draft.id).apiGuid
+      // What sendDraft does after the entry is on disk.
+      made.driver.nudge()
+      return apiGuid
+    },
+  }
+}
+
+describe('the outbox while the app says Offline', () => {
+  it('attempts no order while Offline, and sends the waiting one within 5 s of the service answering again', async () => {
+    const { attempts, back, queue } = laptop()
+    monitor!.start()
+    await vi.advanceTimersByTimeAsync(second)
+    expect(monitor!.current()).toMatchObject({ online: false, status: 'unreachable' })
+
+    const apiGuid = queue()
+    await vi.advanceTimersByTimeAsync(30 * minute)
+    expect(attempts).toEqual([])
+    expect(orders!.desk.outbox.get(apiGuid).state).toBe('queued')
+
+    back()
+    const answeredBy = Date.now() + 5 * second
+    await vi.advanceTimersByTimeAsync(5 * second)
+    expect(monitor!.current().online).toBe(true)
+    expect(orders!.desk.outbox.get(apiGuid).state).toBe('sent')
+    expect(attempts).toHaveLength(1)
+    expect(attempts[0]).toBeLessThanOrEqual(answeredBy)
+  })
+})
