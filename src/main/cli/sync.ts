@@ -16,7 +16,7 @@ import { resourceNames, type SyncProgress } from '../../shared/synced'
 import { createSyncRun } from '../sync/run'
 import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import { AppSettings } from '../settings/app-settings'
-import { OutboxReader } from '../orders/outbox-reader'
+import { createTracking } from '../tracking'
 import { diskFullDuringUpdate } from './catalog-update'
 import { cliConnection } from './connection'
 import { refuseDamaged } from './health'
@@ -78,11 +78,12 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
     // The run the app makes: pages written on a thread of their own, so the progress bar keeps moving.
     const settings = new AppSettings(db).get()
-    const outbox = new OutboxReader(db)
-    const orderDetails = {
-      limit: () => settings.orderDetailsPerSync,
-      sentApiGuids: () => outbox.sentOrders().map((sent) => sent.apiGuid),
-    }
+    const orderDetails = createTracking({
+      db,
+      clock: systemClock,
+      logger: silentLogger,
+      detailsPerSync: () => settings.orderDetailsPerSync,
+    })
     const run = createSyncRun({
       db,
       store,
