@@ -64,7 +64,7 @@ export function createCore(config: CoreConfig): Core {
     beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice,
   })
   const orders = createOrders({
-    ...{ db, clock, logger, label, history: tracking },
+    ...{ db, clock, logger, label, history: tracking, ...(config.locale ? { locale: config.locale } : {}) },
     sender: () => clients.forSaved(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
     onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),

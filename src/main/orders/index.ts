@@ -44,6 +44,8 @@ export interface OrdersOptions {
   leaseTtlMs?: number
   sender: () => Promise<OrderSender | null>
   defaults: () => { remainInPreliminary: boolean }
+  /** The rep's locale, for amounts in the checks' messages (default en-US, as the CLI keeps). */
+  locale?: string
   history?: SentHistory
   /** The outbox's summary after it changed, at most once per `changeDelayMs` (default 50 ms). */
   onOutboxChanged?: (summary: OutboxSummary) => void
@@ -96,7 +98,7 @@ function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
 export function createOrders(options: OrdersOptions): Orders {
   const { logger, history } = options
   const lookup = new LocalOrderLookup(options.db)
-  const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults)
+  const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults, options.locale)
   const lease = new Lease(options.db, 'outbox', {
     label: options.label ?? 'Satchel',
     clock: options.clock,
