@@ -24,10 +24,10 @@ const parts = [
   'main/sync/',
   'main/orders/',
   'main/tracking/',
-  'main/customers/',
+  'main/usual-items/',
   'main/quotes/',
   'main/documents/',
-  'main/upkeep/',
+  'main/housekeeping/',
   'main/settings/',
   'main/desktop/',
   'main/browse/',
@@ -147,7 +147,7 @@ const layers = {
     ],
     why: 'life after Send in one home: orders and sync each hand it their half through a port of their own, and never call each other',
   },
-  'main/customers/': {
+  'main/usual-items/': {
     may: [
       'main/orders/',
       'main/local/',
@@ -162,7 +162,7 @@ const layers = {
   },
   'main/quotes/': {
     may: [
-      'main/customers/',
+      'main/usual-items/',
       'main/orders/',
       'main/local/',
       'main/db/',
@@ -178,7 +178,7 @@ const layers = {
     may: [
       'main/tracking/',
       'main/quotes/',
-      'main/customers/',
+      'main/usual-items/',
       'main/orders/',
       'main/local/',
       'main/db/',
@@ -190,7 +190,7 @@ const layers = {
     ],
     why: 'the printable document of a quote, draft or order: it reads them all, nothing reads it',
   },
-  'main/upkeep/': {
+  'main/housekeeping/': {
     may: [
       'main/browse/',
       'main/quotes/',
@@ -273,7 +273,7 @@ function allowRule(key, { may, why }) {
 
 /**
  * A layer hands on only its own modules. `export … from` another layer passes that module to whoever
- * imports this one, past the rule that decides what they may import: customers/ may import orders/
+ * imports this one, past the rule that decides what they may import: usual-items/ may import orders/
  * but not ordering-client/, so orders/ must not re-export the client. A package is no layer: the
  * layer that owns it may hand on its types (db/database.ts gives better-sqlite3's Database).
  */

@@ -83,7 +83,7 @@ const literalImports = {
 /**
  * createRequire makes a `require` eslint cannot follow (`createRequire(__filename)('../sync/engine')`).
  * It may only find a path: `createRequire(from).resolve('tsx/cjs')`, as the worker bootstraps of
- * sync/page-writer.ts and upkeep/purge-slices.ts do; the path found cannot be loaded again without a
+ * sync/page-writer.ts and housekeeping/purge-slices.ts do; the path found cannot be loaded again without a
  * computed import() or require(), which literal-imports refuses.
  */
 const noCreateRequire = {

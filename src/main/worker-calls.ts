@@ -1,6 +1,6 @@
 /**
  * Calls to a worker thread that answers each with its id: the sync writer (sync/page-writer.ts) and
- * the purge's thread (upkeep/purge-slices.ts). Both wait for the thread's ready message before the
+ * the purge's thread (housekeeping/purge-slices.ts). Both wait for the thread's ready message before the
  * first call, so a thread that cannot start (no native module for this runtime, say) is known before
  * anything depends on it; once the thread stops, every call waiting and every call after fails with
  * why, rather than hanging.

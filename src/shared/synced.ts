@@ -404,7 +404,7 @@ export type SyncProgress = z.infer<typeof syncProgressSchema>
 export const catalogUpdateSchema = z.object({
   updating: z.boolean(),
   /**
-   * The work under way, as the core names its jobs (local/catalog-upkeep.ts), so the screens can say
+   * The work under way, as the core names its jobs (local/catalog-update-jobs.ts), so the screens can say
    * what it changes for the rep meanwhile; null when none is shown.
    */
   job: z.enum(['leanItems', 'families', 'filters', 'itemKeys']).nullable(),

@@ -8,7 +8,7 @@
  * suite.
  *
  * The purge runs as the app runs it: once a slice has removed rows, the slices run on a thread of
- * their own (src/main/upkeep/purge.ts), and the main thread only posts them; the figure that says
+ * their own (src/main/housekeeping/purge.ts), and the main thread only posts them; the figure that says
  * whether the purge holds the main process is then the event loop's delay. `--on main` runs every
  * slice on the main thread, as before, for comparison.
  *
@@ -20,8 +20,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
-import { Purge } from '../../src/main/upkeep/purge'
-import { sourcePurgeWorker, startPurgeThread } from '../../src/main/upkeep/purge-slices'
+import { Purge } from '../../src/main/housekeeping/purge'
+import { sourcePurgeWorker, startPurgeThread } from '../../src/main/housekeeping/purge-slices'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { databaseSize } from '../../src/main/db/storage'
 import { DraftRepository } from '../../src/main/orders/drafts'

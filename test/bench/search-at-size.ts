@@ -13,7 +13,7 @@ import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { BrowseQueries } from '../../src/main/browse/queries'
-import { CatalogUpkeep } from '../../src/main/local/catalog-upkeep'
+import { CatalogUpdateJobs } from '../../src/main/local/catalog-update-jobs'
 import { latency, measureCategoryBrowse, measureSearches } from './catalog-at-size'
 import { printTable } from './support'
 
@@ -32,9 +32,9 @@ const opened = performance.now()
 const db = openDatabase(values.db, { mappedReads: values.mapped })
 process.stdout.write(`Opened (and migrated) in ${(performance.now() - opened).toFixed(0)} ms\n`)
 // What the catalog update would do on the writer's thread (the kept counts, after an upgrade), done here before measuring.
-const upkeep = new CatalogUpkeep(db)
+const jobs = new CatalogUpdateJobs(db)
 const upkept = performance.now()
-while (upkeep.slice().job !== null);
+while (jobs.slice().job !== null);
 process.stdout.write(`Catalog update done in ${(performance.now() - upkept).toFixed(0)} ms\n`)
 
 const queries = new BrowseQueries(db)

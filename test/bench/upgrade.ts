@@ -16,7 +16,7 @@ import { migrations } from '../../src/main/db/migrations'
 import { catalogItemRow, catalogRow, categoryRow } from '../../src/main/local/rows'
 import type { CatalogItemRecord, CategoryRecord } from '../../src/main/ordering-client/schemas'
 import { sourceWriterWorker, startWorkerWriter } from '../../src/main/sync/page-writer'
-import { runCatalogUpkeep } from '../../src/main/sync/upkeep'
+import { runCatalogUpdate } from '../../src/main/sync/catalog-update'
 import { LongWrites, trackingLongWrites } from '../../src/main/sync/long-writes'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
@@ -315,7 +315,7 @@ async function runWorkLeft(db: Database, path: string, saveDraft: () => void): P
   let slices = 0
   const started = performance.now()
   try {
-    await runCatalogUpkeep(writer, {
+    await runCatalogUpdate(writer, {
       // As the app runs it (sync/run.ts): the window's connection leaves its checkpoints to the writer.
       leaveCheckpoints: () => new LocalCopy(db, new Retention(db)).leaveCheckpointsToWriter(),
       onProgress: (progress) => {

@@ -1,6 +1,6 @@
 /**
  * The CLI on a laptop just upgraded with a large catalog, whose items wait for the catalog update
- * (local/catalog-upkeep.ts): the commands that read the catalog say it is being updated and that
+ * (local/catalog-update-jobs.ts): the commands that read the catalog say it is being updated and that
  * `sync` finishes it, never that an item "is not in this catalog" or that there are 0 items; after
  * `sync` they work.
  */

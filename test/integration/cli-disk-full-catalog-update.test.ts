@@ -1,5 +1,5 @@
 /**
- * A full disk during the catalog update an upgrade left (local/catalog-upkeep.ts), which `sync` runs
+ * A full disk during the catalog update an upgrade left (local/catalog-update-jobs.ts), which `sync` runs
  * first: DISK_FULL with the advice a full disk gets during a sync, saying what the update kept, not
  * INTERNAL. Needs a tmpfs sized to the database and a little room (mounting one needs root); skipped,
  * saying why, where it cannot mount.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { CatalogItemUpkeep } from '../../src/main/local/catalog-items/catalog-update'
+import { CatalogItemUpdate } from '../../src/main/local/catalog-items/catalog-update'
 import { cli, json } from '../support/cli'
 import { schema9Laptop, type Schema9Laptop } from '../support/upgraded-laptop'
 
@@ -68,7 +68,7 @@ describe('a full disk during the catalog update', () => {
     expect(error.message).toMatch(/catalog update.* \d+ of \d+ items/)
     const handle = openDatabase(db, { readOnly: true, create: false })
     try {
-      const { waiting, stored } = new CatalogItemUpkeep(handle).rowsCounts()
+      const { waiting, stored } = new CatalogItemUpdate(handle).rowsCounts()
       expect(stored).toBeGreaterThan(0)
       expect(waiting).toBeGreaterThan(0)
       expect(error.message).toContain(`${stored} of ${stored + waiting} items`)

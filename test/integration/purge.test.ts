@@ -13,8 +13,8 @@ import type { Draft } from '../../src/shared/orders'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 import { emptyQuote } from '../support/quotes'
 import { silentLogger, systemClock } from '../../src/main/ports'
-import { Purge } from '../../src/main/upkeep/purge'
-import { sourcePurgeWorker, startPurgeThread } from '../../src/main/upkeep/purge-slices'
+import { Purge } from '../../src/main/housekeeping/purge'
+import { sourcePurgeWorker, startPurgeThread } from '../../src/main/housekeeping/purge-slices'
 
 let harness: OrdersHarness | undefined
 afterEach(async () => {

@@ -1,6 +1,6 @@
 /**
  * A database as Satchel left it at schema 9, built from a current sync: what the upgrade tests
- * (sync-lean-migration, catalog-upkeep) migrate and compare.
+ * (sync-lean-migration, catalog-update) migrate and compare.
  */
 import { openDatabase, type Database } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'

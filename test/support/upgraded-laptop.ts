@@ -1,7 +1,7 @@
 /**
  * A laptop's database as schema 9 left it, synced from the ordering-service double, and a hold on the
  * catalog update: opened with `largeCatalogItems` below its item count, the items wait for the catalog
- * update (local/catalog-upkeep.ts) as after the upgrade of a large catalog. For the tests that look at
+ * update (local/catalog-update-jobs.ts) as after the upgrade of a large catalog. For the tests that look at
  * the app while the update runs (the sync's status, the catalog screen's notice): the update on a
  * catalog small enough to build in seconds is over in a blink, so the test lets its slices through
  * one at a time.

@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { CatalogItems } from '../../src/main/local/catalog-items/reads'
-import { CatalogUpkeep, type CatalogUpkeepProgress } from '../../src/main/local/catalog-upkeep'
+import { CatalogUpdateJobs, type CatalogUpdateProgress } from '../../src/main/local/catalog-update-jobs'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { catalogWithEveryState, item, outcome, searches, unlisted } from '../support/item-states'
@@ -161,9 +161,9 @@ describe('the search filters', () => {
       [item(2001, { active: false, updated_at: '2026-02-01T00:00:00.000Z' })],
       unlisted,
     )
-    const upkeep = new CatalogUpkeep(db, { filterSpan: 400 })
-    expect(upkeep.next()).toBe('filters')
-    const first: CatalogUpkeepProgress[] = [upkeep.slice(), upkeep.slice()]
+    const jobs = new CatalogUpdateJobs(db, { filterSpan: 400 })
+    expect(jobs.next()).toBe('filters')
+    const first: CatalogUpdateProgress[] = [jobs.slice(), jobs.slice()]
     expect(first.every((progress) => progress.job === 'filters' && progress.itemsBrowsable)).toBe(true)
     expect(first[1]!.done).toBeGreaterThan(first[0]!.done)
     expect(first[1]!.done).toBeLessThan(first[1]!.total)
@@ -171,9 +171,9 @@ describe('the search filters', () => {
     closeDatabase(db)
 
     const reopened = opened(openDatabase(path, limit))
-    const rest = new CatalogUpkeep(reopened, { filterSpan: 400 })
+    const rest = new CatalogUpdateJobs(reopened, { filterSpan: 400 })
     expect(rest.next()).toBe('filters')
-    const seen: CatalogUpkeepProgress[] = []
+    const seen: CatalogUpdateProgress[] = []
     for (let progress = rest.slice(); ; progress = rest.slice()) {
       seen.push(progress)
       if (progress.job !== 'filters') break

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { CatalogItems } from '../../src/main/local/catalog-items/reads'
 import { ItemIndexLayout, indexBuildCacheSize, type CatalogHeadedIndex } from '../../src/main/local/catalog-items/sql'
-import { CatalogUpkeep, type CatalogUpkeepProgress } from '../../src/main/local/catalog-upkeep'
+import { CatalogUpdateJobs, type CatalogUpdateProgress } from '../../src/main/local/catalog-update-jobs'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import type { SkuMatch } from '../../src/main/local/sku-match'
@@ -159,9 +159,9 @@ describe('the item indexes on the catalog key', () => {
     expect(headed.filter((index) => layout.keyed(index))).toEqual([])
     expect(readings(items, copy)).toEqual(expected)
 
-    let upkeep = new CatalogUpkeep(db, { keySpan: 400 })
-    expect(upkeep.next()).toBe('itemKeys')
-    const progress: CatalogUpkeepProgress[] = [upkeep.slice(), upkeep.slice()]
+    let jobs = new CatalogUpdateJobs(db, { keySpan: 400 })
+    expect(jobs.next()).toBe('itemKeys')
+    const progress: CatalogUpdateProgress[] = [jobs.slice(), jobs.slice()]
     expect(
       progress.every(
         (step) => step.job === 'itemKeys' && step.itemsBrowsable && step.done > 0 && step.done < step.total,
@@ -192,7 +192,7 @@ describe('the item indexes on the catalog key', () => {
     items = new CatalogItems(db)
     copy = new LocalCopy(db, new Retention(db))
     const layoutAgain = new ItemIndexLayout(db)
-    upkeep = new CatalogUpkeep(db, { keySpan: 400 })
+    jobs = new CatalogUpdateJobs(db, { keySpan: 400 })
     // Each rebuild's sort in the small cache (withIndexBuildCache), the connection's own given back.
     const cacheBefore = db.pragma('cache_size', { simple: true })
     const cacheAtBuilds: unknown[] = []
@@ -203,16 +203,16 @@ describe('the item indexes on the catalog key', () => {
     }
     const kept: number[] = []
     for (let step = 0; step < 50; step++) {
-      const next = upkeep.next()
+      const next = jobs.next()
       if (next !== 'itemKeys') break
-      const after = upkeep.slice()
+      const after = jobs.slice()
       progress.push(after)
       kept.push(headed.filter((index) => layoutAgain.keyed(index)).length)
       // Every step, indexes half rebuilt included: the same items, the kept counts left aside.
       db.exec('DELETE FROM catalog_item_counts')
       expect(readings(items, copy), `after step ${step}`).toEqual(expected)
     }
-    expect(upkeep.next()).not.toBe('itemKeys')
+    expect(jobs.next()).not.toBe('itemKeys')
     expect(cacheAtBuilds).toEqual([indexBuildCacheSize, indexBuildCacheSize, indexBuildCacheSize, indexBuildCacheSize])
     expect(db.pragma('cache_size', { simple: true })).toBe(cacheBefore)
     // Each index rebuilt in a slice of its own, after every key was filled.

@@ -153,9 +153,9 @@ const probes: Probe[] = [
     'src/main/shell/window.ts',
   ),
   refuse(
-    'src/main/customers/__probe_cli.ts',
+    'src/main/usual-items/__probe_cli.ts',
     "import { runQuotes } from '../cli/quotes'\nexport const r = runQuotes\n",
-    'layer main/customers/',
+    'layer main/usual-items/',
     'src/main/cli/quotes.ts',
   ),
   refuse(
@@ -376,7 +376,7 @@ const probes: Probe[] = [
     'unresolvable',
     '../sync/no-such-module',
   ),
-  // A layer re-exports only its own modules, even what it may import: customers/ may import orders/
+  // A layer re-exports only its own modules, even what it may import: usual-items/ may import orders/
   // but not ordering-client/.
   refuse(
     'src/main/orders/__probe_reexport.ts',

@@ -77,7 +77,7 @@ describe('the long requests in flight', () => {
       recountItems: answer('recountItems'),
       countRows: answer('countRows'),
       checkpoint: answer('checkpoint'),
-      upkeepSlice: answer('upkeepSlice'),
+      catalogUpdateSlice: answer('catalogUpdateSlice'),
       close: answer('close'),
     } satisfies PageWriter
     const writer = trackingLongWrites(fake, longWrites)
@@ -93,7 +93,7 @@ describe('the long requests in flight', () => {
     for (const ask of [
       (w: PageWriter) => w.finishBulk(),
       (w: PageWriter) => w.recountItems(['cat-a']),
-      (w: PageWriter) => w.upkeepSlice(),
+      (w: PageWriter) => w.catalogUpdateSlice(),
     ]) {
       const tracker = new LongWrites()
       trackers.push(tracker)
@@ -108,7 +108,7 @@ describe('the long requests in flight', () => {
       'checkpoint',
       'finishBulk',
       'recountItems',
-      'upkeepSlice',
+      'catalogUpdateSlice',
     ])
     const waiting = Promise.all(trackers.map((tracker) => tracker.settled()))
     expect(await settledYet(waiting)).toBe(false)

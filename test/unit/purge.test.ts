@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { Purge } from '../../src/main/upkeep/purge'
+import { Purge } from '../../src/main/housekeeping/purge'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { DraftRepository } from '../../src/main/orders/drafts'
 import { Outbox } from '../../src/main/orders/outbox'

@@ -1,26 +1,26 @@
 /**
- * The catalog update an upgrade of a large catalog leaves (local/catalog-upkeep.ts), as the CLI's
+ * The catalog update an upgrade of a large catalog leaves (local/catalog-update-jobs.ts), as the CLI's
  * commands meet it. Until its first job has copied the items into their new table the catalog shows
  * none, so a command that reads items would answer "not in this catalog" or "0 items" about items
  * that are there. Only `sync` runs the update from the command line: it holds the sync lease, which
  * keeps it from running beside the app's.
  */
 import type { Database } from '../db/database'
-import { CatalogItemUpkeep } from '../local/catalog-items/catalog-update'
-import { CatalogUpkeep, type CatalogUpkeepJob } from '../local/catalog-upkeep'
+import { CatalogItemUpdate } from '../local/catalog-items/catalog-update'
+import { CatalogUpdateJobs, type CatalogUpdateJob } from '../local/catalog-update-jobs'
 import { CliFailure } from './errors'
 
 export const catalogUpdating = 'the catalog is being updated after the upgrade; run `sync` to finish it'
 
 /** The job of the update left, and whether the items can be read meanwhile; null when none is left. */
-export function catalogUpdate(db: Database): { job: CatalogUpkeepJob; itemsBrowsable: boolean } | null {
-  const job = new CatalogUpkeep(db).next()
+export function catalogUpdate(db: Database): { job: CatalogUpdateJob; itemsBrowsable: boolean } | null {
+  const job = new CatalogUpdateJobs(db).next()
   return job === null ? null : { job, itemsBrowsable: job !== 'leanItems' }
 }
 
 /** For a command that reads catalog items: refused, saying why and what to run, while they are held back. */
 export function refuseWhileItemsWait(db: Database): void {
-  if (new CatalogItemUpkeep(db).rowsWaiting())
+  if (new CatalogItemUpdate(db).rowsWaiting())
     throw new CliFailure(`Catalog items cannot be read yet: ${catalogUpdating}, then try again.`, 'UNAVAILABLE')
 }
 
@@ -37,7 +37,7 @@ export async function diskFullDuringUpdate(error: unknown, db: Database, path: s
     isNoRoom(error, path) ||
     (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'DISK_FULL')
   if (!full) return null
-  const items = new CatalogItemUpkeep(db)
+  const items = new CatalogItemUpdate(db)
   if (!items.rowsWaiting()) return null
   const { waiting, stored } = items.rowsCounts()
   const kept = `the catalog update had copied ${stored} of ${stored + waiting} items after the upgrade, which are kept, and the next \`sync\` goes on from there`

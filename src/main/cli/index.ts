@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { defaultDataDirectory, defaultLogsDirectory } from '../paths'
-import type { BundleProfile } from '../upkeep/support-bundle'
+import type { BundleProfile } from '../housekeeping/support-bundle'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 
 export const usage = `Usage: npm run cli -- [options] <command>

@@ -3,7 +3,7 @@
  * shows them.
  */
 import { BrowseQueries } from '../browse/queries'
-import { UsualItems } from '../customers/usual'
+import { UsualItems } from '../usual-items/usual'
 import { closeDatabase, type Database } from '../db/database'
 import { LocalOrderLookup } from '../orders/local-lookup'
 import { systemClock } from '../ports'

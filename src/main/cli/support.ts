@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { buildSupportBundle, type BundleProfile } from '../upkeep/support-bundle'
+import { buildSupportBundle, type BundleProfile } from '../housekeeping/support-bundle'
 import { closeDatabase } from '../db/database'
 import { SettingsTable } from '../db/settings'
 import { systemClock } from '../ports'

@@ -14,7 +14,7 @@ import { LocalCopy } from '../local/copy'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../../shared/synced'
 import { createSyncRun } from '../sync/run'
-import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import { AppSettings } from '../settings/app-settings'
 import { createTracking } from '../tracking'
 import { diskFullDuringUpdate } from './catalog-update'
@@ -94,7 +94,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
       ...(output.progress
         ? {
-            onUpkeepProgress: (progress: CatalogUpkeepProgress) =>
+            onUpkeepProgress: (progress: CatalogUpdateProgress) =>
               output.progress?.(
                 progress.job
                   ? `${progressBar(progress.done / Math.max(progress.total, 1))} updating the catalog after the upgrade`

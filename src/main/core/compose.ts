@@ -1,6 +1,6 @@
 import { createBrowsing } from '../browse'
 import { createConnectivityMonitor, looksOffline, networkSignals, watchReplies } from '../connectivity'
-import { UsualItems } from '../customers/usual'
+import { UsualItems } from '../usual-items/usual'
 import { closeDatabase, openDatabase } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
 import { installSeed, SettingsTable } from '../db/settings'
@@ -16,8 +16,8 @@ import { ConnectionSettings } from '../settings/connection'
 import { createSync } from '../sync'
 import { LongWrites } from '../sync/long-writes'
 import { createTracking } from '../tracking'
-import { createUpkeep } from '../upkeep'
-import { purgeThreadFor } from '../upkeep/purge-slices'
+import { createHousekeeping } from '../housekeeping'
+import { purgeThreadFor } from '../housekeeping/purge-slices'
 import { createHandlerTable } from './handlers'
 import { bundleSources, contractMethods } from './methods'
 import { wireReactions } from './reactions'
@@ -80,7 +80,7 @@ export function createCore(config: CoreConfig): Core {
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
   const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
-  const { purge, supportBundle } = createUpkeep({
+  const { purge, supportBundle } = createHousekeeping({
     ...{ db, clock, outbox: orders.desk.outbox, drafts: orders.desk.drafts, quotes: quotes.quotes },
     settings: () => settings.get(),
     logger: logger.child({ area: 'purge' }),

@@ -5,7 +5,7 @@
 import type { Implementations } from '../../shared/contract'
 import type { Browsing } from '../browse'
 import { connectivityMethods, type ConnectivityMonitor } from '../connectivity'
-import type { UsualItems } from '../customers/usual'
+import type { UsualItems } from '../usual-items/usual'
 import type { Database } from '../db/database'
 import { desktopMethods } from '../desktop/methods'
 import { documentMethods } from '../documents/methods'
@@ -20,7 +20,7 @@ import type { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import type { Sync } from '../sync'
 import type { Tracking } from '../tracking'
-import { bundleProfiles, type SupportBundleSources } from '../upkeep/support-bundle'
+import { bundleProfiles, type SupportBundleSources } from '../housekeeping/support-bundle'
 import type { CoreConfig } from './types'
 
 export interface BuiltParts {

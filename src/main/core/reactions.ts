@@ -3,7 +3,7 @@ import type { EventHub } from '../events'
 import type { Orders } from '../orders'
 import type { DesktopPort } from '../ports'
 import type { Sync } from '../sync'
-import type { Purge } from '../upkeep'
+import type { Purge } from '../housekeeping'
 
 export interface ReactionParts {
   hub: EventHub

@@ -7,7 +7,7 @@ import type { Clock, DesktopPort, EventSink, Keychain, Logger, NetworkPort, Prof
 import type { ConnectionSettings } from '../settings/connection'
 import type { Sync } from '../sync'
 import type { WriterWorkerData } from '../sync/page-writer'
-import type { PurgeWorkerData } from '../upkeep/purge-slices'
+import type { PurgeWorkerData } from '../housekeeping/purge-slices'
 import type { HandlerTable } from './handlers'
 
 export interface CoreConfig {
@@ -34,7 +34,7 @@ export interface CoreConfig {
      */
     syncWriterWorker?: (data: WriterWorkerData) => Worker
     /**
-     * Starts the purge's thread, from the build's bundled entry for src/main/upkeep/purge-worker.ts.
+     * Starts the purge's thread, from the build's bundled entry for src/main/housekeeping/purge-worker.ts.
      * A source checkout starts it by itself; without either, the purge's slices run on the main thread.
      */
     purgeWorker?: (data: PurgeWorkerData) => Worker
@@ -53,7 +53,7 @@ export interface CoreConfig {
   /** See OpenDatabaseOptions.largeCatalogItems: lowered by tests of a large catalog's upgrade. */
   largeCatalogItems?: number
   /**
-   * Awaited before each slice of the catalog update (sync/upkeep.ts). Tests hold the update part-way,
+   * Awaited before each slice of the catalog update (sync/catalog-update.ts). Tests hold the update part-way,
    * to look at the app while it runs; the app passes none.
    */
   beforeCatalogUpdateSlice?: () => Promise<void>

@@ -13,7 +13,7 @@ export interface Migration {
 export interface MigrationOptions {
   /**
    * From how many catalog items a migration that would read or rewrite each of them leaves that work
-   * to the catalog upkeep instead (local/catalog-upkeep.ts), so the app opens at once. Lowered by tests.
+   * to the catalog update instead (local/catalog-update-jobs.ts), so the app opens at once. Lowered by tests.
    */
   largeCatalogItems: number
 }

@@ -22,7 +22,7 @@ import { DraftRepository, newLineId, type DraftFields } from './drafts'
 import type { CatalogItemFacts, OrderLookup } from './lookup'
 import { Outbox } from './outbox'
 import { unitPriceAt } from '../pricing'
-import { resolvePriceGroup } from './pricing'
+import { resolvePriceGroup } from './price-group'
 import { buildOrderRequest } from './request'
 import { checkDraft } from './validation'
 

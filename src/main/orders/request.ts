@@ -1,7 +1,7 @@
 import type { AddressInput, Draft, DraftCheck } from '../../shared/orders'
 import { CoreError } from '../errors'
 import type { OrderLookup } from './lookup'
-import { resolvePriceGroup } from './pricing'
+import { resolvePriceGroup } from './price-group'
 import { quantityProblem } from './validation'
 
 /** The frozen request of an outbox entry: what goes to POST /v1/orderWithItems, byte for byte, on every attempt. */

@@ -9,7 +9,7 @@ import {
 } from '../../shared/orders'
 import type { CustomerFacts, OrderLookup } from './lookup'
 import { lineBreak, roundMoney, unitPriceAt } from '../pricing'
-import { resolvePriceGroup } from './pricing'
+import { resolvePriceGroup } from './price-group'
 import { formatMoney } from '../../shared/money'
 
 const fieldIssue = (field: string, message: string, severity: DraftIssue['severity'] = 'error'): DraftIssue => ({

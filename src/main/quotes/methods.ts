@@ -1,5 +1,5 @@
 import type { Implementations } from '../../shared/contract'
-import type { UsualItems } from '../customers/usual'
+import type { UsualItems } from '../usual-items/usual'
 import type { Database } from '../db/database'
 import { SyncState } from '../local/sync-state'
 import type { QuoteDesk } from './desk'

@@ -4,7 +4,7 @@
  */
 import type { Implementations } from '../../shared/contract'
 import type { CatalogUpdate, SyncProgress } from '../../shared/synced'
-import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import type { CatalogUpdateProgress as CatalogUpkeepProgress } from '../local/catalog-update-jobs'
 import type { Database } from '../db/database'
 import { Lease } from '../db/lease'
 import type { EventHub } from '../events'

@@ -40,7 +40,7 @@ export function trackingLongWrites(writer: PageWriter, longWrites: LongWrites): 
     recountItems: (listedCatalogs) => longWrites.track(writer.recountItems(listedCatalogs)),
     countRows: (resource, scope, listingId) => writer.countRows(resource, scope, listingId),
     checkpoint: () => writer.checkpoint(),
-    upkeepSlice: () => longWrites.track(writer.upkeepSlice()),
+    catalogUpdateSlice: () => longWrites.track(writer.catalogUpdateSlice()),
     close: () => writer.close(),
   }
 }

@@ -12,7 +12,7 @@ import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
 import { prepareItemPage, preparedSize, type PreparedItemPage } from '../local/item-page'
 import type { ApplyContext, ApplyCounts, LocalCopy, SyncedTableName } from '../local/copy'
-import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import { DatabaseFileError, isNoRoom } from '../db/file-errors'
 import type { Lease } from '../db/lease'
 import { startWorkerCalls } from '../worker-calls'
@@ -38,8 +38,8 @@ export interface PageWriter {
    * for the inline writer, whose connection checkpoints as it commits (LocalCopy.beginBulkWrite).
    */
   checkpoint(): Promise<void>
-  /** One slice of the catalog work a migration left (local/catalog-upkeep.ts), and where it stands after. */
-  upkeepSlice(): Promise<CatalogUpkeepProgress>
+  /** One slice of the catalog work a migration left (local/catalog-update-jobs.ts), and where it stands after. */
+  catalogUpdateSlice(): Promise<CatalogUpdateProgress>
   close(): Promise<void>
 }
 
@@ -55,16 +55,16 @@ export type WriterRequest =
   | { id: number; op: 'recountItems'; catalogGuids: string[]; rows: [] }
   | { id: number; op: 'countRows'; resource: SyncedTableName; scope: string | null; listingId: number | null; rows: [] }
   | { id: number; op: 'checkpoint'; rows: [] }
-  | { id: number; op: 'upkeep'; rows: [] }
+  | { id: number; op: 'catalogUpdate'; rows: [] }
 
 /** Sent last: the worker closes its connection and ends. */
 export const closeRequest = 'close'
 /** The worker's first message, once its connection is open. */
 export const readyMessage = 'ready'
 
-/** `counts` is the rows a countRows request counted, the upkeep's progress for upkeep, the page's ApplyCounts for the others. */
+/** `counts` is the rows a countRows request counted, the catalog update's progress for catalogUpdate, the page's ApplyCounts for the others. */
 export type WriterResponse =
-  | { id: number; ok: true; counts: ApplyCounts | number | CatalogUpkeepProgress }
+  | { id: number; ok: true; counts: ApplyCounts | number | CatalogUpdateProgress }
   | { id: number; ok: false; message: string; code?: string }
 
 export interface WriterWorkerData {
@@ -89,7 +89,7 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 export function applyRequest(
   store: LocalCopy,
   request: WithoutId<WriterRequest>,
-): ApplyCounts | number | CatalogUpkeepProgress {
+): ApplyCounts | number | CatalogUpdateProgress {
   switch (request.op) {
     case 'catalogItems':
       return store.applyItemPage(request.page, request.context)
@@ -110,7 +110,7 @@ export function applyRequest(
     case 'checkpoint':
       store.checkpoint()
       return { fetched: 0, upserted: 0, deleted: 0 }
-    case 'upkeep':
+    case 'catalogUpdate':
       return store.catalogUpkeep().slice()
   }
 }
@@ -146,7 +146,7 @@ export function inlineWriter(store: LocalCopy, databasePath?: string): PageWrite
     countRows: (resource, scope, listingId) =>
       write(() => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number),
     checkpoint: async () => {},
-    upkeepSlice: () => write(() => store.catalogUpkeep().slice()),
+    catalogUpdateSlice: () => write(() => store.catalogUpkeep().slice()),
     close: async () => {},
   }
 }
@@ -176,7 +176,7 @@ export async function startWorkerWriter(
       ),
   })
   const send = (request: WithoutId<WriterRequest>) =>
-    calls.call(request) as Promise<ApplyCounts | number | CatalogUpkeepProgress>
+    calls.call(request) as Promise<ApplyCounts | number | CatalogUpdateProgress>
   return {
     onThisThread: false,
     applyCatalogItems: (catalogGuid, rows, context) =>
@@ -192,7 +192,7 @@ export async function startWorkerWriter(
     countRows: (resource, scope, listingId) =>
       send({ op: 'countRows', resource, scope, listingId, rows: [] }) as Promise<number>,
     checkpoint: async () => void (await send({ op: 'checkpoint', rows: [] })),
-    upkeepSlice: () => send({ op: 'upkeep', rows: [] }) as Promise<CatalogUpkeepProgress>,
+    catalogUpdateSlice: () => send({ op: 'catalogUpdate', rows: [] }) as Promise<CatalogUpdateProgress>,
     close: () => calls.close(),
   }
 }

@@ -8,9 +8,9 @@ import type { SyncSource } from './scopes'
 import { withSyncLease } from './exclusive'
 import type { OrderRecord } from '../ordering-client/schemas'
 import { CoreError } from '../errors'
-import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import type { CatalogUpdateProgress as CatalogUpkeepProgress } from '../local/catalog-update-jobs'
 import type { SyncReport, SyncWait } from '../../shared/synced'
-import { runCatalogUpkeep } from './upkeep'
+import { runCatalogUpdate as runCatalogUpkeep } from './catalog-update'
 import { trackingLongWrites, type LongWrites } from './long-writes'
 import {
   inlineWriter,

@@ -36,8 +36,8 @@ const store = new LocalCopy(db, new Retention(db))
 // (journal_size_limit, database.ts, gives the file's room back once it is copied).
 store.beginBulkWrite()
 // The catalog update's slices (an upgrade's copy and fills) write their pages once, as a first
-// listing does, while the window's connection leaves its checkpoints to this one (sync/upkeep.ts).
-const checkpointPages = { firstListing: 8000, upkeep: 8000, otherwise: 65536 }
+// listing does, while the window's connection leaves its checkpoints to this one (sync/catalog-update.ts).
+const checkpointPages = { firstListing: 8000, catalogUpdate: 8000, otherwise: 65536 }
 let checkpointEvery = 0
 function checkpointFor(batch: readonly WriterRequest[]): void {
   checkpointEveryPages(
@@ -84,7 +84,7 @@ function flush(): void {
       // Alone, outside a batch: the index builds commit one by one (LocalCopy.finishBulk), so the main
       // connection's writes wait for one build at most.
       const request = queue.shift()!
-      parentPort?.postMessage(request.op === 'upkeep' ? upkeepSlice(request) : respond(request))
+      parentPort?.postMessage(request.op === 'catalogUpdate' ? catalogUpdateSlice(request) : respond(request))
       continue
     }
     const batch: WriterRequest[] = []
@@ -118,23 +118,23 @@ function flush(): void {
   }
 }
 
-/** Requests that make transactions of their own (index builds, the recount, the checkpoint, an upkeep slice), outside any batch. */
+/** Requests that make transactions of their own (index builds, the recount, the checkpoint, a catalog update slice), outside any batch. */
 function runsAlone(request: WriterRequest): boolean {
   return (
     request.op === 'finishBulk' ||
     request.op === 'recountItems' ||
     request.op === 'checkpoint' ||
-    request.op === 'upkeep'
+    request.op === 'catalogUpdate'
   )
 }
 
 /**
- * One slice of an upgrade's catalog update (local/catalog-upkeep.ts), with the lease renewed in its
+ * One slice of an upgrade's catalog update (local/catalog-update-jobs.ts), with the lease renewed in its
  * transaction as a batch of pages renews it: the update holds the sync lease for minutes at a million
  * items, and another process must not take it for stale meanwhile.
  */
-function upkeepSlice(request: WriterRequest): WriterResponse {
-  checkpointEveryPages(checkpointPages.upkeep)
+function catalogUpdateSlice(request: WriterRequest): WriterResponse {
+  checkpointEveryPages(checkpointPages.catalogUpdate)
   try {
     return db
       .transaction(() => {

@@ -125,8 +125,8 @@ vi.mock('../../../src/main/sync/writer-worker?nodeWorker', async () => {
       sourceWriterWorker(options.workerData),
   }
 })
-vi.mock('../../../src/main/upkeep/purge-worker?nodeWorker', async () => {
-  const { sourcePurgeWorker } = await import('../../../src/main/upkeep/purge-slices')
+vi.mock('../../../src/main/housekeeping/purge-worker?nodeWorker', async () => {
+  const { sourcePurgeWorker } = await import('../../../src/main/housekeeping/purge-slices')
   return {
     default: (options: { workerData: Parameters<NonNullable<ReturnType<typeof sourcePurgeWorker>>>[0] }) =>
       sourcePurgeWorker()!(options.workerData),

@@ -1,8 +1,8 @@
 import { defaultLargeCatalogItems, type Migration } from '../migration'
 
 /**
- * Where a large catalog's items wait, as schema 9 wrote them, for the catalog upkeep to copy them into
- * catalog_item_rows (local/catalog-upkeep.ts): the table renamed, which touches no row.
+ * Where a large catalog's items wait, as schema 9 wrote them, for the catalog update to copy them into
+ * catalog_item_rows (local/catalog-update-jobs.ts): the table renamed, which touches no row.
  */
 export const itemsBefore10 = 'catalog_items_before_10'
 
@@ -13,7 +13,7 @@ export const leanItemColumns = `local_id, guid, id, catalog_guid, category_id, s
 
 /**
  * Schema 9's item rows of `source` (`where` picks which), as catalog_item_rows holds them: shared by
- * this migration and the upkeep that finishes it for a large catalog, so both store the same rows.
+ * this migration and the catalog update that finishes it for a large catalog, so both store the same rows.
  */
 export function leanItemsSelect(source: string, where: string): string {
   return `
@@ -82,8 +82,8 @@ export const migration: Migration = {
     // Past options.largeCatalogItems items that copy would hold start-up for minutes (107 s for a mere
     // table copy at a million). Such a catalog's rows are set aside instead (renamed, with the old
     // full-text index and secondary indexes dropped) and the new tables start empty; the catalog
-    // upkeep copies them in short slices on the sync writer's thread while drafts and the outbox are
-    // in use (local/catalog-upkeep.ts).
+    // update copies them in short slices on the sync writer's thread while drafts and the outbox are
+    // in use (local/catalog-update-jobs.ts).
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
     const stored =
       db

@@ -1,8 +1,8 @@
 import { defaultLargeCatalogItems, type Migration } from '../migration'
 
 /**
- * Where a large catalog's rows wait for the catalog upkeep to copy them into the new table
- * (local/catalog-upkeep.ts): the table renamed, which touches no row. The full-text index, keyed by
+ * Where a large catalog's rows wait for the catalog update to copy them into the new table
+ * (local/catalog-update-jobs.ts): the table renamed, which touches no row. The full-text index, keyed by
  * local_id, stays as it is: the rows keep their local_id.
  */
 export const itemsBefore13 = 'catalog_item_rows_before_13'
@@ -25,7 +25,7 @@ export const migration: Migration = {
     //
     // Past options.largeCatalogItems items that copy held start-up for minutes (107 s at a million):
     // the old table is renamed aside instead (its secondary indexes dropped, their names being the
-    // new table's) and the catalog upkeep copies its rows in short slices after start.
+    // new table's) and the catalog update copies its rows in short slices after start.
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
     const stored =
       db

@@ -13,7 +13,7 @@ export const migration: Migration = {
     // Rows stored before are filled here, and the index built, while that costs little at start: a
     // scan of up to largeCatalogItems items' JSON and the few family rows written (about 0.3 s at 100,000).
     // Past that, start-up would wait seconds; such a laptop reads members from `extra` (browse falls back)
-    // until the catalog upkeep has filled them and built the index (local/catalog-upkeep.ts).
+    // until the catalog update has filled them and built the index (local/catalog-update-jobs.ts).
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
     const stored =
       db

@@ -13,7 +13,7 @@ export const migration: Migration = {
     //
     // Items stored before are filled here while that costs little at start (up to largeCatalogItems);
     // past it the table starts empty with a row in catalog_item_filters_fill, and the catalog update
-    // fills it in slices (local/catalog-upkeep.ts). Until that row is gone, searches filter on the
+    // fills it in slices (local/catalog-update-jobs.ts). Until that row is gone, searches filter on the
     // item rows as before. The SQL is exec'd whole, so its text is pinned (migrations-list.test.ts).
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
     db.exec(`

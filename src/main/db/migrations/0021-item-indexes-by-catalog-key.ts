@@ -38,9 +38,9 @@ export const migration: Migration = {
     // The rows stored before get their key, and the indexes are rebuilt on it, while that costs little
     // at start (up to largeCatalogItems). Past it, the indexes stay on the guid, and a row in
     // catalog_item_keys_fill says how far the catalog update has filled the keys; once it has, it
-    // rebuilds the indexes one at a time (local/catalog-upkeep.ts). Each query filters on the catalog
+    // rebuilds the indexes one at a time (local/catalog-update-jobs.ts). Each query filters on the catalog
     // as the index it walks stands (ItemIndexLayout). Rows that migration 10's or 13's copy has still
-    // to write are written with their key (CatalogItemUpkeep.copyRows).
+    // to write are written with their key (CatalogItemUpdate.copyRows).
     const limit = options?.largeCatalogItems ?? defaultLargeCatalogItems
     const stored =
       db

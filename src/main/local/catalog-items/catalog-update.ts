@@ -1,6 +1,6 @@
 /**
  * The catalog update: the per-item work migrations 10 to 21 leave for later on a large catalog, a
- * slice at a time. Its own room because only the catalog's upkeep (catalog-upkeep.ts, the CLI's
+ * slice at a time. Its own room because only the catalog update (catalog-update-jobs.ts, the CLI's
  * catalog-update) runs it, with the migrations' own SQL, which no read or sync write needs.
  */
 import type { Database, Statement } from 'better-sqlite3'
@@ -16,7 +16,7 @@ import { catalogKeysFill, itemFiltersFill } from '../../db/migrations/0020-catal
 import { keyedItemIndexes } from '../../db/migrations/0021-item-indexes-by-catalog-key'
 import { catalogKeyOf, withIndexBuildCache } from './sql'
 
-/** The items `i` of a fill's slice (CatalogItemUpkeep.fillSlice): local_id after the first parameter, up to the second. */
+/** The items `i` of a fill's slice (CatalogItemUpdate.fillSlice): local_id after the first parameter, up to the second. */
 const byRange = 'WHERE i.local_id > ? AND i.local_id <= ?'
 
 /** The SQL of the key of the catalog that `alias`'s row names by guid. */
@@ -25,7 +25,7 @@ function keyOf(alias: string): string {
 }
 
 /**
- * The per-item work a migration leaves for later on a large catalog (local/catalog-upkeep.ts orders
+ * The per-item work a migration leaves for later on a large catalog (local/catalog-update-jobs.ts orders
  * it), each call one slice in one short transaction, so the window's own writes (a draft, the
  * outbox) wait for one slice at most:
  *
@@ -42,7 +42,7 @@ function keyOf(alias: string): string {
  * The SQL is the migrations' own (leanItemsSelect, itemSearchFill, familyColumnsFill, itemFiltersFill), so a large catalog ends up
  * with the rows, full-text entries and indexes a small one gets at start.
  */
-export class CatalogItemUpkeep {
+export class CatalogItemUpdate {
   private readonly exists: Statement<[string, string], number>
   private copy: {
     from: string

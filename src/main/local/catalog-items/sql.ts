@@ -68,7 +68,7 @@ export type CatalogHeadedIndex =
 /**
  * Which item indexes are headed by the catalog's small key (migration 21) and which still by its guid:
  * all of them on a laptop whose items were stored since, or were few enough to rebuild at start; on a
- * larger one upgraded from before, each until the catalog update has rebuilt it (catalog-upkeep.ts),
+ * larger one upgraded from before, each until the catalog update has rebuilt it (catalog-update-jobs.ts),
  * one at a time. So a query names the index it walks, and filters on the catalog the way that index
  * can seek, asked when it runs: a read of the schema, a few microseconds.
  */

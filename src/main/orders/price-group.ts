@@ -1,3 +1,8 @@
+/**
+ * Which price group prices a draft, found through the order lookup. The rule itself, and every sum,
+ * is src/main/pricing.ts's; this file only gathers what the rule needs from orders/lookup.ts, which
+ * pricing.ts, below every part, may not import.
+ */
 import { choosePriceGroup } from '../pricing'
 import type { CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 

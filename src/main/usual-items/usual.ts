@@ -8,7 +8,7 @@ import type { Clock } from '../ports'
 import { unitPriceAt } from '../pricing'
 import type { OrderLookup } from '../orders/lookup'
 import { OutboxReader } from '../orders/outbox-reader'
-import { resolvePriceGroup } from '../orders/pricing'
+import { resolvePriceGroup } from '../orders/price-group'
 
 type Json = Record<string, unknown>
 

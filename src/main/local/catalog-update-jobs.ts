@@ -9,20 +9,20 @@
  * items are not counted yet (migration 18, 'counts'). So a laptop already upgraded by a version before
  * this one, or one that crashed or quit mid-job, is picked up where it is.
  *
- * It runs on the sync writer's thread (sync/upkeep.ts), one slice per call, each slice one short
+ * It runs on the sync writer's thread (sync/catalog-update.ts), one slice per call, each slice one short
  * transaction; sync waits for it, since it writes the same rows.
  */
 import type { Database } from 'better-sqlite3'
 import { SettingsTable } from '../db/settings'
-import { CatalogItemUpkeep } from './catalog-items/catalog-update'
+import { CatalogItemUpdate } from './catalog-items/catalog-update'
 import { CatalogItemWrites } from './catalog-items/writes'
 import { CatalogWrites as CatalogListWrites } from './catalogs'
 
-export type CatalogUpkeepJob = 'leanItems' | 'families' | 'filters' | 'itemKeys' | 'counts'
+export type CatalogUpdateJob = 'leanItems' | 'families' | 'filters' | 'itemKeys' | 'counts'
 
-export interface CatalogUpkeepProgress {
+export interface CatalogUpdateProgress {
   /** The job under way, or null when none is left. */
-  job: CatalogUpkeepJob | null
+  job: CatalogUpdateJob | null
   /** Of the items the job goes through: done so far, and in all. */
   done: number
   total: number
@@ -30,7 +30,10 @@ export interface CatalogUpkeepProgress {
   itemsBrowsable: boolean
 }
 
-/** Where the family fill has got to, so a restart goes on from there (settings: one JSON value per key). */
+/**
+ * Where the family fill has got to, so a restart goes on from there (settings: one JSON value per key).
+ * The key keeps the update's old name, "upkeep": it is stored on laptops, and a new name would lose it.
+ */
 const familiesAfterKey = 'catalogUpkeep.familiesAfter'
 
 /**
@@ -48,8 +51,8 @@ const defaultFilterSpan = 15_000
 /** Items given their catalog's key per slice by default: each row rewritten, so fewer than the filters'. */
 const defaultKeySpan = 5_000
 
-export class CatalogUpkeep {
-  private readonly items: CatalogItemUpkeep
+export class CatalogUpdateJobs {
+  private readonly items: CatalogItemUpdate
   private readonly writes: CatalogItemWrites
   private readonly catalogs: CatalogListWrites
   private readonly settings: SettingsTable
@@ -65,14 +68,14 @@ export class CatalogUpkeep {
     this.familySpan = options.familySpan ?? defaultFamilySpan
     this.filterSpan = options.filterSpan ?? defaultFilterSpan
     this.keySpan = options.keySpan ?? defaultKeySpan
-    this.items = new CatalogItemUpkeep(db)
+    this.items = new CatalogItemUpdate(db)
     this.writes = new CatalogItemWrites(db)
     this.catalogs = new CatalogListWrites(db)
     this.settings = new SettingsTable(db)
   }
 
   /** The first job left, by cheap schema reads: nothing on this laptop's catalog is counted. */
-  next(): CatalogUpkeepJob | null {
+  next(): CatalogUpdateJob | null {
     if (this.items.rowsWaiting()) return 'leanItems'
     if (this.items.familiesWaiting()) return 'families'
     // After the copy and the family fill, whose writes the triggers would otherwise carry to rows filled already.
@@ -83,7 +86,7 @@ export class CatalogUpkeep {
   }
 
   /** One slice of the first job left, and where the jobs stand after it. */
-  slice(): CatalogUpkeepProgress {
+  slice(): CatalogUpdateProgress {
     const job = this.next()
     switch (job) {
       case 'leanItems':
@@ -105,7 +108,7 @@ export class CatalogUpkeep {
     }
   }
 
-  private copySlice(): CatalogUpkeepProgress {
+  private copySlice(): CatalogUpdateProgress {
     if (!this.copyTotals) {
       const { waiting, stored } = this.items.rowsCounts()
       this.copyTotals = { total: waiting + stored, done: stored }
@@ -128,7 +131,7 @@ export class CatalogUpkeep {
     return this.progressAfter('leanItems', total, total)
   }
 
-  private familySlice(): CatalogUpkeepProgress {
+  private familySlice(): CatalogUpdateProgress {
     const kept = this.settings.get(familiesAfterKey)
     const after = typeof kept === 'number' ? kept : 0
     const last = this.items.lastLocalId()
@@ -143,7 +146,7 @@ export class CatalogUpkeep {
       : { job: 'families', done: reached, total: Math.max(last, 1), itemsBrowsable: true }
   }
 
-  private filterSlice(): CatalogUpkeepProgress {
+  private filterSlice(): CatalogUpdateProgress {
     const filled = this.items.fillFilters(this.filterSpan)
     if (filled === null || !this.items.filtersWaiting()) {
       const total = filled ? Math.max(filled.last - filled.first, 1) : 1
@@ -161,7 +164,7 @@ export class CatalogUpkeep {
    * The keys filled are the first 80 % of the job shown, each index rebuilt on them 5 % more (four of
    * them): a rebuild takes about as long as a tenth of the fill.
    */
-  private keySlice(): CatalogUpkeepProgress {
+  private keySlice(): CatalogUpdateProgress {
     const filled = this.items.fillKeys(this.keySpan)
     if (filled !== null) {
       const span = Math.max(filled.last - filled.first, 1)
@@ -179,7 +182,7 @@ export class CatalogUpkeep {
   }
 
   /** A job just finished: the next one, if any, is named with nothing of it done yet. */
-  private progressAfter(finished: CatalogUpkeepJob, done: number, total: number): CatalogUpkeepProgress {
+  private progressAfter(finished: CatalogUpdateJob, done: number, total: number): CatalogUpdateProgress {
     const next = this.next()
     if (next === null) return { job: null, done, total, itemsBrowsable: true }
     return { job: next === finished ? finished : next, done: 0, total: 1, itemsBrowsable: next !== 'leanItems' }

@@ -1,7 +1,7 @@
 /**
  * Upgrading a large catalog does no per-item work at start (issue 28): migration 10's copy of schema
- * 9's rows, and migration 17's family columns and index, are left to the catalog upkeep
- * (local/catalog-upkeep.ts), which does them in slices on the writer's thread and goes on after a
+ * 9's rows, and migration 17's family columns and index, are left to the catalog update
+ * (local/catalog-update-jobs.ts), which does them in slices on the writer's thread and goes on after a
  * crash. The limit is lowered here (largeCatalogItems) so a catalog of 1,500 items takes that path.
  * What it leaves must be what a small catalog's upgrade makes at start: the same rows, search
  * results, indexes and counts; and drafts and the outbox are as they were from the first moment.
@@ -13,11 +13,11 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
 import { BrowseQueries } from '../../src/main/browse/queries'
-import { CatalogUpkeep, type CatalogUpkeepProgress } from '../../src/main/local/catalog-upkeep'
+import { CatalogUpdateJobs, type CatalogUpdateProgress } from '../../src/main/local/catalog-update-jobs'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { inlineWriter } from '../../src/main/sync/page-writer'
-import { runCatalogUpkeep } from '../../src/main/sync/upkeep'
+import { runCatalogUpdate } from '../../src/main/sync/catalog-update'
 import { createCore } from '../../src/main/core/compose'
 import type { Core } from '../../src/main/core/types'
 import { call } from '../../src/main/core/handlers'
@@ -54,7 +54,7 @@ async function schema9WithOrders(): Promise<{
   harness = await startHarness({ size: 1500, pageSize: 100 })
   expect((await harness.sync()).ok).toBe(true)
   const items = await serviceItems(harness)
-  const directory = mkdtempSync(join(tmpdir(), 'satchel-upkeep-'))
+  const directory = mkdtempSync(join(tmpdir(), 'satchel-catalog-update-'))
   directories.push(directory)
   const path = join(directory, 'schema9.db')
   const listingId = harness.db.prepare<[], number>('SELECT max(id) FROM sync_listings').pluck().get()!
@@ -129,7 +129,7 @@ async function schema9WithOrders(): Promise<{
   return { path, directory, ordersOf, ordersBefore, draftItemGuid: catalogItems[0]!.guid }
 }
 
-/** Everything of the catalog the upkeep writes, as the small upgrade leaves it. */
+/** Everything of the catalog the update writes, as the small upgrade leaves it. */
 function catalogState(db: Database) {
   const queries = new BrowseQueries(db)
   const catalogs = db
@@ -186,10 +186,10 @@ function searchIndexWhole(db: Database): void {
 }
 
 /** Slices until none is left, at most `max`; the progress after each. */
-function slices(upkeep: CatalogUpkeep, max = Infinity): CatalogUpkeepProgress[] {
-  const seen: CatalogUpkeepProgress[] = []
+function slices(jobs: CatalogUpdateJobs, max = Infinity): CatalogUpdateProgress[] {
+  const seen: CatalogUpdateProgress[] = []
   while (seen.length < max) {
-    const progress = upkeep.slice()
+    const progress = jobs.slice()
     seen.push(progress)
     if (progress.job === null) break
   }
@@ -204,16 +204,16 @@ describe('catalog work left by an upgrade (issue 28)', () => {
 
     // The small upgrade, all at start; then its counts (migration 18's table starts empty either way).
     const small = opened(openDatabase(smallPath))
-    expect(new CatalogUpkeep(small).next()).toBe('counts')
-    slices(new CatalogUpkeep(small))
+    expect(new CatalogUpdateJobs(small).next()).toBe('counts')
+    slices(new CatalogUpdateJobs(small))
 
     const large = opened(openDatabase(path, limit))
     expect(large.pragma('user_version', { simple: true })).toBe(latestSchemaVersion())
     // No item was copied at start, and the orders are as they were, byte for byte.
     expect(large.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get()).toBe(0)
     expect(ordersOf(large)).toEqual(ordersBefore)
-    const upkeep = new CatalogUpkeep(large)
-    expect(upkeep.next()).toBe('leanItems')
+    const jobs = new CatalogUpdateJobs(large)
+    expect(jobs.next()).toBe('leanItems')
     // A draft is saved while the copy waits.
     large
       .prepare(
@@ -222,7 +222,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       .run()
 
     // The first slice copies the items the draft and the queued order name, so checking and sending work.
-    const first = upkeep.slice()
+    const first = jobs.slice()
     expect(first.done).toBeGreaterThan(0)
     expect(
       large
@@ -238,7 +238,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       new BrowseQueries(small).getCatalogItem({ guid: draftItemGuid }),
     )
     // A few slices more, then the process dies mid-copy (no clean close).
-    const before = slices(upkeep, 3)
+    const before = slices(jobs, 3)
     expect(before.every((progress) => progress.job === 'leanItems' && !progress.itemsBrowsable)).toBe(true)
     expect(before.map((progress) => progress.done)).toEqual(
       [...before.map((progress) => progress.done)].sort((a, b) => a - b),
@@ -248,11 +248,11 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     large.close()
 
     const reopened = opened(openDatabase(path, limit))
-    expect(new CatalogUpkeep(reopened).next()).toBe('leanItems')
-    const rest = slices(new CatalogUpkeep(reopened))
+    expect(new CatalogUpdateJobs(reopened).next()).toBe('leanItems')
+    const rest = slices(new CatalogUpdateJobs(reopened))
     expect(rest.length).toBeGreaterThan(2)
     expect(rest.at(-1)!.job).toBeNull()
-    expect(new CatalogUpkeep(reopened).next()).toBeNull()
+    expect(new CatalogUpdateJobs(reopened).next()).toBeNull()
     searchIndexWhole(reopened)
 
     expect(catalogState(reopened)).toEqual(catalogState(small))
@@ -269,19 +269,19 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     const smallPath = join(directory, 'small.db')
     copyFileSync(path, smallPath)
     const small = opened(openDatabase(smallPath))
-    slices(new CatalogUpkeep(small))
+    slices(new CatalogUpdateJobs(small))
 
     const large = opened(openDatabase(path, limit))
     expect(large.prepare('SELECT count(*) FROM catalog_item_rows').pluck().get()).toBe(0)
     expect(ordersOf(large)).toEqual(ordersBefore)
-    const before = slices(new CatalogUpkeep(large), 3)
+    const before = slices(new CatalogUpdateJobs(large), 3)
     expect(
       before.every((progress) => progress.job === 'leanItems' && progress.done > 0 && progress.done < progress.total),
     ).toBe(true)
     large.close()
 
     const reopened = opened(openDatabase(path, limit))
-    expect(slices(new CatalogUpkeep(reopened)).at(-1)!.job).toBeNull()
+    expect(slices(new CatalogUpdateJobs(reopened)).at(-1)!.job).toBeNull()
     searchIndexWhole(reopened)
     expect(catalogState(reopened)).toEqual(catalogState(small))
     expect(ordersOf(reopened)).toEqual(ordersBefore)
@@ -292,7 +292,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     const smallPath = join(directory, 'small.db')
     copyFileSync(path, smallPath)
     const small = opened(openDatabase(smallPath))
-    slices(new CatalogUpkeep(small))
+    slices(new CatalogUpdateJobs(small))
     // The catalog has families, so their columns say something.
     expect(
       small.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id > 0').pluck().get(),
@@ -305,15 +305,15 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     expect(
       large.prepare('SELECT count(*) FROM catalog_item_rows WHERE group_parent_id IS NOT NULL').pluck().get(),
     ).toBe(0)
-    const upkeep = new CatalogUpkeep(large, { familySpan: 200 })
-    expect(upkeep.next()).toBe('families')
-    const before = slices(upkeep, 3)
+    const jobs = new CatalogUpdateJobs(large, { familySpan: 200 })
+    expect(jobs.next()).toBe('families')
+    const before = slices(jobs, 3)
     expect(before.every((progress) => progress.job === 'families' && progress.itemsBrowsable)).toBe(true)
     large.close()
 
     // Opened again by this version: the job is found from the schema, and goes on from where it was.
     const reopened = opened(openDatabase(path, limit))
-    const rest = slices(new CatalogUpkeep(reopened, { familySpan: 200 }))
+    const rest = slices(new CatalogUpdateJobs(reopened, { familySpan: 200 }))
     expect(rest.at(-1)!.job).toBeNull()
     expect(rest.filter((progress) => progress.job === 'families').length).toBeLessThan(Math.ceil(1500 / 200))
     expect(catalogState(reopened)).toEqual(catalogState(small))
@@ -388,7 +388,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     const writer = (failAt: number) => {
       let slices = 0
       return {
-        upkeepSlice: async (): Promise<CatalogUpkeepProgress> => {
+        catalogUpdateSlice: async (): Promise<CatalogUpdateProgress> => {
           slices++
           steps.push(`slice ${slices}`)
           if (slices === failAt) throw new Error('the writer thread ended')
@@ -403,7 +403,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       steps.push('window stops checkpointing')
       return () => void steps.push('window checkpoints again')
     }
-    await runCatalogUpkeep(writer(0), { pauseMs: 0, leaveCheckpoints })
+    await runCatalogUpdate(writer(0), { pauseMs: 0, leaveCheckpoints })
     expect(steps.splice(0)).toEqual([
       'window stops checkpointing',
       'slice 1',
@@ -412,7 +412,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       'checkpoint on the writer',
       'window checkpoints again',
     ])
-    await expect(runCatalogUpkeep(writer(2), { pauseMs: 0, leaveCheckpoints })).rejects.toThrow(
+    await expect(runCatalogUpdate(writer(2), { pauseMs: 0, leaveCheckpoints })).rejects.toThrow(
       'the writer thread ended',
     )
     expect(steps.splice(0)).toEqual([
@@ -423,7 +423,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
       'window checkpoints again',
     ])
     // A writer on this thread checkpoints as it commits: nothing to leave.
-    await runCatalogUpkeep(writer(0), { pauseMs: 0 })
+    await runCatalogUpdate(writer(0), { pauseMs: 0 })
     expect(steps).toEqual(['slice 1', 'slice 2', 'slice 3'])
   })
 
@@ -431,8 +431,8 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     const { path } = await schema9WithOrders()
     const db = opened(openDatabase(path, limit))
     const store = new LocalCopy(db, new Retention(db))
-    const progress: CatalogUpkeepProgress[] = []
-    await runCatalogUpkeep(inlineWriter(store), { onProgress: (p) => progress.push(p), pauseMs: 0 })
+    const progress: CatalogUpdateProgress[] = []
+    await runCatalogUpdate(inlineWriter(store), { onProgress: (p) => progress.push(p), pauseMs: 0 })
     expect(progress.length).toBeGreaterThan(3)
     expect(progress.at(-1)).toMatchObject({ job: null, itemsBrowsable: true })
     expect(store.catalogUpkeep().next()).toBeNull()

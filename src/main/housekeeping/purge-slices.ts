@@ -141,7 +141,7 @@ export function sourcePurgeWorker(): ((data: PurgeWorkerData) => Worker) | null 
 }
 
 /**
- * The purge's slices run on a thread of their own (upkeep/purge.ts) where one can start: a file
+ * The purge's slices run on a thread of their own (housekeeping/purge.ts) where one can start: a file
  * database, and a build that supplies its bundled worker (`worker`) or a source checkout. Otherwise
  * none, and they run on the main thread.
  */

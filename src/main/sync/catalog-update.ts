@@ -1,13 +1,13 @@
 /**
- * Runs the catalog work a migration left (local/catalog-upkeep.ts) on the sync writer's thread, one
+ * Runs the catalog work a migration left (local/catalog-update-jobs.ts) on the sync writer's thread, one
  * slice per request: each slice a short transaction there, so this thread only posts and waits, and
  * the window's own writes get the write lock between two slices.
  */
-import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
+import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import type { PageWriter } from './page-writer'
 
-export interface UpkeepRunOptions {
-  onProgress?: (progress: CatalogUpkeepProgress) => void
+export interface CatalogUpdateRunOptions {
+  onProgress?: (progress: CatalogUpdateProgress) => void
   signal?: AbortSignal
   /**
    * The pause after each slice. SQLite lets a waiting writer retry only now and then (its busy
@@ -28,9 +28,9 @@ export interface UpkeepRunOptions {
 }
 
 /** Slices until no job is left, or the signal stops it (what is done stays done: the next run goes on). */
-export async function runCatalogUpkeep(
-  writer: Pick<PageWriter, 'upkeepSlice' | 'checkpoint'>,
-  options: UpkeepRunOptions = {},
+export async function runCatalogUpdate(
+  writer: Pick<PageWriter, 'catalogUpdateSlice' | 'checkpoint'>,
+  options: CatalogUpdateRunOptions = {},
 ): Promise<void> {
   const restore = options.leaveCheckpoints?.()
   try {
@@ -47,7 +47,7 @@ export async function runCatalogUpkeep(
   }
 }
 
-async function slices(writer: Pick<PageWriter, 'upkeepSlice'>, options: UpkeepRunOptions): Promise<void> {
+async function slices(writer: Pick<PageWriter, 'catalogUpdateSlice'>, options: CatalogUpdateRunOptions): Promise<void> {
   const pauseMs = options.pauseMs ?? 15
   for (;;) {
     if (options.signal?.aborted) return
@@ -55,7 +55,7 @@ async function slices(writer: Pick<PageWriter, 'upkeepSlice'>, options: UpkeepRu
       await options.beforeSlice()
       if (options.signal?.aborted) return
     }
-    const progress = await writer.upkeepSlice()
+    const progress = await writer.catalogUpdateSlice()
     options.onProgress?.(progress)
     if (progress.job === null) return
     if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs))

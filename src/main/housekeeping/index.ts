@@ -1,5 +1,5 @@
 /**
- * Upkeep: the data kept tidy (sent orders and expired quotes purged by the retention settings, after
+ * Housekeeping: the data kept tidy (sent orders and expired quotes purged by the retention settings, after
  * each sync) and the support bundle. Both read across orders, quotes and settings, and nothing below
  * the composers reads them.
  */
@@ -8,13 +8,15 @@ import { buildSupportBundle, type SupportBundleSources } from './support-bundle'
 
 export { Purge } from './purge'
 
-export interface Upkeep {
+export interface Housekeeping {
   purge: Purge
   /** The support bundle's zip, as bytes. */
   supportBundle: () => Promise<Buffer>
 }
 
-export function createUpkeep(parts: PurgeParts & { bundle: Omit<SupportBundleSources, 'db' | 'clock'> }): Upkeep {
+export function createHousekeeping(
+  parts: PurgeParts & { bundle: Omit<SupportBundleSources, 'db' | 'clock'> },
+): Housekeeping {
   const { bundle, ...purgeParts } = parts
   return {
     purge: new Purge(purgeParts),
