@@ -14,11 +14,13 @@ import { LocalCopy } from '../local/copy'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../../shared/synced'
 import { createSyncRun } from '../sync/run'
+import { writerThreadOptions, type WriterWorkerData } from '../sync/page-writer'
 import type { CatalogUpkeepProgress } from '../local/catalog-upkeep'
 import { AppSettings } from '../settings/app-settings'
 import { OutboxReader } from '../orders/outbox-reader'
 import { diskFullDuringUpdate } from './catalog-update'
 import { cliConnection } from './connection'
+import { builtThreads } from './threads'
 import { refuseDamaged } from './health'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
@@ -83,6 +85,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       limit: () => settings.orderDetailsPerSync,
       sentApiGuids: () => outbox.sentOrders().map((sent) => sent.apiGuid),
     }
+    const builtWriter = builtThreads.writer
     const run = createSyncRun({
       db,
       store,
@@ -90,6 +93,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       clock: systemClock,
       logger: silentLogger,
       orderDetails,
+      ...(builtWriter ? { writerWorker: (data: WriterWorkerData) => builtWriter(writerThreadOptions(data)) } : {}),
       // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
       ...(output.progress
         ? {

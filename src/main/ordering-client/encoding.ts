@@ -42,7 +42,7 @@ export function contentCodings(header: string | string[] | undefined): string[] 
 }
 
 /** A coding Satchel cannot inflate (it did not ask for it): the reply cannot be read. */
-export class UnknownCodingError extends Error {
+class UnknownCodingError extends Error {
   constructor(readonly coding: string) {
     super(`the reply is in a content coding Satchel did not ask for (${coding})`)
   }
@@ -52,7 +52,7 @@ export class UnknownCodingError extends Error {
  * One decoder per coding, the last applied first: the chain that turns the wire's bytes back into
  * the reply's. Throws UnknownCodingError for a coding Satchel does not know.
  */
-export function decoderChain(codings: readonly string[]): Transform[] {
+function decoderChain(codings: readonly string[]): Transform[] {
   return [...codings].reverse().map((coding) => {
     const make = decoders[coding]
     if (!make) throw new UnknownCodingError(coding)
