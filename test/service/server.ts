@@ -169,7 +169,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       return payload
     }
     state.entry.status = reply.statusCode
-    return applyReplyFaults(request, reply, state, payload)
+    const sent = await applyReplyFaults(request, reply, state, payload)
+    const written = typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0
+    log.countReply(
+      written,
+      state.entry.sentBytes ?? (typeof sent === 'string' || Buffer.isBuffer(sent) ? Buffer.byteLength(sent) : written),
+    )
+    return sent
   })
 
   /**
@@ -388,6 +394,7 @@ function controlMethods(control: Control): Record<string, ControlMethod> {
     def('ordersByApiGuid', ['apiGuid'], true),
     def('requestLog', [], true),
     def('clearRequestLog', [], false),
+    def('replyBytes', [], true),
     def('inFlightOverlaps', [], true),
   ])
 }

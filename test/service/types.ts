@@ -170,6 +170,11 @@ export interface ServiceControl {
   requestLog(): RequestLogEntry[]
   clearRequestLog(): void
   /**
+   * The API's replies since the log was cleared: how many, their bodies' bytes as written (JSON) and
+   * as sent (compressed, when they were). Counted whatever the log's length.
+   */
+  replyBytes(): { replies: number; bodyBytes: number; sentBytes: number }
+  /**
    * Order creations (orderWithItems, order, v2 order) of one api_guid that overlapped in time: a
    * second arrived while the double was still handling the first. A client that sends each order
    * once at a time never causes one, even when its idempotency key would make the second harmless.
