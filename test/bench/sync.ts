@@ -617,7 +617,7 @@ async function main(): Promise<void> {
     const browse = measureCategoryBrowse(queries, largestCatalog)
     await satchel.close()
     const cold = await coldOpen(join(directory, 'satchel.db'))
-    const wireBytes = await measureWireBytes(double, directory, concurrency)
+    const wireBytes = await measureWireBytes(satchelAgainst, double, directory, concurrency)
     process.stdout.write(`Cold open to the catalog screen's data: ${cold.ms} ms\n`)
 
     process.stdout.write(`WAN-shaped run: ${latencyMs} ms per request (size ${wanSize})…\n`)
@@ -634,7 +634,10 @@ async function main(): Promise<void> {
     const wanFull = await measureSync(wanSatchel.engine, true, wanSatchel.storeCalls, wanSatchel.marks)
     await wanSatchel.close()
     await control(double, 'clearFaults', {})
-    const wire: WireFigures = { ...wireBytes, ...(await measureShapedLink(double, wanSize, directory, concurrency)) }
+    const wire: WireFigures = {
+      ...wireBytes,
+      ...(await measureShapedLink(satchelAgainst, double, wanSize, directory, concurrency)),
+    }
     process.stdout.write(`  Satchel full sync: ${seconds(wanFull.ms)}\n`)
     double.process.kill('SIGTERM')
     await new Promise((done) => double.process.once('exit', done))

@@ -8,7 +8,7 @@
 import { join } from 'node:path'
 import type { SyncReport } from '../../src/shared/synced'
 import { startLink, type Link } from './link'
-import { satchelAgainst } from './sync'
+import type { SyncEngine } from '../../src/main/sync/engine'
 import { control, controlGet, type Double } from './support'
 
 const shapedBitsPerSecond = 10_000_000
@@ -28,6 +28,13 @@ export interface WireFigures {
   cut: { ms: number; wireBytes: number; fetchedAgainBytes: number; fetchedAgainPages: number; ok: boolean }
 }
 
+/** Satchel as the app runs it against a double, in a fresh database (sync.ts's satchelAgainst). */
+export type OpenSatchel = (
+  double: Double,
+  path: string,
+  concurrency: number,
+) => Promise<{ engine: SyncEngine; close(): Promise<void> }>
+
 interface Run {
   ms: number
   report: SyncReport
@@ -35,6 +42,7 @@ interface Run {
 }
 
 async function firstSyncThrough(
+  satchelAgainst: OpenSatchel,
   double: Double,
   path: string,
   concurrency: number,
@@ -61,6 +69,7 @@ async function firstSyncThrough(
 
 /** Bytes on the wire and of JSON in a first sync against `double` (a fresh database). */
 export async function measureWireBytes(
+  satchelAgainst: OpenSatchel,
   double: Double,
   directory: string,
   concurrency: number,
@@ -68,6 +77,7 @@ export async function measureWireBytes(
   process.stdout.write('Bytes on the wire: a first sync through a counting proxy…\n')
   await control(double, 'clearRequestLog', {})
   const counted = await firstSyncThrough(
+    satchelAgainst,
     double,
     join(directory, 'wire-counted.db'),
     concurrency,
@@ -88,6 +98,7 @@ export async function measureWireBytes(
 
 /** The shaped first sync, and the same link cut once, against `double` (of `size` items). */
 export async function measureShapedLink(
+  satchelAgainst: OpenSatchel,
   double: Double,
   size: string,
   directory: string,
@@ -98,7 +109,13 @@ export async function measureShapedLink(
   )
   const shapedLink = () =>
     startLink({ target: double.url, bitsPerSecond: shapedBitsPerSecond, oneWayMs: shapedOneWayMs })
-  const shaped = await firstSyncThrough(double, join(directory, 'wire-shaped.db'), concurrency, await shapedLink())
+  const shaped = await firstSyncThrough(
+    satchelAgainst,
+    double,
+    join(directory, 'wire-shaped.db'),
+    concurrency,
+    await shapedLink(),
+  )
   const shapedIdealMs = ((shaped.link.down * 8) / shapedBitsPerSecond) * 1000
   process.stdout.write(
     `  ${(shaped.ms / 1000).toFixed(1)} s for ${mb(shaped.link.down)} (${(shapedIdealMs / 1000).toFixed(1)} s at the bandwidth); ok ${shaped.report.ok}\n`,
@@ -108,11 +125,18 @@ export async function measureShapedLink(
   const shapedItemPages = Math.ceil(shaped.report.resources.catalogItems.fetched / 100)
   const cutLink = await shapedLink()
   let cut = false
-  const cutRun = await firstSyncThrough(double, join(directory, 'wire-cut.db'), concurrency, cutLink, (done) => {
-    if (cut || done < shapedItemPages / 2) return
-    cut = true
-    cutLink.cut(cutForMs)
-  })
+  const cutRun = await firstSyncThrough(
+    satchelAgainst,
+    double,
+    join(directory, 'wire-cut.db'),
+    concurrency,
+    cutLink,
+    (done) => {
+      if (cut || done < shapedItemPages / 2) return
+      cut = true
+      cutLink.cut(cutForMs)
+    },
+  )
   const fetchedAgainBytes = Math.max(0, cutRun.link.down - shaped.link.down)
   const pageBytes = shaped.link.down / Math.max(1, shapedItemPages)
   process.stdout.write(

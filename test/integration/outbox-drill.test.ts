@@ -5,7 +5,6 @@
  * add up to what was queued.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cli, cliEntry, root } from '../support/cli'
