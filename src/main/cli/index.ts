@@ -445,7 +445,8 @@ async function describeFailure(error: unknown, databasePath: string | undefined)
   return new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
 }
 
-if (require.main === module) {
+// Run from source (`node --import tsx src/main/cli/index.ts`); the build's entry is bin.ts.
+if (require.main === module && __filename.endsWith('.ts')) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code

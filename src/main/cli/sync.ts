@@ -14,11 +14,13 @@ import { LocalCopy } from '../local/copy'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../../shared/synced'
 import { createSyncRun } from '../sync/run'
+import { writerThreadOptions, type WriterWorkerData } from '../sync/page-writer'
 import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import { AppSettings } from '../settings/app-settings'
 import { createTracking } from '../tracking'
 import { diskFullDuringUpdate } from './catalog-update'
 import { cliConnection } from './connection'
+import { builtThreads } from './threads'
 import { refuseDamaged } from './health'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
@@ -84,6 +86,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       logger: silentLogger,
       detailsPerSync: () => settings.orderDetailsPerSync,
     })
+    const builtWriter = builtThreads.writer
     const run = createSyncRun({
       db,
       store,
@@ -91,6 +94,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       clock: systemClock,
       logger: silentLogger,
       orderDetails,
+      ...(builtWriter ? { writerWorker: (data: WriterWorkerData) => builtWriter(writerThreadOptions(data)) } : {}),
       // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
       ...(output.progress
         ? {
