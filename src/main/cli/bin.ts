@@ -6,16 +6,8 @@
  */
 import createSyncWriter from '../sync/writer-worker?nodeWorker'
 import { builtThreads } from './threads'
-import { main } from './index'
+import { runAsProcess } from './index'
 
 builtThreads.writer = createSyncWriter
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code
-  },
-  (error: unknown) => {
-    process.stderr.write(`satchel: ${error instanceof Error ? error.message : String(error)}\n`)
-    process.exitCode = 1
-  },
-)
+runAsProcess(process.argv.slice(2))
