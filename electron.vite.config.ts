@@ -5,8 +5,12 @@ import { resolve } from 'node:path'
 export default defineConfig({
   main: {
     build: {
+      // zod is bundled: loaded from node_modules it is 95 files to find and read at every start, a
+      // third of a cold `satchel status` (docs/cli.md). Native modules and the rest stay external.
+      externalizeDeps: { exclude: ['zod'] },
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/shell/index.ts') },
+        // The CLI is built with the app, so it starts without compiling TypeScript (src/main/cli/bin.ts).
+        input: { index: resolve(__dirname, 'src/main/shell/index.ts'), cli: resolve(__dirname, 'src/main/cli/bin.ts') },
       },
     },
   },

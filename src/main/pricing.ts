@@ -23,7 +23,7 @@ export function roundMoney(value: number): number {
  * offered", so nothing is ever priced below zero. Only the map's own entries count: a group named
  * `constructor` must not find Object.prototype's.
  */
-export function listPrice(pricing: Record<string, unknown>, priceGroupName: string | null): number | null {
+function listPrice(pricing: Record<string, unknown>, priceGroupName: string | null): number | null {
   if (priceGroupName === null || !Object.hasOwn(pricing, priceGroupName)) return null
   const listed = pricing[priceGroupName]
   return typeof listed === 'number' && Number.isFinite(listed) && listed >= 0 ? listed : null
@@ -150,5 +150,24 @@ export function describePriceGroupChoice(choice: PriceGroupChoice<PriceGroupOpti
       return 'No price group of this catalog applies'
     default:
       return null
+  }
+}
+
+/** What the catalog row, the item panel and the family grid show of an item's price for a group. */
+export interface ShownPrice {
+  price: number | null
+  offered: boolean
+  /** The break as the screens show it: from `qty` units on, each costs `price`. */
+  priceBreak: { qty: number; price: number } | null
+}
+
+/** The price a screen shows for one of an item, and its break: the same rules that price the draft line. */
+export function shownPrice(item: PricedItem, priceGroupName: string | null): ShownPrice {
+  const price = listPrice(item.pricing, priceGroupName)
+  const found = quantityBreak(item, priceGroupName)
+  return {
+    price,
+    offered: price !== null,
+    priceBreak: found ? { qty: found.qty, price: found.unitPrice } : null,
   }
 }

@@ -62,7 +62,6 @@ const priceSchema = z.object({
   price: z.number().nullable(),
   offered: z.boolean(),
 })
-export type Price = z.infer<typeof priceSchema>
 
 const catalogItemSummarySchema = priceSchema.extend({
   guid: z.string(),

@@ -13,7 +13,7 @@
  *   has no binding for sqlite3_memory_used, so this is the bound, not what was used.
  * Prints a table and writes JSON (with the samples) under test/bench/results/.
  *
- * Options: --size bench|demo|<items> (default 1000000), --concurrency N (default 4).
+ * Options: --size bench|demo|<items> (default 1000000), --concurrency N (default 6, the app's).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -161,7 +161,7 @@ function mb(bytes: number | null | undefined): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { size: { type: 'string', default: '1000000' }, concurrency: { type: 'string', default: '4' } },
+    options: { size: { type: 'string', default: '1000000' }, concurrency: { type: 'string', default: '6' } },
   })
   const size = values.size ?? '1000000'
   const concurrency = Number(values.concurrency)

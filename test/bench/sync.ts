@@ -26,7 +26,7 @@
  * with two cores adds to any stall.
  * Prints a table and writes JSON under test/bench/results/.
  *
- * Options: --size bench|demo|<items> (default bench), --concurrency N (default 4, the app's),
+ * Options: --size bench|demo|<items> (default bench), --concurrency N (default 6, the app's),
  * --latency MS (default 80), --wan-size (default: --size, or bench above 200,000 items),
  * --sizes 25000,50000,100000,200000 ('' skips; skipped by default above 200,000 items): a run at a
  * million items takes about 10 minutes that way.
@@ -53,6 +53,7 @@ import { plainInsert, satchelInsert } from './plain-insert'
 import { coldOpen, measureCategoryBrowse, measureSearches } from './catalog-at-size'
 import { upgradeBenchRows } from './upgrade'
 import { control, controlGet, printTable, root, startDouble, writeResults, type Double } from './support'
+import { measureShapedLink, measureWireBytes, wireTableRows, type WireFigures } from './wire'
 
 const pageSize = 100
 const targets = {
@@ -499,7 +500,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     options: {
       size: { type: 'string', default: 'bench' },
-      concurrency: { type: 'string', default: '4' },
+      concurrency: { type: 'string', default: '6' },
       latency: { type: 'string', default: '80' },
       'wan-size': { type: 'string' },
       sizes: { type: 'string' },
@@ -616,6 +617,7 @@ async function main(): Promise<void> {
     const browse = measureCategoryBrowse(queries, largestCatalog)
     await satchel.close()
     const cold = await coldOpen(join(directory, 'satchel.db'))
+    const wireBytes = await measureWireBytes(satchelAgainst, double, directory, concurrency)
     process.stdout.write(`Cold open to the catalog screen's data: ${cold.ms} ms\n`)
 
     process.stdout.write(`WAN-shaped run: ${latencyMs} ms per request (size ${wanSize})…\n`)
@@ -632,6 +634,10 @@ async function main(): Promise<void> {
     const wanFull = await measureSync(wanSatchel.engine, true, wanSatchel.storeCalls, wanSatchel.marks)
     await wanSatchel.close()
     await control(double, 'clearFaults', {})
+    const wire: WireFigures = {
+      ...wireBytes,
+      ...(await measureShapedLink(satchelAgainst, double, wanSize, directory, concurrency)),
+    }
     process.stdout.write(`  Satchel full sync: ${seconds(wanFull.ms)}\n`)
     double.process.kill('SIGTERM')
     await new Promise((done) => double.process.once('exit', done))
@@ -724,6 +730,7 @@ async function main(): Promise<void> {
       coldOpen: cold,
       customerSearch: { customers: customerCount, activeOnlyMs: +customerSearchMs.toFixed(2) },
       pathologicalSearches: pathological,
+      wire,
       wan: {
         size: wanSize,
         latencyMs,
@@ -779,6 +786,7 @@ async function main(): Promise<void> {
     }
     const met = (ok: boolean) => (ok ? 'met' : 'MISSED')
     const rowsOut = [
+      ...wireTableRows(wire, size),
       ['Full sync (Satchel)', seconds(full.ms), '', `${items} items, ${rows} rows in all`],
       [
         'Bare download, same pages',

@@ -32,9 +32,8 @@ import { closeDatabase, latestSchemaVersion, openDatabase } from '../../src/main
 import { migrations } from '../../src/main/db/migrations'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
-import { cli, json, root, type Run } from '../support/cli'
+import { cli, cliEntry, json, root, type Run } from '../support/cli'
 
-const entry = join(root, 'src/main/cli/index.ts')
 const isRoot = process.getuid?.() === 0
 const nobody = 65534
 
@@ -45,7 +44,7 @@ function cliAsUser(args: string[], env: Record<string, string> = {}): Promise<Ru
     const as = isRoot ? { uid: nobody, gid: nobody } : {}
     execFile(
       process.execPath,
-      ['--import', 'tsx', entry, ...args],
+      [cliEntry, ...args],
       { cwd: root, env: { ...clean, HOME: tmpdir(), ...env }, timeout: 60_000, ...as },
       (error, stdout, stderr) => {
         done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
@@ -58,7 +57,7 @@ function cliAsUser(args: string[], env: Record<string, string> = {}): Promise<Ru
 function userCanRunCli(): boolean {
   if (!isRoot) return true
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', entry, '--help'], {
+    execFileSync(process.execPath, [cliEntry, '--help'], {
       cwd: root,
       env: { ...process.env, HOME: tmpdir() },
       uid: nobody,

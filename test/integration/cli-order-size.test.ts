@@ -18,7 +18,7 @@ import * as validation from '../../src/main/orders/validation'
 import { maxOrderLines } from '../../src/shared/orders'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
-import { cli, json, root } from '../support/cli'
+import { cli, cliEntry, json, root } from '../support/cli'
 
 /** Counts the full checks of a draft: each one walks every line. */
 const checks = { count: 0 }
@@ -194,15 +194,11 @@ describe('order queue with many lines', () => {
       { apiGuid },
     )
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), 'order', 'queue', '--file', file, '--json'],
-      {
-        cwd: root,
-        env: { ...clean, ...env },
-        stdio: 'ignore',
-      },
-    )
+    const child = spawn(process.execPath, [cliEntry, 'order', 'queue', '--file', file, '--json'], {
+      cwd: root,
+      env: { ...clean, ...env },
+      stdio: 'ignore',
+    })
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
     // Long enough for the command to be well into its lines, whatever the machine's speed.
     await new Promise((resolve) => setTimeout(resolve, 2500))

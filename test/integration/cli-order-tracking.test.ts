@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { OrderDetails } from '../../src/main/local/order-details'
+import { TrackedOrders } from '../../src/main/tracking/tracked-orders'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
 import { cli, json } from '../support/cli'
@@ -106,7 +106,7 @@ describe('satchel orders', () => {
       'Shipped 1 of ' + order.Order_Items.length + ' lines, ' + (order.Order_Items.length - 1) + ' backordered',
     )
     const local = openDatabase(db)
-    new OrderDetails(local).opened(order.guid, new Date().toISOString())
+    new TrackedOrders(local).opened(order.guid, new Date().toISOString())
     closeDatabase(local)
     expect((json(await cli(['orders', 'list', '--changed', '--json'], env)) as Json).orders).toEqual([])
   })

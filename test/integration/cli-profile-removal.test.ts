@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { createOrders } from '../../src/main/orders'
 import { silentLogger, systemClock } from '../../src/main/ports'
-import { cli, json, root, type Run } from '../support/cli'
+import { cli, cliEntry, json, root, type Run } from '../support/cli'
 import type { Orderable } from '../support/orderable'
 import { unzipAll } from '../support/unzip'
 import { folderWithProfileB } from '../support/profile-folder'
@@ -83,7 +83,7 @@ function outboxGuids(path: string): string[] {
 /** Starts the CLI as its own process; `done` settles with how it ended. */
 function startCli(args: string[], env: Record<string, string>): { pid: number; done: Promise<Run> } {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], {
+  const child = spawn(process.execPath, [cliEntry, ...args], {
     cwd: root,
     env: { ...clean, ...env },
   })

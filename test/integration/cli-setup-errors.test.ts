@@ -9,9 +9,8 @@ import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, write
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cli, json, root, type Run } from '../support/cli'
+import { cli, cliEntry, json, root, type Run } from '../support/cli'
 
-const entry = join(root, 'src/main/cli/index.ts')
 const isRoot = process.getuid?.() === 0
 const nobody = 65534
 // Nothing listens here: every command below fails before it would reach a service.
@@ -23,7 +22,7 @@ function cliAsUser(args: string[]): Promise<Run> {
     const as = isRoot ? { uid: nobody, gid: nobody } : {}
     execFile(
       process.execPath,
-      ['--import', 'tsx', entry, ...args],
+      [cliEntry, ...args],
       { cwd: root, env: { ...clean, HOME: tmpdir() }, timeout: 60_000, ...as },
       (error, stdout, stderr) => {
         done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr })
@@ -35,7 +34,7 @@ function cliAsUser(args: string[]): Promise<Run> {
 function userCanRunCli(): boolean {
   if (!isRoot) return true
   try {
-    execFileSync(process.execPath, ['--import', 'tsx', entry, '--help'], {
+    execFileSync(process.execPath, [cliEntry, '--help'], {
       cwd: root,
       env: { ...process.env, HOME: tmpdir() },
       uid: nobody,

@@ -6,11 +6,12 @@ import { BrowseQueries } from '../../src/main/browse/queries'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { Lease } from '../../src/main/db/lease'
 import { LocalCopy } from '../../src/main/local/copy'
-import { OrderDetails } from '../../src/main/local/order-details'
+import { TrackedOrders } from '../../src/main/tracking/tracked-orders'
 import { Retention } from '../../src/main/local/retention'
 import { ServiceClient } from '../../src/main/ordering-client/client'
 import { silentLogger } from '../../src/main/ports'
 import { createSyncRun } from '../../src/main/sync/run'
+import { createTracking } from '../../src/main/tracking'
 import type { SyncReport } from '../../src/shared/synced'
 import { startService } from '../service/index'
 import type { FaultRule, RunningService, ServiceSize } from '../service/types'
@@ -20,7 +21,7 @@ const detailRoute = 'GET /v1/orders/:orderGuid'
 interface Laptop {
   service: RunningService
   db: Database
-  details: OrderDetails
+  details: TrackedOrders
   cap: { value: number }
   sync(): Promise<SyncReport>
   /** The order guids fetched in full since the last call, in the order they were asked for. */
@@ -59,17 +60,20 @@ async function startLaptop(
     lease,
     clock,
     logger: silentLogger,
-    orderDetails: {
-      limit: () => cap.value,
+    orderDetails: createTracking({
+      db,
+      clock,
+      logger: silentLogger,
+      detailsPerSync: () => cap.value,
       sentApiGuids: () => options.sentApiGuids ?? [],
       ...(options.windowDays !== undefined ? { windowDays: options.windowDays } : {}),
-    },
+    }),
   })
   let seen = 0
   return {
     service,
     db,
-    details: new OrderDetails(db),
+    details: new TrackedOrders(db),
     cap,
     sync: () => run({ source: client, waitMs: 0 }),
     fetched() {

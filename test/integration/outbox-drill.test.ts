@@ -5,10 +5,9 @@
  * add up to what was queued.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { join } from 'node:path'
 import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
-import { cli, root } from '../support/cli'
+import { cli, cliEntry, root } from '../support/cli'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
 import { seededRandom } from '../support/seeded'
 
@@ -24,7 +23,6 @@ afterEach(async () => {
 
 const ORDERS = 40
 const KILLS = 3
-const entry = join(root, 'src/main/cli/index.ts')
 
 interface Run {
   pid: number
@@ -38,7 +36,7 @@ interface Run {
 
 function start(args: string[], env: Record<string, string>): Run {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: root, env: { ...clean, ...env } })
+  const proc = spawn(process.execPath, [cliEntry, ...args], { cwd: root, env: { ...clean, ...env } })
   children.add(proc)
   const run: Run = {
     pid: proc.pid!,

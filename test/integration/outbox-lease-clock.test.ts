@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { root } from '../support/cli'
+import { cliEntry, root } from '../support/cli'
 import { orderRoute, startOrdersHarness, type OrdersHarness } from './orders-support'
 import { until } from '../support/until'
 
@@ -29,7 +29,6 @@ afterEach(async () => {
   harness = undefined
 })
 
-const entry = join(root, 'src/main/cli/index.ts')
 const shiftedClock = join(root, 'test/support/shifted-clock.mjs')
 
 interface Run {
@@ -48,7 +47,7 @@ const hasFaketime = spawnSync('faketime', ['-f', '+0', 'true']).status === 0
 
 function flush(env: Record<string, string>, shiftMs: number, how: Shift): Run {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-  const node = [process.execPath, '--import', shiftedClock, '--import', 'tsx', entry, 'flush', '--json']
+  const node = [process.execPath, '--import', shiftedClock, cliEntry, 'flush', '--json']
   const [command, ...args] =
     shiftMs !== 0 && how === 'faketime'
       ? ['faketime', '-f', `${shiftMs >= 0 ? '+' : ''}${shiftMs / 1000}s`, ...node]

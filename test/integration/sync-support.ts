@@ -28,6 +28,8 @@ export interface HarnessOptions {
   pageSize?: number
   concurrency?: number
   faults?: StartServiceOptions['faults']
+  /** Whether the double compresses its replies (default: it does, as a service behind a web server). */
+  compress?: boolean
   /** Wraps the client, to watch or disturb the pages as they arrive. */
   source?: (client: ServiceClient) => SyncSource
 }
@@ -48,7 +50,12 @@ export interface Harness {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const service = await startService({ size: options.size ?? 'tiny', seed: options.seed ?? 7, faults: options.faults })
+  const service = await startService({
+    size: options.size ?? 'tiny',
+    seed: options.seed ?? 7,
+    faults: options.faults,
+    ...(options.compress === undefined ? {} : { compress: options.compress }),
+  })
   const directory = mkdtempSync(join(tmpdir(), 'satchel-sync-'))
   const db = openDatabase(join(directory, 'satchel.db'))
   const retention = new Retention(db)

@@ -16,6 +16,16 @@ const REQUEST_LOG_LIMIT = 50_000
 
 export class RequestLog {
   private entries: RequestLogEntry[] = []
+  /** Every reply's body since the log was cleared, as the handler wrote it and as it went out. */
+  private bytes = { replies: 0, bodyBytes: 0, sentBytes: 0 }
+  countReply(bodyBytes: number, sentBytes: number): void {
+    this.bytes.replies += 1
+    this.bytes.bodyBytes += bodyBytes
+    this.bytes.sentBytes += sentBytes
+  }
+  replyBytes(): { replies: number; bodyBytes: number; sentBytes: number } {
+    return { ...this.bytes }
+  }
   push(entry: RequestLogEntry): void {
     this.entries.push(entry)
     if (this.entries.length > REQUEST_LOG_LIMIT) this.entries.splice(0, this.entries.length - REQUEST_LOG_LIMIT)
@@ -25,6 +35,7 @@ export class RequestLog {
   }
   clear(): void {
     this.entries = []
+    this.bytes = { replies: 0, bodyBytes: 0, sentBytes: 0 }
   }
 }
 
@@ -275,6 +286,7 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
       (store.ordersByApiGuid.get(apiGuid) ?? []).map((order) => clone(orderObject(store, order))),
     requestLog: () => log.list(),
     clearRequestLog: () => log.clear(),
+    replyBytes: () => log.replyBytes(),
     inFlightOverlaps: () => inFlightOverlaps(log.list()),
     drift,
   }

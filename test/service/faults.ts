@@ -3,7 +3,7 @@
  * the next `times` (or all, when unset) get the fault, then the rule retires. Drift rules match only
  * page requests with offset >= 1, because drift means "the set changed between the pages".
  */
-import type { FaultRule, HeaderEcho } from './types'
+import type { FaultRule, HeaderEcho, ReplyEncoding } from './types'
 import { ControlError } from './store'
 import { allBadPriceKeys, allBadPriceValues } from './reply-faults'
 
@@ -97,6 +97,16 @@ export class FaultEngine {
           throw new ControlError("badPricing's priceGroup is a price group name")
         break
       }
+      case 'badEncoding':
+        if (rule.encoding !== undefined && !replyEncodings.includes(rule.encoding))
+          throw new ControlError(`badEncoding's encoding is one of: ${replyEncodings.join(', ')}`)
+        break
+      case 'inflates':
+        if (!(Number.isInteger(rule.bytes) && rule.bytes >= 0 && rule.bytes <= 2 ** 31))
+          throw new ControlError('inflates needs bytes, an integer from 0 to 2^31')
+        if (rule.encoding !== undefined && !replyEncodings.includes(rule.encoding))
+          throw new ControlError(`inflates's encoding is one of: ${replyEncodings.join(', ')}`)
+        break
       default:
         throw new ControlError(`unknown fault type '${(rule as { type?: unknown }).type as string}'`)
     }
@@ -129,6 +139,8 @@ export class FaultEngine {
     return applied
   }
 }
+
+const replyEncodings: readonly ReplyEncoding[] = ['gzip', 'br', 'deflate']
 
 const headerEchoes: readonly HeaderEcho[] = ['colon', 'equals', 'space']
 

@@ -1,5 +1,5 @@
 /**
- * `npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control]`
+ * `npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress]`
  * Runs the ordering-service double for people: the demo, manual checks with curl, drills.
  */
 import { parseArgs } from 'node:util'
@@ -27,12 +27,16 @@ async function main(): Promise<void> {
       size: { type: 'string' },
       seed: { type: 'string' },
       control: { type: 'boolean', default: false },
+      // Replies are compressed as a web server in front of a service would (compression.ts) unless told not to.
+      'no-compress': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   })
   if (values.help) {
-    process.stdout.write('npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control]\n')
+    process.stdout.write(
+      'npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress]\n',
+    )
     return
   }
   const port = values.port === undefined ? DEFAULT_PORT : Number(values.port)
@@ -42,13 +46,21 @@ async function main(): Promise<void> {
   const size = parseSize(values.size ?? 'demo')
 
   const started = Date.now()
-  const service = await startService({ port, size, seed, httpControl: values.control, logBodies: size !== 'bench' })
+  const service = await startService({
+    port,
+    size,
+    seed,
+    httpControl: values.control,
+    logBodies: size !== 'bench',
+    compress: !values['no-compress'],
+  })
   const elapsed = Date.now() - started
   const profile = sizeProfile(size)
   const c = service.credentials
   const lines = [
     `Ordering-service double (interface v1.19) listening on ${service.url}`,
     `  data: size ${String(size)} (about ${profile.items} items, ${profile.customers} customers, ${profile.orders} orders), seed ${seed}; started in ${elapsed} ms`,
+    `  replies: ${values['no-compress'] ? 'uncompressed (--no-compress)' : 'br, gzip or deflate as the request accepts, from 1 KB'}`,
     '',
     '  API key headers:',
     `    x-apiKey: ${c.apiKey}`,

@@ -14,6 +14,8 @@ type TruncateRule = Extract<FaultRule, { type: 'truncate' }>
 type FutureClockRule = Extract<FaultRule, { type: 'futureClock' }>
 export type BadPricingRule = Extract<FaultRule, { type: 'badPricing' }>
 export type FalseTotalRule = Extract<FaultRule, { type: 'falseTotal' }>
+type BadEncodingRule = Extract<FaultRule, { type: 'badEncoding' }>
+type InflatesRule = Extract<FaultRule, { type: 'inflates' }>
 
 /** The reply faults one request carries: the first rule of each type that matched it. */
 export interface ReplyFaults {
@@ -23,6 +25,8 @@ export interface ReplyFaults {
   futureClock?: FutureClockRule
   badPricing?: BadPricingRule
   falseTotal?: FalseTotalRule
+  badEncoding?: BadEncodingRule
+  inflates?: InflatesRule
 }
 
 export const replyFaultTypes = new Set<FaultRule['type']>([
@@ -32,6 +36,8 @@ export const replyFaultTypes = new Set<FaultRule['type']>([
   'futureClock',
   'badPricing',
   'falseTotal',
+  'badEncoding',
+  'inflates',
 ])
 
 export const DEFAULT_TRICKLE_INTERVAL_MS = 100

@@ -8,6 +8,7 @@ import type { FaultRule, RequestLogEntry, RunningService, StartServiceOptions } 
 import { createControl, RequestLog, type Control } from './control'
 import { echoedHeaders, FaultEngine } from './faults'
 import { generate } from './generate'
+import { compressBody, compressible, COMPRESS_THRESHOLD, inflatingBody, negotiateEncoding } from './compression'
 import { authenticate, HttpError, PlainTextError, type Headers, type Query } from './http'
 import { apiRoutes, JsonText, type RouteDef } from './routes'
 import { ControlError, Store } from './store'
@@ -59,6 +60,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const store = new Store(seed, defaultEpoch())
   generate(store, { seed, size: options.size ?? 'demo' })
   const logBodies = options.logBodies ?? true
+  const compress = options.compress ?? true
 
   const faults = new FaultEngine()
   const log = new RequestLog()
@@ -167,18 +169,27 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       return payload
     }
     state.entry.status = reply.statusCode
-    return applyReplyFaults(request, reply, state.reply, payload)
+    const sent = await applyReplyFaults(request, reply, state, payload)
+    const written = typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0
+    log.countReply(
+      written,
+      state.entry.sentBytes ?? (typeof sent === 'string' || Buffer.isBuffer(sent) ? Buffer.byteLength(sent) : written),
+    )
+    return sent
   })
 
-  /** Rewrites (pricing, clock), then pads, paces or cuts the serialized reply. */
-  function applyReplyFaults(
+  /**
+   * Rewrites (pricing, clock), compresses (compression.ts) or sends what a broken compressor would,
+   * then pads, paces or cuts the serialized reply. The faults that pad, pace or cut act on the bytes
+   * as the handler wrote them, uncompressed: they are the wire's own faults.
+   */
+  async function applyReplyFaults(
     request: FastifyRequest,
     reply: FastifyReply,
-    faults: ReplyFaults,
+    state: RequestState,
     payload: unknown,
-  ): unknown {
-    const { badPricing, futureClock, falseTotal, oversized, trickle, truncate } = faults
-    if (!badPricing && !futureClock && !falseTotal && !oversized && !trickle && !truncate) return payload
+  ): Promise<unknown> {
+    const { badPricing, futureClock, falseTotal, oversized, trickle, truncate, badEncoding, inflates } = state.reply
     if (payload !== undefined && payload !== null && typeof payload !== 'string' && !Buffer.isBuffer(payload))
       return payload
     let body: string | Buffer = payload ?? ''
@@ -193,7 +204,35 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       }
       body = text
     }
-    if (!oversized && !trickle && !truncate) return body
+    if (badEncoding || inflates) {
+      const encoding = (badEncoding ?? inflates)!.encoding ?? 'gzip'
+      const sent = inflates ? await inflatingBody(Buffer.from(body), inflates.bytes, encoding) : Buffer.from(body)
+      reply.header('content-encoding', encoding)
+      state.entry.encoding = encoding
+      state.entry.sentBytes = sent.length
+      return sent
+    }
+    if (oversized || trickle || truncate) return shapedBody(request, reply, state.reply, body)
+    const encoding = compress ? negotiateEncoding(request.headers['accept-encoding']) : null
+    const length = Buffer.byteLength(body)
+    if (!encoding || length < COMPRESS_THRESHOLD || !compressible(reply.getHeader('content-type'))) return body
+    const compressed = await compressBody(Buffer.isBuffer(body) ? body : Buffer.from(body), encoding)
+    reply.header('content-encoding', encoding)
+    reply.header('vary', 'accept-encoding')
+    reply.removeHeader('content-length')
+    state.entry.encoding = encoding
+    state.entry.sentBytes = compressed.length
+    return compressed
+  }
+
+  /** Pads, paces or cuts the reply (reply-faults.ts), streamed. */
+  function shapedBody(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    faults: ReplyFaults,
+    body: string | Buffer,
+  ): unknown {
+    const { oversized, trickle, truncate } = faults
     const buffer = Buffer.isBuffer(body) ? body : Buffer.from(body)
     const segments: Segment[] = oversized ? padBody(buffer, oversized) : [buffer]
     if (oversized?.contentLength === false) reply.removeHeader('content-length')
@@ -355,6 +394,7 @@ function controlMethods(control: Control): Record<string, ControlMethod> {
     def('ordersByApiGuid', ['apiGuid'], true),
     def('requestLog', [], true),
     def('clearRequestLog', [], false),
+    def('replyBytes', [], true),
     def('inFlightOverlaps', [], true),
   ])
 }

@@ -71,6 +71,15 @@ type FaultAction =
   | { type: 'futureClock'; offsetMs?: number }
   /** Every catalog item `pricing` object in the reply carries bad values and/or bad keys. */
   | { type: 'badPricing'; values?: BadPriceValue[]; priceGroup?: string; keys?: BadPriceKey[]; keyValue?: unknown }
+  /** The reply says `content-encoding: <encoding>` (default gzip) and its body is the plain JSON: a
+   * proxy that mangled the reply, or a server that labels what it did not compress. */
+  | { type: 'badEncoding'; encoding?: ReplyEncoding }
+  /** The reply is a valid body in `encoding` (default gzip) that inflates to `bytes` bytes (the JSON's
+   * start, then spaces): a few KB on the wire, as a compression bomb would be. */
+  | { type: 'inflates'; bytes: number; encoding?: ReplyEncoding }
+
+/** The content codings the double can send: what Satchel asks for. */
+export type ReplyEncoding = 'gzip' | 'br' | 'deflate'
 
 /** How an echoing proxy spells a request header: `x-apiSecret: S`, `x-apiSecret=S` or `x-apiSecret S`. */
 export type HeaderEcho = 'colon' | 'equals' | 'space'
@@ -100,6 +109,10 @@ export interface RequestLogEntry {
    * connection's close, whichever came last. Absent while none has happened: still in flight.
    */
   endedMs?: number
+  /** The content coding the reply went out in, when the double compressed it. */
+  encoding?: string
+  /** The reply body's bytes as sent, when the double compressed it or a compression fault made it. */
+  sentBytes?: number
 }
 
 /** Two requests carrying the same idempotency key that the double was handling at the same time. */
@@ -157,6 +170,11 @@ export interface ServiceControl {
   requestLog(): RequestLogEntry[]
   clearRequestLog(): void
   /**
+   * The API's replies since the log was cleared: how many, their bodies' bytes as written (JSON) and
+   * as sent (compressed, when they were). Counted whatever the log's length.
+   */
+  replyBytes(): { replies: number; bodyBytes: number; sentBytes: number }
+  /**
    * Order creations (orderWithItems, order, v2 order) of one api_guid that overlapped in time: a
    * second arrived while the double was still handling the first. A client that sends each order
    * once at a time never causes one, even when its idempotency key would make the second harmless.
@@ -174,6 +192,11 @@ export interface StartServiceOptions {
   httpControl?: boolean
   /** Keep request bodies in the request log (default true; the bench turns it off). */
   logBodies?: boolean
+  /**
+   * Compress replies of 1 KB and more in the coding the request prefers of br, gzip and deflate
+   * (`accept-encoding`), as a service behind a web server does (default true; `--no-compress`).
+   */
+  compress?: boolean
 }
 
 export interface RunningService {

@@ -1,10 +1,16 @@
-/** Runs the `satchel` CLI as a user does: a real child process, with no SATCHEL_* leaking in from the test run. */
+/**
+ * Runs the `satchel` CLI as a user does: a real child process, with no SATCHEL_* leaking in from the
+ * test run. The CLI as built with the app (out/main/cli.js), which vitest's globalSetup builds when
+ * it is older than the source (cli-build.ts), so the tests run what `npm run cli` runs.
+ */
 import { execFile } from 'node:child_process'
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { expect } from 'vitest'
+import { builtCli } from '../../scripts/cli-build.cjs'
 
 export const root = resolve(__dirname, '../..')
-const entry = join(root, 'src/main/cli/index.ts')
+/** The built CLI's entry: `node <cliEntry> …args`. */
+export const cliEntry = builtCli
 
 export interface Run {
   code: number
@@ -17,7 +23,7 @@ export function cli(args: string[], env: Record<string, string> = {}): Promise<R
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
     execFile(
       process.execPath,
-      ['--import', 'tsx', entry, ...args],
+      [cliEntry, ...args],
       { cwd: root, env: { ...clean, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0

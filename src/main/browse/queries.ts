@@ -6,7 +6,6 @@
  */
 import type { Database } from 'better-sqlite3'
 import type {
-  Address,
   CatalogLoading,
   CatalogItemDetail,
   CatalogItemLookup,
@@ -19,23 +18,23 @@ import type {
   CategorySummary,
   CustomerDetail,
   CustomerSummary,
-  FamilyCell,
   ItemFamily,
   ItemFamilyLookup,
   OrderDetail,
-  OrderLine,
-  OrderTotals,
   OrderSummary,
-  Price,
   PriceGroupSummary,
   SentOrderSummary,
 } from '../../shared/synced'
 import { ITEM_COUNT_CAP } from '../../shared/synced'
-import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
+import { orderStateName } from '../../shared/order-states'
+import { describePriceGroupChoice, shownPrice } from '../pricing'
+import { familyCell, familyTitle, pricedRow, priceRange, stockFieldsOfRow } from './families'
+import { addressesOf, orderLines, orderSummary, orderTotals, sentMatches } from './order-reads'
+import { clampLimit, clampOffset, flag, numberOrNull, parseObject, text } from './values'
 import { CatalogItems, type ItemRow } from '../local/catalog-items/reads'
 import { Catalogs } from '../local/catalogs'
 import { Customers, type CustomerRow } from '../local/customers'
-import { localMidnight, OrderHistory, type OrderListOptions, type OrderRow } from '../local/order-history'
+import { OrderHistory, type OrderListOptions } from '../local/order-history'
 import { PriceGroups } from '../local/price-groups'
 import { SyncState } from '../local/sync-state'
 import { stockOf } from '../local/stock'
@@ -47,91 +46,6 @@ export interface StoreCounts {
   customers: number
   catalogItems: number
   orders: number
-}
-
-/** The state names the spec gives; other states are shown by id. */
-const knownStates: Record<number, string> = { 1: 'PRELIMINARY', 2: 'SUBMITTED', 8: 'SHIPPED', 9: 'COMPLETED', 23: 'CANCELLED' }
-
-function clampLimit(limit: number | undefined, fallback: number, max = 500): number {
-  if (limit === undefined || !Number.isFinite(limit)) return fallback
-  return Math.max(1, Math.min(max, Math.floor(limit)))
-}
-
-function clampOffset(offset: number | undefined): number {
-  return offset === undefined || !Number.isFinite(offset) ? 0 : Math.max(0, Math.floor(offset))
-}
-
-function parseObject(json: string | null): Record<string, unknown> {
-  if (!json) return {}
-  const value: unknown = JSON.parse(json)
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
-}
-
-function flag(value: number | null): boolean | null {
-  return value === null ? null : value === 1
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null
-}
-
-function numberOrNull(value: unknown): number | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return value
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value)
-  return null
-}
-
-/** The break the catalog row and item panel show: the same rule that prices the draft line. */
-function catalogBreak(row: { pricing: string | null; qty_break: unknown; qty_break_price: unknown }, priceGroupName: string | null): { qty: number; price: number } | null {
-  const found = quantityBreak({ pricing: parseObject(row.pricing), qtyBreak: numberOrNull(row.qty_break), qtyBreakPrice: numberOrNull(row.qty_break_price) }, priceGroupName)
-  return found ? { qty: found.qty, price: found.unitPrice } : null
-}
-
-/** The catalog's price for one of an item, by the same rule the draft's check uses (src/main/pricing.ts). */
-function catalogPrice(pricing: Record<string, unknown>, priceGroupName: string | null): Price {
-  const price = listPrice(pricing, priceGroupName)
-  return price === null ? { price: null, offered: false } : { price, offered: true }
-}
-
-function stockFieldsOfRow(row: ItemRow) {
-  return {
-    qtyOnHand: row.qty_on_hand,
-    reservedQtyOnHand: numberOrNull(row.reserved_qty_on_hand),
-    qtyIncoming: numberOrNull(row.qty_incoming),
-    hasInventory: flag(row.has_inventory),
-    allowBackorder: flag(row.allow_backorder),
-  }
-}
-
-/** A family's name: its group_title, else the parent's own name. */
-function familyTitle(parent: ItemRow): string {
-  return text(parent.group_title) ?? parent.name
-}
-
-/** One member as a cell of its family's grid, priced for the group, with why it takes no quantity. */
-function familyCell(row: ItemRow, priceGroupName: string | null, rowLabel: string, column: string): FamilyCell {
-  const price = catalogPrice(parseObject(row.pricing), priceGroupName)
-  const stock = stockOf(stockFieldsOfRow(row))
-  const refused = row.active !== 1 ? 'Inactive' : !price.offered ? `Not offered to ${priceGroupName ?? 'this price group'}` : null
-  return {
-    guid: row.guid,
-    sku: row.sku,
-    upc: row.upc,
-    name: row.name,
-    row: rowLabel,
-    column,
-    price: price.price,
-    available: stock.available,
-    incoming: stock.incoming,
-    minOrderQty: row.min_order_qty,
-    refused,
-  }
-}
-
-/** The lowest and highest price of the cells that take a quantity. */
-function priceRange(cells: FamilyCell[]): { priceMin: number | null; priceMax: number | null } {
-  const prices = cells.filter((cell) => cell.refused === null && cell.price !== null).map((cell) => cell.price!)
-  return prices.length === 0 ? { priceMin: null, priceMax: null } : { priceMin: Math.min(...prices), priceMax: Math.max(...prices) }
 }
 
 export class BrowseQueries {
@@ -232,12 +146,24 @@ export class BrowseQueries {
   searchCatalogItems(search: CatalogItemSearch): CatalogItemSearchResult {
     const limit = clampLimit(search.limit, 50)
     const offset = clampOffset(search.offset)
-    const choice = search.priceGroupName === undefined ? this.groups.choose(search.catalogGuid, { customerGuid: search.customerGuid ?? null }) : null
+    const choice =
+      search.priceGroupName === undefined
+        ? this.groups.choose(search.catalogGuid, { customerGuid: search.customerGuid ?? null })
+        : null
     const priceGroupName = search.priceGroupName ?? choice?.group?.name ?? null
     const priceGroupNote = choice ? describePriceGroupChoice(choice) : null
     const loading = this.catalogLoading(search.catalogGuid)
     const itemSearch = this.itemSearch(search)
-    if (!itemSearch) return { items: [], more: false, total: search.withTotal === false ? null : 0, totalCapped: false, priceGroupName, priceGroupNote, loading }
+    if (!itemSearch)
+      return {
+        items: [],
+        more: false,
+        total: search.withTotal === false ? null : 0,
+        totalCapped: false,
+        priceGroupName,
+        priceGroupNote,
+        loading,
+      }
     const { rows, more } = this.items.search({ ...itemSearch, limit, offset })
     const count = search.withTotal === false ? null : this.items.count(itemSearch, ITEM_COUNT_CAP)
     return {
@@ -261,8 +187,16 @@ export class BrowseQueries {
   private itemSearch(search: CatalogItemCountInput) {
     const match = search.query ? wordPrefixQuery(search.query) : null
     if (!match && search.query && search.query.trim() !== '') return null
-    const categoryIds = search.categoryId !== undefined ? this.catalogs.categoryTree(search.catalogGuid, search.categoryId) : undefined
-    return { catalogGuid: search.catalogGuid, includeInactive: search.includeInactive, familyMembers: search.familyMembers, categoryId: search.categoryId, categoryIds, match }
+    const categoryIds =
+      search.categoryId !== undefined ? this.catalogs.categoryTree(search.catalogGuid, search.categoryId) : undefined
+    return {
+      catalogGuid: search.catalogGuid,
+      includeInactive: search.includeInactive,
+      familyMembers: search.familyMembers,
+      categoryId: search.categoryId,
+      categoryIds,
+      match,
+    }
   }
 
   /**
@@ -286,9 +220,12 @@ export class BrowseQueries {
     return rows.map((row) => {
       const summary = this.itemSummary(row, priceGroupName)
       summary.family = familyOf(row)
-      if (row.is_product_group === 1 && !counted) summary.familyOf = { memberCount: null, priceMin: null, priceMax: null }
+      if (row.is_product_group === 1 && !counted)
+        summary.familyOf = { memberCount: null, priceMin: null, priceMax: null }
       else if (row.is_product_group === 1 && row.id !== null) {
-        const cells = this.items.familyMembers(catalogGuid, row.id).map((member) => familyCell(member, priceGroupName, '', ''))
+        const cells = this.items
+          .familyMembers(catalogGuid, row.id)
+          .map((member) => familyCell(member, priceGroupName, '', ''))
         summary.familyOf = { memberCount: cells.length, ...priceRange(cells) }
       }
       return summary
@@ -303,7 +240,12 @@ export class BrowseQueries {
   getItemFamily(lookup: ItemFamilyLookup): ItemFamily | null {
     const found = this.items.byGuid(lookup.guid)
     if (!found) return null
-    const parent = found.is_product_group === 1 ? found : found.group_parent_id ? this.items.byIdIn(found.catalog_guid, found.group_parent_id) : undefined
+    const parent =
+      found.is_product_group === 1
+        ? found
+        : found.group_parent_id
+          ? this.items.byIdIn(found.catalog_guid, found.group_parent_id)
+          : undefined
     if (!parent || parent.id === null) return null
     const priceGroupName = lookup.priceGroupName ?? this.priceGroupName(parent.catalog_guid, lookup.customerGuid)
     const members = this.items.familyMembers(parent.catalog_guid, parent.id)
@@ -313,7 +255,12 @@ export class BrowseQueries {
     const cells = members.map((row) =>
       crossed
         ? familyCell(row, priceGroupName, text(row.color)!, sizeOf(row))
-        : familyCell(row, priceGroupName, '', (colourOnly ? text(row.color) : sizeOf(row) || text(row.color)) ?? row.sku),
+        : familyCell(
+            row,
+            priceGroupName,
+            '',
+            (colourOnly ? text(row.color) : sizeOf(row) || text(row.color)) ?? row.sku,
+          ),
     )
     const distinct = (values: string[]): string[] => [...new Set(values)]
     return {
@@ -328,7 +275,10 @@ export class BrowseQueries {
       columns: distinct(cells.map((cell) => cell.column)),
       cells,
       ...priceRange(cells),
-      syncedAt: members.reduce<string | null>((newest, row) => (row.synced_at && (!newest || row.synced_at > newest) ? row.synced_at : newest), null),
+      syncedAt: members.reduce<string | null>(
+        (newest, row) => (row.synced_at && (!newest || row.synced_at > newest) ? row.synced_at : newest),
+        null,
+      ),
     }
   }
 
@@ -349,8 +299,7 @@ export class BrowseQueries {
       allowBackorder: flag(row.allow_backorder),
       categoryId: row.category_id,
       syncedAt: row.synced_at,
-      ...catalogPrice(parseObject(row.pricing), priceGroupName),
-      priceBreak: catalogBreak(row, priceGroupName),
+      ...shownPrice(pricedRow(row), priceGroupName),
       available: stock.available,
       incoming: stock.incoming,
       family: null,
@@ -365,7 +314,10 @@ export class BrowseQueries {
   getCatalogItem(lookup: CatalogItemLookup): CatalogItemDetail | null {
     let row: ItemRow | undefined
     if (lookup.guid) row = this.items.byGuid(lookup.guid)
-    else if (lookup.sku) row = lookup.catalogGuid ? this.items.bySku(lookup.catalogGuid, lookup.sku) : this.items.bySkuAnyCatalog(lookup.sku)
+    else if (lookup.sku)
+      row = lookup.catalogGuid
+        ? this.items.bySku(lookup.catalogGuid, lookup.sku)
+        : this.items.bySkuAnyCatalog(lookup.sku)
     if (!row || (lookup.catalogGuid && row.catalog_guid !== lookup.catalogGuid)) return null
     const record = parseObject(this.items.jsonOf(row.local_id) ?? null)
     const priceGroupName = lookup.priceGroupName ?? this.priceGroupName(row.catalog_guid, lookup.customerGuid)
@@ -381,7 +333,10 @@ export class BrowseQueries {
   }
 
   /** Customers by word-prefix search on name, internal id, email and city; empty lists everyone by name. */
-  searchCustomers(search: { query?: string; includeInactive?: boolean; limit?: number; offset?: number }): { customers: CustomerSummary[]; total: number } {
+  searchCustomers(search: { query?: string; includeInactive?: boolean; limit?: number; offset?: number }): {
+    customers: CustomerSummary[]
+    total: number
+  } {
     const limit = clampLimit(search.limit, 50)
     const offset = clampOffset(search.offset)
     const match = search.query ? wordPrefixQuery(search.query) : null
@@ -432,13 +387,27 @@ export class BrowseQueries {
   listOrders(
     options: OrderListOptions = {},
     sent: SentOrderSummary[] = [],
-  ): { orders: OrderSummary[]; total: number; sentNotSynced: SentOrderSummary[]; states: { id: number | null; name: string; count: number }[] } {
+  ): {
+    orders: OrderSummary[]
+    total: number
+    sentNotSynced: SentOrderSummary[]
+    states: { id: number | null; name: string; count: number }[]
+  } {
     const limit = clampLimit(options.limit, 50)
     const offset = clampOffset(options.offset)
     const customerId = options.customerGuid ? (this.customers.byGuid(options.customerGuid)?.id ?? null) : null
     const { rows, total, states: counted } = this.orders.list(options, limit, offset, customerId)
-    const states = counted.map((state) => ({ id: state.id, name: state.name ?? (state.id !== null ? (knownStates[state.id] ?? `State ${state.id}`) : 'Unknown'), count: state.count }))
-    return { orders: rows.map((row) => orderSummary(row, parseObject(row.json))), total, sentNotSynced: this.notYetSynced(sent.filter((entry) => sentMatches(entry, options))), states }
+    const states = counted.map((state) => ({
+      id: state.id,
+      name: orderStateName(state.id, state.name),
+      count: state.count,
+    }))
+    return {
+      orders: rows.map((row) => orderSummary(row, parseObject(row.json))),
+      total,
+      sentNotSynced: this.notYetSynced(sent.filter((entry) => sentMatches(entry, options))),
+      states,
+    }
   }
 
   /**
@@ -447,7 +416,8 @@ export class BrowseQueries {
    */
   private notYetSynced(sent: SentOrderSummary[]): SentOrderSummary[] {
     if (sent.length === 0) return []
-    const keysOf = (entry: SentOrderSummary): string[] => [entry.apiGuid, entry.orderGuid].filter((key): key is string => key !== null).map((key) => key.toLowerCase())
+    const keysOf = (entry: SentOrderSummary): string[] =>
+      [entry.apiGuid, entry.orderGuid].filter((key): key is string => key !== null).map((key) => key.toLowerCase())
     const wanted = [...new Set(sent.flatMap(keysOf))]
     const held = this.orders.held(wanted)
     return sent.filter((entry) => !keysOf(entry).some((key) => held.has(key)))
@@ -459,102 +429,4 @@ export class BrowseQueries {
     const record = parseObject(row.json)
     return { ...orderSummary(row, record), lines: orderLines(record), totals: orderTotals(record), record }
   }
-}
-
-/** The list's search and filters, applied to an order sent from this laptop as to a synced one. */
-function sentMatches(entry: SentOrderSummary, options: OrderListOptions): boolean {
-  if (options.customerGuid && entry.customerGuid !== options.customerGuid) return false
-  const query = options.query?.trim().toLowerCase()
-  if (query && ![entry.orderName, entry.poNo, entry.customerName].some((field) => field?.toLowerCase().includes(query))) return false
-  if (options.stateId !== undefined && entry.orderStateId !== options.stateId) return false
-  const at = Date.parse(entry.sentAt)
-  if (options.from && !(at >= localMidnight(options.from))) return false
-  if (options.to && !(at < localMidnight(options.to, 1))) return false
-  return true
-}
-
-function orderTotals(record: Record<string, unknown>): OrderTotals {
-  return {
-    subTotal: numberOrNull(record.sub_total),
-    tax: numberOrNull(record.tax),
-    shipping: numberOrNull(record.shipping),
-    labor: numberOrNull(record.labor),
-    other: numberOrNull(record.other),
-    discount: numberOrNull(record.discount_total) ?? numberOrNull(record.discount),
-    grandTotal: numberOrNull(record.grand_total),
-  }
-}
-
-function addressesOf(record: Record<string, unknown>): Address[] {
-  const addresses: Address[] = []
-  const seen = new Set<string>()
-  for (const [key, kind] of [
-    ['Bill_To', 'billTo'],
-    ['Ship_To', 'shipTo'],
-  ] as const) {
-    const value = record[key]
-    if (!value || typeof value !== 'object' || Array.isArray(value)) continue
-    const address = value as Record<string, unknown>
-    const guid = text(address.guid)
-    const identity = guid ?? `${kind}:${JSON.stringify(address)}`
-    if (seen.has(identity)) continue
-    seen.add(identity)
-    addresses.push({
-      guid,
-      kind,
-      name: text(address.name),
-      companyName: text(address.company_name),
-      addressLineOne: text(address.address_line_one),
-      addressLineTwo: text(address.address_line_two),
-      city: text(address.city),
-      state: text(address.state),
-      postalCode: text(address.postal_code),
-      country: text(address.country),
-      isMainShipTo: address.is_vendor_main_ship_to === true,
-      record: address,
-    })
-  }
-  return addresses
-}
-
-function orderSummary(row: OrderRow, record: Record<string, unknown>): OrderSummary {
-  const items = Array.isArray(record.Order_Items) ? record.Order_Items : []
-  return {
-    guid: row.guid,
-    id: row.id,
-    name: row.name,
-    apiGuid: row.api_guid,
-    customerGuid: row.customer_guid,
-    customerName: row.customer_name ?? text((record.Vendor as Record<string, unknown> | undefined)?.name),
-    catalogGuid: row.catalog_guid,
-    state: {
-      id: row.order_state_id,
-      name: row.order_state_name ?? (row.order_state_id !== null ? (knownStates[row.order_state_id] ?? `State ${row.order_state_id}`) : 'Unknown'),
-    },
-    poNo: row.po_no,
-    subTotal: row.sub_total,
-    grandTotal: row.grand_total,
-    createdAt: row.created_at,
-    lineCount: items.length,
-  }
-}
-
-function orderLines(record: Record<string, unknown>): OrderLine[] {
-  const items = Array.isArray(record.Order_Items) ? record.Order_Items : []
-  return items
-    .filter((item): item is Record<string, unknown> => Boolean(item) && typeof item === 'object')
-    .map((item) => {
-      const catalogItem = (item.Catalog_Item && typeof item.Catalog_Item === 'object' ? item.Catalog_Item : {}) as Record<string, unknown>
-      return {
-        itemNo: numberOrNull(item.item_no),
-        catalogItemGuid: text(item.catalog_item_guid) ?? text(catalogItem.guid),
-        catalogItemId: numberOrNull(item.catalog_item_id) ?? numberOrNull(catalogItem.id),
-        sku: text(item.sku) ?? text(catalogItem.sku),
-        name: text(item.name) ?? text(catalogItem.name),
-        qty: numberOrNull(item.qty),
-        note: text(item.note),
-        unitPrice: numberOrNull(item.net_price),
-        lineTotal: numberOrNull(item.total),
-      }
-    })
 }

@@ -445,8 +445,9 @@ async function describeFailure(error: unknown, databasePath: string | undefined)
   return new CliFailure(error instanceof Error ? error.message : String(error), 'INTERNAL')
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
+/** Runs a command line as the process's own: its exit code, and a failure main let through on stderr. */
+export function runAsProcess(args: string[]): void {
+  main(args).then(
     (code) => {
       process.exitCode = code
     },
@@ -456,3 +457,6 @@ if (require.main === module) {
     },
   )
 }
+
+// Run from source (`node --import tsx src/main/cli/index.ts`); the build's entry is bin.ts.
+if (require.main === module && __filename.endsWith('.ts')) runAsProcess(process.argv.slice(2))

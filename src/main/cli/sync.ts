@@ -14,11 +14,13 @@ import { LocalCopy } from '../local/copy'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../../shared/synced'
 import { createSyncRun } from '../sync/run'
+import { writerThreadOptions, type WriterWorkerData } from '../sync/page-writer'
 import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import { AppSettings } from '../settings/app-settings'
-import { OutboxReader } from '../orders/outbox-reader'
+import { createTracking } from '../tracking'
 import { diskFullDuringUpdate } from './catalog-update'
 import { cliConnection } from './connection'
+import { builtThreads } from './threads'
 import { refuseDamaged } from './health'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
 import { progressBar, table } from './format'
@@ -78,11 +80,13 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
     // The run the app makes: pages written on a thread of their own, so the progress bar keeps moving.
     const settings = new AppSettings(db).get()
-    const outbox = new OutboxReader(db)
-    const orderDetails = {
-      limit: () => settings.orderDetailsPerSync,
-      sentApiGuids: () => outbox.sentOrders().map((sent) => sent.apiGuid),
-    }
+    const orderDetails = createTracking({
+      db,
+      clock: systemClock,
+      logger: silentLogger,
+      detailsPerSync: () => settings.orderDetailsPerSync,
+    })
+    const builtWriter = builtThreads.writer
     const run = createSyncRun({
       db,
       store,
@@ -90,6 +94,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       clock: systemClock,
       logger: silentLogger,
       orderDetails,
+      ...(builtWriter ? { writerWorker: (data: WriterWorkerData) => builtWriter(writerThreadOptions(data)) } : {}),
       // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
       ...(output.progress
         ? {

@@ -4,7 +4,7 @@
  */
 import { closeDatabase } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
-import { OrderDetails } from '../local/order-details'
+import { TrackedOrders } from '../tracking/tracked-orders'
 import { OutboxReader } from '../orders/outbox-reader'
 import type { OrderDetail } from '../../shared/synced'
 import { formatMoney } from '../../shared/money'
@@ -14,11 +14,11 @@ import { table } from './format'
 
 function withDetails<T>(
   global: GlobalOptions,
-  use: (queries: BrowseQueries, details: OrderDetails, outbox: OutboxReader) => T,
+  use: (queries: BrowseQueries, details: TrackedOrders, outbox: OutboxReader) => T,
 ): T {
   const db = openExisting(global.db, 'read')
   try {
-    return use(new BrowseQueries(db), new OrderDetails(db), new OutboxReader(db))
+    return use(new BrowseQueries(db), new TrackedOrders(db), new OutboxReader(db))
   } finally {
     closeDatabase(db)
   }

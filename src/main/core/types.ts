@@ -17,6 +17,8 @@ export interface CoreConfig {
   nativeBinding?: string
   appName?: string
   appVersion: string
+  /** The rep's locale (the shell's app.getLocale()), for amounts in the core's messages; default en-US. */
+  locale?: string
   ports?: {
     clock?: Clock
     logger?: Logger

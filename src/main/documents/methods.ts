@@ -3,7 +3,7 @@ import type { CustomerDetail, OrderDetail } from '../../shared/synced'
 import { CoreError } from '../errors'
 import type { DesktopPort } from '../ports'
 import { Documents, type DocumentSources } from './index'
-import { OrderDetails } from '../local/order-details'
+import { TrackedOrders } from '../tracking/tracked-orders'
 
 export type DocumentMethods = Pick<Implementations, 'getDocument' | 'printDocument' | 'saveDocumentPdf'>
 
@@ -17,7 +17,7 @@ const desktopOnly = 'Printing and saving a PDF come with the desktop app; in thi
 /** The contract's document methods: a document reads quotes, drafts and orders, so it has a table of its own. */
 export function documentMethods(wiring: DocumentWiring): DocumentMethods {
   const { queries, desktop, ...sources } = wiring
-  const details = new OrderDetails(sources.db)
+  const details = new TrackedOrders(sources.db)
   const documents = new Documents({
     ...sources,
     customer: (guid) => queries.getCustomer(guid),

@@ -1,14 +1,11 @@
 /**
- * Full orders after Send: the one home of order_details (the full order as GET /v1/orders/{guid}
- * answered, with its related orders) and order_detail_sightings (when this laptop saw an order's
- * status change). What is fetched next, what changed since the rep last opened an order, and what the
- * order screen, the CLI and the customer page read are all answered here.
+ * The one home of order_details (the full order as GET /v1/orders/{guid} answered, with its related
+ * orders), order_detail_sightings (when this laptop saw an order's status change) and
+ * order_detail_refusals: rows in and out. What they mean to the rep (status, "changed since I
+ * looked", the order screen) is worked out in tracking/.
  */
 import type { Database, Statement } from 'better-sqlite3'
-import type { OrderChange, OrderTracking, TrackedLine } from '../../shared/order-tracking'
 import { customerOfOrder } from './customers'
-import { compareWithSent, type SentLine } from './order-as-sent'
-import { impossibleFigures } from './order-figures'
 import { historyOrderOfDetail, historyOrders, OrderHistory } from './order-history'
 
 /** An order whose full copy is missing or older than its history row. */
@@ -18,7 +15,7 @@ export interface DetailCandidate {
   customerGuid: string | null
 }
 
-interface DetailRow {
+export interface DetailRow {
   order_guid: string
   order_updated_at: string | null
   fetched_at: string
@@ -29,7 +26,7 @@ interface DetailRow {
   opened_at: string | null
 }
 
-interface ChangeRow {
+export interface ChangeRow {
   guid: string
   name: string | null
   customer_guid: string | null
@@ -40,93 +37,27 @@ interface ChangeRow {
   opened_status_key: string
 }
 
-interface SightingRow {
+export interface SightingRow {
   seen_at: string
   state_name: string | null
   summary: string
 }
 
-type Json = Record<string, unknown>
-
-const knownStates: Record<number, string> = {
-  1: 'PRELIMINARY',
-  2: 'SUBMITTED',
-  8: 'SHIPPED',
-  9: 'COMPLETED',
-  23: 'CANCELLED',
-}
-
 const DAY_MS = 86_400_000
 
-function objectOf(value: unknown): Json {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {}
+/** A sighting is written when a fetched copy's status key differs from the one before it. */
+export interface DetailCopy {
+  guid: string
+  updatedAt: string | null
+  fetchedAt: string
+  json: string
+  related: string
+  key: string
+  state: { id: number | null; name: string }
+  summary: string
 }
 
-function arrayOf(value: unknown): Json[] {
-  return Array.isArray(value) ? value.map(objectOf) : []
-}
-
-function numberOrNull(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null
-}
-
-function textOrNull(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null
-}
-
-function stateOf(order: Json): { id: number | null; name: string } {
-  const id = numberOrNull(order.order_state_id)
-  const name = textOrNull(objectOf(order.Order_State).name)
-  return { id, name: name ?? (id !== null ? (knownStates[id] ?? `State ${id}`) : 'Unknown') }
-}
-
-function linesOf(order: Json): Omit<TrackedLine, 'notAsSent'>[] {
-  return arrayOf(order.Order_Items).map((line) => {
-    const item = objectOf(line.Catalog_Item)
-    return {
-      itemNo: numberOrNull(line.item_no),
-      sku: textOrNull(line.sku) ?? textOrNull(item.sku),
-      name: textOrNull(line.name) ?? textOrNull(item.name),
-      unitPrice: numberOrNull(line.net_price),
-      qtyOrdered: numberOrNull(line.qty),
-      qtyShipped: numberOrNull(line.qty_shipped) ?? 0,
-      qtyBackordered: numberOrNull(line.qty_backordered) ?? 0,
-      qtyPending: numberOrNull(line.qty_pending) ?? 0,
-      lineTotal: numberOrNull(line.total),
-    }
-  })
-}
-
-/** What the rep is told about: the state, each line's shipped and backordered quantities, hold and cancel. */
-function statusKey(order: Json): string {
-  return JSON.stringify({
-    state: numberOrNull(order.order_state_id),
-    hold: order.is_on_hold === true,
-    cancelled: order.is_cancelled === true,
-    lines: linesOf(order).map((line) => [line.itemNo, line.qtyShipped, line.qtyBackordered]),
-  })
-}
-
-/** One line for the rep: "Cancelled", "On hold", "Shipped 2 of 3 lines, 1 backordered", or the state. */
-function statusSummary(order: Json): string {
-  if (order.is_cancelled === true || numberOrNull(order.order_state_id) === 23) return 'Cancelled'
-  if (order.is_on_hold === true) return 'On hold'
-  const lines = linesOf(order)
-  const shipped = lines.filter((line) => line.qtyShipped > 0 && line.qtyShipped >= (line.qtyOrdered ?? 0)).length
-  const backordered = lines.filter((line) => line.qtyBackordered > 0).length
-  const anyShipped = lines.some((line) => line.qtyShipped > 0)
-  if (anyShipped && shipped < lines.length) {
-    return `Shipped ${shipped} of ${lines.length} ${lines.length === 1 ? 'line' : 'lines'}${backordered > 0 ? `, ${backordered} backordered` : ''}`
-  }
-  // A backorder split off at submission leaves the line's own quantity shipped in full.
-  const backorderedLines = `${backordered} ${backordered === 1 ? 'line' : 'lines'} backordered`
-  if (anyShipped) return backordered > 0 ? `Shipped, ${backorderedLines}` : 'Shipped'
-  if (backordered > 0) return backorderedLines
-  const name = stateOf(order).name
-  return name.charAt(0) + name.slice(1).toLowerCase()
-}
-
-export class OrderDetails {
+export class OrderDetailRows {
   private readonly selectCandidates: Statement<{ sinceMs: number; sent: string; limit: number }, DetailCandidate>
   private readonly countCandidates: Statement<{ sinceMs: number; sent: string }, number>
   private readonly selectDetail: Statement<[string], DetailRow>
@@ -226,39 +157,24 @@ export class OrderDetails {
     }
   }
 
-  /**
-   * Keeps the full order and its related orders; a new status is a sighting on the order's timeline.
-   * A copy with impossible figures is refused (the last good copy stays, marked): answers why, or null.
-   */
-  record(order: Json, related: Json[], fetchedAt: string): string | null {
-    const guid = textOrNull(order.guid)
-    if (!guid) return null
-    const impossible = impossibleFigures(order)
-    if (impossible.length > 0) {
-      const reason = `impossible figures: ${impossible.slice(0, 5).join('; ')}${impossible.length > 5 ? ` and ${impossible.length - 5} more` : ''}`
-      this.refuse(guid, textOrNull(order.updated_at), fetchedAt, reason)
-      return reason
-    }
-    const key = statusKey(order)
-    const state = stateOf(order)
+  /** Keeps a fetched copy; a new status key is a sighting on the order's timeline; a refusal before it is cleared. */
+  store(copy: DetailCopy): void {
     this.db
       .transaction(() => {
-        const before = this.selectDetail.get(guid)
-        // The copy's updated_at is the order's as the service answered it, so the next delta's row matches.
+        const before = this.selectDetail.get(copy.guid)
         this.upsertDetail.run({
-          guid,
-          updatedAt: textOrNull(order.updated_at),
-          fetchedAt,
-          json: JSON.stringify(order),
-          related: JSON.stringify(related),
-          key,
+          guid: copy.guid,
+          updatedAt: copy.updatedAt,
+          fetchedAt: copy.fetchedAt,
+          json: copy.json,
+          related: copy.related,
+          key: copy.key,
         })
-        if (before?.status_key !== key)
-          this.insertSighting.run(guid, fetchedAt, state.id, state.name, key, statusSummary(order))
-        this.refusals.clear.run(guid)
+        if (before?.status_key !== copy.key)
+          this.insertSighting.run(copy.guid, copy.fetchedAt, copy.state.id, copy.state.name, copy.key, copy.summary)
+        this.refusals.clear.run(copy.guid)
       })
       .immediate()
-    return null
   }
 
   /**
@@ -269,130 +185,36 @@ export class OrderDetails {
     this.refusals.upsert.run({ guid, updatedAt, at, reason })
   }
 
-  /** The order's version last refused, or undefined when its latest copy was kept. */
-  refusedVersion(guid: string): string | null | undefined {
-    return this.refusals.get.get(guid)?.order_updated_at
+  refusal(guid: string): { order_updated_at: string | null; refused_at: string; reason: string } | undefined {
+    return this.refusals.get.get(guid)
   }
 
-  /**
-   * The order as last fetched, for the order screen and `satchel orders show`; null before its first
-   * fetch. `sentLinesOf` answers the lines this laptop sent under an api_guid (null: not sent from here).
-   */
-  tracking(
-    guid: string,
-    sentLinesOf: (apiGuid: string) => readonly SentLine[] | null = () => null,
-  ): OrderTracking | null {
-    const row = this.selectDetail.get(guid)
-    if (!row) return null
-    const refused = this.refusals.get.get(guid)
-    const order = objectOf(JSON.parse(row.json))
-    const related = arrayOf(JSON.parse(row.related_json))
-    const serviceSteps = arrayOf(order.Order_State_Logs).map((log) => ({
-      at: textOrNull(log.created_at) ?? '',
-      source: 'service' as const,
-      state: textOrNull(objectOf(log.Order_State).name) ?? 'Unknown',
-      who: textOrNull(objectOf(log.User).name),
-      summary: null,
-    }))
-    const seen = this.selectSightings.all(guid).map((sighting) => ({
-      at: sighting.seen_at,
-      source: 'seen' as const,
-      state: sighting.state_name ?? 'Unknown',
-      who: null,
-      summary: sighting.summary,
-    }))
-    const parentId = numberOrNull(order.parent_order_id)
-    const apiGuid = textOrNull(order.api_guid)
-    const asSent = compareWithSent(arrayOf(order.Order_Items), apiGuid ? sentLinesOf(apiGuid) : null)
-    const totals = {
-      subTotal: numberOrNull(order.sub_total),
-      tax: numberOrNull(order.tax),
-      shipping: numberOrNull(order.shipping),
-      discount: numberOrNull(order.discount_total) ?? numberOrNull(order.discount),
-      grandTotal: numberOrNull(order.grand_total),
-    }
-    return {
-      guid,
-      name: textOrNull(order.name),
-      fetchedAt: row.fetched_at,
-      state: stateOf(order),
-      onHold: order.is_on_hold === true,
-      cancelled: order.is_cancelled === true,
-      shipped: order.is_shipped === true,
-      partiallyShipped: order.partially_shipped === true,
-      shipDate: textOrNull(order.ship_date),
-      deliveryDate: textOrNull(order.delivery_date),
-      totals,
-      lines: linesOf(order).map((line, index) => ({ ...line, notAsSent: asSent.notAsSent[index] ?? null })),
-      sentMissing: asSent.sentMissing,
-      timeline: [...serviceSteps, ...seen].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
-      related: relatedOthers(order, guid, related).map((other) => ({
-        guid: other.guid,
-        name: textOrNull(other.name),
-        relation:
-          parentId !== null && numberOrNull(other.id) === parentId ? ('parent' as const) : ('backorder' as const),
-        state: stateOf(other).name,
-        held: this.history.has(other.guid),
-      })),
-      summary: statusSummary(order),
-      changed: row.status_key !== row.opened_status_key,
-      openedAt: row.opened_at,
-      latestUnreadable: refused ? { at: refused.refused_at, reason: refused.reason } : null,
-    }
+  detail(guid: string): DetailRow | undefined {
+    return this.selectDetail.get(guid)
   }
 
-  /** The rep opened the order: what it shows now is what they have seen. Returns how many stay marked. */
-  opened(guid: string, at: string): number {
+  sightings(guid: string): SightingRow[] {
+    return this.selectSightings.all(guid)
+  }
+
+  /** Whether the history holds the order (a related order may not be synced yet). */
+  inHistory(guid: string): boolean {
+    return this.history.has(guid)
+  }
+
+  opened(guid: string, at: string): void {
     this.markOpened.run({ guid, at })
-    return this.changedCount()
   }
 
   changedCount(): number {
     return this.countChanged.get() ?? 0
   }
 
-  changed(customerGuid: string | null = null): OrderChange[] {
-    return this.selectChanged.all({ customer: customerGuid }).map(toChange)
+  changedRows(customerGuid: string | null): ChangeRow[] {
+    return this.selectChanged.all({ customer: customerGuid })
   }
 
-  /** A customer's orders neither shipped nor cancelled, from their full copies. */
-  openOrders(customerGuid: string): OrderChange[] {
-    return this.selectOfCustomer
-      .all(customerGuid)
-      .filter((row) => {
-        const order = objectOf(JSON.parse(row.json))
-        const state = numberOrNull(order.order_state_id)
-        return order.is_cancelled !== true && order.is_shipped !== true && state !== 23 && state !== 8 && state !== 9
-      })
-      .map(toChange)
-  }
-}
-
-/**
- * The service's related orders without the order itself (an order that names itself its parent comes
- * back as its own parent and its own backorder) and each once, as the copies stored before say too.
- */
-function relatedOthers(order: Json, guid: string, related: Json[]): (Json & { guid: string })[] {
-  const ownId = numberOrNull(order.id)
-  const seen = new Set([guid])
-  return related.filter((other): other is Json & { guid: string } => {
-    if (typeof other.guid !== 'string' || seen.has(other.guid) || (ownId !== null && numberOrNull(other.id) === ownId))
-      return false
-    seen.add(other.guid)
-    return true
-  })
-}
-
-function toChange(row: ChangeRow): OrderChange {
-  const order = objectOf(JSON.parse(row.json))
-  return {
-    guid: row.guid,
-    name: row.name,
-    customerGuid: row.customer_guid,
-    customerName: row.customer_name,
-    state: stateOf(order),
-    summary: statusSummary(order),
-    createdAt: row.created_at,
-    changed: row.status_key !== row.opened_status_key,
+  customerRows(customerGuid: string): ChangeRow[] {
+    return this.selectOfCustomer.all(customerGuid)
   }
 }

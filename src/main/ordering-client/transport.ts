@@ -17,6 +17,7 @@ import { ServiceError } from './errors'
 import { errorFromResponse } from './responses'
 import { cancelledError, defaultRetryPolicy, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
 import { catalogItemsIssues, type CatalogItemRecord, type ReplyIssue } from './schemas'
+import { acceptEncoding, contentCodings, readInflated } from './encoding'
 
 export interface ServiceTimeouts {
   /** Establishing the TCP/TLS connection. */
@@ -220,7 +221,11 @@ export class ServiceTransport {
     this.random = options.random ?? Math.random
     this.clock = options.clock ?? systemClock
     this.logger = options.logger ?? silentLogger
-    this.headers = { accept: 'application/json', ...authHeaders(options.connection.auth) }
+    this.headers = {
+      accept: 'application/json',
+      'accept-encoding': acceptEncoding,
+      ...authHeaders(options.connection.auth),
+    }
     this.credentialProblem = credentialProblem(options.connection.auth)
     this.redactor = errorRedactor(options.connection.auth)
   }
@@ -313,6 +318,8 @@ export class ServiceTransport {
    * The body as text, read chunk by chunk up to `maxBytes`. Past it (or when content-length already
    * says so) the body is destroyed, which closes the connection, so the rest is never received.
    * A 2xx past the ceiling is tooLarge; an error body is cut there and its status still decides.
+   * A reply in a content coding is inflated as it streams (encoding.ts), the ceiling holding for the
+   * inflated bytes too.
    */
   private async readBody(
     response: Dispatcher.ResponseData,
@@ -326,6 +333,34 @@ export class ServiceTransport {
       discard(response.body)
       throw this.tooLarge(spec, maxBytes, declared)
     }
+    const codings = contentCodings(response.headers['content-encoding'])
+    const chunks =
+      codings.length > 0
+        ? await readInflated(response.body, codings, {
+            maxBytes,
+            ok,
+            counted: state,
+            tooLarge: (inflated) => this.tooLarge(spec, maxBytes, undefined, inflated),
+            undecodable: (named, detail) =>
+              new ServiceError(
+                'truncated',
+                `The ordering service's reply to ${spec.method} ${spec.path} claims to be ${named.join(', ')}-encoded and does not inflate (${detail}); it was dropped.`,
+              ),
+          })
+        : await this.readPlain(response, maxBytes, state, spec, ok)
+    if (ok) spec.onReceived?.()
+    // The caller parses and checks the text in the same turn, as this promise's continuation.
+    await this.decoding.next()
+    return Buffer.concat(chunks).toString('utf8')
+  }
+
+  private async readPlain(
+    response: Dispatcher.ResponseData,
+    maxBytes: number,
+    state: AttemptState,
+    spec: RequestSpec,
+    ok: boolean,
+  ): Promise<Buffer[]> {
     const chunks: Buffer[] = []
     for await (const chunk of response.body as AsyncIterable<Buffer>) {
       state.received += chunk.length
@@ -337,14 +372,11 @@ export class ServiceTransport {
       }
       chunks.push(chunk)
     }
-    if (ok) spec.onReceived?.()
-    // The caller parses and checks the text in the same turn, as this promise's continuation.
-    await this.decoding.next()
-    return Buffer.concat(chunks).toString('utf8')
+    return chunks
   }
 
-  private tooLarge(spec: RequestSpec, maxBytes: number, declared?: number): ServiceError {
-    const size = declared === undefined ? '' : ` (it announced ${megabytes(declared)})`
+  private tooLarge(spec: RequestSpec, maxBytes: number, declared?: number, inflated = false): ServiceError {
+    const size = declared !== undefined ? ` (it announced ${megabytes(declared)})` : inflated ? ' once inflated' : ''
     return new ServiceError(
       'tooLarge',
       `The ordering service sent more than ${megabytes(maxBytes)} in answer to ${spec.method} ${spec.path}${size}, more than Satchel accepts for that request; the reply was dropped.`,

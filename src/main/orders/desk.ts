@@ -113,6 +113,8 @@ export class OrderDesk {
     private readonly lookup: OrderLookup,
     private readonly clock: Clock,
     private readonly defaults: () => { remainInPreliminary: boolean },
+    /** The rep's locale, for the amounts in the desk's messages and the quotes' (the CLI keeps en-US). */
+    readonly locale = 'en-US',
   ) {
     this.drafts = new DraftRepository(db, clock)
     this.outbox = new Outbox(db, this.drafts, clock)
@@ -134,7 +136,7 @@ export class OrderDesk {
     const empty: Draft = { ...fields, id: 0, apiGuid: apiGuid ?? randomUUID(), createdAt: now, updatedAt: now }
     const { lines, lineIds, families, ambiguous } = this.mergeLines(empty, toAdd)
     // The shape a saved draft would have been given, so the outbox's copy reads back like any other.
-    const check = checkDraft(draftSchema.parse({ ...empty, lines }), this.lookup)
+    const check = checkDraft(draftSchema.parse({ ...empty, lines }), this.lookup, this.locale)
     return { check, lineIds, families, ambiguous, prepareSend: () => this.sendingOf(check) }
   }
 
@@ -200,11 +202,11 @@ export class OrderDesk {
   }
 
   check(id: number): DraftCheck {
-    return checkDraft(this.drafts.get(id), this.lookup)
+    return checkDraft(this.drafts.get(id), this.lookup, this.locale)
   }
 
   listDrafts(): DraftCheck[] {
-    return this.drafts.list().map((draft) => checkDraft(draft, this.lookup))
+    return this.drafts.list().map((draft) => checkDraft(draft, this.lookup, this.locale))
   }
 
   updateDraft(id: number, changes: DraftChanges): DraftCheck {
@@ -222,7 +224,7 @@ export class OrderDesk {
         'Remove the lines before switching catalogs: their items and prices belong to the current one.',
       )
     }
-    return checkDraft(this.drafts.save(id, fieldsOf(next)), this.lookup)
+    return checkDraft(this.drafts.save(id, fieldsOf(next)), this.lookup, this.locale)
   }
 
   deleteDraft(id: number): void {
@@ -250,7 +252,7 @@ export class OrderDesk {
     const draft = this.drafts.get(id)
     const { lines, unknown, ambiguous, lineIds, startedAtMinimum, families } = this.mergeLines(draft, toAdd)
     return {
-      check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup),
+      check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale),
       unknown,
       ambiguous,
       lineIds,
@@ -360,14 +362,14 @@ export class OrderDesk {
         : { ...next, qty: changes.qty }
     }
     const lines = draft.lines.map((l, i) => (i === index ? next : l))
-    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
+    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
   }
 
   removeLine(id: number, lineId: string): DraftCheck {
     const draft = this.drafts.get(id)
     const lines = draft.lines.filter((line) => line.lineId !== lineId)
     if (lines.length === draft.lines.length) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
-    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
+    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
   }
 
   /**
@@ -435,7 +437,7 @@ export class OrderDesk {
       const item = draft.catalogGuid ? this.lookup.catalogItem(draft.catalogGuid, line.catalogItemGuid) : null
       return item ? { ...seen(item, line.qty), lineId: line.lineId, note: line.note } : line
     })
-    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup)
+    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
  * The order side of the core: drafts, the outbox, its flusher and the driver that decides when to
- * send. compose.ts wires it to sync (for history and fresh prices) and to the contract.
+ * send. compose.ts wires it to tracking/ (what a send confirmed), to the service clients (fresh prices
+ * before Send) and to the contract; it knows nothing of sync.
  */
 import type { OutboxSummary } from '../../shared/orders'
 import type { Database } from '../db/database'
@@ -14,8 +15,9 @@ import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './flusher
 import type { OutboxWork } from './outbox'
 import { LocalOrderLookup } from './local-lookup'
 import { NewCustomerFormKeeper } from './new-customer-form'
+import { freshItems, type FreshItemSource } from './fresh-items'
 
-/** Where what the service confirmed is recorded in the local copy. */
+/** Where what the service confirmed is recorded in the local copy (tracking/ in the app). */
 interface SentHistory {
   /** A customer created with an order is needed at once: the rep's next draft may be for them. */
   recordCustomer(customer: CustomerRecord): void
@@ -42,6 +44,8 @@ export interface OrdersOptions {
   leaseTtlMs?: number
   sender: () => Promise<OrderSender | null>
   defaults: () => { remainInPreliminary: boolean }
+  /** The rep's locale, for amounts in the checks' messages (default en-US, as the CLI keeps). */
+  locale?: string
   history?: SentHistory
   /** The outbox's summary after it changed, at most once per `changeDelayMs` (default 50 ms). */
   onOutboxChanged?: (summary: OutboxSummary) => void
@@ -54,8 +58,8 @@ export interface OrdersOptions {
   offline?: () => boolean
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
-  /** Brings the named items of a catalog up to date from the service, when it can be reached. */
-  refreshItems?: (catalogGuid: string, itemGuids: string[], customerGuid: string | null) => Promise<void>
+  /** Reads a draft's items again before Send (fresh-items.ts): a client making one quick attempt. */
+  freshItemSource?: () => Promise<FreshItemSource | null>
 }
 
 export interface Orders {
@@ -94,7 +98,7 @@ function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
 export function createOrders(options: OrdersOptions): Orders {
   const { logger, history } = options
   const lookup = new LocalOrderLookup(options.db)
-  const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults)
+  const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults, options.locale)
   const lease = new Lease(options.db, 'outbox', {
     label: options.label ?? 'Satchel',
     clock: options.clock,
@@ -143,11 +147,12 @@ export function createOrders(options: OrdersOptions): Orders {
     ...(options.offline ? { offline: options.offline } : {}),
   })
 
+  const refreshItems = options.freshItemSource ? freshItems(options.db, options.freshItemSource) : null
   const refreshBeforeSending = async (draftId: number) => {
     const draft = desk.drafts.get(draftId)
-    if (!options.refreshItems || !draft.catalogGuid || draft.lines.length === 0) return
+    if (!refreshItems || !draft.catalogGuid || draft.lines.length === 0) return
     try {
-      await options.refreshItems(
+      await refreshItems(
         draft.catalogGuid,
         [...new Set(draft.lines.map((line) => line.catalogItemGuid))],
         draft.customerGuid,

@@ -41,7 +41,8 @@ function formatQty(value: number): string {
  * and per line, errors that block sending and warnings that do not. The service checks again when
  * the order arrives; these checks exist so that rejection is rare and never a surprise.
  */
-export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
+export function checkDraft(draft: Draft, lookup: OrderLookup, locale = 'en-US'): DraftCheck {
+  const money = (amount: number) => formatMoney(amount, locale)
   const issues: DraftIssue[] = []
   let customer: CustomerFacts | null = null
 
@@ -140,7 +141,7 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       issues.push(
         lineIssue(
           line.lineId,
-          `The price of ${item.sku} changed from ${formatMoney(line.unitPriceSeen!)} to ${formatMoney(price.unitPrice)} since it was added.`,
+          `The price of ${item.sku} changed from ${money(line.unitPriceSeen!)} to ${money(price.unitPrice)} since it was added.`,
           'warning',
         ),
       )
@@ -177,8 +178,8 @@ export function checkDraft(draft: Draft, lookup: OrderLookup): DraftCheck {
       severity: 'warning',
       message:
         room <= 0
-          ? `${customer!.name} is already ${formatMoney(-room)} over their credit limit of ${formatMoney(account.creditLimit!)}; the supplier may hold this order.`
-          : `This order (${formatMoney(roundMoney(subTotal))}) takes ${customer!.name} past their credit limit: ${formatMoney(room)} of credit left. The supplier may hold it.`,
+          ? `${customer!.name} is already ${money(-room)} over their credit limit of ${money(account.creditLimit!)}; the supplier may hold this order.`
+          : `This order (${money(roundMoney(subTotal))}) takes ${customer!.name} past their credit limit: ${money(room)} of credit left. The supplier may hold it.`,
     })
   }
   issues.push(...supplierIssues(draft))

@@ -218,7 +218,7 @@ export class QuoteDesk {
             line,
             'price',
             price,
-            `${line.unitPrice === null ? 'not offered' : formatMoney(line.unitPrice)} → ${formatMoney(price)}`,
+            `${line.unitPrice === null ? 'not offered' : formatMoney(line.unitPrice, this.desk.locale)} → ${formatMoney(price, this.desk.locale)}`,
           ),
         )
       }

@@ -133,6 +133,8 @@ async function start(): Promise<void> {
     coreConfig: (profile) => ({
       nativeBinding,
       appVersion: app.getVersion(),
+      // The window formats amounts in this locale too (navigator.language): the core's messages match it.
+      locale: app.getLocale(),
       ports: {
         logger: logger.child({ profile: profile.id }),
         network: { isUp: () => net.isOnline() },

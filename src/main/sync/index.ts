@@ -11,11 +11,10 @@ import type { EventHub } from '../events'
 import { LocalCopy } from '../local/copy'
 import { Retention } from '../local/retention'
 import type { ServiceClients } from '../ordering-client/clients'
-import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
 import type { Clock, Logger, SyncGate } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
-import type { OrderDetailPolicy } from './order-details'
+import type { OrderDetailStep } from './run'
 import { SyncScheduler, watchBusy } from './scheduler'
 import type { LongWrites } from './long-writes'
 import type { Worker } from 'node:worker_threads'
@@ -28,16 +27,6 @@ export interface Sync {
   /** Drafts and the outbox register here the rows they still need (see local/retention.ts). */
   retention: Retention
   methods: SyncMethods
-  /** Where what the service confirmed for an order sent from this laptop joins the local copy. */
-  sentHistory: {
-    recordCustomer(customer: CustomerRecord): void
-    recordOrders(orders: OrderRecord[]): void
-  }
-  /**
-   * Brings the named items of a catalog up to date from the service (before Send, when it answers):
-   * one attempt, a few seconds at most, since a rep is waiting; the local copy decides otherwise.
-   */
-  refreshItems(catalogGuid: string, itemGuids: string[], customerGuid: string | null): Promise<void>
   /**
    * Starts the catalog work an upgrade left (local/catalog-upkeep.ts) on the writer's thread, when
    * there is any; runs of the scheduler wait for it. Resolves when it is done or stopped.
@@ -65,8 +54,8 @@ export interface SyncOptions {
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
   writerWorker?: (data: WriterWorkerData) => Worker
-  /** How many full orders each run fetches, and which besides the recent history (sync/order-details.ts). */
-  orderDetails: OrderDetailPolicy
+  /** Fetches the full orders after each run's listings (tracking/). */
+  orderDetails?: OrderDetailStep
   /** One sync at a time across profiles (src/main/profiles/sync-gate.ts). */
   gate?: SyncGate
   /** See CoreConfig.beforeCatalogUpdateSlice. */
@@ -87,7 +76,7 @@ export function createSync(options: SyncOptions): Sync {
     lease,
     clock,
     logger: syncLogger,
-    orderDetails: options.orderDetails,
+    ...(options.orderDetails ? { orderDetails: options.orderDetails } : {}),
     onUpkeepProgress: (progress) => reportUpdate(progress),
     ...(options.beforeCatalogUpdateSlice ? { beforeUpkeepSlice: options.beforeCatalogUpdateSlice } : {}),
     ...(options.longWrites ? { longWrites: options.longWrites } : {}),
@@ -193,7 +182,6 @@ export function createSync(options: SyncOptions): Sync {
     onFinished: (report) => events.emit('syncFinished', report),
   })
 
-  const unlisted = { listingId: null, serverTime: null }
   return {
     scheduler,
     store,
@@ -203,22 +191,6 @@ export function createSync(options: SyncOptions): Sync {
       cancelSync: () => ({ cancelled: scheduler.cancel() }),
       getSyncStatus: () => scheduler.status(),
       getCatalogUpdate: () => update,
-    },
-    sentHistory: {
-      recordCustomer: (customer) =>
-        store.applyCustomers([{ customer, connection: {}, connectionDeletedAt: null }], unlisted),
-      recordOrders: (sent) => store.applyOrders(sent, unlisted),
-    },
-    async refreshItems(catalogGuid, itemGuids, customerGuid) {
-      // The update copies the rows these would be written over: the local copy decides until it is done.
-      if (update.updating) return
-      const client = await clients.forSaved({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } })
-      if (!client) return
-      const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, {
-        signal: AbortSignal.timeout(4_000),
-        ...(customerGuid ? { vendorGuid: customerGuid } : {}),
-      })
-      store.applyCatalogItems(catalogGuid, items, unlisted)
     },
     startCatalogUpdate,
     async close() {

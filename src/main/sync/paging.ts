@@ -5,6 +5,7 @@
  * listing ends, repeats and runaway listings), not its decisions: the run (engine.ts) says which
  * pass to make and what its count means; this file only makes it.
  */
+import { setMaxListeners } from 'node:events'
 import type { Page } from '../ordering-client/client'
 import { ServiceError } from '../ordering-client/errors'
 import { cancelledError } from '../ordering-client/retry'
@@ -295,6 +296,9 @@ export class Pager {
     let next = tracked ? 1 : 0
     const outerSignal = scope.signal
     const stop = new AbortController()
+    // Every request on the wire and every worker's wait listens to it: 2 × concurrency workers, past
+    // Node's warning at 10 once eight requests go at once. Many listeners by design, not a leak.
+    setMaxListeners(8 * this.concurrency, stop.signal)
     const onOuterAbort = () => stop.abort(outerSignal.reason)
     outerSignal.addEventListener('abort', onOuterAbort, { once: true })
     let failure: unknown = null

@@ -6,8 +6,7 @@ import type { Clock, Logger } from '../ports'
 import { SyncEngine, type SyncRunOptions } from './engine'
 import type { SyncSource } from './scopes'
 import { withSyncLease } from './exclusive'
-import { fetchOrderDetails, type OrderDetailPolicy, type OrderDetailSource } from './order-details'
-import { OrderDetails } from '../local/order-details'
+import type { OrderRecord } from '../ordering-client/schemas'
 import { CoreError } from '../errors'
 import type { CatalogUpdateProgress as CatalogUpkeepProgress } from '../local/catalog-update-jobs'
 import type { SyncReport, SyncWait } from '../../shared/synced'
@@ -22,6 +21,24 @@ import {
   type WriterWorkerData,
 } from './page-writer'
 
+/** The part of the service client the full orders are fetched with. */
+export interface OrderDetailSource {
+  getOrder(
+    orderGuid: string,
+    options: { signal?: AbortSignal; vendorGuid?: string; once?: boolean },
+  ): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }>
+}
+
+export type OrderDetailReport = NonNullable<SyncReport['orderDetails']>
+
+/**
+ * After the listings, the full orders (tracking/ does it): sync only says when, with the run's client,
+ * so the history rows it just wrote say which orders moved.
+ */
+export interface OrderDetailStep {
+  fetchDetails(source: OrderDetailSource, signal: AbortSignal): Promise<OrderDetailReport>
+}
+
 export interface SyncRunParts {
   db: Database
   store: LocalCopy
@@ -33,8 +50,8 @@ export interface SyncRunParts {
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
   writerWorker?: (data: WriterWorkerData) => Worker
-  /** How many full orders a run fetches after the listings, and which (sync/order-details.ts). */
-  orderDetails: OrderDetailPolicy
+  /** Fetches the full orders after the listings; none when absent (tracking/). */
+  orderDetails?: OrderDetailStep
   /** Where the catalog work a migration left stands, after each of its slices (sync/upkeep.ts). */
   onUpkeepProgress?: (progress: CatalogUpkeepProgress) => void
   /** Awaited before each of its slices (see CoreConfig.beforeCatalogUpdateSlice). */
@@ -68,7 +85,6 @@ export type UpkeepRun = (options?: { signal?: AbortSignal }) => Promise<void>
  */
 export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRun } {
   const { db, store, lease, clock, logger } = parts
-  const details = new OrderDetails(db)
   const createWorker = parts.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
   const inMemory = db.memory || db.name === '' || db.name === ':memory:'
 
@@ -138,17 +154,14 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
           // Refused credentials or a cancelled run would only fail every fetch again.
-          if (signal.aborted || report.error?.code === 'UNAUTHORIZED' || report.error?.code === 'CANCELLED')
+          if (
+            !parts.orderDetails ||
+            signal.aborted ||
+            report.error?.code === 'UNAUTHORIZED' ||
+            report.error?.code === 'CANCELLED'
+          )
             return report
-          const orderDetails = await fetchOrderDetails({
-            details,
-            source,
-            policy: parts.orderDetails,
-            clock,
-            logger,
-            signal,
-          })
-          return { ...report, orderDetails }
+          return { ...report, orderDetails: await parts.orderDetails.fetchDetails(source, signal) }
         } finally {
           await writer.close()
         }

@@ -27,10 +27,13 @@ interface PageCallOptions {
 /** What the engine needs of the service client (the real one, or a wrapper in tests). */
 export interface SyncSource {
   listCatalogs(options: { signal?: AbortSignal }): Promise<CatalogRecord[]>
-  listCustomers(params: ListParams, options: PageCallOptions): Promise<Page<CustomerConnection>>
+  listCustomers(
+    params: ListParams & { nameGuidOnly?: boolean },
+    options: PageCallOptions,
+  ): Promise<Page<CustomerConnection>>
   listCatalogItems(
     catalogGuid: string,
-    params: ListParams & { skipTotalCount?: boolean },
+    params: ListParams & { skipTotalCount?: boolean; skipCategoryRetrieval?: boolean },
     options: PageCallOptions,
   ): Promise<Page<CatalogItemRecord>>
   listOrders(params: ListParams, options: PageCallOptions): Promise<Page<OrderRecord>>
@@ -99,8 +102,9 @@ export function customersScope(source: SyncSource, writer: PageWriter): ScopeDef
     keyOf: (row) => row.customer.guid,
     fetch: (params, call) => source.listCustomers(params, call),
     apply: (rows, context) => writer.applyCustomers(rows, context),
-    // The spec shows no count on the customer list; when the service sends one, it is checked.
-    countOnServer: (signal) => source.listCustomers({ limit: 1, offset: 0 }, { signal }),
+    // The spec shows no count on the customer list; when the service sends one, it is checked. Only
+    // the total is read: the row comes bare (id, guid, name), 520 bytes instead of 2.7 KB at the double.
+    countOnServer: (signal) => source.listCustomers({ limit: 1, offset: 0, nameGuidOnly: true }, { signal }),
     prunes: true,
   })
 }
@@ -118,7 +122,9 @@ export function catalogItemsScope(
     // Only the first page asks for the count: counting is the expensive part on the service.
     fetch: (params, call) => source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call),
     apply: (rows, context) => writer.applyCatalogItems(catalogGuid, rows, context),
-    countOnServer: (signal) => source.listCatalogItems(catalogGuid, { limit: 1, offset: 0 }, { signal }),
+    // Only the total is read: the row comes without its categories (1.4 KB instead of 2.1 KB at the double).
+    countOnServer: (signal) =>
+      source.listCatalogItems(catalogGuid, { limit: 1, offset: 0, skipCategoryRetrieval: true }, { signal }),
     prunes: true,
   })
 }

@@ -2,19 +2,13 @@
  * Display formatting for every screen: money, dates and relative times through Intl in the rep's
  * own locale. Formatting only: nothing here computes a price, a total or a state.
  */
+import { formatMoney as formatSharedMoney } from '../../shared/money'
+
 const locale = typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-US'
 
-const moneyFormats = new Map<string, Intl.NumberFormat>()
-
-/** An amount as money; the service does not say its currency, so the locale's default is USD. */
-export function formatMoney(amount: number | null | undefined, currency = 'USD'): string {
-  if (amount === null || amount === undefined || !Number.isFinite(amount)) return '—'
-  let format = moneyFormats.get(currency)
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency })
-    moneyFormats.set(currency, format)
-  }
-  return format.format(amount)
+/** An amount as money in the rep's locale (src/shared/money.ts); '—' for no amount. */
+export function formatMoney(amount: number | null | undefined): string {
+  return formatSharedMoney(amount, locale)
 }
 
 /** A count with its noun, singular for one: "1 line", "2 lines", "0 lines". */

@@ -815,3 +815,23 @@ describe("eslint.config.mjs's temporary exceptions (issue #38)", () => {
     ).toEqual([])
   })
 })
+
+describe('the formatter', () => {
+  it('is part of npm run lint, at the width of .prettierrc.json, and refuses a file laid out otherwise', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    expect(pkg.scripts.lint).toMatch(/^prettier --check\b.* \. && /)
+    const prettier = await import('prettier')
+    const options = { ...(await prettier.resolveConfig(join(root, 'src/main/core/compose.ts'))), parser: 'typescript' }
+    expect(options.printWidth).toBe(120)
+    const longCall = `export const total = sum(${Array.from({ length: 30 }, (_, i) => `value${i}`).join(', ')})\n`
+    expect(await prettier.check(longCall, options)).toBe(false)
+    expect(await prettier.check(await prettier.format(longCall, options), options)).toBe(true)
+  })
+
+  it('leaves no source file out of the check', () => {
+    const ignored = readFileSync(join(root, '.prettierignore'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('#'))
+    expect(ignored.filter((line) => /^src\//.test(line))).toEqual([])
+  })
+})

@@ -4,7 +4,7 @@ import { ApiError } from '../errors'
 import { useDraftsStore } from '../stores/drafts'
 
 /** Why the last Send was refused: prices changed (conflict), problems to fix, no lines, or anything else. */
-interface SendProblem {
+export interface SendProblem {
   kind: 'conflict' | 'invalid' | 'empty' | 'other'
   message: string
 }

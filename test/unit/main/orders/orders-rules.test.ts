@@ -1,3 +1,4 @@
+import { formatMoney } from '../../../../src/shared/money'
 import { describe, expect, it } from 'vitest'
 import { unitPriceAt } from '../../../../src/main/pricing'
 import { buildOrderRequest } from '../../../../src/main/orders/request'
@@ -132,6 +133,14 @@ describe('offline draft checks', () => {
     expect(
       checkDraft(draft({ lines: [line(dear.guid, 1, 1234.5)] }), new MemoryLookup([dear])).issues[0]!.message,
     ).toContain('changed from $1,234.50 to $1,300.00')
+  })
+
+  it('writes the amounts of its messages in the rep’s locale, as the screens beside them do', () => {
+    const dear = item({ pricing: { Dealer: 1300 } })
+    const message = checkDraft(draft({ lines: [line(dear.guid, 1, 1234.5)] }), new MemoryLookup([dear]), 'de-DE')
+      .issues[0]!.message
+    expect(message).toContain(`changed from ${formatMoney(1234.5, 'de-DE')} to ${formatMoney(1300, 'de-DE')}`)
+    expect(message).toMatch(/1\.234,50\s\$/)
   })
 
   it('says which price group it priced with: the draft’s, else the customer’s, else the catalog’s main one', () => {

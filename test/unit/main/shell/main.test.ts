@@ -32,6 +32,7 @@ const stand = await vi.hoisted(async () => {
     whenReady = () => Promise.resolve()
     getPath = (name: string) => paths[name] ?? join(root, name)
     getVersion = () => '0.1.0'
+    getLocale = () => 'en-US'
     getAppPath = () => process.cwd()
     exit = vi.fn()
     // Like Electron: before-quit may be prevented; otherwise windows close and will-quit follows.

@@ -6,18 +6,11 @@
  * step early, and so do three transient failures in a row (the service or the network is gone). Nothing here fails the sync.
  */
 import { ServiceError } from '../ordering-client/errors'
-import type { OrderRecord } from '../ordering-client/schemas'
-import type { OrderDetails } from '../local/order-details'
 import type { Clock, Logger } from '../ports'
+import type { OrderDetailReport, OrderDetailSource } from '../sync/run'
+import type { TrackedOrders } from './tracked-orders'
 
-export interface OrderDetailSource {
-  getOrder(
-    orderGuid: string,
-    options: { signal?: AbortSignal; vendorGuid?: string; once?: boolean },
-  ): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }>
-}
-
-export interface OrderDetailPolicy {
+interface OrderDetailPolicy {
   /** Full orders fetched per run at most (the rep's setting). */
   limit: () => number
   /** The api_guids of orders sent from this laptop: fetched whatever their age. */
@@ -26,17 +19,8 @@ export interface OrderDetailPolicy {
   windowDays?: number
 }
 
-export interface OrderDetailReport {
-  fetched: number
-  failed: number
-  /** Orders whose reply could not be kept (local/order-details.ts refuse): the last good copy stays, marked. Absent when none. */
-  unreadable?: { guid: string; reason: string }[]
-  /** Still to fetch after this run (the cap, or failures). */
-  waiting: number
-}
-
 export async function fetchOrderDetails(args: {
-  details: OrderDetails
+  details: TrackedOrders
   source: OrderDetailSource
   policy: OrderDetailPolicy
   clock: Clock

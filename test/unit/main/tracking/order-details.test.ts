@@ -3,17 +3,17 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
-import { OrderDetails } from '../../../../src/main/local/order-details'
+import { TrackedOrders } from '../../../../src/main/tracking/tracked-orders'
 
 /** What the rep is told about an order after Send, from the full order as the service gives it. */
 let directory: string
 let db: Database
-let details: OrderDetails
+let details: TrackedOrders
 
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-order-details-'))
   db = openDatabase(join(directory, 'satchel.db'))
-  details = new OrderDetails(db)
+  details = new TrackedOrders(db)
 })
 afterEach(() => {
   closeDatabase(db)

@@ -1,0 +1,3 @@
+export declare const builtCli: string
+export declare const root: string
+export declare function cliBuildIsCurrent(): boolean

@@ -1,0 +1,39 @@
+/**
+ * Before Send, when the service answers: the draft's items are read again, so a price or stock change
+ * since drafting is shown to the rep rather than found out by the supplier. One attempt, a few seconds
+ * at most, since a rep is waiting; offline or slow, the check runs on the local copy as it always can.
+ */
+import type { Database } from '../db/database'
+import { LocalCopy } from '../local/copy'
+import { Retention } from '../local/retention'
+import type { CatalogItemRecord } from '../ordering-client/schemas'
+
+/** The part of a service client that reads a catalog's items by guid. */
+export interface FreshItemSource {
+  getCatalogItemsByGuid(
+    catalogGuid: string,
+    guids: readonly string[],
+    options: { signal?: AbortSignal; vendorGuid?: string },
+  ): Promise<CatalogItemRecord[]>
+}
+
+export type RefreshItems = (catalogGuid: string, itemGuids: string[], customerGuid: string | null) => Promise<void>
+
+/** `source`: a client that makes one attempt with a short connect timeout, or null when none is set up. */
+export function freshItems(db: Database, source: () => Promise<FreshItemSource | null>): RefreshItems {
+  let copy: LocalCopy | null = null
+  return async (catalogGuid, itemGuids, customerGuid) => {
+    copy ??= new LocalCopy(db, new Retention(db))
+    // A catalog update copies the rows these would be written over: the local copy decides until it is
+    // done (counting the catalogs after it writes no item rows).
+    const job = copy.catalogUpkeep().next()
+    if (job !== null && job !== 'counts') return
+    const client = await source()
+    if (!client) return
+    const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, {
+      signal: AbortSignal.timeout(4_000),
+      ...(customerGuid ? { vendorGuid: customerGuid } : {}),
+    })
+    copy.applyCatalogItems(catalogGuid, items, { listingId: null, serverTime: null })
+  }
+}
