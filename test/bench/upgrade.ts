@@ -365,12 +365,12 @@ export async function measureUpgrade(
   // The app's start: the database opened and migrated, then the drafts and the outbox read and a draft written.
   const { db, draftsUsableMs, saveDraft } = startApp(path)
   // Below the limit the migrations did all of it at start: that start is the heaviest migration's time.
-  const leftToWriter = new LocalCopy(db, new Retention(db)).catalogUpkeep().next() === 'leanItems'
+  const leftToWriter = new LocalCopy(db, new Retention(db)).catalogUpdateJobs().next() === 'leanItems'
 
   const left = await runWorkLeft(db, path, saveDraft)
   const { slices, waits } = left
   const heaviestMs = leftToWriter ? left.ms : draftsUsableMs
-  if (new LocalCopy(db, new Retention(db)).catalogUpkeep().next() !== null)
+  if (new LocalCopy(db, new Retention(db)).catalogUpdateJobs().next() !== null)
     throw new Error('the catalog work was left unfinished')
   db.pragma('wal_checkpoint(TRUNCATE)')
   const upgradedMb = fileMb(path)

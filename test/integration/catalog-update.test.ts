@@ -339,7 +339,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
             if (name !== 'catalogUpdateChanged') return
             updates.push(payload as CatalogUpdate)
             checkpointPages.push(core.db.pragma('wal_autocheckpoint', { simple: true }) as number)
-            if (!(payload as CatalogUpdate).updating) leftAtEnd.push(core.sync.store.catalogUpkeep().next())
+            if (!(payload as CatalogUpdate).updating) leftAtEnd.push(core.sync.store.catalogUpdateJobs().next())
           },
         },
       },
@@ -435,7 +435,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     await runCatalogUpdate(inlineWriter(store), { onProgress: (p) => progress.push(p), pauseMs: 0 })
     expect(progress.length).toBeGreaterThan(3)
     expect(progress.at(-1)).toMatchObject({ job: null, itemsBrowsable: true })
-    expect(store.catalogUpkeep().next()).toBeNull()
+    expect(store.catalogUpdateJobs().next()).toBeNull()
     expect(db.prepare('SELECT count(*) FROM catalog_items').pluck().get()).toBe(
       harness!.db.prepare('SELECT count(*) FROM catalog_items').pluck().get(),
     )

@@ -98,7 +98,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
       ...(output.progress
         ? {
-            onUpkeepProgress: (progress: CatalogUpdateProgress) =>
+            onCatalogUpdateProgress: (progress: CatalogUpdateProgress) =>
               output.progress?.(
                 progress.job
                   ? `${progressBar(progress.done / Math.max(progress.total, 1))} updating the catalog after the upgrade`

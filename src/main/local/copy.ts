@@ -565,11 +565,9 @@ export class LocalCopy extends SyncState {
   }
 
   /**
-   * The catalog update a migration left (catalog-update-jobs.ts), prepared when first asked. Still
-   * named for "upkeep" because sync/run.ts and sync/index.ts call it and are being moved (issue #38):
-   * rename it catalogUpdateJobs() with them.
+   * The catalog update a migration left (catalog-update-jobs.ts), prepared when first asked.
    */
-  catalogUpkeep(): CatalogUpdateJobs {
+  catalogUpdateJobs(): CatalogUpdateJobs {
     return (this.updateJobs ??= new CatalogUpdateJobs(this.db))
   }
 

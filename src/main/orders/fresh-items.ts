@@ -26,7 +26,7 @@ export function freshItems(db: Database, source: () => Promise<FreshItemSource |
     copy ??= new LocalCopy(db, new Retention(db))
     // A catalog update copies the rows these would be written over: the local copy decides until it is
     // done (counting the catalogs after it writes no item rows).
-    const job = copy.catalogUpkeep().next()
+    const job = copy.catalogUpdateJobs().next()
     if (job !== null && job !== 'counts') return
     const client = await source()
     if (!client) return

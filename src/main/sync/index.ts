@@ -4,7 +4,7 @@
  */
 import type { Implementations } from '../../shared/contract'
 import type { CatalogUpdate, SyncProgress } from '../../shared/synced'
-import type { CatalogUpdateProgress as CatalogUpkeepProgress } from '../local/catalog-update-jobs'
+import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import type { Database } from '../db/database'
 import { Lease } from '../db/lease'
 import type { EventHub } from '../events'
@@ -28,7 +28,7 @@ export interface Sync {
   retention: Retention
   methods: SyncMethods
   /**
-   * Starts the catalog work an upgrade left (local/catalog-upkeep.ts) on the writer's thread, when
+   * Starts the catalog work an upgrade left (local/catalog-update-jobs.ts) on the writer's thread, when
    * there is any; runs of the scheduler wait for it. Resolves when it is done or stopped.
    */
   startCatalogUpdate(): Promise<void>
@@ -77,8 +77,8 @@ export function createSync(options: SyncOptions): Sync {
     clock,
     logger: syncLogger,
     ...(options.orderDetails ? { orderDetails: options.orderDetails } : {}),
-    onUpkeepProgress: (progress) => reportUpdate(progress),
-    ...(options.beforeCatalogUpdateSlice ? { beforeUpkeepSlice: options.beforeCatalogUpdateSlice } : {}),
+    onCatalogUpdateProgress: (progress) => reportUpdate(progress),
+    ...(options.beforeCatalogUpdateSlice ? { beforeCatalogUpdateSlice: options.beforeCatalogUpdateSlice } : {}),
     ...(options.longWrites ? { longWrites: options.longWrites } : {}),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
     ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
@@ -97,11 +97,11 @@ export function createSync(options: SyncOptions): Sync {
 
   // The catalog work an upgrade left: its progress as the screens show it, a few times a second at most.
   // Counting a catalog not counted yet is too short to be worth a notice: every other job is shown,
-  // by its name (a job added to local/catalog-upkeep.ts is refused here until the contract's list
+  // by its name (a job added to local/catalog-update-jobs.ts is refused here until the contract's list
   // has it, and then the notice until it has its words).
-  const shown = (job: CatalogUpkeepProgress['job']): CatalogUpdate['job'] =>
+  const shown = (job: CatalogUpdateProgress['job']): CatalogUpdate['job'] =>
     job === null || job === 'counts' ? null : job
-  const firstJob = store.catalogUpkeep().next()
+  const firstJob = store.catalogUpdateJobs().next()
   let update: CatalogUpdate = {
     updating: shown(firstJob) !== null,
     job: shown(firstJob),
@@ -109,7 +109,7 @@ export function createSync(options: SyncOptions): Sync {
     itemsBrowsable: firstJob !== 'leanItems',
   }
   let lastUpdateEmit = 0
-  function reportUpdate(progress: CatalogUpkeepProgress): void {
+  function reportUpdate(progress: CatalogUpdateProgress): void {
     // The count that follows a shown job is the end of it: the screens, told the update is over, read
     // the lists and counts again, which must be the counts as they stay.
     const job = shown(progress.job) ?? (progress.job !== null && update.updating ? update.job : null)
@@ -138,7 +138,7 @@ export function createSync(options: SyncOptions): Sync {
     if (updating) return updating
     updateRunning = true
     updating = run
-      .upkeep({ signal: stopUpdate.signal })
+      .catalogUpdate({ signal: stopUpdate.signal })
       .catch((error: unknown) => {
         // Left as it is: the next start, or the next sync run, goes on from there.
         syncLogger.warn('the catalog update stopped', {

@@ -111,7 +111,7 @@ export function applyRequest(
       store.checkpoint()
       return { fetched: 0, upserted: 0, deleted: 0 }
     case 'catalogUpdate':
-      return store.catalogUpkeep().slice()
+      return store.catalogUpdateJobs().slice()
   }
 }
 
@@ -146,7 +146,7 @@ export function inlineWriter(store: LocalCopy, databasePath?: string): PageWrite
     countRows: (resource, scope, listingId) =>
       write(() => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number),
     checkpoint: async () => {},
-    catalogUpdateSlice: () => write(() => store.catalogUpkeep().slice()),
+    catalogUpdateSlice: () => write(() => store.catalogUpdateJobs().slice()),
     close: async () => {},
   }
 }

@@ -8,9 +8,9 @@ import type { SyncSource } from './scopes'
 import { withSyncLease } from './exclusive'
 import type { OrderRecord } from '../ordering-client/schemas'
 import { CoreError } from '../errors'
-import type { CatalogUpdateProgress as CatalogUpkeepProgress } from '../local/catalog-update-jobs'
+import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import type { SyncReport, SyncWait } from '../../shared/synced'
-import { runCatalogUpdate as runCatalogUpkeep } from './catalog-update'
+import { runCatalogUpdate } from './catalog-update'
 import { trackingLongWrites, type LongWrites } from './long-writes'
 import {
   inlineWriter,
@@ -52,10 +52,10 @@ export interface SyncRunParts {
   writerWorker?: (data: WriterWorkerData) => Worker
   /** Fetches the full orders after the listings; none when absent (tracking/). */
   orderDetails?: OrderDetailStep
-  /** Where the catalog work a migration left stands, after each of its slices (sync/upkeep.ts). */
-  onUpkeepProgress?: (progress: CatalogUpkeepProgress) => void
+  /** Where the catalog work a migration left stands, after each of its slices (sync/catalog-update.ts). */
+  onCatalogUpdateProgress?: (progress: CatalogUpdateProgress) => void
   /** Awaited before each of its slices (see CoreConfig.beforeCatalogUpdateSlice). */
-  beforeUpkeepSlice?: () => Promise<void>
+  beforeCatalogUpdateSlice?: () => Promise<void>
   /** Told of the writer thread's requests that hold the write lock for seconds (long-writes.ts). */
   longWrites?: LongWrites
 }
@@ -76,14 +76,14 @@ export type SyncRun = (request: SyncRunRequest) => Promise<SyncReport>
  * The catalog work a migration left, done alone (the app starts it at once after an upgrade), under
  * the sync lease and on the writer's thread like a run; resolves when none is left, or when cancelled.
  */
-export type UpkeepRun = (options?: { signal?: AbortSignal }) => Promise<void>
+export type CatalogUpdateRun = (options?: { signal?: AbortSignal }) => Promise<void>
 
 /**
  * Builds the run both the app and the CLI use: under the sync lease, pages written on a thread of
  * their own where one can start (a file database, and a source checkout or a build that supplies its
  * bundled worker), else on this thread, and the writer closed whatever happens.
  */
-export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRun } {
+export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: CatalogUpdateRun } {
   const { db, store, lease, clock, logger } = parts
   const createWorker = parts.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
   const inMemory = db.memory || db.name === '' || db.name === ':memory:'
@@ -106,19 +106,19 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
   }
 
   // Sync writes the rows the catalog work copies: a run does what is left of it first.
-  const upkeepFirst = async (
+  const catalogUpdateFirst = async (
     writer: PageWriter,
     signal: AbortSignal,
     onWaiting?: (waitingFor: SyncWait | null) => void,
   ): Promise<boolean> => {
-    if (store.catalogUpkeep().next() === null) return false
+    if (store.catalogUpdateJobs().next() === null) return false
     onWaiting?.('catalogUpdate')
     try {
-      await runCatalogUpkeep(writer, {
+      await runCatalogUpdate(writer, {
         signal,
         ...(writer.onThisThread ? {} : { leaveCheckpoints: () => store.leaveCheckpointsToWriter() }),
-        ...(parts.onUpkeepProgress ? { onProgress: parts.onUpkeepProgress } : {}),
-        ...(parts.beforeUpkeepSlice ? { beforeSlice: parts.beforeUpkeepSlice } : {}),
+        ...(parts.onCatalogUpdateProgress ? { onProgress: parts.onCatalogUpdateProgress } : {}),
+        ...(parts.beforeCatalogUpdateSlice ? { beforeSlice: parts.beforeCatalogUpdateSlice } : {}),
       })
     } finally {
       onWaiting?.(null)
@@ -126,14 +126,14 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
     return true
   }
 
-  const upkeep: UpkeepRun = async (options = {}) => {
-    if (store.catalogUpkeep().next() === null) return
+  const catalogUpdate: CatalogUpdateRun = async (options = {}) => {
+    if (store.catalogUpdateJobs().next() === null) return
     await withSyncLease(
       lease,
       async (signal) => {
         const writer = await pageWriter()
         try {
-          await upkeepFirst(writer, signal)
+          await catalogUpdateFirst(writer, signal)
         } finally {
           await writer.close()
         }
@@ -148,7 +148,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
       async (signal) => {
         const writer = await pageWriter()
         try {
-          if ((await upkeepFirst(writer, signal, onWaiting)) && signal.aborted)
+          if ((await catalogUpdateFirst(writer, signal, onWaiting)) && signal.aborted)
             throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
           const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
@@ -168,5 +168,5 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { upkeep: UpkeepRu
       },
       { waitMs, logger, ...(onWait ? { onWait } : {}), ...(runOptions.signal ? { signal: runOptions.signal } : {}) },
     )
-  return Object.assign(run, { upkeep })
+  return Object.assign(run, { catalogUpdate })
 }
