@@ -32,6 +32,7 @@ import type {
   PriceGroupSummary,
   SentOrderSummary,
 } from '../../shared/synced'
+import { phoneSearchDigits } from '../../shared/phone'
 import { ITEM_COUNT_CAP } from '../../shared/synced'
 import { describePriceGroupChoice, listPrice, quantityBreak } from '../pricing'
 import { CatalogItems, type ItemRow } from '../local/catalog-items/reads'
@@ -382,13 +383,14 @@ export class BrowseQueries {
     }
   }
 
-  /** Customers by word-prefix search on name, internal id, email and city; empty lists everyone by name. */
+  /** Customers by word-prefix search on name, internal id, email and city, and by phone digits; empty lists everyone by name. */
   searchCustomers(search: { query?: string; includeInactive?: boolean; limit?: number; offset?: number }): CustomerSearchResult {
     const limit = clampLimit(search.limit, 50)
     const offset = clampOffset(search.offset)
     const match = search.query ? wordPrefixQuery(search.query) : null
-    if (search.query && search.query.trim() !== '' && !match) return { customers: [], total: 0, loading: this.customersLoading() }
-    const { rows, total } = this.customers.search({ match, includeInactive: search.includeInactive, limit, offset })
+    const phone = search.query ? phoneSearchDigits(search.query) : null
+    if (search.query && search.query.trim() !== '' && !match && !phone) return { customers: [], total: 0, loading: this.customersLoading() }
+    const { rows, total } = this.customers.search({ match, phone, includeInactive: search.includeInactive, limit, offset })
     return { customers: rows.map((row) => this.customerSummary(row)), total, loading: this.customersLoading() }
   }
 
