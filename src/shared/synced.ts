@@ -271,7 +271,18 @@ export type CustomerDetail = z.infer<typeof customerDetailSchema>
 export const customerSearchSchema = z
   .object({ query: z.string().max(200).optional(), includeInactive: z.boolean().optional(), ...page })
   .strict()
-export const customerSearchResultSchema = z.object({ customers: z.array(customerSummarySchema), total: z.number() })
+/**
+ * The customers still in their first sync: how many have come (0 before it began) of how many (null
+ * until the service said). Null once they have synced once.
+ */
+const customersLoadingSchema = z.object({ customersDone: z.number(), customersTotal: z.number().nullable() })
+export type CustomersLoading = z.infer<typeof customersLoadingSchema>
+export const customerSearchResultSchema = z.object({
+  customers: z.array(customerSummarySchema),
+  total: z.number(),
+  loading: customersLoadingSchema.nullable(),
+})
+export type CustomerSearchResult = z.infer<typeof customerSearchResultSchema>
 
 const orderSummarySchema = z.object({
   guid: z.string(),

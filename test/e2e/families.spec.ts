@@ -126,7 +126,7 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   const scanned = members.find((member) => member.active === true && !typed.some((entry) => entry.sku === member.sku))!
   await page.getByLabel('SKU or barcode').fill(String(scanned.upc))
   await page.getByLabel('SKU or barcode').press('Enter')
-  await expect(page.getByTestId('scan-message')).toHaveText(`Added ${String(scanned.sku)}.`)
+  await expect(page.getByTestId('scan-message')).toHaveText(`${String(scanned.sku)} ×1 — new line.`)
   expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines.map((line) => line.sku)).toContain(
     scanned.sku,
   )

@@ -31,7 +31,7 @@ test('a scanned UPC adds its item, as catalog search finds it', async ({ page, b
   const sku = page.getByLabel('SKU or barcode')
   await sku.fill(target.upc!)
   await sku.press('Enter')
-  await expect(page.getByTestId('scan-message')).toHaveText(`Added ${target.sku}.`)
+  await expect(page.getByTestId('scan-message')).toHaveText(`${target.sku} ×1 — new line.`)
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${target.sku}`, exact: true })).toHaveValue('1')
   expect(pageErrors).toEqual([])
 })
@@ -64,7 +64,7 @@ test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refu
   await sku.fill(`${third!.sku}*3`)
   await sku.press('Enter')
   await expect(qtyOf(third!.sku)).toHaveValue('3')
-  await expect(page.getByTestId('scan-message')).toHaveText(`Added ${third!.sku}.`)
+  await expect(page.getByTestId('scan-message')).toHaveText(`${third!.sku} ×3 — new line.`)
 
   await sku.fill('NO-SUCH-SKU 4')
   await sku.press('Enter')
@@ -90,7 +90,7 @@ test('scanning an item with a minimum adds the minimum and says so', async ({ pa
   await sku.fill(world.minimum.sku)
   await sku.press('Enter')
   const message = page.getByTestId('scan-message')
-  await expect(message).toHaveText(`Added ${world.minimum.sku}: ${minimum}, its minimum order quantity.`)
+  await expect(message).toHaveText(`${world.minimum.sku} ×${minimum} — new line, its minimum order quantity.`)
   await expect(message).toHaveAttribute('data-tone', 'ok')
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })).toHaveValue(
     String(minimum),
@@ -158,7 +158,7 @@ test('a SKU names the item it writes exactly; in capitals of neither of two SKUs
 
   await sku.fill('dpr-10001')
   await sku.press('Enter')
-  await expect(page.getByTestId('scan-message')).toHaveText('Added dpr-10001.')
+  await expect(page.getByTestId('scan-message')).toHaveText('dpr-10001 ×1 — new line.')
   await sku.fill('Dpr-10001')
   await sku.press('Enter')
   await expect(page.getByTestId('scan-message')).toHaveText(

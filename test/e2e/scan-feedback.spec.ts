@@ -41,7 +41,7 @@ test('scanning a not-offered SKU sounds and reads as a problem; the fix box upda
   await sku.fill(world.plain[0]!.sku)
   await sku.press('Enter')
   await expect(message).toHaveAttribute('data-tone', 'ok')
-  await expect(message).toHaveText(`Added ${world.plain[0]!.sku}.`)
+  await expect(message).toHaveText(`${world.plain[0]!.sku} ×1 — new line.`)
 
   // One typed after the SKU is below the minimum (a scan alone starts at it).
   await sku.fill(`${world.minimum.sku} 1`)

@@ -394,7 +394,8 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
           },
         }
       },
-      store: { allScopes: () => [], lastSyncAt: () => null, lastReport: () => null },
+      // Laptops that synced yesterday: a laptop that never has syncs at once, outside the spread.
+      store: { allScopes: () => [], lastSyncAt: () => -86_400_000, lastReport: () => null },
       intervalMinutes: () => DEFAULT_SYNC_INTERVAL_MINUTES,
       clock: time,
       timers: time,

@@ -17,7 +17,9 @@ import type {
   CatalogSummary,
   CategorySummary,
   CustomerDetail,
+  CustomerSearchResult,
   CustomerSummary,
+  CustomersLoading,
   ItemFamily,
   ItemFamilyLookup,
   OrderDetail,
@@ -25,6 +27,7 @@ import type {
   PriceGroupSummary,
   SentOrderSummary,
 } from '../../shared/synced'
+import { phoneSearchDigits } from '../../shared/phone'
 import { ITEM_COUNT_CAP } from '../../shared/synced'
 import { orderStateName } from '../../shared/order-states'
 import { describePriceGroupChoice, shownPrice } from '../pricing'
@@ -332,17 +335,39 @@ export class BrowseQueries {
     }
   }
 
-  /** Customers by word-prefix search on name, internal id, email and city; empty lists everyone by name. */
-  searchCustomers(search: { query?: string; includeInactive?: boolean; limit?: number; offset?: number }): {
-    customers: CustomerSummary[]
-    total: number
-  } {
+  /** Customers by word-prefix search on name, internal id, email and city, and by phone digits; empty lists everyone by name. */
+  searchCustomers(search: {
+    query?: string
+    includeInactive?: boolean
+    limit?: number
+    offset?: number
+  }): CustomerSearchResult {
     const limit = clampLimit(search.limit, 50)
     const offset = clampOffset(search.offset)
     const match = search.query ? wordPrefixQuery(search.query) : null
-    if (search.query && search.query.trim() !== '' && !match) return { customers: [], total: 0 }
-    const { rows, total } = this.customers.search({ match, includeInactive: search.includeInactive, limit, offset })
-    return { customers: rows.map((row) => this.customerSummary(row)), total }
+    const phone = search.query ? phoneSearchDigits(search.query) : null
+    if (search.query && search.query.trim() !== '' && !match && !phone)
+      return { customers: [], total: 0, loading: this.customersLoading() }
+    const { rows, total } = this.customers.search({
+      match,
+      phone,
+      includeInactive: search.includeInactive,
+      limit,
+      offset,
+    })
+    return { customers: rows.map((row) => this.customerSummary(row)), total, loading: this.customersLoading() }
+  }
+
+  /** The customers still in their first sync, as catalogLoading says it of a catalog's items. */
+  customersLoading(): CustomersLoading | null {
+    const scope = this.syncState.pagedScope('customers')
+    if (scope?.lastSuccessAt) return null
+    const run = scope?.run ?? null
+    if (run && !(run.mode === 'full' && run.fresh)) return null
+    if (!run && this.customers.countLive() > 0) return null
+    const total = run?.total ?? null
+    const done = run ? scope!.pagesDone * (run.pageSize ?? 100) : 0
+    return { customersDone: total === null ? done : Math.min(done, total), customersTotal: total }
   }
 
   private customerSummary(row: CustomerRow): CustomerSummary {

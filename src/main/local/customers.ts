@@ -94,7 +94,11 @@ export class Customers {
   private readonly statements
   private readonly searches: SearchPages
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
+    // A phone's digits, for search by phone whatever its punctuation.
+    db.function('digits_only', { deterministic: true }, (value: unknown) =>
+      typeof value === 'string' ? value.replace(/\D/g, '') : null,
+    )
     this.searches = new SearchPages(db)
     this.statements = {
       byGuid: db.prepare<[string], CustomerRow>(`SELECT ${customerColumns} FROM customers c WHERE c.guid = ?`),
@@ -133,7 +137,14 @@ export class Customers {
   }
 
   /** One page of live customers by full-text match (wordPrefixQuery) or, with none, by name, and how many match. */
-  search(search: { match: string | null; includeInactive?: boolean; limit: number; offset: number }): {
+  search(search: {
+    match: string | null
+    /** The digits of a query that reads as a phone number (phoneSearchDigits): its matches join the text's. */
+    phone?: string | null
+    includeInactive?: boolean
+    limit: number
+    offset: number
+  }): {
     rows: CustomerRow[]
     total: number
   } {
@@ -152,6 +163,32 @@ export class Customers {
       broad: 'by name' as const,
       countCap: Number.MAX_SAFE_INTEGER,
     }
+    if (search.phone) return this.withPhoneMatches(spec, search.phone, search.limit, search.offset)
     return { rows: this.searches.page<CustomerRow>(spec).rows, total: this.searches.countMatches(spec).total }
+  }
+
+  /**
+   * The text's matches (best first), then the customers whose phone holds the digits, by name. A
+   * query that reads as a phone finds few of either, so both are read whole and paged here.
+   */
+  private withPhoneMatches(
+    spec: { where: string[]; match: string | null } & Parameters<SearchPages['page']>[0],
+    digits: string,
+    limit: number,
+    offset: number,
+  ): { rows: CustomerRow[]; total: number } {
+    const most = 1000
+    const byText = spec.match
+      ? this.searches.page<CustomerRow>({ ...spec, params: { limit: most, offset: 0 } }).rows
+      : []
+    const byPhone = this.db
+      .prepare<{ digits: string }, CustomerRow>(
+        `SELECT ${customerColumns} FROM customers c WHERE ${spec.where.join(' AND ')} AND c.phone IS NOT NULL
+         AND instr(digits_only(c.phone), @digits) > 0 ORDER BY c.name LIMIT ${most}`,
+      )
+      .all({ digits })
+    const seen = new Set(byText.map((row) => row.guid))
+    const rows = [...byText, ...byPhone.filter((row) => !seen.has(row.guid))]
+    return { rows: rows.slice(offset, offset + limit), total: rows.length }
   }
 }

@@ -132,7 +132,12 @@ export class SyncState {
    * run in progress and how many of its pages are in. Null before the catalog's first run began.
    */
   catalogItems(catalogGuid: string): { lastSuccessAt: number | null; run: RunState | null; pagesDone: number } | null {
-    const row = this.catalogItemsScope.get(`catalogItems:${catalogGuid}`)
+    return this.pagedScope(`catalogItems:${catalogGuid}`)
+  }
+
+  /** The same for any paged scope ('customers', 'orders', 'catalogItems:<guid>'). */
+  pagedScope(scope: string): { lastSuccessAt: number | null; run: RunState | null; pagesDone: number } | null {
+    const row = this.catalogItemsScope.get(scope)
     return row
       ? {
           lastSuccessAt: row.last_success_at,

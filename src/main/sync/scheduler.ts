@@ -78,11 +78,16 @@ export class SyncScheduler {
 
   constructor(private readonly options: SyncSchedulerOptions) {}
 
-  /** Starts the start-up sync (on the next tick, so listeners can subscribe first) and the interval. */
+  /**
+   * Starts the start-up sync (on the next tick, so listeners can subscribe first) and the interval.
+   * A profile that has never synced has nothing to show meanwhile (an empty Customers list until its
+   * point of the spread): it syncs at once, whether the app started on it or the rep switched to it.
+   */
   start(): void {
     if (this.started || this.stopped) return
     this.started = true
-    this.schedule(this.spreadOver(this.intervalMs(), 'start-up'), 'start-up')
+    const neverSynced = this.options.store.lastSyncAt() === null
+    this.schedule(neverSynced ? 0 : this.spreadOver(this.intervalMs(), 'start-up'), 'start-up')
   }
 
   /** Stops the timer and cancels a running sync; resolves once it has wound down. */

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
-import type { CustomerDetail, CustomerSummary } from '../../../shared/synced'
+import type { CustomerDetail, CustomerSummary, CustomersLoading } from '../../../shared/synced'
 import { api, unwrap } from '../api'
 import { onProfileReset } from './profile-reset'
 import { useNoticesStore } from './notices'
@@ -19,6 +19,8 @@ export const useCustomersStore = defineStore('customers', () => {
   const total = ref(0)
   const searching = ref(false)
   const searchedOnce = ref(false)
+  /** The customers still in their first sync (the list is partial), as the last answer said. */
+  const loading = ref<CustomersLoading | null>(null)
   let generation = 0
   let loadingMore = false
 
@@ -33,6 +35,7 @@ export const useCustomersStore = defineStore('customers', () => {
       if (mine !== generation) return
       results.value = result.customers
       total.value = result.total
+      loading.value = result.loading
       searchedOnce.value = true
     } finally {
       if (mine === generation) searching.value = false
@@ -100,10 +103,23 @@ export const useCustomersStore = defineStore('customers', () => {
     }
   }
 
+  // While the first sync brings customers in, the list on screen is read again as they land, every
+  // 2 s at most, so a customer the rep looks for shows up without retyping.
+  let landedReadAt = -Infinity
   api.onEvent((event) => {
     // New or changed customers arrive with a sync: refresh what is on screen.
     if (event.name === 'syncFinished' && searchedOnce.value)
       void search().catch(notices.failed('Could not refresh the customer list'))
+    else if (
+      event.name === 'syncProgress' &&
+      event.payload.scope === 'customers' &&
+      loading.value &&
+      !searching.value &&
+      performance.now() - landedReadAt > 2_000
+    ) {
+      landedReadAt = performance.now()
+      void search().catch(notices.failed('Could not refresh the customer list'))
+    }
   })
 
   return {
@@ -112,6 +128,7 @@ export const useCustomersStore = defineStore('customers', () => {
     results,
     total,
     searching,
+    loading,
     search,
     loadMore,
     find,

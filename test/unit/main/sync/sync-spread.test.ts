@@ -58,7 +58,8 @@ function report(ok: boolean): SyncReport {
   }
 }
 
-const store = { allScopes: () => [], lastSyncAt: () => null, lastReport: () => null }
+// A laptop that has synced before: one that never has syncs at once (main/sync/first-sync-at-once.test.ts).
+const store = { allScopes: () => [], lastSyncAt: () => -60_000, lastReport: () => null }
 
 /** A scheduler whose engine records when each run started and answers as `answer` says. */
 function fleetScheduler(

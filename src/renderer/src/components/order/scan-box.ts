@@ -14,25 +14,16 @@ export interface AddOutcome {
   /** Set only while the catalog is in its first sync and some code was not found. */
   catalogLoading: CatalogLoading | null
   /**
-   * Each line an item went into, in the order given: its SKU, quantity now, whether it started at
-   * the item's minimum order quantity (no quantity was given), and the errors on it.
+   * Each line an item went into, in the order given: its SKU, quantity now, how much this add put on
+   * it, whether it is a new line, whether it started at the item's minimum order quantity (no
+   * quantity was given), and the errors on it.
    */
-  added: { sku: string; qty: number; atMinimum: boolean; problems: string[] }[]
+  added: { sku: string; qty: number; added: number; newLine: boolean; atMinimum: boolean; problems: string[] }[]
   /** Codes that named a family: its grid opens instead of a line. */
   families: { code: string; guid: string; title: string }[]
 }
 
 export type ScanMessage = { text: string; kind: 'ok' | 'problem' }
-
-/** "SKU 4", "SKU x 4" (x, X or ×), "SKU*4": the code, then a whole quantity, as reps type them. */
-const withQuantity = /^(\S+?)(?:\s*\*\s*|\s+[xX×]\s*|\s+)(\d+)$/
-
-/** What was typed in the box: a code (SKU or UPC) and the quantity typed after it, if any. */
-export function readScan(text: string): { code: string; qty: number | undefined } {
-  const typed = text.trim()
-  const found = withQuantity.exec(typed)
-  return found ? { code: found[1]!, qty: Number(found[2]) } : { code: typed, qty: undefined }
-}
 
 export function ambiguousText(found: AmbiguousCode): string {
   return ambiguousCodeText(found)
@@ -50,10 +41,15 @@ export function scannedMessage(code: string, outcome: AddOutcome): ScanMessage {
     return { text: `${family.code} is the family ${family.title}: enter its quantities in the grid.`, kind: 'ok' }
   const line = outcome.added[0]
   if (!line) return { text: unknownSkuText(code, outcome.catalogLoading), kind: 'problem' }
+  // What went on and what the line holds now: "BCF-10001 ×4 — line now 8", "BCF-10001 ×4 — new line".
+  const result = line.newLine
+    ? line.atMinimum
+      ? 'new line, its minimum order quantity'
+      : 'new line'
+    : `line now ${formatNumber(line.qty)}`
+  const said = `${line.sku} ×${formatNumber(line.added)} — ${result}`
   const problems = line.problems
   if (problems.length > 0)
-    return { text: `Added ${line.sku}, but it cannot be sent as it is: ${problems.join(' ')}`, kind: 'problem' }
-  if (line.atMinimum)
-    return { text: `Added ${line.sku}: ${formatNumber(line.qty)}, its minimum order quantity.`, kind: 'ok' }
-  return { text: `Added ${line.sku}.`, kind: 'ok' }
+    return { text: `${said}, but it cannot be sent as it is: ${problems.join(' ')}`, kind: 'problem' }
+  return { text: `${said}.`, kind: 'ok' }
 }

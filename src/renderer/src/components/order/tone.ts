@@ -3,9 +3,33 @@
  * added, two low ones for a problem, so a rep looking at the customer's shelf hears the difference.
  * Best effort: with no audio device, or before the page may play sound, it stays silent.
  */
+import { ref, watch } from 'vue'
+
 let context: AudioContext | null = null
 
+const soundsKey = 'satchel.scanSounds'
+function readSounds(): boolean {
+  try {
+    return localStorage.getItem(soundsKey) !== 'off'
+  } catch {
+    return true
+  }
+}
+/**
+ * Whether scans sound (Settings → Scan sounds). The rep's and this laptop's, not a supplier
+ * profile's: kept in the window's storage, the same whichever profile is on screen.
+ */
+export const scanSounds = ref(readSounds())
+watch(scanSounds, (on) => {
+  try {
+    localStorage.setItem(soundsKey, on ? 'on' : 'off')
+  } catch {
+    // Storage unavailable: the choice holds for this session.
+  }
+})
+
 export function playTone(kind: 'ok' | 'error'): void {
+  if (!scanSounds.value) return
   try {
     context ??= new AudioContext()
     if (context.state === 'suspended') void context.resume().catch(() => undefined)

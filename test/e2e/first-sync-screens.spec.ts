@@ -1,0 +1,45 @@
+/**
+ * A profile's empty screens say why they are empty, and customer search during the first sync says
+ * the customers are still loading rather than "No customers match", which invites a duplicate.
+ */
+import { test, startServiceHandle } from './fixtures'
+import { coreApi, expect, watchConsole } from './rep'
+
+test.describe.configure({ timeout: 60_000 })
+
+test('customer search before and during the first sync says the customers are not all here', async ({
+  page,
+  bridge,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  // The demo's 300 customers in pages: the first comes at once, the next two take 15 s each.
+  const service = await startServiceHandle({ size: 'demo', seed: 1 })
+  try {
+    service.current.control.addFault({ route: 'GET /vendors', type: 'latency', ms: 15_000, skip: 1, times: 2 })
+    const { apiKey, apiSecret } = service.current.credentials
+    await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
+    // The connection starts the first sync; joined here, to wait for its end below.
+    const syncing = coreApi(core, 'syncNow')
+    await page.goto(`${bridge.url}#/customers`)
+    const count = page.getByTestId('customers-count')
+    // Empty at first, and saying why: not "No customers match".
+    await expect(count).toHaveText(
+      /^(No customers on this laptop yet: they come with the first sync\.|Customers are still loading \([\d,]+( of [\d,]+)?\)\.)$/,
+    )
+    await expect.poll(async () => (await coreApi(core, 'searchCustomers', { limit: 1 })).customers.length).toBe(1)
+    await page.getByLabel('Search customers').fill('Bayfront Bistro #5')
+    await expect(count).toHaveText(/^Customers are still loading \([\d,]+ of [\d,]+\)\.$/)
+    await expect(count).not.toContainText('No customers match')
+    await page.getByLabel('Search customers').fill('')
+    await expect(count).toHaveText(/^[\d,]+ customers · Customers are still loading \([\d,]+ of [\d,]+\)\.$/)
+
+    expect((await syncing).ok).toBe(true)
+    await expect(count).toHaveText(/^[\d,]+ customers$/)
+    await page.getByLabel('Search customers').fill('zzqx')
+    await expect(count).toHaveText('No customers match “zzqx”.')
+    expect(errors).toEqual([])
+  } finally {
+    await service.close()
+  }
+})
