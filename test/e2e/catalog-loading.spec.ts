@@ -40,10 +40,13 @@ test('a catalog whose items are still arriving says how far they have come, and 
   bridge,
   core,
 }) => {
+  // Two rounds of 20 s pages, then the rest of the sync, then the screens after it.
+  test.setTimeout(120_000)
   const errors = watchConsole(page)
-  // The demo data's two catalogs, hundreds of items each: the first catalog's first page comes at
-  // once, its next four pages take 20 s, the rest come at once: time to look at two screens in light
-  // and dark, with room to spare on a slow machine.
+  // The demo data's two catalogs, hundreds of items each (the first, 836: nine pages): its first page
+  // comes at once and every other page of it takes 20 s, so for 20 s exactly one page has landed:
+  // time to look at two screens in light and dark, with room to spare on a slow machine. Every other
+  // page, not four: the sync keeps six on the wire, and a page that landed early would count too.
   const service = await startServiceHandle({ size: 'demo', seed: 1 })
   try {
     service.current.control.addFault({
@@ -51,7 +54,7 @@ test('a catalog whose items are still arriving says how far they have come, and 
       type: 'latency',
       ms: 20_000,
       skip: 1,
-      times: 4,
+      times: 8,
     })
     const { apiKey, apiSecret } = service.current.credentials
     await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
