@@ -5,8 +5,8 @@ import { resolve } from 'node:path'
 export default defineConfig({
   main: {
     build: {
-      // zod is bundled: loaded from node_modules it is 95 files to find and read at every start, a
-      // third of a cold `satchel status` (docs/cli.md). Native modules and the rest stay external.
+      // zod is bundled: from node_modules it is many small files to find and read at every start of
+      // the CLI (docs/cli.md). Native modules and the rest stay external.
       externalizeDeps: { exclude: ['zod'] },
       rollupOptions: {
         // The CLI is built with the app, so it starts without compiling TypeScript (src/main/cli/bin.ts).

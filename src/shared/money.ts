@@ -3,7 +3,7 @@
  * screens pass the rep's locale; the core's messages (draft checks, quote changes) and the CLI keep
  * the default, en-US, so a message reads the same on every laptop. No amount ('—') for null, undefined
  * or anything not finite, so a screen never shows "NaN". Each format is made on first use: building
- * one loads ICU's currency data, 30 ms of a CLI command's start that never prints a price.
+ * one loads ICU's currency data, which a CLI command that prints no price should not wait for.
  */
 const formats = new Map<string, Intl.NumberFormat>()
 

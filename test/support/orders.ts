@@ -1,4 +1,5 @@
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from '../../src/main/orders/lookup'
+import type { OrderWithItemsResult } from '../../src/main/ordering-client/client'
 import type { Draft } from '../../src/shared/orders'
 
 export const catalogGuid = '11111111-1111-4111-8111-111111111111'
@@ -132,4 +133,24 @@ export class MemoryLookup implements OrderLookup {
       .filter((i) => !i.deleted && i.upc === upc.trim())
       .sort((a, b) => a.sku.localeCompare(b.sku))
   }
+}
+
+/**
+ * The service's answer to POST /v1/orderWithItems for a request body: order number `number` (SO-1
+ * unless told), under the body's api_guid, with no customer created.
+ */
+export function confirmation(body: Record<string, unknown>, number = 1): OrderWithItemsResult {
+  return {
+    order: {
+      guid: `00000000-0000-4000-8000-${String(number).padStart(12, '0')}`,
+      name: `SO-${number}`,
+      api_guid: (body.order as { api_guid: string }).api_guid,
+    },
+    vendor: null,
+    billTo: null,
+    shipTo: null,
+    contact: null,
+    note: null,
+    raw: {},
+  } as unknown as OrderWithItemsResult
 }

@@ -93,6 +93,8 @@ const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
 export class Customers {
   private readonly statements
   private readonly searches: SearchPages
+  /** The phone search's statement for each set of conditions (active only, or every customer). */
+  private readonly byPhone = new Map<string, Statement<{ digits: string }, CustomerRow>>()
 
   constructor(private readonly db: Database) {
     // A phone's digits, for search by phone whatever its punctuation.
@@ -181,12 +183,16 @@ export class Customers {
     const byText = spec.match
       ? this.searches.page<CustomerRow>({ ...spec, params: { limit: most, offset: 0 } }).rows
       : []
-    const byPhone = this.db
-      .prepare<{ digits: string }, CustomerRow>(
-        `SELECT ${customerColumns} FROM customers c WHERE ${spec.where.join(' AND ')} AND c.phone IS NOT NULL
+    const where = spec.where.join(' AND ')
+    let statement = this.byPhone.get(where)
+    if (!statement) {
+      statement = this.db.prepare<{ digits: string }, CustomerRow>(
+        `SELECT ${customerColumns} FROM customers c WHERE ${where} AND c.phone IS NOT NULL
          AND instr(digits_only(c.phone), @digits) > 0 ORDER BY c.name LIMIT ${most}`,
       )
-      .all({ digits })
+      this.byPhone.set(where, statement)
+    }
+    const byPhone = statement.all({ digits })
     const seen = new Set(byText.map((row) => row.guid))
     const rows = [...byText, ...byPhone.filter((row) => !seen.has(row.guid))]
     return { rows: rows.slice(offset, offset + limit), total: rows.length }

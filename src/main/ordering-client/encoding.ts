@@ -1,7 +1,7 @@
 /**
  * Compressed replies: what Satchel asks for (`accept-encoding`) and how a reply in a content coding
- * is inflated as it streams. A first sync's listings are JSON that compresses 7 to 12 times, and
- * most of a first sync over a rep's link was moving those bytes (docs/perf/2026-11-28-wire.md).
+ * is inflated as it streams. Listings are JSON, which compresses well, and over a rep's link a first
+ * sync is mostly moving bytes (docs/perf/2026-11-28-wire.md).
  *
  * Inflating runs in Node's zlib streams, whose work is done on libuv's thread pool, off the main
  * thread: the main thread only hands chunks over and collects what comes back. The reply's ceiling

@@ -152,10 +152,8 @@ export class SyncEngine {
     this.clock = options.clock
     this.logger = options.logger ?? silentLogger
     this.pageSize = options.pageSize ?? 100
-    // Six pages on the wire: a rep's link of 10 Mbit/s and an 80 ms round trip holds 100 KB in
-    // flight, and a compressed page is about 20 KB (docs/perf/2026-11-28-wire.md), so five fill it.
-    // Four were enough for 200 KB pages of plain JSON. Six, not more: what a browser opens to one
-    // host, so the supplier's service meets no laptop busier than a browser at a first sync.
+    // Enough compressed pages on the wire to keep a slow, distant link busy (docs/sync.md), and no
+    // more than a browser opens to one host, so the supplier's service meets no laptop busier.
     const concurrency = Math.max(1, options.concurrency ?? 6)
     this.orderHistoryPages = options.orderHistoryPages ?? 20
     this.monotonic = options.monotonic ?? (() => performance.now())

@@ -296,8 +296,8 @@ export class Pager {
     let next = tracked ? 1 : 0
     const outerSignal = scope.signal
     const stop = new AbortController()
-    // Every request on the wire and every worker's wait listens to it: 2 × concurrency workers, past
-    // Node's warning at 10 once eight requests go at once. Many listeners by design, not a leak.
+    // Every request on the wire and every worker's wait listens to it, more than Node's leak warning
+    // allows at six requests at once: many listeners by design, not a leak.
     setMaxListeners(8 * this.concurrency, stop.signal)
     const onOuterAbort = () => stop.abort(outerSignal.reason)
     outerSignal.addEventListener('abort', onOuterAbort, { once: true })

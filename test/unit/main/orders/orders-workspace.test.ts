@@ -15,7 +15,7 @@ import type { OrderWithItemsResult } from '../../../../src/main/ordering-client/
 import { ServiceRejectedError } from '../../../../src/main/ordering-client/errors'
 import { silentLogger } from '../../../../src/main/ports'
 import { lineBreak, quantityBreak, unitPriceAt } from '../../../../src/main/pricing'
-import { catalogGuid, customerGuid, item, MemoryLookup, otherCatalogGuid } from '../../../support/orders'
+import { catalogGuid, confirmation, customerGuid, item, MemoryLookup, otherCatalogGuid } from '../../../support/orders'
 
 const clock = {
   ms: Date.parse('2026-11-20T12:00:00Z'),
@@ -56,20 +56,6 @@ function sender(
     },
   }
 }
-const accepted = (body: Record<string, unknown>) =>
-  ({
-    order: {
-      guid: '00000000-0000-4000-8000-000000000001',
-      name: 'SO-1',
-      api_guid: (body.order as { api_guid: string }).api_guid,
-    },
-    vendor: null,
-    billTo: null,
-    shipTo: null,
-    contact: null,
-    note: null,
-    raw: {},
-  }) as unknown as OrderWithItemsResult
 const flush = (to: OrderSender) =>
   new OutboxFlusher({ outbox: desk.outbox, sender: async () => to, clock, logger: silentLogger }).flush()
 
@@ -157,7 +143,7 @@ describe('a rejected order reopened to be fixed', () => {
     const { id } = desk.outbox.reopenAsDraft(apiGuid)
     expect(desk.check(id).sendable).toBe(true)
     expect(desk.send(id).apiGuid).toBe(apiGuid)
-    const wire = sender(accepted)
+    const wire = sender(confirmation)
     await flush(wire)
     expect(desk.outbox.get(apiGuid).state).toBe('sent')
     expect(JSON.stringify(wire.bodies[0])).not.toContain('not offered')

@@ -6,10 +6,10 @@ import { closeDatabase, openDatabase, type Database } from '../../../../src/main
 import { createOrders, type Orders } from '../../../../src/main/orders'
 import { OrderDesk } from '../../../../src/main/orders/desk'
 import type { OrderSender } from '../../../../src/main/orders/flusher'
-import type { OrderWithItemsResult } from '../../../../src/main/ordering-client/client'
 import { silentLogger, type Clock } from '../../../../src/main/ports'
 import { orderList } from '../../../support/order-list'
-import { catalogGuid, customerGuid, item, MemoryLookup } from '../../../support/orders'
+import { catalogGuid, confirmation, customerGuid, item, MemoryLookup } from '../../../support/orders'
+import { until } from '../../../support/until'
 
 /**
  * The laptop's clock was 40 days fast when a send failed, and has been put right since: the entry's
@@ -70,26 +70,6 @@ function setUp(send: Pick<OrderSender, 'createOrderWithItems'>): { flushes: () =
   return { flushes: () => flushes, apiGuid }
 }
 
-const confirmation = (body: Record<string, unknown>) =>
-  ({
-    order: {
-      guid: '00000000-0000-4000-8000-000000000001',
-      name: 'SO-1',
-      api_guid: (body.order as { api_guid: string }).api_guid,
-    },
-    vendor: null,
-    billTo: null,
-    shipTo: null,
-    contact: null,
-    note: null,
-    raw: {},
-  }) as unknown as OrderWithItemsResult
-
-async function settle(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 5))
-  expect(condition()).toBe(true)
-}
-
 describe('the outbox driver with a retry stored far ahead by a clock that was wrong', () => {
   it('sends the entry in one flush at start-up, with no timer overflow and no spin', async () => {
     const posted: string[] = []
@@ -104,7 +84,7 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning')
     expect(flushes()).toBe(1)
-    await settle(() => orders!.desk.outbox.get(apiGuid).state === 'sent')
+    await until(() => orders!.desk.outbox.get(apiGuid).state === 'sent', 'the order to be sent')
     expect(posted).toEqual([apiGuid])
     expect(flushes()).toBe(1)
   })
@@ -121,7 +101,10 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
     })
     orders!.driver.start()
     // The failure is retried after the back-off (seconds), not at once and not 40 days from now.
-    await settle(() => posted.length === 1 && orders!.desk.outbox.get(apiGuid).state === 'retrying')
+    await until(
+      () => posted.length === 1 && orders!.desk.outbox.get(apiGuid).state === 'retrying',
+      'one attempt, then a retry',
+    )
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(flushes()).toBe(1)
     const next = orders!.desk.outbox.nextRetryAt()!
@@ -131,7 +114,7 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
     db.prepare('UPDATE outbox SET next_attempt_at = ?').run(clock.now() + 30 * day)
     fail = false
     orders!.driver.nudge()
-    await settle(() => orders!.desk.outbox.get(apiGuid).state === 'sent')
+    await until(() => orders!.desk.outbox.get(apiGuid).state === 'sent', 'the order to be sent')
     expect(posted).toEqual([apiGuid, apiGuid])
     expect(flushes()).toBe(2)
     expect(warnings.map((warning) => warning.name)).not.toContain('TimeoutOverflowWarning')
@@ -152,15 +135,16 @@ describe('the outbox driver with a retry stored far ahead by a clock that was wr
     ).run(clock.now() + 2 * day, new Date(clock.now() + 2 * day).toISOString())
     orders!.driver.start()
     // Its last request may still be on the wire: held one lease TTL from now, not two days, and not resent at once.
-    await settle(
+    await until(
       () =>
         (db.prepare<[], { at: number }>('SELECT next_attempt_at AS at FROM outbox').get()?.at ?? 0) <=
         clock.now() + 15_000,
+      'the held resend to be due within one lease TTL',
     )
     expect(posted).toEqual([])
     clock.ms += 15_000
     orders!.driver.nudge()
-    await settle(() => orders!.desk.outbox.get(apiGuid).state === 'sent')
+    await until(() => orders!.desk.outbox.get(apiGuid).state === 'sent', 'the order to be sent')
     expect(posted).toEqual([apiGuid])
   })
 })

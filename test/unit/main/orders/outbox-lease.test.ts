@@ -9,9 +9,8 @@ import { Lease } from '../../../../src/main/db/lease'
 import { createOrders, type Orders } from '../../../../src/main/orders'
 import { OrderDesk } from '../../../../src/main/orders/desk'
 import type { OrderSender } from '../../../../src/main/orders/flusher'
-import type { OrderWithItemsResult } from '../../../../src/main/ordering-client/client'
 import { silentLogger, type Clock } from '../../../../src/main/ports'
-import { catalogGuid, item, MemoryLookup } from '../../../support/orders'
+import { catalogGuid, confirmation, item, MemoryLookup } from '../../../support/orders'
 import { until } from '../../../support/until'
 
 /**
@@ -26,23 +25,6 @@ class ManualClock implements Clock {
 }
 
 let counter = 5000
-function confirmation(body: Record<string, unknown>): OrderWithItemsResult {
-  counter++
-  const apiGuid = (body.order as { api_guid: string }).api_guid
-  return {
-    order: {
-      guid: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
-      name: `SO-${counter}`,
-      api_guid: apiGuid,
-    },
-    vendor: null,
-    billTo: null,
-    shipTo: null,
-    contact: null,
-    note: null,
-    raw: {},
-  } as unknown as OrderWithItemsResult
-}
 
 /** A sender whose replies wait until the test lets them go, recording every POST. */
 class GatedSender implements OrderSender {
@@ -59,7 +41,7 @@ class GatedSender implements OrderSender {
         reject(Object.assign(new Error('aborted'), { name: 'AbortError' }))
       })
     })
-    return confirmation(body)
+    return confirmation(body, ++counter)
   }
   get waiting() {
     return this.gates.length
@@ -69,7 +51,10 @@ class GatedSender implements OrderSender {
   }
 }
 
-const immediate: OrderSender = { createOrderWithItems: async (body) => confirmation(body), listOrders: orderList() }
+const immediate: OrderSender = {
+  createOrderWithItems: async (body) => confirmation(body, ++counter),
+  listOrders: orderList(),
+}
 
 let directory: string
 let path: string

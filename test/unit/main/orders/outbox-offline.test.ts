@@ -16,13 +16,12 @@ import { wireReactions } from '../../../../src/main/core/reactions'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
 import { EventHub } from '../../../../src/main/events'
 import { ServiceError } from '../../../../src/main/ordering-client/errors'
-import type { OrderWithItemsResult } from '../../../../src/main/ordering-client/client'
 import { createOrders, type Orders } from '../../../../src/main/orders'
 import { OrderDesk } from '../../../../src/main/orders/desk'
 import { silentLogger } from '../../../../src/main/ports'
 import type { Sync } from '../../../../src/main/sync'
 import { orderList } from '../../../support/order-list'
-import { catalogGuid, customerGuid, item, MemoryLookup } from '../../../support/orders'
+import { catalogGuid, confirmation, customerGuid, item, MemoryLookup } from '../../../support/orders'
 
 const second = 1_000
 const minute = 60_000
@@ -48,21 +47,6 @@ afterEach(async () => {
   closeDatabase(db)
   rmSync(directory, { recursive: true, force: true })
 })
-
-const confirmation = (body: Record<string, unknown>) =>
-  ({
-    order: {
-      guid: '00000000-0000-4000-8000-000000000001',
-      name: 'SO-1',
-      api_guid: (body.order as { api_guid: string }).api_guid,
-    },
-    vendor: null,
-    billTo: null,
-    shipTo: null,
-    contact: null,
-    note: null,
-    raw: {},
-  }) as unknown as OrderWithItemsResult
 
 function laptop() {
   let answers = false
