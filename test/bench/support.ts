@@ -17,15 +17,25 @@ export interface Double {
  * Starts `npm run service` in a child process, as the real service would be, so this process's time,
  * memory and event-loop stalls are Satchel's alone; reads its address and API key from what it prints.
  */
-export async function startDouble(size: string): Promise<Double> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'test/service/main.ts'), '--size', size, '--port', '0', '--control', '--seed', '1'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  )
+/** The double in a child process; `compress: false` has it answer uncompressed (its `--no-compress`). */
+export async function startDouble(size: string, options: { compress?: boolean } = {}): Promise<Double> {
+  const args = [
+    '--import',
+    'tsx',
+    join(root, 'test/service/main.ts'),
+    '--size',
+    size,
+    '--port',
+    '0',
+    '--control',
+    '--seed',
+    '1',
+  ]
+  if (options.compress === false) args.push('--no-compress')
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const lines = createInterface({ input: child.stdout! })
   let url = ''
   let apiKey = ''

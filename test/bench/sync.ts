@@ -36,7 +36,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { parseArgs } from 'node:util'
+import { parseArgs, promisify } from 'node:util'
 import { Pool } from 'undici'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { ServiceClient } from '../../src/main/ordering-client/client'
@@ -46,6 +46,7 @@ import { SyncEngine } from '../../src/main/sync/engine'
 import type { SyncSource } from '../../src/main/sync/scopes'
 import type { SyncProgress, SyncReport } from '../../src/shared/synced'
 import { spawn } from 'node:child_process'
+import { brotliDecompress } from 'node:zlib'
 import type { Worker } from 'node:worker_threads'
 import { sourceWriterWorker, startWorkerWriter, type WriterWorkerData } from '../../src/main/sync/page-writer'
 import { BrowseQueries } from '../../src/main/browse/queries'
@@ -56,6 +57,7 @@ import { control, controlGet, printTable, root, startDouble, writeResults, type 
 import { measureShapedLink, measureWireBytes, wireTableRows, type WireFigures } from './wire'
 
 const pageSize = 100
+const brotliDecompressAsync = promisify(brotliDecompress)
 const targets = {
   searchMs: 30,
   browseMs: 30,
@@ -127,16 +129,24 @@ async function bareDownload(
   double: Pick<Double, 'url' | 'apiKey' | 'apiSecret'>,
   catalogGuids: string[],
   concurrency: number,
+  compressed = false,
 ): Promise<{ ms: number; bytes: number; pages: number }> {
   const pool = new Pool(double.url, { connections: 8, pipelining: 1, keepAliveTimeout: 30_000 })
-  const headers = { accept: 'application/json', 'x-apiKey': double.apiKey, 'x-apiSecret': double.apiSecret }
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'x-apiKey': double.apiKey,
+    'x-apiSecret': double.apiSecret,
+  }
+  // Compressed, it asks for br as Satchel does and inflates each reply whole: the least a client can do.
+  if (compressed) headers['accept-encoding'] = 'br'
   let bytes = 0
   let pages = 0
   const get = async (path: string): Promise<Record<string, unknown> | null> => {
     const response = await pool.request({ method: 'GET', path, headers })
-    const body = Buffer.from(await response.body.arrayBuffer())
+    const wire = Buffer.from(await response.body.arrayBuffer())
+    const body = response.headers['content-encoding'] === 'br' ? await brotliDecompressAsync(wire) : wire
     if (response.statusCode !== 200) throw new Error(`bare GET ${path}: ${response.statusCode}`)
-    bytes += body.length
+    bytes += wire.length
     pages++
     return path.includes('offset=0') ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : null
   }
@@ -369,6 +379,7 @@ export async function bareInChild(
   double: Double,
   catalogGuids: string[],
   concurrency: number,
+  compressed = false,
 ): Promise<{ ms: number; bytes: number; pages: number }> {
   const child = spawn(
     process.execPath,
@@ -383,6 +394,7 @@ export async function bareInChild(
       catalogGuids.join(','),
       '--concurrency',
       String(concurrency),
+      ...(compressed ? ['--bare-compressed'] : []),
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
   )
@@ -505,6 +517,8 @@ async function main(): Promise<void> {
       'wan-size': { type: 'string' },
       sizes: { type: 'string' },
       bare: { type: 'boolean', default: false },
+      'bare-compressed': { type: 'boolean', default: false },
+      'no-compress': { type: 'boolean', default: false },
     },
     allowPositionals: true,
   })
@@ -514,6 +528,7 @@ async function main(): Promise<void> {
       { url: url!, apiKey: apiKey!, apiSecret: apiSecret! },
       (catalogs ?? '').split(','),
       Number(values.concurrency),
+      values['bare-compressed'],
     )
     process.stdout.write(`${JSON.stringify(measured)}\n`)
     return
@@ -533,16 +548,23 @@ async function main(): Promise<void> {
   process.stdout.write(`Starting the double (size ${size}) in a child process…\n`)
   const baselineRss = process.memoryUsage.rss()
   const loadBefore = loadavg().map((value) => +value.toFixed(2))
-  let double = await startDouble(size)
+  const compress = !values['no-compress']
+  let double = await startDouble(size, { compress })
   const directory = mkdtempSync(join(tmpdir(), 'satchel-bench-'))
   try {
     let catalogGuids = await liveCatalogGuids(double)
 
+    // Asked in br, as Satchel asks, so the double's compressing is warm too.
     process.stdout.write('Warming the double up (one bare pass, not counted)…\n')
-    await bareInChild(double, catalogGuids, concurrency)
+    await bareInChild(double, catalogGuids, concurrency, compress)
 
     const bareBefore = await bareInChild(double, catalogGuids, concurrency)
     process.stdout.write(`Bare download: ${seconds(bareBefore.ms)}, ${bareBefore.pages} pages\n`)
+    const bareCompressed = compress ? await bareInChild(double, catalogGuids, concurrency, true) : null
+    if (bareCompressed)
+      process.stdout.write(
+        `Bare download in br: ${seconds(bareCompressed.ms)}, ${(bareCompressed.bytes / 1e6).toFixed(1)} MB\n`,
+      )
 
     const satchel = await satchelAgainst(double, join(directory, 'satchel.db'), concurrency)
     const { db, queries } = satchel
@@ -623,12 +645,12 @@ async function main(): Promise<void> {
     process.stdout.write(`WAN-shaped run: ${latencyMs} ms per request (size ${wanSize})…\n`)
     if (wanSize !== size) {
       double.process.kill('SIGTERM')
-      double = await startDouble(wanSize)
+      double = await startDouble(wanSize, { compress })
       catalogGuids = await liveCatalogGuids(double)
-      await bareInChild(double, catalogGuids, concurrency)
+      await bareInChild(double, catalogGuids, concurrency, compress)
     }
     await control(double, 'addFault', { rule: { route: '*', type: 'latency', ms: latencyMs } })
-    const wanBare = await bareInChild(double, catalogGuids, concurrency)
+    const wanBare = await bareInChild(double, catalogGuids, concurrency, compress)
     process.stdout.write(`  bare download: ${seconds(wanBare.ms)}\n`)
     const wanSatchel = await satchelAgainst(double, join(directory, 'wan.db'), concurrency)
     const wanFull = await measureSync(wanSatchel.engine, true, wanSatchel.storeCalls, wanSatchel.marks)
@@ -795,6 +817,16 @@ async function main(): Promise<void> {
         `${bareBefore.pages} pages, ${(bareBefore.bytes / 2 ** 20).toFixed(0)} MB`,
       ],
       ['Ratio Satchel / bare', ratio.toFixed(2), '', 'for reference (loopback)'],
+      ...(bareCompressed
+        ? [
+            [
+              '  bare download in br, same pages',
+              seconds(bareCompressed.ms),
+              '',
+              `${(bareCompressed.bytes / 1e6).toFixed(1)} MB on the wire; Satchel / bare in br ${(full.ms / bareCompressed.ms).toFixed(2)}`,
+            ],
+          ]
+        : []),
       [
         'Catalog items applied / s, first sync',
         String(itemsPerSecond),

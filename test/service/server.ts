@@ -216,7 +216,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const encoding = compress ? negotiateEncoding(request.headers['accept-encoding']) : null
     const length = Buffer.byteLength(body)
     if (!encoding || length < COMPRESS_THRESHOLD || !compressible(reply.getHeader('content-type'))) return body
-    const compressed = await compressBody(Buffer.isBuffer(body) ? body : Buffer.from(body), encoding)
+    const compressed = compressBody(Buffer.isBuffer(body) ? body : Buffer.from(body), encoding)
     reply.header('content-encoding', encoding)
     reply.header('vary', 'accept-encoding')
     reply.removeHeader('content-length')
