@@ -293,6 +293,8 @@ export const outboxSummarySchema = z.object({
   sent: z.number().int(),
   /** Set while the service refuses the credentials: nothing is sent until they change. */
   pausedReason: z.string().nullable(),
+  /** The pause is an expired user session: signing in again (a new token) ends it. */
+  signInAgain: z.boolean().optional(),
 })
 export type OutboxSummary = z.infer<typeof outboxSummarySchema>
 

@@ -268,6 +268,15 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
       if (name !== 'remainInPreliminary') throw new ControlError(`unknown supplier setting '${name as string}'`)
       store.settings.remainInPreliminary = value === true
     },
+    expireSession: () => {
+      // The token goes on the expired list (its 401 says so) and the user gets a new one, as signing
+      // in again would give: the double has no login endpoint (the spec shows none).
+      const user = store.sessionUser
+      store.expiredTokens.add(user.token)
+      const [header, payload] = user.token.split('.')
+      user.token = `${header}.${payload}.${Buffer.from(store.rng.hex(32), 'hex').toString('base64url')}`
+      return { userToken: user.token }
+    },
     fulfilOrder: (orderGuid, step) => {
       const order = store.ordersByGuid.get(orderGuid)
       if (!order || order.rec.deleted_at !== null) throw new ControlError(`unknown order ${orderGuid}`)

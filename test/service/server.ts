@@ -387,6 +387,7 @@ function controlMethods(control: Control): Record<string, ControlMethod> {
     def('insertCatalogItem', ['catalogGuid', 'fields'], false),
     def('insertCustomer', ['fields'], false),
     def('setSupplierSetting', ['name', 'value'], false),
+    def('expireSession', [], false),
     def('fulfilOrder', ['orderGuid', 'step'], false),
     def('addFault', ['rule'], false),
     def('removeFault', ['id'], false),

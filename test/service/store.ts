@@ -135,6 +135,8 @@ export class Store {
   customerUser!: UserRec
   apiKey = ''
   apiSecret = ''
+  /** Session tokens that expired (control.expireSession): a 401 that says so, not "invalid". */
+  readonly expiredTokens = new Set<string>()
   readonly settings = { remainInPreliminary: false }
 
   readonly users: UserRec[] = []

@@ -155,6 +155,11 @@ export interface ServiceControl {
   insertCustomer(fields?: Record<string, unknown>): Record<string, unknown>
   setSupplierSetting(name: 'remainInPreliminary', value: boolean): void
   /**
+   * The supplier-level session user's token expires (requests carrying it get 401 `SESSION_EXPIRED`),
+   * and a new one is issued, as signing in again would: the answer is the new token.
+   */
+  expireSession(): { userToken: string }
+  /**
    * What the supplier's staff do after an order was placed: move it to a state, ship some lines (the
    * rest pending or backordered into a new related order), put it on hold or take it off, cancel it.
    * Returns the full order.

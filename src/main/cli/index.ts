@@ -55,7 +55,13 @@ Options:
   --api-key K         API key (env SATCHEL_API_KEY)
   --api-secret S      API secret (env SATCHEL_API_SECRET; default: the profile's, from the
                       system keyring)
-  --user-guid G       Attribute calls to this user (env SATCHEL_USER_GUID)
+  --user-guid G       With the API key: attribute calls to this user; with --user-token: the
+                      signed-in user (env SATCHEL_USER_GUID)
+  --user-token T      Sign in as a user with this session token instead of an API key, with
+                      --user-guid and --supplier-guid (env SATCHEL_USER_TOKEN; the supplier's
+                      web app issues it at sign-in); an expired one pauses sending with
+                      "Sign in again" until a new token is given
+  --supplier-guid G   The supplier the user session belongs to (env SATCHEL_SUPPLIER_GUID)
   --allow-insecure-http
                       Allow a plain http:// address on another computer (a lab only: the
                       API secret travels unencrypted); kept for that address, warned every run
@@ -74,6 +80,8 @@ const options = {
   'api-key': { type: 'string' },
   'api-secret': { type: 'string' },
   'user-guid': { type: 'string' },
+  'user-token': { type: 'string' },
+  'supplier-guid': { type: 'string' },
   'allow-insecure-http': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -199,6 +207,8 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       apiKey: nonEmpty(values['api-key']) ?? nonEmpty(env.SATCHEL_API_KEY),
       apiSecret: nonEmpty(values['api-secret']) ?? nonEmpty(env.SATCHEL_API_SECRET),
       userGuid: nonEmpty(values['user-guid']) ?? nonEmpty(env.SATCHEL_USER_GUID),
+      userToken: nonEmpty(values['user-token']) ?? nonEmpty(env.SATCHEL_USER_TOKEN),
+      supplierGuid: nonEmpty(values['supplier-guid']) ?? nonEmpty(env.SATCHEL_SUPPLIER_GUID),
       allowInsecureHttp: values['allow-insecure-http'] === true,
       json,
     }
@@ -276,8 +286,12 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         databasePath: registry.databasePath(each),
         inThisBundle: each.id === profile.id,
       }))
-      // The bundle masks the secret it is given: the keyring's, where no option gave one.
-      if (command === 'sync' || command === 'flush' || command === 'support-bundle') {
+      // The bundle masks the secret it is given: the keyring's, where no option gave one. A user
+      // session needs no API secret.
+      if ((command === 'sync' || command === 'flush') && !global.userToken) {
+        const { storedApiSecret } = await import('./connection')
+        await storedApiSecret(global, dataDir, profile)
+      } else if (command === 'support-bundle') {
         const { storedApiSecret } = await import('./connection')
         await storedApiSecret(global, dataDir, profile)
       }

@@ -73,11 +73,14 @@ export interface OrderWithItemsResult {
 
 export class ServiceClient {
   readonly baseUrl: string
+  /** Which header set it sends: the session-only endpoints need a user session. */
+  readonly authKind: 'apiKey' | 'session'
   private readonly transport: ServiceTransport
 
   constructor(options: ServiceClientOptions) {
     this.transport = new ServiceTransport(options)
     this.baseUrl = this.transport.baseUrl
+    this.authKind = options.connection.auth.kind
   }
 
   /** Closes the pool only when this client made its own; shared pools belong to their owner. */

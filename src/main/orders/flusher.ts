@@ -16,6 +16,8 @@ import { findOrderOnService, type OrderListReader, type ServiceCheck } from './s
  * settle whether an order whose earlier answer was lost is on the service after all.
  */
 export interface OrderSender extends OrderListReader {
+  /** Which credentials it sends: a user session's expiry is the rep's to end by signing in again. */
+  readonly authKind?: 'apiKey' | 'session'
   createOrderWithItems(
     body: Record<string, unknown>,
     options: { vendorGuid?: string; signal?: AbortSignal },
@@ -58,6 +60,10 @@ export interface FlushReport {
   /** Set when another process holds the outbox lease: nothing was sent, try again after it frees. */
   heldBy?: LeaseHolder
 }
+
+/** The pause of an expired user session: said the same in the status bar, the outbox screen and the CLI. */
+export const signInAgainReason =
+  'Sign in again: the supplier says your session has ended. Everything waiting stays on this laptop and is sent once you sign in again.'
 
 const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
 
@@ -368,7 +374,7 @@ export class OutboxFlusher {
               this.recordFound(current, check.order, createsCustomer(current.request), report, log)
               return false
             }
-            return this.settleFailure(current, error, report, log, check)
+            return this.settleFailure(current, error, report, log, check, sender.authKind === 'session')
           })
           this.options.onChange?.()
           if (stop) return
@@ -403,6 +409,7 @@ export class OutboxFlusher {
     report: { needsAttention: number; retrying: number },
     log: Logger,
     check: ServiceCheck | null = null,
+    session = false,
   ): boolean {
     const { outbox, clock } = this.options
     const unconfirmed = check?.kind === 'unknown' ? check : null
@@ -427,10 +434,12 @@ export class OutboxFlusher {
     if (error instanceof ServiceError && error.kind === 'credentials') {
       // Refused at the door: nothing was written, and every other entry would be refused too.
       outbox.release(work, error.message)
-      outbox.pause(
-        `The supplier refused Satchel’s credentials (${error.status ?? 'auth'}). Orders wait on this laptop until the connection is updated in Settings.`,
-      )
-      log.warn('outbox paused: credentials refused', { status: error.status })
+      if (error.status === 401 && session) outbox.pause(signInAgainReason, true)
+      else
+        outbox.pause(
+          `The supplier refused Satchel’s credentials (${error.status ?? 'auth'}). Orders wait on this laptop until the connection is updated in Settings.`,
+        )
+      log.warn('outbox paused: credentials refused', { status: error.status, session })
       return true
     }
     if (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound')) {

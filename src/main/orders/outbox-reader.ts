@@ -6,9 +6,21 @@
  */
 import { draftSchema, type Draft, type OutboxState } from '../../shared/orders'
 import type { Database } from '../db/database'
+import { SettingsTable } from '../db/settings'
 import type { SentOrderSummary } from '../../shared/synced'
 import type { RepTotals } from './request'
 import { sentResultSchema, type SentResult } from './outbox-rows'
+
+/** The settings key of the outbox's pause (outbox.ts sets and clears it). */
+export const outboxPauseKey = 'outboxPause'
+
+/** Why sending is paused, and whether signing in again is what ends it. */
+export interface OutboxPause {
+  reason: string
+  at?: string
+  /** The user session expired: a new token (signing in again) resumes sending. */
+  signInAgain?: boolean
+}
 
 /** An entry as printed: what was sent (the draft as it left) and what the service confirmed. */
 export interface PrintableEntry {
@@ -180,5 +192,11 @@ export class OutboxReader {
       if (row.state in counts) counts[row.state as OutboxState] = row.n
     }
     return counts
+  }
+
+  /** The outbox's pause, or null while it sends (the CLI's status reads it on a read-only database). */
+  static pause(db: Database): OutboxPause | null {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'settings'").get()) return null
+    return (new SettingsTable(db).get(outboxPauseKey) as OutboxPause | undefined) ?? null
   }
 }

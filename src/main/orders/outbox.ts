@@ -14,7 +14,7 @@ import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
 import { describeState, mayAlreadyHave, mayHaveReached } from './outbox-messages'
 import { createsCustomer, type OrderRequest, type RepTotals } from './request'
-import { OutboxReader } from './outbox-reader'
+import { OutboxReader, outboxPauseKey as pauseKey, type OutboxPause } from './outbox-reader'
 import { rejectionOf, toEntry, type OutboxRow, type SentResult } from './outbox-rows'
 
 /** A claimed entry, ready to send. */
@@ -38,8 +38,6 @@ export interface OutboxCheck {
   /** Whether the order creates its customer (the service then names the new customer in its reply). */
   createsCustomer: boolean
 }
-
-const pauseKey = 'outboxPause'
 
 /**
  * The outbox table and every state change of an entry: queued → sending → sent | retrying |
@@ -268,6 +266,7 @@ export class Outbox {
       needsAttention: 0,
       sent: 0,
       pausedReason: this.pausedReason(),
+      ...(this.paused()?.signInAgain ? { signInAgain: true } : {}),
     }
     for (const { state, n } of this.statements.counts.all()) summary[state] = n
     return summary
@@ -474,12 +473,17 @@ export class Outbox {
       .immediate()
   }
 
-  pausedReason(): string | null {
-    return (this.settings.get(pauseKey) as { reason: string } | undefined)?.reason ?? null
+  private paused(): OutboxPause | null {
+    return (this.settings.get(pauseKey) as OutboxPause | undefined) ?? null
   }
 
-  pause(reason: string): void {
-    this.settings.set(pauseKey, { reason, at: this.now() })
+  pausedReason(): string | null {
+    return this.paused()?.reason ?? null
+  }
+
+  /** `signInAgain`: the user session expired, and only a new token ends the pause. */
+  pause(reason: string, signInAgain = false): void {
+    this.settings.set(pauseKey, { reason, at: this.now(), ...(signInAgain ? { signInAgain } : {}) })
   }
 
   resume(): void {
