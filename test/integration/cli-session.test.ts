@@ -120,12 +120,16 @@ describe('signed in as a user', () => {
     const token = service.credentials.userToken
     const logs = join(directory, 'logs')
     mkdirSync(logs, { recursive: true })
-    writeFileSync(join(logs, 'main.log'), `request failed with userToken ${token}\n`)
+    // A line as the app's log writes it (its local time first), quoting the token bare: a proxy's echo.
+    const now = new Date()
+    const pad = (n: number) => String(n).padStart(2, '0')
+    const stamp = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} ${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`
+    writeFileSync(join(logs, 'main.log'), `[${stamp}.000] [warn] a proxy answered: ${token}\n`)
     const out = join(directory, 'bundle.zip')
     const made = await cli(['support-bundle', '--out', out, '--logs', logs, '--json'], session(token))
     expect(made.code).toBe(0)
     const text = [...unzipAll(readFileSync(out)).values()].join('\n')
     expect(text).not.toContain(token)
-    expect(text).toContain('[masked]')
+    expect(text).toContain('a proxy answered: [redacted]')
   })
 })

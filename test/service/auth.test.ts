@@ -240,4 +240,18 @@ describe('an expired session', () => {
     expect(renewed.status).toBe(200)
     expect((await get(own, '/v1/catalogs', { as: 'apiKey' })).status).toBe(200)
   })
+
+  it('the API key is granted the customer endpoints on request (grantApiKeyCustomers)', async () => {
+    const body = { newVendor: { name: 'Granted Key Cafe' } }
+    expect((await post(own, '/vendors', body)).status).toBe(403)
+    own.control.grantApiKeyCustomers()
+    const created = await post(own, '/vendors', body)
+    expect(created.status).toBe(200)
+    const guid = (created.json.vendor as Json).guid as string
+    expect(
+      (await put(own, `/v1/vendors/${guid}`, { name: 'Granted Key Café', email: 'granted@example.com' })).status,
+    ).toBe(200)
+    own.control.grantApiKeyCustomers(false)
+    expect((await post(own, '/vendors', body)).status).toBe(403)
+  })
 })

@@ -137,7 +137,9 @@ export class Store {
   apiSecret = ''
   /** Session tokens that expired (control.expireSession): a 401 that says so, not "invalid". */
   readonly expiredTokens = new Set<string>()
-  readonly settings = { remainInPreliminary: false }
+  /** Orders whose workflow step control.lockOrderStep made read-only: PUT /v1/orders/{guid} answers 403. */
+  readonly lockedOrders = new Set<string>()
+  readonly settings = { remainInPreliminary: false, apiKeyCustomers: false }
 
   readonly users: UserRec[] = []
   readonly usersByGuid = new Map<string, UserRec>()

@@ -22,6 +22,11 @@ Commands:
                                          A family's entry grid (parent's or a member's guid),
                                          each member priced for the customer, with its stock
   customers search <query>               Search customers
+  customers add --name N [--email E] [--phone P] [--file F]
+                                         Queue a new customer (F: JSON with billTo/shipTo);
+                                         its key is the customerLocalId its orders use
+  customers change <guid> [--name N] [--email E] [--phone P] [--file F]
+                                         Queue a change to a customer
   order queue --file <draft.json>        Check a draft order and queue it in the outbox
   flush                                  Send the outbox's waiting orders now
   outbox [--export <folder>]             List the outbox's orders and their states; --export
@@ -32,6 +37,17 @@ Commands:
                                          status changed since the rep last opened them
   orders show <number or guid>           An order as last fetched: lines with shipped,
                                          backordered and pending, timeline, related orders
+  orders submit <number or guid> [--partial|--whole]
+                                         Queue the submit of an order in review: --partial
+                                         ships what is there and backorders the rest, --whole
+                                         holds it all until everything is there, neither takes
+                                         what is there (a user session only)
+  orders change <number or guid> [--hold|--release] [--cancel] [--po T] [--note T]
+                [--ship-after DATE] [--cancel-after DATE]
+                                         Queue a change to a sent order (a user session only)
+  orders apply-mine <key>, orders drop-mine <key>
+                                         A change the supplier changed too: send yours over
+                                         theirs, or drop yours
   customer usual <customerGuid> [--limit N]
                                          What the customer usually orders, priced today
   support-bundle --out FILE [--logs DIR] Write the support bundle (a zip: versions, settings,
@@ -95,6 +111,18 @@ const options = {
   changed: { type: 'boolean' },
   state: { type: 'string' },
   export: { type: 'string' },
+  partial: { type: 'boolean' },
+  whole: { type: 'boolean' },
+  hold: { type: 'boolean' },
+  release: { type: 'boolean' },
+  cancel: { type: 'boolean' },
+  po: { type: 'string' },
+  note: { type: 'string' },
+  'ship-after': { type: 'string' },
+  'cancel-after': { type: 'string' },
+  name: { type: 'string' },
+  email: { type: 'string' },
+  phone: { type: 'string' },
 } as const
 
 /** Which command options each command takes; anything else is invalid input. */
@@ -104,6 +132,8 @@ const commandOptions: Record<string, readonly string[]> = {
   'items search': ['catalog', 'customer', 'limit'],
   'items family': ['customer'],
   'customers search': [],
+  'customers add': ['name', 'email', 'phone', 'file'],
+  'customers change': ['name', 'email', 'phone', 'file'],
   'order queue': ['file'],
   flush: [],
   outbox: ['export'],
@@ -112,6 +142,10 @@ const commandOptions: Record<string, readonly string[]> = {
   'support-bundle': ['out', 'logs'],
   'orders list': ['customer', 'changed', 'state', 'limit'],
   'orders show': [],
+  'orders submit': ['partial', 'whole'],
+  'orders change': ['hold', 'release', 'cancel', 'po', 'note', 'ship-after', 'cancel-after'],
+  'orders apply-mine': [],
+  'orders drop-mine': [],
   'profiles list': [],
   'profiles add': [],
   'profiles remove': ['yes'],
@@ -239,6 +273,18 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       'state',
       'yes',
       'export',
+      'partial',
+      'whole',
+      'hold',
+      'release',
+      'cancel',
+      'po',
+      'note',
+      'ship-after',
+      'cancel-after',
+      'name',
+      'email',
+      'phone',
     ] as const) {
       if (values[name] !== undefined && !allowed.includes(name))
         throw new UsageError(`--${name} does not apply to '${command}'`)
@@ -327,6 +373,36 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         const { runItemsFamily } = await import('./read')
         return runItemsFamily(global, { guid: args[0]!.trim(), customer: nonEmpty(values.customer) }, output)
       }
+      case 'customers add': {
+        if (args.length > 0) throw new UsageError(`customers add takes --name (got '${args.join(' ')}')`)
+        const { runCustomersAdd } = await import('./customers')
+        return await runCustomersAdd(
+          global,
+          {
+            ...(values.name !== undefined ? { name: values.name } : {}),
+            ...(nonEmpty(values.email) ? { email: nonEmpty(values.email) } : {}),
+            ...(nonEmpty(values.phone) ? { phone: nonEmpty(values.phone) } : {}),
+            ...(nonEmpty(values.file) ? { file: nonEmpty(values.file) } : {}),
+          },
+          output,
+        )
+      }
+      case 'customers change': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('customers change takes one customer: customers change <guid> [--name N] …')
+        const { runCustomersChange } = await import('./customers')
+        return await runCustomersChange(
+          global,
+          {
+            customer: args[0]!.trim(),
+            ...(values.name !== undefined ? { name: values.name } : {}),
+            ...(values.email !== undefined ? { email: values.email } : {}),
+            ...(values.phone !== undefined ? { phone: values.phone } : {}),
+            ...(nonEmpty(values.file) ? { file: nonEmpty(values.file) } : {}),
+          },
+          output,
+        )
+      }
       case 'customers search': {
         if (args.length !== 1) throw new UsageError('customers search takes one query: customers search <query>')
         const { runCustomersSearch } = await import('./read')
@@ -395,6 +471,37 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
           },
           output,
         )
+      }
+      case 'orders submit': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('orders submit takes one order: orders submit <number or guid> [--partial|--whole]')
+        if (values.partial && values.whole) throw new UsageError('--partial and --whole do not go together')
+        const { runOrderSubmit } = await import('./writes')
+        const fulfilment = values.partial ? 'partial' : values.whole ? 'whole' : 'available'
+        return await runOrderSubmit(global, { order: args[0]!.trim(), fulfilment }, output)
+      }
+      case 'orders change': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('orders change takes one order: orders change <number or guid> [--hold] [--po T] …')
+        if (values.hold && values.release) throw new UsageError('--hold and --release do not go together')
+        const { runOrderChange } = await import('./writes')
+        const changes = {
+          ...(values.hold ? { onHold: true } : values.release ? { onHold: false } : {}),
+          ...(values.cancel ? { cancel: true } : {}),
+          ...(values.po !== undefined ? { poNo: values.po } : {}),
+          ...(values.note !== undefined ? { note: values.note } : {}),
+          ...(values['ship-after'] !== undefined ? { shipAfter: values['ship-after'] || null } : {}),
+          ...(values['cancel-after'] !== undefined ? { cancelAfter: values['cancel-after'] || null } : {}),
+        }
+        return await runOrderChange(global, { order: args[0]!.trim(), changes }, output)
+      }
+      case 'orders apply-mine':
+      case 'orders drop-mine': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError(`${command} takes one entry key: ${command} <key>`)
+        const { runConflictChoice } = await import('./writes')
+        const choice = command === 'orders apply-mine' ? 'apply' : 'drop'
+        return await runConflictChoice(global, { key: args[0]!.trim(), choice }, output)
       }
       case 'orders show': {
         if (args.length !== 1 || !nonEmpty(args[0]))
