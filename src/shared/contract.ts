@@ -10,6 +10,7 @@ import { profileListSchema, profilesContract } from './profiles'
 import { ordersContract, outboxSummarySchema } from './orders'
 import { orderTrackingContract } from './order-tracking'
 import { quotesContract } from './quotes'
+import { writesContract } from './writes'
 import type { Result } from './result'
 import {
   catalogItemDetailSchema,
@@ -175,6 +176,7 @@ export const contract = {
   listOrders: { input: orderListSchema, output: orderListResultSchema },
   getOrder: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: orderDetailSchema },
   ...ordersContract,
+  ...writesContract,
   ...orderTrackingContract,
   ...quotesContract,
   ...desktopContract,

@@ -246,8 +246,16 @@ export const draftCheckSchema = z.object({
 })
 export type DraftCheck = z.infer<typeof draftCheckSchema>
 
-const outboxStates = ['queued', 'sending', 'retrying', 'needsAttention', 'sent'] as const
+/**
+ * `conflict`: a change the supplier changed too, kept with both values until the rep picks one;
+ * `refused`: a write after Send the supplier said no to, in its words, tried once.
+ */
+const outboxStates = ['queued', 'sending', 'retrying', 'needsAttention', 'sent', 'conflict', 'refused'] as const
 export type OutboxState = (typeof outboxStates)[number]
+
+/** Every kind of write the outbox sends, each by its own rule (src/shared/writes.ts). */
+const outboxKinds = ['order', 'submit', 'orderChange', 'newCustomer', 'customerChange'] as const
+export type OutboxKind = (typeof outboxKinds)[number]
 
 export const outboxLineErrorSchema = z.object({
   /** Index of the line in the sent order (0-based), or null when the service did not say which. */
@@ -282,6 +290,18 @@ export const outboxEntrySchema = z.object({
   subTotal: z.number(),
   /** The service's totals differ from what the rep saw (sub_total), to be checked with the customer. */
   totalsDiffer: z.object({ repSubTotal: z.number(), serverSubTotal: z.number() }).nullable(),
+  /** What the entry writes; an entry without it is an order. */
+  kind: z.enum(outboxKinds).optional(),
+  /** A write after Send in the rep's words ("Hold SO-1042", "Submit SO-1042: take what is there"). */
+  title: z.string().optional(),
+  /** The entry it waits for (its order, its new customer), by key, while that one is not sent. */
+  waitsFor: z.string().nullable().optional(),
+  /** A conflict's fields: what the rep's change started from, the supplier's value now and the rep's. */
+  conflict: z
+    .array(z.object({ field: z.string(), label: z.string(), was: z.unknown(), theirs: z.unknown(), mine: z.unknown() }))
+    .optional(),
+  /** What the service said once it was done (a submit's lines it filled, a change found already made). */
+  outcome: z.string().nullable().optional(),
 })
 export type OutboxEntry = z.infer<typeof outboxEntrySchema>
 
@@ -291,8 +311,14 @@ export const outboxSummarySchema = z.object({
   retrying: z.number().int(),
   needsAttention: z.number().int(),
   sent: z.number().int(),
+  /** Writes after Send the supplier changed too, waiting for the rep's "apply mine" or "drop mine". */
+  conflict: z.number().int().optional(),
+  /** Writes after Send the supplier refused. */
+  refused: z.number().int().optional(),
   /** Set while the service refuses the credentials: nothing is sent until they change. */
   pausedReason: z.string().nullable(),
+  /** The pause is an expired user session: signing in again (a new token) ends it. */
+  signInAgain: z.boolean().optional(),
 })
 export type OutboxSummary = z.infer<typeof outboxSummarySchema>
 

@@ -210,6 +210,7 @@ describe('satchel order queue / flush / outbox', () => {
       entries: [
         {
           apiGuid: '0b6c2f1e-4d7a-4c55-9a1e-7f3b2d9c8e01',
+          kind: 'order',
           state: 'sent',
           customerGuid,
           orderGuid: order!.guid,

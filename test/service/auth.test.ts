@@ -216,3 +216,42 @@ describe('errors', () => {
     expect(((await response.json()) as Json).code).toBe('INVALID_JSON')
   })
 })
+
+describe('an expired session', () => {
+  let own: RunningService
+  beforeAll(async () => {
+    own = await startService({ size: 'tiny', seed: 8 })
+  })
+  afterAll(async () => {
+    await own.close()
+  })
+
+  it('answers 401 SESSION_EXPIRED to the old token and takes the new one expireSession issued', async () => {
+    const old = own.credentials
+    const { userToken } = own.control.expireSession()
+    expect(userToken).not.toBe(old.userToken)
+    const expired = await get(own, '/v1/catalogs', { as: 'session' })
+    expect(expired.status).toBe(401)
+    expect(expired.json).toMatchObject({ code: 'SESSION_EXPIRED', message: expect.stringContaining('sign in again') })
+    const renewed = await get(own, '/v1/catalogs', {
+      as: 'none',
+      headers: { userGuid: old.userGuid, userToken, supplierGuid: old.supplierGuid },
+    })
+    expect(renewed.status).toBe(200)
+    expect((await get(own, '/v1/catalogs', { as: 'apiKey' })).status).toBe(200)
+  })
+
+  it('the API key is granted the customer endpoints on request (grantApiKeyCustomers)', async () => {
+    const body = { newVendor: { name: 'Granted Key Cafe' } }
+    expect((await post(own, '/vendors', body)).status).toBe(403)
+    own.control.grantApiKeyCustomers()
+    const created = await post(own, '/vendors', body)
+    expect(created.status).toBe(200)
+    const guid = (created.json.vendor as Json).guid as string
+    expect(
+      (await put(own, `/v1/vendors/${guid}`, { name: 'Granted Key Café', email: 'granted@example.com' })).status,
+    ).toBe(200)
+    own.control.grantApiKeyCustomers(false)
+    expect((await post(own, '/vendors', body)).status).toBe(403)
+  })
+})

@@ -8,7 +8,7 @@ import { FaultEngine } from './faults'
 import { leafCategories, makeItems, makeVendor } from './generate'
 import { parseLimit, parseOffset, queryString, type Query } from './http'
 import type { Price } from './model'
-import { fulfilOrder, insertRandomOrder, orderObject } from './orders'
+import { fulfilOrder, insertRandomOrder, orderObject, updateOrder } from './orders'
 import { ControlError, type CatalogEntry, type ItemEntry, type Store } from './store'
 
 /** The request log keeps the most recent entries only, so long benchmark runs stay bounded. */
@@ -267,6 +267,31 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
     setSupplierSetting: (name, value) => {
       if (name !== 'remainInPreliminary') throw new ControlError(`unknown supplier setting '${name as string}'`)
       store.settings.remainInPreliminary = value === true
+    },
+    grantApiKeyCustomers: (granted) => {
+      store.settings.apiKeyCustomers = granted !== false
+    },
+    lockOrderStep: (orderGuid, locked) => {
+      const order = store.ordersByGuid.get(orderGuid)
+      if (!order || order.rec.deleted_at !== null) throw new ControlError(`unknown order ${orderGuid}`)
+      if (locked === false) store.lockedOrders.delete(orderGuid)
+      else store.lockedOrders.add(orderGuid)
+    },
+    editOrderHeader: (orderGuid, fields) => {
+      const order = store.ordersByGuid.get(orderGuid)
+      if (!order || order.rec.deleted_at !== null) throw new ControlError(`unknown order ${orderGuid}`)
+      if (!fields || typeof fields !== 'object') throw new ControlError('fields must be an object')
+      // The supplier's staff, through the same update the API applies (a locked step does not stop them).
+      return updateOrder(store, order, store.masterUser, fields, true)
+    },
+    expireSession: () => {
+      // The token goes on the expired list (its 401 says so) and the user gets a new one, as signing
+      // in again would give: the double has no login endpoint (the spec shows none).
+      const user = store.sessionUser
+      store.expiredTokens.add(user.token)
+      const [header, payload] = user.token.split('.')
+      user.token = `${header}.${payload}.${Buffer.from(store.rng.hex(32), 'hex').toString('base64url')}`
+      return { userToken: user.token }
     },
     fulfilOrder: (orderGuid, step) => {
       const order = store.ordersByGuid.get(orderGuid)

@@ -271,6 +271,7 @@ export function authenticate(
       )
     }
     const user = store.usersByGuid.get(userGuid)
+    if (store.expiredTokens.has(token)) throw new HttpError(401, 'Session expired: sign in again', 'SESSION_EXPIRED')
     if (!user || user.token !== token || supplierGuid !== store.supplier.guid)
       throw new HttpError(401, 'Invalid or expired session', 'UNAUTHORIZED')
     context = { mode, user, actingUser: user, vendorGuidHeader }

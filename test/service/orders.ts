@@ -1090,7 +1090,20 @@ function isReadOnlyFor(user: UserRec, stateId: number): boolean {
 }
 
 /** PUT /v1/orders/{orderGuid}: fields present in the body change, absent ones stay. */
-export function updateOrder(store: Store, entry: OrderEntry, user: UserRec, body: unknown): Record<string, unknown> {
+export function updateOrder(
+  store: Store,
+  entry: OrderEntry,
+  user: UserRec,
+  body: unknown,
+  asStaff = false,
+): Record<string, unknown> {
+  if (!asStaff && store.lockedOrders.has(entry.rec.guid)) {
+    throw new HttpError(
+      403,
+      `Order ${entry.rec.name} is at a workflow step that is read-only for ${user.type} users`,
+      'ORDER_READ_ONLY',
+    )
+  }
   if (isReadOnlyFor(user, entry.rec.order_state_id)) {
     throw new HttpError(
       403,

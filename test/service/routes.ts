@@ -74,6 +74,16 @@ function requireCatalog(store: Store, guid: string | undefined): CatalogEntry {
 }
 
 /** A customer locked to one catalog may not read another. */
+/** The customer writes are session only, unless support granted the API key them (control.grantApiKeyCustomers). */
+function requireCustomerGrant(store: Store, auth: AuthContext): void {
+  if (auth.mode === 'apiKey' && !store.settings.apiKeyCustomers)
+    throw new HttpError(
+      403,
+      'This endpoint requires user session (userGuid/userToken/supplierGuid) credentials',
+      'FORBIDDEN',
+    )
+}
+
 function catalogContext(store: Store, auth: AuthContext, catalog: CatalogEntry): VendorEntry | undefined {
   const vendor = contextVendor(store, auth)
   if (vendor && vendor.rec.lock_catalog_id !== 0 && vendor.rec.lock_catalog_id !== catalog.rec.id) {
@@ -259,8 +269,9 @@ export function apiRoutes(store: Store): RouteDef[] {
     {
       method: 'POST',
       url: '/vendors',
-      accepts: 'session',
+      accepts: 'either',
       handle: ({ auth, body }) => {
+        requireCustomerGrant(store, auth)
         requireSupplierLevel(auth)
         const input = parseNewVendor(body)
         const { vendor, refs } = createVendor(store, input)
@@ -291,8 +302,9 @@ export function apiRoutes(store: Store): RouteDef[] {
     {
       method: 'PUT',
       url: '/v1/vendors/:vendorGuid',
-      accepts: 'session',
+      accepts: 'either',
       handle: ({ auth, params, body }) => {
+        requireCustomerGrant(store, auth)
         const guid = params.vendorGuid
         if (!isUuid(guid)) throw new HttpError(400, `vendorGuid is not a UUID: '${guid ?? ''}'`, 'INVALID_PARAMETER')
         const context = contextVendor(store, auth)

@@ -135,7 +135,11 @@ export class Store {
   customerUser!: UserRec
   apiKey = ''
   apiSecret = ''
-  readonly settings = { remainInPreliminary: false }
+  /** Session tokens that expired (control.expireSession): a 401 that says so, not "invalid". */
+  readonly expiredTokens = new Set<string>()
+  /** Orders whose workflow step control.lockOrderStep made read-only: PUT /v1/orders/{guid} answers 403. */
+  readonly lockedOrders = new Set<string>()
+  readonly settings = { remainInPreliminary: false, apiKeyCustomers: false }
 
   readonly users: UserRec[] = []
   readonly usersByGuid = new Map<string, UserRec>()

@@ -154,6 +154,17 @@ export interface ServiceControl {
   insertCatalogItem(catalogGuid: string, fields?: Record<string, unknown>): Record<string, unknown>
   insertCustomer(fields?: Record<string, unknown>): Record<string, unknown>
   setSupplierSetting(name: 'remainInPreliminary', value: boolean): void
+  /** Support grants the API key `POST /vendors` and `PUT /v1/vendors/{guid}` (or takes it back with `false`). */
+  grantApiKeyCustomers(granted?: boolean): void
+  /** The order's workflow step becomes read-only for API users (PUT /v1/orders/{guid} → 403), or not with `false`. */
+  lockOrderStep(orderGuid: string, locked?: boolean): void
+  /** The supplier's staff edit the order's header (PUT /v1/orders' fields), as in their web app; returns the order. */
+  editOrderHeader(orderGuid: string, fields: Record<string, unknown>): Record<string, unknown>
+  /**
+   * The supplier-level session user's token expires (requests carrying it get 401 `SESSION_EXPIRED`),
+   * and a new one is issued, as signing in again would: the answer is the new token.
+   */
+  expireSession(): { userToken: string }
   /**
    * What the supplier's staff do after an order was placed: move it to a state, ship some lines (the
    * rest pending or backordered into a new related order), put it on hold or take it off, cancel it.

@@ -11,7 +11,8 @@ import { CliFailure, UsageError, type GlobalOptions } from './errors'
 
 /**
  * The connection for commands that talk to the service. Options and environment first; the
- * non-secret parts of the app's saved connection fill in the rest. The API secret never comes from
+ * non-secret parts of the app's saved connection fill in the rest. A user token makes it a user
+ * session (no API key needed: the session-only writes need one). The API secret never comes from
  * the database: options, environment, else the profile's entry in the system keyring
  * (storedApiSecret, filled in before this runs).
  */
@@ -19,14 +20,27 @@ export function cliConnection(global: GlobalOptions, db: Database, command: stri
   const settings = new SettingsTable(db)
   const saved = savedConnection(settings)
   const savedKey = saved?.auth.kind === 'apiKey' ? saved.auth : undefined
+  const savedSession = saved?.auth.kind === 'session' ? saved.auth : undefined
   const baseUrl = global.baseUrl ?? saved?.baseUrl
-  const apiKey = global.apiKey ?? savedKey?.apiKey
-  const userGuid = global.userGuid ?? savedKey?.userGuid ?? undefined
   if (!baseUrl) throw new UsageError(`${command} needs --base-url (or SATCHEL_BASE_URL)`)
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl))
     throw new UsageError(`--base-url must be an http(s) address (got '${baseUrl}')`)
+  // A session saved by the app asks for its token here: the token lives in the app's secret store only.
+  if (global.userToken || (savedSession && !global.apiKey)) {
+    const userGuid = global.userGuid ?? savedSession?.userGuid
+    const supplierGuid = global.supplierGuid ?? savedSession?.supplierGuid
+    if (!global.userToken)
+      throw new UsageError(`${command} needs --user-token (or SATCHEL_USER_TOKEN) for the signed-in user`)
+    if (!userGuid) throw new UsageError(`${command} with --user-token needs --user-guid (or SATCHEL_USER_GUID)`)
+    if (!supplierGuid)
+      throw new UsageError(`${command} with --user-token needs --supplier-guid (or SATCHEL_SUPPLIER_GUID)`)
+    allowPlainHttp(global, settings, baseUrl)
+    return { baseUrl, auth: { kind: 'session', userGuid, userToken: global.userToken, supplierGuid } }
+  }
+  const apiKey = global.apiKey ?? savedKey?.apiKey
+  const userGuid = global.userGuid ?? savedKey?.userGuid ?? undefined
   allowPlainHttp(global, settings, baseUrl)
-  if (!apiKey) throw new UsageError(`${command} needs --api-key (or SATCHEL_API_KEY)`)
+  if (!apiKey) throw new UsageError(`${command} needs --api-key (or SATCHEL_API_KEY), or a user session (--user-token)`)
   if (!global.apiSecret)
     throw new UsageError(
       `${command} needs --api-secret (or SATCHEL_API_SECRET)${global.noStoredSecret ? `: ${global.noStoredSecret}` : ''}`,

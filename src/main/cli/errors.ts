@@ -29,6 +29,9 @@ export interface GlobalOptions {
   /** Why the profile's stored secret was not found, for the error of a command that needed it. */
   noStoredSecret?: string
   userGuid?: string
+  /** A user session (`--user-token` with `--user-guid` and `--supplier-guid`): used instead of the API key. */
+  userToken?: string
+  supplierGuid?: string
   /** Plain http to a host other than this computer is allowed (a lab), with a warning on every run. */
   allowInsecureHttp?: boolean
   json: boolean

@@ -22,6 +22,11 @@ Commands:
                                          A family's entry grid (parent's or a member's guid),
                                          each member priced for the customer, with its stock
   customers search <query>               Search customers
+  customers add --name N [--email E] [--phone P] [--file F]
+                                         Queue a new customer (F: JSON with billTo/shipTo);
+                                         its key is the customerLocalId its orders use
+  customers change <guid> [--name N] [--email E] [--phone P] [--file F]
+                                         Queue a change to a customer
   order queue --file <draft.json>        Check a draft order and queue it in the outbox
   flush                                  Send the outbox's waiting orders now
   outbox [--export <folder>]             List the outbox's orders and their states; --export
@@ -32,6 +37,17 @@ Commands:
                                          status changed since the rep last opened them
   orders show <number or guid>           An order as last fetched: lines with shipped,
                                          backordered and pending, timeline, related orders
+  orders submit <number or guid> [--partial|--whole]
+                                         Queue the submit of an order in review: --partial
+                                         ships what is there and backorders the rest, --whole
+                                         holds it all until everything is there, neither takes
+                                         what is there (a user session only)
+  orders change <number or guid> [--hold|--release] [--cancel] [--po T] [--note T]
+                [--ship-after DATE] [--cancel-after DATE]
+                                         Queue a change to a sent order (a user session only)
+  orders apply-mine <key>, orders drop-mine <key>
+                                         A change the supplier changed too: send yours over
+                                         theirs, or drop yours
   customer usual <customerGuid> [--limit N]
                                          What the customer usually orders, priced today
   support-bundle --out FILE [--logs DIR] Write the support bundle (a zip: versions, settings,
@@ -55,7 +71,13 @@ Options:
   --api-key K         API key (env SATCHEL_API_KEY)
   --api-secret S      API secret (env SATCHEL_API_SECRET; default: the profile's, from the
                       system keyring)
-  --user-guid G       Attribute calls to this user (env SATCHEL_USER_GUID)
+  --user-guid G       With the API key: attribute calls to this user; with --user-token: the
+                      signed-in user (env SATCHEL_USER_GUID)
+  --user-token T      Sign in as a user with this session token instead of an API key, with
+                      --user-guid and --supplier-guid (env SATCHEL_USER_TOKEN; the supplier's
+                      web app issues it at sign-in); an expired one pauses sending with
+                      "Sign in again" until a new token is given
+  --supplier-guid G   The supplier the user session belongs to (env SATCHEL_SUPPLIER_GUID)
   --allow-insecure-http
                       Allow a plain http:// address on another computer (a lab only: the
                       API secret travels unencrypted); kept for that address, warned every run
@@ -74,6 +96,8 @@ const options = {
   'api-key': { type: 'string' },
   'api-secret': { type: 'string' },
   'user-guid': { type: 'string' },
+  'user-token': { type: 'string' },
+  'supplier-guid': { type: 'string' },
   'allow-insecure-http': { type: 'boolean' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -87,6 +111,18 @@ const options = {
   changed: { type: 'boolean' },
   state: { type: 'string' },
   export: { type: 'string' },
+  partial: { type: 'boolean' },
+  whole: { type: 'boolean' },
+  hold: { type: 'boolean' },
+  release: { type: 'boolean' },
+  cancel: { type: 'boolean' },
+  po: { type: 'string' },
+  note: { type: 'string' },
+  'ship-after': { type: 'string' },
+  'cancel-after': { type: 'string' },
+  name: { type: 'string' },
+  email: { type: 'string' },
+  phone: { type: 'string' },
 } as const
 
 /** Which command options each command takes; anything else is invalid input. */
@@ -96,6 +132,8 @@ const commandOptions: Record<string, readonly string[]> = {
   'items search': ['catalog', 'customer', 'limit'],
   'items family': ['customer'],
   'customers search': [],
+  'customers add': ['name', 'email', 'phone', 'file'],
+  'customers change': ['name', 'email', 'phone', 'file'],
   'order queue': ['file'],
   flush: [],
   outbox: ['export'],
@@ -104,6 +142,10 @@ const commandOptions: Record<string, readonly string[]> = {
   'support-bundle': ['out', 'logs'],
   'orders list': ['customer', 'changed', 'state', 'limit'],
   'orders show': [],
+  'orders submit': ['partial', 'whole'],
+  'orders change': ['hold', 'release', 'cancel', 'po', 'note', 'ship-after', 'cancel-after'],
+  'orders apply-mine': [],
+  'orders drop-mine': [],
   'profiles list': [],
   'profiles add': [],
   'profiles remove': ['yes'],
@@ -199,6 +241,8 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       apiKey: nonEmpty(values['api-key']) ?? nonEmpty(env.SATCHEL_API_KEY),
       apiSecret: nonEmpty(values['api-secret']) ?? nonEmpty(env.SATCHEL_API_SECRET),
       userGuid: nonEmpty(values['user-guid']) ?? nonEmpty(env.SATCHEL_USER_GUID),
+      userToken: nonEmpty(values['user-token']) ?? nonEmpty(env.SATCHEL_USER_TOKEN),
+      supplierGuid: nonEmpty(values['supplier-guid']) ?? nonEmpty(env.SATCHEL_SUPPLIER_GUID),
       allowInsecureHttp: values['allow-insecure-http'] === true,
       json,
     }
@@ -229,6 +273,18 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       'state',
       'yes',
       'export',
+      'partial',
+      'whole',
+      'hold',
+      'release',
+      'cancel',
+      'po',
+      'note',
+      'ship-after',
+      'cancel-after',
+      'name',
+      'email',
+      'phone',
     ] as const) {
       if (values[name] !== undefined && !allowed.includes(name))
         throw new UsageError(`--${name} does not apply to '${command}'`)
@@ -276,8 +332,12 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         databasePath: registry.databasePath(each),
         inThisBundle: each.id === profile.id,
       }))
-      // The bundle masks the secret it is given: the keyring's, where no option gave one.
-      if (command === 'sync' || command === 'flush' || command === 'support-bundle') {
+      // The bundle masks the secret it is given: the keyring's, where no option gave one. A user
+      // session needs no API secret.
+      if ((command === 'sync' || command === 'flush') && !global.userToken) {
+        const { storedApiSecret } = await import('./connection')
+        await storedApiSecret(global, dataDir, profile)
+      } else if (command === 'support-bundle') {
         const { storedApiSecret } = await import('./connection')
         await storedApiSecret(global, dataDir, profile)
       }
@@ -312,6 +372,36 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
           throw new UsageError('items family takes one guid: items family <guid> [--customer <vendorGuid>]')
         const { runItemsFamily } = await import('./read')
         return runItemsFamily(global, { guid: args[0]!.trim(), customer: nonEmpty(values.customer) }, output)
+      }
+      case 'customers add': {
+        if (args.length > 0) throw new UsageError(`customers add takes --name (got '${args.join(' ')}')`)
+        const { runCustomersAdd } = await import('./customers')
+        return await runCustomersAdd(
+          global,
+          {
+            ...(values.name !== undefined ? { name: values.name } : {}),
+            ...(nonEmpty(values.email) ? { email: nonEmpty(values.email) } : {}),
+            ...(nonEmpty(values.phone) ? { phone: nonEmpty(values.phone) } : {}),
+            ...(nonEmpty(values.file) ? { file: nonEmpty(values.file) } : {}),
+          },
+          output,
+        )
+      }
+      case 'customers change': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('customers change takes one customer: customers change <guid> [--name N] …')
+        const { runCustomersChange } = await import('./customers')
+        return await runCustomersChange(
+          global,
+          {
+            customer: args[0]!.trim(),
+            ...(values.name !== undefined ? { name: values.name } : {}),
+            ...(values.email !== undefined ? { email: values.email } : {}),
+            ...(values.phone !== undefined ? { phone: values.phone } : {}),
+            ...(nonEmpty(values.file) ? { file: nonEmpty(values.file) } : {}),
+          },
+          output,
+        )
       }
       case 'customers search': {
         if (args.length !== 1) throw new UsageError('customers search takes one query: customers search <query>')
@@ -381,6 +471,37 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
           },
           output,
         )
+      }
+      case 'orders submit': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('orders submit takes one order: orders submit <number or guid> [--partial|--whole]')
+        if (values.partial && values.whole) throw new UsageError('--partial and --whole do not go together')
+        const { runOrderSubmit } = await import('./writes')
+        const fulfilment = values.partial ? 'partial' : values.whole ? 'whole' : 'available'
+        return await runOrderSubmit(global, { order: args[0]!.trim(), fulfilment }, output)
+      }
+      case 'orders change': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('orders change takes one order: orders change <number or guid> [--hold] [--po T] …')
+        if (values.hold && values.release) throw new UsageError('--hold and --release do not go together')
+        const { runOrderChange } = await import('./writes')
+        const changes = {
+          ...(values.hold ? { onHold: true } : values.release ? { onHold: false } : {}),
+          ...(values.cancel ? { cancel: true } : {}),
+          ...(values.po !== undefined ? { poNo: values.po } : {}),
+          ...(values.note !== undefined ? { note: values.note } : {}),
+          ...(values['ship-after'] !== undefined ? { shipAfter: values['ship-after'] || null } : {}),
+          ...(values['cancel-after'] !== undefined ? { cancelAfter: values['cancel-after'] || null } : {}),
+        }
+        return await runOrderChange(global, { order: args[0]!.trim(), changes }, output)
+      }
+      case 'orders apply-mine':
+      case 'orders drop-mine': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError(`${command} takes one entry key: ${command} <key>`)
+        const { runConflictChoice } = await import('./writes')
+        const choice = command === 'orders apply-mine' ? 'apply' : 'drop'
+        return await runConflictChoice(global, { key: args[0]!.trim(), choice }, output)
       }
       case 'orders show': {
         if (args.length !== 1 || !nonEmpty(args[0]))

@@ -22,6 +22,7 @@ import type { FlushReport } from '../orders/flusher'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
 import { clampDelay } from '../timers'
 import { ServiceClient } from '../ordering-client/client'
+import { orderWriteRules } from '../tracking/order-writes'
 import { refuseWhileItemsWait } from './catalog-update'
 import { cliConnection } from './connection'
 import { openExisting } from './database'
@@ -51,6 +52,11 @@ const draftFileSchema = z
   .object({
     customerGuid: z.uuid().optional(),
     newCustomer: newCustomerSchema.optional(),
+    // A customer made offline (`customers add`): the order waits for it and then goes for its guid.
+    customerLocalId: z
+      .uuid()
+      .transform((guid) => guid.toLowerCase())
+      .optional(),
     catalogGuid: z.uuid(),
     priceGroupGuid: z.uuid().optional(),
     // A UUID: the same key in other capitals is the same order, so it is kept in lower case.
@@ -81,13 +87,15 @@ const draftFileSchema = z
       .min(1, 'an order needs at least one line'),
   })
   .strict()
-  .refine((draft) => (draft.customerGuid === undefined) !== (draft.newCustomer === undefined), {
-    message: 'give exactly one of customerGuid or newCustomer',
-    path: ['customerGuid'],
-  })
+  .refine(
+    (draft) =>
+      [draft.customerGuid, draft.newCustomer, draft.customerLocalId].filter((given) => given !== undefined).length ===
+      1,
+    { message: 'give exactly one of customerGuid, newCustomer or customerLocalId', path: ['customerGuid'] },
+  )
 
 /** `outbox` only reads (access 'read'): it works on a read-only database and never writes one. */
-async function withOrders<T>(
+export async function withOrders<T>(
   global: GlobalOptions,
   use: (orders: Orders, db: Database) => Promise<T> | T,
   makeClient?: (db: Database) => ServiceClient,
@@ -106,12 +114,25 @@ async function withOrders<T>(
       sender: async () => sender,
       label: 'satchel (CLI)',
       defaults: () => ({ remainInPreliminary: remainInPreliminaryDefault }),
+      writeRules: orderWriteRules,
     })
     return await use(orders, db)
   } finally {
     await client?.close()
     closeDatabase(db)
   }
+}
+
+/** The new customer a `customers add` entry will make, as a draft's new customer. */
+function customerOfRequest(request: Record<string, unknown>): z.infer<typeof newCustomerSchema> {
+  const vendor = (request.newVendor ?? {}) as { name?: string; email?: string; phone?: string }
+  return newCustomerSchema.parse({
+    name: vendor.name ?? '',
+    ...(vendor.email ? { email: vendor.email } : {}),
+    ...(vendor.phone ? { phone: vendor.phone } : {}),
+    ...(request.newVendorBillTo ? { billTo: request.newVendorBillTo } : {}),
+    ...(request.newVendorShipTo ? { shipTo: request.newVendorShipTo } : {}),
+  })
 }
 
 /** Reads and checks the draft file; every problem is reported with its path, none is guessed around. */
@@ -159,6 +180,18 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
           { path: 'apiGuid', message: `an order with this api_guid is already in the outbox (${existing.state})` },
         ])
     }
+    // A customer made offline stands in as the new customer it will be; the order waits for it.
+    const madeOffline = file.customerLocalId ? desk.outbox.writes.newCustomer(file.customerLocalId) : null
+    if (file.customerLocalId && (!madeOffline || madeOffline.state === 'refused'))
+      throw new InvalidDraftError([
+        {
+          path: 'customerLocalId',
+          message: madeOffline
+            ? 'the supplier refused this customer; fix it before ordering for it'
+            : 'no customer made on this laptop has this id (customers add gives it)',
+        },
+      ])
+    const newCustomer = madeOffline ? customerOfRequest(madeOffline.request) : file.newCustomer
     // The whole file becomes one order in memory, checked once; only the commit below writes, so a
     // command that fails or is killed before it leaves no draft behind.
     let order
@@ -166,7 +199,7 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
       order = desk.composeOrder(
         {
           ...(file.customerGuid ? { customerGuid: file.customerGuid } : {}),
-          ...(file.newCustomer ? { newCustomer: file.newCustomer } : {}),
+          ...(newCustomer ? { newCustomer } : {}),
           catalogGuid: file.catalogGuid,
           ...(file.priceGroupGuid ? { priceGroupGuid: file.priceGroupGuid } : {}),
           ...(file.apiGuid ? { apiGuid: file.apiGuid } : {}),
@@ -226,7 +259,7 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
     }
     for (const warning of check.issues.filter((i) => i.severity === 'warning'))
       process.stderr.write(`satchel: warning: ${warning.message}\n`)
-    sending.commit()
+    sending.commit(madeOffline?.id ?? null)
     output.result(reply.json, reply.human)
     return 0
   })
@@ -288,10 +321,15 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
         const more = await flushWhenFree(flusher)
         report = { ...more, sent: report.sent + more.sent, needsAttention: report.needsAttention + more.needsAttention }
       }
-      const { queued, sending, retrying, pausedReason } = report.summary
+      const { queued, sending, retrying, pausedReason, conflict = 0, refused = 0 } = report.summary
       const result = { sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying }
       const waiting = queued + sending + retrying
-      const human = `Sent ${report.sent}, rejected ${report.needsAttention}, waiting to retry ${report.retrying}${queued > 0 ? `, still queued ${queued}` : ''}.`
+      // Writes after Send that need the rep are told here; like a rejected order they do not fail the run.
+      const choose = [
+        ...(conflict > 0 ? [`${conflict} change(s) the supplier changed too (orders apply-mine / drop-mine)`] : []),
+        ...(refused > 0 ? [`${refused} refused by the supplier`] : []),
+      ]
+      const human = `Sent ${report.sent}, rejected ${report.needsAttention}, waiting to retry ${report.retrying}${queued > 0 ? `, still queued ${queued}` : ''}.${choose.length > 0 ? ` Needing you: ${choose.join('; ')}.` : ''}`
       output.result(result, human)
       if (damage) throw damageError(db, global.db, damage)
       if (waiting === 0) return 0
@@ -316,6 +354,11 @@ export async function runOutbox(global: GlobalOptions, options: { export?: strin
       const exported = options.export === undefined ? undefined : exportUnsent(db, options.export)
       const entries = desk.outbox.list().map((e) => ({
         apiGuid: e.apiGuid,
+        kind: e.kind ?? 'order',
+        ...(e.title ? { title: e.title } : {}),
+        ...(e.waitsFor ? { waitsFor: e.waitsFor } : {}),
+        ...(e.conflict ? { conflict: e.conflict } : {}),
+        ...(e.outcome ? { outcome: e.outcome } : {}),
         state: e.state,
         customerGuid: e.customerGuid,
         orderGuid: e.orderGuid,
@@ -329,16 +372,21 @@ export async function runOutbox(global: GlobalOptions, options: { export?: strin
         entries.length === 0
           ? 'The outbox is empty.'
           : table(
-              ['Order key', 'State', 'Customer', 'Order', 'Tries', 'Problem'],
+              ['Key', 'What', 'State', 'Customer', 'Order', 'Tries', 'Problem'],
               desk.outbox
                 .list()
                 .map((e) => [
                   e.apiGuid,
+                  e.title ?? 'Order',
                   e.mayBeWithSupplier && e.state === 'needsAttention' ? 'checking' : e.state,
                   e.customerName,
                   e.orderName ?? '',
                   String(e.attempts),
-                  e.errors.map((x) => x.message).join('; ') || (e.state === 'sent' ? '' : (e.lastError ?? '')),
+                  e.conflict
+                    ?.map((c) => `${c.label}: the supplier now says ${String(c.theirs)}, you said ${String(c.mine)}`)
+                    .join('; ') ||
+                    e.errors.map((x) => x.message).join('; ') ||
+                    (e.state === 'sent' ? (e.outcome ?? '') : (e.lastError ?? '')),
                 ]),
             )
       const saved = exported

@@ -34,6 +34,7 @@ export function runStatus(global: GlobalOptions, output: Output): number {
       // one an earlier command reached, or the one reached here when a read meets a damaged page.
       const watch = new DamageWatch(db, global.db)
       const outboxRead = watch.damage && !watch.damage.outboxReadable ? null : watch.read(() => OutboxReader.counts(db))
+      const pause = watch.read(() => OutboxReader.pause(db))
       const counts = watch.read(() => queries.counts())
       const lastSyncMs = watch.read(() => new SyncState(db).lastSyncAt())
       const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
@@ -51,9 +52,17 @@ export function runStatus(global: GlobalOptions, output: Output): number {
         `Catalog items   ${update?.itemsBrowsable === false ? `not counted yet: ${catalogUpdating}` : (counts?.catalogItems ?? unreadable)}`,
         `Orders          ${counts?.orders ?? unreadable}`,
         `Outbox          ${outbox ? `${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent` : unreadable}`,
+        ...(pause ? [`Sending paused  ${pause.reason}`] : []),
       ].join('\n')
       output.result(
-        { counts, outbox, lastSyncAt, catalogUpdate: update, ...(damage ? { health: healthJson(damage) } : {}) },
+        {
+          counts,
+          outbox,
+          ...(pause ? { outboxPaused: { reason: pause.reason, signInAgain: pause.signInAgain === true } } : {}),
+          lastSyncAt,
+          catalogUpdate: update,
+          ...(damage ? { health: healthJson(damage) } : {}),
+        },
         human,
       )
       if (damage) throw damageError(db, global.db, damage)

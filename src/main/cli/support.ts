@@ -40,6 +40,7 @@ export async function runSupportBundle(
     const secrets = [
       global.apiKey,
       global.apiSecret,
+      global.userToken,
       stored?.auth.kind === 'apiKey' ? stored.auth.apiKey : undefined,
     ].filter((value): value is string => !!value)
     const profiles = options.profiles

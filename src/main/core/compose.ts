@@ -16,6 +16,7 @@ import { ConnectionSettings } from '../settings/connection'
 import { createSync } from '../sync'
 import { LongWrites } from '../sync/long-writes'
 import { createTracking } from '../tracking'
+import { orderWriteRules } from '../tracking/order-writes'
 import { createHousekeeping } from '../housekeeping'
 import { purgeThreadFor } from '../housekeeping/purge-slices'
 import { createHandlerTable } from './handlers'
@@ -71,6 +72,7 @@ export function createCore(config: CoreConfig): Core {
     freshItemSource: () => clients.forSaved({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } }),
     quietForMs: () => connectivity.quietForMs(),
     offline: () => looksOffline(connectivity),
+    writeRules: orderWriteRules,
   })
   const browsing = createBrowsing(db, () => orders.desk.outbox.read.sentOrders())
   const syncedAt = catalogSyncedAt(db)

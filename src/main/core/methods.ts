@@ -20,6 +20,7 @@ import type { ConnectionSettings } from '../settings/connection'
 import { settingsMethods } from '../settings/methods'
 import type { Sync } from '../sync'
 import type { Tracking } from '../tracking'
+import { sentOrderWriteMethods } from '../tracking/write-methods'
 import { bundleProfiles, type SupportBundleSources } from '../housekeeping/support-bundle'
 import type { CoreConfig } from './types'
 
@@ -65,6 +66,7 @@ export function contractMethods(parts: BuiltParts): Implementations {
     ...browsing.methods,
     ...parts.tracking.methods,
     ...orderMethods(orders, browsing.queries),
+    ...sentOrderWriteMethods(db, orders, async () => (await parts.connection.get())?.auth.kind === 'session'),
     ...quoteMethods({ quotes, usual: parts.usual }),
     ...documentMethods({
       db,

@@ -86,6 +86,9 @@ export class OrderHistory {
     this.statements = {
       byGuid: db.prepare<[string], OrderRow>(`SELECT ${orderColumns} FROM orders o LEFT JOIN ${customerOfOrder}
        WHERE o.guid = ?`),
+      // An order number is the service's display name: compared without regard to case, newest first.
+      byName: db.prepare<[string], OrderRow>(`SELECT ${orderColumns} FROM orders o LEFT JOIN ${customerOfOrder}
+       WHERE lower(o.name) = lower(?) AND o.deleted_at IS NULL ORDER BY o.created_ms DESC LIMIT 1`),
       countLive: db.prepare<[], number>('SELECT count(*) FROM orders WHERE deleted_at IS NULL').pluck(),
       isLive: db.prepare<[string], number>('SELECT 1 FROM orders WHERE guid = ? AND deleted_at IS NULL').pluck(),
       lastCatalogOf: db
@@ -111,6 +114,11 @@ export class OrderHistory {
 
   byGuid(guid: string): OrderRow | undefined {
     return this.statements.byGuid.get(guid)
+  }
+
+  /** By the order number as the service shows it. */
+  byName(name: string): OrderRow | undefined {
+    return this.statements.byName.get(name)
   }
 
   countLive(): number {

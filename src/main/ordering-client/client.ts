@@ -18,6 +18,7 @@ import {
   orderSchema,
   orderWithItemsResponseSchema,
   priceGroupListSchema,
+  submitResponseSchema,
   type CatalogItemRecord,
   type CatalogRecord,
   type CustomerRecord,
@@ -73,11 +74,14 @@ export interface OrderWithItemsResult {
 
 export class ServiceClient {
   readonly baseUrl: string
+  /** Which header set it sends: the session-only endpoints need a user session. */
+  readonly authKind: 'apiKey' | 'session'
   private readonly transport: ServiceTransport
 
   constructor(options: ServiceClientOptions) {
     this.transport = new ServiceTransport(options)
     this.baseUrl = this.transport.baseUrl
+    this.authKind = options.connection.auth.kind
   }
 
   /** Closes the pool only when this client made its own; shared pools belong to their owner. */
@@ -87,7 +91,7 @@ export class ServiceClient {
 
   /** GET /vendors: the customer list, rows found by their `Vendor` shape rather than by one envelope key. */
   async listCustomers(
-    params: ListParams & { nameGuidOnly?: boolean },
+    params: ListParams & { nameGuidOnly?: boolean; name?: string },
     options: CallOptions = {},
   ): Promise<Page<CustomerConnection>> {
     const body = await this.transport.request({
@@ -99,6 +103,7 @@ export class ServiceClient {
         offset: params.offset,
         lastUpdatedAt: params.lastUpdatedAt,
         nameGuidOnly: params.nameGuidOnly ? 'true' : undefined,
+        name: params.name,
       },
       ...options,
     })
@@ -319,6 +324,77 @@ export class ServiceClient {
       note: checked.note ?? null,
       raw: checked,
     }
+  }
+
+  /**
+   * POST /v1/order/submit (user session only). Not idempotent: each call moves the order one step
+   * on, so it is tried once and the outbox's rule reads the order before any second attempt.
+   */
+  async submitOrder(
+    body: { orderGuid: string; allowPartialFulfillment?: boolean },
+    options: CallOptions = {},
+  ): Promise<{ order: OrderRecord; autoFulfilledItems: Record<string, unknown>[] }> {
+    const response = await this.transport.request({
+      method: 'POST',
+      path: '/v1/order/submit',
+      body,
+      retry: false,
+      reply: 'order',
+      ...options,
+    })
+    const checked = this.transport.check(submitResponseSchema, response, 'a submitted order')
+    return { order: checked.order, autoFulfilledItems: checked.autoFulfilledItems ?? [] }
+  }
+
+  /** PUT /v1/orders/{orderGuid} (user session only): the fields given change; the answer is the order, not wrapped. */
+  async updateOrder(orderGuid: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<OrderRecord> {
+    const response = await this.transport.request({
+      method: 'PUT',
+      path: `/v1/orders/${encodeURIComponent(orderGuid)}`,
+      body,
+      retry: false,
+      reply: 'order',
+      ...options,
+    })
+    // Some deployments may wrap it as GET does: either shape is read.
+    const wrapped = (response as { order?: unknown } | null)?.order
+    return this.transport.check(orderSchema, wrapped ?? response, 'an updated order')
+  }
+
+  /**
+   * POST /vendors: a customer without an order (a user session, or an API key the supplier granted
+   * it). Idempotent only on the new customer's email, so it is tried once; the outbox's rule looks a
+   * customer without one up by name before any second attempt.
+   */
+  async createCustomer(body: Record<string, unknown>, options: CallOptions = {}): Promise<CustomerRecord> {
+    const response = await this.transport.request({
+      method: 'POST',
+      path: '/vendors',
+      body,
+      retry: false,
+      reply: 'record',
+      ...options,
+    })
+    const vendor = (response as { vendor?: unknown } | null)?.vendor ?? response
+    return this.transport.check(customerSchema, vendor, 'a new customer')
+  }
+
+  /** PUT /v1/vendors/{vendorGuid}: name and email always, the rest as given. The answer's `vendorModel`. */
+  async updateCustomer(
+    vendorGuid: string,
+    body: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<CustomerRecord> {
+    const response = await this.transport.request({
+      method: 'PUT',
+      path: `/v1/vendors/${encodeURIComponent(vendorGuid)}`,
+      body,
+      retry: false,
+      reply: 'record',
+      ...options,
+    })
+    const vendor = (response as { vendorModel?: unknown } | null)?.vendorModel ?? response
+    return this.transport.check(customerSchema, vendor, 'a changed customer')
   }
 
   /** A light authenticated call that tells the failure classes apart, for "Test connection". */

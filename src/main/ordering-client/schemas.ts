@@ -248,3 +248,9 @@ export const orderWithItemsResponseSchema = z.looseObject({
   contact: entityRef.nullish(),
   note: entityRef.nullish(),
 })
+
+/** POST /v1/order/submit: the order after the step, and the lines it filled from stock. */
+export const submitResponseSchema = z.looseObject({
+  order: orderSchema,
+  autoFulfilledItems: z.array(z.looseObject({})).nullish(),
+})

@@ -66,8 +66,11 @@ export interface LineToAdd {
 export interface PreparedSend {
   /** The entry as it will be once queued, computed and validated before the commit. */
   readonly entry: OutboxEntry
-  /** The one durable transaction: the draft leaves the drafts and enters the outbox. Returns the queued entry. */
-  commit(): OutboxEntry
+  /**
+   * The one durable transaction: the draft leaves the drafts and enters the outbox. Returns the queued
+   * entry. `dependsOn`: the outbox entry it waits for (the new customer it is for, made offline).
+   */
+  commit(dependsOn?: number | null): OutboxEntry
 }
 
 /**
@@ -504,8 +507,8 @@ export class OrderDesk {
     } satisfies OutboxEntry)
     return {
       entry,
-      commit: () => {
-        this.outbox.enqueue(draft, request, totals, customerName, entry.queuedAt)
+      commit: (dependsOn = null) => {
+        this.outbox.enqueue(draft, request, totals, customerName, entry.queuedAt, dependsOn)
         return entry
       },
     }

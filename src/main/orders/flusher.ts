@@ -1,21 +1,34 @@
-import type { OutboxLineError, OutboxSummary } from '../../shared/orders'
+import type { OutboxSummary } from '../../shared/orders'
 import type { Logger } from '../ports'
 import type { Clock } from '../ports'
-import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../ordering-client/errors'
+import { ServiceError, ServiceRejectedError } from '../ordering-client/errors'
 import type { OrderWithItemsResult } from '../ordering-client/client'
 import type { OrderRecord } from '../ordering-client/schemas'
 import { backoffDelay, type RetryPolicy } from '../ordering-client/retry'
 import { LeaseLostError, type Lease, type LeaseHolder } from '../db/lease'
 import type { Outbox, OutboxCheck, OutboxWork } from './outbox'
-import type { SentResult } from './outbox-rows'
-import { createsCustomer } from './request'
+import {
+  foundOnService,
+  isRefusal,
+  mapRejectionToLines,
+  mayHaveBeenCommitted,
+  sendWrite,
+  sentResult,
+  serviceUnavailable,
+  settleWrite,
+  writeRefusal,
+} from './flush-outcomes'
+import { createsCustomer, forCustomer } from './request'
 import { findOrderOnService, type OrderListReader, type ServiceCheck } from './service-check'
+import type { WriteOutcome, WriteRules, WriteSender } from './writes'
 
 /**
  * The calls the flusher makes; the service client implements them. The order list is read only to
  * settle whether an order whose earlier answer was lost is on the service after all.
  */
-export interface OrderSender extends OrderListReader {
+export interface OrderSender extends OrderListReader, Partial<WriteSender> {
+  /** Which credentials it sends: a user session's expiry is the rep's to end by signing in again. */
+  readonly authKind?: 'apiKey' | 'session'
   createOrderWithItems(
     body: Record<string, unknown>,
     options: { vendorGuid?: string; signal?: AbortSignal },
@@ -40,6 +53,8 @@ export interface FlusherOptions {
   onSettled?: () => Promise<void> | void
   onChange?: () => void
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
+  /** How each kind of write after Send is sent (tracking/ for orders after Send); orders need none. */
+  writeRules?: WriteRules
   /**
    * The outbox lease: only its holder sends, across every process on this database, and only the
    * process that takes over an expired lease recovers the entries its dead holder left `sending`.
@@ -59,6 +74,10 @@ export interface FlushReport {
   heldBy?: LeaseHolder
 }
 
+/** The pause of an expired user session: said the same in the status bar, the outbox screen and the CLI. */
+const signInAgainReason =
+  'Sign in again: the supplier says your session has ended. Everything waiting stays on this laptop and is sent once you sign in again.'
+
 const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
 
 /**
@@ -69,89 +88,6 @@ const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
  * mean days, in any state, so the entry is due now. Its api_guid makes the resend safe.
  */
 export const farAheadMs = 2 * 60 * 60_000
-
-/**
- * Failures after which the service may hold the order: the request may have been committed before its
- * answer was lost, cut or failed. A 429 and refused credentials are answers from the service's door,
- * a reply from a login page or proxy never reached the service at all, and neither did a request
- * that found no connection (refused, no such host, TLS refused): the entry stays the rep's to edit.
- */
-function mayHaveBeenCommitted(error: unknown): boolean {
-  if (!(error instanceof ServiceError)) return true
-  if (error.intercepted || error.neverLeft) return false
-  return error.kind !== 'rateLimited' && error.kind !== 'credentials'
-}
-
-/** The service said no to the order itself. */
-function isRefusal(error: unknown): error is ServiceError {
-  return (
-    error instanceof ServiceRejectedError ||
-    (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound'))
-  )
-}
-
-/** Failures that say the service as a whole cannot take orders now, so the rest of the queue waits too. */
-function serviceUnavailable(error: ServiceError): boolean {
-  return (
-    error.kind === 'unreachable' || error.kind === 'timeout' || error.kind === 'rateLimited' || error.status === 503
-  )
-}
-
-/**
- * Maps the service's complaints to the order's lines: by catalog item guid first, then SKU, and only
- * then by the position the service gave (a 0-based index into orderItems; the spec does not show the
- * structure, so the item's identity is trusted over a number whose base is a guess).
- */
-function mapRejectionToLines(errors: ReconcileLineError[], work: Pick<OutboxWork, 'lines'>): OutboxLineError[] {
-  return errors.map((error) => {
-    let index = -1
-    if (error.catalogItemGuid) index = work.lines.findIndex((line) => line.catalogItemGuid === error.catalogItemGuid)
-    if (index < 0 && error.sku)
-      index = work.lines.findIndex((line) => line.sku.toLowerCase() === error.sku!.toLowerCase())
-    if (index < 0 && error.line !== null && error.line >= 0 && error.line < work.lines.length) index = error.line
-    const line = index >= 0 ? work.lines[index] : undefined
-    return {
-      lineIndex: line ? index : null,
-      catalogItemGuid: line?.catalogItemGuid ?? error.catalogItemGuid,
-      sku: line?.sku ?? error.sku,
-      message: error.message,
-    }
-  })
-}
-
-/** An order found in the service's order list: its list entry stands in for the confirmation that was lost. */
-function foundOnService(order: OrderRecord): OrderWithItemsResult {
-  return { order, vendor: null, billTo: null, shipTo: null, contact: null, note: null, raw: { order } }
-}
-
-function sentResult(result: OrderWithItemsResult, createdCustomerGuid: string | null = null): SentResult {
-  const order = result.order as Record<string, unknown>
-  const number = (value: unknown) =>
-    typeof value === 'number' && Number.isFinite(value)
-      ? value
-      : typeof value === 'string' && value !== '' && Number.isFinite(Number(value))
-        ? Number(value)
-        : null
-  const guidOf = (ref: { guid?: string | null } | null) => ref?.guid ?? null
-  return {
-    orderGuid: String(order.guid),
-    orderName: typeof order.name === 'string' ? order.name : null,
-    orderStateId: number(order.order_state_id),
-    subTotal: number(order.sub_total),
-    grandTotal: number(order.grand_total),
-    createdCustomer: result.vendor
-      ? {
-          guid: typeof result.vendor.guid === 'string' ? result.vendor.guid : null,
-          billTo: guidOf(result.billTo),
-          shipTo: guidOf(result.shipTo),
-          contact: guidOf(result.contact),
-          note: guidOf(result.note),
-        }
-      : createdCustomerGuid
-        ? { guid: createdCustomerGuid, billTo: null, shipTo: null, contact: null, note: null }
-        : null,
-  }
-}
 
 /**
  * Sends the outbox, oldest first, one entry at a time and one flusher at a time. Every attempt sends
@@ -341,8 +277,23 @@ export class OutboxFlusher {
         const log = logger.child({ apiGuid: current.apiGuid, attempt: current.attempts })
         // A last look before the request goes out: after a stall, the entry may be the new holder's.
         if (this.options.lease?.holdsNow() === false) return this.loseLease()
-        const vendorGuid = current.request.vendorGuid ?? undefined
-        const sending = sender.createOrderWithItems(current.request.body, {
+        if (current.write) {
+          // A write is not overlapped with the next entry: its rule may read before it writes, and
+          // the entry after it may depend on it. The order answered before it is recorded first.
+          if (acknowledge) this.guarded(acknowledge)
+          acknowledge = null
+          const settle = await this.write(current, sender, abort.signal, report, log)
+          if (settle === 'stop') return
+          if (this.stopping) {
+            this.guarded(settle)
+            this.options.onChange?.()
+            return
+          }
+          work = this.claim(settle)
+          continue
+        }
+        const vendorGuid = current.request.vendorGuid ?? current.customerFromDependency ?? undefined
+        const sending = sender.createOrderWithItems(forCustomer(current.request.body, current.customerFromDependency), {
           ...(vendorGuid ? { vendorGuid } : {}),
           signal: abort.signal,
         })
@@ -368,7 +319,7 @@ export class OutboxFlusher {
               this.recordFound(current, check.order, createsCustomer(current.request), report, log)
               return false
             }
-            return this.settleFailure(current, error, report, log, check)
+            return this.settleFailure(current, error, report, log, check, sender.authKind === 'session')
           })
           this.options.onChange?.()
           if (stop) return
@@ -383,6 +334,12 @@ export class OutboxFlusher {
           log.info('order sent', { orderGuid: String((result.order as Record<string, unknown>).guid) })
         }
         work = next
+        // Nothing else was due while it was on the wire: what waited for this order (a submit, a
+        // change) is due once it is recorded, so it is recorded now and the queue looked at again.
+        if (!work && !this.stopping && !abort.signal.aborted) {
+          work = this.claim(acknowledge)
+          acknowledge = null
+        }
       }
     } finally {
       if (acknowledge && !this.leaseLost) {
@@ -390,6 +347,43 @@ export class OutboxFlusher {
         this.options.onChange?.()
       }
     }
+  }
+
+  /**
+   * Sends one write after Send by its kind's rule. Answers the bookkeeping to commit with the next
+   * claim, or 'stop' when the queue should wait (the service is away, the session expired, the lease
+   * went to another process).
+   */
+  private async write(
+    current: OutboxWork,
+    sender: OrderSender,
+    signal: AbortSignal,
+    report: { sent: number; needsAttention: number; retrying: number },
+    log: Logger,
+  ): Promise<(() => void) | 'stop'> {
+    const { outbox, writeRules } = this.options
+    const write = current.write!
+    let outcome: WriteOutcome
+    try {
+      outcome = await sendWrite(writeRules ?? {}, write, sender, signal)
+    } catch (error) {
+      if (this.leaseLost) return 'stop'
+      const refusal = writeRefusal(error)
+      const stop = this.guarded(() => {
+        if (refusal === null)
+          return this.settleFailure(current, error, report, log, null, sender.authKind === 'session')
+        outbox.writes.markRefused(write, refusal)
+        report.needsAttention++
+        log.warn('write refused by the service', { kind: write.kind })
+        return false
+      })
+      this.options.onChange?.()
+      return stop ? 'stop' : () => undefined
+    }
+    if (this.leaseLost) return 'stop'
+    this.options.probe?.('responded', current)
+    log.info('write settled', { kind: write.kind, outcome: outcome.kind })
+    return () => settleWrite(outbox.writes, write, outcome, report, this.options.lease?.owner ?? null)
   }
 
   /**
@@ -403,6 +397,7 @@ export class OutboxFlusher {
     report: { needsAttention: number; retrying: number },
     log: Logger,
     check: ServiceCheck | null = null,
+    session = false,
   ): boolean {
     const { outbox, clock } = this.options
     const unconfirmed = check?.kind === 'unknown' ? check : null
@@ -427,10 +422,12 @@ export class OutboxFlusher {
     if (error instanceof ServiceError && error.kind === 'credentials') {
       // Refused at the door: nothing was written, and every other entry would be refused too.
       outbox.release(work, error.message)
-      outbox.pause(
-        `The supplier refused Satchel’s credentials (${error.status ?? 'auth'}). Orders wait on this laptop until the connection is updated in Settings.`,
-      )
-      log.warn('outbox paused: credentials refused', { status: error.status })
+      if (error.status === 401 && session) outbox.pause(signInAgainReason, true)
+      else
+        outbox.pause(
+          `The supplier refused Satchel’s credentials (${error.status ?? 'auth'}). Orders wait on this laptop until the connection is updated in Settings.`,
+        )
+      log.warn('outbox paused: credentials refused', { status: error.status, session })
       return true
     }
     if (error instanceof ServiceError && (error.kind === 'badRequest' || error.kind === 'notFound')) {

@@ -16,6 +16,8 @@ import type { OutboxWork } from './outbox'
 import { LocalOrderLookup } from './local-lookup'
 import { NewCustomerFormKeeper } from './new-customer-form'
 import { freshItems, type FreshItemSource } from './fresh-items'
+import type { WriteRules } from './writes'
+import { customerWriteRules } from './customer-writes'
 
 /** Where what the service confirmed is recorded in the local copy (tracking/ in the app). */
 interface SentHistory {
@@ -60,6 +62,8 @@ export interface OrdersOptions {
   random?: () => number
   /** Reads a draft's items again before Send (fresh-items.ts): a client making one quick attempt. */
   freshItemSource?: () => Promise<FreshItemSource | null>
+  /** How each kind of write after Send is sent (tracking/order-writes.ts for orders after Send). */
+  writeRules?: WriteRules
 }
 
 export interface Orders {
@@ -136,6 +140,8 @@ export function createOrders(options: OrdersOptions): Orders {
       : {}),
     ...(onOutboxChanged ? { onChange: changes.changed } : {}),
     ...(options.probe ? { probe: options.probe } : {}),
+    // Customers the rep makes or changes are the order side's; orders after Send are tracking's.
+    writeRules: { ...customerWriteRules, ...options.writeRules },
   })
   const driver = createOutboxDriver({
     outbox: desk.outbox,

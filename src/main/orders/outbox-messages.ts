@@ -16,6 +16,10 @@ export function describeState(state: OutboxState): string {
       return 'rejected by the supplier'
     case 'sent':
       return 'already sent'
+    case 'conflict':
+      return 'waiting for you to choose between your change and the supplier’s'
+    case 'refused':
+      return 'refused by the supplier'
   }
 }
 

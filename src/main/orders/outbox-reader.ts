@@ -6,9 +6,21 @@
  */
 import { draftSchema, type Draft, type OutboxState } from '../../shared/orders'
 import type { Database } from '../db/database'
+import { SettingsTable } from '../db/settings'
 import type { SentOrderSummary } from '../../shared/synced'
 import type { RepTotals } from './request'
 import { sentResultSchema, type SentResult } from './outbox-rows'
+
+/** The settings key of the outbox's pause (outbox.ts sets and clears it). */
+export const outboxPauseKey = 'outboxPause'
+
+/** Why sending is paused, and whether signing in again is what ends it. */
+export interface OutboxPause {
+  reason: string
+  at?: string
+  /** The user session expired: a new token (signing in again) resumes sending. */
+  signInAgain?: boolean
+}
 
 /** An entry as printed: what was sent (the draft as it left) and what the service confirmed. */
 export interface PrintableEntry {
@@ -54,14 +66,14 @@ export class OutboxReader {
         }
       >(
         `SELECT o.state, o.customer_guid, o.customer_name, o.catalog_guid, o.queued_at, o.sent_at, o.result, p.draft
-         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE lower(o.api_guid) = lower(?)`,
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE lower(o.api_guid) = lower(?) AND o.kind = 'order'`,
       ),
       sentFor: db.prepare<
         [string, string],
         { api_guid: string; catalog_guid: string; sent_at: string | null; queued_at: string; draft: string }
       >(
         `SELECT o.api_guid, o.catalog_guid, o.sent_at, o.queued_at, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
-         WHERE o.state = 'sent' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
+         WHERE o.state = 'sent' AND o.kind = 'order' AND o.customer_guid = ? AND coalesce(o.sent_at, o.queued_at) >= ?`,
       ),
       sent: db.prepare<
         [],
@@ -77,7 +89,7 @@ export class OutboxReader {
         }
       >(
         `SELECT o.api_guid, o.customer_guid, o.customer_name, o.sent_at, o.queued_at, o.result, o.rep_totals, json_extract(p.draft, '$.poNo') AS po_no
-         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'sent' ORDER BY o.id DESC`,
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state = 'sent' AND o.kind = 'order' ORDER BY o.id DESC`,
       ),
       states: db.prepare<
         [],
@@ -91,7 +103,7 @@ export class OutboxReader {
         }
       >('SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id'),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
-        `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE ? IS NULL OR customer_guid = ? ORDER BY queued_at DESC LIMIT 20`,
+        `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE kind = 'order' AND (? IS NULL OR customer_guid = ?) ORDER BY queued_at DESC LIMIT 20`,
       ),
     }
   }
@@ -172,7 +184,15 @@ export class OutboxReader {
    * (all zero), and only columns every schema had are read.
    */
   static counts(db: Database): Record<OutboxState, number> {
-    const counts: Record<OutboxState, number> = { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0 }
+    const counts: Record<OutboxState, number> = {
+      queued: 0,
+      sending: 0,
+      retrying: 0,
+      needsAttention: 0,
+      sent: 0,
+      conflict: 0,
+      refused: 0,
+    }
     if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'").get()) return counts
     for (const row of db
       .prepare<[], { state: string; n: number }>('SELECT state, count(*) AS n FROM outbox GROUP BY state')
@@ -180,5 +200,11 @@ export class OutboxReader {
       if (row.state in counts) counts[row.state as OutboxState] = row.n
     }
     return counts
+  }
+
+  /** The outbox's pause, or null while it sends (the CLI's status reads it on a read-only database). */
+  static pause(db: Database): OutboxPause | null {
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'settings'").get()) return null
+    return (new SettingsTable(db).get(outboxPauseKey) as OutboxPause | undefined) ?? null
   }
 }

@@ -10,8 +10,10 @@ import {
   type Draft,
   type DraftRejection,
   type OutboxEntry,
+  type OutboxKind,
   type OutboxState,
 } from '../../shared/orders'
+import type { WriteDetail } from './writes'
 import type { RepTotals } from './request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
@@ -51,6 +53,12 @@ export interface OutboxRow {
   updated_at: string
   sent_at: string | null
   delivery_unknown_since: string | null
+  kind: OutboxKind
+  depends_on: number | null
+  /** JSON of WriteDetail (writes.ts); null for an order. */
+  detail: string | null
+  /** The key of the entry it waits for, while that one is not sent (read with the row). */
+  waits_for?: string | null
 }
 
 /** The supplier's refusal of an entry, each message tied to the draft line it names, as that line was sent. */
@@ -73,6 +81,7 @@ export function rejectionOf(row: OutboxRow, draft: Draft): DraftRejection {
 }
 
 export function toEntry(row: OutboxRow): OutboxEntry {
+  if (row.kind !== 'order') return writeEntry(row)
   const result = row.result ? sentResultSchema.parse(JSON.parse(row.result)) : null
   const totals = JSON.parse(row.rep_totals) as RepTotals
   const serverSubTotal = result?.subTotal ?? null
@@ -98,5 +107,38 @@ export function toEntry(row: OutboxRow): OutboxEntry {
       serverSubTotal !== null && Math.abs(serverSubTotal - totals.subTotal) >= 0.01
         ? { repSubTotal: totals.subTotal, serverSubTotal }
         : null,
+    ...(row.waits_for ? { waitsFor: row.waits_for } : {}),
+  }
+}
+
+/** A write after Send as an entry: its title, what it waits for, a conflict's values, how it ended. */
+function writeEntry(row: OutboxRow): OutboxEntry {
+  const detail = (row.detail ? JSON.parse(row.detail) : {}) as WriteDetail
+  const orderGuid = typeof detail.result?.orderGuid === 'string' ? detail.result.orderGuid : null
+  const orderName = typeof detail.result?.orderName === 'string' ? detail.result.orderName : null
+  return {
+    apiGuid: row.api_guid,
+    state: row.state,
+    customerGuid: row.customer_guid,
+    customerName: row.customer_name,
+    orderGuid,
+    orderName,
+    orderStateId: null,
+    attempts: row.attempts,
+    lastError: row.last_error,
+    errors: [],
+    nextAttemptAt:
+      row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
+    queuedAt: row.queued_at,
+    sentAt: row.sent_at,
+    mayBeWithSupplier: row.delivery_unknown_since !== null && row.state !== 'sent',
+    lineCount: 0,
+    subTotal: 0,
+    totalsDiffer: null,
+    kind: row.kind,
+    title: detail.title ?? row.kind,
+    waitsFor: row.waits_for ?? null,
+    ...(row.state === 'conflict' && detail.conflict ? { conflict: detail.conflict } : {}),
+    outcome: detail.outcome ?? null,
   }
 }

@@ -2,6 +2,7 @@ import {
   draftSchema,
   type Draft,
   type OutboxEntry,
+  type OutboxKind,
   type OutboxLineError,
   type OutboxState,
   type OutboxSummary,
@@ -14,12 +15,25 @@ import type { Clock } from '../ports'
 import type { DraftRepository } from './drafts'
 import { describeState, mayAlreadyHave, mayHaveReached } from './outbox-messages'
 import { createsCustomer, type OrderRequest, type RepTotals } from './request'
-import { OutboxReader } from './outbox-reader'
+import { OutboxReader, outboxPauseKey as pauseKey, type OutboxPause } from './outbox-reader'
 import { rejectionOf, toEntry, type OutboxRow, type SentResult } from './outbox-rows'
+import { OutboxWrites } from './outbox-writes'
+import type { WriteWork } from './writes'
+
+/** The key of the entry a row waits for while that one is not sent, read with every listed row. */
+const waitsFor = `(SELECT d.api_guid FROM outbox d WHERE d.id = outbox.depends_on AND d.state <> 'sent') AS waits_for`
 
 /** A claimed entry, ready to send. */
 export interface OutboxWork {
   id: number
+  kind: OutboxKind
+  /** Anything but an order: the write and its rule's inputs (writes.ts). */
+  write: WriteWork | null
+  /**
+   * An order for a customer made offline: the guid the service gave that customer, once its entry was
+   * sent. The order then goes for that customer instead of creating one with it.
+   */
+  customerFromDependency: string | null
   apiGuid: string
   attempts: number
   request: OrderRequest
@@ -39,8 +53,6 @@ export interface OutboxCheck {
   createsCustomer: boolean
 }
 
-const pauseKey = 'outboxPause'
-
 /**
  * The outbox table and every state change of an entry: queued → sending → sent | retrying |
  * needsAttention. Each change is one statement or one transaction, so a crash leaves every entry in
@@ -49,6 +61,8 @@ const pauseKey = 'outboxPause'
 export class Outbox {
   private readonly statements
   readonly read: OutboxReader
+  /** The writes after Send: their queueing and the states only they reach (conflict, refused). */
+  readonly writes: OutboxWrites
   private readonly settings: SettingsTable
 
   constructor(
@@ -57,11 +71,12 @@ export class Outbox {
     private readonly clock: Clock,
   ) {
     this.read = new OutboxReader(db)
+    this.writes = new OutboxWrites(db, clock)
     this.settings = new SettingsTable(db)
     this.statements = {
       insert: db.prepare(
-        `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, queued_at, updated_at)
-         VALUES (@apiGuid, 'queued', @customerGuid, @customerName, @catalogGuid, @repTotals, @now, @now)`,
+        `INSERT INTO outbox (api_guid, state, customer_guid, customer_name, catalog_guid, rep_totals, depends_on, queued_at, updated_at)
+         VALUES (@apiGuid, 'queued', @customerGuid, @customerName, @catalogGuid, @repTotals, @dependsOn, @now, @now)`,
       ),
       insertPayload: db.prepare<[number | bigint, string, string]>(
         'INSERT INTO outbox_payloads (entry_id, draft, request) VALUES (?, ?, ?)',
@@ -71,14 +86,16 @@ export class Outbox {
       ),
       // An api_guid is a UUID, compared without regard to case (rows stored before keys were lower-cased
       // on the way in may hold capitals); lower(api_guid) is what outbox_api_guid_nocase indexes.
-      byApiGuid: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE lower(api_guid) = lower(?)'),
-      all: db.prepare<[], OutboxRow>('SELECT * FROM outbox ORDER BY id'),
+      byApiGuid: db.prepare<[string], OutboxRow>(`SELECT *, ${waitsFor} FROM outbox WHERE lower(api_guid) = lower(?)`),
+      all: db.prepare<[], OutboxRow>(`SELECT *, ${waitsFor} FROM outbox ORDER BY id`),
       counts: db.prepare<[], { state: OutboxState; n: number }>(
         'SELECT state, COUNT(*) AS n FROM outbox GROUP BY state',
       ),
+      // An entry waits for the one it depends on (its order, its new customer) until that is sent.
       nextDue: db.prepare<[number], OutboxRow>(
         `SELECT * FROM outbox INDEXED BY outbox_waiting
          WHERE state IN ('queued', 'retrying') AND (state = 'queued' OR next_attempt_at IS NULL OR next_attempt_at <= ?)
+           AND (depends_on IS NULL OR NOT EXISTS (SELECT 1 FROM outbox d WHERE d.id = outbox.depends_on AND d.state <> 'sent'))
          ORDER BY id LIMIT 1`,
       ),
       // A refused entry the service may hold after all is looked for again when its check falls due.
@@ -157,7 +174,7 @@ export class Outbox {
         `UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'retrying'`,
       ),
       requeueRejected: db.prepare<[string, string]>(
-        `UPDATE outbox SET state = 'queued', errors = '[]', last_error = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state = 'needsAttention'`,
+        `UPDATE outbox SET state = 'queued', errors = '[]', last_error = NULL, updated_at = ? WHERE lower(api_guid) = lower(?) AND state IN ('needsAttention', 'refused')`,
       ),
       retryAllNow: db.prepare<[string]>(
         `UPDATE outbox SET next_attempt_at = NULL, updated_at = ? WHERE state = 'retrying'`,
@@ -196,6 +213,7 @@ export class Outbox {
     totals: RepTotals,
     customerName: string,
     queuedAt: string = this.now(),
+    dependsOn: number | null = null,
   ): void {
     const now = queuedAt
     this.db.pragma('synchronous = FULL')
@@ -210,6 +228,7 @@ export class Outbox {
             customerName,
             catalogGuid: draft.catalogGuid,
             repTotals: JSON.stringify(totals),
+            dependsOn,
             now,
           })
           this.statements.insertPayload.run(lastInsertRowid, JSON.stringify(draft), JSON.stringify(request))
@@ -267,7 +286,10 @@ export class Outbox {
       retrying: 0,
       needsAttention: 0,
       sent: 0,
+      conflict: 0,
+      refused: 0,
       pausedReason: this.pausedReason(),
+      ...(this.paused()?.signInAgain ? { signInAgain: true } : {}),
     }
     for (const { state, n } of this.statements.counts.all()) summary[state] = n
     return summary
@@ -286,6 +308,10 @@ export class Outbox {
         const { draft, request } = this.statements.payload.get(row.id)!
         return {
           id: row.id,
+          kind: row.kind,
+          write: row.kind === 'order' ? null : this.writes.work(row, request),
+          customerFromDependency:
+            row.kind === 'order' && row.depends_on !== null ? this.writes.customerOf(row.depends_on) : null,
           apiGuid: row.api_guid,
           attempts: row.attempts + 1,
           request: JSON.parse(request) as OrderRequest,
@@ -436,6 +462,13 @@ export class Outbox {
       .transaction(() => {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
+        if (row.kind !== 'order') throw new CoreError('CONFLICT', 'Only an order goes back into a draft.')
+        // Its draft would make the customer again with the order: it is discarded and queued anew instead.
+        if (row.depends_on !== null)
+          throw new CoreError(
+            'CONFLICT',
+            'This order is for a customer made on this laptop; discard it and order again.',
+          )
         if (row.state === 'sending' || row.state === 'sent')
           throw new CoreError('CONFLICT', `This order is ${describeState(row.state)}, so it cannot be edited.`)
         if (row.state !== 'needsAttention' && row.delivery_unknown_since !== null)
@@ -466,20 +499,28 @@ export class Outbox {
         const row = this.statements.byApiGuid.get(apiGuid)
         if (!row) throw new CoreError('NOT_FOUND', 'That order is not in the outbox.')
         const waiting = row.state === 'queued' || row.state === 'retrying'
-        if (row.state !== 'needsAttention' && !(waiting && row.delivery_unknown_since === null))
+        const settled = row.state === 'needsAttention' || row.state === 'conflict' || row.state === 'refused'
+        if (!settled && !(waiting && row.delivery_unknown_since === null))
           throw new CoreError('CONFLICT', mayHaveReached(row.state))
-        if (row.delivery_unknown_since !== null) throw new CoreError('CONFLICT', mayAlreadyHave)
+        if (row.delivery_unknown_since !== null && row.state !== 'conflict' && row.state !== 'refused')
+          throw new CoreError('CONFLICT', mayAlreadyHave)
+        this.writes.refuseWhileAwaited(row.id)
         this.statements.delete.run(row.id)
       })
       .immediate()
   }
 
-  pausedReason(): string | null {
-    return (this.settings.get(pauseKey) as { reason: string } | undefined)?.reason ?? null
+  private paused(): OutboxPause | null {
+    return (this.settings.get(pauseKey) as OutboxPause | undefined) ?? null
   }
 
-  pause(reason: string): void {
-    this.settings.set(pauseKey, { reason, at: this.now() })
+  pausedReason(): string | null {
+    return this.paused()?.reason ?? null
+  }
+
+  /** `signInAgain`: the user session expired, and only a new token ends the pause. */
+  pause(reason: string, signInAgain = false): void {
+    this.settings.set(pauseKey, { reason, at: this.now(), ...(signInAgain ? { signInAgain } : {}) })
   }
 
   resume(): void {

@@ -16,6 +16,24 @@ export function createsCustomer(request: OrderRequest): boolean {
   return 'newVendor' in request.body
 }
 
+/**
+ * The frozen body of an order for a customer made offline, once that customer exists on the service:
+ * sent for it (the vendorGuid header) rather than creating it again with the order. The same body on
+ * every attempt, so the api_guid still answers a resend with the order it already holds.
+ */
+export function forCustomer(body: Record<string, unknown>, customerGuid: string | null): Record<string, unknown> {
+  if (!customerGuid) return body
+  const {
+    newVendor: _v,
+    newVendorBillTo: _b,
+    newVendorShipTo: _s,
+    newVendorContact: _c,
+    newVendorNote: _n,
+    ...rest
+  } = body
+  return rest
+}
+
 /** What the rep saw when sending, to compare with the service's totals. */
 export interface RepTotals {
   subTotal: number

@@ -23,8 +23,9 @@ export function profileHoldings(db: Database, nowMs: number): ProfileHoldings {
   const hasQuotes =
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'quotes'").get() !== undefined
   return {
-    unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention,
-    needsAttention: outbox.needsAttention,
+    // A conflict or refusal after Send is the rep's write still, as a rejected order is.
+    unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention + outbox.conflict + outbox.refused,
+    needsAttention: outbox.needsAttention + outbox.conflict + outbox.refused,
     openQuotes: hasQuotes ? new QuoteRepository(db).openCount(localDay(nowMs)) : 0,
   }
 }

@@ -30,8 +30,12 @@ function modulesWithSql(table: string): string[] {
 
 const homes: Record<string, string | string[]> = {
   // The outbox's writes, and its reader (the CLI, the profiles and the bundle read it alone).
-  outbox: ['src/main/orders/outbox.ts', 'src/main/orders/outbox-reader.ts'],
-  outbox_payloads: ['src/main/orders/outbox.ts', 'src/main/orders/outbox-reader.ts'],
+  outbox: ['src/main/orders/outbox.ts', 'src/main/orders/outbox-reader.ts', 'src/main/orders/outbox-writes.ts'],
+  outbox_payloads: [
+    'src/main/orders/outbox.ts',
+    'src/main/orders/outbox-reader.ts',
+    'src/main/orders/outbox-writes.ts',
+  ],
   drafts: 'src/main/orders/drafts.ts',
   quotes: 'src/main/quotes/repository.ts',
   quote_numbering: 'src/main/quotes/repository.ts',

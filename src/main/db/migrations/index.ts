@@ -22,6 +22,7 @@ import { migration as catalogItemFilters } from './0020-catalog-item-filters'
 import { migration as itemIndexesByCatalogKey } from './0021-item-indexes-by-catalog-key'
 import { migration as leanerItemRows } from './0022-leaner-item-rows'
 import { migration as orderDetailRefusals } from './0023-order-detail-refusals'
+import { migration as outboxWrites } from './0024-outbox-writes'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -55,4 +56,5 @@ export const migrations: Migration[] = [
   itemIndexesByCatalogKey,
   leanerItemRows,
   orderDetailRefusals,
+  outboxWrites,
 ]

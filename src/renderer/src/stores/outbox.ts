@@ -73,6 +73,12 @@ export const useOutboxStore = defineStore('outbox', () => {
     await loadEntries()
   }
 
+  /** A change the supplier changed too: the rep's goes over theirs ('apply'), or theirs stands ('drop'). */
+  async function choose(apiGuid: string, choice: 'apply' | 'drop'): Promise<void> {
+    summary.value = await unwrap(choice === 'apply' ? api.applyMyChange({ apiGuid }) : api.dropMyChange({ apiGuid }))
+    await loadEntries()
+  }
+
   api.onEvent((event) => {
     if (event.name !== 'outboxChanged') return
     summary.value = event.payload
@@ -85,7 +91,10 @@ export const useOutboxStore = defineStore('outbox', () => {
   const waiting = computed(() =>
     summary.value ? summary.value.queued + summary.value.sending + summary.value.retrying : 0,
   )
-  const needsAttention = computed(() => summary.value?.needsAttention ?? 0)
+  // Conflicts and refusals of writes after Send need the rep as a rejected order does.
+  const needsAttention = computed(
+    () => (summary.value?.needsAttention ?? 0) + (summary.value?.conflict ?? 0) + (summary.value?.refused ?? 0),
+  )
   return {
     summary,
     entries,
@@ -99,5 +108,6 @@ export const useOutboxStore = defineStore('outbox', () => {
     unfollow,
     retry,
     discard,
+    choose,
   }
 })

@@ -291,6 +291,22 @@ describe('flushing', () => {
     expect(await flusher(sender).flush()).toMatchObject({ sent: 2 })
   })
 
+  it('an expired user session pauses the queue with "Sign in again" and keeps every entry', async () => {
+    const first = queueOrder()
+    queueOrder()
+    const sender = Object.assign(new ScriptedSender([refusedCredentials]), { authKind: 'session' as const })
+    await flusher(sender).flush()
+    expect(desk.outbox.summary()).toMatchObject({
+      queued: 2,
+      signInAgain: true,
+      pausedReason: expect.stringMatching(/^Sign in again/),
+    })
+    expect(desk.outbox.get(first).attempts).toBe(0)
+    desk.outbox.resume()
+    expect(desk.outbox.summary().signInAgain).toBeUndefined()
+    expect(await flusher(sender).flush()).toMatchObject({ sent: 2 })
+  })
+
   it('an entry found in sending at start-up is sent again with the same api_guid', async () => {
     const apiGuid = queueOrder()
     expect(desk.outbox.claimNext(clock.now())?.apiGuid).toBe(apiGuid)

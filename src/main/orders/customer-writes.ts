@@ -1,0 +1,234 @@
+/**
+ * Customers the rep makes or changes, through the one outbox: a new customer without an order
+ * (`POST /vendors`) and a change to a customer (`PUT /v1/vendors/{guid}`). A customer made offline is
+ * usable at once: its key stands for it (`customerLocalId`), and the orders queued for it wait for
+ * it and then go for the guid the service gave it.
+ *
+ * `POST /vendors` is idempotent only on the new customer's email. After an attempt whose answer was
+ * lost, a customer without an email is looked for by name (`GET /vendors?name=`) among those created
+ * since that attempt began, before any second attempt; one with an email is simply sent again.
+ * A change sends name and email as they are now plus the fields changed, and only while each changed
+ * field still holds the value last synced; otherwise it is a conflict, as a change to an order is.
+ */
+import { randomUUID } from 'node:crypto'
+import type { AddressInput, OutboxEntry } from '../../shared/orders'
+import { ServiceError } from '../ordering-client/errors'
+import type { CustomerRecord } from '../ordering-client/schemas'
+import { CoreError } from '../errors'
+import type { Outbox } from './outbox'
+import { needs, type WriteOutcome, type WriteRule, type WriteRules, type WriteSender, type WriteWork } from './writes'
+
+/** How far before its first unanswered attempt a customer found by name may have been created (clock skew). */
+const skewMs = 10 * 60_000
+
+interface NewCustomerInput {
+  name: string
+  email?: string
+  phone?: string
+  billTo?: AddressInput
+  shipTo?: AddressInput
+}
+
+interface CustomerChanges {
+  name?: string
+  email?: string
+  phone?: string
+  billTo?: Partial<AddressInput>
+  shipTo?: Partial<AddressInput>
+  requirePo?: boolean
+}
+
+interface NewCustomerRequest {
+  newVendor: { name: string; email?: string; phone?: string }
+  newVendorBillTo?: AddressInput
+  newVendorShipTo?: AddressInput
+}
+
+interface ChangeRequest {
+  customerGuid: string
+  changes: Record<string, { from: unknown; to: unknown }>
+}
+
+const labels: Record<string, string> = {
+  name: 'Name',
+  email: 'Email',
+  billTo: 'Bill-to',
+  shipTo: 'Ship-to',
+  requirePo: 'Requires a PO',
+}
+
+/** A customer's field as compared: trimmed text or none, an address by the keys changed, a flag. */
+function valueOf(customer: Record<string, unknown>, field: string, like: unknown): unknown {
+  if (field === 'requirePo') return customer.require_po === true || customer.require_po === 1
+  if (field === 'billTo' || field === 'shipTo') {
+    const address = (customer[field === 'billTo' ? 'Bill_To' : 'Ship_To'] ?? {}) as Record<string, unknown>
+    return Object.fromEntries(Object.keys(like as object).map((key) => [key, text(address[key])]))
+  }
+  return text(customer[field])
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
+}
+
+function normal(field: string, value: unknown): unknown {
+  if (field === 'requirePo') return value === true
+  if (field === 'billTo' || field === 'shipTo')
+    return Object.fromEntries(Object.entries(value as object).map(([key, item]) => [key, text(item)]))
+  return text(value)
+}
+
+function same(field: string, a: unknown, b: unknown): boolean {
+  return JSON.stringify(normal(field, a)) === JSON.stringify(normal(field, b))
+}
+
+/** With an API key, these endpoints are the supplier's to grant: a 403 says what to do, in the rep's words. */
+function refusalWithKey(error: unknown, sender: Partial<WriteSender>): WriteOutcome | null {
+  const authKind = (sender as { authKind?: string }).authKind
+  if (!(error instanceof ServiceError) || error.status !== 403 || authKind !== 'apiKey') return null
+  return {
+    kind: 'refused',
+    message:
+      'The supplier does not let Satchel’s API key create or change customers: sign in as a user, or ask the supplier to grant the key access to customers. The entry is kept.',
+  }
+}
+
+function done(customer: CustomerRecord, outcome: string | null): WriteOutcome {
+  return { kind: 'done', outcome, result: { customerGuid: customer.guid, customerName: customer.name ?? null } }
+}
+
+const newCustomerRule: WriteRule = {
+  async send(work, sender, signal) {
+    const request = work.request as unknown as NewCustomerRequest
+    try {
+      if (!request.newVendor.email && work.deliveryUnknownSince !== null) {
+        // Without an email the service cannot tell a retry from a second customer: look first.
+        const since = Date.parse(work.deliveryUnknownSince) - skewMs
+        const page = await needs(sender, 'listCustomers')(
+          { limit: 100, offset: 0, name: request.newVendor.name },
+          { signal },
+        )
+        const wanted = request.newVendor.name.trim().toLowerCase()
+        const found = page.rows
+          .map((row) => row.customer)
+          .find((customer) => {
+            const created = Date.parse(typeof customer.created_at === 'string' ? customer.created_at : '')
+            return customer.name?.trim().toLowerCase() === wanted && Number.isFinite(created) && created >= since
+          })
+        if (found) return done(found, 'The supplier had it from an earlier attempt; it was not made twice.')
+      }
+      const customer = await needs(sender, 'createCustomer')(work.request, { signal })
+      return done(customer, null)
+    } catch (error) {
+      const refused = refusalWithKey(error, sender)
+      if (refused) return refused
+      throw error
+    }
+  },
+}
+
+const customerChangeRule: WriteRule = {
+  async send(work: WriteWork, sender, signal) {
+    const request = work.request as unknown as ChangeRequest
+    try {
+      const now = await needs(sender, 'getCustomer')(request.customerGuid, { signal })
+      const conflict = []
+      const changed: Record<string, unknown> = {}
+      for (const [field, { from, to }] of Object.entries(request.changes)) {
+        const current = valueOf(now, field, to)
+        if (same(field, current, to)) continue
+        if (work.detail.applyMine || same(field, current, from)) changed[field] = to
+        else
+          conflict.push({
+            field,
+            label: labels[field] ?? field,
+            was: normal(field, from),
+            theirs: current,
+            mine: normal(field, to),
+          })
+      }
+      if (conflict.length > 0) return { kind: 'conflict', conflict }
+      if (Object.keys(changed).length === 0) return done(now, 'The supplier’s copy already says so.')
+      // Name and email as they are now, with the rep's where changed: the service requires both.
+      const body: Record<string, unknown> = {
+        name: changed.name ?? now.name ?? '',
+        email: changed.email ?? now.email ?? '',
+        ...(changed.billTo ? { billTo: changed.billTo } : {}),
+        ...(changed.shipTo ? { shipTo: changed.shipTo } : {}),
+        ...(changed.requirePo !== undefined ? { options: { require_po: changed.requirePo } } : {}),
+      }
+      return done(await needs(sender, 'updateCustomer')(request.customerGuid, body, { signal }), null)
+    } catch (error) {
+      const refused = refusalWithKey(error, sender)
+      if (refused) return refused
+      throw error
+    }
+  },
+}
+
+export const customerWriteRules: WriteRules = { newCustomer: newCustomerRule, customerChange: customerChangeRule }
+
+/** Queues customers made or changed by the rep; `synced` reads the customer as last synced. */
+export class CustomerEdits {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly synced: (guid: string) => Record<string, unknown> | null,
+  ) {}
+
+  /** A new customer; its key (the entry's) is its local id until the service gives it a guid. */
+  add(input: NewCustomerInput): OutboxEntry {
+    const key = randomUUID()
+    const request: NewCustomerRequest = {
+      newVendor: {
+        name: input.name.trim(),
+        ...(input.email ? { email: input.email.trim() } : {}),
+        ...(input.phone ? { phone: input.phone.trim() } : {}),
+      },
+      ...(input.billTo ? { newVendorBillTo: input.billTo } : {}),
+      ...(input.shipTo ? { newVendorShipTo: input.shipTo } : {}),
+    }
+    this.outbox.writes.enqueue({
+      kind: 'newCustomer',
+      key,
+      customerGuid: null,
+      customerName: request.newVendor.name,
+      request: request as unknown as Record<string, unknown>,
+      title: `New customer ${request.newVendor.name}`,
+      dependsOn: null,
+    })
+    return this.outbox.get(key)
+  }
+
+  change(customerGuid: string, changes: CustomerChanges): OutboxEntry {
+    const customer = this.synced(customerGuid)
+    if (!customer) throw new CoreError('NOT_FOUND', `No customer ${customerGuid} on this laptop.`)
+    const wanted: Record<string, unknown> = {}
+    if (changes.name !== undefined) wanted.name = changes.name
+    if (changes.email !== undefined) wanted.email = changes.email
+    if (changes.billTo || changes.phone !== undefined)
+      wanted.billTo = { ...changes.billTo, ...(changes.phone !== undefined ? { phone: changes.phone } : {}) }
+    if (changes.shipTo) wanted.shipTo = changes.shipTo
+    if (changes.requirePo !== undefined) wanted.requirePo = changes.requirePo
+    const request: ChangeRequest = { customerGuid, changes: {} }
+    for (const [field, to] of Object.entries(wanted)) {
+      const from = valueOf(customer, field, to)
+      if (!same(field, from, to)) request.changes[field] = { from, to }
+    }
+    if (Object.keys(request.changes).length === 0)
+      throw new CoreError('INVALID_ARGUMENT', 'The customer already says so; there is nothing to change.')
+    const name = text(customer.name) ?? 'the customer'
+    const key = randomUUID()
+    this.outbox.writes.enqueue({
+      kind: 'customerChange',
+      key,
+      customerGuid,
+      customerName: name,
+      request: request as unknown as Record<string, unknown>,
+      title: `Change ${Object.keys(request.changes)
+        .map((field) => (labels[field] ?? field).toLowerCase())
+        .join(', ')} of ${name}`,
+      dependsOn: null,
+    })
+    return this.outbox.get(key)
+  }
+}

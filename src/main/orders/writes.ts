@@ -1,0 +1,88 @@
+/**
+ * Writes after Send: every kind of outbox entry beside an order (a submit, a change to a sent order,
+ * a new customer, a customer change) and the port each kind's rule fills. The outbox keeps them as
+ * it keeps orders (a frozen request, a lease, a retry schedule that survives a restart); what is
+ * safe to send, and what an answer means, is the rule's, in the home of what it writes (tracking/
+ * for orders after Send).
+ */
+import type { OutboxEntry, OutboxKind } from '../../shared/orders'
+import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
+
+export type WriteKind = Exclude<OutboxKind, 'order'>
+
+type WriteConflict = NonNullable<OutboxEntry['conflict']>[number]
+
+/** What an entry learnt on the way: never the request, which stays frozen. */
+export interface WriteDetail {
+  /** The write in the rep's words, set when it is queued ("Hold SO-1042"). */
+  title?: string
+  /** The rep chose "apply mine" on a conflict: the change goes as it stands. */
+  applyMine?: boolean
+  conflict?: WriteConflict[]
+  /** In the rep's words, once done ("Filled 3 lines", "The supplier had already put it on hold"). */
+  outcome?: string
+  /** What the service answered, for whatever depends on this entry (the order's or customer's guid). */
+  result?: Record<string, unknown>
+}
+
+/** A claimed write, ready for its rule. */
+export interface WriteWork {
+  id: number
+  /** The entry's own key (the outbox's api_guid column): a write is known by it everywhere. */
+  key: string
+  kind: WriteKind
+  attempts: number
+  request: Record<string, unknown>
+  detail: WriteDetail
+  /** Set once an attempt ended without the service's answer: it may have been applied already. */
+  deliveryUnknownSince: string | null
+  /** The entry this one waited for, now sent: what the service confirmed for it. */
+  dependency: { kind: OutboxKind; orderGuid: string | null; detail: WriteDetail } | null
+}
+
+/** How a write ended; a thrown failure goes the outbox's usual way (retry, pause, wait for the service). */
+export type WriteOutcome =
+  | { kind: 'done'; outcome: string | null; result?: Record<string, unknown> }
+  | { kind: 'conflict'; conflict: WriteConflict[] }
+  | { kind: 'refused'; message: string }
+
+/** The calls the rules make; the service client implements them. */
+export interface WriteSender {
+  getOrder(
+    orderGuid: string,
+    options: { vendorGuid?: string; signal?: AbortSignal; once?: boolean },
+  ): Promise<{ order: OrderRecord; relatedOrders: OrderRecord[] }>
+  submitOrder(
+    body: { orderGuid: string; allowPartialFulfillment?: boolean },
+    options: { vendorGuid?: string; signal?: AbortSignal },
+  ): Promise<{ order: OrderRecord; autoFulfilledItems: Record<string, unknown>[] }>
+  updateOrder(
+    orderGuid: string,
+    body: Record<string, unknown>,
+    options: { vendorGuid?: string; signal?: AbortSignal },
+  ): Promise<OrderRecord>
+  getCustomer(vendorGuid: string, options: { signal?: AbortSignal }): Promise<CustomerRecord>
+  listCustomers(
+    params: { limit: number; offset: number; name?: string },
+    options: { signal?: AbortSignal },
+  ): Promise<{ rows: { customer: CustomerRecord }[] }>
+  createCustomer(body: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<CustomerRecord>
+  updateCustomer(
+    vendorGuid: string,
+    body: Record<string, unknown>,
+    options: { signal?: AbortSignal },
+  ): Promise<CustomerRecord>
+}
+
+export interface WriteRule {
+  send(work: WriteWork, sender: Partial<WriteSender>, signal: AbortSignal): Promise<WriteOutcome>
+}
+
+export type WriteRules = Partial<Record<WriteKind, WriteRule>>
+
+/** The call a rule needs, or a failure that says the connection cannot make it (a fake without it). */
+export function needs<K extends keyof WriteSender>(sender: Partial<WriteSender>, name: K): WriteSender[K] {
+  const call = sender[name] as ((...args: unknown[]) => unknown) | undefined
+  if (!call) throw new Error(`the ordering client cannot ${name}`)
+  return ((...args: unknown[]) => call.apply(sender, args)) as WriteSender[K]
+}

@@ -1,0 +1,255 @@
+/**
+ * What a rep does to an order after Send, in the home for life after Send: submit an order sent for
+ * review, and change a sent order's header (hold, release, cancel, PO, note, dates, ship-to). Each is
+ * queued in the one outbox (orders/outbox-writes.ts) and sent by its rule here, which decides what is
+ * safe to send:
+ *
+ * - a submit is not idempotent (each call moves the order one step on), so the order is read first
+ *   and submitted only while it is still where the rep saw it: after an attempt whose answer was
+ *   lost, the read shows whether that attempt went through;
+ * - a change sends only the fields changed, and only while each still holds the value the rep changed
+ *   it from; a field the supplier changed meanwhile makes the change a conflict showing both values,
+ *   until the rep says "apply mine" or "drop mine".
+ */
+import type { OutboxEntry } from '../../shared/orders'
+import { allowPartialFulfillment, fulfilmentWords, type Fulfilment, type OrderChanges } from '../../shared/writes'
+import { CoreError } from '../errors'
+import type { Outbox } from '../orders/outbox'
+import { needs, type WriteOutcome, type WriteRule, type WriteRules, type WriteWork } from '../orders/writes'
+import { objectOf, stateOf, textOrNull, type Json } from './status'
+
+/** PRELIMINARY: an order sent for review waits there until it is submitted. */
+const inReviewStateId = 1
+
+/** The header fields a change may touch, at the wire, in the rep's words. */
+const fieldLabels: Record<string, string> = {
+  is_on_hold: 'On hold',
+  is_cancelled: 'Cancel requested',
+  po_no: 'PO number',
+  note: 'Note',
+  do_not_ship_before_date: 'Do not ship before',
+  cancel_date: 'Cancel date',
+  Ship_To: 'Ship to',
+}
+
+const addressFields = [
+  'name',
+  'company_name',
+  'address_line_one',
+  'address_line_two',
+  'city',
+  'state',
+  'postal_code',
+  'country',
+  'phone',
+  'email',
+] as const
+
+/** A field's value as compared: empty text is none, a missing flag is false, a date is its day. */
+function normal(field: string, value: unknown, like?: unknown): unknown {
+  if (field === 'is_on_hold' || field === 'is_cancelled') return value === true
+  if (field === 'do_not_ship_before_date' || field === 'cancel_date')
+    return typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : null
+  if (field === 'Ship_To') {
+    const address = objectOf(value)
+    const keys = like && typeof like === 'object' ? Object.keys(like) : addressFields
+    return Object.fromEntries(keys.map((key) => [key, textOrNull(address[key])?.trim() ?? null]))
+  }
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
+}
+
+function same(field: string, a: unknown, b: unknown, like?: unknown): boolean {
+  return JSON.stringify(normal(field, a, like)) === JSON.stringify(normal(field, b, like))
+}
+
+/** The order a write is for, as this laptop knows it. */
+export interface OrderTarget {
+  orderGuid: string | null
+  orderName: string | null
+  customerGuid: string | null
+  customerName: string
+  stateId: number | null
+  /** The header as last known: the full copy, the history's row, or the draft as sent. */
+  header: Json
+  /** The outbox entry of the order, while it is not sent yet: the write waits for it. */
+  dependsOn: number | null
+}
+
+interface OrderWriteRequest {
+  orderGuid: string | null
+  orderName: string | null
+  vendorGuid: string | null
+}
+
+interface SubmitRequest extends OrderWriteRequest {
+  fulfilment: Fulfilment
+  /** The state the rep submitted it from: a read showing another means it moved on already. */
+  fromStateId: number
+}
+
+interface ChangeRequest extends OrderWriteRequest {
+  changes: Record<string, { from: unknown; to: unknown }>
+}
+
+function orderGuidOf(work: WriteWork): string | null {
+  return (work.request as unknown as OrderWriteRequest).orderGuid ?? work.dependency?.orderGuid ?? null
+}
+
+const notSent: WriteOutcome = {
+  kind: 'refused',
+  message: 'The order this was for never reached the supplier, so there is nothing to change.',
+}
+
+function resultOf(order: Json, extra: Json = {}): Json {
+  return { orderGuid: textOrNull(order.guid), orderName: textOrNull(order.name), ...extra }
+}
+
+const submitRule: WriteRule = {
+  async send(work, sender, signal) {
+    const request = work.request as unknown as SubmitRequest
+    const orderGuid = orderGuidOf(work)
+    if (!orderGuid) return notSent
+    const vendorGuid = request.vendorGuid ?? undefined
+    const options = { ...(vendorGuid ? { vendorGuid } : {}), signal }
+    const { order } = await needs(sender, 'getOrder')(orderGuid, { ...options, once: true })
+    const state = stateOf(order)
+    if (state.id !== request.fromStateId) {
+      // Not submitted again: either an earlier attempt whose answer was lost went through, or the
+      // supplier moved it on. Either way a second submit would move it one step too far.
+      const outcome =
+        work.deliveryUnknownSince !== null
+          ? `Submitted; the order is now ${state.name}.`
+          : `The order had already moved on to ${state.name}; it was not submitted again.`
+      return { kind: 'done', outcome, result: resultOf(order) }
+    }
+    const allow = allowPartialFulfillment(request.fulfilment)
+    const answer = await needs(sender, 'submitOrder')(
+      { orderGuid, ...(allow === undefined ? {} : { allowPartialFulfillment: allow }) },
+      options,
+    )
+    const filled = answer.autoFulfilledItems.length
+    const after = stateOf(answer.order)
+    return {
+      kind: 'done',
+      outcome: `Submitted; the order is now ${after.name}.${filled > 0 ? ` ${filled} ${filled === 1 ? 'line was' : 'lines were'} filled from stock.` : ''}`,
+      result: resultOf(answer.order, { autoFulfilledItems: answer.autoFulfilledItems }),
+    }
+  },
+}
+
+const changeRule: WriteRule = {
+  async send(work, sender, signal) {
+    const request = work.request as unknown as ChangeRequest
+    const orderGuid = orderGuidOf(work)
+    if (!orderGuid) return notSent
+    const vendorGuid = request.vendorGuid ?? undefined
+    const options = { ...(vendorGuid ? { vendorGuid } : {}), signal }
+    const { order } = await needs(sender, 'getOrder')(orderGuid, { ...options, once: true })
+    const body: Json = {}
+    const conflict = []
+    for (const [field, { from, to }] of Object.entries(request.changes)) {
+      const now = order[field]
+      // Already as the rep wants it: an earlier attempt whose answer was lost, or the supplier did it too.
+      if (same(field, now, to, to)) continue
+      if (work.detail.applyMine || same(field, now, from, to)) body[field] = to
+      else
+        conflict.push({
+          field,
+          label: fieldLabels[field] ?? field,
+          was: normal(field, from, to),
+          theirs: normal(field, now, to),
+          mine: normal(field, to, to),
+        })
+    }
+    if (conflict.length > 0) return { kind: 'conflict', conflict }
+    if (Object.keys(body).length === 0)
+      return { kind: 'done', outcome: 'The supplier’s copy already says so.', result: resultOf(order) }
+    const updated = await needs(sender, 'updateOrder')(orderGuid, body, options)
+    return { kind: 'done', outcome: null, result: resultOf(objectOf(updated)) }
+  },
+}
+
+/** The rules the outbox sends these writes by. */
+export const orderWriteRules: WriteRules = { submit: submitRule, orderChange: changeRule }
+
+/** The fields of a change at the wire, each with the value the rep changed it from. */
+function wireChanges(changes: OrderChanges, header: Json): ChangeRequest['changes'] {
+  const wire: Json = {}
+  if (changes.onHold !== undefined) wire.is_on_hold = changes.onHold
+  if (changes.cancel) wire.is_cancelled = true
+  if (changes.poNo !== undefined) wire.po_no = changes.poNo
+  if (changes.note !== undefined) wire.note = changes.note
+  if (changes.shipAfter !== undefined) wire.do_not_ship_before_date = changes.shipAfter
+  if (changes.cancelAfter !== undefined) wire.cancel_date = changes.cancelAfter
+  if (changes.shipTo) {
+    if (changes.shipTo.kind !== 'new') throw new CoreError('INVALID_ARGUMENT', 'Give the new ship-to address in full.')
+    wire.Ship_To = changes.shipTo.address
+  }
+  const result: ChangeRequest['changes'] = {}
+  for (const [field, to] of Object.entries(wire)) {
+    if (same(field, header[field], to, to)) continue
+    result[field] = { from: normal(field, header[field], to), to }
+  }
+  return result
+}
+
+function changeTitle(changes: OrderChanges, name: string): string {
+  const words: string[] = []
+  if (changes.onHold === true) words.push('Hold requested')
+  if (changes.onHold === false) words.push('Release requested')
+  if (changes.cancel) words.push('Cancel requested')
+  if (changes.poNo !== undefined) words.push('PO changed')
+  if (changes.note !== undefined) words.push('Note changed')
+  if (changes.shipAfter !== undefined) words.push('Ship-after date changed')
+  if (changes.cancelAfter !== undefined) words.push('Cancel date changed')
+  if (changes.shipTo) words.push('Ship-to changed')
+  return `${words.join(', ')} for ${name}`
+}
+
+/** Queues the rep's submits and changes; the order is found by the caller (CLI, the app's methods). */
+export class SentOrderWrites {
+  constructor(
+    private readonly outbox: Outbox,
+    private readonly find: (given: string) => OrderTarget | null,
+  ) {}
+
+  private target(given: string): OrderTarget {
+    const target = this.find(given)
+    if (!target) throw new CoreError('NOT_FOUND', `No order ${given} on this laptop.`)
+    return target
+  }
+
+  submit(given: string, fulfilment: Fulfilment): OutboxEntry {
+    const target = this.target(given)
+    if (target.stateId !== inReviewStateId)
+      throw new CoreError('CONFLICT', `${target.orderName ?? given} is not in review, so there is nothing to submit.`)
+    const name = target.orderName ?? 'the order'
+    const request: SubmitRequest = { ...this.requestOf(target), fulfilment, fromStateId: inReviewStateId }
+    return this.queue('submit', target, request, `Submit ${name}: ${fulfilmentWords[fulfilment].toLowerCase()}`)
+  }
+
+  change(given: string, changes: OrderChanges): OutboxEntry {
+    const target = this.target(given)
+    const wire = wireChanges(changes, target.header)
+    if (Object.keys(wire).length === 0)
+      throw new CoreError('INVALID_ARGUMENT', 'The order already says so; there is nothing to change.')
+    const request: ChangeRequest = { ...this.requestOf(target), changes: wire }
+    return this.queue('orderChange', target, request, changeTitle(changes, target.orderName ?? 'the order'))
+  }
+
+  private requestOf(target: OrderTarget): OrderWriteRequest {
+    return { orderGuid: target.orderGuid, orderName: target.orderName, vendorGuid: target.customerGuid }
+  }
+
+  private queue(kind: 'submit' | 'orderChange', target: OrderTarget, request: object, title: string): OutboxEntry {
+    const key = this.outbox.writes.enqueue({
+      kind,
+      customerGuid: target.customerGuid,
+      customerName: target.customerName,
+      request: request as Record<string, unknown>,
+      title,
+      dependsOn: target.dependsOn,
+    })
+    return this.outbox.get(key)
+  }
+}

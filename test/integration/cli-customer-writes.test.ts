@@ -1,0 +1,173 @@
+/**
+ * Customers made or changed on this laptop, through the one outbox, as a user runs them:
+ * `customers add`, `customers change`, `order queue` with `customerLocalId`, `flush`, real processes
+ * against the double. A new customer is made once however its answers are lost (with an email or
+ * without), an order for a customer made offline goes after it with its new guid, a change the
+ * supplier overtook is a conflict, and with an API key the supplier has not granted the customer
+ * endpoints a 403 keeps the entry and says what to do.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { closeDatabase, openDatabase } from '../../src/main/db/database'
+import { startService } from '../service/index'
+import type { RunningService } from '../service/types'
+import { cli, json } from '../support/cli'
+import { findOrderable, type Orderable } from '../support/orderable'
+
+let service: RunningService
+let directory: string
+let dbPath: string
+let session: Record<string, string>
+let orderable: Orderable
+/** The orderable customer's price group: a new customer's order is priced by it, as the rep would choose. */
+let priceGroupGuid: string
+
+interface Entry {
+  apiGuid: string
+  kind: string
+  state: string
+  lastError: string | null
+  conflict?: { field: string; theirs: unknown; mine: unknown }[]
+}
+
+async function entry(key: string): Promise<Entry> {
+  const entries = json(await cli(['outbox', '--json'], session)).entries as Entry[]
+  return entries.find((each) => each.apiGuid === key)!
+}
+
+async function add(args: string[], env = session): Promise<string> {
+  const run = await cli(['customers', 'add', ...args, '--json'], env)
+  expect(run.code, run.stderr).toBe(0)
+  return json(run).customerLocalId as string
+}
+
+function named(name: string): Record<string, unknown>[] {
+  return service.control.customers().filter((customer) => customer.name === name && customer.deleted_at === null)
+}
+
+beforeAll(async () => {
+  service = await startService({ size: 'tiny', seed: 47 })
+  directory = mkdtempSync(join(tmpdir(), 'satchel-cli-customers-'))
+  dbPath = join(directory, 'satchel.db')
+  session = {
+    SATCHEL_DB: dbPath,
+    SATCHEL_BASE_URL: service.url,
+    SATCHEL_USER_TOKEN: service.credentials.userToken,
+    SATCHEL_USER_GUID: service.credentials.userGuid,
+    SATCHEL_SUPPLIER_GUID: service.credentials.supplierGuid,
+  }
+  expect((await cli(['sync', '--json'], session)).code).toBe(0)
+  const db = openDatabase(dbPath, { readOnly: true, create: false })
+  orderable = findOrderable(db, 1)
+  priceGroupGuid = db
+    .prepare<[string, string], string>(
+      `SELECT pg.guid FROM price_groups pg JOIN customers c ON c.price_group_id = pg.id
+       WHERE c.guid = ? AND pg.catalog_guid = ?`,
+    )
+    .pluck()
+    .get(orderable.customerGuid, orderable.catalogGuid)!
+  closeDatabase(db)
+}, 60_000)
+
+afterAll(async () => {
+  await service?.close()
+  rmSync(directory, { recursive: true, force: true })
+})
+
+beforeEach(() => {
+  service.control.clearFaults()
+  service.control.clearRequestLog()
+})
+
+describe('a new customer', () => {
+  it('without an email, whose answer is dropped after the service made it, exists once after any number of flushes', async () => {
+    const key = await add(['--name', 'Lost Reply Deli', '--phone', '555-0101'])
+    service.control.addFault({ route: 'POST /vendors', type: 'commitThenDrop', times: 2 })
+    for (let run = 0; run < 4; run++) await cli(['flush', '--json'], session)
+    expect(named('Lost Reply Deli')).toHaveLength(1)
+    expect(service.control.requestLog().filter((each) => each.route === 'POST /vendors')).toHaveLength(1)
+    expect((await entry(key)).state).toBe('sent')
+  })
+
+  it('with an email, whose answer is dropped, exists once too', async () => {
+    const key = await add(['--name', 'Lost Reply Bakery', '--email', 'orders@lostreply.example'])
+    service.control.addFault({ route: 'POST /vendors', type: 'commitThenDrop', times: 2 })
+    for (let run = 0; run < 4; run++) await cli(['flush', '--json'], session)
+    expect(named('Lost Reply Bakery')).toHaveLength(1)
+    expect((await entry(key)).state).toBe('sent')
+  })
+
+  it('an order for a customer made offline is sent after the customer, with its new guid', async () => {
+    const key = await add(['--name', 'Offline Made Cafe', '--email', 'hello@offlinemade.example'])
+    const file = join(directory, 'for-offline.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        customerLocalId: key,
+        catalogGuid: orderable.catalogGuid,
+        priceGroupGuid,
+        lines: [{ sku: orderable.skus[0], qty: 1 }],
+      }),
+    )
+    const queued = await cli(['order', 'queue', '--file', file, '--json'], session)
+    expect(queued.code, queued.stderr).toBe(0)
+    const apiGuid = json(queued).apiGuid as string
+    const flushed = await cli(['flush', '--json'], session)
+    expect(flushed.code, flushed.stderr).toBe(0)
+    const [customer] = named('Offline Made Cafe')
+    expect(named('Offline Made Cafe')).toHaveLength(1)
+    const log = service.control.requestLog()
+    const createdAt = log.findIndex((each) => each.route === 'POST /vendors')
+    const orderedAt = log.findIndex((each) => each.route === 'POST /v1/orderWithItems')
+    expect(createdAt).toBeGreaterThanOrEqual(0)
+    expect(orderedAt).toBeGreaterThan(createdAt)
+    expect(log[orderedAt]!.headers['vendorguid']).toBe(customer!.guid)
+    expect(log[orderedAt]!.body).not.toHaveProperty('newVendor')
+    const [order] = service.control.ordersByApiGuid(apiGuid)
+    expect(order?.vendor_id).toBe(customer!.id)
+  })
+})
+
+describe('a customer change', () => {
+  it('a field the supplier changed meanwhile is a conflict with both values; apply mine sends it', async () => {
+    const guid = orderable.customerGuid
+    const key = await (async () => {
+      const run = await cli(['customers', 'change', guid, '--name', 'Rep Renamed', '--json'], session)
+      expect(run.code, run.stderr).toBe(0)
+      return json(run).apiGuid as string
+    })()
+    service.control.update('customer', guid, { name: 'Supplier Renamed' })
+    await cli(['flush', '--json'], session)
+    expect(await entry(key)).toMatchObject({
+      kind: 'customerChange',
+      state: 'conflict',
+      conflict: [{ field: 'name', theirs: 'Supplier Renamed', mine: 'Rep Renamed' }],
+    })
+    expect((await cli(['orders', 'apply-mine', key, '--json'], session)).code).toBe(0)
+    await cli(['flush', '--json'], session)
+    expect((await entry(key)).state).toBe('sent')
+    const put = service.control.requestLog().filter((each) => each.route === 'PUT /v1/vendors/:vendorGuid')
+    expect(put).toHaveLength(1)
+    expect(put[0]!.body).toMatchObject({ name: 'Rep Renamed' })
+    expect(put[0]!.body).toHaveProperty('email')
+  })
+})
+
+describe('with an API key only', () => {
+  it('a customer write is tried with the key; a 403 keeps it and says to sign in or ask for the grant', async () => {
+    const keyOnly = {
+      SATCHEL_DB: dbPath,
+      SATCHEL_BASE_URL: service.url,
+      SATCHEL_API_KEY: service.credentials.apiKey,
+      SATCHEL_API_SECRET: service.credentials.apiSecret,
+    }
+    const key = await add(['--name', 'Key Only Grocer', '--email', 'keyonly@example.com'], keyOnly)
+    await cli(['flush', '--json'], keyOnly)
+    const refused = await entry(key)
+    expect(refused.state).toBe('refused')
+    expect(refused.lastError).toMatch(/sign in as a user, or ask the supplier/)
+    expect(named('Key Only Grocer')).toHaveLength(0)
+  })
+})
