@@ -66,6 +66,8 @@ const settingsSchema = z.object({
   keepExpiredQuotesDays: z.number().int().min(0).max(3650),
   /** Full orders fetched per sync at most (newest first); the rest wait for the next run. */
   orderDetailsPerSync: z.number().int().min(1).max(2000),
+  /** The disk the item pictures may take, in MB; the oldest pictures no open order or customer needs go first. */
+  imageBudgetMB: z.number().int().min(50).max(100_000),
 })
 export type Settings = z.infer<typeof settingsSchema>
 

@@ -32,6 +32,11 @@ Commands:
                                          status changed since the rep last opened them
   orders show <number or guid>           An order as last fetched: lines with shipped,
                                          backordered and pending, timeline, related orders
+  images status                          The item pictures on this laptop: how many, their
+                                         bytes against the budget, waiting, failed
+  images fetch [--customer <vendorGuid>] [--limit N]
+                                         Fetch item pictures now: a customer's usual items, or
+                                         (without --customer) open orders first, then the catalog
   customer usual <customerGuid> [--limit N]
                                          What the customer usually orders, priced today
   support-bundle --out FILE [--logs DIR] Write the support bundle (a zip: versions, settings,
@@ -101,6 +106,8 @@ const commandOptions: Record<string, readonly string[]> = {
   outbox: ['export'],
   quotes: ['customer'],
   'customer usual': ['limit'],
+  'images status': [],
+  'images fetch': ['customer', 'limit'],
   'support-bundle': ['out', 'logs'],
   'orders list': ['customer', 'changed', 'state', 'limit'],
   'orders show': [],
@@ -117,6 +124,13 @@ export function parseLimit(value: string | undefined, fallback: number): number 
   if (value === undefined) return fallback
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 500)
     throw new UsageError(`--limit must be a whole number from 1 to 500 (got '${value}')`)
+  return Number(value)
+}
+
+/** How many items one `images fetch` asks about: a catalog's worth at most. */
+function parsePictureLimit(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 10_000_000)
+    throw new UsageError(`--limit must be a whole number from 1 to 10000000 (got '${value}')`)
   return Number(value)
 }
 
@@ -213,6 +227,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       first === 'order' ||
       first === 'customer' ||
       first === 'orders' ||
+      first === 'images' ||
       first === 'profiles'
     const command = twoWords ? `${first} ${second ?? ''}`.trim() : first
     const allowed = commandOptions[command]
@@ -277,7 +292,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         inThisBundle: each.id === profile.id,
       }))
       // The bundle masks the secret it is given: the keyring's, where no option gave one.
-      if (command === 'sync' || command === 'flush' || command === 'support-bundle') {
+      if (command === 'sync' || command === 'flush' || command === 'support-bundle' || command === 'images fetch') {
         const { storedApiSecret } = await import('./connection')
         await storedApiSecret(global, dataDir, profile)
       }
@@ -362,6 +377,25 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
             logs: nonEmpty(values.logs) ?? defaultLogsDirectory(),
             ...(everyProfile ? { profiles: everyProfile } : {}),
             ...(listProblem ? { listProblem } : {}),
+          },
+          output,
+        )
+      }
+      case 'images status': {
+        if (args.length > 0) throw new UsageError(`images status takes no arguments (got '${args.join(' ')}')`)
+        const { runImagesStatus } = await import('./images')
+        return await runImagesStatus(global, output)
+      }
+      case 'images fetch': {
+        if (args.length > 0) throw new UsageError(`images fetch takes no arguments (got '${args.join(' ')}')`)
+        const customer = nonEmpty(values.customer)
+        if (values.customer !== undefined && !customer) throw new UsageError('--customer needs a customer guid')
+        const { runImagesFetch } = await import('./images')
+        return await runImagesFetch(
+          global,
+          {
+            ...(customer ? { customer } : {}),
+            ...(values.limit !== undefined ? { limit: parsePictureLimit(values.limit) } : {}),
           },
           output,
         )
