@@ -141,10 +141,22 @@ export type Connection = z.infer<typeof connectionSchema>
 
 const noArgument = z.undefined()
 
+/** The item pictures on this laptop (docs/images.md), as the Settings screen shows them beside their budget. */
+const pictureStatusSchema = z.object({
+  cached: z.number().int(),
+  bytes: z.number(),
+  /** The budget in bytes (the setting imageBudgetMB). */
+  budget: z.number(),
+  waiting: z.number().int(),
+  failed: z.number().int(),
+})
+
 export const contract = {
   getAppInfo: { input: noArgument, output: appInfoSchema },
   getSettings: { input: noArgument, output: settingsSchema },
   updateSettings: { input: settingsPatchSchema, output: settingsSchema },
+  /** Null where this core keeps no pictures (a throwaway one). */
+  getPictureStatus: { input: noArgument, output: pictureStatusSchema.nullable() },
   getConnection: { input: noArgument, output: connectionSchema.nullable() },
   saveConnection: { input: connectionInputSchema, output: connectionSchema },
   /** Tries the given connection (secrets omitted = the saved ones), or the saved one; fails with UNAVAILABLE, UNAUTHORIZED or REJECTED. */
@@ -226,4 +238,9 @@ export type SatchelApi = {
 } & {
   /** Subscribes to core events; returns the function that unsubscribes. */
   onEvent(listener: (event: SatchelEvent) => void): () => void
+  /**
+   * Where item pictures are read from, before `<size>/<itemGuid>` (shared/pictures.ts): the shell's
+   * satchel-image:// protocol, or the test bridge's route. Absent: no pictures, only placeholders.
+   */
+  readonly pictureBase?: string
 }

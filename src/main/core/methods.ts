@@ -21,6 +21,7 @@ import { settingsMethods } from '../settings/methods'
 import type { Sync } from '../sync'
 import type { Tracking } from '../tracking'
 import { bundleProfiles, type SupportBundleSources } from '../housekeeping/support-bundle'
+import type { CorePictures } from './pictures'
 import type { CoreConfig } from './types'
 
 export interface BuiltParts {
@@ -39,6 +40,7 @@ export interface BuiltParts {
   connectivity: ConnectivityMonitor
   catalogSyncedAt: (catalogGuid: string) => number | null
   supportBundle: () => Promise<Buffer>
+  pictures: CorePictures | null
 }
 
 export function contractMethods(parts: BuiltParts): Implementations {
@@ -75,6 +77,7 @@ export function contractMethods(parts: BuiltParts): Implementations {
       ...(desktop ? { desktop } : {}),
     }),
     ...connectivityMethods(parts.connectivity),
+    getPictureStatus: () => parts.pictures?.status() ?? null,
   }
 }
 
