@@ -150,6 +150,7 @@ const pictureStatusSchema = z.object({
   waiting: z.number().int(),
   failed: z.number().int(),
 })
+export type PictureStatus = z.infer<typeof pictureStatusSchema>
 
 export const contract = {
   getAppInfo: { input: noArgument, output: appInfoSchema },
