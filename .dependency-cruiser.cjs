@@ -28,6 +28,7 @@ const parts = [
   'main/quotes/',
   'main/documents/',
   'main/housekeeping/',
+  'main/images/',
   'main/settings/',
   'main/desktop/',
   'main/browse/',
@@ -206,6 +207,10 @@ const layers = {
       ...floor,
     ],
     why: 'the data kept tidy and the support bundle: they read across orders, quotes and settings; nothing below reads them',
+  },
+  'main/images/': {
+    may: ['main/local/', 'npm:better-sqlite3', 'npm:sharp', 'npm:undici', 'node:*', ...floor],
+    why: 'item pictures: fetched politely, checked, downscaled once and kept in a cache of their own beside the profile; what to fetch first is handed in by the composer',
   },
   'main/core/': {
     may: [...parts, 'npm:better-sqlite3', 'npm:zod', 'node:*', ...floor],

@@ -1,9 +1,10 @@
 /**
  * Exposes the contract's methods, and nothing else, to the renderer. Runs sandboxed, so it is bundled
- * into one CommonJS file and imports only `electron` and the channel names.
+ * into one CommonJS file and imports only `electron`, the channel names and the pictures' scheme.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron'
 import { channelOf, eventChannel, methodNames } from '../shared/channels'
+import { pictureScheme } from '../shared/pictures'
 
 const api: Record<string, unknown> = {}
 for (const method of methodNames) {
@@ -16,5 +17,8 @@ api.onEvent = (listener: (event: unknown) => void) => {
     ipcRenderer.removeListener(eventChannel, handler)
   }
 }
+
+// Item pictures come from the shell's protocol, which serves the cache only (src/main/shell/pictures.ts).
+api.pictureBase = `${pictureScheme}://`
 
 contextBridge.exposeInMainWorld('satchel', api)

@@ -6,6 +6,7 @@ export const methodNames = [
   'getAppInfo',
   'getSettings',
   'updateSettings',
+  'getPictureStatus',
   'getConnection',
   'saveConnection',
   'testConnection',

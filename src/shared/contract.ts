@@ -67,6 +67,8 @@ const settingsSchema = z.object({
   keepExpiredQuotesDays: z.number().int().min(0).max(3650),
   /** Full orders fetched per sync at most (newest first); the rest wait for the next run. */
   orderDetailsPerSync: z.number().int().min(1).max(2000),
+  /** The disk the item pictures may take, in MB; the oldest pictures no open order or customer needs go first. */
+  imageBudgetMB: z.number().int().min(50).max(100_000),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -140,10 +142,23 @@ export type Connection = z.infer<typeof connectionSchema>
 
 const noArgument = z.undefined()
 
+/** The item pictures on this laptop (docs/images.md), as the Settings screen shows them beside their budget. */
+const pictureStatusSchema = z.object({
+  cached: z.number().int(),
+  bytes: z.number(),
+  /** The budget in bytes (the setting imageBudgetMB). */
+  budget: z.number(),
+  waiting: z.number().int(),
+  failed: z.number().int(),
+})
+export type PictureStatus = z.infer<typeof pictureStatusSchema>
+
 export const contract = {
   getAppInfo: { input: noArgument, output: appInfoSchema },
   getSettings: { input: noArgument, output: settingsSchema },
   updateSettings: { input: settingsPatchSchema, output: settingsSchema },
+  /** Null where this core keeps no pictures (a throwaway one). */
+  getPictureStatus: { input: noArgument, output: pictureStatusSchema.nullable() },
   getConnection: { input: noArgument, output: connectionSchema.nullable() },
   saveConnection: { input: connectionInputSchema, output: connectionSchema },
   /** Tries the given connection (secrets omitted = the saved ones), or the saved one; fails with UNAVAILABLE, UNAUTHORIZED or REJECTED. */
@@ -226,4 +241,9 @@ export type SatchelApi = {
 } & {
   /** Subscribes to core events; returns the function that unsubscribes. */
   onEvent(listener: (event: SatchelEvent) => void): () => void
+  /**
+   * Where item pictures are read from, before `<size>/<itemGuid>` (shared/pictures.ts): the shell's
+   * satchel-image:// protocol, or the test bridge's route. Absent: no pictures, only placeholders.
+   */
+  readonly pictureBase?: string
 }

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util'
 import { createCore } from '../../src/main/core/compose'
 import { createConsoleLogger, createMemoryKeychain } from '../../src/main/ports'
 import { createProfileManager } from '../../src/main/profiles/manager'
+import type { PictureSize } from '../../src/shared/pictures'
 import { startBridge } from './server'
 
 function open(dataDir: string | undefined, db: string | undefined, largeCatalogItems: number | undefined) {
@@ -20,18 +21,22 @@ function open(dataDir: string | undefined, db: string | undefined, largeCatalogI
   const logger = createConsoleLogger('info')
   const limit = largeCatalogItems === undefined ? {} : { largeCatalogItems }
   if (dataDir) {
+    const manager = createProfileManager({
+      dataDir,
+      secrets: createMemoryKeychain(),
+      coreConfig: () => ({ appVersion, ports: { logger }, backgroundPictures: true, ...limit }),
+    })
     return {
-      core: createProfileManager({
-        dataDir,
-        secrets: createMemoryKeychain(),
-        coreConfig: () => ({ appVersion, ports: { logger }, ...limit }),
-      }),
+      core: manager,
+      pictures: (itemGuid: string, size: PictureSize) => manager.onScreen().core.pictures?.read(itemGuid, size) ?? null,
       where: `profiles: ${dataDir}`,
     }
   }
   const databasePath = db ?? join(mkdtempSync(join(tmpdir(), 'satchel-bridge-')), 'satchel.db')
+  const core = createCore({ databasePath, appVersion, ports: { logger }, backgroundPictures: true, ...limit })
   return {
-    core: createCore({ databasePath, appVersion, ports: { logger }, ...limit }),
+    core,
+    pictures: (itemGuid: string, size: PictureSize) => core.pictures?.read(itemGuid, size) ?? null,
     where: `database: ${databasePath}`,
   }
 }
@@ -54,11 +59,12 @@ async function main(): Promise<void> {
       'large-catalog-items': { type: 'string' },
     },
   })
-  const { core, where } = open(values['data-dir'], values.db, itemCount(values['large-catalog-items']))
+  const { core, pictures, where } = open(values['data-dir'], values.db, itemCount(values['large-catalog-items']))
   const bridge = await startBridge({
     handlers: core.handlers,
     events: core.events,
     rendererDir: resolve(values.renderer),
+    pictures,
     port: values.port ? Number(values.port) : 0,
   })
   process.stdout.write(`Satchel (bridge) at ${bridge.url}\n${where}\n`)

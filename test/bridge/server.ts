@@ -11,6 +11,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path'
 import ts from 'typescript'
 import { WebSocketServer, type WebSocket } from 'ws'
 import { methodNames, type MethodName } from '../../src/shared/channels'
+import { parsePicturePath, type PictureSize } from '../../src/shared/pictures'
 import { fail } from '../../src/shared/result'
 import type { HandlerTable } from '../../src/main/core/handlers'
 import type { EventStream } from '../../src/main/events'
@@ -23,6 +24,8 @@ export interface BridgeOptions {
   rendererDir?: string
   port?: number
   token?: string
+  /** The item pictures of the core on screen, from its cache only (the shell's protocol in the app). */
+  pictures?: (itemGuid: string, size: PictureSize) => Buffer | null
 }
 
 export interface Bridge {
@@ -68,9 +71,18 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
   async function serveStatic(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin)
     if (url.pathname === bridgePaths.standIn) {
-      const config = { socketUrl: origin.replace(/^http/, 'ws') + bridgePaths.socket, token, methods: methodNames }
+      const config = {
+        socketUrl: origin.replace(/^http/, 'ws') + bridgePaths.socket,
+        token,
+        methods: methodNames,
+        pictureBase: bridgePaths.pictures,
+      }
       response.writeHead(200, { 'content-type': contentTypes['.js']!, 'cache-control': 'no-store' })
       response.end(`var __SATCHEL_BRIDGE__ = ${JSON.stringify(config)};\n${await compiledStandIn()}`)
+      return
+    }
+    if (url.pathname.startsWith(bridgePaths.pictures)) {
+      servePicture(url.pathname.slice(bridgePaths.pictures.length), response)
       return
     }
     if (!rendererDir) {
@@ -94,6 +106,26 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
     } catch {
       response.writeHead(404).end('Not found')
     }
+  }
+
+  /** As the shell's protocol answers (src/main/shell/pictures.ts): the cache's bytes, or 204. */
+  function servePicture(path: string, response: ServerResponse): void {
+    const picture = parsePicturePath(path)
+    if (!picture) {
+      response.writeHead(400).end()
+      return
+    }
+    const bytes = options.pictures?.(picture.itemGuid, picture.size) ?? null
+    if (!bytes) {
+      response.writeHead(204, { 'cache-control': 'no-cache' }).end()
+      return
+    }
+    response.writeHead(200, {
+      'content-type': 'image/webp',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    })
+    response.end(bytes)
   }
 
   const server = createServer((request, response) => {

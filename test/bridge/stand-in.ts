@@ -7,6 +7,7 @@ interface StandInConfig {
   socketUrl: string
   token: string
   methods: string[]
+  pictureBase: string
 }
 
 type Envelope = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string } }
@@ -63,6 +64,8 @@ declare const __SATCHEL_BRIDGE__: StandInConfig
       listeners.delete(listener)
     }
   }
+  // The bridge serves item pictures on its own origin, as the shell's protocol does in the app.
+  api.pictureBase = config.pictureBase
   Object.defineProperty(window, 'satchel', { value: Object.freeze(api), writable: false, configurable: false })
   connect()
 })()

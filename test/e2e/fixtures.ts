@@ -71,7 +71,12 @@ export const test = base.extend<{ service: ServiceHandle; core: TestCore; bridge
     await core.close()
   },
   bridge: async ({ core }, use) => {
-    const bridge = await startBridge({ handlers: core.handlers, events: core.events, rendererDir })
+    const bridge = await startBridge({
+      handlers: core.handlers,
+      events: core.events,
+      rendererDir,
+      pictures: (itemGuid, size) => core.pictures?.read(itemGuid, size) ?? null,
+    })
     await use(bridge)
     await bridge.close()
   },

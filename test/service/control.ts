@@ -5,6 +5,7 @@
  */
 import type { FaultRule, InFlightOverlap, MutableKind, RequestLogEntry, ServiceControl } from './types'
 import { FaultEngine } from './faults'
+import type { ImageControl } from './images'
 import { leafCategories, makeItems, makeVendor } from './generate'
 import { parseLimit, parseOffset, queryString, type Query } from './http'
 import type { Price } from './model'
@@ -48,7 +49,13 @@ function clone<T>(value: T): T {
   return structuredClone(value)
 }
 
-export function createControl(store: Store, faults: FaultEngine, log: RequestLog): Control {
+export function createControl(
+  store: Store,
+  faults: FaultEngine,
+  log: RequestLog,
+  /** The image host's controls, given the update an image change stamps its item with. */
+  images: (updateItem: (guid: string, patch: Record<string, unknown>) => void) => ImageControl,
+): Control {
   const catalogOf = (guid: string): CatalogEntry => {
     const catalog = store.catalogsByGuid.get(guid)
     if (!catalog) throw new ControlError(`unknown catalog ${guid}`)
@@ -234,6 +241,7 @@ export function createControl(store: Store, faults: FaultEngine, log: RequestLog
   }
 
   return {
+    ...images((guid, patch) => void update('catalogItem', guid, patch)),
     now: () => store.now(),
     shiftClock: (ms) => {
       if (!Number.isFinite(ms)) throw new ControlError('shiftClock needs a number of milliseconds')

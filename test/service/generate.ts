@@ -7,6 +7,7 @@
 import type { ServiceSize } from './types'
 import { Rng, round2 } from './prng'
 import { ORDER_STATES, STATE, type CatalogItemRec, type Price, type UserRec } from './model'
+import { imagePath } from './images'
 import {
   makeAddress,
   type CatalogEntry,
@@ -200,7 +201,7 @@ export function makeItems(
       min_order_qty: slot === 6 ? 6 : rng.chance(0.9) ? 1 : rng.pick([2, 6, 12]),
       qty_break: qtyBreak,
       qty_break_price: qtyBreak ? round2(base * 0.92) : 0,
-      image_url: `https://cdn.harborpointsupply.example/items/${sku}.jpg`,
+      image_url: imagePath(sku),
       ...overrides,
     } as CatalogItemRec
   }
@@ -643,7 +644,7 @@ function makeFamilies(
         third_party_size: '',
         deleted_at: null,
         updated_at: rec.deleted_at ?? rec.updated_at,
-        image_url: `https://cdn.harborpointsupply.example/items/${sku}.jpg`,
+        image_url: imagePath(sku),
         msrp: round2(base * 1.35),
         cost_per_uom: round2(base * 0.62),
         ...fields,

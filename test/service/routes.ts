@@ -161,7 +161,7 @@ function singleItemJson(store: Store, item: ItemEntry, full: boolean): string {
   const rec = item.rec
   const attachments =
     typeof rec.image_url === 'string'
-      ? [{ id: rec.id, name: `${rec.sku}.jpg`, url: rec.image_url, type: 'image', is_primary: true }]
+      ? [{ id: rec.id, name: `${rec.sku}.png`, url: rec.image_url, type: 'image', is_primary: true }]
       : []
   const children = rec.is_product_group
     ? item.catalog.items.filter(

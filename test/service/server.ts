@@ -8,6 +8,7 @@ import type { FaultRule, RequestLogEntry, RunningService, StartServiceOptions } 
 import { createControl, RequestLog, type Control } from './control'
 import { echoedHeaders, FaultEngine } from './faults'
 import { generate } from './generate'
+import { ImageHost } from './images'
 import { compressBody, compressible, COMPRESS_THRESHOLD, inflatingBody, negotiateEncoding } from './compression'
 import { authenticate, HttpError, PlainTextError, type Headers, type Query } from './http'
 import { apiRoutes, JsonText, type RouteDef } from './routes'
@@ -36,6 +37,8 @@ interface RequestState {
 }
 
 const CONTROL_PREFIX = '/__control'
+/** The image host's pictures: kept out of the request log and reply bytes, which are the API's. */
+const IMAGES_PREFIX = '/images/'
 
 function flattenHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {}
@@ -64,7 +67,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
 
   const faults = new FaultEngine()
   const log = new RequestLog()
-  const control = createControl(store, faults, log)
+  const images = new ImageHost(store)
+  const control = createControl(store, faults, log, (updateItem) => images.control(updateItem))
   const states = new WeakMap<object, RequestState>()
 
   const app = Fastify({ logger: false, forceCloseConnections: true, keepAliveTimeout: 30_000 })
@@ -85,7 +89,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   })
 
   app.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith(CONTROL_PREFIX)) return
+    if (request.url.startsWith(CONTROL_PREFIX) || request.url.startsWith(IMAGES_PREFIX)) return
     const pattern = request.routeOptions.url
     const route = pattern ? `${request.method} ${pattern}` : `${request.method} (unmatched)`
     const query = { ...(request.query as Query) }
@@ -272,6 +276,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     })
   })
 
+  images.register(app)
   const routes = apiRoutes(store)
   for (const def of routes) registerRoute(def)
   faults.setKnownRoutes(routes.map((def) => `${def.method} ${def.url}`))
@@ -400,5 +405,10 @@ function controlMethods(control: Control): Record<string, ControlMethod> {
     def('clearRequestLog', [], false),
     def('replyBytes', [], true),
     def('inFlightOverlaps', [], true),
+    def('changeImage', ['catalogItemGuid', 'newAddress'], false),
+    def('imageFault', ['catalogItemGuid', 'fault'], false),
+    def('slowImages', ['ms'], false),
+    def('imageFigures', [], true),
+    def('clearImageFigures', [], false),
   ])
 }

@@ -2,6 +2,7 @@
  * The ordering-service double's public surface: what tests, the demo and the benchmarks may rely on.
  * Satchel's own code never imports from test/service.
  */
+import type { ImageControl } from './images'
 
 export type ServiceSize = 'tiny' | 'demo' | 'bench' | number
 
@@ -133,7 +134,7 @@ export type FulfilmentStep =
 export type MutableKind = 'catalogItem' | 'customer' | 'catalog' | 'priceGroup' | 'category' | 'order'
 
 /** Tests' and drills' handle on the double. Every mutation stamps updated_at with the double's clock. */
-export interface ServiceControl {
+export interface ServiceControl extends ImageControl {
   /** The double's current time (its own clock, which shiftClock moves). */
   now(): Date
   shiftClock(ms: number): void

@@ -21,6 +21,7 @@ import { createHousekeeping } from '../housekeeping'
 import { purgeThreadFor } from '../housekeeping/purge-slices'
 import { createHandlerTable } from './handlers'
 import { bundleSources, contractMethods } from './methods'
+import { createCorePictures } from './pictures'
 import { wireReactions } from './reactions'
 import type { Core, CoreConfig } from './types'
 
@@ -90,12 +91,26 @@ export function createCore(config: CoreConfig): Core {
     ...purgeThreadFor(db, config.ports?.purgeWorker, nativeBinding),
     bundle: bundleSources(config, connection),
   })
+  const pictures = createCorePictures({
+    ...{
+      db,
+      databasePath: config.databasePath,
+      settings,
+      connection,
+      clients,
+      connectivity,
+      events: hub,
+      clock,
+      logger,
+    },
+    ...(nativeBinding ? { nativeBinding } : {}),
+  })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 
   const handlers = createHandlerTable(
     contractMethods({
       ...{ config, db, settings, connection, clients, hub, sync, browsing, tracking, orders, quotes, usual },
-      ...{ connectivity, catalogSyncedAt: syncedAt, supportBundle },
+      ...{ connectivity, catalogSyncedAt: syncedAt, supportBundle, pictures },
     }),
     logger,
     // A database damaged or made read-only after start-up: the same words as at start-up, not INTERNAL.
@@ -109,17 +124,19 @@ export function createCore(config: CoreConfig): Core {
     sync.scheduler.start()
     connectivity.start()
     orders.driver.start()
+    if (config.backgroundPictures) pictures?.start()
   }
 
   let closed = false
   return {
-    ...{ handlers, events: hub, db, connection, sync, orders, outboxActivity: orders.activity, connectivity },
+    ...{ handlers, events: hub, db, connection, sync, orders, outboxActivity: orders.activity, connectivity, pictures },
     async close() {
       if (closed) return
       closed = true
       connectivity.stop()
       for (const unsubscribe of unsubscribes) unsubscribe()
       await purge.stop()
+      await pictures?.close()
       await orders.close()
       await sync.close()
       await clients.close()

@@ -22,6 +22,7 @@ import type { Sync } from '../sync'
 import type { Tracking } from '../tracking'
 import { sentOrderWriteMethods } from '../tracking/write-methods'
 import { bundleProfiles, type SupportBundleSources } from '../housekeeping/support-bundle'
+import type { CorePictures } from './pictures'
 import type { CoreConfig } from './types'
 
 export interface BuiltParts {
@@ -40,6 +41,7 @@ export interface BuiltParts {
   connectivity: ConnectivityMonitor
   catalogSyncedAt: (catalogGuid: string) => number | null
   supportBundle: () => Promise<Buffer>
+  pictures: CorePictures | null
 }
 
 export function contractMethods(parts: BuiltParts): Implementations {
@@ -77,6 +79,7 @@ export function contractMethods(parts: BuiltParts): Implementations {
       ...(desktop ? { desktop } : {}),
     }),
     ...connectivityMethods(parts.connectivity),
+    getPictureStatus: () => parts.pictures?.status() ?? null,
   }
 }
 

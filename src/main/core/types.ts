@@ -9,6 +9,7 @@ import type { Sync } from '../sync'
 import type { WriterWorkerData } from '../sync/page-writer'
 import type { PurgeWorkerData } from '../housekeeping/purge-slices'
 import type { HandlerTable } from './handlers'
+import type { CorePictures } from './pictures'
 
 export interface CoreConfig {
   /** SQLite file; ':memory:' for throwaway cores in tests. */
@@ -48,6 +49,12 @@ export interface CoreConfig {
     ConnectivityMonitorOptions,
     'pollIntervalMs' | 'activeOnlineMs' | 'activeOfflineMs' | 'recheckOnlineMs' | 'recheckOfflineMs' | 'probe'
   >
+  /**
+   * Fetch item pictures in the background (after each sync, and every 15 minutes): the desktop app
+   * and the bridge's demo turn it on; tests leave it off, so the service's request log is sync's
+   * alone, and run a pass themselves (core.pictures.pass()).
+   */
+  backgroundPictures?: boolean
   /** Sync at start-up and every settings.syncIntervalMinutes (default true; tests that drive sync themselves turn it off). */
   backgroundSync?: boolean
   /** See OpenDatabaseOptions.largeCatalogItems: lowered by tests of a large catalog's upgrade. */
@@ -73,5 +80,7 @@ export interface Core {
   readonly outboxActivity: OutboxActivity
   /** Whether the ordering service answers; checked in the background, refreshed on demand. */
   readonly connectivity: ConnectivityMonitor
+  /** Item pictures: the cache the shell's protocol reads, filled in the background; null for a throwaway core. */
+  readonly pictures: CorePictures | null
   close(): Promise<void>
 }

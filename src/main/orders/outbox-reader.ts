@@ -102,6 +102,9 @@ export class OutboxReader {
           sent_at: string | null
         }
       >('SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id'),
+      unsent: db.prepare<[], { customer_guid: string | null; draft: string }>(
+        `SELECT o.customer_guid, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state <> 'sent' ORDER BY o.id`,
+      ),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE kind = 'order' AND (? IS NULL OR customer_guid = ?) ORDER BY queued_at DESC LIMIT 20`,
       ),
@@ -171,6 +174,16 @@ export class OutboxReader {
       lastError: row.last_error,
       queuedAt: row.queued_at,
       sentAt: row.sent_at,
+    }))
+  }
+
+  /** The items of every order not yet sent, with its customer: their pictures are kept while they wait. */
+  unsentItems(): { customerGuid: string | null; itemGuids: string[] }[] {
+    return this.statements.unsent.all().map((row) => ({
+      customerGuid: row.customer_guid,
+      itemGuids: ((JSON.parse(row.draft) as { lines?: Draft['lines'] }).lines ?? []).map(
+        (line) => line.catalogItemGuid,
+      ),
     }))
   }
 

@@ -3,6 +3,7 @@ import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { fenceForRemoval } from '../db/fence'
 import type { Audience } from '../db/file-errors'
 import { verdictFile } from '../db/health'
+import { picturesFolder } from '../images/cache'
 import { describeHolder, Lease, type LeaseName } from '../db/lease'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -91,4 +92,6 @@ export function fenceProfileDatabase(path: string, name: string, clock: Clock, a
 export function deleteDatabaseFiles(path: string): void {
   for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`, verdictFile(path)])
     if (existsSync(file)) rmSync(file)
+  // The item pictures beside it are the profile's too, and can always be fetched again.
+  rmSync(picturesFolder(path), { recursive: true, force: true })
 }

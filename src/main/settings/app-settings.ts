@@ -16,6 +16,8 @@ const defaultSettings: Settings = {
   keepSentOrdersMonths: 24,
   keepExpiredQuotesDays: 90,
   orderDetailsPerSync: 200,
+  // About 25,000 items' thumbnail and panel picture (docs/images.md).
+  imageBudgetMB: 1024,
 }
 
 /** The rep's settings (Settings screen), with their defaults; kept in the settings table, one key each. */

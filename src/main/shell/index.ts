@@ -3,7 +3,19 @@
  * rules live in small modules beside this one (security, lifecycle, updater, logging, secrets,
  * window state), each tested without Electron.
  */
-import { app, BrowserWindow, dialog, ipcMain, net, powerMonitor, safeStorage, screen, session, shell } from 'electron'
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  net,
+  powerMonitor,
+  protocol,
+  safeStorage,
+  screen,
+  session,
+  shell,
+} from 'electron'
 import log from 'electron-log/node'
 import { autoUpdater } from 'electron-updater'
 import { existsSync } from 'node:fs'
@@ -21,6 +33,7 @@ import { forwardEvents, registerIpc } from './ipc'
 import { createQuitController } from './lifecycle'
 import { configureFileLogging } from './logging'
 import { refreshOnResume } from './network'
+import { registerPictureScheme, servePictures } from './pictures'
 import { createPrinting } from './printing'
 import { createSafeStorageKeychain, secretsFileName } from '../profiles/secrets-file'
 import { layeredSecrets, openOsKeyring } from '../profiles/os-keyring'
@@ -39,6 +52,7 @@ const rendererFile = join(__dirname, '../renderer/index.html')
 const preloadFile = join(__dirname, '../preload/index.js')
 
 sandboxAllRenderers(app)
+registerPictureScheme(protocol)
 
 /**
  * `npm run demo`: an unpackaged app told demo services through the environment runs on a throwaway
@@ -133,6 +147,7 @@ async function start(): Promise<void> {
     coreConfig: (profile) => ({
       nativeBinding,
       appVersion: app.getVersion(),
+      backgroundPictures: true,
       // The window formats amounts in this locale too (navigator.language): the core's messages match it.
       locale: app.getLocale(),
       ports: {
@@ -153,6 +168,8 @@ async function start(): Promise<void> {
     )
 
   const outbox = profiles.outboxActivity
+  // Item pictures from the on-screen profile's cache, never from the network (shell/pictures.ts).
+  servePictures(protocol, (itemGuid, size) => profiles.onScreen().core.pictures?.read(itemGuid, size) ?? null)
 
   let mainWindow: BrowserWindow | undefined
 

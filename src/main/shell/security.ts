@@ -11,6 +11,7 @@
  */
 import type { App, HandlerDetails, Session, WebContents, WebPreferences, WindowOpenHandlerResponse } from 'electron'
 import { pathToFileURL } from 'node:url'
+import { pictureScheme } from '../../shared/pictures'
 
 export interface AppLocation {
   /** The Vite dev server during `npm run dev`; undefined for a built or packaged app. */
@@ -89,6 +90,8 @@ export function secureWebPreferences(preload: string, isDevelopment: boolean): W
  * stricter where only a header can be:
  * - script-src 'self': only the bundled scripts; no inline script, no eval, no remote script.
  * - default-src 'none': anything not listed below (media, workers, manifests, frames) is refused.
+ * - img-src: the app's own files, data: URLs, and item pictures through satchel-image:, which the
+ *   shell answers from the cache (shell/pictures.ts): no image host is ever reached from a page.
  * - style-src 'unsafe-inline': Vue and Vite set inline styles; styles cannot run code.
  * - connect-src 'self': the renderer never talks to the network; all service traffic goes through
  *   main. In development, the dev server's websocket (hot reload) is allowed too. The meta tag also
@@ -104,7 +107,7 @@ export function contentSecurityPolicy(devServerUrl?: string): string {
     ['default-src', ["'none'"]],
     ['script-src', ["'self'"]],
     ['style-src', ["'self'", "'unsafe-inline'"]],
-    ['img-src', ["'self'", 'data:']],
+    ['img-src', ["'self'", 'data:', `${pictureScheme}:`]],
     ['font-src', ["'self'"]],
     ['connect-src', connect],
     ['object-src', ["'none'"]],
@@ -125,7 +128,7 @@ function servesAppContent(url: string, devServerUrl?: string): boolean {
 }
 
 /** Protocols a page of ours may load from without touching the network. */
-const localProtocols = new Set(['file:', 'data:', 'blob:', 'devtools:', 'chrome-extension:'])
+const localProtocols = new Set(['file:', 'data:', 'blob:', 'devtools:', 'chrome-extension:', `${pictureScheme}:`])
 
 export interface SessionSecurityOptions {
   devServerUrl?: string

@@ -60,6 +60,8 @@ const homes: Record<string, string | string[]> = {
   deferred_indexes: 'src/main/local/deferred-indexes.ts',
   order_details: 'src/main/local/order-details.ts',
   order_detail_sightings: 'src/main/local/order-details.ts',
+  // The item pictures' index: a SQLite file of its own beside the profile's database.
+  image_entries: 'src/main/images/cache.ts',
 }
 
 describe('one home per table', () => {

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
-import type { AppInfo, Settings, SettingsPatch } from '../../../shared/contract'
+import type { AppInfo, PictureStatus, Settings, SettingsPatch } from '../../../shared/contract'
 import type { UpdateState } from '../../../shared/desktop'
 import type { AppError } from '../../../shared/result'
 import { api, unwrap } from '../api'
@@ -11,6 +11,7 @@ export const useSettingsStore = defineStore('settings', () => {
   const info = ref<AppInfo | null>(null)
   const settings = ref<Settings | null>(null)
   const updateState = ref<UpdateState | null>(null)
+  const pictures = ref<PictureStatus | null>(null)
   const error = ref<AppError | null>(null)
 
   async function load(): Promise<void> {
@@ -27,12 +28,23 @@ export const useSettingsStore = defineStore('settings', () => {
     } catch {
       updateState.value = null
     }
+    await loadPictures()
+  }
+
+  /** Beside the budget setting; a failure to read it leaves the line out, not the screen. */
+  async function loadPictures(): Promise<void> {
+    try {
+      pictures.value = await unwrap(api.getPictureStatus())
+    } catch {
+      pictures.value = null
+    }
   }
 
   async function updateSettings(patch: SettingsPatch): Promise<boolean> {
     try {
       settings.value = await unwrap(api.updateSettings(patch))
       error.value = null
+      await loadPictures()
       return true
     } catch (caught) {
       error.value = toAppError(caught)
@@ -66,6 +78,7 @@ export const useSettingsStore = defineStore('settings', () => {
     info,
     settings,
     updateState,
+    pictures,
     error,
     load,
     updateSettings,

@@ -52,6 +52,7 @@ describe('handler table', () => {
         keepSentOrdersMonths: 24,
         keepExpiredQuotesDays: 90,
         orderDetailsPerSync: 200,
+        imageBudgetMB: 1024,
       },
     })
   })
@@ -85,6 +86,7 @@ describe('handler table', () => {
         keepSentOrdersMonths: 24,
         keepExpiredQuotesDays: 90,
         orderDetailsPerSync: 200,
+        imageBudgetMB: 1024,
       },
     })
     expect(seen).toEqual([
@@ -97,6 +99,7 @@ describe('handler table', () => {
           keepSentOrdersMonths: 24,
           keepExpiredQuotesDays: 90,
           orderDetailsPerSync: 200,
+          imageBudgetMB: 1024,
         },
       },
     ])

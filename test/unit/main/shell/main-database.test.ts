@@ -47,6 +47,7 @@ const stand = await vi.hoisted(async () => {
         setDevicePermissionHandler: vi.fn(),
       },
     },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1040 } }] },
     net: { isOnline: () => false },
     powerMonitor: new EventEmitter(),

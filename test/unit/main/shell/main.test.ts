@@ -76,6 +76,7 @@ const stand = await vi.hoisted(async () => {
   }
 
   const ipcHandlers = new Map<string, (...args: unknown[]) => unknown>()
+  const protocolHandlers = new Map<string, (request: { url: string }) => Response>()
   const sessionHandlers: Record<string, (...args: unknown[]) => unknown> = {}
   const safeStorage = {
     isEncryptionAvailable: () => true,
@@ -103,6 +104,11 @@ const stand = await vi.hoisted(async () => {
         setDevicePermissionHandler: (handler: (...args: unknown[]) => unknown) => (sessionHandlers.device = handler),
       },
     },
+    protocol: {
+      registerSchemesAsPrivileged: vi.fn(),
+      handle: (scheme: string, handler: (request: { url: string }) => Response) =>
+        protocolHandlers.set(scheme, handler),
+    },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1040 } }] },
     net: { isOnline: () => false },
     powerMonitor: new EventEmitter(),
@@ -111,7 +117,7 @@ const stand = await vi.hoisted(async () => {
     dialog: { showMessageBox: vi.fn(async () => ({ response: 1 })), showErrorBox: vi.fn() },
   }
   const autoUpdater = { on: vi.fn(), checkForUpdates: vi.fn(), quitAndInstall: vi.fn() }
-  return { root, paths, app, windows, ipcHandlers, sessionHandlers, electron, autoUpdater }
+  return { root, paths, app, windows, ipcHandlers, protocolHandlers, sessionHandlers, electron, autoUpdater }
 })
 
 vi.mock('electron', () => stand.electron)
@@ -178,6 +184,14 @@ describe('the Electron entry point', () => {
       (response: { responseHeaders: Record<string, string[]> }) => (headers = response.responseHeaders),
     )
     expect(headers?.['Content-Security-Policy']?.[0]).toContain("script-src 'self'")
+  })
+
+  it('serves item pictures through satchel-image:, registered privileged, from the cache only', () => {
+    expect(stand.electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      expect.objectContaining({ scheme: 'satchel-image' }),
+    ])
+    // The profile on screen has fetched no picture: an empty answer, which the <img> takes quietly.
+    expect(stand.protocolHandlers.get('satchel-image')?.({ url: 'satchel-image://thumb/item-1' }).status).toBe(204)
   })
 
   it('serves the contract over IPC to the app’s frame only, keeping secrets in safeStorage', async () => {

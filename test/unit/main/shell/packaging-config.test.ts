@@ -50,7 +50,7 @@ describe('electron-builder.yml', () => {
     expect(size('resources/icons/256x256.png')).toEqual([256, 256])
   })
 
-  it('ships only the build output, unpacks better-sqlite3’s binding and never rebuilds node_modules in place', () => {
+  it('ships only the build output, unpacks the native bindings (better-sqlite3, keyring, sharp) and never rebuilds node_modules in place', () => {
     // getConfig normalises `files` into one file set.
     const patterns = (config.files as { filter: string[] }[])[0]?.filter ?? []
     expect(patterns.slice(0, 3)).toEqual(['out/**/*', 'package.json', '!**/*.map'])
@@ -58,6 +58,8 @@ describe('electron-builder.yml', () => {
     expect(config.asarUnpack).toEqual([
       '**/node_modules/better-sqlite3/build/Release/*.node',
       '**/node_modules/@napi-rs/keyring-*/*.node',
+      '**/node_modules/sharp/**',
+      '**/node_modules/@img/**',
     ])
     expect(config.npmRebuild).toBe(false)
     expect(config.afterPack).toBe('scripts/after-pack.cjs')

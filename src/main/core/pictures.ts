@@ -1,0 +1,124 @@
+/**
+ * The item pictures of one core: the cache beside its database, read by the shell's protocol (and
+ * the bridge's route) at render time, and filled in the background: a pass after each sync and
+ * every quarter of an hour while the app is open and the service answers, never while offline.
+ */
+import { existsSync } from 'node:fs'
+import { looksOffline, type ConnectivityMonitor } from '../connectivity'
+import type { Database } from '../db/database'
+import type { EventStream } from '../events'
+import { openItemPictures, picturesFolder, type OpenedPictures, type PassReport, type PictureStatus } from '../images'
+import { ItemPictureSources } from '../local/catalog-items/pictures'
+import type { ServiceClients } from '../ordering-client/clients'
+import type { Clock, Logger } from '../ports'
+import type { AppSettings } from '../settings/app-settings'
+import type { ConnectionSettings } from '../settings/connection'
+import type { PictureSize } from '../../shared/pictures'
+import { createPictureDemand } from './picture-demand'
+
+const passEveryMs = 15 * 60_000
+
+export interface CorePictures {
+  /** The picture from the cache only (never the network), or null when it has not been fetched. */
+  read(itemGuid: string, size: PictureSize): Buffer | null
+  /** One idle pass now; null when one is already running, or there is no connection or network. */
+  pass(): Promise<PassReport | null>
+  status(): PictureStatus
+  start(): void
+  close(): Promise<void>
+}
+
+interface CorePicturesParts {
+  db: Database
+  databasePath: string
+  nativeBinding?: string
+  settings: AppSettings
+  connection: ConnectionSettings
+  clients: ServiceClients
+  connectivity: ConnectivityMonitor
+  events: EventStream
+  clock: Clock
+  logger: Logger
+}
+
+export function createCorePictures(parts: CorePicturesParts): CorePictures | null {
+  // A throwaway core (tests, ':memory:') has no folder to keep pictures in.
+  if (parts.databasePath === ':memory:' || parts.databasePath === '') return null
+  const { clock, logger } = parts
+  let origin: string | null = null
+  // Opened at the first pass (or read of a folder already there): a profile that never fetched a
+  // picture has no folder for them.
+  let opened: OpenedPictures | null = null
+  const open = (): OpenedPictures =>
+    (opened ??= openItemPictures({
+      db: parts.db,
+      databasePath: parts.databasePath,
+      ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}),
+      serviceOrigin: () => origin,
+      service: {
+        async getCatalogItem(catalogGuid, guid) {
+          const client = await parts.clients.forSaved()
+          if (!client) throw new Error('no connection is saved')
+          return client.getCatalogItem(catalogGuid, guid)
+        },
+      },
+      demand: createPictureDemand(parts.db, clock),
+      budgetMB: () => parts.settings.get().imageBudgetMB,
+      logger: logger.child({ area: 'pictures' }),
+      now: () => clock.now(),
+    }))
+  let running: Promise<PassReport | null> | null = null
+  let timer: ReturnType<typeof setInterval> | undefined
+  let unsubscribe: (() => void) | undefined
+
+  const pass = (): Promise<PassReport | null> => {
+    if (running) return Promise.resolve(null)
+    const current = (async () => {
+      try {
+        if (looksOffline(parts.connectivity)) return null
+        const saved = await parts.connection.get()
+        origin = saved ? new URL(saved.baseUrl).origin : null
+        if (origin === null) return null
+        const report = await open().pictures.pass({ idle: true })
+        logger.info('item pictures pass', { ...report })
+        return report
+      } catch (error) {
+        logger.warn('item pictures pass failed', { error: (error as Error).message })
+        return null
+      }
+    })()
+    // Cleared once settled, here rather than in the body: a pass that ends before its first await
+    // would clear it before it was set.
+    running = current
+    void current.finally(() => {
+      if (running === current) running = null
+    })
+    return current
+  }
+
+  return {
+    read(itemGuid, size) {
+      if (!opened && !existsSync(picturesFolder(parts.databasePath))) return null
+      return open().cache.read(itemGuid, size, clock.now())
+    },
+    pass,
+    status() {
+      if (opened || existsSync(picturesFolder(parts.databasePath))) return open().pictures.status()
+      const budget = parts.settings.get().imageBudgetMB * 1024 * 1024
+      return { cached: 0, bytes: 0, budget, waiting: new ItemPictureSources(parts.db).countLive(), failed: 0 }
+    },
+    start() {
+      timer = setInterval(() => void pass(), passEveryMs)
+      timer.unref?.()
+      unsubscribe = parts.events.subscribe((event) => {
+        if (event.name === 'syncFinished') void pass()
+      })
+    },
+    async close() {
+      if (timer) clearInterval(timer)
+      unsubscribe?.()
+      await running
+      await opened?.close()
+    },
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Item pictures for one profile: the cache beside its database, the fetcher, the codec, and the
+ * pass that fills the cache in the order the rep needs pictures. docs/images.md tells the whole.
+ */
+import type { Database } from 'better-sqlite3'
+import { ItemPictureSources } from '../local/catalog-items/pictures'
+import type { Logger } from '../ports'
+import { defaultBudgetMB, PictureCache, picturesFolder } from './cache'
+import type { ImageCodec } from './codec'
+import { PictureFetcher, type FetcherOptions } from './fetcher'
+import { createSharpCodec } from './sharp-codec'
+import { ItemPictures, type AttachmentReader, type PictureDemand } from './pictures'
+
+export { picturesFolder, PictureCache } from './cache'
+export type { PassReport, PictureDemand, PictureStatus, PictureTier } from './pictures'
+
+interface OpenPicturesOptions {
+  db: Database
+  databasePath: string
+  serviceOrigin: () => string | null
+  service: AttachmentReader | null
+  demand: PictureDemand
+  /** The setting imageBudgetMB, read at each pass. */
+  budgetMB: () => number
+  /** Bytes exactly, over budgetMB: the tests fill a budget of a few pictures. */
+  budgetBytes?: () => number
+  logger: Logger
+  now?: () => number
+  codec?: ImageCodec
+  fetcher?: FetcherOptions
+  nativeBinding?: string
+  parallel?: number
+}
+
+export interface OpenedPictures {
+  pictures: ItemPictures
+  cache: PictureCache
+  fetcher: PictureFetcher
+  close(): Promise<void>
+}
+
+export function openItemPictures(options: OpenPicturesOptions): OpenedPictures {
+  const now = options.now ?? Date.now
+  const cache = new PictureCache(
+    picturesFolder(options.databasePath),
+    options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
+  )
+  const fetcher = new PictureFetcher({ now, ...options.fetcher })
+  const pictures = new ItemPictures({
+    cache,
+    fetcher,
+    codec: options.codec ?? createSharpCodec(),
+    sources: new ItemPictureSources(options.db),
+    service: options.service,
+    serviceOrigin: options.serviceOrigin,
+    demand: options.demand,
+    budgetBytes: options.budgetBytes ?? (() => Math.max(1, options.budgetMB() || defaultBudgetMB) * 1024 * 1024),
+    now,
+    logger: options.logger,
+    ...(options.parallel ? { parallel: options.parallel } : {}),
+  })
+  return {
+    pictures,
+    cache,
+    fetcher,
+    async close() {
+      await fetcher.close()
+      cache.close()
+    },
+  }
+}

@@ -1,0 +1,319 @@
+/**
+ * Item pictures on the laptop before the rep needs them: a pass takes the items in the order the
+ * rep needs them (PictureDemand), fetches each one's primary picture where the cache has none or its
+ * item moved on, and keeps the cache within its budget. Nothing here runs at render time: the
+ * screens read the cache only (the shell's satchel-image:// protocol).
+ */
+import type { Logger } from '../ports'
+import type { ItemPictureSources, PictureSourceRow } from '../local/catalog-items/pictures'
+import type { PictureCache, PictureEntry } from './cache'
+import type { ImageCodec } from './codec'
+import { FetchFailed, type PictureFetcher } from './fetcher'
+import { ImageRefused, pictureAddress } from './safety'
+import { pictureAddresses } from './sources'
+
+/** The order the rep needs pictures in; the first three are also never evicted. */
+export type PictureTier = 'orders' | 'customers' | 'families' | 'viewed'
+
+export interface PictureDemand {
+  /** The wanted items, tier by tier, most needed first (a guid may appear in several). */
+  wanted(): { tier: PictureTier; guids: string[] }[]
+}
+
+/** The service's single-item read, whose attachments name an item's pictures where the listing does not. */
+export interface AttachmentReader {
+  getCatalogItem(catalogGuid: string, guid: string): Promise<unknown>
+}
+
+export interface PassReport {
+  /** New pictures stored (a first fetch or a changed picture). */
+  fetched: number
+  /** Checked and unchanged (a 304): no picture bytes. */
+  unchanged: number
+  /** Already current: no request at all. */
+  current: number
+  /** Refused or failed this pass (tried again after a back-off). */
+  failed: number
+  /** Still backing off from an earlier failure: not asked this pass. */
+  backingOff: number
+  /** Items with no picture to fetch. */
+  none: number
+  /** Deleted items whose pictures were let go. */
+  freed: number
+  evicted: number
+  /** Single-item reads made to find attachments: each is a request to the ordering service. */
+  serviceReads: number
+}
+
+export interface PictureStatus {
+  cached: number
+  bytes: number
+  budget: number
+  waiting: number
+  failed: number
+}
+
+interface ItemPicturesOptions {
+  cache: PictureCache
+  fetcher: PictureFetcher
+  codec: ImageCodec
+  sources: ItemPictureSources
+  /** Null where there is no connection to read attachments with (then only listing URLs are fetched). */
+  service: AttachmentReader | null
+  /** The service's origin, which relative picture addresses are resolved against; null without a connection. */
+  serviceOrigin: () => string | null
+  demand: PictureDemand
+  budgetBytes: () => number
+  now: () => number
+  logger: Logger
+  /** Pictures fetched at once across hosts (each host has its own, lower, cap in the fetcher). */
+  parallel?: number
+}
+
+const protectedTiers = new Set<PictureTier>(['orders', 'customers', 'families'])
+const backoffBaseMs = 60_000
+const backoffMaxMs = 6 * 3600_000
+
+/** How long an item waits after its n-th failure in a row: a minute, doubling, at most six hours. */
+function backoffMs(failures: number, retryAfter: number | null): number {
+  const doubling = Math.min(backoffMaxMs, backoffBaseMs * 2 ** Math.max(0, failures - 1))
+  return Math.max(doubling, retryAfter ?? 0)
+}
+
+function emptyReport(): PassReport {
+  return {
+    fetched: 0,
+    unchanged: 0,
+    current: 0,
+    failed: 0,
+    backingOff: 0,
+    none: 0,
+    freed: 0,
+    evicted: 0,
+    serviceReads: 0,
+  }
+}
+
+type Outcome = 'fetched' | 'unchanged' | 'current' | 'failed' | 'backingOff' | 'none' | 'freed'
+
+export class ItemPictures {
+  /** Where the idle pass's walk of the whole catalog stands (a local_id). */
+  private restCursor = 0
+  private readonly options: ItemPicturesOptions
+
+  constructor(options: ItemPicturesOptions) {
+    this.options = options
+  }
+
+  /** Items the cache must keep whatever the budget says (their tiers' guids, asked now). */
+  private protectedGuids(): Set<string> {
+    const guids = new Set<string>()
+    for (const { tier, guids: each } of this.options.demand.wanted())
+      if (protectedTiers.has(tier)) for (const guid of each) guids.add(guid)
+    return guids
+  }
+
+  /**
+   * One pass. `guids` names the items (the CLI's --customer); otherwise the demand's tiers in order,
+   * and, when `idle`, the rest of the catalog while the cache has room, then deleted items' pictures
+   * freed. `limit` caps the items asked about (current ones included).
+   */
+  async pass(
+    request: { guids?: string[]; limit?: number; idle?: boolean; signal?: AbortSignal } = {},
+  ): Promise<PassReport> {
+    const report = emptyReport()
+    const limit = request.limit ?? Number.POSITIVE_INFINITY
+    const wanted = request.guids ?? this.options.demand.wanted().flatMap((tier) => tier.guids)
+    const queue = [...new Set(wanted)].slice(0, limit)
+    await this.run(queue, report, request.signal)
+    let asked = queue.length
+    if (request.idle && request.guids === undefined) {
+      const budget = this.options.budgetBytes()
+      let bytes = this.options.cache.totals().bytes
+      // The rest of the catalog only while there is room: filling past the budget would evict what
+      // was fetched a moment ago, and fetch it again on the next pass.
+      while (asked < limit && !request.signal?.aborted && bytes < budget) {
+        const page = this.options.sources.livePage(this.restCursor, Math.min(200, limit - asked))
+        if (page.length === 0) {
+          this.restCursor = 0
+          break
+        }
+        this.restCursor = page[page.length - 1]!.localId
+        asked += page.length
+        const fetchedBefore = report.fetched
+        await this.run(
+          page.map((item) => item.guid),
+          report,
+          request.signal,
+        )
+        // The totals are a sum over the index: asked again only when this page stored something.
+        if (report.fetched > fetchedBefore) bytes = this.options.cache.totals().bytes
+      }
+      report.freed += this.freeDeleted()
+    }
+    const protectedGuids = this.protectedGuids()
+    report.evicted = this.options.cache.evict(this.options.budgetBytes(), (guid) => protectedGuids.has(guid)).evicted
+    return report
+  }
+
+  /** What the cache holds and what is left to fetch, for the CLI's `images status` and the Settings screen. */
+  status(): PictureStatus {
+    const totals = this.options.cache.totals()
+    return {
+      cached: totals.cached,
+      bytes: totals.bytes,
+      budget: this.options.budgetBytes(),
+      // Live items the index has not settled (no picture yet, none known, not failed): an estimate, as
+      // the index may still name a deleted item until the next idle pass frees it.
+      waiting: Math.max(0, this.options.sources.countLive() - totals.entries),
+      failed: totals.failed,
+    }
+  }
+
+  private async run(guids: string[], report: PassReport, signal: AbortSignal | undefined): Promise<void> {
+    let next = 0
+    const worker = async () => {
+      while (next < guids.length && !signal?.aborted) {
+        const guid = guids[next++]!
+        const outcome = await this.refresh(guid, report)
+        report[outcome]++
+      }
+    }
+    await Promise.all(Array.from({ length: this.options.parallel ?? 4 }, worker))
+  }
+
+  private async refresh(guid: string, report: PassReport): Promise<Outcome> {
+    const { cache, sources, logger, now } = this.options
+    const item = sources.byGuid(guid)
+    const entry = cache.get(guid)
+    if (!item || !item.live) {
+      if (!entry) return 'none'
+      cache.forget(guid)
+      return 'freed'
+    }
+    if (entry && entry.itemVersion === item.version && entry.failures === 0) {
+      if (entry.thumb) return 'current'
+      if (entry.sourceUrl === null) return 'none'
+    }
+    if (entry && entry.failures > 0 && entry.retryAt > now()) return 'backingOff'
+    // Without a connection nothing is known of the item's picture, and nothing is written down.
+    if (this.options.serviceOrigin() === null) return 'none'
+    let source: string | null = null
+    try {
+      source = await this.sourceOf(item, entry, report)
+      if (source === null) {
+        if (entry?.thumb) cache.evictPictures(entry)
+        cache.save({ ...this.blank(item), ...(entry ? { usedAt: entry.usedAt } : {}) })
+        return 'none'
+      }
+      return await this.fetchInto(item, entry, source)
+    } catch (error) {
+      if (!(error instanceof ImageRefused) && !(error instanceof FetchFailed)) throw error
+      const failures = (entry?.failures ?? 0) + 1
+      const retryAfter = error instanceof FetchFailed ? error.retryAfterMs : null
+      const base = entry ?? this.blank(item)
+      // A picture of another address is of another image: it goes rather than showing the wrong one.
+      const stale = base.thumb !== null && source !== null && base.sourceUrl !== source
+      if (stale) cache.evictPictures(base)
+      cache.save({
+        ...(stale ? cache.get(guid)! : base),
+        catalogGuid: item.catalogGuid,
+        failures,
+        retryAt: now() + backoffMs(failures, retryAfter),
+        lastError: error.message,
+      })
+      logger.warn('item picture not fetched', { item: guid, failures, reason: error.message })
+      return 'failed'
+    }
+  }
+
+  private blank(item: PictureSourceRow): PictureEntry {
+    return {
+      itemGuid: item.guid,
+      catalogGuid: item.catalogGuid,
+      sourceUrl: null,
+      itemVersion: item.version,
+      etag: null,
+      lastModified: null,
+      thumb: null,
+      panel: null,
+      bytes: 0,
+      usedAt: 0,
+      failures: 0,
+      retryAt: 0,
+      lastError: null,
+    }
+  }
+
+  /** The picture's absolute address: the listing's, or the attachments' read at this version, or read now. */
+  private async sourceOf(
+    item: PictureSourceRow,
+    entry: PictureEntry | undefined,
+    report: PassReport,
+  ): Promise<string | null> {
+    const { service } = this.options
+    const origin = this.options.serviceOrigin() ?? ''
+    if (item.listingUrl !== null) return pictureAddress(item.listingUrl, origin).href
+    if (entry && entry.itemVersion === item.version && entry.sourceUrl !== null) return entry.sourceUrl
+    if (service === null) return null
+    report.serviceReads++
+    let record: unknown
+    try {
+      record = await service.getCatalogItem(item.catalogGuid, item.guid)
+    } catch (error) {
+      throw new FetchFailed(`the item's attachments could not be read: ${(error as Error).message}`)
+    }
+    const first = pictureAddresses(record)[0]
+    return first === undefined ? null : pictureAddress(first, origin).href
+  }
+
+  private async fetchInto(item: PictureSourceRow, entry: PictureEntry | undefined, source: string): Promise<Outcome> {
+    const { cache, fetcher, codec, now } = this.options
+    const same = entry !== undefined && entry.thumb !== null && entry.sourceUrl === source
+    const outcome = await fetcher.fetch(new URL(source), {
+      etag: same ? entry.etag : null,
+      lastModified: same ? entry.lastModified : null,
+    })
+    if (outcome.kind === 'not-modified') {
+      if (!same) throw new FetchFailed(`the image host answered 304 to a request that had no copy to compare`)
+      cache.save({ ...entry, itemVersion: item.version, failures: 0, retryAt: 0, lastError: null })
+      return 'unchanged'
+    }
+    const sizes = await codec.downscale(outcome.bytes, outcome.imageKind)
+    cache.store(
+      {
+        itemGuid: item.guid,
+        catalogGuid: item.catalogGuid,
+        sourceUrl: source,
+        itemVersion: item.version,
+        etag: outcome.etag,
+        lastModified: outcome.lastModified,
+        usedAt: now(),
+        failures: 0,
+        retryAt: 0,
+        lastError: null,
+      },
+      sizes,
+    )
+    return 'fetched'
+  }
+
+  /** Lets go of the pictures of items the catalog no longer lists: the idle pass's sweep. */
+  private freeDeleted(): number {
+    const { cache, sources } = this.options
+    let freed = 0
+    let after = ''
+    for (;;) {
+      const guids = cache.guidsAfter(after, 500)
+      if (guids.length === 0) return freed
+      for (const guid of guids) {
+        const item = sources.byGuid(guid)
+        if (!item || !item.live) {
+          cache.forget(guid)
+          freed++
+        }
+      }
+      after = guids[guids.length - 1]!
+    }
+  }
+}
