@@ -19,6 +19,7 @@ import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { DraftRepository, newLineId, type DraftFields } from './drafts'
+import { itemOfCode } from './item-of-code'
 import type { CatalogItemFacts, OrderLookup } from './lookup'
 import { Outbox } from './outbox'
 import { unitPriceAt } from '../pricing'
@@ -262,17 +263,6 @@ export class OrderDesk {
   }
 
   /**
-   * The item a code names in this catalog: its exact UPC first, then its SKU; two items with that UPC,
-   * or a SKU in other capitals than two items', are named, not chosen from.
-   */
-  private itemOfCode(catalogGuid: string, code: string): CatalogItemFacts | AmbiguousCode | null {
-    const byUpc = this.lookup.catalogItemsByUpc(catalogGuid, code).filter((item) => !item.deleted)
-    if (byUpc.length > 1) return { code, skus: byUpc.map((item) => item.sku) }
-    const found = byUpc[0] ?? this.lookup.catalogItemBySku(catalogGuid, code)
-    return found && 'ambiguous' in found ? { code, skus: found.ambiguous.map((item) => item.sku) } : found
-  }
-
-  /**
    * The draft's lines with `toAdd` merged in, and for each one added the line it went into (null for
    * an item not in the catalog, also listed in `unknown`). One look-up per line added: an item
    * already on the draft is found by its guid in a map, and the price group is resolved once.
@@ -306,7 +296,7 @@ export class OrderDesk {
       const item = wanted.catalogItemGuid
         ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid)
         : wanted.sku
-          ? this.itemOfCode(catalogGuid, wanted.sku)
+          ? itemOfCode(this.lookup, catalogGuid, wanted.sku)
           : null
       if (item && 'code' in item) {
         ambiguous.push(item)
