@@ -37,6 +37,7 @@ export const methodNames = [
   'addDraftLines',
   'updateDraftLine',
   'removeDraftLine',
+  'restoreDraftLine',
   'acceptDraftPrices',
   'sendDraft',
   'listOutbox',

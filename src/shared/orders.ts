@@ -401,6 +401,8 @@ export const ordersContract = {
     output: draftCheckSchema,
   },
   removeDraftLine: { input: z.object({ id: draftId, lineId: z.string().min(1) }).strict(), output: draftCheckSchema },
+  /** Undo of the draft's last removeDraftLine: the line back in its place, quantity and note as they were. */
+  restoreDraftLine: { input: z.object({ id: draftId, lineId: z.string().min(1) }).strict(), output: draftCheckSchema },
   acceptDraftPrices: { input: z.object({ id: draftId }).strict(), output: draftCheckSchema },
   sendDraft: { input: z.object({ id: draftId }).strict(), output: outboxEntrySchema },
   listOutbox: { input: z.undefined(), output: z.array(outboxEntrySchema) },

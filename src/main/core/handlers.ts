@@ -25,6 +25,7 @@ export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
   'addDraftLines',
   'updateDraftLine',
   'removeDraftLine',
+  'restoreDraftLine',
   'acceptDraftPrices',
   'sendDraft',
   'retryOutbox',

@@ -108,6 +108,8 @@ interface FamilyCode {
 export class OrderDesk {
   readonly drafts: DraftRepository
   readonly outbox: Outbox
+  /** Each draft's last removed line and its place, for Undo: a few seconds' worth, so not kept on disk. */
+  private readonly removed = new Map<number, { line: DraftLine; index: number }>()
 
   constructor(
     db: Database,
@@ -357,9 +359,29 @@ export class OrderDesk {
 
   removeLine(id: number, lineId: string): DraftCheck {
     const draft = this.drafts.get(id)
-    const lines = draft.lines.filter((line) => line.lineId !== lineId)
-    if (lines.length === draft.lines.length) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
-    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
+    const index = draft.lines.findIndex((line) => line.lineId === lineId)
+    if (index < 0) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
+    const lines = draft.lines.filter((_, at) => at !== index)
+    const check = checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
+    this.removed.set(id, { line: draft.lines[index]!, index })
+    return check
+  }
+
+  /**
+   * The rep's Undo of the draft's last removal: the line back in its place as it was (quantity, note,
+   * the price seen), unless its item has been put on the draft again since.
+   */
+  restoreLine(id: number, lineId: string): DraftCheck {
+    const removed = this.removed.get(id)
+    if (removed?.line.lineId !== lineId) throw new CoreError('NOT_FOUND', 'That line can no longer be put back.')
+    const draft = this.drafts.get(id)
+    if (draft.lines.some((line) => line.catalogItemGuid === removed.line.catalogItemGuid))
+      throw new CoreError('CONFLICT', `${removed.line.sku} is on the draft again: change its quantity there.`)
+    const lines = [...draft.lines]
+    lines.splice(Math.min(removed.index, lines.length), 0, removed.line)
+    const check = checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
+    this.removed.delete(id)
+    return check
   }
 
   /**

@@ -16,6 +16,7 @@ export type OrderMethods = Pick<
   | 'addDraftLines'
   | 'updateDraftLine'
   | 'removeDraftLine'
+  | 'restoreDraftLine'
   | 'acceptDraftPrices'
   | 'sendDraft'
   | 'listOutbox'
@@ -77,6 +78,7 @@ export function orderMethods(
     updateDraftLine: ({ id, lineId, qty, note }) =>
       desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),
     removeDraftLine: ({ id, lineId }) => desk.removeLine(id, lineId),
+    restoreDraftLine: ({ id, lineId }) => desk.restoreLine(id, lineId),
     acceptDraftPrices: ({ id }) => desk.acceptCurrentPrices(id),
     sendDraft: async ({ id }) => {
       await orders.refreshBeforeSending(id)

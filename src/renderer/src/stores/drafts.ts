@@ -115,6 +115,10 @@ export const useDraftsStore = defineStore('drafts', () => {
     return keep(await unwrap(api.removeDraftLine({ id, lineId })))
   }
 
+  async function restoreLine(id: number, lineId: string): Promise<DraftCheck> {
+    return keep(await unwrap(api.restoreDraftLine({ id, lineId })))
+  }
+
   async function acceptPrices(id: number): Promise<DraftCheck> {
     return keep(await unwrap(api.acceptDraftPrices({ id })))
   }
@@ -196,6 +200,7 @@ export const useDraftsStore = defineStore('drafts', () => {
     addLines,
     updateLine,
     removeLine,
+    restoreLine,
     acceptPrices,
     remove,
     send,
