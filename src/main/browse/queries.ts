@@ -426,6 +426,7 @@ export class BrowseQueries {
       hidePricing: row.hide_pricing === 1,
       priceGroup: row.price_group_id !== null ? { id: row.price_group_id, name: priceGroupName } : null,
       lockCatalogId: row.lock_catalog_id,
+      catalogGuid: this.catalogOfCustomer(row),
       creditLimit: numberOrNull(record.credit_limit),
       openBalance: numberOrNull(record.open_balance),
       standingPo: text(record.standing_po),
@@ -435,6 +436,19 @@ export class BrowseQueries {
       addresses: addressesOf(record),
       record,
     }
+  }
+
+  /**
+   * The catalog a customer orders from, where the catalog screen opens for them: the one they are
+   * locked to, else their price group's (a price group belongs to one catalog); null when neither is
+   * an orderable catalog on this laptop.
+   */
+  private catalogOfCustomer(row: CustomerRow): string | null {
+    const orderable = this.catalogs.orderable()
+    const locked = row.lock_catalog_id ? orderable.find((catalog) => catalog.id === row.lock_catalog_id) : undefined
+    if (locked) return locked.guid
+    const ofGroup = row.price_group_id !== null ? this.groups.catalogOf(row.price_group_id) : null
+    return ofGroup !== null && orderable.some((catalog) => catalog.guid === ofGroup) ? ofGroup : null
   }
 
   /** Orders newest first, across customers or for one customer; searched by number, PO or customer, filtered by state and day. */
