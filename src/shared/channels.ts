@@ -38,6 +38,7 @@ export const methodNames = [
   'updateDraftLine',
   'removeDraftLine',
   'restoreDraftLine',
+  'openDraftFor',
   'acceptDraftPrices',
   'sendDraft',
   'listOutbox',

@@ -26,6 +26,7 @@ export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
   'updateDraftLine',
   'removeDraftLine',
   'restoreDraftLine',
+  'openDraftFor',
   'acceptDraftPrices',
   'sendDraft',
   'retryOutbox',

@@ -17,6 +17,7 @@ export type OrderMethods = Pick<
   | 'updateDraftLine'
   | 'removeDraftLine'
   | 'restoreDraftLine'
+  | 'openDraftFor'
   | 'acceptDraftPrices'
   | 'sendDraft'
   | 'listOutbox'
@@ -79,6 +80,16 @@ export function orderMethods(
       desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),
     removeDraftLine: ({ id, lineId }) => desk.removeLine(id, lineId),
     restoreDraftLine: ({ id, lineId }) => desk.restoreLine(id, lineId),
+    openDraftFor: ({ customerGuid, catalogGuid }) => {
+      const open = desk.drafts
+        .list()
+        .filter(
+          (draft) => draft.customerGuid === customerGuid && draft.catalogGuid === catalogGuid && !draft.newCustomer,
+        )
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]
+      if (open) return { check: desk.check(open.id), created: false }
+      return { check: desk.check(desk.createDraft({ customerGuid, catalogGuid }).id), created: true }
+    },
     acceptDraftPrices: ({ id }) => desk.acceptCurrentPrices(id),
     sendDraft: async ({ id }) => {
       await orders.refreshBeforeSending(id)
