@@ -9,10 +9,13 @@
  * 127.0.0.1 address to open in a browser.
  *
  * Options: --port N (the first double's port, default 4010; the second takes the next), --size
- * demo|bench|<items>, --bridge (use the bridge even where Electron exists).
+ * demo|bench|<items>, --bridge (use the bridge even where Electron exists), --bridge-port N (the
+ * bridge's port, default 4020, so the address to open stays the same from one start to the next).
+ * The renderer is built first only when its sources changed since the last build
+ * (scripts/renderer-build.ts; SATCHEL_DEMO_REBUILD=1 always builds, =0 never).
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -21,6 +24,7 @@ import { connectDemoProfiles, createProfileManager } from '../src/main/profiles'
 import { startBridge } from '../test/bridge/server'
 import { startService } from '../test/service/index'
 import { findElectronBinary } from './electron-binary.cjs'
+import { rendererNeedsBuild } from './renderer-build'
 
 const root = resolve(__dirname, '..')
 
@@ -36,8 +40,12 @@ async function main(): Promise<void> {
       port: { type: 'string', default: '4010' },
       size: { type: 'string', default: 'demo' },
       bridge: { type: 'boolean' },
+      'bridge-port': { type: 'string', default: '4020' },
     },
   })
+  const bridgePort = Number(values['bridge-port'])
+  if (!Number.isInteger(bridgePort) || bridgePort < 0 || bridgePort > 65_535)
+    throw new Error(`--bridge-port takes a port number, not '${values['bridge-port']}'`)
   const size =
     values.size === 'demo' || values.size === 'bench' || values.size === 'tiny' ? values.size : Number(values.size)
   // The control surface lets the demo play the supplier after Send (ship, backorder, hold, cancel).
@@ -87,8 +95,8 @@ async function main(): Promise<void> {
     return
   }
 
-  if (!existsSync(join(root, 'out/renderer/index.html')) || process.env.SATCHEL_DEMO_REBUILD !== '0') {
-    process.stdout.write('Building the renderer…\n')
+  if (rendererNeedsBuild(root)) {
+    process.stdout.write('Building the renderer (its sources changed since the last build)…\n')
     const built = spawnSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'ignore' })
     if (built.status !== 0) throw new Error('electron-vite build failed; run `npm run build` to see why')
   }
@@ -106,6 +114,7 @@ async function main(): Promise<void> {
     handlers: profiles.handlers,
     events: profiles.events,
     rendererDir: join(root, 'out/renderer'),
+    port: bridgePort,
   })
   await connectDemoProfiles(profiles, connections, (line) => process.stdout.write(`${line}\n`), { waitForSync: false })
   process.stdout.write(

@@ -38,6 +38,8 @@ export const methodNames = [
   'addDraftLines',
   'updateDraftLine',
   'removeDraftLine',
+  'restoreDraftLine',
+  'openDraftFor',
   'acceptDraftPrices',
   'sendDraft',
   'listOutbox',

@@ -13,3 +13,25 @@ const knownStates: Record<number, string> = {
 export function orderStateName(id: number | null, name: string | null = null): string {
   return name ?? (id !== null ? (knownStates[id] ?? `State ${id}`) : 'Unknown')
 }
+
+/** The interface's state names in the rep's and the customer's words. */
+const stateWords: Record<string, string> = {
+  PRELIMINARY: 'In review',
+  SUBMITTED: 'Submitted',
+  SHIPPED: 'Shipped',
+  COMPLETED: 'Completed',
+  CANCELLED: 'Cancelled',
+}
+
+/**
+ * A state name as people read it, on screen and on paper: "Submitted", "In review", not the wire's
+ * "SUBMITTED". A name the interface does not list, written in capitals ("PARTIALLY_SHIPPED"), is put
+ * in sentence case ("Partially shipped"); one already in words is kept as the supplier wrote it.
+ */
+export function orderStateWords(name: string): string {
+  const known = stateWords[name.trim().toUpperCase()]
+  if (known) return known
+  if (name !== name.toUpperCase()) return name
+  const words = name.trim().replaceAll('_', ' ').replace(/\s+/g, ' ').toLowerCase()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}

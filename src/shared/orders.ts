@@ -427,6 +427,16 @@ export const ordersContract = {
     output: draftCheckSchema,
   },
   removeDraftLine: { input: z.object({ id: draftId, lineId: z.string().min(1) }).strict(), output: draftCheckSchema },
+  /**
+   * The draft an "Add to order" from the catalog goes into: the customer's open draft in that catalog
+   * (the one changed last), else a new one, said by `created`.
+   */
+  openDraftFor: {
+    input: z.object({ customerGuid: uuid, catalogGuid: uuid }).strict(),
+    output: z.object({ check: draftCheckSchema, created: z.boolean() }),
+  },
+  /** Undo of the draft's last removeDraftLine: the line back in its place, quantity and note as they were. */
+  restoreDraftLine: { input: z.object({ id: draftId, lineId: z.string().min(1) }).strict(), output: draftCheckSchema },
   acceptDraftPrices: { input: z.object({ id: draftId }).strict(), output: draftCheckSchema },
   sendDraft: { input: z.object({ id: draftId }).strict(), output: outboxEntrySchema },
   listOutbox: { input: z.undefined(), output: z.array(outboxEntrySchema) },

@@ -6,6 +6,8 @@ const profileSummarySchema = z.object({
   name: z.string(),
   /** The service's origin, or null before a connection is saved. */
   supplier: z.string().nullable(),
+  /** The supplier's name as its service gives it, once an order has been synced; absent before. */
+  supplierName: z.string().optional(),
   /** Orders in the outbox not yet accepted by the service (needing attention included). */
   unsent: z.number().int(),
   needsAttention: z.number().int(),

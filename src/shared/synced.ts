@@ -257,6 +257,8 @@ export const customerDetailSchema = customerSummarySchema.extend({
   hidePricing: z.boolean(),
   priceGroup: z.object({ id: z.number(), name: z.string().nullable() }).nullable(),
   lockCatalogId: z.number().nullable(),
+  /** The catalog the customer orders from: the one locked to, else their price group's; null when neither is here. */
+  catalogGuid: z.string().nullable().optional(),
   creditLimit: z.number().nullable(),
   openBalance: z.number().nullable(),
   standingPo: z.string().nullable().optional(),

@@ -6,7 +6,8 @@
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { test } from './fixtures'
+import { join } from 'node:path'
+import { screenshotDir, test } from './fixtures'
 import { startProfilesWorld } from './profiles-world'
 import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
 import { call } from './support'
@@ -209,6 +210,58 @@ test('the family entry grid passes axe in light and dark: a table of labelled qu
   expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
     [],
   )
+})
+
+test.describe('at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } })
+
+  test('the family grid in the catalog, no order open, passes axe in light and dark and scrolls by keyboard', async ({
+    page,
+    bridge,
+    service,
+    core,
+  }) => {
+    await connectCore(core, service)
+    const parent = core.db
+      .prepare<[], { guid: string; sku: string; catalog_guid: string }>(
+        `SELECT guid, sku, catalog_guid FROM catalog_items WHERE deleted_at IS NULL AND json ->> '$.is_product_group' = 1
+           AND json ->> '$.product_group_type' = 'Color/Size' ORDER BY id LIMIT 1`,
+      )
+      .get()!
+    const findings: Finding[] = []
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.goto(`${bridge.url}#/catalog?catalog=${parent.catalog_guid}`)
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+      await page.getByLabel('Search catalog').fill(parent.sku)
+      const scroller = page.getByTestId('catalog-scroller')
+      await expect(scroller).toHaveAttribute('data-results-for', parent.sku)
+      await scroller.getByRole('button', { name: `Open the grid of ${parent.sku}` }).click()
+      const table = page.getByTestId('family-grid').getByRole('table')
+      await expect(table).toBeVisible()
+      // No order open: nothing to type, so no field that looks editable, and the grid, wider than
+      // the screen, is a region the keyboard reaches and scrolls.
+      await expect(table.getByRole('textbox')).toHaveCount(0)
+      const region = page.getByTestId('family-grid').getByRole('region')
+      await expect(region).toHaveAttribute('tabindex', '0')
+      await region.focus()
+      await expect(region).toBeFocused()
+      const scrolled = await region.evaluate((box) => box.scrollWidth > box.clientWidth)
+      if (scrolled) {
+        await page.keyboard.press('ArrowRight')
+        await expect.poll(() => region.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0)
+      }
+      await page.screenshot({ path: join(screenshotDir, `a11y-320-${scheme}-family-grid-catalog.png`) })
+      findings.push(...(await audit(page, 'family grid in the catalog at 320 px', scheme)))
+    }
+    for (const finding of findings)
+      console.log(
+        `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+      )
+    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
+      [],
+    )
+  })
 })
 
 test('the catalog update after an upgrade, and a sync waiting for it, pass axe in light and dark', async ({ page }) => {

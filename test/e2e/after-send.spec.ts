@@ -116,7 +116,7 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
   await expect(page.getByTestId('order-summary')).toHaveText('Shipped 2 of 3 lines, 1 backordered')
   const timeline = page.getByRole('region', { name: 'Timeline' })
   await expect(timeline.getByRole('listitem')).toHaveCount(5)
-  await expect(timeline).toContainText('SHIPPED')
+  await expect(timeline).toContainText('Shipped')
   await expect(timeline).toContainText('Seen on this laptop: Shipped 2 of 3 lines, 1 backordered')
   const related = page.getByRole('region', { name: 'Related orders' })
   await expect(related.getByRole('link', { name: backorder })).toBeVisible()

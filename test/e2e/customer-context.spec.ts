@@ -21,8 +21,9 @@ test('Alt+2 from a customer keeps that customer’s prices; the picker changes w
   await connectAndSync(core, service)
   const [first, second] = await unlockedCustomers(core, 2)
   const catalogs = await call(core.handlers, 'listCatalogs', { customerGuid: first!.guid })
+  // The catalog opens on the customer's own (their price group's), else their first.
   const firstPage = await call(core.handlers, 'searchCatalogItems', {
-    catalogGuid: catalogs[0]!.guid,
+    catalogGuid: first!.catalogGuid ?? catalogs[0]!.guid,
     customerGuid: first!.guid,
     limit: 1,
   })
@@ -78,5 +79,40 @@ test('Alt+2 from a customer keeps that customer’s prices; the picker changes w
   expect((await call(core.handlers, 'getDraft', { id })).draft.catalogGuid).not.toBeNull()
   await expect(page.getByTestId('order-facts')).not.toContainText('Choose a catalog')
   await expect(page.getByTestId('order-facts')).not.toContainText('none chosen')
+  expect(pageErrors).toEqual([])
+})
+
+test('the catalog opened from a customer’s page is theirs, their price group’s, at their prices', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  // A customer whose price group belongs to a catalog that does not sort first among theirs.
+  const groupCatalog = new Map<number, string>()
+  for (const catalog of service.current.control.catalogs().filter((c) => c.deleted_at === null))
+    for (const group of service.current.control.priceGroups(String(catalog.guid)))
+      groupCatalog.set(Number(group.id), String(catalog.guid))
+  let found: { customer: Awaited<ReturnType<typeof unlockedCustomers>>[number]; catalogGuid: string } | null = null
+  for (const customer of await unlockedCustomers(core, 20)) {
+    const catalogs = await call(core.handlers, 'listCatalogs', { customerGuid: customer.guid })
+    const own = groupCatalog.get(customer.priceGroup!.id)
+    if (own && catalogs[0]!.guid !== own && catalogs.some((c) => c.guid === own)) {
+      found = { customer, catalogGuid: own }
+      break
+    }
+  }
+  expect(found, 'a customer whose price group is in their second catalog').not.toBeNull()
+  const { customer, catalogGuid } = found!
+
+  await page.goto(`${bridge.url}#/customers/${customer.guid}`)
+  await page.getByRole('main').getByRole('link', { name: 'Catalog', exact: true }).click()
+  await expect(page).toHaveURL(new RegExp(`catalog=${catalogGuid}`))
+  await expect(page.getByRole('combobox', { name: 'Catalog', exact: true })).toHaveValue(catalogGuid)
+  const context = page.getByTestId('catalog-context')
+  await expect(context).toContainText(`Prices for ${customer.name}`)
+  await expect(context).toContainText(`${customer.priceGroup!.name} prices`)
   expect(pageErrors).toEqual([])
 })

@@ -48,6 +48,9 @@ test('switch profiles from the keyboard mid-draft; the draft is intact on return
   await expect(status).toContainText('Main')
   const switcher = page.getByRole('button', { name: /^Profile:/ })
   await expect(switcher).toContainText('Main')
+  // The supplier by the name its service gives, not the service's address.
+  await expect(switcher).toContainText('Harbor Point Supply Co.')
+  await expect(switcher).not.toContainText('127.0.0.1')
 
   // Typing, and straight to the switcher before the typing's debounce has passed.
   const notes = page.getByLabel('Notes')

@@ -3,9 +3,10 @@
  * data a rep has (lines with problems, a rejected order, a quote, a document, an order shipped in
  * part and marked changed), at 320 CSS px wide, at
  * 200% zoom of a 1280×720 laptop (640×360 CSS px at two device pixels each), at 900 px and at
- * 1280×720, in light and dark. Nothing scrolls sideways, no text is cut off, the frame leaves the
- * screen to the content, and each state is saved as test-results/screenshots/reflow-*.png to be
- * looked at.
+ * 1280×720, in light and dark, with a long status line (a last sync minutes ago, two-digit counts in
+ * both outbox slots). Nothing scrolls sideways, no text is cut off, the frame
+ * (top bar and status bar) leaves the screen to the content, 80 CSS px at most in the compact
+ * frame, and each state is saved as test-results/screenshots/reflow-*.png to be looked at.
  */
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
@@ -21,13 +22,18 @@ interface Layout {
   deviceScaleFactor: number
   /** Narrow enough that the sidebar gives its width to the content. */
   compact: boolean
+  /**
+   * The most CSS px the fixed frame (the top bar and the status bar) may take: at 200% zoom, 80 of
+   * 360; at 320 px, the status bar may wrap to a second line (96 of 640).
+   */
+  frameMax: number
 }
 
 const layouts: Layout[] = [
-  { name: '320', viewport: { width: 320, height: 640 }, deviceScaleFactor: 1, compact: true },
-  { name: 'zoom200', viewport: { width: 640, height: 360 }, deviceScaleFactor: 2, compact: true },
-  { name: '900', viewport: { width: 900, height: 720 }, deviceScaleFactor: 1, compact: false },
-  { name: '1280', viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1, compact: false },
+  { name: '320', viewport: { width: 320, height: 640 }, deviceScaleFactor: 1, compact: true, frameMax: 96 },
+  { name: 'zoom200', viewport: { width: 640, height: 360 }, deviceScaleFactor: 2, compact: true, frameMax: 80 },
+  { name: '900', viewport: { width: 900, height: 720 }, deviceScaleFactor: 1, compact: false, frameMax: 720 },
+  { name: '1280', viewport: { width: 1280, height: 720 }, deviceScaleFactor: 1, compact: false, frameMax: 720 },
 ]
 
 /**
@@ -108,11 +114,14 @@ async function reflowProblems(page: Page): Promise<string[]> {
 }
 
 /** How much of the window the frame leaves to the screen's own content, and the status bar's height. */
-async function contentShare(page: Page): Promise<{ width: number; height: number; status: number }> {
+async function contentShare(page: Page): Promise<{ width: number; height: number; status: number; header: number }> {
   return page.evaluate(() => {
     const main = document.getElementById('main')!.getBoundingClientRect()
     const status = document.querySelector('footer.statusbar')?.getBoundingClientRect().height ?? 0
-    return { width: main.width / window.innerWidth, height: main.height / window.innerHeight, status }
+    // The sidebar is a bar above the content only in the compact frame; beside it, it takes no height.
+    const nav = document.querySelector('nav.sidebar')!.getBoundingClientRect()
+    const header = nav.width >= window.innerWidth - 2 ? nav.height : 0
+    return { width: main.width / window.innerWidth, height: main.height / window.innerHeight, status, header }
   })
 }
 
@@ -139,6 +148,21 @@ for (const layout of layouts) {
       await coreApi(core, 'flushOutbox')
       await settle(core)
       await queueOrder(core, target)
+      await coreApi(core, 'flushOutbox')
+      await settle(core)
+      // Nine more rejected: "10 need attention", two digits in that slot of the status bar.
+      service.current.control.addFault({
+        route: 'POST /v1/orderWithItems',
+        type: 'status',
+        status: 400,
+        times: 9,
+        body: {
+          message: 'Order could not be reconciled',
+          code: 'RECONCILE_ERRORS',
+          errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
+        },
+      })
+      for (let count = 0; count < 9; count++) await queueOrder(core, target)
       await coreApi(core, 'flushOutbox')
       await settle(core)
       await coreApi(core, 'syncNow', {})
@@ -177,6 +201,20 @@ for (const layout of layouts) {
       })
       const quote = await call(core.handlers, 'saveDraftAsQuote', { draftId: quoteDraft.draft.id })
 
+      // The longest status line the bar can show but a sync warning: "Main · Online · 59 minutes ago ·
+      // 10 waiting · 10 need attention". Ten orders wait, the supplier asking for an hour's patience.
+      service.current.control.addFault({
+        route: 'POST /v1/orderWithItems',
+        type: 'rateLimit',
+        retryAfterSeconds: 3600,
+        times: 1000,
+      })
+      for (let count = 0; count < 10; count++) await queueOrder(core, target)
+      await settle(core)
+      await coreApi(core, 'syncNow', {})
+      // The page's clock an hour on, less a minute: "59 minutes ago".
+      await page.clock.setFixedTime(new Date(Date.now() + 59 * 60_000 + 20_000))
+
       const screens: [string, string][] = [
         ['customers', '#/customers'],
         ['customer', `#/customers/${world.customer.guid}`],
@@ -204,15 +242,22 @@ for (const layout of layouts) {
           // Lists and records load after the heading; check what the rep actually sees.
           await page.waitForLoadState('networkidle')
           await page.waitForTimeout(300)
+          if (screen === 'customers') {
+            const bar = page.locator('footer.statusbar')
+            await expect(bar).toContainText(/59 minutes ago/)
+            await expect(bar).toContainText(/10 waiting/)
+            await expect(bar).toContainText('10 need attention')
+          }
           for (const problem of await reflowProblems(page)) problems.push(`${scheme} ${screen}: ${problem}`)
           const share = await contentShare(page)
           // At 200% the status bar took 66 px of 360 and the sidebar 200 of 640: the frame is chrome,
           // the screen is the work.
           if (layout.compact && share.width < 0.97)
             problems.push(`${scheme} ${screen}: the content has ${Math.round(share.width * 100)}% of the width`)
-          if (layout.compact && share.status > 36)
+          // The fixed frame, the top bar and the status bar together, leaves the rest to the work.
+          if (share.header + share.status > layout.frameMax)
             problems.push(
-              `${scheme} ${screen}: the status bar is ${Math.round(share.status)} px tall, more than one line`,
+              `${scheme} ${screen}: the top bar and status bar take ${Math.round(share.header + share.status)} px, more than ${layout.frameMax}`,
             )
           if (share.height < 0.6)
             problems.push(`${scheme} ${screen}: the content has ${Math.round(share.height * 100)}% of the height`)
@@ -270,3 +315,44 @@ test.describe('the compact frame', () => {
     await expect(outbox).toBeHidden()
   })
 })
+
+test.describe('a long SKU at 320 px', () => {
+  test.use({ viewport: { width: 320, height: 640 } })
+
+  test('breaks in its own cell and does not run under Remove', async ({ page, bridge, service, core }) => {
+    await connectCore(core, service)
+    const world = await findOrderWorld(core.handlers)
+    const item = world.plain[0]!
+    const sku = 'BCF-COLOMBIAN-SUPREMO-WHOLE-BEAN-5LB-CASE-0001'
+    service.current.control.update('catalogItem', item.guid, { sku })
+    expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+    const draft = await call(core.handlers, 'createDraft', {
+      customerGuid: world.customer.guid,
+      catalogGuid: world.catalogGuid,
+    })
+    await call(core.handlers, 'addDraftLines', { id: draft.draft.id, lines: [{ catalogItemGuid: item.guid, qty: 1 }] })
+    await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
+    const line = page.locator(`tbody.line[data-line="${sku}"]`)
+    const cell = line.locator('td.sku')
+    const remove = line.getByRole('button', { name: `Remove ${sku}` })
+    await expect(cell).toHaveText(sku)
+    await cell.scrollIntoViewIfNeeded()
+    const [text, button] = [await cell.evaluate(textBox), (await remove.boundingBox())!]
+    const overlaps =
+      text.left < button.x + button.width &&
+      button.x < text.right &&
+      text.top < button.y + button.height &&
+      button.y < text.bottom
+    await page.screenshot({ path: join(screenshotDir, 'reflow-320-long-sku.png') })
+    expect(overlaps, `SKU text ${JSON.stringify(text)} against Remove ${JSON.stringify(button)}`).toBe(false)
+    expect(await reflowProblems(page)).toEqual([])
+  })
+})
+
+/** Where a cell's text is drawn, which may run past the cell's own box. */
+function textBox(cell: Element): { left: number; right: number; top: number; bottom: number } {
+  const range = document.createRange()
+  range.selectNodeContents(cell)
+  const rect = range.getBoundingClientRect()
+  return { left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }
+}

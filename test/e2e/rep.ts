@@ -30,9 +30,27 @@ export async function connectCore(core: TestCore, service: ServiceHandle): Promi
   if (!report.ok) throw new Error(`first sync failed: ${JSON.stringify(report.error)}`)
 }
 
+/** The `nth` (from 0) orderable customer and its items, for a spec that needs several. */
+export function findOrderableAt(core: TestCore, nth: number, count = 2): Orderable {
+  return findOrderable(core.db, count, nth)
+}
+
 /** An active customer without a PO rule, and items priced for its group with stock to spare. */
 export function orderable(core: TestCore, count = 2): Orderable {
   return findOrderable(core.db, count)
+}
+
+/**
+ * Like `orderable`, for a spec that sends through the window: a customer whose credit limit leaves
+ * room for the order (or who has none), so Send goes at once rather than asking "Send anyway".
+ */
+export async function orderableWithCreditRoom(core: TestCore, count = 2, room = 5_000): Promise<Orderable> {
+  for (let nth = 0; nth < 50; nth++) {
+    const target = findOrderable(core.db, count, nth)
+    const customer = await coreApi(core, 'getCustomer', { guid: target.customerGuid })
+    if (customer.creditLimit === null || customer.creditLimit - (customer.openBalance ?? 0) >= room) return target
+  }
+  throw new Error('no orderable customer with credit room in the seeded data')
 }
 
 /** A draft for the target with one of each SKU, sent to the outbox; answers the entry's apiGuid. */

@@ -36,6 +36,52 @@ test('a scanned UPC adds its item, as catalog search finds it', async ({ page, b
   expect(pageErrors).toEqual([])
 })
 
+test('a UPC scanned as EAN-13, GTIN-14 or a GS1 label finds its item; a bad check digit is a mis-scan', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const target = world.plain.find((item) => item.upc && /^\d{12}$/.test(item.upc))!
+  const gtin14 = `00${target.upc!}`
+  const { draft } = await call(core.handlers, 'createDraft', {
+    customerGuid: world.customer.guid,
+    catalogGuid: world.catalogGuid,
+  })
+  await page.goto(`${bridge.url}#/drafts/${draft.id}`)
+  const sku = page.getByLabel('SKU or barcode')
+  const message = page.getByTestId('scan-message')
+
+  await sku.fill(`0${target.upc!}`)
+  await sku.press('Enter')
+  await expect(message).toHaveText(`${target.sku} ×1 — new line.`)
+  await sku.fill(`(01)${gtin14}(17)271231(10)LOT42 3`)
+  await sku.press('Enter')
+  await expect(message).toHaveText(`${target.sku} ×3 — line now 4.`)
+  await sku.fill(`01${gtin14}\x1d10LOT42`)
+  await sku.press('Enter')
+  await expect(message).toHaveText(`${target.sku} ×1 — line now 5.`)
+
+  const last = Number(gtin14.at(-1))
+  const misScanned = gtin14.slice(0, 13) + String((last + 1) % 10)
+  await sku.fill(misScanned)
+  await sku.press('Enter')
+  await expect(message).toHaveText(
+    `${misScanned} is not a valid barcode (its check digit is wrong): probably a mis-scan — scan it again.`,
+  )
+  await expect(page.locator('tbody.line')).toHaveCount(1)
+
+  await page.goto(`${bridge.url}#/catalog?catalog=${world.catalogGuid}`)
+  await page.getByLabel('Search catalog').fill(`(01)${gtin14}`)
+  const scroller = page.getByTestId('catalog-scroller')
+  await expect(scroller).toHaveAttribute('data-results-for', `(01)${gtin14}`)
+  await expect(scroller.getByRole('row').filter({ hasText: target.sku })).toHaveCount(1)
+  expect(pageErrors).toEqual([])
+})
+
 test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refused entry stays in the box', async ({
   page,
   bridge,

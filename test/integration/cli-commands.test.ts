@@ -169,6 +169,26 @@ describe('satchel CLI', () => {
     expect(human.stdout).toContain('12.25')
   })
 
+  it('items search finds a UPC from its EAN-13, GTIN-14 and GS1 spellings, and says a bad check digit is a mis-scan', async () => {
+    const catalog = service.control.catalogs().find((c) => c.deleted_at === null)!
+    const item = service.control
+      .catalogItems(String(catalog.guid))
+      .find((i) => i.deleted_at === null && /^\d{12}$/.test(String(i.upc)))!
+    const gtin14 = `00${String(item.upc)}`
+    for (const query of [`0${String(item.upc)}`, gtin14, `(01)${gtin14}(10)LOT42`]) {
+      const run = await cli(['items', 'search', query, '--catalog', String(catalog.guid), '--db', db, '--json'])
+      expect(run.code, query).toBe(0)
+      expect(
+        (json(run) as { items: { sku: string }[] }).items.map((found) => found.sku),
+        query,
+      ).toEqual([item.sku])
+    }
+    const misScanned = gtin14.slice(0, 13) + String((Number(gtin14.at(-1)) + 1) % 10)
+    const human = await cli(['items', 'search', misScanned, '--catalog', String(catalog.guid), '--db', db])
+    expect(human.code).toBe(0)
+    expect(human.stdout).toContain(`${misScanned} is not a valid barcode (its check digit is wrong)`)
+  })
+
   it("items family --json prints a family's grid for the customer; items search names a member's family and its stock", async () => {
     const control = service.control
     const catalog = control.catalogs().find((c) => c.deleted_at === null)!

@@ -88,6 +88,8 @@ describe('documents', () => {
     expect(seen.every(([, , price]) => typeof price === 'number')).toBe(true)
     expect(printed.lines.map((line) => [line.sku, line.qty, line.unitPrice, line.lineTotal])).toEqual(seen)
     expect(printed.pricesNote).toBeNull()
+    // Its state in words, as the customer reads it, not the interface's capitals.
+    expect(['Submitted', 'In review']).toContain(printed.state)
 
     // The ship-to names the person it goes to, not only the company.
     const customer = await harness.api('getCustomer', { guid: target.customerGuid })

@@ -28,6 +28,7 @@ import type {
   SentOrderSummary,
 } from '../../shared/synced'
 import { phoneSearchDigits } from '../../shared/phone'
+import { scannedGtin, storedGtinForms } from '../../shared/gtin'
 import { ITEM_COUNT_CAP } from '../../shared/synced'
 import { orderStateName } from '../../shared/order-states'
 import { describePriceGroupChoice, shownPrice } from '../pricing'
@@ -167,7 +168,19 @@ export class BrowseQueries {
         priceGroupNote,
         loading,
       }
-    const { rows, more } = this.items.search({ ...itemSearch, limit, offset })
+    const found = this.items.search({ ...itemSearch, limit, offset })
+    const byGtin = found.rows.length === 0 && offset === 0 ? this.rowsOfGtin(search) : []
+    if (byGtin.length > 0)
+      return {
+        items: this.withFamilies(search.catalogGuid, byGtin, priceGroupName),
+        more: false,
+        total: search.withTotal === false ? null : byGtin.length,
+        totalCapped: false,
+        priceGroupName,
+        priceGroupNote,
+        loading,
+      }
+    const { rows, more } = found
     const count = search.withTotal === false ? null : this.items.count(itemSearch, ITEM_COUNT_CAP)
     return {
       items: this.withFamilies(search.catalogGuid, rows, priceGroupName),
@@ -184,6 +197,22 @@ export class BrowseQueries {
   countCatalogItems(search: CatalogItemCountInput): CatalogItemCount {
     const itemSearch = this.itemSearch(search)
     return itemSearch ? this.items.count(itemSearch, ITEM_COUNT_CAP) : { total: 0, capped: false }
+  }
+
+  /**
+   * When the words found nothing: the live items whose stored UPC is the GTIN the text carries in
+   * another spelling (EAN-13 or GTIN-14 for a stored UPC-A, a GS1 element string), as the scan box
+   * finds them. Only the few spellings are looked up, each an exact UPC through the search index.
+   */
+  private rowsOfGtin(search: CatalogItemCountInput): ItemRow[] {
+    const typed = search.query?.trim() ?? ''
+    const gtin = scannedGtin(typed)
+    if (gtin === null || search.categoryId !== undefined) return []
+    const rows = new Map<string, ItemRow>()
+    for (const form of storedGtinForms(gtin))
+      if (form !== typed)
+        for (const row of this.items.rowsByUpc(`upc : "${form}"`, search.catalogGuid, form)) rows.set(row.guid, row)
+    return [...rows.values()]
   }
 
   /** The search as the item home runs it; null when the text holds nothing searchable. */
@@ -397,6 +426,7 @@ export class BrowseQueries {
       hidePricing: row.hide_pricing === 1,
       priceGroup: row.price_group_id !== null ? { id: row.price_group_id, name: priceGroupName } : null,
       lockCatalogId: row.lock_catalog_id,
+      catalogGuid: this.catalogOfCustomer(row),
       creditLimit: numberOrNull(record.credit_limit),
       openBalance: numberOrNull(record.open_balance),
       standingPo: text(record.standing_po),
@@ -406,6 +436,19 @@ export class BrowseQueries {
       addresses: addressesOf(record),
       record,
     }
+  }
+
+  /**
+   * The catalog a customer orders from, where the catalog screen opens for them: the one they are
+   * locked to, else their price group's (a price group belongs to one catalog); null when neither is
+   * an orderable catalog on this laptop.
+   */
+  private catalogOfCustomer(row: CustomerRow): string | null {
+    const orderable = this.catalogs.orderable()
+    const locked = row.lock_catalog_id ? orderable.find((catalog) => catalog.id === row.lock_catalog_id) : undefined
+    if (locked) return locked.guid
+    const ofGroup = row.price_group_id !== null ? this.groups.catalogOf(row.price_group_id) : null
+    return ofGroup !== null && orderable.some((catalog) => catalog.guid === ofGroup) ? ofGroup : null
   }
 
   /** Orders newest first, across customers or for one customer; searched by number, PO or customer, filtered by state and day. */

@@ -12,6 +12,7 @@ import { DamageWatch, damageError, healthJson } from './health'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
 import { formatMoney } from '../../shared/money'
+import { misScanText } from '../../shared/gtin'
 
 function withStore<T>(
   global: GlobalOptions,
@@ -106,7 +107,7 @@ export function runItemsSearch(
     }))
     const human =
       items.length === 0
-        ? `No items match '${search.query}'.`
+        ? (misScanText(search.query) ?? `No items match '${search.query}'.`)
         : table(
             ['SKU', 'Name', `Price (${result.priceGroupName ?? 'no price group'})`, 'GUID'],
             items.map((item) => [

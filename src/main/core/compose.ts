@@ -82,7 +82,7 @@ export function createCore(config: CoreConfig): Core {
     validityDays: () => settings.get().quoteValidityDays,
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
-  const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read)
+  const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read, config.locale)
   const { purge, supportBundle } = createHousekeeping({
     ...{ db, clock, outbox: orders.desk.outbox, drafts: orders.desk.drafts, quotes: quotes.quotes },
     settings: () => settings.get(),

@@ -25,6 +25,8 @@ export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
   'addDraftLines',
   'updateDraftLine',
   'removeDraftLine',
+  'restoreDraftLine',
+  'openDraftFor',
   'acceptDraftPrices',
   'sendDraft',
   'retryOutbox',

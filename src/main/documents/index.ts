@@ -2,6 +2,7 @@ import { type AddressInput, type Draft, type DraftLine, type ShipTo } from '../.
 import type { DocumentKind, PrintableDocument } from '../../shared/quotes'
 import type { Address, CustomerDetail, OrderDetail } from '../../shared/synced'
 import type { OrderTracking } from '../../shared/order-tracking'
+import { orderStateWords } from '../../shared/order-states'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import { Catalogs } from '../local/catalogs'
@@ -189,7 +190,7 @@ export class Documents {
       kind: 'order',
       title: 'Order',
       number: order.name ?? (order.id !== null ? String(order.id) : null),
-      state: tracked?.state.name ?? order.state.name,
+      state: orderStateWords(tracked?.state.name ?? order.state.name),
       date: order.createdAt,
       validUntil: null,
       catalogGuid: order.catalogGuid,

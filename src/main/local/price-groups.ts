@@ -50,6 +50,11 @@ export class PriceGroups {
           'SELECT name FROM price_groups WHERE id = ? ORDER BY deleted_at IS NULL DESC, local_id LIMIT 1',
         )
         .pluck(),
+      catalogOf: db
+        .prepare<[number], string>(
+          'SELECT catalog_guid FROM price_groups WHERE id = ? AND deleted_at IS NULL AND unlisted_at IS NULL ORDER BY local_id LIMIT 1',
+        )
+        .pluck(),
       countLive: db
         .prepare<[], number>('SELECT count(*) FROM price_groups WHERE deleted_at IS NULL AND unlisted_at IS NULL')
         .pluck(),
@@ -66,6 +71,11 @@ export class PriceGroups {
   /** The name of a price group of any catalog, or null when it is not on this laptop. */
   nameOf(id: number): string | null {
     return this.statements.nameOf.get(id) ?? null
+  }
+
+  /** The catalog a live price group belongs to, or null when it is not on this laptop. */
+  catalogOf(id: number): string | null {
+    return this.statements.catalogOf.get(id) ?? null
   }
 
   /** How many live price groups the local copy holds, across catalogs. */

@@ -19,6 +19,7 @@ import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { DraftRepository, newLineId, type DraftFields } from './drafts'
+import { itemOfCode } from './item-of-code'
 import type { CatalogItemFacts, OrderLookup } from './lookup'
 import { Outbox } from './outbox'
 import { unitPriceAt } from '../pricing'
@@ -110,6 +111,8 @@ interface FamilyCode {
 export class OrderDesk {
   readonly drafts: DraftRepository
   readonly outbox: Outbox
+  /** Each draft's last removed line and its place, for Undo: a few seconds' worth, so not kept on disk. */
+  private readonly removed = new Map<number, { line: DraftLine; index: number }>()
 
   constructor(
     db: Database,
@@ -265,17 +268,6 @@ export class OrderDesk {
   }
 
   /**
-   * The item a code names in this catalog: its exact UPC first, then its SKU; two items with that UPC,
-   * or a SKU in other capitals than two items', are named, not chosen from.
-   */
-  private itemOfCode(catalogGuid: string, code: string): CatalogItemFacts | AmbiguousCode | null {
-    const byUpc = this.lookup.catalogItemsByUpc(catalogGuid, code).filter((item) => !item.deleted)
-    if (byUpc.length > 1) return { code, skus: byUpc.map((item) => item.sku) }
-    const found = byUpc[0] ?? this.lookup.catalogItemBySku(catalogGuid, code)
-    return found && 'ambiguous' in found ? { code, skus: found.ambiguous.map((item) => item.sku) } : found
-  }
-
-  /**
    * The draft's lines with `toAdd` merged in, and for each one added the line it went into (null for
    * an item not in the catalog, also listed in `unknown`). One look-up per line added: an item
    * already on the draft is found by its guid in a map, and the price group is resolved once.
@@ -309,7 +301,7 @@ export class OrderDesk {
       const item = wanted.catalogItemGuid
         ? this.lookup.catalogItem(catalogGuid, wanted.catalogItemGuid)
         : wanted.sku
-          ? this.itemOfCode(catalogGuid, wanted.sku)
+          ? itemOfCode(this.lookup, catalogGuid, wanted.sku)
           : null
       if (item && 'code' in item) {
         ambiguous.push(item)
@@ -370,9 +362,29 @@ export class OrderDesk {
 
   removeLine(id: number, lineId: string): DraftCheck {
     const draft = this.drafts.get(id)
-    const lines = draft.lines.filter((line) => line.lineId !== lineId)
-    if (lines.length === draft.lines.length) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
-    return checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
+    const index = draft.lines.findIndex((line) => line.lineId === lineId)
+    if (index < 0) throw new CoreError('NOT_FOUND', 'That line is no longer on the draft.')
+    const lines = draft.lines.filter((_, at) => at !== index)
+    const check = checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
+    this.removed.set(id, { line: draft.lines[index]!, index })
+    return check
+  }
+
+  /**
+   * The rep's Undo of the draft's last removal: the line back in its place as it was (quantity, note,
+   * the price seen), unless its item has been put on the draft again since.
+   */
+  restoreLine(id: number, lineId: string): DraftCheck {
+    const removed = this.removed.get(id)
+    if (removed?.line.lineId !== lineId) throw new CoreError('NOT_FOUND', 'That line can no longer be put back.')
+    const draft = this.drafts.get(id)
+    if (draft.lines.some((line) => line.catalogItemGuid === removed.line.catalogItemGuid))
+      throw new CoreError('CONFLICT', `${removed.line.sku} is on the draft again: change its quantity there.`)
+    const lines = [...draft.lines]
+    lines.splice(Math.min(removed.index, lines.length), 0, removed.line)
+    const check = checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale)
+    this.removed.delete(id)
+    return check
   }
 
   /**

@@ -16,6 +16,8 @@ export type OrderMethods = Pick<
   | 'addDraftLines'
   | 'updateDraftLine'
   | 'removeDraftLine'
+  | 'restoreDraftLine'
+  | 'openDraftFor'
   | 'acceptDraftPrices'
   | 'sendDraft'
   | 'listOutbox'
@@ -77,6 +79,17 @@ export function orderMethods(
     updateDraftLine: ({ id, lineId, qty, note }) =>
       desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),
     removeDraftLine: ({ id, lineId }) => desk.removeLine(id, lineId),
+    restoreDraftLine: ({ id, lineId }) => desk.restoreLine(id, lineId),
+    openDraftFor: ({ customerGuid, catalogGuid }) => {
+      const open = desk.drafts
+        .list()
+        .filter(
+          (draft) => draft.customerGuid === customerGuid && draft.catalogGuid === catalogGuid && !draft.newCustomer,
+        )
+        .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0]
+      if (open) return { check: desk.check(open.id), created: false }
+      return { check: desk.check(desk.createDraft({ customerGuid, catalogGuid }).id), created: true }
+    },
     acceptDraftPrices: ({ id }) => desk.acceptCurrentPrices(id),
     sendDraft: async ({ id }) => {
       await orders.refreshBeforeSending(id)

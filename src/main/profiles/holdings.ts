@@ -31,6 +31,26 @@ export function profileHoldings(db: Database, nowMs: number): ProfileHoldings {
   }
 }
 
+/**
+ * The supplier's name as its service gives it on the orders synced into this profile, or null before
+ * one has come. Read where the switcher lists profiles: a name, not the service's address.
+ */
+export function supplierNameIn(db: Database): string | null {
+  try {
+    const name = db
+      .prepare<[], string | null>(
+        `SELECT json_extract(json, '$.Supplier.name') FROM orders
+         WHERE json_type(json, '$.Supplier.name') = 'text' ORDER BY created_ms DESC LIMIT 1`,
+      )
+      .pluck()
+      .get()
+    return typeof name === 'string' && name.trim() !== '' ? name.trim() : null
+  } catch {
+    // A database from before orders were kept (or not yet made) has no name to give.
+    return null
+  }
+}
+
 /** A refusal to remove a profile, with what it holds (the CLI prints the counts). */
 export class RemovalRefused extends CoreError {
   constructor(

@@ -13,7 +13,7 @@ import type { ProfileList, ProfileSummary } from '../../shared/profiles'
 import { createCore } from '../core/compose'
 import type { Core, CoreConfig } from '../core/types'
 import type { HandlerTable } from '../core/handlers'
-import { closeDatabase, openDatabase } from '../db/database'
+import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { CoreError } from '../errors'
 import { EventHub, type EventStream } from '../events'
 import type { OutboxActivity } from '../orders'
@@ -24,6 +24,7 @@ import {
   fenceProfileDatabase,
   profileHoldings,
   refuseRemoval,
+  supplierNameIn,
   type ProfileHoldings,
 } from './holdings'
 import { forgetProfileSecrets, profileKeychain } from './keychain'
@@ -89,13 +90,22 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
   }
 
   function holdingsOf(profile: Profile): ProfileHoldings {
+    return readProfile(profile, (db) => profileHoldings(db, clock.now()), {
+      unsent: 0,
+      needsAttention: 0,
+      openQuotes: 0,
+    })
+  }
+
+  /** A read of a profile's database: the open core's, else the file read-only; `none` when it has none. */
+  function readProfile<T>(profile: Profile, read: (db: Database) => T, none: T): T {
     const open = cores.get(profile.id)
-    if (open) return profileHoldings(open.core.db, clock.now())
+    if (open) return read(open.core.db)
     const path = registry.databasePath(profile)
-    if (!existsSync(path)) return { unsent: 0, needsAttention: 0, openQuotes: 0 }
+    if (!existsSync(path)) return none
     const db = openDatabase(path, { readOnly: true, create: false })
     try {
-      return profileHoldings(db, clock.now())
+      return read(db)
     } finally {
       closeDatabase(db)
     }
@@ -111,10 +121,17 @@ export function createProfileManager(options: ProfileManagerOptions): ProfileMan
         error: error instanceof Error ? error.message : String(error),
       })
     }
+    let supplierName: string | null = null
+    try {
+      supplierName = readProfile(profile, supplierNameIn, null)
+    } catch {
+      // The name is a courtesy: without it the switcher shows the profile's name alone.
+    }
     return {
       id: profile.id,
       name: profile.name,
       supplier: profile.supplier,
+      ...(supplierName ? { supplierName } : {}),
       unsent: holdings.unsent,
       needsAttention: holdings.needsAttention,
       onScreen: profile.id === onScreenId,

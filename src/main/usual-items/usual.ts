@@ -50,6 +50,7 @@ export class UsualItems {
   private readonly items: CatalogItems
   private readonly customers: Customers
   private readonly orders: OrderHistory
+  private readonly dateFormat: Intl.DateTimeFormat
 
   constructor(
     db: Database,
@@ -57,7 +58,10 @@ export class UsualItems {
     private readonly clock: Clock,
     /** Orders sent from this laptop, counted before the next sync brings them back. */
     private readonly sent: Pick<OutboxReader, 'sentFor'> = new OutboxReader(db),
+    /** The rep's locale: a date in a note is written as every screen writes one. */
+    locale = 'en-US',
   ) {
+    this.dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
     this.items = new CatalogItems(db)
     this.customers = new Customers(db)
     this.orders = new OrderHistory(db)
@@ -116,7 +120,7 @@ export class UsualItems {
         note: !offered
           ? 'not offered any more'
           : outOfStock
-            ? `out of stock as of ${syncedAt ? syncedAt.slice(0, 10) : 'the last sync'}`
+            ? `out of stock as of ${syncedAt ? this.dateFormat.format(new Date(syncedAt)) : 'the last sync'}`
             : null,
         upc: item.upc,
         qtyAvailable: item.qtyAvailable,

@@ -115,6 +115,17 @@ export const useDraftsStore = defineStore('drafts', () => {
     return keep(await unwrap(api.removeDraftLine({ id, lineId })))
   }
 
+  /** The customer's open draft in the catalog, or a new one: where an add from the catalog goes. */
+  async function openFor(customerGuid: string, catalogGuid: string): Promise<{ check: DraftCheck; created: boolean }> {
+    const found = await unwrap(api.openDraftFor({ customerGuid, catalogGuid }))
+    keep(found.check)
+    return found
+  }
+
+  async function restoreLine(id: number, lineId: string): Promise<DraftCheck> {
+    return keep(await unwrap(api.restoreDraftLine({ id, lineId })))
+  }
+
   async function acceptPrices(id: number): Promise<DraftCheck> {
     return keep(await unwrap(api.acceptDraftPrices({ id })))
   }
@@ -196,6 +207,8 @@ export const useDraftsStore = defineStore('drafts', () => {
     addLines,
     updateLine,
     removeLine,
+    restoreLine,
+    openFor,
     acceptPrices,
     remove,
     send,

@@ -67,6 +67,51 @@ describe('a code in the SKU box', () => {
   })
 })
 
+describe('a barcode as scanners send it', () => {
+  // BCF-10001's UPC-A in the double's data, stored as 12 digits, as the supplier gives it.
+  const stored = '067191014636'
+  const gtin14 = '00067191014636'
+
+  it('finds the stored UPC-A from its EAN-13, GTIN-14 and GS1 element strings', () => {
+    const coffee = item({ upc: stored })
+    lookup.items.set(coffee.guid, coffee)
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const codes = [
+      '0067191014636',
+      gtin14,
+      `(01)${gtin14}`,
+      `(01)${gtin14}(17)271231(10)LOT42`,
+      `01${gtin14}10LOT42`,
+      `01${gtin14}17271231\x1d10LOT42`,
+    ]
+    const added = desk.addLines(
+      draft.id,
+      codes.map((sku) => ({ sku })),
+    )
+    expect(added.unknown).toEqual([])
+    expect(added.check.draft.lines.map((line) => [line.sku, line.qty])).toEqual([[coffee.sku, codes.length]])
+  })
+
+  it('takes a stored code matched as written first, valid check digit or not', () => {
+    const badCheck = item({ upc: '067191014637' })
+    const asEan = item({ upc: '0067191014636' })
+    const asUpc = item({ upc: stored })
+    for (const found of [badCheck, asEan, asUpc]) lookup.items.set(found.guid, found)
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const added = desk.addLines(draft.id, [{ sku: '067191014637' }, { sku: '0067191014636' }, { sku: stored }])
+    expect(added.check.draft.lines.map((line) => line.sku)).toEqual([badCheck.sku, asEan.sku, asUpc.sku])
+    // Spelled as neither, the GTIN is both items': named, not guessed.
+    expect(desk.addLines(draft.id, [{ sku: gtin14 }]).ambiguous).toEqual([
+      { code: gtin14, skus: [asEan.sku, asUpc.sku].sort() },
+    ])
+  })
+
+  it('finds nothing for a GTIN no item carries', () => {
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    expect(desk.addLines(draft.id, [{ sku: '(01)00067191014637' }]).unknown).toEqual(['(01)00067191014637'])
+  })
+})
+
 describe('a scan with no quantity', () => {
   it('starts a new line at the item’s minimum order quantity and says which line did', () => {
     const draft = desk.createDraft({ customerGuid, catalogGuid })

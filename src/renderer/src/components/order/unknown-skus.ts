@@ -3,6 +3,7 @@
  * still in its first sync, a SKU may simply not have arrived yet: "not in this catalog" would send
  * the rep looking for a mistake that is not there.
  */
+import { misScanText } from '../../../../shared/gtin'
 import type { CatalogLoading } from '../../../../shared/synced'
 import { formatNumber } from '../../format'
 
@@ -12,6 +13,9 @@ export function soFar(loading: CatalogLoading): string {
 }
 
 export function unknownSkuText(sku: string, loading: CatalogLoading | null): string {
+  // A barcode that cannot be right is a mis-scan, not an item to go looking for.
+  const misScan = misScanText(sku)
+  if (misScan) return misScan
   if (!loading) return `${sku} is not in this catalog.`
   return `${sku} is not here yet: this catalog is still loading (${soFar(loading)}). Try again when the sync is done.`
 }
