@@ -23,6 +23,8 @@ const addressInputSchema = z
   })
   .strict()
 export type AddressInput = z.infer<typeof addressInputSchema>
+/** An address's fields as the interface names them, in the order a form shows them. */
+export const addressFieldNames = addressInputSchema.keyof().options
 
 /** A customer captured in the field, created by the service together with the first order. */
 export const newCustomerSchema = z

@@ -13,25 +13,14 @@
  * Each must be 0. Options: --kills N (runs until N SIGKILLs landed, default 40), --seed N (the
  * delays' generator, default 1).
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs'
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import BetterSqlite3 from 'better-sqlite3'
 import { startOrdersHarness } from '../integration/orders-support'
 import { folderWithProfileB } from '../support/profile-folder'
-import { root } from './support'
+import { sleep, startCli, untilOpen } from './drill-support'
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' } },
@@ -50,55 +39,6 @@ const random = () => {
 const between = (low: number, high: number) => Math.round(low + random() * (high - low))
 
 const pipeSlackMs = 20
-
-interface Ended {
-  /** When the drill read the first byte of the process's report on stdout (Date.now()), if it made one. */
-  reportedAt: number | null
-  code: number | null
-  signal: NodeJS.Signals | null
-  stdout: string
-  stderr: string
-}
-
-function start(args: string[], env: Record<string, string>) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], {
-    cwd: root,
-    env: { ...clean, ...env },
-  })
-  let stdout = ''
-  let stderr = ''
-  let reportedAt: number | null = null
-  child.stdout.on('data', (chunk: Buffer) => {
-    reportedAt ??= Date.now()
-    stdout += chunk.toString()
-  })
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const ended = new Promise<Ended>((resolve) =>
-    child.on('close', (code, signal) => resolve({ reportedAt, code, signal, stdout, stderr })),
-  )
-  return { child, ended }
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Waits until `child` has `path` open (it has reached the database), or has ended. */
-async function untilOpen(child: ChildProcess, path: string): Promise<void> {
-  const opened = () => {
-    try {
-      return readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
-        try {
-          return readlinkSync(`/proc/${child.pid}/fd/${fd}`) === path
-        } catch {
-          return false
-        }
-      })
-    } catch {
-      return false
-    }
-  }
-  while (child.exitCode === null && child.signalCode === null && !opened()) await sleep(5)
-}
 
 function listed(dataDir: string): boolean {
   const body = JSON.parse(readFileSync(join(dataDir, 'profiles.json'), 'utf8')) as { profiles: { id: string }[] }
@@ -158,13 +98,13 @@ async function main(): Promise<void> {
     const writerKind = run % 2 === 0 ? 'queue' : 'sync'
     const writer =
       writerKind === 'queue'
-        ? start(['order', 'queue', '--file', orderFile, '--profile', 'B', '--json'], env)
-        : start(['sync', '--profile', 'B', '--full', '--json'], { ...env, ...credentials })
+        ? startCli(['order', 'queue', '--file', orderFile, '--profile', 'B', '--json'], env)
+        : startCli(['sync', '--profile', 'B', '--full', '--json'], { ...env, ...credentials })
     // Aimed at the window that matters: remove starts once the writer has the database open, and
     // each kill lands once its victim has the database open, at a random moment after.
     await untilOpen(writer.child, bDb)
     await sleep(between(0, 600))
-    const remover = start(['profiles', 'remove', 'B', '--yes', '--json'], env)
+    const remover = startCli(['profiles', 'remove', 'B', '--yes', '--json'], env)
     // Half the runs kill the writer, the rest the remover.
     const victim = run % 4 < 2 ? writer : remover
     await untilOpen(victim.child, bDb)
@@ -217,7 +157,7 @@ async function main(): Promise<void> {
     if (removed.code === 1) tally.refused += 1
     // A remove killed after its fence leaves the profile listed and refusing writes: a second remove must finish it (or refuse, if it holds an order).
     if (stillListed && fileThere) {
-      const again = start(['profiles', 'remove', 'B', '--yes', '--json'], env)
+      const again = startCli(['profiles', 'remove', 'B', '--yes', '--json'], env)
       const ended = await again.ended
       const holdsOrder = ended.code === 1 && ended.stdout.includes('"unsent":')
       if (ended.code !== 0 && !holdsOrder) {

@@ -15,8 +15,7 @@
  *
  * Each must be 0. Options: --kills N (SIGKILLs that landed on a live flush, default 60), --seed N.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -29,7 +28,7 @@ import { orderTargets } from '../../src/main/tracking/order-targets'
 import { SentOrderWrites } from '../../src/main/tracking/order-writes'
 import { startService } from '../service/index'
 import { findOrderable } from '../support/orderable'
-import { root } from './support'
+import { sleep, startCli, untilOpen } from './drill-support'
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } },
@@ -44,41 +43,6 @@ const random = () => {
   return (state >>> 0) / 2 ** 32
 }
 const between = (low: number, high: number) => Math.round(low + random() * (high - low))
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function start(args: string[], env: Record<string, string>) {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main/cli/index.ts'), ...args], {
-    cwd: root,
-    env: { ...clean, ...env },
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
-    (resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
-  )
-  return { child, ended }
-}
-
-/** Waits until `child` has `path` open (it has reached the database), or has ended. */
-async function untilOpen(child: ChildProcess, path: string): Promise<void> {
-  const opened = () => {
-    try {
-      return readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
-        try {
-          return readlinkSync(`/proc/${child.pid}/fd/${fd}`) === path
-        } catch {
-          return false
-        }
-      })
-    } catch {
-      return false
-    }
-  }
-  while (child.exitCode === null && child.signalCode === null && !opened()) await sleep(5)
-}
 
 interface Expected {
   submits: string[]
@@ -99,7 +63,7 @@ async function main(): Promise<void> {
     SATCHEL_USER_GUID: service.credentials.userGuid,
     SATCHEL_SUPPLIER_GUID: service.credentials.supplierGuid,
   }
-  const synced = await start(['sync', '--json'], env).ended
+  const synced = await startCli(['sync', '--json'], env).ended
   if (synced.code !== 0) throw new Error(`the first sync failed: ${synced.stderr}`)
   const db = openDatabase(databasePath)
   const desk = new OrderDesk(db, new LocalOrderLookup(db), systemClock, () => ({ remainInPreliminary: false }))
@@ -166,7 +130,7 @@ async function main(): Promise<void> {
     expected.forCustomer.push({ apiGuid: forIt.apiGuid, customer: withoutEmail })
 
     for (let attempt = 0; attempt < 3 && landed < kills; attempt++) {
-      const flush = start(['flush', '--json'], env)
+      const flush = startCli(['flush', '--json'], env)
       await untilOpen(flush.child, databasePath)
       await sleep(between(0, 2_500))
       if (flush.child.exitCode === null && flush.child.signalCode === null && flush.child.kill('SIGKILL')) landed += 1
@@ -177,7 +141,7 @@ async function main(): Promise<void> {
   service.control.clearFaults()
   let finished = false
   for (let attempt = 0; attempt < 10 && !finished; attempt++)
-    finished = (await start(['flush', '--json'], env).ended).code === 0
+    finished = (await startCli(['flush', '--json'], env).ended).code === 0
 
   const problems: string[] = []
   const orders = service.control.orders()

@@ -1,4 +1,5 @@
 import type { AddressInput } from '../../shared/orders'
+import { addressFieldNames } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CatalogItems, type ItemRecordRow } from '../local/catalog-items/reads'
 import { Catalogs } from '../local/catalogs'
@@ -20,22 +21,7 @@ const num = (value: unknown): number | null =>
 
 function toAddressInput(address: Json): AddressInput {
   return Object.fromEntries(
-    (
-      [
-        'name',
-        'company_name',
-        'address_line_one',
-        'address_line_two',
-        'city',
-        'state',
-        'postal_code',
-        'country',
-        'phone',
-        'email',
-      ] as const
-    )
-      .map((key) => [key, str(address[key])])
-      .filter(([, value]) => value !== undefined),
+    addressFieldNames.map((key) => [key, str(address[key])]).filter(([, value]) => value !== undefined),
   ) as AddressInput
 }
 

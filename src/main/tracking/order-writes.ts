@@ -12,6 +12,7 @@
  *   until the rep says "apply mine" or "drop mine".
  */
 import type { OutboxEntry } from '../../shared/orders'
+import { addressFieldNames } from '../../shared/orders'
 import { allowPartialFulfillment, fulfilmentWords, type Fulfilment, type OrderChanges } from '../../shared/writes'
 import { CoreError } from '../errors'
 import type { Outbox } from '../orders/outbox'
@@ -32,19 +33,6 @@ const fieldLabels: Record<string, string> = {
   Ship_To: 'Ship to',
 }
 
-const addressFields = [
-  'name',
-  'company_name',
-  'address_line_one',
-  'address_line_two',
-  'city',
-  'state',
-  'postal_code',
-  'country',
-  'phone',
-  'email',
-] as const
-
 /** A field's value as compared: empty text is none, a missing flag is false, a date is its day. */
 function normal(field: string, value: unknown, like?: unknown): unknown {
   if (field === 'is_on_hold' || field === 'is_cancelled') return value === true
@@ -52,7 +40,7 @@ function normal(field: string, value: unknown, like?: unknown): unknown {
     return typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : null
   if (field === 'Ship_To') {
     const address = objectOf(value)
-    const keys = like && typeof like === 'object' ? Object.keys(like) : addressFields
+    const keys = like && typeof like === 'object' ? Object.keys(like) : addressFieldNames
     return Object.fromEntries(keys.map((key) => [key, textOrNull(address[key])?.trim() ?? null]))
   }
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null
