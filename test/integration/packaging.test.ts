@@ -118,7 +118,7 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
       readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
         entry.isDirectory() ? everywhere(join(dir, entry.name)) : [join(dir, entry.name)],
       )
-    expect(everywhere(summary.appOutDir).filter((file) => /\.(ts|map|cpp|c|h|gyp)$/.test(file))).toEqual([])
+    expect(everywhere(summary.appOutDir).filter((file) => /\.(ts|map|cpp|cc|c|h|gyp)$/.test(file))).toEqual([])
   })
 
   it('carries the production dependencies and none of the development ones', () => {

@@ -76,6 +76,18 @@ export const historyOrders = 'orders o'
 /** Joins the history row `o` to the full order `d`. */
 export const historyOrderOfDetail = 'orders o ON o.guid = d.order_guid'
 
+/** The supplier's name on the newest synced order that carries one, or null. */
+export function latestSupplierName(db: Database): string | null {
+  const name = db
+    .prepare<[], string | null>(
+      `SELECT json_extract(json, '$.Supplier.name') FROM orders
+       WHERE json_type(json, '$.Supplier.name') = 'text' ORDER BY created_ms DESC LIMIT 1`,
+    )
+    .pluck()
+    .get()
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : null
+}
+
 /** Every read of the order history. */
 export class OrderHistory {
   private readonly statements

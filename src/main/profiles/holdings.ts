@@ -8,6 +8,7 @@ import { describeHolder, Lease, type LeaseName } from '../db/lease'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { OutboxReader } from '../orders/outbox-reader'
+import { latestSupplierName } from '../local/order-history'
 import { localDay } from '../quotes/desk'
 import { QuoteRepository } from '../quotes/repository'
 
@@ -37,14 +38,7 @@ export function profileHoldings(db: Database, nowMs: number): ProfileHoldings {
  */
 export function supplierNameIn(db: Database): string | null {
   try {
-    const name = db
-      .prepare<[], string | null>(
-        `SELECT json_extract(json, '$.Supplier.name') FROM orders
-         WHERE json_type(json, '$.Supplier.name') = 'text' ORDER BY created_ms DESC LIMIT 1`,
-      )
-      .pluck()
-      .get()
-    return typeof name === 'string' && name.trim() !== '' ? name.trim() : null
+    return latestSupplierName(db)
   } catch {
     // A database from before orders were kept (or not yet made) has no name to give.
     return null
