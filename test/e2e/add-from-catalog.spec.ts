@@ -83,3 +83,30 @@ test('from the catalog with no customer chosen: the rep is asked which customer,
   expect(drafts.map((draft) => [draft.customerGuid, draft.lineCount])).toEqual([[world.customer.guid, 1]])
   expect(pageErrors).toEqual([])
 })
+
+test('an item not offered to the customer’s price group has no "Add to order", on its row or in its panel', async ({
+  page,
+  bridge,
+  core,
+  service,
+}) => {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  const world = await findOrderWorld(core.handlers)
+  const scroller = page.getByTestId('catalog-scroller')
+  await page.goto(`${bridge.url}#/catalog?customer=${world.customer.guid}&catalog=${world.catalogGuid}`)
+  await page.getByLabel('Search catalog').fill(world.notOffered.sku)
+  await expect(scroller).toHaveAttribute('data-results-for', world.notOffered.sku)
+  const row = scroller.getByRole('row').filter({ hasText: world.notOffered.sku }).first()
+  await expect(row).toContainText('Not offered')
+  await expect(row.getByRole('button', { name: `Add ${world.notOffered.sku} to order` })).toHaveCount(0)
+  await row.locator('.name-button').click()
+  const panel = page.getByTestId('item-detail')
+  await expect(panel).toContainText('Not offered')
+  await expect(panel.getByRole('button', { name: `Add ${world.notOffered.sku} to order` })).toHaveCount(0)
+  // An offered item beside it still has both.
+  await page.getByLabel('Search catalog').fill(world.plain[0]!.sku)
+  await expect(scroller).toHaveAttribute('data-results-for', world.plain[0]!.sku)
+  await expect(scroller.getByRole('button', { name: `Add ${world.plain[0]!.sku} to order` })).toBeVisible()
+  expect(pageErrors).toEqual([])
+})

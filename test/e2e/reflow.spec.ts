@@ -201,8 +201,21 @@ for (const layout of layouts) {
       })
       const quote = await call(core.handlers, 'saveDraftAsQuote', { draftId: quoteDraft.draft.id })
 
-      // The longest status line the bar can show but a sync warning: "Main · Online · 59 minutes ago ·
-      // 10 waiting · 10 need attention". Ten orders wait, the supplier asking for an hour's patience.
+      // The longest status line the bar can show: "Main · Online · 59 minutes ago · 2 sync warnings ·
+      // 10 waiting · 10 need attention". The warning first: an item the supplier changed comes back
+      // with an impossible price, so the delta stores nothing of it and the last sync says so.
+      const onLines = new Set([...world.plain, world.notOffered, world.minimum].map((item) => item.guid))
+      const changed = service.current.control.catalogItems(world.catalogGuid).find((item) => !onLines.has(item.guid))!
+      service.current.control.update('catalogItem', changed.guid, { name: `${changed.name} (new label)` })
+      service.current.control.addFault({
+        route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+        type: 'badPricing',
+        values: ['negative'],
+        keys: [],
+      })
+      await coreApi(core, 'syncNow', {})
+      // Then ten orders wait, the supplier asking for an hour's patience (which holds the next sync
+      // back too, so the warning stays the last sync's word).
       service.current.control.addFault({
         route: 'POST /v1/orderWithItems',
         type: 'rateLimit',
@@ -211,7 +224,6 @@ for (const layout of layouts) {
       })
       for (let count = 0; count < 10; count++) await queueOrder(core, target)
       await settle(core)
-      await coreApi(core, 'syncNow', {})
       // The page's clock an hour on, less a minute: "59 minutes ago".
       await page.clock.setFixedTime(new Date(Date.now() + 59 * 60_000 + 20_000))
 
@@ -247,6 +259,7 @@ for (const layout of layouts) {
             await expect(bar).toContainText(/59 minutes ago/)
             await expect(bar).toContainText(/10 waiting/)
             await expect(bar).toContainText('10 need attention')
+            await expect(bar).toContainText(/\d+ sync warnings?/)
           }
           for (const problem of await reflowProblems(page)) problems.push(`${scheme} ${screen}: ${problem}`)
           const share = await contentShare(page)
