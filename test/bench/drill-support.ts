@@ -53,3 +53,17 @@ export async function untilOpen(child: ChildProcess, path: string): Promise<void
   }
   while (child.exitCode === null && child.signalCode === null && !opened()) await sleep(5)
 }
+
+/**
+ * Whole milliseconds between `low` and `high`, from a small generator of the drills' own (xorshift),
+ * so a run can be repeated with --seed.
+ */
+export function seededBetween(seed: number): (low: number, high: number) => number {
+  let state = seed >>> 0 || 1
+  return (low, high) => {
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    return Math.round(low + ((state >>> 0) / 2 ** 32) * (high - low))
+  }
+}

@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util'
 import BetterSqlite3 from 'better-sqlite3'
 import { startOrdersHarness } from '../integration/orders-support'
 import { folderWithProfileB } from '../support/profile-folder'
-import { sleep, startCli, untilOpen } from './drill-support'
+import { seededBetween, sleep, startCli, untilOpen } from './drill-support'
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '40' }, seed: { type: 'string', default: '1' } },
@@ -28,15 +28,7 @@ const { values } = parseArgs({
 /** Runs go on until this many SIGKILLs have landed on a live process (a victim may end first). */
 const kills = Number(values.kills)
 
-// A small generator of its own, so a run can be repeated with --seed.
-let state = Number(values.seed) >>> 0 || 1
-const random = () => {
-  state ^= state << 13
-  state ^= state >>> 17
-  state ^= state << 5
-  return (state >>> 0) / 2 ** 32
-}
-const between = (low: number, high: number) => Math.round(low + random() * (high - low))
+const between = seededBetween(Number(values.seed))
 
 const pipeSlackMs = 20
 

@@ -28,21 +28,14 @@ import { orderTargets } from '../../src/main/tracking/order-targets'
 import { SentOrderWrites } from '../../src/main/tracking/order-writes'
 import { startService } from '../service/index'
 import { findOrderable } from '../support/orderable'
-import { sleep, startCli, untilOpen } from './drill-support'
+import { seededBetween, sleep, startCli, untilOpen } from './drill-support'
 
 const { values } = parseArgs({
   options: { kills: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } },
 })
 const kills = Number(values.kills)
 
-let state = Number(values.seed) >>> 0 || 1
-const random = () => {
-  state ^= state << 13
-  state ^= state >>> 17
-  state ^= state << 5
-  return (state >>> 0) / 2 ** 32
-}
-const between = (low: number, high: number) => Math.round(low + random() * (high - low))
+const between = seededBetween(Number(values.seed))
 
 interface Expected {
   submits: string[]
