@@ -205,7 +205,10 @@ for (const layout of layouts) {
       // 10 waiting · 10 need attention". The warning first: an item the supplier changed comes back
       // with an impossible price, so the delta stores nothing of it and the last sync says so.
       const onLines = new Set([...world.plain, world.notOffered, world.minimum].map((item) => item.guid))
-      const changed = service.current.control.catalogItems(world.catalogGuid).find((item) => !onLines.has(item.guid))!
+      const changed = service.current.control
+        .catalogItems(world.catalogGuid)
+        .map((item) => ({ guid: String(item.guid), name: String(item.name) }))
+        .find((item) => !onLines.has(item.guid))!
       service.current.control.update('catalogItem', changed.guid, { name: `${changed.name} (new label)` })
       service.current.control.addFault({
         route: 'GET /v1/catalog/:catalogGuid/catalog_items',
