@@ -97,6 +97,15 @@ const catalogItemSummarySchema = priceSchema.extend({
 })
 export type CatalogItemSummary = z.infer<typeof catalogItemSummarySchema>
 
+/**
+ * Whether a screen offers "Add to order" for an item: not when the customer's price group is not
+ * offered it (the supplier would refuse the line); with no customer chosen yet, the question waits
+ * for the customer.
+ */
+export function addableFor(item: { offered: boolean }, customerGuid: string | null): boolean {
+  return item.offered || customerGuid === null
+}
+
 const familyCellSchema = z.object({
   guid: z.string(),
   sku: z.string(),

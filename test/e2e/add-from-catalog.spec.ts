@@ -104,7 +104,7 @@ test('an item not offered to the customer’s price group has no "Add to order",
   const panel = page.getByTestId('item-detail')
   await expect(panel).toContainText('Not offered')
   await expect(panel.getByRole('button', { name: `Add ${world.notOffered.sku} to order` })).toHaveCount(0)
-  // An offered item beside it still has both.
+  // An offered item beside it still has its button.
   await page.getByLabel('Search catalog').fill(world.plain[0]!.sku)
   await expect(scroller).toHaveAttribute('data-results-for', world.plain[0]!.sku)
   await expect(scroller.getByRole('button', { name: `Add ${world.plain[0]!.sku} to order` })).toBeVisible()
