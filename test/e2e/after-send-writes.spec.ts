@@ -257,3 +257,39 @@ test('a customer is edited from their page and the change reaches the supplier',
   expect(put[0]!.body).toMatchObject({ name: 'Renamed At The Counter' })
   expect(errors).toEqual([])
 })
+
+test('a refused change says so in the supplier’s words and Drop mine lets theirs stand; an expired session says Sign in again', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const order = await sentAndSynced(core, service)
+  // The order's workflow step is read-only for the rep's user: the supplier refuses the change.
+  service.current.control.lockOrderStep(order.guid)
+  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { poNo: 'LOCKED-PO' } })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await expect(page.getByTestId('order-pending')).toContainText('Change refused')
+  await page.goto(`${bridge.url}#/outbox`)
+  const entry = page.getByRole('article').filter({ hasText: 'Order change' })
+  await expect(entry).toContainText('The supplier refused this:')
+  await expect(entry.getByRole('button', { name: 'Retry now' })).toBeVisible()
+  await entry.getByRole('button', { name: 'Drop mine' }).click()
+  await expect(page.getByRole('article').filter({ hasText: 'Order change' })).toHaveCount(0)
+
+  service.current.control.lockOrderStep(order.guid, false)
+  service.current.control.expireSession()
+  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { onHold: true } })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  const paused = page.getByRole('alert').filter({ hasText: 'Sending is paused.' })
+  await expect(paused.getByRole('link', { name: 'Sign in again' })).toHaveAttribute('href', '#/connect')
+  expect(errors).toEqual([])
+})
