@@ -96,8 +96,11 @@ test('a hold made offline waits in words, and after the next sync the order says
 
   await backOnline(core, service)
   expect(service.current.control.orders().find((each) => each.guid === order.guid)?.is_on_hold).toBe(true)
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  // Sent, but the page's figures are from before it: it says so rather than showing nothing.
   await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await expect(page.getByTestId('order-pending')).toContainText('Hold requested — sent; shows here after the next sync')
+  // The page the rep is on reads the order again once the sync has it.
+  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
   await expect(page.locator('.page-head').getByText('On hold', { exact: true })).toBeVisible()
   await expect(page.getByTestId('order-pending')).toHaveCount(0)
   expect(errors).toEqual([])

@@ -53,6 +53,29 @@ export const useSentWritesStore = defineStore('sentWrites', () => {
     return pendingByOrder.value.get(guid) ?? (name ? pendingByOrder.value.get(name) : undefined) ?? []
   }
 
+  /**
+   * Writes the supplier has taken since the order was last fetched (`since`): the page's figures
+   * still show the order before them, so it says they went and show after the next sync.
+   */
+  function sentSince(guid: string, name: string | null, since: string | null): PendingChange[] {
+    return outbox.entries
+      .filter(
+        (entry) =>
+          (entry.kind === 'submit' || entry.kind === 'orderChange') &&
+          entry.state === 'sent' &&
+          entry.sentAt !== null &&
+          (since === null || entry.sentAt > since) &&
+          (entry.orderGuid === guid || (name !== null && entry.orderName === name)),
+      )
+      .flatMap((entry) =>
+        (entry.asks ?? ['Change']).map((ask) => ({
+          apiGuid: entry.apiGuid,
+          words: `${ask} — sent; shows here after the next sync`,
+          tone: 'info' as const,
+        })),
+      )
+  }
+
   /** What the service said of this order's writes once done (a submit's lines filled from stock), newest first. */
   function outcomesFor(guid: string, name: string | null): OutboxEntry[] {
     return outbox.entries
@@ -78,5 +101,5 @@ export const useSentWritesStore = defineStore('sentWrites', () => {
     return entry
   }
 
-  return { signedInAsUser, pendingFor, outcomesFor, submit, change }
+  return { signedInAsUser, pendingFor, sentSince, outcomesFor, submit, change }
 })
