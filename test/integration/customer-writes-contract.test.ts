@@ -54,6 +54,14 @@ describe('addCustomer', () => {
     const ordered = log.find((each) => each.route === 'POST /v1/orderWithItems')
     expect(ordered?.headers['vendorguid']).toBe(created[0]!.guid)
     expect(h.service.control.ordersByApiGuid(order.apiGuid)[0]?.vendor_id).toBe(created[0]!.id)
+
+    // Sent, yet not on the laptop until a sync: its key still finds it, and the order goes with its guid.
+    const later = await h.api('createDraft', { customerLocalId: made.apiGuid, catalogGuid: target.catalogGuid })
+    await h.api('addDraftLines', { id: later.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+    const second = await h.api('sendDraft', { id: later.draft.id })
+    await h.api('flushOutbox')
+    expect(h.service.control.ordersByApiGuid(second.apiGuid)[0]?.vendor_id).toBe(created[0]!.id)
+    expect(h.service.control.customers().filter((customer) => customer.name === 'Laptop Made Deli')).toHaveLength(1)
   })
 
   it('refuses what the new-customer form refuses, before anything is queued', async () => {
