@@ -161,6 +161,8 @@ test('a customer made offline is ordered for at once; both reach the supplier, t
   await expect(made).toContainText('Waiting to send')
   await made.getByRole('button', { name: 'New order' }).click()
   await expect(page).toHaveURL(/#\/drafts\/\d+/)
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('for Offline Corner Deli')
+  await expect(page.getByTestId('order-facts')).toContainText('Made on this laptop')
   const id = Number(/#\/drafts\/(\d+)/.exec(page.url())![1])
   const draft = await coreApi(core, 'getDraft', { id })
   expect(draft.draft.customerLocalId).toBeTruthy()
