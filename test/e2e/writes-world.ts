@@ -1,7 +1,8 @@
 /**
  * The data the writes-after-Send dialogs are looked at with (a11y, reflow): signed in as a user, an
  * order in review sent and synced, and a PO change to it the supplier overtook, so the Outbox shows
- * a conflict with both values. Each dialog is opened the way the rep opens it.
+ * a conflict with both values; a customer made here still waiting to be sent. Each dialog is opened
+ * the way the rep opens it.
  */
 import type { Page } from '@playwright/test'
 import type { ServiceHandle } from './fixtures'
@@ -35,6 +36,11 @@ export async function writesWorld(core: TestCore, service: ServiceHandle): Promi
   await coreApi(core, 'changeSentOrder', { order: orderGuid, changes: { poNo: 'REP-PO' } })
   await coreApi(core, 'flushOutbox')
   await settle(core)
+  // A customer made here whose sending waits (the service refuses every new customer for now).
+  service.current.control.addFault({ route: 'POST /vendors', type: 'status', status: 503 })
+  await coreApi(core, 'addCustomer', { name: 'Harbourside Delicatessen and Fine Provisions Co-operative' })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
   return { orderGuid, customerGuid: target.customerGuid }
 }
 
@@ -61,6 +67,8 @@ export async function eachWritesDialog(
   await expect(page.getByRole('dialog', { name: 'New customer' })).toBeVisible()
   await look('new-customer-dialog')
   await page.keyboard.press('Escape')
+  await expect(page.getByRole('region', { name: 'Made on this laptop' })).toContainText('Waiting to send')
+  await look('customers-made-here')
   await page.goto(`${url}#/customers/${world.customerGuid}`)
   await page.getByRole('button', { name: 'Edit', exact: true }).click()
   await expect(page.getByRole('dialog', { name: /^Edit / })).toBeVisible()
