@@ -52,6 +52,8 @@ export const methodNames = [
   'changeSentOrder',
   'applyMyChange',
   'dropMyChange',
+  'addCustomer',
+  'changeCustomer',
   'reorder',
   'saveDraftAsQuote',
   'listQuotes',

@@ -11,6 +11,7 @@ import { ordersContract, outboxSummarySchema } from './orders'
 import { orderTrackingContract } from './order-tracking'
 import { quotesContract } from './quotes'
 import { writesContract } from './writes'
+import { customerWritesContract } from './customer-writes'
 import type { Result } from './result'
 import {
   catalogItemDetailSchema,
@@ -192,6 +193,7 @@ export const contract = {
   getOrder: { input: z.object({ guid: z.string().min(1).max(100) }).strict(), output: orderDetailSchema },
   ...ordersContract,
   ...writesContract,
+  ...customerWritesContract,
   ...orderTrackingContract,
   ...quotesContract,
   ...desktopContract,

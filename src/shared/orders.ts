@@ -8,7 +8,7 @@ import { catalogLoadingSchema } from './synced'
 const uuid = z.uuid()
 const text = (max: number) => z.string().max(max)
 
-const addressInputSchema = z
+export const addressInputSchema = z
   .object({
     name: text(200).optional(),
     company_name: text(200).optional(),
@@ -166,6 +166,11 @@ export const draftSchema = z.object({
   apiGuid: uuid,
   customerGuid: uuid.nullable(),
   newCustomer: newCustomerSchema.nullable(),
+  /**
+   * The key of a customer made on this laptop (addCustomer) the draft is for: its newCustomer stands
+   * for it, and the order waits for it in the outbox, then goes for the guid the service gave it.
+   */
+  customerLocalId: uuid.nullable().optional(),
   catalogGuid: uuid.nullable(),
   priceGroupGuid: uuid.nullable(),
   poNo: text(100),
@@ -302,6 +307,11 @@ export const outboxEntrySchema = z.object({
   conflict: z
     .array(z.object({ field: z.string(), label: z.string(), was: z.unknown(), theirs: z.unknown(), mine: z.unknown() }))
     .optional(),
+  /**
+   * What a write after Send asks, each in the rep's words ("Hold requested", "PO change", "Submit"),
+   * for the order page and the Orders list to say what is waiting for an order.
+   */
+  asks: z.array(z.string()).optional(),
   /** What the service said once it was done (a submit's lines it filled, a change found already made). */
   outcome: z.string().nullable().optional(),
 })
@@ -390,10 +400,15 @@ export const ordersContract = {
       .object({
         customerGuid: uuid.optional(),
         newCustomer: newCustomerSchema.optional(),
+        /** A customer made on this laptop and not yet synced (addCustomer's key). */
+        customerLocalId: uuid.optional(),
         catalogGuid: uuid.optional(),
       })
       .strict()
-      .refine((v) => !(v.customerGuid && v.newCustomer), 'A draft is for an existing customer or a new one, not both'),
+      .refine(
+        (v) => [v.customerGuid, v.newCustomer, v.customerLocalId].filter((given) => given !== undefined).length <= 1,
+        'A draft is for one customer: an existing one, a new one, or one made on this laptop',
+      ),
     output: draftCheckSchema,
   },
   getDraft: { input: z.object({ id: draftId }).strict(), output: draftCheckSchema },

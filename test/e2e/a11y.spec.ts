@@ -12,6 +12,7 @@ import { startProfilesWorld } from './profiles-world'
 import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
 import { call } from './support'
 import { openUpgradedLaptop } from './upgraded-laptop'
+import { eachWritesDialog, writesWorld } from './writes-world'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -295,4 +296,29 @@ test('the catalog update after an upgrade, and a sync waiting for it, pass axe i
   } finally {
     await app.close()
   }
+})
+
+test('the writes-after-Send dialogs and the Outbox with a conflict pass axe in light and dark', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  await connectCore(core, service)
+  const world = await writesWorld(core, service)
+  const findings: Finding[] = []
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    await eachWritesDialog(page, bridge.url, world, async (name) => {
+      await page.waitForTimeout(200)
+      findings.push(...(await audit(page, name, scheme)))
+    })
+  }
+  for (const finding of findings)
+    console.log(
+      `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+    )
+  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
+    [],
+  )
 })

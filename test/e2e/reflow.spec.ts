@@ -13,6 +13,7 @@ import type { Page } from '@playwright/test'
 import { screenshotDir, test } from './fixtures'
 import { call, findOrderWorld } from './support'
 import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
+import { eachWritesDialog, writesWorld } from './writes-world'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -291,6 +292,34 @@ for (const layout of layouts) {
     })
   })
 }
+
+test('the writes-after-Send dialogs and the Outbox with a conflict reflow at every layout, light and dark', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  await connectCore(core, service)
+  const world = await writesWorld(core, service)
+  const problems: string[] = []
+  // 200% is its CSS size here (640×360): the layout is the same whatever the device pixels.
+  for (const layout of layouts) {
+    await page.setViewportSize(layout.viewport)
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await eachWritesDialog(page, bridge.url, world, async (name) => {
+        await page.waitForTimeout(200)
+        for (const problem of await reflowProblems(page)) problems.push(`${layout.name} ${scheme} ${name}: ${problem}`)
+        // The dialog's buttons are in view however long the form: sticky at its foot.
+        const dialog = page.getByRole('dialog')
+        if (await dialog.count()) await expect(dialog.locator('button[type="submit"]')).toBeInViewport()
+        await page.screenshot({ path: join(screenshotDir, `reflow-${layout.name}-${scheme}-${name}.png`) })
+      })
+    }
+  }
+  for (const problem of problems) console.log(`reflow: ${problem}`)
+  expect(problems).toEqual([])
+})
 
 test.describe('the compact frame', () => {
   test.use({ viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 })

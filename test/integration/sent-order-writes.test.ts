@@ -34,6 +34,9 @@ describe('changeSentOrder and submitSentOrder', () => {
       kind: 'orderChange',
       state: 'queued',
       title: expect.stringMatching(/^Hold requested/),
+      // What the order page says is waiting for this order, found by its guid before the change is sent.
+      asks: ['Hold requested'],
+      orderGuid: h.service.control.ordersByApiGuid(apiGuid)[0]!.guid,
     })
     await h.api('flushOutbox')
     const [order] = h.service.control.ordersByApiGuid(apiGuid)

@@ -6,8 +6,7 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { CoreError, describeIssues } from '../errors'
-import { Customers } from '../local/customers'
-import { CustomerEdits } from '../orders/customer-writes'
+import { customerEditsFor } from '../orders/customer-writes'
 import { refuseDamaged } from './health'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { withOrders } from './orders'
@@ -68,8 +67,7 @@ export async function runCustomersAdd(
   const addresses = readAddresses(options.file)
   return withOrders(global, ({ desk }, db) => {
     refuseDamaged(db, global.db)
-    const edits = new CustomerEdits(desk.outbox, () => null)
-    const entry = edits.add({
+    const entry = customerEditsFor(db, desk.outbox).add({
       name: options.name!,
       ...(options.email ? { email: options.email } : {}),
       ...(options.phone ? { phone: options.phone } : {}),
@@ -93,11 +91,7 @@ export async function runCustomersChange(
     throw new UsageError(`--email is not an email address (got '${options.email}')`)
   return withOrders(global, ({ desk }, db) => {
     refuseDamaged(db, global.db)
-    const customers = new Customers(db)
-    const edits = new CustomerEdits(desk.outbox, (guid) => {
-      const row = customers.byGuid(guid)
-      return row ? (JSON.parse(row.json) as Record<string, unknown>) : null
-    })
+    const edits = customerEditsFor(db, desk.outbox)
     try {
       const entry = edits.change(options.customer, {
         ...(options.name !== undefined ? { name: options.name } : {}),

@@ -18,6 +18,7 @@ import { closeDatabase, type Database } from '../db/database'
 import { describeHolder, untilFree } from '../db/lease'
 import { CoreError, describeIssues } from '../errors'
 import { createOrders, type Orders } from '../orders'
+import { newCustomerOfRequest } from '../orders/customer-writes'
 import type { FlushReport } from '../orders/flusher'
 import { createConsoleLogger, silentLogger, systemClock } from '../ports'
 import { clampDelay } from '../timers'
@@ -123,18 +124,6 @@ export async function withOrders<T>(
   }
 }
 
-/** The new customer a `customers add` entry will make, as a draft's new customer. */
-function customerOfRequest(request: Record<string, unknown>): z.infer<typeof newCustomerSchema> {
-  const vendor = (request.newVendor ?? {}) as { name?: string; email?: string; phone?: string }
-  return newCustomerSchema.parse({
-    name: vendor.name ?? '',
-    ...(vendor.email ? { email: vendor.email } : {}),
-    ...(vendor.phone ? { phone: vendor.phone } : {}),
-    ...(request.newVendorBillTo ? { billTo: request.newVendorBillTo } : {}),
-    ...(request.newVendorShipTo ? { shipTo: request.newVendorShipTo } : {}),
-  })
-}
-
 /** Reads and checks the draft file; every problem is reported with its path, none is guessed around. */
 function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
   let text: string
@@ -191,7 +180,7 @@ export async function runOrderQueue(global: GlobalOptions, options: { file: stri
             : 'no customer made on this laptop has this id (customers add gives it)',
         },
       ])
-    const newCustomer = madeOffline ? customerOfRequest(madeOffline.request) : file.newCustomer
+    const newCustomer = madeOffline ? newCustomerOfRequest(madeOffline.request) : file.newCustomer
     // The whole file becomes one order in memory, checked once; only the commit below writes, so a
     // command that fails or is killed before it leaves no draft behind.
     let order

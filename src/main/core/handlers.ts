@@ -37,6 +37,8 @@ export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
   'changeSentOrder',
   'applyMyChange',
   'dropMyChange',
+  'addCustomer',
+  'changeCustomer',
   'reorder',
   'saveDraftAsQuote',
   'updateQuote',

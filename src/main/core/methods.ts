@@ -13,6 +13,7 @@ import type { EventHub } from '../events'
 import type { ServiceClients } from '../ordering-client/clients'
 import type { Orders } from '../orders'
 import { orderMethods } from '../orders/methods'
+import { customerWriteMethods } from '../orders/customer-methods'
 import type { QuoteDesk } from '../quotes/desk'
 import { quoteMethods } from '../quotes/methods'
 import type { AppSettings } from '../settings/app-settings'
@@ -69,6 +70,7 @@ export function contractMethods(parts: BuiltParts): Implementations {
     ...parts.tracking.methods,
     ...orderMethods(orders, browsing.queries),
     ...sentOrderWriteMethods(db, orders, async () => (await parts.connection.get())?.auth.kind === 'session'),
+    ...customerWriteMethods(db, orders),
     ...quoteMethods({ quotes, usual: parts.usual }),
     ...documentMethods({
       db,

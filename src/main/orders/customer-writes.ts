@@ -11,7 +11,9 @@
  * field still holds the value last synced; otherwise it is a conflict, as a change to an order is.
  */
 import { randomUUID } from 'node:crypto'
-import type { AddressInput, OutboxEntry } from '../../shared/orders'
+import { newCustomerSchema, type AddressInput, type NewCustomer, type OutboxEntry } from '../../shared/orders'
+import type { Database } from '../db/database'
+import { Customers } from '../local/customers'
 import { ServiceError } from '../ordering-client/errors'
 import type { CustomerRecord } from '../ordering-client/schemas'
 import { CoreError } from '../errors'
@@ -231,4 +233,34 @@ export class CustomerEdits {
     })
     return this.outbox.get(key)
   }
+}
+
+/** The customer edits of this database, each change made against the customer as last synced. */
+export function customerEditsFor(db: Database, outbox: Outbox): CustomerEdits {
+  const customers = new Customers(db)
+  return new CustomerEdits(outbox, (guid) => {
+    const row = customers.byGuid(guid)
+    return row ? (JSON.parse(row.json) as Record<string, unknown>) : null
+  })
+}
+
+/** A customer made on this laptop, as the new customer its drafts stand for; a refused one takes no orders. */
+export function madeOnThisLaptop(outbox: Outbox, key: string): NewCustomer {
+  const made = outbox.writes.newCustomer(key)
+  if (!made) throw new CoreError('NOT_FOUND', 'No customer made on this laptop has that id.')
+  if (made.state === 'refused')
+    throw new CoreError('CONFLICT', 'The supplier refused this customer; fix it in the outbox before ordering for it.')
+  return newCustomerOfRequest(made.request)
+}
+
+/** The new customer a queued new-customer entry will make, as a draft's new customer stands for it. */
+export function newCustomerOfRequest(request: Record<string, unknown>): NewCustomer {
+  const vendor = (request.newVendor ?? {}) as { name?: string; email?: string; phone?: string }
+  return newCustomerSchema.parse({
+    name: vendor.name ?? '',
+    ...(vendor.email ? { email: vendor.email } : {}),
+    ...(vendor.phone ? { phone: vendor.phone } : {}),
+    ...(request.newVendorBillTo ? { billTo: request.newVendorBillTo } : {}),
+    ...(request.newVendorShipTo ? { shipTo: request.newVendorShipTo } : {}),
+  })
 }

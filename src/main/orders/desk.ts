@@ -26,10 +26,13 @@ import { unitPriceAt } from '../pricing'
 import { resolvePriceGroup } from './price-group'
 import { buildOrderRequest } from './request'
 import { checkDraft } from './validation'
+import { madeOnThisLaptop } from './customer-writes'
 
 export interface NewDraft {
   customerGuid?: string
   newCustomer?: NewCustomer
+  /** A customer made on this laptop (its outbox key): the draft stands for it until it is sent. */
+  customerLocalId?: string
   catalogGuid?: string
   apiGuid?: string
   priceGroupGuid?: string
@@ -152,6 +155,7 @@ export class OrderDesk {
     const input = given.apiGuid ? { ...given, apiGuid: given.apiGuid.toLowerCase() } : given
     if (input.customerGuid && input.newCustomer)
       throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
+    const madeHere = input.customerLocalId ? madeOnThisLaptop(this.outbox, input.customerLocalId) : null
     if (input.customerGuid && !this.lookup.customer(input.customerGuid))
       throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
     const catalogGuid = input.catalogGuid ?? this.startingCatalog(input.customerGuid ?? null)
@@ -160,7 +164,8 @@ export class OrderDesk {
     }
     const fields: DraftFields = {
       customerGuid: input.customerGuid ?? null,
-      newCustomer: input.newCustomer ?? null,
+      newCustomer: madeHere ?? input.newCustomer ?? null,
+      customerLocalId: madeHere ? input.customerLocalId!.toLowerCase() : null,
       catalogGuid,
       priceGroupGuid: input.priceGroupGuid ?? null,
       // A customer who orders on a standing PO gets it on each new order; the rep may change it.
@@ -220,6 +225,8 @@ export class OrderDesk {
     const next = { ...draft, ...changes }
     if (changes.customerGuid) next.newCustomer = null
     if (changes.newCustomer) next.customerGuid = null
+    // Another customer chosen: the order no longer waits for the one made on this laptop.
+    if (changes.customerGuid || changes.newCustomer) next.customerLocalId = null
     // Choosing the customer of a draft with no PO yet brings in their standing PO, as a new draft would.
     if (changes.customerGuid && changes.poNo === undefined && draft.poNo.trim() === '')
       next.poNo = this.lookup.customer(changes.customerGuid)?.standingPo ?? ''
@@ -519,7 +526,8 @@ export class OrderDesk {
     } satisfies OutboxEntry)
     return {
       entry,
-      commit: (dependsOn = null) => {
+      // A draft for a customer made on this laptop waits for that customer's entry.
+      commit: (dependsOn = this.outbox.writes.newCustomer(draft.customerLocalId ?? '')?.id ?? null) => {
         this.outbox.enqueue(draft, request, totals, customerName, entry.queuedAt, dependsOn)
         return entry
       },

@@ -8,6 +8,7 @@ import type { Clock } from '../ports'
 /** The stored document: a draft without the columns the table already holds. */
 const documentSchema = z.object({
   newCustomer: newCustomerSchema.nullable().default(null),
+  customerLocalId: z.string().nullable().default(null),
   priceGroupGuid: z.string().nullable().default(null),
   poNo: z.string().default(''),
   note: z.string().default(''),

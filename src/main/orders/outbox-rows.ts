@@ -114,12 +114,17 @@ export function toEntry(row: OutboxRow): OutboxEntry {
 /** A write after Send as an entry: its title, what it waits for, a conflict's values, how it ended. */
 function writeEntry(row: OutboxRow): OutboxEntry {
   const detail = (row.detail ? JSON.parse(row.detail) : {}) as WriteDetail
-  const orderGuid = typeof detail.result?.orderGuid === 'string' ? detail.result.orderGuid : null
-  const orderName = typeof detail.result?.orderName === 'string' ? detail.result.orderName : null
+  // Before it is done, the order as known when it was queued: the order page finds its waiting changes by it.
+  const orderGuid =
+    typeof detail.result?.orderGuid === 'string' ? detail.result.orderGuid : (detail.order?.guid ?? null)
+  const orderName =
+    typeof detail.result?.orderName === 'string' ? detail.result.orderName : (detail.order?.name ?? null)
+  // A new customer's guid is the service's answer: the customers list matches it to the synced one.
+  const madeGuid = typeof detail.result?.customerGuid === 'string' ? detail.result.customerGuid : null
   return {
     apiGuid: row.api_guid,
     state: row.state,
-    customerGuid: row.customer_guid,
+    customerGuid: row.customer_guid ?? madeGuid,
     customerName: row.customer_name,
     orderGuid,
     orderName,
@@ -137,6 +142,7 @@ function writeEntry(row: OutboxRow): OutboxEntry {
     totalsDiffer: null,
     kind: row.kind,
     title: detail.title ?? row.kind,
+    ...(detail.asks ? { asks: detail.asks } : {}),
     waitsFor: row.waits_for ?? null,
     ...(row.state === 'conflict' && detail.conflict ? { conflict: detail.conflict } : {}),
     outcome: detail.outcome ?? null,

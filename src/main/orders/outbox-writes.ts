@@ -19,6 +19,8 @@ interface QueuedWrite {
   /** The frozen request the rule sends from. */
   request: Record<string, unknown>
   title: string
+  asks?: string[]
+  order?: WriteDetail['order']
   /** The outbox entry it waits for (its order still waiting to be sent), by id. */
   dependsOn: number | null
 }
@@ -100,7 +102,11 @@ export class OutboxWrites {
             customerGuid: write.customerGuid,
             customerName: write.customerName,
             dependsOn: write.dependsOn,
-            detail: JSON.stringify({ title: write.title } satisfies WriteDetail),
+            detail: JSON.stringify({
+              title: write.title,
+              ...(write.asks ? { asks: write.asks } : {}),
+              ...(write.order ? { order: write.order } : {}),
+            } satisfies WriteDetail),
             now: this.now(),
           })
           this.statements.insertPayload.run(lastInsertRowid, JSON.stringify(write.request))

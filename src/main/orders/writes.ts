@@ -16,6 +16,10 @@ type WriteConflict = NonNullable<OutboxEntry['conflict']>[number]
 export interface WriteDetail {
   /** The write in the rep's words, set when it is queued ("Hold SO-1042"). */
   title?: string
+  /** What it asks, each in the rep's words ("Hold requested", "PO change"), for the pages that show it waiting. */
+  asks?: string[]
+  /** The order it is for as known when queued (its guid may come later, from the order it waits for). */
+  order?: { guid: string | null; name: string | null }
   /** The rep chose "apply mine" on a conflict: the change goes as it stands. */
   applyMine?: boolean
   conflict?: WriteConflict[]

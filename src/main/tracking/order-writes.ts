@@ -194,6 +194,20 @@ function changeTitle(changes: OrderChanges, name: string): string {
   return `${words.join(', ')} for ${name}`
 }
 
+/** What a change asks, one phrase per field it still changes, as the order page says it is waiting. */
+function changeAsks(wire: ChangeRequest['changes']): string[] {
+  const words: Record<string, (to: unknown) => string> = {
+    is_on_hold: (to) => (to === true ? 'Hold requested' : 'Release requested'),
+    is_cancelled: () => 'Cancel requested',
+    po_no: () => 'PO change',
+    note: () => 'Note change',
+    do_not_ship_before_date: () => 'Ship-after date change',
+    cancel_date: () => 'Cancel date change',
+    Ship_To: () => 'Ship-to change',
+  }
+  return Object.entries(wire).map(([field, { to }]) => words[field]?.(to) ?? field)
+}
+
 /** Queues the rep's submits and changes; the order is found by the caller (CLI, the app's methods). */
 export class SentOrderWrites {
   constructor(
@@ -213,7 +227,9 @@ export class SentOrderWrites {
       throw new CoreError('CONFLICT', `${target.orderName ?? given} is not in review, so there is nothing to submit.`)
     const name = target.orderName ?? 'the order'
     const request: SubmitRequest = { ...this.requestOf(target), fulfilment, fromStateId: inReviewStateId }
-    return this.queue('submit', target, request, `Submit ${name}: ${fulfilmentWords[fulfilment].toLowerCase()}`)
+    return this.queue('submit', target, request, `Submit ${name}: ${fulfilmentWords[fulfilment].toLowerCase()}`, [
+      'Submit',
+    ])
   }
 
   change(given: string, changes: OrderChanges): OutboxEntry {
@@ -222,20 +238,34 @@ export class SentOrderWrites {
     if (Object.keys(wire).length === 0)
       throw new CoreError('INVALID_ARGUMENT', 'The order already says so; there is nothing to change.')
     const request: ChangeRequest = { ...this.requestOf(target), changes: wire }
-    return this.queue('orderChange', target, request, changeTitle(changes, target.orderName ?? 'the order'))
+    return this.queue(
+      'orderChange',
+      target,
+      request,
+      changeTitle(changes, target.orderName ?? 'the order'),
+      changeAsks(wire),
+    )
   }
 
   private requestOf(target: OrderTarget): OrderWriteRequest {
     return { orderGuid: target.orderGuid, orderName: target.orderName, vendorGuid: target.customerGuid }
   }
 
-  private queue(kind: 'submit' | 'orderChange', target: OrderTarget, request: object, title: string): OutboxEntry {
+  private queue(
+    kind: 'submit' | 'orderChange',
+    target: OrderTarget,
+    request: object,
+    title: string,
+    asks: string[],
+  ): OutboxEntry {
     const key = this.outbox.writes.enqueue({
       kind,
       customerGuid: target.customerGuid,
       customerName: target.customerName,
       request: request as Record<string, unknown>,
       title,
+      asks,
+      order: { guid: target.orderGuid, name: target.orderName },
       dependsOn: target.dependsOn,
     })
     return this.outbox.get(key)

@@ -96,3 +96,11 @@ export function formatDay(value: string | null | undefined): string {
   if (!match) return formatDate(value)
   return dateFormat.format(new Date(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
 }
+
+/**
+ * Text with its order numbers kept whole where it wraps: a hyphen between letters or digits
+ * (SO-1042, HP-100022) becomes a non-breaking one, so a line never ends at "SO-".
+ */
+export function wholeNumbers(text: string): string {
+  return text.replace(/([A-Za-z0-9])-(?=[A-Za-z0-9])/g, '$1\u2011')
+}

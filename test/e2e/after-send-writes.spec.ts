@@ -1,0 +1,300 @@
+/**
+ * What the rep does to an order after Send, and to customers, through the window against the real
+ * core and the double: a hold made while the service is unreachable (the double's destroySocket) is
+ * said to be waiting and reaches the supplier once it answers; an order in review is submitted in
+ * plain words; a customer made offline is ordered for at once and both reach the supplier in order;
+ * with an API key alone the writes are not offered; a conflict shows both values and "Apply mine"
+ * sends; a customer is edited.
+ */
+import type { Page } from '@playwright/test'
+import { test, type ServiceHandle } from './fixtures'
+import { connectCore, coreApi, expect, orderable, settle, shoot, watchConsole } from './rep'
+import type { TestCore } from '../support/core'
+
+test.describe.configure({ timeout: 120_000 })
+
+/** The connection the writes need: a user session on the double. */
+async function signInAsUser(core: TestCore, service: ServiceHandle): Promise<void> {
+  const { userGuid, userToken, supplierGuid } = service.current.credentials
+  await coreApi(core, 'saveConnection', {
+    baseUrl: service.url,
+    auth: { kind: 'session', userGuid, userToken, supplierGuid },
+  })
+}
+
+/** An order sent, confirmed and synced in full, so its page shows it as the supplier has it. */
+async function sentAndSynced(
+  core: TestCore,
+  service: ServiceHandle,
+  options: { inReview?: boolean } = {},
+): Promise<{ guid: string; name: string }> {
+  const target = orderable(core)
+  const check = await coreApi(core, 'createDraft', {
+    customerGuid: target.customerGuid,
+    catalogGuid: target.catalogGuid,
+  })
+  if (options.inReview)
+    await coreApi(core, 'updateDraft', { id: check.draft.id, changes: { remainInPreliminary: true } })
+  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 1 })) })
+  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  const [order] = service.current.control.ordersByApiGuid(apiGuid)
+  return { guid: String(order!.guid), name: String(order!.name) }
+}
+
+/** The service answers again: what waited is sent now rather than at its next scheduled attempt. */
+async function backOnline(core: TestCore, service: ServiceHandle): Promise<void> {
+  service.current.control.clearFaults()
+  await coreApi(core, 'retryOutbox', {})
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+}
+
+async function screens(page: Page, name: string): Promise<void> {
+  for (const [width, height, label] of [
+    [1280, 720, '1280'],
+    [900, 720, '900'],
+  ] as const) {
+    await page.setViewportSize({ width, height })
+    await shoot(page, `${name}-${label}.png`)
+  }
+  // 200% zoom: the same page in half the CSS pixels.
+  await page.setViewportSize({ width: 640, height: 360 })
+  await shoot(page, `${name}-200.png`)
+  await page.setViewportSize({ width: 1280, height: 720 })
+}
+
+test('a hold made offline waits in words, and after the next sync the order says On hold', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const order = await sentAndSynced(core, service)
+  service.current.control.addFault({ route: '*', type: 'destroySocket' })
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await page.getByRole('button', { name: 'Change…' }).click()
+  const dialog = page.getByRole('dialog', { name: /Change order/ })
+  await expect(dialog.getByLabel('PO number')).toHaveValue(/.*/)
+  await dialog.getByRole('checkbox', { name: /On hold/ }).check()
+  await screens(page, 'change-dialog')
+  await dialog.getByRole('button', { name: 'Queue the change' }).click()
+  await expect(dialog).toBeHidden()
+  await expect(page.getByTestId('order-pending')).toContainText('Hold requested — waiting to send')
+  await expect(page.locator('.page-head .tag-warn', { hasText: 'On hold' })).toHaveCount(0)
+
+  await page.goto(`${bridge.url}#/orders`)
+  const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: order.name, exact: true }) })
+  await expect(row).toContainText('Hold requested — waiting to send')
+
+  await backOnline(core, service)
+  expect(service.current.control.orders().find((each) => each.guid === order.guid)?.is_on_hold).toBe(true)
+  // Sent, but the page's figures are from before it: it says so rather than showing nothing.
+  await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await expect(page.getByTestId('order-pending')).toContainText('Hold requested — sent; shows here after the next sync')
+  // The page the rep is on reads the order again once the sync has it.
+  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  await expect(page.locator('.page-head').getByText('On hold', { exact: true })).toBeVisible()
+  await expect(page.getByTestId('order-pending')).toHaveCount(0)
+  expect(errors).toEqual([])
+})
+
+test('an order in review is submitted with "Ship what is there and backorder the rest"', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const order = await sentAndSynced(core, service, { inReview: true })
+  service.current.control.addFault({ route: '*', type: 'destroySocket' })
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await page.getByRole('button', { name: 'Submit…' }).click()
+  const dialog = page.getByRole('dialog', { name: /Submit order/ })
+  await dialog.getByRole('radio', { name: 'Ship what is there and backorder the rest' }).check()
+  await expect(dialog.getByRole('radio')).toHaveCount(3)
+  await screens(page, 'submit-dialog')
+  await dialog.getByRole('button', { name: 'Queue the submit' }).click()
+  await expect(page.getByTestId('order-pending')).toContainText('Submit — waiting to send')
+
+  await backOnline(core, service)
+  const submits = service.current.control.requestLog().filter((each) => each.route === 'POST /v1/order/submit')
+  expect(submits).toHaveLength(1)
+  expect(submits[0]!.body).toMatchObject({ allowPartialFulfillment: true })
+  await expect(page.getByTestId('order-write-outcome')).toContainText('Submitted')
+  expect(errors).toEqual([])
+})
+
+test('a customer made offline is ordered for at once; both reach the supplier, the order with its guid', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const target = orderable(core)
+  service.current.control.addFault({ route: '*', type: 'destroySocket' })
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/customers`)
+  await page.getByRole('button', { name: 'New customer', exact: true }).click()
+  const dialog = page.getByRole('dialog', { name: 'New customer' })
+  await dialog.getByLabel('Name').fill('Offline Corner Deli')
+  await dialog.getByLabel('Email').fill('orders@offlinecorner.example')
+  await dialog.getByRole('button', { name: 'Make the customer' }).click()
+  await expect(dialog).toBeHidden()
+  const made = page.getByRole('listitem', { name: 'Offline Corner Deli' })
+  await expect(made).toContainText('Made on this laptop')
+  await expect(made).toContainText('Waiting to send')
+  await made.getByRole('button', { name: 'New order' }).click()
+  await expect(page).toHaveURL(/#\/drafts\/\d+/)
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('for Offline Corner Deli')
+  await expect(page.getByTestId('order-facts')).toContainText('Made on this laptop')
+  const id = Number(/#\/drafts\/(\d+)/.exec(page.url())![1])
+  const draft = await coreApi(core, 'getDraft', { id })
+  expect(draft.draft.customerLocalId).toBeTruthy()
+  await coreApi(core, 'updateDraft', { id, changes: { catalogGuid: target.catalogGuid } })
+  await coreApi(core, 'addDraftLines', { id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+  const { apiGuid } = await coreApi(core, 'sendDraft', { id })
+
+  await backOnline(core, service)
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  const control = service.current.control
+  const customers = control.customers().filter((customer) => customer.name === 'Offline Corner Deli')
+  expect(customers).toHaveLength(1)
+  const [sent] = control.ordersByApiGuid(apiGuid)
+  expect(sent?.vendor_id).toBe(customers[0]!.id)
+  const ordered = control.requestLog().find((each) => each.route === 'POST /v1/orderWithItems')
+  expect(ordered?.headers['vendorguid']).toBe(customers[0]!.guid)
+  expect(errors).toEqual([])
+})
+
+test('with an API key only, Change… and Submit… are not offered and the sign-in words are shown', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  const order = await sentAndSynced(core, service, { inReview: true })
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await expect(page.getByTestId('sign-in-as-user')).toContainText('need you signed in as a user')
+  await expect(page.getByRole('button', { name: 'Change…' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Submit…' })).toHaveCount(0)
+  await page.getByRole('link', { name: 'Sign in as a user' }).click()
+  await expect(page).toHaveURL(/#\/connect/)
+  expect(errors).toEqual([])
+})
+
+test('the Outbox shows a conflict with both values, and Apply mine sends the rep’s', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const order = await sentAndSynced(core, service)
+  // The supplier changes the PO after this laptop's last sync: the rep changes it from the old one.
+  service.current.control.editOrderHeader(order.guid, { po_no: 'SUPPLIER-PO' })
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await page.getByRole('button', { name: 'Change…' }).click()
+  const dialog = page.getByRole('dialog', { name: /Change order/ })
+  await dialog.getByLabel('PO number').fill('REP-PO')
+  await dialog.getByRole('button', { name: 'Queue the change' }).click()
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  await expect(page.getByTestId('order-pending')).toContainText('Change needs your choice')
+
+  await page.goto(`${bridge.url}#/outbox`)
+  const entry = page.getByRole('article').filter({ hasText: 'Order change' })
+  await expect(entry).toContainText('The supplier now says SUPPLIER-PO; you said REP-PO')
+  await screens(page, 'outbox-conflict')
+  await entry.getByRole('button', { name: 'Apply mine' }).click()
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  expect(service.current.control.orders().find((each) => each.guid === order.guid)?.po_no).toBe('REP-PO')
+  await expect(page.getByRole('article').filter({ hasText: 'Order change' })).toContainText('Sent')
+  expect(errors).toEqual([])
+})
+
+test('a customer is edited from their page and the change reaches the supplier', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const target = orderable(core)
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
+  await page.getByRole('button', { name: 'Edit', exact: true }).click()
+  const dialog = page.getByRole('dialog', { name: /^Edit / })
+  await expect(dialog.getByLabel('Name')).toHaveValue(target.customerName)
+  await dialog.getByLabel('Name').fill('Renamed At The Counter')
+  await dialog.getByRole('button', { name: 'Queue the change' }).click()
+  await expect(dialog).toBeHidden()
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  const put = service.current.control.requestLog().filter((each) => each.route === 'PUT /v1/vendors/:vendorGuid')
+  expect(put).toHaveLength(1)
+  expect(put[0]!.body).toMatchObject({ name: 'Renamed At The Counter' })
+  expect(errors).toEqual([])
+})
+
+test('a refused change says so in the supplier’s words and Drop mine lets theirs stand; an expired session says Sign in again', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const order = await sentAndSynced(core, service)
+  // The order's workflow step is read-only for the rep's user: the supplier refuses the change.
+  service.current.control.lockOrderStep(order.guid)
+  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { poNo: 'LOCKED-PO' } })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.goto(`${bridge.url}#/orders/${order.guid}`)
+  await expect(page.getByTestId('order-pending')).toContainText('Change refused')
+  await page.goto(`${bridge.url}#/outbox`)
+  const entry = page.getByRole('article').filter({ hasText: 'Order change' })
+  await expect(entry).toContainText('The supplier refused this:')
+  await expect(entry.getByRole('button', { name: 'Retry now' })).toBeVisible()
+  await entry.getByRole('button', { name: 'Drop mine' }).click()
+  await expect(page.getByRole('article').filter({ hasText: 'Order change' })).toHaveCount(0)
+
+  service.current.control.lockOrderStep(order.guid, false)
+  service.current.control.expireSession()
+  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { onHold: true } })
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+  const paused = page.getByRole('alert').filter({ hasText: 'Sending is paused.' })
+  await expect(paused.getByRole('link', { name: 'Sign in again' })).toHaveAttribute('href', '#/connect')
+  expect(errors).toEqual([])
+})
