@@ -76,6 +76,8 @@ export const methodNames = [
   'switchProfile',
   'addProfile',
   'removeProfile',
+  'getItemPictures',
+  'setPicturesOnScreen',
 ] as const
 
 export type MethodName = (typeof methodNames)[number]

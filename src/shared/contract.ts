@@ -12,6 +12,7 @@ import { orderTrackingContract } from './order-tracking'
 import { quotesContract } from './quotes'
 import { writesContract } from './writes'
 import type { Result } from './result'
+import { maxItemPictures } from './pictures'
 import {
   catalogItemDetailSchema,
   catalogItemLookupSchema,
@@ -153,12 +154,33 @@ const pictureStatusSchema = z.object({
 })
 export type PictureStatus = z.infer<typeof pictureStatusSchema>
 
+/** An item's pictures for the panel's gallery (docs/images.md): how many are known, and which are on this laptop. */
+const itemPicturesSchema = z.object({
+  /** 0 where nothing is known of them yet (never read, or no picture). */
+  count: z.number().int().min(0).max(maxItemPictures),
+  /** One per picture, the primary first: whether it can be shown now. */
+  fetched: z.array(z.boolean()).max(maxItemPictures),
+})
+
 export const contract = {
   getAppInfo: { input: noArgument, output: appInfoSchema },
   getSettings: { input: noArgument, output: settingsSchema },
   updateSettings: { input: settingsPatchSchema, output: settingsSchema },
   /** Null where this core keeps no pictures (a throwaway one). */
   getPictureStatus: { input: noArgument, output: pictureStatusSchema.nullable() },
+  /**
+   * The item panel opened: the item joins what the rep viewed (fetched early), and with `fetch` its
+   * pictures are read and fetched now where the service answers. Null where this core keeps none.
+   */
+  getItemPictures: {
+    input: z.object({ itemGuid: z.string().min(1).max(200), fetch: z.boolean() }).strict(),
+    output: itemPicturesSchema.nullable(),
+  },
+  /** The items of the families on screen ([] when none is): fetched first and kept in the cache while there. */
+  setPicturesOnScreen: {
+    input: z.object({ itemGuids: z.array(z.string().min(1).max(200)).max(2000) }).strict(),
+    output: z.object({}),
+  },
   getConnection: { input: noArgument, output: connectionSchema.nullable() },
   saveConnection: { input: connectionInputSchema, output: connectionSchema },
   /** Tries the given connection (secrets omitted = the saved ones), or the saved one; fails with UNAVAILABLE, UNAUTHORIZED or REJECTED. */

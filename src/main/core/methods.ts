@@ -80,6 +80,11 @@ export function contractMethods(parts: BuiltParts): Implementations {
     }),
     ...connectivityMethods(parts.connectivity),
     getPictureStatus: () => parts.pictures?.status() ?? null,
+    getItemPictures: async ({ itemGuid, fetch }) => (await parts.pictures?.itemPictures(itemGuid, fetch)) ?? null,
+    setPicturesOnScreen: ({ itemGuids }) => {
+      parts.pictures?.setOnScreen(itemGuids)
+      return {}
+    },
   }
 }
 
