@@ -93,6 +93,7 @@ export type EventName =
   | 'connectivityChanged'
   | 'updateStateChanged'
   | 'profilesChanged'
+  | 'picturesFetched'
 
 /** Prefix of every invoke channel, so main can tell Satchel's channels from anything else. */
 const channelPrefix = 'satchel:'

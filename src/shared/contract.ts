@@ -70,6 +70,10 @@ const settingsSchema = z.object({
   orderDetailsPerSync: z.number().int().min(1).max(2000),
   /** The disk the item pictures may take, in MB; the oldest pictures no open order or customer needs go first. */
   imageBudgetMB: z.number().int().min(50).max(100_000),
+  /** Quotes show each line's picture when printed (the customer chooses from them). */
+  picturesOnQuotes: z.boolean(),
+  /** Order confirmations (and drafts) show each line's picture when printed: off, a confirmation is a record. */
+  picturesOnOrders: z.boolean(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -223,6 +227,9 @@ export const contract = {
 /** Every event has its schema: a name without one fails to compile. */
 type SchemaOfEach<T extends Record<EventName, z.ZodType>> = T
 
+/** How many new pictures came into the cache. */
+type PicturesFetchedSchema = z.ZodObject<{ fetched: z.ZodNumber }>
+
 /** What each event main pushes to the window carries; nothing checks events at run time, so types are enough. */
 type EventSchemas = SchemaOfEach<{
   settingsChanged: typeof settingsSchema
@@ -240,6 +247,8 @@ type EventSchemas = SchemaOfEach<{
   updateStateChanged: typeof updateStateSchema
   /** A profile was added, removed or put on screen, or a profile's unsent counts changed. */
   profilesChanged: typeof profileListSchema
+  /** New pictures came into the cache (a pass, a gallery): a placeholder shown for one may now be a picture. */
+  picturesFetched: PicturesFetchedSchema
 }>
 
 type Contract = typeof contract

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs'
 import { looksOffline, type ConnectivityMonitor } from '../connectivity'
 import type { Database } from '../db/database'
-import type { EventStream } from '../events'
+import type { EventHub } from '../events'
 import {
   openItemPictures,
   picturesFolder,
@@ -55,7 +55,7 @@ interface CorePicturesParts {
   connection: ConnectionSettings
   clients: ServiceClients
   connectivity: ConnectivityMonitor
-  events: EventStream
+  events: EventHub
   clock: Clock
   logger: Logger
 }
@@ -106,6 +106,7 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
       try {
         if (!(await online())) return null
         const report = await open().pictures.pass({ idle })
+        if (report.fetched > 0) parts.events.emit('picturesFetched', { fetched: report.fetched })
         logger.info('item pictures pass', { ...report })
         return report
       } catch (error) {
@@ -136,7 +137,11 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
       viewed.length = Math.min(viewed.length, viewedKept)
       const fetching = fetch && (await online().catch(() => false))
       if (!fetching && !hasFolder()) return { count: 0, fetched: [] }
-      return open().pictures.gallery(itemGuid, fetching)
+      const before = fetching ? open().cache.totals().cached : 0
+      const state = await open().pictures.gallery(itemGuid, fetching)
+      // The primary shows in the rows and grids too: a placeholder there may now be a picture.
+      if (fetching && open().cache.totals().cached > before) parts.events.emit('picturesFetched', { fetched: 1 })
+      return state
     },
     setOnScreen(itemGuids) {
       onScreen = [...new Set(itemGuids)]

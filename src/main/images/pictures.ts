@@ -83,11 +83,11 @@ interface ItemPicturesOptions {
 
 const protectedTiers = new Set<PictureTier>(['orders', 'customers', 'families', 'viewed'])
 /**
- * Whose single-item reads the background pass counts against its hourly cap: the customers' usual
- * items and the rest of the catalog. The open orders' items, the families on screen and what the rep
- * opened are read when needed: the rep is waiting for those.
+ * Whose single-item reads the background pass counts against its hourly cap: the rest of the catalog
+ * only. The open orders' items, the day's customers' usual items, the families on screen and what the
+ * rep opened are read when needed (once per item version): the rep is about to want those.
  */
-const cappedTiers = new Set<PictureTier | 'rest'>(['customers', 'rest'])
+const cappedTiers = new Set<PictureTier | 'rest'>(['rest'])
 const backoffBaseMs = 60_000
 const backoffMaxMs = 6 * 3600_000
 
