@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createPictureDemand } from '../../src/main/core/picture-demand'
+import { backgroundReadsPerHour } from '../../src/main/images/attachments'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { openItemPictures, type OpenedPictures } from '../../src/main/images'
 import { LocalCopy } from '../../src/main/local/copy'
@@ -131,6 +132,26 @@ describe('the single-item reads for attachments', () => {
     return items.map((item) => String(item.guid))
   }
 
+  it('are not made again for the rest of the catalog when an item moves on: its known address is asked, conditionally', async () => {
+    const w = world({ reads: true })
+    const [guid] = itemsWithoutUrls(w, 2)
+    expect(await w.pictures.pass({ idle: true })).toMatchObject({ fetched: 2, serviceReads: 2 })
+    const catalog = String(service.control.catalogs()[0]!.guid)
+    const sku = (service.control.catalogItems(catalog) as Record<string, unknown>[]).find(
+      (each) => each.guid === guid,
+    )!.sku
+    w.copy.applyCatalogItems(catalog, [catalogItem(1, { guid, sku, updated_at: '2026-03-01T00:00:00.000Z' })], {
+      listingId: null,
+      serverTime: null,
+    })
+    const moved = await w.pictures.pass({ idle: true })
+    expect(moved).toMatchObject({ unchanged: 1, current: 1, serviceReads: 0 })
+    // Opened in the panel, it is read again at its new version.
+    const reads = w.inFlight.reads
+    expect(await w.pictures.gallery(guid!, true)).toMatchObject({ count: 1, fetched: [true] })
+    expect(w.inFlight.reads).toBe(reads + 1)
+  })
+
   it('are made one at a time, however many pictures are fetched at once', async () => {
     const w = world({ reads: true })
     const guids = itemsWithoutUrls(w, 8)
@@ -178,9 +199,9 @@ describe('the single-item reads for attachments', () => {
     const w = world({ reads: true })
     itemsWithoutUrls(w, 10)
     const report = await w.pictures.pass({ idle: true })
-    expect(report.serviceReads).toBe(4)
-    expect(report.deferred).toBe(6)
+    expect(report.serviceReads).toBe(backgroundReadsPerHour)
+    expect(report.deferred).toBe(10 - backgroundReadsPerHour)
     w.advance(3600_000)
-    expect((await w.pictures.pass({ idle: true })).serviceReads).toBe(4)
+    expect((await w.pictures.pass({ idle: true })).serviceReads).toBe(backgroundReadsPerHour)
   })
 })

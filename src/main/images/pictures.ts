@@ -324,7 +324,9 @@ export class ItemPictures {
       if (!(error instanceof ImageRefused) && !(error instanceof FetchFailed)) throw error
       const failures = (entry?.failures ?? 0) + 1
       const retryAfter = error instanceof FetchFailed ? error.retryAfterMs : null
-      const base = entry ?? this.blank(item)
+      // Gone from its host: the address is forgotten, so the next try reads the item's attachments again.
+      const gone = error instanceof FetchFailed && error.gone && entry !== undefined && source === entry.sourceUrl
+      const base = gone ? { ...entry, sourceUrl: null } : (entry ?? this.blank(item))
       // A picture of another address is of another image: it goes rather than showing the wrong one.
       const stale = base.thumb !== null && source !== null && base.sourceUrl !== source
       if (stale) cache.evictPictures(base)
@@ -370,6 +372,10 @@ export class ItemPictures {
     if (item.listingUrl !== null) return pictureAddress(item.listingUrl, origin).href
     if (known) return known[0] ?? null
     if (entry && entry.itemVersion === item.version && entry.sourceUrl !== null) return entry.sourceUrl
+    // The rest of the catalog, moved on since its read: its known address is asked again
+    // (conditionally, a 304 when the picture is the same), not the service. Its attachments are read
+    // again when it is needed (an order, a customer's, on screen) or opened, or its picture is gone.
+    if (background && entry && entry.sourceUrl !== null) return entry.sourceUrl
     const addresses = await this.readAddresses(item, report, background)
     return addresses === null ? null : (addresses[0] ?? null)
   }
