@@ -67,6 +67,13 @@ test('the panel’s gallery: all of an item’s pictures, fetched on opening and
   expect(await large.boundingBox()).toMatchObject({ width: shownBox!.width, height: shownBox!.height })
   await page.keyboard.press('ArrowLeft')
   await expect(place).toHaveText('picture 2 of 3')
+  // Each position is its own picture, from the cache; the third has none there (204).
+  const served = (path: string) =>
+    page.request.get(new URL(`/satchel-image/panel/${item.guid}${path}`, bridge.url).href)
+  const [one, two, three] = await Promise.all([served(''), served('/2'), served('/3')])
+  expect(two.status()).toBe(200)
+  expect(Buffer.compare(await one.body(), await two.body())).not.toBe(0)
+  expect(three.status()).toBe(204)
 
   // Kept: with the service gone, the panel opened again still has the second picture.
   await service.stop()
