@@ -135,7 +135,7 @@ describe('the single-item reads for attachments', () => {
   it('are not made again for the rest of the catalog when an item moves on: its known address is asked, conditionally', async () => {
     const w = world({ reads: true })
     const [guid] = itemsWithoutUrls(w, 2)
-    expect(await w.pictures.pass({ idle: true })).toMatchObject({ fetched: 2, serviceReads: 2 })
+    expect(await w.pictures.pass({ idle: true, background: true })).toMatchObject({ fetched: 2, serviceReads: 2 })
     const catalog = String(service.control.catalogs()[0]!.guid)
     const sku = (service.control.catalogItems(catalog) as Record<string, unknown>[]).find(
       (each) => each.guid === guid,
@@ -144,7 +144,7 @@ describe('the single-item reads for attachments', () => {
       listingId: null,
       serverTime: null,
     })
-    const moved = await w.pictures.pass({ idle: true })
+    const moved = await w.pictures.pass({ idle: true, background: true })
     expect(moved).toMatchObject({ unchanged: 1, current: 1, serviceReads: 0 })
     // Opened in the panel, it is read again at its new version.
     const reads = w.inFlight.reads
@@ -198,10 +198,10 @@ describe('the single-item reads for attachments', () => {
   it('in the background, for the rest of the catalog, no more than the hourly cap', async () => {
     const w = world({ reads: true })
     itemsWithoutUrls(w, 10)
-    const report = await w.pictures.pass({ idle: true })
+    const report = await w.pictures.pass({ idle: true, background: true })
     expect(report.serviceReads).toBe(backgroundReadsPerHour)
     expect(report.deferred).toBe(10 - backgroundReadsPerHour)
     w.advance(3600_000)
-    expect((await w.pictures.pass({ idle: true })).serviceReads).toBe(backgroundReadsPerHour)
+    expect((await w.pictures.pass({ idle: true, background: true })).serviceReads).toBe(backgroundReadsPerHour)
   })
 })

@@ -105,7 +105,7 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
     const current = (async () => {
       try {
         if (!(await online())) return null
-        const report = await open().pictures.pass({ idle })
+        const report = await open().pictures.pass({ idle, background: true })
         if (report.fetched > 0) parts.events.emit('picturesFetched', { fetched: report.fetched })
         logger.info('item pictures pass', { ...report })
         return report

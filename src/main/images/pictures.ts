@@ -139,10 +139,12 @@ export class ItemPictures {
   /**
    * One pass. `guids` names the items (the CLI's --customer); otherwise the demand's tiers in order,
    * and, when `idle`, the rest of the catalog while the cache has room, then deleted items' pictures
-   * freed. `limit` caps the items asked about (current ones included).
+   * freed. `limit` caps the items asked about (current ones included). `background`: the app's own
+   * pass, which nobody asked for: its single-item reads for the rest of the catalog are capped, and a
+   * cached item of it that moved on is checked at its known address (the CLI's fetch reads them all).
    */
   async pass(
-    request: { guids?: string[]; limit?: number; idle?: boolean; signal?: AbortSignal } = {},
+    request: { guids?: string[]; limit?: number; idle?: boolean; background?: boolean; signal?: AbortSignal } = {},
   ): Promise<PassReport> {
     const report = emptyReport()
     const limit = request.limit ?? Number.POSITIVE_INFINITY
@@ -155,7 +157,7 @@ export class ItemPictures {
     for (const { tier, guids } of tiers) {
       const queue = guids.filter((guid) => !seen.has(guid) && seen.add(guid)).slice(0, limit - asked)
       asked += queue.length
-      const background = request.idle === true && cappedTiers.has(tier as PictureTier)
+      const background = request.background === true && cappedTiers.has(tier as PictureTier)
       await this.run(queue, report, request.signal, background)
       if (report.serviceHeldUntil !== null) break
     }
@@ -177,7 +179,7 @@ export class ItemPictures {
           page.map((item) => item.guid),
           report,
           request.signal,
-          cappedTiers.has('rest'),
+          request.background === true && cappedTiers.has('rest'),
         )
         // The totals are a sum over the index: asked again only when this page stored something.
         if (report.fetched > fetchedBefore) bytes = this.options.cache.totals().bytes
