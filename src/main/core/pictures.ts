@@ -89,6 +89,8 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
       now: () => clock.now(),
     }))
   let running: Promise<PassReport | null> | null = null
+  // Closing stops a pass between items: it would otherwise hold the profile open for minutes of reads.
+  const closing = new AbortController()
   let timer: ReturnType<typeof setInterval> | undefined
   let unsubscribe: (() => void) | undefined
 
@@ -101,11 +103,11 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
   }
 
   const pass = (idle = true): Promise<PassReport | null> => {
-    if (running) return Promise.resolve(null)
+    if (running || closing.signal.aborted) return Promise.resolve(null)
     const current = (async () => {
       try {
         if (!(await online())) return null
-        const report = await open().pictures.pass({ idle, background: true })
+        const report = await open().pictures.pass({ idle, background: true, signal: closing.signal })
         if (report.fetched > 0) parts.events.emit('picturesFetched', { fetched: report.fetched })
         logger.info('item pictures pass', { ...report })
         return report
@@ -166,6 +168,7 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
     async close() {
       if (timer) clearInterval(timer)
       unsubscribe?.()
+      closing.abort()
       await running
       await opened?.close()
     },
