@@ -78,6 +78,8 @@ export const methodNames = [
   'switchProfile',
   'addProfile',
   'removeProfile',
+  'getItemPictures',
+  'setPicturesOnScreen',
 ] as const
 
 export type MethodName = (typeof methodNames)[number]
@@ -93,6 +95,7 @@ export type EventName =
   | 'connectivityChanged'
   | 'updateStateChanged'
   | 'profilesChanged'
+  | 'picturesFetched'
 
 /** Prefix of every invoke channel, so main can tell Satchel's channels from anything else. */
 const channelPrefix = 'satchel:'

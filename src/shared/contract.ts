@@ -13,6 +13,7 @@ import { quotesContract } from './quotes'
 import { writesContract } from './writes'
 import { customerWritesContract } from './customer-writes'
 import type { Result } from './result'
+import { maxItemPictures } from './pictures'
 import {
   catalogItemDetailSchema,
   catalogItemLookupSchema,
@@ -70,6 +71,10 @@ const settingsSchema = z.object({
   orderDetailsPerSync: z.number().int().min(1).max(2000),
   /** The disk the item pictures may take, in MB; the oldest pictures no open order or customer needs go first. */
   imageBudgetMB: z.number().int().min(50).max(100_000),
+  /** Quotes show each line's picture when printed (the customer chooses from them). */
+  picturesOnQuotes: z.boolean(),
+  /** Order confirmations (and drafts) show each line's picture when printed: off, a confirmation is a record. */
+  picturesOnOrders: z.boolean(),
 })
 export type Settings = z.infer<typeof settingsSchema>
 
@@ -154,12 +159,33 @@ const pictureStatusSchema = z.object({
 })
 export type PictureStatus = z.infer<typeof pictureStatusSchema>
 
+/** An item's pictures for the panel's gallery (docs/images.md): how many are known, and which are on this laptop. */
+const itemPicturesSchema = z.object({
+  /** 0 where nothing is known of them yet (never read, or no picture). */
+  count: z.number().int().min(0).max(maxItemPictures),
+  /** One per picture, the primary first: whether it can be shown now. */
+  fetched: z.array(z.boolean()).max(maxItemPictures),
+})
+
 export const contract = {
   getAppInfo: { input: noArgument, output: appInfoSchema },
   getSettings: { input: noArgument, output: settingsSchema },
   updateSettings: { input: settingsPatchSchema, output: settingsSchema },
   /** Null where this core keeps no pictures (a throwaway one). */
   getPictureStatus: { input: noArgument, output: pictureStatusSchema.nullable() },
+  /**
+   * The item panel opened: the item joins what the rep viewed (fetched early), and with `fetch` its
+   * pictures are read and fetched now where the service answers. Null where this core keeps none.
+   */
+  getItemPictures: {
+    input: z.object({ itemGuid: z.string().min(1).max(200), fetch: z.boolean() }).strict(),
+    output: itemPicturesSchema.nullable(),
+  },
+  /** The items of the families on screen ([] when none is): fetched first and kept in the cache while there. */
+  setPicturesOnScreen: {
+    input: z.object({ itemGuids: z.array(z.string().min(1).max(200)).max(2000) }).strict(),
+    output: z.object({}),
+  },
   getConnection: { input: noArgument, output: connectionSchema.nullable() },
   saveConnection: { input: connectionInputSchema, output: connectionSchema },
   /** Tries the given connection (secrets omitted = the saved ones), or the saved one; fails with UNAVAILABLE, UNAUTHORIZED or REJECTED. */
@@ -203,6 +229,9 @@ export const contract = {
 /** Every event has its schema: a name without one fails to compile. */
 type SchemaOfEach<T extends Record<EventName, z.ZodType>> = T
 
+/** How many new pictures came into the cache. */
+type PicturesFetchedSchema = z.ZodObject<{ fetched: z.ZodNumber }>
+
 /** What each event main pushes to the window carries; nothing checks events at run time, so types are enough. */
 type EventSchemas = SchemaOfEach<{
   settingsChanged: typeof settingsSchema
@@ -220,6 +249,8 @@ type EventSchemas = SchemaOfEach<{
   updateStateChanged: typeof updateStateSchema
   /** A profile was added, removed or put on screen, or a profile's unsent counts changed. */
   profilesChanged: typeof profileListSchema
+  /** New pictures came into the cache (a pass, a gallery): a placeholder shown for one may now be a picture. */
+  picturesFetched: PicturesFetchedSchema
 }>
 
 type Contract = typeof contract

@@ -107,6 +107,8 @@ const documentKinds = ['quote', 'draft', 'queued', 'order'] as const
 export type DocumentKind = (typeof documentKinds)[number]
 
 const documentLineSchema = z.object({
+  /** The catalog item, where the line names one: its thumbnail when the document shows pictures. */
+  itemGuid: z.string().nullable().optional(),
   sku: z.string(),
   name: z.string(),
   qty: z.number(),
@@ -152,6 +154,8 @@ const printableDocumentSchema = z.object({
   pricesNote: z.string().nullable(),
   /** The customer sees no prices: every price above is null. */
   hidePricing: z.boolean(),
+  /** Each line shows its item's thumbnail, from the cache: the settings picturesOnQuotes and picturesOnOrders. */
+  pictures: z.boolean().optional(),
   /** A name for the saved PDF. */
   fileName: z.string(),
 })

@@ -1,9 +1,12 @@
 /**
- * npm run bench:fleet [-- --laptops N]: a simulated day of N laptops (default 10,000) against one
+ * npm run bench:fleet [-- --laptops N] [--no-pictures] [--filling N]: a simulated day of N laptops (default 10,000) against one
  * service, each running Satchel's own scheduler, connectivity monitor and outbox driver on a virtual
  * clock (test/fleet/simulation.ts). Prints requests per second per phase and the fleet's figures
- * against their targets, and writes them to test/bench/results/.
+ * against their targets, and writes them to test/bench/results/. Item pictures (test/fleet/pictures.ts)
+ * are in the day unless --no-pictures; --filling N gives every laptop N items it has never read (a new
+ * laptop filling its cache), whose reads the background's hourly cap spreads out.
  */
+import { defaultPictureModel } from '../fleet/pictures'
 import { formatPhases, simulateFleet } from '../fleet/simulation'
 import { printTable, writeResults } from './support'
 
@@ -14,8 +17,11 @@ const argument = (name: string): string | undefined => {
 
 async function main(): Promise<void> {
   const laptops = Number(argument('laptops') ?? 10_000)
+  const pictures = process.argv.includes('--no-pictures')
+    ? false
+    : { ...defaultPictureModel, unread: Number(argument('filling') ?? 0) }
   const started = performance.now()
-  const results = await simulateFleet({ laptops })
+  const results = await simulateFleet({ laptops, pictures })
   const elapsedS = (performance.now() - started) / 1000
 
   process.stdout.write(
@@ -28,7 +34,9 @@ async function main(): Promise<void> {
   const minutes = (ms: number | null) => (ms === null ? 'n/a' : `${(ms / 60_000).toFixed(1)} min`)
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED')
   const idle = results.idle
-  const byKind = `probe ${idle.byKind.probe.toFixed(1)}, sync ${idle.byKind.sync.toFixed(1)}, order ${idle.byKind.order.toFixed(1)}`
+  const byKind = `probe ${idle.byKind.probe.toFixed(1)}, sync ${idle.byKind.sync.toFixed(1)}, order ${idle.byKind.order.toFixed(1)}, picture ${idle.byKind.picture.toFixed(2)}`
+  const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
+  const shown = results.pictures
   const orders = results.orders
   printTable([
     [
@@ -69,8 +77,22 @@ async function main(): Promise<void> {
     ],
     ['requests per order sent (all attempts)', results.perOrderRequests.toFixed(2), '—', '—'],
     ['requests per sync with nothing changed', String(results.perQuietSyncRequests), '—', '—'],
+    [
+      pictures
+        ? `pictures: service requests per laptop-hour open (single-item reads)`
+        : 'pictures: off (--no-pictures)',
+      pictures ? `${shown.serviceReads.toFixed(2)}, ${kb(shown.serviceBytes)}` : '—',
+      '—',
+      '—',
+    ],
+    [
+      'pictures: image host requests per laptop-hour open, and their bytes',
+      pictures ? `${shown.hostRequests.toFixed(2)}, ${kb(shown.hostBytes)}` : '—',
+      '—',
+      '—',
+    ],
   ])
-  const record = { at: new Date().toISOString(), laptops, elapsedS, results }
+  const record = { at: new Date().toISOString(), laptops, pictures, elapsedS, results }
   writeResults('fleet', record)
 }
 

@@ -28,7 +28,8 @@ function open(dataDir: string | undefined, db: string | undefined, largeCatalogI
     })
     return {
       core: manager,
-      pictures: (itemGuid: string, size: PictureSize) => manager.onScreen().core.pictures?.read(itemGuid, size) ?? null,
+      pictures: (itemGuid: string, size: PictureSize, position: number) =>
+        manager.onScreen().core.pictures?.read(itemGuid, size, position) ?? null,
       where: `profiles: ${dataDir}`,
     }
   }
@@ -36,7 +37,8 @@ function open(dataDir: string | undefined, db: string | undefined, largeCatalogI
   const core = createCore({ databasePath, appVersion, ports: { logger }, backgroundPictures: true, ...limit })
   return {
     core,
-    pictures: (itemGuid: string, size: PictureSize) => core.pictures?.read(itemGuid, size) ?? null,
+    pictures: (itemGuid: string, size: PictureSize, position: number) =>
+      core.pictures?.read(itemGuid, size, position) ?? null,
     where: `database: ${databasePath}`,
   }
 }

@@ -25,7 +25,7 @@ export interface BridgeOptions {
   port?: number
   token?: string
   /** The item pictures of the core on screen, from its cache only (the shell's protocol in the app). */
-  pictures?: (itemGuid: string, size: PictureSize) => Buffer | null
+  pictures?: (itemGuid: string, size: PictureSize, position: number) => Buffer | null
 }
 
 export interface Bridge {
@@ -115,7 +115,7 @@ export async function startBridge(options: BridgeOptions): Promise<Bridge> {
       response.writeHead(400).end()
       return
     }
-    const bytes = options.pictures?.(picture.itemGuid, picture.size) ?? null
+    const bytes = options.pictures?.(picture.itemGuid, picture.size, picture.position) ?? null
     if (!bytes) {
       response.writeHead(204, { 'cache-control': 'no-cache' }).end()
       return

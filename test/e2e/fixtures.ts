@@ -75,7 +75,7 @@ export const test = base.extend<{ service: ServiceHandle; core: TestCore; bridge
       handlers: core.handlers,
       events: core.events,
       rendererDir,
-      pictures: (itemGuid, size) => core.pictures?.read(itemGuid, size) ?? null,
+      pictures: (itemGuid, size, position) => core.pictures?.read(itemGuid, size, position) ?? null,
     })
     await use(bridge)
     await bridge.close()

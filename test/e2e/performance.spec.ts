@@ -123,6 +123,8 @@ test('100,000 items: each query shows its results and the full list scrolls to t
   await search.fill('')
   await expect(scroller).toHaveAttribute('data-results-for', '')
   await expect(scroller).toHaveAttribute('data-total', String(listed))
+  // The rows scroll with their thumbnails, from the cache the fixture filled: drawn, not placeholders.
+  await expect(scroller.locator('[data-picture="shown"]').first()).toBeVisible()
   const scroll = await page.evaluate(async () => {
     const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
     const gaps: number[] = []
@@ -170,6 +172,12 @@ test('100,000 items: each query shows its results and the full list scrolls to t
   const lastRow = page.locator(`[data-index="${listed - 1}"]`)
   await expect(lastRow).toBeVisible()
   await expect(lastRow.getByRole('button', { name: /show details$/ })).toBeVisible()
+  await expect(lastRow.locator('[data-picture]')).toHaveAttribute('data-picture', 'shown')
+  const thumbnails = await scroller.locator('[data-picture="shown"]').count()
+  figure(
+    'thumbnails',
+    `${thumbnails} drawn in the rows on screen at the bottom, each a fixed 32 px box decoded off the main thread`,
+  )
   await page.screenshot({ path: join(screenshotDir, 'catalog-bench-bottom.png') })
 
   writeFileSync(

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { MethodName } from '../../src/shared/channels'
 import type { MethodInput, MethodOutput } from '../../src/shared/contract'
 import type { CatalogItemSummary, CustomerDetail } from '../../src/shared/synced'
+import { fillPictureCache } from '../support/fill-pictures'
 import { startBridge, type Bridge } from '../bridge/server'
 import { createTestCore, type TestCore } from '../support/core'
 import { rendererDir, screenshotDir, startServiceHandle, type ServiceHandle } from './fixtures'
@@ -122,9 +123,11 @@ export const benchTest = base.extend<object, { bench: BenchWorld }>({
       const prepared = process.env.SATCHEL_E2E_BENCH_DB
       let core: TestCore
       let syncMs = 0
+      let databasePath: string
       if (prepared) {
         const directory = mkdtempSync(join(tmpdir(), 'satchel-e2e-'))
-        copyFileSync(prepared, join(directory, 'satchel.db'))
+        databasePath = join(directory, 'satchel.db')
+        copyFileSync(prepared, databasePath)
         const opened = createTestCore({
           appVersion: '0.1.0-e2e',
           backgroundSync: false,
@@ -141,8 +144,16 @@ export const benchTest = base.extend<object, { bench: BenchWorld }>({
       } else {
         core = createTestCore({ appVersion: '0.1.0-e2e', backgroundSync: false })
         syncMs = await connectAndSync(core, service)
+        databasePath = join(core.directory, 'satchel.db')
       }
-      const bridge = await startBridge({ handlers: core.handlers, events: core.events, rendererDir })
+      // Every row with its thumbnail, as on a laptop whose cache the passes have filled.
+      await fillPictureCache(core.db, databasePath)
+      const bridge = await startBridge({
+        handlers: core.handlers,
+        events: core.events,
+        rendererDir,
+        pictures: (itemGuid, size, position) => core.pictures?.read(itemGuid, size, position) ?? null,
+      })
       await use({ service, core, bridge, syncMs })
       await bridge.close()
       await core.close()

@@ -10,6 +10,7 @@
  */
 import {
   createConnectivityMonitor,
+  looksOffline,
   watchReplies,
   type ConnectivityMonitor,
   type ProbeResult,
@@ -28,6 +29,7 @@ import type { Timer, TimerPort } from '../../src/main/timers'
 import { DEFAULT_SYNC_INTERVAL_MINUTES } from '../../src/main/settings/app-settings'
 import type { OutboxSummary } from '../../src/shared/orders'
 import { seededRandom } from '../support/seeded'
+import { laptopPictures, type PictureFigures, type PictureModel } from './pictures'
 
 const second = 1_000
 const minute = 60 * second
@@ -149,10 +151,12 @@ interface FleetOptions {
    * the request that follows it in order; more runs faster and blurs that order.
    */
   stepMs?: number
+  /** Item pictures (test/fleet/pictures.ts); false: none, to compare. */
+  pictures?: PictureModel | false
 }
 
-type RequestKind = 'probe' | 'sync' | 'order'
-const kinds: RequestKind[] = ['probe', 'sync', 'order']
+type RequestKind = 'probe' | 'sync' | 'order' | 'picture'
+const kinds: RequestKind[] = ['probe', 'sync', 'order', 'picture']
 
 interface Phase {
   name: string
@@ -224,6 +228,8 @@ interface FleetResults {
   orders: { written: number; sent: number; sentTwice: number; lost: number; leftWaitingAtClose: number }
   perOrderRequests: number
   perQuietSyncRequests: number
+  /** Per laptop-hour open: the pictures' single-item reads to the service and requests to image hosts, and their bytes. */
+  pictures: { laptopHours: number; serviceReads: number; serviceBytes: number; hostRequests: number; hostBytes: number }
 }
 
 const quantile = (sorted: number[], q: number): number | null =>
@@ -240,15 +246,18 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     probe: new Int32Array(seconds),
     sync: new Int32Array(seconds),
     order: new Int32Array(seconds),
+    picture: new Int32Array(seconds),
   }
-  const idleRequests: Record<RequestKind, number> = { probe: 0, sync: 0, order: 0 }
+  const idleRequests: Record<RequestKind, number> = { probe: 0, sync: 0, order: 0, picture: 0 }
+  const pictureFigures: PictureFigures = { serviceReads: 0, serviceBytes: 0, hostRequests: 0, hostBytes: 0 }
+  let openLaptopMs = 0
   let idleLaptopMs = 0
   /** How many times the service created each order (by api_guid). */
   const created = new Map<string, number>()
   const laptops: Laptop[] = []
   /** The monitor's own attention after the rep acts (its default): a laptop inside it is not idle. */
   const attentionMs = minute
-  const latency: Record<RequestKind, number> = { probe: 60, sync: 150, order: 300 }
+  const latency: Record<RequestKind, number> = { probe: 60, sync: 150, order: 300, picture: 150 }
 
   const serviceState = (now: number): 'ok' | '503' | '429' => {
     if (now >= outage503.from && now < outage503.until) return '503'
@@ -406,6 +415,36 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
       onFinished: (report) => hub.emit('syncFinished', report),
     })
     laptop.scheduler = scheduler
+
+    // The pictures' pass after each sync and every quarter of an hour, never while offline (core/pictures.ts).
+    if (options.pictures) {
+      const pictures = laptopPictures(
+        options.pictures,
+        async () => {
+          const answer = await request(laptop, 'picture')
+          if (answer !== 'ok') throw answer
+        },
+        () => time.now(),
+        laptopRandom,
+        pictureFigures,
+      )
+      let syncedAt = time.now()
+      const pass = () => {
+        if (laptop.open && !looksOffline(monitor)) void pictures.pass()
+      }
+      hub.subscribe((event) => {
+        if (event.name !== 'syncFinished' || !event.payload.ok) return
+        pictures.changed(time.now() - syncedAt)
+        syncedAt = time.now()
+        pass()
+      })
+      const every = () => {
+        pass()
+        time.start(every, 15 * minute)
+      }
+      // The app's quarter-hour starts when it opens: laptops are not in step.
+      time.start(every, laptopRandom() * 15 * minute)
+    }
 
     // The outbox and its flusher, modelled: oldest first, one at a time, each entry's own back-off.
     const summary = (): OutboxSummary => ({
@@ -599,7 +638,10 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
   const sampleMs = 30 * second
   const sample = () => {
     const now = time.now()
-    for (const laptop of laptops) if (idle(laptop, now)) idleLaptopMs += sampleMs
+    for (const laptop of laptops) {
+      if (idle(laptop, now)) idleLaptopMs += sampleMs
+      if (laptop.open) openLaptopMs += sampleMs
+    }
     time.start(sample, sampleMs)
   }
   time.start(sample, sampleMs)
@@ -635,7 +677,11 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     const last = Math.min(seconds, Math.floor((phase.until - from) / second))
     const values: number[] = []
     for (let i = first; i < last; i++)
-      values.push(kind === 'all' ? buckets.probe[i]! + buckets.sync[i]! + buckets.order[i]! : buckets[kind][i]!)
+      values.push(
+        kind === 'all'
+          ? buckets.probe[i]! + buckets.sync[i]! + buckets.order[i]! + buckets.picture[i]!
+          : buckets[kind][i]!,
+      )
     return values
   }
   const rates = (values: number[]) => {
@@ -668,7 +714,8 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     sentEntries.filter((entry) => !created.has(entry.guid)).length +
     allEntries.filter((entry) => entry.state !== 'sent' && created.has(entry.guid)).length
   const told = laptops.filter((laptop) => laptop.quietPeriodEnd > -Infinity)
-  const idleTotal = idleRequests.probe + idleRequests.sync + idleRequests.order
+  const idleTotal = idleRequests.probe + idleRequests.sync + idleRequests.order + idleRequests.picture
+  const openHours = openLaptopMs / hour
   const idleHours = idleLaptopMs / hour
   const orderRequests = buckets.order.reduce((sum, value) => sum + value, 0)
 
@@ -685,6 +732,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
         probe: idleRequests.probe / Math.max(idleHours, 1e-9),
         sync: idleRequests.sync / Math.max(idleHours, 1e-9),
         order: idleRequests.order / Math.max(idleHours, 1e-9),
+        picture: idleRequests.picture / Math.max(idleHours, 1e-9),
       },
     },
     opening: { peakOverMean: peakOverMean(dayPhases[0]!) },
@@ -709,6 +757,13 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     },
     perOrderRequests: sentEntries.length > 0 ? orderRequests / sentEntries.length : 0,
     perQuietSyncRequests: pagesPerSync,
+    pictures: {
+      laptopHours: openHours,
+      serviceReads: pictureFigures.serviceReads / Math.max(openHours, 1e-9),
+      serviceBytes: pictureFigures.serviceBytes / Math.max(openHours, 1e-9),
+      hostRequests: pictureFigures.hostRequests / Math.max(openHours, 1e-9),
+      hostBytes: pictureFigures.hostBytes / Math.max(openHours, 1e-9),
+    },
   }
 }
 
@@ -719,7 +774,16 @@ function expo(rng: () => number, meanMs: number): number {
 
 /** The table `npm run bench:fleet` prints: per phase, requests per second to the service. */
 export function formatPhases(results: FleetResults): string {
-  const header = ['phase', 'all mean', 'all p99', 'all peak', 'probe mean/peak', 'sync mean/peak', 'order mean/peak']
+  const header = [
+    'phase',
+    'all mean',
+    'all p99',
+    'all peak',
+    'probe mean/peak',
+    'sync mean/peak',
+    'order mean/peak',
+    'picture mean/peak',
+  ]
   const rows = results.phases.map((phase) => {
     const r = phase.rates
     const pair = (kind: RequestKind) => `${r[kind].mean.toFixed(1)} / ${r[kind].peak}`
@@ -731,6 +795,7 @@ export function formatPhases(results: FleetResults): string {
       pair('probe'),
       pair('sync'),
       pair('order'),
+      pair('picture'),
     ]
   })
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)))

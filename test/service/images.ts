@@ -12,6 +12,11 @@ import { ControlError, type ItemEntry, type Store } from './store'
 
 type ImageFault = 'missing' | 'html' | 'huge' | 'not-an-image'
 
+/** The n-th picture (2 and on) of an item's gallery: its primary's address with `n` added. */
+export function galleryPath(primary: string, n: number): string {
+  return `${primary}${primary.includes('?') ? '&' : '?'}n=${n}`
+}
+
 /** An item's picture address as the double lists it: relative, so the client resolves it against the service. */
 export function imagePath(sku: string, version = 0): string {
   return `/images/items/${encodeURIComponent(sku)}.png${version > 0 ? `?v=${version}` : ''}`
@@ -85,6 +90,8 @@ export interface ImageControl {
   changeImage(catalogItemGuid: string, newAddress?: boolean): void
   /** The item's picture answers this way from now on (null: as normal again). */
   imageFault(catalogItemGuid: string, fault: ImageFault | null): void
+  /** The item's single read lists `count` pictures (its listing's first); those at `missing` positions answer 404. */
+  imageGallery(catalogItemGuid: string, count: number, missing?: number[]): void
   /** Every picture waits this long before its answer. */
   slowImages(ms: number): void
   imageFigures(): ImageFigures
@@ -122,6 +129,10 @@ export class ImageHost {
         else if (['missing', 'html', 'huge', 'not-an-image'].includes(fault)) this.faults.set(sku, fault)
         else throw new ControlError(`unknown image fault ${String(fault)}`)
       },
+      imageGallery: (guid, count, missing = []) => {
+        if (!Number.isInteger(count) || count < 1 || count > 20) throw new ControlError('count must be 1 to 20')
+        this.store.imageGalleries.set(skuOf(guid), { count, missing })
+      },
       slowImages: (ms) => {
         if (!Number.isFinite(ms) || ms < 0) throw new ControlError('ms must be a number of milliseconds')
         this.slowMs = ms
@@ -152,8 +163,13 @@ export class ImageHost {
         return reply.code(200).type('image/png').send(text)
       }
       if (fault === 'huge') return reply.code(200).type('image/png').send(this.hugeBody())
+      const position = Number((request.query as { n?: string }).n ?? 1)
+      if (this.store.imageGalleries.get(sku)?.missing.includes(position))
+        return reply.code(404).type('text/plain').send('no such picture')
       const version = this.versions.get(sku) ?? 0
-      const etag = `"${sku}-v${version}"`
+      // A gallery's other pictures differ from the primary and from each other.
+      const drawn = position > 1 ? `${sku}#${position}` : sku
+      const etag = `"${drawn}-v${version}"`
       // A fixed instant per version, so If-Modified-Since compares as a real host's would.
       const lastModified = new Date(Date.UTC(2026, 0, 1) + version * 60_000).toUTCString()
       reply.header('etag', etag).header('last-modified', lastModified).header('cache-control', 'max-age=3600')
@@ -163,7 +179,7 @@ export class ImageHost {
         this.figures.notModified++
         return reply.code(304).send()
       }
-      const png = itemPng(sku, version)
+      const png = itemPng(drawn, version)
       this.figures.bytesSent += png.length
       return reply.code(200).type('image/png').send(png)
     })

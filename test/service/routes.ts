@@ -26,6 +26,7 @@ import {
   type Headers,
   type Query,
 } from './http'
+import { galleryPath } from './images'
 import {
   createLegacyOrder,
   createOrderV2,
@@ -159,9 +160,17 @@ function itemsPage(store: Store, catalog: CatalogEntry, context: RouteContext): 
 /** The single-item read adds attachments and options (structures not shown by the spec). */
 function singleItemJson(store: Store, item: ItemEntry, full: boolean): string {
   const rec = item.rec
+  const gallery = store.imageGalleries.get(rec.sku)?.count ?? 1
+  // The primary is the listing's picture; a gallery's others follow it, not marked primary.
   const attachments =
     typeof rec.image_url === 'string'
-      ? [{ id: rec.id, name: `${rec.sku}.png`, url: rec.image_url, type: 'image', is_primary: true }]
+      ? Array.from({ length: gallery }, (_, n) => ({
+          id: rec.id * 100 + n,
+          name: `${rec.sku}-${n + 1}.png`,
+          url: n === 0 ? rec.image_url : galleryPath(rec.image_url as string, n + 1),
+          type: 'image',
+          is_primary: n === 0,
+        }))
       : []
   const children = rec.is_product_group
     ? item.catalog.items.filter(

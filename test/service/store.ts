@@ -139,6 +139,8 @@ export class Store {
   readonly expiredTokens = new Set<string>()
   /** Orders whose workflow step control.lockOrderStep made read-only: PUT /v1/orders/{guid} answers 403. */
   readonly lockedOrders = new Set<string>()
+  /** Items whose single read lists more than one picture (control.imageGallery), by SKU: how many, and which answer 404. */
+  readonly imageGalleries = new Map<string, { count: number; missing: number[] }>()
   readonly settings = { remainInPreliminary: false, apiKeyCustomers: false }
 
   readonly users: UserRec[] = []

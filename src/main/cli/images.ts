@@ -115,7 +115,7 @@ export async function runImagesFetch(
     const figures = opened.fetcher.figures
     const human = [
       `Fetched         ${report.fetched} new, ${report.unchanged} unchanged (304), ${report.current} already current`,
-      `Not fetched     ${report.failed} failed, ${report.backingOff} backing off, ${report.none} with no picture`,
+      `Not fetched     ${report.failed} failed, ${report.backingOff} backing off, ${report.deferred} waiting for the service, ${report.none} with no picture`,
       `Freed           ${report.freed} of deleted items, ${report.evicted} evicted for the budget`,
       `Requests        ${figures.requests} to image hosts (${mb(figures.bytes)}), ${report.serviceReads} item reads to the service`,
       describe(status),

@@ -49,6 +49,14 @@ export function contractMethods(parts: BuiltParts): Implementations {
   const { config, db, orders, quotes, browsing } = parts
   const desktop = config.ports?.desktop
   const profiles = config.ports?.profiles
+  const documents = documentMethods({
+    db,
+    desk: orders.desk,
+    quotes,
+    catalogSyncedAt: parts.catalogSyncedAt,
+    queries: browsing.queries,
+    ...(desktop ? { desktop } : {}),
+  })
   return {
     ...desktopMethods({
       db,
@@ -72,16 +80,22 @@ export function contractMethods(parts: BuiltParts): Implementations {
     ...sentOrderWriteMethods(db, orders, async () => (await parts.connection.get())?.auth.kind === 'session'),
     ...customerWriteMethods(db, orders),
     ...quoteMethods({ quotes, usual: parts.usual }),
-    ...documentMethods({
-      db,
-      desk: orders.desk,
-      quotes,
-      catalogSyncedAt: parts.catalogSyncedAt,
-      queries: browsing.queries,
-      ...(desktop ? { desktop } : {}),
-    }),
+    ...documents,
+    getDocument: async (argument) => {
+      const document = await documents.getDocument(argument)
+      const settings = parts.settings.get()
+      return {
+        ...document,
+        pictures: document.kind === 'quote' ? settings.picturesOnQuotes : settings.picturesOnOrders,
+      }
+    },
     ...connectivityMethods(parts.connectivity),
     getPictureStatus: () => parts.pictures?.status() ?? null,
+    getItemPictures: async ({ itemGuid, fetch }) => (await parts.pictures?.itemPictures(itemGuid, fetch)) ?? null,
+    setPicturesOnScreen: ({ itemGuids }) => {
+      parts.pictures?.setOnScreen(itemGuids)
+      return {}
+    },
   }
 }
 

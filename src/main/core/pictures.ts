@@ -6,8 +6,15 @@
 import { existsSync } from 'node:fs'
 import { looksOffline, type ConnectivityMonitor } from '../connectivity'
 import type { Database } from '../db/database'
-import type { EventStream } from '../events'
-import { openItemPictures, picturesFolder, type OpenedPictures, type PassReport, type PictureStatus } from '../images'
+import type { EventHub } from '../events'
+import {
+  openItemPictures,
+  picturesFolder,
+  type GalleryState,
+  type OpenedPictures,
+  type PassReport,
+  type PictureStatus,
+} from '../images'
 import { ItemPictureSources } from '../local/catalog-items/pictures'
 import type { ServiceClients } from '../ordering-client/clients'
 import type { Clock, Logger } from '../ports'
@@ -17,10 +24,22 @@ import type { PictureSize } from '../../shared/pictures'
 import { createPictureDemand } from './picture-demand'
 
 const passEveryMs = 15 * 60_000
+/** The items the rep opened last that the demand remembers (most recent first). */
+const viewedKept = 100
 
 export interface CorePictures {
   /** The picture from the cache only (never the network), or null when it has not been fetched. */
-  read(itemGuid: string, size: PictureSize): Buffer | null
+  read(itemGuid: string, size: PictureSize, position?: number): Buffer | null
+  /**
+   * The panel opened on an item: it joins what the rep viewed, and with `fetch` its pictures are read
+   * and fetched now (the gallery), where the service answers; the answer says which the cache holds.
+   */
+  itemPictures(itemGuid: string, fetch: boolean): Promise<GalleryState>
+  /**
+   * The items of the families on screen (their grids; [] when none is): fetched before the rest of
+   * the catalog, and never evicted while there. A pass for them starts now.
+   */
+  setOnScreen(itemGuids: string[]): void
   /** One idle pass now; null when one is already running, or there is no connection or network. */
   pass(): Promise<PassReport | null>
   status(): PictureStatus
@@ -36,7 +55,7 @@ interface CorePicturesParts {
   connection: ConnectionSettings
   clients: ServiceClients
   connectivity: ConnectivityMonitor
-  events: EventStream
+  events: EventHub
   clock: Clock
   logger: Logger
 }
@@ -49,6 +68,8 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
   // Opened at the first pass (or read of a folder already there): a profile that never fetched a
   // picture has no folder for them.
   let opened: OpenedPictures | null = null
+  let onScreen: string[] = []
+  const viewed: string[] = []
   const open = (): OpenedPictures =>
     (opened ??= openItemPictures({
       db: parts.db,
@@ -62,24 +83,32 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
           return client.getCatalogItem(catalogGuid, guid)
         },
       },
-      demand: createPictureDemand(parts.db, clock),
+      demand: createPictureDemand(parts.db, clock, { familiesOnScreen: () => onScreen, viewed: () => viewed }),
       budgetMB: () => parts.settings.get().imageBudgetMB,
       logger: logger.child({ area: 'pictures' }),
       now: () => clock.now(),
     }))
   let running: Promise<PassReport | null> | null = null
+  // Closing stops a pass between items: it would otherwise hold the profile open for minutes of reads.
+  const closing = new AbortController()
   let timer: ReturnType<typeof setInterval> | undefined
   let unsubscribe: (() => void) | undefined
 
-  const pass = (): Promise<PassReport | null> => {
-    if (running) return Promise.resolve(null)
+  /** Whether pictures can be fetched now: a saved connection, and the service not known to be away. */
+  const online = async (): Promise<boolean> => {
+    if (looksOffline(parts.connectivity)) return false
+    const saved = await parts.connection.get()
+    origin = saved ? new URL(saved.baseUrl).origin : null
+    return origin !== null
+  }
+
+  const pass = (idle = true): Promise<PassReport | null> => {
+    if (running || closing.signal.aborted) return Promise.resolve(null)
     const current = (async () => {
       try {
-        if (looksOffline(parts.connectivity)) return null
-        const saved = await parts.connection.get()
-        origin = saved ? new URL(saved.baseUrl).origin : null
-        if (origin === null) return null
-        const report = await open().pictures.pass({ idle: true })
+        if (!(await online())) return null
+        const report = await open().pictures.pass({ idle, background: true, signal: closing.signal })
+        if (report.fetched > 0) parts.events.emit('picturesFetched', { fetched: report.fetched })
         logger.info('item pictures pass', { ...report })
         return report
       } catch (error) {
@@ -96,12 +125,34 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
     return current
   }
 
+  const hasFolder = () => opened !== null || existsSync(picturesFolder(parts.databasePath))
+
   return {
-    read(itemGuid, size) {
-      if (!opened && !existsSync(picturesFolder(parts.databasePath))) return null
-      return open().cache.read(itemGuid, size, clock.now())
+    read(itemGuid, size, position = 1) {
+      if (!hasFolder()) return null
+      return open().cache.read(itemGuid, size, clock.now(), position)
     },
-    pass,
+    async itemPictures(itemGuid, fetch) {
+      const at = viewed.indexOf(itemGuid)
+      if (at >= 0) viewed.splice(at, 1)
+      viewed.unshift(itemGuid)
+      viewed.length = Math.min(viewed.length, viewedKept)
+      const fetching = fetch && (await online().catch(() => false))
+      if (!fetching && !hasFolder()) return { count: 0, fetched: [] }
+      const before = fetching ? open().cache.totals().cached : 0
+      const state = await open().pictures.gallery(itemGuid, fetching)
+      // The primary shows in the rows and grids too: a placeholder there may now be a picture.
+      if (fetching && open().cache.totals().cached > before) parts.events.emit('picturesFetched', { fetched: 1 })
+      return state
+    },
+    setOnScreen(itemGuids) {
+      onScreen = [...new Set(itemGuids)]
+      if (onScreen.length === 0) return
+      // Not the idle pass: the tiers only (the on-screen ones among them), not the rest of the catalog;
+      // after the pass running now, which read the tiers before these were on screen.
+      void (running ?? Promise.resolve()).then(() => pass(false))
+    },
+    pass: () => pass(true),
     status() {
       if (opened || existsSync(picturesFolder(parts.databasePath))) return open().pictures.status()
       const budget = parts.settings.get().imageBudgetMB * 1024 * 1024
@@ -117,6 +168,7 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
     async close() {
       if (timer) clearInterval(timer)
       unsubscribe?.()
+      closing.abort()
       await running
       await opened?.close()
     },

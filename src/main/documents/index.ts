@@ -92,6 +92,7 @@ export class Documents {
       poNo: quote.poNo,
       note: quote.note,
       lines: quote.lines.map((line) => ({
+        itemGuid: line.catalogItemGuid,
         sku: line.sku,
         name: line.name,
         qty: line.qty,
@@ -116,6 +117,7 @@ export class Documents {
       state: null,
       date: check.draft.updatedAt,
       lines: check.draft.lines.map((line) => ({
+        itemGuid: line.catalogItemGuid,
         sku: line.sku,
         name: line.name,
         qty: line.qty,
@@ -141,6 +143,7 @@ export class Documents {
       date: entry.sentAt ?? entry.queuedAt,
       // The prices the rep saw and sent: the service's own come back with the confirmation.
       lines: draft.lines.map((line) => ({
+        itemGuid: line.catalogItemGuid,
         sku: line.sku,
         name: line.name,
         qty: line.qty,
@@ -176,6 +179,7 @@ export class Documents {
       const unitPrice =
         number(item.net_price) ?? full?.unitPrice ?? number(item.list_price_frozen) ?? sentLine?.unitPriceSeen ?? null
       return {
+        itemGuid: line?.catalogItemGuid ?? sentLine?.catalogItemGuid ?? null,
         sku: line?.sku ?? text(catalogItem.sku) ?? '',
         name: line?.name ?? text(catalogItem.name) ?? '',
         qty,

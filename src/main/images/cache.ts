@@ -66,7 +66,34 @@ const schema = `
   -- Whether another item still shows a file, asked each time an item lets one go.
   CREATE INDEX IF NOT EXISTS image_entries_by_thumb ON image_entries (thumb) WHERE thumb IS NOT NULL;
   CREATE INDEX IF NOT EXISTS image_entries_by_panel ON image_entries (panel) WHERE panel IS NOT NULL;
+  -- The panel's gallery: the addresses of an item's pictures as its single read gave them at a
+  -- version (the primary first), and the pictures after the primary, fetched when the panel opened.
+  CREATE TABLE IF NOT EXISTS galleries (
+    item_guid TEXT PRIMARY KEY,
+    item_version INTEGER,
+    addresses TEXT NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS gallery_pictures (
+    item_guid TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    source_url TEXT NOT NULL,
+    thumb TEXT NOT NULL,
+    panel TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    PRIMARY KEY (item_guid, position)
+  );
+  CREATE INDEX IF NOT EXISTS gallery_pictures_by_thumb ON gallery_pictures (thumb);
+  CREATE INDEX IF NOT EXISTS gallery_pictures_by_panel ON gallery_pictures (panel);
 `
+
+/** One of the gallery's pictures after the primary (positions 2 to 12). */
+interface GalleryPicture {
+  position: number
+  sourceUrl: string
+  thumb: string
+  panel: string
+  bytes: number
+}
 
 const columns = `item_guid AS itemGuid, catalog_guid AS catalogGuid, source_url AS sourceUrl, item_version AS itemVersion,
   etag, last_modified AS lastModified, thumb, panel, bytes, used_at AS usedAt, failures, retry_at AS retryAt, last_error AS lastError`
@@ -78,11 +105,17 @@ export class PictureCache {
     get: Statement<[string], PictureEntry>
     upsert: Statement<Record<string, unknown>>
     touch: Statement<[number, string]>
-    totals: Statement<[], CacheTotals>
+    totals: Statement<[], CacheTotals & { galleryBytes: number }>
     oldest: Statement<[number, string, number], PictureEntry>
     hashUsers: Statement<{ hash: string }, number>
     remove: Statement<[string]>
     guidsAfter: Statement<[string, number], string>
+    gallery: Statement<[string], { itemVersion: number | null; addresses: string }>
+    saveGallery: Statement<[string, number, string]>
+    galleryPictures: Statement<[string], GalleryPicture>
+    saveGalleryPicture: Statement<[string, number, string, string, string, number]>
+    dropGallery: Statement<[string]>
+    dropGalleryPictures: Statement<[string]>
   }
 
   constructor(folder: string, options: { nativeBinding?: string } = {}) {
@@ -112,14 +145,18 @@ export class PictureCache {
       ),
       totals: this.db.prepare<
         [],
-        CacheTotals
+        CacheTotals & { galleryBytes: number }
       >(`SELECT count(*) AS entries, count(thumb) AS cached, coalesce(sum(bytes), 0) AS bytes,
-          count(CASE WHEN thumb IS NULL AND failures > 0 THEN 1 END) AS failed FROM image_entries`),
+          count(CASE WHEN thumb IS NULL AND failures > 0 THEN 1 END) AS failed,
+          (SELECT coalesce(sum(bytes), 0) FROM gallery_pictures) AS galleryBytes FROM image_entries`),
       oldest: this.db.prepare<[number, string, number], PictureEntry>(
         `SELECT ${columns} FROM image_entries WHERE thumb IS NOT NULL AND (used_at, item_guid) > (?, ?) ORDER BY used_at, item_guid LIMIT ?`,
       ),
       hashUsers: this.db
-        .prepare<{ hash: string }, number>('SELECT count(*) FROM image_entries WHERE thumb = @hash OR panel = @hash')
+        .prepare<{ hash: string }, number>(
+          `SELECT (SELECT count(*) FROM image_entries WHERE thumb = @hash OR panel = @hash)
+            + (SELECT count(*) FROM gallery_pictures WHERE thumb = @hash OR panel = @hash)`,
+        )
         .pluck(),
       remove: this.db.prepare<[string]>('DELETE FROM image_entries WHERE item_guid = ?'),
       guidsAfter: this.db
@@ -127,6 +164,21 @@ export class PictureCache {
           'SELECT item_guid FROM image_entries WHERE item_guid > ? ORDER BY item_guid LIMIT ?',
         )
         .pluck(),
+      gallery: this.db.prepare(`SELECT item_version AS itemVersion, addresses FROM galleries WHERE item_guid = ?`),
+      saveGallery: this.db.prepare(
+        `INSERT INTO galleries (item_guid, item_version, addresses) VALUES (?, ?, ?)
+          ON CONFLICT (item_guid) DO UPDATE SET item_version = excluded.item_version, addresses = excluded.addresses`,
+      ),
+      galleryPictures: this.db.prepare(
+        `SELECT position, source_url AS sourceUrl, thumb, panel, bytes FROM gallery_pictures WHERE item_guid = ? ORDER BY position`,
+      ),
+      saveGalleryPicture: this.db.prepare(
+        `INSERT INTO gallery_pictures (item_guid, position, source_url, thumb, panel, bytes) VALUES (?, ?, ?, ?, ?, ?)
+          ON CONFLICT (item_guid, position) DO UPDATE SET source_url = excluded.source_url, thumb = excluded.thumb,
+            panel = excluded.panel, bytes = excluded.bytes`,
+      ),
+      dropGallery: this.db.prepare('DELETE FROM galleries WHERE item_guid = ?'),
+      dropGalleryPictures: this.db.prepare('DELETE FROM gallery_pictures WHERE item_guid = ?'),
     }
   }
 
@@ -155,8 +207,9 @@ export class PictureCache {
   }
 
   /** The picture's bytes for the protocol, or null when it is not in the cache; a read counts as a use. */
-  read(itemGuid: string, size: PictureSize, now: number): Buffer | null {
-    const entry = this.get(itemGuid)
+  read(itemGuid: string, size: PictureSize, now: number, position = 1): Buffer | null {
+    const entry =
+      position === 1 ? this.get(itemGuid) : this.galleryPictures(itemGuid).find((each) => each.position === position)
     const hash = entry ? (size === 'thumb' ? entry.thumb : entry.panel) : null
     if (!hash) return null
     try {
@@ -170,20 +223,48 @@ export class PictureCache {
 
   /** The item's pictures are deleted with its entry (a deleted item, a picture evicted). */
   forget(itemGuid: string): void {
+    this.dropGallery(itemGuid)
+    this.statements.dropGallery.run(itemGuid)
     const entry = this.get(itemGuid)
     if (!entry) return
     this.statements.remove.run(itemGuid)
     this.dropFilesOf(entry)
   }
 
-  /** Keeps the entry (its source, failures) but lets its pictures go: eviction. */
-  evictPictures(entry: PictureEntry): void {
+  /** Keeps the entry (its source, failures) but lets its pictures go, its gallery's with them: eviction. Returns the bytes freed. */
+  evictPictures(entry: PictureEntry): number {
     this.save({ ...entry, thumb: null, panel: null, bytes: 0, etag: null, lastModified: null })
     this.dropFilesOf(entry)
+    return entry.bytes + this.dropGallery(entry.itemGuid)
+  }
+
+  /** The addresses of the item's pictures as its single read gave them, and at which version. */
+  gallery(itemGuid: string): { itemVersion: number | null; addresses: string[] } | undefined {
+    const row = this.statements.gallery.get(itemGuid)
+    return row ? { itemVersion: row.itemVersion, addresses: JSON.parse(row.addresses) as string[] } : undefined
+  }
+
+  saveGallery(itemGuid: string, itemVersion: number, addresses: string[]): void {
+    this.statements.saveGallery.run(itemGuid, itemVersion, JSON.stringify(addresses))
+  }
+
+  galleryPictures(itemGuid: string): GalleryPicture[] {
+    return this.statements.galleryPictures.all(itemGuid)
+  }
+
+  /** Stores a gallery picture after the primary; the files it replaces go when nothing else shows them. */
+  storeGalleryPicture(itemGuid: string, position: number, sourceUrl: string, pictures: Downscaled): void {
+    const before = this.galleryPictures(itemGuid).find((each) => each.position === position)
+    const thumb = this.writeFile(pictures.thumb)
+    const panel = this.writeFile(pictures.panel)
+    const bytes = pictures.thumb.length + pictures.panel.length
+    this.statements.saveGalleryPicture.run(itemGuid, position, sourceUrl, thumb, panel, bytes)
+    if (before) this.dropFiles([before.thumb, before.panel])
   }
 
   totals(): CacheTotals {
-    return this.statements.totals.get()!
+    const { galleryBytes, ...totals } = this.statements.totals.get()!
+    return { ...totals, bytes: totals.bytes + galleryBytes }
   }
 
   /**
@@ -202,8 +283,7 @@ export class PictureCache {
         if (bytes <= budgetBytes) break
         cursor = { usedAt: entry.usedAt, guid: entry.itemGuid }
         if (isProtected(entry.itemGuid)) continue
-        this.evictPictures(entry)
-        bytes -= entry.bytes
+        bytes -= this.evictPictures(entry)
         evicted++
       }
     }
@@ -252,8 +332,21 @@ export class PictureCache {
     return hash
   }
 
+  /** Lets the item's gallery pictures go (the addresses stay); returns their bytes. */
+  private dropGallery(itemGuid: string): number {
+    const pictures = this.galleryPictures(itemGuid)
+    if (pictures.length === 0) return 0
+    this.statements.dropGalleryPictures.run(itemGuid)
+    this.dropFiles(pictures.flatMap((each) => [each.thumb, each.panel]))
+    return pictures.reduce((sum, each) => sum + each.bytes, 0)
+  }
+
   private dropFilesOf(entry: PictureEntry): void {
-    for (const hash of [entry.thumb, entry.panel]) {
+    this.dropFiles([entry.thumb, entry.panel])
+  }
+
+  private dropFiles(hashes: (string | null)[]): void {
+    for (const hash of hashes) {
       if (!hash) continue
       if (this.statements.hashUsers.get({ hash })! > 0) continue
       rmSync(this.pathOf(hash), { force: true })

@@ -9,10 +9,11 @@ import { defaultBudgetMB, PictureCache, picturesFolder } from './cache'
 import type { ImageCodec } from './codec'
 import { PictureFetcher, type FetcherOptions } from './fetcher'
 import { createSharpCodec } from './sharp-codec'
-import { ItemPictures, type AttachmentReader, type PictureDemand } from './pictures'
+import type { AttachmentReader } from './attachments'
+import { ItemPictures, type PictureDemand } from './pictures'
 
 export { picturesFolder, PictureCache } from './cache'
-export type { PassReport, PictureDemand, PictureStatus, PictureTier } from './pictures'
+export type { GalleryState, PassReport, PictureDemand, PictureStatus, PictureTier } from './pictures'
 
 interface OpenPicturesOptions {
   db: Database
@@ -30,6 +31,7 @@ interface OpenPicturesOptions {
   fetcher?: FetcherOptions
   nativeBinding?: string
   parallel?: number
+  backgroundReadsPerHour?: number
 }
 
 export interface OpenedPictures {
@@ -58,6 +60,7 @@ export function openItemPictures(options: OpenPicturesOptions): OpenedPictures {
     now,
     logger: options.logger,
     ...(options.parallel ? { parallel: options.parallel } : {}),
+    ...(options.backgroundReadsPerHour !== undefined ? { backgroundReadsPerHour: options.backgroundReadsPerHour } : {}),
   })
   return {
     pictures,

@@ -6,13 +6,15 @@
  */
 import type { Logger } from '../ports'
 import type { ItemPictureSources, PictureSourceRow } from '../local/catalog-items/pictures'
+import { maxItemPictures } from '../../shared/pictures'
+import { AttachmentReads, ReadHeld, type AttachmentReader } from './attachments'
 import type { PictureCache, PictureEntry } from './cache'
 import type { ImageCodec } from './codec'
 import { FetchFailed, type PictureFetcher } from './fetcher'
 import { ImageRefused, pictureAddress } from './safety'
 import { pictureAddresses } from './sources'
 
-/** The order the rep needs pictures in; the first three are also never evicted. */
+/** The order the rep needs pictures in; none of them is evicted while wanted (the budget gives way). */
 export type PictureTier = 'orders' | 'customers' | 'families' | 'viewed'
 
 export interface PictureDemand {
@@ -20,9 +22,12 @@ export interface PictureDemand {
   wanted(): { tier: PictureTier; guids: string[] }[]
 }
 
-/** The service's single-item read, whose attachments name an item's pictures where the listing does not. */
-export interface AttachmentReader {
-  getCatalogItem(catalogGuid: string, guid: string): Promise<unknown>
+/** An item's pictures as the panel's gallery shows them: how many, and which are in the cache. */
+export interface GalleryState {
+  /** 0 where nothing is known of the item's pictures yet. */
+  count: number
+  /** One per picture, primary first: whether the cache holds it. */
+  fetched: boolean[]
 }
 
 export interface PassReport {
@@ -43,6 +48,10 @@ export interface PassReport {
   evicted: number
   /** Single-item reads made to find attachments: each is a request to the ordering service. */
   serviceReads: number
+  /** Needed a single-item read the service (Retry-After) or the background's hourly reads do not allow now. */
+  deferred: number
+  /** The service asked to wait until then (ms since the epoch): the pass stopped there. Null when it did not. */
+  serviceHeldUntil: number | null
 }
 
 export interface PictureStatus {
@@ -68,9 +77,17 @@ interface ItemPicturesOptions {
   logger: Logger
   /** Pictures fetched at once across hosts (each host has its own, lower, cap in the fetcher). */
   parallel?: number
+  /** The background pass's single-item reads an hour at most (attachments.ts). */
+  backgroundReadsPerHour?: number
 }
 
-const protectedTiers = new Set<PictureTier>(['orders', 'customers', 'families'])
+const protectedTiers = new Set<PictureTier>(['orders', 'customers', 'families', 'viewed'])
+/**
+ * Whose single-item reads the background pass counts against its hourly cap: the rest of the catalog
+ * only. The open orders' items, the day's customers' usual items, the families on screen and what the
+ * rep opened are read when needed (once per item version): the rep is about to want those.
+ */
+const cappedTiers = new Set<PictureTier | 'rest'>(['rest'])
 const backoffBaseMs = 60_000
 const backoffMaxMs = 6 * 3600_000
 
@@ -91,18 +108,24 @@ function emptyReport(): PassReport {
     freed: 0,
     evicted: 0,
     serviceReads: 0,
+    deferred: 0,
+    serviceHeldUntil: null,
   }
 }
 
-type Outcome = 'fetched' | 'unchanged' | 'current' | 'failed' | 'backingOff' | 'none' | 'freed'
+type Outcome = 'fetched' | 'unchanged' | 'current' | 'failed' | 'backingOff' | 'none' | 'freed' | 'deferred'
 
 export class ItemPictures {
   /** Where the idle pass's walk of the whole catalog stands (a local_id). */
   private restCursor = 0
   private readonly options: ItemPicturesOptions
+  private readonly reads: AttachmentReads | null
 
   constructor(options: ItemPicturesOptions) {
     this.options = options
+    this.reads = options.service
+      ? new AttachmentReads(options.service, options.now, options.backgroundReadsPerHour)
+      : null
   }
 
   /** Items the cache must keep whatever the budget says (their tiers' guids, asked now). */
@@ -116,23 +139,34 @@ export class ItemPictures {
   /**
    * One pass. `guids` names the items (the CLI's --customer); otherwise the demand's tiers in order,
    * and, when `idle`, the rest of the catalog while the cache has room, then deleted items' pictures
-   * freed. `limit` caps the items asked about (current ones included).
+   * freed. `limit` caps the items asked about (current ones included). `background`: the app's own
+   * pass, which nobody asked for: its single-item reads for the rest of the catalog are capped, and a
+   * cached item of it that moved on is checked at its known address (the CLI's fetch reads them all).
    */
   async pass(
-    request: { guids?: string[]; limit?: number; idle?: boolean; signal?: AbortSignal } = {},
+    request: { guids?: string[]; limit?: number; idle?: boolean; background?: boolean; signal?: AbortSignal } = {},
   ): Promise<PassReport> {
     const report = emptyReport()
     const limit = request.limit ?? Number.POSITIVE_INFINITY
-    const wanted = request.guids ?? this.options.demand.wanted().flatMap((tier) => tier.guids)
-    const queue = [...new Set(wanted)].slice(0, limit)
-    await this.run(queue, report, request.signal)
-    let asked = queue.length
-    if (request.idle && request.guids === undefined) {
+    const tiers: { tier: PictureTier | 'asked'; guids: string[] }[] = request.guids
+      ? [{ tier: 'asked', guids: request.guids }]
+      : this.options.demand.wanted()
+    const seen = new Set<string>()
+    let asked = 0
+    // Tier by tier, so the hourly cap knows whose reads it counts; an item wanted twice goes with the first.
+    for (const { tier, guids } of tiers) {
+      const queue = guids.filter((guid) => !seen.has(guid) && seen.add(guid)).slice(0, limit - asked)
+      asked += queue.length
+      const background = request.background === true && cappedTiers.has(tier as PictureTier)
+      await this.run(queue, report, request.signal, background)
+      if (report.serviceHeldUntil !== null) break
+    }
+    if (request.idle && request.guids === undefined && report.serviceHeldUntil === null) {
       const budget = this.options.budgetBytes()
       let bytes = this.options.cache.totals().bytes
       // The rest of the catalog only while there is room: filling past the budget would evict what
       // was fetched a moment ago, and fetch it again on the next pass.
-      while (asked < limit && !request.signal?.aborted && bytes < budget) {
+      while (asked < limit && !request.signal?.aborted && bytes < budget && report.serviceHeldUntil === null) {
         const page = this.options.sources.livePage(this.restCursor, Math.min(200, limit - asked))
         if (page.length === 0) {
           this.restCursor = 0
@@ -145,6 +179,7 @@ export class ItemPictures {
           page.map((item) => item.guid),
           report,
           request.signal,
+          request.background === true && cappedTiers.has('rest'),
         )
         // The totals are a sum over the index: asked again only when this page stored something.
         if (report.fetched > fetchedBefore) bytes = this.options.cache.totals().bytes
@@ -154,6 +189,72 @@ export class ItemPictures {
     const protectedGuids = this.protectedGuids()
     report.evicted = this.options.cache.evict(this.options.budgetBytes(), (guid) => protectedGuids.has(guid)).evicted
     return report
+  }
+
+  /**
+   * The item's pictures for the panel's gallery: with `fetch`, its single read (once per version) names
+   * them, and the primary and up to eleven more are fetched into the cache and kept with it; without,
+   * what the cache holds now. Never fails: a picture that cannot be had stays a placeholder.
+   */
+  async gallery(guid: string, fetch: boolean): Promise<GalleryState> {
+    const { cache, logger } = this.options
+    const item = this.options.sources.byGuid(guid)
+    if (fetch && item?.live && this.options.serviceOrigin() !== null) {
+      const report = emptyReport()
+      let addresses = this.galleryAddresses(item, true)
+      if (addresses === null) {
+        try {
+          const read = await this.readAddresses(item, report, false)
+          if (read !== null) {
+            addresses = this.withListingFirst(item, read)
+            cache.saveGallery(guid, item.version, addresses)
+          }
+        } catch (error) {
+          logger.warn('item pictures not read', { item: guid, reason: (error as Error).message })
+        }
+      }
+      // A read that failed just now is not made again for the primary: it keeps what it has.
+      if (addresses !== null || item.listingUrl !== null)
+        await this.refresh(guid, report, false, addresses ?? undefined)
+      const stored = new Map(cache.galleryPictures(guid).map((each) => [each.position, each.sourceUrl]))
+      for (const [index, address] of (addresses ?? []).entries()) {
+        const position = index + 1
+        if (position === 1 || stored.get(position) === address) continue
+        try {
+          const outcome = await this.options.fetcher.fetch(new URL(address), { etag: null, lastModified: null })
+          if (outcome.kind !== 'fresh') continue
+          const sizes = await this.options.codec.downscale(outcome.bytes, outcome.imageKind)
+          cache.storeGalleryPicture(guid, position, address, sizes)
+        } catch (error) {
+          if (!(error instanceof ImageRefused) && !(error instanceof FetchFailed)) throw error
+          logger.warn('item picture not fetched', { item: guid, position, reason: error.message })
+        }
+      }
+    }
+    const addresses = item ? (this.galleryAddresses(item, false) ?? []) : []
+    const primary = cache.get(guid)
+    const stored = new Map(cache.galleryPictures(guid).map((each) => [each.position, each.sourceUrl]))
+    const count = Math.max(addresses.length, primary?.thumb ? 1 : 0)
+    return {
+      count,
+      fetched: Array.from({ length: count }, (_, index) =>
+        index === 0 ? Boolean(primary?.thumb) : stored.get(index + 1) === addresses[index],
+      ),
+    }
+  }
+
+  /** The gallery's addresses as last read (`current`: only if read at the item's version), or null. */
+  private galleryAddresses(item: PictureSourceRow, current: boolean): string[] | null {
+    const gallery = this.options.cache.gallery(item.guid)
+    if (!gallery || (current && gallery.itemVersion !== item.version)) return null
+    return gallery.addresses
+  }
+
+  /** The listing's picture is the primary where it names one: the rows show it, so the panel starts with it. */
+  private withListingFirst(item: PictureSourceRow, read: string[]): string[] {
+    if (item.listingUrl === null) return read
+    const listing = pictureAddress(item.listingUrl, this.options.serviceOrigin() ?? '').href
+    return [listing, ...read.filter((address) => address !== listing)].slice(0, maxItemPictures)
   }
 
   /** What the cache holds and what is left to fetch, for the CLI's `images status` and the Settings screen. */
@@ -170,19 +271,29 @@ export class ItemPictures {
     }
   }
 
-  private async run(guids: string[], report: PassReport, signal: AbortSignal | undefined): Promise<void> {
+  private async run(
+    guids: string[],
+    report: PassReport,
+    signal: AbortSignal | undefined,
+    background: boolean,
+  ): Promise<void> {
     let next = 0
     const worker = async () => {
-      while (next < guids.length && !signal?.aborted) {
+      // A 429 (or 503) with Retry-After ends the pass: the service is not asked again before that time.
+      while (next < guids.length && !signal?.aborted && report.serviceHeldUntil === null) {
         const guid = guids[next++]!
-        const outcome = await this.refresh(guid, report)
+        const outcome = await this.refresh(guid, report, background)
         report[outcome]++
       }
     }
     await Promise.all(Array.from({ length: this.options.parallel ?? 4 }, worker))
   }
 
-  private async refresh(guid: string, report: PassReport): Promise<Outcome> {
+  /**
+   * The item's primary picture made current. `known` is its addresses where the caller read them just
+   * now (the gallery), so they are not read twice.
+   */
+  private async refresh(guid: string, report: PassReport, background: boolean, known?: string[]): Promise<Outcome> {
     const { cache, sources, logger, now } = this.options
     const item = sources.byGuid(guid)
     const entry = cache.get(guid)
@@ -200,7 +311,7 @@ export class ItemPictures {
     if (this.options.serviceOrigin() === null) return 'none'
     let source: string | null = null
     try {
-      source = await this.sourceOf(item, entry, report)
+      source = await this.sourceOf(item, entry, report, background, known)
       if (source === null) {
         if (entry?.thumb) cache.evictPictures(entry)
         cache.save({ ...this.blank(item), ...(entry ? { usedAt: entry.usedAt } : {}) })
@@ -208,10 +319,16 @@ export class ItemPictures {
       }
       return await this.fetchInto(item, entry, source)
     } catch (error) {
+      if (error instanceof ReadHeld) {
+        if (error.reason === 'retry-after') report.serviceHeldUntil = error.until
+        return 'deferred'
+      }
       if (!(error instanceof ImageRefused) && !(error instanceof FetchFailed)) throw error
       const failures = (entry?.failures ?? 0) + 1
       const retryAfter = error instanceof FetchFailed ? error.retryAfterMs : null
-      const base = entry ?? this.blank(item)
+      // Gone from its host: the address is forgotten, so the next try reads the item's attachments again.
+      const gone = error instanceof FetchFailed && error.gone && entry !== undefined && source === entry.sourceUrl
+      const base = gone ? { ...entry, sourceUrl: null } : (entry ?? this.blank(item))
       // A picture of another address is of another image: it goes rather than showing the wrong one.
       const stale = base.thumb !== null && source !== null && base.sourceUrl !== source
       if (stale) cache.evictPictures(base)
@@ -250,21 +367,50 @@ export class ItemPictures {
     item: PictureSourceRow,
     entry: PictureEntry | undefined,
     report: PassReport,
+    background: boolean,
+    known?: string[],
   ): Promise<string | null> {
-    const { service } = this.options
     const origin = this.options.serviceOrigin() ?? ''
     if (item.listingUrl !== null) return pictureAddress(item.listingUrl, origin).href
+    if (known) return known[0] ?? null
     if (entry && entry.itemVersion === item.version && entry.sourceUrl !== null) return entry.sourceUrl
-    if (service === null) return null
-    report.serviceReads++
+    // The rest of the catalog, moved on since its read: its known address is asked again
+    // (conditionally, a 304 when the picture is the same), not the service. Its attachments are read
+    // again when it is needed (an order, a customer's, on screen) or opened, or its picture is gone.
+    if (background && entry && entry.sourceUrl !== null) return entry.sourceUrl
+    const addresses = await this.readAddresses(item, report, background)
+    return addresses === null ? null : (addresses[0] ?? null)
+  }
+
+  /**
+   * The item's picture addresses from its single read, absolute, primary first, at most twelve; null
+   * without a connection to read with. Each read is a request to the ordering service (attachments.ts).
+   */
+  private async readAddresses(
+    item: PictureSourceRow,
+    report: PassReport,
+    background: boolean,
+  ): Promise<string[] | null> {
+    if (this.reads === null) return null
+    const origin = this.options.serviceOrigin() ?? ''
     let record: unknown
     try {
-      record = await service.getCatalogItem(item.catalogGuid, item.guid)
+      record = await this.reads.read(item.catalogGuid, item.guid, background)
+      report.serviceReads++
     } catch (error) {
+      if (!(error instanceof ReadHeld) || error.made) report.serviceReads++
+      if (error instanceof ReadHeld) throw error
       throw new FetchFailed(`the item's attachments could not be read: ${(error as Error).message}`)
     }
-    const first = pictureAddresses(record)[0]
-    return first === undefined ? null : pictureAddress(first, origin).href
+    const addresses: string[] = []
+    for (const address of pictureAddresses(record)) {
+      try {
+        addresses.push(pictureAddress(address, origin).href)
+      } catch {
+        // An address Satchel would refuse (plain http elsewhere, another scheme) is no picture of it.
+      }
+    }
+    return addresses.slice(0, maxItemPictures)
   }
 
   private async fetchInto(item: PictureSourceRow, entry: PictureEntry | undefined, source: string): Promise<Outcome> {

@@ -60,6 +60,8 @@ export interface CallOptions {
    * after it: what can still fail (JSON, the schema) is not retried.
    */
   onReceived?: () => void
+  /** false: one attempt, for a caller with a schedule of its own (the picture pass holds to Retry-After itself). */
+  retry?: boolean
 }
 
 export interface OrderWithItemsResult {

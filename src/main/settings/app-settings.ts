@@ -18,6 +18,9 @@ const defaultSettings: Settings = {
   orderDetailsPerSync: 200,
   // About 25,000 items' thumbnail and panel picture (docs/images.md).
   imageBudgetMB: 1024,
+  // Pictures help a customer choose from a quote; an order confirmation is a record, and prints leaner.
+  picturesOnQuotes: true,
+  picturesOnOrders: false,
 }
 
 /** The rep's settings (Settings screen), with their defaults; kept in the settings table, one key each. */

@@ -169,7 +169,10 @@ async function start(): Promise<void> {
 
   const outbox = profiles.outboxActivity
   // Item pictures from the on-screen profile's cache, never from the network (shell/pictures.ts).
-  servePictures(protocol, (itemGuid, size) => profiles.onScreen().core.pictures?.read(itemGuid, size) ?? null)
+  servePictures(
+    protocol,
+    (itemGuid, size, position) => profiles.onScreen().core.pictures?.read(itemGuid, size, position) ?? null,
+  )
 
   let mainWindow: BrowserWindow | undefined
 

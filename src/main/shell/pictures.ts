@@ -15,7 +15,9 @@ export function registerPictureScheme(protocol: Pick<Protocol, 'registerSchemesA
 }
 
 /** The answer to one picture request; `read` gives the cache's bytes or null. */
-export function answerPicture(url: string, read: (itemGuid: string, size: PictureSize) => Buffer | null): Response {
+type ReadPicture = (itemGuid: string, size: PictureSize, position: number) => Buffer | null
+
+export function answerPicture(url: string, read: ReadPicture): Response {
   let parsed: URL
   try {
     parsed = new URL(url)
@@ -25,7 +27,7 @@ export function answerPicture(url: string, read: (itemGuid: string, size: Pictur
   // satchel-image://thumb/<guid>: a standard scheme puts the size where a host would be.
   const picture = parsed.protocol === `${pictureScheme}:` ? parsePicturePath(`${parsed.host}${parsed.pathname}`) : null
   if (!picture) return new Response(null, { status: 400 })
-  const bytes = read(picture.itemGuid, picture.size)
+  const bytes = read(picture.itemGuid, picture.size, picture.position)
   // Not fetched yet is no error: 204 makes the <img> fail quietly to its placeholder, where a 404
   // would be logged as a failed resource on every row of a list scrolled before the pictures came.
   if (!bytes) return new Response(null, { status: 204 })
@@ -35,9 +37,6 @@ export function answerPicture(url: string, read: (itemGuid: string, size: Pictur
   })
 }
 
-export function servePictures(
-  protocol: Pick<Protocol, 'handle'>,
-  read: (itemGuid: string, size: PictureSize) => Buffer | null,
-): void {
+export function servePictures(protocol: Pick<Protocol, 'handle'>, read: ReadPicture): void {
   protocol.handle(pictureScheme, (request) => answerPicture(request.url, read))
 }

@@ -4,6 +4,8 @@
  * computed. Whether the figures meet their targets is the bench's to print, not this test's.
  */
 import { describe, expect, it } from 'vitest'
+import { backgroundReadsPerHour } from '../../../src/main/images/attachments'
+import { defaultPictureModel } from '../../fleet/pictures'
 import { formatPhases, simulateFleet } from '../../fleet/simulation'
 
 describe('the fleet simulation', () => {
@@ -41,5 +43,18 @@ describe('the fleet simulation', () => {
     expect(recovery.p50Ms).toBeGreaterThanOrEqual(0)
     expect(recovery.p99Ms).toBeGreaterThanOrEqual(recovery.p50Ms!)
     expect(formatPhases(results).split('\n')).toHaveLength(2 + results.phases.length)
+  })
+
+  it('counts the pictures’ requests, and a laptop filling its cache reads no faster than the hourly cap', async () => {
+    const day = Date.UTC(2026, 10, 26)
+    const window = { laptops: 100, from: day + 12.5 * 3_600_000, until: day + 14 * 3_600_000 }
+    const filling = await simulateFleet({ ...window, pictures: { ...defaultPictureModel, unread: 1_000 } })
+    expect(filling.pictures.serviceReads).toBeGreaterThan(backgroundReadsPerHour / 2)
+    // The cap, and the few needed items that moved on (read whatever the cap), per laptop-hour open.
+    expect(filling.pictures.serviceReads).toBeLessThanOrEqual(backgroundReadsPerHour + 1.5)
+    expect(filling.pictures.hostRequests).toBeGreaterThan(0)
+    expect(filling.phases.every((phase) => Number.isFinite(phase.rates.picture.mean))).toBe(true)
+    const none = await simulateFleet({ ...window, pictures: false })
+    expect(none.pictures).toMatchObject({ serviceReads: 0, hostRequests: 0 })
   })
 })

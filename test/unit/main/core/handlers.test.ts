@@ -53,6 +53,8 @@ describe('handler table', () => {
         keepExpiredQuotesDays: 90,
         orderDetailsPerSync: 200,
         imageBudgetMB: 1024,
+        picturesOnQuotes: true,
+        picturesOnOrders: false,
       },
     })
   })
@@ -87,6 +89,8 @@ describe('handler table', () => {
         keepExpiredQuotesDays: 90,
         orderDetailsPerSync: 200,
         imageBudgetMB: 1024,
+        picturesOnQuotes: true,
+        picturesOnOrders: false,
       },
     })
     expect(seen).toEqual([
@@ -100,6 +104,8 @@ describe('handler table', () => {
           keepExpiredQuotesDays: 90,
           orderDetailsPerSync: 200,
           imageBudgetMB: 1024,
+          picturesOnQuotes: true,
+          picturesOnOrders: false,
         },
       },
     ])

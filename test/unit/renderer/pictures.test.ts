@@ -1,0 +1,65 @@
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { SatchelEvent } from '../../../src/shared/contract'
+
+/**
+ * What the screens tell the core of the pictures on screen: every family grid shown adds its items,
+ * one that goes takes its own back and leaves the others'; and a placeholder once answered empty asks
+ * again, at a new address, when the core says new pictures came in. Against a fake core behind
+ * window.satchel, which is what api.ts reads.
+ */
+const told: string[][] = []
+let listeners: ((event: SatchelEvent) => void)[] = []
+
+const fake = {
+  pictureBase: '/satchel-image/',
+  setPicturesOnScreen: async ({ itemGuids }: { itemGuids: string[] }) => (
+    told.push(itemGuids),
+    { ok: true, value: {} }
+  ),
+  onEvent(listener: (event: SatchelEvent) => void) {
+    listeners.push(listener)
+    return () => (listeners = listeners.filter((other) => other !== listener))
+  },
+}
+
+let usePicturesStore: typeof import('../../../src/renderer/src/stores/pictures').usePicturesStore
+let usePictures: typeof import('../../../src/renderer/src/composables/usePictures').usePictures
+
+beforeAll(async () => {
+  vi.stubGlobal('window', { satchel: fake })
+  ;({ usePicturesStore } = await import('../../../src/renderer/src/stores/pictures'))
+  ;({ usePictures } = await import('../../../src/renderer/src/composables/usePictures'))
+})
+
+beforeEach(() => {
+  setActivePinia(createPinia())
+  told.length = 0
+})
+
+describe('pictures on screen', () => {
+  it('are the items of every grid shown, and a grid that goes takes back only its own', () => {
+    const store = usePicturesStore()
+    const first = Symbol('first grid')
+    const second = Symbol('second grid')
+    store.onScreen(first, ['family-a', 'a-1', 'a-2'])
+    store.onScreen(second, ['family-b', 'b-1'])
+    store.onScreen(first, null)
+    expect(told).toEqual([
+      ['family-a', 'a-1', 'a-2'],
+      ['family-a', 'a-1', 'a-2', 'family-b', 'b-1'],
+      ['family-b', 'b-1'],
+    ])
+  })
+
+  it('a picture answered empty is not asked again until new pictures came in, then at a new address', () => {
+    const pictures = usePictures()
+    expect(pictures.src('thumb', 'item-1')).toBe('/satchel-image/thumb/item-1')
+    pictures.missed('thumb', 'item-1')
+    expect(pictures.src('thumb', 'item-1')).toBeNull()
+    for (const listener of listeners) listener({ name: 'picturesFetched', payload: { fetched: 3 } })
+    expect(pictures.src('thumb', 'item-1')).toBe('/satchel-image/thumb/item-1?round=1')
+    // Never missed: its address stays as it was, so the page's copy of it is used.
+    expect(pictures.src('thumb', 'item-2')).toBe('/satchel-image/thumb/item-2')
+  })
+})
