@@ -3,6 +3,7 @@ import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue'
 import type { CatalogItemSummary, CatalogLoading } from '../../../shared/synced'
 import { toAppError } from '../errors'
 import { useCatalogStore } from '../stores/catalog'
+import { OVERSCAN, overscanUnlessJumping } from './rowRange'
 
 /** What the list shows: a catalog's items for a search text, a category and a customer's prices. */
 interface ItemSearch {
@@ -45,7 +46,6 @@ export const PAGE_SIZE = 100
 export const PAGES_KEPT = 40
 /** Light debounce: a scanner or a fast typist still gets one query, a rep sees results at once. */
 export const DEBOUNCE_MS = 20
-
 /**
  * The catalog list's rows: a search's pages fetched as their rows come into view (the first one on
  * each new search, the old rows staying until it lands), at most PAGES_KEPT of them in memory, the
@@ -72,12 +72,14 @@ export function useItemPages(options: ItemPagesOptions) {
   const inFlight = new Set<number>()
   let debounce: ReturnType<typeof setTimeout> | undefined
 
+  const rangeExtractor = overscanUnlessJumping()
   const virtualizer = useVirtualizer(
     computed(() => ({
       count: total.value,
       getScrollElement: () => options.scroller.value,
       estimateSize: () => options.rowHeight.value,
-      overscan: 12,
+      overscan: OVERSCAN,
+      rangeExtractor,
     })),
   )
 

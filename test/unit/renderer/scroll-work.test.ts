@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { OVERSCAN, overscanUnlessJumping } from '../../../src/renderer/src/composables/rowRange'
+
+/**
+ * What a list scrolled at speed is spared: rows drawn ahead of a view that jumped (none, until the
+ * rep moves row by row again), and pictures asked for rows gone before the page was idle.
+ */
+const view = (startIndex: number, shown = 15) => ({
+  startIndex,
+  endIndex: startIndex + shown - 1,
+  overscan: OVERSCAN,
+  count: 100_000,
+})
+
+describe('rows drawn beyond the view', () => {
+  it('draws the overscan on each side while the view moves row by row', () => {
+    const rows = overscanUnlessJumping()
+    expect(rows(view(1000))).toEqual(Array.from({ length: 15 + 2 * OVERSCAN }, (_, i) => 1000 - OVERSCAN + i))
+    expect(rows(view(1003))).toHaveLength(15 + 2 * OVERSCAN)
+  })
+
+  it('draws only the view when it moved more than its own height, and the overscan again at the next small move', () => {
+    const rows = overscanUnlessJumping()
+    rows(view(1000))
+    expect(rows(view(1250))).toEqual(Array.from({ length: 15 }, (_, i) => 1250 + i))
+    expect(rows(view(1251))).toHaveLength(15 + 2 * OVERSCAN)
+  })
+
+  it('keeps the first rows whole at the top of the list', () => {
+    expect(overscanUnlessJumping()(view(0))).toEqual(Array.from({ length: 15 + OVERSCAN }, (_, i) => i))
+  })
+})
+
+describe('work that waits for an idle moment', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.resetModules()
+  })
+
+  /** whenIdle against a browser whose idle moments the test hands out. */
+  async function withIdleMoments() {
+    const moments: ((deadline: { timeRemaining(): number; didTimeout: boolean }) => void)[] = []
+    vi.stubGlobal('requestIdleCallback', (run: (typeof moments)[number]) => moments.push(run))
+    const { whenIdle } = await import('../../../src/renderer/src/composables/whenIdle')
+    const idle = (ms: number, didTimeout = false) => {
+      let left = ms
+      moments.shift()!({ timeRemaining: () => left--, didTimeout })
+    }
+    return { whenIdle, idle, moments }
+  }
+
+  it('runs nothing before the page is idle, and a task taken back never', async () => {
+    const { whenIdle, idle, moments } = await withIdleMoments()
+    const ran: string[] = []
+    whenIdle(() => ran.push('stays'))
+    const takeBack = whenIdle(() => ran.push('scrolled past'))
+    expect(ran).toEqual([])
+    expect(moments).toHaveLength(1)
+    takeBack()
+    idle(50)
+    expect(ran).toEqual(['stays'])
+    expect(moments).toHaveLength(0)
+  })
+
+  it('stops when the idle moment runs short and goes on at the next', async () => {
+    const { whenIdle, idle } = await withIdleMoments()
+    const ran: number[] = []
+    for (let n = 0; n < 6; n++) whenIdle(() => ran.push(n))
+    // 5, 4, 3 and 2 ms left: four start; at 1 ms the next waits for the next idle moment.
+    idle(5)
+    expect(ran).toEqual([0, 1, 2, 3])
+    idle(50)
+    expect(ran).toEqual([0, 1, 2, 3, 4, 5])
+  })
+
+  it('runs every waiting task once the wait for idleness ran out', async () => {
+    const { whenIdle, idle } = await withIdleMoments()
+    const ran: number[] = []
+    for (let n = 0; n < 4; n++) whenIdle(() => ran.push(n))
+    idle(0, true)
+    expect(ran).toEqual([0, 1, 2, 3])
+  })
+})
