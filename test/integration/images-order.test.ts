@@ -152,6 +152,44 @@ describe('the single-item reads for attachments', () => {
     expect(w.inFlight.reads).toBe(reads + 1)
   })
 
+  it('bring the gallery again when the item moves on: a picture changed at the same address is replaced, an unchanged one costs a 304', async () => {
+    const w = world({ reads: true })
+    const [guid] = itemsWithoutUrls(w, 1)
+    service.control.imageGallery(guid!, 3)
+    expect(await w.pictures.gallery(guid!, true)).toMatchObject({ count: 3, fetched: [true, true, true] })
+    const first = w.cache.galleryPictures(guid!).map((each) => each.thumb)
+    expect(first).toHaveLength(2)
+
+    const catalog = String(service.control.catalogs()[0]!.guid)
+    const sku = (service.control.catalogItems(catalog) as Record<string, unknown>[]).find(
+      (each) => each.guid === guid,
+    )!.sku
+    const moveOn = (at: string) =>
+      w.copy.applyCatalogItems(catalog, [catalogItem(1, { guid, sku, updated_at: at })], {
+        listingId: null,
+        serverTime: null,
+      })
+
+    // A new version with the same pictures: every one asked conditionally, no picture's bytes sent.
+    moveOn('2026-03-01T00:00:00.000Z')
+    service.control.clearImageFigures()
+    expect(await w.pictures.gallery(guid!, true)).toMatchObject({ count: 3, fetched: [true, true, true] })
+    expect(service.control.imageFigures()).toMatchObject({ requests: 3, notModified: 3, bytesSent: 0 })
+    expect(w.cache.galleryPictures(guid!).map((each) => each.thumb)).toEqual(first)
+    // Opened again at that version: nothing asked at all.
+    service.control.clearImageFigures()
+    await w.pictures.gallery(guid!, true)
+    expect(service.control.imageFigures().requests).toBe(0)
+
+    // New pictures at the same addresses: the gallery's are replaced, not kept as they were.
+    service.control.changeImage(guid!)
+    moveOn('2026-03-02T00:00:00.000Z')
+    expect(await w.pictures.gallery(guid!, true)).toMatchObject({ count: 3, fetched: [true, true, true] })
+    const after = w.cache.galleryPictures(guid!).map((each) => each.thumb)
+    expect(after).toHaveLength(2)
+    expect(after.filter((thumb) => first.includes(thumb))).toEqual([])
+  })
+
   it('are made one at a time, however many pictures are fetched at once', async () => {
     const w = world({ reads: true })
     const guids = itemsWithoutUrls(w, 8)

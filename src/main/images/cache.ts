@@ -80,6 +80,9 @@ const schema = `
     thumb TEXT NOT NULL,
     panel TEXT NOT NULL,
     bytes INTEGER NOT NULL,
+    etag TEXT,
+    last_modified TEXT,
+    item_version INTEGER,
     PRIMARY KEY (item_guid, position)
   );
   CREATE INDEX IF NOT EXISTS gallery_pictures_by_thumb ON gallery_pictures (thumb);
@@ -87,13 +90,27 @@ const schema = `
 `
 
 /** One of the gallery's pictures after the primary (positions 2 to 12). */
-interface GalleryPicture {
+interface GalleryPicture extends PictureValidators {
   position: number
   sourceUrl: string
   thumb: string
   panel: string
   bytes: number
 }
+
+/** What asks the picture's host again without its bytes, and the item's version it was last checked at. */
+interface PictureValidators {
+  etag: string | null
+  lastModified: string | null
+  itemVersion: number | null
+}
+
+/** Columns a cache made by an earlier version lacks: added, empty, so its pictures are checked once more. */
+const addedColumns: [table: string, column: string, type: string][] = [
+  ['gallery_pictures', 'etag', 'TEXT'],
+  ['gallery_pictures', 'last_modified', 'TEXT'],
+  ['gallery_pictures', 'item_version', 'INTEGER'],
+]
 
 const columns = `item_guid AS itemGuid, catalog_guid AS catalogGuid, source_url AS sourceUrl, item_version AS itemVersion,
   etag, last_modified AS lastModified, thumb, panel, bytes, used_at AS usedAt, failures, retry_at AS retryAt, last_error AS lastError`
@@ -113,7 +130,8 @@ export class PictureCache {
     gallery: Statement<[string], { itemVersion: number | null; addresses: string }>
     saveGallery: Statement<[string, number, string]>
     galleryPictures: Statement<[string], GalleryPicture>
-    saveGalleryPicture: Statement<[string, number, string, string, string, number]>
+    saveGalleryPicture: Statement<Record<string, unknown>>
+    galleryPictureChecked: Statement<[number | null, string, number]>
     dropGallery: Statement<[string]>
     dropGalleryPictures: Statement<[string]>
   }
@@ -128,6 +146,10 @@ export class PictureCache {
     this.db.pragma('journal_mode = WAL')
     this.db.pragma('busy_timeout = 5000')
     this.db.exec(schema)
+    for (const [table, column, type] of addedColumns) {
+      const has = this.db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all()
+      if (!has.some((each) => each.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`)
+    }
     this.statements = {
       get: this.db.prepare<[string], PictureEntry>(`SELECT ${columns} FROM image_entries WHERE item_guid = ?`),
       upsert: this.db.prepare<
@@ -170,12 +192,18 @@ export class PictureCache {
           ON CONFLICT (item_guid) DO UPDATE SET item_version = excluded.item_version, addresses = excluded.addresses`,
       ),
       galleryPictures: this.db.prepare(
-        `SELECT position, source_url AS sourceUrl, thumb, panel, bytes FROM gallery_pictures WHERE item_guid = ? ORDER BY position`,
+        `SELECT position, source_url AS sourceUrl, thumb, panel, bytes, etag, last_modified AS lastModified,
+          item_version AS itemVersion FROM gallery_pictures WHERE item_guid = ? ORDER BY position`,
       ),
       saveGalleryPicture: this.db.prepare(
-        `INSERT INTO gallery_pictures (item_guid, position, source_url, thumb, panel, bytes) VALUES (?, ?, ?, ?, ?, ?)
+        `INSERT INTO gallery_pictures (item_guid, position, source_url, thumb, panel, bytes, etag, last_modified, item_version)
+          VALUES (@itemGuid, @position, @sourceUrl, @thumb, @panel, @bytes, @etag, @lastModified, @itemVersion)
           ON CONFLICT (item_guid, position) DO UPDATE SET source_url = excluded.source_url, thumb = excluded.thumb,
-            panel = excluded.panel, bytes = excluded.bytes`,
+            panel = excluded.panel, bytes = excluded.bytes, etag = excluded.etag, last_modified = excluded.last_modified,
+            item_version = excluded.item_version`,
+      ),
+      galleryPictureChecked: this.db.prepare(
+        'UPDATE gallery_pictures SET item_version = ? WHERE item_guid = ? AND position = ?',
       ),
       dropGallery: this.db.prepare('DELETE FROM galleries WHERE item_guid = ?'),
       dropGalleryPictures: this.db.prepare('DELETE FROM gallery_pictures WHERE item_guid = ?'),
@@ -253,13 +281,24 @@ export class PictureCache {
   }
 
   /** Stores a gallery picture after the primary; the files it replaces go when nothing else shows them. */
-  storeGalleryPicture(itemGuid: string, position: number, sourceUrl: string, pictures: Downscaled): void {
+  storeGalleryPicture(
+    itemGuid: string,
+    position: number,
+    sourceUrl: string,
+    pictures: Downscaled,
+    validators: PictureValidators,
+  ): void {
     const before = this.galleryPictures(itemGuid).find((each) => each.position === position)
     const thumb = this.writeFile(pictures.thumb)
     const panel = this.writeFile(pictures.panel)
     const bytes = pictures.thumb.length + pictures.panel.length
-    this.statements.saveGalleryPicture.run(itemGuid, position, sourceUrl, thumb, panel, bytes)
+    this.statements.saveGalleryPicture.run({ itemGuid, position, sourceUrl, thumb, panel, bytes, ...validators })
     if (before) this.dropFiles([before.thumb, before.panel])
+  }
+
+  /** The host said the gallery picture is unchanged (a 304) at this version of the item. */
+  galleryPictureChecked(itemGuid: string, position: number, itemVersion: number | null): void {
+    this.statements.galleryPictureChecked.run(itemVersion, itemGuid, position)
   }
 
   totals(): CacheTotals {

@@ -216,15 +216,29 @@ export class ItemPictures {
       // A read that failed just now is not made again for the primary: it keeps what it has.
       if (addresses !== null || item.listingUrl !== null)
         await this.refresh(guid, report, false, addresses ?? undefined)
-      const stored = new Map(cache.galleryPictures(guid).map((each) => [each.position, each.sourceUrl]))
+      const stored = new Map(cache.galleryPictures(guid).map((each) => [each.position, each]))
       for (const [index, address] of (addresses ?? []).entries()) {
         const position = index + 1
-        if (position === 1 || stored.get(position) === address) continue
+        const kept = stored.get(position)
+        const same = kept?.sourceUrl === address
+        if (position === 1 || (same && kept.itemVersion === item.version)) continue
+        // The item moved on since this picture came: asked again, conditionally (a 304 costs no bytes),
+        // since a host may give a new picture at the same address.
+        const validators = same
+          ? { etag: kept.etag, lastModified: kept.lastModified }
+          : { etag: null, lastModified: null }
         try {
-          const outcome = await this.options.fetcher.fetch(new URL(address), { etag: null, lastModified: null })
-          if (outcome.kind !== 'fresh') continue
+          const outcome = await this.options.fetcher.fetch(new URL(address), validators)
+          if (outcome.kind === 'not-modified') {
+            cache.galleryPictureChecked(guid, position, item.version)
+            continue
+          }
           const sizes = await this.options.codec.downscale(outcome.bytes, outcome.imageKind)
-          cache.storeGalleryPicture(guid, position, address, sizes)
+          cache.storeGalleryPicture(guid, position, address, sizes, {
+            etag: outcome.etag,
+            lastModified: outcome.lastModified,
+            itemVersion: item.version,
+          })
         } catch (error) {
           if (!(error instanceof ImageRefused) && !(error instanceof FetchFailed)) throw error
           logger.warn('item picture not fetched', { item: guid, position, reason: error.message })

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import BetterSqlite3 from 'better-sqlite3'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -101,5 +102,38 @@ describe('the picture cache', () => {
     made.store(entry('a', 1), sizes('a'))
     expect(made.diskBytes()).toBeGreaterThan(10 * 1024)
     expect(existsSync(join(made.folder, 'index.db'))).toBe(true)
+  })
+
+  it('opens a cache an earlier version made, its gallery pictures kept and checked once more', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'satchel-pictures-'))
+    folders.push(folder)
+    const cacheFolder = join(folder, 'main.images')
+    mkdirSync(cacheFolder)
+    const old = new BetterSqlite3(join(cacheFolder, 'index.db'))
+    old.exec(`CREATE TABLE gallery_pictures (item_guid TEXT NOT NULL, position INTEGER NOT NULL, source_url TEXT NOT NULL,
+      thumb TEXT NOT NULL, panel TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (item_guid, position));
+      INSERT INTO gallery_pictures VALUES ('a', 2, 'https://cdn.example/a.png?n=2', 'aa', 'bb', 10)`)
+    old.close()
+    const opened = new PictureCache(cacheFolder)
+    caches.push(opened)
+    expect(opened.galleryPictures('a')).toEqual([
+      {
+        position: 2,
+        sourceUrl: 'https://cdn.example/a.png?n=2',
+        thumb: 'aa',
+        panel: 'bb',
+        bytes: 10,
+        etag: null,
+        lastModified: null,
+        itemVersion: null,
+      },
+    ])
+    opened.storeGalleryPicture('a', 2, 'https://cdn.example/a.png?n=2', sizes('a2'), {
+      etag: '"v2"',
+      lastModified: null,
+      itemVersion: 4,
+    })
+    opened.galleryPictureChecked('a', 2, 5)
+    expect(opened.galleryPictures('a')[0]).toMatchObject({ etag: '"v2"', itemVersion: 5 })
   })
 })
