@@ -337,6 +337,9 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
           detail: 'The service answered (429).',
           ...(answer.retryAfterMs === undefined ? {} : { retryAfterMs: answer.retryAfterMs }),
         }
+      // A 503 is the service answering that it is down, as the real probe reports it (probe.ts).
+      if (answer.status !== undefined && answer.status >= 500)
+        return { status: 'unreachable', detail: answer.message, serviceAnswered: true }
       return { status: 'unreachable', detail: answer.message }
     }
     const monitor = createConnectivityMonitor({
@@ -534,6 +537,10 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
       timers: time,
       logger: silentLogger,
       quietForMs: () => monitor.quietForMs(),
+      // As compose.ts gives it: no attempts while the app says Offline, and this laptop's place in the
+      // window its waiting orders go in after the service's own outage.
+      offline: () => looksOffline(monitor),
+      spreadSeed: `laptop-${index}`,
     })
     laptop.driver = driver
 

@@ -55,6 +55,11 @@ export interface ConnectivityCheck {
    * it answered); absent otherwise. A fleet that waited through a long outage returns over a longer window.
    */
   outageMs?: number
+  /**
+   * On a return: the service itself answered while it was out (a 5xx), so the whole fleet comes back
+   * now, not this laptop alone.
+   */
+  fleetOutage?: boolean
 }
 
 /** Whether the ordering service answers; the core turns its changes into the contract's connectivity event. */
@@ -231,9 +236,13 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
   /** When the service last answered (steady clock), or null: how long an outage lasted. */
   let lastAnsweredAt: number | null = null
 
+  /** Since the service last answered, a check found it answering that it was down (a 5xx). */
+  let serviceWasDown = false
+
   interface Checked {
     state: ConnectivityState
     retryAfterMs?: number
+    serviceAnswered?: true
   }
 
   async function check(): Promise<Checked> {
@@ -246,6 +255,7 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
     return {
       state: stateOf(result.status, result.detail, clock.now()),
       ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
+      ...(result.serviceAnswered ? { serviceAnswered: result.serviceAnswered } : {}),
     }
   }
 
@@ -257,21 +267,28 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
   }
   const quiet = () => steady() < quietUntil
 
-  function publish(next: ConnectivityState, reason: CheckReason): void {
+  function publish(next: ConnectivityState, reason: CheckReason, serviceAnswered = false): void {
     const previous = state
     state = next
     const now = steady()
-    const outageMs =
-      next.online && !previous.online && previous.status !== 'unknown' && lastAnsweredAt !== null
-        ? Math.max(0, now - lastAnsweredAt)
-        : null
-    if (next.online) lastAnsweredAt = now
+    const returned = next.online && !previous.online && previous.status !== 'unknown'
+    const outageMs = returned && lastAnsweredAt !== null ? Math.max(0, now - lastAnsweredAt) : null
+    const fleetOutage = returned && serviceWasDown
+    if (serviceAnswered) serviceWasDown = true
+    if (next.online) {
+      lastAnsweredAt = now
+      serviceWasDown = false
+    }
     if (previous.status !== next.status || previous.online !== next.online) {
       logger.info('connectivity changed', { status: next.status, cause: next.cause, reason })
       for (const listener of changeListeners) listener(next)
     }
     for (const listener of checkListeners)
-      listener({ previous, state: next, reason, ...(outageMs === null ? {} : { outageMs }) })
+      listener({
+        ...{ previous, state: next, reason },
+        ...(outageMs === null ? {} : { outageMs }),
+        ...(fleetOutage ? { fleetOutage } : {}),
+      })
     arm()
   }
 
@@ -289,7 +306,7 @@ export function createConnectivityMonitor(options: ConnectivityMonitorOptions): 
       })
       .then((checked) => {
         askedForQuiet(checked.retryAfterMs)
-        publish(checked.state, reason)
+        publish(checked.state, reason, checked.serviceAnswered === true)
         return checked.state
       })
     running = promise.finally(() => {

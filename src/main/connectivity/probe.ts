@@ -12,6 +12,11 @@ export interface ProbeResult {
   detail: string
   /** The service's Retry-After on a 429 or 503, in milliseconds: no probe goes before it runs out. */
   retryAfterMs?: number
+  /**
+   * Not reachable, but the service itself answered (a 5xx): it is down for every laptop at once, not
+   * this laptop's network. Its return is the whole fleet's, and what waited is sent spread out.
+   */
+  serviceAnswered?: true
 }
 
 type FetchLike = (url: string, init: RequestInit) => Promise<Response>
@@ -99,7 +104,12 @@ export async function probeService(baseUrl: string, options: ProbeOptions = {}):
     response.status === 429 || response.status === 503 ? retryAfterOf(response.headers.get('retry-after')) : undefined
   const quiet = retryAfterMs === undefined ? {} : { retryAfterMs }
   if (response.status >= 500)
-    return { status: 'unreachable', detail: `The service answered ${response.status}.`, ...quiet }
+    return {
+      status: 'unreachable',
+      detail: `The service answered ${response.status}.`,
+      serviceAnswered: true,
+      ...quiet,
+    }
   // The service answers JSON (or plain text on a few legacy errors); a login page is HTML.
   const contentType = response.headers.get('content-type') ?? ''
   if (/text\/html|application\/xhtml/i.test(contentType)) {

@@ -14,15 +14,25 @@ export function syncReasonFor(check: ConnectivityCheck): SyncReason | null {
   return check.previous.online ? null : 'back-online'
 }
 
-/** `outageMs` comes with a return after an outage: how long the service did not answer. */
+/** An outage the service came back from: how long it did not answer (when known), and whether it said it was down (a 5xx). */
+export interface Outage {
+  ms?: number
+  fleet: boolean
+}
+
+/** `outage` comes with a return after one. */
 export function syncOnReconnect(
   monitor: ConnectivityMonitor,
-  syncAndFlush: (reason: SyncReason, outageMs?: number) => void,
+  syncAndFlush: (reason: SyncReason, outage?: Outage) => void,
 ): () => void {
   return monitor.onCheck((check) => {
     const reason = syncReasonFor(check)
     if (!reason) return
-    if (check.outageMs === undefined) syncAndFlush(reason)
-    else syncAndFlush(reason, check.outageMs)
+    if (check.outageMs === undefined && !check.fleetOutage) syncAndFlush(reason)
+    else
+      syncAndFlush(reason, {
+        ...(check.outageMs === undefined ? {} : { ms: check.outageMs }),
+        fleet: check.fleetOutage === true,
+      })
   })
 }

@@ -57,10 +57,11 @@ export function createCore(config: CoreConfig): Core {
   const tracking = createTracking({ db, clock, logger, detailsPerSync: () => settings.get().orderDetailsPerSync })
   // The window's writes wait for the writer's long requests without holding the main process.
   const longWrites = new LongWrites()
+  const spreadSeed = installSeed(new SettingsTable(db))
   const sync = createSync({
     ...{ db, longWrites, clients, label, clock, logger, events: hub, orderDetails: tracking },
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
-    spreadSeed: installSeed(new SettingsTable(db)),
+    spreadSeed,
     quietForMs: () => connectivity.quietForMs(),
     ...{ nativeBinding, writerWorker: config.ports?.syncWriterWorker, gate: config.ports?.syncGate },
     beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice,
@@ -73,6 +74,7 @@ export function createCore(config: CoreConfig): Core {
     freshItemSource: () => clients.forSaved({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } }),
     quietForMs: () => connectivity.quietForMs(),
     offline: () => looksOffline(connectivity),
+    spreadSeed,
     writeRules: orderWriteRules,
   })
   const browsing = createBrowsing(db, () => orders.desk.outbox.read.sentOrders())

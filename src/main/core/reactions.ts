@@ -57,13 +57,16 @@ export function wireReactions(parts: ReactionParts): (() => void)[] {
     // Every answer sync gets is proof the service is there; a failed run is a reason to look now.
     hub.subscribe(watchSyncEvents(connectivity)),
     // Back online (or on a new network): sync, then send what waited. A service coming back gets the
-    // fleet's laptops' syncs spread over a window (the scheduler's); waiting orders go at once, since
-    // the driver attempted none while the app said Offline and only this tells it the service is back.
-    syncOnReconnect(connectivity, (reason, outageMs) => {
+    // fleet's laptops' syncs spread over a window (the scheduler's). Waiting orders go at once after
+    // the laptop's own outage (the driver attempted none while the app said Offline, and only this
+    // tells it the service is back); after the service's own (it answered 5xx), every laptop's orders
+    // wait at once, so each laptop sends within a short window of its own instead of all together.
+    syncOnReconnect(connectivity, (reason, outage) => {
       if (reason !== 'back-online') return syncAndFlush(parts, reason)
-      sync.scheduler.connectivityRestored(outageMs)
+      sync.scheduler.connectivityRestored(outage?.ms)
       orders.desk.outbox.retryNow()
-      orders.driver.nudge()
+      if (outage?.fleet) orders.driver.nudgeSpread()
+      else orders.driver.nudge()
     }),
     // Orders waiting, or a sync running, keep the service watched closely; when they stop, rarely.
     hub.subscribe((event) => {

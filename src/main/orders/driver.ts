@@ -1,8 +1,15 @@
 import type { OutboxSummary } from '../../shared/orders'
 import type { Clock, Logger } from '../ports'
-import { nodeTimers, type Timer, type TimerPort } from '../timers'
+import { installShare, nodeTimers, type Timer, type TimerPort } from '../timers'
 import { farAheadMs as defaultFarAheadMs, type OutboxFlusher } from './flusher'
 import type { Outbox } from './outbox'
+
+/**
+ * The window a fleet's waiting orders are spread over when the service comes back from its own
+ * outage: every laptop's probe finds it back within seconds of the others, and without it their
+ * orders all arrive in the same few seconds. Short, since a rep may be waiting on the order.
+ */
+const fleetReturnWindowMs = 30_000
 
 /**
  * Decides when the outbox is sent: the flusher knows how to send, the driver knows when. Entries
@@ -13,6 +20,11 @@ export interface OutboxDriver {
   start(): void
   /** Flush now: a draft was sent, the service came back, a sync finished. Calls coalesce in the flusher. */
   nudge(): void
+  /**
+   * Flush after this install's share of a short window: the service came back from an outage of its
+   * own, and every laptop of the fleet has orders waiting. Without a seed, now.
+   */
+  nudgeSpread(): void
   /** No more flushes or retry timers; the flush in flight is the flusher's to finish or cancel. */
   stop(): void
 }
@@ -35,6 +47,8 @@ export interface OutboxDriverOptions {
    * and nothing is scheduled; the reactions nudge the driver the moment the service answers again.
    */
   offline?: () => boolean
+  /** This install's seed, which places its flush after a fleet-wide outage in the window (timers.ts' installShare). */
+  spreadSeed?: string
   /** Never retry sooner than this after a flush, whatever the entries' own schedule says. */
   minRetryDelayMs?: number
   /** An entry stored further ahead than this is due now (the flusher's farAheadMs). */
@@ -105,6 +119,16 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
   return {
     start: nudge,
     nudge,
+    nudgeSpread() {
+      if (stopped) return
+      const delay =
+        options.spreadSeed === undefined
+          ? 0
+          : Math.round(installShare(options.spreadSeed, 'orders-after-outage') * fleetReturnWindowMs)
+      if (delay <= 0) return nudge()
+      retryTimer?.cancel()
+      retryTimer = timers.start(nudge, delay, { unref: true })
+    },
     stop() {
       stopped = true
       retryTimer?.cancel()

@@ -58,6 +58,8 @@ export interface OrdersOptions {
   quietForMs?: () => number
   /** Whether the app says Offline: the driver attempts nothing meanwhile (driver.ts). */
   offline?: () => boolean
+  /** This install's seed: after the service's own outage, its waiting orders go at its place in a window (driver.ts). */
+  spreadSeed?: string
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
   /** Reads a draft's items again before Send (fresh-items.ts): a client making one quick attempt. */
@@ -151,6 +153,7 @@ export function createOrders(options: OrdersOptions): Orders {
     ...(options.afterFlush ? { afterFlush: options.afterFlush } : {}),
     ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
     ...(options.offline ? { offline: options.offline } : {}),
+    ...(options.spreadSeed === undefined ? {} : { spreadSeed: options.spreadSeed }),
   })
 
   const refreshItems = options.freshItemSource ? freshItems(options.db, options.freshItemSource) : null

@@ -1,7 +1,10 @@
 /**
  * The outbox and the connectivity monitor, wired as the core wires them (core/reactions.ts), on
  * vitest's fake clock: while the app says Offline no order is attempted at all, and once the
- * service answers again a waiting order leaves at once, not when the fleet-spread sync ends.
+ * service answers again a waiting order leaves at once, not when the fleet-spread sync ends. After
+ * the service's own outage (it answered 503, so every laptop of the fleet waited with it), the
+ * order leaves at this laptop's place in a 30-second window instead, so the fleet's do not arrive
+ * together.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -19,6 +22,7 @@ import { ServiceError } from '../../../../src/main/ordering-client/errors'
 import { createOrders, type Orders } from '../../../../src/main/orders'
 import { OrderDesk } from '../../../../src/main/orders/desk'
 import { silentLogger } from '../../../../src/main/ports'
+import { installShare } from '../../../../src/main/timers'
 import type { Sync } from '../../../../src/main/sync'
 import { orderList } from '../../../support/order-list'
 import { catalogGuid, confirmation, customerGuid, item, MemoryLookup } from '../../../support/orders'
@@ -48,13 +52,16 @@ afterEach(async () => {
   rmSync(directory, { recursive: true, force: true })
 })
 
-function laptop() {
+function laptop(options: { down?: 'network' | 'service'; spreadSeed?: string } = {}) {
   let answers = false
   const attempts: number[] = []
+  const serviceDown = options.down === 'service'
   const probe = vi.fn(async (): Promise<ProbeResult> =>
     answers
       ? { status: 'online', detail: 'The service answered (401).' }
-      : { status: 'unreachable', detail: 'Could not connect (ECONNREFUSED).' },
+      : serviceDown
+        ? { status: 'unreachable', detail: 'The service answered 503.', serviceAnswered: true }
+        : { status: 'unreachable', detail: 'Could not connect (ECONNREFUSED).' },
   )
   const hub = new EventHub()
   const product = item()
@@ -69,6 +76,8 @@ function laptop() {
       listOrders: orderList(),
       createOrderWithItems: async (body) => {
         attempts.push(Date.now())
+        if (!answers && serviceDown)
+          throw new ServiceError('server', 'The ordering service failed (503)', { status: 503 })
         if (!answers)
           throw new ServiceError('unreachable', 'The ordering service cannot be reached: connect ECONNREFUSED')
         return confirmation(body)
@@ -81,6 +90,7 @@ function laptop() {
       const state = watched.current()
       return !state.online && state.status !== 'unknown'
     },
+    ...(options.spreadSeed === undefined ? {} : { spreadSeed: options.spreadSeed }),
   })
   const watched = createConnectivityMonitor({
     isNetworkUp: () => true,
@@ -136,5 +146,28 @@ describe('the outbox while the app says Offline', () => {
     expect(orders!.desk.outbox.get(apiGuid).state).toBe('sent')
     expect(attempts).toHaveLength(1)
     expect(attempts[0]).toBeLessThanOrEqual(answeredBy)
+  })
+
+  it('after the service’s own outage, sends the waiting order at this laptop’s place in a 30 s window, not at once', async () => {
+    const seed = 'laptop-2'
+    const placeMs = Math.round(installShare(seed, 'orders-after-outage') * 30 * second)
+    // The seed is chosen so the order's place is well past the 5 s a laptop's own outage allows.
+    expect(placeMs).toBeGreaterThan(10 * second)
+    const { attempts, back, queue } = laptop({ down: 'service', spreadSeed: seed })
+    monitor!.start()
+    await vi.advanceTimersByTimeAsync(second)
+    const apiGuid = queue()
+    await vi.advanceTimersByTimeAsync(30 * minute)
+    expect(attempts).toEqual([])
+
+    back()
+    await vi.advanceTimersByTimeAsync(5 * second)
+    expect(monitor!.current().online).toBe(true)
+    expect(orders!.desk.outbox.get(apiGuid).state).toBe('queued')
+    const cameBackBy = Date.now()
+    await vi.advanceTimersByTimeAsync(placeMs)
+    expect(orders!.desk.outbox.get(apiGuid).state).toBe('sent')
+    expect(attempts).toHaveLength(1)
+    expect(attempts[0]! - cameBackBy).toBeLessThanOrEqual(placeMs)
   })
 })

@@ -84,7 +84,11 @@ describe('the reachability probe', () => {
   })
 
   it('calls the service unreachable on 5xx, refused connections and silence', async () => {
-    expect(await probeService(`${base}/down`)).toEqual({ status: 'unreachable', detail: 'The service answered 503.' })
+    expect(await probeService(`${base}/down`)).toEqual({
+      status: 'unreachable',
+      detail: 'The service answered 503.',
+      serviceAnswered: true,
+    })
     const closed = createServer()
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
     const port = (closed.address() as AddressInfo).port
