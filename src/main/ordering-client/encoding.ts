@@ -1,16 +1,26 @@
 /**
  * Compressed replies: what Satchel asks for (`accept-encoding`) and how a reply in a content coding
- * is inflated as it streams. Listings are JSON, which compresses well, and over a rep's link a first
- * sync is mostly moving bytes (docs/perf/2026-11-28-wire.md).
+ * is inflated. Listings are JSON, which compresses well, and over a rep's link a first sync is mostly
+ * moving bytes (docs/perf/2026-11-28-wire.md).
  *
- * Inflating runs in Node's zlib streams, whose work is done on libuv's thread pool, off the main
- * thread: the main thread only hands chunks over and collects what comes back. The reply's ceiling
- * (transport.ts) holds for the bytes on the wire and for the inflated bytes alike, counted as they
- * come out, so a small reply that would inflate to gigabytes is stopped at the ceiling. A reply that
- * names a coding and does not inflate in it is a fault of that one reply (a proxy that mangled it,
- * a server that labels what it did not compress): `truncated`, retried like a reply cut short.
+ * A 2xx reply is read whole as it came (its wire bytes held to the ceiling as they arrive), then
+ * inflated in one call on the thread that reads it (inflateWhole), with the ceiling as the most it may
+ * inflate to: a page is about 20 KB on the wire and 200 KB inflated, about 0.5 ms of CPU in one call,
+ * where Node's zlib streams, which hop to libuv's pool and back for every 16 KB they put out, took
+ * 3.5 ms of the same two cores (docs/perf/2026-11-29-wire.md). An error reply, whose body is cut at
+ * the ceiling rather than refused, is still inflated as it streams (readInflated). Either way a small
+ * reply that would inflate to gigabytes stops at the ceiling, and a reply that names a coding and
+ * does not inflate in it is a fault of that one reply (a proxy that mangled it, a server that labels
+ * what it did not compress): `truncated`, retried like a reply cut short.
  */
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import {
+  brotliDecompressSync,
+  createBrotliDecompress,
+  createGunzip,
+  createInflate,
+  gunzipSync,
+  inflateSync,
+} from 'node:zlib'
 import { pipeline, type Readable, type Transform } from 'node:stream'
 
 /**
@@ -27,6 +37,14 @@ const decoders: Readonly<Record<string, () => Transform>> = {
   'x-gzip': () => createGunzip(),
   // RFC 9110's deflate is zlib-wrapped; some servers send it raw, which createInflate refuses: a fault, retried.
   deflate: () => createInflate(),
+}
+
+/** The same, each in one call, up to `maxOutputLength` inflated bytes (past it they throw ERR_BUFFER_TOO_LARGE). */
+const inflaters: Readonly<Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer>> = {
+  br: brotliDecompressSync,
+  gzip: gunzipSync,
+  'x-gzip': gunzipSync,
+  deflate: inflateSync,
 }
 
 /**
@@ -69,17 +87,47 @@ function isInflateError(error: unknown): boolean {
   )
 }
 
-export interface InflateBounds {
+/** What an inflation that fails throws: the reply's own errors (transport.ts names them). */
+export interface InflateErrors {
+  /** The error for a reply past the ceiling, on the wire or once inflated. */
+  tooLarge: (inflated: boolean) => Error
+  /** The error for a reply that does not inflate in the coding it named. */
+  undecodable: (codings: readonly string[], detail: string) => Error
+}
+
+/**
+ * A whole reply's wire bytes inflated, each coding in one call, the last applied first. No coding
+ * may inflate past `maxBytes` (tooLarge); a coding Satchel did not ask for, or bytes that are not in
+ * the coding named, throw `undecodable`.
+ */
+export function inflateWhole(
+  wire: Buffer,
+  codings: readonly string[],
+  maxBytes: number,
+  errors: InflateErrors,
+): Buffer {
+  let bytes = wire
+  for (const coding of [...codings].reverse()) {
+    const inflate = inflaters[coding]
+    if (!inflate) throw errors.undecodable(codings, new UnknownCodingError(coding).message)
+    try {
+      bytes = inflate(bytes, { maxOutputLength: maxBytes })
+    } catch (error) {
+      if ((error as { code?: unknown })?.code === 'ERR_BUFFER_TOO_LARGE') throw errors.tooLarge(true)
+      if (isInflateError(error)) throw errors.undecodable(codings, (error as Error).message)
+      throw error
+    }
+  }
+  return bytes
+}
+
+export interface InflateBounds extends InflateErrors {
   /** The reply's ceiling, for the wire's bytes and the inflated bytes alike. */
   maxBytes: number
   /** A 2xx: past the ceiling, or not inflating, it is refused; an error reply is cut there and its status decides. */
   ok: boolean
   /** Where the wire's bytes are counted (the attempt's `received`, which names a reply cut short). */
   counted: { received: number }
-  /** The error for a reply past the ceiling, on the wire or once inflated. */
-  tooLarge: (inflated: boolean) => Error
-  /** The error for a reply that does not inflate in the coding it named. */
-  undecodable: (codings: readonly string[], detail: string) => Error
 }
 
 /**

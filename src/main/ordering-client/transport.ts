@@ -17,7 +17,8 @@ import { ServiceError } from './errors'
 import { errorFromResponse } from './responses'
 import { cancelledError, defaultRetryPolicy, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
 import { catalogItemsIssues, type CatalogItemRecord, type ReplyIssue } from './schemas'
-import { acceptEncoding, contentCodings, readInflated } from './encoding'
+import { acceptEncoding, contentCodings, inflateWhole, readInflated, type InflateErrors } from './encoding'
+import { parseJsonBytes } from './json-bytes'
 
 export interface ServiceTimeouts {
   /** Establishing the TCP/TLS connection. */
@@ -274,7 +275,7 @@ export class ServiceTransport {
       abort.abort(new Error(`No complete answer within ${state.deadlineMs} ms`))
     }, clampDelay(state.deadlineMs))
     let response: Dispatcher.ResponseData
-    let text: string
+    let bytes: Buffer
     try {
       response = await this.pool.request({
         method: spec.method,
@@ -286,7 +287,7 @@ export class ServiceTransport {
         bodyTimeout: this.timeouts.bodyMs,
       })
       state.headersReceived = true
-      text = await this.readBody(response, maxBytes, state, spec)
+      bytes = await this.readBody(response, maxBytes, state, spec)
     } catch (error) {
       throw this.redactor.error(this.networkError(error, spec, state))
     } finally {
@@ -296,9 +297,13 @@ export class ServiceTransport {
     const { statusCode } = response
     if (statusCode < 200 || statusCode >= 300) {
       throw this.redactor.error(
-        errorFromResponse(statusCode, response.headers, this.redactor.text(text), this.clock.now()),
+        errorFromResponse(statusCode, response.headers, this.redactor.text(bytes.toString('utf8')), this.clock.now()),
       )
     }
+    const parsed = parseJsonBytes(bytes)
+    if (parsed !== undefined) return parsed
+    // Not JSON on the quick path: the text as it reads, which says what it is.
+    const text = bytes.toString('utf8')
     if (text.trim() === '') return null
     try {
       return JSON.parse(text)
@@ -315,18 +320,18 @@ export class ServiceTransport {
   }
 
   /**
-   * The body as text, read chunk by chunk up to `maxBytes`. Past it (or when content-length already
+   * The body's bytes, read chunk by chunk up to `maxBytes`. Past it (or when content-length already
    * says so) the body is destroyed, which closes the connection, so the rest is never received.
    * A 2xx past the ceiling is tooLarge; an error body is cut there and its status still decides.
-   * A reply in a content coding is inflated as it streams (encoding.ts), the ceiling holding for the
-   * inflated bytes too.
+   * A 2xx in a content coding is read whole and inflated in one call in its decoding turn, up to the
+   * ceiling (encoding.ts); an error body in one is inflated as it streams, cut at the ceiling.
    */
   private async readBody(
     response: Dispatcher.ResponseData,
     maxBytes: number,
     state: AttemptState,
     spec: RequestSpec,
-  ): Promise<string> {
+  ): Promise<Buffer> {
     const ok = response.statusCode >= 200 && response.statusCode < 300
     const declared = Number(response.headers['content-length'])
     if (ok && Number.isFinite(declared) && declared > maxBytes) {
@@ -334,24 +339,23 @@ export class ServiceTransport {
       throw this.tooLarge(spec, maxBytes, declared)
     }
     const codings = contentCodings(response.headers['content-encoding'])
+    const errors: InflateErrors = {
+      tooLarge: (inflated) => this.tooLarge(spec, maxBytes, undefined, inflated),
+      undecodable: (named, detail) =>
+        new ServiceError(
+          'truncated',
+          `The ordering service's reply to ${spec.method} ${spec.path} claims to be ${named.join(', ')}-encoded and does not inflate (${detail}); it was dropped.`,
+        ),
+    }
     const chunks =
-      codings.length > 0
-        ? await readInflated(response.body, codings, {
-            maxBytes,
-            ok,
-            counted: state,
-            tooLarge: (inflated) => this.tooLarge(spec, maxBytes, undefined, inflated),
-            undecodable: (named, detail) =>
-              new ServiceError(
-                'truncated',
-                `The ordering service's reply to ${spec.method} ${spec.path} claims to be ${named.join(', ')}-encoded and does not inflate (${detail}); it was dropped.`,
-              ),
-          })
+      codings.length > 0 && !ok
+        ? await readInflated(response.body, codings, { maxBytes, ok, counted: state, ...errors })
         : await this.readPlain(response, maxBytes, state, spec, ok)
     if (ok) spec.onReceived?.()
-    // The caller parses and checks the text in the same turn, as this promise's continuation.
+    // The caller parses and checks the reply in the same turn, as this promise's continuation.
     await this.decoding.next()
-    return Buffer.concat(chunks).toString('utf8')
+    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+    return ok && codings.length > 0 ? inflateWhole(bytes, codings, maxBytes, errors) : bytes
   }
 
   private async readPlain(
