@@ -106,6 +106,37 @@ test('a hold made offline waits in words, and after the next sync the order says
   expect(errors).toEqual([])
 })
 
+test('the Change… dialog opens with its title in view at 320 px and at 200%, the second time too', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  await connectCore(core, service)
+  await signInAsUser(core, service)
+  const order = await sentAndSynced(core, service)
+  // 200% zoom of 1280×720 is 640×360 CSS px: the layout is the same whatever the device pixels.
+  for (const viewport of [
+    { width: 320, height: 640 },
+    { width: 640, height: 360 },
+  ]) {
+    await page.setViewportSize(viewport)
+    await page.goto(`${bridge.url}#/orders/${order.guid}`)
+    const dialog = page.getByRole('dialog', { name: /Change order/ })
+    const title = dialog.getByRole('heading', { name: /Change order/ })
+    await page.getByRole('button', { name: 'Change…' }).click()
+    await expect(title).toBeInViewport({ ratio: 1 })
+    // Scrolled down to the address and closed: opened again, it starts from its title, not from there.
+    await dialog.getByRole('checkbox', { name: 'Ship to another address' }).check()
+    await dialog.getByLabel('Postal code').scrollIntoViewIfNeeded()
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    await page.getByRole('button', { name: 'Change…' }).click()
+    await expect(title).toBeInViewport({ ratio: 1 })
+    await page.keyboard.press('Escape')
+  }
+})
+
 test('an order in review is submitted with "Ship what is there and backorder the rest"', async ({
   page,
   bridge,
