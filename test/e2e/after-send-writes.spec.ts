@@ -89,6 +89,12 @@ test('a hold made offline waits in words, and after the next sync the order says
   await expect(dialog).toBeHidden()
   await expect(page.getByTestId('order-pending')).toContainText('Hold requested — waiting to send')
   await expect(page.locator('.page-head .tag-warn', { hasText: 'On hold' })).toHaveCount(0)
+  // Opened again, the dialog starts from the hold that waits: ticked, so it is not asked for twice.
+  await page.getByRole('button', { name: 'Change…' }).click()
+  await expect(dialog.getByRole('checkbox', { name: /On hold/ })).toBeChecked()
+  await dialog.getByRole('button', { name: 'Queue the change' }).click()
+  await expect(dialog.getByRole('alert')).toContainText('Change at least one thing')
+  await page.keyboard.press('Escape')
 
   await page.goto(`${bridge.url}#/orders`)
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: order.name, exact: true }) })
