@@ -50,6 +50,7 @@ export const methodNames = [
   'flushOutbox',
   'submitSentOrder',
   'changeSentOrder',
+  'getSentOrderHeader',
   'applyMyChange',
   'dropMyChange',
   'addCustomer',

@@ -56,10 +56,22 @@ export const writesContract = {
     input: z.object({ order: orderRef, fulfilment: z.enum(fulfilments) }).strict(),
     output: outboxEntrySchema,
   },
-  /** Queues a change to a sent order: only the fields given, each against the value last synced. */
+  /**
+   * Queues a change to a sent order: only the fields given, each against the value last synced with
+   * the changes still waiting applied; what is already waiting is not queued again (the answer is
+   * the entry that waits with it).
+   */
   changeSentOrder: {
     input: z.object({ order: orderRef, changes: orderChangesSchema }).strict(),
     output: outboxEntrySchema,
+  },
+  /**
+   * The header fields a change may touch, by the service's names (is_on_hold, po_no, Ship_To, …), as
+   * last synced with the changes still waiting in the outbox applied: what a change starts from.
+   */
+  getSentOrderHeader: {
+    input: z.object({ order: orderRef }).strict(),
+    output: z.object({ record: z.record(z.string(), z.unknown()) }),
   },
   /** A conflict: send the rep's change over the supplier's value. */
   applyMyChange: { input: z.object({ apiGuid: entryKey }).strict(), output: outboxSummarySchema },

@@ -7,50 +7,12 @@
  * sends; a customer is edited.
  */
 import type { Page } from '@playwright/test'
-import { test, type ServiceHandle } from './fixtures'
-import { connectCore, coreApi, expect, orderable, settle, shoot, watchConsole } from './rep'
-import type { TestCore } from '../support/core'
+import { test } from './fixtures'
+import { coreApi, expect, orderable, settle, shoot } from './rep'
+import { backOnline, openOrderDialog, sentAndSynced, startWrites } from './writes-world'
 
 test.describe.configure({ timeout: 120_000 })
-
-/** The connection the writes need: a user session on the double. */
-async function signInAsUser(core: TestCore, service: ServiceHandle): Promise<void> {
-  const { userGuid, userToken, supplierGuid } = service.current.credentials
-  await coreApi(core, 'saveConnection', {
-    baseUrl: service.url,
-    auth: { kind: 'session', userGuid, userToken, supplierGuid },
-  })
-}
-
-/** An order sent, confirmed and synced in full, so its page shows it as the supplier has it. */
-async function sentAndSynced(
-  core: TestCore,
-  service: ServiceHandle,
-  options: { inReview?: boolean } = {},
-): Promise<{ guid: string; name: string }> {
-  const target = orderable(core)
-  const check = await coreApi(core, 'createDraft', {
-    customerGuid: target.customerGuid,
-    catalogGuid: target.catalogGuid,
-  })
-  if (options.inReview)
-    await coreApi(core, 'updateDraft', { id: check.draft.id, changes: { remainInPreliminary: true } })
-  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 1 })) })
-  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
-  await coreApi(core, 'flushOutbox')
-  await settle(core)
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
-  const [order] = service.current.control.ordersByApiGuid(apiGuid)
-  return { guid: String(order!.guid), name: String(order!.name) }
-}
-
-/** The service answers again: what waited is sent now rather than at its next scheduled attempt. */
-async function backOnline(core: TestCore, service: ServiceHandle): Promise<void> {
-  service.current.control.clearFaults()
-  await coreApi(core, 'retryOutbox', {})
-  await coreApi(core, 'flushOutbox')
-  await settle(core)
-}
+test.use({ viewport: { width: 1280, height: 720 } })
 
 async function screens(page: Page, name: string): Promise<void> {
   for (const [width, height, label] of [
@@ -72,23 +34,23 @@ test('a hold made offline waits in words, and after the next sync the order says
   service,
   core,
 }) => {
-  const errors = watchConsole(page)
-  await connectCore(core, service)
-  await signInAsUser(core, service)
+  const errors = await startWrites(page, core, service)
   const order = await sentAndSynced(core, service)
   service.current.control.addFault({ route: '*', type: 'destroySocket' })
 
-  await page.setViewportSize({ width: 1280, height: 720 })
-  await page.goto(`${bridge.url}#/orders/${order.guid}`)
-  await page.getByRole('button', { name: 'Change…' }).click()
-  const dialog = page.getByRole('dialog', { name: /Change order/ })
-  await expect(dialog.getByLabel('PO number')).toHaveValue(/.*/)
+  const dialog = await openOrderDialog(page, bridge.url, order.guid, 'Change…')
   await dialog.getByRole('checkbox', { name: /On hold/ }).check()
   await screens(page, 'change-dialog')
   await dialog.getByRole('button', { name: 'Queue the change' }).click()
   await expect(dialog).toBeHidden()
   await expect(page.getByTestId('order-pending')).toContainText('Hold requested — waiting to send')
   await expect(page.locator('.page-head .tag-warn', { hasText: 'On hold' })).toHaveCount(0)
+  // Opened again, the dialog starts from the hold that waits: ticked, so it is not asked for twice.
+  await page.getByRole('button', { name: 'Change…' }).click()
+  await expect(dialog.getByRole('checkbox', { name: /On hold/ })).toBeChecked()
+  await dialog.getByRole('button', { name: 'Queue the change' }).click()
+  await expect(dialog.getByRole('alert')).toContainText('Change at least one thing')
+  await page.keyboard.press('Escape')
 
   await page.goto(`${bridge.url}#/orders`)
   const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: order.name, exact: true }) })
@@ -106,22 +68,46 @@ test('a hold made offline waits in words, and after the next sync the order says
   expect(errors).toEqual([])
 })
 
+test('the Change… dialog opens with its title in view at 320 px and at 200%, the second time too', async ({
+  page,
+  bridge,
+  service,
+  core,
+}) => {
+  await startWrites(page, core, service)
+  const order = await sentAndSynced(core, service)
+  // 200% zoom of 1280×720 is 640×360 CSS px: the layout is the same whatever the device pixels.
+  for (const viewport of [
+    { width: 320, height: 640 },
+    { width: 640, height: 360 },
+  ]) {
+    await page.setViewportSize(viewport)
+    const dialog = await openOrderDialog(page, bridge.url, order.guid, 'Change…')
+    const title = dialog.getByRole('heading', { name: /Change order/ })
+    await expect(title).toBeInViewport({ ratio: 1 })
+    // Scrolled down to the address and closed: opened again, it starts from its title, not from there.
+    await dialog.getByRole('checkbox', { name: 'Ship to another address' }).check()
+    await dialog.getByLabel('Postal code').scrollIntoViewIfNeeded()
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+    await page.getByRole('button', { name: 'Change…' }).click()
+    await expect(title).toBeInViewport({ ratio: 1 })
+    await page.keyboard.press('Escape')
+    await expect(dialog).toBeHidden()
+  }
+})
+
 test('an order in review is submitted with "Ship what is there and backorder the rest"', async ({
   page,
   bridge,
   service,
   core,
 }) => {
-  const errors = watchConsole(page)
-  await connectCore(core, service)
-  await signInAsUser(core, service)
+  const errors = await startWrites(page, core, service)
   const order = await sentAndSynced(core, service, { inReview: true })
   service.current.control.addFault({ route: '*', type: 'destroySocket' })
 
-  await page.setViewportSize({ width: 1280, height: 720 })
-  await page.goto(`${bridge.url}#/orders/${order.guid}`)
-  await page.getByRole('button', { name: 'Submit…' }).click()
-  const dialog = page.getByRole('dialog', { name: /Submit order/ })
+  const dialog = await openOrderDialog(page, bridge.url, order.guid, 'Submit…')
   await dialog.getByRole('radio', { name: 'Ship what is there and backorder the rest' }).check()
   await expect(dialog.getByRole('radio')).toHaveCount(3)
   await screens(page, 'submit-dialog')
@@ -142,13 +128,10 @@ test('a customer made offline is ordered for at once; both reach the supplier, t
   service,
   core,
 }) => {
-  const errors = watchConsole(page)
-  await connectCore(core, service)
-  await signInAsUser(core, service)
+  const errors = await startWrites(page, core, service)
   const target = orderable(core)
   service.current.control.addFault({ route: '*', type: 'destroySocket' })
 
-  await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/customers`)
   await page.getByRole('button', { name: 'New customer', exact: true }).click()
   const dialog = page.getByRole('dialog', { name: 'New customer' })
@@ -189,10 +172,8 @@ test('with an API key only, Change… and Submit… are not offered and the sign
   service,
   core,
 }) => {
-  const errors = watchConsole(page)
-  await connectCore(core, service)
+  const errors = await startWrites(page, core, service, { apiKeyOnly: true })
   const order = await sentAndSynced(core, service, { inReview: true })
-  await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/orders/${order.guid}`)
   await expect(page.getByTestId('sign-in-as-user')).toContainText('need you signed in as a user')
   await expect(page.getByRole('button', { name: 'Change…' })).toHaveCount(0)
@@ -208,17 +189,12 @@ test('the Outbox shows a conflict with both values, and Apply mine sends the rep
   service,
   core,
 }) => {
-  const errors = watchConsole(page)
-  await connectCore(core, service)
-  await signInAsUser(core, service)
+  const errors = await startWrites(page, core, service)
   const order = await sentAndSynced(core, service)
   // The supplier changes the PO after this laptop's last sync: the rep changes it from the old one.
   service.current.control.editOrderHeader(order.guid, { po_no: 'SUPPLIER-PO' })
 
-  await page.setViewportSize({ width: 1280, height: 720 })
-  await page.goto(`${bridge.url}#/orders/${order.guid}`)
-  await page.getByRole('button', { name: 'Change…' }).click()
-  const dialog = page.getByRole('dialog', { name: /Change order/ })
+  const dialog = await openOrderDialog(page, bridge.url, order.guid, 'Change…')
   await dialog.getByLabel('PO number').fill('REP-PO')
   await dialog.getByRole('button', { name: 'Queue the change' }).click()
   await coreApi(core, 'flushOutbox')
@@ -243,11 +219,8 @@ test('a customer is edited from their page and the change reaches the supplier',
   service,
   core,
 }) => {
-  const errors = watchConsole(page)
-  await connectCore(core, service)
-  await signInAsUser(core, service)
+  const errors = await startWrites(page, core, service)
   const target = orderable(core)
-  await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
   await page.getByRole('button', { name: 'Edit', exact: true }).click()
   const dialog = page.getByRole('dialog', { name: /^Edit / })
@@ -269,9 +242,7 @@ test('a refused change says so in the supplier’s words and Drop mine lets thei
   service,
   core,
 }) => {
-  const errors = watchConsole(page)
-  await connectCore(core, service)
-  await signInAsUser(core, service)
+  const errors = await startWrites(page, core, service)
   const order = await sentAndSynced(core, service)
   // The order's workflow step is read-only for the rep's user: the supplier refuses the change.
   service.current.control.lockOrderStep(order.guid)
@@ -279,7 +250,6 @@ test('a refused change says so in the supplier’s words and Drop mine lets thei
   await coreApi(core, 'flushOutbox')
   await settle(core)
 
-  await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/orders/${order.guid}`)
   await expect(page.getByTestId('order-pending')).toContainText('Change refused')
   await page.goto(`${bridge.url}#/outbox`)

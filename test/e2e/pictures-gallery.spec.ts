@@ -6,10 +6,35 @@
  */
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { expect, test } from './fixtures'
+import type { Locator, Page } from '@playwright/test'
+import { expect, test, type ServiceHandle } from './fixtures'
 import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import type { TestCore } from '../support/core'
 
 test.describe.configure({ timeout: 120_000 })
+
+/** The first sync done and the page's errors collected; answers them, to be asserted empty at the end. */
+async function synced(page: Page, core: TestCore, service: ServiceHandle): Promise<string[]> {
+  const pageErrors = collectPageErrors(page)
+  await connectAndSync(core, service)
+  return pageErrors
+}
+
+/** The catalog searched for `text` as the rep types it; answers the list once its results are in. */
+async function searchCatalog(page: Page, url: string, catalogGuid: string, text: string): Promise<Locator> {
+  await page.goto(`${url}#/catalog?catalog=${catalogGuid}`)
+  await page.getByLabel('Search catalog').fill(text)
+  const scroller = page.getByTestId('catalog-scroller')
+  await expect(scroller).toHaveAttribute('data-results-for', text)
+  return scroller
+}
+
+/** Waits for the pass to have the items' thumbnails in the cache. */
+async function thumbnailsCached(core: TestCore, itemGuids: string[]): Promise<void> {
+  await expect
+    .poll(() => itemGuids.every((guid) => core.pictures!.read(guid, 'thumb') !== null), { timeout: 30_000 })
+    .toBe(true)
+}
 
 /** How many pictures a PDF holds (pdfimages -list: a row per image, its transparency masks apart). */
 function pdfImages(path: string): number {
@@ -23,18 +48,14 @@ test('the panel’s gallery: all of an item’s pictures, fetched on opening and
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = await synced(page, core, service)
   const [catalog] = await call(core.handlers, 'listCatalogs', {})
   const first = await call(core.handlers, 'searchCatalogItems', { catalogGuid: catalog!.guid, limit: 6 })
   const item = first.items.find((each) => !each.familyOf)!
   // Three pictures, the third not to be had: it stays the placeholder, in words.
   service.current.control.imageGallery(item.guid, 3, [3])
 
-  await page.goto(`${bridge.url}#/catalog?catalog=${catalog!.guid}`)
-  await page.getByLabel('Search catalog').fill(item.sku)
-  const scroller = page.getByTestId('catalog-scroller')
-  await expect(scroller).toHaveAttribute('data-results-for', item.sku)
+  const scroller = await searchCatalog(page, bridge.url, catalog!.guid, item.sku)
   const details = scroller.getByRole('button', { name: `${item.name}, ${item.sku}: show details` }).first()
   await details.click()
   const gallery = page.getByTestId('item-gallery')
@@ -92,8 +113,7 @@ test('a family grid: its picture in the header, each member named with its pictu
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = await synced(page, core, service)
   const parent = core.db
     .prepare<[], { guid: string; sku: string; catalog_guid: string; id: number }>(
       `SELECT guid, sku, catalog_guid, json ->> '$.id' AS id FROM catalog_items WHERE deleted_at IS NULL
@@ -110,18 +130,16 @@ test('a family grid: its picture in the header, each member named with its pictu
   // No pass has run: the cache is empty until the grid is on screen.
   expect(core.pictures!.read(members[0]!.guid, 'thumb')).toBeNull()
 
-  await page.goto(`${bridge.url}#/catalog?catalog=${parent.catalog_guid}`)
-  await page.getByLabel('Search catalog').fill(parent.sku)
-  const scroller = page.getByTestId('catalog-scroller')
-  await expect(scroller).toHaveAttribute('data-results-for', parent.sku)
+  const scroller = await searchCatalog(page, bridge.url, parent.catalog_guid, parent.sku)
   await scroller.getByRole('button', { name: `Open the grid of ${parent.sku}` }).click()
   const grid = page.getByTestId('family-grid')
   await expect(grid.getByRole('table')).toBeVisible()
 
   // On screen, so fetched at once, ahead of the rest of the catalog; and the header shows it when it comes.
-  await expect
-    .poll(() => members.every((member) => core.pictures!.read(member.guid, 'thumb') !== null), { timeout: 30_000 })
-    .toBe(true)
+  await thumbnailsCached(
+    core,
+    members.map((member) => member.guid),
+  )
   const header = grid.getByTestId('family-picture')
   await expect(header).toHaveAttribute('data-picture', 'shown')
   await expect(header).toHaveAttribute('aria-hidden', 'true')
@@ -147,15 +165,15 @@ test('printed documents: a quote shows each line’s picture, an order confirmat
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = await synced(page, core, service)
   const world = await findOrderWorld(core.handlers)
   const items = world.plain.slice(0, 3)
   // Their pictures in the cache, as the pass leaves them for the open quote's lines.
   await call(core.handlers, 'setPicturesOnScreen', { itemGuids: items.map((item) => item.guid) })
-  await expect
-    .poll(() => items.every((item) => core.pictures!.read(item.guid, 'thumb') !== null), { timeout: 30_000 })
-    .toBe(true)
+  await thumbnailsCached(
+    core,
+    items.map((item) => item.guid),
+  )
   const draftOf = async () => {
     const draft = await call(core.handlers, 'createDraft', {
       customerGuid: world.customer.guid,

@@ -401,3 +401,33 @@ function textBox(cell: Element): { left: number; right: number; top: number; bot
   const rect = range.getBoundingClientRect()
   return { left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }
 }
+
+test.describe('an order page at 1280×720', () => {
+  test.use({ viewport: { width: 1280, height: 720 } })
+
+  test('keeps each SKU on one line', async ({ page, bridge, service, core }) => {
+    await connectCore(core, service)
+    const target = orderable(core, 3)
+    await queueOrder(core, target)
+    await coreApi(core, 'flushOutbox')
+    await settle(core)
+    expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+    const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+    await page.goto(`${bridge.url}#/orders/${orders[0]!.guid}`)
+    // The full order as the supplier has it: the table with every column, the narrowest for its SKUs.
+    await expect(page.getByRole('columnheader', { name: 'Backordered' })).toBeVisible()
+    for (const sku of target.skus) {
+      const cell = page.getByRole('cell', { name: sku, exact: true })
+      await expect(cell).toBeVisible()
+      expect(await cell.evaluate(lineBoxes), `${sku} is drawn on one line`).toBe(1)
+    }
+    await page.screenshot({ path: join(screenshotDir, 'reflow-1280-order-skus.png') })
+  })
+})
+
+/** How many lines a cell's text is drawn on. */
+function lineBoxes(cell: Element): number {
+  const range = document.createRange()
+  range.selectNodeContents(cell)
+  return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
+}

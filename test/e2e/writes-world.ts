@@ -1,12 +1,13 @@
 /**
- * The data the writes-after-Send dialogs are looked at with (a11y, reflow): signed in as a user, an
- * order in review sent and synced, and a PO change to it the supplier overtook, so the Outbox shows
- * a conflict with both values; a customer made here still waiting to be sent. Each dialog is opened
- * the way the rep opens it.
+ * The writes after Send as the e2e specs set them up: signed in as a user, an order sent and synced,
+ * the service back after an outage, a dialog of the order page opened. And the data the dialogs are
+ * looked at with (a11y, reflow): an order in review sent and synced, and a PO change to it the
+ * supplier overtook, so the Outbox shows a conflict with both values; a customer made here still
+ * waiting to be sent. Each dialog is opened the way the rep opens it.
  */
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import type { ServiceHandle } from './fixtures'
-import { coreApi, expect, orderable, settle } from './rep'
+import { connectCore, coreApi, expect, orderable, settle, watchConsole } from './rep'
 import type { TestCore } from '../support/core'
 
 export interface WritesWorld {
@@ -14,26 +15,83 @@ export interface WritesWorld {
   customerGuid: string
 }
 
-export async function writesWorld(core: TestCore, service: ServiceHandle): Promise<WritesWorld> {
+/** The connection the writes need: a user session on the double. */
+async function signInAsUser(core: TestCore, service: ServiceHandle): Promise<void> {
   const { userGuid, userToken, supplierGuid } = service.current.credentials
   await coreApi(core, 'saveConnection', {
     baseUrl: service.url,
     auth: { kind: 'session', userGuid, userToken, supplierGuid },
   })
+}
+
+/**
+ * What every writes test starts from: the first sync done, signed in as a user (unless `apiKeyOnly`),
+ * and the page's console watched; answers the console's errors, to be asserted empty at the end.
+ */
+export async function startWrites(
+  page: Page,
+  core: TestCore,
+  service: ServiceHandle,
+  options: { apiKeyOnly?: boolean } = {},
+): Promise<string[]> {
+  const errors = watchConsole(page)
+  await connectCore(core, service)
+  if (!options.apiKeyOnly) await signInAsUser(core, service)
+  return errors
+}
+
+/** An order sent, confirmed and synced in full, so its page shows it as the supplier has it. */
+export async function sentAndSynced(
+  core: TestCore,
+  service: ServiceHandle,
+  options: { inReview?: boolean; poNo?: string } = {},
+): Promise<{ guid: string; name: string }> {
   const target = orderable(core)
   const check = await coreApi(core, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'updateDraft', { id: check.draft.id, changes: { remainInPreliminary: true, poNo: 'FIRST-PO' } })
+  const changes = {
+    ...(options.inReview ? { remainInPreliminary: true } : {}),
+    ...(options.poNo ? { poNo: options.poNo } : {}),
+  }
+  if (Object.keys(changes).length > 0) await coreApi(core, 'updateDraft', { id: check.draft.id, changes })
   await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 1 })) })
   const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
   await coreApi(core, 'flushOutbox')
   await settle(core)
   expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
-  const orderGuid = String(service.current.control.ordersByApiGuid(apiGuid)[0]!.guid)
-  service.current.control.editOrderHeader(orderGuid, { po_no: 'SUPPLIER-PO' })
-  await coreApi(core, 'changeSentOrder', { order: orderGuid, changes: { poNo: 'REP-PO' } })
+  const [order] = service.current.control.ordersByApiGuid(apiGuid)
+  return { guid: String(order!.guid), name: String(order!.name) }
+}
+
+/** The service answers again: what waited is sent now rather than at its next scheduled attempt. */
+export async function backOnline(core: TestCore, service: ServiceHandle): Promise<void> {
+  service.current.control.clearFaults()
+  await coreApi(core, 'retryOutbox', {})
+  await coreApi(core, 'flushOutbox')
+  await settle(core)
+}
+
+/** The order's page with one of its dialogs opened by its button ("Change…", "Submit…"). */
+export async function openOrderDialog(
+  page: Page,
+  url: string,
+  orderGuid: string,
+  button: 'Change…' | 'Submit…',
+): Promise<Locator> {
+  await page.goto(`${url}#/orders/${orderGuid}`)
+  await page.getByRole('button', { name: button }).click()
+  const dialog = page.getByRole('dialog', { name: button === 'Change…' ? /Change order/ : /Submit order/ })
+  await expect(dialog).toBeVisible()
+  return dialog
+}
+
+export async function writesWorld(core: TestCore, service: ServiceHandle): Promise<WritesWorld> {
+  await signInAsUser(core, service)
+  const order = await sentAndSynced(core, service, { inReview: true, poNo: 'FIRST-PO' })
+  service.current.control.editOrderHeader(order.guid, { po_no: 'SUPPLIER-PO' })
+  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { poNo: 'REP-PO' } })
   await coreApi(core, 'flushOutbox')
   await settle(core)
   // A customer made here whose sending waits (the service refuses every new customer for now).
@@ -41,7 +99,7 @@ export async function writesWorld(core: TestCore, service: ServiceHandle): Promi
   await coreApi(core, 'addCustomer', { name: 'Harbourside Delicatessen and Fine Provisions Co-operative' })
   await coreApi(core, 'flushOutbox')
   await settle(core)
-  return { orderGuid, customerGuid: target.customerGuid }
+  return { orderGuid: order.guid, customerGuid: orderable(core).customerGuid }
 }
 
 /** Each dialog and the Outbox's conflict, opened as the rep opens them; `look` runs on each. */
@@ -51,9 +109,7 @@ export async function eachWritesDialog(
   world: WritesWorld,
   look: (name: string) => Promise<void>,
 ): Promise<void> {
-  await page.goto(`${url}#/orders/${world.orderGuid}`)
-  await page.getByRole('button', { name: 'Change…' }).click()
-  const change = page.getByRole('dialog', { name: /Change order/ })
+  const change = await openOrderDialog(page, url, world.orderGuid, 'Change…')
   await change.getByRole('checkbox', { name: 'Ship to another address' }).check()
   await look('change-dialog')
   await page.keyboard.press('Escape')

@@ -15,7 +15,7 @@ import { openItemPictures, type OpenedPictures } from '../../src/main/images'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
 import { ServiceClient } from '../../src/main/ordering-client/client'
-import { silentLogger } from '../../src/main/ports'
+import { silentLogger, type LogFields, type Logger } from '../../src/main/ports'
 import { startService } from '../service/index'
 import { imagePath } from '../service/images'
 import type { RunningService } from '../service/types'
@@ -41,7 +41,17 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
 })
 
-function world(options: { onScreen?: string[]; viewed?: string[]; budgetBytes?: number; reads?: boolean } = {}) {
+interface WorldOptions {
+  onScreen?: string[]
+  viewed?: string[]
+  budgetBytes?: number
+  reads?: boolean
+  /** The single-item read in place of the double's, for a record the double would not give. */
+  readItem?: () => Promise<Record<string, unknown>>
+  logger?: Logger
+}
+
+function world(options: WorldOptions = {}) {
   const folder = mkdtempSync(join(tmpdir(), 'satchel-pictures-order-'))
   folders.push(folder)
   const databasePath = join(folder, 'main.db')
@@ -59,26 +69,28 @@ function world(options: { onScreen?: string[]; viewed?: string[]; budgetBytes?: 
     db,
     databasePath,
     serviceOrigin: () => service.url,
-    service: client
-      ? {
-          async getCatalogItem(catalogGuid, guid) {
-            inFlight.reads++
-            inFlight.most = Math.max(inFlight.most, ++inFlight.now)
-            try {
-              return await client.getCatalogItem(catalogGuid, guid, { retry: false })
-            } finally {
-              inFlight.now--
-            }
-          },
-        }
-      : null,
+    service: options.readItem
+      ? { getCatalogItem: options.readItem }
+      : client
+        ? {
+            async getCatalogItem(catalogGuid, guid) {
+              inFlight.reads++
+              inFlight.most = Math.max(inFlight.most, ++inFlight.now)
+              try {
+                return await client.getCatalogItem(catalogGuid, guid, { retry: false })
+              } finally {
+                inFlight.now--
+              }
+            },
+          }
+        : null,
     demand: createPictureDemand(db, clock, {
       familiesOnScreen: () => options.onScreen ?? [],
       viewed: () => options.viewed ?? [],
     }),
     budgetMB: () => 1024,
     budgetBytes: () => budget.bytes,
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
     now: () => ++tick,
     parallel: 4,
   })
@@ -188,6 +200,34 @@ describe('the single-item reads for attachments', () => {
     const after = w.cache.galleryPictures(guid!).map((each) => each.thumb)
     expect(after).toHaveLength(2)
     expect(after.filter((thumb) => first.includes(thumb))).toEqual([])
+  })
+
+  it('say in the log which addresses were refused and why, by scheme and host alone', async () => {
+    const logged: { message: string; fields?: LogFields }[] = []
+    const logger: Logger = {
+      ...silentLogger,
+      warn: (message, fields) => void logged.push({ message, ...(fields ? { fields } : {}) }),
+    }
+    const w = world({
+      logger,
+      readItem: async () => ({
+        attachments: ['http://images.example.com/a.jpg?signature=SECRET-1', 'ftp://files.example.com/b.jpg'],
+      }),
+    })
+    w.copy.applyCatalogItems('cat-a', [catalogItem(1)], { listingId: null, serverTime: null })
+    expect(await w.pictures.pass({ guids: ['item-1'] })).toMatchObject({ fetched: 0, serviceReads: 1 })
+    const refused = logged.filter((each) => each.message === 'item picture addresses refused')
+    expect(refused).toEqual([
+      {
+        message: 'item picture addresses refused',
+        fields: {
+          item: 'item-1',
+          refused: 'http://images.example.com ftp://files.example.com',
+          reason: expect.stringContaining('https only'),
+        },
+      },
+    ])
+    expect(JSON.stringify(logged)).not.toContain('SECRET')
   })
 
   it('are made one at a time, however many pictures are fetched at once', async () => {

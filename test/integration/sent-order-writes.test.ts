@@ -1,11 +1,20 @@
 /**
  * The writes-after-Send methods of the contract through the core's handler table, as the window
  * calls them: with an API key alone a change to a sent order is not offered (sign in as a user);
- * signed in as a user it is queued, on disk, and the outbox sends it.
+ * signed in as a user it is queued, on disk, and the outbox sends it. While a change waits, the
+ * order's header says it, and asking for it again queues nothing.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
+
+async function signInAsUser(h: OrdersHarness): Promise<void> {
+  const { userGuid, userToken, supplierGuid } = h.service.credentials
+  await h.api('saveConnection', {
+    baseUrl: h.service.url,
+    auth: { kind: 'session', userGuid, userToken, supplierGuid },
+  })
+}
 
 let harness: OrdersHarness | undefined
 afterEach(async () => {
@@ -24,11 +33,7 @@ describe('changeSentOrder and submitSentOrder', () => {
     const submit = await call(h.core.handlers, 'submitSentOrder', { order: apiGuid, fulfilment: 'partial' })
     expect(submit).toMatchObject({ ok: false, error: { code: 'UNAUTHORIZED' } })
 
-    const { userGuid, userToken, supplierGuid } = h.service.credentials
-    await h.api('saveConnection', {
-      baseUrl: h.service.url,
-      auth: { kind: 'session', userGuid, userToken, supplierGuid },
-    })
+    await signInAsUser(h)
     const entry = await h.api('changeSentOrder', { order: apiGuid, changes: { onHold: true } })
     expect(entry).toMatchObject({
       kind: 'orderChange',
@@ -45,5 +50,38 @@ describe('changeSentOrder and submitSentOrder', () => {
     expect(listed.find((each) => each.apiGuid === entry.apiGuid)?.state).toBe('sent')
     const notConflicted = await call(h.core.handlers, 'applyMyChange', { apiGuid: entry.apiGuid })
     expect(notConflicted).toMatchObject({ ok: false, error: { code: 'CONFLICT' } })
+  })
+
+  it('a change made while another waits starts from it, and asking again for what waits queues nothing', async () => {
+    const h = (harness = await startOrdersHarness())
+    const apiGuid = await h.queueOrder()
+    await h.api('flushOutbox')
+    await signInAsUser(h)
+    const orderGuid = String(h.service.control.ordersByApiGuid(apiGuid)[0]!.guid)
+    // Offline: what is queued waits.
+    h.service.control.addFault({ route: '*', type: 'destroySocket' })
+    const hold = await h.api('changeSentOrder', { order: orderGuid, changes: { onHold: true } })
+    expect((await h.api('getSentOrderHeader', { order: orderGuid })).record).toMatchObject({ is_on_hold: true })
+
+    // The rep ticks "On hold" again, and changes the PO: only the PO is queued.
+    const again = await h.api('changeSentOrder', { order: orderGuid, changes: { onHold: true } })
+    expect(again.apiGuid).toBe(hold.apiGuid)
+    const po = await h.api('changeSentOrder', { order: orderGuid, changes: { onHold: true, poNo: 'SECOND-PO' } })
+    expect(po).toMatchObject({ asks: ['PO change'], title: expect.stringMatching(/^PO changed for /) })
+    const changes = (await h.api('listOutbox')).filter((entry) => entry.kind === 'orderChange')
+    // Newest first, as the Outbox lists them.
+    expect(changes.map((entry) => entry.asks)).toEqual([['PO change'], ['Hold requested']])
+    expect((await h.api('getSentOrderHeader', { order: orderGuid })).record).toMatchObject({
+      is_on_hold: true,
+      po_no: 'SECOND-PO',
+    })
+
+    // Back online: each is sent once, and the PO change finds the hold already there.
+    h.service.control.clearFaults()
+    await h.api('retryOutbox', {})
+    await h.api('flushOutbox')
+    await h.settle()
+    const updates = h.service.control.requestLog().filter((each) => each.route === 'PUT /v1/orders/:orderGuid')
+    expect(updates.map((each) => each.body)).toEqual([{ is_on_hold: true }, { po_no: 'SECOND-PO' }])
   })
 })

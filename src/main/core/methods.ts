@@ -49,14 +49,6 @@ export function contractMethods(parts: BuiltParts): Implementations {
   const { config, db, orders, quotes, browsing } = parts
   const desktop = config.ports?.desktop
   const profiles = config.ports?.profiles
-  const documents = documentMethods({
-    db,
-    desk: orders.desk,
-    quotes,
-    catalogSyncedAt: parts.catalogSyncedAt,
-    queries: browsing.queries,
-    ...(desktop ? { desktop } : {}),
-  })
   return {
     ...desktopMethods({
       db,
@@ -80,15 +72,15 @@ export function contractMethods(parts: BuiltParts): Implementations {
     ...sentOrderWriteMethods(db, orders, async () => (await parts.connection.get())?.auth.kind === 'session'),
     ...customerWriteMethods(db, orders),
     ...quoteMethods({ quotes, usual: parts.usual }),
-    ...documents,
-    getDocument: async (argument) => {
-      const document = await documents.getDocument(argument)
-      const settings = parts.settings.get()
-      return {
-        ...document,
-        pictures: document.kind === 'quote' ? settings.picturesOnQuotes : settings.picturesOnOrders,
-      }
-    },
+    ...documentMethods({
+      db,
+      desk: orders.desk,
+      quotes,
+      catalogSyncedAt: parts.catalogSyncedAt,
+      queries: browsing.queries,
+      settings: parts.settings,
+      ...(desktop ? { desktop } : {}),
+    }),
     ...connectivityMethods(parts.connectivity),
     getPictureStatus: () => parts.pictures?.status() ?? null,
     getItemPictures: async ({ itemGuid, fetch }) => (await parts.pictures?.itemPictures(itemGuid, fetch)) ?? null,

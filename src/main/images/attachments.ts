@@ -23,11 +23,7 @@ export class ReadHeld extends Error {
   }
 }
 
-/**
- * The background pass's single-item reads an hour at most, per laptop. The fleet's budget is 20
- * requests per idle laptop-hour and its syncs and probes take about 17 of them; `npm run bench:fleet
- * -- --filling 3000` measured 4 an hour over it (docs/images.md).
- */
+/** The background's reads an hour per laptop: what the fleet's request budget leaves after syncs and probes (docs/images.md). */
 export const backgroundReadsPerHour = 2
 
 const hourMs = 3600_000

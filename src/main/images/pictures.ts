@@ -115,6 +115,16 @@ function emptyReport(): PassReport {
 
 type Outcome = 'fetched' | 'unchanged' | 'current' | 'failed' | 'backingOff' | 'none' | 'freed' | 'deferred'
 
+/** An address as the log shows it: its scheme and host, never its path or query, where a signed address keeps its key. */
+function shownAddress(raw: string, origin: string): string {
+  try {
+    const url = new URL(raw.trim(), origin)
+    return `${url.protocol}//${url.host}`
+  } catch {
+    return '(not an address)'
+  }
+}
+
 export class ItemPictures {
   /** Where the idle pass's walk of the whole catalog stands (a local_id). */
   private restCursor = 0
@@ -417,13 +427,22 @@ export class ItemPictures {
       throw new FetchFailed(`the item's attachments could not be read: ${(error as Error).message}`)
     }
     const addresses: string[] = []
+    const refused: string[] = []
     for (const address of pictureAddresses(record)) {
       try {
         addresses.push(pictureAddress(address, origin).href)
       } catch {
         // An address Satchel would refuse (plain http elsewhere, another scheme) is no picture of it.
+        refused.push(shownAddress(address, origin))
       }
     }
+    // Else an item whose every picture is refused looks like one with none: the log says which and why.
+    if (refused.length > 0)
+      this.options.logger.warn('item picture addresses refused', {
+        item: item.guid,
+        refused: [...new Set(refused)].join(' '),
+        reason: 'pictures are fetched over https only (plain http on this machine alone)',
+      })
     return addresses.slice(0, maxItemPictures)
   }
 

@@ -25,6 +25,13 @@ interface QueuedWrite {
   dependsOn: number | null
 }
 
+export interface WaitingChange {
+  key: string
+  dependsOn: number | null
+  dependencyOrderGuid: string | null
+  request: Record<string, unknown>
+}
+
 export class OutboxWrites {
   private readonly statements
 
@@ -82,6 +89,16 @@ export class OutboxWrites {
         .prepare<[number], number>("SELECT count(*) FROM outbox WHERE depends_on = ? AND state <> 'sent'")
         .pluck(),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
+      waitingChanges: db.prepare<
+        [],
+        { key: string; dependsOn: number | null; request: string; dependencyOrderGuid: string | null }
+      >(
+        `SELECT o.api_guid AS key, o.depends_on AS dependsOn, p.request,
+           json_extract(d.result, '$.orderGuid') AS dependencyOrderGuid
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id LEFT JOIN outbox d ON d.id = o.depends_on
+         WHERE o.kind = 'orderChange' AND o.state IN ('queued', 'sending', 'retrying')
+         ORDER BY o.id`,
+      ),
     }
   }
 
@@ -133,6 +150,19 @@ export class OutboxWrites {
       state: entry.state,
       request: request ? (JSON.parse(request) as Record<string, unknown>) : {},
     }
+  }
+
+  /**
+   * The changes to sent orders still to be sent, oldest first as they go: each with its frozen
+   * request, the order entry it waits for, and that order's guid once the order is sent.
+   */
+  waitingChanges(): WaitingChange[] {
+    return this.statements.waitingChanges.all().map((row) => ({
+      key: row.key,
+      dependsOn: row.dependsOn,
+      dependencyOrderGuid: row.dependencyOrderGuid,
+      request: JSON.parse(row.request) as Record<string, unknown>,
+    }))
   }
 
   /** A claimed row as its rule's work: the frozen request, what it learnt, the entry it waited for. */

@@ -16,6 +16,7 @@ import { addressFieldNames } from '../../shared/orders'
 import { allowPartialFulfillment, fulfilmentWords, type Fulfilment, type OrderChanges } from '../../shared/writes'
 import { CoreError } from '../errors'
 import type { Outbox } from '../orders/outbox'
+import type { WaitingChange } from '../orders/outbox-writes'
 import { needs, type WriteOutcome, type WriteRule, type WriteRules, type WriteWork } from '../orders/writes'
 import { objectOf, stateOf, textOrNull, type Json } from './status'
 
@@ -181,31 +182,36 @@ function wireChanges(changes: OrderChanges, header: Json): ChangeRequest['change
   return result
 }
 
-function changeTitle(changes: OrderChanges, name: string): string {
-  const words: string[] = []
-  if (changes.onHold === true) words.push('Hold requested')
-  if (changes.onHold === false) words.push('Release requested')
-  if (changes.cancel) words.push('Cancel requested')
-  if (changes.poNo !== undefined) words.push('PO changed')
-  if (changes.note !== undefined) words.push('Note changed')
-  if (changes.shipAfter !== undefined) words.push('Ship-after date changed')
-  if (changes.cancelAfter !== undefined) words.push('Cancel date changed')
-  if (changes.shipTo) words.push('Ship-to changed')
-  return `${words.join(', ')} for ${name}`
+/** A change's fields in the rep's words: a hold or a cancel is "requested", the rest a "PO change" or "PO changed". */
+const fieldNames: Record<string, string> = {
+  po_no: 'PO',
+  note: 'Note',
+  do_not_ship_before_date: 'Ship-after date',
+  cancel_date: 'Cancel date',
+  Ship_To: 'Ship-to',
 }
 
-/** What a change asks, one phrase per field it still changes, as the order page says it is waiting. */
-function changeAsks(wire: ChangeRequest['changes']): string[] {
-  const words: Record<string, (to: unknown) => string> = {
-    is_on_hold: (to) => (to === true ? 'Hold requested' : 'Release requested'),
-    is_cancelled: () => 'Cancel requested',
-    po_no: () => 'PO change',
-    note: () => 'Note change',
-    do_not_ship_before_date: () => 'Ship-after date change',
-    cancel_date: () => 'Cancel date change',
-    Ship_To: () => 'Ship-to change',
-  }
-  return Object.entries(wire).map(([field, { to }]) => words[field]?.(to) ?? field)
+/**
+ * One phrase per field the change still makes, not what was already so or already waiting: "PO
+ * changed" in the entry's title, "PO change" where the order page says what waits for it.
+ */
+function changePhrases(wire: ChangeRequest['changes'], ending: 'change' | 'changed'): string[] {
+  return Object.entries(wire).map(([field, { to }]) => {
+    if (field === 'is_on_hold') return to === true ? 'Hold requested' : 'Release requested'
+    if (field === 'is_cancelled') return 'Cancel requested'
+    return `${fieldNames[field] ?? field} ${ending}`
+  })
+}
+
+function changesOf(waiting: WaitingChange): ChangeRequest['changes'] {
+  return (waiting.request as unknown as ChangeRequest).changes
+}
+
+/** The header with each waiting change's values over it, in the order the changes go. */
+function withChanges(header: Json, waiting: WaitingChange[]): Json {
+  const result = { ...header }
+  for (const each of waiting) for (const [field, { to }] of Object.entries(changesOf(each))) result[field] = to
+  return result
 }
 
 /** Queues the rep's submits and changes; the order is found by the caller (CLI, the app's methods). */
@@ -232,19 +238,48 @@ export class SentOrderWrites {
     ])
   }
 
+  /**
+   * The fields a change may touch (at the wire) as they will be once the changes still waiting for
+   * the order have gone, in the order they go: what the Change dialog starts from, as a new change
+   * is made against them.
+   */
+  headerAsAsked(given: string): Json {
+    const target = this.target(given)
+    const header = withChanges(target.header, this.waitingFor(target))
+    return Object.fromEntries(Object.keys(fieldLabels).map((field) => [field, header[field] ?? null]))
+  }
+
   change(given: string, changes: OrderChanges): OutboxEntry {
     const target = this.target(given)
-    const wire = wireChanges(changes, target.header)
-    if (Object.keys(wire).length === 0)
+    const waiting = this.waitingFor(target)
+    const wire = wireChanges(changes, withChanges(target.header, waiting))
+    if (Object.keys(wire).length === 0) {
+      // Asked already and still waiting: a second entry would ask the supplier twice (a second hold).
+      const asked = Object.keys(wireChanges(changes, target.header))
+      const carrying = [...waiting].reverse().find((each) => asked.some((field) => field in changesOf(each)))
+      if (carrying) return this.outbox.get(carrying.key)
       throw new CoreError('INVALID_ARGUMENT', 'The order already says so; there is nothing to change.')
+    }
     const request: ChangeRequest = { ...this.requestOf(target), changes: wire }
     return this.queue(
       'orderChange',
       target,
       request,
-      changeTitle(changes, target.orderName ?? 'the order'),
-      changeAsks(wire),
+      `${changePhrases(wire, 'changed').join(', ')} for ${target.orderName ?? 'the order'}`,
+      changePhrases(wire, 'change'),
     )
+  }
+
+  /** The changes still to be sent for this order, oldest first: by the order they wait for while it is unsent. */
+  private waitingFor(target: OrderTarget): WaitingChange[] {
+    return this.outbox.writes.waitingChanges().filter((each) => {
+      if (target.dependsOn !== null) return each.dependsOn === target.dependsOn
+      const request = each.request as unknown as OrderWriteRequest
+      const guid = request.orderGuid ?? each.dependencyOrderGuid
+      return guid !== null
+        ? guid === target.orderGuid
+        : request.orderName !== null && request.orderName === target.orderName
+    })
   }
 
   private requestOf(target: OrderTarget): OrderWriteRequest {

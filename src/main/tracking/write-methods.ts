@@ -12,7 +12,10 @@ import type { Orders } from '../orders'
 import { orderTargets } from './order-targets'
 import { SentOrderWrites } from './order-writes'
 
-type WriteMethods = Pick<Implementations, 'submitSentOrder' | 'changeSentOrder' | 'applyMyChange' | 'dropMyChange'>
+type WriteMethods = Pick<
+  Implementations,
+  'submitSentOrder' | 'changeSentOrder' | 'getSentOrderHeader' | 'applyMyChange' | 'dropMyChange'
+>
 
 /** `signedInAsUser`: whether the saved connection is a user session (settings/, handed in by the core). */
 export function sentOrderWriteMethods(
@@ -39,6 +42,7 @@ export function sentOrderWriteMethods(
       await asUser()
       return queued(writes.change(order, changes))
     },
+    getSentOrderHeader: ({ order }) => ({ record: writes.headerAsAsked(order) }),
     applyMyChange: ({ apiGuid }) => {
       outbox.writes.applyMine(apiGuid)
       return queued(outbox.summary())

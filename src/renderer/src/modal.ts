@@ -20,7 +20,10 @@ export function useModalDialog(
       if (isOpen && !element.open) {
         returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null
         element.showModal()
-        first.value?.focus()
+        first.value?.focus({ preventScroll: true })
+        // The <dialog> is kept between openings and keeps its scroll, and focusing a field may scroll
+        // it too: at 320 px or 200% zoom that hides the title, which says what the dialog is about.
+        element.scrollTop = 0
       } else if (!isOpen && element.open) {
         element.close()
         if (returnTo?.isConnected) returnTo.focus()

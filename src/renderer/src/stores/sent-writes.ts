@@ -101,5 +101,13 @@ export const useSentWritesStore = defineStore('sentWrites', () => {
     return entry
   }
 
-  return { signedInAsUser, pendingFor, sentSince, outcomesFor, submit, change }
+  /**
+   * The header fields a change may touch, as last synced with the changes still waiting applied (the
+   * core's rule): what the Change dialog starts from, so a hold waiting is shown ticked.
+   */
+  async function headerAsAsked(order: string): Promise<Record<string, unknown>> {
+    return (await unwrap(api.getSentOrderHeader({ order }))).record
+  }
+
+  return { signedInAsUser, pendingFor, sentSince, outcomesFor, submit, change, headerAsAsked }
 })

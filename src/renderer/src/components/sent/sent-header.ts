@@ -3,7 +3,7 @@ import type { OrderChanges } from '../../../../shared/writes'
 import { addressFormOf, addressInput } from '../../address-form'
 import type { AddressForm } from '../AddressFields.vue'
 
-/** A sent order's header as the Change dialog fills its fields: the values last synced. */
+/** A sent order's header as the Change dialog fills its fields: the values last synced, or as asked. */
 export interface SentHeader {
   onHold: boolean
   cancelled: boolean
@@ -23,7 +23,10 @@ function day(value: unknown): string {
   return typeof value === 'string' && value.length >= 10 ? value.slice(0, 10) : ''
 }
 
-/** From the order's synced record (the service's field names); `onHold` from the full copy when there is one. */
+/**
+ * From the order's record (the service's field names: synced, or as the core says it will be once
+ * its waiting changes go); `onHold` from the full copy when there is one.
+ */
 export function sentHeaderOf(record: Record<string, unknown>, onHold: boolean | null): SentHeader {
   return {
     onHold: onHold ?? record.is_on_hold === true,
