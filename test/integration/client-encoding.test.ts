@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { ServiceClient } from '../../src/main/ordering-client/client'
-import { ServiceError } from '../../src/main/ordering-client/errors'
 import type { Database } from '../../src/main/db/database'
 import { catalogs } from '../service/helpers'
 import { itemsRoute, localItemGuids, startHarness, type Harness } from './sync-support'
+import { failure } from '../support/loopback-http'
 
 const harnesses: Harness[] = []
 afterEach(async () => {
@@ -20,16 +20,6 @@ async function harness(options: Parameters<typeof startHarness>[0] = {}): Promis
   const made = await startHarness({ seed: 23, ...options })
   harnesses.push(made)
   return made
-}
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof ServiceError) return error
-    throw error
-  }
-  throw new Error('expected the call to fail')
 }
 
 /** The tables of the local copy: what the service sent, as stored (the sync's own bookkeeping left out). */

@@ -8,11 +8,11 @@ import { createServer } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ServiceClient } from '../../src/main/ordering-client/client'
 import type { ServiceClientOptions } from '../../src/main/ordering-client/transport'
-import { ServiceError } from '../../src/main/ordering-client/errors'
 import type { LogFields, Logger } from '../../src/main/ports'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
 import { catalogs, openCustomer, orderableItems, orderBody } from '../service/helpers'
+import { failure } from '../support/loopback-http'
 
 const itemsRoute = 'GET /v1/catalog/:catalogGuid/catalog_items'
 const orderRoute = 'POST /v1/orderWithItems'
@@ -57,16 +57,6 @@ function retryLog(kinds: unknown[]): Logger {
     child: () => logger,
   }
   return logger
-}
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof ServiceError) return error
-    throw error
-  }
-  throw new Error('expected the call to fail')
 }
 
 describe('the client against reply faults', () => {

@@ -3,36 +3,26 @@
  * the bytes read per reply, and a reply cut mid-body named for what it is. Against a raw node:http
  * server on 127.0.0.1, so the server can misbehave below what any framework would allow.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type ServerResponse } from 'node:http'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ServiceClient } from '../../../../src/main/ordering-client/client'
 import type { ServiceClientOptions } from '../../../../src/main/ordering-client/transport'
 import { errorCodeOf, ServiceError, type ServiceFailureKind } from '../../../../src/main/ordering-client/errors'
 import type { LogFields, Logger } from '../../../../src/main/ports'
 import { until } from '../../../support/until'
+import { failure, loopbackServer } from '../../../support/loopback-http'
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void
-
-let server: Server | undefined
-const clients: ServiceClient[] = []
+const server = loopbackServer()
 const timers = new Set<NodeJS.Timeout>()
 
 afterEach(async () => {
   vi.useRealTimers()
   for (const timer of timers) clearInterval(timer)
   timers.clear()
-  await Promise.all(clients.splice(0).map((client) => client.close()))
-  server?.closeAllConnections()
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
-  server = undefined
+  await server.close()
 })
 
-async function serve(handler: Handler): Promise<string> {
-  server = createServer(handler)
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+const { serve } = server
 
 const apiKey = { kind: 'apiKey', apiKey: 'key-1', apiSecret: 'secret-1' } as const
 
@@ -43,7 +33,7 @@ function client(baseUrl: string, extra: Partial<ServiceClientOptions> = {}): Ser
     random: () => 0,
     ...extra,
   })
-  clients.push(made)
+  server.keep(made)
   return made
 }
 
@@ -62,16 +52,6 @@ function retryLog(): { logger: Logger; kinds: unknown[] } {
     },
   }
   return { logger, kinds }
-}
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof ServiceError) return error
-    throw error
-  }
-  throw new Error('expected the call to fail')
 }
 
 const catalogsBody = JSON.stringify({ catalogs: [{ guid: 'k', name: 'Main' }], resource: 'Catalog' })

@@ -6,32 +6,21 @@
  * refused with the ceiling's message and not retried; the wire's bytes are held to the ceiling too;
  * an error reply in a coding still says what the service said.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type IncomingMessage } from 'node:http'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { randomBytes } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ServiceClient } from '../../../../src/main/ordering-client/client'
 import type { ServiceClientOptions } from '../../../../src/main/ordering-client/transport'
-import { ServiceError } from '../../../../src/main/ordering-client/errors'
+import { failure, loopbackServer } from '../../../support/loopback-http'
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void
-
-let server: Server | undefined
-const clients: ServiceClient[] = []
+const server = loopbackServer()
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()))
-  server?.closeAllConnections()
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
-  server = undefined
+  await server.close()
 })
 
-async function serve(handler: Handler): Promise<string> {
-  server = createServer(handler)
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+const { serve } = server
 
 function client(baseUrl: string, extra: Partial<ServiceClientOptions> = {}): ServiceClient {
   const made = new ServiceClient({
@@ -40,18 +29,8 @@ function client(baseUrl: string, extra: Partial<ServiceClientOptions> = {}): Ser
     random: () => 0,
     ...extra,
   })
-  clients.push(made)
+  server.keep(made)
   return made
-}
-
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof ServiceError) return error
-    throw error
-  }
-  throw new Error('expected the call to fail')
 }
 
 const MiB = 1024 * 1024

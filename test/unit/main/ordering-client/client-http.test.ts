@@ -1,25 +1,16 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type IncomingMessage } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ServiceClient } from '../../../../src/main/ordering-client/client'
 import type { ServiceConnection } from '../../../../src/main/ordering-client/connection'
+import { loopbackServer } from '../../../support/loopback-http'
 
-type Handler = (request: IncomingMessage, response: ServerResponse) => void
-
-let server: Server | undefined
-const clients: ServiceClient[] = []
+const server = loopbackServer()
 
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()))
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()))
-  server = undefined
+  await server.close()
 })
 
-async function serve(handler: Handler): Promise<string> {
-  server = createServer(handler)
-  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+const { serve } = server
 
 function client(
   baseUrl: string,
@@ -27,7 +18,7 @@ function client(
   extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {},
 ): ServiceClient {
   const made = new ServiceClient({ connection: { baseUrl, auth }, sleep: async () => {}, random: () => 0, ...extra })
-  clients.push(made)
+  server.keep(made)
   return made
 }
 
@@ -180,8 +171,7 @@ describe('ServiceClient over HTTP', () => {
 
   it('reports an unreachable service as transient', async () => {
     const url = await serve(() => {})
-    await new Promise<void>((resolve) => server!.close(() => resolve()))
-    server = undefined
+    await server.close()
     await expect(client(url, apiKey, { retry: { maxAttempts: 1 } }).listCatalogs()).rejects.toMatchObject({
       kind: 'unreachable',
     })
