@@ -146,9 +146,19 @@ export class PictureCache {
     this.db.pragma('journal_mode = WAL')
     this.db.pragma('busy_timeout = 5000')
     this.db.exec(schema)
+    const columnsOf = new Map<string, Set<string>>()
     for (const [table, column, type] of addedColumns) {
-      const has = this.db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all()
-      if (!has.some((each) => each.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`)
+      if (!columnsOf.has(table))
+        columnsOf.set(
+          table,
+          new Set(
+            this.db
+              .prepare<[], { name: string }>(`PRAGMA table_info(${table})`)
+              .all()
+              .map((each) => each.name),
+          ),
+        )
+      if (!columnsOf.get(table)!.has(column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`)
     }
     this.statements = {
       get: this.db.prepare<[string], PictureEntry>(`SELECT ${columns} FROM image_entries WHERE item_guid = ?`),
