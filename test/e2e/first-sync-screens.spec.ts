@@ -13,10 +13,13 @@ test('customer search before and during the first sync says the customers are no
   core,
 }) => {
   const errors = watchConsole(page)
-  // The demo's 300 customers in pages: the first comes at once, the next two take 15 s each.
+  // The demo's 300 customers in three pages, each held: the first for 8 s so the empty screen is
+  // drawn before any customer lands (held for less, it raced the page's load in CI), the next two
+  // for 10 s each so the search runs mid-sync.
   const service = await startServiceHandle({ size: 'demo', seed: 1 })
   try {
-    service.current.control.addFault({ route: 'GET /vendors', type: 'latency', ms: 15_000, skip: 1, times: 2 })
+    service.current.control.addFault({ route: 'GET /vendors', type: 'latency', ms: 8_000, times: 1 })
+    service.current.control.addFault({ route: 'GET /vendors', type: 'latency', ms: 10_000, skip: 1, times: 2 })
     const { apiKey, apiSecret } = service.current.credentials
     await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
     // The connection starts the first sync; joined here, to wait for its end below.
@@ -27,7 +30,9 @@ test('customer search before and during the first sync says the customers are no
     await expect(count).toHaveText(
       /^(No customers on this laptop yet: they come with the first sync\.|Customers are still loading \([\d,]+( of [\d,]+)?\)\.)$/,
     )
-    await expect.poll(async () => (await coreApi(core, 'searchCustomers', { limit: 1 })).customers.length).toBe(1)
+    await expect
+      .poll(async () => (await coreApi(core, 'searchCustomers', { limit: 1 })).customers.length, { timeout: 20_000 })
+      .toBe(1)
     await page.getByLabel('Search customers').fill('Bayfront Bistro #5')
     await expect(count).toHaveText(/^Customers are still loading \([\d,]+ of [\d,]+\)\.$/)
     await expect(count).not.toContainText('No customers match')
