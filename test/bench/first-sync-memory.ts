@@ -25,6 +25,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
 import { writerThreadOptions, type WriterWorkerData } from '../../src/main/sync/page-writer'
 import { bulkCacheSize } from '../../src/main/local/copy'
 import { heapGrowingPercent } from '../../src/main/sync/heap-growth'
+import { defaultConcurrency } from '../../src/main/sync/engine'
 import type { SyncProgress } from '../../src/shared/synced'
 import { bareInChild, liveCatalogGuids, measureSync, satchelAgainst } from './sync'
 import { printTable, startDouble, writeResults } from './support'
@@ -161,7 +162,10 @@ function mb(bytes: number | null | undefined): string {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { size: { type: 'string', default: '1000000' }, concurrency: { type: 'string', default: '6' } },
+    options: {
+      size: { type: 'string', default: '1000000' },
+      concurrency: { type: 'string', default: String(defaultConcurrency) },
+    },
   })
   const size = values.size ?? '1000000'
   const concurrency = Number(values.concurrency)

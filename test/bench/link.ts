@@ -35,14 +35,23 @@ export interface Link {
   readonly lastDownAt: number
   /** Drops every connection and refuses new ones for `downMs`. */
   cut(downMs: number): void
+  /**
+   * Bytes delivered to Satchel in each `binMs` from the link's start (epoch ms `startedAt`): where a
+   * shaped run left the link idle. Complete once the link is closed.
+   */
+  timeline(): { startedAt: number; binMs: number; down: number[] }
   close(): Promise<void>
 }
+
+const timelineBinMs = 100
 
 /** One direction of the link: a queue that delivers each chunk in order, paced and delayed. */
 class Direction {
   bytes = 0
   dropped = 0
   lastAt = 0
+  readonly bins: number[] = []
+  readonly startedAt = performance.now()
   /** Bytes on their way through the link (shaped only): lost if it is cut. */
   private queued = 0
   private freeAt = 0
@@ -98,6 +107,9 @@ class Direction {
     to.write(chunk)
     this.bytes += chunk.length
     this.lastAt = performance.now()
+    const bin = Math.floor((this.lastAt - this.startedAt) / timelineBinMs)
+    while (this.bins.length <= bin) this.bins.push(0)
+    this.bins[bin]! += chunk.length
   }
 }
 
@@ -152,6 +164,9 @@ async function serveLink(options: LinkOptions): Promise<Link> {
     get lastDownAt() {
       return down.lastAt
     },
+    timeline() {
+      return { startedAt: down.startedAt + performance.timeOrigin, binMs: timelineBinMs, down: down.bins }
+    },
     cut(downMs) {
       refuseUntil = performance.now() + downMs
       down.cut()
@@ -189,6 +204,7 @@ export async function startLink(options: LinkOptions): Promise<Link> {
     worker.once('error', fail)
   })
   let closed: Promise<void> | null = null
+  let timeline: ReturnType<Link['timeline']> = { startedAt: 0, binMs: timelineBinMs, down: [] }
   return {
     url,
     get down() {
@@ -206,9 +222,13 @@ export async function startLink(options: LinkOptions): Promise<Link> {
     cut(downMs) {
       worker.postMessage({ cut: downMs })
     },
+    timeline: () => timeline,
     close() {
       closed ??= new Promise<void>((done) => {
-        worker.once('message', () => void worker.terminate().then(() => done()))
+        worker.once('message', (message: { timeline: typeof timeline }) => {
+          timeline = message.timeline
+          void worker.terminate().then(() => done())
+        })
         worker.postMessage({ close: true })
       })
       return closed
@@ -233,7 +253,7 @@ if (!isMainThread && (workerData as Partial<LinkThreadData> | null)?.link) {
         void link.close().then(() => {
           clearInterval(timer)
           publish()
-          parentPort!.postMessage({ closed: true })
+          parentPort!.postMessage({ closed: true, timeline: link.timeline() })
         })
     })
     parentPort!.postMessage({ url: link.url })

@@ -42,7 +42,7 @@ import { closeDatabase, openDatabase, type Database } from '../../src/main/db/da
 import { ServiceClient } from '../../src/main/ordering-client/client'
 import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
-import { SyncEngine } from '../../src/main/sync/engine'
+import { defaultConcurrency, SyncEngine } from '../../src/main/sync/engine'
 import type { SyncSource } from '../../src/main/sync/scopes'
 import type { SyncProgress, SyncReport } from '../../src/shared/synced'
 import { spawn } from 'node:child_process'
@@ -512,7 +512,7 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     options: {
       size: { type: 'string', default: 'bench' },
-      concurrency: { type: 'string', default: '6' },
+      concurrency: { type: 'string', default: String(defaultConcurrency) },
       latency: { type: 'string', default: '80' },
       'wan-size': { type: 'string' },
       sizes: { type: 'string' },

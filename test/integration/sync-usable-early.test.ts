@@ -30,8 +30,10 @@ describe('usable before the first sync ends', () => {
     let seen: Seen | null = null
     let firstCatalog: string | null = null
     harness = await startHarness({
-      // Pages of 10, for a first catalog of several pages beyond the first four asked for at once.
+      // Pages of 10, for a first catalog of several pages beyond the first ones asked for at once: at
+      // two requests at once, the one asked ahead of its turn and the two asked as it starts.
       pageSize: 10,
+      concurrency: 2,
       source: (client) => ({
         listCatalogs: (options) => client.listCatalogs(options),
         listCustomers: (params, options) => client.listCustomers(params, options),
@@ -39,7 +41,7 @@ describe('usable before the first sync ends', () => {
         listCatalogItems: async (catalogGuid, params, options): Promise<Page<CatalogItemRecord>> => {
           firstCatalog ??= catalogGuid
           // Looked at while the first catalog's sixth page is on its way: pages are written while the
-          // next ones are fetched, and the first is in once a page after it has come back.
+          // next ones are fetched, and the first is in once pages after it have come back.
           if (catalogGuid === firstCatalog && params.offset === 5 && !params.lastUpdatedAt && seen === null) {
             const h = harness!
             const someItem = h.db

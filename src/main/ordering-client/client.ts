@@ -60,6 +60,12 @@ export interface CallOptions {
    * after it: what can still fail (JSON, the schema) is not retried.
    */
   onReceived?: () => void
+  /**
+   * Awaited once a successful reply's bytes are in, before they are decoded: a caller that bounds
+   * what it holds decoded (sync's pages waiting for the writer) keeps the compressed bytes meanwhile,
+   * and its requests go on. It should return when the call's signal aborts.
+   */
+  beforeDecode?: () => Promise<void>
   /** false: one attempt, for a caller with a schedule of its own (the picture pass holds to Retry-After itself). */
   retry?: boolean
 }

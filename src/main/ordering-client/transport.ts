@@ -111,7 +111,9 @@ export class ServicePools {
     if (!pool || pool.closed || pool.destroyed) {
       const timeouts = this.options.timeouts ?? defaultTimeouts
       pool = new Pool(origin, {
-        connections: this.options.connections ?? 8,
+        // A first sync's eight listing requests (sync/engine.ts) and two more, so an order sent
+        // meanwhile never waits behind them for a connection.
+        connections: this.options.connections ?? 10,
         pipelining: 1,
         keepAliveTimeout: 30_000,
         connect: markingConnector(timeouts.connectMs),
@@ -157,6 +159,8 @@ interface RequestSpec {
   /** Order creation: its own deadline, which also bounds the wait for headers. */
   order?: boolean
   onReceived?: () => void
+  /** See CallOptions.beforeDecode: awaited outside the attempt's deadline, before the decoding turn. */
+  beforeDecode?: () => Promise<void>
 }
 
 /** What one attempt got to before it failed, to name the failure. */
@@ -275,7 +279,7 @@ export class ServiceTransport {
       abort.abort(new Error(`No complete answer within ${state.deadlineMs} ms`))
     }, clampDelay(state.deadlineMs))
     let response: Dispatcher.ResponseData
-    let bytes: Buffer
+    let chunks: Buffer[]
     try {
       response = await this.pool.request({
         method: spec.method,
@@ -287,7 +291,7 @@ export class ServiceTransport {
         bodyTimeout: this.timeouts.bodyMs,
       })
       state.headersReceived = true
-      bytes = await this.readBody(response, maxBytes, state, spec)
+      chunks = await this.readBody(response, maxBytes, state, spec)
     } catch (error) {
       throw this.redactor.error(this.networkError(error, spec, state))
     } finally {
@@ -295,6 +299,22 @@ export class ServiceTransport {
       spec.signal?.removeEventListener('abort', onCancel)
     }
     const { statusCode } = response
+    const ok = statusCode >= 200 && statusCode < 300
+    // The bytes are in and the connection is free: a wait here is the caller's room for the decoded
+    // reply, not the service's answer, so it is past the attempt's deadline.
+    if (ok) await spec.beforeDecode?.()
+    // The caller parses and checks the reply in the same turn, as this promise's continuation.
+    await this.decoding.next()
+    const joined = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
+    const codings = contentCodings(response.headers['content-encoding'])
+    let bytes = joined
+    if (ok && codings.length > 0) {
+      try {
+        bytes = inflateWhole(joined, codings, maxBytes, this.inflateErrors(spec, maxBytes))
+      } catch (error) {
+        throw this.redactor.error(error)
+      }
+    }
     if (statusCode < 200 || statusCode >= 300) {
       throw this.redactor.error(
         errorFromResponse(statusCode, response.headers, this.redactor.text(bytes.toString('utf8')), this.clock.now()),
@@ -323,15 +343,15 @@ export class ServiceTransport {
    * The body's bytes, read chunk by chunk up to `maxBytes`. Past it (or when content-length already
    * says so) the body is destroyed, which closes the connection, so the rest is never received.
    * A 2xx past the ceiling is tooLarge; an error body is cut there and its status still decides.
-   * A 2xx in a content coding is read whole and inflated in one call in its decoding turn, up to the
-   * ceiling (encoding.ts); an error body in one is inflated as it streams, cut at the ceiling.
+   * A 2xx in a content coding is returned as it came, to be inflated in one call in its decoding
+   * turn, up to the ceiling (encoding.ts); an error body in one is inflated as it streams, cut there.
    */
   private async readBody(
     response: Dispatcher.ResponseData,
     maxBytes: number,
     state: AttemptState,
     spec: RequestSpec,
-  ): Promise<Buffer> {
+  ): Promise<Buffer[]> {
     const ok = response.statusCode >= 200 && response.statusCode < 300
     const declared = Number(response.headers['content-length'])
     if (ok && Number.isFinite(declared) && declared > maxBytes) {
@@ -339,7 +359,21 @@ export class ServiceTransport {
       throw this.tooLarge(spec, maxBytes, declared)
     }
     const codings = contentCodings(response.headers['content-encoding'])
-    const errors: InflateErrors = {
+    const chunks =
+      codings.length > 0 && !ok
+        ? await readInflated(response.body, codings, {
+            maxBytes,
+            ok,
+            counted: state,
+            ...this.inflateErrors(spec, maxBytes),
+          })
+        : await this.readPlain(response, maxBytes, state, spec, ok)
+    if (ok) spec.onReceived?.()
+    return chunks
+  }
+
+  private inflateErrors(spec: RequestSpec, maxBytes: number): InflateErrors {
+    return {
       tooLarge: (inflated) => this.tooLarge(spec, maxBytes, undefined, inflated),
       undecodable: (named, detail) =>
         new ServiceError(
@@ -347,15 +381,6 @@ export class ServiceTransport {
           `The ordering service's reply to ${spec.method} ${spec.path} claims to be ${named.join(', ')}-encoded and does not inflate (${detail}); it was dropped.`,
         ),
     }
-    const chunks =
-      codings.length > 0 && !ok
-        ? await readInflated(response.body, codings, { maxBytes, ok, counted: state, ...errors })
-        : await this.readPlain(response, maxBytes, state, spec, ok)
-    if (ok) spec.onReceived?.()
-    // The caller parses and checks the reply in the same turn, as this promise's continuation.
-    await this.decoding.next()
-    const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
-    return ok && codings.length > 0 ? inflateWhole(bytes, codings, maxBytes, errors) : bytes
   }
 
   private async readPlain(

@@ -34,7 +34,6 @@
  * (with writes-in-flight.ts), and the cursor's test against the service's clock is cursor-trust.ts.
  */
 import { ServiceError } from '../ordering-client/errors'
-import type { Page } from '../ordering-client/client'
 import type { Clock, Logger } from '../ports'
 import { silentLogger } from '../ports'
 import type { RunState, SyncMode } from '../local/sync-state'
@@ -55,7 +54,7 @@ import {
   type SyncSource,
 } from './scopes'
 import { WritesInFlight } from './writes-in-flight'
-import { Pager, freshListing, type PassStart } from './paging'
+import { Pager, freshListing, type PagesAhead, type PassStart } from './paging'
 
 export interface SyncRunOptions {
   /** List every scope in full, ignoring cursors (rows the service no longer lists are removed). */
@@ -73,7 +72,7 @@ export interface SyncEngineOptions {
   logger?: Logger
   /** Rows per page (the service's maximum is 100). */
   pageSize?: number
-  /** Pages in flight at once within one scope. */
+  /** Pages in flight at once within one scope (defaultConcurrency). */
   concurrency?: number
   /** Recent order history kept: pages of the newest orders on a full listing. */
   orderHistoryPages?: number
@@ -90,11 +89,28 @@ export interface SyncEngineOptions {
    */
   maxListingPages?: number
   /**
-   * Pages fetched and waiting to be written, at most, per scope. The writer thread commits what is
-   * waiting in one transaction (writer-worker.ts): enough pages must be waiting for those to be large.
+   * Pages fetched and waiting to be written, at most, per scope (defaultWriteAhead). The writer
+   * thread commits what is waiting in one transaction (writer-worker.ts): enough pages must be
+   * waiting for those to be large.
    */
   writeAhead?: number
+  /** Pages asked for ahead of the writer, held compressed until decoded (defaultFetchAhead). */
+  fetchAhead?: number
 }
+
+/** Requests a scope's paging has on the wire at once, unless told otherwise. */
+export const defaultConcurrency = 8
+
+/** Decoded pages waiting for the writer, unless told otherwise: enough to fill its 2,000-row commits. */
+const defaultWriteAhead = 8
+
+/**
+ * Pages asked for ahead of the writer, unless told otherwise, held as the compressed bytes they came
+ * in until there is room to decode them: the requests go on through the writer's pauses (a WAL
+ * checkpoint, a few hundred ms) while a slow link would otherwise sit idle. On a fast link the writer
+ * is the limit and the pages wait as bytes, not as decoded rows (docs/sync.md).
+ */
+const defaultFetchAhead = 32
 
 /** What the scopes of one run share. */
 interface RunContext {
@@ -124,11 +140,11 @@ interface ScopePlan {
   start: PassStart
 }
 
-/** A scope planned, and its first page asked for, while the scope before it finished. */
+/** A scope planned, and its first pages asked for, while the scope before it finished. */
 interface FirstPageAhead<T> {
   plan: ScopePlan
   /** None when the scope resumes a run (it fetches only the pages it lacks). */
-  firstPage?: Promise<Page<T>>
+  pages?: PagesAhead<T>
   cancel(): void
 }
 
@@ -152,9 +168,10 @@ export class SyncEngine {
     this.clock = options.clock
     this.logger = options.logger ?? silentLogger
     this.pageSize = options.pageSize ?? 100
-    // Enough compressed pages on the wire to keep a slow, distant link busy (docs/sync.md), and no
-    // more than a browser opens to one host, so the supplier's service meets no laptop busier.
-    const concurrency = Math.max(1, options.concurrency ?? 6)
+    // Enough compressed pages on the wire to keep a slow, distant link busy: eight kept 10 Mbit/s
+    // at an 80 ms round trip busy where six left a quarter of it idle (docs/sync.md). Only a first
+    // sync ever has them all out; a delta is a page or two.
+    const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency)
     this.orderHistoryPages = options.orderHistoryPages ?? 20
     this.monotonic = options.monotonic ?? (() => performance.now())
     this.pager = new Pager({
@@ -163,7 +180,8 @@ export class SyncEngine {
       pageSize: this.pageSize,
       concurrency,
       sliceSize: Math.max(1, options.rowsPerTransaction ?? 100),
-      writeAhead: Math.max(concurrency, options.writeAhead ?? 8),
+      writeAhead: Math.max(concurrency, options.writeAhead ?? defaultWriteAhead),
+      fetchAhead: options.fetchAhead ?? defaultFetchAhead,
       maxListingPages: Math.max(1, options.maxListingPages ?? 20_000),
     })
   }
@@ -264,8 +282,8 @@ export class SyncEngine {
 
   /**
    * Catalogs first (items need them), then customers, each catalog's items, and orders; stops at a
-   * failure that would repeat. A scope's first page is asked for once the scope before has fetched
-   * its listing, while that one still waits for its catch-up and count: over a WAN, a round trip
+   * failure that would repeat. A scope's first pages are asked for once the scope before has fetched
+   * its listing, while that one still waits for its catch-up and count: over a WAN, round trips
    * saved at every scope. Nothing of the next scope is written before its turn.
    */
   private async runScopes(
@@ -320,21 +338,17 @@ export class SyncEngine {
     return { dropDelta, start: { mode, since: mode === 'delta' ? (resume?.since ?? state.cursor) : null, resume } }
   }
 
-  /** Plans a scope and asks for its first page before its turn (nothing to ask when it resumes). */
+  /** Plans a scope and asks for its first pages before its turn (nothing to ask when it resumes). */
   private askAhead<T>(definition: ScopeDefinition<T>, context: RunContext): FirstPageAhead<T> {
     const plan = this.plan(definition.name, context)
     const cancelled = new AbortController()
-    let firstPage: Promise<Page<T>> | undefined
+    let pages: PagesAhead<T> | undefined
     if (!plan.start.resume && !context.signal.aborted) {
-      const signal = AbortSignal.any([context.signal, cancelled.signal])
-      firstPage = definition.fetch(
-        { limit: this.pageSize, offset: 0, lastUpdatedAt: plan.start.since, first: true },
-        { signal },
-      )
+      pages = this.pager.askAhead(definition, plan.start, AbortSignal.any([context.signal, cancelled.signal]))
       // Its failure is the scope's, met when its turn comes; not at all when the run stops before.
-      firstPage.catch(() => {})
+      pages.first.catch(() => {})
     }
-    return { plan, firstPage, cancel: () => cancelled.abort(new Error('the run stopped before this scope')) }
+    return { plan, pages, cancel: () => cancelled.abort(new Error('the run stopped before this scope')) }
   }
 
   /** Catalogs and their price groups: one small list, always read in full. */
@@ -399,7 +413,7 @@ export class SyncEngine {
 
     let cursor: string | null
     try {
-      cursor = await this.pass(scope, start, 1, turn.ahead?.firstPage)
+      cursor = await this.pass(scope, start, 1, turn.ahead?.pages)
     } catch (caught) {
       if (caught instanceof UntrustedCursor) {
         warnScope(
@@ -438,11 +452,11 @@ export class SyncEngine {
     scope: ScopeRun<T>,
     start: PassStart,
     attempt = 1,
-    firstPage?: Promise<Page<T>>,
+    ahead?: PagesAhead<T>,
   ): Promise<string | null> {
     scope.tally = { fetched: 0, rejected: 0, rejections: [] }
     if (start.mode === 'full') scope.listingInFull?.()
-    const run = await this.pager.fetchAll(scope, start, firstPage)
+    const run = await this.pager.fetchAll(scope, start, ahead)
     const countPage = () => (scope.countOnServer ? scope.countOnServer(scope.signal) : Promise.resolve(null))
     const countOnServer = async () => (await countPage())?.total ?? null
 

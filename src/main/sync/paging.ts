@@ -23,7 +23,7 @@ import type { SyncProgress } from '../../shared/synced'
 import { Turns } from '../turns'
 import { RequestSlots } from './request-slots'
 import { distrust } from './cursor-trust'
-import { warnScope, type ScopeRun } from './scopes'
+import { warnScope, type ScopeDefinition, type ScopeRun } from './scopes'
 
 /**
  * A listing may run past the pages its total announced (rows inserted while paging move the end on),
@@ -71,6 +71,20 @@ interface Paging {
   received: Map<string, number>
   /** Rows the listing announced (its catch-up's bound too); null when it announced none it could stand by. */
   announced: number | null
+  /** Pages asked for before the scope's turn (Pager.askAhead), taken instead of asking again. */
+  ahead?: Map<number, PageAhead<unknown>>
+}
+
+/** A scope's first page asked for before its turn, and the pages after it once it is in (Pager.askAhead). */
+export interface PagesAhead<T> {
+  first: Promise<Page<T>>
+  more: Map<number, PageAhead<T>>
+}
+
+/** A page asked for ahead; `received` once its bytes are in (or it failed): its request is off the wire. */
+interface PageAhead<T> {
+  page: Promise<Page<T>>
+  received: Promise<void>
 }
 
 /** What the paging is given by the engine (SyncEngineOptions, with its defaults applied). */
@@ -81,6 +95,7 @@ interface PagerOptions {
   concurrency: number
   sliceSize: number
   writeAhead: number
+  fetchAhead: number
   maxListingPages: number
 }
 
@@ -92,6 +107,7 @@ export class Pager {
   private readonly concurrency: number
   private readonly sliceSize: number
   private readonly writeAhead: number
+  private readonly fetchAhead: number
   private readonly maxListingPages: number
   /** Pages' work and prunes' chunks on this thread: one at a time, each in a turn of its own. */
   private readonly turns = new Turns()
@@ -103,6 +119,7 @@ export class Pager {
     this.concurrency = options.concurrency
     this.sliceSize = options.sliceSize
     this.writeAhead = options.writeAhead
+    this.fetchAhead = Math.max(options.writeAhead, options.fetchAhead)
     this.maxListingPages = options.maxListingPages
   }
 
@@ -168,12 +185,49 @@ export class Pager {
     return counts
   }
 
+  /**
+   * A scope's first page, asked for while the scope before it finishes; for a full listing, once it
+   * is in and announces more, the next `concurrency − 1` pages too. Over a slow link the scope's turn
+   * then starts with its pages on the wire, not a round trip away; nothing is written before it.
+   */
+  askAhead<T>(
+    scope: Pick<ScopeDefinition<T>, 'fetch' | 'maxPages'>,
+    { mode, since }: PassStart,
+    signal: AbortSignal,
+  ): PagesAhead<T> {
+    const first = scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, { signal })
+    const more = new Map<number, PageAhead<T>>()
+    // Registered before the turn awaits the first page, so these are asked for before it goes on.
+    first.then(
+      (page) => {
+        if (mode !== 'full' || endsListing(page, this.pageSize) || page.total === null) return
+        if (page.total <= page.rows.length) return
+        const last = Math.min(this.lastPage(scope, { mode, total: page.total }), this.concurrency - 1)
+        for (let offset = 1; offset <= last && !signal.aborted; offset++) {
+          let onReceived = () => {}
+          const received = new Promise<void>((resolve) => (onReceived = resolve))
+          const asked = scope.fetch(
+            { limit: this.pageSize, offset, lastUpdatedAt: since, first: false },
+            { signal, onReceived },
+          )
+          // Its failure is met when the page is taken; none when the turn never comes. `received`
+          // resolves with nothing: a promise of the page itself would keep it, and its turn holds
+          // these promises past the page's hand-over (sync-engine-memory.test.ts).
+          asked.then(
+            () => onReceived(),
+            () => onReceived(),
+          )
+          more.set(offset, { page: asked, received })
+        }
+      },
+      () => {},
+    )
+    return { first, more }
+  }
+
   /** Fetches page 0 (unless resuming), records the run, then the remaining pages (see fetchPages). */
-  async fetchAll<T>(
-    scope: ScopeRun<T>,
-    { mode, since, resume }: PassStart,
-    firstPage?: Promise<Page<T>>,
-  ): Promise<RunState> {
+  async fetchAll<T>(scope: ScopeRun<T>, { mode, since, resume }: PassStart, ahead?: PagesAhead<T>): Promise<RunState> {
+    const firstPage = ahead?.first
     const phase = mode === 'delta' ? 'delta' : 'listing'
     if (resume) {
       await this.fetchPages(scope, {
@@ -251,6 +305,7 @@ export class Pager {
         rowsDone: first.rows.length,
         received,
         announced: run.total,
+        ahead: ahead?.more,
       })
     }
     return run
@@ -260,7 +315,7 @@ export class Pager {
    * The last page of a run as its first page announced it: from the service's total, no further than
    * the scope's maxPages in a full listing; unknown (infinite) without a total.
    */
-  private lastPage<T>(scope: ScopeRun<T>, run: RunState): number {
+  private lastPage(scope: { maxPages?: number }, run: Pick<RunState, 'mode' | 'total'>): number {
     // Called only for a listing whose first page did not end it: there is a page 1 at least.
     const end =
       run.total !== null && run.total > 0
@@ -275,12 +330,18 @@ export class Pager {
    * end is the page count the first page announced, moved on while the last page comes back full
    * (rows inserted while paging) and pulled in at the first short page.
    *
-   * When the end is known, twice as many workers as slots take pages: a worker whose reply is in
-   * gives its slot to one waiting with the next page and decodes meanwhile (request-slots.ts). When
-   * it is not (a catch-up, a delta with no total), each further page is a guess, and `concurrency`
-   * workers guess no further than before.
+   * When the end is known, a worker whose reply is in gives its slot to one waiting with the next
+   * page (request-slots.ts) and decodes meanwhile, or keeps the reply's compressed bytes while
+   * `writeAhead` decoded pages already wait for the writer: the requests go on through the writer's
+   * pauses (a checkpoint), up to `fetchAhead` pages ahead, and only `writeAhead` of them are decoded.
+   * So there are as many workers as pages that may be held. When the end is not known (a catch-up,
+   * a delta with no total), each further page is a guess, and `concurrency` workers guess no
+   * further than before.
    */
-  async fetchPages<T>(scope: ScopeRun<T>, { run, phase, done, rowsDone, received, announced }: Paging): Promise<void> {
+  async fetchPages<T>(
+    scope: ScopeRun<T>,
+    { run, phase, done, rowsDone, received, announced, ahead }: Paging,
+  ): Promise<void> {
     const limit = this.pageSize
     const tracked = phase !== 'catchUp'
     // No page at or past this one is asked for: twice what the total announced (and some), and never
@@ -297,7 +358,7 @@ export class Pager {
     const outerSignal = scope.signal
     const stop = new AbortController()
     // Every request on the wire and every worker's wait listens to it, more than Node's leak warning
-    // allows at six requests at once: many listeners by design, not a leak.
+    // allows at eight requests at once: many listeners by design, not a leak.
     setMaxListeners(8 * this.concurrency, stop.signal)
     const onOuterAbort = () => stop.abort(outerSignal.reason)
     outerSignal.addEventListener('abort', onOuterAbort, { once: true })
@@ -309,12 +370,37 @@ export class Pager {
     })
     // A listing of at most maxPages pages (the recent orders) may have all of them waiting.
     const writeAhead = Math.max(this.writeAhead, scope.maxPages ?? 0)
+    const fetchAhead = Math.max(this.fetchAhead, writeAhead)
     const slots = new RequestSlots(this.concurrency)
-    const workers = Number.isFinite(end) ? 2 * this.concurrency : this.concurrency
-    // Pages asked for or waiting to be written, at most: what `concurrency` workers that each waited
-    // for fewer than writeAhead pages to be waiting could hold, however many workers there are.
-    const mostPages = writeAhead + this.concurrency - 1
+    // Pages asked for, held in their compressed bytes, or waiting to be written, at most: what
+    // workers that each waited for fewer than fetchAhead pages to be held could hold.
+    const mostPages = fetchAhead + this.concurrency - 1
+    const workers = Number.isFinite(end) ? mostPages : this.concurrency
+    // Pages asked for ahead and still on the wire hold slots of their own: never more requests
+    // than `concurrency` once the scope's turn has come.
+    // (In a function of its own: this one is suspended for the whole pass, and would keep the last
+    // page it looped over.)
+    await holdSlotsWhileOnTheWire(
+      slots,
+      [...(ahead?.values() ?? [])].map(({ received }) => received),
+    )
     let asked = 0
+    // A catch-up is nearly always one short page: its page 0 is asked for alone, and the guesses
+    // past it only once it came back full (concurrency requests for one page, otherwise).
+    let firstIn: Promise<void> | null = null
+    let firstSettled = () => {}
+    if (!tracked && !done.has(0)) firstIn = new Promise<void>((resolve) => (firstSettled = resolve))
+    /**
+     * A received reply is decoded once fewer than writeAhead decoded pages wait for the writer or are
+     * being decoded: the replies that wake at one write's end take its one place, not all of it.
+     * Each call is matched by a decoded() once its page is handed over or given up.
+     */
+    let decoding = 0
+    const roomToDecode = async (): Promise<void> => {
+      while (writes.size > 0 && writes.size + decoding >= writeAhead && !stop.signal.aborted) await writes.oneSettled()
+      decoding++
+    }
+    const decoded = () => decoding--
 
     /**
      * A page received, checked and handed to the writer. Its own function, and the fetch that brings
@@ -363,13 +449,31 @@ export class Pager {
     }
 
     const fetchAndHandOver = async (page: number, release: () => void): Promise<void> => {
-      handOver(
-        page,
-        await scope.fetch(
-          { limit, offset: page, lastUpdatedAt: run.since, first: false },
-          { signal: stop.signal, onReceived: release },
-        ),
-      )
+      const asked = ahead?.get(page)
+      let waited = false
+      const beforeDecode = () => {
+        waited = true
+        return roomToDecode()
+      }
+      try {
+        let result: Page<T>
+        if (asked) {
+          ahead!.delete(page)
+          release()
+          // Decoded as it came, before the turn: its place is taken once it is in.
+          result = (await asked.page) as Page<T>
+        } else {
+          result = await scope.fetch(
+            { limit, offset: page, lastUpdatedAt: run.since, first: false },
+            { signal: stop.signal, onReceived: release, beforeDecode },
+          )
+        }
+        // A source that did not wait before decoding (a test's) waits here, holding the decoded page.
+        if (!waited) await beforeDecode()
+        handOver(page, result)
+      } finally {
+        if (waited) decoded()
+      }
     }
 
     const worker = async () => {
@@ -392,6 +496,7 @@ export class Pager {
         }
         next = page + 1
         asked++
+        if (page > 0 && firstIn) await firstIn
         const release = await slots.take()
         try {
           // The end may have been pulled in (a short page) while this worker waited for its slot.
@@ -405,6 +510,7 @@ export class Pager {
           // Synchronously after the page is handed over (it counts in writes.size now), or given up.
           asked--
           release()
+          if (page === 0) firstSettled()
         }
       }
     }
@@ -420,6 +526,11 @@ export class Pager {
     if (outerSignal.aborted) throw cancelledError(outerSignal)
     if (failure !== null) throw failure
   }
+}
+
+/** Takes a slot for each request already on the wire, given back once its bytes are in. */
+async function holdSlotsWhileOnTheWire(slots: RequestSlots, received: Promise<void>[]): Promise<void> {
+  for (const bytesIn of received) void bytesIn.then(await slots.take())
 }
 
 /** Hands the next slice to the scope's writer, from a frame that ends at once (see applySlices). */

@@ -22,6 +22,8 @@ export type ScopeReport = SyncReport['scopes'][number]
 interface PageCallOptions {
   signal?: AbortSignal
   onReceived?: () => void
+  /** Awaited before the reply is decoded (CallOptions.beforeDecode); a source may skip it. */
+  beforeDecode?: () => Promise<void>
 }
 
 /** What the engine needs of the service client (the real one, or a wrapper in tests). */

@@ -136,6 +136,40 @@ describe('ServiceClient over HTTP', () => {
     expect(steps).toEqual(['received after 2 requests', 'decoded'])
   })
 
+  it('waits for the caller before decoding a received page, past the attempt’s deadline, and decodes it then', async () => {
+    // The sync keeps a reply's bytes while the writer has no room for more decoded pages; that wait
+    // is the laptop's, not the service's, and must not read as a service too slow to answer.
+    const url = await serve((_request, response) => {
+      response.end(
+        JSON.stringify({
+          catalog_items: [item('a')],
+          totalCatalogItems: 1,
+          hasMoreItems: false,
+          serverTimestamp: '2025-01-01T00:00:00.000Z',
+        }),
+      )
+    })
+    const steps: string[] = []
+    let room = () => {}
+    const page = client(url, apiKey, { timeouts: { totalMs: 100 }, retry: { maxAttempts: 1 } }).listCatalogItems(
+      'cat-1',
+      { limit: 100, offset: 0 },
+      {
+        onReceived: () => steps.push('received'),
+        beforeDecode: () => {
+          steps.push('waiting')
+          return new Promise<void>((resolve) => (room = resolve))
+        },
+      },
+    )
+    void page.then(() => steps.push('decoded'))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(steps).toEqual(['received', 'waiting'])
+    room()
+    expect((await page).rows.map((row) => row.guid)).toEqual(['a'])
+    expect(steps).toEqual(['received', 'waiting', 'decoded'])
+  })
+
   it('stops at once on 401 with a credentials error', async () => {
     let calls = 0
     const url = await serve((_request, response) => {

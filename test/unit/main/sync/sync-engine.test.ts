@@ -514,12 +514,16 @@ describe('SyncEngine', () => {
     ).toEqual([...Array(20).keys()])
   })
 
-  it('holds no more pages asked for or waiting to be written than writeAhead + concurrency - 1, with a slow writer', async () => {
+  it('decodes no more pages than writeAhead ahead of a slow writer, and goes on asking up to fetchAhead + concurrency - 1', async () => {
+    // The writer pauses (a checkpoint); the requests go on, their replies kept as bytes until there
+    // is room: over a slow link the link stays busy, and only writeAhead pages are held decoded.
     const service = new FakeService(300)
     const inline = inlineWriter(store)
     let asked = 0
+    let decoded = 0
     let written = 0
-    let mostHeld = 0
+    let mostAsked = 0
+    let mostDecoded = 0
     const writer = {
       ...inline,
       applyCatalogItems: async (...args: Parameters<typeof inline.applyCatalogItems>) => {
@@ -534,12 +538,18 @@ describe('SyncEngine', () => {
       listCustomers: (params) => service.listCustomers(params),
       listOrders: (params) => service.listOrders(params),
       listCatalogItems: async (catalog, params, options) => {
-        if (!params.lastUpdatedAt && params.limit === 10) {
+        const listing = !params.lastUpdatedAt && params.limit === 10
+        if (listing) {
           asked++
-          mostHeld = Math.max(mostHeld, asked - written)
+          mostAsked = Math.max(mostAsked, asked - written)
         }
         await new Promise((resolve) => setTimeout(resolve, 1))
         options.onReceived?.()
+        await options.beforeDecode?.()
+        if (listing) {
+          decoded++
+          mostDecoded = Math.max(mostDecoded, decoded - written)
+        }
         return service.listCatalogItems(catalog, params)
       },
     }
@@ -551,11 +561,16 @@ describe('SyncEngine', () => {
       pageSize: 10,
       concurrency: 3,
       writeAhead: 4,
+      fetchAhead: 8,
     }).run({ full: true })
     expect(report.ok).toBe(true)
     expect(liveGuids()).toEqual(serverLiveGuids(service))
-    expect(mostHeld).toBeLessThanOrEqual(4 + 3 - 1)
-    expect(mostHeld).toBeGreaterThanOrEqual(4)
+    // Decoded and waiting: the writeAhead, and the next catalog's first pages asked ahead of its turn
+    // (concurrency of them), decoded as they came.
+    expect(mostDecoded).toBeLessThanOrEqual(4 + 3)
+    expect(mostAsked).toBeLessThanOrEqual(8 + 3 - 1)
+    // The asking went on past what was decoded: before fetchAhead, it stopped at writeAhead + concurrency - 1.
+    expect(mostAsked).toBeGreaterThan(4 + 3 - 1)
   })
 
   it("asks for the next scope's first page while the scope before finishes its catch-up and count", async () => {
