@@ -37,6 +37,14 @@ const item = (guid: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 })
 
+/** A listing's only page, of one item. */
+const onePage = JSON.stringify({
+  catalog_items: [item('a')],
+  totalCatalogItems: 1,
+  hasMoreItems: false,
+  serverTimestamp: '2025-01-01T00:00:00.000Z',
+})
+
 describe('ServiceClient over HTTP', () => {
   it('sends the API key header set with userGuid and vendorGuid, and keeps unknown fields', async () => {
     const seen: IncomingMessage['headers'][] = []
@@ -116,14 +124,7 @@ describe('ServiceClient over HTTP', () => {
         response.statusCode = 503
         return response.end('overloaded')
       }
-      response.end(
-        JSON.stringify({
-          catalog_items: [item('a')],
-          totalCatalogItems: 1,
-          hasMoreItems: false,
-          serverTimestamp: '2025-01-01T00:00:00.000Z',
-        }),
-      )
+      response.end(onePage)
     })
     const steps: string[] = []
     const page = client(url, apiKey).listCatalogItems(
@@ -140,14 +141,7 @@ describe('ServiceClient over HTTP', () => {
     // The sync keeps a reply's bytes while the writer has no room for more decoded pages; that wait
     // is the laptop's, not the service's, and must not read as a service too slow to answer.
     const url = await serve((_request, response) => {
-      response.end(
-        JSON.stringify({
-          catalog_items: [item('a')],
-          totalCatalogItems: 1,
-          hasMoreItems: false,
-          serverTimestamp: '2025-01-01T00:00:00.000Z',
-        }),
-      )
+      response.end(onePage)
     })
     const steps: string[] = []
     let room = () => {}
