@@ -451,9 +451,12 @@ export class Pager {
     const fetchAndHandOver = async (page: number, release: () => void): Promise<void> => {
       const asked = ahead?.get(page)
       let waited = false
-      const beforeDecode = () => {
+      // Once per page: a reply that did not inflate is asked for again, and its page keeps the place
+      // it already took.
+      const beforeDecode = async () => {
+        if (waited) return
         waited = true
-        return roomToDecode()
+        await roomToDecode()
       }
       try {
         let result: Page<T>

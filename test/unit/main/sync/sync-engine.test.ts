@@ -514,9 +514,12 @@ describe('SyncEngine', () => {
     ).toEqual([...Array(20).keys()])
   })
 
-  it('decodes no more pages than writeAhead ahead of a slow writer, and goes on asking up to fetchAhead + concurrency - 1', async () => {
-    // The writer pauses (a checkpoint); the requests go on, their replies kept as bytes until there
-    // is room: over a slow link the link stays busy, and only writeAhead pages are held decoded.
+  /**
+   * A first sync against a writer that takes 3 ms a page, at 3 requests, 4 decoded pages and 8 asked
+   * ahead; the source waits `waits` times before decoding each page, as the client does once and
+   * again for a reply it asks for again. Gives the most pages asked and decoded ahead of the writer.
+   */
+  async function slowWriterSync(waits: number) {
     const service = new FakeService(300)
     const inline = inlineWriter(store)
     let asked = 0
@@ -545,7 +548,7 @@ describe('SyncEngine', () => {
         }
         await new Promise((resolve) => setTimeout(resolve, 1))
         options.onReceived?.()
-        await options.beforeDecode?.()
+        for (let wait = 0; wait < waits; wait++) await options.beforeDecode?.()
         if (listing) {
           decoded++
           mostDecoded = Math.max(mostDecoded, decoded - written)
@@ -565,12 +568,26 @@ describe('SyncEngine', () => {
     }).run({ full: true })
     expect(report.ok).toBe(true)
     expect(liveGuids()).toEqual(serverLiveGuids(service))
+    return { mostAsked, mostDecoded }
+  }
+
+  it('decodes no more pages than writeAhead ahead of a slow writer, and goes on asking up to fetchAhead + concurrency - 1', async () => {
+    // The writer pauses (a checkpoint); the requests go on, their replies kept as bytes until there
+    // is room: over a slow link the link stays busy, and only writeAhead pages are held decoded.
+    const { mostAsked, mostDecoded } = await slowWriterSync(1)
     // Decoded and waiting: the writeAhead, and the next catalog's first pages asked ahead of its turn
     // (concurrency of them), decoded as they came.
     expect(mostDecoded).toBeLessThanOrEqual(4 + 3)
     expect(mostAsked).toBeLessThanOrEqual(8 + 3 - 1)
     // The asking went on past what was decoded: before fetchAhead, it stopped at writeAhead + concurrency - 1.
     expect(mostAsked).toBeGreaterThan(4 + 3 - 1)
+  })
+
+  it('keeps one place for a page whose reply waits to be decoded twice (asked for again)', async () => {
+    // A place taken twice and given back once would shrink the writeAhead for the rest of the pass.
+    const { mostDecoded } = await slowWriterSync(2)
+    expect(mostDecoded).toBeLessThanOrEqual(4 + 3)
+    expect(mostDecoded).toBeGreaterThanOrEqual(4)
   })
 
   it("asks for the next scope's first page while the scope before finishes its catch-up and count", async () => {
