@@ -315,7 +315,7 @@ export class ServiceTransport {
         throw this.redactor.error(error)
       }
     }
-    if (statusCode < 200 || statusCode >= 300) {
+    if (!ok) {
       throw this.redactor.error(
         errorFromResponse(statusCode, response.headers, this.redactor.text(bytes.toString('utf8')), this.clock.now()),
       )

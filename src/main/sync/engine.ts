@@ -168,9 +168,8 @@ export class SyncEngine {
     this.clock = options.clock
     this.logger = options.logger ?? silentLogger
     this.pageSize = options.pageSize ?? 100
-    // Enough compressed pages on the wire to keep a slow, distant link busy: eight kept 10 Mbit/s
-    // at an 80 ms round trip busy where six left a quarter of it idle (docs/sync.md). Only a first
-    // sync ever has them all out; a delta is a page or two.
+    // Enough compressed pages on the wire to keep a slow, distant link busy (docs/sync.md says how
+    // many that takes). Only a first sync ever has them all out; a delta is a page or two.
     const concurrency = Math.max(1, options.concurrency ?? defaultConcurrency)
     this.orderHistoryPages = options.orderHistoryPages ?? 20
     this.monotonic = options.monotonic ?? (() => performance.now())

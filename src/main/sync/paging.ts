@@ -119,7 +119,7 @@ export class Pager {
     this.concurrency = options.concurrency
     this.sliceSize = options.sliceSize
     this.writeAhead = options.writeAhead
-    this.fetchAhead = Math.max(options.writeAhead, options.fetchAhead)
+    this.fetchAhead = options.fetchAhead
     this.maxListingPages = options.maxListingPages
   }
 
@@ -393,14 +393,13 @@ export class Pager {
     /**
      * A received reply is decoded once fewer than writeAhead decoded pages wait for the writer or are
      * being decoded: the replies that wake at one write's end take its one place, not all of it.
-     * Each call is matched by a decoded() once its page is handed over or given up.
+     * Each place taken is given back once its page is handed over or given up.
      */
     let decoding = 0
     const roomToDecode = async (): Promise<void> => {
       while (writes.size > 0 && writes.size + decoding >= writeAhead && !stop.signal.aborted) await writes.oneSettled()
       decoding++
     }
-    const decoded = () => decoding--
 
     /**
      * A page received, checked and handed to the writer. Its own function, and the fetch that brings
@@ -475,7 +474,7 @@ export class Pager {
         if (!waited) await beforeDecode()
         handOver(page, result)
       } finally {
-        if (waited) decoded()
+        if (waited) decoding--
       }
     }
 
