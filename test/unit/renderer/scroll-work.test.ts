@@ -81,3 +81,59 @@ describe('work that waits for an idle moment', () => {
     expect(ran).toEqual([0, 1, 2, 3])
   })
 })
+
+describe('pictures in a list, a few at a time', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllGlobals()
+    vi.resetModules()
+  })
+
+  async function withTurns() {
+    const moments: ((deadline: { timeRemaining(): number; didTimeout: boolean }) => void)[] = []
+    vi.stubGlobal('requestIdleCallback', (run: (typeof moments)[number]) => moments.push(run))
+    const turns = await import('../../../src/renderer/src/composables/pictureTurns')
+    const idle = () => moments.shift()?.({ timeRemaining: () => 50, didTimeout: false })
+    return { ...turns, idle }
+  }
+
+  it('starts at most PICTURES_AT_ONCE, at an idle moment, in the order the rows asked', async () => {
+    const { takeTurn, idle, PICTURES_AT_ONCE } = await withTurns()
+    const started: number[] = []
+    const ends = Array.from({ length: 10 }, (_, n) => takeTurn(() => started.push(n)))
+    expect(started).toEqual([])
+    idle()
+    expect(started).toEqual(Array.from({ length: PICTURES_AT_ONCE }, (_, n) => n))
+    // A picture drawn gives its turn to the next row, at the next idle moment.
+    ends[1]!()
+    expect(started).toHaveLength(PICTURES_AT_ONCE)
+    idle()
+    expect(started).toEqual([...Array.from({ length: PICTURES_AT_ONCE }, (_, n) => n), PICTURES_AT_ONCE])
+  })
+
+  it('a row gone before its turn never starts, and one gone before the idle moment gives its turn back', async () => {
+    const { takeTurn, idle, PICTURES_AT_ONCE } = await withTurns()
+    const started: number[] = []
+    const ends = Array.from({ length: PICTURES_AT_ONCE + 2 }, (_, n) => takeTurn(() => started.push(n)))
+    ends[0]!() // holding a turn, not started: its turn goes to the first waiting row
+    ends[PICTURES_AT_ONCE + 1]!() // waiting: never starts
+    ends[0]!() // ending twice gives back one turn, not two
+    idle()
+    expect(started).toEqual(Array.from({ length: PICTURES_AT_ONCE }, (_, n) => n + 1))
+  })
+
+  it('gives up a turn held past LONGEST_TURN_MS, so one slow picture does not stop the list', async () => {
+    vi.useFakeTimers()
+    const { takeTurn, idle, PICTURES_AT_ONCE, LONGEST_TURN_MS } = await withTurns()
+    const started: number[] = []
+    for (let n = 0; n <= PICTURES_AT_ONCE; n++) takeTurn(() => started.push(n))
+    idle()
+    expect(started).toHaveLength(PICTURES_AT_ONCE)
+    vi.advanceTimersByTime(LONGEST_TURN_MS - 1)
+    idle()
+    expect(started).toHaveLength(PICTURES_AT_ONCE)
+    vi.advanceTimersByTime(1)
+    idle()
+    expect(started).toHaveLength(PICTURES_AT_ONCE + 1)
+  })
+})
