@@ -402,10 +402,10 @@ function textBox(cell: Element): { left: number; right: number; top: number; bot
   return { left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom }
 }
 
-test.describe('an order page at 1280×720', () => {
+test.describe('lines at 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 } })
 
-  test('keeps each SKU on one line', async ({ page, bridge, service, core }) => {
+  test('an order page keeps each SKU on one line', async ({ page, bridge, service, core }) => {
     await connectCore(core, service)
     const target = orderable(core, 3)
     await queueOrder(core, target)
@@ -422,6 +422,30 @@ test.describe('an order page at 1280×720', () => {
       expect(await cell.evaluate(lineBoxes), `${sku} is drawn on one line`).toBe(1)
     }
     await page.screenshot({ path: join(screenshotDir, 'reflow-1280-order-skus.png') })
+  })
+
+  test('a quote page keeps each SKU on one line', async ({ page, bridge, service, core }) => {
+    await connectCore(core, service)
+    const target = orderable(core, 3)
+    const draft = await coreApi(core, 'createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
+    const added = await coreApi(core, 'addDraftLines', {
+      id: draft.draft.id,
+      lines: target.skus.map((sku) => ({ sku, qty: 12 })),
+    })
+    // A line's note as a rep writes them: long enough that the table gives the item column all it can.
+    const note = 'Deliver to the side door before 7 am; the kitchen closes for cleaning at noon on Fridays, call ahead'
+    await coreApi(core, 'updateDraftLine', { id: draft.draft.id, lineId: added.lineIds[0]!, note })
+    const quote = await coreApi(core, 'saveDraftAsQuote', { draftId: draft.draft.id })
+    await page.goto(`${bridge.url}#/quotes/${quote.id}`)
+    for (const sku of target.skus) {
+      const cell = page.getByRole('cell', { name: sku, exact: true })
+      await expect(cell).toBeVisible()
+      expect(await cell.evaluate(lineBoxes), `${sku} is drawn on one line`).toBe(1)
+    }
+    await page.screenshot({ path: join(screenshotDir, 'reflow-1280-quote-skus.png') })
   })
 })
 
