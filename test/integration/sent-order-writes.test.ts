@@ -84,4 +84,45 @@ describe('changeSentOrder and submitSentOrder', () => {
     const updates = h.service.control.requestLog().filter((each) => each.route === 'PUT /v1/orders/:orderGuid')
     expect(updates.map((each) => each.body)).toEqual([{ is_on_hold: true }, { po_no: 'SECOND-PO' }])
   })
+
+  it('a change sent but not yet synced back is what the next change starts from', async () => {
+    const h = (harness = await startOrdersHarness())
+    const apiGuid = await h.queueOrder()
+    await h.api('flushOutbox')
+    await h.api('syncNow', {})
+    await signInAsUser(h)
+    const orderGuid = String(h.service.control.ordersByApiGuid(apiGuid)[0]!.guid)
+    const supplierCopy = () => h.service.control.orders().find((each) => each.guid === orderGuid)!
+
+    await h.api('changeSentOrder', { order: orderGuid, changes: { onHold: true, poNo: 'FIRST-PO' } })
+    await h.api('flushOutbox')
+    expect(supplierCopy()).toMatchObject({ is_on_hold: true, po_no: 'FIRST-PO' })
+    // No sync since: the Change dialog still shows what was sent, not the copy from before it.
+    expect((await h.api('getSentOrderHeader', { order: orderGuid })).record).toMatchObject({
+      is_on_hold: true,
+      po_no: 'FIRST-PO',
+    })
+
+    // The PO changed again: from FIRST-PO, as the supplier has it, so no conflict with the rep's own change.
+    const second = await h.api('changeSentOrder', { order: orderGuid, changes: { poNo: 'SECOND-PO' } })
+    await h.api('flushOutbox')
+    await h.settle()
+    const listed = (await h.api('listOutbox')).find((entry) => entry.apiGuid === second.apiGuid)
+    expect(listed?.state).toBe('sent')
+    expect(supplierCopy()).toMatchObject({ is_on_hold: true, po_no: 'SECOND-PO' })
+    // Releasing the hold is a change too, not "the order already says so".
+    const release = await call(h.core.handlers, 'changeSentOrder', { order: orderGuid, changes: { onHold: false } })
+    expect(release).toMatchObject({ ok: true, value: { asks: ['Release requested'] } })
+
+    // Once synced, the copy says it all itself; and what the supplier changes after the rep's answer wins.
+    await h.api('flushOutbox')
+    await h.api('syncNow', {})
+    expect((await h.api('getSentOrderHeader', { order: orderGuid })).record).toMatchObject({
+      is_on_hold: false,
+      po_no: 'SECOND-PO',
+    })
+    h.service.control.update('order', orderGuid, { po_no: 'SUPPLIER-PO' })
+    await h.api('syncNow', {})
+    expect((await h.api('getSentOrderHeader', { order: orderGuid })).record).toMatchObject({ po_no: 'SUPPLIER-PO' })
+  })
 })

@@ -89,6 +89,13 @@ export class OutboxWrites {
         .prepare<[number], number>("SELECT count(*) FROM outbox WHERE depends_on = ? AND state <> 'sent'")
         .pluck(),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
+      lastChangeAnswer: db
+        .prepare<[string], string>(
+          `SELECT json_extract(detail, '$.result') FROM outbox
+           WHERE kind = 'orderChange' AND state = 'sent' AND json_extract(detail, '$.result.orderGuid') = ?
+           ORDER BY sent_at DESC, id DESC LIMIT 1`,
+        )
+        .pluck(),
       waitingChanges: db.prepare<
         [],
         { key: string; dependsOn: number | null; request: string; dependencyOrderGuid: string | null }
@@ -163,6 +170,12 @@ export class OutboxWrites {
       dependencyOrderGuid: row.dependencyOrderGuid,
       request: JSON.parse(row.request) as Record<string, unknown>,
     }))
+  }
+
+  /** What the service answered the last change sent for this order (its detail's result), if one was sent. */
+  lastChangeResult(orderGuid: string): Record<string, unknown> | null {
+    const result = this.statements.lastChangeAnswer.get(orderGuid)
+    return result ? (JSON.parse(result) as Record<string, unknown>) : null
   }
 
   /** A claimed row as its rule's work: the frozen request, what it learnt, the entry it waited for. */

@@ -8,7 +8,7 @@ import { CoreError } from '../errors'
 import { OrderDetailRows } from '../local/order-details'
 import { OrderHistory } from '../local/order-history'
 import type { Outbox } from '../orders/outbox'
-import type { OrderTarget } from './order-writes'
+import { withLastAnswer, type OrderTarget } from './order-writes'
 import { numberOrNull, objectOf } from './status'
 
 export function orderTargets(db: Database, outbox: Outbox): (given: string) => OrderTarget | null {
@@ -19,7 +19,9 @@ export function orderTargets(db: Database, outbox: Outbox): (given: string) => O
     const row = history.byGuid(wanted) ?? history.byName(wanted)
     if (row) {
       // The full copy when there is one: it is the supplier's latest header this laptop saw.
-      const header = objectOf(JSON.parse(details.detail(row.guid)?.json ?? row.json))
+      // Or the supplier's answer to a change sent since that copy.
+      const copy = objectOf(JSON.parse(details.detail(row.guid)?.json ?? row.json))
+      const header = withLastAnswer(copy, outbox.writes.lastChangeResult(row.guid))
       return {
         orderGuid: row.guid,
         orderName: row.name,
@@ -42,7 +44,8 @@ export function orderTargets(db: Database, outbox: Outbox): (given: string) => O
       )
     if (!entry) return null
     const draft = outbox.read.printable(entry.apiGuid)?.draft
-    const header = { po_no: draft?.poNo ?? null, note: draft?.note ?? null }
+    const asSent = { po_no: draft?.poNo ?? null, note: draft?.note ?? null }
+    const header = entry.orderGuid ? withLastAnswer(asSent, outbox.writes.lastChangeResult(entry.orderGuid)) : asSent
     const base = { customerGuid: entry.customerGuid, customerName: entry.customerName, header }
     if (entry.state === 'sent')
       return {

@@ -93,6 +93,35 @@ function resultOf(order: Json, extra: Json = {}): Json {
   return { orderGuid: textOrNull(order.guid), orderName: textOrNull(order.name), ...extra }
 }
 
+/**
+ * What a change's answer keeps: the fields a change may touch as the supplier's copy gave them, and
+ * the copy's updated_at. Until a sync brings the order again, the next change starts from it.
+ */
+function answerOf(order: Json): Json {
+  const fields = Object.keys(fieldLabels).filter((field) => field in order)
+  return {
+    answer: {
+      header: Object.fromEntries(fields.map((field) => [field, order[field]])),
+      updatedAt: textOrNull(order.updated_at),
+    },
+  }
+}
+
+/**
+ * The header as last known, with the supplier's answer to the last change sent over it where the
+ * answer is newer: a change sent but not yet synced back is what the Change dialog shows and the
+ * next change is made against (else changing a field twice between syncs was a conflict with the
+ * rep's own change). An answer without updated_at cannot say it is newer, so it is not used.
+ */
+export function withLastAnswer(header: Json, result: Json | null): Json {
+  const answer = objectOf(result?.answer)
+  const answeredAt = Date.parse(textOrNull(answer.updatedAt) ?? '')
+  if (Number.isNaN(answeredAt)) return header
+  const copyAt = Date.parse(textOrNull(header.updated_at) ?? '')
+  if (!Number.isNaN(copyAt) && copyAt >= answeredAt) return header
+  return { ...header, ...objectOf(answer.header), updated_at: answer.updatedAt }
+}
+
 const submitRule: WriteRule = {
   async send(work, sender, signal) {
     const request = work.request as unknown as SubmitRequest
@@ -152,9 +181,9 @@ const changeRule: WriteRule = {
     }
     if (conflict.length > 0) return { kind: 'conflict', conflict }
     if (Object.keys(body).length === 0)
-      return { kind: 'done', outcome: 'The supplier’s copy already says so.', result: resultOf(order) }
-    const updated = await needs(sender, 'updateOrder')(orderGuid, body, options)
-    return { kind: 'done', outcome: null, result: resultOf(objectOf(updated)) }
+      return { kind: 'done', outcome: 'The supplier’s copy already says so.', result: resultOf(order, answerOf(order)) }
+    const updated = objectOf(await needs(sender, 'updateOrder')(orderGuid, body, options))
+    return { kind: 'done', outcome: null, result: resultOf(updated, answerOf(updated)) }
   },
 }
 

@@ -102,8 +102,9 @@ export const useSentWritesStore = defineStore('sentWrites', () => {
   }
 
   /**
-   * The header fields a change may touch, as last synced with the changes still waiting applied (the
-   * core's rule): what the Change dialog starts from, so a hold waiting is shown ticked.
+   * The header fields a change may touch, as last known (synced, or answered to a change sent since)
+   * with the changes still waiting applied (the core's rule): what the Change dialog starts from, so a
+   * hold waiting is shown ticked.
    */
   async function headerAsAsked(order: string): Promise<Record<string, unknown>> {
     return (await unwrap(api.getSentOrderHeader({ order }))).record
