@@ -89,7 +89,7 @@ export class OutboxWrites {
         .prepare<[number], number>("SELECT count(*) FROM outbox WHERE depends_on = ? AND state <> 'sent'")
         .pluck(),
       delete: db.prepare<[number]>('DELETE FROM outbox WHERE id = ?'),
-      lastChangeAnswer: db
+      lastChangeResult: db
         .prepare<[string], string>(
           `SELECT json_extract(detail, '$.result') FROM outbox
            WHERE kind = 'orderChange' AND state = 'sent' AND json_extract(detail, '$.result.orderGuid') = ?
@@ -174,7 +174,7 @@ export class OutboxWrites {
 
   /** What the service answered the last change sent for this order (its detail's result), if one was sent. */
   lastChangeResult(orderGuid: string): Record<string, unknown> | null {
-    const result = this.statements.lastChangeAnswer.get(orderGuid)
+    const result = this.statements.lastChangeResult.get(orderGuid)
     return result ? (JSON.parse(result) as Record<string, unknown>) : null
   }
 
