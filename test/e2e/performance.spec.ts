@@ -9,6 +9,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { LONGEST_TURN_MS, PICTURES_AT_ONCE } from '../../src/renderer/src/composables/pictureTurns'
+import { REST_AFTER_JUMP_MS } from '../../src/renderer/src/composables/rowRange'
 import { benchTest as test, call, collectPageErrors, expect, screenshotDir } from './support'
 
 test.describe.configure({ timeout: 180_000 })
@@ -126,6 +127,11 @@ test('100,000 items: each query shows its results and the full list scrolls to t
   await expect(scroller).toHaveAttribute('data-total', String(listed))
   // The rows scroll with their thumbnails, from the cache the fixture filled: drawn, not placeholders.
   await expect(scroller.locator('[data-picture="shown"]').first()).toBeVisible()
+  // The pages the list asks the core for on the way: rows passed at speed should ask for none.
+  const handlers = core.handlers as { searchCatalogItems: typeof core.handlers.searchCatalogItems }
+  const searchItems = handlers.searchCatalogItems
+  let pagesAsked = 0
+  handlers.searchCatalogItems = (input) => (pagesAsked++, searchItems(input))
   const scroll = await page.evaluate(async () => {
     const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
     const gaps: number[] = []
@@ -170,11 +176,12 @@ test('100,000 items: each query shows its results and the full list scrolls to t
     pictures.disconnect()
     return { durationMs, frames: gaps.length, gaps, longTasks, height, picturesAsked }
   })
+  handlers.searchCatalogItems = searchItems
   const maxGap = Math.max(...scroll.gaps)
   const over50 = scroll.gaps.filter((g) => g > NOTICEABLE_GAP_MS).length
   figure(
     'scroll',
-    `${scroll.height} px (${listed} rows) in ${round(scroll.durationMs)} ms: ${scroll.frames} frames, frame gap p50 ${round(percentile(scroll.gaps, 50))} ms, p95 ${round(percentile(scroll.gaps, 95))} ms, max ${round(maxGap)} ms (a freeze: ${FREEZE_MS} ms), ${over50} gaps > ${NOTICEABLE_GAP_MS} ms; long tasks: ${scroll.longTasks.length} (max ${round(Math.max(0, ...scroll.longTasks))} ms)`,
+    `${scroll.height} px (${listed} rows) in ${round(scroll.durationMs)} ms: ${scroll.frames} frames, frame gap p50 ${round(percentile(scroll.gaps, 50))} ms, p95 ${round(percentile(scroll.gaps, 95))} ms, max ${round(maxGap)} ms (a freeze: ${FREEZE_MS} ms), ${over50} gaps > ${NOTICEABLE_GAP_MS} ms; long tasks: ${scroll.longTasks.length} (max ${round(Math.max(0, ...scroll.longTasks))} ms); ${pagesAsked} pages of rows asked for on the way`,
   )
   // At the bottom the last rows arrive and show their data.
   const lastRow = page.locator(`[data-index="${listed - 1}"]`)
@@ -201,6 +208,30 @@ test('100,000 items: each query shows its results and the full list scrolls to t
     `${thumbnails} drawn in the rows on screen at the bottom (all in ${round(filledMs!)} ms after the scroll), each a fixed 32 px box decoded off the main thread; ${scroll.picturesAsked} asked for during the scroll (at idle moments, ${PICTURES_AT_ONCE} at a time: rows passed at speed ask for none)`,
   )
   await page.screenshot({ path: join(screenshotDir, 'catalog-bench-bottom.png') })
+
+  // A jump (the scrollbar dragged to the middle and let go): the rows where it landed fill, their
+  // page asked for once the view has rested there.
+  const jumpFilledMs = await page.evaluate(async () => {
+    const el = document.querySelector<HTMLElement>('[data-testid="catalog-scroller"]')!
+    const started = performance.now()
+    el.scrollTop = Math.round((el.scrollHeight - el.clientHeight) / 2)
+    while (performance.now() - started < 5_000) {
+      await new Promise((resolve) => requestAnimationFrame(resolve))
+      const view = el.getBoundingClientRect()
+      const shown = [...el.querySelectorAll<HTMLElement>('[data-index]')].filter((row) => {
+        const box = row.getBoundingClientRect()
+        return box.bottom > view.top && box.top < view.bottom
+      })
+      if (shown.length > 0 && shown.every((row) => row.querySelector('.name-button')))
+        return performance.now() - started
+    }
+    return null
+  })
+  expect(jumpFilledMs, 'the rows where the view landed filled').not.toBeNull()
+  figure(
+    'a jump',
+    `the rows where the view landed filled in ${round(jumpFilledMs!)} ms (their page asked for once the view rested ${REST_AFTER_JUMP_MS} ms)`,
+  )
 
   writeFileSync(
     join(screenshotDir, '..', 'performance.json'),
@@ -229,6 +260,8 @@ test('100,000 items: each query shows its results and the full list scrolls to t
           longTasks: scroll.longTasks.length,
           picturesAsked: scroll.picturesAsked,
           picturesFilledMs: round(filledMs!),
+          pagesAsked,
+          jumpFilledMs: round(jumpFilledMs!),
         },
       },
       null,

@@ -1,9 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { OVERSCAN, overscanUnlessJumping } from '../../../src/renderer/src/composables/rowRange'
+import {
+  OVERSCAN,
+  overscanUnlessJumping,
+  pagesAsTheViewRests,
+  REST_AFTER_JUMP_MS,
+} from '../../../src/renderer/src/composables/rowRange'
 
 /**
  * What a list scrolled at speed is spared: rows drawn ahead of a view that jumped (none, until the
- * rep moves row by row again), and pictures asked for rows gone before the page was idle.
+ * rep moves row by row again), pages asked for a view gone before it rested, and pictures asked for
+ * rows gone before the page was idle.
  */
 const view = (startIndex: number, shown = 15) => ({
   startIndex,
@@ -28,6 +34,62 @@ describe('rows drawn beyond the view', () => {
 
   it('keeps the first rows whole at the top of the list', () => {
     expect(overscanUnlessJumping()(view(0))).toEqual(Array.from({ length: 15 + OVERSCAN }, (_, i) => i))
+  })
+})
+
+describe('pages asked for as the view moves', () => {
+  afterEach(() => vi.useRealTimers())
+
+  /** A list of pages of 100 rows whose asks the test records. */
+  function pages() {
+    vi.useFakeTimers()
+    const asked: number[] = []
+    const view = pagesAsTheViewRests(100, (page) => asked.push(page))
+    return { view, asked }
+  }
+
+  it('asks at once for the pages of a view moved row by row, and for a new search', () => {
+    const { view, asked } = pages()
+    view.show(80, 94, true)
+    expect(asked).toEqual([0])
+    view.show(88, 102)
+    view.show(95, 109)
+    expect(asked).toEqual([0, 0, 1, 0, 1])
+    view.show(5_000, 5_014, true)
+    expect(asked.at(-1)).toBe(50)
+  })
+
+  it('asks for nothing while the view jumps, then only for the pages where it rested', () => {
+    const { view, asked } = pages()
+    view.show(0, 14, true)
+    asked.length = 0
+    for (let first = 250; first <= 2_500; first += 250) {
+      view.show(first, first + 14)
+      vi.advanceTimersByTime(REST_AFTER_JUMP_MS - 1)
+    }
+    expect(asked).toEqual([])
+    vi.advanceTimersByTime(1)
+    expect(asked).toEqual([25])
+  })
+
+  it('asks at once when the rep moves row by row after a jump', () => {
+    const { view, asked } = pages()
+    view.show(0, 14, true)
+    view.show(40_000, 40_014)
+    asked.length = 0
+    view.show(40_003, 40_017)
+    expect(asked).toEqual([400])
+    vi.advanceTimersByTime(REST_AFTER_JUMP_MS)
+    expect(asked).toEqual([400])
+  })
+
+  it('asks for nothing once the list is gone', () => {
+    const { view, asked } = pages()
+    view.show(0, 14, true)
+    view.show(9_000, 9_014)
+    view.dispose()
+    vi.advanceTimersByTime(REST_AFTER_JUMP_MS)
+    expect(asked).toEqual([0])
   })
 })
 

@@ -18,3 +18,40 @@ export function overscanUnlessJumping(): (range: Range) => number[] {
     return defaultRangeExtractor(jumped ? { ...range, overscan: 0 } : range)
   }
 }
+
+/** After a jump, how long the view stays where it landed before its pages are asked for. */
+export const REST_AFTER_JUMP_MS = 100
+
+/**
+ * When to ask for the pages a view shows: at once while the rep scrolls row by row, or when a new
+ * search starts; after a jump (the view moved past all the rows it had drawn), only once the view has
+ * rested REST_AFTER_JUMP_MS where it landed. A scrollbar dragged through 100,000 rows passes pages
+ * in every frame; each one asked for is a query in the core and a page of rows drawn in the window,
+ * for a view already gone. Rows passed at speed show their placeholder instead.
+ */
+export function pagesAsTheViewRests(
+  pageSize: number,
+  fetch: (page: number) => void,
+  restMs = REST_AFTER_JUMP_MS,
+): { show(first: number, last: number, fresh?: boolean): void; dispose(): void } {
+  let shown: { first: number; last: number } | null = null
+  let resting: ReturnType<typeof setTimeout> | undefined
+  const fetchShown = () => {
+    resting = undefined
+    if (!shown) return
+    for (let page = Math.floor(shown.first / pageSize); page <= Math.floor(shown.last / pageSize); page++) fetch(page)
+  }
+  return {
+    /** The view shows rows `first` to `last`; `fresh` when they belong to a search just started. */
+    show(first, last, fresh = false) {
+      const jumped = shown !== null && !fresh && Math.abs(first - shown.first) > last - first + 1
+      shown = { first, last }
+      clearTimeout(resting)
+      if (jumped) resting = setTimeout(fetchShown, restMs)
+      else fetchShown()
+    },
+    dispose() {
+      clearTimeout(resting)
+    },
+  }
+}

@@ -3,7 +3,7 @@ import { computed, onScopeDispose, ref, shallowRef, watch, type Ref } from 'vue'
 import type { CatalogItemSummary, CatalogLoading } from '../../../shared/synced'
 import { toAppError } from '../errors'
 import { useCatalogStore } from '../stores/catalog'
-import { OVERSCAN, overscanUnlessJumping } from './rowRange'
+import { OVERSCAN, overscanUnlessJumping, pagesAsTheViewRests } from './rowRange'
 
 /** What the list shows: a catalog's items for a search text, a category and a customer's prices. */
 interface ItemSearch {
@@ -190,17 +190,20 @@ export function useItemPages(options: ItemPagesOptions) {
     }
   }
 
-  // Pages come in as their rows come into view.
+  // Pages come in as their rows come into view, and rows passed at speed ask for none.
+  const pagesShown = pagesAsTheViewRests(PAGE_SIZE, (page) => void fetchPage(page))
+  let shownEpoch = -1
   watch(
     () => {
       const items = virtualizer.value.getVirtualItems()
       if (items.length === 0) return ''
-      return `${epoch.value}:${Math.floor(items[0]!.index / PAGE_SIZE)}:${Math.floor(items[items.length - 1]!.index / PAGE_SIZE)}`
+      return `${epoch.value}:${items[0]!.index}:${items[items.length - 1]!.index}`
     },
     (range) => {
       if (!range) return
-      const [, first, last] = range.split(':').map(Number) as [number, number, number]
-      for (let page = first; page <= last; page++) void fetchPage(page)
+      const [at, first, last] = range.split(':').map(Number) as [number, number, number]
+      pagesShown.show(first, last, at !== shownEpoch)
+      shownEpoch = at
     },
   )
 
@@ -221,6 +224,7 @@ export function useItemPages(options: ItemPagesOptions) {
   )
   onScopeDispose(() => {
     clearTimeout(debounce)
+    pagesShown.dispose()
     generation++
   })
 
