@@ -4,6 +4,7 @@ import {
   overscanUnlessJumping,
   pagesAsTheViewRests,
   REST_AFTER_JUMP_MS,
+  ROWS_AHEAD,
 } from '../../../src/renderer/src/composables/rowRange'
 
 /**
@@ -40,47 +41,76 @@ describe('rows drawn beyond the view', () => {
 describe('pages asked for as the view moves', () => {
   afterEach(() => vi.useRealTimers())
 
-  /** A list of pages of 100 rows whose asks the test records. */
+  /** A list of pages of 100 rows whose asks the test records: "3" for a page drawn, "+4" for one ahead. */
   function pages() {
     vi.useFakeTimers()
-    const asked: number[] = []
-    const view = pagesAsTheViewRests(100, (page) => asked.push(page))
+    const asked: string[] = []
+    const view = pagesAsTheViewRests(100, (page, ahead) => asked.push(ahead ? `+${page}` : `${page}`))
     return { view, asked }
   }
 
-  it('asks at once for the pages of a view moved row by row, and for a new search', () => {
+  it('asks at once for the pages of a view moved row by row, then for those ROWS_AHEAD beyond it', () => {
+    expect(ROWS_AHEAD).toBe(50)
     const { view, asked } = pages()
-    view.show(80, 94, true)
-    expect(asked).toEqual([0])
-    view.show(88, 102)
-    view.show(95, 109)
-    expect(asked).toEqual([0, 0, 1, 0, 1])
-    view.show(5_000, 5_014, true)
-    expect(asked.at(-1)).toBe(50)
+    view.show(0, 14, true)
+    expect(asked).toEqual(['0', '+0'])
+    asked.length = 0
+    view.show(10, 24)
+    view.show(20, 34)
+    view.show(30, 44)
+    expect(asked).toEqual(['0', '+0', '0', '+0', '0', '+0'])
+    asked.length = 0
+    view.show(40, 54)
+    expect(asked).toEqual(['0', '+0', '+1'])
+    asked.length = 0
+    for (const first of [50, 60, 70, 80, 90]) view.show(first, first + 14)
+    expect(asked.slice(-4)).toEqual(['0', '1', '+0', '+1'])
+  })
+
+  it('asks at once for a new search, however far its rows are', () => {
+    const { view, asked } = pages()
+    view.show(0, 14, true)
+    asked.length = 0
+    view.show(5_020, 5_034, true)
+    expect(asked).toEqual(['50', '+49', '+50'])
   })
 
   it('asks for nothing while the view jumps, then only for the pages where it rested', () => {
     const { view, asked } = pages()
     view.show(0, 14, true)
     asked.length = 0
-    for (let first = 250; first <= 2_500; first += 250) {
+    for (let first = 250; first <= 2_520; first += 250) {
       view.show(first, first + 14)
       vi.advanceTimersByTime(REST_AFTER_JUMP_MS - 1)
     }
     expect(asked).toEqual([])
     vi.advanceTimersByTime(1)
-    expect(asked).toEqual([25])
+    expect(asked).toEqual(['25', '+24', '+25'])
   })
 
   it('asks at once when the rep moves row by row after a jump', () => {
     const { view, asked } = pages()
     view.show(0, 14, true)
-    view.show(40_000, 40_014)
+    view.show(40_030, 40_044)
     asked.length = 0
-    view.show(40_003, 40_017)
-    expect(asked).toEqual([400])
+    view.show(40_033, 40_047)
+    expect(asked).toEqual(['400', '+399', '+400'])
     vi.advanceTimersByTime(REST_AFTER_JUMP_MS)
-    expect(asked).toEqual([400])
+    expect(asked).toHaveLength(3)
+  })
+
+  it('asks again for the view where it is when told a page came in, but not while it rests after a jump', () => {
+    const { view, asked } = pages()
+    view.show(95, 109, true)
+    asked.length = 0
+    view.again()
+    expect(asked).toEqual(['0', '1', '+0', '+1'])
+    view.show(30_000, 30_014)
+    asked.length = 0
+    view.again()
+    expect(asked).toEqual([])
+    vi.advanceTimersByTime(REST_AFTER_JUMP_MS)
+    expect(asked).toEqual(['300', '+299', '+300'])
   })
 
   it('asks for nothing once the list is gone', () => {
@@ -89,7 +119,7 @@ describe('pages asked for as the view moves', () => {
     view.show(9_000, 9_014)
     view.dispose()
     vi.advanceTimersByTime(REST_AFTER_JUMP_MS)
-    expect(asked).toEqual([0])
+    expect(asked).toEqual(['0', '+0'])
   })
 })
 

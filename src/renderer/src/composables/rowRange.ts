@@ -1,7 +1,11 @@
 import { defaultRangeExtractor, type Range } from '@tanstack/vue-virtual'
 
-/** Rows drawn beyond each edge of the view, so a wheel or a key brings in rows already there. */
-export const OVERSCAN = 12
+/**
+ * Rows drawn beyond each edge of the view, so a wheel or a key brings in rows already there: two
+ * frames of a fast wheel. Few, since a page landing under them draws them all again at once; the
+ * pages ROWS_AHEAD keep their items in before they are drawn.
+ */
+export const OVERSCAN = 6
 
 /**
  * The rows to draw for the view: the overscan on both sides while the rep scrolls row by row, none
@@ -21,25 +25,38 @@ export function overscanUnlessJumping(): (range: Range) => number[] {
 
 /** After a jump, how long the view stays where it landed before its pages are asked for. */
 export const REST_AFTER_JUMP_MS = 100
+/**
+ * Rows beyond each edge of the rows drawn whose pages are asked for too: a page in before its rows
+ * are drawn costs the frame it lands in only its parsing, where a page that lands under drawn rows
+ * has them all drawn again at once, in whatever frame the rep's scroll is in.
+ */
+export const ROWS_AHEAD = 50
 
 /**
- * When to ask for the pages a view shows: at once while the rep scrolls row by row, or when a new
- * search starts; after a jump (the view moved past all the rows it had drawn), only once the view has
- * rested REST_AFTER_JUMP_MS where it landed. A scrollbar dragged through 100,000 rows passes pages
- * in every frame; each one asked for is a query in the core and a page of rows drawn in the window,
- * for a view already gone. Rows passed at speed show their placeholder instead.
+ * When to ask for the pages a view shows: at once while the rep scrolls row by row (with the rows
+ * ahead, so a page is in before its rows are drawn), or when a new search starts; after a jump (the
+ * view moved past all the rows it had drawn), only once the view has rested REST_AFTER_JUMP_MS where
+ * it landed. A scrollbar dragged through 100,000 rows passes pages in every frame; each one asked
+ * for is a query in the core and a page of rows drawn in the window, for a view already gone. Rows
+ * passed at speed show their placeholder instead.
  */
 export function pagesAsTheViewRests(
   pageSize: number,
-  fetch: (page: number) => void,
+  fetch: (page: number, ahead: boolean) => void,
   restMs = REST_AFTER_JUMP_MS,
-): { show(first: number, last: number, fresh?: boolean): void; dispose(): void } {
+): { show(first: number, last: number, fresh?: boolean): void; again(): void; dispose(): void } {
   let shown: { first: number; last: number } | null = null
   let resting: ReturnType<typeof setTimeout> | undefined
+  const pagesOf = (first: number, last: number, ahead: boolean) => {
+    for (let page = Math.floor(Math.max(0, first) / pageSize); page <= Math.floor(last / pageSize); page++)
+      fetch(page, ahead)
+  }
   const fetchShown = () => {
     resting = undefined
     if (!shown) return
-    for (let page = Math.floor(shown.first / pageSize); page <= Math.floor(shown.last / pageSize); page++) fetch(page)
+    // The rows drawn first, then those ahead.
+    pagesOf(shown.first, shown.last, false)
+    pagesOf(shown.first - ROWS_AHEAD, shown.last + ROWS_AHEAD, true)
   }
   return {
     /** The view shows rows `first` to `last`; `fresh` when they belong to a search just started. */
@@ -49,6 +66,10 @@ export function pagesAsTheViewRests(
       clearTimeout(resting)
       if (jumped) resting = setTimeout(fetchShown, restMs)
       else fetchShown()
+    },
+    /** Asks again for the view where it is (a page has come in), unless it is resting after a jump. */
+    again() {
+      if (resting === undefined) fetchShown()
     },
     dispose() {
       clearTimeout(resting)

@@ -188,10 +188,18 @@ export function useItemPages(options: ItemPagesOptions) {
     } finally {
       if (mine === generation) inFlight.delete(page)
     }
+    // The next page the view wants (a page that failed is not asked again until the rep moves).
+    if (mine === generation && pages.value.has(page)) pagesShown.again()
   }
 
   // Pages come in as their rows come into view, and rows passed at speed ask for none.
-  const pagesShown = pagesAsTheViewRests(PAGE_SIZE, (page) => void fetchPage(page))
+  // Pages ahead stop at the rows the list has room for: one past them would say the list ends there.
+  // One page on its way at a time, the next asked when it lands: two pages landing under the rows
+  // drawn in one frame draw them all again in that frame, whatever the rep's scroll is doing.
+  const pagesShown = pagesAsTheViewRests(PAGE_SIZE, (page) => {
+    if (page * PAGE_SIZE >= total.value || inFlight.size > 0) return
+    void fetchPage(page)
+  })
   let shownEpoch = -1
   watch(
     () => {
