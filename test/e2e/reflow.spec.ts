@@ -424,7 +424,7 @@ test.describe('lines at 1280×720', () => {
     await page.screenshot({ path: join(screenshotDir, 'reflow-1280-order-skus.png') })
   })
 
-  test('a quote page keeps each SKU on one line', async ({ page, bridge, service, core }) => {
+  test('a quote page keeps each SKU, and each column name, on one line', async ({ page, bridge, service, core }) => {
     await connectCore(core, service)
     const target = orderable(core, 3)
     const draft = await coreApi(core, 'createDraft', {
@@ -444,6 +444,10 @@ test.describe('lines at 1280×720', () => {
       const cell = page.getByRole('cell', { name: sku, exact: true })
       await expect(cell).toBeVisible()
       expect(await cell.evaluate(lineBoxes), `${sku} is drawn on one line`).toBe(1)
+    }
+    for (const name of ['Qty', 'Unit price', 'Line total']) {
+      const header = page.getByRole('columnheader', { name, exact: true })
+      expect(await header.evaluate(lineBoxes), `the column "${name}" is named on one line`).toBe(1)
     }
     await page.screenshot({ path: join(screenshotDir, 'reflow-1280-quote-skus.png') })
   })
