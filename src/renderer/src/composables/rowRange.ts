@@ -42,21 +42,21 @@ export const ROWS_AHEAD = 50
  */
 export function pagesAsTheViewRests(
   pageSize: number,
-  fetch: (page: number, ahead: boolean) => void,
+  fetch: (page: number) => void,
   restMs = REST_AFTER_JUMP_MS,
 ): { show(first: number, last: number, fresh?: boolean): void; again(): void; dispose(): void } {
   let shown: { first: number; last: number } | null = null
   let resting: ReturnType<typeof setTimeout> | undefined
-  const pagesOf = (first: number, last: number, ahead: boolean) => {
-    for (let page = Math.floor(Math.max(0, first) / pageSize); page <= Math.floor(last / pageSize); page++)
-      fetch(page, ahead)
-  }
+  const pageOf = (row: number) => Math.floor(Math.max(0, row) / pageSize)
   const fetchShown = () => {
     resting = undefined
     if (!shown) return
-    // The rows drawn first, then those ahead.
-    pagesOf(shown.first, shown.last, false)
-    pagesOf(shown.first - ROWS_AHEAD, shown.last + ROWS_AHEAD, true)
+    // The pages of the rows drawn first, then those of the rows ahead on either side.
+    const first = pageOf(shown.first)
+    const last = pageOf(shown.last)
+    for (let page = first; page <= last; page++) fetch(page)
+    for (let page = pageOf(shown.first - ROWS_AHEAD); page < first; page++) fetch(page)
+    for (let page = last + 1; page <= pageOf(shown.last + ROWS_AHEAD); page++) fetch(page)
   }
   return {
     /** The view shows rows `first` to `last`; `fresh` when they belong to a search just started. */
