@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { defineConfig } from '@playwright/test'
 
 /**
@@ -6,14 +7,26 @@ import { defineConfig } from '@playwright/test'
  */
 export const chromiumPath = process.env.SATCHEL_CHROMIUM ?? '/usr/bin/chromium'
 
+/**
+ * Two groups (docs/testing.md): `together` runs beside vitest on every core; `alone` is the
+ * performance spec, whose frame and keystroke figures a busy core would spoil, run by itself after
+ * everything else (scripts/test.mjs). `npx playwright test` alone runs both, `alone` last.
+ */
+const alone = ['performance.spec.ts']
+
 export default defineConfig({
   testDir: 'test/e2e',
   // Not test-results/ itself: Playwright empties its outputDir, and vitest's report lives beside it.
   outputDir: 'test-results/playwright-artifacts',
   timeout: 60_000,
-  workers: 1,
+  // Each test has its own core, bridge and database folder, and resets the worker's double: a file's
+  // tests may run on different workers.
+  fullyParallel: true,
+  workers: Number(process.env.SATCHEL_E2E_WORKERS) || Math.max(2, availableParallelism()),
   forbidOnly: !!process.env.CI,
-  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  // No retries, ever: a test that fails only beside another is a defect to fix.
+  retries: 0,
+  reporter: [['list'], ['json', { outputFile: process.env.SATCHEL_E2E_REPORT ?? 'test-results/playwright.json' }]],
   use: {
     browserName: 'chromium',
     headless: true,
@@ -31,4 +44,14 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: 'together', testIgnore: alone, outputDir: 'test-results/playwright-artifacts/together' },
+    {
+      name: 'alone',
+      testMatch: alone,
+      outputDir: 'test-results/playwright-artifacts/alone',
+      // After the others when both run (`npx playwright test`); `--project=alone --no-deps` runs it by itself.
+      dependencies: ['together'],
+    },
+  ],
 })

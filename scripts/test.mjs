@@ -1,114 +1,176 @@
 #!/usr/bin/env node
-// `npm test`: the vitest suites, then the renderer build and Playwright, then one plain total line
-// read from both runners' JSON reports, so CI's last line counts every test that ran.
-import { spawn, spawnSync } from 'node:child_process'
+// `npm test`, laid out in docs/testing.md: the app built once; then vitest and Playwright's
+// `together` group side by side, so both cores work all the time; then Playwright's `alone` group
+// (the performance spec) on a quiet machine. It ends with the ten slowest test files and one plain
+// total line read from the runners' JSON reports, so CI's last line counts every test that ran.
+import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { relative } from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 
 const results = 'test-results'
-const vitestReport = `${results}/vitest.json`
-const playwrightReport = `${results}/playwright.json`
-mkdirSync(results, { recursive: true })
-rmSync(vitestReport, { force: true })
-rmSync(playwrightReport, { force: true })
-
-function run(label, command, args) {
-  process.stdout.write(`\n== ${label}\n`)
-  const child = spawnSync(command, args, { stdio: 'inherit', env: process.env })
-  if (child.error) throw child.error
-  return child.status ?? 1
+const reports = {
+  vitest: `${results}/vitest.json`,
+  together: `${results}/playwright.json`,
+  alone: `${results}/playwright-alone.json`,
 }
+mkdirSync(results, { recursive: true })
+for (const report of Object.values(reports)) rmSync(report, { force: true })
+
+const cores = Math.max(2, availableParallelism())
+const started = Date.now()
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
 
 /**
- * Runs vitest with its output streamed as usual, keeping what it says about errors outside any test
- * (an unhandled rejection after a test ended, a worker that died): those fail the run with every test
- * passed, and CI's reader sees only the end of the log, so they are repeated beside the total.
+ * Runs a step with its output passed through line by line, each line marked with the step's name
+ * when steps run side by side. Keeps what vitest says about errors outside any test (an unhandled
+ * rejection after a test ended, a worker that died): those fail the run with every test passed, and
+ * CI's reader sees only the end of the log, so they are repeated beside the total.
  */
-function runVitest(label, args) {
+function step(label, command, args, { env = {}, prefix = '' } = {}) {
+  const began = Date.now()
   process.stdout.write(`\n== ${label}\n`)
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', args, { stdio: ['inherit', 'pipe', 'pipe'], env: process.env })
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
     const kept = []
     let keeping = 0
-    const watch = (chunk, out) => {
-      out.write(chunk)
-      for (const line of chunk.toString('utf8').split('\n')) {
-        const plain = stripVTControlCharacters(line)
-        if (/Unhandled (Error|Rejection)|Worker exited|Errors? occurred|Error: \[vitest/.test(plain)) keeping = 40
-        if (keeping > 0 && kept.length < 400) {
-          kept.push(plain)
-          keeping -= 1
+    const pass = (out) => {
+      let partial = ''
+      return (chunk) => {
+        const lines = (partial + chunk.toString('utf8')).split('\n')
+        partial = lines.pop() ?? ''
+        for (const line of lines) {
+          out.write(`${prefix}${line}\n`)
+          const plain = stripVTControlCharacters(line)
+          if (/Unhandled (Error|Rejection)|Worker exited|Errors? occurred|Error: \[vitest/.test(plain)) keeping = 40
+          if (keeping > 0 && kept.length < 400) {
+            kept.push(plain)
+            keeping -= 1
+          }
         }
       }
     }
-    child.stdout.on('data', (chunk) => watch(chunk, process.stdout))
-    child.stderr.on('data', (chunk) => watch(chunk, process.stderr))
+    child.stdout.on('data', pass(process.stdout))
+    child.stderr.on('data', pass(process.stderr))
     child.on('error', reject)
-    child.on('close', (code) => resolve({ status: code ?? 1, kept }))
+    child.on('close', (code) => {
+      process.stdout.write(`== ${label}: exit ${code ?? 1} after ${seconds(Date.now() - began)}\n`)
+      resolve({ status: code ?? 1, kept, ms: Date.now() - began })
+    })
   })
 }
 
 const statuses = []
-// Built first: the packaging dry run (vitest) and the Playwright tests both use out/.
-const buildStatus = run('build (electron-vite)', 'npx', ['electron-vite', 'build'])
-statuses.push(buildStatus)
-const vitest = await runVitest('unit and integration tests (vitest)', [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${vitestReport}`,
+// Built first: the packaging dry run (vitest), the CLI tests and the Playwright tests all use out/.
+const build = await step('build (electron-vite)', 'npx', ['electron-vite', 'build'])
+statuses.push(build.status)
+
+// Side by side: vitest on every core, and the browser tests, whose workers spend most of their time
+// waiting on the page, in the gaps. Their lines are marked so the two streams can be told apart.
+const [vitest, together] = await Promise.all([
+  step(
+    `unit and integration tests (vitest, ${cores} workers)`,
+    'npx',
+    [
+      'vitest',
+      'run',
+      `--maxWorkers=${cores}`,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${reports.vitest}`,
+    ],
+    { prefix: '[vitest] ' },
+  ),
+  build.status === 0
+    ? step('end-to-end tests (Playwright, together)', 'npx', ['playwright', 'test', '--project=together'], {
+        env: { SATCHEL_E2E_REPORT: reports.together },
+        prefix: '[e2e] ',
+      })
+    : Promise.resolve({ status: 1, kept: [], ms: 0 }),
 ])
-statuses.push(vitest.status)
-if (buildStatus === 0)
-  statuses.push(run('end-to-end tests (Playwright, Chromium through the bridge)', 'npx', ['playwright', 'test']))
+statuses.push(vitest.status, together.status)
+
+// Alone, on a quiet machine: the performance spec's figures are the rep's scroll and keystrokes.
+const alone =
+  build.status === 0
+    ? await step(
+        'end-to-end tests (Playwright, alone: the performance spec)',
+        'npx',
+        ['playwright', 'test', '--project=alone', '--no-deps'],
+        { env: { SATCHEL_E2E_REPORT: reports.alone, SATCHEL_E2E_WORKERS: '1' } },
+      )
+    : { status: 1, kept: [], ms: 0 }
+statuses.push(alone.status)
 
 let passed = 0
 let failed = 0
 let skipped = 0
-if (existsSync(vitestReport)) {
-  const report = JSON.parse(readFileSync(vitestReport, 'utf8'))
+/** Each test file's time: vitest's from its start to its end, Playwright's as the sum of its tests. */
+const fileTimes = []
+
+if (existsSync(reports.vitest)) {
+  const report = JSON.parse(readFileSync(reports.vitest, 'utf8'))
   passed += report.numPassedTests
   failed += report.numFailedTests
   skipped += report.numPendingTests + report.numTodoTests
+  for (const file of report.testResults ?? [])
+    fileTimes.push({ file: relative(process.cwd(), file.name), ms: file.endTime - file.startTime })
 } else {
   failed += 1
   process.stdout.write('vitest wrote no report\n')
 }
+
 /** Playwright's list reporter shows that a test was skipped but not why; CI readers need the why. */
-function skippedWithReasons(suites, found = []) {
+function walkPlaywright(suites, visit) {
   for (const suite of suites ?? []) {
-    for (const spec of suite.specs ?? []) {
-      for (const test of spec.tests ?? []) {
-        if (test.status !== 'skipped') continue
-        const reason = (test.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given'
-        found.push(`${spec.file} › ${spec.title}: ${reason}`)
-      }
-    }
-    skippedWithReasons(suite.suites, found)
+    for (const spec of suite.specs ?? []) for (const test of spec.tests ?? []) visit(spec, test)
+    walkPlaywright(suite.suites, visit)
   }
-  return found
 }
 
-if (existsSync(playwrightReport)) {
-  const report = JSON.parse(readFileSync(playwrightReport, 'utf8'))
-  const { stats } = report
-  passed += stats.expected + stats.flaky
-  failed += stats.unexpected
-  skipped += stats.skipped
-  for (const line of skippedWithReasons(report.suites)) process.stdout.write(`skipped: ${line}\n`)
-} else {
-  failed += 1
-  process.stdout.write('Playwright wrote no report\n')
+for (const [name, path] of [
+  ['together', reports.together],
+  ['alone', reports.alone],
+]) {
+  if (!existsSync(path)) {
+    failed += 1
+    process.stdout.write(`Playwright (${name}) wrote no report\n`)
+    continue
+  }
+  const report = JSON.parse(readFileSync(path, 'utf8'))
+  passed += report.stats.expected + report.stats.flaky
+  failed += report.stats.unexpected
+  skipped += report.stats.skipped
+  const byFile = new Map()
+  walkPlaywright(report.suites, (spec, test) => {
+    const ms = (test.results ?? []).reduce((sum, result) => sum + result.duration, 0)
+    byFile.set(spec.file, (byFile.get(spec.file) ?? 0) + ms)
+    if (test.status === 'skipped') {
+      const reason = (test.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given'
+      process.stdout.write(`skipped: ${spec.file} › ${spec.title}: ${reason}\n`)
+    }
+  })
+  for (const [file, ms] of byFile) fileTimes.push({ file: `test/e2e/${file}`, ms })
 }
+
 if (vitest.status !== 0 && vitest.kept.length > 0) {
   process.stdout.write(`\nvitest exited ${vitest.status}; what it said outside the tests:\n${vitest.kept.join('\n')}\n`)
-} else if (vitest.status !== 0 && existsSync(vitestReport)) {
-  const report = JSON.parse(readFileSync(vitestReport, 'utf8'))
+} else if (vitest.status !== 0 && existsSync(reports.vitest)) {
+  const report = JSON.parse(readFileSync(reports.vitest, 'utf8'))
   const files = (report.testResults ?? []).filter((file) => file.status === 'failed')
   process.stdout.write(`\nvitest exited ${vitest.status}; files it failed: ${files.length}\n`)
   for (const file of files) process.stdout.write(`  ${file.name}: ${String(file.message ?? '').slice(0, 500)}\n`)
 }
+
+process.stdout.write('\nThe ten slowest test files:\n')
+for (const { file, ms } of fileTimes.sort((a, b) => b.ms - a.ms).slice(0, 10))
+  process.stdout.write(`  ${seconds(ms).padStart(8)}  ${file}\n`)
+process.stdout.write(
+  `Steps: build ${seconds(build.ms)}; vitest ${seconds(vitest.ms)} beside e2e ${seconds(together.ms)}; ` +
+    `e2e alone ${seconds(alone.ms)}. Total ${seconds(Date.now() - started)}.\n`,
+)
+
 const anyStepFailed = statuses.some((status) => status !== 0)
 if (anyStepFailed && failed === 0) failed = 1
 process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`)

@@ -7,10 +7,8 @@
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { join } from 'node:path'
-import { screenshotDir, test } from './fixtures'
+import { connectAndSync, screenshotDir, test, call, expect, orderable, queueOrder, settle } from './harness'
 import { startProfilesWorld } from './profiles-world'
-import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
-import { call } from './support'
 import { openUpgradedLaptop } from './upgraded-laptop'
 import { eachWritesDialog, writesWorld } from './writes-world'
 
@@ -48,95 +46,100 @@ async function audit(page: Page, screen: string, scheme: 'light' | 'dark'): Prom
     }))
 }
 
-test('every main screen passes axe (no serious or critical violation) in light and dark', async ({
-  page,
-  bridge,
-  service,
-  core,
-}) => {
-  // First run, before any connection: the connect screen.
-  const findings: Finding[] = []
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    await page.goto(`${bridge.url}#/connect`)
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-    findings.push(...(await audit(page, 'connect', scheme)))
-  }
+// It starts at the Connect screen, before any connection.
+test.describe('from first run', () => {
+  test.use({ database: 'empty' })
 
-  await connectCore(core, service)
-  const target = orderable(core)
-  const control = service.current.control
-  // An outbox with every state a rep meets: rejected (needs attention), sent, retrying.
-  control.addFault({
-    route: 'POST /v1/orderWithItems',
-    type: 'status',
-    status: 400,
-    times: 1,
-    body: {
-      message: 'Order could not be reconciled',
-      code: 'RECONCILE_ERRORS',
-      errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
-    },
-  })
-  await queueOrder(core, target)
-  await coreApi(core, 'flushOutbox')
-  await settle(core)
-  await queueOrder(core, target)
-  await coreApi(core, 'flushOutbox')
-  await settle(core)
-  // A draft with a line the core flags, so the order screen shows its problem and its disabled Send.
-  const draft = await coreApi(core, 'createDraft', {
-    customerGuid: target.customerGuid,
-    catalogGuid: target.catalogGuid,
-  })
-  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
-  const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
-  // After Send: the sent order fetched in full, then shipped in part with the rest backordered, so
-  // the order screen has its per-line figures, timeline and related order, and the Orders list a mark.
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
-  const sent = orders[0]!
-  const lineCount = sent.lineCount
-  control.fulfilOrder(sent.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 1 }], backorderRest: lineCount > 1 })
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
-  expect((await coreApi(core, 'listChangedOrders')).map((change) => change.guid)).toContain(sent.guid)
-
-  const screens: [string, string][] = [
-    ['customers', '#/customers'],
-    ['customer', `#/customers/${target.customerGuid}`],
-    ['new customer', '#/customers/new'],
-    ['catalog', `#/catalog`],
-    ['orders', '#/orders'],
-    ['orders changed', '#/orders?changed=1'],
-    ['order', `#/orders/${orders[0]!.guid}`],
-    ['order document', `#/documents/order/${orders[0]!.guid}`],
-    ['outbox', '#/outbox'],
-    ['drafts', '#/drafts'],
-    ['order entry', `#/drafts/${draft.draft.id}`],
-    ['settings', '#/settings'],
-  ]
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme })
-    if (scheme === 'dark') {
-      // Opening the order in light cleared its mark: a new change (on hold) marks it again.
-      control.fulfilOrder(sent.guid, { kind: 'hold', onHold: true })
-      expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
-    }
-    for (const [screen, hash] of screens) {
-      await page.goto(`${bridge.url}${hash}`)
+  test('every main screen passes axe (no serious or critical violation) in light and dark', async ({
+    page,
+    bridge,
+    service,
+    core,
+  }) => {
+    // First run, before any connection: the connect screen.
+    const findings: Finding[] = []
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.goto(`${bridge.url}#/connect`)
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
-      // Lists and records load after the heading; audit what the rep actually sees.
-      await page.waitForLoadState('networkidle')
-      await page.waitForTimeout(300)
-      findings.push(...(await audit(page, screen, scheme)))
+      findings.push(...(await audit(page, 'connect', scheme)))
     }
-  }
-  for (const finding of findings)
-    console.log(
-      `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+
+    await connectAndSync(core, service)
+    const target = orderable(core)
+    const control = service.current.control
+    // An outbox with every state a rep meets: rejected (needs attention), sent, retrying.
+    control.addFault({
+      route: 'POST /v1/orderWithItems',
+      type: 'status',
+      status: 400,
+      times: 1,
+      body: {
+        message: 'Order could not be reconciled',
+        code: 'RECONCILE_ERRORS',
+        errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
+      },
+    })
+    await queueOrder(core, target)
+    await call(core.handlers, 'flushOutbox')
+    await settle(core)
+    await queueOrder(core, target)
+    await call(core.handlers, 'flushOutbox')
+    await settle(core)
+    // A draft with a line the core flags, so the order screen shows its problem and its disabled Send.
+    const draft = await call(core.handlers, 'createDraft', {
+      customerGuid: target.customerGuid,
+      catalogGuid: target.catalogGuid,
+    })
+    await call(core.handlers, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+    const { orders } = await call(core.handlers, 'listOrders', { limit: 1 })
+    // After Send: the sent order fetched in full, then shipped in part with the rest backordered, so
+    // the order screen has its per-line figures, timeline and related order, and the Orders list a mark.
+    expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
+    const sent = orders[0]!
+    const lineCount = sent.lineCount
+    control.fulfilOrder(sent.guid, { kind: 'ship', lines: [{ itemNo: 1, qty: 1 }], backorderRest: lineCount > 1 })
+    expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
+    expect((await call(core.handlers, 'listChangedOrders')).map((change) => change.guid)).toContain(sent.guid)
+
+    const screens: [string, string][] = [
+      ['customers', '#/customers'],
+      ['customer', `#/customers/${target.customerGuid}`],
+      ['new customer', '#/customers/new'],
+      ['catalog', `#/catalog`],
+      ['orders', '#/orders'],
+      ['orders changed', '#/orders?changed=1'],
+      ['order', `#/orders/${orders[0]!.guid}`],
+      ['order document', `#/documents/order/${orders[0]!.guid}`],
+      ['outbox', '#/outbox'],
+      ['drafts', '#/drafts'],
+      ['order entry', `#/drafts/${draft.draft.id}`],
+      ['settings', '#/settings'],
+    ]
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      if (scheme === 'dark') {
+        // Opening the order in light cleared its mark: a new change (on hold) marks it again.
+        control.fulfilOrder(sent.guid, { kind: 'hold', onHold: true })
+        expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
+      }
+      for (const [screen, hash] of screens) {
+        await page.goto(`${bridge.url}${hash}`)
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+        // Lists and records load after the heading; audit what the rep actually sees.
+        await page.waitForLoadState('networkidle')
+        await page.waitForTimeout(300)
+        findings.push(...(await audit(page, screen, scheme)))
+      }
+    }
+    for (const finding of findings)
+      console.log(
+        `a11y: ${finding.scheme} ${finding.screen}: ${finding.impact} ${finding.rule} ×${finding.nodes} (${finding.example})`,
+      )
+    expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
+      [],
     )
-  expect(findings.map((finding) => `${finding.scheme} ${finding.screen}: ${finding.rule} ×${finding.nodes}`)).toEqual(
-    [],
-  )
+  })
 })
 
 test('the profile switcher, open and closed, and Settings’ profiles pass axe in light and dark', async ({ page }) => {
@@ -170,10 +173,8 @@ test('the profile switcher, open and closed, and Settings’ profiles pass axe i
 test('the family entry grid passes axe in light and dark: a table of labelled quantity fields', async ({
   page,
   bridge,
-  service,
   core,
 }) => {
-  await connectCore(core, service)
   const parent = core.db
     .prepare<[], { guid: string; sku: string; catalog_guid: string }>(
       `SELECT guid, sku, catalog_guid FROM catalog_items WHERE deleted_at IS NULL AND json ->> '$.is_product_group' = 1
@@ -187,7 +188,10 @@ test('the family entry grid passes axe in light and dark: a table of labelled qu
        WHERE c.active = 1 AND c.deleted_at IS NULL AND p.is_main = 0 AND c.lock_catalog_id IS NULL ORDER BY c.id LIMIT 1`,
     )
     .get(parent.catalog_guid)!
-  const draft = await coreApi(core, 'createDraft', { customerGuid: customer.guid, catalogGuid: parent.catalog_guid })
+  const draft = await call(core.handlers, 'createDraft', {
+    customerGuid: customer.guid,
+    catalogGuid: parent.catalog_guid,
+  })
   const findings: Finding[] = []
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
@@ -219,10 +223,8 @@ test.describe('at 320 px', () => {
   test('the family grid in the catalog, no order open, passes axe in light and dark and scrolls by keyboard', async ({
     page,
     bridge,
-    service,
     core,
   }) => {
-    await connectCore(core, service)
     const parent = core.db
       .prepare<[], { guid: string; sku: string; catalog_guid: string }>(
         `SELECT guid, sku, catalog_guid FROM catalog_items WHERE deleted_at IS NULL AND json ->> '$.is_product_group' = 1
@@ -304,7 +306,6 @@ test('the writes-after-Send dialogs and the Outbox with a conflict pass axe in l
   service,
   core,
 }) => {
-  await connectCore(core, service)
   const world = await writesWorld(core, service)
   const findings: Finding[] = []
   for (const scheme of ['light', 'dark'] as const) {

@@ -3,8 +3,7 @@
  * draft: into the customer's open draft in that catalog, or a new one; with no customer chosen, the
  * rep is asked which customer first.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
@@ -13,10 +12,8 @@ test('from the catalog for a customer: a row and the item panel add to their ope
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [first, second, third] = world.plain
   const scroller = page.getByTestId('catalog-scroller')
@@ -58,10 +55,8 @@ test('from the catalog with no customer chosen: the rep is asked which customer,
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const item = world.plain[0]!
   await page.goto(`${bridge.url}#/catalog?catalog=${world.catalogGuid}`)
@@ -88,10 +83,8 @@ test('an item not offered to the customer’s price group has no "Add to order",
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const scroller = page.getByTestId('catalog-scroller')
   await page.goto(`${bridge.url}#/catalog?customer=${world.customer.guid}&catalog=${world.catalogGuid}`)

@@ -7,8 +7,7 @@
  * sends; a customer is edited.
  */
 import type { Page } from '@playwright/test'
-import { test } from './fixtures'
-import { coreApi, expect, orderable, settle, shoot } from './rep'
+import { test, call, expect, orderable, settle, shoot } from './harness'
 import { backOnline, openOrderDialog, sentAndSynced, startWrites } from './writes-world'
 
 test.describe.configure({ timeout: 120_000 })
@@ -62,7 +61,7 @@ test('a hold made offline waits in words, and after the next sync the order says
   await page.goto(`${bridge.url}#/orders/${order.guid}`)
   await expect(page.getByTestId('order-pending')).toContainText('Hold requested — sent; shows here after the next sync')
   // The page the rep is on reads the order again once the sync has it.
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
   await expect(page.locator('.page-head').getByText('On hold', { exact: true })).toBeVisible()
   await expect(page.getByTestId('order-pending')).toHaveCount(0)
   expect(errors).toEqual([])
@@ -147,14 +146,14 @@ test('a customer made offline is ordered for at once; both reach the supplier, t
   await expect(page.getByRole('heading', { level: 1 })).toContainText('for Offline Corner Deli')
   await expect(page.getByTestId('order-facts')).toContainText('Made on this laptop')
   const id = Number(/#\/drafts\/(\d+)/.exec(page.url())![1])
-  const draft = await coreApi(core, 'getDraft', { id })
+  const draft = await call(core.handlers, 'getDraft', { id })
   expect(draft.draft.customerLocalId).toBeTruthy()
-  await coreApi(core, 'updateDraft', { id, changes: { catalogGuid: target.catalogGuid } })
-  await coreApi(core, 'addDraftLines', { id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
-  const { apiGuid } = await coreApi(core, 'sendDraft', { id })
+  await call(core.handlers, 'updateDraft', { id, changes: { catalogGuid: target.catalogGuid } })
+  await call(core.handlers, 'addDraftLines', { id, lines: [{ sku: target.skus[0]!, qty: 1 }] })
+  const { apiGuid } = await call(core.handlers, 'sendDraft', { id })
 
   await backOnline(core, service)
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   const control = service.current.control
   const customers = control.customers().filter((customer) => customer.name === 'Offline Corner Deli')
@@ -197,7 +196,7 @@ test('the Outbox shows a conflict with both values, and Apply mine sends the rep
   const dialog = await openOrderDialog(page, bridge.url, order.guid, 'Change…')
   await dialog.getByLabel('PO number').fill('REP-PO')
   await dialog.getByRole('button', { name: 'Queue the change' }).click()
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   await expect(page.getByTestId('order-pending')).toContainText('Change needs your choice')
 
@@ -206,7 +205,7 @@ test('the Outbox shows a conflict with both values, and Apply mine sends the rep
   await expect(entry).toContainText('The supplier now says SUPPLIER-PO; you said REP-PO')
   await screens(page, 'outbox-conflict')
   await entry.getByRole('button', { name: 'Apply mine' }).click()
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   expect(service.current.control.orders().find((each) => each.guid === order.guid)?.po_no).toBe('REP-PO')
   await expect(page.getByRole('article').filter({ hasText: 'Order change' })).toContainText('Sent')
@@ -228,7 +227,7 @@ test('a customer is edited from their page and the change reaches the supplier',
   await dialog.getByLabel('Name').fill('Renamed At The Counter')
   await dialog.getByRole('button', { name: 'Queue the change' }).click()
   await expect(dialog).toBeHidden()
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   const put = service.current.control.requestLog().filter((each) => each.route === 'PUT /v1/vendors/:vendorGuid')
   expect(put).toHaveLength(1)
@@ -246,8 +245,8 @@ test('a refused change says so in the supplier’s words and Drop mine lets thei
   const order = await sentAndSynced(core, service)
   // The order's workflow step is read-only for the rep's user: the supplier refuses the change.
   service.current.control.lockOrderStep(order.guid)
-  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { poNo: 'LOCKED-PO' } })
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'changeSentOrder', { order: order.guid, changes: { poNo: 'LOCKED-PO' } })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
 
   await page.goto(`${bridge.url}#/orders/${order.guid}`)
@@ -261,8 +260,8 @@ test('a refused change says so in the supplier’s words and Drop mine lets thei
 
   service.current.control.lockOrderStep(order.guid, false)
   service.current.control.expireSession()
-  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { onHold: true } })
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'changeSentOrder', { order: order.guid, changes: { onHold: true } })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   const paused = page.getByRole('alert').filter({ hasText: 'Sending is paused.' })
   await expect(paused.getByRole('link', { name: 'Sign in again' })).toHaveAttribute('href', '#/connect')

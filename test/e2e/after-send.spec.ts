@@ -5,8 +5,7 @@
  * is backordered, the timeline and the backorder's link; opening it clears the mark. The CLI reads the
  * same figures from the same database.
  */
-import { test } from './fixtures'
-import { connectCore, coreApi, expect, orderable, settle, shoot, watchConsole } from './rep'
+import { test, call, expect, orderable, settle, shoot, watchConsole } from './harness'
 import { execFile } from 'node:child_process'
 import { join, resolve } from 'node:path'
 
@@ -41,25 +40,24 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
   core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core, 3)
-  const check = await coreApi(core, 'createDraft', {
+  const check = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', {
+  await call(core.handlers, 'addDraftLines', {
     id: check.draft.id,
     lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
   })
-  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
-  await coreApi(core, 'flushOutbox')
+  const { apiGuid } = await call(core.handlers, 'sendDraft', { id: check.draft.id })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   // The sync after Send fetches the sent order in full: what the rep compares later changes against.
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
   const control = service.current.control
   const sent = control.ordersByApiGuid(apiGuid)[0] as Json
   const guid = String(sent.guid)
-  expect(await coreApi(core, 'listChangedOrders')).toEqual([])
+  expect(await call(core.handlers, 'listChangedOrders')).toEqual([])
 
   // The supplier ships lines 1 and 2 in full and backorders line 3 into a related order.
   control.fulfilOrder(guid, {
@@ -70,7 +68,7 @@ test('a shipped-in-part order is marked changed, shows shipped and backordered p
     ],
     backorderRest: true,
   })
-  const report = await coreApi(core, 'syncNow', {})
+  const report = await call(core.handlers, 'syncNow', {})
   expect(report.ok).toBe(true)
   expect(report.orderDetails?.fetched).toBe(2)
   const served = control.orders().find((order) => order.guid === guid) as Json
@@ -173,20 +171,19 @@ test('a supplier’s copy that differs from what was sent is marked line by line
   core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core, 3)
-  const check = await coreApi(core, 'createDraft', {
+  const check = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', {
+  await call(core.handlers, 'addDraftLines', {
     id: check.draft.id,
     lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
   })
-  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
-  await coreApi(core, 'flushOutbox')
+  const { apiGuid } = await call(core.handlers, 'sendDraft', { id: check.draft.id })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
   const control = service.current.control
   const guid = String((control.ordersByApiGuid(apiGuid)[0] as Json).guid)
   const route = 'GET /v1/orders/:orderGuid'
@@ -204,7 +201,7 @@ test('a supplier’s copy that differs from what was sent is marked line by line
   })
   items[2]!.qty = 14
   control.addFault({ route, type: 'status', status: 200, body: { order: altered, relatedOrders: [] }, times: 1 })
-  expect((await coreApi(core, 'syncNow', {})).orderDetails?.fetched).toBe(1)
+  expect((await call(core.handlers, 'syncNow', {})).orderDetails?.fetched).toBe(1)
 
   await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(`${bridge.url}#/orders/${guid}`)
@@ -223,7 +220,7 @@ test('a supplier’s copy that differs from what was sent is marked line by line
   const impossible = structuredClone(control.orders().find((order) => order.guid === guid)) as Json
   impossible.Order_Items[0]!.qty_shipped = impossible.Order_Items[0]!.qty + 0.5
   control.addFault({ route, type: 'status', status: 200, body: { order: impossible, relatedOrders: [] }, times: 1 })
-  expect((await coreApi(core, 'syncNow', {})).orderDetails?.unreadable).toEqual([
+  expect((await call(core.handlers, 'syncNow', {})).orderDetails?.unreadable).toEqual([
     { guid, reason: expect.stringContaining('qty_shipped') },
   ])
   await page.reload()

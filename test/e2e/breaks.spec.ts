@@ -3,8 +3,7 @@
  * the catalog row, the item panel ("$31.56 from 50") and on the draft line, when the break applies
  * and when the rep is close.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 import { money, shootAtLaptopSizes } from './workspace'
 
 test.describe.configure({ timeout: 60_000 })
@@ -16,8 +15,7 @@ test('the break price is visible in the catalog row, the item panel and the draf
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const item = world.plain[0]!
   const listPrice = item.price!

@@ -6,8 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { test, startServiceHandle } from './fixtures'
-import { coreApi, expect, shoot, watchConsole } from './rep'
+import { test, startServiceHandle, call, expect, shoot, watchConsole } from './harness'
 
 /**
  * The screen as the rep sees it mid-sync, light and dark: a screenshot of each, and axe's serious or
@@ -34,6 +33,8 @@ async function lookAt(page: Page, name: string): Promise<string[]> {
 }
 
 test.describe.configure({ timeout: 60_000 })
+// About the first sync: the core starts on an empty database, not connected.
+test.use({ database: 'empty' })
 
 test('a catalog whose items are still arriving says how far they have come, and what has landed can be searched', async ({
   page,
@@ -57,20 +58,21 @@ test('a catalog whose items are still arriving says how far they have come, and 
       times: 8,
     })
     const { apiKey, apiSecret } = service.current.credentials
-    await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
-    const syncing = coreApi(core, 'syncNow', { full: true })
+    await call(core.handlers, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
+    const syncing = call(core.handlers, 'syncNow', { full: true })
 
     // Catalogs come first, by name; the first one's items come first.
-    await expect.poll(async () => (await coreApi(core, 'listCatalogs')).length).toBe(2)
-    const [first] = await coreApi(core, 'listCatalogs')
+    await expect.poll(async () => (await call(core.handlers, 'listCatalogs')).length).toBe(2)
+    const [first] = await call(core.handlers, 'listCatalogs')
     await expect
       .poll(
-        async () => (await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items.length,
+        async () =>
+          (await call(core.handlers, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items.length,
       )
       .toBe(1)
 
     // On a draft for that catalog, a SKU not found may just not have come yet.
-    const draft = await coreApi(core, 'createDraft', { catalogGuid: first!.guid })
+    const draft = await call(core.handlers, 'createDraft', { catalogGuid: first!.guid })
     await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
     const sku = page.getByLabel('SKU or barcode')
     await sku.fill('NOT-HERE-YET')
@@ -100,7 +102,7 @@ test('a catalog whose items are still arriving says how far they have come, and 
     await expect(scroller.getByRole('row')).not.toHaveCount(0)
 
     // A word of an item that has landed finds it, though the catalog is not all here.
-    const landed = (await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items[0]!
+    const landed = (await call(core.handlers, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 1 })).items[0]!
     const search = page.getByLabel('Search catalog')
     await search.fill(landed.sku)
     await expect(scroller).toHaveAttribute('data-results-for', landed.sku)
@@ -129,8 +131,8 @@ test('a catalog whose items are still arriving says how far they have come, and 
     const meta = page.locator('p.meta')
     await expect(loading).toHaveCount(0)
     await expect(meta).toContainText(/ · synced just now$/)
-    const live = await coreApi(core, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 3 })
-    const everything = await coreApi(core, 'searchCatalogItems', {
+    const live = await call(core.handlers, 'searchCatalogItems', { catalogGuid: first!.guid, limit: 3 })
+    const everything = await call(core.handlers, 'searchCatalogItems', {
       catalogGuid: first!.guid,
       limit: 1,
       includeInactive: true,

@@ -10,9 +10,7 @@
 import type { Browser } from '@playwright/test'
 import { join } from 'node:path'
 import { findOrderable } from '../support/orderable'
-import { expect, screenshotDir, test } from './fixtures'
-import { watchConsole } from './rep'
-import { call } from './support'
+import { expect, screenshotDir, test, watchConsole, call } from './harness'
 import { openUpgradedLaptop } from './upgraded-laptop'
 
 test.describe.configure({ timeout: 120_000 })

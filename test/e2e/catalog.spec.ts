@@ -1,6 +1,5 @@
 import { join } from 'node:path'
-import { expect, screenshotDir, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, screenshotDir, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 
@@ -8,10 +7,8 @@ test('catalog: search, category filter, item detail, "not offered", and add to a
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [first] = world.plain
   const draft = await call(core.handlers, 'createDraft', {
@@ -154,7 +151,6 @@ test('hide_pricing: prices are hidden in the list for a customer who hides them;
   core,
   service,
 }) => {
-  await connectAndSync(core, service)
   const { customers } = await call(core.handlers, 'searchCustomers', { limit: 500 })
   let hidden = null
   for (const summary of customers) {

@@ -7,20 +7,24 @@
  */
 import { startBridge } from '../bridge/server'
 import { createTestCore } from '../support/core'
-import { rendererDir, test } from './fixtures'
-import { connectCore, expect, shoot, watchConsole } from './rep'
+import { rendererDir, saveApiKey, test, expect, shoot, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 60_000 })
 
 /** The product's promise: the status tells the truth within 10 s each way; here the wait's hang guard. */
 const STATUS_TRUE_WITHIN_MS = 10_000
 
-test('the status turns offline and back online within 10 s, with no input', async ({ page, service }) => {
-  const core = createTestCore({ appVersion: '0.1.0-e2e' })
+test('the status turns offline and back online within 10 s, with no input', async ({
+  page,
+  service,
+  syncedTemplate,
+}) => {
+  // Its own core, with the app's own connectivity timings (the fixture's are quicker), started synced.
+  const core = createTestCore({ appVersion: '0.1.0-e2e', startFrom: syncedTemplate })
   const bridge = await startBridge({ handlers: core.handlers, events: core.events, rendererDir })
   try {
     const errors = watchConsole(page)
-    await connectCore(core, service)
+    await saveApiKey(core, service)
     await page.goto(`${bridge.url}#/outbox`)
     const pill = page.getByRole('status', { name: 'Connection' })
     await expect(pill).toHaveText('Online')

@@ -4,8 +4,7 @@
  * customer picker and says whose prices these are, search text stays with the customer it was typed
  * for, and a new order starts on a catalog.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync } from './support'
+import { expect, test, call, watchConsole } from './harness'
 import { money, shootAtLaptopSizes, unlockedCustomers } from './workspace'
 
 test.describe.configure({ timeout: 60_000 })
@@ -15,10 +14,8 @@ test('Alt+2 from a customer keeps that customer’s prices; the picker changes w
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const [first, second] = await unlockedCustomers(core, 2)
   const catalogs = await call(core.handlers, 'listCatalogs', { customerGuid: first!.guid })
   // The catalog opens on the customer's own (their price group's), else their first.
@@ -88,8 +85,7 @@ test('the catalog opened from a customer’s page is theirs, their price group�
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   // A customer whose price group belongs to a catalog that does not sort first among theirs.
   const groupCatalog = new Map<number, string>()
   for (const catalog of service.current.control.catalogs().filter((c) => c.deleted_at === null))

@@ -4,17 +4,15 @@
  * outbox's links apart from each other.
  */
 import { join } from 'node:path'
-import { screenshotDir, test } from './fixtures'
-import { connectCore, coreApi, expect, orderable, queueOrder, settle, watchConsole } from './rep'
+import { screenshotDir, test, call, expect, orderable, queueOrder, settle, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 
-test('states in words, one full stop, emails and links that read right', async ({ page, bridge, service, core }) => {
+test('states in words, one full stop, emails and links that read right', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core)
   await queueOrder(core, target)
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   await page.setViewportSize({ width: 1280, height: 720 })
 
@@ -26,14 +24,14 @@ test('states in words, one full stop, emails and links that read right', async (
   expect(shown.filter((text) => /^[A-Z_ ]{4,}$/.test(text.trim()))).toEqual([])
   const options = await page.getByLabel('State', { exact: true }).locator('option').allTextContents()
   expect(options.filter((text) => /^[A-Z_]{4,} \(/.test(text.trim()))).toEqual([])
-  const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+  const { orders } = await call(core.handlers, 'listOrders', { limit: 1 })
   await page.goto(`${bridge.url}#/orders/${orders[0]!.guid}`)
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
   const orderTags = await page.locator('main .tag').allTextContents()
   expect(orderTags.filter((text) => /^[A-Z_ ]{4,}$/.test(text.trim()))).toEqual([])
 
   // A draft's document: "Not yet confirmed by Harbor Point Supply Co.", one full stop.
-  const draft = await coreApi(core, 'createDraft', {
+  const draft = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
@@ -52,7 +50,7 @@ test('states in words, one full stop, emails and links that read right', async (
 
   // An email wraps between its parts, never inside one, at 320 px.
   await page.setViewportSize({ width: 320, height: 640 })
-  const customer = await coreApi(core, 'getCustomer', { guid: target.customerGuid })
+  const customer = await call(core.handlers, 'getCustomer', { guid: target.customerGuid })
   expect(customer.email).toBeTruthy()
   await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
   const email = page.getByTestId('customer-email')

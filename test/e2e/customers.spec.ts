@@ -2,19 +2,12 @@
  * Customers: find one by typing, open the page, start a new order, reorder; the new-customer form
  * with the core's messages; order history and an order's detail.
  */
-import { test } from './fixtures'
-import { connectCore, coreApi, expect, orderable, shoot, watchConsole } from './rep'
+import { test, call, expect, orderable, shoot, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 30_000 })
 
-test('find a customer by typing, open the page, and New order lands on a draft', async ({
-  page,
-  bridge,
-  service,
-  core,
-}) => {
+test('find a customer by typing, open the page, and New order lands on a draft', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core)
   const word = target.customerName.split(/\s+/)[0]!
 
@@ -47,15 +40,9 @@ test('find a customer by typing, open the page, and New order lands on a draft',
   expect(errors).toEqual([])
 })
 
-test('Reorder copies a past order into a new draft and says what was not copied', async ({
-  page,
-  bridge,
-  service,
-  core,
-}) => {
+test('Reorder copies a past order into a new draft and says what was not copied', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
-  const { orders } = await coreApi(core, 'listOrders', { limit: 50 })
+  const { orders } = await call(core.handlers, 'listOrders', { limit: 50 })
   const past = orders.find((order) => order.customerGuid && order.lineCount > 0)
   if (!past?.customerGuid) throw new Error('the seeded data has no order with lines')
 
@@ -68,14 +55,8 @@ test('Reorder copies a past order into a new draft and says what was not copied'
   expect(errors).toEqual([])
 })
 
-test('a new customer in the field: the core’s messages per field, then a draft', async ({
-  page,
-  bridge,
-  service,
-  core,
-}) => {
+test('a new customer in the field: the core’s messages per field, then a draft', async ({ page, bridge }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   await page.goto(`${bridge.url}#/customers`)
   await page.keyboard.press('Control+Shift+N')
   await expect(page).toHaveURL(/#\/customers\/new$/)
@@ -97,9 +78,8 @@ test('a new customer in the field: the core’s messages per field, then a draft
   expect(errors).toEqual([])
 })
 
-test('order history across customers, per customer, and an order’s lines', async ({ page, bridge, service, core }) => {
+test('order history across customers, per customer, and an order’s lines', async ({ page, bridge }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   await page.goto(`${bridge.url}#/orders`)
   await expect(page.getByRole('heading', { name: 'Orders', exact: true })).toBeVisible()
   const rows = page.getByRole('table').getByRole('row')

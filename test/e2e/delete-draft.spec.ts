@@ -2,8 +2,7 @@
  * Delete draft asks in the app's own dialog, as every other confirmation does, never the browser's
  * window.confirm; each dialog on a screen is named by its own title.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
@@ -12,15 +11,13 @@ test('Delete draft asks in the app’s dialog, on the order screen and in the dr
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
+  const pageErrors = watchConsole(page)
   const nativeDialogs: string[] = []
   page.on('dialog', (dialog) => {
     nativeDialogs.push(dialog.message())
     void dialog.dismiss()
   })
-  await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const open = async () => {
     const { draft } = await call(core.handlers, 'createDraft', {

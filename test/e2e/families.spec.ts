@@ -4,9 +4,8 @@
  * still able to send. Screenshots at the two common laptop sizes.
  */
 import type { Page } from '@playwright/test'
-import { test } from './fixtures'
+import { test, call, expect, settle, shoot } from './harness'
 import type { TestCore } from '../support/core'
-import { connectCore, coreApi, expect, settle, shoot } from './rep'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -58,13 +57,11 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   page,
   bridge,
   core,
-  service,
 }) => {
-  await connectCore(core, service)
   const { parent, members, customerGuid } = world(core)
-  const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
+  const grid = await call(core.handlers, 'getItemFamily', { guid: parent.guid, customerGuid })
   expect(grid.rows.length).toBeGreaterThanOrEqual(2)
-  const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
+  const draft = await call(core.handlers, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
 
   // The two common laptop sizes, a 900 px window, and 1280×720 at 200% zoom (640×360 CSS px).
   for (const [width, height] of [
@@ -112,7 +109,7 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   expect(new Set(typed.map((entry) => entry.sku)).size).toBe(6)
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('family-message')).toHaveText('Added 6 lines.')
-  const check = await coreApi(core, 'getDraft', { id: draft.draft.id })
+  const check = await call(core.handlers, 'getDraft', { id: draft.draft.id })
   const priced = new Map(check.lines.map((line) => [line.lineId, line.unitPrice]))
   // One line per cell typed in, in the grid's order (its members' sequence), at the grid's price.
   const inGridOrder = grid.cells.flatMap((cell) => typed.filter((entry) => entry.sku === cell.sku))
@@ -127,7 +124,7 @@ test('a colour × size family entered by keyboard alone: 6 quantities, one Enter
   await page.getByLabel('SKU or barcode').fill(String(scanned.upc))
   await page.getByLabel('SKU or barcode').press('Enter')
   await expect(page.getByTestId('scan-message')).toHaveText(`${String(scanned.sku)} ×1 — new line.`)
-  expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines.map((line) => line.sku)).toContain(
+  expect((await call(core.handlers, 'getDraft', { id: draft.draft.id })).draft.lines.map((line) => line.sku)).toContain(
     scanned.sku,
   )
 })
@@ -136,12 +133,10 @@ test("order entry: the family's title typed in Find an item offers the family, n
   page,
   bridge,
   core,
-  service,
 }) => {
-  await connectCore(core, service)
   const { parent, members, customerGuid } = world(core)
-  const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
-  const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
+  const grid = await call(core.handlers, 'getItemFamily', { guid: parent.guid, customerGuid })
+  const draft = await call(core.handlers, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
   await page.setViewportSize({ width: 1280, height: 720 })
   await openDraft(page, bridge.url, draft.draft.id)
   const find = page.getByRole('combobox', { name: 'Find an item' })
@@ -162,16 +157,10 @@ test("order entry: the family's title typed in Find an item offers the family, n
   await expect(
     table.locator(`input[data-sku="${grid.cells.find((cell) => cell.refused === null)!.sku}"]`),
   ).toBeFocused()
-  expect((await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines).toEqual([])
+  expect((await call(core.handlers, 'getDraft', { id: draft.draft.id })).draft.lines).toEqual([])
 })
 
-test('a customer over their credit limit is warned on Send, and can still send', async ({
-  page,
-  bridge,
-  core,
-  service,
-}) => {
-  await connectCore(core, service)
+test('a customer over their credit limit is warned on Send, and can still send', async ({ page, bridge, core }) => {
   const over = core.db
     .prepare<[], { guid: string; name: string }>(
       `SELECT guid, name FROM customers WHERE active = 1 AND deleted_at IS NULL AND require_po = 0 AND lock_catalog_id IS NULL
@@ -179,9 +168,9 @@ test('a customer over their credit limit is warned on Send, and can still send',
     )
     .get()!
   const { parent, members } = world(core)
-  const draft = await coreApi(core, 'createDraft', { customerGuid: over.guid, catalogGuid: parent.catalog_guid })
+  const draft = await call(core.handlers, 'createDraft', { customerGuid: over.guid, catalogGuid: parent.catalog_guid })
   const member = members.find((m) => m.active === true)!
-  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 1 }] })
+  await call(core.handlers, 'addDraftLines', { id: draft.draft.id, lines: [{ catalogItemGuid: member.guid, qty: 1 }] })
   await page.setViewportSize({ width: 1366, height: 768 })
   await openDraft(page, bridge.url, draft.draft.id)
   await expect(page.getByTestId('account')).toContainText('Credit limit')
@@ -200,12 +189,10 @@ test('in the catalog a family is a row with its price range and member count, an
   page,
   bridge,
   core,
-  service,
 }) => {
-  await connectCore(core, service)
   const { parent, customerGuid } = world(core)
-  const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
-  const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
+  const grid = await call(core.handlers, 'getItemFamily', { guid: parent.guid, customerGuid })
+  const draft = await call(core.handlers, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
   await page.setViewportSize({ width: 1280, height: 720 })
   await page.goto(
     `${bridge.url}#/catalog?draft=${draft.draft.id}&customer=${customerGuid}&catalog=${parent.catalog_guid}`,
@@ -228,7 +215,7 @@ test('in the catalog a family is a row with its price range and member count, an
   await page.keyboard.type('3')
   await page.keyboard.press('Enter')
   await expect(page.getByTestId('adding-to-draft')).toContainText('Added 1 line to the order.')
-  const lines = (await coreApi(core, 'getDraft', { id: draft.draft.id })).draft.lines
+  const lines = (await call(core.handlers, 'getDraft', { id: draft.draft.id })).draft.lines
   expect(lines.map((line) => [line.sku, line.qty])).toEqual([
     [grid.cells.find((cell) => cell.refused === null)!.sku, 3],
   ])
@@ -239,12 +226,10 @@ test("screenshots: the catalog's family row and its grid at 1280×720 and 1366×
   page,
   bridge,
   core,
-  service,
 }) => {
-  await connectCore(core, service)
   const { parent, customerGuid } = world(core)
-  const grid = await coreApi(core, 'getItemFamily', { guid: parent.guid, customerGuid })
-  const draft = await coreApi(core, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
+  const grid = await call(core.handlers, 'getItemFamily', { guid: parent.guid, customerGuid })
+  const draft = await call(core.handlers, 'createDraft', { customerGuid, catalogGuid: parent.catalog_guid })
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme })
     for (const [width, height] of [

@@ -2,10 +2,11 @@
  * A profile's empty screens say why they are empty, and customer search during the first sync says
  * the customers are still loading rather than "No customers match", which invites a duplicate.
  */
-import { test, startServiceHandle } from './fixtures'
-import { coreApi, expect, watchConsole } from './rep'
+import { test, startServiceHandle, call, expect, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 60_000 })
+// About the first sync: the core starts on an empty database, not connected.
+test.use({ database: 'empty' })
 
 test('customer search before and during the first sync says the customers are not all here', async ({
   page,
@@ -21,9 +22,9 @@ test('customer search before and during the first sync says the customers are no
     service.current.control.addFault({ route: 'GET /vendors', type: 'latency', ms: 8_000, times: 1 })
     service.current.control.addFault({ route: 'GET /vendors', type: 'latency', ms: 10_000, skip: 1, times: 2 })
     const { apiKey, apiSecret } = service.current.credentials
-    await coreApi(core, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
+    await call(core.handlers, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
     // The connection starts the first sync; joined here, to wait for its end below.
-    const syncing = coreApi(core, 'syncNow')
+    const syncing = call(core.handlers, 'syncNow')
     await page.goto(`${bridge.url}#/customers`)
     const count = page.getByTestId('customers-count')
     // Empty at first, and saying why: not "No customers match".
@@ -31,7 +32,9 @@ test('customer search before and during the first sync says the customers are no
       /^(No customers on this laptop yet: they come with the first sync\.|Customers are still loading \([\d,]+( of [\d,]+)?\)\.)$/,
     )
     await expect
-      .poll(async () => (await coreApi(core, 'searchCustomers', { limit: 1 })).customers.length, { timeout: 20_000 })
+      .poll(async () => (await call(core.handlers, 'searchCustomers', { limit: 1 })).customers.length, {
+        timeout: 20_000,
+      })
       .toBe(1)
     await page.getByLabel('Search customers').fill('Bayfront Bistro #5')
     await expect(count).toHaveText(/^Customers are still loading \([\d,]+ of [\d,]+\)\.$/)

@@ -2,84 +2,85 @@
  * The frame around every screen: first run (connect, test, save, first sync), the status bar
  * (online, data age, progress, outbox counts), the offline banner, and the sidebar's shortcuts.
  */
-import { test } from './fixtures'
-import { connectCore, expect, shoot, watchConsole } from './rep'
+import { connectAndSync, test, expect, shoot, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 30_000 })
 
-test('first run: test the connection, save it, watch the first sync, land on customers', async ({
-  page,
-  bridge,
-  service,
-}) => {
-  const errors = watchConsole(page)
-  const { apiKey, apiSecret } = service.current.credentials
-  // Slow the item pages a little, so the first sync's progress is on screen long enough to see.
-  service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 400 })
+test.describe('on first run', () => {
+  test.use({ database: 'empty' })
 
-  await page.goto(bridge.url)
-  await expect(page).toHaveURL(/#\/connect$/)
-  await expect(page.getByRole('heading', { name: 'Connect Satchel to your ordering service' })).toBeVisible()
+  test('first run: test the connection, save it, watch the first sync, land on customers', async ({
+    page,
+    bridge,
+    service,
+  }) => {
+    const errors = watchConsole(page)
+    const { apiKey, apiSecret } = service.current.credentials
+    // Slow the item pages a little, so the first sync's progress is on screen long enough to see.
+    service.current.control.addFault({ route: 'GET /v1/catalog/:catalogGuid/catalog_items', type: 'latency', ms: 400 })
 
-  // A malformed address: the core's message sits under the field.
-  await page.getByLabel('Service address').fill('not a url')
-  await page.getByLabel('API key', { exact: true }).fill(apiKey)
-  await page.getByLabel('API secret').fill(apiSecret)
-  await page.getByRole('button', { name: 'Test connection' }).click()
-  await expect(page.getByRole('alert')).toContainText('Some fields need attention.')
-  await expect(page.getByText('Enter the service address, starting with https://')).toBeVisible()
+    await page.goto(bridge.url)
+    await expect(page).toHaveURL(/#\/connect$/)
+    await expect(page.getByRole('heading', { name: 'Connect Satchel to your ordering service' })).toBeVisible()
 
-  // Nobody listening at the address.
-  await page.getByLabel('Service address').fill('http://127.0.0.1:9')
-  await page.getByRole('button', { name: 'Test connection' }).click()
-  await expect(page.getByRole('alert')).toContainText('Satchel cannot reach the service at this address.')
+    // A malformed address: the core's message sits under the field.
+    await page.getByLabel('Service address').fill('not a url')
+    await page.getByLabel('API key', { exact: true }).fill(apiKey)
+    await page.getByLabel('API secret').fill(apiSecret)
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(page.getByRole('alert')).toContainText('Some fields need attention.')
+    await expect(page.getByText('Enter the service address, starting with https://')).toBeVisible()
 
-  // The service refuses the secret.
-  await page.getByLabel('Service address').fill(service.url)
-  await page.getByLabel('API secret').fill('wrong-secret')
-  await page.getByRole('button', { name: 'Test connection' }).click()
-  await expect(page.getByRole('alert')).toContainText('The service refused these credentials.')
+    // Nobody listening at the address.
+    await page.getByLabel('Service address').fill('http://127.0.0.1:9')
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(page.getByRole('alert')).toContainText('Satchel cannot reach the service at this address.')
 
-  await page.getByLabel('API secret').fill(apiSecret)
-  await page.getByLabel('User GUID (optional)').fill('')
-  await page.getByRole('button', { name: 'Test connection' }).click()
-  await expect(page.getByText(/Connected\. The service offers \d+ catalogs?\./)).toBeVisible()
-  await shoot(page, 'connect.png')
+    // The service refuses the secret.
+    await page.getByLabel('Service address').fill(service.url)
+    await page.getByLabel('API secret').fill('wrong-secret')
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(page.getByRole('alert')).toContainText('The service refused these credentials.')
 
-  await page.getByRole('button', { name: 'Save and sync' }).click()
-  const progress = page.getByRole('progressbar', { name: 'Sync progress' })
-  await expect(progress).toBeVisible()
-  await expect(page.getByText(/Syncing /).first()).toBeVisible()
-  await shoot(page, 'first-sync.png')
+    await page.getByLabel('API secret').fill(apiSecret)
+    await page.getByLabel('User GUID (optional)').fill('')
+    await page.getByRole('button', { name: 'Test connection' }).click()
+    await expect(page.getByText(/Connected\. The service offers \d+ catalogs?\./)).toBeVisible()
+    await shoot(page, 'connect.png')
 
-  await expect(page).toHaveURL(/#\/customers$/, { timeout: 15_000 })
-  await expect(page.getByText('First sync finished.')).toBeVisible()
-  await expect(progress).toBeHidden()
+    await page.getByRole('button', { name: 'Save and sync' }).click()
+    const progress = page.getByRole('progressbar', { name: 'Sync progress' })
+    await expect(progress).toBeVisible()
+    await expect(page.getByText(/Syncing /).first()).toBeVisible()
+    await shoot(page, 'first-sync.png')
 
-  const status = page.getByRole('contentinfo', { name: 'Status' })
-  await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Online')
-  await expect(status).toContainText(/synced (just now|\d+ minutes? ago)/)
-  await expect(status.getByRole('link', { name: /0 waiting to send/ })).toContainText('0 need attention')
+    await expect(page).toHaveURL(/#\/customers$/, { timeout: 15_000 })
+    await expect(page.getByText('First sync finished.')).toBeVisible()
+    await expect(progress).toBeHidden()
 
-  // The secret went to main once: Settings says it is kept, and no field holds it.
-  await page.keyboard.press('Alt+5')
-  await expect(page).toHaveURL(/#\/settings$/)
-  await expect(page.getByText('Saved on this laptop (never shown)')).toBeVisible()
-  await page.getByText('Change the connection or replace the secret').click()
-  await expect(page.getByLabel('API secret')).toHaveValue('')
-  await expect(page.getByLabel('API key', { exact: true })).toHaveValue(apiKey)
-  await shoot(page, 'settings.png')
-  expect(errors).toEqual([])
+    const status = page.getByRole('contentinfo', { name: 'Status' })
+    await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Online')
+    await expect(status).toContainText(/synced (just now|\d+ minutes? ago)/)
+    await expect(status.getByRole('link', { name: /0 waiting to send/ })).toContainText('0 need attention')
+
+    // The secret went to main once: Settings says it is kept, and no field holds it.
+    await page.keyboard.press('Alt+5')
+    await expect(page).toHaveURL(/#\/settings$/)
+    await expect(page.getByText('Saved on this laptop (never shown)')).toBeVisible()
+    await page.getByText('Change the connection or replace the secret').click()
+    await expect(page.getByLabel('API secret')).toHaveValue('')
+    await expect(page.getByLabel('API key', { exact: true })).toHaveValue(apiKey)
+    await shoot(page, 'settings.png')
+    expect(errors).toEqual([])
+  })
 })
 
 test('the offline banner appears when the service stops and goes when it is back', async ({
   page,
   bridge,
   service,
-  core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   await page.goto(`${bridge.url}#/customers`)
   const connection = page.getByRole('status', { name: 'Connection' })
   await expect(connection).toHaveText('Online')
@@ -102,9 +103,8 @@ test('the offline banner appears when the service stops and goes when it is back
   expect(errors).toEqual([])
 })
 
-test('the sidebar names every section and Alt+1..5 reach them', async ({ page, bridge, service, core }) => {
+test('the sidebar names every section and Alt+1..5 reach them', async ({ page, bridge }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   await page.goto(`${bridge.url}#/customers`)
   const nav = page.getByRole('navigation', { name: 'Main' })
   for (const name of ['Customers', 'Catalog', 'Orders', 'Outbox', 'Settings']) {
@@ -126,28 +126,33 @@ test('the sidebar names every section and Alt+1..5 reach them', async ({ page, b
   expect(errors).toEqual([])
 })
 
-test('a sync that refused every item of a catalog says so in the status bar, by the catalog’s name', async ({
-  page,
-  bridge,
-  service,
-  core,
-}) => {
-  const errors = watchConsole(page)
-  // Every item the service sends has a negative price: the run has no error, and stored no item.
-  service.current.control.addFault({
-    route: 'GET /v1/catalog/:catalogGuid/catalog_items',
-    type: 'badPricing',
-    values: ['negative'],
-    keys: [],
-  })
-  await connectCore(core, service)
-  await page.goto(`${bridge.url}#/customers`)
+// The first sync is the one that meets the bad prices.
+test.describe('a first sync', () => {
+  test.use({ database: 'empty' })
 
-  const warnings = page.getByRole('status', { name: 'Sync warnings' })
-  await expect(warnings).toHaveText(/^\d+ sync warnings?$/)
-  await page.locator('.sync-warnings').focus()
-  const detail = page.getByRole('tooltip').filter({ hasText: 'refused as impossible' })
-  await expect(detail).toBeVisible()
-  await expect(detail).toContainText(/\d+ of \d+ catalog items of ".+" were refused as impossible/)
-  expect(errors).toEqual([])
+  test('a sync that refused every item of a catalog says so in the status bar, by the catalog’s name', async ({
+    page,
+    bridge,
+    service,
+    core,
+  }) => {
+    const errors = watchConsole(page)
+    // Every item the service sends has a negative price: the run has no error, and stored no item.
+    service.current.control.addFault({
+      route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+      type: 'badPricing',
+      values: ['negative'],
+      keys: [],
+    })
+    await connectAndSync(core, service)
+    await page.goto(`${bridge.url}#/customers`)
+
+    const warnings = page.getByRole('status', { name: 'Sync warnings' })
+    await expect(warnings).toHaveText(/^\d+ sync warnings?$/)
+    await page.locator('.sync-warnings').focus()
+    const detail = page.getByRole('tooltip').filter({ hasText: 'refused as impossible' })
+    await expect(detail).toBeVisible()
+    await expect(detail).toContainText(/\d+ of \d+ catalog items of ".+" were refused as impossible/)
+    expect(errors).toEqual([])
+  })
 })

@@ -4,91 +4,91 @@
  * new-customer form survive leaving the screen and reloading; saving a draft as a quote moves it;
  * a second "New order" for a customer with an open draft asks first.
  */
-import { test } from './fixtures'
+import { test, call, expect, orderable, shoot, watchConsole } from './harness'
 import type { TestCore } from '../support/core'
-import { connectCore, coreApi, expect, orderable, shoot, watchConsole } from './rep'
 
 test.describe.configure({ timeout: 60_000 })
 
 /** A synced core with a draft of one line (two of an orderable item), for the screens that type into it. */
-async function draftWithOneLine(core: Parameters<typeof connectCore>[0], service: Parameters<typeof connectCore>[1]) {
-  await connectCore(core, service)
+async function draftWithOneLine(core: TestCore) {
   const target = orderable(core, 1)
-  const draft = await coreApi(core, 'createDraft', {
+  const draft = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+  await call(core.handlers, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
   return { target, draft }
 }
 
-test('the end of the first sync does not move a rep who went on to type a draft', async ({
-  page,
-  bridge,
-  core,
-  service,
-}) => {
-  const errors = watchConsole(page)
-  const { apiKey, apiSecret } = service.current.credentials
-  // Item pages are slow, so the first sync is still running while the rep works on a draft.
-  service.current.control.addFault({
-    route: 'GET /v1/catalog/:catalogGuid/catalog_items',
-    type: 'latency',
-    ms: 1_500,
-    times: 3,
+test.describe('on first run', () => {
+  test.use({ database: 'empty' })
+
+  test('the end of the first sync does not move a rep who went on to type a draft', async ({
+    page,
+    bridge,
+    core,
+    service,
+  }) => {
+    const errors = watchConsole(page)
+    const { apiKey, apiSecret } = service.current.credentials
+    // Item pages are slow, so the first sync is still running while the rep works on a draft.
+    service.current.control.addFault({
+      route: 'GET /v1/catalog/:catalogGuid/catalog_items',
+      type: 'latency',
+      ms: 1_500,
+      times: 3,
+    })
+
+    await page.goto(bridge.url)
+    await page.getByLabel('Service address').fill(service.url)
+    await page.getByLabel('API key', { exact: true }).fill(apiKey)
+    await page.getByLabel('API secret').fill(apiSecret)
+    await page.getByLabel('User GUID (optional)').fill('')
+    await page.getByRole('button', { name: 'Save and sync' }).click()
+    await expect(page.getByRole('progressbar', { name: 'Sync progress' })).toBeVisible()
+
+    // A draft for a new customer needs nothing synced; the rep opens it inside the app, not by reloading.
+    const draft = await call(core.handlers, 'createDraft', { newCustomer: { name: 'Harbour Kitchen' } })
+    await page.evaluate((id) => (window.location.hash = `#/drafts/${id}`), draft.draft.id)
+    await expect(page.getByRole('heading', { name: /for Harbour Kitchen/ })).toBeVisible()
+    const po = page.getByLabel('PO number')
+    await po.click()
+    await po.pressSequentially('PO-77', { delay: 20 })
+
+    // The sync finishes while the rep is still in the PO field.
+    await expect.poll(async () => (await call(core.handlers, 'getSyncStatus')).running, { timeout: 30_000 }).toBe(false)
+    await expect
+      .poll(async () => (await call(core.handlers, 'getSyncStatus')).lastReport?.ok ?? null, { timeout: 10_000 })
+      .toBe(true)
+    // That it finished is said on the screen the rep is on, and the rep stays there, mid-field.
+    await expect(page.getByText('First sync finished.')).toBeVisible()
+    await expect(page).toHaveURL(new RegExp(`#/drafts/${draft.draft.id}$`))
+    await expect(po).toBeFocused()
+    await expect(po).toHaveValue('PO-77')
+    await shoot(page, 'first-sync-finished-on-draft.png')
+    expect(errors).toEqual([])
   })
-
-  await page.goto(bridge.url)
-  await page.getByLabel('Service address').fill(service.url)
-  await page.getByLabel('API key', { exact: true }).fill(apiKey)
-  await page.getByLabel('API secret').fill(apiSecret)
-  await page.getByLabel('User GUID (optional)').fill('')
-  await page.getByRole('button', { name: 'Save and sync' }).click()
-  await expect(page.getByRole('progressbar', { name: 'Sync progress' })).toBeVisible()
-
-  // A draft for a new customer needs nothing synced; the rep opens it inside the app, not by reloading.
-  const draft = await coreApi(core, 'createDraft', { newCustomer: { name: 'Harbour Kitchen' } })
-  await page.evaluate((id) => (window.location.hash = `#/drafts/${id}`), draft.draft.id)
-  await expect(page.getByRole('heading', { name: /for Harbour Kitchen/ })).toBeVisible()
-  const po = page.getByLabel('PO number')
-  await po.click()
-  await po.pressSequentially('PO-77', { delay: 20 })
-
-  // The sync finishes while the rep is still in the PO field.
-  await expect.poll(async () => (await coreApi(core, 'getSyncStatus')).running, { timeout: 30_000 }).toBe(false)
-  await expect
-    .poll(async () => (await coreApi(core, 'getSyncStatus')).lastReport?.ok ?? null, { timeout: 10_000 })
-    .toBe(true)
-  // That it finished is said on the screen the rep is on, and the rep stays there, mid-field.
-  await expect(page.getByText('First sync finished.')).toBeVisible()
-  await expect(page).toHaveURL(new RegExp(`#/drafts/${draft.draft.id}$`))
-  await expect(po).toBeFocused()
-  await expect(po).toHaveValue('PO-77')
-  await shoot(page, 'first-sync-finished-on-draft.png')
-  expect(errors).toEqual([])
 })
 
 test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloading keeps them', async ({
   page,
   bridge,
   core,
-  service,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core, 2)
-  const draft = await coreApi(core, 'createDraft', {
+  const draft = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', {
+  await call(core.handlers, 'addDraftLines', {
     id: draft.draft.id,
     lines: [
       { sku: target.skus[0]!, qty: 12 },
       { sku: target.skus[1]!, qty: 3 },
     ],
   })
-  const quote = await coreApi(core, 'saveDraftAsQuote', { draftId: draft.draft.id })
+  const quote = await call(core.handlers, 'saveDraftAsQuote', { draftId: draft.draft.id })
 
   await page.goto(`${bridge.url}#/quotes/${quote.id}`)
   const qty = page.getByRole('spinbutton', { name: `Quantity for ${target.skus[0]!}`, exact: true })
@@ -102,7 +102,7 @@ test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloa
   await expect(qty).toHaveValue('99')
   await expect(page.getByLabel('PO number')).toHaveValue('PO-QUOTE-1')
   await expect(page.getByTestId('quote-saved')).toContainText('Saved on this laptop')
-  const saved = await coreApi(core, 'getQuote', { id: quote.id })
+  const saved = await call(core.handlers, 'getQuote', { id: quote.id })
   expect(saved.lines.map((line) => line.qty)).toEqual([99, 3])
   expect(saved.poNo).toBe('PO-QUOTE-1')
   await shoot(page, 'quote-autosaved.png')
@@ -111,7 +111,7 @@ test('a quote’s edits are saved as they are typed: leaving with Alt+1 or reloa
   await qty.fill('98')
   await page.reload()
   await expect(qty).toHaveValue('98')
-  expect((await coreApi(core, 'getQuote', { id: quote.id })).lines[0]!.qty).toBe(98)
+  expect((await call(core.handlers, 'getQuote', { id: quote.id })).lines[0]!.qty).toBe(98)
   expect(errors).toEqual([])
 })
 
@@ -119,10 +119,9 @@ test('a line note, a PO and the new-customer form typed just before a reload are
   page,
   bridge,
   core,
-  service,
 }) => {
   const errors = watchConsole(page)
-  const { target, draft } = await draftWithOneLine(core, service)
+  const { target, draft } = await draftWithOneLine(core)
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   const note = page.getByLabel(`Note for ${target.skus[0]!}`)
   await note.click()
@@ -136,7 +135,7 @@ test('a line note, a PO and the new-customer form typed just before a reload are
   await page.reload()
   await expect(po).toHaveValue('PO-RELOAD')
   await expect(note).toHaveValue('leave at the back door')
-  const kept = await coreApi(core, 'getDraft', { id: draft.draft.id })
+  const kept = await call(core.handlers, 'getDraft', { id: draft.draft.id })
   expect(kept.draft.lines[0]!.note).toBe('leave at the back door')
   expect(kept.draft.poNo).toBe('PO-RELOAD')
 
@@ -149,7 +148,7 @@ test('a line note, a PO and the new-customer form typed just before a reload are
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('Corner Deli')
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue('orders@corner')
   await expect(page.getByLabel('City').first()).toHaveValue('Bend')
-  expect((await coreApi(core, 'getNewCustomerForm'))?.name).toBe('Corner Deli')
+  expect((await call(core.handlers, 'getNewCustomerForm'))?.name).toBe('Corner Deli')
   await shoot(page, 'new-customer-kept.png')
 
   // Once it becomes a draft, the form starts empty again.
@@ -157,7 +156,7 @@ test('a line note, a PO and the new-customer form typed just before a reload are
   await page.getByLabel('Street', { exact: true }).fill('12 Mill Lane')
   await page.getByRole('button', { name: 'Start order' }).click()
   await expect(page.getByRole('heading', { name: /for Corner Deli/ })).toBeVisible()
-  expect(await coreApi(core, 'getNewCustomerForm')).toBeNull()
+  expect(await call(core.handlers, 'getNewCustomerForm')).toBeNull()
   await page.goto(`${bridge.url}#/customers/new`)
   await expect(page.getByRole('heading', { name: 'New customer' })).toBeVisible()
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('')
@@ -168,16 +167,14 @@ test('“Save as quote” moves the draft into the quote; converting it gives on
   page,
   bridge,
   core,
-  service,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core, 2)
-  const draft = await coreApi(core, 'createDraft', {
+  const draft = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 4 }] })
+  await call(core.handlers, 'addDraftLines', { id: draft.draft.id, lines: [{ sku: target.skus[0]!, qty: 4 }] })
 
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   await expect(page.getByRole('checkbox', { name: 'Keep the draft too' })).not.toBeChecked()
@@ -185,24 +182,24 @@ test('“Save as quote” moves the draft into the quote; converting it gives on
   await shoot(page, 'draft-save-as-quote.png')
   await page.getByRole('button', { name: 'Save as quote' }).click()
   await expect(page.getByRole('heading', { name: /^Quote Q-/ })).toBeVisible()
-  expect(await coreApi(core, 'listDrafts')).toEqual([])
+  expect(await call(core.handlers, 'listDrafts')).toEqual([])
   await page.getByRole('button', { name: 'Convert to order' }).click()
   await expect(page).toHaveURL(/#\/drafts\/\d+$/)
-  const drafts = await coreApi(core, 'listDrafts')
+  const drafts = await call(core.handlers, 'listDrafts')
   expect(drafts).toHaveLength(1)
   expect(drafts[0]!.id).not.toBe(draft.draft.id)
 
   // Asked for, the draft stays beside its quote.
-  const second = await coreApi(core, 'createDraft', {
+  const second = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', { id: second.draft.id, lines: [{ sku: target.skus[1]!, qty: 1 }] })
+  await call(core.handlers, 'addDraftLines', { id: second.draft.id, lines: [{ sku: target.skus[1]!, qty: 1 }] })
   await page.goto(`${bridge.url}#/drafts/${second.draft.id}`)
   await page.getByRole('checkbox', { name: 'Keep the draft too' }).check()
   await page.getByRole('button', { name: 'Save as quote' }).click()
   await expect(page.getByRole('heading', { name: /^Quote Q-/ })).toBeVisible()
-  expect((await coreApi(core, 'listDrafts')).map((d) => d.id)).toContain(second.draft.id)
+  expect((await call(core.handlers, 'listDrafts')).map((d) => d.id)).toContain(second.draft.id)
   expect(errors).toEqual([])
 })
 
@@ -210,16 +207,14 @@ test('“New order” for a customer with an open draft asks: continue that draf
   page,
   bridge,
   core,
-  service,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core, 1)
-  const open = await coreApi(core, 'createDraft', {
+  const open = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', { id: open.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
+  await call(core.handlers, 'addDraftLines', { id: open.draft.id, lines: [{ sku: target.skus[0]!, qty: 2 }] })
 
   await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
   await page.getByRole('button', { name: 'New order' }).click()
@@ -231,14 +226,14 @@ test('“New order” for a customer with an open draft asks: continue that draf
   // Escape closes it, nothing started.
   await page.keyboard.press('Escape')
   await expect(dialog).toBeHidden()
-  expect(await coreApi(core, 'listDrafts')).toHaveLength(1)
+  expect(await call(core.handlers, 'listDrafts')).toHaveLength(1)
 
   // Enter on the focused choice continues the open draft.
   await page.keyboard.press('ControlOrMeta+n')
   await expect(keep).toBeFocused()
   await page.keyboard.press('Enter')
   await expect(page).toHaveURL(new RegExp(`#/drafts/${open.draft.id}$`))
-  expect(await coreApi(core, 'listDrafts')).toHaveLength(1)
+  expect(await call(core.handlers, 'listDrafts')).toHaveLength(1)
 
   // Starting another is there, one Tab away.
   await page.goto(`${bridge.url}#/customers/${target.customerGuid}`)
@@ -249,18 +244,13 @@ test('“New order” for a customer with an open draft asks: continue that draf
   await page.keyboard.press('Enter')
   await expect(page).toHaveURL(/#\/drafts\/\d+$/)
   await expect(page).not.toHaveURL(new RegExp(`#/drafts/${open.draft.id}$`))
-  expect(await coreApi(core, 'listDrafts')).toHaveLength(2)
+  expect(await call(core.handlers, 'listDrafts')).toHaveLength(2)
   expect(errors).toEqual([])
 })
 
-test('Ctrl+Enter with the cursor still in a line note sends the note as typed', async ({
-  page,
-  bridge,
-  core,
-  service,
-}) => {
+test('Ctrl+Enter with the cursor still in a line note sends the note as typed', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
-  const { target, draft } = await draftWithOneLine(core, service)
+  const { target, draft } = await draftWithOneLine(core)
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   const note = page.getByLabel(`Note for ${target.skus[0]!}`)
   await note.click()
@@ -268,8 +258,8 @@ test('Ctrl+Enter with the cursor still in a line note sends the note as typed', 
   // No blur, no pause: the order is sent with the cursor still in the note.
   await page.keyboard.press('Control+Enter')
   await expect(page.getByTestId('send-result')).toBeVisible()
-  const [entry] = await coreApi(core, 'listOutbox')
-  const printed = await coreApi(core, 'getDocument', { kind: 'queued', ref: entry!.apiGuid })
+  const [entry] = await call(core.handlers, 'listOutbox')
+  const printed = await call(core.handlers, 'getDocument', { kind: 'queued', ref: entry!.apiGuid })
   expect(printed.lines[0]!.note).toBe('ring twice')
   expect(errors).toEqual([])
 })
@@ -301,12 +291,11 @@ test('typing goes on while saves answer late: an older save’s echo never repla
   page,
   bridge,
   core,
-  service,
 }) => {
   const errors = watchConsole(page)
-  const { target, draft } = await draftWithOneLine(core, service)
+  const { target, draft } = await draftWithOneLine(core)
   const sku = target.skus[0]!
-  const saved = async () => (await coreApi(core, 'getDraft', { id: draft.draft.id })).draft
+  const saved = async () => (await call(core.handlers, 'getDraft', { id: draft.draft.id })).draft
   await page.goto(`${bridge.url}#/drafts/${draft.draft.id}`)
   // Enabled once the window has the core's answer to every change it sent.
   const settled = page.getByRole('button', { name: `Increase quantity for ${sku}` })

@@ -1,6 +1,5 @@
 import { join } from 'node:path'
-import { expect, screenshotDir, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, screenshotDir, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 120_000 })
 // Tall enough that the screenshots show the whole order: the frame scrolls inside, not the page.
@@ -12,8 +11,7 @@ test('a rep scans, pastes, fixes what the core flags, sends while offline and se
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [first, second, third] = world.plain
   const draft = await call(core.handlers, 'createDraft', {
@@ -134,8 +132,7 @@ test('a reconcile rejection shows on its line; the rep edits the order and it is
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [first, second] = world.plain
   const draft = await call(core.handlers, 'createDraft', {
@@ -195,7 +192,6 @@ test('keyboard: F2 focuses the SKU field, Ctrl+Enter sends, and a changed price 
   core,
   service,
 }) => {
-  await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const [first] = world.plain
   const draft = await call(core.handlers, 'createDraft', {

@@ -6,8 +6,7 @@
  * order number, PO or customer and filtered by state and date, fast with 2,000 orders.
  */
 import type { OrderRecord } from '../../src/main/ordering-client/schemas'
-import { test } from './fixtures'
-import { connectCore, coreApi, expect, orderable, settle, shoot, watchConsole } from './rep'
+import { test, call, expect, orderable, settle, shoot, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 60_000 })
 
@@ -20,18 +19,17 @@ test('the order page shows each line’s price and total, and the service’s to
   core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core, 3)
-  const check = await coreApi(core, 'createDraft', {
+  const check = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', {
+  await call(core.handlers, 'addDraftLines', {
     id: check.draft.id,
     lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
   })
-  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
-  await coreApi(core, 'flushOutbox')
+  const { apiGuid } = await call(core.handlers, 'sendDraft', { id: check.draft.id })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   const served = service.current.control.ordersByApiGuid(apiGuid)[0] as Record<string, unknown> & {
     Order_Items: Record<string, number | string>[]
@@ -116,11 +114,9 @@ function history(count: number): OrderRecord[] {
 test('the orders list is searched and filtered in the core, with 2,000 orders', async ({
   page,
   bridge,
-  service,
   core,
 }, testInfo) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   core.sync.store.applyOrders(history(2000), { listingId: null, serverTime: null })
 
   await page.goto(`${bridge.url}#/orders`)
@@ -182,19 +178,18 @@ test('an order sent from this laptop is listed once, at one total, and a search 
   core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core, 2)
-  const check = await coreApi(core, 'createDraft', {
+  const check = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
-  await coreApi(core, 'addDraftLines', {
+  await call(core.handlers, 'addDraftLines', {
     id: check.draft.id,
     lines: target.skus.map((sku, index) => ({ sku, qty: index + 2 })),
   })
-  await coreApi(core, 'updateDraft', { id: check.draft.id, changes: { poNo: 'PO-ONCE-7' } })
-  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'updateDraft', { id: check.draft.id, changes: { poNo: 'PO-ONCE-7' } })
+  const { apiGuid } = await call(core.handlers, 'sendDraft', { id: check.draft.id })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   const served = service.current.control.ordersByApiGuid(apiGuid)[0] as Record<string, unknown>
   const grandTotal = usd.format(Number(served.grand_total))
@@ -227,7 +222,7 @@ test('an order sent from this laptop is listed once, at one total, and a search 
   await search.fill(target.customerName)
   await expect(box.getByRole('row').filter({ hasText: String(served.name) })).toHaveCount(1)
 
-  await coreApi(core, 'syncNow', {})
+  await call(core.handlers, 'syncNow', {})
   await page.goto(`${bridge.url}#/orders`)
   await search.fill('PO-ONCE-7')
   await expect(history.getByRole('row').filter({ hasText: 'PO-ONCE-7' })).toContainText(grandTotal)

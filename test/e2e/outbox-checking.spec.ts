@@ -4,8 +4,7 @@
  * down). The entry says the supplier may have it and offers neither Edit nor Discard; Retry now sends
  * the same key again, and the supplier answers with the order it already has.
  */
-import { test } from './fixtures'
-import { connectCore, coreApi, expect, orderable, queueOrder, settle, shoot, watchConsole } from './rep'
+import { test, call, expect, orderable, queueOrder, settle, shoot, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 60_000 })
 const orderRoute = 'POST /v1/orderWithItems'
@@ -17,7 +16,6 @@ test('a refused retry of an order whose answer was lost says "may already have i
   core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core)
   const control = service.current.control
 
@@ -36,8 +34,8 @@ test('a refused retry of an order whose answer was lost says "may already have i
     },
   })
   const listDown = control.addFault({ route: 'GET /v1/orders', type: 'status', status: 503 })
-  await coreApi(core, 'retryOutbox', { apiGuid })
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'retryOutbox', { apiGuid })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
 
   await page.goto(`${bridge.url}#/outbox`)

@@ -3,15 +3,13 @@
  * with the next attempt, sent with the server's order number; retry now, and discard after a
  * confirmation. Entries are made through the core (order entry is another screen's business).
  */
-import { test } from './fixtures'
-import { connectCore, coreApi, expect, orderable, queueOrder, settle, shoot, watchConsole } from './rep'
+import { test, call, expect, orderable, queueOrder, settle, shoot, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 30_000 })
 const orderRoute = 'POST /v1/orderWithItems'
 
 test('every state on its line; retry now sends it; discard asks first', async ({ page, bridge, service, core }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core)
   const control = service.current.control
 
@@ -27,17 +25,17 @@ test('every state on its line; retry now sends it; discard asks first', async ({
     },
   })
   await queueOrder(core, target)
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   await queueOrder(core, target)
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   const outage = control.addFault({ route: orderRoute, type: 'status', status: 503 })
   await queueOrder(core, target)
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
 
-  const states = (await coreApi(core, 'listOutbox')).map((entry) => entry.state).sort()
+  const states = (await call(core.handlers, 'listOutbox')).map((entry) => entry.state).sort()
   expect(states).toEqual(['needsAttention', 'retrying', 'sent'])
 
   await page.goto(`${bridge.url}#/outbox`)
@@ -49,7 +47,7 @@ test('every state on its line; retry now sends it; discard asks first', async ({
   await expect(attention).toContainText('Item is inactive')
   await expect(retrying).toContainText('Next attempt')
   await expect(sent).toContainText(/as order \S+/)
-  const sentName = (await coreApi(core, 'listOutbox')).find((entry) => entry.state === 'sent')?.orderName
+  const sentName = (await call(core.handlers, 'listOutbox')).find((entry) => entry.state === 'sent')?.orderName
   expect(sentName).toBeTruthy()
   await expect(sent).toContainText(sentName!)
   await expect(page.getByRole('contentinfo', { name: 'Status' })).toContainText('1 need attention')
@@ -87,7 +85,6 @@ test('an order queued while the service is down waits, then goes with its number
   core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const target = orderable(core)
   await page.goto(`${bridge.url}#/outbox`)
   await expect(page.getByRole('status', { name: 'Connection' })).toHaveText('Online')

@@ -1,7 +1,7 @@
 /**
  * Figures for 100,000 items against the targets (results within 100 ms of the last keystroke, and
  * scrolling the whole list without a freeze). The bench data set is synced once for the file
- * (support.ts), or a database synced beforehand is opened (SATCHEL_E2E_BENCH_DB: the figures at a
+ * (harness.ts), or a database synced beforehand is opened (SATCHEL_E2E_BENCH_DB: the figures at a
  * million items). The figures are printed, attached to the test as annotations and written to
  * test-results/performance.json; they are read, never asserted, since a loaded machine would fail
  * them. The test asserts what a rep sees: every query's results, and the last row at the bottom.
@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { LONGEST_TURN_MS, PICTURES_AT_ONCE } from '../../src/renderer/src/composables/pictureTurns'
 import { REST_AFTER_JUMP_MS } from '../../src/renderer/src/composables/rowRange'
-import { benchTest as test, call, collectPageErrors, expect, screenshotDir } from './support'
+import { benchTest as test, call, watchConsole, expect, screenshotDir } from './harness'
 
 test.describe.configure({ timeout: 180_000 })
 
@@ -34,7 +34,7 @@ test('100,000 items: each query shows its results and the full list scrolls to t
     console.log(`${type}: ${description}`)
     testInfo.annotations.push({ type, description })
   }
-  const pageErrors = collectPageErrors(page)
+  const pageErrors = watchConsole(page)
   const { core, bridge, syncMs } = bench
   const catalogs = await call(core.handlers, 'listCatalogs')
   const totalItems = catalogs.reduce((sum, c) => sum + c.itemCount, 0)
@@ -272,7 +272,7 @@ test('100,000 items: each query shows its results and the full list scrolls to t
 })
 
 test('100,000 items: a one-letter search paints its rows first, then says "10,000+ items"', async ({ page, bench }) => {
-  const pageErrors = collectPageErrors(page)
+  const pageErrors = watchConsole(page)
   const { core, bridge } = bench
   const catalogs = await call(core.handlers, 'listCatalogs')
   const biggest = [...catalogs].sort((a, b) => b.itemCount - a.itemCount)[0]!
@@ -316,7 +316,7 @@ test('100,000 items: a one-letter search paints its rows first, then says "10,00
 })
 
 test('bench data: keystroke to the next cell of a family grid; figure printed', async ({ page, bench }, testInfo) => {
-  const pageErrors = collectPageErrors(page)
+  const pageErrors = watchConsole(page)
   const { core, bridge } = bench
   // The largest colour × size family, and a customer who may order from its catalog.
   const parent = core.db

@@ -7,18 +7,10 @@
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import type { Locator, Page } from '@playwright/test'
-import { expect, test, type ServiceHandle } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 import type { TestCore } from '../support/core'
 
 test.describe.configure({ timeout: 120_000 })
-
-/** The first sync done and the page's errors collected; answers them, to be asserted empty at the end. */
-async function synced(page: Page, core: TestCore, service: ServiceHandle): Promise<string[]> {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
-  return pageErrors
-}
 
 /** The catalog searched for `text` as the rep types it; answers the list once its results are in. */
 async function searchCatalog(page: Page, url: string, catalogGuid: string, text: string): Promise<Locator> {
@@ -48,7 +40,7 @@ test('the panel’s gallery: all of an item’s pictures, fetched on opening and
   core,
   service,
 }) => {
-  const pageErrors = await synced(page, core, service)
+  const pageErrors = watchConsole(page)
   const [catalog] = await call(core.handlers, 'listCatalogs', {})
   const first = await call(core.handlers, 'searchCatalogItems', { catalogGuid: catalog!.guid, limit: 6 })
   const item = first.items.find((each) => !each.familyOf)!
@@ -111,9 +103,8 @@ test('a family grid: its picture in the header, each member named with its pictu
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = await synced(page, core, service)
+  const pageErrors = watchConsole(page)
   const parent = core.db
     .prepare<[], { guid: string; sku: string; catalog_guid: string; id: number }>(
       `SELECT guid, sku, catalog_guid, json ->> '$.id' AS id FROM catalog_items WHERE deleted_at IS NULL
@@ -163,9 +154,8 @@ test('printed documents: a quote shows each line’s picture, an order confirmat
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = await synced(page, core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const items = world.plain.slice(0, 3)
   // Their pictures in the cache, as the pass leaves them for the open quote's lines.

@@ -3,8 +3,7 @@
  * stopped, a row whose picture is missing keeps its placeholder, the panel says a picture is not
  * downloaded yet, and no request leaves the page for an image host.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync } from './support'
+import { expect, test, call, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 120_000 })
 
@@ -14,8 +13,7 @@ test('catalog rows show thumbnails offline, a missing one its placeholder, and n
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const [catalog] = await call(core.handlers, 'listCatalogs', {})
   const first = await call(core.handlers, 'searchCatalogItems', { catalogGuid: catalog!.guid, limit: 6 })
   const [missing, shown] = first.items.filter((item) => !item.familyOf)

@@ -2,8 +2,7 @@
  * For a customer who requires a PO, the PO and notes come before "Send order": earlier in the tab
  * order, and in view at 1280×720 with the draft's lines on screen.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync } from './support'
+import { expect, test, call, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
@@ -12,10 +11,8 @@ test('PO and notes come before Send, in view at 1280×720, for a customer who re
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const { customers } = await call(core.handlers, 'searchCustomers', { limit: 200 })
   let customerGuid: string | null = null
   for (const summary of customers) {

@@ -1,6 +1,5 @@
 import { join } from 'node:path'
-import { expect, screenshotDir, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync } from './support'
+import { expect, screenshotDir, test, call, watchConsole } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 
@@ -13,10 +12,8 @@ test('catalog: a customer whose group is not a price group of this catalog sees 
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const found = core.db
     .prepare<[], { customerGuid: string; customerName: string; groupName: string; catalogGuid: string }>(
       `SELECT c.guid AS customerGuid, c.name AS customerName, pg.name AS groupName, cat.guid AS catalogGuid

@@ -12,7 +12,7 @@ import type { MethodName } from '../../src/shared/channels'
 import type { MethodInput, MethodOutput } from '../../src/shared/contract'
 import { startBridge, type Bridge } from '../bridge/server'
 import { findOrderable, type Orderable } from '../support/orderable'
-import { rendererDir, startServiceHandle, type ServiceHandle } from './fixtures'
+import { rendererDir, startServiceHandle, type ServiceHandle } from './harness'
 
 export interface ProfilesWorld {
   manager: ProfileManager

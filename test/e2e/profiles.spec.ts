@@ -4,7 +4,7 @@
  * while an order waits.
  */
 import { test as base } from '@playwright/test'
-import { expect, shoot, watchConsole } from './rep'
+import { expect, shoot, watchConsole } from './harness'
 import { startProfilesWorld, type ProfilesWorld } from './profiles-world'
 
 const test = base.extend<{ world: ProfilesWorld }>({

@@ -8,8 +8,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
-import { expect, screenshotDir, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, screenshotDir, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 1000 }, colorScheme: 'light' })
@@ -36,8 +35,7 @@ test('a draft saved as a quote is found, and converting it after a price change 
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [changed, kept] = world.plain
   const draft = await call(core.handlers, 'createDraft', {
@@ -92,9 +90,7 @@ test('a sent order’s document saves as a PDF with its number, every SKU and th
   page,
   bridge,
   core,
-  service,
 }) => {
-  await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   const lines = world.plain.slice(0, 3)
   const draft = await call(core.handlers, 'createDraft', {
@@ -179,7 +175,6 @@ test('a hide_pricing customer’s document shows no price; a quote is duplicated
   core,
   service,
 }) => {
-  await connectAndSync(core, service)
   const world = await findOrderWorld(core.handlers)
   service.current.control.update('customer', world.customer.guid, { hide_pricing: true })
   await call(core.handlers, 'syncNow', {})

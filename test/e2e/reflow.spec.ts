@@ -10,9 +10,7 @@
  */
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { screenshotDir, test } from './fixtures'
-import { call, findOrderWorld } from './support'
-import { connectCore, coreApi, expect, orderable, queueOrder, settle } from './rep'
+import { screenshotDir, test, call, findOrderWorld, expect, orderable, queueOrder, settle } from './harness'
 import { eachWritesDialog, writesWorld } from './writes-world'
 
 test.describe.configure({ timeout: 180_000 })
@@ -131,7 +129,6 @@ for (const layout of layouts) {
     test.use({ viewport: layout.viewport, deviceScaleFactor: layout.deviceScaleFactor })
 
     test(`every main screen reflows at ${layout.name}, light and dark`, async ({ page, bridge, service, core }) => {
-      await connectCore(core, service)
       const target = orderable(core)
       // The outbox holds a rejected order, with the supplier's reason, and a sent one.
       service.current.control.addFault({
@@ -146,10 +143,10 @@ for (const layout of layouts) {
         },
       })
       await queueOrder(core, target)
-      await coreApi(core, 'flushOutbox')
+      await call(core.handlers, 'flushOutbox')
       await settle(core)
       await queueOrder(core, target)
-      await coreApi(core, 'flushOutbox')
+      await call(core.handlers, 'flushOutbox')
       await settle(core)
       // Nine more rejected: "10 need attention", two digits in that slot of the status bar.
       service.current.control.addFault({
@@ -164,10 +161,10 @@ for (const layout of layouts) {
         },
       })
       for (let count = 0; count < 9; count++) await queueOrder(core, target)
-      await coreApi(core, 'flushOutbox')
+      await call(core.handlers, 'flushOutbox')
       await settle(core)
-      await coreApi(core, 'syncNow', {})
-      const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+      await call(core.handlers, 'syncNow', {})
+      const { orders } = await call(core.handlers, 'listOrders', { limit: 1 })
       // After Send: the order shipped in part, the rest backordered, so its page has every column,
       // the timeline and a related order, and the Orders list a changed mark.
       service.current.control.fulfilOrder(orders[0]!.guid, {
@@ -175,7 +172,7 @@ for (const layout of layouts) {
         lines: [{ itemNo: 1, qty: 1 }],
         backorderRest: true,
       })
-      await coreApi(core, 'syncNow', {})
+      await call(core.handlers, 'syncNow', {})
 
       // A draft whose lines show every column and every kind of problem: a line not offered to the
       // customer's group, one under its minimum, and plain ones with notes.
@@ -217,7 +214,7 @@ for (const layout of layouts) {
         values: ['negative'],
         keys: [],
       })
-      await coreApi(core, 'syncNow', {})
+      await call(core.handlers, 'syncNow', {})
       // Then ten orders wait, the supplier asking for an hour's patience (which holds the next sync
       // back too, so the warning stays the last sync's word).
       service.current.control.addFault({
@@ -299,7 +296,6 @@ test('the writes-after-Send dialogs and the Outbox with a conflict reflow at eve
   service,
   core,
 }) => {
-  await connectCore(core, service)
   const world = await writesWorld(core, service)
   const problems: string[] = []
   // 200% is its CSS size here (640×360): the layout is the same whatever the device pixels.
@@ -324,13 +320,7 @@ test('the writes-after-Send dialogs and the Outbox with a conflict reflow at eve
 test.describe('the compact frame', () => {
   test.use({ viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 })
 
-  test('at 200% the sections sit behind a menu button that works by keyboard', async ({
-    page,
-    bridge,
-    service,
-    core,
-  }) => {
-    await connectCore(core, service)
+  test('at 200% the sections sit behind a menu button that works by keyboard', async ({ page, bridge }) => {
     await page.goto(`${bridge.url}#/customers`)
     await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible()
     const nav = page.getByRole('navigation', { name: 'Main' })
@@ -365,12 +355,11 @@ test.describe('a long SKU at 320 px', () => {
   test.use({ viewport: { width: 320, height: 640 } })
 
   test('breaks in its own cell and does not run under Remove', async ({ page, bridge, service, core }) => {
-    await connectCore(core, service)
     const world = await findOrderWorld(core.handlers)
     const item = world.plain[0]!
     const sku = 'BCF-COLOMBIAN-SUPREMO-WHOLE-BEAN-5LB-CASE-0001'
     service.current.control.update('catalogItem', item.guid, { sku })
-    expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+    expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
     const draft = await call(core.handlers, 'createDraft', {
       customerGuid: world.customer.guid,
       catalogGuid: world.catalogGuid,
@@ -405,14 +394,13 @@ function textBox(cell: Element): { left: number; right: number; top: number; bot
 test.describe('lines at 1280×720', () => {
   test.use({ viewport: { width: 1280, height: 720 } })
 
-  test('an order page keeps each SKU on one line', async ({ page, bridge, service, core }) => {
-    await connectCore(core, service)
+  test('an order page keeps each SKU on one line', async ({ page, bridge, core }) => {
     const target = orderable(core, 3)
     await queueOrder(core, target)
-    await coreApi(core, 'flushOutbox')
+    await call(core.handlers, 'flushOutbox')
     await settle(core)
-    expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
-    const { orders } = await coreApi(core, 'listOrders', { limit: 1 })
+    expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
+    const { orders } = await call(core.handlers, 'listOrders', { limit: 1 })
     await page.goto(`${bridge.url}#/orders/${orders[0]!.guid}`)
     // The full order as the supplier has it: the table with every column, the narrowest for its SKUs.
     await expect(page.getByRole('columnheader', { name: 'Backordered' })).toBeVisible()
@@ -424,21 +412,20 @@ test.describe('lines at 1280×720', () => {
     await page.screenshot({ path: join(screenshotDir, 'reflow-1280-order-skus.png') })
   })
 
-  test('a quote page keeps each SKU, and each column name, on one line', async ({ page, bridge, service, core }) => {
-    await connectCore(core, service)
+  test('a quote page keeps each SKU, and each column name, on one line', async ({ page, bridge, core }) => {
     const target = orderable(core, 3)
-    const draft = await coreApi(core, 'createDraft', {
+    const draft = await call(core.handlers, 'createDraft', {
       customerGuid: target.customerGuid,
       catalogGuid: target.catalogGuid,
     })
-    const added = await coreApi(core, 'addDraftLines', {
+    const added = await call(core.handlers, 'addDraftLines', {
       id: draft.draft.id,
       lines: target.skus.map((sku) => ({ sku, qty: 12 })),
     })
     // A line's note as a rep writes them: long enough that the table gives the item column all it can.
     const note = 'Deliver to the side door before 7 am; the kitchen closes for cleaning at noon on Fridays, call ahead'
-    await coreApi(core, 'updateDraftLine', { id: draft.draft.id, lineId: added.lineIds[0]!, note })
-    const quote = await coreApi(core, 'saveDraftAsQuote', { draftId: draft.draft.id })
+    await call(core.handlers, 'updateDraftLine', { id: draft.draft.id, lineId: added.lineIds[0]!, note })
+    const quote = await call(core.handlers, 'saveDraftAsQuote', { draftId: draft.draft.id })
     await page.goto(`${bridge.url}#/quotes/${quote.id}`)
     for (const sku of target.skus) {
       const cell = page.getByRole('cell', { name: sku, exact: true })

@@ -4,8 +4,7 @@
  * names, until that line is changed; the order-level message stays at the top; Send asks the
  * supplier again.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 import { shootAtLaptopSizes } from './workspace'
 
 test.describe.configure({ timeout: 60_000 })
@@ -17,8 +16,7 @@ test('the supplier’s line message survives Edit and goes when the line is fixe
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [first, second] = world.plain
   const created = await call(core.handlers, 'createDraft', {

@@ -5,10 +5,11 @@
  * order the supplier rejected. Screenshots of each step land in test-results/screenshots/rep-day-*.
  */
 import { join } from 'node:path'
-import { expect, screenshotDir, test } from './fixtures'
-import { call, collectPageErrors, findOrderWorld } from './support'
+import { expect, screenshotDir, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 180_000 })
+// About the first sync: the core starts on an empty database, not connected.
+test.use({ database: 'empty' })
 test.use({ viewport: { width: 1280, height: 1100 } })
 
 test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline, sent, rejected and fixed', async ({
@@ -17,7 +18,7 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
+  const pageErrors = watchConsole(page)
   const shot = (name: string) => page.screenshot({ path: join(screenshotDir, `rep-day-${name}.png`), fullPage: true })
   const { apiKey, apiSecret } = service.current.credentials
 

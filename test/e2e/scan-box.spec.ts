@@ -4,16 +4,14 @@
  * minimum and says so. What is refused stays in the box to be corrected. A new empty draft is not
  * shown as a problem until the rep tries to send it.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 import { shootAtLaptopSizes } from './workspace'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('a scanned UPC adds its item, as catalog search finds it', async ({ page, bridge, core, service }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+test('a scanned UPC adds its item, as catalog search finds it', async ({ page, bridge, core }) => {
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const target = world.plain.find((item) => item.upc)!
   const found = await call(core.handlers, 'searchCatalogItems', {
@@ -40,10 +38,8 @@ test('a UPC scanned as EAN-13, GTIN-14 or a GS1 label finds its item; a bad chec
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const target = world.plain.find((item) => item.upc && /^\d{12}$/.test(item.upc))!
   const gtin14 = `00${target.upc!}`
@@ -86,10 +82,8 @@ test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refu
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [first, second, third] = world.plain
   const { draft } = await call(core.handlers, 'createDraft', {
@@ -121,9 +115,8 @@ test('“SKU 4”, “SKU x 2” and “SKU*3” add with their quantity; a refu
   expect(pageErrors).toEqual([])
 })
 
-test('scanning an item with a minimum adds the minimum and says so', async ({ page, bridge, core, service }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+test('scanning an item with a minimum adds the minimum and says so', async ({ page, bridge, core }) => {
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const minimum = world.minimum.minOrderQty!
   const { draft } = await call(core.handlers, 'createDraft', {
@@ -145,9 +138,8 @@ test('scanning an item with a minimum adds the minimum and says so', async ({ pa
   expect(pageErrors).toEqual([])
 })
 
-test('a new empty draft shows no error until the rep tries to send it', async ({ page, bridge, core, service }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+test('a new empty draft shows no error until the rep tries to send it', async ({ page, bridge, core }) => {
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const { draft } = await call(core.handlers, 'createDraft', {
     customerGuid: world.customer.guid,
@@ -176,8 +168,7 @@ test('a SKU names the item it writes exactly; in capitals of neither of two SKUs
   core,
   service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const control = service.current.control
   const pricing = Object.fromEntries(control.priceGroups(world.catalogGuid).map((group) => [group.value as string, 4]))

@@ -4,8 +4,7 @@
  * as added; the "Fix N problems" box follows the fixes as they happen; counting words agree
  * ("1 line").
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 import { shootAtLaptopSizes } from './workspace'
 
 test.describe.configure({ timeout: 60_000 })
@@ -15,10 +14,8 @@ test('scanning a not-offered SKU sounds and reads as a problem; the fix box upda
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const created = await call(core.handlers, 'createDraft', {
     customerGuid: world.customer.guid,

@@ -4,8 +4,7 @@
  * number above zero as a quantity problem, in plain words, not a code the catalog lacks and not the
  * core's words at the top of the screen. Scan sounds can be turned off in Settings.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
@@ -14,10 +13,8 @@ test('a scan says what it added and what the line holds; a refused quantity is s
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const code = world.plain[0]!.sku
   const { draft } = await call(core.handlers, 'createDraft', {

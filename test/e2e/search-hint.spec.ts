@@ -3,8 +3,7 @@
  * names the category and offers every category (Enter); no hits in this catalog offers the other
  * catalog when it has some.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync } from './support'
+import { expect, test, call, watchConsole } from './harness'
 import { shootAtLaptopSizes, unlockedCustomers } from './workspace'
 
 test.describe.configure({ timeout: 60_000 })
@@ -14,10 +13,8 @@ test('a search narrowed by a category says so, and Enter searches all categories
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+  const pageErrors = watchConsole(page)
   const [customer] = await unlockedCustomers(core, 1)
   const catalogs = await call(core.handlers, 'listCatalogs', { customerGuid: customer!.guid })
   const food = catalogs.find((c) => c.name === 'Foodservice & Janitorial')!

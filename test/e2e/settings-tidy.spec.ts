@@ -1,7 +1,6 @@
 import { join } from 'node:path'
 import { QuoteRepository } from '../../src/main/quotes/repository'
-import { expect, screenshotDir, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync } from './support'
+import { expect, screenshotDir, test, call, watchConsole } from './harness'
 import { emptyQuote } from '../support/quotes'
 
 test.describe.configure({ timeout: 90_000 })
@@ -10,12 +9,11 @@ test('Settings: retention kept per the rep’s numbers, the database’s size an
   page,
   bridge,
   core,
-  service,
 }) => {
-  const pageErrors = collectPageErrors(page)
+  const pageErrors = watchConsole(page)
   // A quote that expired long ago: the sync's purge takes it.
   new QuoteRepository(core.db).create(emptyQuote({ validUntil: '2024-01-31' }), '2024-01-01T00:00:00.000Z')
-  await connectAndSync(core, service)
+  expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
   await expect.poll(async () => (await call(core.handlers, 'getAppInfo')).database.lastPurge?.quotes ?? 0).toBe(1)
 
   await page.setViewportSize({ width: 1280, height: 720 })

@@ -3,13 +3,10 @@
  * colleague. It opens with ? (not while typing), lists the frame's and each screen's keys, traps
  * focus as a modal dialog, and closes with Escape, giving focus back.
  */
-import { test } from './fixtures'
-import { connectCore, expect, shoot, watchConsole } from './rep'
-import { findOrderWorld } from './support'
+import { test, expect, shoot, watchConsole, findOrderWorld } from './harness'
 
-test('? opens the list of every shortcut, Escape closes it', async ({ page, bridge, service, core }) => {
+test('? opens the list of every shortcut, Escape closes it', async ({ page, bridge }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   await page.goto(`${bridge.url}#/orders`)
   await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible()
 
@@ -54,11 +51,9 @@ test('? opens the list of every shortcut, Escape closes it', async ({ page, brid
 test('Ctrl+N on a customer’s page opens the new order with the cursor in the SKU box', async ({
   page,
   bridge,
-  service,
   core,
 }) => {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   const world = await findOrderWorld(core.handlers)
   await page.goto(`${bridge.url}#/customers/${world.customer.guid}`)
   await expect(page.getByRole('heading', { level: 1, name: world.customer.name })).toBeVisible()

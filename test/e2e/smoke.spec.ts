@@ -1,5 +1,8 @@
 import { join } from 'node:path'
-import { expect, screenshotDir, test } from './fixtures'
+import { expect, screenshotDir, test } from './harness'
+
+// The window before any connection: what loads with nothing behind it.
+test.use({ database: 'empty' })
 
 test('the renderer loads through the bridge and shows the core’s version and database status', async ({
   page,

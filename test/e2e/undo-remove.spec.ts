@@ -2,20 +2,13 @@
  * Remove line can be undone for a few seconds, by its Undo button or Ctrl+Z: the line comes back in
  * its place with its quantity and its note.
  */
-import { expect, test } from './fixtures'
-import { call, collectPageErrors, connectAndSync, findOrderWorld } from './support'
+import { expect, test, call, watchConsole, findOrderWorld } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('Remove line offers Undo, and Ctrl+Z, that bring the line back with its note', async ({
-  page,
-  bridge,
-  core,
-  service,
-}) => {
-  const pageErrors = collectPageErrors(page)
-  await connectAndSync(core, service)
+test('Remove line offers Undo, and Ctrl+Z, that bring the line back with its note', async ({ page, bridge, core }) => {
+  const pageErrors = watchConsole(page)
   const world = await findOrderWorld(core.handlers)
   const [first, second] = world.plain
   const { draft } = await call(core.handlers, 'createDraft', {

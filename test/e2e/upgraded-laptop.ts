@@ -8,7 +8,7 @@ import { createCore } from '../../src/main/core/compose'
 import type { Core } from '../../src/main/core/types'
 import { startBridge, type Bridge } from '../bridge/server'
 import { schema9Laptop, UpdateHold, type Schema9Laptop } from '../support/upgraded-laptop'
-import { rendererDir } from './fixtures'
+import { rendererDir } from './harness'
 
 export interface UpgradedLaptop {
   laptop: Schema9Laptop

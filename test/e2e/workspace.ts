@@ -5,8 +5,7 @@
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import type { CustomerDetail } from '../../src/shared/synced'
-import { screenshotDir } from './fixtures'
-import { call } from './support'
+import { screenshotDir, call } from './harness'
 import type { TestCore } from '../support/core'
 
 /** The two laptop sizes every changed screen is looked at in. */

@@ -6,8 +6,8 @@
  * waiting to be sent. Each dialog is opened the way the rep opens it.
  */
 import type { Locator, Page } from '@playwright/test'
-import type { ServiceHandle } from './fixtures'
-import { connectCore, coreApi, expect, orderable, settle, watchConsole } from './rep'
+import type { ServiceHandle } from './harness'
+import { call, expect, orderable, settle, watchConsole } from './harness'
 import type { TestCore } from '../support/core'
 
 export interface WritesWorld {
@@ -18,14 +18,14 @@ export interface WritesWorld {
 /** The connection the writes need: a user session on the double. */
 async function signInAsUser(core: TestCore, service: ServiceHandle): Promise<void> {
   const { userGuid, userToken, supplierGuid } = service.current.credentials
-  await coreApi(core, 'saveConnection', {
+  await call(core.handlers, 'saveConnection', {
     baseUrl: service.url,
     auth: { kind: 'session', userGuid, userToken, supplierGuid },
   })
 }
 
 /**
- * What every writes test starts from: the first sync done, signed in as a user (unless `apiKeyOnly`),
+ * What every writes test starts from: synced (the fixture's database), signed in as a user (unless `apiKeyOnly`),
  * and the page's console watched; answers the console's errors, to be asserted empty at the end.
  */
 export async function startWrites(
@@ -35,7 +35,6 @@ export async function startWrites(
   options: { apiKeyOnly?: boolean } = {},
 ): Promise<string[]> {
   const errors = watchConsole(page)
-  await connectCore(core, service)
   if (!options.apiKeyOnly) await signInAsUser(core, service)
   return errors
 }
@@ -47,7 +46,7 @@ export async function sentAndSynced(
   options: { inReview?: boolean; poNo?: string } = {},
 ): Promise<{ guid: string; name: string }> {
   const target = orderable(core)
-  const check = await coreApi(core, 'createDraft', {
+  const check = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,
     catalogGuid: target.catalogGuid,
   })
@@ -55,12 +54,12 @@ export async function sentAndSynced(
     ...(options.inReview ? { remainInPreliminary: true } : {}),
     ...(options.poNo ? { poNo: options.poNo } : {}),
   }
-  if (Object.keys(changes).length > 0) await coreApi(core, 'updateDraft', { id: check.draft.id, changes })
-  await coreApi(core, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 1 })) })
-  const { apiGuid } = await coreApi(core, 'sendDraft', { id: check.draft.id })
-  await coreApi(core, 'flushOutbox')
+  if (Object.keys(changes).length > 0) await call(core.handlers, 'updateDraft', { id: check.draft.id, changes })
+  await call(core.handlers, 'addDraftLines', { id: check.draft.id, lines: target.skus.map((sku) => ({ sku, qty: 1 })) })
+  const { apiGuid } = await call(core.handlers, 'sendDraft', { id: check.draft.id })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
-  expect((await coreApi(core, 'syncNow', {})).ok).toBe(true)
+  expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
   const [order] = service.current.control.ordersByApiGuid(apiGuid)
   return { guid: String(order!.guid), name: String(order!.name) }
 }
@@ -68,8 +67,8 @@ export async function sentAndSynced(
 /** The service answers again: what waited is sent now rather than at its next scheduled attempt. */
 export async function backOnline(core: TestCore, service: ServiceHandle): Promise<void> {
   service.current.control.clearFaults()
-  await coreApi(core, 'retryOutbox', {})
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'retryOutbox', {})
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
 }
 
@@ -91,13 +90,13 @@ export async function writesWorld(core: TestCore, service: ServiceHandle): Promi
   await signInAsUser(core, service)
   const order = await sentAndSynced(core, service, { inReview: true, poNo: 'FIRST-PO' })
   service.current.control.editOrderHeader(order.guid, { po_no: 'SUPPLIER-PO' })
-  await coreApi(core, 'changeSentOrder', { order: order.guid, changes: { poNo: 'REP-PO' } })
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'changeSentOrder', { order: order.guid, changes: { poNo: 'REP-PO' } })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   // A customer made here whose sending waits (the service refuses every new customer for now).
   service.current.control.addFault({ route: 'POST /vendors', type: 'status', status: 503 })
-  await coreApi(core, 'addCustomer', { name: 'Harbourside Delicatessen and Fine Provisions Co-operative' })
-  await coreApi(core, 'flushOutbox')
+  await call(core.handlers, 'addCustomer', { name: 'Harbourside Delicatessen and Fine Provisions Co-operative' })
+  await call(core.handlers, 'flushOutbox')
   await settle(core)
   return { orderGuid: order.guid, customerGuid: orderable(core).customerGuid }
 }

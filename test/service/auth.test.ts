@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startService } from './index'
 import type { RunningService } from './types'
 import {
-  call,
+  request,
   catalogs,
   credentialHeaders,
   get,
@@ -177,7 +177,7 @@ describe('authentication', () => {
   })
 
   it('header names are matched case-insensitively', async () => {
-    const reply = await call(service, 'GET', '/v1/catalogs', {
+    const reply = await request(service, 'GET', '/v1/catalogs', {
       as: 'none',
       headers: { 'X-APIKEY': service.credentials.apiKey, 'x-apisecret': service.credentials.apiSecret },
     })
@@ -191,7 +191,7 @@ describe('errors', () => {
       await get(service, '/v1/nothing/here/at/all'),
       await get(service, '/v1/catalog/not-a-guid/catalog_items'),
       await get(service, `/v1/catalog/${catalogs(service).first.guid}/catalog_items?lastUpdatedAt=yesterday`),
-      await call(service, 'POST', '/v1/orderWithItems', {
+      await request(service, 'POST', '/v1/orderWithItems', {
         headers: { 'content-type': 'application/json' },
         body: undefined,
       }),

@@ -198,6 +198,48 @@ describe('control', () => {
   })
 })
 
+describe('reset', () => {
+  it('gives back the data, clock, faults and log the double started with, and drops a request held across it', async () => {
+    const own = await startService({ size: 'tiny', seed: 31 })
+    try {
+      const { first: catalog } = catalogs(own)
+      const before = { customers: own.control.customers(), orders: own.control.orders(), now: own.control.now() }
+      const made = own.control.insertCustomer()
+      const [row] = orderableItems(own, catalog.guid)
+      const customer = openCustomer(own)
+      const order = await post(own, '/v1/orderWithItems', orderBody(catalog, [{ item: row, qty: 1 }]), {
+        headers: { vendorGuid: customer.guid },
+      })
+      expect(order.status).toBe(200)
+      own.control.update('customer', customer.guid, { name: 'Renamed Before The Reset' })
+      own.control.shiftClock(86_400_000)
+      own.control.addFault({ route: 'GET /v1/catalogs', type: 'status', status: 503 })
+      // A write held by latency when the reset comes must not land in the fresh data.
+      own.control.addFault({ route: 'POST /v1/orderWithItems', type: 'latency', ms: 400 })
+      const held = post(own, '/v1/orderWithItems', orderBody(catalog, [{ item: row, qty: 2 }]), {
+        headers: { vendorGuid: customer.guid },
+      }).catch((error: unknown) => error)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+
+      own.control.reset()
+
+      expect(await held).toBeInstanceOf(Error)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      expect(own.control.customers()).toEqual(before.customers)
+      expect(own.control.orders()).toEqual(before.orders)
+      expect(Math.abs(own.control.now().getTime() - before.now.getTime())).toBeLessThan(60_000)
+      expect(own.control.requestLog()).toEqual([])
+      expect((await get(own, '/v1/catalogs')).status).toBe(200)
+      // Its runtime stream and name counts start over too: the first customer made after a reset is
+      // the first one made after the start.
+      const again = own.control.insertCustomer()
+      expect([again.guid, again.name]).toEqual([made.guid, made.name])
+    } finally {
+      await own.close()
+    }
+  })
+})
+
 describe('HTTP control surface', () => {
   it('is served under /__control only when started with httpControl', async () => {
     expect((await get(service, '/__control/now')).status).toBe(404)

@@ -55,6 +55,8 @@ export function createControl(
   log: RequestLog,
   /** The image host's controls, given the update an image change stamps its item with. */
   images: (updateItem: (guid: string, patch: Record<string, unknown>) => void) => ImageControl,
+  /** The server's own: it alone knows the seed and size to generate again, and the connections to cut. */
+  reset: () => void,
 ): Control {
   const catalogOf = (guid: string): CatalogEntry => {
     const catalog = store.catalogsByGuid.get(guid)
@@ -315,6 +317,7 @@ export function createControl(
     addFault: (rule) => faults.add(rule),
     removeFault: (id) => faults.remove(id),
     clearFaults: () => faults.clear(),
+    reset,
     ordersByApiGuid: (apiGuid) =>
       (store.ordersByApiGuid.get(apiGuid) ?? []).map((order) => clone(orderObject(store, order))),
     requestLog: () => log.list(),

@@ -229,14 +229,8 @@ export function makeItems(
   return [parent, ...children]
 }
 
-const usedCustomerNames = new WeakMap<Store, Map<string, number>>()
-
 function customerName(store: Store, rng: Rng, suffix: string): string {
-  let names = usedCustomerNames.get(store)
-  if (!names) {
-    names = new Map()
-    usedCustomerNames.set(store, names)
-  }
+  const names = store.customerNames
   const base = `${rng.pick(customerPrefixes)} ${suffix}`
   const seen = (names.get(base) ?? 0) + 1
   names.set(base, seen)

@@ -34,17 +34,18 @@ export function credentialHeaders(service: RunningService, as: As): Record<strin
   }
 }
 
-export interface CallOptions {
+export interface RequestOptions {
   as?: As
   headers?: Record<string, string>
   body?: unknown
 }
 
-export async function call(
+/** One HTTP request to the double, with the credentials `as` names; the reply read whole. */
+export async function request(
   service: RunningService,
   method: string,
   path: string,
-  options: CallOptions = {},
+  options: RequestOptions = {},
 ): Promise<Reply> {
   const headers: Record<string, string> = { ...credentialHeaders(service, options.as ?? 'apiKey'), ...options.headers }
   let body: string | undefined
@@ -59,12 +60,12 @@ export async function call(
   return { status: response.status, headers: response.headers, text, json }
 }
 
-export const get = (service: RunningService, path: string, options?: CallOptions): Promise<Reply> =>
-  call(service, 'GET', path, options)
-export const post = (service: RunningService, path: string, body: unknown, options?: CallOptions): Promise<Reply> =>
-  call(service, 'POST', path, { ...options, body })
-export const put = (service: RunningService, path: string, body: unknown, options?: CallOptions): Promise<Reply> =>
-  call(service, 'PUT', path, { ...options, body })
+export const get = (service: RunningService, path: string, options?: RequestOptions): Promise<Reply> =>
+  request(service, 'GET', path, options)
+export const post = (service: RunningService, path: string, body: unknown, options?: RequestOptions): Promise<Reply> =>
+  request(service, 'POST', path, { ...options, body })
+export const put = (service: RunningService, path: string, body: unknown, options?: RequestOptions): Promise<Reply> =>
+  request(service, 'PUT', path, { ...options, body })
 
 export function catalogs(service: RunningService): { first: Json; second: Json } {
   const [first, second] = service.control.catalogs()

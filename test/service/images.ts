@@ -110,6 +110,14 @@ export class ImageHost {
 
   constructor(private readonly store: Store) {}
 
+  /** Forgets every picture changed, faulted or slowed, and the figures (control.reset). */
+  reset(): void {
+    this.versions.clear()
+    this.faults.clear()
+    this.slowMs = 0
+    this.figures = { requests: 0, bytesSent: 0, notModified: 0 }
+  }
+
   control(update: (guid: string, patch: Record<string, unknown>) => void): ImageControl {
     const skuOf = (guid: string): string => {
       const item: ItemEntry | undefined = this.store.itemsByGuid.get(guid)

@@ -29,6 +29,8 @@ import {
 
 interface RequestState {
   entry: RequestLogEntry
+  /** The double's reset count when the request came in: one held across a reset is dropped, not answered. */
+  generation: number
   drop: boolean
   /** Latency faults with phase 'reply': held after the handler ran, before the response goes out. */
   replyDelayMs: number
@@ -60,15 +62,36 @@ function defaultEpoch(): Date {
 
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const seed = options.seed ?? 1
+  const size = options.size ?? 'demo'
   const store = new Store(seed, defaultEpoch())
-  generate(store, { seed, size: options.size ?? 'demo' })
+  generate(store, { seed, size })
+  /** Counts resets: a request held by a latency fault across one must not write into the fresh data. */
+  let generation = 0
   const logBodies = options.logBodies ?? true
   const compress = options.compress ?? true
 
   const faults = new FaultEngine()
   const log = new RequestLog()
   const images = new ImageHost(store)
-  const control = createControl(store, faults, log, (updateItem) => images.control(updateItem))
+  const control = createControl(
+    store,
+    faults,
+    log,
+    (updateItem) => images.control(updateItem),
+    () => {
+      // Generated again from the same seed and epoch (not today's: a run that crosses midnight must
+      // get back the data it started with), so a client's copy synced before the reset still matches.
+      const fresh = new Store(seed, store.epoch)
+      generate(fresh, { seed, size })
+      store.replaceWith(fresh)
+      faults.clear()
+      log.clear()
+      images.reset()
+      generation += 1
+      // What a client had open belongs to the test before: its held requests are cut, not answered.
+      app.server.closeAllConnections()
+    },
+  )
   const states = new WeakMap<object, RequestState>()
 
   const app = Fastify({ logger: false, forceCloseConnections: true, keepAliveTimeout: 30_000 })
@@ -107,7 +130,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     // The connection closing (reply sent, or the client gone) is one of the ends of its handling;
     // the handler and the reply, which may come after a client vanished, are the others.
     reply.raw.once('close', () => (entry.endedMs = Date.now()))
-    const state: RequestState = { entry, drop: false, replyDelayMs: 0, reply: {} }
+    const state: RequestState = { entry, generation, drop: false, replyDelayMs: 0, reply: {} }
     states.set(request.raw, state)
 
     const offset = Number(query.offset)
@@ -118,6 +141,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       0,
     )
     if (delay > 0) await sleep(delay)
+    if (state.generation !== generation) {
+      reply.hijack()
+      request.raw.socket.destroy()
+      return reply
+    }
     state.replyDelayMs = rules.reduce(
       (total, rule) => total + (rule.type === 'latency' && rule.phase === 'reply' ? rule.ms : 0),
       0,
@@ -166,6 +194,10 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     if (!state) return payload
     if (state.replyDelayMs > 0) await sleep(state.replyDelayMs)
     state.entry.endedMs = Date.now()
+    if (state.generation !== generation) {
+      request.raw.socket.destroy()
+      return payload
+    }
     if (state.drop) {
       // Commit then drop: the handler ran (and wrote), the client never hears back.
       state.entry.status = 0
@@ -410,5 +442,6 @@ function controlMethods(control: Control): Record<string, ControlMethod> {
     def('slowImages', ['ms'], false),
     def('imageFigures', [], true),
     def('clearImageFigures', [], false),
+    def('reset', [], false),
   ])
 }

@@ -170,6 +170,8 @@ export class Store {
   /** Which vocabulary each leaf category draws from, and each SKU prefix's counter (for runtime inserts). */
   readonly leafSpecs = new Map<number, LeafSpec>()
   readonly skuCounters = new Map<string, number>()
+  /** How often each generated customer name was used, so a later one gets "#2" (kept here so a reset forgets it). */
+  readonly customerNames = new Map<string, number>()
 
   readonly nextId = {
     catalog: 11,
@@ -193,6 +195,14 @@ export class Store {
   constructor(seed: number, epoch: Date) {
     this.rng = new Rng(seed ^ 0x5eed5eed).fork('runtime')
     this.epoch = epoch
+  }
+
+  /**
+   * Takes every field of a store generated afresh (control.reset), in place: the routes, the image
+   * host and the control surface hold this object, so it is the one that must change.
+   */
+  replaceWith(fresh: Store): void {
+    Object.assign(this, fresh)
   }
 
   // ---- clock -------------------------------------------------------------------------------------

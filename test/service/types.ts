@@ -176,6 +176,12 @@ export interface ServiceControl extends ImageControl {
   addFault(rule: FaultRule): string
   removeFault(id: string): void
   clearFaults(): void
+  /**
+   * Back to the data the double started with (same seed, same epoch), with no faults, an empty
+   * request log and the clock unshifted; connections open at the time are closed. Lets one double
+   * serve test after test, each as if it were new.
+   */
+  reset(): void
 
   /** Every order created with this api_guid (exactly-once checks expect length 1). */
   ordersByApiGuid(apiGuid: string): Record<string, unknown>[]
