@@ -2,7 +2,7 @@
  * A whole Satchel core against the ordering-service double, driven through the IPC contract, for the
  * outbox drills. The service is real HTTP on loopback; failures are injected there, never mocked.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createCore } from '../../src/main/core/compose'
@@ -13,6 +13,7 @@ import type { MethodInput, MethodOutput } from '../../src/shared/contract'
 import type { MethodName } from '../../src/shared/channels'
 import { startService } from '../service/index'
 import { findOrderable, type Orderable } from '../support/orderable'
+import { syncedTemplate } from '../support/synced-template'
 import type { RunningService, StartServiceOptions } from '../service/types'
 
 export const orderRoute = 'POST /v1/orderWithItems'
@@ -41,6 +42,9 @@ export async function startOrdersHarness(options: StartServiceOptions = {}): Pro
   const port = Number(new URL(service.url).port)
   const directory = mkdtempSync(join(tmpdir(), 'satchel-orders-'))
   const databasePath = join(directory, 'satchel.db')
+  // The default data set starts from the run's synced copy of it, so the sync below is a delta; a
+  // harness with options of its own (faults, another seed or size) syncs in full.
+  if (Object.keys(options).length === 0) copyFileSync(await syncedTemplate(service, 'tiny-21'), databasePath)
   const secrets = createMemoryKeychain()
   const open = () => createCore({ databasePath, appVersion: '0.0.0-test', backgroundSync: false, ports: { secrets } })
   let core = open()
