@@ -6,7 +6,7 @@
  * supplier overtook is a conflict, and with an API key the supplier has not granted the customer
  * endpoints a 403 keeps the entry and says what to do.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
@@ -169,5 +169,56 @@ describe('with an API key only', () => {
     expect(refused.state).toBe('refused')
     expect(refused.lastError).toMatch(/sign in as a user, or ask the supplier/)
     expect(named('Key Only Grocer')).toHaveLength(0)
+  })
+})
+
+describe('outbox --export, the rescue path of a damaged database', () => {
+  it('saves each unsent order as a draft file and lists a refused new customer with what it would have done', async () => {
+    service.control.addFault({ route: 'POST /vendors', type: 'status', status: 400 })
+    const key = await add(['--name', 'Refused Export Deli'])
+    // An order left unsent beside it: the service turns orders away for now.
+    service.control.addFault({ route: 'POST /v1/orderWithItems', type: 'status', status: 503 })
+    const file = join(directory, 'export-draft.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        customerGuid: orderable.customerGuid,
+        catalogGuid: orderable.catalogGuid,
+        lines: [{ sku: orderable.skus[0], qty: 2 }],
+      }),
+    )
+    const queued = await cli(['order', 'queue', '--file', file, '--json'], session)
+    expect(queued.code, queued.stderr).toBe(0)
+    const order = json(queued).apiGuid as string
+    await cli(['flush', '--json'], session)
+    expect((await entry(key)).state).toBe('refused')
+
+    const folder = join(directory, 'rescued')
+    const run = await cli(['outbox', '--export', folder, '--json'], session)
+    expect(run.code, run.stderr).toBe(0)
+    const out = json(run)
+    // Every unsent order is a file; every other unsent entry (this file's other tests leave some) is
+    // listed, none as a file.
+    const exported = out.exported as { apiGuid: string; file: string }[]
+    expect(exported).toContainEqual({ apiGuid: order, state: expect.any(String), file: join(folder, `${order}.json`) })
+    const notExported = out.notExported as { apiGuid: string; kind: string }[]
+    expect(notExported).toContainEqual(
+      expect.objectContaining({
+        apiGuid: key,
+        kind: 'newCustomer',
+        state: 'refused',
+        title: 'New customer Refused Export Deli',
+      }),
+    )
+    expect(notExported.every((write) => write.kind !== 'order')).toBe(true)
+    expect(exported.some((each) => each.apiGuid === key)).toBe(false)
+    expect(JSON.parse(readFileSync(join(folder, `${order}.json`), 'utf8'))).toMatchObject({
+      apiGuid: order,
+      customerGuid: orderable.customerGuid,
+      lines: [{ qty: 2 }],
+    })
+    const human = await cli(['outbox', '--export', folder], session)
+    expect(human.code, human.stderr).toBe(0)
+    expect(human.stdout).toContain('New customer Refused Export Deli')
   })
 })

@@ -32,6 +32,8 @@ interface RequestState {
   /** The double's reset count when the request came in: one held across a reset is dropped, not answered. */
   generation: number
   drop: boolean
+  /** Latency faults before the handler, on a request with a body: held once the body is read. */
+  requestDelayMs: number
   /** Latency faults with phase 'reply': held after the handler ran, before the response goes out. */
   replyDelayMs: number
   /** Faults that rewrite, pad, pace or cut the reply. */
@@ -130,7 +132,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     // The connection closing (reply sent, or the client gone) is one of the ends of its handling;
     // the handler and the reply, which may come after a client vanished, are the others.
     reply.raw.once('close', () => (entry.endedMs = Date.now()))
-    const state: RequestState = { entry, generation, drop: false, replyDelayMs: 0, reply: {} }
+    const state: RequestState = { entry, generation, drop: false, requestDelayMs: 0, replyDelayMs: 0, reply: {} }
     states.set(request.raw, state)
 
     const offset = Number(query.offset)
@@ -140,7 +142,13 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       (total, rule) => total + (rule.type === 'latency' && rule.phase !== 'reply' ? rule.ms : 0),
       0,
     )
-    if (delay > 0) await sleep(delay)
+    const terminal = rules.find(
+      (rule) => rule.type === 'status' || rule.type === 'rateLimit' || rule.type === 'destroySocket',
+    )
+    // A service that has the whole request acts on it even if the client is gone by then: with a body
+    // to read and nothing to refuse it with, the wait comes after the body is read (preHandler).
+    if (delay > 0 && !terminal && request.method !== 'GET') state.requestDelayMs = delay
+    else if (delay > 0) await sleep(delay)
     if (state.generation !== generation) {
       reply.hijack()
       request.raw.socket.destroy()
@@ -158,9 +166,6 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       // One of each reply fault: the first rule added wins.
       if (replyFaultTypes.has(rule.type)) (state.reply as Record<string, FaultRule>)[rule.type] ??= rule
     }
-    const terminal = rules.find(
-      (rule) => rule.type === 'status' || rule.type === 'rateLimit' || rule.type === 'destroySocket',
-    )
     if (!terminal) return
     if (terminal.type === 'destroySocket') {
       reply.hijack()
@@ -187,6 +192,17 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       return reply.type(terminal.contentType ?? 'application/json; charset=utf-8').send(JSON.stringify(body))
     }
     return
+  })
+
+  app.addHook('preHandler', async (request, reply) => {
+    const state = states.get(request.raw)
+    if (!state || state.requestDelayMs === 0) return
+    await sleep(state.requestDelayMs)
+    if (state.generation !== generation) {
+      reply.hijack()
+      request.raw.socket.destroy()
+      return reply
+    }
   })
 
   app.addHook('onSend', async (request, reply, payload) => {

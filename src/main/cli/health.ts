@@ -111,35 +111,54 @@ export async function explainDamage(error: unknown, path: string): Promise<Datab
   }
 }
 
+/** An unsent entry that is not an order (a submit, a change, a new customer…): listed, not exported. */
+export interface UnsentWrite {
+  apiGuid: string
+  kind: string
+  state: string
+  /** What it would have done, in the rep's words ("New customer Harbourside Deli"). */
+  title: string | null
+  lastError: string | null
+}
+
 /**
  * Writes each unsent order as a draft file `order queue --file` takes back, under its api_guid: queued
- * again in a new database, it is the same order, and the service makes it at most once.
+ * again in a new database, it is the same order, and the service makes it at most once. The other
+ * unsent entries (writes after Send, which have no draft) are listed with what each would have done,
+ * so support can make them again by hand.
  */
-export function exportUnsent(db: Database, folder: string): { apiGuid: string; state: string; file: string }[] {
+export function exportUnsent(
+  db: Database,
+  folder: string,
+): { exported: { apiGuid: string; state: string; file: string }[]; notExported: UnsentWrite[] } {
   const reader = new OutboxReader(db)
-  const unsent = reader.states().filter((entry) => entry.state !== 'sent')
+  const unsent = reader.unsentEntries()
   mkdirSync(folder, { recursive: true })
-  return unsent.map(({ apiGuid, state }) => {
-    const draft = reader.printable(apiGuid)!.draft
-    const file = join(folder, `${apiGuid}.json`)
-    const draftFile = {
-      ...(draft.customerGuid ? { customerGuid: draft.customerGuid } : {}),
-      ...(draft.newCustomer ? { newCustomer: draft.newCustomer } : {}),
-      catalogGuid: draft.catalogGuid,
-      ...(draft.priceGroupGuid ? { priceGroupGuid: draft.priceGroupGuid } : {}),
-      apiGuid: draft.apiGuid,
-      ...(draft.poNo ? { poNo: draft.poNo } : {}),
-      ...(draft.note ? { note: draft.note } : {}),
-      ...(draft.shippingInstructions ? { shippingInstructions: draft.shippingInstructions } : {}),
-      remainInPreliminary: draft.remainInPreliminary,
-      ...(draft.shipTo ? { shipTo: draft.shipTo } : {}),
-      lines: draft.lines.map((line) => ({
-        catalogItemGuid: line.catalogItemGuid,
-        qty: line.qty,
-        ...(line.note ? { note: line.note } : {}),
-      })),
-    }
-    writeFileSync(file, `${JSON.stringify(draftFile, null, 2)}\n`)
-    return { apiGuid, state, file }
-  })
+  const exported = unsent
+    .filter((entry) => entry.kind === 'order')
+    .map(({ apiGuid, state }) => {
+      const draft = reader.printable(apiGuid)!.draft
+      const file = join(folder, `${apiGuid}.json`)
+      const draftFile = {
+        ...(draft.customerGuid ? { customerGuid: draft.customerGuid } : {}),
+        ...(draft.newCustomer ? { newCustomer: draft.newCustomer } : {}),
+        catalogGuid: draft.catalogGuid,
+        ...(draft.priceGroupGuid ? { priceGroupGuid: draft.priceGroupGuid } : {}),
+        apiGuid: draft.apiGuid,
+        ...(draft.poNo ? { poNo: draft.poNo } : {}),
+        ...(draft.note ? { note: draft.note } : {}),
+        ...(draft.shippingInstructions ? { shippingInstructions: draft.shippingInstructions } : {}),
+        remainInPreliminary: draft.remainInPreliminary,
+        ...(draft.shipTo ? { shipTo: draft.shipTo } : {}),
+        lines: draft.lines.map((line) => ({
+          catalogItemGuid: line.catalogItemGuid,
+          qty: line.qty,
+          ...(line.note ? { note: line.note } : {}),
+        })),
+      }
+      writeFileSync(file, `${JSON.stringify(draftFile, null, 2)}\n`)
+      return { apiGuid, state, file }
+    })
+  const notExported = unsent.filter((entry) => entry.kind !== 'order')
+  return { exported, notExported }
 }

@@ -379,10 +379,20 @@ export async function runOutbox(global: GlobalOptions, options: { export?: strin
                 ]),
             )
       const saved = exported
-        ? `\n${exported.length} unsent order(s) saved as draft files in ${options.export}: \`satchel order queue --file FILE\` queues each again.`
+        ? `\n${exported.exported.length} unsent order(s) saved as draft files in ${options.export}: \`satchel order queue --file FILE\` queues each again.${
+            exported.notExported.length > 0
+              ? `\nNot orders, so not saved as files; each would have done: ${exported.notExported
+                  .map((write) => `${write.title ?? write.kind} (${write.apiGuid}, ${write.state})`)
+                  .join('; ')}.`
+              : ''
+          }`
         : ''
       output.result(
-        { entries, ...(exported ? { exported } : {}), ...(damage ? { health: healthJson(damage) } : {}) },
+        {
+          entries,
+          ...(exported ? { exported: exported.exported, notExported: exported.notExported } : {}),
+          ...(damage ? { health: healthJson(damage) } : {}),
+        },
         human + saved,
       )
       if (damage) throw damageError(db, global.db, damage)

@@ -6,7 +6,9 @@
  *
  * `POST /vendors` is idempotent only on the new customer's email. After an attempt whose answer was
  * lost, a customer without an email is looked for by name (`GET /vendors?name=`) among those created
- * since that attempt began, before any second attempt; one with an email is simply sent again.
+ * since that attempt left and not already another entry's, and adopted only when every detail the
+ * rep entered matches; while none is found and the first request may still be at the service, it
+ * waits ("checking with the supplier") rather than make a second. One with an email is simply sent again.
  * A change sends name and email as they are now plus the fields changed, and only while each changed
  * field still holds the value last synced; otherwise it is a conflict, as a change to an order is.
  */
@@ -18,10 +20,16 @@ import { ServiceError } from '../ordering-client/errors'
 import type { CustomerRecord } from '../ordering-client/schemas'
 import { CoreError } from '../errors'
 import type { Outbox } from './outbox'
-import { needs, type WriteOutcome, type WriteRule, type WriteRules, type WriteSender, type WriteWork } from './writes'
-
-/** How far before its first unanswered attempt a customer found by name may have been created (clock skew). */
-const skewMs = 10 * 60_000
+import {
+  needs,
+  serviceSkewMs,
+  writeInFlightMs,
+  type WriteOutcome,
+  type WriteRule,
+  type WriteRules,
+  type WriteSender,
+  type WriteWork,
+} from './writes'
 
 interface NewCustomerInput {
   name: string
@@ -99,26 +107,92 @@ function done(customer: CustomerRecord, outcome: string | null): WriteOutcome {
   return { kind: 'done', outcome, result: { customerGuid: customer.guid, customerName: customer.name ?? null } }
 }
 
+/** Digits only: "(503) 555-7001" and "503.555.7001" are one phone. */
+function digits(value: unknown): string | null {
+  const only = typeof value === 'string' ? value.replace(/\D/g, '') : ''
+  return only === '' ? null : only
+}
+
+/**
+ * Whether a customer the service has is the one this entry asked for: the name, and every other
+ * field the rep entered (email, phone, bill-to and ship-to lines), as the service keeps them. A field
+ * the rep left empty says nothing either way.
+ */
+function madeFrom(request: NewCustomerRequest, customer: CustomerRecord): boolean {
+  const record = customer as Record<string, unknown>
+  if (text(record.name)?.toLowerCase() !== request.newVendor.name.trim().toLowerCase()) return false
+  const { email, phone } = request.newVendor
+  if (email && text(record.email)?.toLowerCase() !== email.trim().toLowerCase()) return false
+  if (phone) {
+    const billTo = (record.Bill_To ?? {}) as Record<string, unknown>
+    if (![record.phone, billTo.phone].some((theirs) => digits(theirs) === digits(phone))) return false
+  }
+  for (const [mine, theirs] of [
+    [request.newVendorBillTo, record.Bill_To],
+    [request.newVendorShipTo, record.Ship_To],
+  ] as const) {
+    if (!mine) continue
+    const address = (theirs ?? {}) as Record<string, unknown>
+    for (const [key, value] of Object.entries(mine)) {
+      if (text(value) === null) continue
+      const same =
+        key === 'phone'
+          ? digits(address[key]) === digits(value)
+          : text(address[key])?.toLowerCase() === text(value)?.toLowerCase()
+      if (!same) return false
+    }
+  }
+  return true
+}
+
+/**
+ * After an attempt whose answer was lost, the customers the service made since that could be this
+ * entry's: named as the rep named it, created since the attempt left (less the clocks' difference),
+ * and not already another entry's. Of those, the ones that match every field the rep entered.
+ */
+async function madeSince(
+  work: WriteWork,
+  request: NewCustomerRequest,
+  sentAt: number,
+  sender: Partial<WriteSender>,
+  signal: AbortSignal,
+): Promise<{ named: CustomerRecord[]; matching: CustomerRecord[] }> {
+  const since = sentAt - serviceSkewMs
+  const page = await needs(sender, 'listCustomers')({ limit: 100, offset: 0, name: request.newVendor.name }, { signal })
+  const wanted = request.newVendor.name.trim().toLowerCase()
+  const named = page.rows
+    .map((row) => row.customer)
+    .filter((customer) => {
+      const created = Date.parse(typeof customer.created_at === 'string' ? customer.created_at : '')
+      return (
+        customer.name?.trim().toLowerCase() === wanted &&
+        Number.isFinite(created) &&
+        created >= since &&
+        !work.claimedCustomers.includes(customer.guid)
+      )
+    })
+  return { named, matching: named.filter((customer) => madeFrom(request, customer)) }
+}
+
 const newCustomerRule: WriteRule = {
   async send(work, sender, signal) {
     const request = work.request as unknown as NewCustomerRequest
     try {
       if (!request.newVendor.email && work.deliveryUnknownSince !== null) {
-        // Without an email the service cannot tell a retry from a second customer: look first.
-        const since = Date.parse(work.deliveryUnknownSince) - skewMs
-        const page = await needs(sender, 'listCustomers')(
-          { limit: 100, offset: 0, name: request.newVendor.name },
-          { signal },
-        )
-        const wanted = request.newVendor.name.trim().toLowerCase()
-        const found = page.rows
-          .map((row) => row.customer)
-          .find((customer) => {
-            const created = Date.parse(typeof customer.created_at === 'string' ? customer.created_at : '')
-            return customer.name?.trim().toLowerCase() === wanted && Number.isFinite(created) && created >= since
-          })
-        if (found) return done(found, 'The supplier had it from an earlier attempt; it was not made twice.')
+        // Without an email the service cannot tell a retry from a second customer: look first, and
+        // while the first request may still be at the service, wait for it rather than send another.
+        const sentAt = Date.parse(work.detail.sentAt ?? work.deliveryUnknownSince)
+        const { named, matching } = await madeSince(work, request, sentAt, sender, signal)
+        if (matching.length === 1)
+          return done(matching[0]!, 'The supplier had it from an earlier attempt; it was not made twice.')
+        // More than one fits: never a guess. None fits yet: the first may still be on its way, so it
+        // is waited for; once it can no longer be, a same-named customer that does not fit is the
+        // rep's to recognise or not.
+        if (matching.length > 1) return askTheRep(request, matching, 'more than one customer')
+        if (work.now < sentAt + writeInFlightMs) return stillChecking(sentAt)
+        if (named.length > 0) return askTheRep(request, named, 'a customer')
       }
+      work.sending()
       const customer = await needs(sender, 'createCustomer')(work.request, { signal })
       return done(customer, null)
     } catch (error) {
@@ -127,6 +201,29 @@ const newCustomerRule: WriteRule = {
       throw error
     }
   },
+}
+
+/**
+ * The candidates, for the rep to say which (if any) is this customer; nothing that waits for it is
+ * sent meanwhile. Said as a refusal, which holds back only what depends on it.
+ */
+function askTheRep(request: NewCustomerRequest, candidates: CustomerRecord[], found: string): WriteOutcome {
+  const listed = candidates.map((customer) => `${customer.name ?? customer.guid} (${customer.guid})`).join(', ')
+  return {
+    kind: 'refused',
+    message: `The supplier has ${found} named “${request.newVendor.name}” made since this one was sent${found === 'a customer' ? ', but not with the details entered here' : ''}: ${listed}. Nothing is sent for this customer, or its orders, until you say which is this one.`,
+  }
+}
+
+/** "Checking with the supplier": what the rep reads while an unanswered new customer may still be at the service. */
+function stillChecking(sentAt: number): WriteOutcome {
+  const checkAt = sentAt + writeInFlightMs
+  const time = new Date(checkAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  return {
+    kind: 'checking',
+    checkAt,
+    message: `Checking with the supplier: the new customer got no answer and may still be with them. It is not sent again before ${time}, and only if they do not have it by then.`,
+  }
 }
 
 const customerChangeRule: WriteRule = {

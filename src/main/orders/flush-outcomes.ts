@@ -127,15 +127,18 @@ export async function sendWrite(
   return rule.send(work, sender, signal)
 }
 
-/** Records how a write ended; counted in the flush's report like an order (done as sent, the rest as needing attention). */
+/** Records how a write ended; counted in the flush's report like an order (done as sent, checking as retrying, the rest as needing attention). */
 export function settleWrite(
   writes: OutboxWrites,
   work: WriteWork,
   outcome: WriteOutcome,
-  report: { sent: number; needsAttention: number },
+  report: { sent: number; needsAttention: number; retrying: number },
   sentBy: string | null,
 ): void {
-  if (outcome.kind === 'done') {
+  if (outcome.kind === 'checking') {
+    writes.markChecking(work, outcome.checkAt, outcome.message)
+    report.retrying++
+  } else if (outcome.kind === 'done') {
     writes.markDone(work, outcome.outcome, outcome.result, sentBy)
     report.sent++
   } else if (outcome.kind === 'conflict') {

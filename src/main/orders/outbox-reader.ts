@@ -102,6 +102,13 @@ export class OutboxReader {
           sent_at: string | null
         }
       >('SELECT api_guid, state, attempts, last_error, queued_at, sent_at FROM outbox ORDER BY id'),
+      unsentEntries: db.prepare<
+        [],
+        { apiGuid: string; kind: string; state: OutboxState; title: string | null; lastError: string | null }
+      >(
+        `SELECT api_guid AS apiGuid, kind, state, json_extract(detail, '$.title') AS title, last_error AS lastError
+         FROM outbox WHERE state <> 'sent' ORDER BY id`,
+      ),
       unsent: db.prepare<[], { customer_guid: string | null; draft: string }>(
         `SELECT o.customer_guid, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state <> 'sent' ORDER BY o.id`,
       ),
@@ -156,6 +163,20 @@ export class OutboxReader {
         grandTotal: result?.grandTotal ?? null,
       }
     })
+  }
+
+  /**
+   * Every entry not yet sent, oldest first, by kind: an order (`order`) or a write after Send, with
+   * the write's title in the rep's words ("New customer Harbourside Deli").
+   */
+  unsentEntries(): {
+    apiGuid: string
+    kind: string
+    state: OutboxState
+    title: string | null
+    lastError: string | null
+  }[] {
+    return this.statements.unsentEntries.all()
   }
 
   /** Every entry's state and how its sending went, oldest first, without what the order holds (for support). */

@@ -64,7 +64,23 @@ export class OutboxWrites {
         { kind: WriteWork['kind'] | 'order'; result: string | null; detail: string | null }
       >("SELECT kind, result, detail FROM outbox WHERE id = ? AND state = 'sent'"),
       request: db.prepare<[number], string>('SELECT request FROM outbox_payloads WHERE entry_id = ?').pluck(),
+      claimedCustomers: db
+        .prepare<[number], string>(
+          `SELECT json_extract(detail, '$.result.customerGuid') FROM outbox
+           WHERE kind = 'newCustomer' AND id <> ? AND json_extract(detail, '$.result.customerGuid') IS NOT NULL`,
+        )
+        .pluck(),
       setDetail: db.prepare<[string, string, number]>('UPDATE outbox SET detail = ?, updated_at = ? WHERE id = ?'),
+      sending: db.prepare<{ now: string; id: number }>(
+        `UPDATE outbox SET detail = json_set(COALESCE(detail, '{}'), '$.sentAt', @now), updated_at = @now
+         WHERE id = @id AND state = 'sending'`,
+      ),
+      // Its earlier attempt may still be with the service: looked at again later, sent again only once settled.
+      checking: db.prepare<{ at: number; message: string; now: string; id: number }>(
+        `UPDATE outbox SET state = 'retrying', next_attempt_at = @at, last_error = @message, updated_at = @now,
+           delivery_unknown_since = COALESCE(delivery_unknown_since, @now)
+         WHERE id = @id AND state = 'sending'`,
+      ),
       done: db.prepare<{ detail: string; now: string; sentBy: string | null; id: number }>(
         `UPDATE outbox SET state = 'sent', detail = @detail, sent_at = @now, updated_at = @now, last_error = NULL, errors = '[]',
            next_attempt_at = NULL, sent_by = @sentBy, delivery_unknown_since = NULL
@@ -191,6 +207,11 @@ export class OutboxWrites {
       request: JSON.parse(request) as Record<string, unknown>,
       detail: (row.detail ? JSON.parse(row.detail) : {}) as WriteDetail,
       deliveryUnknownSince: row.delivery_unknown_since,
+      now: this.clock.now(),
+      claimedCustomers: row.kind === 'newCustomer' ? this.statements.claimedCustomers.all(row.id) : [],
+      sending: () => {
+        this.statements.sending.run({ now: this.now(), id: row.id })
+      },
       dependency: dependency
         ? {
             kind: dependency.kind,
@@ -229,6 +250,10 @@ export class OutboxWrites {
     const detail: WriteDetail = { ...work.detail, conflict }
     delete detail.applyMine
     this.statements.conflict.run({ detail: JSON.stringify(detail), now: this.now(), id: work.id })
+  }
+
+  markChecking(work: WriteWork, checkAt: number, message: string): void {
+    this.statements.checking.run({ at: checkAt, message, now: this.now(), id: work.id })
   }
 
   markRefused(work: WriteWork, message: string): void {

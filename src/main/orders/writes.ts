@@ -27,7 +27,25 @@ export interface WriteDetail {
   outcome?: string
   /** What the service answered, for whatever depends on this entry (the order's or customer's guid). */
   result?: Record<string, unknown>
+  /**
+   * When the request the service cannot deduplicate (a submit, a customer without an email) last
+   * left this laptop: committed before it goes, so a process killed mid-request leaves it behind.
+   */
+  sentAt?: string
 }
+
+/**
+ * How long after an unanswered write left the laptop the service may still be working on it: past
+ * this, a write the service's own record does not show never took effect, and may be sent again.
+ * Five minutes: longer than the gateways in front of web services keep a request (60 to 100 s for
+ * the common ones), three times the 90 s Satchel itself waits for the slowest answer, and short
+ * enough that a rep who sees "checking with the supplier" sees it settle within the visit.
+ * docs/offline-and-outbox.md says more.
+ */
+export const writeInFlightMs = 5 * 60_000
+
+/** How far the service's clock may be from the laptop's when its records are read against the laptop's times. */
+export const serviceSkewMs = 10 * 60_000
 
 /** A claimed write, ready for its rule. */
 export interface WriteWork {
@@ -40,8 +58,17 @@ export interface WriteWork {
   detail: WriteDetail
   /** Set once an attempt ended without the service's answer: it may have been applied already. */
   deliveryUnknownSince: string | null
+  /** The laptop's time (the outbox's clock) when it was claimed, for what a rule reads against `detail.sentAt`. */
+  now: number
+  /** The guids of the customers other new-customer entries made or adopted: never this entry's to adopt. */
+  claimedCustomers: string[]
   /** The entry this one waited for, now sent: what the service confirmed for it. */
   dependency: { kind: OutboxKind; orderGuid: string | null; detail: WriteDetail } | null
+  /**
+   * Records, durably, that the request the service cannot deduplicate goes now (`detail.sentAt`).
+   * A rule calls it just before such a request, never before a read.
+   */
+  sending(): void
 }
 
 /** How a write ended; a thrown failure goes the outbox's usual way (retry, pause, wait for the service). */
@@ -49,6 +76,11 @@ export type WriteOutcome =
   | { kind: 'done'; outcome: string | null; result?: Record<string, unknown> }
   | { kind: 'conflict'; conflict: WriteConflict[] }
   | { kind: 'refused'; message: string }
+  /**
+   * An earlier attempt's outcome is unknown and the service's record does not settle it yet: nothing
+   * is sent, and the entry is looked at again at `checkAt` (or at the next flush).
+   */
+  | { kind: 'checking'; checkAt: number; message: string }
 
 /** The calls the rules make; the service client implements them. */
 export interface WriteSender {

@@ -17,8 +17,16 @@ import { allowPartialFulfillment, fulfilmentWords, type Fulfilment, type OrderCh
 import { CoreError } from '../errors'
 import type { Outbox } from '../orders/outbox'
 import type { WaitingChange } from '../orders/outbox-writes'
-import { needs, type WriteOutcome, type WriteRule, type WriteRules, type WriteWork } from '../orders/writes'
-import { objectOf, stateOf, textOrNull, type Json } from './status'
+import {
+  needs,
+  serviceSkewMs,
+  writeInFlightMs,
+  type WriteOutcome,
+  type WriteRule,
+  type WriteRules,
+  type WriteWork,
+} from '../orders/writes'
+import { arrayOf, numberOrNull, objectOf, stateOf, textOrNull, type Json } from './status'
 
 /** PRELIMINARY: an order sent for review waits there until it is submitted. */
 const inReviewStateId = 1
@@ -122,6 +130,32 @@ export function withLastAnswer(header: Json, result: Json | null): Json {
   return { ...header, ...objectOf(answer.header), updated_at: answer.updatedAt }
 }
 
+/**
+ * Whether the service's record settles a submit that left the laptop at `sentAt` and was never
+ * answered: the order moved out of the state it was submitted from, or its state log shows a
+ * transition since (service time, read with room for the two clocks' difference).
+ */
+function movedSince(order: Json, fromStateId: number | null, sentAt: number): boolean {
+  if (stateOf(order).id !== fromStateId) return true
+  return arrayOf(order.Order_State_Logs).some((log) => {
+    const at = Date.parse(textOrNull(log.created_at) ?? '')
+    return (
+      Number.isFinite(at) && at >= sentAt - serviceSkewMs && numberOrNull(objectOf(log.Order_State).id) !== fromStateId
+    )
+  })
+}
+
+/** "Checking with the supplier": what the rep reads while an unanswered submit may still be at the service. */
+function stillChecking(what: string, sentAt: number): WriteOutcome {
+  const checkAt = sentAt + writeInFlightMs
+  const time = new Date(checkAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  return {
+    kind: 'checking',
+    checkAt,
+    message: `Checking with the supplier: the last ${what} got no answer and may still be with them. It is not sent again before ${time}, and only if they do not have it by then.`,
+  }
+}
+
 const submitRule: WriteRule = {
   async send(work, sender, signal) {
     const request = work.request as unknown as SubmitRequest
@@ -140,7 +174,16 @@ const submitRule: WriteRule = {
           : `The order had already moved on to ${state.name}; it was not submitted again.`
       return { kind: 'done', outcome, result: resultOf(order) }
     }
+    // "Still in review" cannot see a submit the service has not finished: an unanswered one is given
+    // the time it may take before another goes, unless the state log shows it went through.
+    const sentAt = Date.parse(work.detail.sentAt ?? '')
+    if (work.deliveryUnknownSince !== null && Number.isFinite(sentAt)) {
+      if (movedSince(order, request.fromStateId, sentAt))
+        return { kind: 'done', outcome: `Submitted; the order is now ${state.name}.`, result: resultOf(order) }
+      if (work.now < sentAt + writeInFlightMs) return stillChecking('submit', sentAt)
+    }
     const allow = allowPartialFulfillment(request.fulfilment)
+    work.sending()
     const answer = await needs(sender, 'submitOrder')(
       { orderGuid, ...(allow === undefined ? {} : { allowPartialFulfillment: allow }) },
       options,
