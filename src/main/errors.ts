@@ -83,5 +83,126 @@ export function credentialRedactor(credentials: readonly Credential[]): (text: s
         : [new RegExp(`(?<![A-Za-z0-9])(?:${forms})(?![A-Za-z0-9])`, 'g'), redactedMark],
     )
   }
-  return (text) => steps.reduce((result, [pattern, mark]) => result.replace(pattern, mark), text)
+  const pieces = pieceIndex(known.map(({ value }) => value))
+  return (text) =>
+    maskPieces(
+      steps.reduce((result, [pattern, mark]) => result.replace(pattern, mark), text),
+      pieces,
+    )
+}
+
+/**
+ * How long a run of a secret's characters must be to be masked wherever it appears, however it is
+ * spelled. Eight characters of a key, a secret or a token's signature are 40 bits or more of it:
+ * enough to matter, and no word of an error message matches eight characters of one by chance.
+ */
+const pieceLength = 8
+
+interface PieceIndex {
+  /** Every run of pieceLength characters of a secret, lower-cased (a reply may change its case). */
+  plain: Set<string>
+  /** Every run of pieceLength characters of a secret in base64 and base64url, at each byte offset. */
+  encoded: Set<string>
+}
+
+/**
+ * The pieces to look for. A session token (header.payload.signature) is looked for by its
+ * signature: its header is the same for every token, and its payload names the user, which is no
+ * secret. The token spelled whole is masked by the steps above.
+ */
+function pieceIndex(values: readonly string[]): PieceIndex {
+  const plain = new Set<string>()
+  const encoded = new Set<string>()
+  const windows = (text: string, into: Set<string>) => {
+    for (let at = 0; at + pieceLength <= text.length; at++) into.add(text.slice(at, at + pieceLength))
+  }
+  for (const value of values) {
+    const parts = value.split('.')
+    const secret = parts.length === 3 && parts.every((part) => part.length > 0) ? parts[2]! : value
+    if (secret.length < pieceLength) continue
+    windows(secret.toLowerCase(), plain)
+    const bytes = Buffer.from(secret, 'utf8')
+    for (let offset = 0; offset < 3; offset++) {
+      const whole = Math.floor((bytes.length - offset) / 3) * 3
+      const base64 = bytes.subarray(offset, offset + whole).toString('base64')
+      windows(base64, encoded)
+      windows(base64.replace(/\+/g, '-').replace(/\//g, '_'), encoded)
+    }
+  }
+  return { plain, encoded }
+}
+
+const namedEntities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+
+/**
+ * The text as its characters, with each one's span in the text: whitespace (and `\n`, `\r`, `\t`
+ * escapes) left out, and HTML entities, JSON's `\uXXXX` and `\/`, and percent-encoding undone, so a
+ * secret spaced out, split over lines or encoded character by character reads whole again.
+ */
+function readable(text: string): { chars: string[]; from: number[]; to: number[] } {
+  const chars: string[] = []
+  const from: number[] = []
+  const to: number[] = []
+  let at = 0
+  // One UTF-16 unit per character, so a window of the joined text is a window of characters: a
+  // character outside the basic plane (never one of a secret's) is kept as U+FFFD.
+  const put = (char: string, length: number) => {
+    chars.push(char.length === 1 ? char : '\uFFFD')
+    from.push(at)
+    to.push(at + length)
+    at += length
+  }
+  while (at < text.length) {
+    const char = text[at]!
+    const code = char.charCodeAt(0)
+    if (code <= 32 || (code > 127 && /\s/.test(char))) {
+      at += 1
+      continue
+    }
+    if (char !== '\\' && char !== '&' && char !== '%') {
+      put(char, 1)
+      continue
+    }
+    const rest = text.slice(at, at + 12)
+    let match: RegExpMatchArray | null
+    if (/^\\[nrt]/.test(rest)) at += 2
+    else if ((match = /^\\u([0-9a-fA-F]{4})/.exec(rest))) put(String.fromCharCode(parseInt(match[1]!, 16)), 6)
+    else if (/^\\\//.test(rest)) put('/', 2)
+    else if ((match = /^&#[xX]([0-9a-fA-F]{1,6});/.exec(rest)))
+      put(String.fromCodePoint(parseInt(match[1]!, 16) % 0x110000), match[0].length)
+    else if ((match = /^&#(\d{1,7});/.exec(rest)))
+      put(String.fromCodePoint(Number(match[1]) % 0x110000), match[0].length)
+    else if ((match = /^&(amp|lt|gt|quot|apos);/.exec(rest))) put(namedEntities[match[1]!]!, match[0].length)
+    else if ((match = /^%([0-9a-fA-F]{2})/.exec(rest))) put(String.fromCharCode(parseInt(match[1]!, 16)), 3)
+    else put(char, 1)
+  }
+  return { chars, from, to }
+}
+
+/**
+ * Masks every run of pieceLength or more characters of a secret (pieceIndex), however the text
+ * spells it (readable): each stretch of the text that spells such a run becomes `[redacted]`.
+ * docs/security.md states the rule.
+ */
+function maskPieces(text: string, pieces: PieceIndex): string {
+  if ((pieces.plain.size === 0 && pieces.encoded.size === 0) || text.length < pieceLength) return text
+  const { chars, from, to } = readable(text)
+  const marked = new Uint8Array(chars.length)
+  const joined = chars.join('')
+  const lower = chars.map((char) => (char.toLowerCase().length === 1 ? char.toLowerCase() : char)).join('')
+  for (let at = 0; at + pieceLength <= chars.length; at++) {
+    if (pieces.plain.has(lower.slice(at, at + pieceLength)) || pieces.encoded.has(joined.slice(at, at + pieceLength)))
+      marked.fill(1, at, at + pieceLength)
+  }
+  let result = ''
+  let kept = 0
+  for (let at = 0; at < chars.length; at++) {
+    if (!marked[at]) continue
+    let end = at
+    while (end + 1 < chars.length && marked[end + 1]) end++
+    result += `${text.slice(kept, from[at])}${redactedMark}`
+    kept = to[end]!
+    at = end
+  }
+  return kept === 0 ? text : result + text.slice(kept)
 }

@@ -56,6 +56,88 @@ describe('credentialRedactor', () => {
   })
 })
 
+describe('credentialRedactor: a secret in pieces (docs/security.md)', () => {
+  const signature = 'kX3vQ9pLw2Zr8TnB5yHc7MdF4sGj6UaE1oIqRtYxVbN'
+  const token = `eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c2VyLTEyIn0.${signature}`
+  const apiSecret = 'sk_live_7Hq2Zp9XwL4mRt6Vb'
+  const redact = credentialRedactor([
+    { value: token, headers: ['userToken'] },
+    { value: 'hpk_5f2a9c0d7e', headers: ['x-apiKey'] },
+    { value: apiSecret, headers: ['x-apiSecret'] },
+  ])
+
+  /** Every run of eight characters of `secret`, as is and lower-cased, and in base64 at each byte offset. */
+  function piecesOf(secret: string): string[] {
+    const runs = (text: string) => Array.from({ length: text.length - 7 }, (_, at) => text.slice(at, at + 8))
+    const encoded = [0, 1, 2].flatMap((offset) => {
+      const bytes = Buffer.from(secret).subarray(offset)
+      return runs(bytes.subarray(0, Math.floor(bytes.length / 3) * 3).toString('base64'))
+    })
+    return [...runs(secret), ...runs(secret.toLowerCase()), ...encoded]
+  }
+
+  /** The text as a reader would undo it: whitespace and line breaks out, entities and percent-encoding decoded. */
+  function undone(text: string): string {
+    return text
+      .replace(/\s+/g, '')
+      .replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))
+      .replace(/&#x([0-9a-f]+);/gi, (_, code: string) => String.fromCharCode(parseInt(code, 16)))
+      .replace(/%([0-9a-f]{2})/gi, (_, code: string) => String.fromCharCode(parseInt(code, 16)))
+  }
+
+  function expectNoPiece(text: string, secret: string): void {
+    const read = undone(text)
+    for (const piece of piecesOf(secret)) expect(read, `"${piece}" of the secret is left`).not.toContain(piece)
+  }
+
+  const spellings: [string, string, string][] = [
+    [
+      'a 502 quoting userToken: over two lines',
+      `Bad gateway. userToken:\n ${token.slice(0, 60)}\n${token.slice(60)}`,
+      signature,
+    ],
+    ['the token as numeric HTML entities', [...token].map((char) => `&#${char.charCodeAt(0)};`).join(''), signature],
+    [
+      'the token as hex HTML entities',
+      [...token].map((char) => `&#x${char.charCodeAt(0).toString(16)};`).join(''),
+      signature,
+    ],
+    [
+      'the token percent-encoded character by character',
+      [...token].map((char) => `%${char.charCodeAt(0).toString(16).padStart(2, '0')}`).join(''),
+      signature,
+    ],
+    ['the token in base64', `echo: ${Buffer.from(`userToken: ${token}`).toString('base64')}`, signature],
+    ['the token in base64url', `echo: ${Buffer.from(`t=${token}`).toString('base64url')}`, signature],
+    ['the token spaced out', `token was ${[...token].join(' ')}`, signature],
+    ['the signature alone, in capitals', `sig ${signature.toUpperCase()} end`, signature],
+    [
+      'the API secret split by a line break',
+      `x-apiSecret: ${apiSecret.slice(0, 11)}\r\n${apiSecret.slice(11)}`,
+      apiSecret,
+    ],
+    [
+      'the API secret with a JSON line break inside',
+      `{"echo":"${apiSecret.slice(0, 9)}\\n${apiSecret.slice(9)}"}`,
+      apiSecret,
+    ],
+    ['nine characters of the API secret', `it began ${apiSecret.slice(4, 13)} and went on`, apiSecret],
+  ]
+  for (const [spelled, text, secret] of spellings) {
+    it(`masks ${spelled}`, () => {
+      const redacted = redact(text)
+      expect(redacted).toContain('[redacted]')
+      expectNoPiece(redacted, secret)
+    })
+  }
+
+  it('keeps what is not a secret: the token’s header and payload (public), GUIDs, words, and seven characters of a secret', () => {
+    const text =
+      'user 3f2b6c1e-9a4d-4e8b-b1c2-d3e4f5a6b7c8 at eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9: step sk_live failed'
+    expect(redact(text)).toBe(text)
+  })
+})
+
 type Handler = (request: IncomingMessage, response: ServerResponse) => void
 let server: Server | undefined
 const clients: ServiceClient[] = []
