@@ -69,6 +69,7 @@ export function createCore(config: CoreConfig): Core {
   const orders = createOrders({
     ...{ db, clock, logger, label, history: tracking, ...(config.locale ? { locale: config.locale } : {}) },
     sender: () => clients.forSaved(),
+    missingCredential: () => connection.missingSecret(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
     onOutboxChanged: (summary) => hub.emit('outboxChanged', summary),
     freshItemSource: () => clients.forSaved({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } }),

@@ -42,6 +42,8 @@ export interface FlusherOptions {
   outbox: Outbox
   /** The sender for the current credentials, or null when no connection is configured. */
   sender: () => Promise<OrderSender | null>
+  /** Which secret a saved connection lacks on this laptop, if any (settings/connection.ts). */
+  missingCredential?: () => Promise<'apiKey' | 'session' | null>
   clock: Clock
   logger: Logger
   random?: () => number
@@ -77,6 +79,14 @@ export interface FlushReport {
 /** The pause of an expired user session: said the same in the status bar, the outbox screen and the CLI. */
 const signInAgainReason =
   'Sign in again: the supplier says your session has ended. Everything waiting stays on this laptop and is sent once you sign in again.'
+
+/** The pause of a saved connection whose secret this laptop no longer has (a keyring that lost it, or cannot be read). */
+const missingSecretReason = {
+  session:
+    'Sign in again: the session saved on this laptop can no longer be read. Everything waiting stays on this laptop and is sent once you sign in again.',
+  apiKey:
+    'Connect again in Settings: the API secret saved on this laptop can no longer be read. Everything waiting stays on this laptop and is sent once it is entered again.',
+} as const
 
 const defaultBackoff = { baseDelayMs: 2_000, maxDelayMs: 5 * 60_000 }
 
@@ -258,8 +268,18 @@ export class OutboxFlusher {
     )
     if (hurried > 0) logger.warn('entries stored far ahead (the clock was wrong) are due now', { count: hurried })
     if (outbox.pausedReason()) return
-    const sender = await this.options.sender()
-    if (!sender) return
+    const sender = await this.options.sender().catch(() => null)
+    if (!sender) {
+      // Nothing saved: first run, the window asks to connect. Saved but its secret gone: that is said
+      // where a 401 is said, rather than orders waiting with no attempt under an "Online" light.
+      const missing = await this.options.missingCredential?.().catch(() => null)
+      if (missing) {
+        this.guarded(() => outbox.pause(missingSecretReason[missing], missing === 'session'))
+        logger.warn('outbox paused: the saved connection has no secret on this laptop', { kind: missing })
+        this.options.onChange?.()
+      }
+      return
+    }
     const abort = (this.abort = new AbortController())
     await this.checkRefusals(sender, abort.signal, report)
     if (this.leaseLost || abort.signal.aborted) return

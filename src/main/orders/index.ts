@@ -45,6 +45,8 @@ export interface OrdersOptions {
   /** How long the outbox lease lasts unless renewed (src/main/db/lease.ts). */
   leaseTtlMs?: number
   sender: () => Promise<OrderSender | null>
+  /** Which secret a saved connection lacks on this laptop, if any: the outbox pauses saying so. */
+  missingCredential?: () => Promise<'apiKey' | 'session' | null>
   defaults: () => { remainInPreliminary: boolean }
   /** The rep's locale, for amounts in the checks' messages (default en-US, as the CLI keeps). */
   locale?: string
@@ -127,6 +129,7 @@ export function createOrders(options: OrdersOptions): Orders {
   const flusher = new OutboxFlusher({
     outbox: desk.outbox,
     sender: options.sender,
+    ...(options.missingCredential ? { missingCredential: options.missingCredential } : {}),
     clock: options.clock,
     logger: logger.child({ component: 'outbox' }),
     lease,

@@ -97,6 +97,18 @@ export class ConnectionSettings implements ConnectionSource {
   }
 
   /** The full credentials for the service client, or null when no complete connection is saved. */
+  /**
+   * Which secret a saved connection lacks on this laptop (the keyring lost it, or cannot be read), by
+   * the kind of connection: the outbox then waits with "Sign in again" or "Connect again" instead of
+   * looking as if nothing were wrong. Null when nothing is saved, or the secret is there.
+   */
+  async missingSecret(): Promise<'apiKey' | 'session' | null> {
+    const stored = this.stored()
+    if (!stored) return null
+    const secret = await this.secrets.get(stored.auth.kind === 'apiKey' ? 'apiSecret' : 'userToken').catch(() => null)
+    return secret === null ? stored.auth.kind : null
+  }
+
   async resolve(): Promise<ServiceConnection | null> {
     const stored = this.stored()
     if (!stored) return null
