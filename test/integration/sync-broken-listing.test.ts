@@ -73,6 +73,26 @@ describe('a broken listing never loops and never reports success with rows missi
     expect(harness.store.scope(`catalogItems:${catalogs[0]!}`).cursor).toBeNull()
   })
 
+  it('a page of another catalog’s items is refused as a bad page: nothing of either catalog is moved or removed', async () => {
+    harness = await startHarness({ pageSize: 25 })
+    expect((await harness.sync()).ok).toBe(true)
+    const [first, second] = liveCatalogGuids(harness)
+    const before = { first: localItemGuids(harness, first!), second: localItemGuids(harness, second!) }
+    expect(before.second.length).toBeGreaterThan(25)
+    // Every page of the first catalog's listing is answered with the second's (a misrouted cache).
+    harness.service.control.addFault({ route: itemsRoute, type: 'otherCatalog', catalogGuid: second! })
+    // Only the first catalog's requests may meet it: the second's own listing is the second's anyway.
+
+    const report = await harness.sync({ full: true })
+
+    expect(report.ok).toBe(false)
+    const line = report.scopes.find((scope) => scope.scope === `catalogItems:${first!}`)
+    expect(line?.error).toMatch(/another catalog/)
+    expect(line?.error).toContain(catalogName(harness, first!))
+    expect(localItemGuids(harness, second!)).toEqual(before.second)
+    expect(localItemGuids(harness, first!)).toEqual(before.first)
+  })
+
   it('a total that says fewer rows than the pages bring: every row is synced', async () => {
     harness = await startHarness({ pageSize: 25 })
     harness.service.control.addFault({ route: itemsRoute, type: 'falseTotal', total: 5 })

@@ -270,6 +270,22 @@ describe('faults', () => {
     )
   })
 
+  it('otherCatalog answers a catalog’s listing with the same page of another catalog’s, and the log keeps the one asked for', async () => {
+    const { first, second } = catalogs(service)
+    const theirs = await get(service, `/v1/catalog/${second.guid}/catalog_items?limit=20&offset=0`)
+    service.control.clearRequestLog()
+    service.control.addFault({ route: ITEMS_ROUTE, type: 'otherCatalog', catalogGuid: second.guid, times: 1 })
+    const misrouted = await get(service, `/v1/catalog/${first.guid}/catalog_items?limit=20&offset=0`)
+    expect(misrouted.json.catalog_items.map((row: Json) => row.guid)).toEqual(
+      theirs.json.catalog_items.map((row: Json) => row.guid),
+    )
+    expect(new Set(misrouted.json.catalog_items.map((row: Json) => row.catalog_id))).toEqual(new Set([second.id]))
+    expect(service.control.requestLog()[0]?.url).toContain(first.guid)
+    const honest = await get(service, `/v1/catalog/${first.guid}/catalog_items?limit=20&offset=0`)
+    expect(new Set(honest.json.catalog_items.map((row: Json) => row.catalog_id))).toEqual(new Set([first.id]))
+    expect(() => service.control.addFault({ route: ITEMS_ROUTE, type: 'otherCatalog' } as never)).toThrow(/catalogGuid/)
+  })
+
   it('falseTotal replaces the listing count only: rows, hasMoreItems and the records stay true', async () => {
     const honest = await get(service, `${itemsPath}?limit=20&offset=0`)
     service.control.addFault({ route: ITEMS_ROUTE, type: 'falseTotal', total: 5, times: 1 })

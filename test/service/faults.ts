@@ -56,6 +56,10 @@ export class FaultEngine {
       case 'commitThenDrop':
       case 'ignoreOffset':
         break
+      case 'otherCatalog':
+        if (typeof rule.catalogGuid !== 'string' || rule.catalogGuid === '')
+          throw new ControlError('otherCatalog needs catalogGuid, the catalog whose page is served instead')
+        break
       case 'falseTotal':
         if (!(Number.isInteger(rule.total) && rule.total >= 0))
           throw new ControlError('falseTotal needs total, an integer >= 0')

@@ -162,6 +162,8 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
       // The request log keeps the offset the client sent; the handler sees none, as behind such a proxy.
       if (rule.type === 'ignoreOffset') delete (request.query as Query).offset
+      // The log keeps the catalog the client asked for; the handler serves the other one's page.
+      if (rule.type === 'otherCatalog') (request.params as Record<string, string>).catalogGuid = rule.catalogGuid
       if (rule.type === 'commitThenDrop') state.drop = true
       // One of each reply fault: the first rule added wins.
       if (replyFaultTypes.has(rule.type)) (state.reply as Record<string, FaultRule>)[rule.type] ??= rule

@@ -54,6 +54,8 @@ type FaultAction =
   /** A proxy that drops the `offset` parameter: every page request is answered as the first page,
    * with its `hasMoreItems` (true while the listing has a second page) and its total. */
   | { type: 'ignoreOffset' }
+  /** A misrouted cache: a catalog's item listing is answered with another catalog's (`catalogGuid`) page. */
+  | { type: 'otherCatalog'; catalogGuid: string }
   /** A listing envelope's count (`totalCatalogItems` or `total`) is replaced by `total`; the rows and
    * `hasMoreItems` stay true. */
   | { type: 'falseTotal'; total: number }

@@ -102,6 +102,7 @@ export class Catalogs {
         'SELECT guid, id FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1',
       ),
       nameOf: db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck(),
+      idOf: db.prepare<[string], number | null>('SELECT id FROM catalogs WHERE guid = ?').pluck(),
       countLive: db.prepare<[], number>(`SELECT count(*) FROM catalogs WHERE ${live}`).pluck(),
       categoriesOf: db.prepare<[string], CategoryRow>(
         'SELECT id, guid, parent_id, name, sequence, hidden FROM categories WHERE catalog_guid = ? AND deleted_at IS NULL ORDER BY sequence, name COLLATE NOCASE',
@@ -130,6 +131,11 @@ export class Catalogs {
   /** Live, active catalogs: those an order may be placed in. */
   orderable(): { guid: string; id: number | null }[] {
     return this.statements.orderable.all()
+  }
+
+  /** The service's id of the catalog, as last synced; null when it is not here or came without one. */
+  idOf(catalogGuid: string): number | null {
+    return this.statements.idOf.get(catalogGuid) ?? null
   }
 
   /** The catalog's name as last synced; undefined when it is not here. */

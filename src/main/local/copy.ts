@@ -559,6 +559,11 @@ export class LocalCopy extends SyncState {
     )
   }
 
+  /** The service's id of the catalog as last synced, for telling its items from another's; null when unknown. */
+  catalogId(catalogGuid: string): number | null {
+    return this.catalogReads.idOf(catalogGuid)
+  }
+
   /** The catalog's name as last synced, for messages; null when it is not here. */
   catalogName(catalogGuid: string): string | null {
     return this.catalogReads.nameOf(catalogGuid) ?? null

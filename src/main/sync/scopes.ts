@@ -6,6 +6,7 @@
  */
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
 import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
+import { ServiceError } from '../ordering-client/errors'
 import type { Logger } from '../ports'
 import type { ApplyContext, ApplyCounts, LocalCopy } from '../local/copy'
 import type { PageWriter } from './page-writer'
@@ -122,7 +123,20 @@ export function catalogItemsScope(
     label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
     keyOf: (row) => row.guid,
     // Only the first page asks for the count: counting is the expensive part on the service.
-    fetch: (params, call) => source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call),
+    fetch: async (params, call) => {
+      const page = await source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call)
+      // A page of another catalog's items (a misrouted cache) is no page of this listing: written, its
+      // items would move to this catalog here, and a full pass would take them out of their own.
+      const catalogId = store.catalogId(catalogGuid)
+      const stray =
+        catalogId === null ? undefined : page.rows.find((row) => row.catalog_id != null && row.catalog_id !== catalogId)
+      if (stray)
+        throw new ServiceError(
+          'invalidResponse',
+          `A page of the ${name ? `"${name}"` : `catalog ${catalogGuid}`} listing holds items of another catalog (catalog_id ${String(stray.catalog_id)}); it was not used.`,
+        )
+      return page
+    },
     apply: (rows, context) => writer.applyCatalogItems(catalogGuid, rows, context),
     // Only the total is read, so the row is asked for without its categories.
     countOnServer: (signal) =>
