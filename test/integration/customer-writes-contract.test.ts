@@ -93,4 +93,20 @@ describe('changeCustomer', () => {
     })
     expect(same).toMatchObject({ ok: false, error: { code: 'INVALID_ARGUMENT' } })
   })
+
+  it('a phone edit is what the customer page and the Edit field show after the next sync', async () => {
+    const h = (harness = await startOrdersHarness())
+    const { customerGuid } = h.orderable()
+    await signInAsUser(h)
+    // A customer whose own phone and bill-to phone differ, as the supplier's records often do.
+    h.service.control.update('customer', customerGuid, { phone: '(503) 555-0100' })
+    expect((await h.api('syncNow', {})).ok).toBe(true)
+    const before = await h.api('getCustomer', { guid: customerGuid })
+    const edited = before.phone === '(503) 555-0199' ? '(503) 555-0198' : '(503) 555-0199'
+    await h.api('changeCustomer', { guid: customerGuid, changes: { phone: edited } })
+    await h.api('flushOutbox')
+    await h.settle()
+    expect((await h.api('syncNow', {})).ok).toBe(true)
+    expect((await h.api('getCustomer', { guid: customerGuid })).phone).toBe(edited)
+  })
 })

@@ -421,7 +421,10 @@ export class BrowseQueries {
     return {
       ...this.customerSummary(row),
       status: row.deleted_at ? 'deleted' : row.unlisted_at ? 'unlisted' : 'live',
-      phone: row.phone,
+      // The phone Satchel writes (a change goes as billTo.phone: the customer update shows no phone of
+      // its own), so the rep's edit is what the page shows after the next sync; the customer's own
+      // phone where the bill-to has none.
+      phone: text((record.Bill_To as Record<string, unknown> | null | undefined)?.phone) ?? row.phone,
       requirePo: row.require_po === 1,
       hidePricing: row.hide_pricing === 1,
       priceGroup: row.price_group_id !== null ? { id: row.price_group_id, name: priceGroupName } : null,
