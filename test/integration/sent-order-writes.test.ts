@@ -125,4 +125,38 @@ describe('changeSentOrder and submitSentOrder', () => {
     await h.api('syncNow', {})
     expect((await h.api('getSentOrderHeader', { order: orderGuid })).record).toMatchObject({ po_no: 'SUPPLIER-PO' })
   })
+
+  it('a field the supplier changed meanwhile waits for the rep; the others in the same change go at once', async () => {
+    const h = (harness = await startOrdersHarness())
+    const apiGuid = await h.queueOrder()
+    await h.api('flushOutbox')
+    await signInAsUser(h)
+    expect((await h.api('syncNow', {})).ok).toBe(true)
+    const [order] = h.service.control.ordersByApiGuid(apiGuid)
+    const guid = String(order!.guid)
+    const serviceOrder = () => h.service.control.orders().find((each) => each.guid === guid)!
+
+    // Offline, the rep asks for a new PO and a hold in one change; meanwhile the supplier changes the PO.
+    const entry = await h.api('changeSentOrder', { order: apiGuid, changes: { poNo: 'REP-PO', onHold: true } })
+    h.service.control.editOrderHeader(guid, { po_no: 'SUPPLIER-PO' })
+    await h.api('flushOutbox')
+
+    // The hold is with the supplier now, so nothing ships while the rep decides about the PO.
+    expect(serviceOrder().is_on_hold).toBe(true)
+    expect(serviceOrder().po_no).toBe('SUPPLIER-PO')
+    const waiting = (await h.api('listOutbox')).find((each) => each.apiGuid === entry.apiGuid)!
+    expect(waiting.state).toBe('conflict')
+    expect(waiting.conflict).toEqual([
+      expect.objectContaining({ field: 'po_no', theirs: 'SUPPLIER-PO', mine: 'REP-PO' }),
+    ])
+    expect(waiting.outcome).toMatch(/^Sent meanwhile: On hold\./)
+
+    // Apply mine sends the PO alone: the hold is not sent twice.
+    await h.api('applyMyChange', { apiGuid: entry.apiGuid })
+    await h.api('flushOutbox')
+    expect(serviceOrder().po_no).toBe('REP-PO')
+    const puts = h.service.control.requestLog().filter((each) => each.route === 'PUT /v1/orders/:orderGuid')
+    expect(puts.map((put) => Object.keys(put.body as object).sort())).toEqual([['is_on_hold'], ['po_no']])
+    expect((await h.api('listOutbox')).find((each) => each.apiGuid === entry.apiGuid)?.state).toBe('sent')
+  })
 })

@@ -142,7 +142,7 @@ export function settleWrite(
     writes.markDone(work, outcome.outcome, outcome.result, sentBy)
     report.sent++
   } else if (outcome.kind === 'conflict') {
-    writes.markConflict(work, outcome.conflict)
+    writes.markConflict(work, outcome.conflict, outcome.applied, outcome.result, outcome.outcome)
     report.needsAttention++
   } else {
     writes.markRefused(work, outcome.message)

@@ -243,11 +243,25 @@ export class OutboxWrites {
   ) {
     const detail: WriteDetail = { ...work.detail, ...(outcome ? { outcome } : {}), ...(result ? { result } : {}) }
     delete detail.conflict
+    // What a conflict said went meanwhile is no outcome of the whole change.
+    if (!outcome) delete detail.outcome
     this.statements.done.run({ detail: JSON.stringify(detail), now: this.now(), sentBy, id: work.id })
   }
 
-  markConflict(work: WriteWork, conflict: NonNullable<WriteDetail['conflict']>): void {
-    const detail: WriteDetail = { ...work.detail, conflict }
+  markConflict(
+    work: WriteWork,
+    conflict: NonNullable<WriteDetail['conflict']>,
+    applied: string[] = [],
+    result?: Record<string, unknown>,
+    outcome?: string,
+  ): void {
+    const detail: WriteDetail = {
+      ...work.detail,
+      conflict,
+      ...(result ? { result } : {}),
+      ...(outcome ? { outcome } : {}),
+    }
+    if (applied.length > 0) detail.applied = [...(work.detail.applied ?? []), ...applied]
     delete detail.applyMine
     this.statements.conflict.run({ detail: JSON.stringify(detail), now: this.now(), id: work.id })
   }

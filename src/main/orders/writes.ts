@@ -22,6 +22,11 @@ export interface WriteDetail {
   order?: { guid: string | null; name: string | null }
   /** The rep chose "apply mine" on a conflict: the change goes as it stands. */
   applyMine?: boolean
+  /**
+   * Fields of a change already with the supplier: sent while another field of it waited for the
+   * rep's choice (a hold is not held back by a PO conflict). Never sent again.
+   */
+  applied?: string[]
   conflict?: WriteConflict[]
   /** In the rep's words, once done ("Filled 3 lines", "The supplier had already put it on hold"). */
   outcome?: string
@@ -74,7 +79,15 @@ export interface WriteWork {
 /** How a write ended; a thrown failure goes the outbox's usual way (retry, pause, wait for the service). */
 export type WriteOutcome =
   | { kind: 'done'; outcome: string | null; result?: Record<string, unknown> }
-  | { kind: 'conflict'; conflict: WriteConflict[] }
+  /** Some fields wait for the rep; `applied` (with the service's answer, `result`) went meanwhile. */
+  | {
+      kind: 'conflict'
+      conflict: WriteConflict[]
+      applied?: string[]
+      /** In the rep's words, what went meanwhile ("Sent meanwhile: On hold."). */
+      outcome?: string
+      result?: Record<string, unknown>
+    }
   | { kind: 'refused'; message: string }
   /**
    * An earlier attempt's outcome is unknown and the service's record does not settle it yet: nothing

@@ -208,7 +208,9 @@ const changeRule: WriteRule = {
     const { order } = await needs(sender, 'getOrder')(orderGuid, { ...options, once: true })
     const body: Json = {}
     const conflict = []
+    const applied = new Set(work.detail.applied ?? [])
     for (const [field, { from, to }] of Object.entries(request.changes)) {
+      if (applied.has(field)) continue
       const now = order[field]
       // Already as the rep wants it: an earlier attempt whose answer was lost, or the supplier did it too.
       if (same(field, now, to, to)) continue
@@ -222,7 +224,19 @@ const changeRule: WriteRule = {
           mine: normal(field, to, to),
         })
     }
-    if (conflict.length > 0) return { kind: 'conflict', conflict }
+    if (conflict.length > 0) {
+      if (Object.keys(body).length === 0) return { kind: 'conflict', conflict }
+      // What does not conflict goes now: a hold must not wait while the rep decides about a PO.
+      const updated = objectOf(await needs(sender, 'updateOrder')(orderGuid, body, options))
+      const sent = Object.keys(body).map((field) => fieldLabels[field] ?? field)
+      return {
+        kind: 'conflict',
+        conflict,
+        applied: Object.keys(body),
+        outcome: `Sent meanwhile: ${sent.join(', ')}. The rest waits for your choice.`,
+        result: resultOf(updated, answerOf(updated)),
+      }
+    }
     if (Object.keys(body).length === 0)
       return { kind: 'done', outcome: 'The supplier’s copy already says so.', result: resultOf(order, answerOf(order)) }
     const updated = objectOf(await needs(sender, 'updateOrder')(orderGuid, body, options))
