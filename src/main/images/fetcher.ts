@@ -43,6 +43,11 @@ export interface FetcherOptions {
   /** Requests in flight to one host at most. */
   perHost?: number
   timeoutMs?: number
+  /**
+   * The most one picture may take, redirects and body included: the timeouts above are idle ones, and
+   * a host that sends a byte a second never trips them, while it holds one of the host's slots.
+   */
+  deadlineMs?: number
   maxBytes?: number
   now?: () => number
   dispatcher?: Dispatcher
@@ -65,6 +70,7 @@ export class PictureFetcher {
   readonly figures: FetchFigures = { requests: 0, bytes: 0, notModified: 0 }
   private readonly perHost: number
   private readonly timeoutMs: number
+  private readonly deadlineMs: number
   private readonly maxBytes: number
   private readonly now: () => number
   private readonly dispatcher: Dispatcher
@@ -76,6 +82,8 @@ export class PictureFetcher {
   constructor(options: FetcherOptions = {}) {
     this.perHost = options.perHost ?? 2
     this.timeoutMs = options.timeoutMs ?? 30_000
+    // Two minutes: a picture at the 10 MB ceiling arrives within it even at 1 Mbit/s (80 s).
+    this.deadlineMs = options.deadlineMs ?? 120_000
     this.maxBytes = options.maxBytes ?? maxImageBytes
     this.now = options.now ?? Date.now
     this.dispatcher = options.dispatcher ?? new Agent({ connections: this.perHost, keepAliveTimeout: 10_000 })
@@ -90,8 +98,13 @@ export class PictureFetcher {
     const held = this.hostHeldUntil(url) - this.now()
     if (held > 0) throw new FetchFailed(`${url.host} asked to wait`, held)
     await this.slot(url.host)
+    const deadline = AbortSignal.timeout(this.deadlineMs)
     try {
-      return await this.follow(url, validators, 0)
+      return await this.follow(url, validators, 0, deadline)
+    } catch (error) {
+      if (deadline.aborted && !(error instanceof ImageRefused))
+        throw new FetchFailed(`${url.host} took longer than ${this.deadlineMs / 1000} s for one picture`)
+      throw error
     } finally {
       this.release(url.host)
     }
@@ -105,6 +118,7 @@ export class PictureFetcher {
     url: URL,
     validators: { etag: string | null; lastModified: string | null },
     redirects: number,
+    deadline: AbortSignal,
   ): Promise<FetchOutcome> {
     const headers: Record<string, string> = { accept: 'image/webp,image/png,image/jpeg,image/gif;q=0.9' }
     if (validators.etag) headers['if-none-match'] = validators.etag
@@ -118,6 +132,7 @@ export class PictureFetcher {
         dispatcher: this.dispatcher,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        signal: deadline,
       })
     } catch (error) {
       throw new FetchFailed(`${url.host} did not answer: ${(error as Error).message}`)
@@ -136,7 +151,7 @@ export class PictureFetcher {
       await drop()
       if (redirects >= maxRedirects) throw new FetchFailed(`${url.host} redirected more than ${maxRedirects} times`)
       // The next address meets the same rules: a redirect to plain http is refused like a link to it.
-      return this.follow(pictureAddress(header(got.location)!, url.href), validators, redirects + 1)
+      return this.follow(pictureAddress(header(got.location)!, url.href), validators, redirects + 1, deadline)
     }
     if (statusCode !== 200) {
       await drop()

@@ -7,6 +7,8 @@ import { itemPng } from '../../../service/images'
 const servers: Server[] = []
 const fetchers: PictureFetcher[] = []
 afterEach(async () => {
+  // A host still dripping a picture would hold both closes below open for good: its connections go first.
+  for (const server of servers) server.closeAllConnections()
   for (const fetcher of fetchers.splice(0)) await fetcher.close()
   for (const server of servers.splice(0)) await new Promise((done) => server.close(done))
 })
@@ -90,6 +92,29 @@ describe('fetching a picture politely', () => {
     const polite = fetcher()
     await expect(polite.fetch(new URL('/away.png', origin), none)).rejects.toMatchObject({ reason: 'address' })
     await expect(polite.fetch(new URL('/moved.png', origin), none)).resolves.toMatchObject({ kind: 'fresh' })
+  })
+
+  it('gives up on a picture sent a byte at a time once its deadline passes, and frees the slot for the next', async () => {
+    const origin = await host((request, response) => {
+      if (request.url === '/slow.png') {
+        response.writeHead(200, { 'content-type': 'image/png' })
+        // A byte every 200 ms: never idle long enough for an idle timeout, never done.
+        const drip = setInterval(() => response.write(Buffer.from([0x89])), 200)
+        response.on('close', () => clearInterval(drip))
+        return
+      }
+      response.writeHead(200, { 'content-type': 'image/png' }).end(itemPng('A', 0))
+    })
+    const patient = fetcher({ perHost: 1, timeoutMs: 5_000, deadlineMs: 1_500 })
+    const slow = patient.fetch(new URL('/slow.png', origin), none)
+    const next = patient.fetch(new URL('/next.png', origin), none)
+    const failure = await slow.then(
+      () => null,
+      (error: unknown) => error,
+    )
+    expect(failure).toBeInstanceOf(FetchFailed)
+    expect((failure as FetchFailed).message).toMatch(/took longer than 1\.5 s/)
+    expect((await next).kind).toBe('fresh')
   })
 
   it('reads Retry-After as seconds or as a date', () => {
