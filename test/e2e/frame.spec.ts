@@ -153,6 +153,9 @@ test.describe('a first sync', () => {
 
     const warnings = page.getByRole('status', { name: 'Sync warnings' })
     await expect(warnings).toHaveText(/^\d+ sync warnings?$/)
+    // The Customers screen takes focus to its search box when it mounts: the warnings are focused after
+    // it did, or their detail closes again under the test (it did on a busy machine).
+    await expect(page.getByRole('searchbox', { name: 'Search customers' })).toBeFocused()
     await page.locator('.sync-warnings').focus()
     const detail = page.getByRole('tooltip').filter({ hasText: 'refused as impossible' })
     await expect(detail).toBeVisible()

@@ -6,15 +6,13 @@
  * supplier overtook is a conflict, and with an API key the supplier has not granted the customer
  * endpoints a 403 keeps the entry and says what to do.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
 import { cli, json } from '../support/cli'
-import { findOrderable, type Orderable } from '../support/orderable'
+import type { Orderable } from '../support/orderable'
+import { startCliSession, type CliSession } from '../support/cli-session'
 
 let service: RunningService
 let directory: string
@@ -47,33 +45,23 @@ function named(name: string): Record<string, unknown>[] {
   return service.control.customers().filter((customer) => customer.name === name && customer.deleted_at === null)
 }
 
+let world: CliSession
+
 beforeAll(async () => {
-  service = await startService({ size: 'tiny', seed: 47 })
-  directory = mkdtempSync(join(tmpdir(), 'satchel-cli-customers-'))
-  dbPath = join(directory, 'satchel.db')
-  session = {
-    SATCHEL_DB: dbPath,
-    SATCHEL_BASE_URL: service.url,
-    SATCHEL_USER_TOKEN: service.credentials.userToken,
-    SATCHEL_USER_GUID: service.credentials.userGuid,
-    SATCHEL_SUPPLIER_GUID: service.credentials.supplierGuid,
-  }
-  expect((await cli(['sync', '--json'], session)).code).toBe(0)
-  const db = openDatabase(dbPath, { readOnly: true, create: false })
-  orderable = findOrderable(db, 1)
-  priceGroupGuid = db
-    .prepare<[string, string], string>(
-      `SELECT pg.guid FROM price_groups pg JOIN customers c ON c.price_group_id = pg.id
-       WHERE c.guid = ? AND pg.catalog_guid = ?`,
-    )
-    .pluck()
-    .get(orderable.customerGuid, orderable.catalogGuid)!
-  closeDatabase(db)
+  world = await startCliSession(47, (db, orderable) => {
+    priceGroupGuid = db
+      .prepare<[string, string], string>(
+        `SELECT pg.guid FROM price_groups pg JOIN customers c ON c.price_group_id = pg.id
+         WHERE c.guid = ? AND pg.catalog_guid = ?`,
+      )
+      .pluck()
+      .get(orderable.customerGuid, orderable.catalogGuid)!
+  })
+  ;({ service, directory, dbPath, env: session, orderable } = world)
 }, 60_000)
 
 afterAll(async () => {
-  await service?.close()
-  rmSync(directory, { recursive: true, force: true })
+  await world?.close()
 })
 
 beforeEach(() => {

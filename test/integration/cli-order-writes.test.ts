@@ -6,19 +6,16 @@
  * showing both values, a 403 is refused after one attempt and holds back nothing else, and an entry
  * waits for the one it depends on.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
 import { cli, json } from '../support/cli'
-import { findOrderable, type Orderable } from '../support/orderable'
+import type { Orderable } from '../support/orderable'
+import { startCliSession, type CliSession } from '../support/cli-session'
 
 let service: RunningService
 let directory: string
-let dbPath: string
 let env: Record<string, string>
 let orderable: Orderable
 let drafts = 0
@@ -74,26 +71,15 @@ function requests(route: string): number {
   return service.control.requestLog().filter((each) => each.route === route).length
 }
 
+let session: CliSession
+
 beforeAll(async () => {
-  service = await startService({ size: 'tiny', seed: 43 })
-  directory = mkdtempSync(join(tmpdir(), 'satchel-cli-writes-'))
-  dbPath = join(directory, 'satchel.db')
-  env = {
-    SATCHEL_DB: dbPath,
-    SATCHEL_BASE_URL: service.url,
-    SATCHEL_USER_TOKEN: service.credentials.userToken,
-    SATCHEL_USER_GUID: service.credentials.userGuid,
-    SATCHEL_SUPPLIER_GUID: service.credentials.supplierGuid,
-  }
-  expect((await cli(['sync', '--json'], env)).code).toBe(0)
-  const db = openDatabase(dbPath, { readOnly: true, create: false })
-  orderable = findOrderable(db, 1)
-  closeDatabase(db)
+  session = await startCliSession(43)
+  ;({ service, directory, env, orderable } = session)
 }, 60_000)
 
 afterAll(async () => {
-  await service?.close()
-  rmSync(directory, { recursive: true, force: true })
+  await session?.close()
 })
 
 beforeEach(() => {

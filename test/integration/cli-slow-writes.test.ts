@@ -5,15 +5,13 @@
  * "still in review" cannot see a submit the service has not finished. Real processes, a real kill.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
 import { cli, cliEntry, json, root } from '../support/cli'
-import { findOrderable, type Orderable } from '../support/orderable'
+import type { Orderable } from '../support/orderable'
+import { startCliSession, type CliSession } from '../support/cli-session'
 import { until } from '../support/until'
 
 const submitRoute = 'POST /v1/order/submit'
@@ -25,27 +23,16 @@ let directory: string
 let env: Record<string, string>
 let orderable: Orderable
 let drafts = 0
+let session: CliSession
 const children = new Set<ChildProcess>()
 
 beforeAll(async () => {
-  service = await startService({ size: 'tiny', seed: 47 })
-  directory = mkdtempSync(join(tmpdir(), 'satchel-slow-writes-'))
-  env = {
-    SATCHEL_DB: join(directory, 'satchel.db'),
-    SATCHEL_BASE_URL: service.url,
-    SATCHEL_USER_TOKEN: service.credentials.userToken,
-    SATCHEL_USER_GUID: service.credentials.userGuid,
-    SATCHEL_SUPPLIER_GUID: service.credentials.supplierGuid,
-  }
-  expect((await cli(['sync', '--json'], env)).code).toBe(0)
-  const db = openDatabase(env.SATCHEL_DB!, { readOnly: true, create: false })
-  orderable = findOrderable(db, 1)
-  closeDatabase(db)
+  session = await startCliSession(47)
+  ;({ service, directory, env, orderable } = session)
 }, 60_000)
 
 afterAll(async () => {
-  await service?.close()
-  rmSync(directory, { recursive: true, force: true })
+  await session?.close()
 })
 
 beforeEach(() => {
@@ -101,13 +88,18 @@ function orderState(apiGuid: string): unknown {
 
 const submits = () => service.control.requestLog().filter((each) => each.route === submitRoute).length
 
-/** `satchel flush` as a process that can be killed mid-request. */
-function flushProcess(): { child: ChildProcess; exited: Promise<void> } {
+/**
+ * `satchel flush` as a process, killed (SIGKILL) once `arrived` says its request reached the service,
+ * which holds it: what is left is a request the service is still working on, and a dead sender's lease.
+ */
+async function flushKilledWhileHeld(arrived: () => boolean, what: string): Promise<void> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
   const child = spawn(process.execPath, [cliEntry, 'flush', '--json'], { cwd: root, env: { ...clean, ...env } })
   children.add(child)
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
-  return { child, exited }
+  await until(arrived, what, { timeoutMs: 15_000 })
+  child.kill('SIGKILL')
+  await exited
 }
 
 describe('a submit the service is still working on', () => {
@@ -115,10 +107,7 @@ describe('a submit the service is still working on', () => {
     const order = await queueInReview()
     const submit = await submitOf(order)
     service.control.addFault({ route: submitRoute, type: 'latency', ms: heldMs, times: 1 })
-    const first = flushProcess()
-    await until(() => submits() === 1, 'the submit to reach the service', { timeoutMs: 15_000 })
-    first.child.kill('SIGKILL')
-    await first.exited
+    await flushKilledWhileHeld(() => submits() === 1, 'the submit to reach the service')
 
     // After the dead sender's lease, this flush reads the order: still in review, since the service
     // has not finished the first submit. It must not submit again.
@@ -174,10 +163,7 @@ describe('a new customer without an email, the service still working on it', () 
   it('is not made twice when its flush was killed and the rep flushes again at once', async () => {
     const key = await addCustomer(['--name', 'Held Counter Cafe', '--phone', '(503) 555-0142'])
     service.control.addFault({ route: createRoute, type: 'latency', ms: heldMs, times: 1 })
-    const first = flushProcess()
-    await until(() => creates() === 1, 'the new customer to reach the service', { timeoutMs: 15_000 })
-    first.child.kill('SIGKILL')
-    await first.exited
+    await flushKilledWhileHeld(() => creates() === 1, 'the new customer to reach the service')
 
     const again = await cli(['flush', '--json'], env)
     expect(creates()).toBe(1)
