@@ -119,6 +119,8 @@ export function catalogItemsScope(
   catalogGuid: string,
 ): ScopeDefinition<CatalogItemRecord> {
   const name = store.catalogName(catalogGuid)
+  // Read once for the run, not once a page: the pages' check below runs on the main thread.
+  const catalogId = store.catalogId(catalogGuid)
   return defineScope('catalogItems', catalogGuid, {
     label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
     keyOf: (row) => row.guid,
@@ -127,7 +129,6 @@ export function catalogItemsScope(
       const page = await source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call)
       // A page of another catalog's items (a misrouted cache) is no page of this listing: written, its
       // items would move to this catalog here, and a full pass would take them out of their own.
-      const catalogId = store.catalogId(catalogGuid)
       const stray =
         catalogId === null ? undefined : page.rows.find((row) => row.catalog_id != null && row.catalog_id !== catalogId)
       if (stray)
