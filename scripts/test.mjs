@@ -108,14 +108,23 @@ let failed = 0
 let skipped = 0
 /** Each test file's time: vitest's from its start to its end, Playwright's as the sum of its tests. */
 const fileTimes = []
+/** Each failed test, where it is and the start of its error. */
+const failures = []
 
 if (existsSync(reports.vitest)) {
   const report = JSON.parse(readFileSync(reports.vitest, 'utf8'))
   passed += report.numPassedTests
   failed += report.numFailedTests
   skipped += report.numPendingTests + report.numTodoTests
-  for (const file of report.testResults ?? [])
+  for (const file of report.testResults ?? []) {
     fileTimes.push({ file: relative(process.cwd(), file.name), ms: file.endTime - file.startTime })
+    for (const test of file.assertionResults ?? [])
+      if (test.status === 'failed')
+        failures.push({
+          where: `${relative(process.cwd(), file.name)} › ${test.fullName ?? test.title}`,
+          message: (test.failureMessages ?? []).join('\n'),
+        })
+  }
 } else {
   failed += 1
   process.stdout.write('vitest wrote no report\n')
@@ -146,6 +155,15 @@ for (const [name, path] of [
   walkPlaywright(report.suites, (spec, test) => {
     const ms = (test.results ?? []).reduce((sum, result) => sum + result.duration, 0)
     byFile.set(spec.file, (byFile.get(spec.file) ?? 0) + ms)
+    if (test.status === 'unexpected' || test.status === 'flaky') {
+      const last = (test.results ?? []).at(-1)
+      failures.push({
+        where: `${name}: ${spec.file}:${spec.line} › ${spec.title} (${seconds(last?.duration ?? 0)})`,
+        message: [last?.error?.message, last?.error?.stack?.split('\n').find((l) => l.includes('.spec.ts'))]
+          .filter(Boolean)
+          .join('\n'),
+      })
+    }
     if (test.status === 'skipped') {
       const reason = (test.annotations ?? []).find((a) => a.type === 'skip')?.description ?? 'no reason given'
       process.stdout.write(`skipped: ${spec.file} › ${spec.title}: ${reason}\n`)
@@ -161,6 +179,17 @@ if (vitest.status !== 0 && vitest.kept.length > 0) {
   const files = (report.testResults ?? []).filter((file) => file.status === 'failed')
   process.stdout.write(`\nvitest exited ${vitest.status}; files it failed: ${files.length}\n`)
   for (const file of files) process.stdout.write(`  ${file.name}: ${String(file.message ?? '').slice(0, 500)}\n`)
+}
+
+// CI's reader sees only the end of the log: every failed test is named again here, with the first
+// lines of what it said, so a failure found once on a shared machine can be chased without a rerun.
+if (failures.length > 0) {
+  process.stdout.write(`\nFailed (${failures.length}):\n`)
+  for (const { where, message } of failures.slice(0, 20)) {
+    process.stdout.write(`  ✘ ${where}\n`)
+    for (const line of stripVTControlCharacters(message).split('\n').filter((l) => l.trim() !== '').slice(0, 8))
+      process.stdout.write(`      ${line.slice(0, 240)}\n`)
+  }
 }
 
 process.stdout.write('\nThe ten slowest test files:\n')
