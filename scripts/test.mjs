@@ -187,7 +187,10 @@ if (failures.length > 0) {
   process.stdout.write(`\nFailed (${failures.length}):\n`)
   for (const { where, message } of failures.slice(0, 20)) {
     process.stdout.write(`  ✘ ${where}\n`)
-    for (const line of stripVTControlCharacters(message).split('\n').filter((l) => l.trim() !== '').slice(0, 8))
+    for (const line of stripVTControlCharacters(message)
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(0, 8))
       process.stdout.write(`      ${line.slice(0, 240)}\n`)
   }
 }

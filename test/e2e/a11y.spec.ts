@@ -51,7 +51,10 @@ async function audit(page: Page, screen: string, scheme: 'light' | 'dark'): Prom
 test.describe('from first run', () => {
   test.use({ database: 'empty' })
 
-  test('the Connect screen passes axe (no serious or critical violation) in light and dark', async ({ page, bridge }) => {
+  test('the Connect screen passes axe (no serious or critical violation) in light and dark', async ({
+    page,
+    bridge,
+  }) => {
     const findings: Finding[] = []
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme })
