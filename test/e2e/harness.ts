@@ -87,11 +87,8 @@ export async function saveApiKey(core: TestCore, service: ServiceHandle): Promis
   await call(core.handlers, 'saveConnection', { baseUrl: service.url, auth: { kind: 'apiKey', apiKey, apiSecret } })
 }
 
-/**
- * Connects an empty core and runs its first sync, as first run does: for the specs about the first
- * sync, and for cores a spec builds itself. Every other test starts synced (the `database` option).
- */
-export async function connectAndSync(core: TestCore, service: ServiceHandle): Promise<number> {
+/** Connects an empty core and runs its first sync, as first run does: how the worker's synced template is made. */
+async function connectAndSync(core: TestCore, service: ServiceHandle): Promise<number> {
   await saveApiKey(core, service)
   const started = Date.now()
   const report = await call(core.handlers, 'syncNow', { full: true })
