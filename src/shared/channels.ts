@@ -53,6 +53,7 @@ export const methodNames = [
   'getSentOrderHeader',
   'applyMyChange',
   'dropMyChange',
+  'chooseCustomerMatch',
   'addCustomer',
   'changeCustomer',
   'reorder',

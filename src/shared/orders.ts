@@ -273,6 +273,22 @@ export const outboxLineErrorSchema = z.object({
 })
 export type OutboxLineError = z.infer<typeof outboxLineErrorSchema>
 
+/**
+ * A customer of the supplier's that may be the one a new-customer entry made, for the rep to
+ * recognise: what the rep would check against the form (phone, email, address).
+ */
+const customerCandidateSchema = z.object({
+  guid: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  /** The bill-to address on one line ("12 Harbor St, Portland OR 97201"). */
+  address: z.string().nullable(),
+  /** When the supplier made it (its created_at). */
+  createdAt: z.string().nullable(),
+})
+export type CustomerCandidate = z.infer<typeof customerCandidateSchema>
+
 export const outboxEntrySchema = z.object({
   apiGuid: uuid,
   state: z.enum(outboxStates),
@@ -307,6 +323,13 @@ export const outboxEntrySchema = z.object({
   conflict: z
     .array(z.object({ field: z.string(), label: z.string(), was: z.unknown(), theirs: z.unknown(), mine: z.unknown() }))
     .optional(),
+  /**
+   * A new customer whose earlier attempt went unanswered, with supplier customers of its name that
+   * may be it: waiting (state `conflict`) for the rep to say which, or that none is.
+   */
+  candidates: z.array(customerCandidateSchema).optional(),
+  /** What the rep entered for that new customer, beside the candidates. */
+  entered: customerCandidateSchema.omit({ guid: true, createdAt: true }).optional(),
   /**
    * What a write after Send asks, each in the rep's words ("Hold requested", "PO change", "Submit"),
    * for the order page and the Orders list to say what is waiting for an order.

@@ -77,4 +77,13 @@ export const writesContract = {
   applyMyChange: { input: z.object({ apiGuid: entryKey }).strict(), output: outboxSummarySchema },
   /** A conflict or a refusal: drop the rep's change; the supplier's value stands. */
   dropMyChange: { input: z.object({ apiGuid: entryKey }).strict(), output: outboxSummarySchema },
+  /**
+   * A new customer waiting for the rep among candidates: `customerGuid` is the supplier's customer
+   * that is this one (nothing is made; its orders go to that customer), or null for none of them
+   * (it is made, once its earlier attempt can no longer be in flight).
+   */
+  chooseCustomerMatch: {
+    input: z.object({ apiGuid: entryKey, customerGuid: z.uuid().nullable() }).strict(),
+    output: outboxSummarySchema,
+  },
 }

@@ -118,6 +118,85 @@ describe('a new customer', () => {
   })
 })
 
+describe('a new customer the supplier may already have twice', () => {
+  it('`outbox` lists the candidates with what tells them apart; `customers choose` takes one, and the order goes to it', async () => {
+    const key = await add(['--name', 'Twin Harbor Cafe', '--phone', '(503) 555-0707'])
+    const apiGuid = await queueFor(key, 'for-twin.json')
+    service.control.addFault({ route: 'POST /vendors', type: 'commitThenDrop', times: 1 })
+    await cli(['flush', '--json'], session)
+    const office = service.control.insertCustomer({ name: 'Twin Harbor Cafe', phone: '(503) 555-0707' })
+
+    const flushed = await cli(['flush'], session)
+    expect(flushed.stdout).toMatch(/1 new customer\(s\) the supplier may already have/)
+    expect(flushed.stderr).toMatch(/Waits for the new customer “Twin Harbor Cafe”: say in the Outbox which/)
+    const listed = await cli(['outbox'], session)
+    expect(listed.stdout).toContain(
+      `Twin Harbor Cafe (${key}) may already be at the supplier. You entered: (503) 555-0707.`,
+    )
+    for (const customer of named('Twin Harbor Cafe'))
+      expect(listed.stdout).toContain(`  ${String(customer.guid)}  Twin Harbor Cafe: (503) 555-0707`)
+    expect(listed.stdout).toContain(`satchel customers choose ${key} <customer guid>`)
+    expect(service.control.ordersByApiGuid(apiGuid)).toHaveLength(0)
+
+    const wrong = await cli(['customers', 'choose', key, orderable.customerGuid], session)
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toMatch(/not one of the candidates/)
+    const usage = await cli(['customers', 'choose', key], session)
+    expect(usage.code).toBe(2)
+
+    const chosen = await cli(['customers', 'choose', key, String(office.guid), '--json'], session)
+    expect(chosen.code, chosen.stderr).toBe(0)
+    const after = await cli(['flush', '--json'], session)
+    expect(after.code, after.stderr).toBe(0)
+    expect(service.control.ordersByApiGuid(apiGuid)[0]?.vendor_id).toBe(office.id)
+    expect(named('Twin Harbor Cafe')).toHaveLength(2)
+  })
+})
+
+describe('a new customer the supplier refuses', () => {
+  it('keeps the supplier’s reason, and its order says it waits for that customer, not "queued"', async () => {
+    const key = await add(['--name', 'Blocked Domain Deli', '--email', 'orders@blocked.example'])
+    const apiGuid = await queueFor(key, 'for-blocked.json')
+    service.control.addFault({
+      route: 'POST /vendors',
+      type: 'status',
+      status: 400,
+      body: {
+        message: 'Customer could not be reconciled',
+        code: 'RECONCILE_ERRORS',
+        errors: [{ type: 'INVALID_EMAIL', message: 'email domain is blocked' }],
+      },
+    })
+    const flushed = await cli(['flush'], session)
+    expect(flushed.code).toBe(1)
+    expect(flushed.stderr).toMatch(
+      /Waits for the new customer “Blocked Domain Deli”, which the supplier refused: Customer could not be reconciled: email domain is blocked\. Fix or discard it in the Outbox\./,
+    )
+    expect(flushed.stderr).not.toMatch(/did not take them/)
+    expect((await entry(key)).lastError).toBe('Customer could not be reconciled: email domain is blocked')
+    expect((await entry(apiGuid)).lastError).toMatch(
+      /^Waits for the new customer “Blocked Domain Deli”, which the supplier refused/,
+    )
+  })
+})
+
+/** An order for a customer made on this laptop (by its key), queued; answers the order's api_guid. */
+async function queueFor(customerKey: string, name: string): Promise<string> {
+  const file = join(directory, name)
+  writeFileSync(
+    file,
+    JSON.stringify({
+      customerLocalId: customerKey,
+      catalogGuid: orderable.catalogGuid,
+      priceGroupGuid,
+      lines: [{ sku: orderable.skus[0], qty: 1 }],
+    }),
+  )
+  const queued = await cli(['order', 'queue', '--file', file, '--json'], session)
+  expect(queued.code, queued.stderr).toBe(0)
+  return json(queued).apiGuid as string
+}
+
 describe('a customer change', () => {
   it('a field the supplier changed meanwhile is a conflict with both values; apply mine sends it', async () => {
     const guid = orderable.customerGuid

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { createCore } from '../../src/main/core/compose'
 import type { Core } from '../../src/main/core/types'
 import { call } from '../../src/main/core/handlers'
-import { createMemoryKeychain } from '../../src/main/ports'
+import { createMemoryKeychain, type Clock } from '../../src/main/ports'
 import type { MethodInput, MethodOutput } from '../../src/shared/contract'
 import type { MethodName } from '../../src/shared/channels'
 import { startService } from '../service/index'
@@ -37,7 +37,11 @@ export interface OrdersHarness {
   close(): Promise<void>
 }
 
-export async function startOrdersHarness(options: StartServiceOptions = {}): Promise<OrdersHarness> {
+/** `clock`: the core's clock, for a test that moves the laptop's time (the service's stays its own). */
+export async function startOrdersHarness(
+  options: StartServiceOptions = {},
+  { clock }: { clock?: Clock } = {},
+): Promise<OrdersHarness> {
   let service = await startService({ size: 'tiny', seed: 21, ...options })
   const port = Number(new URL(service.url).port)
   const directory = mkdtempSync(join(tmpdir(), 'satchel-orders-'))
@@ -46,7 +50,13 @@ export async function startOrdersHarness(options: StartServiceOptions = {}): Pro
   // harness with options of its own (faults, another seed or size) syncs in full.
   if (Object.keys(options).length === 0) copyFileSync(await syncedTemplate(service, 'tiny-21'), databasePath)
   const secrets = createMemoryKeychain()
-  const open = () => createCore({ databasePath, appVersion: '0.0.0-test', backgroundSync: false, ports: { secrets } })
+  const open = () =>
+    createCore({
+      databasePath,
+      appVersion: '0.0.0-test',
+      backgroundSync: false,
+      ports: { secrets, ...(clock ? { clock } : {}) },
+    })
   let core = open()
 
   const api = async <M extends MethodName>(method: M, argument?: MethodInput<M>): Promise<MethodOutput<M>> => {

@@ -17,6 +17,7 @@ const options = {
   profile: { type: 'string' },
   'data-dir': { type: 'string' },
   yes: { type: 'boolean' },
+  none: { type: 'boolean' },
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
   'api-secret': { type: 'string' },
@@ -59,6 +60,7 @@ const commandOptions: Record<string, readonly string[]> = {
   'customers search': [],
   'customers add': ['name', 'email', 'phone', 'file'],
   'customers change': ['name', 'email', 'phone', 'file'],
+  'customers choose': ['none'],
   'order queue': ['file'],
   flush: [],
   outbox: ['export'],
@@ -337,6 +339,14 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
           },
           output,
         )
+      }
+      case 'customers choose': {
+        const [key, customer] = args.map((arg) => arg.trim())
+        const shape = 'customers choose <key> <customer guid>, or customers choose <key> --none'
+        if (!nonEmpty(key) || args.length !== (values.none ? 1 : 2))
+          throw new UsageError(`customers choose takes an entry key and one of its candidates: ${shape}`)
+        const { runCustomerChoice } = await import('./writes')
+        return await runCustomerChoice(global, { key: key!, customerGuid: values.none ? null : customer! }, output)
       }
       case 'customers search': {
         if (args.length !== 1) throw new UsageError('customers search takes one query: customers search <query>')

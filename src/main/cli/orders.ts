@@ -308,28 +308,56 @@ export async function runFlush(global: GlobalOptions, output: Output): Promise<n
         }
         await new Promise((resolve) => setTimeout(resolve, clampDelay(resendAt - Date.now()) + 50))
         const more = await flushWhenFree(flusher)
-        report = { ...more, sent: report.sent + more.sent, needsAttention: report.needsAttention + more.needsAttention }
+        report = {
+          ...more,
+          sent: report.sent + more.sent,
+          needsAttention: report.needsAttention + more.needsAttention,
+          ...(report.leaseLost || more.leaseLost ? { leaseLost: true } : {}),
+        }
       }
       const { queued, sending, retrying, pausedReason, conflict = 0, refused = 0 } = report.summary
       const result = { sent: report.sent, needsAttention: report.needsAttention, retrying: report.retrying }
       const waiting = queued + sending + retrying
       // Writes after Send that need the rep are told here; like a rejected order they do not fail the run.
+      const listed = desk.outbox.list()
+      const recognise = listed.filter((e) => e.candidates).length
       const choose = [
-        ...(conflict > 0 ? [`${conflict} change(s) the supplier changed too (orders apply-mine / drop-mine)`] : []),
+        ...(conflict > recognise
+          ? [`${conflict - recognise} change(s) the supplier changed too (orders apply-mine / drop-mine)`]
+          : []),
+        ...(recognise > 0
+          ? [`${recognise} new customer(s) the supplier may already have (outbox lists them; customers choose)`]
+          : []),
         ...(refused > 0 ? [`${refused} refused by the supplier`] : []),
       ]
       const human = `Sent ${report.sent}, rejected ${report.needsAttention}, waiting to retry ${report.retrying}${queued > 0 ? `, still queued ${queued}` : ''}.${choose.length > 0 ? ` Needing you: ${choose.join('; ')}.` : ''}`
       output.result(result, human)
       if (damage) throw damageError(db, global.db, damage)
       if (waiting === 0) return 0
+      // Said from what each waiting entry waits for, never guessed: a lease another process took
+      // over, a new customer waiting for the rep, a failure of the service.
       const reason =
         pausedReason ??
-        desk.outbox.list().find((e) => e.state === 'retrying')?.lastError ??
+        (report.leaseLost
+          ? 'another Satchel process took over sending them part-way through (a wrong clock on either can make it take over early); `satchel outbox` shows how each ended'
+          : undefined) ??
+        listed.find((e) => e.state === 'retrying' && e.lastError)?.lastError ??
+        listed.find((e) => e.state === 'queued' && e.waitsFor && e.lastError)?.lastError ??
+        (sending > 0
+          ? 'another Satchel process is sending them now; `satchel outbox` shows how they end'
+          : undefined) ??
         'the ordering service did not take them'
       process.stderr.write(`satchel: ${waiting} order(s) still waiting to be sent: ${reason}\n`)
       return 1
     },
     (db) => new ServiceClient({ connection: cliConnection(global, db, 'flush'), retry: { maxAttempts: 1 } }),
+  )
+}
+
+/** A customer's phone, email and address on one line, as the rep tells two customers apart. */
+function facts(customer: { phone?: string | null; email?: string | null; address?: string | null }): string {
+  return (
+    [customer.phone, customer.email, customer.address].filter((fact) => fact).join(', ') || 'no phone, email or address'
   )
 }
 
@@ -347,6 +375,7 @@ export async function runOutbox(global: GlobalOptions, options: { export?: strin
         ...(e.title ? { title: e.title } : {}),
         ...(e.waitsFor ? { waitsFor: e.waitsFor } : {}),
         ...(e.conflict ? { conflict: e.conflict } : {}),
+        ...(e.candidates ? { candidates: e.candidates, entered: e.entered } : {}),
         ...(e.outcome ? { outcome: e.outcome } : {}),
         state: e.state,
         customerGuid: e.customerGuid,
@@ -378,6 +407,17 @@ export async function runOutbox(global: GlobalOptions, options: { export?: strin
                     (e.state === 'sent' ? (e.outcome ?? '') : (e.lastError ?? '')),
                 ]),
             )
+      // A new customer the rep must recognise: its candidates, each with what tells them apart.
+      const choices = desk.outbox
+        .list()
+        .filter((e) => e.candidates)
+        .map(
+          (e) =>
+            `\n${e.customerName} (${e.apiGuid}) may already be at the supplier. You entered: ${facts(e.entered ?? {})}.\n` +
+            e.candidates!.map((c) => `  ${c.guid}  ${c.name}: ${facts(c)}`).join('\n') +
+            `\n  satchel customers choose ${e.apiGuid} <customer guid>   or   satchel customers choose ${e.apiGuid} --none`,
+        )
+        .join('\n')
       const saved = exported
         ? `\n${exported.exported.length} unsent order(s) saved as draft files in ${options.export}: \`satchel order queue --file FILE\` queues each again.${
             exported.notExported.length > 0
@@ -393,7 +433,7 @@ export async function runOutbox(global: GlobalOptions, options: { export?: strin
           ...(exported ? { exported: exported.exported, notExported: exported.notExported } : {}),
           ...(damage ? { health: healthJson(damage) } : {}),
         },
-        human + saved,
+        human + choices + saved,
       )
       if (damage) throw damageError(db, global.db, damage)
       return 0

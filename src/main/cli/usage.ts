@@ -17,6 +17,9 @@ Commands:
                                          its key is the customerLocalId its orders use
   customers change <guid> [--name N] [--email E] [--phone P] [--file F]
                                          Queue a change to a customer
+  customers choose <key> <customer guid>, customers choose <key> --none
+                                         A new customer the supplier may already have: which
+                                         of the candidates \`outbox\` lists is this one, or none
   order queue --file <draft.json>        Check a draft order and queue it in the outbox
   flush                                  Send the outbox's waiting orders now
   outbox [--export <folder>]             List the outbox's orders and their states; --export

@@ -107,3 +107,29 @@ export async function runConflictChoice(
     return 0
   })
 }
+
+/**
+ * A new customer waiting among candidates: the supplier customer that is this one (adopted at the
+ * next flush, its orders going to it), or none of them (made, once its first attempt cannot be in flight).
+ */
+export async function runCustomerChoice(
+  global: GlobalOptions,
+  options: { key: string; customerGuid: string | null },
+  output: Output,
+): Promise<number> {
+  return withOrders(global, ({ desk }, db) => {
+    refuseDamaged(db, global.db)
+    try {
+      desk.outbox.writes.chooseCustomer(options.key, options.customerGuid)
+    } catch (error) {
+      return asCliError(error)
+    }
+    output.result(
+      { apiGuid: options.key, state: 'queued', customerGuid: options.customerGuid },
+      options.customerGuid
+        ? `The new customer is ${options.customerGuid} at the supplier; it is taken at the next flush, and its orders go to it (${options.key}).`
+        : `None of them is this customer: it is made at the next flush, once its first attempt can no longer be with the supplier (${options.key}).`,
+    )
+    return 0
+  })
+}

@@ -37,6 +37,7 @@ export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
   'changeSentOrder',
   'applyMyChange',
   'dropMyChange',
+  'chooseCustomerMatch',
   'addCustomer',
   'changeCustomer',
   'reorder',

@@ -13,7 +13,13 @@
  * field still holds the value last synced; otherwise it is a conflict, as a change to an order is.
  */
 import { randomUUID } from 'node:crypto'
-import { newCustomerSchema, type AddressInput, type NewCustomer, type OutboxEntry } from '../../shared/orders'
+import {
+  newCustomerSchema,
+  type AddressInput,
+  type CustomerCandidate,
+  type NewCustomer,
+  type OutboxEntry,
+} from '../../shared/orders'
 import type { Database } from '../db/database'
 import { Customers } from '../local/customers'
 import { ServiceError } from '../ordering-client/errors'
@@ -160,6 +166,7 @@ async function madeSince(
   const since = sentAt - serviceSkewMs
   const page = await needs(sender, 'listCustomers')({ limit: 100, offset: 0, name: request.newVendor.name }, { signal })
   const wanted = request.newVendor.name.trim().toLowerCase()
+  const others = work.otherNewCustomers as unknown as NewCustomerRequest[]
   const named = page.rows
     .map((row) => row.customer)
     .filter((customer) => {
@@ -168,16 +175,51 @@ async function madeSince(
         customer.name?.trim().toLowerCase() === wanted &&
         Number.isFinite(created) &&
         created >= since &&
-        !work.claimedCustomers.includes(customer.guid)
+        !work.claimedCustomers.includes(customer.guid) &&
+        !(work.detail.notThisCustomer ?? []).includes(customer.guid)
       )
     })
+    // One that fits another waiting entry and not this one is that entry's, whichever goes first.
+    .filter(
+      (customer) =>
+        madeFrom(request, customer) || !others.some((other) => other.newVendor && madeFrom(other, customer)),
+    )
   return { named, matching: named.filter((customer) => madeFrom(request, customer)) }
+}
+
+/** An address on one line, as the rep reads it ("12 Harbor St, Portland OR 97201"). */
+function oneLine(address: Record<string, unknown> | undefined): string | null {
+  if (!address) return null
+  const place = [text(address.city), [text(address.state), text(address.postal_code)].filter(Boolean).join(' ')]
+    .filter((part) => part)
+    .join(' ')
+  const line = [text(address.address1), place].filter((part) => part).join(', ')
+  return line === '' ? null : line
+}
+
+/** What the rep recognises a customer by, for the candidates the rep chooses among. */
+function candidateOf(customer: CustomerRecord): CustomerCandidate {
+  const record = customer as Record<string, unknown>
+  const billTo = (record.Bill_To ?? {}) as Record<string, unknown>
+  return {
+    guid: customer.guid,
+    name: text(record.name) ?? customer.guid,
+    phone: text(record.phone) ?? text(billTo.phone),
+    email: text(record.email),
+    address: oneLine(billTo),
+    createdAt: text(record.created_at),
+  }
 }
 
 const newCustomerRule: WriteRule = {
   async send(work, sender, signal) {
     const request = work.request as unknown as NewCustomerRequest
     try {
+      if (work.detail.chosenCustomer) {
+        // The rep recognised it among the candidates: adopted as the service has it now, never made again.
+        const customer = await needs(sender, 'getCustomer')(work.detail.chosenCustomer, { signal })
+        return done(customer, `You chose ${customer.name ?? 'this customer'} as this customer; it was not made again.`)
+      }
       if (!request.newVendor.email && work.deliveryUnknownSince !== null) {
         // Without an email the service cannot tell a retry from a second customer: look first, and
         // while the first request may still be at the service, wait for it rather than send another.
@@ -205,13 +247,20 @@ const newCustomerRule: WriteRule = {
 
 /**
  * The candidates, for the rep to say which (if any) is this customer; nothing that waits for it is
- * sent meanwhile. Said as a refusal, which holds back only what depends on it.
+ * sent meanwhile.
  */
 function askTheRep(request: NewCustomerRequest, candidates: CustomerRecord[], found: string): WriteOutcome {
   const listed = candidates.map((customer) => `${customer.name ?? customer.guid} (${customer.guid})`).join(', ')
   return {
-    kind: 'refused',
-    message: `The supplier has ${found} named “${request.newVendor.name}” made since this one was sent${found === 'a customer' ? ', but not with the details entered here' : ''}: ${listed}. Nothing is sent for this customer, or its orders, until you say which is this one.`,
+    kind: 'choose',
+    candidates: candidates.map(candidateOf),
+    entered: {
+      name: request.newVendor.name,
+      phone: text(request.newVendor.phone) ?? text(request.newVendorBillTo?.phone),
+      email: text(request.newVendor.email),
+      address: oneLine(request.newVendorBillTo as Record<string, unknown> | undefined),
+    },
+    message: `The supplier has ${found} named “${request.newVendor.name}” made since this one was sent${found === 'a customer' ? ', but not with the details entered here' : ''}: ${listed}. Nothing is sent for this customer, or its orders, until you say which is this one, or that none is.`,
   }
 }
 

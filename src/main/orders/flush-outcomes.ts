@@ -112,7 +112,14 @@ export function writeRefusal(error: unknown): string | null {
   if (!refused) return null
   const body = error.body as { message?: unknown } | null | undefined
   const said = typeof body?.message === 'string' && body.message.trim() !== '' ? body.message.trim() : null
-  return said ?? error.message
+  // The reasons are the part the rep can act on ("email domain is blocked"); the headline alone
+  // ("Customer could not be reconciled") says only that it was refused.
+  const reasons =
+    error instanceof ServiceRejectedError
+      ? [...new Set(error.errors.map((each) => each.message.trim()).filter((each) => each !== ''))]
+      : []
+  const headline = said ?? error.message
+  return reasons.length > 0 ? `${headline.replace(/[.:]\s*$/, '')}: ${reasons.join('; ')}` : headline
 }
 
 /** Sends a claimed write by its kind's rule; a kind without one is a bug, said as a refusal it cannot send. */
@@ -141,6 +148,9 @@ export function settleWrite(
   } else if (outcome.kind === 'done') {
     writes.markDone(work, outcome.outcome, outcome.result, sentBy)
     report.sent++
+  } else if (outcome.kind === 'choose') {
+    writes.markChoice(work, outcome.candidates, outcome.entered, outcome.message)
+    report.needsAttention++
   } else if (outcome.kind === 'conflict') {
     writes.markConflict(work, outcome.conflict, outcome.applied, outcome.result, outcome.outcome)
     report.needsAttention++

@@ -74,6 +74,8 @@ export interface FlushReport {
   summary: OutboxSummary
   /** Set when another process holds the outbox lease: nothing was sent, try again after it frees. */
   heldBy?: LeaseHolder
+  /** Another process took the lease over while this flush sent: what it had not finished is that one's. */
+  leaseLost?: boolean
 }
 
 /** The pause of an expired user session: said the same in the status bar, the outbox screen and the CLI. */
@@ -219,7 +221,13 @@ export class OutboxFlusher {
         }
       }
       const summary = outbox.summary()
-      return { sent: report.sent, needsAttention: report.needsAttention, retrying: summary.retrying, summary }
+      return {
+        sent: report.sent,
+        needsAttention: report.needsAttention,
+        retrying: summary.retrying,
+        summary,
+        ...(this.leaseLost ? { leaseLost: true } : {}),
+      }
     })()
     return this.running
   }

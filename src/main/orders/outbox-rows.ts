@@ -59,6 +59,40 @@ export interface OutboxRow {
   detail: string | null
   /** The key of the entry it waits for, while that one is not sent (read with the row). */
   waits_for?: string | null
+  /** That entry as JSON (kind, state, name, error, choosing), for what the waiting one says. */
+  waiting_on?: string | null
+}
+
+interface WaitingOn {
+  kind: OutboxKind
+  state: OutboxState
+  name: string
+  error: string | null
+  /** A new customer waiting for the rep to say which supplier customer it is. */
+  choosing: number | boolean
+}
+
+/**
+ * What an entry that waits for another says, in the rep's words: the other's state and reason, never
+ * the last failure of its own (a flush that stopped at the other's lost answer is not this one's).
+ */
+function waitingWords(row: OutboxRow): string | null {
+  if (!row.waiting_on) return null
+  const on = JSON.parse(row.waiting_on) as WaitingOn
+  const what =
+    on.kind === 'newCustomer'
+      ? `the new customer “${on.name}”`
+      : on.kind === 'order'
+        ? 'its order'
+        : 'the entry before it'
+  const goes = on.kind === 'newCustomer' ? 'is made' : 'is sent'
+  if (on.state === 'conflict' && on.choosing)
+    return `Waits for ${what}: say in the Outbox which of the supplier’s customers it is, or that none is.`
+  if (on.state === 'conflict') return `Waits for ${what}, which waits for your choice in the Outbox.`
+  if (on.state === 'refused' || on.state === 'needsAttention')
+    return `Waits for ${what}, which the supplier refused${on.error ? `: ${on.error.replace(/[.!]?\s*$/, '.')}` : '.'} Fix or discard it in the Outbox.`
+  if (on.state === 'retrying' && on.error) return `Waits for ${what}: ${on.error}`
+  return `Waits for ${what}; it goes once that ${goes}.`
 }
 
 /** The supplier's refusal of an entry, each message tied to the draft line it names, as that line was sent. */
@@ -94,7 +128,7 @@ export function toEntry(row: OutboxRow): OutboxEntry {
     orderName: result?.orderName ?? null,
     orderStateId: result?.orderStateId ?? null,
     attempts: row.attempts,
-    lastError: row.last_error,
+    lastError: waitingWords(row) ?? row.last_error,
     errors: z.array(outboxLineErrorSchema).parse(JSON.parse(row.errors)),
     nextAttemptAt:
       row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
@@ -130,7 +164,7 @@ function writeEntry(row: OutboxRow): OutboxEntry {
     orderName,
     orderStateId: null,
     attempts: row.attempts,
-    lastError: row.last_error,
+    lastError: waitingWords(row) ?? row.last_error,
     errors: [],
     nextAttemptAt:
       row.state === 'retrying' && row.next_attempt_at !== null ? new Date(row.next_attempt_at).toISOString() : null,
@@ -145,6 +179,9 @@ function writeEntry(row: OutboxRow): OutboxEntry {
     ...(detail.asks ? { asks: detail.asks } : {}),
     waitsFor: row.waits_for ?? null,
     ...(row.state === 'conflict' && detail.conflict ? { conflict: detail.conflict } : {}),
+    ...(row.state === 'conflict' && detail.candidates
+      ? { candidates: detail.candidates, ...(detail.entered ? { entered: detail.entered } : {}) }
+      : {}),
     outcome: detail.outcome ?? null,
   }
 }

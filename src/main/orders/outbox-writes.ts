@@ -4,6 +4,7 @@
  * and the claim that takes them in dependency order; both are the outbox table's SQL.
  */
 import { randomUUID } from 'node:crypto'
+import type { CustomerCandidate } from '../../shared/orders'
 import type { Database } from '../db/database'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
@@ -70,6 +71,12 @@ export class OutboxWrites {
            WHERE kind = 'newCustomer' AND id <> ? AND json_extract(detail, '$.result.customerGuid') IS NOT NULL`,
         )
         .pluck(),
+      otherNewCustomers: db
+        .prepare<[number], string>(
+          `SELECT p.request FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+           WHERE o.kind = 'newCustomer' AND o.id <> ? AND o.state <> 'sent'`,
+        )
+        .pluck(),
       setDetail: db.prepare<[string, string, number]>('UPDATE outbox SET detail = ?, updated_at = ? WHERE id = ?'),
       sending: db.prepare<{ now: string; id: number }>(
         `UPDATE outbox SET detail = json_set(COALESCE(detail, '{}'), '$.sentAt', @now), updated_at = @now
@@ -97,8 +104,15 @@ export class OutboxWrites {
            delivery_unknown_since = NULL
          WHERE id = @id AND state = 'sending'`,
       ),
+      // The rep is asked which supplier customer (if any) this is; what the earlier attempt left stays unknown.
+      choice: db.prepare<{ detail: string; message: string; now: string; id: number }>(
+        `UPDATE outbox SET state = 'conflict', detail = @detail, last_error = @message, updated_at = @now,
+           next_attempt_at = NULL
+         WHERE id = @id AND state = 'sending'`,
+      ),
       applyMine: db.prepare<{ detail: string; now: string; id: number }>(
-        `UPDATE outbox SET state = 'queued', detail = @detail, updated_at = @now WHERE id = @id AND state = 'conflict'`,
+        `UPDATE outbox SET state = 'queued', detail = @detail, last_error = NULL, updated_at = @now
+         WHERE id = @id AND state = 'conflict'`,
       ),
       row: db.prepare<[string], OutboxRow>('SELECT * FROM outbox WHERE lower(api_guid) = lower(?)'),
       awaited: db
@@ -209,6 +223,12 @@ export class OutboxWrites {
       deliveryUnknownSince: row.delivery_unknown_since,
       now: this.clock.now(),
       claimedCustomers: row.kind === 'newCustomer' ? this.statements.claimedCustomers.all(row.id) : [],
+      otherNewCustomers:
+        row.kind === 'newCustomer'
+          ? this.statements.otherNewCustomers
+              .all(row.id)
+              .map((request) => JSON.parse(request) as Record<string, unknown>)
+          : [],
       sending: () => {
         this.statements.sending.run({ now: this.now(), id: row.id })
       },
@@ -272,6 +292,45 @@ export class OutboxWrites {
 
   markRefused(work: WriteWork, message: string): void {
     this.statements.refused.run({ message, now: this.now(), id: work.id })
+  }
+
+  markChoice(
+    work: WriteWork,
+    candidates: CustomerCandidate[],
+    entered: NonNullable<WriteDetail['entered']>,
+    message: string,
+  ): void {
+    const detail: WriteDetail = { ...work.detail, candidates, entered }
+    delete detail.chosenCustomer
+    this.statements.choice.run({ detail: JSON.stringify(detail), message, now: this.now(), id: work.id })
+  }
+
+  /**
+   * The rep's answer to a new customer's candidates: this supplier customer is the one (adopted when
+   * the entry goes next), or none of them is (never adopted; the entry goes its usual way). Queued
+   * again at once; its orders keep waiting until it is sent.
+   */
+  chooseCustomer(key: string, customerGuid: string | null): void {
+    this.db
+      .transaction(() => {
+        const row = this.settled(key, ['conflict'])
+        const detail = (row.detail ? JSON.parse(row.detail) : {}) as WriteDetail
+        const candidates = detail.candidates ?? []
+        if (row.kind !== 'newCustomer' || candidates.length === 0)
+          throw new CoreError('CONFLICT', 'This entry is not waiting for you to choose a customer.')
+        if (customerGuid !== null && !candidates.some((candidate) => candidate.guid === customerGuid))
+          throw new CoreError('INVALID_ARGUMENT', 'That customer is not one of the candidates for this entry.')
+        const next: WriteDetail = { ...detail }
+        delete next.candidates
+        delete next.entered
+        if (customerGuid !== null) next.chosenCustomer = customerGuid
+        else
+          next.notThisCustomer = [
+            ...new Set([...(detail.notThisCustomer ?? []), ...candidates.map((candidate) => candidate.guid)]),
+          ]
+        this.statements.applyMine.run({ detail: JSON.stringify(next), now: this.now(), id: row.id })
+      })
+      .immediate()
   }
 
   /** "Apply mine": the conflicted change goes as the rep made it, over the supplier's value. */

@@ -21,7 +21,10 @@ import { OutboxWrites } from './outbox-writes'
 import type { WriteWork } from './writes'
 
 /** The key of the entry a row waits for while that one is not sent, read with every listed row. */
-const waitsFor = `(SELECT d.api_guid FROM outbox d WHERE d.id = outbox.depends_on AND d.state <> 'sent') AS waits_for`
+const waitsFor = `(SELECT d.api_guid FROM outbox d WHERE d.id = outbox.depends_on AND d.state <> 'sent') AS waits_for,
+  (SELECT json_object('kind', d.kind, 'state', d.state, 'name', d.customer_name, 'error', d.last_error,
+     'choosing', json_extract(d.detail, '$.candidates') IS NOT NULL)
+   FROM outbox d WHERE d.id = outbox.depends_on AND d.state <> 'sent') AS waiting_on`
 
 /** A claimed entry, ready to send. */
 export interface OutboxWork {

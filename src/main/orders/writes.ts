@@ -5,7 +5,7 @@
  * safe to send, and what an answer means, is the rule's, in the home of what it writes (tracking/
  * for orders after Send).
  */
-import type { OutboxEntry, OutboxKind } from '../../shared/orders'
+import type { CustomerCandidate, OutboxEntry, OutboxKind } from '../../shared/orders'
 import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
 
 export type WriteKind = Exclude<OutboxKind, 'order'>
@@ -28,6 +28,14 @@ export interface WriteDetail {
    */
   applied?: string[]
   conflict?: WriteConflict[]
+  /** A new customer's possible matches at the supplier, waiting for the rep to say which (if any) it is. */
+  candidates?: CustomerCandidate[]
+  /** What the rep entered, shown beside the candidates. */
+  entered?: Omit<CustomerCandidate, 'guid' | 'createdAt'>
+  /** The rep said this supplier customer is the one this entry made: it is adopted, never made again. */
+  chosenCustomer?: string
+  /** Supplier customers the rep said are not this one: never adopted, never asked about again. */
+  notThisCustomer?: string[]
   /** In the rep's words, once done ("Filled 3 lines", "The supplier had already put it on hold"). */
   outcome?: string
   /** What the service answered, for whatever depends on this entry (the order's or customer's guid). */
@@ -67,6 +75,11 @@ export interface WriteWork {
   now: number
   /** The guids of the customers other new-customer entries made or adopted: never this entry's to adopt. */
   claimedCustomers: string[]
+  /**
+   * What the other new-customer entries not yet sent asked for (their frozen requests): a customer
+   * that fits one of them and not this one is that entry's, not a candidate for this one.
+   */
+  otherNewCustomers: Record<string, unknown>[]
   /** The entry this one waited for, now sent: what the service confirmed for it. */
   dependency: { kind: OutboxKind; orderGuid: string | null; detail: WriteDetail } | null
   /**
@@ -89,6 +102,13 @@ export type WriteOutcome =
       result?: Record<string, unknown>
     }
   | { kind: 'refused'; message: string }
+  /** A new customer the supplier may already have in more than one way: the rep says which, or none. */
+  | {
+      kind: 'choose'
+      candidates: CustomerCandidate[]
+      entered: Omit<CustomerCandidate, 'guid' | 'createdAt'>
+      message: string
+    }
   /**
    * An earlier attempt's outcome is unknown and the service's record does not settle it yet: nothing
    * is sent, and the entry is looked at again at `checkAt` (or at the next flush).

@@ -1,6 +1,6 @@
 /**
  * The writes-after-Send methods of the contract: queue a submit or a change to a sent order, and the
- * rep's choice on a conflict. Queued in the one outbox, on disk before the answer, and nudged out at
+ * rep's choice on a conflict, or among a new customer's candidates. Queued in the one outbox, on disk before the answer, and nudged out at
  * once; with an API key alone submits and changes are not offered (the supplier takes them from a
  * user session only), and the answer says to sign in as a user.
  */
@@ -14,7 +14,12 @@ import { SentOrderWrites } from './order-writes'
 
 type WriteMethods = Pick<
   Implementations,
-  'submitSentOrder' | 'changeSentOrder' | 'getSentOrderHeader' | 'applyMyChange' | 'dropMyChange'
+  | 'submitSentOrder'
+  | 'changeSentOrder'
+  | 'getSentOrderHeader'
+  | 'applyMyChange'
+  | 'dropMyChange'
+  | 'chooseCustomerMatch'
 >
 
 /** `signedInAsUser`: whether the saved connection is a user session (settings/, handed in by the core). */
@@ -51,6 +56,10 @@ export function sentOrderWriteMethods(
       outbox.writes.dropMine(apiGuid)
       orders.changed()
       return outbox.summary()
+    },
+    chooseCustomerMatch: ({ apiGuid, customerGuid }) => {
+      outbox.writes.chooseCustomer(apiGuid, customerGuid)
+      return queued(outbox.summary())
     },
   }
 }

@@ -79,6 +79,12 @@ export const useOutboxStore = defineStore('outbox', () => {
     await loadEntries()
   }
 
+  /** A new customer's candidates: the supplier customer that is this one, or null for none of them. */
+  async function chooseCustomer(apiGuid: string, customerGuid: string | null): Promise<void> {
+    summary.value = await unwrap(api.chooseCustomerMatch({ apiGuid, customerGuid }))
+    await loadEntries()
+  }
+
   api.onEvent((event) => {
     if (event.name !== 'outboxChanged') return
     summary.value = event.payload
@@ -109,5 +115,6 @@ export const useOutboxStore = defineStore('outbox', () => {
     retry,
     discard,
     choose,
+    chooseCustomer,
   }
 })
