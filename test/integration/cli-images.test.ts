@@ -3,7 +3,7 @@
  * usual items all get a thumbnail; a changed picture is replaced at the next idle pass while an
  * unchanged one costs a 304 and no picture bytes.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -106,6 +106,27 @@ describe('satchel images', () => {
       bytesSent: itemPng(changed.sku, 1).length,
       notModified: 1,
     })
+  })
+
+  it('a damaged picture cache is said to be the cache, set aside and rebuilt; the profile’s database is not blamed', async () => {
+    const folder = picturesFolder(db)
+    const { customer } = await customerWithUsualItems()
+    expect((await cli(['images', 'fetch', '--customer', customer, '--db', db, '--json'], env)).code).toBe(0)
+    for (const extra of ['-wal', '-shm']) rmSync(join(folder, `index.db${extra}`), { force: true })
+    writeFileSync(join(folder, 'index.db'), 'not an index: a disk that failed under it. '.repeat(100))
+
+    const status = await cli(['images', 'status', '--db', db], env)
+    expect(status.code, status.stderr).toBe(0)
+    expect(status.stderr).toMatch(/The picture cache was damaged: it was set aside .* and started again empty/)
+    expect(status.stdout + status.stderr).not.toMatch(/not a Satchel database|unsent orders|move the file aside/i)
+    expect(readdirSync(folder).some((name) => name.startsWith('index.db.damaged-'))).toBe(true)
+    // Rebuilt: the next run says nothing of damage, and pictures are fetched again.
+    const again = await cli(['images', 'status', '--db', db, '--json'], env)
+    expect(again.code).toBe(0)
+    expect(again.stderr).toBe('')
+    expect(json(again)).toMatchObject({ cached: 0 })
+    expect((await cli(['images', 'fetch', '--customer', customer, '--db', db, '--json'], env)).code).toBe(0)
+    expect((await cli(['status', '--db', db, '--json'], env)).code).toBe(0)
   })
 
   it('refuses options that do not apply and a customer it does not know', async () => {

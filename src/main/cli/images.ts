@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs'
 import { closeDatabase, type Database } from '../db/database'
 import { createPictureDemand } from '../core/picture-demand'
 import {
+  damagedCacheWords,
   openItemPictures,
   picturesFolder,
   type OpenedPictures,
@@ -43,7 +44,7 @@ function open(
   demand: PictureDemand,
 ): OpenedPictures {
   const settings = new AppSettings(db)
-  return openItemPictures({
+  const opened = openItemPictures({
     db,
     databasePath: global.db,
     serviceOrigin: () => origin,
@@ -52,6 +53,9 @@ function open(
     budgetMB: () => settings.get().imageBudgetMB,
     logger: silentLogger,
   })
+  if (opened.cache.damagedIndexAside)
+    process.stderr.write(`satchel: ${damagedCacheWords(opened.cache.damagedIndexAside)}\n`)
+  return opened
 }
 
 export async function runImagesStatus(global: GlobalOptions, output: Output): Promise<number> {

@@ -115,6 +115,26 @@ const addedColumns: [table: string, column: string, type: string][] = [
 const columns = `item_guid AS itemGuid, catalog_guid AS catalogGuid, source_url AS sourceUrl, item_version AS itemVersion,
   etag, last_modified AS lastModified, thumb, panel, bytes, used_at AS usedAt, failures, retry_at AS retryAt, last_error AS lastError`
 
+/** The index, opened and with its tables: what a damaged file fails at first. */
+function openIndex(path: string, nativeBinding: string | undefined): Database {
+  const db = new BetterSqlite3(path, nativeBinding ? { nativeBinding } : {})
+  try {
+    db.pragma('journal_mode = WAL')
+    db.pragma('busy_timeout = 5000')
+    db.exec(schema)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+/** SQLite's word that the file is not a database, or is one with damaged pages. */
+function isDamage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+}
+
 export class PictureCache {
   readonly folder: string
   private readonly db: Database
@@ -136,16 +156,31 @@ export class PictureCache {
     dropGalleryPictures: Statement<[string]>
   }
 
+  /**
+   * Where a damaged index was set aside when this cache was opened, or null: the cache started again
+   * empty, and whoever opened it says so (it is the cache, never the profile's database).
+   */
+  readonly damagedIndexAside: string | null = null
+
   constructor(folder: string, options: { nativeBinding?: string } = {}) {
     this.folder = folder
     mkdirSync(join(folder, 'files'), { recursive: true, mode: 0o700 })
-    this.db = new BetterSqlite3(
-      join(folder, 'index.db'),
-      options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
-    )
-    this.db.pragma('journal_mode = WAL')
-    this.db.pragma('busy_timeout = 5000')
-    this.db.exec(schema)
+    const index = join(folder, 'index.db')
+    let db: Database
+    try {
+      db = openIndex(index, options.nativeBinding)
+    } catch (error) {
+      if (!isDamage(error)) throw error
+      // A copy that can always be made again: set aside (support may want it) and started afresh.
+      // Its files go with it, since nothing would ever evict what no index lists.
+      this.damagedIndexAside = `${index}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`
+      renameSync(index, this.damagedIndexAside)
+      for (const extra of ['-wal', '-shm']) rmSync(`${index}${extra}`, { force: true })
+      rmSync(join(folder, 'files'), { recursive: true, force: true })
+      mkdirSync(join(folder, 'files'), { recursive: true, mode: 0o700 })
+      db = openIndex(index, options.nativeBinding)
+    }
+    this.db = db
     const columnsOf = new Map<string, Set<string>>()
     for (const [table, column, type] of addedColumns) {
       if (!columnsOf.has(table))

@@ -41,12 +41,18 @@ export interface OpenedPictures {
   close(): Promise<void>
 }
 
+/** What the rep and support read when the cache's index was damaged: the cache's, never the database's. */
+export function damagedCacheWords(asidePath: string): string {
+  return `The picture cache was damaged: it was set aside (${asidePath}) and started again empty; pictures are fetched again as they are needed. The profile's database, drafts and outbox are not affected.`
+}
+
 export function openItemPictures(options: OpenPicturesOptions): OpenedPictures {
   const now = options.now ?? Date.now
   const cache = new PictureCache(
     picturesFolder(options.databasePath),
     options.nativeBinding ? { nativeBinding: options.nativeBinding } : {},
   )
+  if (cache.damagedIndexAside) options.logger.warn(damagedCacheWords(cache.damagedIndexAside))
   const fetcher = new PictureFetcher({ now, ...options.fetcher })
   const pictures = new ItemPictures({
     cache,
