@@ -106,6 +106,27 @@ describe('the picture pass', () => {
     expect(all.filter(world.has)).toEqual([1, 2])
   })
 
+  it('at its budget, an idle pass fetches only what fits: nothing is fetched to be evicted at once, pass after pass', async () => {
+    const world = setup({ items: 60 })
+    // One picture's bytes, to size a budget that holds about twenty of them.
+    await world.pictures.pass({ guids: ['item-1'] })
+    const one = world.cache.totals().bytes
+    world.budget.bytes = Math.round(one * 20.5)
+    service.control.clearImageFigures()
+    const first = await world.pictures.pass({ idle: true })
+    expect(world.cache.totals().bytes).toBeLessThanOrEqual(world.budget.bytes)
+    // The first pass fills the cache to its budget, less a margin of a few pictures, and evicts none.
+    expect(first.evicted).toBe(0)
+    const { bytes, largest } = world.cache.totals()
+    expect(bytes).toBeGreaterThan(world.budget.bytes - 4 * largest)
+    const requests = service.control.imageFigures().requests
+    for (let pass = 0; pass < 3; pass++) {
+      const later = await world.pictures.pass({ idle: true })
+      expect({ pass, fetched: later.fetched, evicted: later.evicted }).toEqual({ pass, fetched: 0, evicted: 0 })
+    }
+    expect(service.control.imageFigures().requests).toBe(requests)
+  })
+
   it('replaces the picture when the address changes, and frees a deleted item’s at the idle pass', async () => {
     const world = setup({ items: 3 })
     await world.pictures.pass({ idle: true })

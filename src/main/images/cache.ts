@@ -44,6 +44,8 @@ interface CacheTotals {
   cached: number
   bytes: number
   failed: number
+  /** The most one item's pictures (thumbnail and panel) take. */
+  largest: number
 }
 
 const schema = `
@@ -214,7 +216,7 @@ export class PictureCache {
         [],
         CacheTotals & { galleryBytes: number }
       >(`SELECT count(*) AS entries, count(thumb) AS cached, coalesce(sum(bytes), 0) AS bytes,
-          count(CASE WHEN thumb IS NULL AND failures > 0 THEN 1 END) AS failed,
+          count(CASE WHEN thumb IS NULL AND failures > 0 THEN 1 END) AS failed, coalesce(max(bytes), 0) AS largest,
           (SELECT coalesce(sum(bytes), 0) FROM gallery_pictures) AS galleryBytes FROM image_entries`),
       oldest: this.db.prepare<[number, string, number], PictureEntry>(
         `SELECT ${columns} FROM image_entries WHERE thumb IS NOT NULL AND (used_at, item_guid) > (?, ?) ORDER BY used_at, item_guid LIMIT ?`,

@@ -87,6 +87,11 @@ const protectedTiers = new Set<PictureTier>(['orders', 'customers', 'families', 
  * only. The open orders' items, the day's customers' usual items, the families on screen and what the
  * rep opened are read when needed (once per item version): the rep is about to want those.
  */
+/** An item's pictures (thumbnail and panel) before any is cached to measure: about 40 KB (docs/images.md). */
+const assumedItemBytes = 40 * 1024
+/** Room the rest of the catalog leaves under the budget, in items: what keeps a full cache from churning. */
+const restMarginItems = 2
+
 const cappedTiers = new Set<PictureTier | 'rest'>(['rest'])
 const backoffBaseMs = 60_000
 const backoffMaxMs = 6 * 3600_000
@@ -172,11 +177,16 @@ export class ItemPictures {
       if (report.serviceHeldUntil !== null) break
     }
     if (request.idle && request.guids === undefined && report.serviceHeldUntil === null) {
+      // The rest of the catalog only as far as it fits: filling past the budget would evict what was
+      // fetched a moment ago, and fetch it again on the next pass. Before each item, the cache's bytes
+      // with the items in flight, each counted as the largest cached so far, must leave room for it
+      // and a margin of two more: a cache filled once stays still, pass after pass.
       const budget = this.options.budgetBytes()
-      let bytes = this.options.cache.totals().bytes
-      // The rest of the catalog only while there is room: filling past the budget would evict what
-      // was fetched a moment ago, and fetch it again on the next pass.
-      while (asked < limit && !request.signal?.aborted && bytes < budget && report.serviceHeldUntil === null) {
+      const fits = (inFlight: number) => {
+        const { bytes, largest } = this.options.cache.totals()
+        return bytes + (inFlight + 1 + restMarginItems) * (largest || assumedItemBytes) <= budget
+      }
+      while (asked < limit && !request.signal?.aborted && fits(0) && report.serviceHeldUntil === null) {
         const page = this.options.sources.livePage(this.restCursor, Math.min(200, limit - asked))
         if (page.length === 0) {
           this.restCursor = 0
@@ -184,15 +194,16 @@ export class ItemPictures {
         }
         this.restCursor = page[page.length - 1]!.localId
         asked += page.length
-        const fetchedBefore = report.fetched
-        await this.run(
+        const stopped = await this.run(
           page.map((item) => item.guid),
           report,
           request.signal,
           request.background === true && cappedTiers.has('rest'),
+          fits,
         )
-        // The totals are a sum over the index: asked again only when this page stored something.
-        if (report.fetched > fetchedBefore) bytes = this.options.cache.totals().bytes
+        // Not asked about: the next pass starts from the first of them.
+        if (stopped !== null) this.restCursor = stopped === 0 ? this.restCursor : page[stopped - 1]!.localId
+        if (stopped !== null) break
       }
       report.freed += this.freeDeleted()
     }
@@ -295,22 +306,40 @@ export class ItemPictures {
     }
   }
 
+  /**
+   * Refreshes `guids`, a few at a time. `fits`, when given, is asked before each item with how many
+   * are in flight; a no stops the run. Answers the index of the first item not asked about when it
+   * stopped so, else null.
+   */
   private async run(
     guids: string[],
     report: PassReport,
     signal: AbortSignal | undefined,
     background: boolean,
-  ): Promise<void> {
+    fits?: (inFlight: number) => boolean,
+  ): Promise<number | null> {
     let next = 0
+    let inFlight = 0
+    let stoppedAt: number | null = null
     const worker = async () => {
       // A 429 (or 503) with Retry-After ends the pass: the service is not asked again before that time.
-      while (next < guids.length && !signal?.aborted && report.serviceHeldUntil === null) {
+      while (next < guids.length && !signal?.aborted && report.serviceHeldUntil === null && stoppedAt === null) {
+        if (fits && !fits(inFlight)) {
+          stoppedAt = next
+          break
+        }
         const guid = guids[next++]!
-        const outcome = await this.refresh(guid, report, background)
-        report[outcome]++
+        inFlight++
+        try {
+          const outcome = await this.refresh(guid, report, background)
+          report[outcome]++
+        } finally {
+          inFlight--
+        }
       }
     }
     await Promise.all(Array.from({ length: this.options.parallel ?? 4 }, worker))
+    return stoppedAt
   }
 
   /**
