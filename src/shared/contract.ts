@@ -4,6 +4,7 @@
  * the test bridge both expose exactly these methods.
  */
 import { z } from 'zod'
+import { credentialsInAddressProblem } from './service-address'
 import type { EventName, MethodName } from './channels'
 import { connectivitySchema, desktopContract, updateStateSchema } from './desktop'
 import { profileListSchema, profilesContract } from './profiles'
@@ -110,7 +111,7 @@ export const connectionInputSchema = z
     baseUrl: z
       .url({ protocol: /^https?$/, error: 'Enter the service address, starting with https://' })
       .superRefine((baseUrl, ctx) => {
-        const problem = plainHttpProblem(baseUrl)
+        const problem = credentialsInAddressProblem(baseUrl) ?? plainHttpProblem(baseUrl)
         if (problem) ctx.addIssue({ code: 'custom', message: problem })
       }),
     auth: z.discriminatedUnion('kind', [

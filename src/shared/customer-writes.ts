@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { addressInputSchema, newCustomerSchema, outboxEntrySchema } from './orders'
+import { typedText } from './typed-text'
 
 /** A customer made on this laptop: the new-customer form's own checks, without the order's parts. */
 const addCustomerSchema = newCustomerSchema.pick({ name: true, email: true, phone: true, billTo: true, shipTo: true })
@@ -12,9 +13,9 @@ const addCustomerSchema = newCustomerSchema.pick({ name: true, email: true, phon
 /** What the rep may change of a customer; each field left out stays as it is. */
 const customerChangesSchema = z
   .object({
-    name: z.string().trim().min(1, 'Enter the customer’s name').max(200).optional(),
+    name: typedText(200).trim().min(1, 'Enter the customer’s name').optional(),
     email: z.email('Enter a valid email address').optional(),
-    phone: z.string().max(50).optional(),
+    phone: typedText(50).optional(),
     billTo: addressInputSchema.partial().optional(),
     shipTo: addressInputSchema.partial().optional(),
     requirePo: z.boolean().optional(),

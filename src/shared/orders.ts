@@ -4,22 +4,23 @@
  */
 import { z } from 'zod'
 import { catalogLoadingSchema } from './synced'
+import { typedText } from './typed-text'
 
 const uuid = z.uuid()
 const text = (max: number) => z.string().max(max)
 
 export const addressInputSchema = z
   .object({
-    name: text(200).optional(),
-    company_name: text(200).optional(),
-    address_line_one: text(200).min(1, 'Enter the street address'),
-    address_line_two: text(200).optional(),
-    city: text(100).min(1, 'Enter the city'),
-    state: text(100).optional(),
-    postal_code: text(20).optional(),
-    country: text(100).optional(),
-    phone: text(50).optional(),
-    email: text(200).optional(),
+    name: typedText(200).optional(),
+    company_name: typedText(200).optional(),
+    address_line_one: typedText(200).min(1, 'Enter the street address'),
+    address_line_two: typedText(200).optional(),
+    city: typedText(100).min(1, 'Enter the city'),
+    state: typedText(100).optional(),
+    postal_code: typedText(20).optional(),
+    country: typedText(100).optional(),
+    phone: typedText(50).optional(),
+    email: typedText(200).optional(),
   })
   .strict()
 export type AddressInput = z.infer<typeof addressInputSchema>
@@ -29,17 +30,17 @@ export const addressFieldNames = addressInputSchema.keyof().options
 /** A customer captured in the field, created by the service together with the first order. */
 export const newCustomerSchema = z
   .object({
-    name: text(200).trim().min(1, 'Enter the customer’s name'),
+    name: typedText(200).trim().min(1, 'Enter the customer’s name'),
     email: z.email('Enter a valid email address').optional(),
-    phone: text(50).optional(),
-    customer_internal_id: text(100).optional(),
+    phone: typedText(50).optional(),
+    customer_internal_id: typedText(100).optional(),
     billTo: addressInputSchema.optional(),
     shipTo: addressInputSchema.optional(),
     contact: z
-      .object({ name: text(200).min(1), email: z.email().optional() })
+      .object({ name: typedText(200).min(1), email: z.email().optional() })
       .strict()
       .optional(),
-    note: text(4000).optional(),
+    note: typedText(4000).optional(),
   })
   .strict()
 export type NewCustomer = z.infer<typeof newCustomerSchema>
@@ -395,7 +396,7 @@ const lineToAddSchema = z
     sku: z.string().trim().min(1).max(100).optional(),
     // Left out for a scan or a pick: one more on a line already there, else the item's minimum.
     qty: lineQtySchema.optional(),
-    note: text(1000).optional(),
+    note: typedText(1000).optional(),
   })
   .strict()
   .refine((line) => line.catalogItemGuid !== undefined || line.sku !== undefined, 'Give a catalog item or a SKU')
@@ -407,12 +408,10 @@ const draftChangesSchema = draftSchema
     newCustomer: true,
     catalogGuid: true,
     priceGroupGuid: true,
-    poNo: true,
-    note: true,
-    shippingInstructions: true,
     shipTo: true,
     remainInPreliminary: true,
   })
+  .extend({ poNo: typedText(100), note: typedText(4000), shippingInstructions: typedText(4000) })
   .partial()
   .strict()
 
@@ -462,7 +461,12 @@ export const ordersContract = {
   },
   updateDraftLine: {
     input: z
-      .object({ id: draftId, lineId: z.string().min(1), qty: lineQtySchema.optional(), note: text(1000).optional() })
+      .object({
+        id: draftId,
+        lineId: z.string().min(1),
+        qty: lineQtySchema.optional(),
+        note: typedText(1000).optional(),
+      })
       .strict(),
     output: draftCheckSchema,
   },

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod'
 import { outboxEntrySchema, outboxSummarySchema, shipToSchema } from './orders'
+import { typedText } from './typed-text'
 
 /** How a submit treats what is short, in the rep's words and at the wire (`allowPartialFulfillment`). */
 const fulfilments = ['partial', 'whole', 'available'] as const
@@ -30,8 +31,8 @@ export const orderChangesSchema = z
     onHold: z.boolean().optional(),
     /** Ask the supplier to cancel the order. */
     cancel: z.literal(true).optional(),
-    poNo: z.string().max(100).optional(),
-    note: z.string().max(4000).optional(),
+    poNo: typedText(100).optional(),
+    note: typedText(4000).optional(),
     /** Do not ship before this date (null clears it). */
     shipAfter: isoDate.nullable().optional(),
     /** Cancel what has not shipped by this date (null clears it). */

@@ -18,10 +18,15 @@ export interface Run {
   stderr: string
 }
 
-export function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** `input`: written to the CLI's standard input, which is then closed (a secret given with `-`). */
+export function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  { input }: { input?: string } = {},
+): Promise<Run> {
   return new Promise((done) => {
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
-    execFile(
+    const child = execFile(
       process.execPath,
       [cliEntry, ...args],
       { cwd: root, env: { ...clean, ...env }, timeout: 60_000 },
@@ -30,6 +35,7 @@ export function cli(args: string[], env: Record<string, string> = {}): Promise<R
         done({ code, stdout, stderr })
       },
     )
+    if (input !== undefined) child.stdin?.end(input)
   })
 }
 

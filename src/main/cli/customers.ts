@@ -3,11 +3,11 @@
  * outbox and sent by `flush`. A customer made offline is usable at once: `order queue` takes its key
  * as `customerLocalId`, and its orders wait for it.
  */
-import { readFileSync } from 'node:fs'
 import { z } from 'zod'
 import { CoreError, describeIssues } from '../errors'
 import { customerEditsFor } from '../orders/customer-writes'
 import { refuseDamaged } from './health'
+import { readUserFile } from './input-files'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { withOrders } from './orders'
 
@@ -26,14 +26,17 @@ const address = z
   })
   .strict()
 
+/** An addresses file is two addresses: a megabyte is far more than any needs. */
+const addressFileBytes = 1024 * 1024
+
 /** `--file`: the addresses, as the service's AddressInput names their fields. */
 const addressFile = z.object({ billTo: address.optional(), shipTo: address.optional() }).strict()
 
 function readAddresses(file: string | undefined): z.infer<typeof addressFile> {
   if (file === undefined) return {}
+  const text = readUserFile(file, addressFileBytes)
   let json: unknown
   try {
-    const text = readFileSync(file, 'utf8')
     json = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text)
   } catch (error) {
     throw new UsageError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`)

@@ -5,11 +5,14 @@
  * Start-up must stay well under a second, so this file imports only Node built-ins; each command
  * loads what it needs (the store, or the service client and sync engine) when it runs.
  */
+import { existsSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { credentialsInAddressProblem } from '../../shared/service-address'
 import { defaultDataDirectory, defaultLogsDirectory } from '../paths'
 import type { BundleProfile } from '../housekeeping/support-bundle'
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
+import { readUserFile } from './input-files'
 import { usage } from './usage'
 
 const options = {
@@ -21,8 +24,10 @@ const options = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
   'api-secret': { type: 'string' },
+  'api-secret-file': { type: 'string' },
   'user-guid': { type: 'string' },
   'user-token': { type: 'string' },
+  'user-token-file': { type: 'string' },
   'supplier-guid': { type: 'string' },
   'allow-insecure-http': { type: 'boolean' },
   json: { type: 'boolean' },
@@ -78,6 +83,18 @@ const commandOptions: Record<string, readonly string[]> = {
   'profiles list': [],
   'profiles add': [],
   'profiles remove': ['yes'],
+}
+
+/**
+ * A secret given on the command line, or by a file that holds it (`-`: standard input), so it need
+ * not show in the process list as an argument does. The file's first line, trimmed.
+ */
+function secretOption(value: string | undefined, file: string | undefined, name: string): string | undefined {
+  if (file === undefined) return nonEmpty(value)
+  if (value !== undefined) throw new UsageError(`--${name} and --${name}-file do not go together`)
+  const secret = nonEmpty(readUserFile(file, 64 * 1024, { stdin: true }).split(/\r?\n/)[0])
+  if (!secret) throw new UsageError(`--${name}-file ${file} holds no ${name.replace('-', ' ')} on its first line`)
+  return secret
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -170,14 +187,24 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
     const profileName = nonEmpty(values.profile)
     if (explicitDb && profileName)
       throw new UsageError('--db and --profile do not go together: --db names the database itself')
+    // A folder is no database: said here, not as SQLite's "disk I/O error" from deep in the open.
+    if (explicitDb && existsSync(explicitDb) && statSync(explicitDb).isDirectory())
+      throw new UsageError(
+        `--db ${explicitDb} is a folder: give the database file (for example ${join(explicitDb, 'satchel.db')})`,
+      )
     const dataDir = nonEmpty(values['data-dir']) ?? nonEmpty(env.SATCHEL_DATA_DIR) ?? defaultDataDirectory()
+    const baseUrl = nonEmpty(values['base-url']) ?? nonEmpty(env.SATCHEL_BASE_URL)
+    const addressProblem = baseUrl ? credentialsInAddressProblem(baseUrl) : null
+    if (addressProblem) throw new UsageError(`--base-url: ${addressProblem}`)
     const global: GlobalOptions = {
       db: explicitDb ?? '',
-      baseUrl: nonEmpty(values['base-url']) ?? nonEmpty(env.SATCHEL_BASE_URL),
+      baseUrl,
       apiKey: nonEmpty(values['api-key']) ?? nonEmpty(env.SATCHEL_API_KEY),
-      apiSecret: nonEmpty(values['api-secret']) ?? nonEmpty(env.SATCHEL_API_SECRET),
+      apiSecret:
+        secretOption(values['api-secret'], values['api-secret-file'], 'api-secret') ?? nonEmpty(env.SATCHEL_API_SECRET),
       userGuid: nonEmpty(values['user-guid']) ?? nonEmpty(env.SATCHEL_USER_GUID),
-      userToken: nonEmpty(values['user-token']) ?? nonEmpty(env.SATCHEL_USER_TOKEN),
+      userToken:
+        secretOption(values['user-token'], values['user-token-file'], 'user-token') ?? nonEmpty(env.SATCHEL_USER_TOKEN),
       supplierGuid: nonEmpty(values['supplier-guid']) ?? nonEmpty(env.SATCHEL_SUPPLIER_GUID),
       allowInsecureHttp: values['allow-insecure-http'] === true,
       json,

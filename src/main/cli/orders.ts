@@ -4,7 +4,7 @@
  * whichever of the two flushes first.
  */
 import { AppSettings } from '../settings/app-settings'
-import { readFileSync } from 'node:fs'
+import { readUserFile } from './input-files'
 import { z } from 'zod'
 import {
   ambiguousCodeText,
@@ -31,6 +31,7 @@ import { damageError, exportUnsent, healthJson, knownDamage, refuseDamaged } fro
 import { CliFailure, UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
 import { formatMoney } from '../../shared/money'
+import { typedText } from '../../shared/typed-text'
 
 /** A usage error that carries the per-field problems, printed as `{ errors }` with exit code 2. */
 class InvalidDraftError extends UsageError {
@@ -65,9 +66,9 @@ const draftFileSchema = z
       .uuid()
       .transform((guid) => guid.toLowerCase())
       .optional(),
-    poNo: z.string().max(100).optional(),
-    note: z.string().max(4000).optional(),
-    shippingInstructions: z.string().max(4000).optional(),
+    poNo: typedText(100).optional(),
+    note: typedText(4000).optional(),
+    shippingInstructions: typedText(4000).optional(),
     remainInPreliminary: z.boolean().optional(),
     shipTo: shipToSchema.optional(),
     lines: z
@@ -77,7 +78,7 @@ const draftFileSchema = z
             catalogItemGuid: z.uuid().optional(),
             sku: z.string().trim().min(1).optional(),
             qty: lineQtySchema,
-            note: z.string().max(1000).optional(),
+            note: typedText(1000).optional(),
           })
           .strict()
           .refine(
@@ -124,15 +125,16 @@ export async function withOrders<T>(
   }
 }
 
+/** A draft file's most: the largest order allowed, with long notes on every line, is a few megabytes. */
+const draftFileBytes = 32 * 1024 * 1024
+
 /** Reads and checks the draft file; every problem is reported with its path, none is guessed around. */
 function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
   let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    text = readUserFile(file, draftFileBytes)
   } catch (error) {
-    throw new InvalidDraftError([
-      { path: 'file', message: `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}` },
-    ])
+    throw new InvalidDraftError([{ path: 'file', message: error instanceof Error ? error.message : String(error) }])
   }
   let json: unknown
   try {
