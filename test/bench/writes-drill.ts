@@ -13,7 +13,18 @@
  * - lost writes: an entry not sent at the end, a change not on the order, an order not on the
  *   service (or more than once), an order for a customer made offline not for that customer.
  *
- * Each must be 0. Options: --kills N (SIGKILLs that landed on a live flush, default 60), --seed N.
+ * Then the slow phase (issue 51), on a database and double of its own: the service holds each submit
+ * and each new customer 20 to 60 s before it acts, and acts even when the client is gone; each round
+ * a flush is SIGKILLed while they are held and the rep flushes again at once (killed too). Its
+ * customers include two of one name without an email, with different phones, each with an order.
+ * After the rounds the held requests are let finish, and flushes run until every entry is sent (an
+ * attempt killed before its request left is sent again only once it can no longer be in flight, five
+ * minutes on), the drill answering "which customer is this?" as the rep would, by the phone entered.
+ * It counts duplicate submits, duplicate customers (by name and phone), orders on a customer the rep
+ * did not choose, and lost writes; each must be 0.
+ *
+ * Options: --kills N (SIGKILLs that landed on a live flush, default 60), --slow-kills N (the slow
+ * phase's, default 40), --phase lost|slow|both (default both), --seed N.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -26,14 +37,21 @@ import { LocalOrderLookup } from '../../src/main/orders/local-lookup'
 import { systemClock } from '../../src/main/ports'
 import { orderTargets } from '../../src/main/tracking/order-targets'
 import { SentOrderWrites } from '../../src/main/tracking/order-writes'
+import { writeInFlightMs, type WriteDetail } from '../../src/main/orders/writes'
 import { startService } from '../service/index'
 import { findOrderable } from '../support/orderable'
 import { seededBetween, sleep, startCli, untilOpen } from './drill-support'
 
 const { values } = parseArgs({
-  options: { kills: { type: 'string', default: '60' }, seed: { type: 'string', default: '1' } },
+  options: {
+    kills: { type: 'string', default: '60' },
+    'slow-kills': { type: 'string', default: '40' },
+    phase: { type: 'string', default: 'both' },
+    seed: { type: 'string', default: '1' },
+  },
 })
 const kills = Number(values.kills)
+const slowKills = Number(values['slow-kills'])
 
 const between = seededBetween(Number(values.seed))
 
@@ -45,9 +63,10 @@ interface Expected {
   forCustomer: { apiGuid: string; customer: string }[]
 }
 
-async function main(): Promise<void> {
+/** A double, a synced database signed in as a user, and the core's own writers on it for queueing. */
+async function setUp(name: string) {
   const service = await startService({ size: 'tiny', seed: Number(values.seed) })
-  const scratch = mkdtempSync(join(tmpdir(), 'satchel-writes-drill-'))
+  const scratch = mkdtempSync(join(tmpdir(), `satchel-writes-drill-${name}-`))
   const databasePath = join(scratch, 'satchel.db')
   const env = {
     SATCHEL_DB: databasePath,
@@ -72,7 +91,6 @@ async function main(): Promise<void> {
   let line = 0
   const orderWrites = new SentOrderWrites(desk.outbox, orderTargets(db, desk.outbox))
   const customers = new CustomerEdits(desk.outbox, () => null)
-  const expected: Expected = { submits: [], changes: [], orders: [], customers: [], forCustomer: [] }
 
   const queueOrder = (extra: { remainInPreliminary?: boolean; newCustomer?: { name: string; email?: string } }) => {
     const composed = desk.composeOrder(
@@ -87,6 +105,17 @@ async function main(): Promise<void> {
     )
     return composed.prepareSend()
   }
+  const close = async () => {
+    closeDatabase(db)
+    await service.close()
+    rmSync(scratch, { recursive: true, force: true })
+  }
+  return { service, databasePath, env, db, desk, orderWrites, customers, queueOrder, close }
+}
+
+async function lostReplies(): Promise<boolean> {
+  const { service, databasePath, env, db, desk, orderWrites, customers, queueOrder, close } = await setUp('lost')
+  const expected: Expected = { submits: [], changes: [], orders: [], customers: [], forCustomer: [] }
 
   // Each write is answered late, after the service applied it: where most kills land.
   for (const route of [
@@ -190,9 +219,7 @@ async function main(): Promise<void> {
     lost += 1
     problems.push(`outbox entry ${entry.api_guid} (${entry.kind}) ended ${entry.state}`)
   }
-  closeDatabase(db)
-  await service.close()
-  rmSync(scratch, { recursive: true, force: true })
+  await close()
 
   process.stdout.write(
     `\n${round} rounds, ${landed} SIGKILLs on live flushes; ${expected.submits.length} submits, ${expected.changes.length} changes, ${expected.customers.length} new customers, ${expected.orders.length} orders\n`,
@@ -201,7 +228,165 @@ async function main(): Promise<void> {
     `duplicate submits: ${duplicateSubmits}; duplicate customers: ${duplicateCustomers}; lost writes: ${lost}\n`,
   )
   for (const problem of problems) process.stdout.write(`PROBLEM ${problem}\n`)
-  process.exitCode = duplicateSubmits + duplicateCustomers + lost === 0 && finished ? 0 : 1
+  return duplicateSubmits + duplicateCustomers + lost === 0 && finished
+}
+
+/** Digits only: how the drill, like the rule, compares phones. */
+const digits = (value: unknown) => (typeof value === 'string' ? value.replace(/\D/g, '') : '')
+
+async function slowService(): Promise<boolean> {
+  const { service, databasePath, env, db, desk, orderWrites, customers, queueOrder, close } = await setUp('slow')
+  const submits: string[] = []
+  const orders: string[] = []
+  /** Each customer made on the laptop (name and phone), and the orders queued for it. */
+  const made: { name: string; phone: string; orders: string[] }[] = []
+  const started = Date.now()
+  const held = ['POST /v1/order/submit', 'POST /vendors']
+
+  let landed = 0
+  let round = 0
+  let lastHoldMs = 0
+  while (landed < slowKills && round < slowKills * 3) {
+    round += 1
+    // Each round's requests are held this long before the service acts on them (and it acts, client or not).
+    service.control.clearFaults()
+    lastHoldMs = between(20_000, 60_000)
+    for (const route of held) service.control.addFault({ route, type: 'latency', phase: 'request', ms: lastHoldMs })
+
+    const review = queueOrder({ remainInPreliminary: true }).commit()
+    orders.push(review.apiGuid)
+    submits.push(review.apiGuid)
+    orderWrites.submit(review.apiGuid, 'partial')
+    // A customer without an email, and two of one name without one, told apart only by their phones.
+    for (const [name, phone] of [
+      [`Slow Diner ${round}`, `(503) 555-${String(1000 + round)}`],
+      [`Slow Twin ${round}`, `(503) 555-${String(2000 + round)}`],
+      [`Slow Twin ${round}`, `(971) 555-${String(3000 + round)}`],
+    ] as const) {
+      const entry = customers.add({ name, phone })
+      const forIt = queueOrder({ newCustomer: { name } }).commit(desk.outbox.writes.newCustomer(entry.apiGuid)!.id)
+      orders.push(forIt.apiGuid)
+      made.push({ name, phone, orders: [forIt.apiGuid] })
+    }
+
+    // The rep's flush is killed while the service holds the requests, and the rep flushes again at once.
+    for (let attempt = 0; attempt < 2 && landed < slowKills; attempt++) {
+      const flush = startCli(['flush', '--json'], env)
+      await untilOpen(flush.child, databasePath)
+      await sleep(between(500, attempt === 0 ? 6_000 : 20_000))
+      if (flush.child.exitCode === null && flush.child.signalCode === null && flush.child.kill('SIGKILL')) landed += 1
+      await flush.ended
+    }
+    process.stdout.write(`round ${round}: ${landed} SIGKILLs so far (held ${(lastHoldMs / 1000).toFixed(0)} s)\n`)
+  }
+
+  // New requests go at once now; the held ones finish at the service on their own time.
+  service.control.clearFaults()
+  process.stdout.write(`letting the held requests finish (${(lastHoldMs / 1000).toFixed(0)} s)\n`)
+  await sleep(lastHoldMs + 5_000)
+
+  // Flushes until every entry is sent: an attempt killed before its request left waits out its
+  // in-flight window first. The drill answers "which customer is this?" as the rep would.
+  let asked = 0
+  const deadline = Date.now() + writeInFlightMs + 3 * 60_000
+  const unsent = () => db.prepare<[], { n: number }>("SELECT count(*) AS n FROM outbox WHERE state <> 'sent'").get()!.n
+  let flushes = 0
+  while (unsent() > 0 && Date.now() < deadline) {
+    await startCli(['flush', '--json'], env).ended
+    flushes += 1
+    const asking = db
+      .prepare<[], { api_guid: string; detail: string; request: string }>(
+        `SELECT o.api_guid, o.detail, p.request FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+         WHERE o.kind = 'newCustomer' AND o.state = 'conflict'`,
+      )
+      .all()
+    for (const entry of asking) {
+      asked += 1
+      const candidates = (JSON.parse(entry.detail) as WriteDetail).candidates ?? []
+      const entered = digits((JSON.parse(entry.request) as { newVendor: { phone?: string } }).newVendor.phone)
+      const mine = candidates.find((candidate) => digits(candidate.phone) === entered)
+      desk.outbox.writes.chooseCustomer(entry.api_guid, mine?.guid ?? null)
+    }
+    if (unsent() > 0) await sleep(10_000)
+  }
+
+  const problems: string[] = []
+  let duplicateSubmits = 0
+  let duplicateCustomers = 0
+  let wrongCustomer = 0
+  let lost = 0
+  const onService = (apiGuid: string) => service.control.ordersByApiGuid(apiGuid)
+  const serviceOrders = service.control.orders()
+  for (const apiGuid of orders) {
+    const found = onService(apiGuid)
+    if (found.length !== 1) {
+      lost += 1
+      problems.push(`order ${apiGuid} is on the service ${found.length} times`)
+    }
+  }
+  for (const apiGuid of submits) {
+    const order = serviceOrders.find((each) => each.guid === onService(apiGuid)[0]?.guid)
+    if (order?.order_state_id !== 2) {
+      if ((order?.order_state_id as number) > 2) duplicateSubmits += 1
+      else lost += 1
+      problems.push(`the order ${apiGuid} sent for review is in state ${String(order?.order_state_id)}, not SUBMITTED`)
+    }
+  }
+  const live = service.control.customers().filter((customer) => customer.deleted_at === null)
+  for (const customer of made) {
+    const theirs = live.filter(
+      (each) =>
+        each.name === customer.name &&
+        [each.phone, (each.Bill_To as { phone?: unknown } | undefined)?.phone].some(
+          (phone) => digits(phone) === digits(customer.phone),
+        ),
+    )
+    if (theirs.length > 1) duplicateCustomers += theirs.length - 1
+    if (theirs.length === 0) lost += 1
+    if (theirs.length !== 1)
+      problems.push(`the customer ${customer.name} ${customer.phone} is on the service ${theirs.length} times`)
+    for (const apiGuid of customer.orders) {
+      const [order] = onService(apiGuid)
+      if (order && theirs.length > 0 && !theirs.some((each) => each.id === order.vendor_id)) {
+        wrongCustomer += 1
+        problems.push(`the order ${apiGuid} went to another customer than ${customer.name} ${customer.phone}`)
+      }
+    }
+  }
+  const left = db
+    .prepare<[], { api_guid: string; kind: string; state: string; last_error: string | null }>(
+      "SELECT api_guid, kind, state, last_error FROM outbox WHERE state <> 'sent'",
+    )
+    .all()
+  for (const entry of left) {
+    lost += 1
+    problems.push(`outbox entry ${entry.api_guid} (${entry.kind}) ended ${entry.state}: ${entry.last_error ?? ''}`)
+  }
+  await close()
+
+  process.stdout.write(
+    `\n${round} rounds, ${landed} SIGKILLs on live flushes while the service held requests; ${submits.length} submits, ${made.length} new customers without an email (${round} pairs of one name), ${orders.length} orders; ${flushes} flushes after, ${((Date.now() - started) / 60_000).toFixed(1)} min in all\n`,
+  )
+  process.stdout.write(
+    `duplicate submits: ${duplicateSubmits}; duplicate customers: ${duplicateCustomers}; orders on a customer the rep did not choose: ${wrongCustomer}; lost writes: ${lost}; asked the rep which customer: ${asked}\n`,
+  )
+  for (const problem of problems) process.stdout.write(`PROBLEM ${problem}\n`)
+  return duplicateSubmits + duplicateCustomers + wrongCustomer + lost === 0
+}
+
+async function main(): Promise<void> {
+  const phase = values.phase
+  if (!['lost', 'slow', 'both'].includes(phase)) throw new Error('--phase is lost, slow or both')
+  let ok = true
+  if (phase !== 'slow') {
+    process.stdout.write('== replies lost after the service acted\n')
+    ok = (await lostReplies()) && ok
+  }
+  if (phase !== 'lost') {
+    process.stdout.write('\n== a slow service: submits and new customers held 20-60 s before it acts\n')
+    ok = (await slowService()) && ok
+  }
+  process.exitCode = ok ? 0 : 1
 }
 
 void main()
