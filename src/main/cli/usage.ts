@@ -69,12 +69,15 @@ Options:
   --api-key K         API key (env SATCHEL_API_KEY)
   --api-secret S      API secret (env SATCHEL_API_SECRET; default: the profile's, from the
                       system keyring)
+  --api-secret-file F The API secret from the first line of file F (- for standard input), so
+                      it does not show in the process list as an argument does
   --user-guid G       With the API key: attribute calls to this user; with --user-token: the
                       signed-in user (env SATCHEL_USER_GUID)
   --user-token T      Sign in as a user with this session token instead of an API key, with
                       --user-guid and --supplier-guid (env SATCHEL_USER_TOKEN; the supplier's
                       web app issues it at sign-in); an expired one pauses sending with
                       "Sign in again" until a new token is given
+  --user-token-file F The session token from the first line of file F (- for standard input)
   --supplier-guid G   The supplier the user session belongs to (env SATCHEL_SUPPLIER_GUID)
   --allow-insecure-http
                       Allow a plain http:// address on another computer (a lab only: the

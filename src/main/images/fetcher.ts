@@ -9,7 +9,7 @@ import {
   checkDeclaredLength,
   ImageRefused,
   maxImageBytes,
-  pictureAddress,
+  redirectAddress,
   readPicture,
   type ImageKind,
 } from './safety'
@@ -150,8 +150,8 @@ export class PictureFetcher {
     if (statusCode >= 300 && statusCode < 400 && header(got.location)) {
       await drop()
       if (redirects >= maxRedirects) throw new FetchFailed(`${url.host} redirected more than ${maxRedirects} times`)
-      // The next address meets the same rules: a redirect to plain http is refused like a link to it.
-      return this.follow(pictureAddress(header(got.location)!, url.href), validators, redirects + 1, deadline)
+      // The next address meets the same rules, and one more: off its own origin, https only.
+      return this.follow(redirectAddress(header(got.location)!, url), validators, redirects + 1, deadline)
     }
     if (statusCode !== 200) {
       await drop()

@@ -45,6 +45,20 @@ export function pictureAddress(raw: string, serviceOrigin: string): URL {
   throw new ImageRefused('address', `${url.protocol}//${url.host} is not https: pictures are fetched over https only`)
 }
 
+/**
+ * Where a picture's redirect may lead: its own origin, or https anywhere. Plain http is allowed on
+ * this computer for the picture itself, but a redirect from it to another port there could reach
+ * another local service (the test double's control surface, a developer's database admin page).
+ */
+export function redirectAddress(location: string, from: URL): URL {
+  const url = pictureAddress(location, from.href)
+  if (url.protocol === 'https:' || url.origin === from.origin) return url
+  throw new ImageRefused(
+    'address',
+    `${from.host} redirected to ${url.protocol}//${url.host}: a picture's redirect is followed only on its own host or to https`,
+  )
+}
+
 /** The format the first bytes show, or null: the answer's content type alone is not believed. */
 export function kindOf(head: Uint8Array): ImageKind | null {
   const at = (offset: number, bytes: number[]) => bytes.every((byte, index) => head[offset + index] === byte)

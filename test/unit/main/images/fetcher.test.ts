@@ -94,6 +94,24 @@ describe('fetching a picture politely', () => {
     await expect(polite.fetch(new URL('/moved.png', origin), none)).resolves.toMatchObject({ kind: 'fresh' })
   })
 
+  it('refuses a redirect to another port on this computer: only the picture’s own origin, or https', async () => {
+    let reached = 0
+    const control = await host((_request, response) => {
+      reached += 1
+      response.writeHead(200, { 'content-type': 'image/png' }).end(itemPng('B', 0))
+    })
+    const origin = await host((request, response) => {
+      if (request.url === '/sideways.png') response.writeHead(302, { location: `${control}/control/reset` }).end()
+      else response.writeHead(200, { 'content-type': 'image/png' }).end(itemPng('A', 0))
+    })
+    const polite = fetcher()
+    await expect(polite.fetch(new URL('/sideways.png', origin), none)).rejects.toMatchObject({
+      reason: 'address',
+      message: expect.stringMatching(/followed only on its own host or to https/),
+    })
+    expect(reached).toBe(0)
+  })
+
   it('gives up on a picture sent a byte at a time once its deadline passes, and frees the slot for the next', async () => {
     const origin = await host((request, response) => {
       if (request.url === '/slow.png') {
