@@ -222,6 +222,35 @@ describe('a customer change', () => {
   })
 })
 
+describe('a customer changed twice between syncs', () => {
+  it('the second change starts from the rep’s first, sent or still waiting: never a conflict with the rep’s own value', async () => {
+    const guid = service.control
+      .customers()
+      .find((each) => each.deleted_at === null && each.guid !== orderable.customerGuid)!.guid as string
+    const change = async (phone: string) => {
+      const run = await cli(['customers', 'change', guid, '--phone', phone, '--json'], session)
+      expect(run.code, run.stderr).toBe(0)
+      return json(run).apiGuid as string
+    }
+    // Sent, and not synced back yet.
+    const first = await change('(503) 555-7001')
+    expect((await cli(['flush', '--json'], session)).code).toBe(0)
+    expect((await entry(first)).state).toBe('sent')
+    const second = await change('(503) 555-7002')
+    // Both waiting: the third starts from the second.
+    const third = await change('(503) 555-7003')
+    const flushed = await cli(['flush', '--json'], session)
+    expect(flushed.code, flushed.stderr).toBe(0)
+    for (const key of [second, third]) expect(await entry(key)).toMatchObject({ state: 'sent' })
+    const customer = service.control.customers().find((each) => each.guid === guid)!
+    expect((customer.Bill_To as { phone?: string }).phone).toBe('(503) 555-7003')
+    // Asking again for what the supplier already has after the rep's own changes queues nothing.
+    const again = await cli(['customers', 'change', guid, '--phone', '(503) 555-7003', '--json'], session)
+    expect(again.code).toBe(2)
+    expect(again.stderr).toMatch(/already says so/)
+  })
+})
+
 describe('with an API key only', () => {
   it('a customer write is tried with the key; a 403 keeps it and says to sign in or ask for the grant', async () => {
     const keyOnly = {

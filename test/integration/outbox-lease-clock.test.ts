@@ -45,12 +45,13 @@ type Shift = 'in-process' | 'faketime'
 
 const hasFaketime = spawnSync('faketime', ['-f', '+0', 'true']).status === 0
 
-function flush(env: Record<string, string>, shiftMs: number, how: Shift): Run {
+/** `speed`: with faketime, the clock also runs this many times as fast (its timers too). */
+function flush(env: Record<string, string>, shiftMs: number, how: Shift, speed = 1): Run {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith('SATCHEL_')))
   const node = [process.execPath, '--import', shiftedClock, cliEntry, 'flush', '--json']
   const [command, ...args] =
-    shiftMs !== 0 && how === 'faketime'
-      ? ['faketime', '-f', `${shiftMs >= 0 ? '+' : ''}${shiftMs / 1000}s`, ...node]
+    (shiftMs !== 0 || speed !== 1) && how === 'faketime'
+      ? ['faketime', '-f', `${shiftMs >= 0 ? '+' : ''}${shiftMs / 1000}s${speed !== 1 ? ` x${speed}` : ''}`, ...node]
       : node
   const proc = spawn(command!, args, {
     cwd: root,
@@ -219,3 +220,41 @@ describe.each<Shift>(['in-process', 'faketime'])(
     )
   },
 )
+
+describe('a second flush whose clock runs twenty times as fast', () => {
+  const run = hasFaketime ? it : it.skip
+  run(
+    'takes the lease from a live sender, which then says so truthfully: nothing is sent twice, and no "did not take them"',
+    async () => {
+      const h = (harness = await startOrdersHarness())
+      const unavailable = h.service.control.addFault({ route: orderRoute, type: 'status', status: 503 })
+      const apiGuids = [await h.queueOrder(), await h.queueOrder(), await h.queueOrder()]
+      await h.settle()
+      h.service.control.removeFault(unavailable)
+      await h.core.close()
+      h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 2_500 })
+      const env = {
+        SATCHEL_DB: h.databasePath,
+        SATCHEL_BASE_URL: h.service.url,
+        SATCHEL_API_KEY: h.service.credentials.apiKey,
+        SATCHEL_API_SECRET: h.service.credentials.apiSecret,
+      }
+      const live = flush(env, 0, 'faketime')
+      await until(
+        () => h.service.control.requestLog().some((e) => e.route === orderRoute),
+        'the live sender to send',
+        guard,
+      )
+      const fast = flush(env, 0, 'faketime', 20)
+      await Promise.all([live.done, fast.done])
+      // Whatever the two did between them, the service holds each order once.
+      for (const apiGuid of apiGuids) expect(h.service.control.ordersByApiGuid(apiGuid), apiGuid).toHaveLength(1)
+      for (const each of [live, fast]) expect(each.stderr).not.toMatch(/did not take them/)
+      if (live.code !== 0) expect(live.stderr).toMatch(/another Satchel process took over sending them/)
+      const after = flush(env, 0, 'in-process')
+      await after.done
+      expect(after.code, after.stderr).toBe(0)
+    },
+    90_000,
+  )
+})

@@ -113,6 +113,55 @@ function done(customer: CustomerRecord, outcome: string | null): WriteOutcome {
   return { kind: 'done', outcome, result: { customerGuid: customer.guid, customerName: customer.name ?? null } }
 }
 
+/** The fields a change may touch, as a customer record names them. */
+const changeableFields = ['name', 'email', 'phone', 'Bill_To', 'Ship_To', 'require_po'] as const
+
+/**
+ * A change done: with the service's record of what it may touch and its updated_at, so the next
+ * change made before a sync brings it back starts from it (else changing a field twice between
+ * syncs was a conflict with the rep's own first change).
+ */
+function doneChange(customer: CustomerRecord, outcome: string | null): WriteOutcome {
+  const record = customer as Record<string, unknown>
+  const answered = done(customer, outcome) as Extract<WriteOutcome, { kind: 'done' }>
+  const updatedAt = typeof record.updated_at === 'string' ? record.updated_at : null
+  if (!updatedAt) return answered
+  return {
+    ...answered,
+    result: {
+      ...answered.result,
+      answer: {
+        updatedAt,
+        record: Object.fromEntries(changeableFields.filter((key) => key in record).map((key) => [key, record[key]])),
+      },
+    },
+  }
+}
+
+/**
+ * The customer as the rep's next change starts from: the synced copy, with the answer to the last
+ * change sent where it is newer than the copy, and the changes still waiting applied in order.
+ */
+function asTheRepLeftIt(
+  synced: Record<string, unknown>,
+  own: ReturnType<Outbox['writes']['customerChanges']>,
+): Record<string, unknown> {
+  let customer = synced
+  const answeredAt = Date.parse(own.lastAnswer?.updatedAt ?? '')
+  const copyAt = Date.parse(typeof synced.updated_at === 'string' ? synced.updated_at : '')
+  if (own.lastAnswer && Number.isFinite(answeredAt) && !(copyAt >= answeredAt))
+    customer = { ...customer, ...own.lastAnswer.record }
+  for (const request of own.waiting as unknown as ChangeRequest[]) {
+    for (const [field, { to }] of Object.entries(request.changes)) {
+      if (field === 'billTo' || field === 'shipTo') {
+        const key = field === 'billTo' ? 'Bill_To' : 'Ship_To'
+        customer = { ...customer, [key]: { ...((customer[key] ?? {}) as object), ...(to as object) } }
+      } else customer = { ...customer, [field === 'requirePo' ? 'require_po' : field]: to }
+    }
+  }
+  return customer
+}
+
 /** Digits only: "(503) 555-7001" and "503.555.7001" are one phone. */
 function digits(value: unknown): string | null {
   const only = typeof value === 'string' ? value.replace(/\D/g, '') : ''
@@ -296,7 +345,7 @@ const customerChangeRule: WriteRule = {
           })
       }
       if (conflict.length > 0) return { kind: 'conflict', conflict }
-      if (Object.keys(changed).length === 0) return done(now, 'The supplier’s copy already says so.')
+      if (Object.keys(changed).length === 0) return doneChange(now, 'The supplier’s copy already says so.')
       // Name and email as they are now, with the rep's where changed: the service requires both.
       const body: Record<string, unknown> = {
         name: changed.name ?? now.name ?? '',
@@ -305,7 +354,7 @@ const customerChangeRule: WriteRule = {
         ...(changed.shipTo ? { shipTo: changed.shipTo } : {}),
         ...(changed.requirePo !== undefined ? { options: { require_po: changed.requirePo } } : {}),
       }
-      return done(await needs(sender, 'updateCustomer')(request.customerGuid, body, { signal }), null)
+      return doneChange(await needs(sender, 'updateCustomer')(request.customerGuid, body, { signal }), null)
     } catch (error) {
       const refused = refusalWithKey(error, sender)
       if (refused) return refused
@@ -381,12 +430,17 @@ export class CustomerEdits {
   }
 }
 
-/** The customer edits of this database, each change made against the customer as last synced. */
+/**
+ * The customer edits of this database, each change made against the customer as last synced with
+ * the rep's own changes since applied (sent but not synced back, or still waiting).
+ */
 export function customerEditsFor(db: Database, outbox: Outbox): CustomerEdits {
   const customers = new Customers(db)
   return new CustomerEdits(outbox, (guid) => {
     const row = customers.byGuid(guid)
-    return row ? (JSON.parse(row.json) as Record<string, unknown>) : null
+    return row
+      ? asTheRepLeftIt(JSON.parse(row.json) as Record<string, unknown>, outbox.writes.customerChanges(guid))
+      : null
   })
 }
 

@@ -126,6 +126,21 @@ export class OutboxWrites {
            ORDER BY sent_at DESC, id DESC LIMIT 1`,
         )
         .pluck(),
+      customerAnswer: db
+        .prepare<[string], string>(
+          `SELECT json_extract(detail, '$.result.answer') FROM outbox
+           WHERE kind = 'customerChange' AND state = 'sent' AND customer_guid = ?
+             AND json_extract(detail, '$.result.answer') IS NOT NULL
+           ORDER BY sent_at DESC, id DESC LIMIT 1`,
+        )
+        .pluck(),
+      waitingCustomerChanges: db
+        .prepare<[string], string>(
+          `SELECT p.request FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+           WHERE o.kind = 'customerChange' AND o.state IN ('queued', 'sending', 'retrying') AND o.customer_guid = ?
+           ORDER BY o.id`,
+        )
+        .pluck(),
       waitingChanges: db.prepare<
         [],
         { key: string; dependsOn: number | null; request: string; dependencyOrderGuid: string | null }
@@ -186,6 +201,23 @@ export class OutboxWrites {
       id: entry.id,
       state: entry.state,
       request: request ? (JSON.parse(request) as Record<string, unknown>) : {},
+    }
+  }
+
+  /**
+   * A customer's changes of this laptop the synced copy may not show yet: the service's answer to the
+   * last one sent (its record and updated_at), and the requests of those still waiting, oldest first.
+   */
+  customerChanges(customerGuid: string): {
+    lastAnswer: { updatedAt: string; record: Record<string, unknown> } | null
+    waiting: Record<string, unknown>[]
+  } {
+    const answer = this.statements.customerAnswer.get(customerGuid)
+    return {
+      lastAnswer: answer ? (JSON.parse(answer) as { updatedAt: string; record: Record<string, unknown> }) : null,
+      waiting: this.statements.waitingCustomerChanges
+        .all(customerGuid)
+        .map((request) => JSON.parse(request) as Record<string, unknown>),
     }
   }
 
