@@ -87,7 +87,6 @@ describe('a new customer the supplier may already have, more than one way', () =
     expect(asked?.candidates?.[0]).toMatchObject({ name: 'Twin Counter Cafe', phone: '(503) 555-0303' })
     expect(requests(h, orderRoute)).toHaveLength(0)
     const waiting = await entryOf(h, orderKey)
-    console.log(JSON.stringify(waiting))
     expect(waiting).toMatchObject({ waitsFor: customerKey })
     expect(waiting?.state).not.toBe('sent')
 
