@@ -8,8 +8,9 @@ import { dirname, relative, resolve, sep } from 'node:path'
  * - every dependency is written where dependency-cruiser can read it. It resolves `import`,
  *   `export … from`, `import()` and `require()` of a literal path; a computed path, a `require` made
  *   by `createRequire`, `module.require` or `eval` loads a module it never sees, so the layers
- *   would hold only for the imports that chose to be seen; and a module of another layer is not
- *   handed on by importing it and exporting it again;
+ *   would hold only for the imports that chose to be seen; a module of another layer is not
+ *   handed on by importing it and exporting it again; `require` is not reached through the global
+ *   object (`globalThis['req' + 'uire']`); and a worker's entry is in the starting file's own layer;
  * - a file stays a readable size: 600 lines (blank lines and comments count), migrations apart, and
  *   core/compose.ts, which only wires the parts together, 150.
  *
@@ -195,9 +196,123 @@ const noPassingOn = {
   },
 }
 
+/** The names the global object goes by. */
+const globalObjects = new Set(['globalThis', 'global', 'self', 'window'])
+
+/**
+ * `globalThis['req' + 'uire']`, `global.require`: Node's require reached through the global object,
+ * where literal-imports (which follows the identifier) cannot see it; a computed name on the global
+ * object hides which of its members is reached at all.
+ */
+const noHiddenGlobals = {
+  meta: {
+    type: 'problem',
+    messages: {
+      computed: `a computed name on {{object}} reaches a global no one can read off the code (require, process, …): ${hidden}. Name the global itself.`,
+      require: `{{object}}.require loads a module by a path of its own: ${hidden}. Import it.`,
+    },
+    schema: [],
+  },
+  create(context) {
+    return {
+      MemberExpression(node) {
+        if (node.object.type !== 'Identifier' || !globalObjects.has(node.object.name)) return
+        const data = { object: node.object.name }
+        if (node.computed && !(node.property.type === 'Literal' && typeof node.property.value === 'string'))
+          context.report({ node, messageId: 'computed', data })
+        else if (
+          (node.computed ? node.property.type === 'Literal' && node.property.value : node.property.name) === 'require'
+        )
+          context.report({ node, messageId: 'require', data })
+      },
+    }
+  },
+}
+
+/**
+ * The two source-checkout bootstraps that start a worker from code (`eval: true`): each requires its
+ * own folder's `*-worker.ts` behind tsx's hook, which no static path can say (a bundled build passes
+ * its own factory instead).
+ */
+const evalWorkerFiles = new Set(['src/main/sync/page-writer.ts', 'src/main/housekeeping/purge-slices.ts'])
+
+/**
+ * A worker's entry is a module load dependency-cruiser never sees: `new Worker(new URL('../shell/ipc.js',
+ * import.meta.url))` from sync/ would run the shell in a thread of the core. An entry is a literal
+ * path (or `new URL(literal, import.meta.url)`) in the starting file's own layer; code run with
+ * `eval: true` only in the bootstraps above.
+ */
+const workerEntries = {
+  meta: {
+    type: 'problem',
+    messages: {
+      otherLayer: `a worker entry in {{layer}} ({{path}}), started from {{own}}: ${hidden}. Start a worker from a module of its own layer.`,
+      computed: `a worker entry that is not a literal path: ${hidden}. Give the entry as a literal path (or new URL(literal, import.meta.url)).`,
+      eval: `a worker started from code (eval: true): ${hidden}. Only the source-checkout bootstraps (${[...evalWorkerFiles].join(', ')}) do so.`,
+    },
+    schema: [],
+  },
+  create(context) {
+    const file = relative(context.cwd, context.filename).split(sep).join('/')
+    const own = layerOf(file)
+    /** The literal path of a worker's entry, or null when it is computed. */
+    const entryOf = (node) => {
+      if (literal(node)) return node.type === 'Literal' ? node.value : node.quasis[0].value.cooked
+      if (
+        node?.type === 'NewExpression' &&
+        node.callee.type === 'Identifier' &&
+        node.callee.name === 'URL' &&
+        literal(node.arguments[0])
+      ) {
+        const first = node.arguments[0]
+        return first.type === 'Literal' ? first.value : first.quasis[0].value.cooked
+      }
+      return null
+    }
+    return {
+      NewExpression(node) {
+        if (node.callee.type !== 'Identifier' || node.callee.name !== 'Worker') return
+        const options = node.arguments[1]
+        const evaluated =
+          options?.type === 'ObjectExpression' &&
+          options.properties.some(
+            (property) =>
+              property.type === 'Property' &&
+              property.key.type === 'Identifier' &&
+              property.key.name === 'eval' &&
+              !(property.value.type === 'Literal' && property.value.value === false),
+          )
+        if (evaluated) {
+          if (!evalWorkerFiles.has(file)) context.report({ node, messageId: 'eval' })
+          return
+        }
+        const entry = entryOf(node.arguments[0])
+        if (entry === null) return context.report({ node, messageId: 'computed' })
+        if (!entry.startsWith('.')) return
+        const target = relative(context.cwd, resolve(dirname(context.filename), entry))
+          .split(sep)
+          .join('/')
+        const layer = layerOf(target)
+        if (layer !== own)
+          context.report({
+            node,
+            messageId: 'otherLayer',
+            data: { layer: layer ?? 'no layer', path: entry, own: own ?? file },
+          })
+      },
+    }
+  },
+}
+
 const plugin = {
   meta: { name: 'rails' },
-  rules: { 'literal-imports': literalImports, 'no-create-require': noCreateRequire, 'no-passing-on': noPassingOn },
+  rules: {
+    'literal-imports': literalImports,
+    'no-create-require': noCreateRequire,
+    'no-passing-on': noPassingOn,
+    'no-hidden-globals': noHiddenGlobals,
+    'worker-entries': workerEntries,
+  },
 }
 
 /** Lines a source file may have, and core/compose.ts. */
@@ -221,6 +336,8 @@ export function rails({ oversized, reExporting }) {
         'rails/literal-imports': 'error',
         'rails/no-create-require': 'error',
         'rails/no-passing-on': 'error',
+        'rails/no-hidden-globals': 'error',
+        'rails/worker-entries': 'error',
         'no-eval': 'error',
         'no-new-func': 'error',
         'max-lines': lines(fileLines),

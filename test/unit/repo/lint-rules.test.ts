@@ -633,7 +633,15 @@ describe('SQLite transactions in the core', () => {
 
 describe('every import of src/ where dependency-cruiser sees it (scripts/eslint/rails.mjs)', () => {
   const eslint = new ESLint({ cwd: root })
-  const hiding = ['rails/no-create-require', 'rails/literal-imports', 'rails/no-passing-on', 'no-eval', 'no-new-func']
+  const hiding = [
+    'rails/no-create-require',
+    'rails/literal-imports',
+    'rails/no-passing-on',
+    'rails/no-hidden-globals',
+    'rails/worker-entries',
+    'no-eval',
+    'no-new-func',
+  ]
   async function refusals(code: string, filePath = 'src/main/orders/probe.ts'): Promise<string[]> {
     const [result] = await eslint.lintText(code, { filePath })
     return (result?.messages ?? [])
@@ -694,8 +702,44 @@ describe('every import of src/ where dependency-cruiser sees it (scripts/eslint/
       "import * as local from '../local/stock'\nexport default local\n",
       'rails/no-passing-on',
     ],
+    [
+      'require reached through globalThis by a computed name',
+      "export const r = globalThis['req' + 'uire']\n",
+      'rails/no-hidden-globals',
+    ],
+    ['require taken off globalThis', 'export const load = globalThis.require\n', 'rails/no-hidden-globals'],
   ])('refuses %s', async (_name, code, rule) => {
     expect(await refusals(code)).toEqual([expect.stringMatching(new RegExp(`^${rule}: `))])
+  })
+
+  it('refuses a worker started from sync/ on the shell’s module, and one started from code outside the two bootstraps', async () => {
+    const worker = "import { Worker } from 'node:worker_threads'\n"
+    expect(
+      await refusals(
+        `${worker}export const start = () => new Worker(new URL('../shell/ipc.js', import.meta.url))\n`,
+        'src/main/sync/probe.ts',
+      ),
+    ).toEqual([expect.stringMatching(/^rails\/worker-entries: a worker entry in main\/shell\//)])
+    expect(
+      await refusals(`${worker}export const start = (path: string) => new Worker(path)\n`, 'src/main/sync/probe.ts'),
+    ).toEqual([expect.stringMatching(/^rails\/worker-entries: a worker entry that is not a literal path/)])
+    expect(
+      await refusals(
+        `${worker}export const start = () => new Worker("require('../shell/ipc.js')", { eval: true })\n`,
+        'src/main/sync/probe.ts',
+      ),
+    ).toEqual([expect.stringMatching(/^rails\/worker-entries: a worker started from code/)])
+    // Its own layer's entry, and the bootstraps as they are.
+    expect(
+      await refusals(
+        `${worker}export const start = () => new Worker(new URL('./writer-worker.js', import.meta.url))\n`,
+        'src/main/sync/probe.ts',
+      ),
+    ).toEqual([])
+    expect(
+      await refusals(readFileSync(join(root, 'src/main/sync/page-writer.ts'), 'utf8'), 'src/main/sync/page-writer.ts'),
+    ).toEqual([])
+    expect(await refusals("export const name = globalThis['structuredClone']\n")).toEqual([])
   })
 
   it('refuses a computed import() in a Vue file too', async () => {
