@@ -8,7 +8,7 @@ import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import { join } from 'node:path'
 import type { TestCore } from '../support/core'
-import { screenshotDir, test, call, expect, orderable, queueOrder, settle, type ServiceHandle } from './harness'
+import { screenshotDir, test, call, expect, orderable, type ServiceHandle, refuseOrders, sendOrder } from './harness'
 import { startProfilesWorld } from './profiles-world'
 import { openUpgradedLaptop } from './upgraded-laptop'
 import { eachWritesDialog, writesWorld } from './writes-world'
@@ -74,23 +74,9 @@ test.describe('from first run', () => {
 async function mainScreensWorld(core: TestCore, service: ServiceHandle): Promise<[string, string][]> {
   const target = orderable(core)
   const control = service.current.control
-  control.addFault({
-    route: 'POST /v1/orderWithItems',
-    type: 'status',
-    status: 400,
-    times: 1,
-    body: {
-      message: 'Order could not be reconciled',
-      code: 'RECONCILE_ERRORS',
-      errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
-    },
-  })
-  await queueOrder(core, target)
-  await call(core.handlers, 'flushOutbox')
-  await settle(core)
-  await queueOrder(core, target)
-  await call(core.handlers, 'flushOutbox')
-  await settle(core)
+  refuseOrders(service)
+  await sendOrder(core, target)
+  await sendOrder(core, target)
   // A draft with a line the core flags, so the order screen shows its problem and its disabled Send.
   const draft = await call(core.handlers, 'createDraft', {
     customerGuid: target.customerGuid,

@@ -4,16 +4,14 @@
  * outbox's links apart from each other.
  */
 import { join } from 'node:path'
-import { screenshotDir, test, call, expect, orderable, queueOrder, settle, watchConsole } from './harness'
+import { screenshotDir, test, call, expect, orderable, watchConsole, sendOrder } from './harness'
 
 test.describe.configure({ timeout: 90_000 })
 
 test('states in words, one full stop, emails and links that read right', async ({ page, bridge, core }) => {
   const errors = watchConsole(page)
   const target = orderable(core)
-  await queueOrder(core, target)
-  await call(core.handlers, 'flushOutbox')
-  await settle(core)
+  await sendOrder(core, target)
   await page.setViewportSize({ width: 1280, height: 720 })
 
   // The Orders list and an order's page: "Submitted", never "SUBMITTED".

@@ -98,6 +98,24 @@ async function connectAndSync(core: TestCore, service: ServiceHandle): Promise<n
 
 // ---- fixtures ------------------------------------------------------------------------------------
 
+/**
+ * The supplier's refusal of the next `times` orders (a 400 ReconcileErrors, "Order could not be
+ * reconciled"), with `errors` as the per-line reasons: by default one inactive item on the first line.
+ */
+export function refuseOrders(
+  service: ServiceHandle,
+  errors: Record<string, unknown>[] = [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
+  times = 1,
+): string {
+  return service.current.control.addFault({
+    route: 'POST /v1/orderWithItems',
+    type: 'status',
+    status: 400,
+    times,
+    body: { message: 'Order could not be reconciled', code: 'RECONCILE_ERRORS', errors },
+  })
+}
+
 /** Connectivity checked every half second, not every few minutes, so offline shows within a test's patience. */
 const quickConnectivity = {
   pollIntervalMs: 250,
@@ -275,6 +293,14 @@ export async function queueOrder(core: TestCore, target: Orderable): Promise<str
 /** Waits until the outbox's sender has nothing in hand. */
 export async function settle(core: TestCore): Promise<void> {
   if (!(await core.orders.flusher.waitUntilIdle(10_000))) throw new Error('the outbox flush did not settle')
+}
+
+/** Queues an order for `target` and flushes the outbox at once, as Send with the service there does; its api_guid. */
+export async function sendOrder(core: TestCore, target: Orderable): Promise<string> {
+  const apiGuid = await queueOrder(core, target)
+  await call(core.handlers, 'flushOutbox')
+  await settle(core)
+  return apiGuid
 }
 
 export interface OrderWorld {

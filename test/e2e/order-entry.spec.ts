@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { expect, screenshotDir, test, call, watchConsole, findOrderWorld } from './harness'
+import { expect, screenshotDir, test, call, watchConsole, findOrderWorld, refuseOrders } from './harness'
 
 test.describe.configure({ timeout: 120_000 })
 // Tall enough that the screenshots show the whole order: the frame scrolls inside, not the page.
@@ -148,17 +148,9 @@ test('a reconcile rejection shows on its line; the rep edits the order and it is
     ],
   })
 
-  service.current.control.addFault({
-    route: 'POST /v1/orderWithItems',
-    type: 'status',
-    status: 400,
-    times: 1,
-    body: {
-      message: 'Order could not be reconciled',
-      code: 'RECONCILE_ERRORS',
-      errors: [{ type: 'ITEM_INACTIVE', line: 1, sku: second!.sku, message: `${second!.sku} is no longer active` }],
-    },
-  })
+  refuseOrders(service, [
+    { type: 'ITEM_INACTIVE', line: 1, sku: second!.sku, message: `${second!.sku} is no longer active` },
+  ])
 
   await page.goto(`${bridge.url}#/drafts/${id}`)
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveValue('1')

@@ -4,7 +4,7 @@
  * down). The entry says the supplier may have it and offers neither Edit nor Discard; Retry now sends
  * the same key again, and the supplier answers with the order it already has.
  */
-import { test, call, expect, orderable, queueOrder, settle, shoot, watchConsole } from './harness'
+import { test, call, expect, orderable, queueOrder, settle, shoot, watchConsole, refuseOrders } from './harness'
 
 test.describe.configure({ timeout: 60_000 })
 const orderRoute = 'POST /v1/orderWithItems'
@@ -22,17 +22,7 @@ test('a refused retry of an order whose answer was lost says "may already have i
   control.addFault({ route: orderRoute, type: 'commitThenDrop', times: 1 })
   const apiGuid = await queueOrder(core, target)
   await settle(core)
-  control.addFault({
-    route: orderRoute,
-    type: 'status',
-    status: 400,
-    times: 1,
-    body: {
-      message: 'Order could not be reconciled',
-      code: 'RECONCILE_ERRORS',
-      errors: [{ type: 'INSUFFICIENT_INVENTORY', line: 0, message: 'Only 0 available' }],
-    },
-  })
+  refuseOrders(service, [{ type: 'INSUFFICIENT_INVENTORY', line: 0, message: 'Only 0 available' }])
   const listDown = control.addFault({ route: 'GET /v1/orders', type: 'status', status: 503 })
   await call(core.handlers, 'retryOutbox', { apiGuid })
   await call(core.handlers, 'flushOutbox')

@@ -3,7 +3,7 @@
  * with the next attempt, sent with the server's order number; retry now, and discard after a
  * confirmation. Entries are made through the core (order entry is another screen's business).
  */
-import { test, call, expect, orderable, queueOrder, settle, shoot, watchConsole } from './harness'
+import { test, call, expect, orderable, queueOrder, shoot, watchConsole, refuseOrders, sendOrder } from './harness'
 
 test.describe.configure({ timeout: 30_000 })
 const orderRoute = 'POST /v1/orderWithItems'
@@ -13,27 +13,11 @@ test('every state on its line; retry now sends it; discard asks first', async ({
   const target = orderable(core)
   const control = service.current.control
 
-  control.addFault({
-    route: orderRoute,
-    type: 'status',
-    status: 400,
-    times: 1,
-    body: {
-      message: 'Order could not be reconciled',
-      code: 'RECONCILE_ERRORS',
-      errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
-    },
-  })
-  await queueOrder(core, target)
-  await call(core.handlers, 'flushOutbox')
-  await settle(core)
-  await queueOrder(core, target)
-  await call(core.handlers, 'flushOutbox')
-  await settle(core)
+  refuseOrders(service)
+  await sendOrder(core, target)
+  await sendOrder(core, target)
   const outage = control.addFault({ route: orderRoute, type: 'status', status: 503 })
-  await queueOrder(core, target)
-  await call(core.handlers, 'flushOutbox')
-  await settle(core)
+  await sendOrder(core, target)
 
   const states = (await call(core.handlers, 'listOutbox')).map((entry) => entry.state).sort()
   expect(states).toEqual(['needsAttention', 'retrying', 'sent'])

@@ -10,7 +10,18 @@
  */
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { screenshotDir, test, call, findOrderWorld, expect, orderable, queueOrder, settle } from './harness'
+import {
+  screenshotDir,
+  test,
+  call,
+  findOrderWorld,
+  expect,
+  orderable,
+  queueOrder,
+  settle,
+  refuseOrders,
+  sendOrder,
+} from './harness'
 import { eachWritesDialog, writesWorld } from './writes-world'
 
 test.describe.configure({ timeout: 180_000 })
@@ -131,38 +142,12 @@ for (const layout of layouts) {
     test(`every main screen reflows at ${layout.name}, light and dark`, async ({ page, bridge, service, core }) => {
       const target = orderable(core)
       // The outbox holds a rejected order, with the supplier's reason, and a sent one.
-      service.current.control.addFault({
-        route: 'POST /v1/orderWithItems',
-        type: 'status',
-        status: 400,
-        times: 1,
-        body: {
-          message: 'Order could not be reconciled',
-          code: 'RECONCILE_ERRORS',
-          errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
-        },
-      })
-      await queueOrder(core, target)
-      await call(core.handlers, 'flushOutbox')
-      await settle(core)
-      await queueOrder(core, target)
-      await call(core.handlers, 'flushOutbox')
-      await settle(core)
+      refuseOrders(service)
+      await sendOrder(core, target)
+      await sendOrder(core, target)
       // Nine more rejected: "10 need attention", two digits in that slot of the status bar.
-      service.current.control.addFault({
-        route: 'POST /v1/orderWithItems',
-        type: 'status',
-        status: 400,
-        times: 9,
-        body: {
-          message: 'Order could not be reconciled',
-          code: 'RECONCILE_ERRORS',
-          errors: [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }],
-        },
-      })
-      for (let count = 0; count < 9; count++) await queueOrder(core, target)
-      await call(core.handlers, 'flushOutbox')
-      await settle(core)
+      refuseOrders(service, [{ type: 'ITEM_INACTIVE', line: 0, message: 'Item is inactive' }], 9)
+      for (let count = 0; count < 9; count++) await sendOrder(core, target)
       await call(core.handlers, 'syncNow', {})
       const { orders } = await call(core.handlers, 'listOrders', { limit: 1 })
       // After Send: the order shipped in part, the rest backordered, so its page has every column,
@@ -396,9 +381,7 @@ test.describe('lines at 1280×720', () => {
 
   test('an order page keeps each SKU on one line', async ({ page, bridge, core }) => {
     const target = orderable(core, 3)
-    await queueOrder(core, target)
-    await call(core.handlers, 'flushOutbox')
-    await settle(core)
+    await sendOrder(core, target)
     expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
     const { orders } = await call(core.handlers, 'listOrders', { limit: 1 })
     await page.goto(`${bridge.url}#/orders/${orders[0]!.guid}`)

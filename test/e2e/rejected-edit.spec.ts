@@ -4,7 +4,7 @@
  * names, until that line is changed; the order-level message stays at the top; Send asks the
  * supplier again.
  */
-import { expect, test, call, watchConsole, findOrderWorld } from './harness'
+import { expect, test, call, watchConsole, findOrderWorld, refuseOrders } from './harness'
 import { shootAtLaptopSizes } from './workspace'
 
 test.describe.configure({ timeout: 60_000 })
@@ -34,17 +34,7 @@ test('the supplier’s line message survives Edit and goes when the line is fixe
   })
 
   const lineMessage = `${second!.sku} is not offered to price group ${world.priceGroupName}`
-  service.current.control.addFault({
-    route: 'POST /v1/orderWithItems',
-    type: 'status',
-    status: 400,
-    times: 1,
-    body: {
-      message: 'Order could not be reconciled',
-      code: 'RECONCILE_ERRORS',
-      errors: [{ type: 'ITEM_NOT_OFFERED', line: 1, sku: second!.sku, message: lineMessage }],
-    },
-  })
+  refuseOrders(service, [{ type: 'ITEM_NOT_OFFERED', line: 1, sku: second!.sku, message: lineMessage }])
   await call(core.handlers, 'sendDraft', { id })
   await call(core.handlers, 'flushOutbox')
   await expect.poll(async () => (await call(core.handlers, 'listOutbox'))[0]?.state).toBe('needsAttention')

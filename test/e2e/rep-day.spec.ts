@@ -5,7 +5,7 @@
  * order the supplier rejected. Screenshots of each step land in test-results/screenshots/rep-day-*.
  */
 import { join } from 'node:path'
-import { expect, screenshotDir, test, call, watchConsole, findOrderWorld } from './harness'
+import { expect, screenshotDir, test, call, watchConsole, findOrderWorld, refuseOrders } from './harness'
 
 test.describe.configure({ timeout: 180_000 })
 // About the first sync: the core starts on an empty database, not connected.
@@ -118,17 +118,9 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
   await sku.fill(second!.sku)
   await sku.press('Enter')
   await expect(page.getByRole('spinbutton', { name: `Quantity for ${second!.sku}`, exact: true })).toHaveValue('1')
-  service.current.control.addFault({
-    route: 'POST /v1/orderWithItems',
-    type: 'status',
-    status: 400,
-    times: 1,
-    body: {
-      message: 'Order could not be reconciled',
-      code: 'RECONCILE_ERRORS',
-      errors: [{ type: 'ITEM_INACTIVE', line: 1, sku: second!.sku, message: `${second!.sku} is no longer active` }],
-    },
-  })
+  refuseOrders(service, [
+    { type: 'ITEM_INACTIVE', line: 1, sku: second!.sku, message: `${second!.sku} is no longer active` },
+  ])
   await page.getByRole('button', { name: 'Send order' }).click()
   await expect(page.getByTestId('rejected-lines')).toContainText(`${second!.sku} is no longer active`, {
     timeout: 30_000,

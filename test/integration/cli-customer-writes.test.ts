@@ -89,19 +89,7 @@ describe('a new customer', () => {
 
   it('an order for a customer made offline is sent after the customer, with its new guid', async () => {
     const key = await add(['--name', 'Offline Made Cafe', '--email', 'hello@offlinemade.example'])
-    const file = join(directory, 'for-offline.json')
-    writeFileSync(
-      file,
-      JSON.stringify({
-        customerLocalId: key,
-        catalogGuid: orderable.catalogGuid,
-        priceGroupGuid,
-        lines: [{ sku: orderable.skus[0], qty: 1 }],
-      }),
-    )
-    const queued = await cli(['order', 'queue', '--file', file, '--json'], session)
-    expect(queued.code, queued.stderr).toBe(0)
-    const apiGuid = json(queued).apiGuid as string
+    const apiGuid = await queueFor(key, 'for-offline.json')
     const flushed = await cli(['flush', '--json'], session)
     expect(flushed.code, flushed.stderr).toBe(0)
     const [customer] = named('Offline Made Cafe')

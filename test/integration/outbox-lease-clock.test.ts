@@ -83,6 +83,14 @@ function flush(env: Record<string, string>, shiftMs: number, how: Shift, speed =
   return run
 }
 
+/** The CLI's environment for the harness's database and double, signed in with the API key. */
+const cliEnv = (h: OrdersHarness) => ({
+  SATCHEL_DB: h.databasePath,
+  SATCHEL_BASE_URL: h.service.url,
+  SATCHEL_API_KEY: h.service.credentials.apiKey,
+  SATCHEL_API_SECRET: h.service.credentials.apiSecret,
+})
+
 const reportOf = (run: Run) =>
   JSON.parse(run.stdout.trim().split('\n').at(-1)!) as { sent: number; needsAttention: number; retrying: number }
 
@@ -96,12 +104,7 @@ async function twoFlushes(how: Shift, firstShiftMs: number, secondShiftMs: numbe
   await h.core.close()
   // Each reply takes a while, so the second process starts while the first has an order on the wire.
   h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 2_500 })
-  const env = {
-    SATCHEL_DB: h.databasePath,
-    SATCHEL_BASE_URL: h.service.url,
-    SATCHEL_API_KEY: h.service.credentials.apiKey,
-    SATCHEL_API_SECRET: h.service.credentials.apiSecret,
-  }
+  const env = cliEnv(h)
 
   const first = flush(env, firstShiftMs, how)
   await until(
@@ -174,12 +177,7 @@ describe.each<Shift>(['in-process', 'faketime'])(
         // The service commits the first order and holds its reply: the flush is killed with it on the wire,
         // and with the second order claimed behind it.
         h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 3_000, times: 1 })
-        const env = {
-          SATCHEL_DB: h.databasePath,
-          SATCHEL_BASE_URL: h.service.url,
-          SATCHEL_API_KEY: h.service.credentials.apiKey,
-          SATCHEL_API_SECRET: h.service.credentials.apiSecret,
-        }
+        const env = cliEnv(h)
         const killed = flush(env, twoDays, how)
         await until(
           () => h.service.control.ordersByApiGuid(apiGuids[0]!).length === 1,
@@ -233,12 +231,7 @@ describe('a second flush whose clock runs twenty times as fast', () => {
       h.service.control.removeFault(unavailable)
       await h.core.close()
       h.service.control.addFault({ route: orderRoute, type: 'latency', phase: 'reply', ms: 2_500 })
-      const env = {
-        SATCHEL_DB: h.databasePath,
-        SATCHEL_BASE_URL: h.service.url,
-        SATCHEL_API_KEY: h.service.credentials.apiKey,
-        SATCHEL_API_SECRET: h.service.credentials.apiSecret,
-      }
+      const env = cliEnv(h)
       const live = flush(env, 0, 'faketime')
       await until(
         () => h.service.control.requestLog().some((e) => e.route === orderRoute),
