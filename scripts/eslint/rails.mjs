@@ -1,4 +1,5 @@
 // @ts-check
+import { readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, relative, resolve, sep } from 'node:path'
 
@@ -304,6 +305,73 @@ const workerEntries = {
   },
 }
 
+/** The classes of the local copy (src/main/local/): built only there, behind LocalData (local/data.ts). */
+const localClasses = (() => {
+  const root = resolve(dirname(new URL(import.meta.url).pathname), '../../src/main/local')
+  const names = new Set()
+  const walk = (folder) => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = resolve(folder, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.name.endsWith('.ts'))
+        for (const match of readFileSync(path, 'utf8').matchAll(/^export class (\w+)/gm)) names.add(match[1])
+    }
+  }
+  walk(root)
+  return names
+})()
+
+/**
+ * Where the local copy's surface may be opened: once per database connection, by whoever composes
+ * the parts on it. Each has its own connection: the app's core, a CLI command, the sync writer's
+ * thread, and the support bundle reading another profile's database for a moment.
+ */
+const compositionRoots = [
+  'src/main/core/compose.ts',
+  'src/main/cli/',
+  'src/main/sync/writer-worker.ts',
+  'src/main/housekeeping/support-bundle.ts',
+]
+
+/**
+ * The local copy is built once per core and handed to the parts (issue 52): a part that built its
+ * own readers had its own prepared statements and its own idea of the copy. So outside
+ * src/main/local/ no class of it is constructed, the order rules' view (LocalOrderLookup) only by
+ * orderLookupOf, and openLocalData only where the parts are composed.
+ */
+const localData = {
+  meta: {
+    type: 'problem',
+    messages: {
+      localClass:
+        '{{name}} is the local copy’s own: take it from the LocalData the composition hands this part (local/data.ts), never build another.',
+      lookup:
+        'The order rules’ view of the local copy is one per core: orderLookupOf(local), never new LocalOrderLookup.',
+      open: 'openLocalData opens the local copy’s surface once per connection, where the parts are composed ({{roots}}); a part is handed it.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const file = relative(context.cwd, context.filename).split(sep).join('/')
+    if (!file.startsWith('src/main/')) return {}
+    const inLocal = file.startsWith('src/main/local/')
+    const isRoot = compositionRoots.some((root) => (root.endsWith('/') ? file.startsWith(root) : file === root))
+    return {
+      NewExpression(node) {
+        if (node.callee.type !== 'Identifier') return
+        const name = node.callee.name
+        if (!inLocal && localClasses.has(name)) context.report({ node, messageId: 'localClass', data: { name } })
+        else if (name === 'LocalOrderLookup' && file !== 'src/main/orders/local-lookup.ts')
+          context.report({ node, messageId: 'lookup' })
+      },
+      CallExpression(node) {
+        if (node.callee.type === 'Identifier' && node.callee.name === 'openLocalData' && !isRoot && !inLocal)
+          context.report({ node, messageId: 'open', data: { roots: compositionRoots.join(', ') } })
+      },
+    }
+  },
+}
+
 const plugin = {
   meta: { name: 'rails' },
   rules: {
@@ -312,6 +380,7 @@ const plugin = {
     'no-passing-on': noPassingOn,
     'no-hidden-globals': noHiddenGlobals,
     'worker-entries': workerEntries,
+    'local-data': localData,
   },
 }
 
@@ -338,6 +407,7 @@ export function rails({ oversized, reExporting }) {
         'rails/no-passing-on': 'error',
         'rails/no-hidden-globals': 'error',
         'rails/worker-entries': 'error',
+        'rails/local-data': 'error',
         'no-eval': 'error',
         'no-new-func': 'error',
         'max-lines': lines(fileLines),

@@ -22,6 +22,7 @@ import { LocalOrderLookup } from '../../src/main/orders/local-lookup'
 import { silentLogger, systemClock } from '../../src/main/ports'
 import { UsualItems } from '../../src/main/usual-items/usual'
 import { control, controlGet, printTable, root, startDouble, writeResults } from './support'
+import { openLocalData } from '../../src/main/local/data'
 
 const { values } = parseArgs({
   options: { size: { type: 'string', default: 'demo' }, sample: { type: 'string', default: '1000' } },
@@ -54,16 +55,16 @@ async function main(): Promise<void> {
       connection: { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } },
     })
     const opened = openItemPictures({
-      db,
+      sources: openLocalData(db).pictureSources,
       databasePath,
       serviceOrigin: () => double.url,
       service: client,
-      demand: createPictureDemand(db, systemClock),
+      demand: createPictureDemand(openLocalData(db), systemClock),
       budgetMB: () => 100_000,
       logger: silentLogger,
     })
-    const lookup = new LocalOrderLookup(db)
-    const usual = new UsualItems(db, lookup, systemClock)
+    const lookup = new LocalOrderLookup(openLocalData(db))
+    const usual = new UsualItems(openLocalData(db), lookup, systemClock)
     const customers = ((await controlGet(double, 'customers')) as { guid: string; deleted_at: string | null }[]).filter(
       (customer) => customer.deleted_at === null && lookup.customer(customer.guid),
     )

@@ -16,6 +16,7 @@ import { BrowseQueries } from '../../src/main/browse/queries'
 import { CatalogUpdateJobs } from '../../src/main/local/catalog-update-jobs'
 import { latency, measureCategoryBrowse, measureSearches } from './catalog-at-size'
 import { printTable } from './support'
+import { openLocalData } from '../../src/main/local/data'
 
 const { values } = parseArgs({
   options: {
@@ -37,7 +38,7 @@ const upkept = performance.now()
 while (jobs.slice().job !== null);
 process.stdout.write(`Catalog update done in ${(performance.now() - upkept).toFixed(0)} ms\n`)
 
-const queries = new BrowseQueries(db)
+const queries = new BrowseQueries(openLocalData(db))
 const catalogs = queries.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)
 
 /** A word of another catalog's item names that this catalog holds nowhere (the search finds nothing here). */
@@ -112,12 +113,12 @@ for (const catalog of catalogs) {
   // Deep in the whole catalog by name: a page no earlier page led to (each run further up than any
   // before it, so the reader has met no row before it), then the page after one read.
   for (const depth of [10_000, Math.floor(catalog.itemCount / 2)]) {
-    const jumper = new BrowseQueries(db)
+    const jumper = new BrowseQueries(openLocalData(db))
     let up = depth + 50 * (Math.min(runs, 10) + 3)
     const jumped = latency(Math.min(runs, 10), () =>
       jumper.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (up -= 50), withTotal: false }),
     )
-    const reader = new BrowseQueries(db)
+    const reader = new BrowseQueries(openLocalData(db))
     let offset = depth
     reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset, withTotal: false })
     const next = latency(runs, () =>

@@ -55,6 +55,7 @@ import { coldOpen, measureCategoryBrowse, measureSearches } from './catalog-at-s
 import { upgradeBenchRows } from './upgrade'
 import { control, controlGet, printTable, root, startDouble, writeResults, type Double } from './support'
 import { measureShapedLink, measureWireBytes, wireTableRows, type WireFigures } from './wire'
+import { openLocalData } from '../../src/main/local/data'
 
 const pageSize = 100
 const brotliDecompressAsync = promisify(brotliDecompress)
@@ -457,7 +458,7 @@ export async function satchelAgainst(
     store,
     storeCalls,
     engine,
-    queries: new BrowseQueries(db),
+    queries: new BrowseQueries(openLocalData(db)),
     async sizeMb(): Promise<number> {
       for (;;) {
         const [state] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]

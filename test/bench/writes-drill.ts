@@ -41,6 +41,7 @@ import { writeInFlightMs, type WriteDetail } from '../../src/main/orders/writes'
 import { startService } from '../service/index'
 import { findOrderable } from '../support/orderable'
 import { seededBetween, sleep, startCli, untilOpen } from './drill-support'
+import { openLocalData } from '../../src/main/local/data'
 
 const { values } = parseArgs({
   options: {
@@ -78,7 +79,9 @@ async function setUp(name: string) {
   const synced = await startCli(['sync', '--json'], env).ended
   if (synced.code !== 0) throw new Error(`the first sync failed: ${synced.stderr}`)
   const db = openDatabase(databasePath)
-  const desk = new OrderDesk(db, new LocalOrderLookup(db), systemClock, () => ({ remainInPreliminary: false }))
+  const desk = new OrderDesk(db, new LocalOrderLookup(openLocalData(db)), systemClock, () => ({
+    remainInPreliminary: false,
+  }))
   const orderable = findOrderable(db, 4)
   // A new customer's order is priced by the same group (the rep chooses it), so its items are offered.
   const priceGroupGuid = db
@@ -89,7 +92,7 @@ async function setUp(name: string) {
     .pluck()
     .get(orderable.customerGuid, orderable.catalogGuid)!
   let line = 0
-  const orderWrites = new SentOrderWrites(desk.outbox, orderTargets(db, desk.outbox))
+  const orderWrites = new SentOrderWrites(desk.outbox, orderTargets(openLocalData(db), desk.outbox))
   const customers = new CustomerEdits(desk.outbox, () => null)
 
   const queueOrder = (extra: { remainInPreliminary?: boolean; newCustomer?: { name: string; email?: string } }) => {

@@ -25,6 +25,7 @@ import { createConsoleLogger } from '../../src/main/ports'
 import type { CatalogUpdate } from '../../src/shared/synced'
 import { startHarness, type Harness } from './sync-support'
 import { schema9Database, serviceItems } from './schema9-support'
+import { openLocalData } from '../../src/main/local/data'
 
 let harness: Harness | undefined
 const directories: string[] = []
@@ -131,7 +132,7 @@ async function schema9WithOrders(): Promise<{
 
 /** Everything of the catalog the update writes, as the small upgrade leaves it. */
 function catalogState(db: Database) {
-  const queries = new BrowseQueries(db)
+  const queries = new BrowseQueries(openLocalData(db))
   const catalogs = db
     .prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_rows ORDER BY 1')
     .pluck()
@@ -234,8 +235,8 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     ).toHaveLength(
       new Set(large.prepare("SELECT guid FROM retained_refs WHERE kind = 'catalogItem'").pluck().all()).size,
     )
-    expect(new BrowseQueries(large).getCatalogItem({ guid: draftItemGuid })).toEqual(
-      new BrowseQueries(small).getCatalogItem({ guid: draftItemGuid }),
+    expect(new BrowseQueries(openLocalData(large)).getCatalogItem({ guid: draftItemGuid })).toEqual(
+      new BrowseQueries(openLocalData(small)).getCatalogItem({ guid: draftItemGuid }),
     )
     // A few slices more, then the process dies mid-copy (no clean close).
     const before = slices(jobs, 3)

@@ -11,6 +11,7 @@ import { TrackedOrders } from '../../src/main/tracking/tracked-orders'
 import { startService } from '../service/index'
 import type { RunningService } from '../service/types'
 import { cli, json } from '../support/cli'
+import { openLocalData } from '../../src/main/local/data'
 
 type Json = Record<string, unknown> & { [key: string]: any } // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -106,7 +107,7 @@ describe('satchel orders', () => {
       'Shipped 1 of ' + order.Order_Items.length + ' lines, ' + (order.Order_Items.length - 1) + ' backordered',
     )
     const local = openDatabase(db)
-    new TrackedOrders(local).opened(order.guid, new Date().toISOString())
+    new TrackedOrders(openLocalData(local)).opened(order.guid, new Date().toISOString())
     closeDatabase(local)
     expect((json(await cli(['orders', 'list', '--changed', '--json'], env)) as Json).orders).toEqual([])
   })

@@ -28,6 +28,7 @@ import { unzipAll } from '../support/unzip'
 import { folderWithProfileB } from '../support/profile-folder'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 import { until } from '../support/until'
+import { openLocalData } from '../../src/main/local/data'
 
 let harness: OrdersHarness
 let template: string
@@ -56,6 +57,7 @@ const folderWithB = () => folderWithProfileB(template, scratch)
 function queueOn(db: Database): string {
   const { desk } = createOrders({
     db,
+    local: openLocalData(db),
     clock: systemClock,
     logger: silentLogger,
     sender: async () => null,
@@ -120,6 +122,7 @@ describe('profiles remove against a process writing the profile', () => {
     try {
       const { desk } = createOrders({
         db: writer,
+        local: openLocalData(writer),
         clock: systemClock,
         logger: silentLogger,
         sender: async () => null,

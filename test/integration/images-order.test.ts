@@ -20,6 +20,7 @@ import { startService } from '../service/index'
 import { imagePath } from '../service/images'
 import type { RunningService } from '../service/types'
 import { catalogItem } from '../support/builders'
+import { openLocalData } from '../../src/main/local/data'
 
 let service: RunningService
 const folders: string[] = []
@@ -66,7 +67,7 @@ function world(options: WorldOptions = {}) {
     : undefined
   const inFlight = { now: 0, most: 0, reads: 0 }
   const pictures = openItemPictures({
-    db,
+    sources: openLocalData(db).pictureSources,
     databasePath,
     serviceOrigin: () => service.url,
     service: options.readItem
@@ -84,7 +85,7 @@ function world(options: WorldOptions = {}) {
             },
           }
         : null,
-    demand: createPictureDemand(db, clock, {
+    demand: createPictureDemand(openLocalData(db), clock, {
       familiesOnScreen: () => options.onScreen ?? [],
       viewed: () => options.viewed ?? [],
     }),

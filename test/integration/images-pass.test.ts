@@ -16,6 +16,7 @@ import { startService } from '../service/index'
 import { imagePath } from '../service/images'
 import type { RunningService } from '../service/types'
 import { catalogItem } from '../support/builders'
+import { openLocalData } from '../../src/main/local/data'
 
 let service: RunningService
 const folders: string[] = []
@@ -53,7 +54,7 @@ function setup({ items, budgetBytes = 1 << 30, wanted = [] }: Setup) {
   write(Array.from({ length: items }, (_, n) => catalogItem(n + 1, { image_url: imagePath(`SKU-${n + 1}`) })))
   let tick = 1_000_000
   const pictures = openItemPictures({
-    db,
+    sources: openLocalData(db).pictureSources,
     databasePath,
     serviceOrigin: () => service.url,
     service: null,

@@ -15,6 +15,7 @@ import { createTracking } from '../../src/main/tracking'
 import type { SyncReport } from '../../src/shared/synced'
 import { startService } from '../service/index'
 import type { FaultRule, RunningService, ServiceSize } from '../service/types'
+import { openLocalData } from '../../src/main/local/data'
 
 const detailRoute = 'GET /v1/orders/:orderGuid'
 
@@ -62,6 +63,7 @@ async function startLaptop(
     logger: silentLogger,
     orderDetails: createTracking({
       db,
+      local: openLocalData(db),
       clock,
       logger: silentLogger,
       detailsPerSync: () => cap.value,
@@ -73,7 +75,7 @@ async function startLaptop(
   return {
     service,
     db,
-    details: new TrackedOrders(db),
+    details: new TrackedOrders(openLocalData(db)),
     cap,
     sync: () => run({ source: client, waitMs: 0 }),
     fetched() {
@@ -187,7 +189,7 @@ describe('full orders during sync, against the double', () => {
       expect(report.ok).toBe(true)
       expect(report.orderDetails).toEqual({ fetched: 2, failed: 1, waiting: 1 })
       expect(laptop.fetched()).toEqual(guidsOf(changed))
-      expect(new BrowseQueries(laptop.db).getCustomer(renamed)?.name).toBe('Quokka Quarry Supplies')
+      expect(new BrowseQueries(openLocalData(laptop.db)).getCustomer(renamed)?.name).toBe('Quokka Quarry Supplies')
       const failed = laptop.details.tracking(String(changed[0]!.guid))!
       expect(failed.onHold).toBe(false)
       expect(failed.changed).toBe(false)
@@ -244,7 +246,7 @@ describe('full orders during sync, against the double', () => {
     laptop = await startLaptop({ cap: 1 })
     await laptop.sync()
     const [newest, older] = guidsOf(recentOrders(laptop.service))
-    const queries = new BrowseQueries(laptop.db)
+    const queries = new BrowseQueries(openLocalData(laptop.db))
     expect(queries.getOrder(older!)?.lines.every((line) => line.unitPrice === null)).toBe(true)
     expect(laptop.details.tracking(older!)).toBeNull()
     const fetched = laptop.details.tracking(newest!)!

@@ -14,6 +14,7 @@ import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
 import { BrowseQueries } from '../../src/main/browse/queries'
 import { startHarness, type Harness } from './sync-support'
 import { schema9Database, serviceItems } from './schema9-support'
+import { openLocalData } from '../../src/main/local/data'
 
 let harness: Harness | undefined
 const directories: string[] = []
@@ -105,7 +106,7 @@ describe('lean catalog items (migration 10)', () => {
       orderTables.map(({ table, columns }) => migrated.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all()),
     ).toEqual(ordersBefore)
 
-    const after = new BrowseQueries(migrated)
+    const after = new BrowseQueries(openLocalData(migrated))
     const current = harness.queries
     // The items the draft and the queued order name read as before.
     // (syncedAt is when each copy was fetched, not part of the comparison.)

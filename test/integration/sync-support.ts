@@ -16,6 +16,7 @@ import type { SyncSource } from '../../src/main/sync/scopes'
 import type { SyncReport } from '../../src/shared/synced'
 import { startService } from '../service/index'
 import type { RunningService, ServiceSize, StartServiceOptions } from '../service/types'
+import { openLocalData } from '../../src/main/local/data'
 
 export const itemsRoute = 'GET /v1/catalog/:catalogGuid/catalog_items'
 
@@ -95,7 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     service,
     db,
     store,
-    queries: new BrowseQueries(db),
+    queries: new BrowseQueries(openLocalData(db)),
     retention,
     client,
     sleeps,

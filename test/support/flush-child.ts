@@ -10,6 +10,7 @@ import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { createOrders } from '../../src/main/orders'
 import { createMemoryKeychain, silentLogger, systemClock } from '../../src/main/ports'
 import { ServiceClient } from '../../src/main/ordering-client/client'
+import { openLocalData } from '../../src/main/local/data'
 
 async function main(): Promise<void> {
   const databasePath = process.argv[2]
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   let reached = 0
   const orders = createOrders({
     db,
+    local: openLocalData(db),
     clock: systemClock,
     logger: silentLogger,
     sender: async () => client,

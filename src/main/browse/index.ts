@@ -4,7 +4,7 @@
  */
 import type { Implementations } from '../../shared/contract'
 import type { SentOrderSummary } from '../../shared/synced'
-import type { Database } from '../db/database'
+import type { LocalData } from '../local/data'
 import { CoreError } from '../errors'
 import { BrowseQueries } from './queries'
 
@@ -32,8 +32,8 @@ const notFound = (what: string): never => {
 }
 
 /** `sentOrders`: the orders sent from this laptop, which the orders list shows until a sync brings them into the history. */
-export function createBrowsing(db: Database, sentOrders: () => SentOrderSummary[] = () => []): Browsing {
-  const queries = new BrowseQueries(db)
+export function createBrowsing(local: LocalData, sentOrders: () => SentOrderSummary[] = () => []): Browsing {
+  const queries = new BrowseQueries(local)
   return {
     queries,
     methods: {

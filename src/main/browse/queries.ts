@@ -4,7 +4,6 @@
  * searches; single-record reads also return rows kept for a draft, with their status, so a draft can
  * still show what it refers to. The SQL is each table's home's (src/main/local/); this file holds none.
  */
-import type { Database } from 'better-sqlite3'
 import type {
   CatalogLoading,
   CatalogItemDetail,
@@ -35,12 +34,13 @@ import { describePriceGroupChoice, shownPrice } from '../pricing'
 import { familyCell, familyTitle, pricedRow, priceRange, stockFieldsOfRow } from './families'
 import { addressesOf, orderLines, orderSummary, orderTotals, sentMatches } from './order-reads'
 import { clampLimit, clampOffset, flag, numberOrNull, parseObject, text } from './values'
-import { CatalogItems, type ItemRow } from '../local/catalog-items/reads'
-import { Catalogs } from '../local/catalogs'
-import { Customers, type CustomerRow } from '../local/customers'
-import { OrderHistory, type OrderListOptions } from '../local/order-history'
-import { PriceGroups } from '../local/price-groups'
-import { SyncState } from '../local/sync-state'
+import type { CatalogItems, ItemRow } from '../local/catalog-items/reads'
+import type { Catalogs } from '../local/catalogs'
+import type { Customers, CustomerRow } from '../local/customers'
+import type { LocalData } from '../local/data'
+import type { OrderHistory, OrderListOptions } from '../local/order-history'
+import type { PriceGroups } from '../local/price-groups'
+import type { SyncState } from '../local/sync-state'
 import { stockOf } from '../local/stock'
 import { wordPrefixQuery } from './search'
 
@@ -60,13 +60,13 @@ export class BrowseQueries {
   private readonly customers: Customers
   private readonly orders: OrderHistory
 
-  constructor(db: Database) {
-    this.customers = new Customers(db)
-    this.groups = new PriceGroups(db, this.customers)
-    this.syncState = new SyncState(db)
-    this.catalogs = new Catalogs(db)
-    this.items = new CatalogItems(db)
-    this.orders = new OrderHistory(db)
+  constructor(local: LocalData) {
+    this.customers = local.customers
+    this.groups = local.priceGroups
+    this.syncState = local.syncState
+    this.catalogs = local.catalogs
+    this.items = local.catalogItems
+    this.orders = local.orderHistory
   }
 
   /** Live rows per resource: soft-deleted rows do not count; inactive customers and items do. */

@@ -68,9 +68,9 @@ export async function runCustomersAdd(
   if (options.email !== undefined && !z.email().safeParse(options.email).success)
     throw new UsageError(`--email is not an email address (got '${options.email}')`)
   const addresses = readAddresses(options.file)
-  return withOrders(global, ({ desk }, db) => {
+  return withOrders(global, ({ desk }, db, local) => {
     refuseDamaged(db, global.db)
-    const entry = customerEditsFor(db, desk.outbox).add({
+    const entry = customerEditsFor(local.customers, desk.outbox).add({
       name: options.name!,
       ...(options.email ? { email: options.email } : {}),
       ...(options.phone ? { phone: options.phone } : {}),
@@ -92,9 +92,9 @@ export async function runCustomersChange(
   const addresses = readAddresses(options.file)
   if (options.email !== undefined && !z.email().safeParse(options.email).success)
     throw new UsageError(`--email is not an email address (got '${options.email}')`)
-  return withOrders(global, ({ desk }, db) => {
+  return withOrders(global, ({ desk }, db, local) => {
     refuseDamaged(db, global.db)
-    const edits = customerEditsFor(db, desk.outbox)
+    const edits = customerEditsFor(local.customers, desk.outbox)
     try {
       const entry = edits.change(options.customer, {
         ...(options.name !== undefined ? { name: options.name } : {}),

@@ -3,7 +3,7 @@
  * pass that fills it now (laptop imaging, a check before a trip) the way the app does while idle.
  */
 import { existsSync } from 'node:fs'
-import { closeDatabase, type Database } from '../db/database'
+import { closeDatabase } from '../db/database'
 import { createPictureDemand } from '../core/picture-demand'
 import {
   damagedCacheWords,
@@ -14,8 +14,8 @@ import {
   type PictureDemand,
   type PictureStatus,
 } from '../images'
-import { ItemPictureSources } from '../local/catalog-items/pictures'
-import { LocalOrderLookup } from '../orders/local-lookup'
+import { openLocalData, type LocalData } from '../local/data'
+import { orderLookupOf } from '../orders/local-lookup'
 import { ServiceClient } from '../ordering-client/client'
 import { silentLogger, systemClock } from '../ports'
 import { AppSettings } from '../settings/app-settings'
@@ -38,14 +38,14 @@ function describe(status: PictureStatus): string {
 
 function open(
   global: GlobalOptions,
-  db: Database,
+  local: LocalData,
   service: ServiceClient | null,
   origin: string,
   demand: PictureDemand,
 ): OpenedPictures {
-  const settings = new AppSettings(db)
+  const settings = new AppSettings(local.db)
   const opened = openItemPictures({
-    db,
+    sources: local.pictureSources,
     databasePath: global.db,
     serviceOrigin: () => origin,
     service,
@@ -60,6 +60,7 @@ function open(
 
 export async function runImagesStatus(global: GlobalOptions, output: Output): Promise<number> {
   const db = openExisting(global.db, 'read')
+  const local = openLocalData(db)
   try {
     const budget = new AppSettings(db).get().imageBudgetMB * megabyte
     // A profile whose pictures were never fetched has no folder, and status does not make one.
@@ -67,11 +68,11 @@ export async function runImagesStatus(global: GlobalOptions, output: Output): Pr
       cached: 0,
       bytes: 0,
       budget,
-      waiting: new ItemPictureSources(db).countLive(),
+      waiting: local.pictureSources.countLive(),
       failed: 0,
     }
     if (existsSync(picturesFolder(global.db))) {
-      const opened = open(global, db, null, 'https://localhost', { wanted: () => [] })
+      const opened = open(global, local, null, 'https://localhost', { wanted: () => [] })
       try {
         status = opened.pictures.status()
       } finally {
@@ -91,23 +92,24 @@ export async function runImagesFetch(
   output: Output,
 ): Promise<number> {
   const db = openExisting(global.db, 'write')
+  const local = openLocalData(db)
   let opened: OpenedPictures | undefined
   let client: ServiceClient | undefined
   const controller = new AbortController()
   const interrupt = () => controller.abort()
   process.once('SIGINT', interrupt)
   try {
-    refuseWhileItemsWait(db)
+    refuseWhileItemsWait(local)
     const connection = cliConnection(global, db, 'images fetch')
     client = new ServiceClient({ connection, retry: { maxAttempts: 3 } })
     let guids: string[] | undefined
     if (request.customer !== undefined) {
-      const lookup = new LocalOrderLookup(db)
+      const lookup = orderLookupOf(local)
       if (!lookup.customer(request.customer))
         throw new UsageError(`No customer ${request.customer} in the local database`)
-      guids = new UsualItems(db, lookup, systemClock).list(request.customer, 500).map((item) => item.guid)
+      guids = new UsualItems(local, lookup, systemClock).list(request.customer, 500).map((item) => item.guid)
     }
-    opened = open(global, db, client, new URL(connection.baseUrl).origin, createPictureDemand(db, systemClock))
+    opened = open(global, local, client, new URL(connection.baseUrl).origin, createPictureDemand(local, systemClock))
     output.progress?.('fetching item pictures…')
     const report: PassReport = await opened.pictures.pass({
       ...(guids ? { guids } : { idle: true }),

@@ -3,6 +3,7 @@
  * outbox and flusher as the app, so an order queued here is the app's order, sent exactly once by
  * whichever of the two flushes first.
  */
+import { openLocalData, type LocalData } from '../local/data'
 import { AppSettings } from '../settings/app-settings'
 import { readUserFile } from './input-files'
 import { z } from 'zod'
@@ -99,7 +100,7 @@ const draftFileSchema = z
 /** `outbox` only reads (access 'read'): it works on a read-only database and never writes one. */
 export async function withOrders<T>(
   global: GlobalOptions,
-  use: (orders: Orders, db: Database) => Promise<T> | T,
+  use: (orders: Orders, db: Database, local: LocalData) => Promise<T> | T,
   makeClient?: (db: Database) => ServiceClient,
   access: 'read' | 'write' = 'write',
 ): Promise<T> {
@@ -109,8 +110,10 @@ export async function withOrders<T>(
     client = makeClient?.(db)
     const sender = client ?? null
     const { remainInPreliminaryDefault } = new AppSettings(db).get()
+    const local = openLocalData(db)
     const orders = createOrders({
       db,
+      local,
       clock: systemClock,
       logger: process.env.SATCHEL_LOG === 'debug' ? createConsoleLogger('debug') : silentLogger,
       sender: async () => sender,
@@ -118,7 +121,7 @@ export async function withOrders<T>(
       defaults: () => ({ remainInPreliminary: remainInPreliminaryDefault }),
       writeRules: orderWriteRules,
     })
-    return await use(orders, db)
+    return await use(orders, db, local)
   } finally {
     await client?.close()
     closeDatabase(db)
@@ -161,9 +164,9 @@ function readDraftFile(file: string): z.infer<typeof draftFileSchema> {
 
 export async function runOrderQueue(global: GlobalOptions, options: { file: string }, output: Output): Promise<number> {
   const file = readDraftFile(options.file)
-  return withOrders(global, ({ desk }, db) => {
+  return withOrders(global, ({ desk }, db, local) => {
     refuseDamaged(db, global.db)
-    refuseWhileItemsWait(db)
+    refuseWhileItemsWait(local)
     if (file.apiGuid) {
       const existing = desk.outbox.find(file.apiGuid)
       if (existing)

@@ -5,7 +5,8 @@
 import { BrowseQueries } from '../browse/queries'
 import { UsualItems } from '../usual-items/usual'
 import { closeDatabase, type Database } from '../db/database'
-import { LocalOrderLookup } from '../orders/local-lookup'
+import { openLocalData } from '../local/data'
+import { orderLookupOf } from '../orders/local-lookup'
 import { systemClock } from '../ports'
 import { localDay } from '../quotes/desk'
 import { QuoteRepository } from '../quotes/repository'
@@ -59,12 +60,13 @@ export function runCustomerUsual(
   output: Output,
 ): number {
   return withDatabase(global, (db) => {
-    refuseWhileItemsWait(db)
-    const lookup = new LocalOrderLookup(db)
+    const local = openLocalData(db)
+    refuseWhileItemsWait(local)
+    const lookup = orderLookupOf(local)
     if (!lookup.customer(request.customerGuid))
       throw new UsageError(`No customer ${request.customerGuid} in the local database`)
-    const browse = new BrowseQueries(db)
-    const items = new UsualItems(db, lookup, systemClock).list(request.customerGuid, request.limit).map((item) => ({
+    const browse = new BrowseQueries(local)
+    const items = new UsualItems(local, lookup, systemClock).list(request.customerGuid, request.limit).map((item) => ({
       guid: item.guid,
       sku: item.sku,
       upc: item.upc ?? null,

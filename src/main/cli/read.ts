@@ -4,7 +4,6 @@
  */
 import { closeDatabase, type Database } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
-import { SyncState } from '../local/sync-state'
 import { OutboxReader } from '../orders/outbox-reader'
 import { catalogUpdate, catalogUpdating, refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
@@ -13,15 +12,17 @@ import { UsageError, type GlobalOptions, type Output } from './errors'
 import { formatAge, table } from './format'
 import { formatMoney } from '../../shared/money'
 import { misScanText } from '../../shared/gtin'
+import { openLocalData, type LocalData } from '../local/data'
 
 function withStore<T>(
   global: GlobalOptions,
-  use: (queries: BrowseQueries, db: Database) => T,
+  use: (queries: BrowseQueries, db: Database, local: LocalData) => T,
   damage: 'refused' | 'handled' = 'refused',
 ): T {
   const db = openExisting(global.db, 'read', { damage })
   try {
-    return use(new BrowseQueries(db), db)
+    const local = openLocalData(db)
+    return use(new BrowseQueries(local), db, local)
   } finally {
     closeDatabase(db)
   }
@@ -30,16 +31,16 @@ function withStore<T>(
 export function runStatus(global: GlobalOptions, output: Output): number {
   return withStore(
     global,
-    (queries, db) => {
+    (queries, db, local) => {
       // A damaged file still shows what can be read (the outbox first), beside the one verdict: the
       // one an earlier command reached, or the one reached here when a read meets a damaged page.
       const watch = new DamageWatch(db, global.db)
       const outboxRead = watch.damage && !watch.damage.outboxReadable ? null : watch.read(() => OutboxReader.counts(db))
       const pause = watch.read(() => OutboxReader.pause(db))
       const counts = watch.read(() => queries.counts())
-      const lastSyncMs = watch.read(() => new SyncState(db).lastSyncAt())
+      const lastSyncMs = watch.read(() => local.syncState.lastSyncAt())
       const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
-      const update = watch.read(() => catalogUpdate(db))
+      const update = watch.read(() => catalogUpdate(local))
       // Counted before a later read found the outbox damaged: its pages cannot be trusted.
       const damage = watch.damage
       const outbox = damage && !damage.outboxReadable ? null : outboxRead
@@ -78,8 +79,8 @@ export function runItemsSearch(
   search: { query: string; catalog: string; customer?: string; limit: number },
   output: Output,
 ): number {
-  return withStore(global, (queries, db) => {
-    refuseWhileItemsWait(db)
+  return withStore(global, (queries, _db, local) => {
+    refuseWhileItemsWait(local)
     if (!queries.listCatalogs().some((catalog) => catalog.guid === search.catalog)) {
       throw new UsageError(`No catalog ${search.catalog} in the local database`)
     }
@@ -127,8 +128,8 @@ export function runItemsFamily(
   request: { guid: string; customer?: string },
   output: Output,
 ): number {
-  return withStore(global, (queries, db) => {
-    refuseWhileItemsWait(db)
+  return withStore(global, (queries, _db, local) => {
+    refuseWhileItemsWait(local)
     if (request.customer && !queries.getCustomer(request.customer))
       throw new UsageError(`No customer ${request.customer} in the local database`)
     const family = queries.getItemFamily({

@@ -11,6 +11,7 @@ import { systemClock } from '../ports'
 import { savedConnection } from '../settings/connection'
 import { openExisting } from './database'
 import { CliFailure, type GlobalOptions, type Output } from './errors'
+import { openLocalData } from '../local/data'
 
 /** The version in the nearest package.json above this file (the source checkout's, or the app's). */
 function appVersion(): string {
@@ -45,7 +46,7 @@ export async function runSupportBundle(
     ].filter((value): value is string => !!value)
     const profiles = options.profiles
     bundle = await buildSupportBundle({
-      db,
+      local: openLocalData(db),
       appName: 'Satchel',
       appVersion: appVersion(),
       secrets: async () => secrets,

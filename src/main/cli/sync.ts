@@ -9,8 +9,7 @@ import { deleteDatabaseFiles } from '../profiles/holdings'
 import { silentLogger, systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
 import { BrowseQueries } from '../browse/queries'
-import { Retention } from '../local/retention'
-import { LocalCopy } from '../local/copy'
+import { openLocalData } from '../local/data'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../../shared/synced'
 import { createSyncRun } from '../sync/run'
@@ -75,13 +74,15 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     refuseDamaged(db, global.db)
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
     client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
-    const store = new LocalCopy(db, new Retention(db))
+    const local = openLocalData(db)
+    const store = local.copy
     // The desktop app may be syncing the same database: wait for it, then run (a delta, by then short).
     const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
     // The run the app makes: pages written on a thread of their own, so the progress bar keeps moving.
     const settings = new AppSettings(db).get()
     const orderDetails = createTracking({
       db,
+      local,
       clock: systemClock,
       logger: silentLogger,
       detailsPerSync: () => settings.orderDetailsPerSync,
@@ -107,7 +108,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
           }
         : {}),
     })
-    const queries = new BrowseQueries(db)
+    const queries = new BrowseQueries(local)
     let catalogNames = new Map<string, string>()
     // An upgrade's catalog update runs first, in the same call: a full disk there says what it kept.
     const report = await run({
@@ -125,7 +126,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
           }
         : undefined,
     }).catch(async (error: unknown) => {
-      throw (await diskFullDuringUpdate(error, db, global.db)) ?? error
+      throw (await diskFullDuringUpdate(error, local, global.db)) ?? error
     })
     output.endProgress()
     const warnings = report.scopes.flatMap((scope) => scope.warnings ?? [])
@@ -140,7 +141,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       const reported = report.error ?? { code: 'INTERNAL', message: 'Sync failed.' }
       // The writer tells a full disk in the app's words; the operator gets the CLI's.
       const fullDuringUpdate =
-        reported.code === 'DISK_FULL' ? await diskFullDuringUpdate(reported, db, global.db) : null
+        reported.code === 'DISK_FULL' ? await diskFullDuringUpdate(reported, local, global.db) : null
       const error =
         reported.code === 'DISK_FULL'
           ? {

@@ -11,6 +11,7 @@ import { formatMoney } from '../../shared/money'
 import { openExisting } from './database'
 import { UsageError, type GlobalOptions, type Output } from './errors'
 import { table } from './format'
+import { openLocalData } from '../local/data'
 
 function withDetails<T>(
   global: GlobalOptions,
@@ -18,7 +19,8 @@ function withDetails<T>(
 ): T {
   const db = openExisting(global.db, 'read')
   try {
-    return use(new BrowseQueries(db), new TrackedOrders(db), new OutboxReader(db))
+    const local = openLocalData(db)
+    return use(new BrowseQueries(local), new TrackedOrders(local), new OutboxReader(db))
   } finally {
     closeDatabase(db)
   }

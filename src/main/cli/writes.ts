@@ -46,10 +46,10 @@ export async function runOrderSubmit(
   options: { order: string; fulfilment: Fulfilment },
   output: Output,
 ): Promise<number> {
-  return withOrders(global, ({ desk }, db) => {
+  return withOrders(global, ({ desk }, db, local) => {
     refuseDamaged(db, global.db)
     requireSession(global, new SettingsTable(db))
-    const writes = new SentOrderWrites(desk.outbox, orderTargets(db, desk.outbox))
+    const writes = new SentOrderWrites(desk.outbox, orderTargets(local, desk.outbox))
     try {
       return queued(output, writes.submit(options.order, options.fulfilment))
     } catch (error) {
@@ -71,10 +71,10 @@ export async function runOrderChange(
         .join('; '),
     )
   const changes: OrderChanges = parsed.data
-  return withOrders(global, ({ desk }, db) => {
+  return withOrders(global, ({ desk }, db, local) => {
     refuseDamaged(db, global.db)
     requireSession(global, new SettingsTable(db))
-    const writes = new SentOrderWrites(desk.outbox, orderTargets(db, desk.outbox))
+    const writes = new SentOrderWrites(desk.outbox, orderTargets(local, desk.outbox))
     try {
       return queued(output, writes.change(options.order, changes))
     } catch (error) {

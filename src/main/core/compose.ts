@@ -3,11 +3,11 @@ import { createConnectivityMonitor, looksOffline, networkSignals, watchReplies }
 import { UsualItems } from '../usual-items/usual'
 import { closeDatabase, openDatabase } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
+import { openLocalData } from '../local/data'
 import { installSeed, SettingsTable } from '../db/settings'
 import { EventHub } from '../events'
 import { ServiceClients } from '../ordering-client/clients'
 import { createOrders } from '../orders'
-import { LocalOrderLookup } from '../orders/local-lookup'
 import { createMemoryKeychain, silentLogger, systemClock } from '../ports'
 import { QuoteDesk } from '../quotes/desk'
 import { catalogSyncedAt } from '../quotes/methods'
@@ -38,6 +38,7 @@ export function createCore(config: CoreConfig): Core {
     logger,
     ...(largeCatalogItems ? { largeCatalogItems } : {}),
   })
+  const local = openLocalData(db) // the local copy's readers and writers, once: each part is handed them
   const settings = new AppSettings(db)
   const connection = new ConnectionSettings(db, config.ports?.secrets ?? createMemoryKeychain())
   const label = config.appName ? `the ${config.appName} app` : 'the Satchel app'
@@ -54,12 +55,13 @@ export function createCore(config: CoreConfig): Core {
   const watch = <T extends object>(client: T): T => watchReplies(client, connectivity)
   const clients = new ServiceClients({ connection, clock, logger: logger.child({ area: 'service' }), watch })
   // Life after Send: orders record what a send confirmed through it, sync fetches the full orders through it.
-  const tracking = createTracking({ db, clock, logger, detailsPerSync: () => settings.get().orderDetailsPerSync })
+  const detailsPerSync = () => settings.get().orderDetailsPerSync
+  const tracking = createTracking({ db, local, clock, logger, detailsPerSync })
   // The window's writes wait for the writer's long requests without holding the main process.
   const longWrites = new LongWrites()
   const spreadSeed = installSeed(new SettingsTable(db))
   const sync = createSync({
-    ...{ db, longWrites, clients, label, clock, logger, events: hub, orderDetails: tracking },
+    ...{ db, local, longWrites, clients, label, clock, logger, events: hub, orderDetails: tracking },
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
     spreadSeed,
     quietForMs: () => connectivity.quietForMs(),
@@ -67,7 +69,7 @@ export function createCore(config: CoreConfig): Core {
     beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice,
   })
   const orders = createOrders({
-    ...{ db, clock, logger, label, history: tracking, ...(config.locale ? { locale: config.locale } : {}) },
+    ...{ db, local, clock, logger, label, history: tracking, ...(config.locale ? { locale: config.locale } : {}) },
     sender: () => clients.forSaved(),
     missingCredential: () => connection.missingSecret(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),
@@ -78,16 +80,16 @@ export function createCore(config: CoreConfig): Core {
     spreadSeed,
     writeRules: orderWriteRules,
   })
-  const browsing = createBrowsing(db, () => orders.desk.outbox.read.sentOrders())
-  const syncedAt = catalogSyncedAt(db)
+  const browsing = createBrowsing(local, () => orders.desk.outbox.read.sentOrders())
+  const syncedAt = catalogSyncedAt(local)
   const quotes = new QuoteDesk({
     ...{ db, clock, desk: orders.desk, catalogSyncedAt: syncedAt },
     validityDays: () => settings.get().quoteValidityDays,
     refreshDraft: (draftId) => orders.refreshBeforeSending(draftId),
   })
-  const usual = new UsualItems(db, new LocalOrderLookup(db), clock, orders.desk.outbox.read, config.locale)
+  const usual = new UsualItems(local, orders.lookup, clock, orders.desk.outbox.read, config.locale)
   const { purge, supportBundle } = createHousekeeping({
-    ...{ db, clock, outbox: orders.desk.outbox, drafts: orders.desk.drafts, quotes: quotes.quotes },
+    ...{ db, local, clock, outbox: orders.desk.outbox, drafts: orders.desk.drafts, quotes: quotes.quotes },
     settings: () => settings.get(),
     logger: logger.child({ area: 'purge' }),
     syncing: () => sync.scheduler.isRunning(),
@@ -95,24 +97,15 @@ export function createCore(config: CoreConfig): Core {
     bundle: bundleSources(config, connection),
   })
   const pictures = createCorePictures({
-    ...{
-      db,
-      databasePath: config.databasePath,
-      settings,
-      connection,
-      clients,
-      connectivity,
-      events: hub,
-      clock,
-      logger,
-    },
+    ...{ local, databasePath: config.databasePath, settings, connection, clients, connectivity, events: hub },
+    ...{ clock, logger },
     ...(nativeBinding ? { nativeBinding } : {}),
   })
   const unsubscribes = wireReactions({ hub, sync, orders, connectivity, purge, ...(desktop ? { desktop } : {}) })
 
   const handlers = createHandlerTable(
     contractMethods({
-      ...{ config, db, settings, connection, clients, hub, sync, browsing, tracking, orders, quotes, usual },
+      ...{ config, db, local, settings, connection, clients, hub, sync, browsing, tracking, orders, quotes, usual },
       ...{ connectivity, catalogSyncedAt: syncedAt, supportBundle, pictures },
     }),
     logger,

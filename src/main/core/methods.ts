@@ -7,6 +7,7 @@ import type { Browsing } from '../browse'
 import { connectivityMethods, type ConnectivityMonitor } from '../connectivity'
 import type { UsualItems } from '../usual-items/usual'
 import type { Database } from '../db/database'
+import type { LocalData } from '../local/data'
 import { desktopMethods } from '../desktop/methods'
 import { documentMethods } from '../documents/methods'
 import type { EventHub } from '../events'
@@ -29,6 +30,7 @@ import type { CoreConfig } from './types'
 export interface BuiltParts {
   config: CoreConfig
   db: Database
+  local: LocalData
   settings: AppSettings
   connection: ConnectionSettings
   clients: ServiceClients
@@ -46,7 +48,7 @@ export interface BuiltParts {
 }
 
 export function contractMethods(parts: BuiltParts): Implementations {
-  const { config, db, orders, quotes, browsing } = parts
+  const { config, db, local, orders, quotes, browsing } = parts
   const desktop = config.ports?.desktop
   const profiles = config.ports?.profiles
   return {
@@ -69,11 +71,12 @@ export function contractMethods(parts: BuiltParts): Implementations {
     ...browsing.methods,
     ...parts.tracking.methods,
     ...orderMethods(orders, browsing.queries),
-    ...sentOrderWriteMethods(db, orders, async () => (await parts.connection.get())?.auth.kind === 'session'),
-    ...customerWriteMethods(db, orders),
+    ...sentOrderWriteMethods(local, orders, async () => (await parts.connection.get())?.auth.kind === 'session'),
+    ...customerWriteMethods(local, orders),
     ...quoteMethods({ quotes, usual: parts.usual }),
     ...documentMethods({
-      db,
+      local,
+      lookup: orders.lookup,
       desk: orders.desk,
       quotes,
       catalogSyncedAt: parts.catalogSyncedAt,
@@ -95,7 +98,7 @@ export function contractMethods(parts: BuiltParts): Implementations {
 export function bundleSources(
   config: CoreConfig,
   connection: ConnectionSettings,
-): Omit<SupportBundleSources, 'db' | 'clock'> {
+): Omit<SupportBundleSources, 'local' | 'clock'> {
   const desktop = config.ports?.desktop
   const profiles = config.ports?.profiles
   return {

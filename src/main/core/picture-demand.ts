@@ -4,10 +4,10 @@
  * customers (those of those orders, and any the caller names); then the families on screen and what
  * the rep viewed, where the caller tells them (the window does not tell them yet).
  */
-import type { Database } from '../db/database'
 import type { PictureDemand, PictureTier } from '../images/pictures'
+import type { LocalData } from '../local/data'
 import { DraftRepository } from '../orders/drafts'
-import { LocalOrderLookup } from '../orders/local-lookup'
+import { orderLookupOf } from '../orders/local-lookup'
 import { OutboxReader } from '../orders/outbox-reader'
 import type { Clock } from '../ports'
 import { localDay } from '../quotes/desk'
@@ -24,12 +24,13 @@ interface DemandExtras {
   viewed?: () => string[]
 }
 
-export function createPictureDemand(db: Database, clock: Clock, extras: DemandExtras = {}): PictureDemand {
+export function createPictureDemand(local: LocalData, clock: Clock, extras: DemandExtras = {}): PictureDemand {
+  const { db } = local
   const drafts = new DraftRepository(db, clock)
   const quotes = new QuoteRepository(db)
   const outbox = new OutboxReader(db)
-  const lookup = new LocalOrderLookup(db)
-  const usual = new UsualItems(db, lookup, clock, outbox)
+  const lookup = orderLookupOf(local)
+  const usual = new UsualItems(local, lookup, clock, outbox)
   return {
     wanted() {
       const orderItems: string[] = []

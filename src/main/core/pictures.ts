@@ -5,7 +5,6 @@
  */
 import { existsSync } from 'node:fs'
 import { looksOffline, type ConnectivityMonitor } from '../connectivity'
-import type { Database } from '../db/database'
 import type { EventHub } from '../events'
 import {
   openItemPictures,
@@ -15,7 +14,7 @@ import {
   type PassReport,
   type PictureStatus,
 } from '../images'
-import { ItemPictureSources } from '../local/catalog-items/pictures'
+import type { LocalData } from '../local/data'
 import type { ServiceClients } from '../ordering-client/clients'
 import type { Clock, Logger } from '../ports'
 import type { AppSettings } from '../settings/app-settings'
@@ -48,7 +47,7 @@ export interface CorePictures {
 }
 
 interface CorePicturesParts {
-  db: Database
+  local: LocalData
   databasePath: string
   nativeBinding?: string
   settings: AppSettings
@@ -72,7 +71,7 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
   const viewed: string[] = []
   const open = (): OpenedPictures =>
     (opened ??= openItemPictures({
-      db: parts.db,
+      sources: parts.local.pictureSources,
       databasePath: parts.databasePath,
       ...(parts.nativeBinding ? { nativeBinding: parts.nativeBinding } : {}),
       serviceOrigin: () => origin,
@@ -83,7 +82,7 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
           return client.getCatalogItem(catalogGuid, guid)
         },
       },
-      demand: createPictureDemand(parts.db, clock, { familiesOnScreen: () => onScreen, viewed: () => viewed }),
+      demand: createPictureDemand(parts.local, clock, { familiesOnScreen: () => onScreen, viewed: () => viewed }),
       budgetMB: () => parts.settings.get().imageBudgetMB,
       logger: logger.child({ area: 'pictures' }),
       now: () => clock.now(),
@@ -156,7 +155,7 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
     status() {
       if (opened || existsSync(picturesFolder(parts.databasePath))) return open().pictures.status()
       const budget = parts.settings.get().imageBudgetMB * 1024 * 1024
-      return { cached: 0, bytes: 0, budget, waiting: new ItemPictureSources(parts.db).countLive(), failed: 0 }
+      return { cached: 0, bytes: 0, budget, waiting: parts.local.pictureSources.countLive(), failed: 0 }
     },
     start() {
       timer = setInterval(() => void pass(), passEveryMs)

@@ -3,19 +3,21 @@ import type { DocumentKind, PrintableDocument } from '../../shared/quotes'
 import type { Address, CustomerDetail, OrderDetail } from '../../shared/synced'
 import type { OrderTracking } from '../../shared/order-tracking'
 import { orderStateWords } from '../../shared/order-states'
-import type { Database } from '../db/database'
 import { CoreError } from '../errors'
-import { Catalogs } from '../local/catalogs'
-import { OrderHistory } from '../local/order-history'
+import type { Catalogs } from '../local/catalogs'
+import type { LocalData } from '../local/data'
+import type { OrderHistory } from '../local/order-history'
 import type { OrderDesk } from '../orders/desk'
-import { LocalOrderLookup } from '../orders/local-lookup'
+import type { OrderLookup } from '../orders/lookup'
 import { roundMoney } from '../pricing'
 import type { QuoteDesk } from '../quotes/desk'
 
 type Json = Record<string, unknown>
 
 export interface DocumentSources {
-  db: Database
+  local: LocalData
+  /** The order rules' view of the local copy, for an item's stock as the draft check gives it. */
+  lookup: OrderLookup
   desk: OrderDesk
   quotes: QuoteDesk
   customer(guid: string): CustomerDetail | null
@@ -48,12 +50,12 @@ const number = (value: unknown): number | null => (typeof value === 'number' && 
 export class Documents {
   private readonly orders: OrderHistory
   private readonly catalogs: Catalogs
-  private readonly lookup: LocalOrderLookup
+  private readonly lookup: OrderLookup
 
   constructor(private readonly sources: DocumentSources) {
-    this.orders = new OrderHistory(sources.db)
-    this.catalogs = new Catalogs(sources.db)
-    this.lookup = new LocalOrderLookup(sources.db)
+    this.orders = sources.local.orderHistory
+    this.catalogs = sources.local.catalogs
+    this.lookup = sources.lookup
   }
 
   /** The item's available figure as the draft check and the catalog give it (local/stock.ts). */

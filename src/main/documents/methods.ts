@@ -19,7 +19,7 @@ const desktopOnly = 'Printing and saving a PDF come with the desktop app; in thi
 /** The contract's document methods: a document reads quotes, drafts and orders, so it has a table of its own. */
 export function documentMethods(wiring: DocumentWiring): DocumentMethods {
   const { queries, desktop, settings, ...sources } = wiring
-  const details = new TrackedOrders(sources.db)
+  const details = new TrackedOrders(sources.local)
   const documents = new Documents({
     ...sources,
     customer: (guid) => queries.getCustomer(guid),

@@ -4,6 +4,7 @@
  * the composers reads them.
  */
 import { Purge, type PurgeParts } from './purge'
+import type { LocalData } from '../local/data'
 import { buildSupportBundle, type SupportBundleSources } from './support-bundle'
 
 export { Purge } from './purge'
@@ -15,11 +16,11 @@ export interface Housekeeping {
 }
 
 export function createHousekeeping(
-  parts: PurgeParts & { bundle: Omit<SupportBundleSources, 'db' | 'clock'> },
+  parts: PurgeParts & { local: LocalData; bundle: Omit<SupportBundleSources, 'local' | 'clock'> },
 ): Housekeeping {
-  const { bundle, ...purgeParts } = parts
+  const { bundle, local, ...purgeParts } = parts
   return {
     purge: new Purge(purgeParts),
-    supportBundle: async () => (await buildSupportBundle({ ...bundle, db: parts.db, clock: parts.clock })).bytes,
+    supportBundle: async () => (await buildSupportBundle({ ...bundle, local, clock: parts.clock })).bytes,
   }
 }

@@ -3,10 +3,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { arch, platform, release, type as osType } from 'node:os'
 import { join } from 'node:path'
 import { BrowseQueries } from '../browse/queries'
-import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../db/database'
+import { closeDatabase, latestSchemaVersion, openDatabase } from '../db/database'
+import { openLocalData, type LocalData } from '../local/data'
 import { SettingsTable } from '../db/settings'
 import { databaseSize, lastPurge } from '../db/storage'
-import { SyncState } from '../local/sync-state'
 import { credentialRedactor } from '../errors'
 import { DraftRepository } from '../orders/drafts'
 import { OutboxReader } from '../orders/outbox-reader'
@@ -27,7 +27,8 @@ function zip(files: readonly ZipFile[], at: Date): Buffer {
 }
 
 export interface SupportBundleSources {
-  db: Database
+  /** The bundle's own profile's local copy (its database is `local.db`). */
+  local: LocalData
   appName: string
   appVersion: string
   /**
@@ -78,7 +79,8 @@ const syncReports = 10
  * by the known credential values and by pattern, after it is written and before it is zipped.
  */
 export async function buildSupportBundle(sources: SupportBundleSources): Promise<{ bytes: Buffer; files: string[] }> {
-  const { db, clock } = sources
+  const { local, clock } = sources
+  const { db } = local
   const now = new Date(clock.now())
   const scrub = scrubber(await sources.secrets())
   const table = new SettingsTable(db)
@@ -107,13 +109,13 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
       keys: Object.keys(table.all()).sort(),
     }),
     json('counts.json', {
-      ...new BrowseQueries(db).counts(),
+      ...new BrowseQueries(local).counts(),
       drafts: new DraftRepository(db, clock).ids().length,
       quotes: new QuoteRepository(db).count(),
       outbox: OutboxReader.counts(db),
     }),
     json('outbox.json', new OutboxReader(db).states()),
-    json('sync-reports.json', new SyncState(db).recentReports(syncReports)),
+    json('sync-reports.json', local.syncState.recentReports(syncReports)),
     ...everyProfile(sources, json),
     ...(sources.profilesListProblem
       ? [{ name: 'profiles-list-problem.txt', data: `${scrub.text(sources.profilesListProblem)}\n` }]
@@ -124,17 +126,18 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
 }
 
 /** What the bundle tells of one profile's database: the same as the top-level files, less settings. */
-function describeDatabase(db: Database, clock: Clock) {
+function describeDatabase(local: LocalData, clock: Clock) {
+  const { db } = local
   return {
     counts: {
       schemaVersion: db.pragma('user_version', { simple: true }) as number,
-      ...new BrowseQueries(db).counts(),
+      ...new BrowseQueries(local).counts(),
       drafts: new DraftRepository(db, clock).ids().length,
       quotes: new QuoteRepository(db).count(),
       outbox: OutboxReader.counts(db),
     },
     outbox: new OutboxReader(db).states(),
-    syncReports: new SyncState(db).recentReports(syncReports),
+    syncReports: local.syncState.recentReports(syncReports),
   }
 }
 
@@ -162,7 +165,7 @@ function everyProfile(sources: SupportBundleSources, json: (name: string, value:
     }
     let described: ReturnType<typeof describeDatabase>
     try {
-      if (profile.databasePath === sources.db.name) described = describeDatabase(sources.db, sources.clock)
+      if (profile.databasePath === sources.local.db.name) described = describeDatabase(sources.local, sources.clock)
       else if (!existsSync(profile.databasePath))
         return { ...entry, unsent: 0, needsAttention: 0, problem: 'no database yet (the profile was never opened)' }
       else {
@@ -172,7 +175,8 @@ function everyProfile(sources: SupportBundleSources, json: (name: string, value:
           ...(sources.nativeBinding ? { nativeBinding: sources.nativeBinding } : {}),
         })
         try {
-          described = describeDatabase(db, sources.clock)
+          // Another profile's database, on a connection of its own for the moment it is read.
+          described = describeDatabase(openLocalData(db), sources.clock)
         } finally {
           closeDatabase(db)
         }

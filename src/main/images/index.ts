@@ -2,8 +2,7 @@
  * Item pictures for one profile: the cache beside its database, the fetcher, the codec, and the
  * pass that fills the cache in the order the rep needs pictures. docs/images.md tells the whole.
  */
-import type { Database } from 'better-sqlite3'
-import { ItemPictureSources } from '../local/catalog-items/pictures'
+import type { ItemPictureSources } from '../local/catalog-items/pictures'
 import type { Logger } from '../ports'
 import { defaultBudgetMB, PictureCache, picturesFolder } from './cache'
 import type { ImageCodec } from './codec'
@@ -16,7 +15,8 @@ export { picturesFolder, PictureCache } from './cache'
 export type { GalleryState, PassReport, PictureDemand, PictureStatus, PictureTier } from './pictures'
 
 interface OpenPicturesOptions {
-  db: Database
+  /** Each catalog item's picture addresses (the local copy's, handed in). */
+  sources: ItemPictureSources
   databasePath: string
   serviceOrigin: () => string | null
   service: AttachmentReader | null
@@ -58,7 +58,7 @@ export function openItemPictures(options: OpenPicturesOptions): OpenedPictures {
     cache,
     fetcher,
     codec: options.codec ?? createSharpCodec(),
-    sources: new ItemPictureSources(options.db),
+    sources: options.sources,
     service: options.service,
     serviceOrigin: options.serviceOrigin,
     demand: options.demand,

@@ -4,14 +4,14 @@
  * `customers add` and `customers change` use, and nudged out at once.
  */
 import type { Implementations } from '../../shared/contract'
-import type { Database } from '../db/database'
+import type { LocalData } from '../local/data'
 import type { Orders } from '.'
 import { customerEditsFor } from './customer-writes'
 
 type CustomerWriteMethods = Pick<Implementations, 'addCustomer' | 'changeCustomer'>
 
-export function customerWriteMethods(db: Database, orders: Orders): CustomerWriteMethods {
-  const edits = customerEditsFor(db, orders.desk.outbox)
+export function customerWriteMethods(local: LocalData, orders: Orders): CustomerWriteMethods {
+  const edits = customerEditsFor(local.customers, orders.desk.outbox)
   const queued = <T>(entry: T): T => {
     orders.changed()
     orders.driver.nudge()

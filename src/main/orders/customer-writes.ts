@@ -20,8 +20,7 @@ import {
   type NewCustomer,
   type OutboxEntry,
 } from '../../shared/orders'
-import type { Database } from '../db/database'
-import { Customers } from '../local/customers'
+import type { Customers } from '../local/customers'
 import { ServiceError } from '../ordering-client/errors'
 import type { CustomerRecord } from '../ordering-client/schemas'
 import { CoreError } from '../errors'
@@ -434,8 +433,7 @@ export class CustomerEdits {
  * The customer edits of this database, each change made against the customer as last synced with
  * the rep's own changes since applied (sent but not synced back, or still waiting).
  */
-export function customerEditsFor(db: Database, outbox: Outbox): CustomerEdits {
-  const customers = new Customers(db)
+export function customerEditsFor(customers: Customers, outbox: Outbox): CustomerEdits {
   return new CustomerEdits(outbox, (guid) => {
     const row = customers.byGuid(guid)
     return row

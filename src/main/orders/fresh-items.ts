@@ -3,9 +3,7 @@
  * since drafting is shown to the rep rather than found out by the supplier. One attempt, a few seconds
  * at most, since a rep is waiting; offline or slow, the check runs on the local copy as it always can.
  */
-import type { Database } from '../db/database'
-import { LocalCopy } from '../local/copy'
-import { Retention } from '../local/retention'
+import type { LocalData } from '../local/data'
 import type { CatalogItemRecord } from '../ordering-client/schemas'
 
 /** The part of a service client that reads a catalog's items by guid. */
@@ -20,10 +18,9 @@ export interface FreshItemSource {
 export type RefreshItems = (catalogGuid: string, itemGuids: string[], customerGuid: string | null) => Promise<void>
 
 /** `source`: a client that makes one attempt with a short connect timeout, or null when none is set up. */
-export function freshItems(db: Database, source: () => Promise<FreshItemSource | null>): RefreshItems {
-  let copy: LocalCopy | null = null
+export function freshItems(local: LocalData, source: () => Promise<FreshItemSource | null>): RefreshItems {
   return async (catalogGuid, itemGuids, customerGuid) => {
-    copy ??= new LocalCopy(db, new Retention(db))
+    const copy = local.copy
     // A catalog update copies the rows these would be written over: the local copy decides until it is
     // done (counting the catalogs after it writes no item rows).
     const job = copy.catalogUpdateJobs().next()

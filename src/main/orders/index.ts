@@ -5,6 +5,7 @@
  */
 import type { OutboxSummary } from '../../shared/orders'
 import type { Database } from '../db/database'
+import type { LocalData } from '../local/data'
 import { Lease } from '../db/lease'
 import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
 import type { OrderWithItemsResult } from '../ordering-client/client'
@@ -13,7 +14,7 @@ import { OrderDesk } from './desk'
 import { coalesce, createOutboxDriver, type OutboxDriver } from './driver'
 import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './flusher'
 import type { OutboxWork } from './outbox'
-import { LocalOrderLookup } from './local-lookup'
+import { orderLookupOf, type LocalOrderLookup } from './local-lookup'
 import { NewCustomerFormKeeper } from './new-customer-form'
 import { freshItems, type FreshItemSource } from './fresh-items'
 import type { WriteRules } from './writes'
@@ -37,7 +38,9 @@ export interface OutboxActivity {
 }
 
 export interface OrdersOptions {
+  /** For the orders' own tables (drafts, the outbox, its lease); the synced ones are read through `local`. */
   db: Database
+  local: LocalData
   clock: Clock
   logger: Logger
   /** Who this process is, in words, for other processes' "waiting for …" messages ("the desktop app", "satchel flush"). */
@@ -72,6 +75,8 @@ export interface OrdersOptions {
 
 export interface Orders {
   desk: OrderDesk
+  /** The order rules' view of the local copy, for the parts that look up as orders do (usual items, documents). */
+  lookup: LocalOrderLookup
   /** The new-customer form being typed, before it becomes a draft. */
   newCustomerForm: NewCustomerFormKeeper
   flusher: OutboxFlusher
@@ -105,7 +110,7 @@ function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
 /** Builds the order side of the core. It writes nothing: interrupted sends are recovered by whoever takes over the outbox lease. */
 export function createOrders(options: OrdersOptions): Orders {
   const { logger, history } = options
-  const lookup = new LocalOrderLookup(options.db)
+  const lookup = orderLookupOf(options.local)
   const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults, options.locale)
   const lease = new Lease(options.db, 'outbox', {
     label: options.label ?? 'Satchel',
@@ -159,7 +164,7 @@ export function createOrders(options: OrdersOptions): Orders {
     ...(options.spreadSeed === undefined ? {} : { spreadSeed: options.spreadSeed }),
   })
 
-  const refreshItems = options.freshItemSource ? freshItems(options.db, options.freshItemSource) : null
+  const refreshItems = options.freshItemSource ? freshItems(options.local, options.freshItemSource) : null
   const refreshBeforeSending = async (draftId: number) => {
     const draft = desk.drafts.get(draftId)
     if (!refreshItems || !draft.catalogGuid || draft.lines.length === 0) return
@@ -188,6 +193,7 @@ export function createOrders(options: OrdersOptions): Orders {
 
   return {
     desk,
+    lookup,
     newCustomerForm: new NewCustomerFormKeeper(options.db),
     flusher,
     driver,

@@ -1,11 +1,11 @@
 import type { AddressInput } from '../../shared/orders'
 import { addressFieldNames } from '../../shared/orders'
-import type { Database } from '../db/database'
-import { CatalogItems, type ItemRecordRow } from '../local/catalog-items/reads'
-import { Catalogs } from '../local/catalogs'
-import { Customers } from '../local/customers'
-import { OrderHistory } from '../local/order-history'
-import { PriceGroups } from '../local/price-groups'
+import type { CatalogItems, ItemRecordRow } from '../local/catalog-items/reads'
+import type { Catalogs } from '../local/catalogs'
+import type { Customers } from '../local/customers'
+import type { LocalData } from '../local/data'
+import type { OrderHistory } from '../local/order-history'
+import type { PriceGroups } from '../local/price-groups'
 import { stockFieldsOfRecord, stockOf, type Stock } from '../local/stock'
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 
@@ -33,12 +33,12 @@ export class LocalOrderLookup implements OrderLookup {
   private readonly items: CatalogItems
   private readonly orders: OrderHistory
 
-  constructor(db: Database) {
-    this.customers = new Customers(db)
-    this.groups = new PriceGroups(db, this.customers)
-    this.catalogs = new Catalogs(db)
-    this.items = new CatalogItems(db)
-    this.orders = new OrderHistory(db)
+  constructor(local: LocalData) {
+    this.customers = local.customers
+    this.groups = local.priceGroups
+    this.catalogs = local.catalogs
+    this.items = local.catalogItems
+    this.orders = local.orderHistory
   }
 
   customer(guid: string): CustomerFacts | null {
@@ -147,4 +147,13 @@ export function itemFactsFromRecord(json: Json, deleted: boolean): CatalogItemFa
 
 function toItemFacts(row: ItemRecordRow): CatalogItemFacts {
   return itemFactsFromRecord(JSON.parse(row.json) as Json, row.deleted_at !== null || row.unlisted_at !== null)
+}
+
+const lookups = new WeakMap<LocalData, LocalOrderLookup>()
+
+/** The order rules' view of `local`: one per local data surface, so one per core. */
+export function orderLookupOf(local: LocalData): LocalOrderLookup {
+  let lookup = lookups.get(local)
+  if (!lookup) lookups.set(local, (lookup = new LocalOrderLookup(local)))
+  return lookup
 }

@@ -1,7 +1,6 @@
 import type { Implementations } from '../../shared/contract'
 import type { UsualItems } from '../usual-items/usual'
-import type { Database } from '../db/database'
-import { SyncState } from '../local/sync-state'
+import type { LocalData } from '../local/data'
 import type { QuoteDesk } from './desk'
 
 export type QuoteMethods = Pick<
@@ -22,8 +21,8 @@ export interface QuoteWiring {
 }
 
 /** When a catalog's items last finished syncing (local ms), or null before the first sync. */
-export function catalogSyncedAt(db: Database): (catalogGuid: string) => number | null {
-  const state = new SyncState(db)
+export function catalogSyncedAt(local: LocalData): (catalogGuid: string) => number | null {
+  const state = local.syncState
   return (catalogGuid) => state.catalogItems(catalogGuid)?.lastSuccessAt ?? null
 }
 

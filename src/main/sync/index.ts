@@ -8,8 +8,9 @@ import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import type { Database } from '../db/database'
 import { Lease } from '../db/lease'
 import type { EventHub } from '../events'
-import { LocalCopy } from '../local/copy'
-import { Retention } from '../local/retention'
+import type { LocalCopy } from '../local/copy'
+import type { Retention } from '../local/retention'
+import type { LocalData } from '../local/data'
 import type { ServiceClients } from '../ordering-client/clients'
 import type { Clock, Logger, SyncGate } from '../ports'
 import type { WriterWorkerData } from './page-writer'
@@ -37,6 +38,8 @@ export interface Sync {
 
 export interface SyncOptions {
   db: Database
+  /** The local copy's surface on `db`: sync writes through its copy, and shares its retention. */
+  local: LocalData
   clients: ServiceClients
   syncIntervalMinutes: () => number
   clock: Clock
@@ -66,8 +69,8 @@ export interface SyncOptions {
 
 export function createSync(options: SyncOptions): Sync {
   const { db, clients, clock, logger, events } = options
-  const retention = new Retention(db)
-  const store = new LocalCopy(db, retention)
+  const retention = options.local.retention
+  const store = options.local.copy
   const syncLogger = logger.child({ area: 'sync' })
   const lease = new Lease(db, 'sync', { label: options.label ?? 'Satchel', clock })
   const run = createSyncRun({

@@ -5,8 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { closeDatabase, openDatabase } from '../db/database'
 import { Lease } from '../db/lease'
-import { Retention } from '../local/retention'
-import { LocalCopy } from '../local/copy'
+import { openLocalData } from '../local/data'
 import {
   applyRequest,
   closeRequest,
@@ -23,7 +22,8 @@ const db = openDatabase(data.databasePath, {
   create: false,
   ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
 })
-const store = new LocalCopy(db, new Retention(db))
+// The writer's own connection: its own surface on it.
+const store = openLocalData(db).copy
 // This connection exists only while a sync runs: it keeps the bulk-write settings throughout. Its
 // checkpoints run on this thread, so they may come less often than the main thread's (which stall the
 // window): every 32 MB of WAL rather than 1 MB during a first listing (of items, customers or orders),

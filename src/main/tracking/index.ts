@@ -9,8 +9,7 @@
  * the full orders through it (sync's OrderDetailStep port). Neither calls the other.
  */
 import type { Database } from '../db/database'
-import { LocalCopy } from '../local/copy'
-import { Retention } from '../local/retention'
+import type { LocalData } from '../local/data'
 import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
 import { OutboxReader } from '../orders/outbox-reader'
 import type { Clock, Logger } from '../ports'
@@ -31,7 +30,9 @@ export interface Tracking {
 }
 
 export interface TrackingOptions {
+  /** For the outbox's sent orders; the synced orders and their full copies are read through `local`. */
   db: Database
+  local: LocalData
   clock: Clock
   logger: Logger
   /** Full orders fetched per sync at most (the rep's setting). */
@@ -43,13 +44,12 @@ export interface TrackingOptions {
 }
 
 export function createTracking(options: TrackingOptions): Tracking {
-  const { db, clock, logger } = options
-  const orders = new TrackedOrders(db)
+  const { db, local, clock, logger } = options
+  const orders = new TrackedOrders(local)
   const outbox = new OutboxReader(db)
   // Outside any listing: nothing is removed for not being listed.
   const unlisted = { listingId: null, serverTime: null }
-  let history: LocalCopy | null = null
-  const localHistory = () => (history ??= new LocalCopy(db, new Retention(db)))
+  const localHistory = () => local.copy
   return {
     recordCustomer: (customer) =>
       localHistory().applyCustomers([{ customer, connection: {}, connectionDeletedAt: null }], unlisted),

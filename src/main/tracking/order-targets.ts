@@ -3,17 +3,15 @@
  * laptop and not yet synced, its api_guid): the header as last known, which a change is made against,
  * and the outbox entry it must wait for while the order itself has not been sent.
  */
-import type { Database } from '../db/database'
 import { CoreError } from '../errors'
-import { OrderDetailRows } from '../local/order-details'
-import { OrderHistory } from '../local/order-history'
+import type { LocalData } from '../local/data'
 import type { Outbox } from '../orders/outbox'
 import { withLastAnswer, type OrderTarget } from './order-writes'
 import { numberOrNull, objectOf } from './status'
 
-export function orderTargets(db: Database, outbox: Outbox): (given: string) => OrderTarget | null {
-  const history = new OrderHistory(db)
-  const details = new OrderDetailRows(db)
+export function orderTargets(local: LocalData, outbox: Outbox): (given: string) => OrderTarget | null {
+  const history = local.orderHistory
+  const details = local.orderDetails
   return (given) => {
     const wanted = given.trim()
     const row = history.byGuid(wanted) ?? history.byName(wanted)

@@ -3,9 +3,9 @@
  * and timeline, what changed since the rep last opened it, and a customer's open orders. Read offline
  * by the order screen, the customer page and `satchel orders`; written by the detail fetch of a sync.
  */
-import type { Database } from 'better-sqlite3'
 import type { OrderChange, OrderTracking } from '../../shared/order-tracking'
-import { OrderDetailRows, type ChangeRow, type DetailCandidate } from '../local/order-details'
+import type { LocalData } from '../local/data'
+import type { OrderDetailRows, ChangeRow, DetailCandidate } from '../local/order-details'
 import { compareWithSent, type SentLine } from './as-sent'
 import { impossibleFigures } from './figures'
 import {
@@ -24,8 +24,8 @@ import {
 export class TrackedOrders {
   private readonly rows: OrderDetailRows
 
-  constructor(db: Database) {
-    this.rows = new OrderDetailRows(db)
+  constructor(local: LocalData) {
+    this.rows = local.orderDetails
   }
 
   /**

@@ -6,7 +6,7 @@
  */
 import type { Implementations } from '../../shared/contract'
 import { signInAsUser } from '../../shared/writes'
-import type { Database } from '../db/database'
+import type { LocalData } from '../local/data'
 import { CoreError } from '../errors'
 import type { Orders } from '../orders'
 import { orderTargets } from './order-targets'
@@ -24,12 +24,12 @@ type WriteMethods = Pick<
 
 /** `signedInAsUser`: whether the saved connection is a user session (settings/, handed in by the core). */
 export function sentOrderWriteMethods(
-  db: Database,
+  local: LocalData,
   orders: Orders,
   signedInAsUser: () => Promise<boolean>,
 ): WriteMethods {
   const outbox = orders.desk.outbox
-  const writes = new SentOrderWrites(outbox, orderTargets(db, outbox))
+  const writes = new SentOrderWrites(outbox, orderTargets(local, outbox))
   const asUser = async () => {
     if (!(await signedInAsUser())) throw new CoreError('UNAUTHORIZED', signInAsUser)
   }

@@ -1,8 +1,8 @@
 import type { UsualItem } from '../../shared/quotes'
-import type { Database } from '../db/database'
-import { CatalogItems } from '../local/catalog-items/reads'
-import { Customers } from '../local/customers'
-import { OrderHistory } from '../local/order-history'
+import type { CatalogItems } from '../local/catalog-items/reads'
+import type { Customers } from '../local/customers'
+import type { LocalData } from '../local/data'
+import type { OrderHistory } from '../local/order-history'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { unitPriceAt } from '../pricing'
@@ -53,18 +53,18 @@ export class UsualItems {
   private readonly dateFormat: Intl.DateTimeFormat
 
   constructor(
-    db: Database,
+    local: LocalData,
     private readonly lookup: OrderLookup,
     private readonly clock: Clock,
     /** Orders sent from this laptop, counted before the next sync brings them back. */
-    private readonly sent: Pick<OutboxReader, 'sentFor'> = new OutboxReader(db),
+    private readonly sent: Pick<OutboxReader, 'sentFor'> = new OutboxReader(local.db),
     /** The rep's locale: a date in a note is written as every screen writes one. */
     locale = 'en-US',
   ) {
     this.dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' })
-    this.items = new CatalogItems(db)
-    this.customers = new Customers(db)
-    this.orders = new OrderHistory(db)
+    this.items = local.catalogItems
+    this.customers = local.customers
+    this.orders = local.orderHistory
   }
 
   list(customerGuid: string, limit = 20): UsualItem[] {

@@ -639,6 +639,7 @@ describe('every import of src/ where dependency-cruiser sees it (scripts/eslint/
     'rails/no-passing-on',
     'rails/no-hidden-globals',
     'rails/worker-entries',
+    'rails/local-data',
     'no-eval',
     'no-new-func',
   ]
@@ -740,6 +741,32 @@ describe('every import of src/ where dependency-cruiser sees it (scripts/eslint/
       await refusals(readFileSync(join(root, 'src/main/sync/page-writer.ts'), 'utf8'), 'src/main/sync/page-writer.ts'),
     ).toEqual([])
     expect(await refusals("export const name = globalThis['structuredClone']\n")).toEqual([])
+  })
+
+  it('refuses the local copy built outside local/: a table reader, LocalCopy, the order lookup, openLocalData in a part', async () => {
+    const reader =
+      "import { Customers } from '../local/customers'\nexport const make = (db: never) => new Customers(db)\n"
+    expect(await refusals(reader, 'src/main/browse/probe.ts')).toEqual([
+      expect.stringMatching(/^rails\/local-data: Customers is the local copy’s own/),
+    ])
+    const copy =
+      "import { LocalCopy } from '../local/copy'\nexport const make = (db: never, r: never) => new LocalCopy(db, r)\n"
+    expect(await refusals(copy, 'src/main/tracking/probe.ts')).toEqual([
+      expect.stringMatching(/^rails\/local-data: LocalCopy is the local copy’s own/),
+    ])
+    const lookup =
+      "import { LocalOrderLookup } from '../orders/local-lookup'\nexport const make = (local: never) => new LocalOrderLookup(local)\n"
+    expect(await refusals(lookup, 'src/main/documents/probe.ts')).toEqual([
+      expect.stringMatching(/^rails\/local-data: The order rules’ view of the local copy is one per core/),
+    ])
+    const open = "import { openLocalData } from '../local/data'\nexport const make = (db: never) => openLocalData(db)\n"
+    expect(await refusals(open, 'src/main/orders/probe.ts')).toEqual([
+      expect.stringMatching(/^rails\/local-data: openLocalData opens the local copy’s surface once per connection/),
+    ])
+    // Where it belongs: inside local/, and where the parts are composed.
+    expect(await refusals(reader.replace('../local/customers', './customers'), 'src/main/local/probe.ts')).toEqual([])
+    expect(await refusals(open, 'src/main/cli/probe.ts')).toEqual([])
+    expect(await refusals(open, 'src/main/core/compose.ts')).toEqual([])
   })
 
   it('refuses a computed import() in a Vue file too', async () => {

@@ -13,6 +13,7 @@ import { LocalCopy } from '../../../../src/main/local/copy'
 import { Retention } from '../../../../src/main/local/retention'
 import type { CatalogItemRecord } from '../../../../src/main/ordering-client/schemas'
 import { catalogItem } from '../../../support/builders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 const catalogGuid = 'cat-1'
 const stamp = '2025-01-01T00:00:00.000Z'
@@ -38,7 +39,7 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-gtin-'))
   db = openDatabase(join(directory, 'satchel.db'))
   const store = new LocalCopy(db, new Retention(db))
-  queries = new BrowseQueries(db)
+  queries = new BrowseQueries(openLocalData(db))
   store.applyCatalogs(
     [
       {

@@ -11,6 +11,7 @@ import { BrowseQueries } from '../../../../src/main/browse/queries'
 import { LocalCopy } from '../../../../src/main/local/copy'
 import { Retention } from '../../../../src/main/local/retention'
 import { phoneSearchDigits } from '../../../../src/shared/phone'
+import { openLocalData } from '../../../../src/main/local/data'
 
 let directory: string
 let db: Database
@@ -20,7 +21,7 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-phone-'))
   db = openDatabase(join(directory, 'satchel.db'))
   const store = new LocalCopy(db, new Retention(db))
-  queries = new BrowseQueries(db)
+  queries = new BrowseQueries(openLocalData(db))
   const customer = (guid: string, name: string, phone: string | null, extra: Record<string, unknown> = {}) => ({
     customer: { guid, id: null, name, phone, city: 'Portland', active: true, ...extra },
     connection: {},

@@ -17,6 +17,7 @@ import { Retention } from '../../../../src/main/local/retention'
 import { storedItemAt, storedItemColumns, storedItemValues } from '../../../../src/main/local/rows'
 import type { CatalogItemRecord } from '../../../../src/main/ordering-client/schemas'
 import { catalogItem } from '../../../support/builders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 const directories: string[] = []
 afterEach(() => {
@@ -70,12 +71,12 @@ const family = [
 ]
 
 function gridOf(db: ReturnType<typeof openDatabase>) {
-  return new BrowseQueries(db).getItemFamily({ guid: 'item-12', priceGroupName: 'Wholesale' })
+  return new BrowseQueries(openLocalData(db)).getItemFamily({ guid: 'item-12', priceGroupName: 'Wholesale' })
 }
 
 /** The family is listed as its parent's row alone, whatever finds it, and counted once. */
 function expectOneRowPerFamily(db: ReturnType<typeof openDatabase>): void {
-  const browse = new BrowseQueries(db)
+  const browse = new BrowseQueries(openLocalData(db))
   const guids = (query?: string) =>
     browse.searchCatalogItems({ catalogGuid: 'cat-a', query, priceGroupName: 'Wholesale' }).items.map((row) => row.guid)
   expect(guids()).toEqual(['item-10', 'item-20'])
@@ -134,13 +135,15 @@ describe('a family in the local copy', () => {
       ['APR-12', 20, 15, 48, null],
       ['APR-13', null, 15, 0, 'Not offered to Wholesale'],
     ])
-    expect(new BrowseQueries(db).getItemFamily({ guid: 'item-20' })).toBeNull()
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({
+    expect(new BrowseQueries(openLocalData(db)).getItemFamily({ guid: 'item-20' })).toBeNull()
+    expect(
+      new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf,
+    ).toEqual({
       memberCount: 3,
       priceMin: 19,
       priceMax: 20,
     })
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-11' })?.family).toEqual({
+    expect(new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-11' })?.family).toEqual({
       guid: 'item-10',
       title: 'Bib Apron',
     })
@@ -205,7 +208,7 @@ describe('a family in the local copy', () => {
       [...family, ...fillers, ...later] as CatalogItemRecord[],
       { listingId: null, serverTime: null },
     )
-    const browse = new BrowseQueries(db)
+    const browse = new BrowseQueries(openLocalData(db))
     // Apron 10, Apron 20, 2,500 basins, Crate 5010, Crate 5020: members are nowhere.
     const deep = browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 10, offset: 2498 })
     expect(deep.items.map((row) => row.guid)).toEqual([
@@ -238,7 +241,7 @@ describe('a family in the local copy', () => {
       Array.from({ length: 1500 }, (_, k) => stockedApron(10_000 + k, { name: `Apron b ${k}`, upc: null })),
       { listingId: null, serverTime: null },
     )
-    const browse = new BrowseQueries(db)
+    const browse = new BrowseQueries(openLocalData(db))
     /** Every row the search lists, a page of 200 at a time. */
     const listed = (search: { catalogGuid: string; query: string; includeInactive?: boolean }) => {
       const guids: string[] = []
@@ -321,7 +324,9 @@ describe('a family in the local copy', () => {
         .get(),
     ).toBe(1)
     expect(gridOf(db)!.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf).toEqual({
+    expect(
+      new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf,
+    ).toEqual({
       memberCount: 3,
       priceMin: 19,
       priceMax: 20,
@@ -344,13 +349,13 @@ describe('a family in the local copy', () => {
     expect(grid.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
     expect(grid).toMatchObject({ guid: 'item-10', priceMin: 19, priceMax: 20 })
     // A list does not read the whole catalog for a parent's count there; the grid, opened, does.
-    expect(new BrowseQueries(db).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({
+    expect(new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({
       memberCount: null,
       priceMin: null,
       priceMax: null,
     })
     // Members are told by their record there: still one row per family, browsed and searched.
-    const browse = new BrowseQueries(db)
+    const browse = new BrowseQueries(openLocalData(db))
     db.exec(
       "INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer) SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE guid LIKE 'item-%'",
     )

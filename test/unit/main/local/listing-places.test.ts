@@ -13,6 +13,7 @@ import { LocalCopy } from '../../../../src/main/local/copy'
 import { Retention } from '../../../../src/main/local/retention'
 import type { CatalogItemRecord } from '../../../../src/main/ordering-client/schemas'
 import { catalogItem } from '../../../support/builders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 const directories: string[] = []
 afterEach(() => {
@@ -48,7 +49,7 @@ describe('a listing by name, paged from the places earlier pages met', () => {
     const db = openDatabase(join(directory, 'satchel.db'))
     const copy = new LocalCopy(db, new Retention(db))
     copy.applyCatalogItems('cat-a', items(400), { listingId: null, serverTime: null })
-    const browse = new BrowseQueries(db)
+    const browse = new BrowseQueries(openLocalData(db))
     const filters = [{}, { categoryId: 2 }, { includeInactive: true }]
     // Forward page by page, a jump ahead, back, the same page again, deep then shallow.
     const offsets = [0, 7, 14, 21, 90, 97, 35, 35, 300, 14, 0, 250, 257, 399]
@@ -56,7 +57,7 @@ describe('a listing by name, paged from the places earlier pages met', () => {
       for (const offset of offsets) {
         // A fresh reader knows no places: its page is the plain walk's.
         expect(guidsOf(browse, { ...filter, offset, limit: 7 })).toEqual(
-          guidsOf(new BrowseQueries(db), { ...filter, offset, limit: 7 }),
+          guidsOf(new BrowseQueries(openLocalData(db)), { ...filter, offset, limit: 7 }),
         )
       }
     }
@@ -68,7 +69,9 @@ describe('a listing by name, paged from the places earlier pages met', () => {
       { listingId: null, serverTime: null },
     )
     for (const offset of [207, 214, 100, 419])
-      expect(guidsOf(browse, { offset, limit: 7 })).toEqual(guidsOf(new BrowseQueries(db), { offset, limit: 7 }))
+      expect(guidsOf(browse, { offset, limit: 7 })).toEqual(
+        guidsOf(new BrowseQueries(openLocalData(db)), { offset, limit: 7 }),
+      )
     closeDatabase(db)
   })
 })

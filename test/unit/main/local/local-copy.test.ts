@@ -12,6 +12,7 @@ import { parseServerTime } from '../../../../src/main/local/time'
 import { wordPrefixQuery } from '../../../../src/main/browse/search'
 import { ITEM_COUNT_CAP } from '../../../../src/shared/synced'
 import { catalogItem } from '../../../support/builders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 let directory: string
 let db: Database
@@ -99,7 +100,7 @@ beforeEach(() => {
   db = openDatabase(join(directory, 'satchel.db'))
   retention = new Retention(db)
   store = new LocalCopy(db, retention)
-  queries = new BrowseQueries(db)
+  queries = new BrowseQueries(openLocalData(db))
   store.applyCatalogs([catalog()], { listingId: store.newListingId('catalogs'), serverTime: null })
 })
 
@@ -528,7 +529,7 @@ describe('item counts kept by the sync writer', () => {
     const statements: string[] = []
     const traced = new BetterSqlite3(join(directory, 'satchel.db'), { verbose: (sql) => statements.push(String(sql)) })
     try {
-      const tracedQueries = new BrowseQueries(traced)
+      const tracedQueries = new BrowseQueries(openLocalData(traced))
       expect(shownCounts(tracedQueries)).toEqual(expected)
       // The full-text count reads its matches, the catalog list asks whether a catalog holds any item
       // (one row), and the search which end of the index its catalog's items are nearer (one row and

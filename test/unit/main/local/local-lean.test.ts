@@ -22,6 +22,7 @@ import {
 } from '../../../../src/main/local/rows'
 import { LocalCopy, bulkCacheSize } from '../../../../src/main/local/copy'
 import { indexBuildCacheSize } from '../../../../src/main/local/catalog-items/sql'
+import { openLocalData } from '../../../../src/main/local/data'
 
 const directories: string[] = []
 afterEach(() => {
@@ -233,7 +234,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
     // guid, name, category and SKU (migration 13 made the guid's a named index a first sync can defer).
     expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(4)
     const store = new LocalCopy(again, new Retention(again))
-    const queries = new BrowseQueries(again)
+    const queries = new BrowseQueries(openLocalData(again))
     expect(store.countLive('catalogItems', 'cat-a')).toBe(2)
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.guid)).toEqual([
       'item-1',
@@ -300,7 +301,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
     ])
     expect(again.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeDefined()
     expect(
-      new BrowseQueries(again)
+      new BrowseQueries(openLocalData(again))
         .searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' })
         .items.map((item) => item.guid),
     ).toEqual(['item-1'])
@@ -363,7 +364,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
       'Newer',
     ])
     expect(writerDb.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
-    const queries = new BrowseQueries(writerDb)
+    const queries = new BrowseQueries(openLocalData(writerDb))
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'newer' }).items.map((item) => item.guid)).toEqual(
       ['item-2'],
     )
@@ -407,7 +408,7 @@ describe('catalog_item_rows and the catalog_items view', () => {
       delta,
     )
     expect(rows()[0]).toEqual({ guid: 'item-1', name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, unlisted_at: null })
-    const queries = new BrowseQueries(db)
+    const queries = new BrowseQueries(openLocalData(db))
     expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual([
       'Chamomile',
       'Peppermint Tea 2',

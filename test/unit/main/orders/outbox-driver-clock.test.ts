@@ -10,6 +10,7 @@ import { silentLogger, type Clock } from '../../../../src/main/ports'
 import { orderList } from '../../../support/order-list'
 import { catalogGuid, confirmation, customerGuid, item, MemoryLookup } from '../../../support/orders'
 import { until } from '../../../support/until'
+import { openLocalData } from '../../../../src/main/local/data'
 
 /**
  * The laptop's clock was 40 days fast when a send failed, and has been put right since: the entry's
@@ -59,6 +60,7 @@ function setUp(send: Pick<OrderSender, 'createOrderWithItems'>): { flushes: () =
   )
   orders = createOrders({
     db,
+    local: openLocalData(db),
     clock,
     logger: silentLogger,
     sender: async () => sender,

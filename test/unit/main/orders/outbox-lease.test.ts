@@ -12,6 +12,7 @@ import type { OrderSender } from '../../../../src/main/orders/flusher'
 import { silentLogger, type Clock } from '../../../../src/main/ports'
 import { catalogGuid, confirmation, item, MemoryLookup } from '../../../support/orders'
 import { until } from '../../../support/until'
+import { openLocalData } from '../../../../src/main/local/data'
 
 /**
  * Two processes on one database are two connections here: the lease lives in SQLite, so what holds
@@ -69,8 +70,10 @@ function connection(): Database {
 }
 
 function process_(sender: OrderSender, label: string, options: { db?: Database; leaseTtlMs?: number } = {}): Orders {
+  const db = options.db ?? connection()
   return createOrders({
-    db: options.db ?? connection(),
+    db,
+    local: openLocalData(db),
     clock,
     logger: silentLogger,
     label,

@@ -26,6 +26,7 @@ import { installShare } from '../../../../src/main/timers'
 import type { Sync } from '../../../../src/main/sync'
 import { orderList } from '../../../support/order-list'
 import { catalogGuid, confirmation, customerGuid, item, MemoryLookup } from '../../../support/orders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 const second = 1_000
 const minute = 60_000
@@ -70,6 +71,7 @@ function laptop(options: { down?: 'network' | 'service'; spreadSeed?: string } =
   const desk = new OrderDesk(db, lookup, clock, () => ({ remainInPreliminary: false }))
   const made = createOrders({
     db,
+    local: openLocalData(db),
     clock,
     logger: silentLogger,
     sender: async () => ({

@@ -17,6 +17,7 @@ import { LocalOrderLookup } from '../../../../src/main/orders/local-lookup'
 import { OrderDesk } from '../../../../src/main/orders/desk'
 import { catalogItem } from '../../../support/builders'
 import { unlisted } from '../../../support/item-states'
+import { openLocalData } from '../../../../src/main/local/data'
 
 const guidOf = (n: number) => `00000000-0000-4000-8000-00000000000${n}`
 const catalog = 'c0000000-0000-4000-8000-000000000001'
@@ -40,7 +41,7 @@ beforeEach(() => {
     ],
     unlisted,
   )
-  desk = new OrderDesk(db, new LocalOrderLookup(db), clock, () => ({ remainInPreliminary: false }))
+  desk = new OrderDesk(db, new LocalOrderLookup(openLocalData(db)), clock, () => ({ remainInPreliminary: false }))
 })
 afterEach(() => {
   closeDatabase(db)

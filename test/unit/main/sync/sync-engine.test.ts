@@ -18,6 +18,7 @@ import type { SyncSource } from '../../../../src/main/sync/scopes'
 import { inlineWriter } from '../../../../src/main/sync/page-writer'
 import { countTurns } from '../../../support/turn-counter'
 import { catalogItem } from '../../../support/builders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 const catalogGuid = 'cat-1'
 
@@ -159,7 +160,7 @@ beforeEach(() => {
   db = openDatabase(join(directory, 'satchel.db'))
   retention = new Retention(db)
   store = new LocalCopy(db, retention)
-  queries = new BrowseQueries(db)
+  queries = new BrowseQueries(openLocalData(db))
 })
 
 afterEach(() => {

@@ -13,6 +13,7 @@ import { BrowseQueries } from '../../../../src/main/browse/queries'
 import { Lease } from '../../../../src/main/db/lease'
 import { systemClock } from '../../../../src/main/ports'
 import { catalogItem } from '../../../support/builders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 let directory: string | undefined
 let db: Database | undefined
@@ -40,7 +41,7 @@ describe('the writer thread', () => {
       page: { scope: 'catalogItems:cat', page: 0 },
     })
     expect(counts).toEqual({ fetched: 3, upserted: 3, deleted: 0 })
-    const queries = new BrowseQueries(db)
+    const queries = new BrowseQueries(openLocalData(db))
     expect(queries.searchCatalogItems({ catalogGuid: 'cat', query: 'thread widg' }).total).toBe(3)
     expect(db.prepare('SELECT page FROM sync_pages WHERE scope = ?').pluck().all('catalogItems:cat')).toEqual([0])
   })
@@ -63,7 +64,7 @@ describe('the writer thread', () => {
     const before = statSync(path).size
     await writer.checkpoint()
     expect(statSync(path).size - before).toBeGreaterThan(600_000)
-    expect(new BrowseQueries(db).counts().catalogItems).toBe(300)
+    expect(new BrowseQueries(openLocalData(db)).counts().catalogItems).toBe(300)
   })
 
   it('renews the sync lease in the transactions that write pages, and writes none once it is lost', async () => {
@@ -83,7 +84,7 @@ describe('the writer thread', () => {
     await expect(writer.applyCatalogItems('cat', page(2), { listingId: null, serverTime: null })).rejects.toThrow(
       /no longer holds the sync lease/,
     )
-    expect(new BrowseQueries(db).counts().catalogItems).toBe(1)
+    expect(new BrowseQueries(openLocalData(db)).counts().catalogItems).toBe(1)
   })
 
   it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
 import { TrackedOrders } from '../../../../src/main/tracking/tracked-orders'
+import { openLocalData } from '../../../../src/main/local/data'
 
 /** What the rep is told about an order after Send, from the full order as the service gives it. */
 let directory: string
@@ -13,7 +14,7 @@ let details: TrackedOrders
 beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-order-details-'))
   db = openDatabase(join(directory, 'satchel.db'))
-  details = new TrackedOrders(db)
+  details = new TrackedOrders(openLocalData(db))
 })
 afterEach(() => {
   closeDatabase(db)
