@@ -2,13 +2,12 @@
  * Channel and event names of the IPC contract, kept apart from the schemas so the sandboxed preload
  * can bundle them without pulling in a validation library.
  */
-export const methodNames = [
+/** The methods that only read (or act outside the database: printing, the window, updates). */
+const readingMethodNames = [
   'getAppInfo',
   'getSettings',
-  'updateSettings',
   'getPictureStatus',
   'getConnection',
-  'saveConnection',
   'testConnection',
   'syncNow',
   'cancelSync',
@@ -25,45 +24,16 @@ export const methodNames = [
   'listOrders',
   'getOrder',
   'getOrderTracking',
-  'markOrderOpened',
   'listChangedOrders',
   'listOpenOrders',
-  'createDraft',
   'getDraft',
   'getNewCustomerForm',
-  'keepNewCustomerForm',
   'listDrafts',
-  'updateDraft',
-  'deleteDraft',
-  'addDraftLines',
-  'updateDraftLine',
-  'removeDraftLine',
-  'restoreDraftLine',
-  'openDraftFor',
-  'acceptDraftPrices',
-  'sendDraft',
   'listOutbox',
   'getOutboxSummary',
-  'retryOutbox',
-  'editOutboxEntry',
-  'discardOutboxEntry',
-  'flushOutbox',
-  'submitSentOrder',
-  'changeSentOrder',
   'getSentOrderHeader',
-  'applyMyChange',
-  'dropMyChange',
-  'chooseCustomerMatch',
-  'addCustomer',
-  'changeCustomer',
-  'reorder',
-  'saveDraftAsQuote',
   'listQuotes',
   'getQuote',
-  'updateQuote',
-  'duplicateQuote',
-  'deleteQuote',
-  'convertQuote',
   'getUsualItems',
   'getDocument',
   'printDocument',
@@ -83,6 +53,47 @@ export const methodNames = [
   'getItemPictures',
   'setPicturesOnScreen',
 ] as const
+
+/**
+ * The methods that write the database from the window's connection: the rep's drafts, outbox
+ * entries, quotes and settings. The handler table (src/main/core/handlers.ts) first waits out the
+ * sync writer's long requests in flight before each.
+ */
+export const writingMethodNames = [
+  'updateSettings',
+  'saveConnection',
+  'markOrderOpened',
+  'createDraft',
+  'keepNewCustomerForm',
+  'updateDraft',
+  'deleteDraft',
+  'addDraftLines',
+  'updateDraftLine',
+  'removeDraftLine',
+  'restoreDraftLine',
+  'openDraftFor',
+  'acceptDraftPrices',
+  'sendDraft',
+  'retryOutbox',
+  'editOutboxEntry',
+  'discardOutboxEntry',
+  'flushOutbox',
+  'submitSentOrder',
+  'changeSentOrder',
+  'applyMyChange',
+  'dropMyChange',
+  'chooseCustomerMatch',
+  'addCustomer',
+  'changeCustomer',
+  'reorder',
+  'saveDraftAsQuote',
+  'updateQuote',
+  'duplicateQuote',
+  'deleteQuote',
+  'convertQuote',
+] as const
+
+export const methodNames = [...readingMethodNames, ...writingMethodNames] as const
 
 export type MethodName = (typeof methodNames)[number]
 

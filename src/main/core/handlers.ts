@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { methodNames, type MethodName } from '../../shared/channels'
+import { methodNames, writingMethodNames, type MethodName } from '../../shared/channels'
 import { contract, type Implementations, type MethodInput, type MethodOutput } from '../../shared/contract'
 import { fail, ok, type Result } from '../../shared/result'
 import { CoreError, describeIssues } from '../errors'
@@ -9,44 +9,12 @@ import type { Logger } from '../ports'
 export type HandlerTable = { readonly [M in MethodName]: (argument: unknown) => Promise<Result<MethodOutput<M>>> }
 
 /**
- * The methods that write the database from the window's connection: the rep's drafts, outbox
- * entries, quotes and settings. Each first waits out the sync writer's long requests in flight
- * (beforeWrite, sync/long-writes.ts), asynchronously, rather than in SQLite's busy handler, which
- * would hold the whole main process. Reads go at once: WAL lets them read beside the writer.
+ * The methods that write the database from the window's connection (shared/channels.ts lists them).
+ * Each first waits out the sync writer's long requests in flight (beforeWrite, sync/long-writes.ts),
+ * asynchronously, rather than in SQLite's busy handler, which would hold the whole main process.
+ * Reads go at once: WAL lets them read beside the writer.
  */
-export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>([
-  'updateSettings',
-  'saveConnection',
-  'markOrderOpened',
-  'createDraft',
-  'keepNewCustomerForm',
-  'updateDraft',
-  'deleteDraft',
-  'addDraftLines',
-  'updateDraftLine',
-  'removeDraftLine',
-  'restoreDraftLine',
-  'openDraftFor',
-  'acceptDraftPrices',
-  'sendDraft',
-  'retryOutbox',
-  'editOutboxEntry',
-  'discardOutboxEntry',
-  'flushOutbox',
-  'submitSentOrder',
-  'changeSentOrder',
-  'applyMyChange',
-  'dropMyChange',
-  'chooseCustomerMatch',
-  'addCustomer',
-  'changeCustomer',
-  'reorder',
-  'saveDraftAsQuote',
-  'updateQuote',
-  'duplicateQuote',
-  'deleteQuote',
-  'convertQuote',
-])
+export const writingMethods: ReadonlySet<MethodName> = new Set<MethodName>(writingMethodNames)
 
 /**
  * Wraps each implementation with the contract's argument check and error mapping. This is the one
