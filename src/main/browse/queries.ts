@@ -34,13 +34,10 @@ import { describePriceGroupChoice, shownPrice } from '../pricing'
 import { familyCell, familyTitle, pricedRow, priceRange, stockFieldsOfRow } from './families'
 import { addressesOf, orderLines, orderSummary, orderTotals, sentMatches } from './order-reads'
 import { clampLimit, clampOffset, flag, numberOrNull, parseObject, text } from './values'
-import type { CatalogItems, ItemRow } from '../local/catalog-items/reads'
-import type { Catalogs } from '../local/catalogs'
-import type { Customers, CustomerRow } from '../local/customers'
+import type { ItemRow } from '../local/catalog-items/reads'
+import type { CustomerRow } from '../local/customers'
 import type { LocalData } from '../local/data'
-import type { OrderHistory, OrderListOptions } from '../local/order-history'
-import type { PriceGroups } from '../local/price-groups'
-import type { SyncState } from '../local/sync-state'
+import type { OrderListOptions } from '../local/order-history'
 import { stockOf } from '../local/stock'
 import { wordPrefixQuery } from './search'
 
@@ -53,30 +50,16 @@ export interface StoreCounts {
 }
 
 export class BrowseQueries {
-  private readonly syncState: SyncState
-  private readonly groups: PriceGroups
-  private readonly catalogs: Catalogs
-  private readonly items: CatalogItems
-  private readonly customers: Customers
-  private readonly orders: OrderHistory
-
-  constructor(local: LocalData) {
-    this.customers = local.customers
-    this.groups = local.priceGroups
-    this.syncState = local.syncState
-    this.catalogs = local.catalogs
-    this.items = local.catalogItems
-    this.orders = local.orderHistory
-  }
+  constructor(private readonly local: LocalData) {}
 
   /** Live rows per resource: soft-deleted rows do not count; inactive customers and items do. */
   counts(): StoreCounts {
     return {
-      catalogs: this.catalogs.countLive(),
-      priceGroups: this.groups.countLive(),
-      customers: this.customers.countLive(),
-      catalogItems: this.items.countLive(),
-      orders: this.orders.countLive(),
+      catalogs: this.local.catalogs.countLive(),
+      priceGroups: this.local.priceGroups.countLive(),
+      customers: this.local.customers.countLive(),
+      catalogItems: this.local.catalogItems.countLive(),
+      orders: this.local.orderHistory.countLive(),
     }
   }
 
@@ -85,13 +68,13 @@ export class BrowseQueries {
    * from: the one it is locked to (lock_catalog_id) when set, otherwise every active catalog.
    */
   listCatalogs(options: { customerGuid?: string } = {}): CatalogSummary[] {
-    let rows = this.catalogs.live()
+    let rows = this.local.catalogs.live()
     if (options.customerGuid) {
-      const customer = this.customers.byGuid(options.customerGuid)
-      const locked = customer?.lock_catalog_id ? this.catalogs.liveGuidOf(customer.lock_catalog_id) : undefined
+      const customer = this.local.customers.byGuid(options.customerGuid)
+      const locked = customer?.lock_catalog_id ? this.local.catalogs.liveGuidOf(customer.lock_catalog_id) : undefined
       rows = locked ? rows.filter((row) => row.guid === locked) : rows.filter((row) => row.active === 1)
     }
-    const counts = this.items.liveCountsByCatalog(rows.map((row) => row.guid))
+    const counts = this.local.catalogItems.liveCountsByCatalog(rows.map((row) => row.guid))
     return rows.map((row) => ({
       guid: row.guid,
       id: row.id,
@@ -99,7 +82,7 @@ export class BrowseQueries {
       active: row.active === 1,
       priceGroups: this.priceGroups(row.guid),
       itemCount: counts.get(row.guid) ?? 0,
-      lastSyncAt: this.syncState.catalogItems(row.guid)?.lastSuccessAt ?? null,
+      lastSyncAt: this.local.syncState.catalogItems(row.guid)?.lastSuccessAt ?? null,
       loading: this.catalogLoading(row.guid),
     }))
   }
@@ -110,24 +93,24 @@ export class BrowseQueries {
    * Null once the catalog has synced once: a later listing or delta replaces rows already usable.
    */
   catalogLoading(catalogGuid: string): CatalogLoading | null {
-    const scope = this.syncState.catalogItems(catalogGuid)
+    const scope = this.local.syncState.catalogItems(catalogGuid)
     if (scope?.lastSuccessAt) return null
     const run = scope?.run ?? null
     if (run && !(run.mode === 'full' && run.fresh)) return null
-    if (!run && this.items.anyOf(catalogGuid)) return null
+    if (!run && this.local.catalogItems.anyOf(catalogGuid)) return null
     const total = run?.total ?? null
     const done = run ? scope!.pagesDone * (run.pageSize ?? 100) : 0
     return { itemsDone: total === null ? done : Math.min(done, total), itemsTotal: total }
   }
 
   priceGroups(catalogGuid: string): PriceGroupSummary[] {
-    return this.groups.ofCatalog(catalogGuid)
+    return this.local.priceGroups.ofCatalog(catalogGuid)
   }
 
   /** The catalog's categories, flat (parentId gives the tree), each with its live item count. */
   listCategories(catalogGuid: string): CategorySummary[] {
-    const counts = this.items.liveCountsByCategory(catalogGuid)
-    return this.catalogs.categoriesOf(catalogGuid).map((row) => ({
+    const counts = this.local.catalogItems.liveCountsByCategory(catalogGuid)
+    return this.local.catalogs.categoriesOf(catalogGuid).map((row) => ({
       id: row.id,
       guid: row.guid,
       parentId: row.parent_id,
@@ -140,7 +123,7 @@ export class BrowseQueries {
 
   /** The price group whose name keys a catalog item's pricing for this customer, by the one rule (PriceGroups.choose). */
   priceGroupName(catalogGuid: string, customerGuid?: string): string | null {
-    return this.groups.choose(catalogGuid, { customerGuid: customerGuid ?? null }).group?.name ?? null
+    return this.local.priceGroups.choose(catalogGuid, { customerGuid: customerGuid ?? null }).group?.name ?? null
   }
 
   /**
@@ -152,7 +135,7 @@ export class BrowseQueries {
     const offset = clampOffset(search.offset)
     const choice =
       search.priceGroupName === undefined
-        ? this.groups.choose(search.catalogGuid, { customerGuid: search.customerGuid ?? null })
+        ? this.local.priceGroups.choose(search.catalogGuid, { customerGuid: search.customerGuid ?? null })
         : null
     const priceGroupName = search.priceGroupName ?? choice?.group?.name ?? null
     const priceGroupNote = choice ? describePriceGroupChoice(choice) : null
@@ -168,7 +151,7 @@ export class BrowseQueries {
         priceGroupNote,
         loading,
       }
-    const found = this.items.search({ ...itemSearch, limit, offset })
+    const found = this.local.catalogItems.search({ ...itemSearch, limit, offset })
     const byGtin = found.rows.length === 0 && offset === 0 ? this.rowsOfGtin(search) : []
     if (byGtin.length > 0)
       return {
@@ -181,7 +164,7 @@ export class BrowseQueries {
         loading,
       }
     const { rows, more } = found
-    const count = search.withTotal === false ? null : this.items.count(itemSearch, ITEM_COUNT_CAP)
+    const count = search.withTotal === false ? null : this.local.catalogItems.count(itemSearch, ITEM_COUNT_CAP)
     return {
       items: this.withFamilies(search.catalogGuid, rows, priceGroupName),
       more,
@@ -196,7 +179,7 @@ export class BrowseQueries {
   /** How many items a search matches: exact up to ITEM_COUNT_CAP, then the cap, `capped` set. */
   countCatalogItems(search: CatalogItemCountInput): CatalogItemCount {
     const itemSearch = this.itemSearch(search)
-    return itemSearch ? this.items.count(itemSearch, ITEM_COUNT_CAP) : { total: 0, capped: false }
+    return itemSearch ? this.local.catalogItems.count(itemSearch, ITEM_COUNT_CAP) : { total: 0, capped: false }
   }
 
   /**
@@ -211,7 +194,8 @@ export class BrowseQueries {
     const rows = new Map<string, ItemRow>()
     for (const form of storedGtinForms(gtin))
       if (form !== typed)
-        for (const row of this.items.rowsByUpc(`upc : "${form}"`, search.catalogGuid, form)) rows.set(row.guid, row)
+        for (const row of this.local.catalogItems.rowsByUpc(`upc : "${form}"`, search.catalogGuid, form))
+          rows.set(row.guid, row)
     return [...rows.values()]
   }
 
@@ -220,7 +204,9 @@ export class BrowseQueries {
     const match = search.query ? wordPrefixQuery(search.query) : null
     if (!match && search.query && search.query.trim() !== '') return null
     const categoryIds =
-      search.categoryId !== undefined ? this.catalogs.categoryTree(search.catalogGuid, search.categoryId) : undefined
+      search.categoryId !== undefined
+        ? this.local.catalogs.categoryTree(search.catalogGuid, search.categoryId)
+        : undefined
     return {
       catalogGuid: search.catalogGuid,
       includeInactive: search.includeInactive,
@@ -241,21 +227,21 @@ export class BrowseQueries {
     const familyOf = (row: ItemRow): { guid: string; title: string } | null => {
       if (!row.group_parent_id) return null
       if (!parents.has(row.group_parent_id)) {
-        const parent = this.items.byIdIn(catalogGuid, row.group_parent_id)
+        const parent = this.local.catalogItems.byIdIn(catalogGuid, row.group_parent_id)
         parents.set(row.group_parent_id, parent ? { guid: parent.guid, title: familyTitle(parent) } : null)
       }
       return parents.get(row.group_parent_id) ?? null
     }
     // Without the family index a parent's members are a read of the whole catalog: a list page does
     // not pay it for each parent on it; the grid, opened, does once.
-    const counted = rows.some((row) => row.is_product_group === 1) && this.items.familiesIndexed()
+    const counted = rows.some((row) => row.is_product_group === 1) && this.local.catalogItems.familiesIndexed()
     return rows.map((row) => {
       const summary = this.itemSummary(row, priceGroupName)
       summary.family = familyOf(row)
       if (row.is_product_group === 1 && !counted)
         summary.familyOf = { memberCount: null, priceMin: null, priceMax: null }
       else if (row.is_product_group === 1 && row.id !== null) {
-        const cells = this.items
+        const cells = this.local.catalogItems
           .familyMembers(catalogGuid, row.id)
           .map((member) => familyCell(member, priceGroupName, '', ''))
         summary.familyOf = { memberCount: cells.length, ...priceRange(cells) }
@@ -270,17 +256,17 @@ export class BrowseQueries {
    * member not offered to the group, or inactive, has a cell that says why and takes no quantity.
    */
   getItemFamily(lookup: ItemFamilyLookup): ItemFamily | null {
-    const found = this.items.byGuid(lookup.guid)
+    const found = this.local.catalogItems.byGuid(lookup.guid)
     if (!found) return null
     const parent =
       found.is_product_group === 1
         ? found
         : found.group_parent_id
-          ? this.items.byIdIn(found.catalog_guid, found.group_parent_id)
+          ? this.local.catalogItems.byIdIn(found.catalog_guid, found.group_parent_id)
           : undefined
     if (!parent || parent.id === null) return null
     const priceGroupName = lookup.priceGroupName ?? this.priceGroupName(parent.catalog_guid, lookup.customerGuid)
-    const members = this.items.familyMembers(parent.catalog_guid, parent.id)
+    const members = this.local.catalogItems.familyMembers(parent.catalog_guid, parent.id)
     const sizeOf = (row: ItemRow): string => text(row.style) ?? text(row.third_party_size) ?? ''
     const crossed = members.length > 0 && members.every((row) => text(row.color) && sizeOf(row))
     const colourOnly = !crossed && members.every((row) => text(row.color) && !sizeOf(row))
@@ -345,13 +331,13 @@ export class BrowseQueries {
    */
   getCatalogItem(lookup: CatalogItemLookup): CatalogItemDetail | null {
     let row: ItemRow | undefined
-    if (lookup.guid) row = this.items.byGuid(lookup.guid)
+    if (lookup.guid) row = this.local.catalogItems.byGuid(lookup.guid)
     else if (lookup.sku)
       row = lookup.catalogGuid
-        ? this.items.bySku(lookup.catalogGuid, lookup.sku)
-        : this.items.bySkuAnyCatalog(lookup.sku)
+        ? this.local.catalogItems.bySku(lookup.catalogGuid, lookup.sku)
+        : this.local.catalogItems.bySkuAnyCatalog(lookup.sku)
     if (!row || (lookup.catalogGuid && row.catalog_guid !== lookup.catalogGuid)) return null
-    const record = parseObject(this.items.jsonOf(row.local_id) ?? null)
+    const record = parseObject(this.local.catalogItems.jsonOf(row.local_id) ?? null)
     const priceGroupName = lookup.priceGroupName ?? this.priceGroupName(row.catalog_guid, lookup.customerGuid)
     return {
       ...this.withFamilies(row.catalog_guid, [row], priceGroupName)[0]!,
@@ -377,7 +363,7 @@ export class BrowseQueries {
     const phone = search.query ? phoneSearchDigits(search.query) : null
     if (search.query && search.query.trim() !== '' && !match && !phone)
       return { customers: [], total: 0, loading: this.customersLoading() }
-    const { rows, total } = this.customers.search({
+    const { rows, total } = this.local.customers.search({
       match,
       phone,
       includeInactive: search.includeInactive,
@@ -389,11 +375,11 @@ export class BrowseQueries {
 
   /** The customers still in their first sync, as catalogLoading says it of a catalog's items. */
   customersLoading(): CustomersLoading | null {
-    const scope = this.syncState.pagedScope('customers')
+    const scope = this.local.syncState.pagedScope('customers')
     if (scope?.lastSuccessAt) return null
     const run = scope?.run ?? null
     if (run && !(run.mode === 'full' && run.fresh)) return null
-    if (!run && this.customers.countLive() > 0) return null
+    if (!run && this.local.customers.countLive() > 0) return null
     const total = run?.total ?? null
     const done = run ? scope!.pagesDone * (run.pageSize ?? 100) : 0
     return { customersDone: total === null ? done : Math.min(done, total), customersTotal: total }
@@ -414,10 +400,10 @@ export class BrowseQueries {
 
   /** A customer's details and addresses (bill-to and ship-to as the service sent them). */
   getCustomer(guid: string): CustomerDetail | null {
-    const row = this.customers.byGuid(guid)
+    const row = this.local.customers.byGuid(guid)
     if (!row) return null
     const record = parseObject(row.json)
-    const priceGroupName = row.price_group_id !== null ? this.groups.nameOf(row.price_group_id) : null
+    const priceGroupName = row.price_group_id !== null ? this.local.priceGroups.nameOf(row.price_group_id) : null
     return {
       ...this.customerSummary(row),
       status: row.deleted_at ? 'deleted' : row.unlisted_at ? 'unlisted' : 'live',
@@ -447,10 +433,10 @@ export class BrowseQueries {
    * an orderable catalog on this laptop.
    */
   private catalogOfCustomer(row: CustomerRow): string | null {
-    const orderable = this.catalogs.orderable()
+    const orderable = this.local.catalogs.orderable()
     const locked = row.lock_catalog_id ? orderable.find((catalog) => catalog.id === row.lock_catalog_id) : undefined
     if (locked) return locked.guid
-    const ofGroup = row.price_group_id !== null ? this.groups.catalogOf(row.price_group_id) : null
+    const ofGroup = row.price_group_id !== null ? this.local.priceGroups.catalogOf(row.price_group_id) : null
     return ofGroup !== null && orderable.some((catalog) => catalog.guid === ofGroup) ? ofGroup : null
   }
 
@@ -466,8 +452,8 @@ export class BrowseQueries {
   } {
     const limit = clampLimit(options.limit, 50)
     const offset = clampOffset(options.offset)
-    const customerId = options.customerGuid ? (this.customers.byGuid(options.customerGuid)?.id ?? null) : null
-    const { rows, total, states: counted } = this.orders.list(options, limit, offset, customerId)
+    const customerId = options.customerGuid ? (this.local.customers.byGuid(options.customerGuid)?.id ?? null) : null
+    const { rows, total, states: counted } = this.local.orderHistory.list(options, limit, offset, customerId)
     const states = counted.map((state) => ({
       id: state.id,
       name: orderStateName(state.id, state.name),
@@ -490,12 +476,12 @@ export class BrowseQueries {
     const keysOf = (entry: SentOrderSummary): string[] =>
       [entry.apiGuid, entry.orderGuid].filter((key): key is string => key !== null).map((key) => key.toLowerCase())
     const wanted = [...new Set(sent.flatMap(keysOf))]
-    const held = this.orders.held(wanted)
+    const held = this.local.orderHistory.held(wanted)
     return sent.filter((entry) => !keysOf(entry).some((key) => held.has(key)))
   }
 
   getOrder(guid: string): OrderDetail | null {
-    const row = this.orders.byGuid(guid)
+    const row = this.local.orderHistory.byGuid(guid)
     if (!row) return null
     const record = parseObject(row.json)
     return { ...orderSummary(row, record), lines: orderLines(record), totals: orderTotals(record), record }

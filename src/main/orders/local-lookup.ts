@@ -1,11 +1,7 @@
 import type { AddressInput } from '../../shared/orders'
 import { addressFieldNames } from '../../shared/orders'
-import type { CatalogItems, ItemRecordRow } from '../local/catalog-items/reads'
-import type { Catalogs } from '../local/catalogs'
-import type { Customers } from '../local/customers'
+import type { ItemRecordRow } from '../local/catalog-items/reads'
 import type { LocalData } from '../local/data'
-import type { OrderHistory } from '../local/order-history'
-import type { PriceGroups } from '../local/price-groups'
 import { stockFieldsOfRecord, stockOf, type Stock } from '../local/stock'
 import type { CatalogItemFacts, CustomerFacts, OrderLookup, PriceGroupFacts } from './lookup'
 
@@ -27,22 +23,10 @@ function toAddressInput(address: Json): AddressInput {
 
 /** The order rules' view of the synced tables (see migration 2), read through each table's home. */
 export class LocalOrderLookup implements OrderLookup {
-  private readonly groups: PriceGroups
-  private readonly customers: Customers
-  private readonly catalogs: Catalogs
-  private readonly items: CatalogItems
-  private readonly orders: OrderHistory
-
-  constructor(local: LocalData) {
-    this.customers = local.customers
-    this.groups = local.priceGroups
-    this.catalogs = local.catalogs
-    this.items = local.catalogItems
-    this.orders = local.orderHistory
-  }
+  constructor(private readonly local: LocalData) {}
 
   customer(guid: string): CustomerFacts | null {
-    const row = this.customers.forChecks(guid)
+    const row = this.local.customers.forChecks(guid)
     if (!row) return null
     const json = JSON.parse(row.json) as Json
     const addresses: CustomerFacts['addresses'] = []
@@ -74,9 +58,9 @@ export class LocalOrderLookup implements OrderLookup {
 
   /** A customer locked to one catalog orders only from it; otherwise from every active catalog. */
   catalogsForCustomer(customerGuid: string): string[] | null {
-    const row = this.customers.forChecks(customerGuid)
+    const row = this.local.customers.forChecks(customerGuid)
     if (!row) return null
-    const catalogs = this.catalogs.orderable()
+    const catalogs = this.local.catalogs.orderable()
     if (row.lock_catalog_id !== null && row.lock_catalog_id !== 0) {
       const locked = catalogs.filter((c) => c.id === row.lock_catalog_id).map((c) => c.guid)
       if (locked.length > 0) return locked
@@ -85,28 +69,28 @@ export class LocalOrderLookup implements OrderLookup {
   }
 
   priceGroups(catalogGuid: string): PriceGroupFacts[] {
-    return this.groups.ofCatalog(catalogGuid)
+    return this.local.priceGroups.ofCatalog(catalogGuid)
   }
 
   priceGroupName(id: number): string | null {
-    return this.groups.nameOf(id)
+    return this.local.priceGroups.nameOf(id)
   }
 
   activeCatalogs(): string[] {
-    return this.catalogs.orderable().map((c) => c.guid)
+    return this.local.catalogs.orderable().map((c) => c.guid)
   }
 
   lastOrderCatalog(customerGuid: string): string | null {
-    return this.orders.lastCatalogOf(customerGuid)
+    return this.local.orderHistory.lastCatalogOf(customerGuid)
   }
 
   catalogItem(catalogGuid: string, guid: string): CatalogItemFacts | null {
-    const row = this.items.recordIn(catalogGuid, guid)
+    const row = this.local.catalogItems.recordIn(catalogGuid, guid)
     return row ? toItemFacts(row) : null
   }
 
   catalogItemBySku(catalogGuid: string, sku: string): CatalogItemFacts | { ambiguous: CatalogItemFacts[] } | null {
-    const match = this.items.recordBySku(catalogGuid, sku.trim())
+    const match = this.local.catalogItems.recordBySku(catalogGuid, sku.trim())
     if (!match) return null
     return 'found' in match ? toItemFacts(match.found) : { ambiguous: match.ambiguous.map(toItemFacts) }
   }
@@ -116,7 +100,7 @@ export class LocalOrderLookup implements OrderLookup {
     // A code with no letter or digit has no word for the index to match, and no UPC is one.
     if (!/[\p{L}\p{N}]/u.test(code)) return []
     const phrase = `upc : "${code.replaceAll('"', '""')}"`
-    return this.items.recordsByUpc(phrase, catalogGuid, code).map(toItemFacts)
+    return this.local.catalogItems.recordsByUpc(phrase, catalogGuid, code).map(toItemFacts)
   }
 }
 
