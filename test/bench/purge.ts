@@ -25,7 +25,7 @@ import { sourcePurgeWorker, startPurgeThread } from '../../src/main/housekeeping
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
 import { databaseSize } from '../../src/main/db/storage'
 import { DraftRepository } from '../../src/main/orders/drafts'
-import { Outbox } from '../../src/main/orders/outbox'
+import { Outbox } from '../../src/main/orders/outbox/outbox'
 import { silentLogger, systemClock } from '../../src/main/ports'
 import { QuoteRepository } from '../../src/main/quotes/repository'
 import { printTable, writeResults } from './support'

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeDatabase, latestSchemaVersion, openDatabase } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
 import { DraftRepository } from '../../src/main/orders/drafts'
-import { Outbox } from '../../src/main/orders/outbox'
+import { Outbox } from '../../src/main/orders/outbox/outbox'
 import { systemClock } from '../../src/main/ports'
 import { cli, json } from '../support/cli'
 

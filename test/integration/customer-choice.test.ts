@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { call } from '../../src/main/core/handlers'
-import { writeInFlightMs } from '../../src/main/orders/writes'
+import { writeInFlightMs } from '../../src/main/orders/outbox/write-kinds'
 import { startOrdersHarness, type OrdersHarness } from './orders-support'
 
 const createRoute = 'POST /vendors'

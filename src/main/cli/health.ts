@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import type { Database } from '../db/database'
 import { DatabaseFileError } from '../db/file-errors'
 import { damagedAreas, isDamage, judgeFile, outboxReadable, rememberedHealth, type FileHealth } from '../db/health'
-import { OutboxReader } from '../orders/outbox-reader'
+import { OutboxReader } from '../orders/outbox/reader'
 
 export interface Damage {
   health: FileHealth

@@ -4,7 +4,7 @@
  */
 import { closeDatabase, type Database } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
-import { OutboxReader } from '../orders/outbox-reader'
+import { OutboxReader } from '../orders/outbox/reader'
 import { catalogUpdate, catalogUpdating, refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
 import { DamageWatch, damageError, healthJson } from './health'

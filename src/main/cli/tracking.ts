@@ -5,7 +5,7 @@
 import { closeDatabase } from '../db/database'
 import { BrowseQueries } from '../browse/queries'
 import { TrackedOrders } from '../tracking/tracked-orders'
-import { OutboxReader } from '../orders/outbox-reader'
+import { OutboxReader } from '../orders/outbox/reader'
 import type { OrderDetail } from '../../shared/synced'
 import { formatMoney } from '../../shared/money'
 import { openExisting } from './database'

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Database } from '../db/database'
 import { startWorkerCalls } from '../worker-calls'
 import { databaseSize } from '../db/storage'
-import type { Outbox } from '../orders/outbox'
+import type { Outbox } from '../orders/outbox/outbox'
 import type { QuoteRepository } from '../quotes/repository'
 
 /** What one slice does: a window of rows by id, after `afterId`. */

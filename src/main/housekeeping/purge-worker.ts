@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { closeDatabase, openDatabase } from '../db/database'
 import { DraftRepository } from '../orders/drafts'
-import { Outbox } from '../orders/outbox'
+import { Outbox } from '../orders/outbox/outbox'
 import { systemClock } from '../ports'
 import { QuoteRepository } from '../quotes/repository'
 import {

@@ -1,8 +1,8 @@
 /**
  * The item indexes a first sync defers: dropped before its first page, their definitions kept in
- * deferred_indexes, built once, sorted, after its last catalog. Its own room because it is the one
- * write of the local copy that changes the schema (indexes dropped and built), with its own table,
- * crash recovery and duplicate repair; LocalCopy only says when (applyItemPage, finishBulk).
+ * deferred_indexes, built once, sorted, after its last catalog, with crash recovery and duplicate
+ * repair. The one write of the local copy that changes the schema; LocalCopy only says when
+ * (applyItemPage, finishBulk).
  */
 import type { Database } from 'better-sqlite3'
 import { catalogItemsTable, deferrableItemIndexes, withIndexBuildCache } from './catalog-items/sql'

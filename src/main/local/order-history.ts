@@ -1,6 +1,6 @@
 /**
  * The synced orders table's one home (the order history the service keeps; orders waiting to be sent
- * are the outbox's, orders/outbox.ts): how sync writes an order and every read of the history.
+ * are the outbox's, orders/outbox/): how sync writes an order and every read of the history.
  */
 import type { Database, Statement } from 'better-sqlite3'
 import { customerOfOrder } from './customers'

@@ -2,8 +2,7 @@
  * How the client talks to the service, whatever the endpoint: undici over a keep-alive pool per
  * base URL, both header sets, the timeouts and an overall deadline per request, a ceiling on the
  * bytes read per reply, cancellation, retries of transient failures, and the checks a reply passes
- * before anyone reads it. Its own room because this machinery is the same for every endpoint and
- * changes for other reasons than they do: client.ts says what each endpoint sends and reads back.
+ * before anyone reads it. client.ts says what each endpoint sends and reads back.
  */
 import { Pool, type Dispatcher } from 'undici'
 import type { z } from 'zod'

@@ -24,7 +24,7 @@ import type { Customers } from '../local/customers'
 import { ServiceError } from '../ordering-client/errors'
 import type { CustomerRecord } from '../ordering-client/schemas'
 import { CoreError } from '../errors'
-import type { Outbox } from './outbox'
+import type { Outbox } from './outbox/outbox'
 import {
   needs,
   serviceSkewMs,
@@ -34,7 +34,7 @@ import {
   type WriteRules,
   type WriteSender,
   type WriteWork,
-} from './writes'
+} from './outbox/write-kinds'
 
 interface NewCustomerInput {
   name: string

@@ -17,7 +17,7 @@ import { closeDatabase, openDatabase, type Database } from '../db/database'
 import { CoreError } from '../errors'
 import { EventHub, type EventStream } from '../events'
 import type { OutboxActivity } from '../orders'
-import { OutboxReader } from '../orders/outbox-reader'
+import { OutboxReader } from '../orders/outbox/reader'
 import { silentLogger, systemClock, type Clock, type Logger, type ProfilesPort, type SecretStore } from '../ports'
 import {
   deleteDatabaseFiles,

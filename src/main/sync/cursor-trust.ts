@@ -1,7 +1,7 @@
 /**
  * Whether a delta's cursor can be trusted, judged by the service's own clock (the engine's header,
- * "A cursor is not trusted once…"). Its own room because the rule is one decision with its own
- * vocabulary (the overlap, the gap), asked by the paging of every reply and by the run after it.
+ * "A cursor is not trusted once…"): the overlap and the gap, asked by the paging of every reply and
+ * by the run after it.
  */
 import type { Page } from '../ordering-client/client'
 import { parseServerTime } from '../local/time'

@@ -1,9 +1,8 @@
 /**
  * How one pass over a scope fetches its pages and hands them to the writer: page 0 and the run's
  * bookkeeping, then the rest `concurrency` at a time, in slices of their own turns, and the prune
- * after a listing. Its own room because it is the engine's machinery (slots, write-ahead, where a
- * listing ends, repeats and runaway listings), not its decisions: the run (engine.ts) says which
- * pass to make and what its count means; this file only makes it.
+ * after a listing; where a listing ends, repeats and runaway listings. Which pass to make, and what
+ * its count means, is the run's (engine.ts).
  */
 import { setMaxListeners } from 'node:events'
 import type { Page } from '../ordering-client/client'

@@ -1,8 +1,7 @@
 /**
  * The listings a sync pages through (customers, each catalog's items, recent orders): what the
  * engine asks of the service, what it knows of each scope, and what one scope's sync carries from
- * step to step. Its own room because a scope is the unit the paging (paging.ts) and the run
- * (engine.ts) both work on; adding a listing touches this file, not them.
+ * step to step. Adding a listing touches this file, not the paging or the run.
  */
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
 import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'

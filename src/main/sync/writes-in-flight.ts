@@ -1,7 +1,6 @@
 /**
- * The writes of a scope's pages not yet in. Its own room because the scope's run holds it
- * (scopes.ts), the paging feeds and watches it (paging.ts) and the run waits on it (engine.ts):
- * one piece of promise bookkeeping all three share, kept apart from each.
+ * The writes of a scope's pages not yet in: the scope's run holds it (scopes.ts), the paging feeds
+ * and watches it (paging.ts) and the run waits on it (engine.ts).
  */
 
 /**

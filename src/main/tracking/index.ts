@@ -11,7 +11,7 @@
 import type { Database } from '../db/database'
 import type { LocalData } from '../local/data'
 import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
-import { OutboxReader } from '../orders/outbox-reader'
+import { OutboxReader } from '../orders/outbox/reader'
 import type { Clock, Logger } from '../ports'
 import type { OrderDetailReport, OrderDetailSource } from '../sync/run'
 import { fetchOrderDetails } from './fetch-details'

@@ -5,7 +5,7 @@
  */
 import { CoreError } from '../errors'
 import type { LocalData } from '../local/data'
-import type { Outbox } from '../orders/outbox'
+import type { Outbox } from '../orders/outbox/outbox'
 import { withLastAnswer, type OrderTarget } from './order-writes'
 import { numberOrNull, objectOf } from './status'
 

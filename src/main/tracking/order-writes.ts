@@ -1,7 +1,7 @@
 /**
  * What a rep does to an order after Send, in the home for life after Send: submit an order sent for
  * review, and change a sent order's header (hold, release, cancel, PO, note, dates, ship-to). Each is
- * queued in the one outbox (orders/outbox-writes.ts) and sent by its rule here, which decides what is
+ * queued in the one outbox (orders/outbox/after-send.ts) and sent by its rule here, which decides what is
  * safe to send:
  *
  * - a submit is not idempotent (each call moves the order one step on), so the order is read first
@@ -15,8 +15,8 @@ import type { OutboxEntry } from '../../shared/orders'
 import { addressFieldNames } from '../../shared/orders'
 import { allowPartialFulfillment, fulfilmentWords, type Fulfilment, type OrderChanges } from '../../shared/writes'
 import { CoreError } from '../errors'
-import type { Outbox } from '../orders/outbox'
-import type { WaitingChange } from '../orders/outbox-writes'
+import type { Outbox } from '../orders/outbox/outbox'
+import type { WaitingChange } from '../orders/outbox/after-send'
 import {
   needs,
   serviceSkewMs,
@@ -25,7 +25,7 @@ import {
   type WriteRule,
   type WriteRules,
   type WriteWork,
-} from '../orders/writes'
+} from '../orders/outbox/write-kinds'
 import { arrayOf, numberOrNull, objectOf, stateOf, textOrNull, type Json } from './status'
 
 /** PRELIMINARY: an order sent for review waits there until it is submitted. */

@@ -7,7 +7,7 @@ import { CoreError } from '../errors'
 import type { Clock } from '../ports'
 import { unitPriceAt } from '../pricing'
 import type { OrderLookup } from '../orders/lookup'
-import { OutboxReader } from '../orders/outbox-reader'
+import { OutboxReader } from '../orders/outbox/reader'
 import { resolvePriceGroup } from '../orders/price-group'
 
 type Json = Record<string, unknown>

@@ -122,9 +122,9 @@ const probes: Probe[] = [
   ),
   refuse(
     'src/main/connectivity/__probe_orders.ts',
-    "export const load = () => import('../../main/orders/driver')\n",
+    "export const load = () => import('../../main/orders/outbox/driver')\n",
     'layer main/connectivity/',
-    'src/main/orders/driver.ts',
+    'src/main/orders/outbox/driver.ts',
   ),
   refuse(
     'src/main/connectivity/__probe_template.ts',
@@ -290,9 +290,9 @@ const probes: Probe[] = [
   ),
   refuse(
     'src/main/local/__probe_root.ts',
-    "import { Outbox } from '../../../src/main/orders/outbox'\nexport const o = Outbox\n",
+    "import { Outbox } from '../../../src/main/orders/outbox/outbox'\nexport const o = Outbox\n",
     'layer main/local/',
-    'src/main/orders/outbox.ts',
+    'src/main/orders/outbox/outbox.ts',
   ),
   refuse(
     'src/main/local/__probe_js.ts',
@@ -302,9 +302,9 @@ const probes: Probe[] = [
   ),
   refuse(
     'src/main/sync/__probe_absolute.ts',
-    (base) => `export * from '${base}/src/main/orders/flusher'\n`,
+    (base) => `export * from '${base}/src/main/orders/outbox/flusher'\n`,
     'layer main/sync/',
-    'src/main/orders/flusher.ts',
+    'src/main/orders/outbox/flusher.ts',
   ),
   // Only the shell imports electron, and nothing below the composers imports them.
   refuse(
@@ -354,9 +354,9 @@ const probes: Probe[] = [
   ),
   refuse(
     'src/main/settings/__probe_orders.ts',
-    "import { Outbox } from '../orders/outbox'\nexport const o = Outbox\n",
+    "import { Outbox } from '../orders/outbox/outbox'\nexport const o = Outbox\n",
     'layer main/settings/',
-    'src/main/orders/outbox.ts',
+    'src/main/orders/outbox/outbox.ts',
   ),
   refuse(
     'src/main/reports/__probe_unmapped.ts',

@@ -30,11 +30,15 @@ function modulesWithSql(table: string): string[] {
 
 const homes: Record<string, string | string[]> = {
   // The outbox's writes, and its reader (the CLI, the profiles and the bundle read it alone).
-  outbox: ['src/main/orders/outbox.ts', 'src/main/orders/outbox-reader.ts', 'src/main/orders/outbox-writes.ts'],
+  outbox: [
+    'src/main/orders/outbox/outbox.ts',
+    'src/main/orders/outbox/reader.ts',
+    'src/main/orders/outbox/after-send.ts',
+  ],
   outbox_payloads: [
-    'src/main/orders/outbox.ts',
-    'src/main/orders/outbox-reader.ts',
-    'src/main/orders/outbox-writes.ts',
+    'src/main/orders/outbox/outbox.ts',
+    'src/main/orders/outbox/reader.ts',
+    'src/main/orders/outbox/after-send.ts',
   ],
   drafts: 'src/main/orders/drafts.ts',
   quotes: 'src/main/quotes/repository.ts',

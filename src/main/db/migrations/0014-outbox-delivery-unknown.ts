@@ -7,7 +7,7 @@ export const migration: Migration = {
     // When an attempt ended without the service's answer (a dropped connection, a timeout, a 5xx, a
     // send cut short), the order may have been committed all the same. From then on a refusal is not
     // proof that the service holds nothing: the entry is not shown as refused, edited or discarded
-    // until the service has been asked (orders/flusher.ts). The column holds when that uncertainty
+    // until the service has been asked (orders/outbox/flusher.ts). The column holds when that uncertainty
     // began, which bounds how far back the service's order list is searched.
     //
     // Entries from before this version cannot say how their earlier attempts ended, so every one that

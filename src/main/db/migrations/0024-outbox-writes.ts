@@ -11,7 +11,7 @@ export const migration: Migration = {
   up(db) {
     // One outbox for every write the rep makes, each in effect once: orders as before, and submits,
     // changes to sent orders, new customers and customer changes. `kind` says which rule sends an
-    // entry (orders/writes.ts); `depends_on` names the entry it waits for (a submit for its order, an
+    // entry (orders/outbox/write-kinds.ts); `depends_on` names the entry it waits for (a submit for its order, an
     // order for a customer made offline), so the queue is worked in dependency order and a refused
     // entry holds back only what depends on it; `detail` is what the entry learnt on the way (a
     // conflict's two values, the rep's "apply mine", what a submit filled) — never the request, which

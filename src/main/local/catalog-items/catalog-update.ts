@@ -1,7 +1,6 @@
 /**
  * The catalog update: the per-item work migrations 10 to 21 leave for later on a large catalog, a
- * slice at a time. Its own room because only the catalog update (catalog-update-jobs.ts, the CLI's
- * catalog-update) runs it, with the migrations' own SQL, which no read or sync write needs.
+ * slice at a time, with the migrations' own SQL; catalog-update-jobs.ts picks the job.
  */
 import type { Database, Statement } from 'better-sqlite3'
 import {

@@ -1,7 +1,6 @@
 /**
  * Every read of catalog items: the catalog search and its counts, the item page, the lookups by guid,
- * SKU and UPC that the order checks and usual items make. Its own room because browse/, orders/ and
- * usual-items/ read items through it while only sync writes them (writes.ts).
+ * SKU and UPC that the order checks and usual items make. Only sync writes them (writes.ts).
  */
 import type { Database, Statement } from 'better-sqlite3'
 import { SearchPages, type SearchCount } from '../search-page'

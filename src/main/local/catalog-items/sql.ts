@@ -2,8 +2,7 @@
  * What the catalog items' reads, writes and catalog update share about their table: its spec for
  * sync, which indexes a first sync may defer and how a catalog heads them (ItemIndexLayout), the
  * index builds' cache, and the SQL terms queries are built of (live, the catalog's key, the item
- * columns and family terms). Its own room so each side takes these from one place, not from another
- * side, and a change to the table's shape is made here once.
+ * columns and family terms). A change to the table's shape is made here once.
  */
 import type { Database, Statement } from 'better-sqlite3'
 import type { SyncedTable } from '../synced-table'

@@ -1,7 +1,7 @@
 /**
  * How sync writes catalog items: the insert and the guarded updates, bound by position, and the live
- * counts per catalog and category the writer keeps (catalog_item_counts). Its own room because the
- * writer thread and LocalCopy use it, the screens never do: the reads are reads.ts.
+ * counts per catalog and category the writer keeps (catalog_item_counts). The writer thread and
+ * LocalCopy use it; the screens read through reads.ts.
  */
 import type { Database, Statement } from 'better-sqlite3'
 import { storedItemAt, storedItemColumns, type StoredItemColumn, type StoredItemValues } from '../rows'

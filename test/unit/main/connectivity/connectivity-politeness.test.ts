@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createConnectivityMonitor, type ConnectivityCheck, type ProbeResult } from '../../../../src/main/connectivity'
-import { createOutboxDriver } from '../../../../src/main/orders/driver'
+import { createOutboxDriver } from '../../../../src/main/orders/outbox/driver'
 import { silentLogger } from '../../../../src/main/ports'
 
 const minute = 60_000

@@ -14,19 +14,19 @@ import {
   createConnectivityMonitor,
   type ConnectivityMonitor,
   type ProbeResult,
-} from '../../../../src/main/connectivity'
-import { wireReactions } from '../../../../src/main/core/reactions'
-import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
-import { EventHub } from '../../../../src/main/events'
-import { ServiceError } from '../../../../src/main/ordering-client/errors'
-import { createOrders, type Orders } from '../../../../src/main/orders'
-import { OrderDesk } from '../../../../src/main/orders/desk'
-import { silentLogger } from '../../../../src/main/ports'
-import { installShare } from '../../../../src/main/timers'
-import type { Sync } from '../../../../src/main/sync'
-import { orderList } from '../../../support/order-list'
-import { catalogGuid, confirmation, customerGuid, item, MemoryLookup } from '../../../support/orders'
-import { openLocalData } from '../../../../src/main/local/data'
+} from '../../../../../src/main/connectivity'
+import { wireReactions } from '../../../../../src/main/core/reactions'
+import { closeDatabase, openDatabase, type Database } from '../../../../../src/main/db/database'
+import { EventHub } from '../../../../../src/main/events'
+import { ServiceError } from '../../../../../src/main/ordering-client/errors'
+import { createOrders, type Orders } from '../../../../../src/main/orders'
+import { OrderDesk } from '../../../../../src/main/orders/desk'
+import { silentLogger } from '../../../../../src/main/ports'
+import { installShare } from '../../../../../src/main/timers'
+import type { Sync } from '../../../../../src/main/sync'
+import { orderList } from '../../../../support/order-list'
+import { catalogGuid, confirmation, customerGuid, item, MemoryLookup } from '../../../../support/orders'
+import { openLocalData } from '../../../../../src/main/local/data'
 
 const second = 1_000
 const minute = 60_000

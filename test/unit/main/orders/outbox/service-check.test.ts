@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { ListParams, Page } from '../../../../src/main/ordering-client/client'
-import type { OrderRecord } from '../../../../src/main/ordering-client/schemas'
-import { findOrderOnService, type OrderListReader } from '../../../../src/main/orders/service-check'
+import type { ListParams, Page } from '../../../../../src/main/ordering-client/client'
+import type { OrderRecord } from '../../../../../src/main/ordering-client/schemas'
+import { findOrderOnService, type OrderListReader } from '../../../../../src/main/orders/outbox/service-check'
 
 const hour = 60 * 60_000
 const serviceNow = Date.parse('2026-11-25T12:00:00Z')

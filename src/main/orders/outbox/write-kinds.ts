@@ -5,8 +5,8 @@
  * safe to send, and what an answer means, is the rule's, in the home of what it writes (tracking/
  * for orders after Send).
  */
-import type { CustomerCandidate, OutboxEntry, OutboxKind } from '../../shared/orders'
-import type { CustomerRecord, OrderRecord } from '../ordering-client/schemas'
+import type { CustomerCandidate, OutboxEntry, OutboxKind } from '../../../shared/orders'
+import type { CustomerRecord, OrderRecord } from '../../ordering-client/schemas'
 
 export type WriteKind = Exclude<OutboxKind, 'order'>
 

@@ -1,6 +1,6 @@
-import type { OutboxSummary } from '../../shared/orders'
-import type { Clock, Logger } from '../ports'
-import { installShare, nodeTimers, type Timer, type TimerPort } from '../timers'
+import type { OutboxSummary } from '../../../shared/orders'
+import type { Clock, Logger } from '../../ports'
+import { installShare, nodeTimers, type Timer, type TimerPort } from '../../timers'
 import { farAheadMs as defaultFarAheadMs, type OutboxFlusher } from './flusher'
 import type { Outbox } from './outbox'
 

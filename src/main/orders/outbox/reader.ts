@@ -1,15 +1,14 @@
 /**
- * The outbox as the rest of the core reads it (documents, usual items, the desk's choice of
- * catalog, the CLI's status, the profiles' holdings). Its own room because these readers need none
- * of the sending and its state changes, which outbox.ts keeps: a reader of sent orders should not
- * have to walk past the claim and retry bookkeeping to find its query.
+ * The outbox as the rest of the core reads it: documents, usual items, the desk's choice of
+ * catalog, the CLI's status, the profiles' holdings. None of it touches the sending's claim and
+ * retry bookkeeping, which outbox.ts keeps.
  */
-import { draftSchema, type Draft, type OutboxState } from '../../shared/orders'
-import type { Database } from '../db/database'
-import { SettingsTable } from '../db/settings'
-import type { SentOrderSummary } from '../../shared/synced'
-import type { RepTotals } from './request'
-import { sentResultSchema, type SentResult } from './outbox-rows'
+import { draftSchema, type Draft, type OutboxState } from '../../../shared/orders'
+import type { Database } from '../../db/database'
+import { SettingsTable } from '../../db/settings'
+import type { SentOrderSummary } from '../../../shared/synced'
+import type { RepTotals } from '../request'
+import { sentResultSchema, type SentResult } from './rows'
 
 /** The settings key of the outbox's pause (outbox.ts sets and clears it). */
 export const outboxPauseKey = 'outboxPause'

@@ -1,6 +1,6 @@
-import type { OutboxState } from '../../shared/orders'
+import type { OutboxState } from '../../../shared/orders'
 
-/** The rep's words for why an entry cannot be edited or discarded; kept apart so outbox.ts stays its table's SQL. */
+/** The rep's words for why an entry cannot be edited or discarded. */
 export const mayAlreadyHave =
   'The supplier may already have this order (an earlier attempt’s answer was lost); checking with the supplier. It can be edited or discarded once the supplier shows it does not have it.'
 

@@ -4,12 +4,12 @@
  * and the claim that takes them in dependency order; both are the outbox table's SQL.
  */
 import { randomUUID } from 'node:crypto'
-import type { CustomerCandidate } from '../../shared/orders'
-import type { Database } from '../db/database'
-import { CoreError } from '../errors'
-import type { Clock } from '../ports'
-import type { OutboxRow } from './outbox-rows'
-import type { WriteDetail, WriteKind, WriteWork } from './writes'
+import type { CustomerCandidate } from '../../../shared/orders'
+import type { Database } from '../../db/database'
+import { CoreError } from '../../errors'
+import type { Clock } from '../../ports'
+import type { OutboxRow } from './rows'
+import type { WriteDetail, WriteKind, WriteWork } from './write-kinds'
 
 interface QueuedWrite {
   kind: WriteKind

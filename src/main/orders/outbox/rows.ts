@@ -12,9 +12,9 @@ import {
   type OutboxEntry,
   type OutboxKind,
   type OutboxState,
-} from '../../shared/orders'
-import type { WriteDetail } from './writes'
-import type { RepTotals } from './request'
+} from '../../../shared/orders'
+import type { WriteDetail } from './write-kinds'
+import type { RepTotals } from '../request'
 
 /** What the service confirmed for a sent order, kept with the entry. */
 export const sentResultSchema = z.object({

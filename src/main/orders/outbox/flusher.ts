@@ -1,11 +1,11 @@
-import type { OutboxSummary } from '../../shared/orders'
-import type { Logger } from '../ports'
-import type { Clock } from '../ports'
-import { ServiceError, ServiceRejectedError } from '../ordering-client/errors'
-import type { OrderWithItemsResult } from '../ordering-client/client'
-import type { OrderRecord } from '../ordering-client/schemas'
-import { backoffDelay, type RetryPolicy } from '../ordering-client/retry'
-import { LeaseLostError, type Lease, type LeaseHolder } from '../db/lease'
+import type { OutboxSummary } from '../../../shared/orders'
+import type { Logger } from '../../ports'
+import type { Clock } from '../../ports'
+import { ServiceError, ServiceRejectedError } from '../../ordering-client/errors'
+import type { OrderWithItemsResult } from '../../ordering-client/client'
+import type { OrderRecord } from '../../ordering-client/schemas'
+import { backoffDelay, type RetryPolicy } from '../../ordering-client/retry'
+import { LeaseLostError, type Lease, type LeaseHolder } from '../../db/lease'
 import type { Outbox, OutboxCheck, OutboxWork } from './outbox'
 import {
   foundOnService,
@@ -18,9 +18,9 @@ import {
   settleWrite,
   writeRefusal,
 } from './flush-outcomes'
-import { createsCustomer, forCustomer } from './request'
+import { createsCustomer, forCustomer } from '../request'
 import { findOrderOnService, type OrderListReader, type ServiceCheck } from './service-check'
-import type { WriteOutcome, WriteRules, WriteSender } from './writes'
+import type { WriteOutcome, WriteRules, WriteSender } from './write-kinds'
 
 /**
  * The calls the flusher makes; the service client implements them. The order list is read only to

@@ -6,19 +6,19 @@ import {
   type OutboxLineError,
   type OutboxState,
   type OutboxSummary,
-} from '../../shared/orders'
-import type { Database } from '../db/database'
-import { SettingsTable } from '../db/settings'
-import { defaultLeaseTtlMs } from '../db/lease'
-import { CoreError } from '../errors'
-import type { Clock } from '../ports'
-import type { DraftRepository } from './drafts'
-import { describeState, mayAlreadyHave, mayHaveReached } from './outbox-messages'
-import { createsCustomer, type OrderRequest, type RepTotals } from './request'
-import { OutboxReader, outboxPauseKey as pauseKey, type OutboxPause } from './outbox-reader'
-import { rejectionOf, toEntry, type OutboxRow, type SentResult } from './outbox-rows'
-import { OutboxWrites } from './outbox-writes'
-import type { WriteWork } from './writes'
+} from '../../../shared/orders'
+import type { Database } from '../../db/database'
+import { SettingsTable } from '../../db/settings'
+import { defaultLeaseTtlMs } from '../../db/lease'
+import { CoreError } from '../../errors'
+import type { Clock } from '../../ports'
+import type { DraftRepository } from '../drafts'
+import { describeState, mayAlreadyHave, mayHaveReached } from './messages'
+import { createsCustomer, type OrderRequest, type RepTotals } from '../request'
+import { OutboxReader, outboxPauseKey as pauseKey, type OutboxPause } from './reader'
+import { rejectionOf, toEntry, type OutboxRow, type SentResult } from './rows'
+import { OutboxWrites } from './after-send'
+import type { WriteWork } from './write-kinds'
 
 /** The key of the entry a row waits for while that one is not sent, read with every listed row. */
 const waitsFor = `(SELECT d.api_guid FROM outbox d WHERE d.id = outbox.depends_on AND d.state <> 'sent') AS waits_for,

@@ -1,5 +1,5 @@
-import type { ListParams, Page } from '../ordering-client/client'
-import type { OrderRecord } from '../ordering-client/schemas'
+import type { ListParams, Page } from '../../ordering-client/client'
+import type { OrderRecord } from '../../ordering-client/schemas'
 
 /** The read the check needs; the service client implements it (GET /v1/orders). */
 export interface OrderListReader {

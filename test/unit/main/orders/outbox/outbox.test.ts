@@ -1,15 +1,15 @@
-import { orderList } from '../../../support/order-list'
+import { orderList } from '../../../../support/order-list'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
-import { OrderDesk } from '../../../../src/main/orders/desk'
-import { OutboxFlusher, type OrderSender } from '../../../../src/main/orders/flusher'
-import { silentLogger, type Clock } from '../../../../src/main/ports'
-import type { OrderWithItemsResult } from '../../../../src/main/ordering-client/client'
-import { ServiceError, ServiceRejectedError } from '../../../../src/main/ordering-client/errors'
-import { catalogGuid, item, MemoryLookup } from '../../../support/orders'
+import { closeDatabase, openDatabase, type Database } from '../../../../../src/main/db/database'
+import { OrderDesk } from '../../../../../src/main/orders/desk'
+import { OutboxFlusher, type OrderSender } from '../../../../../src/main/orders/outbox/flusher'
+import { silentLogger, type Clock } from '../../../../../src/main/ports'
+import type { OrderWithItemsResult } from '../../../../../src/main/ordering-client/client'
+import { ServiceError, ServiceRejectedError } from '../../../../../src/main/ordering-client/errors'
+import { catalogGuid, item, MemoryLookup } from '../../../../support/orders'
 
 class ManualClock implements Clock {
   constructor(public ms = Date.parse('2026-11-20T12:00:00Z')) {}

@@ -4,14 +4,14 @@
  * after Send ends (done, conflict, refused). Kept apart from flusher.ts, which is the sending itself:
  * the lease, the order of the queue, one request at a time.
  */
-import type { OutboxLineError } from '../../shared/orders'
-import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../ordering-client/errors'
-import type { OrderWithItemsResult } from '../ordering-client/client'
-import type { OrderRecord } from '../ordering-client/schemas'
+import type { OutboxLineError } from '../../../shared/orders'
+import { ServiceError, ServiceRejectedError, type ReconcileLineError } from '../../ordering-client/errors'
+import type { OrderWithItemsResult } from '../../ordering-client/client'
+import type { OrderRecord } from '../../ordering-client/schemas'
 import type { OutboxWork } from './outbox'
-import type { OutboxWrites } from './outbox-writes'
-import type { SentResult } from './outbox-rows'
-import type { WriteOutcome, WriteRules, WriteSender, WriteWork } from './writes'
+import type { OutboxWrites } from './after-send'
+import type { SentResult } from './rows'
+import type { WriteOutcome, WriteRules, WriteSender, WriteWork } from './write-kinds'
 
 /**
  * Failures after which the service may hold the order: the request may have been committed before its
