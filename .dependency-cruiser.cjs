@@ -28,7 +28,7 @@ const parts = [
   'main/quotes/',
   'main/documents/',
   'main/housekeeping/',
-  'main/images/',
+  'main/pictures/',
   'main/settings/',
   'main/desktop/',
   'main/browse/',
@@ -208,7 +208,7 @@ const layers = {
     ],
     why: 'the data kept tidy and the support bundle: they read across orders, quotes and settings; nothing below reads them',
   },
-  'main/images/': {
+  'main/pictures/': {
     may: ['main/local/', 'npm:better-sqlite3', 'npm:sharp', 'npm:undici', 'node:*', ...floor],
     why: 'item pictures: fetched politely, checked, downscaled once and kept in a cache of their own beside the profile; what to fetch first is handed in by the composer',
   },

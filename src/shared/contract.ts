@@ -71,7 +71,7 @@ const settingsSchema = z.object({
   /** Full orders fetched per sync at most (newest first); the rest wait for the next run. */
   orderDetailsPerSync: z.number().int().min(1).max(2000),
   /** The disk the item pictures may take, in MB; the oldest pictures no open order or customer needs go first. */
-  imageBudgetMB: z.number().int().min(50).max(100_000),
+  pictureBudgetMB: z.number().int().min(50).max(100_000),
   /** Quotes show each line's picture when printed (the customer chooses from them). */
   picturesOnQuotes: z.boolean(),
   /** Order confirmations (and drafts) show each line's picture when printed: off, a confirmation is a record. */
@@ -149,18 +149,18 @@ export type Connection = z.infer<typeof connectionSchema>
 
 const noArgument = z.undefined()
 
-/** The item pictures on this laptop (docs/images.md), as the Settings screen shows them beside their budget. */
+/** The item pictures on this laptop (docs/pictures.md), as the Settings screen shows them beside their budget. */
 const pictureStatusSchema = z.object({
   cached: z.number().int(),
   bytes: z.number(),
-  /** The budget in bytes (the setting imageBudgetMB). */
+  /** The budget in bytes (the setting pictureBudgetMB). */
   budget: z.number(),
   waiting: z.number().int(),
   failed: z.number().int(),
 })
 export type PictureStatus = z.infer<typeof pictureStatusSchema>
 
-/** An item's pictures for the panel's gallery (docs/images.md): how many are known, and which are on this laptop. */
+/** An item's pictures for the panel's gallery (docs/pictures.md): how many are known, and which are on this laptop. */
 const itemPicturesSchema = z.object({
   /** 0 where nothing is known of them yet (never read, or no picture). */
   count: z.number().int().min(0).max(maxItemPictures),
@@ -277,7 +277,7 @@ export type SatchelApi = {
   onEvent(listener: (event: SatchelEvent) => void): () => void
   /**
    * Where item pictures are read from, before `<size>/<itemGuid>` (shared/pictures.ts): the shell's
-   * satchel-image:// protocol, or the test bridge's route. Absent: no pictures, only placeholders.
+   * satchel-picture:// protocol, or the test bridge's route. Absent: no pictures, only placeholders.
    */
   readonly pictureBase?: string
 }

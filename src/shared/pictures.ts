@@ -1,11 +1,11 @@
 /**
- * How the renderer names an item's picture: `satchel-image://thumb/<itemGuid>` in the app (a
- * privileged protocol the shell serves from the cache only), `/satchel-image/thumb/<itemGuid>` on
+ * How the renderer names an item's picture: `satchel-picture://thumb/<itemGuid>` in the app (a
+ * privileged protocol the shell serves from the cache only), `/satchel-picture/thumb/<itemGuid>` on
  * the test bridge's own origin. The transport says which base (window.satchel.pictureBase); the
  * rest is the same everywhere, and never the network.
  */
 
-export const pictureScheme = 'satchel-image'
+export const pictureScheme = 'satchel-picture'
 
 export type PictureSize = 'thumb' | 'panel'
 

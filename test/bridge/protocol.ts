@@ -13,6 +13,6 @@ export type ServerMessage = { id: number; result: Result<unknown> } | { event: S
 export const bridgePaths = {
   socket: '/__satchel/socket',
   standIn: '/__satchel/stand-in.js',
-  /** Item pictures, `<size>/<itemGuid>` after it: the shell's satchel-image:// in the app. */
-  pictures: '/satchel-image/',
+  /** Item pictures, `<size>/<itemGuid>` after it: the shell's satchel-picture:// in the app. */
+  pictures: '/satchel-picture/',
 } as const

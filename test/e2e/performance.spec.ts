@@ -153,7 +153,7 @@ test('100,000 items: each query shows its results and the full list scrolls to t
     // Counted as they finish: the page's own buffer of resource timings fills long before the scroll.
     let picturesAsked = 0
     const pictures = new PerformanceObserver((list) => {
-      picturesAsked += list.getEntries().filter((e) => e.name.includes('/satchel-image/')).length
+      picturesAsked += list.getEntries().filter((e) => e.name.includes('/satchel-picture/')).length
     })
     pictures.observe({ type: 'resource', buffered: false })
     const started = performance.now()

@@ -82,7 +82,7 @@ test('the panel’s gallery: all of an item’s pictures, fetched on opening and
   await expect(place).toHaveText('picture 2 of 3')
   // Each position is its own picture, from the cache; the third has none there (204).
   const served = (path: string) =>
-    page.request.get(new URL(`/satchel-image/panel/${item.guid}${path}`, bridge.url).href)
+    page.request.get(new URL(`/satchel-picture/panel/${item.guid}${path}`, bridge.url).href)
   const [one, two, three] = await Promise.all([served(''), served('/2'), served('/3')])
   expect(two.status()).toBe(200)
   expect(Buffer.compare(await one.body(), await two.body())).not.toBe(0)

@@ -59,6 +59,6 @@ test('catalog rows show thumbnails offline, a missing one its placeholder, and n
   const bridgeHost = new URL(bridge.url).host
   const elsewhere = requests.filter((url) => !url.startsWith('data:') && new URL(url).host !== bridgeHost)
   expect(elsewhere).toEqual([])
-  expect(requests.some((url) => url.includes('/satchel-image/thumb/'))).toBe(true)
+  expect(requests.some((url) => url.includes('/satchel-picture/thumb/'))).toBe(true)
   expect(pageErrors).toEqual([])
 })

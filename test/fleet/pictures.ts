@@ -1,5 +1,5 @@
 /**
- * The item pictures of one laptop in the fleet, modelled on the pass (src/main/images/pictures.ts)
+ * The item pictures of one laptop in the fleet, modelled on the pass (src/main/pictures/item-pictures.ts)
  * and run through its real single-item reads (AttachmentReads: one at a time, held to Retry-After,
  * the background's hourly cap). What is modelled: the catalog's changes (items whose updated_at moves,
  * a share of them among the laptop's needed items), and the image host (counted, not the service).
@@ -8,7 +8,7 @@
  * that moved costs the image host's conditional request alone; an item never read costs a read under
  * the hourly cap. With a user session's listing (image_url) no read is made at all.
  */
-import { AttachmentReads, backgroundReadsPerHour, ReadHeld } from '../../src/main/images/attachments'
+import { AttachmentReads, backgroundReadsPerHour, ReadHeld } from '../../src/main/pictures/attachments'
 
 const day = 24 * 3600_000
 
@@ -23,7 +23,7 @@ export interface PictureModel {
   pictureChanges: number
   /** Items a laptop has never read (a new laptop filling its cache); 0 once filled. */
   unread: number
-  /** Bytes of a single-item read's reply (bench:images: about 900 per item) and of a changed picture. */
+  /** Bytes of a single-item read's reply (bench:pictures: about 900 per item) and of a changed picture. */
   readBytes: number
   pictureBytes: number
 }

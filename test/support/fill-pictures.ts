@@ -2,12 +2,12 @@
  * A picture cache filled for every live item at once, as a rep's laptop has it after days of passes:
  * a few real pictures (the double's, downscaled by the app's codec) shared among all items, so 100,000
  * items cost seconds here instead of the hours of fetching that filled them. The index rows are
- * written in one transaction, beside the cache's own (images/cache.ts) schema and files.
+ * written in one transaction, beside the cache's own (pictures/cache.ts) schema and files.
  */
 import BetterSqlite3 from 'better-sqlite3'
 import { join } from 'node:path'
-import { PictureCache, picturesFolder } from '../../src/main/images'
-import { createSharpCodec } from '../../src/main/images/sharp-codec'
+import { PictureCache, picturesFolder } from '../../src/main/pictures'
+import { createSharpCodec } from '../../src/main/pictures/sharp-codec'
 import type { Database } from '../../src/main/db/database'
 import { itemPng } from '../service/images'
 

@@ -41,9 +41,9 @@ Commands:
   orders apply-mine <key>, orders drop-mine <key>
                                          A change the supplier changed too: send yours over
                                          theirs, or drop yours
-  images status                          The item pictures on this laptop: how many, their
+  pictures status                        The item pictures on this laptop: how many, their
                                          bytes against the budget, waiting, failed
-  images fetch [--customer <vendorGuid>] [--limit N]
+  pictures fetch [--customer <vendorGuid>] [--limit N]
                                          Fetch item pictures now: a customer's usual items, or
                                          (without --customer) open orders first, then the catalog
   customer usual <customerGuid> [--limit N]

@@ -4,7 +4,7 @@
  * customers (those of those orders, and any the caller names); then the families on screen and what
  * the rep viewed, where the caller tells them (the window does not tell them yet).
  */
-import type { PictureDemand, PictureTier } from '../images/pictures'
+import type { PictureDemand, PictureTier } from '../pictures/item-pictures'
 import type { LocalData } from '../local/data'
 import { DraftRepository } from '../orders/drafts'
 import { orderLookupOf } from '../orders/local-lookup'

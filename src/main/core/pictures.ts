@@ -1,7 +1,7 @@
 /**
- * The item pictures of one core: the cache beside its database, read by the shell's protocol (and
- * the bridge's route) at render time, and filled in the background: a pass after each sync and
- * every quarter of an hour while the app is open and the service answers, never while offline.
+ * The item pictures of one core, wired to the parts they need: the cache beside its database, read
+ * by the shell's protocol (and the bridge's route) at render time, and filled in the background by
+ * pictures/passes.ts, in the order the demand (picture-demand.ts) reads from orders and quotes.
  */
 import { existsSync } from 'node:fs'
 import { looksOffline, type ConnectivityMonitor } from '../connectivity'
@@ -9,11 +9,12 @@ import type { EventHub } from '../events'
 import {
   openItemPictures,
   picturesFolder,
+  PicturePasses,
   type GalleryState,
   type OpenedPictures,
   type PassReport,
   type PictureStatus,
-} from '../images'
+} from '../pictures'
 import type { LocalData } from '../local/data'
 import type { ServiceClients } from '../ordering-client/clients'
 import type { Clock, Logger } from '../ports'
@@ -22,7 +23,6 @@ import type { ConnectionSettings } from '../settings/connection'
 import type { PictureSize } from '../../shared/pictures'
 import { createPictureDemand } from './picture-demand'
 
-const passEveryMs = 15 * 60_000
 /** The items the rep opened last that the demand remembers (most recent first). */
 const viewedKept = 100
 
@@ -83,16 +83,10 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
         },
       },
       demand: createPictureDemand(parts.local, clock, { familiesOnScreen: () => onScreen, viewed: () => viewed }),
-      budgetMB: () => parts.settings.get().imageBudgetMB,
+      budgetMB: () => parts.settings.get().pictureBudgetMB,
       logger: logger.child({ area: 'pictures' }),
       now: () => clock.now(),
     }))
-  let running: Promise<PassReport | null> | null = null
-  // Closing stops a pass between items: it would otherwise hold the profile open for minutes of reads.
-  const closing = new AbortController()
-  let timer: ReturnType<typeof setInterval> | undefined
-  let unsubscribe: (() => void) | undefined
-
   /** Whether pictures can be fetched now: a saved connection, and the service not known to be away. */
   const online = async (): Promise<boolean> => {
     if (looksOffline(parts.connectivity)) return false
@@ -100,29 +94,18 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
     origin = saved ? new URL(saved.baseUrl).origin : null
     return origin !== null
   }
-
-  const pass = (idle = true): Promise<PassReport | null> => {
-    if (running || closing.signal.aborted) return Promise.resolve(null)
-    const current = (async () => {
-      try {
-        if (!(await online())) return null
-        const report = await open().pictures.pass({ idle, background: true, signal: closing.signal })
-        if (report.fetched > 0) parts.events.emit('picturesFetched', { fetched: report.fetched })
-        logger.info('item pictures pass', { ...report })
-        return report
-      } catch (error) {
-        logger.warn('item pictures pass failed', { error: (error as Error).message })
-        return null
-      }
-    })()
-    // Cleared once settled, here rather than in the body: a pass that ends before its first await
-    // would clear it before it was set.
-    running = current
-    void current.finally(() => {
-      if (running === current) running = null
-    })
-    return current
-  }
+  const passes = new PicturePasses({
+    online,
+    run: (idle, signal) => open().pictures.pass({ idle, background: true, signal }),
+    finished(report) {
+      if (report.fetched > 0) parts.events.emit('picturesFetched', { fetched: report.fetched })
+    },
+    afterEachSync: (listener) =>
+      parts.events.subscribe((event) => {
+        if (event.name === 'syncFinished') listener()
+      }),
+    logger,
+  })
 
   const hasFolder = () => opened !== null || existsSync(picturesFolder(parts.databasePath))
 
@@ -147,28 +130,18 @@ export function createCorePictures(parts: CorePicturesParts): CorePictures | nul
     setOnScreen(itemGuids) {
       onScreen = [...new Set(itemGuids)]
       if (onScreen.length === 0) return
-      // Not the idle pass: the tiers only (the on-screen ones among them), not the rest of the catalog;
-      // after the pass running now, which read the tiers before these were on screen.
-      void (running ?? Promise.resolve()).then(() => pass(false))
+      // Not the idle pass: the tiers only (the on-screen ones among them), not the rest of the catalog.
+      passes.passAfterThis()
     },
-    pass: () => pass(true),
+    pass: () => passes.pass(true),
     status() {
       if (opened || existsSync(picturesFolder(parts.databasePath))) return open().pictures.status()
-      const budget = parts.settings.get().imageBudgetMB * 1024 * 1024
+      const budget = parts.settings.get().pictureBudgetMB * 1024 * 1024
       return { cached: 0, bytes: 0, budget, waiting: parts.local.pictureSources.countLive(), failed: 0 }
     },
-    start() {
-      timer = setInterval(() => void pass(), passEveryMs)
-      timer.unref?.()
-      unsubscribe = parts.events.subscribe((event) => {
-        if (event.name === 'syncFinished') void pass()
-      })
-    },
+    start: () => passes.start(),
     async close() {
-      if (timer) clearInterval(timer)
-      unsubscribe?.()
-      closing.abort()
-      await running
+      await passes.close()
       await opened?.close()
     },
   }

@@ -16,8 +16,8 @@ const defaultSettings: Settings = {
   keepSentOrdersMonths: 24,
   keepExpiredQuotesDays: 90,
   orderDetailsPerSync: 200,
-  // About 25,000 items' thumbnail and panel picture (docs/images.md).
-  imageBudgetMB: 1024,
+  // About 25,000 items' thumbnail and panel picture (docs/pictures.md).
+  pictureBudgetMB: 1024,
   // Pictures help a customer choose from a quote; an order confirmation is a record, and prints leaner.
   picturesOnQuotes: true,
   picturesOnOrders: false,

@@ -1,5 +1,5 @@
 /**
- * The satchel-image:// protocol: the renderer's one way to show an item picture. Registered
+ * The satchel-picture:// protocol: the renderer's one way to show an item picture. Registered
  * privileged (a standard, secure scheme the CSP can name) before the app is ready, and answered from
  * the on-screen profile's cache only: a picture not fetched yet is an empty answer (204), and the
  * renderer shows its placeholder. Nothing here reaches the network, so no page can make Satchel fetch an address.
@@ -24,7 +24,7 @@ export function answerPicture(url: string, read: ReadPicture): Response {
   } catch {
     return new Response(null, { status: 400 })
   }
-  // satchel-image://thumb/<guid>: a standard scheme puts the size where a host would be.
+  // satchel-picture://thumb/<guid>: a standard scheme puts the size where a host would be.
   const picture = parsed.protocol === `${pictureScheme}:` ? parsePicturePath(`${parsed.host}${parsed.pathname}`) : null
   if (!picture) return new Response(null, { status: 400 })
   const bytes = read(picture.itemGuid, picture.size, picture.position)

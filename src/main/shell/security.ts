@@ -90,7 +90,7 @@ export function secureWebPreferences(preload: string, isDevelopment: boolean): W
  * stricter where only a header can be:
  * - script-src 'self': only the bundled scripts; no inline script, no eval, no remote script.
  * - default-src 'none': anything not listed below (media, workers, manifests, frames) is refused.
- * - img-src: the app's own files, data: URLs, and item pictures through satchel-image:, which the
+ * - img-src: the app's own files, data: URLs, and item pictures through satchel-picture:, which the
  *   shell answers from the cache (shell/pictures.ts): no image host is ever reached from a page.
  * - style-src 'unsafe-inline': Vue and Vite set inline styles; styles cannot run code.
  * - connect-src 'self': the renderer never talks to the network; all service traffic goes through

@@ -4,7 +4,7 @@
  * computed. Whether the figures meet their targets is the bench's to print, not this test's.
  */
 import { describe, expect, it } from 'vitest'
-import { backgroundReadsPerHour } from '../../../src/main/images/attachments'
+import { backgroundReadsPerHour } from '../../../src/main/pictures/attachments'
 import { defaultPictureModel } from '../../fleet/pictures'
 import { formatPhases, simulateFleet } from '../../fleet/simulation'
 

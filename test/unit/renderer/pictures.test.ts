@@ -15,7 +15,7 @@ let listeners: ((event: SatchelEvent) => void)[] = []
 let galleryAnswers: Record<'read' | 'fetch', unknown> = { read: null, fetch: null }
 
 const fake = {
-  pictureBase: '/satchel-image/',
+  pictureBase: '/satchel-picture/',
   getItemPictures: async ({ fetch }: { itemGuid: string; fetch: boolean }) => galleryAnswers[fetch ? 'fetch' : 'read'],
   setPicturesOnScreen: async ({ itemGuids }: { itemGuids: string[] }) => (
     told.push(itemGuids),
@@ -60,13 +60,13 @@ describe('pictures on screen', () => {
 
   it('a picture answered empty is not asked again until new pictures came in, then at a new address', () => {
     const pictures = usePictures()
-    expect(pictures.src('thumb', 'item-1')).toBe('/satchel-image/thumb/item-1')
+    expect(pictures.src('thumb', 'item-1')).toBe('/satchel-picture/thumb/item-1')
     pictures.missed('thumb', 'item-1')
     expect(pictures.src('thumb', 'item-1')).toBeNull()
     for (const listener of listeners) listener({ name: 'picturesFetched', payload: { fetched: 3 } })
-    expect(pictures.src('thumb', 'item-1')).toBe('/satchel-image/thumb/item-1?round=1')
+    expect(pictures.src('thumb', 'item-1')).toBe('/satchel-picture/thumb/item-1?round=1')
     // Never missed: its address stays as it was, so the page's copy of it is used.
-    expect(pictures.src('thumb', 'item-2')).toBe('/satchel-image/thumb/item-2')
+    expect(pictures.src('thumb', 'item-2')).toBe('/satchel-picture/thumb/item-2')
   })
 })
 

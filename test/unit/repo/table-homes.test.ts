@@ -65,7 +65,7 @@ const homes: Record<string, string | string[]> = {
   order_details: 'src/main/local/order-details.ts',
   order_detail_sightings: 'src/main/local/order-details.ts',
   // The item pictures' index: a SQLite file of its own beside the profile's database.
-  image_entries: 'src/main/images/cache.ts',
+  image_entries: 'src/main/pictures/cache.ts',
 }
 
 describe('one home per table', () => {

@@ -1,7 +1,7 @@
 /**
  * Pictures in a list load a few at a time. A screenful of rows settling at once would otherwise ask
  * for all its pictures together; each answer is handled on the page's main thread, and a burst of
- * them landing in the same few frames takes the frames of a scroll still moving (docs/images.md).
+ * them landing in the same few frames takes the frames of a scroll still moving (docs/pictures.md).
  * A turn starts at an idle moment (whenIdle) and ends when its picture is drawn or failed, or its row
  * is gone; rows ask in the order they appeared, so a screen fills from the top.
  */

@@ -1,5 +1,5 @@
 /**
- * Item pictures as the screens show them: from the cache only, through the shell's satchel-image://
+ * Item pictures as the screens show them: from the cache only, through the shell's satchel-picture://
  * protocol (or the test bridge's route), never from an image host. A picture the cache does not hold
  * answers empty (204); it is remembered as missing so a scrolled list does not ask again for each row, until
  * new pictures came into the cache (picturesFetched) or the next sync finished.

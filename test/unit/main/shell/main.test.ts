@@ -186,12 +186,12 @@ describe('the Electron entry point', () => {
     expect(headers?.['Content-Security-Policy']?.[0]).toContain("script-src 'self'")
   })
 
-  it('serves item pictures through satchel-image:, registered privileged, from the cache only', () => {
+  it('serves item pictures through satchel-picture:, registered privileged, from the cache only', () => {
     expect(stand.electron.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
-      expect.objectContaining({ scheme: 'satchel-image' }),
+      expect.objectContaining({ scheme: 'satchel-picture' }),
     ])
     // The profile on screen has fetched no picture: an empty answer, which the <img> takes quietly.
-    expect(stand.protocolHandlers.get('satchel-image')?.({ url: 'satchel-image://thumb/item-1' }).status).toBe(204)
+    expect(stand.protocolHandlers.get('satchel-picture')?.({ url: 'satchel-picture://thumb/item-1' }).status).toBe(204)
   })
 
   it('serves the contract over IPC to the app’s frame only, keeping secrets in safeStorage', async () => {

@@ -16,23 +16,23 @@ afterEach(async () => {
 })
 
 describe('item pictures reach the renderer from the cache only', () => {
-  it('registers satchel-image as a standard, secure scheme', () => {
+  it('registers satchel-picture as a standard, secure scheme', () => {
     const registered: unknown[] = []
     registerPictureScheme({ registerSchemesAsPrivileged: (schemes) => void registered.push(...schemes) })
     expect(registered).toEqual([
-      { scheme: 'satchel-image', privileges: expect.objectContaining({ standard: true, secure: true }) },
+      { scheme: 'satchel-picture', privileges: expect.objectContaining({ standard: true, secure: true }) },
     ])
   })
 
   it('answers the cache’s bytes, an empty 204 for a picture not fetched, a 400 for anything else', async () => {
-    const found = answerPicture(pictureUrl('satchel-image://', 'thumb', 'item-1'), read)
+    const found = answerPicture(pictureUrl('satchel-picture://', 'thumb', 'item-1'), read)
     expect(found.status).toBe(200)
     expect(found.headers.get('content-type')).toBe('image/webp')
     expect(Buffer.from(await found.arrayBuffer())).toEqual(picture)
-    expect(answerPicture('satchel-image://panel/item-1', read).status).toBe(204)
-    expect(answerPicture('satchel-image://thumb/item-2', read).status).toBe(204)
-    expect(answerPicture('satchel-image://original/item-1', read).status).toBe(400)
-    expect(answerPicture('satchel-image://thumb/../../etc/passwd', read).status).toBe(400)
+    expect(answerPicture('satchel-picture://panel/item-1', read).status).toBe(204)
+    expect(answerPicture('satchel-picture://thumb/item-2', read).status).toBe(204)
+    expect(answerPicture('satchel-picture://original/item-1', read).status).toBe(400)
+    expect(answerPicture('satchel-picture://thumb/../../etc/passwd', read).status).toBe(400)
     expect(answerPicture('https://cdn.example/thumb/item-1', read).status).toBe(400)
   })
 
@@ -43,14 +43,14 @@ describe('item pictures reach the renderer from the cache only', () => {
       pictures: read,
     })
     const at = (path: string) => fetch(new URL(path, bridge!.url))
-    const found = await at(pictureUrl('/satchel-image/', 'thumb', 'item-1'))
+    const found = await at(pictureUrl('/satchel-picture/', 'thumb', 'item-1'))
     expect(found.status).toBe(200)
     expect(Buffer.from(await found.arrayBuffer())).toEqual(picture)
-    expect((await at('/satchel-image/thumb/item-2')).status).toBe(204)
-    expect((await at('/satchel-image/whole/item-1')).status).toBe(400)
+    expect((await at('/satchel-picture/thumb/item-2')).status).toBe(204)
+    expect((await at('/satchel-picture/whole/item-1')).status).toBe(400)
   })
 
-  it('the CSP lets images come from the app, data: and satchel-image: only, in the header and the meta tag alike', () => {
+  it('the CSP lets images come from the app, data: and satchel-picture: only, in the header and the meta tag alike', () => {
     const imgSrc = (policy: string) =>
       policy
         .split(';')
@@ -59,7 +59,7 @@ describe('item pictures reach the renderer from the cache only', () => {
         ?.slice(1)
     const html = readFileSync(join(__dirname, '../../../../src/renderer/index.html'), 'utf8')
     const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)![1]!
-    expect(imgSrc(contentSecurityPolicy())).toEqual(["'self'", 'data:', 'satchel-image:'])
-    expect(imgSrc(meta)).toEqual(["'self'", 'data:', 'satchel-image:'])
+    expect(imgSrc(contentSecurityPolicy())).toEqual(["'self'", 'data:', 'satchel-picture:'])
+    expect(imgSrc(meta)).toEqual(["'self'", 'data:', 'satchel-picture:'])
   })
 })

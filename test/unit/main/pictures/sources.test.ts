@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { pictureAddresses } from '../../../../src/main/images/sources'
+import { pictureAddresses } from '../../../../src/main/pictures/sources'
 
 describe('an item’s picture addresses, in the shapes the interface leaves open', () => {
   it('puts the primary attachment first, whatever its place', () => {

@@ -1,5 +1,5 @@
 /**
- * `images status` and `images fetch`: the item pictures' cache beside the profile's database, and a
+ * `pictures status` and `pictures fetch`: the item pictures' cache beside the profile's database, and a
  * pass that fills it now (laptop imaging, a check before a trip) the way the app does while idle.
  */
 import { existsSync } from 'node:fs'
@@ -13,7 +13,7 @@ import {
   type PassReport,
   type PictureDemand,
   type PictureStatus,
-} from '../images'
+} from '../pictures'
 import { openLocalData, type LocalData } from '../local/data'
 import { orderLookupOf } from '../orders/local-lookup'
 import { ServiceClient } from '../ordering-client/client'
@@ -50,7 +50,7 @@ function open(
     serviceOrigin: () => origin,
     service,
     demand,
-    budgetMB: () => settings.get().imageBudgetMB,
+    budgetMB: () => settings.get().pictureBudgetMB,
     logger: silentLogger,
   })
   if (opened.cache.damagedIndexAside)
@@ -58,11 +58,11 @@ function open(
   return opened
 }
 
-export async function runImagesStatus(global: GlobalOptions, output: Output): Promise<number> {
+export async function runPicturesStatus(global: GlobalOptions, output: Output): Promise<number> {
   const db = openExisting(global.db, 'read')
   const local = openLocalData(db)
   try {
-    const budget = new AppSettings(db).get().imageBudgetMB * megabyte
+    const budget = new AppSettings(db).get().pictureBudgetMB * megabyte
     // A profile whose pictures were never fetched has no folder, and status does not make one.
     let status: PictureStatus = {
       cached: 0,
@@ -86,7 +86,7 @@ export async function runImagesStatus(global: GlobalOptions, output: Output): Pr
   }
 }
 
-export async function runImagesFetch(
+export async function runPicturesFetch(
   global: GlobalOptions,
   request: { customer?: string; limit?: number },
   output: Output,
@@ -100,7 +100,7 @@ export async function runImagesFetch(
   process.once('SIGINT', interrupt)
   try {
     refuseWhileItemsWait(local)
-    const connection = cliConnection(global, db, 'images fetch')
+    const connection = cliConnection(global, db, 'pictures fetch')
     client = new ServiceClient({ connection, retry: { maxAttempts: 3 } })
     let guids: string[] | undefined
     if (request.customer !== undefined) {

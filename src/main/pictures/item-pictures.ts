@@ -2,7 +2,7 @@
  * Item pictures on the laptop before the rep needs them: a pass takes the items in the order the
  * rep needs them (PictureDemand), fetches each one's primary picture where the cache has none or its
  * item moved on, and keeps the cache within its budget. Nothing here runs at render time: the
- * screens read the cache only (the shell's satchel-image:// protocol).
+ * screens read the cache only (the shell's satchel-picture:// protocol).
  */
 import type { Logger } from '../ports'
 import type { ItemPictureSources, PictureSourceRow } from '../local/catalog-items/pictures'
@@ -87,7 +87,7 @@ const protectedTiers = new Set<PictureTier>(['orders', 'customers', 'families', 
  * only. The open orders' items, the day's customers' usual items, the families on screen and what the
  * rep opened are read when needed (once per item version): the rep is about to want those.
  */
-/** An item's pictures (thumbnail and panel) before any is cached to measure: about 40 KB (docs/images.md). */
+/** An item's pictures (thumbnail and panel) before any is cached to measure: about 40 KB (docs/pictures.md). */
 const assumedItemBytes = 40 * 1024
 /** Room the rest of the catalog leaves under the budget, in items: what keeps a full cache from churning. */
 const restMarginItems = 2
@@ -292,7 +292,7 @@ export class ItemPictures {
     return [listing, ...read.filter((address) => address !== listing)].slice(0, maxItemPictures)
   }
 
-  /** What the cache holds and what is left to fetch, for the CLI's `images status` and the Settings screen. */
+  /** What the cache holds and what is left to fetch, for the CLI's `pictures status` and the Settings screen. */
   status(): PictureStatus {
     const totals = this.options.cache.totals()
     return {

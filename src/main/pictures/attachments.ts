@@ -2,7 +2,7 @@
  * The single-item reads the pictures make to the ordering service (an item's attachments), kept
  * polite: one at a time, never beside each other; none at all until the time a 429 or 503's
  * Retry-After named; and, for the background pass, no more than a number an hour, so a laptop left
- * open adds little to the fleet's load on the service (docs/images.md, the fleet's figures).
+ * open adds little to the fleet's load on the service (docs/pictures.md, the fleet's figures).
  */
 
 /** The service's single-item read, whose attachments name an item's pictures where the listing does not. */
@@ -23,7 +23,7 @@ export class ReadHeld extends Error {
   }
 }
 
-/** The background's reads an hour per laptop: what the fleet's request budget leaves after syncs and probes (docs/images.md). */
+/** The background's reads an hour per laptop: what the fleet's request budget leaves after syncs and probes (docs/pictures.md). */
 export const backgroundReadsPerHour = 2
 
 const hourMs = 3600_000

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:images [-- --size demo --sample 1000]`: item pictures against the double, in this
+ * `npm run bench:pictures [-- --size demo --sample 1000]`: item pictures against the double, in this
  * process, on a database the CLI synced:
- * - the time until every usual item of 20 customers has its pictures (one pass, as `images fetch`);
+ * - the time until every usual item of 20 customers has its pictures (one pass, as `pictures fetch`);
  * - bytes and requests for 100,000 items' thumbnails: a measured sample of the rest of the catalog
  *   (an idle pass of --sample items), scaled to 100,000 and said so;
  * - the cache's size on disk, measured and scaled the same way.
@@ -16,7 +16,7 @@ import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { createPictureDemand } from '../../src/main/core/picture-demand'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { openItemPictures } from '../../src/main/images'
+import { openItemPictures } from '../../src/main/pictures'
 import { ServiceClient } from '../../src/main/ordering-client/client'
 import { LocalOrderLookup } from '../../src/main/orders/local-lookup'
 import { silentLogger, systemClock } from '../../src/main/ports'
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
       sample: { items: sampled, report: rest, images: restImages, service: restService, scaledTo: scaleTo },
       cache: { diskBytes: disk, cached: totals.cached, bytes: totals.bytes },
     }
-    writeResults('images', results)
+    writeResults('pictures', results)
     await opened.close()
     await client.close()
     closeDatabase(db)

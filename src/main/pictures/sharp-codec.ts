@@ -1,6 +1,6 @@
 /**
  * The codec on sharp (libvips). Chosen over Electron's nativeImage because it runs the same under
- * Node, so the CLI's `images fetch`, the tests and the bench use the code the app ships; it decodes
+ * Node, so the CLI's `pictures fetch`, the tests and the bench use the code the app ships; it decodes
  * JPEG, PNG, WebP and GIF and encodes WebP from prebuilt binaries in the registry (no build step),
  * and it works off the main thread. sharp is loaded at the first picture decoded, so a profile, a
  * window or a CLI command that makes none never pays for the native library.

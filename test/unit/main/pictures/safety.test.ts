@@ -6,7 +6,7 @@ import {
   kindOf,
   pictureAddress,
   readPicture,
-} from '../../../../src/main/images/safety'
+} from '../../../../src/main/pictures/safety'
 import { itemPng } from '../../../service/images'
 
 const refusal = (run: () => unknown) => {

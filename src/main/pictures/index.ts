@@ -1,6 +1,6 @@
 /**
  * Item pictures for one profile: the cache beside its database, the fetcher, the codec, and the
- * pass that fills the cache in the order the rep needs pictures. docs/images.md tells the whole.
+ * pass that fills the cache in the order the rep needs pictures. docs/pictures.md tells the whole.
  */
 import type { ItemPictureSources } from '../local/catalog-items/pictures'
 import type { Logger } from '../ports'
@@ -9,10 +9,11 @@ import type { ImageCodec } from './codec'
 import { PictureFetcher, type FetcherOptions } from './fetcher'
 import { createSharpCodec } from './sharp-codec'
 import type { AttachmentReader } from './attachments'
-import { ItemPictures, type PictureDemand } from './pictures'
+import { ItemPictures, type PictureDemand } from './item-pictures'
 
 export { picturesFolder, PictureCache } from './cache'
-export type { GalleryState, PassReport, PictureDemand, PictureStatus, PictureTier } from './pictures'
+export { PicturePasses } from './passes'
+export type { GalleryState, PassReport, PictureDemand, PictureStatus, PictureTier } from './item-pictures'
 
 interface OpenPicturesOptions {
   /** Each catalog item's picture addresses (the local copy's, handed in). */
@@ -21,7 +22,7 @@ interface OpenPicturesOptions {
   serviceOrigin: () => string | null
   service: AttachmentReader | null
   demand: PictureDemand
-  /** The setting imageBudgetMB, read at each pass. */
+  /** The setting pictureBudgetMB, read at each pass. */
   budgetMB: () => number
   /** Bytes exactly, over budgetMB: the tests fill a budget of a few pictures. */
   budgetBytes?: () => number

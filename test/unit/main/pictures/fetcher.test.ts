@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { FetchFailed, PictureFetcher, retryAfterMs } from '../../../../src/main/images/fetcher'
+import { FetchFailed, PictureFetcher, retryAfterMs } from '../../../../src/main/pictures/fetcher'
 import { itemPng } from '../../../service/images'
 
 const servers: Server[] = []

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { PictureCache, picturesFolder, type PictureEntry } from '../../../../src/main/images/cache'
+import { PictureCache, picturesFolder, type PictureEntry } from '../../../../src/main/pictures/cache'
 
 const folders: string[] = []
 const caches: PictureCache[] = []

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { panelBox, thumbnailBox } from '../../../../src/main/images/codec'
-import { createSharpCodec } from '../../../../src/main/images/sharp-codec'
+import { panelBox, thumbnailBox } from '../../../../src/main/pictures/codec'
+import { createSharpCodec } from '../../../../src/main/pictures/sharp-codec'
 import { itemPng } from '../../../service/images'
 
 const codec = createSharpCodec()
