@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks'
 import type { Database } from 'better-sqlite3'
 import { createCore } from '../../src/main/core/compose'
 import { call } from '../../src/main/core/handlers'
-import type { BrowseQueries } from '../../src/main/browse/queries'
+import type { BrowseQueries } from '../../src/main/browse'
 import { root } from './support'
 
 export interface Latency {
@@ -68,12 +68,14 @@ function searchTexts(db: Database, catalogGuid: string): [kind: string, text: st
 /** Each kind of search in the catalog, 50 runs each: the first page of rows alone, then the count. */
 export function measureSearches(db: Database, queries: BrowseQueries, catalogGuid: string, runs = 50): SearchLatency[] {
   return searchTexts(db, catalogGuid).map(([kind, text]) => {
-    const count = queries.countCatalogItems({ catalogGuid, query: text })
+    const count = queries.catalogs.countCatalogItems({ catalogGuid, query: text })
     return {
       kind,
       text,
-      rows: latency(runs, () => queries.searchCatalogItems({ catalogGuid, query: text, limit: 50, withTotal: false })),
-      count: latency(runs, () => queries.countCatalogItems({ catalogGuid, query: text })),
+      rows: latency(runs, () =>
+        queries.catalogs.searchCatalogItems({ catalogGuid, query: text, limit: 50, withTotal: false }),
+      ),
+      count: latency(runs, () => queries.catalogs.countCatalogItems({ catalogGuid, query: text })),
       total: `${count.total.toLocaleString('en')}${count.capped ? '+' : ''}`,
     }
   })
@@ -85,15 +87,17 @@ export function measureCategoryBrowse(
   catalogGuid: string,
   runs = 50,
 ): { category: string; items: number; page: Latency; count: Latency } {
-  const categories = queries.listCategories(catalogGuid).filter((category) => category.parentId === null)
+  const categories = queries.catalogs.listCategories(catalogGuid).filter((category) => category.parentId === null)
   const largest = categories.sort((a, b) => b.itemCount - a.itemCount)[0]
   if (!largest) throw new Error('the catalog has no category')
   const search = { catalogGuid, categoryId: largest.id }
   return {
     category: largest.name,
-    items: queries.countCatalogItems(search).total,
-    page: latency(runs, () => queries.searchCatalogItems({ ...search, limit: 50, offset: 0, withTotal: false })),
-    count: latency(runs, () => queries.countCatalogItems(search)),
+    items: queries.catalogs.countCatalogItems(search).total,
+    page: latency(runs, () =>
+      queries.catalogs.searchCatalogItems({ ...search, limit: 50, offset: 0, withTotal: false }),
+    ),
+    count: latency(runs, () => queries.catalogs.countCatalogItems(search)),
   }
 }
 

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     return counts
   }
   const engine = new SyncEngine({
-    store,
+    copy: store,
     writer,
     source: client,
     clock: { now: () => Date.now() },

@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks'
 import { loadavg } from 'node:os'
 import { parseArgs } from 'node:util'
 import { closeDatabase, openDatabase } from '../../src/main/db/database'
-import { BrowseQueries } from '../../src/main/browse/queries'
+import { browseQueries } from '../../src/main/browse'
 import { CatalogUpdateJobs } from '../../src/main/local/catalog-update-jobs'
 import { latency, measureCategoryBrowse, measureSearches } from './catalog-at-size'
 import { printTable } from './support'
@@ -38,8 +38,8 @@ const upkept = performance.now()
 while (jobs.slice().job !== null);
 process.stdout.write(`Catalog update done in ${(performance.now() - upkept).toFixed(0)} ms\n`)
 
-const queries = new BrowseQueries(openLocalData(db))
-const catalogs = queries.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)
+const queries = browseQueries(openLocalData(db))
+const catalogs = queries.catalogs.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)
 
 /** A word of another catalog's item names that this catalog holds nowhere (the search finds nothing here). */
 function foreignWord(catalogGuid: string): string | null {
@@ -54,8 +54,8 @@ function foreignWord(catalogGuid: string): string | null {
       .flatMap((name) => name.toLowerCase().split(/[^a-z]+/))
       .filter((word) => word.length >= 5)) {
       if (
-        queries.countCatalogItems({ catalogGuid, query: word }).total === 0 &&
-        queries.countCatalogItems({ catalogGuid: other.guid, query: word }).total > 100
+        queries.catalogs.countCatalogItems({ catalogGuid, query: word }).total === 0 &&
+        queries.catalogs.countCatalogItems({ catalogGuid: other.guid, query: word }).total > 100
       )
         return word
     }
@@ -71,14 +71,14 @@ for (const catalog of catalogs) {
     (text): text is string => text !== null,
   )
   for (const text of extra) {
-    const count = queries.countCatalogItems({ catalogGuid: catalog.guid, query: text })
+    const count = queries.catalogs.countCatalogItems({ catalogGuid: catalog.guid, query: text })
     searches.push({
       kind: 'seen slow',
       text,
       rows: latency(runs, () =>
-        queries.searchCatalogItems({ catalogGuid: catalog.guid, query: text, limit: 50, withTotal: false }),
+        queries.catalogs.searchCatalogItems({ catalogGuid: catalog.guid, query: text, limit: 50, withTotal: false }),
       ),
-      count: latency(runs, () => queries.countCatalogItems({ catalogGuid: catalog.guid, query: text })),
+      count: latency(runs, () => queries.catalogs.countCatalogItems({ catalogGuid: catalog.guid, query: text })),
       total: `${count.total.toLocaleString('en')}${count.capped ? '+' : ''}`,
     })
   }
@@ -113,16 +113,26 @@ for (const catalog of catalogs) {
   // Deep in the whole catalog by name: a page no earlier page led to (each run further up than any
   // before it, so the reader has met no row before it), then the page after one read.
   for (const depth of [10_000, Math.floor(catalog.itemCount / 2)]) {
-    const jumper = new BrowseQueries(openLocalData(db))
+    const jumper = browseQueries(openLocalData(db))
     let up = depth + 50 * (Math.min(runs, 10) + 3)
     const jumped = latency(Math.min(runs, 10), () =>
-      jumper.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (up -= 50), withTotal: false }),
+      jumper.catalogs.searchCatalogItems({
+        catalogGuid: catalog.guid,
+        limit: 50,
+        offset: (up -= 50),
+        withTotal: false,
+      }),
     )
-    const reader = new BrowseQueries(openLocalData(db))
+    const reader = browseQueries(openLocalData(db))
     let offset = depth
-    reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset, withTotal: false })
+    reader.catalogs.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset, withTotal: false })
     const next = latency(runs, () =>
-      reader.searchCatalogItems({ catalogGuid: catalog.guid, limit: 50, offset: (offset += 50), withTotal: false }),
+      reader.catalogs.searchCatalogItems({
+        catalogGuid: catalog.guid,
+        limit: 50,
+        offset: (offset += 50),
+        withTotal: false,
+      }),
     )
     rows.push([
       `  browse ${depth.toLocaleString('en')} rows in: page jumped to`,

@@ -49,13 +49,13 @@ import { spawn } from 'node:child_process'
 import { brotliDecompress } from 'node:zlib'
 import type { Worker } from 'node:worker_threads'
 import { sourceWriterWorker, startWorkerWriter, type WriterWorkerData } from '../../src/main/sync/page-writer'
-import { BrowseQueries } from '../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../src/main/browse'
 import { plainInsert, satchelInsert } from './plain-insert'
 import { coldOpen, measureCategoryBrowse, measureSearches } from './catalog-at-size'
 import { upgradeBenchRows } from './upgrade'
 import { control, controlGet, printTable, root, startDouble, writeResults, type Double } from './support'
 import { measureShapedLink, measureWireBytes, wireTableRows, type WireFigures } from './wire'
-import { openLocalData } from '../../src/main/local/data'
+import { openLocalData, type LocalData } from '../../src/main/local/data'
 
 const pageSize = 100
 const brotliDecompressAsync = promisify(brotliDecompress)
@@ -99,13 +99,19 @@ const pathologicalSearchTexts: [label: string, text: string][] = [
 ]
 
 /** Each pathological search's median time (5 runs, the first dropped), items and customers in one. */
+/** The local copy and the screens' reads of it, over one connection. */
+function localReads(db: Database): { local: LocalData; queries: BrowseQueries } {
+  const local = openLocalData(db)
+  return { local, queries: browseQueries(local) }
+}
+
 function measurePathologicalSearches(queries: BrowseQueries): { label: string; characters: number; ms: number }[] {
-  const largest = queries.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)[0]!.guid
+  const largest = queries.catalogs.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)[0]!.guid
   return pathologicalSearchTexts.map(([label, text]) => {
     const times = Array.from({ length: 5 }, () => {
       const started = performance.now()
-      queries.searchCatalogItems({ catalogGuid: largest, query: text, limit: 50 })
-      queries.searchCustomers({ query: text, limit: 50 })
+      queries.catalogs.searchCatalogItems({ catalogGuid: largest, query: text, limit: 50 })
+      queries.customers.searchCustomers({ query: text, limit: 50 })
       return performance.now() - started
     })
     return { label, characters: text.length, ms: +median(times.slice(1)).toFixed(1) }
@@ -418,6 +424,7 @@ interface Satchel {
   storeCalls: ReturnType<typeof timeStoreCalls>
   engine: SyncEngine
   queries: BrowseQueries
+  local: LocalData
   /**
    * The file's size with everything checkpointed into it. The writer thread may still be running the
    * checkpoint a run leaves to it; another checkpoint meanwhile answers busy and copies nothing.
@@ -445,7 +452,7 @@ export async function satchelAgainst(
   const writer = await startWorkerWriter(createWriter, { databasePath: path })
   const marks: ScopeMarks = { itemsFrom: null, itemsTo: null }
   const engine = new SyncEngine({
-    store,
+    copy: store,
     writer,
     source: markedSource(client, marks),
     clock: { now: () => Date.now() },
@@ -458,7 +465,7 @@ export async function satchelAgainst(
     store,
     storeCalls,
     engine,
-    queries: new BrowseQueries(openLocalData(db)),
+    ...localReads(db),
     async sizeMb(): Promise<number> {
       for (;;) {
         const [state] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[]
@@ -587,9 +594,9 @@ async function main(): Promise<void> {
     ).rows[0]!.name!.split(/\s+/)[0]!
     await probeClient.close()
     const probes: Record<string, Probe> = {
-      customerSearch: () => queries.searchCustomers({ query: customerWord, limit: 20 }).customers.length,
+      customerSearch: () => queries.customers.searchCustomers({ query: customerWord, limit: 20 }).customers.length,
       catalogSearch: () =>
-        queries.searchCatalogItems({ catalogGuid: firstCatalog, query: itemWord, limit: 20 }).items.length,
+        queries.catalogs.searchCatalogItems({ catalogGuid: firstCatalog, query: itemWord, limit: 20 }).items.length,
     }
 
     process.stdout.write('Satchel full sync…\n')
@@ -619,10 +626,10 @@ async function main(): Promise<void> {
     process.stdout.write(`Delta sync: ${seconds(delta.ms)}\n`)
 
     // The customer list with the active-only filter, as the order screen asks for it.
-    const customerCount = queries.counts().customers
+    const customerCount = satchel.local.counts().customers
     const searchTimes = Array.from({ length: 15 }, () => {
       const started = performance.now()
-      queries.searchCustomers({ includeInactive: false, limit: 50 })
+      queries.customers.searchCustomers({ includeInactive: false, limit: 50 })
       return performance.now() - started
     })
     const customerSearchMs = median(searchTimes.slice(2))
@@ -635,7 +642,7 @@ async function main(): Promise<void> {
     const bigDelta = await measureSync(satchel.engine, false, satchel.storeCalls, satchel.marks)
     process.stdout.write(`Delta of 10,000 changes: ${seconds(bigDelta.ms)}\n`)
 
-    const largestCatalog = queries.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)[0]!.guid
+    const largestCatalog = queries.catalogs.listCatalogs().sort((a, b) => b.itemCount - a.itemCount)[0]!.guid
     const searches = measureSearches(db, queries, largestCatalog)
     const browse = measureCategoryBrowse(queries, largestCatalog)
     await satchel.close()

@@ -160,7 +160,7 @@ test('after a large catalog’s upgrade the app opens at once, shows the update,
     await expect(notice.getByRole('status')).toHaveText(noticeWords)
     hold.release()
     await expect(notice).toHaveCount(0, { timeout: 30_000 })
-    const whole = laptop.harness.queries.searchCatalogItems({ catalogGuid: catalog!.guid, limit: 3 })
+    const whole = laptop.harness.queries.catalogs.searchCatalogItems({ catalogGuid: catalog!.guid, limit: 3 })
     await expect(page.locator('p.meta')).toContainText(`${whole.total!.toLocaleString('en-US')} items`)
     await expect(scroller.getByRole('row').first()).toContainText(whole.items[0]!.name)
     expect(

@@ -117,7 +117,7 @@ test('the orders list is searched and filtered in the core, with 2,000 orders', 
   core,
 }, testInfo) => {
   const errors = watchConsole(page)
-  core.sync.store.applyOrders(history(2000), { listingId: null, serverTime: null })
+  core.sync.copy.applyOrders(history(2000), { listingId: null, serverTime: null })
 
   await page.goto(`${bridge.url}#/orders`)
   const search = page.getByRole('searchbox', { name: 'Search' })

@@ -407,7 +407,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
         }
       },
       // Laptops that synced yesterday: a laptop that never has syncs at once, outside the spread.
-      store: { allScopes: () => [], lastSyncAt: () => -86_400_000, lastReport: () => null },
+      copy: { allScopes: () => [], lastSyncAt: () => -86_400_000, lastReport: () => null },
       intervalMinutes: () => DEFAULT_SYNC_INTERVAL_MINUTES,
       clock: time,
       timers: time,

@@ -72,7 +72,7 @@ describe('a sync while the catalog update runs (issue 28)', () => {
         const done = await call(core.handlers, 'getSyncStatus')
         expect(done.ok && done.value).toMatchObject({ running: false, waitingFor: null })
         expect((await call(core.handlers, 'getCatalogUpdate')).ok).toBe(true)
-        expect(core.sync.store.catalogUpdateJobs().next()).toBeNull()
+        expect(core.sync.copy.catalogUpdateJobs().next()).toBeNull()
       } finally {
         hold.release()
         await core.close()

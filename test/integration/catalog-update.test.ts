@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, latestSchemaVersion, openDatabase, type Database } from '../../src/main/db/database'
 import { migrations } from '../../src/main/db/migrations'
-import { BrowseQueries } from '../../src/main/browse/queries'
+import { browseQueries } from '../../src/main/browse'
 import { CatalogUpdateJobs, type CatalogUpdateProgress } from '../../src/main/local/catalog-update-jobs'
 import { LocalCopy } from '../../src/main/local/copy'
 import { Retention } from '../../src/main/local/retention'
@@ -132,7 +132,7 @@ async function schema9WithOrders(): Promise<{
 
 /** Everything of the catalog the update writes, as the small upgrade leaves it. */
 function catalogState(db: Database) {
-  const queries = new BrowseQueries(openLocalData(db))
+  const queries = browseQueries(openLocalData(db))
   const catalogs = db
     .prepare<[], string>('SELECT DISTINCT catalog_guid FROM catalog_item_rows ORDER BY 1')
     .pluck()
@@ -176,7 +176,7 @@ function catalogState(db: Database) {
     ),
     searches: catalogs.flatMap((catalogGuid) =>
       [undefined, ...words.slice(0, 5)].map((query) =>
-        queries.searchCatalogItems({ catalogGuid, ...(query ? { query } : {}), limit: 50 }),
+        queries.catalogs.searchCatalogItems({ catalogGuid, ...(query ? { query } : {}), limit: 50 }),
       ),
     ),
   }
@@ -235,8 +235,8 @@ describe('catalog work left by an upgrade (issue 28)', () => {
     ).toHaveLength(
       new Set(large.prepare("SELECT guid FROM retained_refs WHERE kind = 'catalogItem'").pluck().all()).size,
     )
-    expect(new BrowseQueries(openLocalData(large)).getCatalogItem({ guid: draftItemGuid })).toEqual(
-      new BrowseQueries(openLocalData(small)).getCatalogItem({ guid: draftItemGuid }),
+    expect(browseQueries(openLocalData(large)).catalogs.getCatalogItem({ guid: draftItemGuid })).toEqual(
+      browseQueries(openLocalData(small)).catalogs.getCatalogItem({ guid: draftItemGuid }),
     )
     // A few slices more, then the process dies mid-copy (no clean close).
     const before = slices(jobs, 3)
@@ -340,7 +340,7 @@ describe('catalog work left by an upgrade (issue 28)', () => {
             if (name !== 'catalogUpdateChanged') return
             updates.push(payload as CatalogUpdate)
             checkpointPages.push(core.db.pragma('wal_autocheckpoint', { simple: true }) as number)
-            if (!(payload as CatalogUpdate).updating) leftAtEnd.push(core.sync.store.catalogUpdateJobs().next())
+            if (!(payload as CatalogUpdate).updating) leftAtEnd.push(core.sync.copy.catalogUpdateJobs().next())
           },
         },
       },

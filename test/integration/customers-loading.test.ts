@@ -25,24 +25,24 @@ describe('customer search during the first sync', () => {
         listCatalogs: (options) => client.listCatalogs(options),
         listCustomers: async (params, options) => {
           if (params.offset === 5 && !params.lastUpdatedAt && mid === null)
-            mid = harness!.queries.searchCustomers({ query: 'Bayfront Bistro #5' })
+            mid = harness!.queries.customers.searchCustomers({ query: 'Bayfront Bistro #5' })
           return client.listCustomers(params, options)
         },
         listOrders: (params, options) => client.listOrders(params, options),
         listCatalogItems: (catalogGuid, params, options) => client.listCatalogItems(catalogGuid, params, options),
       }),
     })
-    expect(harness.queries.searchCustomers({}).loading).toEqual({ customersDone: 0, customersTotal: null })
+    expect(harness.queries.customers.searchCustomers({}).loading).toEqual({ customersDone: 0, customersTotal: null })
 
     const report = await harness.sync()
     expect(report.ok).toBe(true)
     const seen = mid as CustomerSearchResult | null
     expect(seen).not.toBeNull()
-    const total = harness.queries.searchCustomers({ includeInactive: true }).total
+    const total = harness.queries.customers.searchCustomers({ includeInactive: true }).total
     expect(seen!.loading).toEqual({ customersDone: expect.any(Number) as number, customersTotal: total })
     expect(seen!.loading!.customersDone).toBeGreaterThan(0)
     expect(seen!.loading!.customersDone).toBeLessThan(total)
 
-    expect(harness.queries.searchCustomers({ query: 'Bayfront Bistro #5' }).loading).toBeNull()
+    expect(harness.queries.customers.searchCustomers({ query: 'Bayfront Bistro #5' }).loading).toBeNull()
   })
 })

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BrowseQueries } from '../../src/main/browse/queries'
+import { browseQueries } from '../../src/main/browse'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import { Lease } from '../../src/main/db/lease'
 import { LocalCopy } from '../../src/main/local/copy'
@@ -57,7 +57,7 @@ async function startLaptop(
   const cap = { value: options.cap ?? 200 }
   const run = createSyncRun({
     db,
-    store,
+    copy: store,
     lease,
     clock,
     logger: silentLogger,
@@ -189,7 +189,9 @@ describe('full orders during sync, against the double', () => {
       expect(report.ok).toBe(true)
       expect(report.orderDetails).toEqual({ fetched: 2, failed: 1, waiting: 1 })
       expect(laptop.fetched()).toEqual(guidsOf(changed))
-      expect(new BrowseQueries(openLocalData(laptop.db)).getCustomer(renamed)?.name).toBe('Quokka Quarry Supplies')
+      expect(browseQueries(openLocalData(laptop.db)).customers.getCustomer(renamed)?.name).toBe(
+        'Quokka Quarry Supplies',
+      )
       const failed = laptop.details.tracking(String(changed[0]!.guid))!
       expect(failed.onHold).toBe(false)
       expect(failed.changed).toBe(false)
@@ -246,8 +248,8 @@ describe('full orders during sync, against the double', () => {
     laptop = await startLaptop({ cap: 1 })
     await laptop.sync()
     const [newest, older] = guidsOf(recentOrders(laptop.service))
-    const queries = new BrowseQueries(openLocalData(laptop.db))
-    expect(queries.getOrder(older!)?.lines.every((line) => line.unitPrice === null)).toBe(true)
+    const queries = browseQueries(openLocalData(laptop.db))
+    expect(queries.orders.getOrder(older!)?.lines.every((line) => line.unitPrice === null)).toBe(true)
     expect(laptop.details.tracking(older!)).toBeNull()
     const fetched = laptop.details.tracking(newest!)!
     expect(

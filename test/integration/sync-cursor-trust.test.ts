@@ -42,7 +42,7 @@ function engineWithLog(h: Harness, source = h.client as ConstructorParameters<ty
     error: (message, fields) => void logged.push({ level: 'error', message, fields }),
     child: () => logger,
   }
-  const engine = new SyncEngine({ store: h.store, source, clock: { now: () => Date.now() }, logger, pageSize: 25 })
+  const engine = new SyncEngine({ copy: h.store, source, clock: { now: () => Date.now() }, logger, pageSize: 25 })
   return { engine, logged }
 }
 
@@ -59,7 +59,7 @@ function pricedItem(h: Harness, catalogGuid: string): { guid: string; group: str
 }
 
 function localPrice(h: Harness, guid: string, group: string): unknown {
-  return (h.queries.getCatalogItem({ guid })?.pricing as Record<string, unknown> | undefined)?.[group]
+  return (h.queries.catalogs.getCatalogItem({ guid })?.pricing as Record<string, unknown> | undefined)?.[group]
 }
 
 /** Scopes whose stored cursor is ahead of the double's clock by more than `ms`. */
@@ -171,9 +171,9 @@ describe('cursors that cannot be trusted', () => {
     const report = await harness.sync()
     expect(report.ok).toBe(true)
     for (const { guid, group, price } of changed) expect(localPrice(harness, guid, group)).toBe(price)
-    expect(harness.queries.searchCustomers({ query: 'quokka' }).customers.map((found) => found.guid)).toEqual([
-      customer,
-    ])
+    expect(harness.queries.customers.searchCustomers({ query: 'quokka' }).customers.map((found) => found.guid)).toEqual(
+      [customer],
+    )
     expect(cursorsAhead(harness, 60_000)).toEqual([])
     for (const line of report.scopes)
       expect(line).toMatchObject({ cursorReset: true, mode: 'full', warnings: [expect.stringMatching(/not trusted/i)] })

@@ -55,23 +55,28 @@ describe('delta sync against the double', () => {
     expect(localItemGuids(harness, catalogGuid)).toEqual(serverItemGuids(harness, catalogGuid))
     expect(localCustomerGuids(harness)).toEqual(serverCustomerGuids(harness))
     const search = (query: string) =>
-      harness!.queries.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((item) => item.guid)
+      harness!.queries.catalogs
+        .searchCatalogItems({ catalogGuid, query, includeInactive: true })
+        .items.map((item) => item.guid)
     expect(search('zebra mop')).toEqual([renamed])
     expect(search('squeegee')).toEqual([added])
     expect(search('here gone sponge')).toEqual([])
-    expect(harness.queries.getCatalogItem({ guid: ghost })?.status).toBe('deleted')
-    expect(harness.queries.getCatalogItem({ guid: deleted! })?.status).toBe('deleted')
+    expect(harness.queries.catalogs.getCatalogItem({ guid: ghost })?.status).toBe('deleted')
+    expect(harness.queries.catalogs.getCatalogItem({ guid: deleted! })?.status).toBe('deleted')
     // Inactive items stay live (and counted); searches that leave inactive ones out skip it.
-    expect(harness.queries.getCatalogItem({ guid: deactivated! })).toMatchObject({ status: 'live', active: false })
+    expect(harness.queries.catalogs.getCatalogItem({ guid: deactivated! })).toMatchObject({
+      status: 'live',
+      active: false,
+    })
     expect(
-      harness.queries.searchCatalogItems({ catalogGuid, limit: 500 }).items.map((item) => item.guid),
+      harness.queries.catalogs.searchCatalogItems({ catalogGuid, limit: 500 }).items.map((item) => item.guid),
     ).not.toContain(deactivated)
-    expect(harness.queries.searchCustomers({ query: 'quokka' }).customers.map((customer) => customer.guid)).toEqual([
-      changedCustomer,
-    ])
-    expect(harness.queries.searchCustomers({ limit: 500 }).customers.map((customer) => customer.guid)).not.toContain(
-      goneCustomer,
-    )
+    expect(
+      harness.queries.customers.searchCustomers({ query: 'quokka' }).customers.map((customer) => customer.guid),
+    ).toEqual([changedCustomer])
+    expect(
+      harness.queries.customers.searchCustomers({ limit: 500 }).customers.map((customer) => customer.guid),
+    ).not.toContain(goneCustomer)
     expect(report.resources.catalogItems.deleted).toBe(2)
   })
 
@@ -113,7 +118,7 @@ describe('delta sync against the double', () => {
     const sent = requestsTo(harness, itemsRoute).find((request) => String(request.url).includes(catalogGuid))!
     expect(sent.query.lastUpdatedAt).toBe(plain)
     expect(sent.status).toBe(200)
-    expect(harness.queries.getCatalogItem({ guid: changed })?.name).toBe('Changed after a plain cursor')
+    expect(harness.queries.catalogs.getCatalogItem({ guid: changed })?.name).toBe('Changed after a plain cursor')
     // The next cursor is whatever the service sent back, ISO here, and works as well.
     expect(harness.store.scope(scope).cursor).toMatch(/^\d{4}-\d{2}-\d{2}T/)
   })
@@ -141,8 +146,8 @@ describe('delta sync against the double', () => {
       .map((request) => request.status)
     expect(statuses[0]).toBe(400)
     expect(localItemGuids(harness, catalogGuid)).toEqual(serverItemGuids(harness, catalogGuid))
-    expect(harness.queries.getCatalogItem({ guid: needed! })?.status).toBe('unlisted')
-    expect(harness.queries.getCatalogItem({ guid: unneeded! })).toBeNull()
+    expect(harness.queries.catalogs.getCatalogItem({ guid: needed! })?.status).toBe('unlisted')
+    expect(harness.queries.catalogs.getCatalogItem({ guid: unneeded! })).toBeNull()
 
     // The next run is a delta again, from the cursor the full listing committed.
     const committed = harness.store.scope(scope).cursor

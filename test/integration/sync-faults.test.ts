@@ -116,7 +116,7 @@ describe('sync under faults, against the double', () => {
     for (const guid of liveCatalogGuids(harness))
       expect(localItemGuids(harness, guid)).toEqual(serverItemGuids(harness, guid))
     expect(localCustomerGuids(harness)).toEqual(serverCustomerGuids(harness))
-    expect(harness.queries.counts().orders).toBe(control.orders().filter((order) => order.deleted_at === null).length)
+    expect(harness.local.counts().orders).toBe(control.orders().filter((order) => order.deleted_at === null).length)
   })
 
   it('stops at the first 401 and says the credentials were refused', async () => {
@@ -124,13 +124,13 @@ describe('sync under faults, against the double', () => {
     const credentials = harness.service.credentials
     const wrong = harness.clientWith({ kind: 'apiKey', apiKey: credentials.apiKey, apiSecret: 'not-the-secret' })
     const { SyncEngine } = await import('../../src/main/sync/engine')
-    const engine = new SyncEngine({ store: harness.store, source: wrong, clock: { now: () => Date.now() } })
+    const engine = new SyncEngine({ copy: harness.store, source: wrong, clock: { now: () => Date.now() } })
     harness.service.control.clearRequestLog()
     const report = await engine.run()
     expect(report.ok).toBe(false)
     expect(report.error).toMatchObject({ code: 'UNAUTHORIZED', message: expect.stringContaining('401') })
     // One request: not retried, and no other scope tried.
     expect(harness.service.control.requestLog().map((entry) => entry.status)).toEqual([401])
-    expect(harness.queries.counts()).toEqual({ catalogs: 0, priceGroups: 0, customers: 0, catalogItems: 0, orders: 0 })
+    expect(harness.local.counts()).toEqual({ catalogs: 0, priceGroups: 0, customers: 0, catalogItems: 0, orders: 0 })
   })
 })

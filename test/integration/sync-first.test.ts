@@ -34,11 +34,11 @@ describe('first sync against the double', () => {
           .filter((c) => c.deleted_at === null)
           .map((c) => c.id),
       )
-      for (const category of harness.queries.listCategories(catalogGuid))
+      for (const category of harness.queries.catalogs.listCategories(catalogGuid))
         expect(categoryIds.has(category.id)).toBe(true)
     }
     expect(localCustomerGuids(harness)).toEqual(serverCustomerGuids(harness))
-    const counts = harness.queries.counts()
+    const counts = harness.local.counts()
     expect(counts.catalogs).toBe(liveCatalogGuids(harness).length)
     expect(counts.priceGroups).toBe(
       liveCatalogGuids(harness)
@@ -49,9 +49,9 @@ describe('first sync against the double', () => {
     // An order from history shows under its customer.
     const order = control.orders().find((o) => o.deleted_at === null && o.vendor_id !== null)!
     const customer = control.customers().find((c) => c.id === order.vendor_id)!
-    expect(harness.queries.listOrders({ customerGuid: String(customer.guid) }).orders.map((o) => o.guid)).toContain(
-      order.guid,
-    )
+    expect(
+      harness.queries.orders.listOrders({ customerGuid: String(customer.guid) }).orders.map((o) => o.guid),
+    ).toContain(order.guid)
   })
 
   it('commits the serverTimestamp of the first page as the cursor, even when later pages carry later times', async () => {
@@ -103,13 +103,18 @@ describe('first sync against the double', () => {
     control.setPrice(notOffered!, String(other.value), 'N/A')
     control.setPrice(offered!, String(other.value), 41.5)
     await harness.sync()
-    const notOfferedItem = harness.queries.getCatalogItem({ guid: notOffered!, customerGuid: String(customer.guid) })
+    const notOfferedItem = harness.queries.catalogs.getCatalogItem({
+      guid: notOffered!,
+      customerGuid: String(customer.guid),
+    })
     expect(notOfferedItem).toMatchObject({ priceGroupName: other.value, price: null, offered: false })
-    expect(harness.queries.getCatalogItem({ guid: offered!, customerGuid: String(customer.guid) })).toMatchObject({
+    expect(
+      harness.queries.catalogs.getCatalogItem({ guid: offered!, customerGuid: String(customer.guid) }),
+    ).toMatchObject({
       price: 41.5,
       offered: true,
     })
-    const listed = harness.queries.searchCatalogItems({
+    const listed = harness.queries.catalogs.searchCatalogItems({
       catalogGuid,
       customerGuid: String(customer.guid),
       limit: 500,
@@ -128,9 +133,9 @@ describe('first sync against the double', () => {
     const customerGuid = serverCustomerGuids(harness)[0]!
     control.update('customer', customerGuid, { loyalty_tier: 'gold' })
     await harness.sync()
-    const record = harness.queries.getCatalogItem({ guid: itemGuid })?.record
+    const record = harness.queries.catalogs.getCatalogItem({ guid: itemGuid })?.record
     expect(record).toMatchObject({ warehouse_bins: ['A-12', 'C-03'], carbon: { kg: 1.25 } })
-    expect(harness.queries.getCustomer(customerGuid)?.record.loyalty_tier).toBe('gold')
+    expect(harness.queries.customers.getCustomer(customerGuid)?.record.loyalty_tier).toBe('gold')
   })
 
   it('is correct with the laptop clock a day ahead, and a day behind', async () => {
@@ -145,7 +150,9 @@ describe('first sync against the double', () => {
       const report = await harness.sync()
       expect(report.ok).toBe(true)
       expect(report.scopes.every((scope) => scope.mode === 'delta')).toBe(true)
-      expect(harness.queries.getCatalogItem({ guid: renamed! })?.name).toBe('Renamed while the laptop clock was wrong')
+      expect(harness.queries.catalogs.getCatalogItem({ guid: renamed! })?.name).toBe(
+        'Renamed while the laptop clock was wrong',
+      )
       expect(localItemGuids(harness, catalogGuid)).toEqual(serverItemGuids(harness, catalogGuid))
       // The cursor sent is the service's own time, whatever the laptop thinks.
       const sent = requestsTo(harness, itemsRoute).map((request) => Date.parse(String(request.query.lastUpdatedAt)))

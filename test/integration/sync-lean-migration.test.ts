@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, latestSchemaVersion, openDatabase } from '../../src/main/db/database'
 import type { CatalogItemRecord } from '../../src/main/ordering-client/schemas'
-import { BrowseQueries } from '../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../src/main/browse'
 import { startHarness, type Harness } from './sync-support'
 import { schema9Database, serviceItems } from './schema9-support'
 import { openLocalData } from '../../src/main/local/data'
@@ -106,16 +106,19 @@ describe('lean catalog items (migration 10)', () => {
       orderTables.map(({ table, columns }) => migrated.prepare(`SELECT ${columns} FROM ${table} ORDER BY 1`).all()),
     ).toEqual(ordersBefore)
 
-    const after = new BrowseQueries(openLocalData(migrated))
+    const after = browseQueries(openLocalData(migrated))
     const current = harness.queries
     // The items the draft and the queued order name read as before.
     // (syncedAt is when each copy was fetched, not part of the comparison.)
-    const read = (queries: BrowseQueries, guid: string) => ({ ...queries.getCatalogItem({ guid }), syncedAt: null })
+    const read = (queries: BrowseQueries, guid: string) => ({
+      ...queries.catalogs.getCatalogItem({ guid }),
+      syncedAt: null,
+    })
     expect(read(after, kept[0]!.guid)).toEqual(read(current, kept[0]!.guid))
     expect(read(after, kept[1]!.guid)).toEqual(read(current, kept[1]!.guid))
 
     for (const [guid, records] of items) {
-      const groups = [...after.priceGroups(guid).map((group) => group.name), null]
+      const groups = [...after.catalogs.priceGroups(guid).map((group) => group.name), null]
       // Every record whole: the migrated copy and the new write path both give back what the service sent.
       for (const item of records.filter((_, index) => index % 7 === 0)) {
         const sent = JSON.parse(JSON.stringify(item)) as Record<string, unknown>
@@ -141,8 +144,8 @@ describe('lean catalog items (migration 10)', () => {
             ...(group ? { priceGroupName: group } : {}),
             limit: 100,
           }
-          const before = current.searchCatalogItems(search)
-          const now = after.searchCatalogItems(search)
+          const before = current.catalogs.searchCatalogItems(search)
+          const now = after.catalogs.searchCatalogItems(search)
           expect(now.total, `${query} for ${group}`).toBe(before.total)
           expect(now.items).toEqual(
             before.items.map((row) => ({
@@ -161,11 +164,11 @@ describe('lean catalog items (migration 10)', () => {
         }
       }
     }
-    expect(after.searchCustomers({ query: customer.name.split(' ')[0] })).toEqual(
-      current.searchCustomers({ query: customer.name.split(' ')[0] }),
+    expect(after.customers.searchCustomers({ query: customer.name.split(' ')[0] })).toEqual(
+      current.customers.searchCustomers({ query: customer.name.split(' ')[0] }),
     )
-    expect(after.searchCustomers({ includeInactive: false })).toEqual(
-      current.searchCustomers({ includeInactive: false }),
+    expect(after.customers.searchCustomers({ includeInactive: false })).toEqual(
+      current.customers.searchCustomers({ includeInactive: false }),
     )
     closeDatabase(migrated)
   })

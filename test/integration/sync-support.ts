@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { closeDatabase, openDatabase, type Database } from '../../src/main/db/database'
 import type { ServiceAuth } from '../../src/main/ordering-client/connection'
 import { ServiceClient } from '../../src/main/ordering-client/client'
-import { BrowseQueries } from '../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../src/main/browse'
 import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
 import { SyncEngine, type SyncRunOptions } from '../../src/main/sync/engine'
@@ -16,7 +16,7 @@ import type { SyncSource } from '../../src/main/sync/scopes'
 import type { SyncReport } from '../../src/shared/synced'
 import { startService } from '../service/index'
 import type { RunningService, ServiceSize, StartServiceOptions } from '../service/types'
-import { openLocalData } from '../../src/main/local/data'
+import { openLocalData, type LocalData } from '../../src/main/local/data'
 
 export const itemsRoute = 'GET /v1/catalog/:catalogGuid/catalog_items'
 
@@ -40,6 +40,7 @@ export interface Harness {
   db: Database
   store: LocalCopy
   queries: BrowseQueries
+  local: LocalData
   retention: Retention
   client: ServiceClient
   /** Milliseconds each retry asked to wait. */
@@ -86,17 +87,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const source = options.source ? options.source(client) : client
   const clock = { now: () => Date.now() + (options.clockOffsetMs ?? 0) }
   const engine = new SyncEngine({
-    store,
+    copy: store,
     source,
     clock,
     pageSize: options.pageSize ?? 25,
     concurrency: options.concurrency ?? 4,
   })
+  const local = openLocalData(db)
   return {
     service,
     db,
     store,
-    queries: new BrowseQueries(openLocalData(db)),
+    queries: browseQueries(local),
+    local,
     retention,
     client,
     sleeps,

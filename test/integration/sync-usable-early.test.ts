@@ -50,15 +50,18 @@ describe('usable before the first sync ends', () => {
               .get(catalogGuid)!
             const other = liveCatalogGuids(h).find((guid) => guid !== catalogGuid)!
             seen = {
-              customersFound: h.queries.searchCustomers({
-                query: h.queries.searchCustomers({ limit: 1 }).customers[0]!.name.split(' ')[0],
+              customersFound: h.queries.customers.searchCustomers({
+                query: h.queries.customers.searchCustomers({ limit: 1 }).customers[0]!.name.split(' ')[0],
               }).total,
               itemsFound:
-                h.queries.searchCatalogItems({ catalogGuid, query: someItem.split(' ')[0], includeInactive: true })
-                  .total ?? Number.NaN,
-              loading: h.queries.searchCatalogItems({ catalogGuid }).loading,
-              listed: h.queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.length,
-              otherCatalogLoading: h.queries.listCatalogs().find((catalog) => catalog.guid === other)?.loading,
+                h.queries.catalogs.searchCatalogItems({
+                  catalogGuid,
+                  query: someItem.split(' ')[0],
+                  includeInactive: true,
+                }).total ?? Number.NaN,
+              loading: h.queries.catalogs.searchCatalogItems({ catalogGuid }).loading,
+              listed: h.queries.catalogs.searchCatalogItems({ catalogGuid, includeInactive: true }).items.length,
+              otherCatalogLoading: h.queries.catalogs.listCatalogs().find((catalog) => catalog.guid === other)?.loading,
             }
           }
           return client.listCatalogItems(catalogGuid, params, options)
@@ -80,8 +83,8 @@ describe('usable before the first sync ends', () => {
     expect(mid.otherCatalogLoading).toEqual({ itemsDone: 0, itemsTotal: null })
 
     // Done: no catalog is loading, and the indexes the first listing deferred are back.
-    for (const catalog of harness.queries.listCatalogs()) expect(catalog.loading ?? null).toBeNull()
-    expect(harness.queries.searchCatalogItems({ catalogGuid: firstCatalog! }).loading ?? null).toBeNull()
+    for (const catalog of harness.queries.catalogs.listCatalogs()) expect(catalog.loading ?? null).toBeNull()
+    expect(harness.queries.catalogs.searchCatalogItems({ catalogGuid: firstCatalog! }).loading ?? null).toBeNull()
     const indexes = harness.db
       .prepare<[], string>(
         "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'catalog_item_rows' ORDER BY name",
@@ -119,7 +122,7 @@ describe('usable before the first sync ends', () => {
     expect(
       harness.db.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'catalog_items_by_name'").pluck().get(),
     ).toBe(1)
-    const catalogGuid = harness.queries.listCatalogs().find((catalog) => catalog.loading?.itemsDone)?.guid
+    const catalogGuid = harness.queries.catalogs.listCatalogs().find((catalog) => catalog.loading?.itemsDone)?.guid
     expect(catalogGuid).toBeDefined()
 
     fail = false
@@ -129,9 +132,9 @@ describe('usable before the first sync ends', () => {
       const server = harness.service.control
         .catalogItems(guid)
         .filter((item) => item.deleted_at === null && !(Number(item.group_parent_catalog_item_id) > 0)).length
-      expect(harness.queries.searchCatalogItems({ catalogGuid: guid, includeInactive: true, limit: 500 }).total).toBe(
-        server,
-      )
+      expect(
+        harness.queries.catalogs.searchCatalogItems({ catalogGuid: guid, includeInactive: true, limit: 500 }).total,
+      ).toBe(server)
     }
   })
 })

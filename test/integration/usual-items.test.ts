@@ -57,7 +57,7 @@ describe('a customer’s usual items', () => {
       Catalog_Item: { id: item!.id, sku: 'ignored', name: item!.name },
     })
     const byGuid = (item: typeof often, qty: number) => ({ qty, catalog_item_guid: item!.guid })
-    harness.core.sync.store.applyOrders(
+    harness.core.sync.copy.applyOrders(
       [
         order(60, [byGuid(often, 3), byGuid(older, 1)]),
         order(30, [byId(often, 5)]),

@@ -67,8 +67,8 @@ export function seedOrderHistory(core: TestCore, count: number): void {
     connection: {},
     connectionDeletedAt: null,
   }))
-  core.sync.store.applyCustomers(customers as never, { listingId: null, serverTime: null })
-  core.sync.store.applyOrders(
+  core.sync.copy.applyCustomers(customers as never, { listingId: null, serverTime: null })
+  core.sync.copy.applyOrders(
     Array.from({ length: count }, (_, index) => historyOrder(index)),
     { listingId: null, serverTime: null },
   )

@@ -6,7 +6,9 @@ import type { Implementations } from '../../shared/contract'
 import type { SentOrderSummary } from '../../shared/synced'
 import type { LocalData } from '../local/data'
 import { CoreError } from '../errors'
-import { BrowseQueries } from './queries'
+import { CatalogBrowse } from './catalogs'
+import { CustomerBrowse } from './customers'
+import { OrderBrowse } from './orders'
 
 type BrowseMethods = Pick<
   Implementations,
@@ -22,6 +24,17 @@ type BrowseMethods = Pick<
   | 'getOrder'
 >
 
+/** The synced data as the screens and the CLI read it, by what they browse. */
+export interface BrowseQueries {
+  catalogs: CatalogBrowse
+  customers: CustomerBrowse
+  orders: OrderBrowse
+}
+
+export function browseQueries(local: LocalData): BrowseQueries {
+  return { catalogs: new CatalogBrowse(local), customers: new CustomerBrowse(local), orders: new OrderBrowse(local) }
+}
+
 export interface Browsing {
   queries: BrowseQueries
   methods: BrowseMethods
@@ -33,20 +46,21 @@ const notFound = (what: string): never => {
 
 /** `sentOrders`: the orders sent from this laptop, which the orders list shows until a sync brings them into the history. */
 export function createBrowsing(local: LocalData, sentOrders: () => SentOrderSummary[] = () => []): Browsing {
-  const queries = new BrowseQueries(local)
+  const queries = browseQueries(local)
+  const { catalogs, customers, orders } = queries
   return {
     queries,
     methods: {
-      listCatalogs: (input) => queries.listCatalogs({ customerGuid: input?.customerGuid }),
-      listCategories: (input) => queries.listCategories(input.catalogGuid),
-      searchCatalogItems: (input) => queries.searchCatalogItems(input),
-      countCatalogItems: (input) => queries.countCatalogItems(input),
-      getCatalogItem: (input) => queries.getCatalogItem(input) ?? notFound('This catalog item'),
-      getItemFamily: (input) => queries.getItemFamily(input) ?? notFound('This family'),
-      searchCustomers: (input) => queries.searchCustomers(input),
-      getCustomer: (input) => queries.getCustomer(input.guid) ?? notFound('This customer'),
-      listOrders: (input) => queries.listOrders(input, sentOrders()),
-      getOrder: (input) => queries.getOrder(input.guid) ?? notFound('This order'),
+      listCatalogs: (input) => catalogs.listCatalogs({ customerGuid: input?.customerGuid }),
+      listCategories: (input) => catalogs.listCategories(input.catalogGuid),
+      searchCatalogItems: (input) => catalogs.searchCatalogItems(input),
+      countCatalogItems: (input) => catalogs.countCatalogItems(input),
+      getCatalogItem: (input) => catalogs.getCatalogItem(input) ?? notFound('This catalog item'),
+      getItemFamily: (input) => catalogs.getItemFamily(input) ?? notFound('This family'),
+      searchCustomers: (input) => customers.searchCustomers(input),
+      getCustomer: (input) => customers.getCustomer(input.guid) ?? notFound('This customer'),
+      listOrders: (input) => orders.listOrders(input, sentOrders()),
+      getOrder: (input) => orders.getOrder(input.guid) ?? notFound('This order'),
     },
   }
 }

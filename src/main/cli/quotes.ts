@@ -2,7 +2,7 @@
  * `quotes` and `customer usual`: read-only, offline, straight from the local database, as the app
  * shows them.
  */
-import { BrowseQueries } from '../browse/queries'
+import { browseQueries } from '../browse'
 import { UsualItems } from '../usual-items/usual'
 import { closeDatabase, type Database } from '../db/database'
 import { openLocalData } from '../local/data'
@@ -65,7 +65,7 @@ export function runCustomerUsual(
     const lookup = orderLookupOf(local)
     if (!lookup.customer(request.customerGuid))
       throw new UsageError(`No customer ${request.customerGuid} in the local database`)
-    const browse = new BrowseQueries(local)
+    const browse = browseQueries(local)
     const items = new UsualItems(local, lookup, systemClock).list(request.customerGuid, request.limit).map((item) => ({
       guid: item.guid,
       sku: item.sku,
@@ -80,7 +80,7 @@ export function runCustomerUsual(
       orderable: item.available,
       available: item.qtyAvailable ?? null,
       incoming: item.incoming ?? 0,
-      family: browse.getCatalogItem({ guid: item.guid, catalogGuid: item.catalogGuid })?.family ?? null,
+      family: browse.catalogs.getCatalogItem({ guid: item.guid, catalogGuid: item.catalogGuid })?.family ?? null,
     }))
     const human =
       items.length === 0

@@ -1,9 +1,9 @@
 /**
- * The CLI's read-only commands: status, items search, customers search. They open the local store
+ * The CLI's read-only commands: status, items search, customers search. They open the local copy
  * read-only and the query layer only, so they start fast, work offline and on a read-only database.
  */
 import { closeDatabase, type Database } from '../db/database'
-import { BrowseQueries } from '../browse/queries'
+import { browseQueries, type BrowseQueries } from '../browse'
 import { OutboxReader } from '../orders/outbox/reader'
 import { catalogUpdate, catalogUpdating, refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
@@ -22,7 +22,7 @@ function withStore<T>(
   const db = openExisting(global.db, 'read', { damage })
   try {
     const local = openLocalData(db)
-    return use(new BrowseQueries(local), db, local)
+    return use(browseQueries(local), db, local)
   } finally {
     closeDatabase(db)
   }
@@ -37,7 +37,7 @@ export function runStatus(global: GlobalOptions, output: Output): number {
       const watch = new DamageWatch(db, global.db)
       const outboxRead = watch.damage && !watch.damage.outboxReadable ? null : watch.read(() => OutboxReader.counts(db))
       const pause = watch.read(() => OutboxReader.pause(db))
-      const counts = watch.read(() => queries.counts())
+      const counts = watch.read(() => local.counts())
       const lastSyncMs = watch.read(() => local.syncState.lastSyncAt())
       const lastSyncAt = lastSyncMs === null ? null : new Date(lastSyncMs).toISOString()
       const update = watch.read(() => catalogUpdate(local))
@@ -81,12 +81,12 @@ export function runItemsSearch(
 ): number {
   return withStore(global, (queries, _db, local) => {
     refuseWhileItemsWait(local)
-    if (!queries.listCatalogs().some((catalog) => catalog.guid === search.catalog)) {
+    if (!queries.catalogs.listCatalogs().some((catalog) => catalog.guid === search.catalog)) {
       throw new UsageError(`No catalog ${search.catalog} in the local database`)
     }
-    if (search.customer && !queries.getCustomer(search.customer))
+    if (search.customer && !queries.customers.getCustomer(search.customer))
       throw new UsageError(`No customer ${search.customer} in the local database`)
-    const result = queries.searchCatalogItems({
+    const result = queries.catalogs.searchCatalogItems({
       catalogGuid: search.catalog,
       query: search.query,
       customerGuid: search.customer,
@@ -130,9 +130,9 @@ export function runItemsFamily(
 ): number {
   return withStore(global, (queries, _db, local) => {
     refuseWhileItemsWait(local)
-    if (request.customer && !queries.getCustomer(request.customer))
+    if (request.customer && !queries.customers.getCustomer(request.customer))
       throw new UsageError(`No customer ${request.customer} in the local database`)
-    const family = queries.getItemFamily({
+    const family = queries.catalogs.getItemFamily({
       guid: request.guid,
       ...(request.customer ? { customerGuid: request.customer } : {}),
     })
@@ -158,7 +158,7 @@ export function runItemsFamily(
 
 export function runCustomersSearch(global: GlobalOptions, search: { query: string }, output: Output): number {
   return withStore(global, (queries) => {
-    const result = queries.searchCustomers({ query: search.query, limit: 50 })
+    const result = queries.customers.searchCustomers({ query: search.query, limit: 50 })
     const customers = result.customers.map((customer) => ({
       guid: customer.guid,
       name: customer.name,

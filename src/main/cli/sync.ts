@@ -8,7 +8,7 @@ import { closeDatabase, DatabaseFileError, openDatabase } from '../db/database'
 import { deleteDatabaseFiles } from '../profiles/holdings'
 import { silentLogger, systemClock } from '../ports'
 import { ServiceClient } from '../ordering-client/client'
-import { BrowseQueries } from '../browse/queries'
+import { browseQueries } from '../browse'
 import { openLocalData } from '../local/data'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../../shared/synced'
@@ -75,7 +75,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     // Fewer retries than the app: a script wants a prompt answer, and the next run resumes anyway.
     client = new ServiceClient({ connection: cliConnection(global, db, 'sync'), retry: { maxAttempts: 3 } })
     const local = openLocalData(db)
-    const store = local.copy
+    const copy = local.copy
     // The desktop app may be syncing the same database: wait for it, then run (a delta, by then short).
     const lease = new Lease(db, 'sync', { label: 'satchel (CLI)', clock: systemClock })
     // The run the app makes: pages written on a thread of their own, so the progress bar keeps moving.
@@ -90,7 +90,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
     const builtWriter = builtThreads.writer
     const run = createSyncRun({
       db,
-      store,
+      copy,
       lease,
       clock: systemClock,
       logger: silentLogger,
@@ -108,7 +108,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
           }
         : {}),
     })
-    const queries = new BrowseQueries(local)
+    const queries = browseQueries(local)
     let catalogNames = new Map<string, string>()
     // An upgrade's catalog update runs first, in the same call: a full disk there says what it kept.
     const report = await run({
@@ -121,7 +121,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       onProgress: output.progress
         ? (progress) => {
             if (progress.catalogGuid && !catalogNames.has(progress.catalogGuid))
-              catalogNames = new Map(queries.listCatalogs().map((c) => [c.guid, c.name]))
+              catalogNames = new Map(queries.catalogs.listCatalogs().map((c) => [c.guid, c.name]))
             output.progress?.(describeProgress(progress, catalogNames))
           }
         : undefined,

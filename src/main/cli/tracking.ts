@@ -3,7 +3,7 @@
  * database as the app shows it (the synced history and the full orders sync fetched).
  */
 import { closeDatabase } from '../db/database'
-import { BrowseQueries } from '../browse/queries'
+import { browseQueries, type BrowseQueries } from '../browse'
 import { TrackedOrders } from '../tracking/tracked-orders'
 import { OutboxReader } from '../orders/outbox/reader'
 import type { OrderDetail } from '../../shared/synced'
@@ -20,7 +20,7 @@ function withDetails<T>(
   const db = openExisting(global.db, 'read')
   try {
     const local = openLocalData(db)
-    return use(new BrowseQueries(local), new TrackedOrders(local), new OutboxReader(db))
+    return use(browseQueries(local), new TrackedOrders(local), new OutboxReader(db))
   } finally {
     closeDatabase(db)
   }
@@ -28,7 +28,7 @@ function withDetails<T>(
 
 /** A state given by name (any case) or id, as the customer's (or every) order history knows it. */
 function stateId(queries: BrowseQueries, given: string, customer: string | undefined): number {
-  const states = queries.listOrders({ ...(customer ? { customerGuid: customer } : {}), limit: 1 }).states
+  const states = queries.orders.listOrders({ ...(customer ? { customerGuid: customer } : {}), limit: 1 }).states
   const found = /^\d+$/.test(given)
     ? states.find((state) => state.id === Number(given))
     : states.find((state) => state.name.toLowerCase() === given.toLowerCase())
@@ -47,7 +47,7 @@ export function runOrdersList(
   output: Output,
 ): number {
   return withDetails(global, (queries, details) => {
-    if (options.customer && !queries.getCustomer(options.customer))
+    if (options.customer && !queries.customers.getCustomer(options.customer))
       throw new UsageError(`No customer ${options.customer} in the local database`)
     const wantedState = options.state === undefined ? undefined : stateId(queries, options.state, options.customer)
     const orders = options.changed
@@ -55,8 +55,8 @@ export function runOrdersList(
           .changed(options.customer ?? null)
           .filter((change) => wantedState === undefined || change.state.id === wantedState)
           .slice(0, options.limit)
-          .map((change) => ({ ...change, grandTotal: queries.getOrder(change.guid)?.grandTotal ?? null }))
-      : queries
+          .map((change) => ({ ...change, grandTotal: queries.orders.getOrder(change.guid)?.grandTotal ?? null }))
+      : queries.orders
           .listOrders({
             ...(options.customer ? { customerGuid: options.customer } : {}),
             ...(wantedState !== undefined ? { stateId: wantedState } : {}),
@@ -100,12 +100,12 @@ export function runOrdersList(
 
 /** By guid, or by the order number as the service displays it. */
 function findOrder(queries: BrowseQueries, given: string): OrderDetail | null {
-  const byGuid = queries.getOrder(given)
+  const byGuid = queries.orders.getOrder(given)
   if (byGuid) return byGuid
-  const named = queries
+  const named = queries.orders
     .listOrders({ query: given, limit: 50 })
     .orders.find((order) => order.name?.toLowerCase() === given.toLowerCase())
-  return named ? queries.getOrder(named.guid) : null
+  return named ? queries.orders.getOrder(named.guid) : null
 }
 
 export function runOrderShow(global: GlobalOptions, options: { order: string }, output: Output): number {

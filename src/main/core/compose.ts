@@ -69,7 +69,15 @@ export function createCore(config: CoreConfig): Core {
     beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice,
   })
   const orders = createOrders({
-    ...{ db, local, clock, logger, label, history: tracking, ...(config.locale ? { locale: config.locale } : {}) },
+    ...{
+      db,
+      local,
+      clock,
+      logger,
+      label,
+      confirmations: tracking,
+      ...(config.locale ? { locale: config.locale } : {}),
+    },
     sender: () => clients.forSaved(),
     missingCredential: () => connection.missingSecret(),
     defaults: () => ({ remainInPreliminary: settings.get().remainInPreliminaryDefault }),

@@ -45,7 +45,7 @@ export type { Database }
 export { DatabaseFileError, explainDatabaseError } from './file-errors'
 
 /**
- * Opens the local store and brings its schema up to date. All migrations run in one transaction, so
+ * Opens the local copy and brings its schema up to date. All migrations run in one transaction, so
  * a laptop that loses power mid-upgrade keeps its old schema and its unsent orders.
  *
  * A file that is not a Satchel database (another program's, damaged, cut short), or one this user

@@ -8,7 +8,10 @@ import { TrackedOrders } from '../tracking/tracked-orders'
 export type DocumentMethods = Pick<Implementations, 'getDocument' | 'printDocument' | 'saveDocumentPdf'>
 
 export interface DocumentWiring extends Omit<DocumentSources, 'customer' | 'order'> {
-  queries: { getCustomer(guid: string): CustomerDetail | null; getOrder(guid: string): OrderDetail | null }
+  queries: {
+    customers: { getCustomer(guid: string): CustomerDetail | null }
+    orders: { getOrder(guid: string): OrderDetail | null }
+  }
   desktop?: DesktopPort
   /** The rep's settings, read at each document: whether a quote's or an order's shows pictures. */
   settings: { get(): Pick<Settings, 'picturesOnQuotes' | 'picturesOnOrders'> }
@@ -22,8 +25,8 @@ export function documentMethods(wiring: DocumentWiring): DocumentMethods {
   const details = new TrackedOrders(sources.local)
   const documents = new Documents({
     ...sources,
-    customer: (guid) => queries.getCustomer(guid),
-    order: (guid) => queries.getOrder(guid),
+    customer: (guid) => queries.customers.getCustomer(guid),
+    order: (guid) => queries.orders.getOrder(guid),
     tracking: (guid) => details.tracking(guid),
   })
   return {

@@ -2,7 +2,6 @@ import { zipSync, strToU8 } from 'fflate'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { arch, platform, release, type as osType } from 'node:os'
 import { join } from 'node:path'
-import { BrowseQueries } from '../browse/queries'
 import { closeDatabase, latestSchemaVersion, openDatabase } from '../db/database'
 import { openLocalData, type LocalData } from '../local/data'
 import { SettingsTable } from '../db/settings'
@@ -109,7 +108,7 @@ export async function buildSupportBundle(sources: SupportBundleSources): Promise
       keys: Object.keys(table.all()).sort(),
     }),
     json('counts.json', {
-      ...new BrowseQueries(local).counts(),
+      ...local.counts(),
       drafts: new DraftRepository(db, clock).ids().length,
       quotes: new QuoteRepository(db).count(),
       outbox: OutboxReader.counts(db),
@@ -131,7 +130,7 @@ function describeDatabase(local: LocalData, clock: Clock) {
   return {
     counts: {
       schemaVersion: db.pragma('user_version', { simple: true }) as number,
-      ...new BrowseQueries(local).counts(),
+      ...local.counts(),
       drafts: new DraftRepository(db, clock).ids().length,
       quotes: new QuoteRepository(db).count(),
       outbox: OutboxReader.counts(db),

@@ -1,5 +1,5 @@
 /**
- * Writes what sync fetched into the local store. Every page is one short transaction: its rows, the
+ * Writes what sync fetched into the local copy. Every page is one short transaction: its rows, the
  * categories they carry, and the note that the page is done, so an interrupted run resumes where it
  * stopped and the renderer can read between pages. After a full listing, rows it did not see are
  * pruned. Records become column values in rows.ts; runs, pages and cursors are kept in sync-state.ts.
@@ -117,7 +117,7 @@ export class LocalCopy extends SyncState {
   private readonly statements = new Map<SyncedTableName, TableStatements>()
   private readonly indexes = new Map<SyncedTableName, SearchIndex>()
   private readonly indexExists
-  /** Categories as last written by this store, per catalog and id (see applyCategoryRow). */
+  /** Categories as last written through this LocalCopy, per catalog and id (see applyCategoryRow). */
   private readonly categoriesWritten = new Map<string, string>()
   /** The item indexes a first sync defers, and the items it stores off their ids meanwhile (deferred-indexes.ts). */
   private readonly deferred: DeferredItemIndexes

@@ -19,68 +19,95 @@ import { PriceGroups } from './price-groups'
 import { Retention } from './retention'
 import { SyncState } from './sync-state'
 
+export interface LocalCounts {
+  catalogs: number
+  priceGroups: number
+  customers: number
+  catalogItems: number
+  orders: number
+}
+
 export class LocalData {
-  private made = new Map<string, unknown>()
+  private made: {
+    customers?: Customers
+    priceGroups?: PriceGroups
+    catalogs?: Catalogs
+    catalogItems?: CatalogItems
+    orderHistory?: OrderHistory
+    orderDetails?: OrderDetailRows
+    syncState?: SyncState
+    retention?: Retention
+    copy?: LocalCopy
+    pictureSources?: ItemPictureSources
+    catalogUpdateJobs?: CatalogUpdateJobs
+    catalogItemUpdate?: CatalogItemUpdate
+  } = {}
 
   constructor(readonly db: Database) {}
 
-  private once<T>(name: string, make: () => T): T {
-    if (!this.made.has(name)) this.made.set(name, make())
-    return this.made.get(name) as T
+  /** Live rows per table: soft-deleted rows do not count; inactive customers and items do. */
+  counts(): LocalCounts {
+    return {
+      catalogs: this.catalogs.countLive(),
+      priceGroups: this.priceGroups.countLive(),
+      customers: this.customers.countLive(),
+      catalogItems: this.catalogItems.countLive(),
+      orders: this.orderHistory.countLive(),
+    }
   }
 
   /** The synced customers, as the screens and the order rules read them. */
   get customers(): Customers {
-    return this.once('customers', () => new Customers(this.db))
+    return (this.made.customers ??= new Customers(this.db))
   }
 
   get priceGroups(): PriceGroups {
-    return this.once('priceGroups', () => new PriceGroups(this.db, this.customers))
+    return (this.made.priceGroups ??= new PriceGroups(this.db, this.customers))
   }
 
   get catalogs(): Catalogs {
-    return this.once('catalogs', () => new Catalogs(this.db))
+    return (this.made.catalogs ??= new Catalogs(this.db))
   }
 
   get catalogItems(): CatalogItems {
-    return this.once('catalogItems', () => new CatalogItems(this.db))
+    return (this.made.catalogItems ??= new CatalogItems(this.db))
   }
 
   /** The recent orders synced from the service (the list; a sent order's full copy is orderDetails). */
   get orderHistory(): OrderHistory {
-    return this.once('orderHistory', () => new OrderHistory(this.db))
+    return (this.made.orderHistory ??= new OrderHistory(this.db))
   }
 
   get orderDetails(): OrderDetailRows {
-    return this.once('orderDetails', () => new OrderDetailRows(this.db))
+    return (this.made.orderDetails ??= new OrderDetailRows(this.db))
   }
 
   /** When each table was last synced, and the recent sync reports. */
   get syncState(): SyncState {
-    return this.once('syncState', () => new SyncState(this.db))
+    return (this.made.syncState ??= new SyncState(this.db))
   }
 
   get retention(): Retention {
-    return this.once('retention', () => new Retention(this.db))
+    return (this.made.retention ??= new Retention(this.db))
   }
 
   /** The writes sync makes (and the fresh items Send reads, and the sent orders tracking records). */
   get copy(): LocalCopy {
-    return this.once('copy', () => new LocalCopy(this.db, this.retention))
+    return (this.made.copy ??= new LocalCopy(this.db, this.retention))
   }
 
   /** Each catalog item's picture addresses, for the picture cache. */
   get pictureSources(): ItemPictureSources {
-    return this.once('pictureSources', () => new ItemPictureSources(this.db))
+    return (this.made.pictureSources ??= new ItemPictureSources(this.db))
   }
 
   /** The catalog update an upgrade leaves, in slices (the CLI runs it before a command that reads items). */
   get catalogUpdateJobs(): CatalogUpdateJobs {
-    return this.once('catalogUpdateJobs', () => new CatalogUpdateJobs(this.db))
+    return (this.made.catalogUpdateJobs ??= new CatalogUpdateJobs(this.db))
   }
 
   get catalogItemUpdate(): CatalogItemUpdate {
-    return this.once('catalogItemUpdate', () => new CatalogItemUpdate(this.db))
+    return (this.made.catalogItemUpdate ??= new CatalogItemUpdate(this.db))
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Sync's bookkeeping in the local store: per scope, the cursor, the unfinished run and the pages it
+ * Sync's bookkeeping in the local copy: per scope, the cursor, the unfinished run and the pages it
  * has applied, plus listing ids and the history of runs. The rows themselves are LocalCopy's
  * (copy.ts), which records a page as done in the same transaction as the page's rows.
  */

@@ -1,6 +1,6 @@
 /**
  * Runtime checks of what the ordering service sends. Only the fields Satchel reads are checked; every
- * schema is loose, so fields the spec does not show pass through, and the store keeps each record's
+ * schema is loose, so fields the spec does not show pass through, and the local copy keeps each record's
  * original JSON beside the columns it queries.
  */
 import { z } from 'zod'
@@ -9,7 +9,7 @@ const text = z.string().nullish()
 const int = z.number().int().nullish()
 const num = z.number().nullish()
 const flag = z.boolean().nullish()
-/** ISO 8601 or `YYYY-MM-DD HH:mm:ss`; parsed by the store, which keeps the string as received. */
+/** ISO 8601 or `YYYY-MM-DD HH:mm:ss`; parsed by the local copy, which keeps the string as received. */
 const timestamp = z.string().nullish()
 
 const addressSchema = z.looseObject({
@@ -96,7 +96,7 @@ export type CategoryRecord = z.infer<typeof categorySchema>
  * checked from an impossible value. zod's number is
  * already finite (a raw `1e400` parses to Infinity and fails it); on top of that none of these may be
  * negative. A numeric string such as "12.50" is refused, not parsed: the contract shows a number, the
- * store keeps the record as received (the order desk prices from it), and a string price is the sign
+ * local copy keeps the record as received (the order desk prices from it), and a string price is the sign
  * of a broken serializer whose format ("12,50"? "1.250"?) Satchel would only be guessing.
  */
 const amount = z.number().nonnegative().nullish()
@@ -201,7 +201,7 @@ export interface ReplyIssue {
 /**
  * The catalog items of a page or batch: only what identifies each row is checked here (an object with
  * a non-empty string guid). Each item's values are checked against catalogItemSchema as it is applied
- * (store/rows.ts, catalogItemProblem), so one item with an impossible price is refused on its own,
+ * (local/rows.ts, catalogItemProblem), so one item with an impossible price is refused on its own,
  * with its reason, while the rest of the page is applied and the refused row keeps its last good
  * local copy. Plain code, not a schema: zod builds a copy of every object it parses (every key of
  * 100 items a page), thrown away unread, and that copy was the main thread's largest cost in a first

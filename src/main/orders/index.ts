@@ -21,7 +21,7 @@ import type { WriteRules } from './outbox/write-kinds'
 import { customerWriteRules } from './customer-writes'
 
 /** Where what the service confirmed is recorded in the local copy (tracking/ in the app). */
-interface SentHistory {
+interface SendConfirmations {
   /** A customer created with an order is needed at once: the rep's next draft may be for them. */
   recordCustomer(customer: CustomerRecord): void
   recordOrders(orders: OrderRecord[]): void
@@ -53,7 +53,7 @@ export interface OrdersOptions {
   defaults: () => { remainInPreliminary: boolean }
   /** The rep's locale, for amounts in the checks' messages (default en-US, as the CLI keeps). */
   locale?: string
-  history?: SentHistory
+  confirmations?: SendConfirmations
   /** The outbox's summary after it changed, at most once per `changeDelayMs` (default 50 ms). */
   onOutboxChanged?: (summary: OutboxSummary) => void
   changeDelayMs?: number
@@ -109,7 +109,7 @@ function withoutEmbeddedItems(order: OrderRecord): OrderRecord {
 
 /** Builds the order side of the core. It writes nothing: interrupted sends are recovered by whoever takes over the outbox lease. */
 export function createOrders(options: OrdersOptions): Orders {
-  const { logger, history } = options
+  const { logger, confirmations } = options
   const lookup = orderLookupOf(options.local)
   const desk = new OrderDesk(options.db, lookup, options.clock, options.defaults, options.locale)
   const lease = new Lease(options.db, 'outbox', {
@@ -121,12 +121,12 @@ export function createOrders(options: OrdersOptions): Orders {
   let closed = false
   const onOutboxChanged = options.onOutboxChanged
   const changes = coalesce(() => onOutboxChanged?.(desk.outbox.summary()), options.changeDelayMs ?? 50)
-  // Sent orders join the local history when the sending is done, in batches between which the
+  // Sent orders join the order history when the sending is done, in batches between which the
   // window gets the event loop back: writing each one while sending cost a third of a flush.
   const sentForHistory: OrderRecord[] = []
   const recordHistory = async (): Promise<void> => {
-    while (history && sentForHistory.length > 0 && !closed) {
-      history.recordOrders(sentForHistory.splice(0, 100))
+    while (confirmations && sentForHistory.length > 0 && !closed) {
+      confirmations.recordOrders(sentForHistory.splice(0, 100))
       if (sentForHistory.length > 0) await new Promise((resolve) => setImmediate(resolve))
     }
   }
@@ -139,10 +139,10 @@ export function createOrders(options: OrdersOptions): Orders {
     logger: logger.child({ component: 'outbox' }),
     lease,
     ...(options.random ? { random: options.random } : {}),
-    ...(history
+    ...(confirmations
       ? {
           onSent: (result: OrderWithItemsResult) => {
-            if (result.vendor) history.recordCustomer(result.vendor)
+            if (result.vendor) confirmations.recordCustomer(result.vendor)
             sentForHistory.push(withoutEmbeddedItems(result.order))
           },
           onSettled: recordHistory,

@@ -50,7 +50,7 @@ export interface CatalogItemFacts {
 
 /**
  * The read side the order rules need, kept narrow so the rules can be tested with plain objects and
- * the store behind them can change.
+ * the local copy behind them can change.
  */
 export interface OrderLookup {
   customer(guid: string): CustomerFacts | null

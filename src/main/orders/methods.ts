@@ -35,7 +35,10 @@ export type OrderMethods = Pick<
  */
 export function orderMethods(
   orders: Orders,
-  local: { getOrder(guid: string): OrderDetail | null; catalogLoading(catalogGuid: string): CatalogLoading | null },
+  browse: {
+    orders: { getOrder(guid: string): OrderDetail | null }
+    catalogs: { catalogLoading(catalogGuid: string): CatalogLoading | null }
+  },
 ): OrderMethods {
   const { desk, flusher, changed } = orders
   const flushSoon = () => orders.driver.nudge()
@@ -73,7 +76,7 @@ export function orderMethods(
       // A SKU not found while the catalog is still in its first sync may not have arrived yet.
       const catalogGuid = added.check.draft.catalogGuid
       return added.unknown.length > 0 && catalogGuid
-        ? { ...added, catalogLoading: local.catalogLoading(catalogGuid) }
+        ? { ...added, catalogLoading: browse.catalogs.catalogLoading(catalogGuid) }
         : added
     },
     updateDraftLine: ({ id, lineId, qty, note }) =>
@@ -121,7 +124,7 @@ export function orderMethods(
       return flusher.flush()
     },
     reorder: ({ orderGuid }) => {
-      const order = local.getOrder(orderGuid)
+      const order = browse.orders.getOrder(orderGuid)
       if (!order) throw new CoreError('NOT_FOUND', 'That order is not in the local copy. Sync, then try again.')
       if (!order.customerGuid) throw new CoreError('CONFLICT', 'The customer of that order is not on this laptop.')
       return desk.reorder({

@@ -1,5 +1,5 @@
 /**
- * Delta sync of the ordering service into the local store, one scope at a time: the catalogs with
+ * Delta sync of the ordering service into the local copy, one scope at a time: the catalogs with
  * their price groups, the customers, each catalog's items, and recent orders.
  *
  * The rules every scope follows:
@@ -64,7 +64,7 @@ export interface SyncRunOptions {
 }
 
 export interface SyncEngineOptions {
-  store: LocalCopy
+  copy: LocalCopy
   /** Where pages are written: a worker thread in the app (page-writer.ts); this thread by default. */
   writer?: PageWriter
   source: SyncSource
@@ -149,7 +149,7 @@ interface FirstPageAhead<T> {
 }
 
 export class SyncEngine {
-  private readonly store: LocalCopy
+  private readonly copy: LocalCopy
   private readonly writer: PageWriter
   private readonly source: SyncSource
   private readonly clock: Clock
@@ -162,8 +162,8 @@ export class SyncEngine {
   constructor(options: SyncEngineOptions) {
     // Whatever runs a sync (the app, the CLI, the benches) keeps its heaps near what they hold alive.
     limitHeapGrowth()
-    this.store = options.store
-    this.writer = options.writer ?? inlineWriter(options.store)
+    this.copy = options.copy
+    this.writer = options.writer ?? inlineWriter(options.copy)
     this.source = options.source
     this.clock = options.clock
     this.logger = options.logger ?? silentLogger
@@ -174,7 +174,7 @@ export class SyncEngine {
     this.orderHistoryPages = options.orderHistoryPages ?? 20
     this.monotonic = options.monotonic ?? (() => performance.now())
     this.pager = new Pager({
-      store: this.store,
+      copy: this.copy,
       logger: this.logger,
       pageSize: this.pageSize,
       concurrency,
@@ -235,7 +235,7 @@ export class SyncEngine {
       }
     }
 
-    const restore = this.writer.onThisThread ? this.store.beginBulkWrite() : this.store.leaveCheckpointsToWriter()
+    const restore = this.writer.onThisThread ? this.copy.beginBulkWrite() : this.copy.leaveCheckpointsToWriter()
     let report: SyncReport
     try {
       try {
@@ -251,7 +251,7 @@ export class SyncEngine {
         await this.writer
           .recountItems([...context.itemsListed])
           .catch((caught: unknown) => this.logger.warn('counting items failed', { message: describe(caught).message }))
-        for (const [scope, message] of failed) this.store.setLastError(scope, message)
+        for (const [scope, message] of failed) this.copy.setLastError(scope, message)
       }
       const { full, resources } = context
       report = {
@@ -263,7 +263,7 @@ export class SyncEngine {
         error,
       }
       const now = this.clock.now()
-      this.store.recordRun(now - report.durationMs, now, report.ok, full, report)
+      this.copy.recordRun(now - report.durationMs, now, report.ok, full, report)
     } finally {
       // The run's WAL (up to 32 MB, writer-worker.ts) is copied into the database on the writer's
       // thread, after this thread's last writes: this connection checkpoints again once restored,
@@ -304,9 +304,9 @@ export class SyncEngine {
     let building: Promise<void> | null = null
     const definitions: ScopeDefinition<unknown>[] = [
       customersScope(this.source, this.writer),
-      ...this.store
+      ...this.copy
         .liveCatalogGuids()
-        .map((catalogGuid) => catalogItemsScope(this.store, this.source, this.writer, catalogGuid)),
+        .map((catalogGuid) => catalogItemsScope(this.copy, this.source, this.writer, catalogGuid)),
       {
         ...ordersScope(this.source, this.writer, this.orderHistoryPages),
         firstPageWritten: () => void (building ??= this.writer.finishBulk()),
@@ -329,7 +329,7 @@ export class SyncEngine {
 
   /** Where a scope's next pass starts, from its state; reads only (see syncScope for the write it may need). */
   private plan(name: string, context: RunContext): ScopePlan {
-    const state = this.store.scope(name)
+    const state = this.copy.scope(name)
     // An unfinished delta is dropped when this run lists in full.
     const dropDelta = state.run !== null && context.full && state.run.mode === 'delta'
     const resume = dropDelta ? null : state.run
@@ -353,8 +353,8 @@ export class SyncEngine {
   /** Catalogs and their price groups: one small list, always read in full. */
   private async syncCatalogs({ signal, resources }: RunContext): Promise<void> {
     const catalogs = await this.source.listCatalogs({ signal })
-    const listingId = this.store.newListingId('catalogs')
-    const applied = this.store.applyCatalogs(catalogs, { listingId, serverTime: null })
+    const listingId = this.copy.newListingId('catalogs')
+    const applied = this.copy.applyCatalogs(catalogs, { listingId, serverTime: null })
     addCounts(resources.catalogs, applied.catalogs)
     addCounts(resources.priceGroups, applied.priceGroups)
     if (applied.priceGroups.rejected)
@@ -364,18 +364,18 @@ export class SyncEngine {
       })
     // The catalog list carries no serverTimestamp; the flag on a kept row is for display only.
     const flaggedAt = new Date(this.clock.now()).toISOString()
-    addCounts(resources.catalogs, this.store.pruneUnlisted('catalogs', null, listingId, flaggedAt))
-    addCounts(resources.priceGroups, this.store.pruneUnlisted('priceGroups', null, listingId, flaggedAt))
+    addCounts(resources.catalogs, this.copy.pruneUnlisted('catalogs', null, listingId, flaggedAt))
+    addCounts(resources.priceGroups, this.copy.pruneUnlisted('priceGroups', null, listingId, flaggedAt))
     // Items of a catalog that is gone leave with it (those a draft still needs are flagged).
-    const live = new Set(this.store.liveCatalogGuids())
-    for (const state of this.store.allScopes()) {
+    const live = new Set(this.copy.liveCatalogGuids())
+    for (const state of this.copy.allScopes()) {
       const catalogGuid = state.scope.startsWith('catalogItems:') ? state.scope.slice('catalogItems:'.length) : null
       if (catalogGuid && !live.has(catalogGuid)) {
-        addCounts(resources.catalogItems, this.store.removeCatalogContents(catalogGuid, flaggedAt))
-        this.store.forgetScope(state.scope)
+        addCounts(resources.catalogItems, this.copy.removeCatalogContents(catalogGuid, flaggedAt))
+        this.copy.forgetScope(state.scope)
       }
     }
-    this.store.completeRun('catalogs', null, this.clock.now())
+    this.copy.completeRun('catalogs', null, this.clock.now())
   }
 
   private async syncScope<T>(
@@ -385,7 +385,7 @@ export class SyncEngine {
   ): Promise<ScopeReport> {
     const { name, resource, catalogGuid } = definition
     const { dropDelta, start } = turn.ahead?.plan ?? this.plan(name, context)
-    if (dropDelta) this.store.abandonRun(name, { dropCursor: false })
+    if (dropDelta) this.copy.abandonRun(name, { dropCursor: false })
     const { mode, resume } = start
     const report: ScopeReport = {
       scope: name,
@@ -431,13 +431,13 @@ export class SyncEngine {
       } else {
         throw caught
       }
-      this.store.abandonRun(name, { dropCursor: true })
+      this.copy.abandonRun(name, { dropCursor: true })
       report.cursorReset = true
       report.mode = 'full'
       cursor = await this.pass(scope, freshListing)
     }
-    this.store.completeRun(name, cursor, this.clock.now())
-    if (report.verifyPending) this.store.setVerifyNeeded(name, true)
+    this.copy.completeRun(name, cursor, this.clock.now())
+    if (report.verifyPending) this.copy.setVerifyNeeded(name, true)
     this.reportRefused(scope)
     return report
   }
@@ -539,7 +539,7 @@ export class SyncEngine {
       }
       this.logger.warn('rows moved while paging; listing the scope again', { scope: scope.name, seen, serverCount })
       scope.report.driftRepaired = true
-      this.store.abandonRun(scope.name, { dropCursor: false })
+      this.copy.abandonRun(scope.name, { dropCursor: false })
       return this.pass(scope, freshListing, attempt + 1)
     }
     if (scope.prunes && !truncated) {

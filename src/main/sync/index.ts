@@ -24,7 +24,7 @@ type SyncMethods = Pick<Implementations, 'syncNow' | 'cancelSync' | 'getSyncStat
 
 export interface Sync {
   scheduler: SyncScheduler
-  store: LocalCopy
+  copy: LocalCopy
   /** Drafts and the outbox register here the rows they still need (see local/retention.ts). */
   retention: Retention
   methods: SyncMethods
@@ -70,12 +70,12 @@ export interface SyncOptions {
 export function createSync(options: SyncOptions): Sync {
   const { db, clients, clock, logger, events } = options
   const retention = options.local.retention
-  const store = options.local.copy
+  const copy = options.local.copy
   const syncLogger = logger.child({ area: 'sync' })
   const lease = new Lease(db, 'sync', { label: options.label ?? 'Satchel', clock })
   const run = createSyncRun({
     db,
-    store,
+    copy,
     lease,
     clock,
     logger: syncLogger,
@@ -104,7 +104,7 @@ export function createSync(options: SyncOptions): Sync {
   // has it, and then the notice until it has its words).
   const shown = (job: CatalogUpdateProgress['job']): CatalogUpdate['job'] =>
     job === null || job === 'counts' ? null : job
-  const firstJob = store.catalogUpdateJobs().next()
+  const firstJob = copy.catalogUpdateJobs().next()
   let update: CatalogUpdate = {
     updating: shown(firstJob) !== null,
     job: shown(firstJob),
@@ -173,7 +173,7 @@ export function createSync(options: SyncOptions): Sync {
         },
       }
     },
-    store,
+    copy,
     intervalMinutes: options.syncIntervalMinutes,
     ...(options.gate ? { gate: options.gate } : {}),
     clock,
@@ -187,7 +187,7 @@ export function createSync(options: SyncOptions): Sync {
 
   return {
     scheduler,
-    store,
+    copy,
     retention,
     methods: {
       syncNow: async (input) => scheduler.syncNow({ full: input?.full }),

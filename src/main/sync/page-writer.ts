@@ -85,33 +85,33 @@ export function requestSize(request: WriterRequest): number {
 /** Distributes over the union, so each request keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 
-/** Applies a request to a store: the worker's whole job, and the inline writer's. */
+/** Applies a request to the local copy: the worker's whole job, and the inline writer's. */
 export function applyRequest(
-  store: LocalCopy,
+  copy: LocalCopy,
   request: WithoutId<WriterRequest>,
 ): ApplyCounts | number | CatalogUpdateProgress {
   switch (request.op) {
     case 'catalogItems':
-      return store.applyItemPage(request.page, request.context)
+      return copy.applyItemPage(request.page, request.context)
     case 'customers':
-      return store.applyCustomers(request.rows, request.context)
+      return copy.applyCustomers(request.rows, request.context)
     case 'orders':
-      return store.applyOrders(request.rows, request.context)
+      return copy.applyOrders(request.rows, request.context)
     case 'finishBulk':
-      store.finishBulk()
+      copy.finishBulk()
       return { fetched: 0, upserted: 0, deleted: 0 }
     case 'recountItems':
-      store.recountItems(request.catalogGuids)
+      copy.recountItems(request.catalogGuids)
       return { fetched: 0, upserted: 0, deleted: 0 }
     case 'countRows':
       return request.listingId === null
-        ? store.countLive(request.resource, request.scope)
-        : store.countListedLive(request.resource, request.scope, request.listingId)
+        ? copy.countLive(request.resource, request.scope)
+        : copy.countListedLive(request.resource, request.scope, request.listingId)
     case 'checkpoint':
-      store.checkpoint()
+      copy.checkpoint()
       return { fetched: 0, upserted: 0, deleted: 0 }
     case 'catalogUpdate':
-      return store.catalogUpdateJobs().slice()
+      return copy.catalogUpdateJobs().slice()
   }
 }
 
@@ -126,8 +126,8 @@ function writerFailure<E>(error: E, databasePath: string | undefined): E | Datab
   return failure
 }
 
-/** `databasePath`: the store's file, so a full disk is told for it (none for a database in memory). */
-export function inlineWriter(store: LocalCopy, databasePath?: string): PageWriter {
+/** `databasePath`: the local copy's file, so a full disk is told for it (none for a database in memory). */
+export function inlineWriter(copy: LocalCopy, databasePath?: string): PageWriter {
   const write = async <T>(work: () => T): Promise<T> => {
     try {
       return work()
@@ -137,16 +137,16 @@ export function inlineWriter(store: LocalCopy, databasePath?: string): PageWrite
   }
   return {
     onThisThread: true,
-    applyCatalogItems: (catalogGuid, rows, context) => write(() => store.applyCatalogItems(catalogGuid, rows, context)),
-    applyCustomers: (rows, context) => write(() => store.applyCustomers(rows, context)),
-    applyOrders: (rows, context) => write(() => store.applyOrders(rows, context)),
-    finishBulk: () => write(() => void applyRequest(store, { op: 'finishBulk', rows: [] })),
+    applyCatalogItems: (catalogGuid, rows, context) => write(() => copy.applyCatalogItems(catalogGuid, rows, context)),
+    applyCustomers: (rows, context) => write(() => copy.applyCustomers(rows, context)),
+    applyOrders: (rows, context) => write(() => copy.applyOrders(rows, context)),
+    finishBulk: () => write(() => void applyRequest(copy, { op: 'finishBulk', rows: [] })),
     recountItems: (catalogGuids) =>
-      write(() => void applyRequest(store, { op: 'recountItems', catalogGuids, rows: [] })),
+      write(() => void applyRequest(copy, { op: 'recountItems', catalogGuids, rows: [] })),
     countRows: (resource, scope, listingId) =>
-      write(() => applyRequest(store, { op: 'countRows', resource, scope, listingId, rows: [] }) as number),
+      write(() => applyRequest(copy, { op: 'countRows', resource, scope, listingId, rows: [] }) as number),
     checkpoint: async () => {},
-    catalogUpdateSlice: () => write(() => store.catalogUpdateJobs().slice()),
+    catalogUpdateSlice: () => write(() => copy.catalogUpdateJobs().slice()),
     close: async () => {},
   }
 }

@@ -88,7 +88,7 @@ interface PageAhead<T> {
 
 /** What the paging is given by the engine (SyncEngineOptions, with its defaults applied). */
 interface PagerOptions {
-  store: LocalCopy
+  copy: LocalCopy
   logger: Logger
   pageSize: number
   concurrency: number
@@ -100,7 +100,7 @@ interface PagerOptions {
 
 /** Pages a scope's pass, for the engine (engine.ts). */
 export class Pager {
-  private readonly store: LocalCopy
+  private readonly copy: LocalCopy
   private readonly logger: Logger
   private readonly pageSize: number
   private readonly concurrency: number
@@ -112,7 +112,7 @@ export class Pager {
   private readonly turns = new Turns()
 
   constructor(options: PagerOptions) {
-    this.store = options.store
+    this.copy = options.copy
     this.logger = options.logger
     this.pageSize = options.pageSize
     this.concurrency = options.concurrency
@@ -148,7 +148,7 @@ export class Pager {
       const written = applyNext(scope, slices, context)
       addCounts(counts, await written)
     }
-    // Rows the store refused as impossible were not written; the log says which and why, for whoever
+    // Rows the local copy refused as impossible were not written; the log says which and why, for whoever
     // asks why an item kept its old price.
     if (counts.rejected)
       this.logger.warn('rows refused as impossible; the last good copy is kept', {
@@ -177,7 +177,7 @@ export class Pager {
     for (let after: number | null = 0; after !== null;) {
       await this.turns.next()
       throwIfAborted(scope.signal)
-      const chunk = this.store.pruneUnlistedChunk(table, scope.catalogGuid, listingId, serverTime, after)
+      const chunk = this.copy.pruneUnlistedChunk(table, scope.catalogGuid, listingId, serverTime, after)
       addCounts(counts, chunk.counts)
       after = chunk.next
     }
@@ -232,7 +232,7 @@ export class Pager {
       await this.fetchPages(scope, {
         run: resume,
         phase,
-        done: this.store.pagesDone(scope.name),
+        done: this.copy.pagesDone(scope.name),
         rowsDone: 0,
         received: new Map(),
         announced: resume.total,
@@ -266,14 +266,14 @@ export class Pager {
       mode,
       cursor: first.serverTimestamp,
       since,
-      listingId: mode === 'full' ? this.store.newListingId(scope.name) : null,
+      listingId: mode === 'full' ? this.copy.newListingId(scope.name) : null,
       total,
       pageSize: this.pageSize,
     }
     // A scope listed for the first time (none of its rows here) has nothing to prune afterwards, and
     // its items are written as new rows (ApplyContext.fresh).
-    if (mode === 'full' && !this.store.hasRows(scope.resource, scope.catalogGuid)) run.fresh = true
-    this.store.beginRun(scope.name, run)
+    if (mode === 'full' && !this.copy.hasRows(scope.resource, scope.catalogGuid)) run.fresh = true
+    this.copy.beginRun(scope.name, run)
     // The next pages are asked for while the first is written.
     const firstWritten = this.applyPage(scope, first.rows, {
       listingId: run.listingId,

@@ -41,7 +41,7 @@ export interface OrderDetailStep {
 
 export interface SyncRunParts {
   db: Database
-  store: LocalCopy
+  copy: LocalCopy
   /** The database's sync lease: one process syncs it at a time (exclusive.ts). */
   lease: Lease
   clock: Clock
@@ -84,12 +84,12 @@ export type CatalogUpdateRun = (options?: { signal?: AbortSignal }) => Promise<v
  * bundled worker), else on this thread, and the writer closed whatever happens.
  */
 export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: CatalogUpdateRun } {
-  const { db, store, lease, clock, logger } = parts
+  const { db, copy, lease, clock, logger } = parts
   const createWorker = parts.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
   const inMemory = db.memory || db.name === '' || db.name === ':memory:'
 
   const pageWriter = async (): Promise<PageWriter> => {
-    if (!createWorker || inMemory) return inlineWriter(store, inMemory ? undefined : db.name)
+    if (!createWorker || inMemory) return inlineWriter(copy, inMemory ? undefined : db.name)
     try {
       const writer = await startWorkerWriter(createWorker, {
         databasePath: db.name,
@@ -101,7 +101,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
       logger.warn('the sync writer thread did not start; writing on the main thread', {
         error: error instanceof Error ? error.message : String(error),
       })
-      return inlineWriter(store, inMemory ? undefined : db.name)
+      return inlineWriter(copy, inMemory ? undefined : db.name)
     }
   }
 
@@ -111,12 +111,12 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
     signal: AbortSignal,
     onWaiting?: (waitingFor: SyncWait | null) => void,
   ): Promise<boolean> => {
-    if (store.catalogUpdateJobs().next() === null) return false
+    if (copy.catalogUpdateJobs().next() === null) return false
     onWaiting?.('catalogUpdate')
     try {
       await runCatalogUpdate(writer, {
         signal,
-        ...(writer.onThisThread ? {} : { leaveCheckpoints: () => store.leaveCheckpointsToWriter() }),
+        ...(writer.onThisThread ? {} : { leaveCheckpoints: () => copy.leaveCheckpointsToWriter() }),
         ...(parts.onCatalogUpdateProgress ? { onProgress: parts.onCatalogUpdateProgress } : {}),
         ...(parts.beforeCatalogUpdateSlice ? { beforeSlice: parts.beforeCatalogUpdateSlice } : {}),
       })
@@ -127,7 +127,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
   }
 
   const catalogUpdate: CatalogUpdateRun = async (options = {}) => {
-    if (store.catalogUpdateJobs().next() === null) return
+    if (copy.catalogUpdateJobs().next() === null) return
     await withSyncLease(
       lease,
       async (signal) => {
@@ -150,7 +150,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
         try {
           if ((await catalogUpdateFirst(writer, signal, onWaiting)) && signal.aborted)
             throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
-          const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
+          const report = await new SyncEngine({ copy, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
           // Refused credentials or a cancelled run would only fail every fetch again.

@@ -32,7 +32,7 @@ interface ScheduledRunOptions extends SyncRunOptions {
 export interface SyncSchedulerOptions {
   /** The engine for the saved connection, or null when none is configured. */
   createEngine: () => Promise<{ run(options: ScheduledRunOptions): Promise<SyncReport> } | null>
-  store: Pick<LocalCopy, 'allScopes' | 'lastSyncAt' | 'lastReport'>
+  copy: Pick<LocalCopy, 'allScopes' | 'lastSyncAt' | 'lastReport'>
   intervalMinutes: () => number
   clock: Clock
   timers?: TimerPort
@@ -86,7 +86,7 @@ export class SyncScheduler {
   start(): void {
     if (this.started || this.stopped) return
     this.started = true
-    const neverSynced = this.options.store.lastSyncAt() === null
+    const neverSynced = this.options.copy.lastSyncAt() === null
     this.schedule(neverSynced ? 0 : this.spreadOver(this.intervalMs(), 'start-up'), 'start-up')
   }
 
@@ -183,7 +183,7 @@ export class SyncScheduler {
   }
 
   status(): SyncStatus {
-    const scopes = this.options.store.allScopes().map((scope) => ({
+    const scopes = this.options.copy.allScopes().map((scope) => ({
       scope: scope.scope,
       lastSyncAt: scope.lastSuccessAt,
       unfinished: scope.run !== null,
@@ -193,8 +193,8 @@ export class SyncScheduler {
       running: this.running !== null,
       progress: this.running ? this.progress : null,
       waitingFor: this.running ? this.waitingFor : null,
-      lastSyncAt: this.options.store.lastSyncAt(),
-      lastReport: this.lastReport ?? this.options.store.lastReport(),
+      lastSyncAt: this.options.copy.lastSyncAt(),
+      lastReport: this.lastReport ?? this.options.copy.lastReport(),
       nextSyncAt: this.nextSyncAt,
       scopes,
     }

@@ -44,9 +44,9 @@ export interface SyncSource {
 /** Resources listed in pages, a scope each (items: one per catalog); each is also the table its rows go to. */
 type PagedResource = 'customers' | 'catalogItems' | 'orders'
 
-/** One listing the engine knows how to page through and store. */
+/** One listing the engine knows how to page through and write into the local copy. */
 export interface ScopeDefinition<T> {
-  /** 'customers', 'orders' or 'catalogItems:<catalog guid>': the key of the scope's state in the store. */
+  /** 'customers', 'orders' or 'catalogItems:<catalog guid>': the key of the scope's state in the local copy. */
   name: string
   resource: PagedResource
   /** The listing as the rep would name it, in messages: 'customers', 'catalog items of "Spring"'. */
@@ -112,14 +112,14 @@ export function customersScope(source: SyncSource, writer: PageWriter): ScopeDef
 }
 
 export function catalogItemsScope(
-  store: LocalCopy,
+  copy: LocalCopy,
   source: SyncSource,
   writer: PageWriter,
   catalogGuid: string,
 ): ScopeDefinition<CatalogItemRecord> {
-  const name = store.catalogName(catalogGuid)
+  const name = copy.catalogName(catalogGuid)
   // Read once for the run, not once a page: the pages' check below runs on the main thread.
-  const catalogId = store.catalogId(catalogGuid)
+  const catalogId = copy.catalogId(catalogGuid)
   return defineScope('catalogItems', catalogGuid, {
     label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
     keyOf: (row) => row.guid,

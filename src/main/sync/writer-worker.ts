@@ -23,7 +23,7 @@ const db = openDatabase(data.databasePath, {
   ...(data.nativeBinding ? { nativeBinding: data.nativeBinding } : {}),
 })
 // The writer's own connection: its own surface on it.
-const store = openLocalData(db).copy
+const copy = openLocalData(db).copy
 // This connection exists only while a sync runs: it keeps the bulk-write settings throughout. Its
 // checkpoints run on this thread, so they may come less often than the main thread's (which stall the
 // window): every 32 MB of WAL rather than 1 MB during a first listing (of items, customers or orders),
@@ -34,7 +34,7 @@ const store = openLocalData(db).copy
 // million items wrote 170 MB of WAL, and seven checkpoints inside its commits took 2-3 s of its
 // 6 s. They wait for the one that runs after the run (SyncEngine.run), unless the WAL passes 256 MB
 // (journal_size_limit, database.ts, gives the file's room back once it is copied).
-store.beginBulkWrite()
+copy.beginBulkWrite()
 // The catalog update's slices (an upgrade's copy and fills) write their pages once, as a first
 // listing does, while the window's connection leaves its checkpoints to this one (sync/catalog-update.ts).
 const checkpointPages = { firstListing: 8000, catalogUpdate: 8000, otherwise: 65536 }
@@ -149,7 +149,7 @@ function catalogUpdateSlice(request: WriterRequest): WriterResponse {
 
 function respond(request: WriterRequest): WriterResponse {
   try {
-    return { id: request.id, ok: true, counts: applyRequest(store, request) }
+    return { id: request.id, ok: true, counts: applyRequest(copy, request) }
   } catch (error) {
     return failure(request, error)
   }

@@ -5,7 +5,7 @@
  * the customer page and `satchel orders`.
  *
  * One object, built once by the composer (and the CLI), serves both parts that meet an order after
- * Send: orders/ records what a send confirmed through it (orders' SentHistory port) and sync/ fetches
+ * Send: orders/ records what a send confirmed through it (orders' SendConfirmations port) and sync/ fetches
  * the full orders through it (sync's OrderDetailStep port). Neither calls the other.
  */
 import type { Database } from '../db/database'

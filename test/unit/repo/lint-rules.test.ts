@@ -84,9 +84,9 @@ const probes: Probe[] = [
   ),
   refuse(
     'src/main/db/__probe_store.ts',
-    "export { BrowseQueries } from '../browse/queries'\n",
+    "export { CatalogBrowse } from '../browse/catalogs'\n",
     'layer main/db/',
-    'src/main/browse/queries.ts',
+    'src/main/browse/catalogs.ts',
   ),
   // sync/ and orders/ know nothing of each other.
   refuse(
@@ -191,9 +191,9 @@ const probes: Probe[] = [
   ),
   refuse(
     'src/main/pricing.ts',
-    "export type { BrowseQueries as ProbeQueries } from './browse/queries'\n",
+    "export type { CatalogBrowse as ProbeQueries } from './browse/catalogs'\n",
     'layer main/pricing.ts',
-    'src/main/browse/queries.ts',
+    'src/main/browse/catalogs.ts',
   ),
   refuse(
     'src/main/errors.ts',
@@ -284,9 +284,9 @@ const probes: Probe[] = [
   ),
   refuse(
     'src/main/ordering-client/__probe_loop.ts',
-    "import { BrowseQueries } from '../ordering-client/../browse/queries'\nexport const q = BrowseQueries\n",
+    "import { CatalogBrowse } from '../ordering-client/../browse/catalogs'\nexport const q = CatalogBrowse\n",
     'layer main/ordering-client/',
-    'src/main/browse/queries.ts',
+    'src/main/browse/catalogs.ts',
   ),
   refuse(
     'src/main/local/__probe_root.ts',
@@ -336,9 +336,9 @@ const probes: Probe[] = [
   // sync/ only syncs: browsing is browse/'s, and browse/ only reads what sync filled.
   refuse(
     'src/main/sync/__probe_browse.ts',
-    "import { BrowseQueries } from '../browse/queries'\nexport const q = BrowseQueries\n",
+    "import { CatalogBrowse } from '../browse/catalogs'\nexport const q = CatalogBrowse\n",
     'layer main/sync/',
-    'src/main/browse/queries.ts',
+    'src/main/browse/catalogs.ts',
   ),
   refuse(
     'src/main/browse/__probe_sync.ts',
@@ -472,7 +472,7 @@ const allowed: { file: string; code: string }[] = [
   },
   {
     file: 'src/main/core/__allowed_browse.ts',
-    code: "import { BrowseQueries } from '../browse/queries'\nexport const q = BrowseQueries\n",
+    code: "import { browseQueries } from '../browse'\nexport const q = browseQueries\n",
   },
   {
     file: 'src/main/orders/__allowed_own.ts',
@@ -588,7 +588,7 @@ describe('electron ban (eslint, beside the allow-list)', () => {
     for (const path of [
       'src/main/core/uses-electron.ts',
       'src/main/ordering-client/client.ts',
-      'src/main/browse/queries.ts',
+      'src/main/browse/catalogs.ts',
       'src/main/cli/index.ts',
       'src/shared/uses-electron.ts',
       'src/renderer/src/uses-electron.ts',

@@ -9,7 +9,7 @@ export const migration: Migration = {
     // service's clock (max of updated_at and deleted_at, in ms): an older version never overwrites
     // a newer one. A row with deleted_at stays as a tombstone, out of every live view, so a late page
     // cannot bring it back. unlisted_at marks a row a full listing no longer had but a draft or
-    // outbox entry still needs (see store/retention.ts); listed_run is the full listing that last saw it.
+    // outbox entry still needs (see local/retention.ts); listed_run is the full listing that last saw it.
     db.exec(`
         CREATE TABLE catalogs (
           local_id INTEGER PRIMARY KEY,

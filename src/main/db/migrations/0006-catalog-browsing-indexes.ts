@@ -7,7 +7,7 @@ export const migration: Migration = {
     // A rep browses and searches active items by name. With active outside the index, every row
     // walked (to an offset deep in a 100,000-item list, or across the matches of a one-letter
     // search) cost a table lookup: 75-300 ms per keystroke. With it inside, those walks read the
-    // index alone (2-40 ms). The same names are kept: store/queries.ts refers to them by name.
+    // index alone (2-40 ms). The same names are kept: browse/ and local/ refer to them by name.
     // The listing indexes hold deleted_at too, so counting what a listing saw reads no rows.
     // FTS5 merges its index segments fewer at a time (automerge 16, crisis merges later): a first
     // sync of 100,000 items spent a large part of its commits merging.

@@ -4,7 +4,7 @@ export const migration: Migration = {
   version: 7,
   name: 'rows that drafts and unsent orders still need',
   up(db) {
-    // Sync removes rows a full listing no longer has, except those named here (store/retention.ts):
+    // Sync removes rows a full listing no longer has, except those named here (local/retention.ts):
     // a draft or an unsent order must stay readable and fixable. A view, not a callback, because
     // the writer thread and the CLI write pages on connections of their own.
     db.exec(`

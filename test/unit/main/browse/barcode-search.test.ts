@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../../../src/main/browse'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
 import { LocalCopy } from '../../../../src/main/local/copy'
 import { Retention } from '../../../../src/main/local/retention'
@@ -39,7 +39,7 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-gtin-'))
   db = openDatabase(join(directory, 'satchel.db'))
   const store = new LocalCopy(db, new Retention(db))
-  queries = new BrowseQueries(openLocalData(db))
+  queries = browseQueries(openLocalData(db))
   store.applyCatalogs(
     [
       {
@@ -70,7 +70,9 @@ afterEach(() => {
 })
 
 const skusFound = (query: string) =>
-  queries.searchCatalogItems({ catalogGuid, query, includeInactive: true, familyMembers: true }).items.map((i) => i.sku)
+  queries.catalogs
+    .searchCatalogItems({ catalogGuid, query, includeInactive: true, familyMembers: true })
+    .items.map((i) => i.sku)
 
 describe('catalog search by barcode', () => {
   it('finds the stored UPC-A from the EAN-13, the GTIN-14 and GS1 element strings', () => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../../../src/main/browse'
 import { LocalCopy } from '../../../../src/main/local/copy'
 import { Retention } from '../../../../src/main/local/retention'
 import { phoneSearchDigits } from '../../../../src/shared/phone'
@@ -21,7 +21,7 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'satchel-phone-'))
   db = openDatabase(join(directory, 'satchel.db'))
   const store = new LocalCopy(db, new Retention(db))
-  queries = new BrowseQueries(openLocalData(db))
+  queries = browseQueries(openLocalData(db))
   const customer = (guid: string, name: string, phone: string | null, extra: Record<string, unknown> = {}) => ({
     customer: { guid, id: null, name, phone, city: 'Portland', active: true, ...extra },
     connection: {},
@@ -44,7 +44,7 @@ afterEach(() => {
 })
 
 const guids = (query: string, includeInactive = false) =>
-  queries.searchCustomers({ query, includeInactive }).customers.map((c) => c.guid)
+  queries.customers.searchCustomers({ query, includeInactive }).customers.map((c) => c.guid)
 
 describe('customer search by phone', () => {
   it('matches the digits of the number, whatever the punctuation on either side', () => {
@@ -53,7 +53,7 @@ describe('customer search by phone', () => {
     expect(guids('(503) 555 0142')).toEqual(['cu-1'])
     expect(guids('503.555.0199')).toEqual(['cu-2'])
     expect(guids('555-0199')).toEqual(['cu-2'])
-    expect(queries.searchCustomers({ query: '555 0142', includeInactive: false }).total).toBe(1)
+    expect(queries.customers.searchCustomers({ query: '555 0142', includeInactive: false }).total).toBe(1)
   })
 
   it('keeps the other fields: a number that is a customer number finds that customer too', () => {

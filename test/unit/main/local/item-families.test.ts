@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries } from '../../../../src/main/browse'
 import { closeDatabase, openDatabase } from '../../../../src/main/db/database'
 import { migrations } from '../../../../src/main/db/migrations'
 import { CatalogItems } from '../../../../src/main/local/catalog-items/reads'
@@ -71,20 +71,24 @@ const family = [
 ]
 
 function gridOf(db: ReturnType<typeof openDatabase>) {
-  return new BrowseQueries(openLocalData(db)).getItemFamily({ guid: 'item-12', priceGroupName: 'Wholesale' })
+  return browseQueries(openLocalData(db)).catalogs.getItemFamily({ guid: 'item-12', priceGroupName: 'Wholesale' })
 }
 
 /** The family is listed as its parent's row alone, whatever finds it, and counted once. */
 function expectOneRowPerFamily(db: ReturnType<typeof openDatabase>): void {
-  const browse = new BrowseQueries(openLocalData(db))
+  const browse = browseQueries(openLocalData(db))
   const guids = (query?: string) =>
-    browse.searchCatalogItems({ catalogGuid: 'cat-a', query, priceGroupName: 'Wholesale' }).items.map((row) => row.guid)
+    browse.catalogs
+      .searchCatalogItems({ catalogGuid: 'cat-a', query, priceGroupName: 'Wholesale' })
+      .items.map((row) => row.guid)
   expect(guids()).toEqual(['item-10', 'item-20'])
-  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' })).toMatchObject({
+  expect(browse.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' })).toMatchObject({
     total: 2,
     totalCapped: false,
   })
-  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' }).items[0]!.familyOf).toEqual({
+  expect(
+    browse.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', priceGroupName: 'Wholesale' }).items[0]!.familyOf,
+  ).toEqual({
     memberCount: 3,
     priceMin: 19,
     priceMax: 20,
@@ -93,16 +97,23 @@ function expectOneRowPerFamily(db: ReturnType<typeof openDatabase>): void {
   expect(guids('APR-12')).toEqual(['item-10'])
   expect(guids('036000291413')).toEqual(['item-10'])
   expect(guids('apron')).toEqual(['item-10', 'item-20'])
-  expect(browse.countCatalogItems({ catalogGuid: 'cat-a', query: 'apron' })).toEqual({ total: 2, capped: false })
-  expect(browse.countCatalogItems({ catalogGuid: 'cat-a' })).toEqual({ total: 2, capped: false })
+  expect(browse.catalogs.countCatalogItems({ catalogGuid: 'cat-a', query: 'apron' })).toEqual({
+    total: 2,
+    capped: false,
+  })
+  expect(browse.catalogs.countCatalogItems({ catalogGuid: 'cat-a' })).toEqual({ total: 2, capped: false })
   // Paged one row at a time, the family is not met again on the next page.
   expect(
-    browse
+    browse.catalogs
       .searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 })
       .items.map((row) => row.guid),
   ).toEqual(['item-20'])
-  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 0 }).more).toBe(true)
-  expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 }).more).toBe(false)
+  expect(browse.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 0 }).more).toBe(
+    true,
+  )
+  expect(browse.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'apron', limit: 1, offset: 1 }).more).toBe(
+    false,
+  )
 }
 
 describe('a family in the local copy', () => {
@@ -135,15 +146,16 @@ describe('a family in the local copy', () => {
       ['APR-12', 20, 15, 48, null],
       ['APR-13', null, 15, 0, 'Not offered to Wholesale'],
     ])
-    expect(new BrowseQueries(openLocalData(db)).getItemFamily({ guid: 'item-20' })).toBeNull()
+    expect(browseQueries(openLocalData(db)).catalogs.getItemFamily({ guid: 'item-20' })).toBeNull()
     expect(
-      new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf,
+      browseQueries(openLocalData(db)).catalogs.getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })
+        ?.familyOf,
     ).toEqual({
       memberCount: 3,
       priceMin: 19,
       priceMax: 20,
     })
-    expect(new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-11' })?.family).toEqual({
+    expect(browseQueries(openLocalData(db)).catalogs.getCatalogItem({ guid: 'item-11' })?.family).toEqual({
       guid: 'item-10',
       title: 'Bib Apron',
     })
@@ -208,9 +220,9 @@ describe('a family in the local copy', () => {
       [...family, ...fillers, ...later] as CatalogItemRecord[],
       { listingId: null, serverTime: null },
     )
-    const browse = new BrowseQueries(openLocalData(db))
+    const browse = browseQueries(openLocalData(db))
     // Apron 10, Apron 20, 2,500 basins, Crate 5010, Crate 5020: members are nowhere.
-    const deep = browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 10, offset: 2498 })
+    const deep = browse.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', limit: 10, offset: 2498 })
     expect(deep.items.map((row) => row.guid)).toEqual([
       'item-3496',
       'item-3497',
@@ -241,12 +253,12 @@ describe('a family in the local copy', () => {
       Array.from({ length: 1500 }, (_, k) => stockedApron(10_000 + k, { name: `Apron b ${k}`, upc: null })),
       { listingId: null, serverTime: null },
     )
-    const browse = new BrowseQueries(openLocalData(db))
+    const browse = browseQueries(openLocalData(db))
     /** Every row the search lists, a page of 200 at a time. */
     const listed = (search: { catalogGuid: string; query: string; includeInactive?: boolean }) => {
       const guids: string[] = []
       for (let offset = 0; ; offset += 200) {
-        const page = browse.searchCatalogItems({ ...search, limit: 200, offset, withTotal: false })
+        const page = browse.catalogs.searchCatalogItems({ ...search, limit: 200, offset, withTotal: false })
         guids.push(...page.items.map((row) => row.guid))
         if (!page.more) return guids
       }
@@ -272,7 +284,7 @@ describe('a family in the local copy', () => {
     for (const search of searches) {
       const rows = listed(search)
       expect(new Set(rows).size).toBe(rows.length)
-      expect(browse.countCatalogItems(search)).toEqual({ total: rows.length, capped: false })
+      expect(browse.catalogs.countCatalogItems(search)).toEqual({ total: rows.length, capped: false })
     }
     closeDatabase(db)
   })
@@ -325,7 +337,8 @@ describe('a family in the local copy', () => {
     ).toBe(1)
     expect(gridOf(db)!.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
     expect(
-      new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })?.familyOf,
+      browseQueries(openLocalData(db)).catalogs.getCatalogItem({ guid: 'item-10', priceGroupName: 'Wholesale' })
+        ?.familyOf,
     ).toEqual({
       memberCount: 3,
       priceMin: 19,
@@ -349,25 +362,25 @@ describe('a family in the local copy', () => {
     expect(grid.cells.map((cell) => cell.sku)).toEqual(['APR-11', 'APR-12', 'APR-13'])
     expect(grid).toMatchObject({ guid: 'item-10', priceMin: 19, priceMax: 20 })
     // A list does not read the whole catalog for a parent's count there; the grid, opened, does.
-    expect(new BrowseQueries(openLocalData(db)).getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({
+    expect(browseQueries(openLocalData(db)).catalogs.getCatalogItem({ guid: 'item-10' })?.familyOf).toEqual({
       memberCount: null,
       priceMin: null,
       priceMax: null,
     })
     // Members are told by their record there: still one row per family, browsed and searched.
-    const browse = new BrowseQueries(openLocalData(db))
+    const browse = browseQueries(openLocalData(db))
     db.exec(
       "INSERT INTO catalog_item_search (rowid, name, sku, upc, description, manufacturer) SELECT local_id, name, sku, upc, description, manufacturer FROM catalog_item_rows WHERE guid LIKE 'item-%'",
     )
-    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', query: 'APR-13', withTotal: true })).toMatchObject({
+    expect(
+      browse.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'APR-13', withTotal: true }),
+    ).toMatchObject({
       items: [{ guid: 'item-10' }],
       total: 1,
     })
-    expect(browse.searchCatalogItems({ catalogGuid: 'cat-a', limit: 3 }).items.map((row) => row.guid)).toEqual([
-      'item-10',
-      'filler-1',
-      'filler-2',
-    ])
+    expect(browse.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', limit: 3 }).items.map((row) => row.guid)).toEqual(
+      ['item-10', 'filler-1', 'filler-2'],
+    )
     // A row sync writes again gets its columns.
     new LocalCopy(db, new Retention(db)).applyCatalogItems(
       'cat-a',

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../../../src/main/browse'
 import { closeDatabase, openDatabase } from '../../../../src/main/db/database'
 import { LocalCopy } from '../../../../src/main/local/copy'
 import { Retention } from '../../../../src/main/local/retention'
@@ -39,7 +39,9 @@ function guidsOf(
   browse: BrowseQueries,
   search: { offset: number; limit: number; categoryId?: number; includeInactive?: boolean },
 ): string[] {
-  return browse.searchCatalogItems({ catalogGuid: 'cat-a', withTotal: false, ...search }).items.map((row) => row.guid)
+  return browse.catalogs
+    .searchCatalogItems({ catalogGuid: 'cat-a', withTotal: false, ...search })
+    .items.map((row) => row.guid)
 }
 
 describe('a listing by name, paged from the places earlier pages met', () => {
@@ -49,7 +51,7 @@ describe('a listing by name, paged from the places earlier pages met', () => {
     const db = openDatabase(join(directory, 'satchel.db'))
     const copy = new LocalCopy(db, new Retention(db))
     copy.applyCatalogItems('cat-a', items(400), { listingId: null, serverTime: null })
-    const browse = new BrowseQueries(openLocalData(db))
+    const browse = browseQueries(openLocalData(db))
     const filters = [{}, { categoryId: 2 }, { includeInactive: true }]
     // Forward page by page, a jump ahead, back, the same page again, deep then shallow.
     const offsets = [0, 7, 14, 21, 90, 97, 35, 35, 300, 14, 0, 250, 257, 399]
@@ -57,7 +59,7 @@ describe('a listing by name, paged from the places earlier pages met', () => {
       for (const offset of offsets) {
         // A fresh reader knows no places: its page is the plain walk's.
         expect(guidsOf(browse, { ...filter, offset, limit: 7 })).toEqual(
-          guidsOf(new BrowseQueries(openLocalData(db)), { ...filter, offset, limit: 7 }),
+          guidsOf(browseQueries(openLocalData(db)), { ...filter, offset, limit: 7 }),
         )
       }
     }
@@ -70,7 +72,7 @@ describe('a listing by name, paged from the places earlier pages met', () => {
     )
     for (const offset of [207, 214, 100, 419])
       expect(guidsOf(browse, { offset, limit: 7 })).toEqual(
-        guidsOf(new BrowseQueries(openLocalData(db)), { offset, limit: 7 }),
+        guidsOf(browseQueries(openLocalData(db)), { offset, limit: 7 }),
       )
     closeDatabase(db)
   })

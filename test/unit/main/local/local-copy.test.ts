@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
 import type { CatalogItemRecord, CatalogRecord } from '../../../../src/main/ordering-client/schemas'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../../../src/main/browse'
 import { Retention } from '../../../../src/main/local/retention'
 import { LocalCopy } from '../../../../src/main/local/copy'
 import { parseServerTime } from '../../../../src/main/local/time'
@@ -100,7 +100,7 @@ beforeEach(() => {
   db = openDatabase(join(directory, 'satchel.db'))
   retention = new Retention(db)
   store = new LocalCopy(db, retention)
-  queries = new BrowseQueries(openLocalData(db))
+  queries = browseQueries(openLocalData(db))
   store.applyCatalogs([catalog()], { listingId: store.newListingId('catalogs'), serverTime: null })
 })
 
@@ -121,19 +121,19 @@ describe('applying pages', () => {
   it('never lets an older version overwrite a newer one, in either timestamp format', () => {
     store.applyCatalogItems(catalogGuid, [widget('i1', { name: 'Newer', updated_at: '2025-01-05 10:00:00' })], delta)
     store.applyCatalogItems(catalogGuid, [widget('i1', { name: 'Older', updated_at: '2025-01-05T09:59:59Z' })], delta)
-    expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newer')
+    expect(queries.catalogs.getCatalogItem({ guid: 'i1' })?.name).toBe('Newer')
     store.applyCatalogItems(
       catalogGuid,
       [widget('i1', { name: 'Newest', updated_at: '2025-01-05T10:00:01.000Z' })],
       delta,
     )
-    expect(queries.getCatalogItem({ guid: 'i1' })?.name).toBe('Newest')
+    expect(queries.catalogs.getCatalogItem({ guid: 'i1' })?.name).toBe('Newest')
   })
 
   it('takes a changed body at the same timestamp (services that stamp whole seconds)', () => {
     store.applyCatalogItems(catalogGuid, [widget('i1', { qty_on_hand: 5 })], delta)
     store.applyCatalogItems(catalogGuid, [widget('i1', { qty_on_hand: 3 })], delta)
-    expect(queries.getCatalogItem({ guid: 'i1' })?.qtyOnHand).toBe(3)
+    expect(queries.catalogs.getCatalogItem({ guid: 'i1' })?.qtyOnHand).toBe(3)
   })
 
   it('writes each indexed column a change names, one at a time or together, and every index finds the row by its new values', () => {
@@ -172,7 +172,7 @@ describe('applying pages', () => {
         [widget('i1', { Category: tools, ...expected, updated_at: `2025-01-02T00:${minute++}:00.000Z` })],
         delta,
       )
-      const row = queries.getCatalogItem({ guid: 'i1' })
+      const row = queries.catalogs.getCatalogItem({ guid: 'i1' })
       expect(row).toMatchObject({
         name: expected.name ?? 'Widget i1',
         sku: expected.sku ?? 'SKU-i1',
@@ -180,14 +180,14 @@ describe('applying pages', () => {
         active: expected.active ?? true,
       })
       // By SKU (the SKU index), by name and category (their indexes, live rows only) and by the service's id.
-      expect(queries.getCatalogItem({ catalogGuid, sku: expected.sku ?? 'SKU-i1' })?.guid).toBe('i1')
-      const browsed = queries
+      expect(queries.catalogs.getCatalogItem({ catalogGuid, sku: expected.sku ?? 'SKU-i1' })?.guid).toBe('i1')
+      const browsed = queries.catalogs
         .searchCatalogItems({ catalogGuid, categoryId: expected.category_id ?? 100, includeInactive: true })
         .items.map((i) => i.guid)
       expect(browsed).toContain('i1')
-      expect(queries.searchCatalogItems({ catalogGuid, includeInactive: true }).items.map((i) => i.name)).toContain(
-        expected.name ?? 'Widget i1',
-      )
+      expect(
+        queries.catalogs.searchCatalogItems({ catalogGuid, includeInactive: true }).items.map((i) => i.name),
+      ).toContain(expected.name ?? 'Widget i1')
       expect(
         db
           .prepare('SELECT guid FROM catalog_item_rows WHERE id = ?')
@@ -201,20 +201,20 @@ describe('applying pages', () => {
   it('lists a row kept unlisted for a draft again when a listing sees it, its body unchanged', () => {
     store.applyCatalogItems(catalogGuid, [widget('i1'), widget('i2')], delta)
     db.prepare("UPDATE catalog_item_rows SET unlisted_at = '2025-01-02T00:00:00.000Z' WHERE guid = 'i1'").run()
-    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
     const listingId = store.newListingId(`catalogItems:${catalogGuid}`)
     store.applyCatalogItems(catalogGuid, [widget('i1', { qty_on_hand: 4, updated_at: '2025-01-03T00:00:00.000Z' })], {
       listingId,
       serverTime: null,
     })
-    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i1', 'i2'])
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i1', 'i2'])
     expect(db.prepare("SELECT listed_run FROM catalog_item_rows WHERE guid = 'i1'").pluck().get()).toBe(listingId)
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')
   })
 
   it('keeps fields the spec does not show in the stored record', () => {
     store.applyCatalogItems(catalogGuid, [widget('i1', { warehouse_bins: ['A1', 'B2'] })], delta)
-    expect(queries.getCatalogItem({ guid: 'i1' })?.record.warehouse_bins).toEqual(['A1', 'B2'])
+    expect(queries.catalogs.getCatalogItem({ guid: 'i1' })?.record.warehouse_bins).toEqual(['A1', 'B2'])
   })
 
   it('takes a deleted row out of every live view, even one never seen before', () => {
@@ -228,13 +228,15 @@ describe('applying pages', () => {
       delta,
     )
     expect(counts.deleted).toBe(2)
-    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).items.map((i) => i.guid)).toEqual(['i2'])
-    expect(queries.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
-    expect(queries.counts().catalogItems).toBe(1)
-    expect(queries.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid, query: 'widget' }).items.map((i) => i.guid)).toEqual([
+      'i2',
+    ])
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid }).items.map((i) => i.guid)).toEqual(['i2'])
+    expect(openLocalData(db).counts().catalogItems).toBe(1)
+    expect(queries.catalogs.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
     // A late, older copy of the deleted row does not bring it back.
     store.applyCatalogItems(catalogGuid, [widget('i1')], delta)
-    expect(queries.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
+    expect(queries.catalogs.getCatalogItem({ guid: 'i1' })?.status).toBe('deleted')
   })
 })
 
@@ -246,14 +248,16 @@ describe('full listing removal', () => {
     store.applyCatalogItems(catalogGuid, [widget('i1')], { listingId: listing, serverTime: '2025-01-04T00:00:00Z' })
     const pruned = store.pruneUnlisted('catalogItems', catalogGuid, listing, '2025-01-04T00:00:00Z')
     expect(pruned.deleted).toBe(2)
-    expect(queries.getCatalogItem({ guid: 'i2' })).toBeNull()
-    expect(queries.getCatalogItem({ guid: 'i3' })?.status).toBe('unlisted')
-    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).items.map((i) => i.guid)).toEqual(['i1'])
+    expect(queries.catalogs.getCatalogItem({ guid: 'i2' })).toBeNull()
+    expect(queries.catalogs.getCatalogItem({ guid: 'i3' })?.status).toBe('unlisted')
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid, query: 'widget' }).items.map((i) => i.guid)).toEqual([
+      'i1',
+    ])
     // Listed again later: live again.
     const next = store.newListingId('catalogItems:cat-1')
     store.applyCatalogItems(catalogGuid, [widget('i1'), widget('i3')], { listingId: next, serverTime: null })
-    expect(queries.getCatalogItem({ guid: 'i3' })?.status).toBe('live')
-    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget' }).total).toBe(2)
+    expect(queries.catalogs.getCatalogItem({ guid: 'i3' })?.status).toBe('live')
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid, query: 'widget' }).total).toBe(2)
   })
 
   it('keeps rows named by the retained_refs view (migration 7): here, an item on a draft', () => {
@@ -269,8 +273,8 @@ describe('full listing removal', () => {
     )
     const listing = store.newListingId('catalogItems:cat-1')
     store.pruneUnlisted('catalogItems', catalogGuid, listing, null)
-    expect(queries.getCatalogItem({ guid: 'i1' })).toBeNull()
-    expect(queries.getCatalogItem({ guid: 'i2' })?.status).toBe('unlisted')
+    expect(queries.catalogs.getCatalogItem({ guid: 'i1' })).toBeNull()
+    expect(queries.catalogs.getCatalogItem({ guid: 'i2' })?.status).toBe('unlisted')
   })
 })
 
@@ -322,7 +326,7 @@ describe('queries', () => {
 
   it('matches word prefixes across name, SKU, UPC, description and manufacturer, case- and accent-insensitively', () => {
     const guids = (query: string) =>
-      queries.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((i) => i.guid)
+      queries.catalogs.searchCatalogItems({ catalogGuid, query, includeInactive: true }).items.map((i) => i.guid)
     expect(guids('ham')).toEqual(['i1', 'i2'])
     expect(guids('HAM-1')).toEqual(['i1'])
     expect(guids('scr 200')).toEqual(['i2'])
@@ -342,7 +346,7 @@ describe('queries', () => {
       widget(`w${n}`, { name: `Widget ${String(2100 - n).padStart(4, '0')}`, description: null }),
     )
     store.applyCatalogItems(catalogGuid, many, delta)
-    const found = queries.searchCatalogItems({ catalogGuid, query: 'wid', limit: 3, offset: 1 })
+    const found = queries.catalogs.searchCatalogItems({ catalogGuid, query: 'wid', limit: 3, offset: 1 })
     // The widgets, and "Blue Hammer" whose description says widget; the inactive mug is left out.
     expect(found.total).toBe(2101)
     expect(found.totalCapped).toBe(false)
@@ -352,7 +356,13 @@ describe('queries', () => {
     // Paged through, every match comes once.
     const seen: string[] = []
     for (let offset = 0; ; offset += 500) {
-      const page = queries.searchCatalogItems({ catalogGuid, query: 'wid', limit: 500, offset, withTotal: false })
+      const page = queries.catalogs.searchCatalogItems({
+        catalogGuid,
+        query: 'wid',
+        limit: 500,
+        offset,
+        withTotal: false,
+      })
       expect(page.total).toBeNull()
       seen.push(...page.items.map((i) => i.guid))
       if (!page.more) break
@@ -360,9 +370,9 @@ describe('queries', () => {
     expect(new Set(seen).size).toBe(2101)
     expect(seen).toHaveLength(2101)
     // A narrow search among them is still ranked by relevance.
-    expect(queries.searchCatalogItems({ catalogGuid, query: 'widget 0042' }).items.map((i) => i.name)).toEqual([
-      'Widget 0042',
-    ])
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid, query: 'widget 0042' }).items.map((i) => i.name)).toEqual(
+      ['Widget 0042'],
+    )
   })
 
   it('lists a broad search of the catalog that arrived last from the top of the shared index, every match once', () => {
@@ -378,12 +388,18 @@ describe('queries', () => {
       Array.from({ length: 1200 }, (_, n) => widget(`b${n}`, { name: `Widget B${n}`, description: null })),
       delta,
     )
-    const first = queries.searchCatalogItems({ catalogGuid: later, query: 'w', limit: 3 })
+    const first = queries.catalogs.searchCatalogItems({ catalogGuid: later, query: 'w', limit: 3 })
     expect(first.items.map((i) => i.name)).toEqual(['Widget B1199', 'Widget B1198', 'Widget B1197'])
     expect(first).toMatchObject({ more: true, total: 1200, totalCapped: false })
     const seen: string[] = []
     for (let offset = 0; ; offset += 500) {
-      const page = queries.searchCatalogItems({ catalogGuid: later, query: 'w', limit: 500, offset, withTotal: false })
+      const page = queries.catalogs.searchCatalogItems({
+        catalogGuid: later,
+        query: 'w',
+        limit: 500,
+        offset,
+        withTotal: false,
+      })
       seen.push(...page.items.map((i) => i.guid))
       if (!page.more) break
     }
@@ -391,10 +407,9 @@ describe('queries', () => {
     expect(seen.every((guid) => guid.startsWith('b'))).toBe(true)
     // The catalog that came first still lists from the bottom.
     // (Blue Hammer, of the fixture, says widget in its description.)
-    expect(queries.searchCatalogItems({ catalogGuid, query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual([
-      'Blue Hammer',
-      'Widget A0',
-    ])
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid, query: 'w', limit: 2 }).items.map((i) => i.name)).toEqual(
+      ['Blue Hammer', 'Widget A0'],
+    )
   })
 
   it('walks from the end its listed items are nearer, whatever a delta added at the top of the index since', () => {
@@ -417,10 +432,10 @@ describe('queries', () => {
       delta,
     )
     expect(
-      queries.searchCatalogItems({ catalogGuid: 'cat-early', query: 'w', limit: 2 }).items.map((i) => i.name),
+      queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-early', query: 'w', limit: 2 }).items.map((i) => i.name),
     ).toEqual(['Widget C0', 'Widget C1'])
     expect(
-      queries.searchCatalogItems({ catalogGuid: 'cat-later', query: 'w', limit: 2 }).items.map((i) => i.name),
+      queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-later', query: 'w', limit: 2 }).items.map((i) => i.name),
     ).toEqual(['Widget B1499', 'Widget B1498'])
   })
 
@@ -429,47 +444,59 @@ describe('queries', () => {
       widget(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }),
     )
     store.applyCatalogItems(catalogGuid, many, delta)
-    expect(queries.countCatalogItems({ catalogGuid, query: 's' })).toEqual({ total: ITEM_COUNT_CAP, capped: true })
-    expect(queries.countCatalogItems({ catalogGuid, query: 'sprocket 1234' })).toEqual({ total: 1, capped: false })
-    const browse = queries.countCatalogItems({ catalogGuid, includeInactive: true })
+    expect(queries.catalogs.countCatalogItems({ catalogGuid, query: 's' })).toEqual({
+      total: ITEM_COUNT_CAP,
+      capped: true,
+    })
+    expect(queries.catalogs.countCatalogItems({ catalogGuid, query: 'sprocket 1234' })).toEqual({
+      total: 1,
+      capped: false,
+    })
+    const browse = queries.catalogs.countCatalogItems({ catalogGuid, includeInactive: true })
     expect(browse).toEqual({ total: ITEM_COUNT_CAP + 50 + 3, capped: false })
     // The first page says rows follow, and the count it carries is the same capped one.
-    const first = queries.searchCatalogItems({ catalogGuid, query: 's', limit: 50 })
+    const first = queries.catalogs.searchCatalogItems({ catalogGuid, query: 's', limit: 50 })
     expect(first).toMatchObject({ more: true, total: ITEM_COUNT_CAP, totalCapped: true })
     expect(first.items).toHaveLength(50)
   })
 
   it('prices items for the customer price group by name, with N/A as not offered', () => {
-    const gold = queries.searchCatalogItems({ catalogGuid, customerGuid: 'cu-1' })
+    const gold = queries.catalogs.searchCatalogItems({ catalogGuid, customerGuid: 'cu-1' })
     expect(gold.priceGroupName).toBe('Gold')
     const byGuid = Object.fromEntries(gold.items.map((i) => [i.guid, { price: i.price, offered: i.offered }]))
     expect(byGuid).toEqual({ i1: { price: null, offered: false }, i2: { price: 3.5, offered: true } })
     // No price group on the customer: the catalog's main group.
-    const retail = queries.searchCatalogItems({ catalogGuid, customerGuid: 'cu-2', query: 'hammer' })
+    const retail = queries.catalogs.searchCatalogItems({ catalogGuid, customerGuid: 'cu-2', query: 'hammer' })
     expect(retail.priceGroupName).toBe('Retail')
     expect(retail.items.find((i) => i.guid === 'i1')).toMatchObject({ price: 12.5, offered: true })
   })
 
   it('finds an item by exact SKU, case-insensitively, as a scanner types it', () => {
-    expect(queries.getCatalogItem({ catalogGuid, sku: 'scr-200', customerGuid: 'cu-1' })).toMatchObject({
+    expect(queries.catalogs.getCatalogItem({ catalogGuid, sku: 'scr-200', customerGuid: 'cu-1' })).toMatchObject({
       guid: 'i2',
       price: 3.5,
     })
-    expect(queries.getCatalogItem({ catalogGuid, sku: 'SCR-20' })).toBeNull()
+    expect(queries.catalogs.getCatalogItem({ catalogGuid, sku: 'SCR-20' })).toBeNull()
   })
 
   it('lists categories with their item counts, and items by category', () => {
-    expect(queries.listCategories(catalogGuid)).toEqual([
+    expect(queries.catalogs.listCategories(catalogGuid)).toEqual([
       expect.objectContaining({ id: 100, name: 'Tools', itemCount: 3, parentId: null }),
     ])
-    expect(queries.searchCatalogItems({ catalogGuid, categoryId: 100 }).total).toBe(2)
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid, categoryId: 100 }).total).toBe(2)
   })
 
   it('searches customers and counts inactive ones as live', () => {
-    expect(queries.searchCustomers({ query: 'port' }).customers.map((c) => c.guid)).toEqual(['cu-1'])
-    expect(queries.searchCustomers({}).customers.map((c) => c.name)).toEqual(['Harbor Hardware', 'Hilltop Supply'])
-    expect(queries.counts()).toMatchObject({ catalogs: 1, priceGroups: 2, customers: 2, catalogItems: 3 })
-    expect(queries.getCustomer('cu-1')).toMatchObject({ priceGroup: { id: 12, name: 'Gold' }, status: 'live' })
+    expect(queries.customers.searchCustomers({ query: 'port' }).customers.map((c) => c.guid)).toEqual(['cu-1'])
+    expect(queries.customers.searchCustomers({}).customers.map((c) => c.name)).toEqual([
+      'Harbor Hardware',
+      'Hilltop Supply',
+    ])
+    expect(openLocalData(db).counts()).toMatchObject({ catalogs: 1, priceGroups: 2, customers: 2, catalogItems: 3 })
+    expect(queries.customers.getCustomer('cu-1')).toMatchObject({
+      priceGroup: { id: 12, name: 'Gold' },
+      status: 'live',
+    })
   })
 })
 
@@ -486,13 +513,13 @@ describe('item counts kept by the sync writer', () => {
   /** Every count the catalog screens show, read through `reads`. */
   function shownCounts(reads: BrowseQueries) {
     return {
-      catalogs: reads.listCatalogs().map((c) => c.itemCount),
-      categories: reads.listCategories(catalogGuid).map((c) => [c.id, c.itemCount]),
-      browse: reads.countCatalogItems({ catalogGuid }).total,
-      browseInactive: reads.countCatalogItems({ catalogGuid, includeInactive: true }).total,
-      tools: reads.countCatalogItems({ catalogGuid, categoryId: 100 }).total,
-      saws: reads.countCatalogItems({ catalogGuid, categoryId: 200, includeInactive: true }).total,
-      searched: reads.countCatalogItems({ catalogGuid, query: 'widget' }).total,
+      catalogs: reads.catalogs.listCatalogs().map((c) => c.itemCount),
+      categories: reads.catalogs.listCategories(catalogGuid).map((c) => [c.id, c.itemCount]),
+      browse: reads.catalogs.countCatalogItems({ catalogGuid }).total,
+      browseInactive: reads.catalogs.countCatalogItems({ catalogGuid, includeInactive: true }).total,
+      tools: reads.catalogs.countCatalogItems({ catalogGuid, categoryId: 100 }).total,
+      saws: reads.catalogs.countCatalogItems({ catalogGuid, categoryId: 200, includeInactive: true }).total,
+      searched: reads.catalogs.countCatalogItems({ catalogGuid, query: 'widget' }).total,
     }
   }
 
@@ -529,7 +556,7 @@ describe('item counts kept by the sync writer', () => {
     const statements: string[] = []
     const traced = new BetterSqlite3(join(directory, 'satchel.db'), { verbose: (sql) => statements.push(String(sql)) })
     try {
-      const tracedQueries = new BrowseQueries(openLocalData(traced))
+      const tracedQueries = browseQueries(openLocalData(traced))
       expect(shownCounts(tracedQueries)).toEqual(expected)
       // The full-text count reads its matches, the catalog list asks whether a catalog holds any item
       // (one row), and the search which end of the index its catalog's items are nearer (one row and

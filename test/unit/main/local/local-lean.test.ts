@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase } from '../../../../src/main/db/database'
 import { migrations } from '../../../../src/main/db/migrations'
 import { catalogItemSchema, type CatalogItemRecord } from '../../../../src/main/ordering-client/schemas'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries } from '../../../../src/main/browse'
 import { Retention } from '../../../../src/main/local/retention'
 import {
   catalogItemProblem,
@@ -234,19 +234,21 @@ describe('catalog_item_rows and the catalog_items view', () => {
     // guid, name, category and SKU (migration 13 made the guid's a named index a first sync can defer).
     expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(4)
     const store = new LocalCopy(again, new Retention(again))
-    const queries = new BrowseQueries(openLocalData(again))
+    const queries = browseQueries(openLocalData(again))
     expect(store.countLive('catalogItems', 'cat-a')).toBe(2)
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.guid)).toEqual([
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.guid)).toEqual([
       'item-1',
       'item-2',
     ])
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'pepper', categoryId: 1003 }).total).toBe(2)
-    expect(queries.listCategories('cat-a').find((category) => category.id === 1003)?.itemCount).toBe(2)
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'pepper', categoryId: 1003 }).total).toBe(
+      2,
+    )
+    expect(queries.catalogs.listCategories('cat-a').find((category) => category.id === 1003)?.itemCount).toBe(2)
     store.applyCatalogItems('cat-a', [fullItem(3)], { listingId: null, serverTime: null })
     store.finishBulk()
     expect(again.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
     expect(store.countLive('catalogItems', 'cat-a')).toBe(3)
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual([
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual([
       'Peppermint Tea 1',
       'Peppermint Tea 2',
       'Peppermint Tea 3',
@@ -301,8 +303,8 @@ describe('catalog_item_rows and the catalog_items view', () => {
     ])
     expect(again.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'catalog_items_by_guid'").get()).toBeDefined()
     expect(
-      new BrowseQueries(openLocalData(again))
-        .searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' })
+      browseQueries(openLocalData(again))
+        .catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'renamed' })
         .items.map((item) => item.guid),
     ).toEqual(['item-1'])
     closeDatabase(again)
@@ -364,12 +366,12 @@ describe('catalog_item_rows and the catalog_items view', () => {
       'Newer',
     ])
     expect(writerDb.prepare('SELECT count(*) FROM deferred_indexes').pluck().get()).toBe(0)
-    const queries = new BrowseQueries(openLocalData(writerDb))
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'newer' }).items.map((item) => item.guid)).toEqual(
-      ['item-2'],
-    )
+    const queries = browseQueries(openLocalData(writerDb))
     expect(
-      queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'peppermint' }).items.map((item) => item.guid),
+      queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'newer' }).items.map((item) => item.guid),
+    ).toEqual(['item-2'])
+    expect(
+      queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'peppermint' }).items.map((item) => item.guid),
     ).toEqual(['item-1', 'item-2'])
     // The full-text index holds exactly the rows left (rank 1: checked against catalog_item_rows).
     writerDb.exec("INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('integrity-check', 1)")
@@ -408,13 +410,13 @@ describe('catalog_item_rows and the catalog_items view', () => {
       delta,
     )
     expect(rows()[0]).toEqual({ guid: 'item-1', name: 'Chamomile', qty_on_hand: 11, msrp: 9.5, unlisted_at: null })
-    const queries = new BrowseQueries(openLocalData(db))
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual([
+    const queries = browseQueries(openLocalData(db))
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-a' }).items.map((item) => item.name)).toEqual([
       'Chamomile',
       'Peppermint Tea 2',
     ])
     expect(
-      queries.searchCatalogItems({ catalogGuid: 'cat-a', query: 'chamomile' }).items.map((item) => item.guid),
+      queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-a', query: 'chamomile' }).items.map((item) => item.guid),
     ).toEqual(['item-1'])
     db.exec("INSERT INTO catalog_item_search (catalog_item_search, rank) VALUES ('integrity-check', 1)")
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok')

@@ -37,7 +37,7 @@ function scheduler(lastSyncAt: number | null, seed: string) {
         return report
       },
     }),
-    store: { allScopes: () => [], lastSyncAt: () => lastSyncAt, lastReport: () => null },
+    copy: { allScopes: () => [], lastSyncAt: () => lastSyncAt, lastReport: () => null },
     intervalMinutes: () => 15,
     clock: { now: () => now },
     timers,

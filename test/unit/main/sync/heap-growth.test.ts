@@ -17,8 +17,8 @@ describe('heap growth', () => {
     const store = new LocalCopy(db, new Retention(db))
     const source = { listCatalogs: vi.fn(), listCustomers: vi.fn(), listCatalogItems: vi.fn(), listOrders: vi.fn() }
     expect(setFlagsFromString).not.toHaveBeenCalled()
-    new SyncEngine({ store, source, clock: { now: () => 0 } })
-    new SyncEngine({ store, source, clock: { now: () => 0 } })
+    new SyncEngine({ copy: store, source, clock: { now: () => 0 } })
+    new SyncEngine({ copy: store, source, clock: { now: () => 0 } })
     expect(setFlagsFromString.mock.calls).toEqual([['--heap-growing-percent=100']])
     closeDatabase(db)
   })

@@ -103,7 +103,7 @@ describe('SyncEngine memory', () => {
       },
     }
     const engine = new SyncEngine({
-      store,
+      copy: store,
       writer,
       source,
       clock: { now: () => Date.UTC(2030, 0, 1) },

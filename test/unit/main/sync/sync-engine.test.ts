@@ -10,7 +10,7 @@ import { closeDatabase, openDatabase, type Database } from '../../../../src/main
 import type { ListParams, Page } from '../../../../src/main/ordering-client/client'
 import { ServiceError } from '../../../../src/main/ordering-client/errors'
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../../../../src/main/ordering-client/schemas'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries, type BrowseQueries } from '../../../../src/main/browse'
 import { Retention } from '../../../../src/main/local/retention'
 import { LocalCopy } from '../../../../src/main/local/copy'
 import { SyncEngine } from '../../../../src/main/sync/engine'
@@ -138,7 +138,7 @@ let queries: BrowseQueries
 let retention: Retention
 
 function engine(service: FakeService, clockMs = Date.UTC(2030, 5, 1)): SyncEngine {
-  return new SyncEngine({ store, source: service, clock: { now: () => clockMs }, pageSize: 10, concurrency: 3 })
+  return new SyncEngine({ copy: store, source: service, clock: { now: () => clockMs }, pageSize: 10, concurrency: 3 })
 }
 
 function liveGuids(): string[] {
@@ -160,7 +160,7 @@ beforeEach(() => {
   db = openDatabase(join(directory, 'satchel.db'))
   retention = new Retention(db)
   store = new LocalCopy(db, retention)
-  queries = new BrowseQueries(openLocalData(db))
+  queries = browseQueries(openLocalData(db))
 })
 
 afterEach(() => {
@@ -193,7 +193,7 @@ describe('SyncEngine', () => {
       throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       writer,
       source: new FakeService(20),
       clock: { now: () => Date.UTC(2030, 5, 1) },
@@ -265,8 +265,8 @@ describe('SyncEngine', () => {
       mode: 'full',
     })
     expect(liveGuids()).toEqual(serverLiveGuids(service))
-    expect(queries.getCatalogItem({ guid: 'item-7' })?.status).toBe('unlisted')
-    expect(queries.getCatalogItem({ guid: 'item-8' })).toBeNull()
+    expect(queries.catalogs.getCatalogItem({ guid: 'item-7' })?.status).toBe('unlisted')
+    expect(queries.catalogs.getCatalogItem({ guid: 'item-8' })).toBeNull()
     // The next run is a delta again.
     service.requests = []
     await engine(service).run()
@@ -287,7 +287,7 @@ describe('SyncEngine', () => {
       return applyCatalogItems(catalog, rows, context)
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       writer,
       source: service,
       clock: { now: () => Date.UTC(2030, 5, 1) },
@@ -334,7 +334,7 @@ describe('SyncEngine', () => {
       },
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       writer,
       source,
       clock: { now: () => Date.UTC(2030, 5, 1) },
@@ -365,7 +365,7 @@ describe('SyncEngine', () => {
       recordRun(...args)
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       writer,
       source: service,
       clock: { now: () => Date.UTC(2030, 5, 1) },
@@ -387,7 +387,7 @@ describe('SyncEngine', () => {
     }
     const run = () =>
       new SyncEngine({
-        store,
+        copy: store,
         writer,
         source: service,
         clock: { now: () => Date.UTC(2030, 5, 1) },
@@ -402,7 +402,7 @@ describe('SyncEngine', () => {
     service.items[0]!.deleted_at = service.tick()
     expect((await run()).resources.catalogItems.deleted).toBe(1)
     expect(kept()).toBe(24)
-    expect(queries.listCatalogs().map((c) => c.itemCount)).toEqual([24])
+    expect(queries.catalogs.listCatalogs().map((c) => c.itemCount)).toEqual([24])
     service.tick(120_000)
     expect((await run()).resources.catalogItems).toMatchObject({ upserted: 0, deleted: 0 })
     expect(asked).toEqual([[catalogGuid], [], []])
@@ -438,7 +438,7 @@ describe('SyncEngine', () => {
     }
     const run = () =>
       new SyncEngine({
-        store,
+        copy: store,
         writer,
         source: service,
         clock: { now: () => Date.UTC(2030, 5, 1) },
@@ -495,7 +495,7 @@ describe('SyncEngine', () => {
       },
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       source,
       clock: { now: () => Date.UTC(2030, 5, 1) },
       pageSize: 10,
@@ -558,7 +558,7 @@ describe('SyncEngine', () => {
       },
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       writer,
       source,
       clock: { now: () => Date.UTC(2030, 5, 1) },
@@ -624,7 +624,7 @@ describe('SyncEngine', () => {
       },
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       source,
       clock: { now: () => Date.UTC(2030, 5, 1) },
       pageSize: 10,
@@ -649,7 +649,7 @@ describe('SyncEngine', () => {
       listOrders: (params) => service.listOrders(params),
     }
     const report = await new SyncEngine({
-      store,
+      copy: store,
       source,
       clock: { now: () => Date.UTC(2030, 5, 1) },
       pageSize: 10,
@@ -771,7 +771,7 @@ describe('SyncEngine', () => {
       // A total of 3 the first (full) page already contradicts bounds nothing.
       const service = new EndlessService(3)
       const report = await new SyncEngine({
-        store,
+        copy: store,
         source: service,
         clock: { now: () => Date.UTC(2030, 5, 1) },
         pageSize: 10,

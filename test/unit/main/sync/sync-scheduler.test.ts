@@ -36,7 +36,7 @@ const store = { allScopes: () => [], lastSyncAt: () => null, lastReport: () => n
 function scheduler(createEngine: () => Promise<SyncEngine | null>, statuses: boolean[] = []) {
   return new SyncScheduler({
     createEngine,
-    store,
+    copy: store,
     intervalMinutes: () => 15,
     clock: { now: () => 0 },
     logger: silentLogger,
@@ -107,7 +107,7 @@ describe('SyncScheduler', () => {
     } as unknown as SyncEngine
     const subject = new SyncScheduler({
       createEngine: async () => engine,
-      store,
+      copy: store,
       intervalMinutes: () => 40 * 24 * 60,
       clock: { now: () => 0 },
       logger: silentLogger,

@@ -76,7 +76,7 @@ function fleetScheduler(
         return report(answer(scheduler))
       },
     }),
-    store,
+    copy: store,
     intervalMinutes: () => 15,
     clock: time.clock,
     timers: time.timers,

@@ -9,7 +9,7 @@ import {
   startWorkerWriter,
   type PageWriter,
 } from '../../../../src/main/sync/page-writer'
-import { BrowseQueries } from '../../../../src/main/browse/queries'
+import { browseQueries } from '../../../../src/main/browse'
 import { Lease } from '../../../../src/main/db/lease'
 import { systemClock } from '../../../../src/main/ports'
 import { catalogItem } from '../../../support/builders'
@@ -41,8 +41,8 @@ describe('the writer thread', () => {
       page: { scope: 'catalogItems:cat', page: 0 },
     })
     expect(counts).toEqual({ fetched: 3, upserted: 3, deleted: 0 })
-    const queries = new BrowseQueries(openLocalData(db))
-    expect(queries.searchCatalogItems({ catalogGuid: 'cat', query: 'thread widg' }).total).toBe(3)
+    const queries = browseQueries(openLocalData(db))
+    expect(queries.catalogs.searchCatalogItems({ catalogGuid: 'cat', query: 'thread widg' }).total).toBe(3)
     expect(db.prepare('SELECT page FROM sync_pages WHERE scope = ?').pluck().all('catalogItems:cat')).toEqual([0])
   })
 
@@ -64,7 +64,7 @@ describe('the writer thread', () => {
     const before = statSync(path).size
     await writer.checkpoint()
     expect(statSync(path).size - before).toBeGreaterThan(600_000)
-    expect(new BrowseQueries(openLocalData(db)).counts().catalogItems).toBe(300)
+    expect(openLocalData(db).counts().catalogItems).toBe(300)
   })
 
   it('renews the sync lease in the transactions that write pages, and writes none once it is lost', async () => {
@@ -84,7 +84,7 @@ describe('the writer thread', () => {
     await expect(writer.applyCatalogItems('cat', page(2), { listingId: null, serverTime: null })).rejects.toThrow(
       /no longer holds the sync lease/,
     )
-    expect(new BrowseQueries(openLocalData(db)).counts().catalogItems).toBe(1)
+    expect(openLocalData(db).counts().catalogItems).toBe(1)
   })
 
   it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {

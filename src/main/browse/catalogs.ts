@@ -1,8 +1,8 @@
 /**
- * The read side of the local store: what the renderer and the CLI ask of the synced data, shaped for
- * the screens. Only live rows (not soft-deleted, still listed by the service) appear in lists and
- * searches; single-record reads also return rows kept for a draft, with their status, so a draft can
- * still show what it refers to. The SQL is each table's home's (src/main/local/); this file holds none.
+ * The catalogs as the screens and the CLI read them: catalogs with their price groups, categories,
+ * the item search and its counts, an item's page and its family, each priced for the customer's
+ * price group. Only live rows appear in lists and searches; an item's page also answers for a row
+ * kept for a draft, with its status. The SQL is local/'s; this file shapes what it returns.
  */
 import type {
   CatalogLoading,
@@ -15,53 +15,22 @@ import type {
   CatalogItemSummary,
   CatalogSummary,
   CategorySummary,
-  CustomerDetail,
-  CustomerSearchResult,
-  CustomerSummary,
-  CustomersLoading,
   ItemFamily,
   ItemFamilyLookup,
-  OrderDetail,
-  OrderSummary,
   PriceGroupSummary,
-  SentOrderSummary,
 } from '../../shared/synced'
-import { phoneSearchDigits } from '../../shared/phone'
 import { scannedGtin, storedGtinForms } from '../../shared/gtin'
 import { ITEM_COUNT_CAP } from '../../shared/synced'
-import { orderStateName } from '../../shared/order-states'
 import { describePriceGroupChoice, shownPrice } from '../pricing'
 import { familyCell, familyTitle, pricedRow, priceRange, stockFieldsOfRow } from './families'
-import { addressesOf, orderLines, orderSummary, orderTotals, sentMatches } from './order-reads'
-import { clampLimit, clampOffset, flag, numberOrNull, parseObject, text } from './values'
+import { clampLimit, clampOffset, flag, parseObject, text } from './values'
 import type { ItemRow } from '../local/catalog-items/reads'
-import type { CustomerRow } from '../local/customers'
-import type { LocalData } from '../local/data'
-import type { OrderListOptions } from '../local/order-history'
 import { stockOf } from '../local/stock'
 import { wordPrefixQuery } from './search'
+import type { LocalData } from '../local/data'
 
-export interface StoreCounts {
-  catalogs: number
-  priceGroups: number
-  customers: number
-  catalogItems: number
-  orders: number
-}
-
-export class BrowseQueries {
+export class CatalogBrowse {
   constructor(private readonly local: LocalData) {}
-
-  /** Live rows per resource: soft-deleted rows do not count; inactive customers and items do. */
-  counts(): StoreCounts {
-    return {
-      catalogs: this.local.catalogs.countLive(),
-      priceGroups: this.local.priceGroups.countLive(),
-      customers: this.local.customers.countLive(),
-      catalogItems: this.local.catalogItems.countLive(),
-      orders: this.local.orderHistory.countLive(),
-    }
-  }
 
   /**
    * Catalogs, with their price groups. For a customer, only the catalogs that customer may order
@@ -348,142 +317,5 @@ export class BrowseQueries {
       pricing: parseObject(row.pricing),
       record,
     }
-  }
-
-  /** Customers by word-prefix search on name, internal id, email and city, and by phone digits; empty lists everyone by name. */
-  searchCustomers(search: {
-    query?: string
-    includeInactive?: boolean
-    limit?: number
-    offset?: number
-  }): CustomerSearchResult {
-    const limit = clampLimit(search.limit, 50)
-    const offset = clampOffset(search.offset)
-    const match = search.query ? wordPrefixQuery(search.query) : null
-    const phone = search.query ? phoneSearchDigits(search.query) : null
-    if (search.query && search.query.trim() !== '' && !match && !phone)
-      return { customers: [], total: 0, loading: this.customersLoading() }
-    const { rows, total } = this.local.customers.search({
-      match,
-      phone,
-      includeInactive: search.includeInactive,
-      limit,
-      offset,
-    })
-    return { customers: rows.map((row) => this.customerSummary(row)), total, loading: this.customersLoading() }
-  }
-
-  /** The customers still in their first sync, as catalogLoading says it of a catalog's items. */
-  customersLoading(): CustomersLoading | null {
-    const scope = this.local.syncState.pagedScope('customers')
-    if (scope?.lastSuccessAt) return null
-    const run = scope?.run ?? null
-    if (run && !(run.mode === 'full' && run.fresh)) return null
-    if (!run && this.local.customers.countLive() > 0) return null
-    const total = run?.total ?? null
-    const done = run ? scope!.pagesDone * (run.pageSize ?? 100) : 0
-    return { customersDone: total === null ? done : Math.min(done, total), customersTotal: total }
-  }
-
-  private customerSummary(row: CustomerRow): CustomerSummary {
-    return {
-      guid: row.guid,
-      id: row.id,
-      name: row.name,
-      customerInternalId: row.customer_internal_id,
-      email: row.email,
-      city: row.city,
-      state: row.state,
-      active: row.active === 1,
-    }
-  }
-
-  /** A customer's details and addresses (bill-to and ship-to as the service sent them). */
-  getCustomer(guid: string): CustomerDetail | null {
-    const row = this.local.customers.byGuid(guid)
-    if (!row) return null
-    const record = parseObject(row.json)
-    const priceGroupName = row.price_group_id !== null ? this.local.priceGroups.nameOf(row.price_group_id) : null
-    return {
-      ...this.customerSummary(row),
-      status: row.deleted_at ? 'deleted' : row.unlisted_at ? 'unlisted' : 'live',
-      // The phone Satchel writes (a change goes as billTo.phone: the customer update shows no phone of
-      // its own), so the rep's edit is what the page shows after the next sync; the customer's own
-      // phone where the bill-to has none.
-      phone: text((record.Bill_To as Record<string, unknown> | null | undefined)?.phone) ?? row.phone,
-      requirePo: row.require_po === 1,
-      hidePricing: row.hide_pricing === 1,
-      priceGroup: row.price_group_id !== null ? { id: row.price_group_id, name: priceGroupName } : null,
-      lockCatalogId: row.lock_catalog_id,
-      catalogGuid: this.catalogOfCustomer(row),
-      creditLimit: numberOrNull(record.credit_limit),
-      openBalance: numberOrNull(record.open_balance),
-      standingPo: text(record.standing_po),
-      requirePayment: record.require_payment === true,
-      taxExempt: record.tax_exempt === true,
-      notes: text(record.notes),
-      addresses: addressesOf(record),
-      record,
-    }
-  }
-
-  /**
-   * The catalog a customer orders from, where the catalog screen opens for them: the one they are
-   * locked to, else their price group's (a price group belongs to one catalog); null when neither is
-   * an orderable catalog on this laptop.
-   */
-  private catalogOfCustomer(row: CustomerRow): string | null {
-    const orderable = this.local.catalogs.orderable()
-    const locked = row.lock_catalog_id ? orderable.find((catalog) => catalog.id === row.lock_catalog_id) : undefined
-    if (locked) return locked.guid
-    const ofGroup = row.price_group_id !== null ? this.local.priceGroups.catalogOf(row.price_group_id) : null
-    return ofGroup !== null && orderable.some((catalog) => catalog.guid === ofGroup) ? ofGroup : null
-  }
-
-  /** Orders newest first, across customers or for one customer; searched by number, PO or customer, filtered by state and day. */
-  listOrders(
-    options: OrderListOptions = {},
-    sent: SentOrderSummary[] = [],
-  ): {
-    orders: OrderSummary[]
-    total: number
-    sentNotSynced: SentOrderSummary[]
-    states: { id: number | null; name: string; count: number }[]
-  } {
-    const limit = clampLimit(options.limit, 50)
-    const offset = clampOffset(options.offset)
-    const customerId = options.customerGuid ? (this.local.customers.byGuid(options.customerGuid)?.id ?? null) : null
-    const { rows, total, states: counted } = this.local.orderHistory.list(options, limit, offset, customerId)
-    const states = counted.map((state) => ({
-      id: state.id,
-      name: orderStateName(state.id, state.name),
-      count: state.count,
-    }))
-    return {
-      orders: rows.map((row) => orderSummary(row, parseObject(row.json))),
-      total,
-      sentNotSynced: this.notYetSynced(sent.filter((entry) => sentMatches(entry, options))),
-      states,
-    }
-  }
-
-  /**
-   * The sent orders the history does not hold, whatever it holds them under: its api_guid or the
-   * service's guid, in any case (the service's answer and its order list need not agree on case).
-   */
-  private notYetSynced(sent: SentOrderSummary[]): SentOrderSummary[] {
-    if (sent.length === 0) return []
-    const keysOf = (entry: SentOrderSummary): string[] =>
-      [entry.apiGuid, entry.orderGuid].filter((key): key is string => key !== null).map((key) => key.toLowerCase())
-    const wanted = [...new Set(sent.flatMap(keysOf))]
-    const held = this.local.orderHistory.held(wanted)
-    return sent.filter((entry) => !keysOf(entry).some((key) => held.has(key)))
-  }
-
-  getOrder(guid: string): OrderDetail | null {
-    const row = this.local.orderHistory.byGuid(guid)
-    if (!row) return null
-    const record = parseObject(row.json)
-    return { ...orderSummary(row, record), lines: orderLines(record), totals: orderTotals(record), record }
   }
 }
