@@ -63,12 +63,14 @@ async function customerWithUsualItems(): Promise<{ customer: string; items: { gu
   throw new Error('no customer of the double has two usual items')
 }
 
-describe('satchel images', () => {
+describe('satchel pictures', () => {
   it('status before any fetch: nothing cached, the default budget, every live item waiting', async () => {
     const status = json(await cli(['pictures', 'status', '--db', db, '--json'], env))
     expect(Object.keys(status).sort()).toEqual(['budget', 'bytes', 'cached', 'failed', 'waiting'])
     expect(status).toMatchObject({ cached: 0, bytes: 0, budget: 1024 * 1024 * 1024, failed: 0 })
     expect(status.waiting).toBeGreaterThan(0)
+    // `images`, the commands' first word before round 5, still answers the same (docs/cli.md).
+    expect(json(await cli(['images', 'status', '--db', db, '--json'], env))).toEqual(status)
   })
 
   it('fetch --customer gives every usual item of the customer a thumbnail', async () => {
