@@ -25,7 +25,7 @@ import { silentLogger, type Clock } from '../../src/main/ports'
 import type { Sync } from '../../src/main/sync'
 import type { SyncReport } from '../../src/shared/synced'
 import { SyncScheduler, watchBusy } from '../../src/main/sync/scheduler'
-import type { Timer, TimerPort } from '../../src/main/timers'
+import { installShare, type Timer, type TimerPort } from '../../src/main/timers'
 import { DEFAULT_SYNC_INTERVAL_MINUTES } from '../../src/main/settings/app-settings'
 import type { OutboxSummary } from '../../src/shared/orders'
 import { seededRandom } from '../support/seeded'
@@ -540,7 +540,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
       // As compose.ts gives it: no attempts while the app says Offline, and this laptop's place in the
       // window its waiting orders go in after the service's own outage.
       offline: () => looksOffline(monitor),
-      spreadSeed: `laptop-${index}`,
+      afterOutageShare: installShare(`laptop-${index}`, 'orders-after-outage'),
     })
     laptop.driver = driver
 

@@ -5,6 +5,7 @@ import { closeDatabase, openDatabase } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
 import { openLocalData } from '../local/data'
 import { installSeed, SettingsTable } from '../db/settings'
+import { installShare } from '../timers'
 import { EventHub } from '../events'
 import { ServiceClients } from '../ordering-client/clients'
 import { createOrders } from '../orders'
@@ -42,7 +43,6 @@ export function createCore(config: CoreConfig): Core {
   const settings = new AppSettings(db)
   const connection = new ConnectionSettings(db, config.ports?.secrets ?? createMemoryKeychain())
   const label = config.appName ? `the ${config.appName} app` : 'the Satchel app'
-
   const connectivity = createConnectivityMonitor({
     ...networkSignals(config.ports?.network),
     baseUrl: async () => (await connection.get())?.baseUrl ?? null,
@@ -85,7 +85,7 @@ export function createCore(config: CoreConfig): Core {
     freshItemSource: () => clients.forSaved({ retry: { maxAttempts: 1 }, timeouts: { connectMs: 2_500 } }),
     quietForMs: () => connectivity.quietForMs(),
     offline: () => looksOffline(connectivity),
-    spreadSeed,
+    afterOutageShare: installShare(spreadSeed, 'orders-after-outage'),
     writeRules: orderWriteRules,
   })
   const browsing = createBrowsing(local, () => orders.desk.outbox.read.sentOrders())

@@ -63,8 +63,8 @@ export interface OrdersOptions {
   quietForMs?: () => number
   /** Whether the app says Offline: the driver attempts nothing meanwhile (driver.ts). */
   offline?: () => boolean
-  /** This install's seed: after the service's own outage, its waiting orders go at its place in a window (driver.ts). */
-  spreadSeed?: string
+  /** This install's place in [0, 1): after the service's own outage, its waiting orders go at that place in a window (driver.ts). */
+  afterOutageShare?: number
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
   /** Reads a draft's items again before Send (fresh-items.ts): a client making one quick attempt. */
@@ -161,7 +161,7 @@ export function createOrders(options: OrdersOptions): Orders {
     ...(options.afterFlush ? { afterFlush: options.afterFlush } : {}),
     ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
     ...(options.offline ? { offline: options.offline } : {}),
-    ...(options.spreadSeed === undefined ? {} : { spreadSeed: options.spreadSeed }),
+    ...(options.afterOutageShare === undefined ? {} : { afterOutageShare: options.afterOutageShare }),
   })
 
   const refreshItems = options.freshItemSource ? freshItems(options.local, options.freshItemSource) : null

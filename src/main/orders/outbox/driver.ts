@@ -1,6 +1,6 @@
 import type { OutboxSummary } from '../../../shared/orders'
 import type { Clock, Logger } from '../../ports'
-import { installShare, nodeTimers, type Timer, type TimerPort } from '../../timers'
+import { nodeTimers, type Timer, type TimerPort } from '../../timers'
 import { farAheadMs as defaultFarAheadMs, type OutboxFlusher } from './flusher'
 import type { Outbox } from './outbox'
 
@@ -22,7 +22,7 @@ export interface OutboxDriver {
   nudge(): void
   /**
    * Flush after this install's share of a short window: the service came back from an outage of its
-   * own, and every laptop of the fleet has orders waiting. Without a seed, now.
+   * own, and every laptop of the fleet has orders waiting. Without a share, now.
    */
   nudgeSpread(): void
   /** No more flushes or retry timers; the flush in flight is the flusher's to finish or cancel. */
@@ -47,8 +47,11 @@ export interface OutboxDriverOptions {
    * and nothing is scheduled; the reactions nudge the driver the moment the service answers again.
    */
   offline?: () => boolean
-  /** This install's seed, which places its flush after a fleet-wide outage in the window (timers.ts' installShare). */
-  spreadSeed?: string
+  /**
+   * This install's place in [0, 1) of the window after a fleet-wide outage, the same every time for
+   * one install and spread across the fleet (timers.ts' installShare, taken by the composer).
+   */
+  afterOutageShare?: number
   /** Never retry sooner than this after a flush, whatever the entries' own schedule says. */
   minRetryDelayMs?: number
   /** An entry stored further ahead than this is due now (the flusher's farAheadMs). */
@@ -121,10 +124,7 @@ export function createOutboxDriver(options: OutboxDriverOptions): OutboxDriver {
     nudge,
     nudgeSpread() {
       if (stopped) return
-      const delay =
-        options.spreadSeed === undefined
-          ? 0
-          : Math.round(installShare(options.spreadSeed, 'orders-after-outage') * fleetReturnWindowMs)
+      const delay = Math.round((options.afterOutageShare ?? 0) * fleetReturnWindowMs)
       if (delay <= 0) return nudge()
       retryTimer?.cancel()
       retryTimer = timers.start(nudge, delay, { unref: true })

@@ -92,7 +92,9 @@ function laptop(options: { down?: 'network' | 'service'; spreadSeed?: string } =
       const state = watched.current()
       return !state.online && state.status !== 'unknown'
     },
-    ...(options.spreadSeed === undefined ? {} : { spreadSeed: options.spreadSeed }),
+    ...(options.spreadSeed === undefined
+      ? {}
+      : { afterOutageShare: installShare(options.spreadSeed, 'orders-after-outage') }),
   })
   const watched = createConnectivityMonitor({
     isNetworkUp: () => true,
