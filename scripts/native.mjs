@@ -33,7 +33,7 @@ function electronBinary() {
   const path = require('./electron-binary.cjs').findElectronBinary()
   if (path) return path
   fail(
-    'the Electron binary is not installed (was npm install run with ELECTRON_SKIP_BINARY_DOWNLOAD=1?). Run `npx install-electron` or reinstall electron with network access.',
+    'the Electron binary is not installed (was npm install run with ELECTRON_SKIP_BINARY_DOWNLOAD=1?). Run `node node_modules/electron/install.js` without that variable, with network access.',
   )
 }
 

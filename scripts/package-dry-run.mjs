@@ -21,7 +21,11 @@ import { parseArgs } from 'node:util'
 const require = createRequire(import.meta.url)
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..')
 
-/** The fuse wire as Electron 45 ships it: 9 fuses, RunAsNode, NODE_OPTIONS, --inspect and file:// privileges on. */
+/**
+ * A fuse wire as a recent Electron ships it: 9 fuses (the ninth, WasmTrapHandlers, is newer than
+ * @electron/fuses 1.8, and the hook leaves it as shipped), RunAsNode, NODE_OPTIONS, --inspect and
+ * file:// privileges on.
+ */
 export const fuseSentinel = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX'
 const shippedFuses = '101100011'
 

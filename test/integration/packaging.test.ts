@@ -152,11 +152,15 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
     )
     expect(existsSync(binding)).toBe(true)
     expect(readFileSync(binding).equals(electronBinding)).toBe(true)
-    const header = getRawHeader(join(summary.resources, 'app.asar')).header as {
-      files: Record<string, { files?: Record<string, unknown> }>
+    interface Entry {
+      files?: Record<string, Entry>
+      unpacked?: boolean
     }
-    const release = JSON.stringify(header.files.node_modules?.files?.['better-sqlite3'])
-    expect(release).toMatch(/"better_sqlite3\.node":\{[^}]*"unpacked":true/)
+    const header = getRawHeader(join(summary.resources, 'app.asar')).header as Entry
+    const entry = ['node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node'].reduce<
+      Entry | undefined
+    >((at, name) => at?.files?.[name], header)
+    expect(entry?.unpacked).toBe(true)
     // Only the binding (and better-sqlite3's own files beside it), not its C++ sources.
     expect(existsSync(join(summary.resources, 'app.asar.unpacked', 'node_modules', 'better-sqlite3', 'deps'))).toBe(
       false,
@@ -177,11 +181,18 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
   })
 
   it('keeps the system keyring’s binding unpacked beside app.asar (N-API: the build the CLI loads serves Electron too)', () => {
-    const scope = join(summary.resources, 'app.asar.unpacked', 'node_modules', '@napi-rs')
-    const bindings = readdirSync(scope).filter((name) => name.startsWith(`keyring-${process.platform}-${process.arch}`))
+    // The platform package sits where require() from @napi-rs/keyring finds it: beside it, or (as
+    // electron-builder 25 lays it out) in the keyring's own node_modules.
+    const modules = join(summary.resources, 'app.asar.unpacked', 'node_modules')
+    const bindings = [join(modules, '@napi-rs'), join(modules, '@napi-rs', 'keyring', 'node_modules', '@napi-rs')]
+      .filter((scope) => existsSync(scope))
+      .flatMap((scope) =>
+        readdirSync(scope)
+          .filter((name) => name.startsWith(`keyring-${process.platform}-${process.arch}`))
+          .map((name) => join(scope, name)),
+      )
     expect(bindings.length).toBeGreaterThan(0)
-    for (const binding of bindings)
-      expect(readdirSync(join(scope, binding)).some((file) => file.endsWith('.node'))).toBe(true)
+    for (const binding of bindings) expect(readdirSync(binding).some((file) => file.endsWith('.node'))).toBe(true)
   })
 
   it('writes app-update.yml with the update URL given at build time', () => {
