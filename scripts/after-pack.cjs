@@ -14,7 +14,17 @@
 // SATCHEL_PACKAGE_DRY_RUN=1 (the offline dry run) lets a missing binding pass with a warning, and
 // SATCHEL_NATIVE_DIR points the hook at another folder than build/native (the tests' stand-in).
 const { spawnSync } = require('node:child_process')
-const { copyFileSync, existsSync, openSync, readSync, closeSync, readFileSync } = require('node:fs')
+const {
+  copyFileSync,
+  existsSync,
+  openSync,
+  readSync,
+  closeSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} = require('node:fs')
 const path = require('node:path')
 
 const projectRoot = path.resolve(__dirname, '..')
@@ -114,11 +124,26 @@ function installElectronBinding(context, env = process.env, log = console) {
       `${source} loads in Node ${process.version}, so it was built for Node, not Electron (ABI ${abi}). Rebuild it with \`npm run native:electron\`.`,
     )
   }
+  // Replaced, not written into: the target may be a hard link to the project's Node build (ownCopy).
+  rmSync(target, { force: true })
   copyFileSync(source, target)
   log.log(
     `after-pack: better-sqlite3 for Electron (ABI ${abi}) installed at ${path.relative(context.appOutDir, target)}`,
   )
   return target
+}
+
+/**
+ * Makes `file` the package's own before it is changed in place. electron-builder may fill the app
+ * folder with hard links to the project's files (25.x links node_modules, and may link Electron's
+ * dist): writing through one would put the Electron binding into the project's own better-sqlite3,
+ * which Node then cannot load, or flip the fuses of the Electron that `npm run dev` runs.
+ */
+function ownCopy(file) {
+  if (!existsSync(file) || statSync(file).nlink < 2) return
+  const copy = `${file}.own`
+  copyFileSync(file, copy)
+  renameSync(copy, file)
 }
 
 /** The file whose fuse wire is flipped, as electron-builder itself locates it. */
@@ -150,6 +175,7 @@ async function satchelFuses(context) {
 async function flipSatchelFuses(context, log = console) {
   const { flipFuses } = await import('@electron/fuses')
   const executable = executablePath(context)
+  ownCopy(executable)
   await flipFuses(executable, await satchelFuses(context))
   log.log(`after-pack: fuses set on ${path.relative(context.appOutDir, executable)}`)
   return executable

@@ -34,6 +34,14 @@ interface Summary {
 
 let work: string
 let summary: Summary
+/** The project's own better-sqlite3 build, which tests and the CLI load under Node, as it was before the dry run. */
+const projectBinding = join(
+  dirname(require.resolve('better-sqlite3/package.json')),
+  'build',
+  'Release',
+  'better_sqlite3.node',
+)
+let projectBindingBefore: Buffer
 let asarEntries: string[]
 
 // The dry run packages Linux on the machine it runs on, as CI does; the afterPack hook rightly keeps
@@ -46,6 +54,7 @@ beforeAll(() => {
   const nativeDir = join(work, 'native')
   mkdirSync(join(nativeDir, `electron-abi${abi}`), { recursive: true })
   writeFileSync(join(nativeDir, `electron-abi${abi}`, 'better_sqlite3.node'), electronBinding)
+  projectBindingBefore = readFileSync(projectBinding)
   const started = Date.now()
   const run = spawnSync(
     process.execPath,
@@ -178,6 +187,19 @@ describe.runIf(onLinux)('the packaged app (Linux dir, offline dry run)', () => {
         ),
       ),
     ).toBe(false)
+  })
+
+  it('leaves the project’s own better-sqlite3 build as it was, and Node still loads it', () => {
+    // The package's copy is replaced, never written into: electron-builder 25 fills the app folder
+    // with hard links to node_modules, and writing through one broke every later test that opens a
+    // database (scripts/after-pack.cjs, ownCopy).
+    expect(readFileSync(projectBinding).equals(projectBindingBefore)).toBe(true)
+    const load = spawnSync(process.execPath, ['-e', "const D = require('better-sqlite3'); new D(':memory:').close()"], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+    expect(load.stderr).toBe('')
+    expect(load.status).toBe(0)
   })
 
   it('keeps the system keyring’s binding unpacked beside app.asar (N-API: the build the CLI loads serves Electron too)', () => {
