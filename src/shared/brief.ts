@@ -91,7 +91,8 @@ export const briefContract = {
   getCustomerBrief: { input: z.object({ customerGuid: guid }).strict(), output: customerBriefSchema },
   /**
    * Reads the customer's history from the service (newer than what is held, or all 24 months when
-   * none is), then answers the brief. Online only: offline it fails with code `offline`.
+   * none is), then answers the brief. Online only: offline it fails with UNAVAILABLE; a read cut
+   * short after some pages answers the brief, which says how far back it holds.
    */
   refreshCustomerHistory: { input: z.object({ customerGuid: guid }).strict(), output: customerBriefSchema },
 } as const

@@ -19,6 +19,7 @@ import { createTracking } from '../tracking'
 import { orderWriteRules } from '../tracking/order-writes'
 import { createHousekeeping } from '../housekeeping'
 import { purgeThreadFor } from '../housekeeping/purge-slices'
+import { createCoreBrief } from './brief'
 import { createHandlerTable } from './handlers'
 import { bundleSources, contractMethods } from './methods'
 import { createCorePictures } from './pictures'
@@ -60,8 +61,11 @@ export function createCore(config: CoreConfig): Core {
   // The window's writes wait for the writer's long requests without holding the main process.
   const longWrites = new LongWrites()
   const spreadSeed = installSeed(new SettingsTable(db))
+  const orderParts = { orders: () => orders, quotes: () => quotes }
+  const brief = createCoreBrief({ local, clock, logger, clients, connectivity, longWrites, events: hub, ...orderParts })
   const sync = createSync({
     ...{ db, local, longWrites, clients, label, clock, logger, events: hub, orderDetails: tracking },
+    customerHistories: brief.step,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
     spreadSeed,
     quietForMs: () => connectivity.quietForMs(),
@@ -106,7 +110,7 @@ export function createCore(config: CoreConfig): Core {
   const handlers = createHandlerTable(
     contractMethods({
       ...{ config, db, local, settings, connection, clients, hub, sync, browsing, tracking, orders, quotes, usual },
-      ...{ connectivity, catalogSyncedAt: syncedAt, supportBundle, pictures },
+      ...{ connectivity, catalogSyncedAt: syncedAt, supportBundle, pictures, brief },
     }),
     logger,
     // A database damaged or made read-only after start-up: the same words as at start-up, not INTERNAL.
@@ -132,6 +136,7 @@ export function createCore(config: CoreConfig): Core {
       connectivity.stop()
       for (const unsubscribe of unsubscribes) unsubscribe()
       await purge.stop()
+      await brief.close()
       await pictures?.close()
       await orders.close()
       await sync.close()

@@ -23,6 +23,7 @@ import { migration as itemIndexesByCatalogKey } from './0021-item-indexes-by-cat
 import { migration as leanerItemRows } from './0022-leaner-item-rows'
 import { migration as orderDetailRefusals } from './0023-order-detail-refusals'
 import { migration as outboxWrites } from './0024-outbox-writes'
+import { migration as customerHistories } from './0025-customer-histories'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -57,4 +58,5 @@ export const migrations: Migration[] = [
   leanerItemRows,
   orderDetailRefusals,
   outboxWrites,
+  customerHistories,
 ]

@@ -270,6 +270,19 @@ export class CatalogItems {
   }
 
   /** An item of a catalog by the service's id (a family's parent, as its members name it), a live row first. */
+  /**
+   * Live, active items of the catalog the service created after `sinceIso` (its own timestamp, as
+   * the item record carries it): a customer's "new since their last order". Their created_at is kept
+   * in the row's `extra`, so this reads every row of the catalog (40-70 ms at 100,000 items).
+   */
+  countCreatedSince(catalogGuid: string, sinceIso: string): number {
+    return this.searches.count(
+      `SELECT count(*) FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_listing', 'i', '@catalog')}
+       AND ${live} AND i.active = 1 AND json_extract(i.extra, '$.created_at') > @since`,
+      { catalog: catalogGuid, since: sinceIso },
+    )
+  }
+
   byIdIn(catalogGuid: string, id: number): ItemRow | undefined {
     return this.statements.byIdIn.get(catalogGuid, id)
   }

@@ -1,0 +1,185 @@
+/**
+ * A customer's brief as the core offers it: built from the local copy (briefs.ts), the history behind
+ * it read from the service when the rep opens the customer online and it is missing or more than a
+ * day old, when they ask (`refreshCustomerHistory`, `satchel customers brief --refresh`), and after
+ * each sync for the customers the rep worked with in the last 30 days (a draft, a quote, an order sent,
+ * a visit to the page). Nothing is sent while the rep is offline.
+ */
+import type { Implementations } from '../../shared/contract'
+import { CoreError } from '../errors'
+import type { LocalData } from '../local/data'
+import type { CustomerHistoryRow } from '../local/customer-histories'
+import { errorCodeOf, isServiceError } from '../ordering-client/errors'
+import type { OrderLookup } from '../orders/lookup'
+import type { Clock, Logger } from '../ports'
+import type { CustomerHistorySource, CustomerHistoryStep } from '../sync/run'
+import { CustomerBriefs } from './briefs'
+import { readChangesOf, readCustomerHistory, type HistoryCustomer, type HistoryWriter } from './history-read'
+
+const DAY_MS = 86_400_000
+/** "Worked with in the last 30 days." */
+const workedWithinMs = 30 * DAY_MS
+/** Whole histories read for the first time after one run at most: the rest wait for the next runs. */
+const firstReadsPerRun = 5
+
+export interface BriefParts {
+  local: LocalData
+  lookup: OrderLookup
+  clock: Clock
+  logger: Logger
+  /** The service client for the reads the rep's page asks for; null when no connection is saved. */
+  client: () => Promise<CustomerHistorySource | null>
+  /** The rep is offline: nothing is sent. */
+  offline: () => boolean
+  /** Awaited before each write on the window's connection (the sync writer's long requests). */
+  beforeWrite: () => Promise<void>
+  /** Customers the rep worked with from `sinceIso` on: drafts, quotes, orders sent from this laptop. */
+  workedWith: (sinceIso: string) => Iterable<string>
+  /** A customer's history changed: the page on screen reads their brief again. */
+  onHistoryChanged?: (customerGuid: string) => void
+}
+
+export interface Brief {
+  methods: Pick<Implementations, 'getCustomerBrief' | 'refreshCustomerHistory'>
+  /** Joins each sync run (sync/run.ts). */
+  step: CustomerHistoryStep
+  close(): Promise<void>
+}
+
+type ReadOutcome = { changed: boolean; error: unknown }
+
+export function createBrief(parts: BriefParts): Brief {
+  const { local, clock, logger } = parts
+  const briefs = new CustomerBriefs(local, parts.lookup)
+  const histories = local.customerHistories
+  const closing = new AbortController()
+  const reading = new Map<string, Promise<ReadOutcome>>()
+  // Outside a run, pages go where the window's writes go: after the writer's long requests.
+  const windowWriter: HistoryWriter = {
+    applyOrders: async (rows, context) => {
+      await parts.beforeWrite()
+      return local.copy.applyOrders(rows, context)
+    },
+  }
+  const customerOf = (guid: string): HistoryCustomer => ({ guid, id: local.customers.idOf(guid) })
+  const stale = (held: CustomerHistoryRow | undefined, now: number) =>
+    !held || held.complete !== 1 || !held.fetched_at || now - Date.parse(held.fetched_at) > DAY_MS
+
+  /** One customer's read at a time: a second ask while one runs waits for it. */
+  const readOne = (guid: string, source: CustomerHistorySource, writer: HistoryWriter, signal: AbortSignal) => {
+    const running = reading.get(guid)
+    if (running) return running
+    const read = (async (): Promise<ReadOutcome> => {
+      const outcome = await readCustomerHistory(
+        { source, writer, now: clock.now(), signal },
+        customerOf(guid),
+        histories.get(guid),
+      )
+      if (outcome.error)
+        logger.warn('a customer’s order history was not read whole', { customer: guid, error: describe(outcome.error) })
+      if (!outcome.read) return { changed: false, error: outcome.error }
+      await parts.beforeWrite()
+      histories.recordRead(guid, outcome.read)
+      parts.onHistoryChanged?.(guid)
+      return { changed: true, error: outcome.error }
+    })().finally(() => reading.delete(guid))
+    reading.set(guid, read)
+    return read
+  }
+
+  const noteVisit = (guid: string) =>
+    void parts
+      .beforeWrite()
+      .then(() => histories.recordVisit(guid, new Date(clock.now()).toISOString()))
+      .catch((error: unknown) => logger.warn('a visit to a customer’s page was not noted', { error: describe(error) }))
+
+  const readForPage = async (guid: string) => {
+    if (parts.offline() || closing.signal.aborted) return
+    const source = await parts.client()
+    if (source) await readOne(guid, source, windowWriter, closing.signal)
+  }
+
+  const methods: Brief['methods'] = {
+    getCustomerBrief: ({ customerGuid }) => {
+      const brief = briefs.build(customerGuid, clock.now())
+      noteVisit(customerGuid)
+      // Read in the background; the page hears customerHistoryChanged and asks again.
+      if (stale(histories.get(customerGuid), clock.now()))
+        void readForPage(customerGuid).catch((error: unknown) =>
+          logger.warn('reading a customer’s order history failed', { error: describe(error) }),
+        )
+      return brief
+    },
+    refreshCustomerHistory: async ({ customerGuid }) => {
+      if (!local.customers.byGuid(customerGuid))
+        throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
+      if (parts.offline())
+        throw new CoreError(
+          'UNAVAILABLE',
+          'Offline: the brief shows the order history on this laptop; connect to read the rest.',
+        )
+      const source = await parts.client()
+      if (!source) throw new CoreError('NOT_CONFIGURED', 'Set up the connection to the ordering service first.')
+      noteVisit(customerGuid)
+      const outcome = await readOne(customerGuid, source, windowWriter, closing.signal)
+      // Cut short after some pages, the brief says how far it got; nothing read at all is a failure.
+      if (!outcome.changed && outcome.error) throw asCoreError(outcome.error)
+      return briefs.build(customerGuid, clock.now())
+    },
+  }
+
+  const step: CustomerHistoryStep = {
+    async refreshHistories(source, writer, signal) {
+      const now = clock.now()
+      const since = new Date(now - workedWithinMs).toISOString()
+      const customers = new Set([...parts.workedWith(since), ...histories.visitedSince(since)])
+      const unread: string[] = []
+      const whole: { customer: HistoryCustomer; row: CustomerHistoryRow }[] = []
+      for (const guid of customers) {
+        if (!local.customers.byGuid(guid)) continue
+        const row = histories.get(guid)
+        if (!stale(row, now)) continue
+        if (row?.complete === 1 && row.cursor) whole.push({ customer: customerOf(guid), row })
+        else unread.push(guid)
+      }
+      try {
+        // What changed for all of them in one read: a day's refresh of 20 customers is a page or two.
+        const changes = await readChangesOf({ source, writer, now, signal }, whole)
+        if (changes.error)
+          logger.warn('customers’ order histories were not brought up to date', { error: describe(changes.error) })
+        if (changes.reads.size > 0) await parts.beforeWrite()
+        for (const [guid, read] of changes.reads) {
+          histories.recordRead(guid, read)
+          parts.onHistoryChanged?.(guid)
+        }
+        for (const guid of unread.slice(0, firstReadsPerRun)) {
+          if (signal.aborted) break
+          await readOne(guid, source, writer, signal)
+        }
+      } catch (error) {
+        // Never the run's failure: the histories wait for the next run.
+        logger.warn('keeping customers’ order histories fresh failed', { error: describe(error) })
+      }
+    },
+  }
+
+  return {
+    methods,
+    step,
+    async close() {
+      closing.abort()
+      await Promise.allSettled([...reading.values()])
+    },
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+function asCoreError(error: unknown): CoreError {
+  if (error instanceof CoreError) return error
+  if (isServiceError(error))
+    return new CoreError(errorCodeOf(error.kind), `The order history could not be read: ${error.message}`)
+  return new CoreError('UNAVAILABLE', `The order history could not be read: ${describe(error)}`)
+}
