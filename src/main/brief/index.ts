@@ -5,6 +5,7 @@
  * each sync for the customers the rep worked with in the last 30 days (a draft, a quote, an order sent,
  * a visit to the page). Nothing is sent while the rep is offline.
  */
+import type { CustomerBrief } from '../../shared/brief'
 import type { Implementations } from '../../shared/contract'
 import { CoreError } from '../errors'
 import type { LocalData } from '../local/data'
@@ -21,6 +22,8 @@ const DAY_MS = 86_400_000
 const workedWithinMs = 30 * DAY_MS
 /** Whole histories read for the first time after one run at most: the rest wait for the next runs. */
 const firstReadsPerRun = 5
+/** How long a history whose background read failed waits before the next runs try it again. */
+const retryFailedAfterMs = 6 * 3_600_000
 
 export interface BriefParts {
   local: LocalData
@@ -41,6 +44,8 @@ export interface BriefParts {
 
 export interface Brief {
   methods: Pick<Implementations, 'getCustomerBrief' | 'refreshCustomerHistory'>
+  /** The brief from the local copy alone: no visit noted, nothing read (the CLI's). */
+  read(customerGuid: string): CustomerBrief
   /** Joins each sync run (sync/run.ts). */
   step: CustomerHistoryStep
   close(): Promise<void>
@@ -54,6 +59,8 @@ export function createBrief(parts: BriefParts): Brief {
   const histories = local.customerHistories
   const closing = new AbortController()
   const reading = new Map<string, Promise<ReadOutcome>>()
+  // A background read that failed waits a while: every sync asking again would be the fleet's cost.
+  const failedAt = new Map<string, number>()
   // Outside a run, pages go where the window's writes go: after the writer's long requests.
   const windowWriter: HistoryWriter = {
     applyOrders: async (rows, context) => {
@@ -136,7 +143,10 @@ export function createBrief(parts: BriefParts): Brief {
       const unread: string[] = []
       const whole: { customer: HistoryCustomer; row: CustomerHistoryRow }[] = []
       for (const guid of customers) {
-        if (!local.customers.byGuid(guid)) continue
+        // A customer the supplier dropped (kept here for a draft) has no history to read.
+        const customer = local.customers.byGuid(guid)
+        if (!customer || customer.deleted_at !== null || customer.unlisted_at !== null) continue
+        if (now - (failedAt.get(guid) ?? -Infinity) < retryFailedAfterMs) continue
         const row = histories.get(guid)
         if (!stale(row, now)) continue
         if (row?.complete === 1 && row.cursor) whole.push({ customer: customerOf(guid), row })
@@ -154,7 +164,9 @@ export function createBrief(parts: BriefParts): Brief {
         }
         for (const guid of unread.slice(0, firstReadsPerRun)) {
           if (signal.aborted) break
-          await readOne(guid, source, writer, signal)
+          const outcome = await readOne(guid, source, writer, signal)
+          if (outcome.error) failedAt.set(guid, now)
+          else failedAt.delete(guid)
         }
       } catch (error) {
         // Never the run's failure: the histories wait for the next run.
@@ -165,6 +177,7 @@ export function createBrief(parts: BriefParts): Brief {
 
   return {
     methods,
+    read: (customerGuid) => briefs.build(customerGuid, clock.now()),
     step,
     async close() {
       closing.abort()
