@@ -39,7 +39,13 @@ export class CustomerBriefs {
     private readonly lookup: OrderLookup,
   ) {}
 
-  build(customerGuid: string, now: number): CustomerBrief {
+  /** `countNew`: the catalog's items created after a moment (new-items.ts's, where held; else a read of them). */
+  build(
+    customerGuid: string,
+    now: number,
+    countNew: (catalogGuid: string, sinceIso: string) => number = (catalogGuid, sinceIso) =>
+      this.local.catalogItems.countCreatedSince(catalogGuid, sinceIso),
+  ): CustomerBrief {
     const row = this.local.customers.byGuid(customerGuid)
     const facts = this.lookup.customer(customerGuid)
     if (!row || !facts) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
@@ -88,8 +94,7 @@ export class CustomerBriefs {
       topItems: topItemsOf,
       lapsed,
       backordered: this.owed(customerGuid),
-      newItems:
-        newest && newItemsCatalogGuid ? this.local.catalogItems.countCreatedSince(newItemsCatalogGuid, newest.at) : 0,
+      newItems: newest && newItemsCatalogGuid ? countNew(newItemsCatalogGuid, newest.at) : 0,
       newItemsCatalogGuid,
       lastOrderedAt: newest?.at ?? null,
       credit:

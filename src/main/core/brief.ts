@@ -28,7 +28,7 @@ export interface CoreBriefParts {
 }
 
 export function createCoreBrief(parts: CoreBriefParts): Brief {
-  return createBrief({
+  const brief = createBrief({
     local: parts.local,
     lookup: orderLookupOf(parts.local),
     clock: parts.clock,
@@ -39,6 +39,17 @@ export function createCoreBrief(parts: CoreBriefParts): Brief {
     workedWith: (sinceIso) => workedWith(parts.orders(), parts.quotes(), sinceIso),
     onHistoryChanged: (customerGuid) => parts.events.emit('customerHistoryChanged', { customerGuid }),
   })
+  // A sync may bring new items: "new since their last order" counts them again at the next brief.
+  const unsubscribe = parts.events.subscribe((event) => {
+    if (event.name === 'syncFinished') brief.itemsChanged()
+  })
+  return {
+    ...brief,
+    async close() {
+      unsubscribe()
+      await brief.close()
+    },
+  }
 }
 
 /** Customers of the rep's drafts and quotes changed, and orders sent, from `sinceIso` on. */

@@ -44,6 +44,9 @@ export class CustomerHistories {
         `INSERT INTO customer_histories (customer_guid, visited_at) VALUES (?, ?)
          ON CONFLICT (customer_guid) DO UPDATE SET visited_at = excluded.visited_at`,
       ),
+      whole: db.prepare<[], CustomerHistoryRow>(
+        'SELECT * FROM customer_histories WHERE complete = 1 AND cursor IS NOT NULL',
+      ),
       visitedSince: db
         .prepare<[string], string>('SELECT customer_guid FROM customer_histories WHERE visited_at >= ?')
         .pluck(),
@@ -66,6 +69,11 @@ export class CustomerHistories {
 
   recordVisit(customerGuid: string, at: string): void {
     this.statements.visit.run(customerGuid, at)
+  }
+
+  /** The histories read whole, with the cursor their next read starts from. */
+  whole(): CustomerHistoryRow[] {
+    return this.statements.whole.all()
   }
 
   /** Customers whose page the rep opened at `sinceIso` or later. */
