@@ -5,10 +5,14 @@
  *
  * - the time to read that customer's 24 months (`refreshCustomerHistory`, nothing held) through a
  *   shaped link, 10 Mbit/s with an 80 ms round trip (link.ts, the sync bench's), and its bytes;
- * - getCustomerBrief's time for that customer, the first call and then `--runs` more (p50, max).
+ * - getCustomerBrief's time for that customer: the app opened again on that database (nothing held
+ *   in memory), the first look at them once another customer's brief was opened, then `--runs` more.
  *
  * Options: --size bench|<items> (default bench), --runs N (default 20), --mbit N (default 10).
  */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { call } from '../../src/main/core/handlers'
@@ -38,8 +42,9 @@ const percentile = (sorted: number[], p: number) =>
 
 async function main(): Promise<void> {
   const service = await startService({ size, seed: 1, history: true, logBodies: false })
+  const keptDirectory = mkdtempSync(join(tmpdir(), 'satchel-brief-bench-'))
   const link = await startLink({ target: service.url, bitsPerSecond, oneWayMs })
-  const core = createTestCore({ backgroundSync: false })
+  let core = createTestCore({ backgroundSync: false })
   const api = async <M extends MethodName>(method: M, argument?: MethodInput<M>): Promise<MethodOutput<M>> => {
     const result = await call(core.handlers, method, argument)
     if (!result.ok) throw new Error(`${method} failed: ${result.error.code} ${result.error.message}`)
@@ -76,10 +81,25 @@ async function main(): Promise<void> {
     const readMs = performance.now() - readStarted
     const readBytes = link.down - downBefore
     const orders = read.months.reduce((sum, month) => sum + month.orders + month.cancelled, 0)
+    // A copy of the database as the read left it, for the app opened again below.
+    const kept = join(keptDirectory, 'satchel.db')
+    core.db.exec(`VACUUM INTO '${kept.replace(/'/g, "''")}'`)
 
-    const firstStarted = performance.now()
-    await api('getCustomerBrief', { customerGuid })
-    const firstMs = performance.now() - firstStarted
+    // The app opened again on that database: nothing of the brief is held in memory.
+    await core.close()
+    core = createTestCore({ backgroundSync: false, startFrom: kept })
+    const timed = async (guid: string) => {
+      const started = performance.now()
+      await api('getCustomerBrief', { customerGuid: guid })
+      return performance.now() - started
+    }
+    const coldMs = await timed(customerGuid)
+    // Another customer's brief read the new items' times; this one's orders are read afresh.
+    await core.close()
+    core = createTestCore({ backgroundSync: false, startFrom: kept })
+    const other = service.control.customers().find((record) => record.id !== customerId && record.active)!
+    await timed(other.guid as string)
+    const firstMs = await timed(customerGuid)
     const timings: number[] = []
     for (let run = 0; run < runs; run++) {
       const started = performance.now()
@@ -99,7 +119,13 @@ async function main(): Promise<void> {
         ms: Math.round(readMs),
         bytesDown: readBytes,
       },
-      brief: { firstMs: round(firstMs), p50Ms: round(percentile(timings, 50)), maxMs: round(timings.at(-1)!), runs },
+      brief: {
+        coldMs: round(coldMs),
+        firstMs: round(firstMs),
+        p50Ms: round(percentile(timings, 50)),
+        maxMs: round(timings.at(-1)!),
+        runs,
+      },
       topItems: read.topItems.length,
       lapsed: read.lapsed.length,
     }
@@ -109,7 +135,8 @@ async function main(): Promise<void> {
         `customer                      ${String(customer.name)}: ${orders} orders in 24 months (history ${read.history.complete ? 'whole' : 'cut short'})`,
         `first sync (loopback)         ${(syncMs / 1000).toFixed(1)} s`,
         `history read, ${values.mbit} Mbit/s       ${(readMs / 1000).toFixed(2)} s, ${Math.round(readBytes / 1024)} KB down`,
-        `getCustomerBrief, first call  ${round(firstMs)} ms`,
+        `getCustomerBrief, app opened  ${round(coldMs)} ms (the catalog's creation times read first)`,
+        `getCustomerBrief, first look  ${round(firstMs)} ms (the customer's orders read and valued)`,
         `getCustomerBrief, ${runs} more    p50 ${round(percentile(timings, 50))} ms, max ${round(timings.at(-1)!)} ms (the issue asks ≤ 150 ms)`,
         '',
       ].join('\n'),
@@ -119,6 +146,7 @@ async function main(): Promise<void> {
     await core.close()
     await link.close()
     await service.close()
+    rmSync(keptDirectory, { recursive: true, force: true })
   }
 }
 

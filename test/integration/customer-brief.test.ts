@@ -212,4 +212,19 @@ describe('a customer’s brief', () => {
       expect(Date.parse(brief.history.fetchedAt!)).toBeGreaterThan(Date.now() - 60_000)
     }
   })
+
+  it('counts the items of their catalog newer than their last order, again after a sync brings more', async () => {
+    const [seasonal] = historyCustomers()
+    const before = await harness.api('getCustomerBrief', { customerGuid: seasonal!.guid })
+    expect(before.newItemsCatalogGuid).not.toBeNull()
+    expect(before.lastOrderedAt).not.toBeNull()
+    const created = [
+      harness.service.control.insertCatalogItem(before.newItemsCatalogGuid!),
+      harness.service.control.insertCatalogItem(before.newItemsCatalogGuid!),
+    ]
+    expect(created.every((item) => String(item.created_at) > before.lastOrderedAt!)).toBe(true)
+    await harness.api('syncNow', {})
+    const after = await harness.api('getCustomerBrief', { customerGuid: seasonal!.guid })
+    expect(after.newItems).toBe(before.newItems + 2)
+  })
 })

@@ -194,7 +194,10 @@ export function createBrief(parts: BriefParts): Brief {
   return {
     methods,
     read: (customerGuid) => briefs.build(customerGuid, clock.now()),
-    itemsChanged: () => newItems.itemsChanged(),
+    itemsChanged: () => {
+      newItems.itemsChanged()
+      briefs.itemsChanged()
+    },
     step,
     async close() {
       closing.abort()
