@@ -50,6 +50,11 @@ export interface Brief {
   read(customerGuid: string): CustomerBrief
   /** The catalog items changed (a sync finished): "new since" is counted from them again. */
   itemsChanged(): void
+  /**
+   * Where briefs are in use on this laptop, reads the catalogs' creation times a while after start,
+   * so the first brief does not wait for them (a read of every item: 0.5-0.8 s at 100,000).
+   */
+  warmSoon(afterMs?: number): void
   /** Joins each sync run (sync/run.ts). */
   step: CustomerHistoryStep
   close(): Promise<void>
@@ -64,6 +69,7 @@ export function createBrief(parts: BriefParts): Brief {
   const counted = (catalogGuid: string, sinceIso: string) => newItems.countSince(catalogGuid, sinceIso)
   const histories = local.customerHistories
   const closing = new AbortController()
+  let warming: ReturnType<typeof setTimeout> | undefined
   const reading = new Map<string, Promise<ReadOutcome>>()
   // A background read that failed waits a while: every sync asking again would be the fleet's cost.
   const failedAt = new Map<string, number>()
@@ -194,12 +200,20 @@ export function createBrief(parts: BriefParts): Brief {
   return {
     methods,
     read: (customerGuid) => briefs.build(customerGuid, clock.now()),
+    warmSoon: (afterMs = 20_000) => {
+      if (!histories.any()) return
+      warming = setTimeout(() => {
+        if (!closing.signal.aborted) void newItems.ready().catch(() => undefined)
+      }, afterMs)
+      warming.unref?.()
+    },
     itemsChanged: () => {
       newItems.itemsChanged()
       briefs.itemsChanged()
     },
     step,
     async close() {
+      if (warming) clearTimeout(warming)
       closing.abort()
       await Promise.allSettled([...reading.values()])
     },
