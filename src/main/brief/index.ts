@@ -36,6 +36,8 @@ export interface BriefParts {
   client: () => Promise<CustomerHistorySource | null>
   /** The rep is offline: nothing is sent. */
   offline: () => boolean
+  /** How much longer the service's last Retry-After runs: a read the rep did not ask for waits it out. */
+  quietForMs?: () => number
   /** Awaited before each write on the window's connection (the sync writer's long requests). */
   beforeWrite: () => Promise<void>
   /** Customers the rep worked with from `sinceIso` on: drafts, quotes, orders sent from this laptop. */
@@ -113,7 +115,7 @@ export function createBrief(parts: BriefParts): Brief {
       .catch((error: unknown) => logger.warn('a visit to a customer’s page was not noted', { error: describe(error) }))
 
   const readForPage = async (guid: string) => {
-    if (parts.offline() || closing.signal.aborted) return
+    if (parts.offline() || (parts.quietForMs?.() ?? 0) > 0 || closing.signal.aborted) return
     const source = await parts.client()
     if (source) await readOne(guid, source, windowWriter, closing.signal)
   }

@@ -35,6 +35,7 @@ export function createCoreBrief(parts: CoreBriefParts): Brief {
     logger: parts.logger.child({ area: 'brief' }),
     client: () => parts.clients.forSaved(),
     offline: () => looksOffline(parts.connectivity),
+    quietForMs: () => parts.connectivity.quietForMs(),
     beforeWrite: () => parts.longWrites.settled(),
     workedWith: (sinceIso) => workedWith(parts.orders(), parts.quotes(), sinceIso),
     onHistoryChanged: (customerGuid) => parts.events.emit('customerHistoryChanged', { customerGuid }),
