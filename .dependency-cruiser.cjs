@@ -25,6 +25,7 @@ const parts = [
   'main/orders/',
   'main/tracking/',
   'main/usual-items/',
+  'main/brief/',
   'main/quotes/',
   'main/documents/',
   'main/housekeeping/',
@@ -160,6 +161,20 @@ const layers = {
       ...floor,
     ],
     why: 'a customer’s usual items, read from orders (the desk, lookups, the outbox’s sent orders)',
+  },
+  'main/brief/': {
+    may: [
+      'main/tracking/',
+      'main/orders/',
+      'main/sync/',
+      'main/local/',
+      'main/db/',
+      'main/ordering-client/',
+      'main/pricing.ts',
+      'main/turns.ts',
+      ...floor,
+    ],
+    why: 'a customer’s brief: their history read through sync’s port and its writer, added up from the local copy; nothing below reads it',
   },
   'main/quotes/': {
     may: [

@@ -21,6 +21,8 @@ const readingMethodNames = [
   'getItemFamily',
   'searchCustomers',
   'getCustomer',
+  // Its answer never waits on a write: the visit it notes is written after, behind the writer's long requests.
+  'getCustomerBrief',
   'listOrders',
   'getOrder',
   'getOrderTracking',
@@ -85,6 +87,8 @@ export const writingMethodNames = [
   'chooseCustomerMatch',
   'addCustomer',
   'changeCustomer',
+  // Outside a sync run the history's pages are written on the window's connection.
+  'refreshCustomerHistory',
   'reorder',
   'saveDraftAsQuote',
   'updateQuote',
@@ -109,6 +113,7 @@ export type EventName =
   | 'updateStateChanged'
   | 'profilesChanged'
   | 'picturesFetched'
+  | 'customerHistoryChanged'
 
 /** Prefix of every invoke channel, so main can tell Satchel's channels from anything else. */
 const channelPrefix = 'satchel:'

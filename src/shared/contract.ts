@@ -13,6 +13,7 @@ import { orderTrackingContract } from './order-tracking'
 import { quotesContract } from './quotes'
 import { writesContract } from './writes'
 import { customerWritesContract } from './customer-writes'
+import { briefContract } from './brief'
 import type { Result } from './result'
 import { maxItemPictures } from './pictures'
 import {
@@ -221,6 +222,7 @@ export const contract = {
   ...ordersContract,
   ...writesContract,
   ...customerWritesContract,
+  ...briefContract,
   ...orderTrackingContract,
   ...quotesContract,
   ...desktopContract,
@@ -229,6 +231,8 @@ export const contract = {
 
 /** Every event has its schema: a name without one fails to compile. */
 type SchemaOfEach<T extends Record<EventName, z.ZodType>> = T
+
+type CustomerHistoryChangedSchema = z.ZodObject<{ customerGuid: z.ZodString }>
 
 /** How many new pictures came into the cache. */
 type PicturesFetchedSchema = z.ZodObject<{ fetched: z.ZodNumber }>
@@ -252,6 +256,8 @@ type EventSchemas = SchemaOfEach<{
   profilesChanged: typeof profileListSchema
   /** New pictures came into the cache (a pass, a gallery): a placeholder shown for one may now be a picture. */
   picturesFetched: PicturesFetchedSchema
+  /** A customer's order history was read: their brief, if on screen, is read again (getCustomerBrief). */
+  customerHistoryChanged: CustomerHistoryChangedSchema
 }>
 
 type Contract = typeof contract

@@ -55,6 +55,7 @@ export class FaultEngine {
       case 'destroySocket':
       case 'commitThenDrop':
       case 'ignoreOffset':
+      case 'ignoreVendorGuid':
         break
       case 'otherCatalog':
         if (typeof rule.catalogGuid !== 'string' || rule.catalogGuid === '')

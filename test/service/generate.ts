@@ -796,7 +796,7 @@ function markFulfilment(made: OrderEntry[]): void {
   }
 }
 
-interface SeedOrderArgs {
+export interface SeedOrderArgs {
   vendor: VendorEntry
   catalog: CatalogEntry
   group: number
@@ -806,14 +806,16 @@ interface SeedOrderArgs {
   user: UserRec
   rep: UserRec
   fromApp: boolean
+  /** Lines on the order; drawn (1 to 8) when absent. */
+  lineCount?: number
 }
 
-function seedOrder(store: Store, rng: Rng, args: SeedOrderArgs): OrderEntry {
+export function seedOrder(store: Store, rng: Rng, args: SeedOrderArgs): OrderEntry {
   const { vendor, catalog, pool, stateId, createdMs, user, rep, fromApp } = args
   const created = iso(createdMs)
   const id = store.id('order')
   const prefix = catalog.rec.order_prefix_override || 'HP-'
-  const lineCount = rng.int(1, 8)
+  const lineCount = args.lineCount ?? rng.int(1, 8)
   const chosen = new Set<ItemEntry>()
   while (chosen.size < Math.min(lineCount, pool.length)) chosen.add(rng.pick(pool))
   const groupRec = store.priceGroupsById.get(args.group)

@@ -1,5 +1,5 @@
 /**
- * `npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress]`
+ * `npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress] [--history]`
  * Runs the ordering-service double for people: the demo, manual checks with curl, drills.
  */
 import { parseArgs } from 'node:util'
@@ -29,13 +29,15 @@ async function main(): Promise<void> {
       control: { type: 'boolean', default: false },
       // Replies are compressed as a web server in front of a service would (compression.ts) unless told not to.
       'no-compress': { type: 'boolean', default: false },
+      // 24 months of orders for a few customers, for a customer's brief (history.ts).
+      history: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
   })
   if (values.help) {
     process.stdout.write(
-      'npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress]\n',
+      'npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress] [--history]\n',
     )
     return
   }
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
     httpControl: values.control,
     logBodies: size !== 'bench',
     compress: !values['no-compress'],
+    history: values.history,
   })
   const elapsed = Date.now() - started
   const profile = sizeProfile(size)

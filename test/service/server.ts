@@ -8,6 +8,7 @@ import type { FaultRule, RequestLogEntry, RunningService, StartServiceOptions } 
 import { createControl, RequestLog, type Control } from './control'
 import { echoedHeaders, FaultEngine } from './faults'
 import { generate } from './generate'
+import { generateHistory } from './history'
 import { ImageHost } from './images'
 import { compressBody, compressible, COMPRESS_THRESHOLD, inflatingBody, negotiateEncoding } from './compression'
 import { authenticate, HttpError, PlainTextError, type Headers, type Query } from './http'
@@ -65,8 +66,13 @@ function defaultEpoch(): Date {
 export async function startService(options: StartServiceOptions = {}): Promise<RunningService> {
   const seed = options.seed ?? 1
   const size = options.size ?? 'demo'
+  const history = options.history === true ? {} : options.history || null
+  const seedData = (into: Store) => {
+    generate(into, { seed, size })
+    if (history) generateHistory(into, seed, history)
+  }
   const store = new Store(seed, defaultEpoch())
-  generate(store, { seed, size })
+  seedData(store)
   /** Counts resets: a request held by a latency fault across one must not write into the fresh data. */
   let generation = 0
   const logBodies = options.logBodies ?? true
@@ -84,7 +90,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       // Generated again from the same seed and epoch (not today's: a run that crosses midnight must
       // get back the data it started with), so a client's copy synced before the reset still matches.
       const fresh = new Store(seed, store.epoch)
-      generate(fresh, { seed, size })
+      seedData(fresh)
       store.replaceWith(fresh)
       faults.clear()
       log.clear()
@@ -162,6 +168,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
       // The request log keeps the offset the client sent; the handler sees none, as behind such a proxy.
       if (rule.type === 'ignoreOffset') delete (request.query as Query).offset
+      // A service that does not act in the customer's context: the handler sees no customer.
+      if (rule.type === 'ignoreVendorGuid') {
+        delete request.headers.vendorguid
+        delete (request.query as Query).vendorGuid
+      }
       // The log keeps the catalog the client asked for; the handler serves the other one's page.
       if (rule.type === 'otherCatalog') (request.params as Record<string, string>).catalogGuid = rule.catalogGuid
       if (rule.type === 'commitThenDrop') state.drop = true

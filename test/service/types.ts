@@ -54,6 +54,9 @@ type FaultAction =
   /** A proxy that drops the `offset` parameter: every page request is answered as the first page,
    * with its `hasMoreItems` (true while the listing has a second page) and its total. */
   | { type: 'ignoreOffset' }
+  /** A service (or a proxy) that ignores the customer's context: `vendorGuid`, header or query, never
+   * reaches the handler, so an order list is the supplier's whole list. */
+  | { type: 'ignoreVendorGuid' }
   /** A misrouted cache: a catalog's item listing is answered with another catalog's (`catalogGuid`) page. */
   | { type: 'otherCatalog'; catalogGuid: string }
   /** A listing envelope's count (`totalCatalogItems` or `total`) is replaced by `total`; the rows and
@@ -217,6 +220,11 @@ export interface StartServiceOptions {
    * (`accept-encoding`), as a service behind a web server does (default true; `--no-compress`).
    */
   compress?: boolean
+  /**
+   * Opt-in: 24 months of orders for a few customers, one of them seasonal (history.ts); the default
+   * data is the same without it. `busyOrders`: other customers' recent orders besides.
+   */
+  history?: boolean | { busyOrders?: number }
 }
 
 export interface RunningService {

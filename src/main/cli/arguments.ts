@@ -48,6 +48,7 @@ export const options = {
   name: { type: 'string' },
   email: { type: 'string' },
   phone: { type: 'string' },
+  refresh: { type: 'boolean' },
 } as const
 
 export type OptionValues = {

@@ -51,7 +51,7 @@ interface Command {
    * The profile's stored API secret is read from the keyring before it runs: to talk to the service
    * (unless a user session is given), or, for the support bundle, to mask it.
    */
-  storedSecret?: 'to send' | 'to mask'
+  storedSecret?: 'to send' | 'to mask' | ((values: OptionValues) => 'to send' | undefined)
   run(c: CommandRun): Promise<number> | number
 }
 
@@ -186,6 +186,19 @@ export const commands: Record<string, Command> = {
         throw new UsageError(`customers choose takes an entry key and one of its candidates: ${shape}`)
       const { runCustomerChoice } = await import('./writes')
       return await runCustomerChoice(c.global, { key: key!, customerGuid: c.values.none ? null : customer! }, c.output)
+    },
+  },
+  'customers brief': {
+    options: ['refresh'],
+    // Only a refresh talks to the service; the brief itself is read offline.
+    storedSecret: (values) => (values.refresh ? 'to send' : undefined),
+    async run(c) {
+      const customerGuid = oneArgument(
+        c,
+        'customers brief takes one customer: customers brief <customerGuid> [--refresh]',
+      )
+      const { runCustomersBrief } = await import('./brief')
+      return await runCustomersBrief(c.global, { customerGuid, refresh: c.values.refresh === true }, c.output)
     },
   },
   'customer usual': {

@@ -57,7 +57,9 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
         throw new UsageError(`${name} works on the data folder (--data-dir), not on --db or --profile`)
       return await command.run(run)
     }
-    if (!where.explicitDb) await findProfile(run, where.profileName, command.storedSecret)
+    const storedSecret =
+      typeof command.storedSecret === 'function' ? command.storedSecret(values) : command.storedSecret
+    if (!where.explicitDb) await findProfile(run, where.profileName, storedSecret)
     databasePath = global.db
     return await command.run(run)
   } catch (error) {

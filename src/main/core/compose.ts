@@ -1,7 +1,7 @@
 import { createBrowsing } from '../browse'
 import { createConnectivityMonitor, looksOffline, networkSignals, watchReplies } from '../connectivity'
 import { UsualItems } from '../usual-items/usual'
-import { closeDatabase, openDatabase } from '../db/database'
+import { openDatabase } from '../db/database'
 import { explainDatabaseError } from '../db/file-errors'
 import { openLocalData } from '../local/data'
 import { installSeed, SettingsTable } from '../db/settings'
@@ -20,6 +20,8 @@ import { createTracking } from '../tracking'
 import { orderWriteRules } from '../tracking/order-writes'
 import { createHousekeeping } from '../housekeeping'
 import { purgeThreadFor } from '../housekeeping/purge-slices'
+import { createCoreBrief } from './brief'
+import { closeCore, startBackground } from './lifetime'
 import { createHandlerTable } from './handlers'
 import { bundleSources, contractMethods } from './methods'
 import { createCorePictures } from './pictures'
@@ -60,8 +62,11 @@ export function createCore(config: CoreConfig): Core {
   // The window's writes wait for the writer's long requests without holding the main process.
   const longWrites = new LongWrites()
   const spreadSeed = installSeed(new SettingsTable(db))
+  const orderParts = { orders: () => orders, quotes: () => quotes }
+  const brief = createCoreBrief({ local, clock, logger, clients, connectivity, longWrites, events: hub, ...orderParts })
   const sync = createSync({
     ...{ db, local, longWrites, clients, label, clock, logger, events: hub, orderDetails: tracking },
+    customerHistories: brief.step,
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
     spreadSeed,
     quietForMs: () => connectivity.quietForMs(),
@@ -114,7 +119,7 @@ export function createCore(config: CoreConfig): Core {
   const handlers = createHandlerTable(
     contractMethods({
       ...{ config, db, local, settings, connection, clients, hub, sync, browsing, tracking, orders, quotes, usual },
-      ...{ connectivity, catalogSyncedAt: syncedAt, supportBundle, pictures },
+      ...{ connectivity, catalogSyncedAt: syncedAt, supportBundle, pictures, brief },
     }),
     logger,
     // A database damaged or made read-only after start-up: the same words as at start-up, not INTERNAL.
@@ -122,14 +127,8 @@ export function createCore(config: CoreConfig): Core {
     () => longWrites.settled(),
   )
 
-  if (config.backgroundSync !== false) {
-    // Catalog work an upgrade left runs on the writer's thread from now; the window opens meanwhile.
-    void sync.startCatalogUpdate()
-    sync.scheduler.start()
-    connectivity.start()
-    orders.driver.start()
-    if (config.backgroundPictures) pictures?.start()
-  }
+  const lifetime = { db, connectivity, sync, orders, brief, pictures, purge, clients, unsubscribes }
+  if (config.backgroundSync !== false) startBackground(lifetime, config.backgroundPictures === true)
 
   let closed = false
   return {
@@ -137,14 +136,7 @@ export function createCore(config: CoreConfig): Core {
     async close() {
       if (closed) return
       closed = true
-      connectivity.stop()
-      for (const unsubscribe of unsubscribes) unsubscribe()
-      await purge.stop()
-      await pictures?.close()
-      await orders.close()
-      await sync.close()
-      await clients.close()
-      closeDatabase(db)
+      await closeCore(lifetime)
     },
   }
 }

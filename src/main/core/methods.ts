@@ -25,6 +25,7 @@ import type { Tracking } from '../tracking'
 import { sentOrderWriteMethods } from '../tracking/write-methods'
 import { bundleProfiles, type SupportBundleSources } from '../housekeeping/support-bundle'
 import type { CorePictures } from './pictures'
+import type { Brief } from '../brief'
 import type { CoreConfig } from './types'
 
 export interface BuiltParts {
@@ -45,6 +46,7 @@ export interface BuiltParts {
   catalogSyncedAt: (catalogGuid: string) => number | null
   supportBundle: () => Promise<Buffer>
   pictures: CorePictures | null
+  brief: Brief
 }
 
 export function contractMethods(parts: BuiltParts): Implementations {
@@ -73,6 +75,7 @@ export function contractMethods(parts: BuiltParts): Implementations {
     ...orderMethods(orders, browsing.queries),
     ...sentOrderWriteMethods(local, orders, async () => (await parts.connection.get())?.auth.kind === 'session'),
     ...customerWriteMethods(local, orders),
+    ...parts.brief.methods,
     ...quoteMethods({ quotes, usual: parts.usual }),
     ...documentMethods({
       local,

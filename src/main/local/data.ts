@@ -12,6 +12,7 @@ import { CatalogItems } from './catalog-items/reads'
 import { CatalogUpdateJobs } from './catalog-update-jobs'
 import { Catalogs } from './catalogs'
 import { LocalCopy } from './copy'
+import { CustomerHistories } from './customer-histories'
 import { Customers } from './customers'
 import { OrderDetailRows } from './order-details'
 import { OrderHistory } from './order-history'
@@ -41,6 +42,7 @@ export class LocalData {
     pictureSources?: ItemPictureSources
     catalogUpdateJobs?: CatalogUpdateJobs
     catalogItemUpdate?: CatalogItemUpdate
+    customerHistories?: CustomerHistories
   } = {}
 
   constructor(readonly db: Database) {}
@@ -76,6 +78,11 @@ export class LocalData {
   /** The recent orders synced from the service (the list; a sent order's full copy is orderDetails). */
   get orderHistory(): OrderHistory {
     return (this.made.orderHistory ??= new OrderHistory(this.db))
+  }
+
+  /** How far back each customer's order history is held, for their brief. */
+  get customerHistories(): CustomerHistories {
+    return (this.made.customerHistories ??= new CustomerHistories(this.db))
   }
 
   get orderDetails(): OrderDetailRows {

@@ -55,6 +55,17 @@ export interface OrderRow {
   json: string
 }
 
+/** An order as a customer's brief reads it: the record whole, and the columns it sorts and sums by. */
+export interface BriefOrderRow {
+  guid: string
+  name: string | null
+  catalog_guid: string | null
+  created_ms: number
+  sub_total: number | null
+  order_state_id: number | null
+  json: string
+}
+
 export interface OrderListOptions {
   customerGuid?: string
   query?: string
@@ -116,6 +127,19 @@ export class OrderHistory {
          WHERE deleted_at IS NULL AND created_ms >= @since
            AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))`,
       ),
+      forBrief: db.prepare<{ guid: string; id: number | null; since: number }, BriefOrderRow>(
+        `SELECT guid, name, catalog_guid, created_ms, sub_total, order_state_id, json FROM orders
+         WHERE deleted_at IS NULL AND created_ms >= @since
+           AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))
+         ORDER BY created_ms`,
+      ),
+      briefVersion: db.prepare<
+        { guid: string; id: number | null; since: number },
+        { n: number; version: number | null }
+      >(
+        `SELECT count(*) AS n, max(version) AS version FROM orders WHERE created_ms >= @since
+           AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))`,
+      ),
       latestSupplier: db
         .prepare<[], string>(
           `SELECT json_extract(json, '$.Supplier') FROM orders WHERE json_type(json, '$.Supplier') = 'object' ORDER BY created_ms DESC LIMIT 1`,
@@ -150,6 +174,20 @@ export class OrderHistory {
   /** A customer's orders created from `since` (ms) on, found by guid or, when an order carries only that, by id. */
   customerSince(customer: { guid: string; id: number | null }, since: number) {
     return this.statements.customerSince.all({ guid: customer.guid, id: customer.id, since })
+  }
+
+  /** A customer's orders created from `since` (ms) on, oldest first, with what their brief reads. */
+  forBrief(customer: { guid: string; id: number | null }, since: number): BriefOrderRow[] {
+    return this.statements.forBrief.all({ guid: customer.guid, id: customer.id, since })
+  }
+
+  /** What changes when any of forBrief's orders does (deleted ones included): to keep a brief's reading of them. */
+  briefVersion(customer: { guid: string; id: number | null }, since: number): string {
+    const { n, version } = this.statements.briefVersion.get({ guid: customer.guid, id: customer.id, since }) ?? {
+      n: 0,
+      version: null,
+    }
+    return `${since}:${n}:${version ?? 0}`
   }
 
   /** The Supplier object of the newest order that carries one, as JSON. */

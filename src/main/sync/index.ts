@@ -15,7 +15,7 @@ import type { ServiceClients } from '../ordering-client/clients'
 import type { Clock, Logger, SyncGate } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
-import type { OrderDetailStep } from './run'
+import type { CustomerHistoryStep, OrderDetailStep } from './run'
 import { SyncScheduler, watchBusy } from './scheduler'
 import type { LongWrites } from './long-writes'
 import type { Worker } from 'node:worker_threads'
@@ -59,6 +59,8 @@ export interface SyncOptions {
   writerWorker?: (data: WriterWorkerData) => Worker
   /** Fetches the full orders after each run's listings (tracking/). */
   orderDetails?: OrderDetailStep
+  /** Keeps the worked-with customers' order histories fresh after each run (brief/). */
+  customerHistories?: CustomerHistoryStep
   /** One sync at a time across profiles (src/main/profiles/sync-gate.ts). */
   gate?: SyncGate
   /** See CoreConfig.beforeCatalogUpdateSlice. */
@@ -80,6 +82,7 @@ export function createSync(options: SyncOptions): Sync {
     clock,
     logger: syncLogger,
     ...(options.orderDetails ? { orderDetails: options.orderDetails } : {}),
+    ...(options.customerHistories ? { customerHistories: options.customerHistories } : {}),
     onCatalogUpdateProgress: (progress) => reportUpdate(progress),
     ...(options.beforeCatalogUpdateSlice ? { beforeCatalogUpdateSlice: options.beforeCatalogUpdateSlice } : {}),
     ...(options.longWrites ? { longWrites: options.longWrites } : {}),

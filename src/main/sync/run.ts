@@ -7,6 +7,7 @@ import { SyncEngine, type SyncRunOptions } from './engine'
 import type { SyncSource } from './scopes'
 import { withSyncLease } from './exclusive'
 import type { OrderRecord } from '../ordering-client/schemas'
+import type { ListParams, Page } from '../ordering-client/client'
 import { CoreError } from '../errors'
 import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import type { SyncReport, SyncWait } from '../../shared/synced'
@@ -39,6 +40,27 @@ export interface OrderDetailStep {
   fetchDetails(source: OrderDetailSource, signal: AbortSignal): Promise<OrderDetailReport>
 }
 
+/** What a customer's order history is read with: the order list, in the customer's context where asked. */
+export interface CustomerHistorySource {
+  listOrders(params: ListParams, options: { signal?: AbortSignal; vendorGuid?: string }): Promise<Page<OrderRecord>>
+}
+
+/**
+ * After a run that reached the service throughout, the order histories of the customers the rep works
+ * with are kept fresh (brief/ does it) with the run's client, their pages through the run's writer.
+ * `ordersListed`: the run listed every order changed from `from` to `to` (the orders scope's cursors
+ * before and after its delta), so a history read at `from` or later is up to date at `to` with no
+ * request of its own; null when the run listed no such delta.
+ */
+export interface CustomerHistoryStep {
+  refreshHistories(
+    source: CustomerHistorySource,
+    writer: Pick<PageWriter, 'applyOrders'>,
+    signal: AbortSignal,
+    ordersListed: { from: string; to: string } | null,
+  ): Promise<void>
+}
+
 export interface SyncRunParts {
   db: Database
   copy: LocalCopy
@@ -52,6 +74,8 @@ export interface SyncRunParts {
   writerWorker?: (data: WriterWorkerData) => Worker
   /** Fetches the full orders after the listings; none when absent (tracking/). */
   orderDetails?: OrderDetailStep
+  /** Keeps the worked-with customers' histories fresh after the run; none when absent (brief/). */
+  customerHistories?: CustomerHistoryStep
   /** Where the catalog work a migration left stands, after each of its slices (sync/catalog-update.ts). */
   onCatalogUpdateProgress?: (progress: CatalogUpdateProgress) => void
   /** Awaited before each of its slices (see CoreConfig.beforeCatalogUpdateSlice). */
@@ -150,18 +174,22 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
         try {
           if ((await catalogUpdateFirst(writer, signal, onWaiting)) && signal.aborted)
             throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
+          const ordersFrom = copy.scope('orders').cursor
           const report = await new SyncEngine({ copy, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
           // Refused credentials or a cancelled run would only fail every fetch again.
-          if (
+          const done =
             !parts.orderDetails ||
             signal.aborted ||
             report.error?.code === 'UNAUTHORIZED' ||
             report.error?.code === 'CANCELLED'
-          )
-            return report
-          return { ...report, orderDetails: await parts.orderDetails.fetchDetails(source, signal) }
+              ? report
+              : { ...report, orderDetails: await parts.orderDetails.fetchDetails(source, signal) }
+          // Only after a run the service answered throughout: a failed one would fail these reads too.
+          if (parts.customerHistories && report.ok && !signal.aborted)
+            await parts.customerHistories.refreshHistories(source, writer, signal, ordersDelta(report, ordersFrom))
+          return done
         } finally {
           await writer.close()
         }
@@ -169,4 +197,13 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
       { waitMs, logger, ...(onWait ? { onWait } : {}), ...(runOptions.signal ? { signal: runOptions.signal } : {}) },
     )
   return Object.assign(run, { catalogUpdate })
+
+  /** The orders the run listed as a delta: from the cursor it started at to the one it ended at. */
+  function ordersDelta(report: SyncReport, from: string | null): { from: string; to: string } | null {
+    const line = report.scopes.find((scope) => scope.scope === 'orders')
+    const to = copy.scope('orders').cursor
+    if (!line || line.mode !== 'delta' || line.error !== null || line.cursorReset || from === null || to === null)
+      return null
+    return { from, to }
+  }
 }

@@ -63,6 +63,7 @@ const homes: Record<string, string | string[]> = {
   price_groups: 'src/main/local/price-groups.ts',
   deferred_indexes: 'src/main/local/deferred-indexes.ts',
   order_details: 'src/main/local/order-details.ts',
+  customer_histories: 'src/main/local/customer-histories.ts',
   order_detail_sightings: 'src/main/local/order-details.ts',
   // The item pictures' index: a SQLite file of its own beside the profile's database.
   image_entries: 'src/main/pictures/cache.ts',

@@ -24,6 +24,7 @@ import { migration as leanerItemRows } from './0022-leaner-item-rows'
 import { migration as orderDetailRefusals } from './0023-order-detail-refusals'
 import { migration as outboxWrites } from './0024-outbox-writes'
 import { migration as pictureBudgetSetting } from './0025-picture-budget-setting'
+import { migration as customerHistories } from './0026-customer-histories'
 
 /**
  * Numbered, append-only: a released migration is never edited, because laptops in the field already
@@ -59,4 +60,5 @@ export const migrations: Migration[] = [
   orderDetailRefusals,
   outboxWrites,
   pictureBudgetSetting,
+  customerHistories,
 ]

@@ -269,6 +269,31 @@ export class CatalogItems {
   }
 
   /** An item of a catalog by the service's id (a family's parent, as its members name it), a live row first. */
+  /**
+   * Live, active items of the catalog the service created after `sinceIso` (its own timestamp, as
+   * the item record carries it): a customer's "new since their last order". Their created_at is kept
+   * in the row's `extra`, so this reads every row of the catalog (40-70 ms at 100,000 items).
+   */
+  countCreatedSince(catalogGuid: string, sinceIso: string): number {
+    return this.searches.count(
+      `SELECT count(*) FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_listing', 'i', '@catalog')}
+       AND ${live} AND i.active = 1 AND json_extract(i.extra, '$.created_at') > @since`,
+      { catalog: catalogGuid, since: sinceIso },
+    )
+  }
+
+  /**
+   * A slice of the live, active items after `afterLocalId`, with their catalog and the service's
+   * created_at: what an index of "new since" is built from a slice at a time (brief/new-items.ts).
+   */
+  createdTimes(afterLocalId: number, limit: number): { local_id: number; catalog_guid: string; created_at: unknown }[] {
+    return this.searches.all(
+      `SELECT local_id, catalog_guid, json_extract(extra, '$.created_at') AS created_at FROM catalog_item_rows
+       WHERE local_id > @after AND ${live} AND active = 1 ORDER BY local_id LIMIT @limit`,
+      { after: afterLocalId, limit },
+    )
+  }
+
   byIdIn(catalogGuid: string, id: number): ItemRow | undefined {
     return this.statements.byIdIn.get(catalogGuid, id)
   }
