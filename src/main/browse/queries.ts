@@ -190,7 +190,7 @@ export class BrowseQueries {
   private rowsOfGtin(search: CatalogItemCountInput): ItemRow[] {
     const typed = search.query?.trim() ?? ''
     const gtin = scannedGtin(typed)
-    if (gtin === null || search.categoryId !== undefined) return []
+    if (gtin === null || search.categoryId !== undefined || search.createdAfter !== undefined) return []
     const rows = new Map<string, ItemRow>()
     for (const form of storedGtinForms(gtin))
       if (form !== typed)
@@ -213,6 +213,7 @@ export class BrowseQueries {
       familyMembers: search.familyMembers,
       categoryId: search.categoryId,
       categoryIds,
+      createdAfter: search.createdAfter,
       match,
     }
   }

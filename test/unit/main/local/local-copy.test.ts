@@ -424,6 +424,34 @@ describe('queries', () => {
     ).toEqual(['Widget B1499', 'Widget B1498'])
   })
 
+  it('lists and counts only the items created after a moment, by the record’s created_at, with a search or a category too', () => {
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        widget('n1', { name: 'Widget old', created_at: '2025-01-01T00:00:00.000Z' }),
+        widget('n2', { name: 'Widget new', created_at: '2025-06-01T00:00:00.000Z' }),
+        widget('n3', { name: 'Gadget new', created_at: '2025-07-01T00:00:00.000Z', category_id: 200 }),
+        widget('n4', { name: 'Widget new but inactive', created_at: '2025-07-01T00:00:00.000Z', active: false }),
+      ],
+      delta,
+    )
+    const createdAfter = '2025-03-01T00:00:00.000Z'
+    const names = (search: Partial<Parameters<BrowseQueries['searchCatalogItems']>[0]>) =>
+      queries.searchCatalogItems({ catalogGuid, createdAfter, ...search }).items.map((item) => item.name)
+    expect(names({})).toEqual(['Gadget new', 'Widget new'])
+    expect(queries.countCatalogItems({ catalogGuid, createdAfter })).toEqual({ total: 2, capped: false })
+    expect(names({ query: 'gadget' })).toEqual(['Gadget new'])
+    expect(queries.countCatalogItems({ catalogGuid, createdAfter, query: 'gadget' })).toEqual({
+      total: 1,
+      capped: false,
+    })
+    expect(names({ categoryId: 100 })).toEqual(['Widget new'])
+    // The brief counts its new items by the same rule.
+    expect(queries.countCatalogItems({ catalogGuid, createdAfter }).total).toBe(
+      openLocalData(db).catalogItems.countCreatedSince(catalogGuid, createdAfter),
+    )
+  })
+
   it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
     const many = Array.from({ length: ITEM_COUNT_CAP + 50 }, (_, n) =>
       widget(`s${n}`, { name: `Sprocket ${n}`, sku: `SP-${n}`, description: null }),
