@@ -138,6 +138,11 @@ interface TestFixtures {
 }
 
 interface WorkerFixtures {
+  /**
+   * What the worker's double serves besides the tiny seeded set: `{ history: true }` for a spec about
+   * a customer's brief (test/service/history.ts). A spec that sets it gets workers of its own.
+   */
+  serviceOptions: StartServiceOptions
   workerService: ServiceHandle & { close(): Promise<void> }
   /** A database synced in full from the worker's double, made once per worker and never opened again. */
   syncedTemplate: string
@@ -145,11 +150,10 @@ interface WorkerFixtures {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   database: ['synced', { option: true }],
+  serviceOptions: [{}, { option: true, scope: 'worker' }],
   workerService: [
-    // Playwright reads a fixture's dependencies from its destructuring pattern; this one has none.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const handle = await startServiceHandle()
+    async ({ serviceOptions }, use) => {
+      const handle = await startServiceHandle(serviceOptions)
       await use(handle)
       await handle.close()
     },

@@ -67,7 +67,8 @@ export function drawSalesChart(
           ...axis(colours),
           beginAtZero: true,
           grid: { color: colours.grid },
-          ticks: { color: colours.text, callback: (value) => options.formatValue(Number(value)) },
+          // Whole amounts: a month's sales in dollars, never "$0.20" steps.
+          ticks: { color: colours.text, precision: 0, callback: (value) => options.formatValue(Number(value)) },
         },
       },
       plugins: {
