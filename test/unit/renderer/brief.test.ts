@@ -187,4 +187,14 @@ describe('the brief on the customer’s page', () => {
     expect(briefs.byCustomer['c-1']!.customer.name).toBe('Harbor Hardware after a sync')
     expect(briefs.byCustomer['c-2']).toBeUndefined()
   })
+
+  it('the page starts the visit as it loads the customer; the brief’s panel joins it, one read', async () => {
+    online(false)
+    const briefs = stores.useBriefStore()
+    await Promise.all([briefs.open('c-1'), briefs.visit('c-1')])
+    expect(calls).toEqual(['getCustomerBrief'])
+    // Back to the page later: a visit of its own.
+    await briefs.open('c-1')
+    expect(calls).toEqual(['getCustomerBrief', 'getCustomerBrief'])
+  })
 })

@@ -57,16 +57,24 @@ export const useBriefStore = defineStore('brief', () => {
   /** Customers whose history this visit of their page has asked for: once per visit, not once per reconnect. */
   const askedThisVisit = new Set<string>()
 
+  /** Each customer's latest visit: the page starts it, the brief's panel joins it. */
+  const visits = new Map<string, Promise<void>>()
   /**
    * A visit of the customer's page: the local brief at once, then, online with the history missing
    * or a day old, the brief read after it. Offline, the local brief is the answer and nothing is said.
    */
-  async function open(customerGuid: string): Promise<void> {
-    askedThisVisit.delete(customerGuid)
-    await load(customerGuid)
-    // Not waited for: the page shows the local brief meanwhile, and `refreshing` says what is going on.
-    void refreshIfDue(customerGuid)
+  function open(customerGuid: string): Promise<void> {
+    const visit = (async () => {
+      askedThisVisit.delete(customerGuid)
+      await load(customerGuid)
+      // Not waited for: the page shows the local brief meanwhile, and `refreshing` says what is going on.
+      void refreshIfDue(customerGuid)
+    })()
+    visits.set(customerGuid, visit)
+    return visit
   }
+  /** The visit the customer's page started as it began loading them, or a new one. */
+  const visit = (customerGuid: string): Promise<void> => visits.get(customerGuid) ?? open(customerGuid)
 
   /** Also when the service answers again during a visit opened offline. */
   async function refreshIfDue(customerGuid: string): Promise<void> {
@@ -84,5 +92,5 @@ export const useBriefStore = defineStore('brief', () => {
     if (byCustomer.value[customerGuid]) void load(customerGuid).catch(notices.failed('Could not read the brief again'))
   })
 
-  return { byCustomer, refreshing, load, open, refreshIfDue }
+  return { byCustomer, refreshing, load, open, visit, refreshIfDue }
 })
