@@ -228,7 +228,8 @@ export const benchTest = base.extend<object, { bench: BenchWorld }>({
   bench: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const service = await startServiceHandle({ size: 'bench', seed: 1, logBodies: false })
+      // With 24 months of orders for a few customers (test/service/history.ts): a brief at bench size.
+      const service = await startServiceHandle({ size: 'bench', seed: 1, logBodies: false, history: true })
       const prepared = process.env.SATCHEL_E2E_BENCH_DB
       let core: TestCore
       let syncMs = 0
