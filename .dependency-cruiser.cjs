@@ -171,6 +171,7 @@ const layers = {
       'main/db/',
       'main/ordering-client/',
       'main/pricing.ts',
+      'main/turns.ts',
       ...floor,
     ],
     why: 'a customer’s brief: their history read through sync’s port and its writer, added up from the local copy; nothing below reads it',

@@ -21,7 +21,8 @@ async function main(): Promise<void> {
     ? false
     : { ...defaultPictureModel, unread: Number(argument('filling') ?? 0) }
   const started = performance.now()
-  const results = await simulateFleet({ laptops, pictures })
+  const customersPerDay = Number(argument('customers') ?? 20)
+  const results = await simulateFleet({ laptops, pictures, customersPerDay })
   const elapsedS = (performance.now() - started) / 1000
 
   process.stdout.write(
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
   const minutes = (ms: number | null) => (ms === null ? 'n/a' : `${(ms / 60_000).toFixed(1)} min`)
   const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED')
   const idle = results.idle
-  const byKind = `probe ${idle.byKind.probe.toFixed(1)}, sync ${idle.byKind.sync.toFixed(1)}, order ${idle.byKind.order.toFixed(1)}, picture ${idle.byKind.picture.toFixed(2)}`
+  const byKind = `probe ${idle.byKind.probe.toFixed(1)}, sync ${idle.byKind.sync.toFixed(1)} (of which customers' histories ${idle.histories.toFixed(2)}), order ${idle.byKind.order.toFixed(1)}, picture ${idle.byKind.picture.toFixed(2)}`
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`
   const shown = results.pictures
   const orders = results.orders

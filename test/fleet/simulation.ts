@@ -153,6 +153,13 @@ interface FleetOptions {
   stepMs?: number
   /** Item pictures (test/fleet/pictures.ts); false: none, to compare. */
   pictures?: PictureModel | false
+  /**
+   * Customers' order histories (src/main/brief/): customers the rep works with a day (default 20; 0:
+   * none). Each is a history read after the next sync (one page, 5 customers a run at most), the
+   * worst case for the service: none was opened online first, which would read it on the rep's act.
+   * Whole histories then follow the sync's own orders delta at no request of their own.
+   */
+  customersPerDay?: number
 }
 
 type RequestKind = 'probe' | 'sync' | 'order' | 'picture'
@@ -203,6 +210,8 @@ interface Laptop {
   hub: EventHub
   networkListener: (() => void) | null
   unwire: (() => void)[]
+  /** Customers worked with whose order history is not read yet (brief/). */
+  historiesDue: number
   /** The Retry-After period this laptop is in, and what it sent during it. */
   quietPeriodEnd: number
   quietPeriodSent: number
@@ -220,7 +229,14 @@ interface FleetResults {
   simulated: { from: string; until: string }
   pagesPerSync: number
   phases: PhaseFigures[]
-  idle: { laptopHours: number; requests: number; perLaptopHour: number; byKind: Record<RequestKind, number> }
+  idle: {
+    laptopHours: number
+    requests: number
+    perLaptopHour: number
+    byKind: Record<RequestKind, number>
+    /** Of `sync`, the customers' order histories read after the runs. */
+    histories: number
+  }
   opening: { peakOverMean: number | null }
   after503: { peakOverMean: number | null }
   waitingAtRecovery: { orders: number; p50Ms: number | null; p99Ms: number | null; unsentAtClose: number }
@@ -249,6 +265,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
     picture: new Int32Array(seconds),
   }
   const idleRequests: Record<RequestKind, number> = { probe: 0, sync: 0, order: 0, picture: 0 }
+  let idleHistoryRequests = 0
   const pictureFigures: PictureFigures = { serviceReads: 0, serviceBytes: 0, hostRequests: 0, hostBytes: 0 }
   let openLaptopMs = 0
   let idleLaptopMs = 0
@@ -324,6 +341,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
       hub,
       networkListener: null,
       unwire: [],
+      historiesDue: 0,
       quietPeriodEnd: -Infinity,
       quietPeriodSent: 0,
     } as unknown as Laptop
@@ -394,6 +412,13 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
                 error = { code: errorCodeOf(failure.kind), message: failure.message }
                 break
               }
+            }
+            // After a run the service answered throughout: histories not read yet, 5 at most, a page each.
+            for (let read = 0; error === null && read < 5 && laptop.historiesDue > 0; read++) {
+              if (idle(laptop, time.now())) idleHistoryRequests++
+              const answer = await request(laptop, 'sync')
+              if (answer !== 'ok') break
+              laptop.historiesDue--
             }
             const resources = {
               catalogs: emptyCounts,
@@ -610,6 +635,16 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
           writeOrder(laptop, !laptop.networkUp)
       }, when - from)
     }
+    // The day's customers, each worked with at a moment of the open day (a stream of their own).
+    const customerRng = seededRandom((options.seed ?? 27) * 7_919 + index)
+    for (let customer = 0; customer < (options.customersPerDay ?? 20); customer++) {
+      time.start(
+        () => {
+          laptop.historiesDue++
+        },
+        openAt + customerRng() * (closeAt - openAt) - from,
+      )
+    }
     for (let t = openAt + expo(rng, 40 * minute); t < closeAt; t += expo(rng, 40 * minute)) {
       time.start(() => {
         if (!laptop.open || !laptop.windowVisible) return
@@ -741,6 +776,7 @@ export async function simulateFleet(options: FleetOptions): Promise<FleetResults
         order: idleRequests.order / Math.max(idleHours, 1e-9),
         picture: idleRequests.picture / Math.max(idleHours, 1e-9),
       },
+      histories: idleHistoryRequests / Math.max(idleHours, 1e-9),
     },
     opening: { peakOverMean: peakOverMean(dayPhases[0]!) },
     after503: { peakOverMean: peakOverMean(dayPhases[3]!) },

@@ -176,7 +176,7 @@ describe('a customer’s brief', () => {
     }
   })
 
-  it('keeps the histories of customers the rep worked with fresh after a sync, a day’s changes in one read', async () => {
+  it('keeps the histories of customers the rep worked with fresh after a sync, a day’s changes from the sync’s own', async () => {
     const [seasonal, , steady] = historyCustomers()
     // Worked with: a draft for one (whose history was cut short above), a visit to the other's page.
     const catalogGuid = (harness.service.control.catalogs() as Json[])[0].guid
@@ -187,7 +187,14 @@ describe('a customer’s brief', () => {
     expect(read.length).toBeGreaterThan(0)
     expect((await harness.api('getCustomerBrief', { customerGuid: steady!.guid })).history.complete).toBe(true)
 
-    // A day on, both whole histories are brought up to date by one read of what changed, for both.
+    // A day on, both whole histories are up to date from the sync's own delta of the orders, which
+    // listed every order changed since they were read: no request of their own.
+    const open = (harness.service.control.orders() as Json[]).find(
+      (order) => order.vendor_id === steady!.id && order.order_state_id === 2 && !order.is_quote,
+    )
+    if (open) harness.service.control.fulfilOrder(open.guid, { kind: 'cancel' })
+    const cancelledBefore = totals(await harness.api('getCustomerBrief', { customerGuid: steady!.guid })).cancelled
+    // (After that look: opening a customer whose history is a day old reads it at once.)
     harness.core.db
       .prepare("UPDATE customer_histories SET fetched_at = '2000-01-01T00:00:00.000Z' WHERE customer_guid IN (?, ?)")
       .run(seasonal!.guid, steady!.guid)
@@ -195,12 +202,29 @@ describe('a customer’s brief', () => {
     await harness.api('syncNow', {})
     const requests = ordersRequests()
     expect(requests.filter((entry) => entry.headers.vendorguid !== undefined)).toEqual([])
-    // The sync's own delta of the orders, and the histories' one.
-    expect(requests.filter((entry) => entry.query.lastUpdatedAt)).toHaveLength(2)
+    expect(requests).toHaveLength(1)
+    expect(requests[0]!.query.lastUpdatedAt).toBeTruthy()
+    const cancelledAfter = totals(await harness.api('getCustomerBrief', { customerGuid: steady!.guid })).cancelled
+    expect(cancelledAfter).toBe(cancelledBefore + (open ? 1 : 0))
     for (const customer of [seasonal!, steady!]) {
       const brief = await harness.api('getCustomerBrief', { customerGuid: customer.guid })
       expect(brief.history.complete).toBe(true)
       expect(Date.parse(brief.history.fetchedAt!)).toBeGreaterThan(Date.now() - 60_000)
     }
+  })
+
+  it('counts the items of their catalog newer than their last order, again after a sync brings more', async () => {
+    const [seasonal] = historyCustomers()
+    const before = await harness.api('getCustomerBrief', { customerGuid: seasonal!.guid })
+    expect(before.newItemsCatalogGuid).not.toBeNull()
+    expect(before.lastOrderedAt).not.toBeNull()
+    const created = [
+      harness.service.control.insertCatalogItem(before.newItemsCatalogGuid!),
+      harness.service.control.insertCatalogItem(before.newItemsCatalogGuid!),
+    ]
+    expect(created.every((item) => String(item.created_at) > before.lastOrderedAt!)).toBe(true)
+    await harness.api('syncNow', {})
+    const after = await harness.api('getCustomerBrief', { customerGuid: seasonal!.guid })
+    expect(after.newItems).toBe(before.newItems + 2)
   })
 })

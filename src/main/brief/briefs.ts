@@ -33,33 +33,37 @@ interface ItemToday {
   note: string | null
 }
 
+interface ValuedOrders {
+  version: string
+  orders: HistoryOrder[]
+  lastOrder: { at: string; catalogGuid: string | null } | null
+  oldestMs: number | null
+}
+
+/** Customers whose valued orders are kept between calls. */
+const customersKept = 8
+
 export class CustomerBriefs {
+  private readonly kept = new Map<string, ValuedOrders>()
+
   constructor(
     private readonly local: LocalData,
     private readonly lookup: OrderLookup,
   ) {}
 
-  build(customerGuid: string, now: number): CustomerBrief {
+  /** `countNew`: the catalog's items created after a moment (new-items.ts's, where held; else a read of them). */
+  build(
+    customerGuid: string,
+    now: number,
+    countNew: (catalogGuid: string, sinceIso: string) => number = (catalogGuid, sinceIso) =>
+      this.local.catalogItems.countCreatedSince(catalogGuid, sinceIso),
+  ): CustomerBrief {
     const row = this.local.customers.byGuid(customerGuid)
     const facts = this.lookup.customer(customerGuid)
     if (!row || !facts) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
     const start = historyStart(now)
-    const rows = this.local.orderHistory.forBrief({ guid: customerGuid, id: row.id }, start)
     const items = this.itemsToday(customerGuid, facts)
-
-    let lastOrder: { at: string; catalogGuid: string | null } | null = null
-    const orders: HistoryOrder[] = rows.map((order) => {
-      const record = JSON.parse(order.json) as Json
-      const kind = kindOf(record)
-      if (kind !== 'quote' && typeof record.created_at === 'string')
-        lastOrder = { at: record.created_at, catalogGuid: order.catalog_guid }
-      const lines = rawLines(record, order.catalog_guid).map((line) => ({
-        ...line,
-        priceToday: items(order.catalog_guid, line).priceToday,
-      }))
-      const valued = valueOrder(order.sub_total, lines)
-      return { createdMs: order.created_ms, kind, value: valued.value, lines: valued.lines }
-    })
+    const { orders, lastOrder, oldestMs } = this.valuedOrders({ guid: customerGuid, id: row.id }, start, items)
     const today = (tally: ItemTally) => items(tally.catalogGuid, tally)
     const topItemsOf = topItems(orders, now, itemsListed).map((tally): BriefTopItem => ({
       sku: tally.sku,
@@ -79,17 +83,16 @@ export class CustomerBriefs {
       note: today(tally).note,
     }))
 
-    const newest = lastOrder as { at: string; catalogGuid: string | null } | null
+    const newest = lastOrder
     const newItemsCatalogGuid = this.catalogOf(customerGuid, newest?.catalogGuid ?? null)
     return {
       customer: { guid: customerGuid, name: row.name },
-      history: this.historyOf(customerGuid, rows[0]?.created_ms ?? null, now),
+      history: this.historyOf(customerGuid, oldestMs, now),
       months: salesByMonth(orders, now),
       topItems: topItemsOf,
       lapsed,
       backordered: this.owed(customerGuid),
-      newItems:
-        newest && newItemsCatalogGuid ? this.local.catalogItems.countCreatedSince(newItemsCatalogGuid, newest.at) : 0,
+      newItems: newest && newItemsCatalogGuid ? countNew(newItemsCatalogGuid, newest.at) : 0,
       newItemsCatalogGuid,
       lastOrderedAt: newest?.at ?? null,
       credit:
@@ -98,6 +101,47 @@ export class CustomerBriefs {
           : { balance: facts.openBalance, limit: facts.creditLimit },
       currency: null,
     }
+  }
+
+  /** The catalog items changed (a sync): the prices today that share out sub-totals may have too. */
+  itemsChanged(): void {
+    this.kept.clear()
+  }
+
+  /**
+   * The customer's orders read and valued, oldest first, with their last order (not a quote) and the
+   * oldest one's time. Kept for the last few customers while their orders and the items stand as
+   * they were: parsing 500 orders' records (2 MB) is most of a brief's time, and a rep goes back and
+   * forth between a customer's brief and their orders.
+   */
+  private valuedOrders(
+    customer: { guid: string; id: number | null },
+    start: number,
+    items: (catalogGuid: string | null, line: { id: number | null; sku: string }) => ItemToday,
+  ): ValuedOrders {
+    const version = this.local.orderHistory.briefVersion(customer, start)
+    const kept = this.kept.get(customer.guid)
+    if (kept?.version === version) return kept
+    const rows = this.local.orderHistory.forBrief(customer, start)
+    let lastOrder: ValuedOrders['lastOrder'] = null
+    const orders: HistoryOrder[] = rows.map((order) => {
+      const record = JSON.parse(order.json) as Json
+      const kind = kindOf(record)
+      if (kind !== 'quote' && typeof record.created_at === 'string')
+        lastOrder = { at: record.created_at, catalogGuid: order.catalog_guid }
+      const lines = rawLines(record, order.catalog_guid).map((line) => ({
+        ...line,
+        priceToday: items(order.catalog_guid, line).priceToday,
+      }))
+      const valued = valueOrder(order.sub_total, lines)
+      return { createdMs: order.created_ms, kind, value: valued.value, lines: valued.lines }
+    })
+    const valued = { version, orders, lastOrder, oldestMs: rows[0]?.created_ms ?? null }
+    this.kept.delete(customer.guid)
+    this.kept.set(customer.guid, valued)
+    // The oldest kept goes first: a Map iterates in insertion order.
+    for (const guid of this.kept.keys()) if (this.kept.size > customersKept) this.kept.delete(guid)
+    return valued
   }
 
   /** How far back the history is held: whole only when a read got to 24 months (or the list's end). */

@@ -133,30 +133,3 @@ export async function readCustomerHistory(
     error: paged.error,
   }
 }
-
-/**
- * Several whole histories brought up to date at once: one read of what changed since the oldest of
- * their reads, across the supplier's list (so a day's refresh of 20 customers is a page or two, not
- * 20 requests), keeping only their orders. `read` is what to record for each (empty: nothing changes).
- */
-export async function readChangesOf(
-  parts: ReadParts,
-  held: readonly { customer: HistoryCustomer; row: CustomerHistoryRow }[],
-): Promise<{ reads: Map<string, HistoryRead>; error: unknown }> {
-  const whole = held.filter(({ row }) => row.complete === 1 && row.cursor !== null)
-  const since = whole
-    .map(({ row }) => row.cursor!)
-    .sort((a, b) => (parseServerTime(a) ?? 0) - (parseServerTime(b) ?? 0))[0]
-  const reads = new Map<string, HistoryRead>()
-  if (since === undefined) return { reads, error: null }
-  const paged = await pageThrough(
-    parts,
-    whole.map(({ customer }) => customer),
-    { since, stopAtStart: false },
-  )
-  if (!paged.ended) return { reads, error: paged.error }
-  const fetchedAt = new Date(parts.now).toISOString()
-  for (const { customer, row } of whole)
-    reads.set(customer.guid, { fetchedAt, coveredFromMs: row.covered_from_ms, complete: true, cursor: paged.cursor })
-  return { reads, error: null }
-}

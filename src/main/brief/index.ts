@@ -5,6 +5,7 @@
  * each sync for the customers the rep worked with in the last 30 days (a draft, a quote, an order sent,
  * a visit to the page). Nothing is sent while the rep is offline.
  */
+import type { CustomerBrief } from '../../shared/brief'
 import type { Implementations } from '../../shared/contract'
 import { CoreError } from '../errors'
 import type { LocalData } from '../local/data'
@@ -14,13 +15,17 @@ import type { OrderLookup } from '../orders/lookup'
 import type { Clock, Logger } from '../ports'
 import type { CustomerHistorySource, CustomerHistoryStep } from '../sync/run'
 import { CustomerBriefs } from './briefs'
-import { readChangesOf, readCustomerHistory, type HistoryCustomer, type HistoryWriter } from './history-read'
+import { NewItemCounts } from './new-items'
+import { parseServerTime } from '../local/time'
+import { readCustomerHistory, type HistoryCustomer, type HistoryWriter } from './history-read'
 
 const DAY_MS = 86_400_000
 /** "Worked with in the last 30 days." */
 const workedWithinMs = 30 * DAY_MS
-/** Whole histories read for the first time after one run at most: the rest wait for the next runs. */
-const firstReadsPerRun = 5
+/** Histories read after one run at most: the rest wait for the next runs. */
+const readsPerRun = 5
+/** How long a history whose background read failed waits before the next runs try it again. */
+const retryFailedAfterMs = 6 * 3_600_000
 
 export interface BriefParts {
   local: LocalData
@@ -31,6 +36,8 @@ export interface BriefParts {
   client: () => Promise<CustomerHistorySource | null>
   /** The rep is offline: nothing is sent. */
   offline: () => boolean
+  /** How much longer the service's last Retry-After runs: a read the rep did not ask for waits it out. */
+  quietForMs?: () => number
   /** Awaited before each write on the window's connection (the sync writer's long requests). */
   beforeWrite: () => Promise<void>
   /** Customers the rep worked with from `sinceIso` on: drafts, quotes, orders sent from this laptop. */
@@ -41,6 +48,15 @@ export interface BriefParts {
 
 export interface Brief {
   methods: Pick<Implementations, 'getCustomerBrief' | 'refreshCustomerHistory'>
+  /** The brief from the local copy alone: no visit noted, nothing read (the CLI's). */
+  read(customerGuid: string): CustomerBrief
+  /** The catalog items changed (a sync finished): "new since" is counted from them again. */
+  itemsChanged(): void
+  /**
+   * Where briefs are in use on this laptop, reads the catalogs' creation times a while after start,
+   * so the first brief does not wait for them (a read of every item: 0.5-0.8 s at 100,000).
+   */
+  warmSoon(afterMs?: number): void
   /** Joins each sync run (sync/run.ts). */
   step: CustomerHistoryStep
   close(): Promise<void>
@@ -51,9 +67,14 @@ type ReadOutcome = { changed: boolean; error: unknown }
 export function createBrief(parts: BriefParts): Brief {
   const { local, clock, logger } = parts
   const briefs = new CustomerBriefs(local, parts.lookup)
+  const newItems = new NewItemCounts(local.catalogItems)
+  const counted = (catalogGuid: string, sinceIso: string) => newItems.countSince(catalogGuid, sinceIso)
   const histories = local.customerHistories
   const closing = new AbortController()
+  let warming: ReturnType<typeof setTimeout> | undefined
   const reading = new Map<string, Promise<ReadOutcome>>()
+  // A background read that failed waits a while: every sync asking again would be the fleet's cost.
+  const failedAt = new Map<string, number>()
   // Outside a run, pages go where the window's writes go: after the writer's long requests.
   const windowWriter: HistoryWriter = {
     applyOrders: async (rows, context) => {
@@ -94,14 +115,15 @@ export function createBrief(parts: BriefParts): Brief {
       .catch((error: unknown) => logger.warn('a visit to a customer’s page was not noted', { error: describe(error) }))
 
   const readForPage = async (guid: string) => {
-    if (parts.offline() || closing.signal.aborted) return
+    if (parts.offline() || (parts.quietForMs?.() ?? 0) > 0 || closing.signal.aborted) return
     const source = await parts.client()
     if (source) await readOne(guid, source, windowWriter, closing.signal)
   }
 
   const methods: Brief['methods'] = {
-    getCustomerBrief: ({ customerGuid }) => {
-      const brief = briefs.build(customerGuid, clock.now())
+    getCustomerBrief: async ({ customerGuid }) => {
+      await newItems.ready()
+      const brief = briefs.build(customerGuid, clock.now(), counted)
       noteVisit(customerGuid)
       // Read in the background; the page hears customerHistoryChanged and asks again.
       if (stale(histories.get(customerGuid), clock.now()))
@@ -124,37 +146,34 @@ export function createBrief(parts: BriefParts): Brief {
       const outcome = await readOne(customerGuid, source, windowWriter, closing.signal)
       // Cut short after some pages, the brief says how far it got; nothing read at all is a failure.
       if (!outcome.changed && outcome.error) throw asCoreError(outcome.error)
-      return briefs.build(customerGuid, clock.now())
+      await newItems.ready()
+      return briefs.build(customerGuid, clock.now(), counted)
     },
   }
 
   const step: CustomerHistoryStep = {
-    async refreshHistories(source, writer, signal) {
+    async refreshHistories(source, writer, signal, ordersListed) {
       const now = clock.now()
-      const since = new Date(now - workedWithinMs).toISOString()
-      const customers = new Set([...parts.workedWith(since), ...histories.visitedSince(since)])
-      const unread: string[] = []
-      const whole: { customer: HistoryCustomer; row: CustomerHistoryRow }[] = []
-      for (const guid of customers) {
-        if (!local.customers.byGuid(guid)) continue
-        const row = histories.get(guid)
-        if (!stale(row, now)) continue
-        if (row?.complete === 1 && row.cursor) whole.push({ customer: customerOf(guid), row })
-        else unread.push(guid)
-      }
       try {
-        // What changed for all of them in one read: a day's refresh of 20 customers is a page or two.
-        const changes = await readChangesOf({ source, writer, now, signal }, whole)
-        if (changes.error)
-          logger.warn('customers’ order histories were not brought up to date', { error: describe(changes.error) })
-        if (changes.reads.size > 0) await parts.beforeWrite()
-        for (const [guid, read] of changes.reads) {
-          histories.recordRead(guid, read)
-          parts.onHistoryChanged?.(guid)
+        // The run's own delta listed every order changed since it began: a whole history read at that
+        // cursor or later is up to date with no request of its own (a day's refresh of 20 customers
+        // costs nothing), and its cursor moves on with the run's, so the chain holds from run to run.
+        if (ordersListed) await followRun(ordersListed, now)
+        const since = new Date(now - workedWithinMs).toISOString()
+        const due: string[] = []
+        for (const guid of new Set([...parts.workedWith(since), ...histories.visitedSince(since)])) {
+          // A customer the supplier dropped (kept here for a draft) has no history to read.
+          const customer = local.customers.byGuid(guid)
+          if (!customer || customer.deleted_at !== null || customer.unlisted_at !== null) continue
+          if (now - (failedAt.get(guid) ?? -Infinity) < retryFailedAfterMs) continue
+          if (stale(histories.get(guid), now)) due.push(guid)
         }
-        for (const guid of unread.slice(0, firstReadsPerRun)) {
+        // Not read yet (or cut short), or left behind by a run that was no delta: one customer at a time.
+        for (const guid of due.slice(0, readsPerRun)) {
           if (signal.aborted) break
-          await readOne(guid, source, writer, signal)
+          const outcome = await readOne(guid, source, writer, signal)
+          if (outcome.error) failedAt.set(guid, now)
+          else failedAt.delete(guid)
         }
       } catch (error) {
         // Never the run's failure: the histories wait for the next run.
@@ -163,10 +182,40 @@ export function createBrief(parts: BriefParts): Brief {
     },
   }
 
+  async function followRun(ordersListed: { from: string; to: string }, now: number): Promise<void> {
+    const from = parseServerTime(ordersListed.from)
+    if (from === null) return
+    await parts.beforeWrite()
+    const fetchedAt = new Date(now).toISOString()
+    for (const row of histories.whole()) {
+      const cursor = parseServerTime(row.cursor)
+      if (cursor === null || cursor < from) continue
+      histories.recordRead(row.customer_guid, {
+        fetchedAt,
+        coveredFromMs: row.covered_from_ms,
+        complete: true,
+        cursor: ordersListed.to,
+      })
+    }
+  }
+
   return {
     methods,
+    read: (customerGuid) => briefs.build(customerGuid, clock.now()),
+    warmSoon: (afterMs = 20_000) => {
+      if (!histories.any()) return
+      warming = setTimeout(() => {
+        if (!closing.signal.aborted) void newItems.ready().catch(() => undefined)
+      }, afterMs)
+      warming.unref?.()
+    },
+    itemsChanged: () => {
+      newItems.itemsChanged()
+      briefs.itemsChanged()
+    },
     step,
     async close() {
+      if (warming) clearTimeout(warming)
       closing.abort()
       await Promise.allSettled([...reading.values()])
     },

@@ -54,6 +54,7 @@ const options = {
   name: { type: 'string' },
   email: { type: 'string' },
   phone: { type: 'string' },
+  refresh: { type: 'boolean' },
 } as const
 
 /** Which command options each command takes; anything else is invalid input. */
@@ -66,6 +67,7 @@ const commandOptions: Record<string, readonly string[]> = {
   'customers add': ['name', 'email', 'phone', 'file'],
   'customers change': ['name', 'email', 'phone', 'file'],
   'customers choose': ['none'],
+  'customers brief': ['refresh'],
   'order queue': ['file'],
   flush: [],
   outbox: ['export'],
@@ -249,6 +251,7 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
       'name',
       'email',
       'phone',
+      'refresh',
     ] as const) {
       if (values[name] !== undefined && !allowed.includes(name))
         throw new UsageError(`--${name} does not apply to '${command}'`)
@@ -374,6 +377,16 @@ async function runCommand(argv: string[], holder: { current: CliOutput }): Promi
           throw new UsageError(`customers choose takes an entry key and one of its candidates: ${shape}`)
         const { runCustomerChoice } = await import('./writes')
         return await runCustomerChoice(global, { key: key!, customerGuid: values.none ? null : customer! }, output)
+      }
+      case 'customers brief': {
+        if (args.length !== 1 || !nonEmpty(args[0]))
+          throw new UsageError('customers brief takes one customer: customers brief <customerGuid> [--refresh]')
+        const { runCustomersBrief } = await import('./brief')
+        return await runCustomersBrief(
+          global,
+          { customerGuid: args[0]!.trim(), refresh: values.refresh === true },
+          output,
+        )
       }
       case 'customers search': {
         if (args.length !== 1) throw new UsageError('customers search takes one query: customers search <query>')

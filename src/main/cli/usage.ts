@@ -12,6 +12,10 @@ Commands:
                                          A family's entry grid (parent's or a member's guid),
                                          each member priced for the customer, with its stock
   customers search <query>               Search customers
+  customers brief <guid> [--refresh]     A customer's brief from this laptop: sales by month
+                                         (this year beside last), top and lapsed items, what is
+                                         owed, new items, credit; --refresh reads their order
+                                         history from the service first
   customers add --name N [--email E] [--phone P] [--file F]
                                          Queue a new customer (F: JSON with billTo/shipTo);
                                          its key is the customerLocalId its orders use

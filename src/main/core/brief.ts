@@ -28,17 +28,29 @@ export interface CoreBriefParts {
 }
 
 export function createCoreBrief(parts: CoreBriefParts): Brief {
-  return createBrief({
+  const brief = createBrief({
     local: parts.local,
     lookup: orderLookupOf(parts.local),
     clock: parts.clock,
     logger: parts.logger.child({ area: 'brief' }),
     client: () => parts.clients.forSaved(),
     offline: () => looksOffline(parts.connectivity),
+    quietForMs: () => parts.connectivity.quietForMs(),
     beforeWrite: () => parts.longWrites.settled(),
     workedWith: (sinceIso) => workedWith(parts.orders(), parts.quotes(), sinceIso),
     onHistoryChanged: (customerGuid) => parts.events.emit('customerHistoryChanged', { customerGuid }),
   })
+  // A sync may bring new items: "new since their last order" counts them again at the next brief.
+  const unsubscribe = parts.events.subscribe((event) => {
+    if (event.name === 'syncFinished') brief.itemsChanged()
+  })
+  return {
+    ...brief,
+    async close() {
+      unsubscribe()
+      await brief.close()
+    },
+  }
 }
 
 /** Customers of the rep's drafts and quotes changed, and orders sent, from `sinceIso` on. */

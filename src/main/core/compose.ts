@@ -124,6 +124,7 @@ export function createCore(config: CoreConfig): Core {
     sync.scheduler.start()
     connectivity.start()
     orders.driver.start()
+    brief.warmSoon()
     if (config.backgroundPictures) pictures?.start()
   }
 

@@ -44,6 +44,10 @@ export class CustomerHistories {
         `INSERT INTO customer_histories (customer_guid, visited_at) VALUES (?, ?)
          ON CONFLICT (customer_guid) DO UPDATE SET visited_at = excluded.visited_at`,
       ),
+      any: db.prepare<[], number>('SELECT 1 FROM customer_histories LIMIT 1').pluck(),
+      whole: db.prepare<[], CustomerHistoryRow>(
+        'SELECT * FROM customer_histories WHERE complete = 1 AND cursor IS NOT NULL',
+      ),
       visitedSince: db
         .prepare<[string], string>('SELECT customer_guid FROM customer_histories WHERE visited_at >= ?')
         .pluck(),
@@ -66,6 +70,16 @@ export class CustomerHistories {
 
   recordVisit(customerGuid: string, at: string): void {
     this.statements.visit.run(customerGuid, at)
+  }
+
+  /** Whether any brief was opened or read on this laptop. */
+  any(): boolean {
+    return this.statements.any.get() !== undefined
+  }
+
+  /** The histories read whole, with the cursor their next read starts from. */
+  whole(): CustomerHistoryRow[] {
+    return this.statements.whole.all()
   }
 
   /** Customers whose page the rep opened at `sinceIso` or later. */

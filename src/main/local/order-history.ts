@@ -133,6 +133,13 @@ export class OrderHistory {
            AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))
          ORDER BY created_ms`,
       ),
+      briefVersion: db.prepare<
+        { guid: string; id: number | null; since: number },
+        { n: number; version: number | null }
+      >(
+        `SELECT count(*) AS n, max(version) AS version FROM orders WHERE created_ms >= @since
+           AND (customer_guid = @guid OR (customer_guid IS NULL AND customer_id = @id))`,
+      ),
       latestSupplier: db
         .prepare<[], string>(
           `SELECT json_extract(json, '$.Supplier') FROM orders WHERE json_type(json, '$.Supplier') = 'object' ORDER BY created_ms DESC LIMIT 1`,
@@ -172,6 +179,15 @@ export class OrderHistory {
   /** A customer's orders created from `since` (ms) on, oldest first, with what their brief reads. */
   forBrief(customer: { guid: string; id: number | null }, since: number): BriefOrderRow[] {
     return this.statements.forBrief.all({ guid: customer.guid, id: customer.id, since })
+  }
+
+  /** What changes when any of forBrief's orders does (deleted ones included): to keep a brief's reading of them. */
+  briefVersion(customer: { guid: string; id: number | null }, since: number): string {
+    const { n, version } = this.statements.briefVersion.get({ guid: customer.guid, id: customer.id, since }) ?? {
+      n: 0,
+      version: null,
+    }
+    return `${since}:${n}:${version ?? 0}`
   }
 
   /** The Supplier object of the newest order that carries one, as JSON. */

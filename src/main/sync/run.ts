@@ -48,12 +48,16 @@ export interface CustomerHistorySource {
 /**
  * After a run that reached the service throughout, the order histories of the customers the rep works
  * with are kept fresh (brief/ does it) with the run's client, their pages through the run's writer.
+ * `ordersListed`: the run listed every order changed from `from` to `to` (the orders scope's cursors
+ * before and after its delta), so a history read at `from` or later is up to date at `to` with no
+ * request of its own; null when the run listed no such delta.
  */
 export interface CustomerHistoryStep {
   refreshHistories(
     source: CustomerHistorySource,
     writer: Pick<PageWriter, 'applyOrders'>,
     signal: AbortSignal,
+    ordersListed: { from: string; to: string } | null,
   ): Promise<void>
 }
 
@@ -170,6 +174,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
         try {
           if ((await catalogUpdateFirst(writer, signal, onWaiting)) && signal.aborted)
             throw new CoreError('CANCELLED', 'Sync was cancelled while the catalog was being updated.')
+          const ordersFrom = store.scope('orders').cursor
           const report = await new SyncEngine({ store, writer, source, clock, logger }).run({ ...runOptions, signal })
           // After the listings, so the history rows say which orders moved; a run that failed before
           // the orders were listed still fetches what earlier runs left waiting.
@@ -183,7 +188,7 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
               : { ...report, orderDetails: await parts.orderDetails.fetchDetails(source, signal) }
           // Only after a run the service answered throughout: a failed one would fail these reads too.
           if (parts.customerHistories && report.ok && !signal.aborted)
-            await parts.customerHistories.refreshHistories(source, writer, signal)
+            await parts.customerHistories.refreshHistories(source, writer, signal, ordersDelta(report, ordersFrom))
           return done
         } finally {
           await writer.close()
@@ -192,4 +197,13 @@ export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: C
       { waitMs, logger, ...(onWait ? { onWait } : {}), ...(runOptions.signal ? { signal: runOptions.signal } : {}) },
     )
   return Object.assign(run, { catalogUpdate })
+
+  /** The orders the run listed as a delta: from the cursor it started at to the one it ended at. */
+  function ordersDelta(report: SyncReport, from: string | null): { from: string; to: string } | null {
+    const line = report.scopes.find((scope) => scope.scope === 'orders')
+    const to = store.scope('orders').cursor
+    if (!line || line.mode !== 'delta' || line.error !== null || line.cursorReset || from === null || to === null)
+      return null
+    return { from, to }
+  }
 }

@@ -284,6 +284,18 @@ export class CatalogItems {
     )
   }
 
+  /**
+   * A slice of the live, active items after `afterLocalId`, with their catalog and the service's
+   * created_at: what an index of "new since" is built from a slice at a time (brief/new-items.ts).
+   */
+  createdTimes(afterLocalId: number, limit: number): { local_id: number; catalog_guid: string; created_at: unknown }[] {
+    return this.searches.all(
+      `SELECT local_id, catalog_guid, json_extract(extra, '$.created_at') AS created_at FROM catalog_item_rows
+       WHERE local_id > @after AND ${live} AND active = 1 ORDER BY local_id LIMIT @limit`,
+      { after: afterLocalId, limit },
+    )
+  }
+
   byIdIn(catalogGuid: string, id: number): ItemRow | undefined {
     return this.statements.byIdIn.get(catalogGuid, id)
   }
