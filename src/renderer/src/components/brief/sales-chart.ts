@@ -8,8 +8,8 @@ import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, T
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip)
 
 export interface SalesChartData {
-  /** One label per month of the last 12 ("Mar"), oldest first. */
-  labels: string[]
+  /** One label per month of the last 12 ("Mar"; the month under way in two lines, "Dec", "so far"), oldest first. */
+  labels: (string | string[])[]
   lastYear: number[]
   thisYear: number[]
   lastYearLabel: string
