@@ -54,8 +54,8 @@ const layers = {
     why: 'exposes the contract through contextBridge; it never reaches into the main process’s code',
   },
   'renderer/': {
-    may: ['shared/', 'npm:vue', 'npm:vue-router', 'npm:pinia', 'npm:@tanstack/vue-virtual', 'npm:vite'],
-    why: 'talks to the core only through window.satchel (src/renderer/src/api.ts) and the contract',
+    may: ['shared/', 'npm:vue', 'npm:vue-router', 'npm:pinia', 'npm:@tanstack/vue-virtual', 'npm:chart.js', 'npm:vite'],
+    why: 'talks to the core only through window.satchel (src/renderer/src/api.ts) and the contract; draws charts with Chart.js',
   },
 
   'main/turns.ts': { may: [], why: 'a scheduling primitive below everything' },

@@ -174,6 +174,11 @@ export const catalogItemSearchSchema = z
     priceGroupName: z.string().max(200).optional(),
     includeInactive: z.boolean().optional(),
     /**
+     * Only items the service created after this moment (ISO 8601, compared with the item record's
+     * created_at): a customer's "new since their last order", the brief's lastOrderedAt.
+     */
+    createdAfter: z.string().min(1).max(40).optional(),
+    /**
      * true: a family's members are rows of their own beside its parent's (the CLI, whose scripts
      * resolve codes to items). By default a family is one row, its parent's, found by any member.
      */

@@ -96,6 +96,7 @@ async function mainScreensWorld(core: TestCore, service: ServiceHandle): Promise
   return [
     ['customers', '#/customers'],
     ['customer', `#/customers/${target.customerGuid}`],
+    ['customer brief', `#/customers/${target.customerGuid}/brief`],
     ['new customer', '#/customers/new'],
     ['catalog', `#/catalog`],
     ['orders', '#/orders'],

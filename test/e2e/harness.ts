@@ -138,6 +138,11 @@ interface TestFixtures {
 }
 
 interface WorkerFixtures {
+  /**
+   * What the worker's double serves besides the tiny seeded set: `{ history: true }` for a spec about
+   * a customer's brief (test/service/history.ts). A spec that sets it gets workers of its own.
+   */
+  serviceOptions: StartServiceOptions
   workerService: ServiceHandle & { close(): Promise<void> }
   /** A database synced in full from the worker's double, made once per worker and never opened again. */
   syncedTemplate: string
@@ -145,11 +150,10 @@ interface WorkerFixtures {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   database: ['synced', { option: true }],
+  serviceOptions: [{}, { option: true, scope: 'worker' }],
   workerService: [
-    // Playwright reads a fixture's dependencies from its destructuring pattern; this one has none.
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const handle = await startServiceHandle()
+    async ({ serviceOptions }, use) => {
+      const handle = await startServiceHandle(serviceOptions)
       await use(handle)
       await handle.close()
     },
@@ -224,7 +228,8 @@ export const benchTest = base.extend<object, { bench: BenchWorld }>({
   bench: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const service = await startServiceHandle({ size: 'bench', seed: 1, logBodies: false })
+      // With 24 months of orders for a few customers (test/service/history.ts): a brief at bench size.
+      const service = await startServiceHandle({ size: 'bench', seed: 1, logBodies: false, history: true })
       const prepared = process.env.SATCHEL_E2E_BENCH_DB
       let core: TestCore
       let syncMs = 0

@@ -390,3 +390,80 @@ test('bench data: keystroke to the next cell of a family grid; figure printed', 
   expect(moves.length).toBeGreaterThan(0)
   expect(pageErrors).toEqual([])
 })
+
+test('bench data: a customer with 500 orders, from the click on their name to their brief’s chart drawn; figure printed', async ({
+  page,
+  bench,
+}, testInfo) => {
+  const pageErrors = watchConsole(page)
+  const { core, bridge } = bench
+  // The customer who buys in the summer (test/service/history.ts): the one with the most orders.
+  const { customerGuid } = core.db
+    .prepare<[], { customerGuid: string }>(
+      `SELECT customer_guid AS customerGuid FROM orders WHERE deleted_at IS NULL AND customer_guid IS NOT NULL
+       GROUP BY customer_guid ORDER BY count(*) DESC LIMIT 1`,
+    )
+    .get()!
+  // The whole 24 months on the laptop, read once: opening the page then reads nothing from the service.
+  const brief = await call(core.handlers, 'refreshCustomerHistory', { customerGuid })
+  const orders = brief.months.reduce((sum, month) => sum + month.orders + month.cancelled, 0)
+  expect(orders).toBeGreaterThanOrEqual(400)
+  const { name } = await call(core.handlers, 'getCustomer', { guid: customerGuid })
+  // The core's share: the brief built from the local copy, the first time and again.
+  const coreMs: number[] = []
+  for (let time = 0; time < 3; time++) {
+    const started = performance.now()
+    await call(core.handlers, 'getCustomerBrief', { customerGuid })
+    coreMs.push(round(performance.now() - started))
+  }
+
+  /** From the click on the customer's name in the list to the chart's bars on the canvas, and painted. */
+  async function clickToChart(reload: boolean): Promise<{ drawnMs: number; paintedMs: number }> {
+    await page.goto(`${bridge.url}#/customers`)
+    // A window that has not shown this customer's brief yet (the chunks come from the HTTP cache).
+    if (reload) await page.reload()
+    await page.getByLabel('Search customers').fill(name)
+    const link = page.getByRole('link', { name }).first()
+    await expect(link).toBeVisible()
+    await page.evaluate(() => {
+      const w = window as unknown as { __brief: { clicked?: number; drawn?: number; painted?: number } }
+      w.__brief = {}
+      document.addEventListener('click', () => (w.__brief.clicked = performance.now()), { capture: true, once: true })
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[data-testid="customer-brief"] [data-drawn="true"]')) return
+        w.__brief.drawn = performance.now()
+        requestAnimationFrame(() => (w.__brief.painted = performance.now()))
+        observer.disconnect()
+      }).observe(document.body, { attributes: true, subtree: true, childList: true, attributeFilter: ['data-drawn'] })
+    })
+    await link.click()
+    await expect(page.getByTestId('customer-brief').getByTestId('sales-chart')).toHaveAttribute('data-drawn', 'true')
+    await page.waitForTimeout(50)
+    const marks = await page.evaluate(
+      () => (window as unknown as { __brief: { clicked: number; drawn: number; painted?: number } }).__brief,
+    )
+    return {
+      drawnMs: round(marks.drawn - marks.clicked),
+      paintedMs: round((marks.painted ?? marks.drawn) - marks.clicked),
+    }
+  }
+
+  // The first loads the views' and the chart's chunks too. Then a window that has not shown the brief
+  // (reloaded), which waits for the core's answer; then one that has, which draws the brief it holds
+  // at once and the core's new answer over it.
+  const first = await clickToChart(false)
+  const fresh = [await clickToChart(true), await clickToChart(true), await clickToChart(true)]
+  const held = [await clickToChart(false), await clickToChart(false), await clickToChart(false)]
+  const list = (runs: { drawnMs: number; paintedMs: number }[]) =>
+    `drawn in ${runs.map((each) => each.drawnMs).join(', ')} ms, painted ${runs.map((each) => each.paintedMs).join(', ')} ms`
+  const description =
+    `${orders} orders in 24 months; first open of the window: drawn in ${first.drawnMs} ms, painted ${first.paintedMs} ms; ` +
+    `not yet shown in this window: ${list(fresh)}; shown before: ${list(held)}` +
+    `; the core's getCustomerBrief alone ${coreMs.join(', ')} ms`
+  console.log(`click → brief chart: ${description}`)
+  testInfo.annotations.push({ type: 'click → brief chart (ms)', description })
+  await page.setViewportSize({ width: 1280, height: 720 })
+  await page.getByTestId('customer-brief').scrollIntoViewIfNeeded()
+  await page.screenshot({ path: join(screenshotDir, 'brief-bench.png') })
+  expect(pageErrors).toEqual([])
+})

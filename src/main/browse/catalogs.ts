@@ -159,7 +159,7 @@ export class CatalogBrowse {
   private rowsOfGtin(search: CatalogItemCountInput): ItemRow[] {
     const typed = search.query?.trim() ?? ''
     const gtin = scannedGtin(typed)
-    if (gtin === null || search.categoryId !== undefined) return []
+    if (gtin === null || search.categoryId !== undefined || search.createdAfter !== undefined) return []
     const rows = new Map<string, ItemRow>()
     for (const form of storedGtinForms(gtin))
       if (form !== typed)
@@ -182,6 +182,7 @@ export class CatalogBrowse {
       familyMembers: search.familyMembers,
       categoryId: search.categoryId,
       categoryIds,
+      createdAfter: search.createdAfter,
       match,
     }
   }

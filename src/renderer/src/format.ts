@@ -6,9 +6,19 @@ import { formatMoney as formatSharedMoney } from '../../shared/money'
 
 const locale = typeof navigator !== 'undefined' && navigator.language ? navigator.language : 'en-US'
 
-/** An amount as money in the rep's locale (src/shared/money.ts); '—' for no amount. */
-export function formatMoney(amount: number | null | undefined): string {
-  return formatSharedMoney(amount, locale)
+/** An amount as money in the rep's locale (src/shared/money.ts); '—' for no amount. A currency the record names (ISO code), else USD. */
+export function formatMoney(amount: number | null | undefined, currency?: string | null): string {
+  return formatSharedMoney(amount, locale, currency && /^[A-Z]{3}$/.test(currency) ? currency : undefined)
+}
+
+/** Money on a chart's axis, where a tick has room for "$12K" and not "$12,000.00". */
+export function formatMoneyShort(amount: number, currency?: string | null): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency: currency && /^[A-Z]{3}$/.test(currency) ? currency : 'USD',
+    notation: 'compact',
+    maximumFractionDigits: 1,
+  }).format(amount)
 }
 
 /** A count with its noun, singular for one: "1 line", "2 lines", "0 lines". */

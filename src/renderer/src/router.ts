@@ -34,6 +34,13 @@ export const router = createRouter({
       meta: { title: 'Customer' },
     },
     {
+      path: '/customers/:guid/brief',
+      name: 'customer-brief',
+      component: () => import('./views/BriefDocumentView.vue'),
+      props: true,
+      meta: { title: 'Customer brief' },
+    },
+    {
       path: '/catalog',
       name: 'catalog',
       component: () => import('./views/CatalogView.vue'),

@@ -7,6 +7,7 @@ import { SearchPages, type SearchCount } from '../search-page'
 import { matchSku, rowOfSku, skuCandidatesLimit, type SkuCandidate, type SkuMatch } from '../sku-match'
 import {
   catalogKeyOf,
+  createdAfter,
   familyParentAmongFilters,
   familyParentId,
   familyParentOf,
@@ -277,8 +278,8 @@ export class CatalogItems {
   countCreatedSince(catalogGuid: string, sinceIso: string): number {
     return this.searches.count(
       `SELECT count(*) FROM catalog_item_rows i WHERE ${this.layout.inCatalog('catalog_items_by_listing', 'i', '@catalog')}
-       AND ${live} AND i.active = 1 AND json_extract(i.extra, '$.created_at') > @since`,
-      { catalog: catalogGuid, since: sinceIso },
+       AND ${live} AND i.active = 1 AND ${createdAfter('i')}`,
+      { catalog: catalogGuid, createdAfter: sinceIso },
     )
   }
 
@@ -372,7 +373,9 @@ export class CatalogItems {
   count(search: Omit<ItemSearch, 'limit' | 'offset'>, countCap: number): SearchCount {
     // The kept counts count a family once (recount): a search that lists members counts here.
     const kept =
-      search.match === null && !search.familyMembers ? this.statements.keptCounts.all(search.catalogGuid) : []
+      search.match === null && !search.familyMembers && search.createdAfter === undefined
+        ? this.statements.keptCounts.all(search.catalogGuid)
+        : []
     if (kept.length > 0) {
       const categories =
         search.categoryId === undefined
@@ -446,6 +449,12 @@ export class CatalogItems {
     const where = [this.layout.inCatalog(index, 'i', '@catalog'), 'i.deleted_at IS NULL', 'i.unlisted_at IS NULL']
     const params: Record<string, unknown> = { catalog: search.catalogGuid, limit: search.limit, offset: search.offset }
     if (!search.includeInactive) where.push('i.active = 1')
+    // Read from each row's record (no index holds it): the walk reads the rows it passes, as a
+    // count of the brief's new items does.
+    if (search.createdAfter !== undefined) {
+      where.push(createdAfter('i'))
+      params.createdAfter = search.createdAfter
+    }
     if (search.categoryId !== undefined) {
       const ids = search.categoryIds ?? []
       if (ids.length <= 1) {
@@ -462,7 +471,11 @@ export class CatalogItems {
     if (folded && search.match === null) where.push(this.notAMember(counting ? Infinity : search.offset + search.limit))
     // A match is filtered on the narrow table once it is filled; with no match, the name and
     // category indexes hold every filtered column already.
-    const narrow = search.match !== null && this.filtersFilled() ? this.filtersOf(search, folded) : undefined
+    // The narrow table has no creation time: a search for new items filters the rows themselves.
+    const narrow =
+      search.match !== null && search.createdAfter === undefined && this.filtersFilled()
+        ? this.filtersOf(search, folded)
+        : undefined
     return {
       ...(narrow ? { narrow } : {}),
       fts: 'catalog_item_search' as const,
@@ -479,7 +492,8 @@ export class CatalogItems {
       newestFirst: search.match !== null && this.arrivedLate(search.catalogGuid),
       countCap: Number.MAX_SAFE_INTEGER,
       // Inactive rows (a few percent) are counted too; no row of a first listing is unlisted.
-      ...(search.categoryId === undefined
+      // The arrival estimate counts the whole catalog: not a count of new items.
+      ...(search.categoryId === undefined && search.createdAfter === undefined
         ? {
             arrival: {
               count: `SELECT count(*) FROM catalog_item_rows INDEXED BY catalog_items_by_listing WHERE ${this.layout.inCatalog('catalog_items_by_listing', '', '@catalog')} AND deleted_at IS NULL`,
@@ -504,6 +518,8 @@ interface ItemSearch {
   categoryId?: number
   /** The category and those below it (Catalogs.categoryTree), when `categoryId` is given. */
   categoryIds?: number[]
+  /** Only items the service created after this moment (CatalogItemSearch.createdAfter). */
+  createdAfter?: string
   /** wordPrefixQuery's FTS5 query, or null. */
   match: string | null
   limit: number

@@ -55,6 +55,15 @@ export function withIndexBuildCache<T>(db: Database, build: () => T): T {
 /** The items lists, searches and counts show: neither deleted nor kept unlisted for a draft. */
 export const live = 'deleted_at IS NULL AND unlisted_at IS NULL'
 
+/**
+ * Created by the service after @createdAfter, by the item record's own created_at (kept in `extra`),
+ * in whole seconds as brief/new-items.ts holds them: one rule for the brief's count of new items and
+ * the catalog listing them, whatever the offset or precision each time is written with.
+ */
+export function createdAfter(alias: string): string {
+  return `unixepoch(json_extract(${alias}.extra, '$.created_at')) > unixepoch(@createdAfter)`
+}
+
 /** The SQL of the small key (catalog_keys) of the catalog whose guid `guid` (SQL) gives: a lookup in a table of a few rows. */
 export function catalogKeyOf(guid: string): string {
   return `(SELECT key FROM catalog_keys WHERE catalog_guid = ${guid})`

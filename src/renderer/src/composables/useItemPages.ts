@@ -11,6 +11,8 @@ interface ItemSearch {
   query: string
   categoryId: number | null
   customerGuid: string | null
+  /** Only items created after this moment (a customer's new items, from their brief); null for all. */
+  createdAfter?: string | null
   /** Changed by the screen to list the same search again (a catalog's first sync has finished). */
   refresh?: number
 }
@@ -104,6 +106,7 @@ export function useItemPages(options: ItemPagesOptions) {
       ...(search.query.trim() ? { query: search.query.trim() } : {}),
       ...(search.categoryId !== null ? { categoryId: search.categoryId } : {}),
       ...(search.customerGuid ? { customerGuid: search.customerGuid } : {}),
+      ...(search.createdAfter ? { createdAfter: search.createdAfter } : {}),
     }
   }
 
@@ -223,7 +226,13 @@ export function useItemPages(options: ItemPagesOptions) {
     },
   )
   watch(
-    () => [options.search.catalogGuid, options.search.categoryId, options.search.customerGuid, options.search.refresh],
+    () => [
+      options.search.catalogGuid,
+      options.search.categoryId,
+      options.search.customerGuid,
+      options.search.createdAfter,
+      options.search.refresh,
+    ],
     () => {
       clearTimeout(debounce)
       void restart()

@@ -13,6 +13,7 @@ import { wordPrefixQuery } from '../../../../src/main/browse/search'
 import { ITEM_COUNT_CAP } from '../../../../src/shared/synced'
 import { catalogItem } from '../../../support/builders'
 import { openLocalData } from '../../../../src/main/local/data'
+import { NewItemCounts } from '../../../../src/main/brief/new-items'
 
 let directory: string
 let db: Database
@@ -437,6 +438,47 @@ describe('queries', () => {
     expect(
       queries.catalogs.searchCatalogItems({ catalogGuid: 'cat-later', query: 'w', limit: 2 }).items.map((i) => i.name),
     ).toEqual(['Widget B1499', 'Widget B1498'])
+  })
+
+  it('lists and counts only the items created after a moment, by the record’s created_at, with a search or a category too', async () => {
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        widget('n1', { name: 'Widget old', created_at: '2025-01-01T00:00:00.000Z' }),
+        widget('n2', { name: 'Widget new', created_at: '2025-06-01T00:00:00.000Z' }),
+        widget('n3', { name: 'Gadget new', created_at: '2025-07-01T00:00:00.000Z', category_id: 200 }),
+        widget('n4', { name: 'Widget new but inactive', created_at: '2025-07-01T00:00:00.000Z', active: false }),
+      ],
+      delta,
+    )
+    const createdAfter = '2025-03-01T00:00:00.000Z'
+    const names = (search: Partial<Parameters<BrowseQueries['catalogs']['searchCatalogItems']>[0]>) =>
+      queries.catalogs.searchCatalogItems({ catalogGuid, createdAfter, ...search }).items.map((item) => item.name)
+    expect(names({})).toEqual(['Gadget new', 'Widget new'])
+    expect(queries.catalogs.countCatalogItems({ catalogGuid, createdAfter })).toEqual({ total: 2, capped: false })
+    expect(names({ query: 'gadget' })).toEqual(['Gadget new'])
+    expect(queries.catalogs.countCatalogItems({ catalogGuid, createdAfter, query: 'gadget' })).toEqual({
+      total: 1,
+      capped: false,
+    })
+    expect(names({ categoryId: 100 })).toEqual(['Widget new'])
+    // The brief counts its new items by the same rule: whole seconds, whatever the offset they are written with.
+    store.applyCatalogItems(
+      catalogGuid,
+      [
+        widget('n5', { name: 'Widget same second', created_at: '2025-08-01T02:00:00+02:00' }),
+        widget('n6', { name: 'Widget a second on', created_at: '2025-08-01T00:00:01Z' }),
+      ],
+      delta,
+    )
+    const counts = new NewItemCounts(openLocalData(db).catalogItems)
+    await counts.ready()
+    for (const moment of [createdAfter, '2025-08-01T00:00:00.700Z']) {
+      const listed = queries.catalogs.countCatalogItems({ catalogGuid, createdAfter: moment }).total
+      expect(listed).toBe(counts.countSince(catalogGuid, moment))
+      expect(listed).toBe(openLocalData(db).catalogItems.countCreatedSince(catalogGuid, moment))
+    }
+    expect(names({ createdAfter: '2025-08-01T00:00:00.700Z' })).toEqual(['Widget a second on'])
   })
 
   it(`counts a search's matches no further than ${ITEM_COUNT_CAP.toLocaleString('en-US')}, and a browse without one exactly`, () => {
