@@ -101,14 +101,8 @@ export function salesByMonth(orders: readonly HistoryOrder[], now: number): Brie
   return [...months.values()].map((month) => ({ ...month, value: round2(month.value) }))
 }
 
-export interface ItemTally {
-  key: string
-  catalogGuid: string | null
-  id: number | null
-  sku: string
-  name: string
-  qty: number
-  value: number
+/** An item's lines added up over the history: its quantity and value, when it was last ordered and in which months. */
+export interface ItemTally extends HistoryLine {
   lastOrderedMs: number
   months: Set<string>
 }
