@@ -46,9 +46,20 @@ describe('wordPrefixQuery', () => {
     expect(termsOf(wordPrefixQuery(words.join(' ')))).toEqual(
       words.slice(0, MAX_SEARCH_TERMS).map((word) => `"${word}"*`),
     )
-    expect(wordPrefixQuery('s-'.repeat(100))).toBe(
-      `"${Array.from({ length: MAX_PHRASE_PARTS }, () => 's').join(' ')}"*`,
+    expect(wordPrefixQuery('ab-cd-ef-gh-ij-kl-mn-op')).toBe(
+      `"${['ab', 'cd', 'ef', 'gh', 'ij', 'kl', 'mn', 'op'].slice(0, MAX_PHRASE_PARTS).join(' ')}"*`,
     )
+  })
+
+  it('ends a phrase before a part that repeats one in it: FTS5 would walk the same postings again', () => {
+    expect(wordPrefixQuery('s-'.repeat(100))).toBe('"s"*')
+    expect(wordPrefixQuery('case-'.repeat(40))).toBe('"case"*')
+    expect(wordPrefixQuery('1-2-1-2-1-2')).toBe('"1 2"*')
+    // Codes and sizes as reps type them keep every part.
+    expect(wordPrefixQuery('JCC-10002')).toBe('"jcc 10002"*')
+    expect(wordPrefixQuery('jcc-100')).toBe('"jcc 100"*')
+    expect(wordPrefixQuery('1/2 gal')).toBe('"1 2"* "gal"*')
+    expect(wordPrefixQuery('24x48')).toBe('"24x48"*')
   })
 
   it('nothing searchable is null', () => {
