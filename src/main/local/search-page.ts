@@ -414,26 +414,32 @@ function unlessIndexGone<T>(sql: string, run: (sql: string) => T): T {
 
 /**
  * The search indexes keep the prefixes of two and three characters (prefix = '2 3'), not of one. A
- * one-letter term such as "s"* makes FTS5 open and merge the postings of every word that starts with
- * s: about 130 ms at a million items before the first row, whatever the LIMIT. The same rows are those
- * of the one-letter word itself or of a two-character prefix, and each of those is one read of the
- * prefix index, so the term is rewritten as that union (2 ms for the first rows at a million).
+ * term that ends in a one-character prefix makes FTS5 open and merge the postings of every word that
+ * starts with that character before the first row, whatever the LIMIT: about 130 ms at a million
+ * items for "s"*, and as much for a phrase ending in one ("s s s s s s"*, 130–160 ms for each
+ * statement of a search; "jcc 1"*, typed on the way to "jcc-10002", 45–52 ms). The same rows are those
+ * whose word there is the character itself or starts with one of its two-character prefixes, each one
+ * read of the prefix index, so such a term, a bare letter or a phrase's last part, is rewritten as
+ * that union (2 ms for the first rows of "s" at a million, 14–16 ms for all of "jcc 1").
  * The union names the second characters a word can have after the tokenizer's folding: ASCII letters
  * and digits, and the Latin letters that carry no diacritic to remove. A word whose second character
- * is from another script is missed by a one-letter search; the second letter typed finds it. A first
- * letter outside Latin script keeps the plain prefix term (correct, slower).
+ * is from another script is missed by a one-letter search; the second letter typed finds it. A last
+ * character outside Latin script keeps the plain prefix term (correct, slower).
  */
 const SECOND_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789æðøþßđħıłŋœ']
 
+/** A term (a word or a phrase, as wordPrefixQuery writes it) whose last part is one character: its parts before it, and that character. */
+const endsInOneCharacter = /^"((?:[^" ]+ )*)([a-z0-9])"\*$/
+
 export function servedByPrefixIndex(query: string): string {
   const terms = query.match(/"[^"]*"\*/g) ?? []
-  if (!terms.some((term) => /^"[a-z0-9]"\*$/.test(term))) return query
+  if (!terms.some((term) => endsInOneCharacter.test(term))) return query
   // A group joins the other terms by an explicit AND: FTS5 reads a bare space after ')' as an error.
   return terms
     .map((term) => {
-      const letter = /^"([a-z0-9])"\*$/.exec(term)?.[1]
-      return letter
-        ? `("${letter}" OR ${SECOND_CHARACTERS.map((second) => `"${letter}${second}"*`).join(' OR ')})`
+      const [, before, last] = endsInOneCharacter.exec(term) ?? []
+      return last
+        ? `("${before}${last}" OR ${SECOND_CHARACTERS.map((second) => `"${before}${last}${second}"*`).join(' OR ')})`
         : term
     })
     .join(' AND ')
