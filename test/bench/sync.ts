@@ -83,7 +83,7 @@ const targets = {
  * searched in the largest catalog and among the customers. Each once cost seconds: every repeated or
  * one-letter word was a term of its own.
  */
-const pathologicalSearchTexts: [label: string, text: string][] = [
+export const pathologicalSearchTexts: [label: string, text: string][] = [
   ["'s ' × 100", 's '.repeat(100)],
   ["'c ' × 100", 'c '.repeat(100)],
   ["'a ' × 2,500 (CLI)", 'a '.repeat(2500)],

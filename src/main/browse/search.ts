@@ -11,7 +11,8 @@
  *   term matches, the shorter matches too);
  * - of the one-letter terms, only the first is kept ("a b c" is "a"): each matches most rows, and
  *   together they narrow almost nothing;
- * - at most MAX_SEARCH_TERMS terms, the first typed, and at most MAX_PHRASE_PARTS parts in a phrase.
+ * - at most MAX_SEARCH_TERMS terms, the first typed, and at most MAX_PHRASE_PARTS parts in a phrase,
+ *   which ends before a part that repeats one in it (phraseParts);
  * Dropping a term only widens the match: the rows the rep looks for are still among those found.
  * Returns null when nothing searchable was typed.
  */
@@ -25,15 +26,27 @@ export const MAX_PHRASE_PARTS = 6
 /** Different words read, at most: 200 characters hold 100; text beyond that is not a search. */
 const MAX_WORDS_READ = 100
 
+/**
+ * The parts of a typed word, as the tokenizer splits it, up to the first that repeats one before it
+ * ("s-s-s-…" is "s", "case-case-…" is "case", "ab-12-ab" is "ab 12"). FTS5 walks every part's postings
+ * for a phrase, a repeated part's again in full, and a repeated part is what a paste or a held key
+ * makes, not a code: "s s s s s s" walked the postings of the 118,000 rows holding "s" five times.
+ */
+function phraseParts(word: string): string[] {
+  const parts: string[] = []
+  for (const part of word.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (parts.includes(part) || parts.length === MAX_PHRASE_PARTS) break
+    parts.push(part)
+  }
+  return parts
+}
+
 export function wordPrefixQuery(typed: string): string | null {
   const terms: string[][] = []
   const seen = new Set<string>()
   for (const word of typed.trim().split(/\s+/)) {
-    const parts = word
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu)
-      ?.slice(0, MAX_PHRASE_PARTS)
-    if (!parts || parts.length === 0) continue
+    const parts = phraseParts(word)
+    if (parts.length === 0) continue
     const key = parts.join(' ')
     if (seen.has(key)) continue
     seen.add(key)

@@ -81,9 +81,19 @@ export class SearchPages {
   /** Searches combine filters, so their SQL varies; each variant is prepared once and kept. */
   private readonly prepared = new Map<string, Statement<Record<string, unknown>, unknown>>()
   private readonly places: ListingPlaces
+  private readonly written: () => string
+  /**
+   * The whole match set of the last match that was not broad, as broadMatches read it, and the writes
+   * it was read after. A search that finds few or no rows walks the index to its end to know it, each
+   * statement again: the page's ranking, then its count (the screen asks for it next) walked what the
+   * plan had walked already, three walks of 10–60 ms each for 8 broad words that match nothing at a
+   * million items. With the set known, none matched is no rows, and the count filters the set.
+   */
+  private narrowMatches: { key: string; written: string; rowids: number[] } | null = null
 
   constructor(private readonly db: Database) {
     this.places = new ListingPlaces(db)
+    this.written = writeStamp(db)
     this.indexExists = db
       .prepare<[string], number>("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?")
       .pluck()
@@ -105,7 +115,15 @@ export class SearchPages {
     const { fts } = spec
     const sql = `SELECT rowid FROM ${fts} WHERE ${fts} MATCH @match ${spec.newestFirst ? 'ORDER BY rowid DESC' : ''} LIMIT ${rankedSearchLimit + 1}`
     const first = unlessIndexGone(sql, (text) => this.statement(text).pluck().all(spec.params) as number[])
-    return first.length > rankedSearchLimit ? first : null
+    if (first.length > rankedSearchLimit) return first
+    this.narrowMatches = { key: matchKey(spec), written: this.written(), rowids: first }
+    return null
+  }
+
+  /** Every row the match of `spec` finds, when an earlier plan read them all and nothing was written since; else null. */
+  private knownMatches(spec: SearchPageSpec): number[] | null {
+    const known = this.narrowMatches
+    return known && known.key === matchKey(spec) && known.written === this.written() ? known.rowids : null
   }
 
   /**
@@ -119,7 +137,7 @@ export class SearchPages {
   } {
     const { match } = spec
     const { alias } = this.matched(spec)
-    const first = match !== null ? this.broadMatches(spec) : null
+    const first = match !== null && !this.knownMatches(spec) ? this.broadMatches(spec) : null
     const broad = first !== null
     if (match && !broad) return { kind: 'ranked', alias }
     if (broad && spec.broad === 'as indexed') return { kind: 'streamed', alias, first }
@@ -146,6 +164,7 @@ export class SearchPages {
   page<Row>(spec: SearchPageSpec): { rows: Row[]; more: boolean } {
     const { fts, table, columns, where, params } = spec
     const { kind, alias, first } = this.plan(spec)
+    if (kind === 'ranked' && this.knownMatches(spec)?.length === 0) return { rows: [], more: false }
     const page = { ...params, limit: Number(params.limit) + 1 }
     let rows: Row[]
     if ((kind === 'ranked' || kind === 'streamed') && (spec.listedAs || spec.narrow)) {
@@ -301,6 +320,18 @@ export class SearchPages {
         capped: false,
       }
     }
+    const known = spec.match ? this.knownMatches(spec) : null
+    if (known) {
+      const side = matchedSide(spec)
+      const counted =
+        known.length === 0
+          ? 0
+          : this.count(
+              `SELECT count(*) FROM (SELECT ${side.listedAs ? `DISTINCT ${side.listedAs}` : '1'} FROM ${side.table} WHERE ${side.alias}.local_id IN (SELECT value FROM json_each(@known)) AND ${side.where.join(' AND ')} LIMIT ${spec.countCap + 1})`,
+              { ...params, known: JSON.stringify(known) },
+            )
+      return { total: Math.min(counted, spec.countCap), capped: counted > spec.countCap }
+    }
     if (spec.match) {
       const side = matchedSide(spec)
       const counted = this.count(
@@ -358,9 +389,7 @@ class ListingPlaces {
   private stamp = ''
 
   constructor(db: Database) {
-    const others = db.prepare<[], number>('PRAGMA data_version').pluck()
-    const own = db.prepare<[], number>('SELECT total_changes()').pluck()
-    this.written = () => `${others.get()}:${own.get()}`
+    this.written = writeStamp(db)
   }
 
   /** The key of a listing: its SQL and parameters, but not where its page starts or how long it is. */
@@ -402,6 +431,21 @@ class ListingPlaces {
   }
 }
 
+/**
+ * What changes with any write to the database: another connection's (PRAGMA data_version) or this
+ * one's (total_changes()), which data_version does not count.
+ */
+function writeStamp(db: Database): () => string {
+  const others = db.prepare<[], number>('PRAGMA data_version').pluck()
+  const own = db.prepare<[], number>('SELECT total_changes()').pluck()
+  return () => `${others.get()}:${own.get()}`
+}
+
+/** The full-text table and the match as it is run (SearchPages.matched put it in the parameters). */
+function matchKey(spec: SearchPageSpec): string {
+  return `${spec.fts}\n${String(spec.params.match)}`
+}
+
 /** Runs `run(sql)`; if the writer thread dropped a named index in between (DeferredItemIndexes.defer), runs it again without naming one. */
 function unlessIndexGone<T>(sql: string, run: (sql: string) => T): T {
   try {
@@ -414,26 +458,32 @@ function unlessIndexGone<T>(sql: string, run: (sql: string) => T): T {
 
 /**
  * The search indexes keep the prefixes of two and three characters (prefix = '2 3'), not of one. A
- * one-letter term such as "s"* makes FTS5 open and merge the postings of every word that starts with
- * s: about 130 ms at a million items before the first row, whatever the LIMIT. The same rows are those
- * of the one-letter word itself or of a two-character prefix, and each of those is one read of the
- * prefix index, so the term is rewritten as that union (2 ms for the first rows at a million).
+ * term that ends in a one-character prefix makes FTS5 open and merge the postings of every word that
+ * starts with that character before the first row, whatever the LIMIT: about 130 ms at a million
+ * items for "s"*, and as much for a phrase ending in one ("s s s s s s"*, 130–160 ms for each
+ * statement of a search; "jcc 1"*, typed on the way to "jcc-10002", 45–52 ms). The same rows are those
+ * whose word there is the character itself or starts with one of its two-character prefixes, each one
+ * read of the prefix index, so such a term, a bare letter or a phrase's last part, is rewritten as
+ * that union (2 ms for the first rows of "s" at a million, 14–16 ms for all of "jcc 1").
  * The union names the second characters a word can have after the tokenizer's folding: ASCII letters
  * and digits, and the Latin letters that carry no diacritic to remove. A word whose second character
- * is from another script is missed by a one-letter search; the second letter typed finds it. A first
- * letter outside Latin script keeps the plain prefix term (correct, slower).
+ * is from another script is missed by a one-letter search; the second letter typed finds it. A last
+ * character outside Latin script keeps the plain prefix term (correct, slower).
  */
 const SECOND_CHARACTERS = [...'abcdefghijklmnopqrstuvwxyz0123456789æðøþßđħıłŋœ']
 
+/** A term (a word or a phrase, as wordPrefixQuery writes it) whose last part is one character: its parts before it, and that character. */
+const endsInOneCharacter = /^"((?:[^" ]+ )*)([a-z0-9])"\*$/
+
 export function servedByPrefixIndex(query: string): string {
   const terms = query.match(/"[^"]*"\*/g) ?? []
-  if (!terms.some((term) => /^"[a-z0-9]"\*$/.test(term))) return query
+  if (!terms.some((term) => endsInOneCharacter.test(term))) return query
   // A group joins the other terms by an explicit AND: FTS5 reads a bare space after ')' as an error.
   return terms
     .map((term) => {
-      const letter = /^"([a-z0-9])"\*$/.exec(term)?.[1]
-      return letter
-        ? `("${letter}" OR ${SECOND_CHARACTERS.map((second) => `"${letter}${second}"*`).join(' OR ')})`
+      const [, before, last] = endsInOneCharacter.exec(term) ?? []
+      return last
+        ? `("${before}${last}" OR ${SECOND_CHARACTERS.map((second) => `"${before}${last}${second}"*`).join(' OR ')})`
         : term
     })
     .join(' AND ')

@@ -46,9 +46,20 @@ describe('wordPrefixQuery', () => {
     expect(termsOf(wordPrefixQuery(words.join(' ')))).toEqual(
       words.slice(0, MAX_SEARCH_TERMS).map((word) => `"${word}"*`),
     )
-    expect(wordPrefixQuery('s-'.repeat(100))).toBe(
-      `"${Array.from({ length: MAX_PHRASE_PARTS }, () => 's').join(' ')}"*`,
+    expect(wordPrefixQuery('ab-cd-ef-gh-ij-kl-mn-op')).toBe(
+      `"${['ab', 'cd', 'ef', 'gh', 'ij', 'kl', 'mn', 'op'].slice(0, MAX_PHRASE_PARTS).join(' ')}"*`,
     )
+  })
+
+  it('ends a phrase before a part that repeats one in it: FTS5 would walk the same postings again', () => {
+    expect(wordPrefixQuery('s-'.repeat(100))).toBe('"s"*')
+    expect(wordPrefixQuery('case-'.repeat(40))).toBe('"case"*')
+    expect(wordPrefixQuery('1-2-1-2-1-2')).toBe('"1 2"*')
+    // Codes and sizes as reps type them keep every part.
+    expect(wordPrefixQuery('JCC-10002')).toBe('"jcc 10002"*')
+    expect(wordPrefixQuery('jcc-100')).toBe('"jcc 100"*')
+    expect(wordPrefixQuery('1/2 gal')).toBe('"1 2"* "gal"*')
+    expect(wordPrefixQuery('24x48')).toBe('"24x48"*')
   })
 
   it('nothing searchable is null', () => {
@@ -102,6 +113,33 @@ describe('servedByPrefixIndex', () => {
     // With other terms, and a phrase, the query keeps its meaning.
     expect(rows(servedByPrefixIndex('"s"* "ab"*'))).toEqual(rows('"s"* "ab"*'))
     expect(servedByPrefixIndex('"ab 12"* "roast"*')).toBe('"ab 12"* "roast"*')
+    // A phrase whose last part is one character ("jcc-1", "s-s-s-…") finds the rows of the plain phrase.
+    for (const phrase of ['"emile 1"*', '"emile a"*', '"s s s s s s"*', '"emile e"* "a"*', '"a b"*']) {
+      const rewritten = servedByPrefixIndex(phrase)
+      expect(rewritten, phrase).not.toBe(phrase)
+      expect(rows(rewritten), phrase).toEqual(rows(phrase))
+    }
+    expect(rows('"emile 1"*').length).toBeGreaterThan(0)
     db.close()
+  })
+
+  it('asks FTS5 for no prefix of one character, which the index does not keep: whatever is typed', () => {
+    // A one-character prefix makes FTS5 merge the postings, positions and all, of every word that
+    // starts with it before the first row: a pasted "s-s-s-…" was a phrase ending in "s"*, 590 ms at
+    // a million items, and "jcc-1" on the way to "jcc-10002" cost the same for every digit.
+    const oneCharacterPrefixes = (query: string) =>
+      (query.match(/"[^"]*"\*/g) ?? []).filter((term) => /(^"| )[a-z0-9]"\*$/.test(term))
+    for (const typed of [
+      's-'.repeat(100),
+      'jcc-1',
+      'ab-12-3',
+      'x',
+      's co ca pa gl to bl la',
+      'roast 2 lb',
+      'a-b c-d',
+    ]) {
+      const query = wordPrefixQuery(typed)!
+      expect(oneCharacterPrefixes(servedByPrefixIndex(query)), typed).toEqual([])
+    }
   })
 })
