@@ -10,8 +10,8 @@ const DAY_MS = 86_400_000
 /** "Not in the last 90 days": an item lapses after this long without an order. */
 const lapsedAfterMs = 90 * DAY_MS
 
-/** An order's line as the history holds it: the list projection carries no price, a full order does. */
-export interface RawLine {
+/** What a line says of its item and quantity. */
+interface LineItem {
   /** The item within the customer's history: its catalog and SKU (or id, without one). */
   key: string
   catalogGuid: string | null
@@ -19,6 +19,10 @@ export interface RawLine {
   sku: string
   name: string
   qty: number
+}
+
+/** An order's line as the history holds it: the list projection carries no price, a full order does. */
+export interface RawLine extends LineItem {
   /** The line's own total (a full order), or its net price: exact where the service sent them. */
   total: number | null
   netPrice: number | null
@@ -26,13 +30,8 @@ export interface RawLine {
   priceToday: number | null
 }
 
-export interface HistoryLine {
-  key: string
-  catalogGuid: string | null
-  id: number | null
-  sku: string
-  name: string
-  qty: number
+/** A line valued: its own total where the service sent one, else its share of the order's sub-total. */
+export interface HistoryLine extends LineItem {
   value: number
 }
 
