@@ -205,7 +205,11 @@ export function createBrief(parts: BriefParts): Brief {
     warmSoon: (afterMs = 20_000) => {
       if (!histories.any()) return
       warming = setTimeout(() => {
-        if (!closing.signal.aborted) void newItems.ready().catch(() => undefined)
+        // A failed warm-up costs nothing but time: the next brief reads them again, and says why if it fails.
+        if (!closing.signal.aborted)
+          newItems
+            .ready()
+            .catch((error: unknown) => logger.warn('new items not read ahead', { error: describe(error) }))
       }, afterMs)
       warming.unref?.()
     },
