@@ -329,7 +329,7 @@ const localClasses = (() => {
 const compositionRoots = [
   'src/main/core/compose.ts',
   'src/main/cli/',
-  'src/main/sync/writer-worker.ts',
+  'src/main/sync/writer-thread.ts',
   'src/main/housekeeping/support-bundle.ts',
 ]
 

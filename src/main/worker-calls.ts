@@ -8,7 +8,8 @@
 import type { Worker } from 'node:worker_threads'
 
 /** The answer a thread posted for one call: its id, and its value or why it failed. */
-type WorkerAnswer = { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code?: string }
+type WorkerAnswer =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; message: string; code?: string; detail?: unknown }
 
 export interface WorkerCallsOptions<Request> {
   /** The thread in words, for errors: "sync writer", "purge's thread". */
@@ -19,8 +20,11 @@ export interface WorkerCallsOptions<Request> {
   post(id: number, request: Request): unknown
   /** The answer a message of the thread holds. */
   answer(message: unknown): WorkerAnswer
-  /** The error of a call the thread answered as failed; `code`: SQLite's (or Node's), which says a full disk from a bug. */
-  failed(message: string, code?: string): Error
+  /**
+   * The error of a call the thread answered as failed; `code`: SQLite's (or Node's), which says a full
+   * disk from a bug, or the kind of a service error; `detail`: what else the thread sent of it.
+   */
+  failed(message: string, code?: string, detail?: unknown): Error
 }
 
 export interface WorkerCalls<Request> {
@@ -71,7 +75,7 @@ export async function startWorkerCalls<Request>(
     if (!waiting) return
     pending.delete(answer.id)
     if (answer.ok) waiting.resolve(answer.value)
-    else waiting.reject(options.failed(answer.message, answer.code))
+    else waiting.reject(options.failed(answer.message, answer.code, answer.detail))
   })
   worker.on('error', (error) => failAll(new Error(`The ${name} stopped: ${error.message}`)))
   worker.on('exit', (code) => failAll(new Error(`The ${name} exited (${code}).`)))

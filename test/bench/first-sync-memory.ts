@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
-import { writerThreadOptions, type WriterWorkerData } from '../../src/main/sync/page-writer'
+import { sourceWriterWorker, writerThreadOptions, type SyncThreadData } from '../../src/main/sync/page-writer'
 import { bulkCacheSize } from '../../src/main/local/copy'
 import { heapGrowingPercent } from '../../src/main/sync/heap-growth'
 import { defaultConcurrency } from '../../src/main/sync/engine'
@@ -122,8 +122,10 @@ const mib = 2 ** 20
  * request on it is answered with the thread's memory, between the thread's transactions. The port is
  * unref'd there, so the thread still ends when the writer closes.
  */
-function writerWithMemoryPort(port: MessagePort): (data: WriterWorkerData) => Worker {
+function writerWithMemoryPort(port: MessagePort): (data: SyncThreadData) => Worker {
   return (data) => {
+    // The page reader is started by the same factory: it starts as the app starts it.
+    if (data.role === 'reader') return sourceWriterWorker(data)
     const resolve = createRequire(__filename).resolve
     const bootstrap = `
       const { workerData } = require('node:worker_threads')
@@ -136,13 +138,13 @@ function writerWithMemoryPort(port: MessagePort): (data: WriterWorkerData) => Wo
       })
       port.unref()
       require(${JSON.stringify(resolve('tsx/cjs'))})
-      require(${JSON.stringify(join(__dirname, '../../src/main/sync/writer-worker.ts'))})`
+      require(${JSON.stringify(join(__dirname, '../../src/main/sync/threads.ts'))})`
     const options = writerThreadOptions(data)
     return new Worker(bootstrap, {
       ...options,
       eval: true,
       workerData: { ...data, memoryPort: port },
-      transferList: [port],
+      transferList: [...(options.transferList ?? []), port],
     })
   }
 }

@@ -13,6 +13,7 @@ import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
 import { SyncEngine, type SyncRunOptions } from '../../src/main/sync/engine'
 import type { SyncSource } from '../../src/main/sync/scopes'
+import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
 import type { SyncReport } from '../../src/shared/synced'
 import { startService } from '../service/index'
 import type { RunningService, ServiceSize, StartServiceOptions } from '../service/types'
@@ -33,6 +34,13 @@ export interface HarnessOptions {
   compress?: boolean
   /** Wraps the client, to watch or disturb the pages as they arrive. */
   source?: (client: ServiceClient) => SyncSource
+  /**
+   * Where pages are decoded and written: on sync's reader and writer threads, as in the app (the
+   * default), or on this thread (the inline writer, a database in memory's).
+   */
+  writer?: 'threads' | 'inline'
+  /** Wraps the writer, to watch its pages (the threads' only). */
+  watchWriter?: (writer: PageWriter) => PageWriter
 }
 
 export interface Harness {
@@ -86,9 +94,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const client = clientWith(auth)
   const source = options.source ? options.source(client) : client
   const clock = { now: () => Date.now() + (options.clockOffsetMs ?? 0) }
+  const writer =
+    options.writer === 'inline'
+      ? undefined
+      : (options.watchWriter ?? ((made: PageWriter) => made))(
+          await startWorkerWriter(sourceWriterWorker, { databasePath: db.name }),
+        )
   const engine = new SyncEngine({
     copy: store,
     source,
+    ...(writer ? { writer } : {}),
     clock,
     pageSize: options.pageSize ?? 25,
     concurrency: options.concurrency ?? 4,
@@ -106,6 +121,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     sync: (runOptions) => engine.run(runOptions),
     clientWith,
     async close() {
+      await writer?.close()
       await Promise.all(clients.map((made) => made.close()))
       await service.close()
       closeDatabase(db)

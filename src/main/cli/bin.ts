@@ -4,7 +4,7 @@
  * compiled every file it loaded on each start, 1.2 to 3.5 s (docs/cli.md). The build's own entry of
  * the sync writer is handed over here, as the desktop app's shell does for its core.
  */
-import createSyncWriter from '../sync/writer-worker?nodeWorker'
+import createSyncWriter from '../sync/threads?nodeWorker'
 import { builtThreads } from './threads'
 import { runAsProcess } from './index'
 

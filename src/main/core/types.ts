@@ -6,7 +6,7 @@ import type { OutboxActivity, Orders } from '../orders'
 import type { Clock, DesktopPort, EventSink, Keychain, Logger, NetworkPort, ProfilesPort, SyncGate } from '../ports'
 import type { ConnectionSettings } from '../settings/connection'
 import type { Sync } from '../sync'
-import type { WriterWorkerData } from '../sync/page-writer'
+import type { SyncThreadData } from '../sync/page-writer'
 import type { PurgeWorkerData } from '../housekeeping/purge-slices'
 import type { HandlerTable } from './handlers'
 import type { CorePictures } from './pictures'
@@ -30,10 +30,10 @@ export interface CoreConfig {
     desktop?: DesktopPort
     /**
      * Starts the thread that writes synced pages, from the build's bundled entry for
-     * src/main/sync/writer-worker.ts. A source checkout (tsx, tests) starts it by itself; without
+     * src/main/sync/threads.ts. A source checkout (tsx, tests) starts it by itself; without
      * either, pages are written on the main thread.
      */
-    syncWriterWorker?: (data: WriterWorkerData) => Worker
+    syncWriterWorker?: (data: SyncThreadData) => Worker
     /**
      * Starts the purge's thread, from the build's bundled entry for src/main/housekeeping/purge-worker.ts.
      * A source checkout starts it by itself; without either, the purge's slices run on the main thread.

@@ -1,13 +1,13 @@
 /**
  * A page of catalog items made ready to write: every item checked (catalogItemProblem), the good ones
  * as the column values catalog_item_rows stores, and the categories the page carries. Pure, and plain
- * data: in the app the sync engine prepares a page on the main thread, where it arrived, and posts
- * it to the writer thread, which then only writes. Posting the service's nested records cost each
+ * data: in the app sync's page reader thread prepares a page as it decodes it and hands it to the
+ * writer thread, which then only writes (sync/page-reader.ts). Posting the service's nested records cost each
  * thread a structured clone of about 50 fields an item, and mapping them was the writer's own JS time
  * in a first sync. A prepared page is what LocalCopy.applyItemPage writes, on whichever thread.
  */
 import type { CatalogItemRecord, CategoryRecord } from '../ordering-client/schemas'
-import { catalogItemProblem, categoriesOf, storedItemValues, type StoredItemValues } from './rows'
+import { catalogItemProblem, categoriesOf, storedItemAt, storedItemValues, type StoredItemValues } from './rows'
 
 export interface PreparedItemPage {
   catalogGuid: string
@@ -47,4 +47,20 @@ export function prepareItemPage(
 /** How many records a prepared page came from: the writer's measure of a batch. */
 export function preparedSize(page: PreparedItemPage): number {
   return page.items.length + page.rejected.length
+}
+
+/**
+ * A page prepared before its listing and time were known (sync's page reader prepares it as it
+ * decodes, before the paging has seen it): given them, as prepareItemPage would have.
+ */
+export function stampItemPage(
+  page: PreparedItemPage,
+  listingId: number | null,
+  syncedAt: string | null,
+): PreparedItemPage {
+  for (const values of page.items) {
+    values[storedItemAt.listed_run] = listingId
+    values[storedItemAt.synced_at] = syncedAt
+  }
+  return page
 }

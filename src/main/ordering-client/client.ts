@@ -5,14 +5,22 @@
  * Electron-free, so the app, the CLI and the benchmark use the same code.
  */
 import { ServiceTransport, type ServiceClientOptions } from './transport'
-import { ServiceError } from './errors'
-import { findRecordArray, findString, findTotal, hasMoreOf } from './responses'
+import {
+  listingPage,
+  listingRequest,
+  type CatalogItemListParams,
+  type CustomerConnection,
+  type CustomerListParams,
+  type Listing,
+  type ListingRow,
+  type ListParams,
+  type Page,
+} from './listing-pages'
+import type { WireReply } from './reply-value'
 import {
   catalogItemBatchSchema,
-  catalogItemPageSchema,
   catalogItemResponseSchema,
   catalogListSchema,
-  customerConnectionSchema,
   customerSchema,
   orderResponseSchema,
   orderSchema,
@@ -26,29 +34,7 @@ import {
   type PriceGroupRecord,
 } from './schemas'
 
-/** One page of a paged listing; `rows` are checked records with every field the service sent. */
-export interface Page<T> {
-  rows: T[]
-  /** The service's clock when it answered; the next delta's lastUpdatedAt. */
-  serverTimestamp: string | null
-  total: number | null
-  hasMore: boolean | null
-}
-
-/** A row of the customer list: the customer, and the connection row around it (fields not shown in the spec). */
-export interface CustomerConnection {
-  customer: CustomerRecord
-  connection: Record<string, unknown>
-  /** The connection itself carried deleted_at: the customer left this supplier's list. */
-  connectionDeletedAt: string | null
-}
-
-export interface ListParams {
-  limit: number
-  /** Page number: the service skips offset × limit rows. */
-  offset: number
-  lastUpdatedAt?: string | null
-}
+export type { CustomerConnection, ListParams, Page } from './listing-pages'
 
 export interface CallOptions {
   signal?: AbortSignal
@@ -98,61 +84,29 @@ export class ServiceClient {
   }
 
   /** GET /vendors: the customer list, rows found by their `Vendor` shape rather than by one envelope key. */
-  async listCustomers(
-    params: ListParams & { nameGuidOnly?: boolean; name?: string },
-    options: CallOptions = {},
-  ): Promise<Page<CustomerConnection>> {
-    const body = await this.transport.request({
-      method: 'GET',
-      path: '/vendors',
-      reply: 'page',
-      query: {
-        limit: params.limit,
-        offset: params.offset,
-        lastUpdatedAt: params.lastUpdatedAt,
-        nameGuidOnly: params.nameGuidOnly ? 'true' : undefined,
-        name: params.name,
-      },
-      ...options,
-    })
-    const isConnection = (row: Record<string, unknown>) => typeof row.Vendor === 'object' && row.Vendor !== null
-    // With nameGuidOnly the rows may be bare customers (id, guid, name); accept that shape too.
-    const isBareCustomer = (row: Record<string, unknown>) => typeof row.guid === 'string' && !('Vendor' in row)
-    let rows = findRecordArray(body, isConnection, ['rows', 'vendors', 'data', 'items', 'results'])
-    let bare = false
-    if (rows === null || (rows.length === 0 && params.nameGuidOnly)) {
-      const bareRows = findRecordArray(body, isBareCustomer, ['rows', 'vendors', 'data', 'items', 'results'])
-      if (bareRows !== null && (rows === null || bareRows.length > 0)) {
-        rows = bareRows
-        bare = true
-      }
-    }
-    if (rows === null) {
-      throw this.transport.redactor.error(
-        new ServiceError(
-          'invalidResponse',
-          'The customer list has no array of customer connections (rows carrying `Vendor`).',
-          { body },
-        ),
-      )
-    }
-    const connections = rows.map((row, index): CustomerConnection => {
-      if (bare) {
-        return {
-          customer: this.transport.check(customerSchema, row, `customer ${index}`),
-          connection: {},
-          connectionDeletedAt: null,
-        }
-      }
-      const checked = this.transport.check(customerConnectionSchema, row, `customer connection ${index}`)
-      const { Vendor, ...connection } = checked
-      return { customer: Vendor, connection, connectionDeletedAt: checked.deleted_at ?? null }
-    })
-    return {
-      rows: connections,
-      serverTimestamp: findString(body, 'serverTimestamp'),
-      total: findTotal(body, ['total', 'totalCount', 'count', 'totalVendors', 'totalRows']),
-      hasMore: hasMoreOf(body),
+  listCustomers(params: CustomerListParams, options: CallOptions = {}): Promise<Page<CustomerConnection>> {
+    return this.listPage({ kind: 'customers', params }, options)
+  }
+
+  /**
+   * One page of a listing, its reply decoded by `decode` instead of on this thread: sync's page
+   * reader (sync/page-reader.ts). The request, its retries and the errors it meets are as for
+   * listCustomers, listCatalogItems and listOrders, and so are the decoder's (listing-pages.ts).
+   */
+  async readListingPage<R>(
+    listing: Listing,
+    options: CallOptions,
+    decode: (wire: WireReply) => Promise<R>,
+  ): Promise<R> {
+    return (await this.transport.request({ ...listingRequest(listing), ...options, decode })) as R
+  }
+
+  private async listPage<L extends Listing>(listing: L, options: CallOptions): Promise<Page<ListingRow<L>>> {
+    const body = await this.transport.request({ ...listingRequest(listing), ...options })
+    try {
+      return listingPage(listing, body)
+    } catch (error) {
+      throw this.transport.redactor.error(error)
     }
   }
 
@@ -197,31 +151,12 @@ export class ServiceClient {
   }
 
   /** GET /v1/catalog/{catalogGuid}/catalog_items: one page of a catalog's items. */
-  async listCatalogItems(
+  listCatalogItems(
     catalogGuid: string,
-    params: ListParams & { skipTotalCount?: boolean; skipCategoryRetrieval?: boolean },
+    params: CatalogItemListParams,
     options: CallOptions = {},
   ): Promise<Page<CatalogItemRecord>> {
-    const body = await this.transport.request({
-      method: 'GET',
-      path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items`,
-      reply: 'page',
-      query: {
-        limit: params.limit,
-        offset: params.offset,
-        lastUpdatedAt: params.lastUpdatedAt,
-        skipTotalCount: params.skipTotalCount ? 'true' : undefined,
-        skipCategoryRetrieval: params.skipCategoryRetrieval ? 'true' : undefined,
-      },
-      ...options,
-    })
-    const page = this.transport.checkItems(catalogItemPageSchema, body, 'a catalog item page')
-    return {
-      rows: page.catalog_items,
-      serverTimestamp: page.serverTimestamp ?? null,
-      total: params.skipTotalCount ? null : (page.totalCatalogItems ?? null),
-      hasMore: page.hasMoreItems ?? null,
-    }
+    return this.listPage({ kind: 'catalogItems', catalogGuid, params }, options)
   }
 
   /** GET /v1/catalog/{catalogGuid}/catalog_items/{catalogItemGuid}: one item, with its attachments and options. */
@@ -260,30 +195,10 @@ export class ServiceClient {
 
   /**
    * GET /v1/orders: the reduced order projection, newest first. Its parameters and envelope are not in
-   * the spec: rows are found by shape, and limit/offset/lastUpdatedAt are sent as on the other lists.
+   * the spec: rows are found by shape (listing-pages.ts).
    */
-  async listOrders(params: ListParams, options: CallOptions = {}): Promise<Page<OrderRecord>> {
-    const body = await this.transport.request({
-      method: 'GET',
-      path: '/v1/orders',
-      reply: 'page',
-      query: { limit: params.limit, offset: params.offset, lastUpdatedAt: params.lastUpdatedAt },
-      ...options,
-    })
-    const isOrder = (row: Record<string, unknown>) =>
-      typeof row.guid === 'string' &&
-      ('order_state_id' in row || 'Order_Items' in row || 'Order_State' in row || 'api_guid' in row)
-    const rows = findRecordArray(body, isOrder, ['orders', 'rows', 'data', 'items', 'results'])
-    if (rows === null)
-      throw this.transport.redactor.error(
-        new ServiceError('invalidResponse', 'The order list has no array of orders.', { body }),
-      )
-    return {
-      rows: rows.map((row, index) => this.transport.check(orderSchema, row, `order ${index}`)),
-      serverTimestamp: findString(body, 'serverTimestamp'),
-      total: findTotal(body, ['total', 'totalCount', 'count', 'totalOrders', 'totalRows']),
-      hasMore: hasMoreOf(body),
-    }
+  listOrders(params: ListParams, options: CallOptions = {}): Promise<Page<OrderRecord>> {
+    return this.listPage({ kind: 'orders', params }, options)
   }
 
   /**

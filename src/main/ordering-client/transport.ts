@@ -15,9 +15,9 @@ import { clampDelay } from '../timers'
 import { ServiceError } from './errors'
 import { errorFromResponse } from './responses'
 import { cancelledError, defaultRetryPolicy, realSleep, withRetry, type RetryPolicy, type Sleep } from './retry'
-import { catalogItemsIssues, type CatalogItemRecord, type ReplyIssue } from './schemas'
-import { acceptEncoding, contentCodings, inflateWhole, readInflated, type InflateErrors } from './encoding'
-import { parseJsonBytes } from './json-bytes'
+import type { CatalogItemRecord } from './schemas'
+import { acceptEncoding, contentCodings, readInflated } from './encoding'
+import { checked, checkedItems, cutBody, inflateErrors, replyValue, tooLargeError, type WireReply } from './reply-value'
 
 export interface ServiceTimeouts {
   /** Establishing the TCP/TLS connection. */
@@ -90,11 +90,6 @@ function discard(body: Dispatcher.ResponseData['body']): void {
   body.destroy()
 }
 
-function megabytes(bytes: number): string {
-  const value = bytes / MB
-  return `${value >= 10 || Number.isInteger(value) ? Math.round(value) : value.toFixed(1)} MB`
-}
-
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`
 }
@@ -160,6 +155,11 @@ interface RequestSpec {
   onReceived?: () => void
   /** See CallOptions.beforeDecode: awaited outside the attempt's deadline, before the decoding turn. */
   beforeDecode?: () => Promise<void>
+  /**
+   * Decodes a 2xx reply instead of this thread: sync's page reader, which inflates, parses and checks
+   * a listing page on a thread of its own (sync/page-reader.ts). Its failures count as the attempt's.
+   */
+  decode?: (wire: WireReply) => Promise<unknown>
 }
 
 /** What one attempt got to before it failed, to name the failure. */
@@ -171,19 +171,6 @@ interface AttemptState {
   /** The status line and headers arrived; a failure after this cut the reply mid-body. */
   headersReceived: boolean
   received: number
-}
-
-/** A reply its checks refused: the first three issues, each at its path, and the body for the log. */
-function unreadable(what: string, issues: readonly ReplyIssue[], body: unknown): ServiceError {
-  const described = issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.map(String).filter(Boolean).join('.')}: ${issue.message}`)
-    .join('; ')
-  return new ServiceError(
-    'invalidResponse',
-    `The ordering service sent ${what} that Satchel cannot read: ${described}`,
-    { body },
-  )
 }
 
 /** One service's connection, for the endpoints of client.ts. */
@@ -302,39 +289,35 @@ export class ServiceTransport {
     // The bytes are in and the connection is free: a wait here is the caller's room for the decoded
     // reply, not the service's answer, so it is past the attempt's deadline.
     if (ok) await spec.beforeDecode?.()
-    // The caller parses and checks the reply in the same turn, as this promise's continuation.
-    await this.decoding.next()
     const joined = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)
     const codings = contentCodings(response.headers['content-encoding'])
-    let bytes = joined
-    if (ok && codings.length > 0) {
+    if (!ok) {
+      // An error's body was inflated as it streamed (readBody), and is cut at the ceiling.
+      throw this.redactor.error(
+        errorFromResponse(statusCode, response.headers, this.redactor.text(joined.toString('utf8')), this.clock.now()),
+      )
+    }
+    const wire: WireReply = {
+      bytes: joined,
+      codings,
+      maxBytes,
+      method: spec.method,
+      path: spec.path,
+      status: statusCode,
+    }
+    if (spec.decode) {
       try {
-        bytes = inflateWhole(joined, codings, maxBytes, this.inflateErrors(spec, maxBytes))
+        return await spec.decode(wire)
       } catch (error) {
-        throw this.redactor.error(error)
+        throw this.redactor.error(cutNotJson(error, this.redactor.text))
       }
     }
-    if (!ok) {
-      throw this.redactor.error(
-        errorFromResponse(statusCode, response.headers, this.redactor.text(bytes.toString('utf8')), this.clock.now()),
-      )
-    }
-    const parsed = parseJsonBytes(bytes)
-    if (parsed !== undefined) return parsed
-    // Not JSON on the quick path: the text as it reads, which says what it is.
-    const text = bytes.toString('utf8')
-    if (text.trim() === '') return null
+    // The caller parses and checks the reply in the same turn, as this promise's continuation.
+    await this.decoding.next()
     try {
-      return JSON.parse(text)
-    } catch {
-      throw new ServiceError(
-        'invalidResponse',
-        `${spec.method} ${spec.path} answered ${statusCode} with a body that is not JSON`,
-        {
-          status: statusCode,
-          body: this.redactor.text(text).slice(0, 500),
-        },
-      )
+      return replyValue(wire, this.redactor.text)
+    } catch (error) {
+      throw this.redactor.error(error)
     }
   }
 
@@ -355,7 +338,7 @@ export class ServiceTransport {
     const declared = Number(response.headers['content-length'])
     if (ok && Number.isFinite(declared) && declared > maxBytes) {
       discard(response.body)
-      throw this.tooLarge(spec, maxBytes, declared)
+      throw tooLargeError(spec, maxBytes, declared)
     }
     const codings = contentCodings(response.headers['content-encoding'])
     const chunks =
@@ -364,22 +347,11 @@ export class ServiceTransport {
             maxBytes,
             ok,
             counted: state,
-            ...this.inflateErrors(spec, maxBytes),
+            ...inflateErrors(spec, maxBytes),
           })
         : await this.readPlain(response, maxBytes, state, spec, ok)
     if (ok) spec.onReceived?.()
     return chunks
-  }
-
-  private inflateErrors(spec: RequestSpec, maxBytes: number): InflateErrors {
-    return {
-      tooLarge: (inflated) => this.tooLarge(spec, maxBytes, undefined, inflated),
-      undecodable: (named, detail) =>
-        new ServiceError(
-          'truncated',
-          `The ordering service's reply to ${spec.method} ${spec.path} claims to be ${named.join(', ')}-encoded and does not inflate (${detail}); it was dropped.`,
-        ),
-    }
   }
 
   private async readPlain(
@@ -394,21 +366,13 @@ export class ServiceTransport {
       state.received += chunk.length
       if (state.received > maxBytes) {
         discard(response.body)
-        if (ok) throw this.tooLarge(spec, maxBytes)
+        if (ok) throw tooLargeError(spec, maxBytes)
         chunks.push(chunk.subarray(0, chunk.length - (state.received - maxBytes)))
         break
       }
       chunks.push(chunk)
     }
     return chunks
-  }
-
-  private tooLarge(spec: RequestSpec, maxBytes: number, declared?: number, inflated = false): ServiceError {
-    const size = declared !== undefined ? ` (it announced ${megabytes(declared)})` : inflated ? ' once inflated' : ''
-    return new ServiceError(
-      'tooLarge',
-      `The ordering service sent more than ${megabytes(maxBytes)} in answer to ${spec.method} ${spec.path}${size}, more than Satchel accepts for that request; the reply was dropped.`,
-    )
   }
 
   /** Names a failure for a person; the library's own error stays in `cause` for the logs. */
@@ -515,33 +479,40 @@ export class ServiceTransport {
   }
 
   check<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
-    const parsed = schema.safeParse(body)
-    if (!parsed.success) throw this.redactor.error(unreadable(what, parsed.error.issues, body))
-    // The schemas check and never transform, so the body as parsed from JSON is the checked value;
-    // returning it rather than zod's copy halves what a 100-item page allocates.
-    return body as z.output<S>
+    try {
+      return checked(schema, body, what)
+    } catch (error) {
+      throw this.redactor.error(error)
+    }
   }
 
-  /**
-   * A reply that carries `catalog_items` (a page, a batch): the items by catalogItemsIssues, the rest
-   * by `schema`, which never sees the items (schemas.ts says why). Its issues come first, as the
-   * items' key does in the reply.
-   */
+  /** A reply that carries `catalog_items` (a page, a batch): reply-value.ts's checkedItems, redacted. */
   checkItems<S extends z.ZodType>(
     schema: S,
     body: unknown,
     what: string,
   ): z.output<S> & { catalog_items: CatalogItemRecord[] } {
-    const isRecord = typeof body === 'object' && body !== null && !Array.isArray(body)
-    const items = isRecord ? (body as { catalog_items?: unknown }).catalog_items : undefined
-    const parsed = schema.safeParse(isRecord ? { ...body, catalog_items: undefined } : body)
-    const issues = [
-      ...(isRecord
-        ? catalogItemsIssues(items).map((issue) => ({ ...issue, path: ['catalog_items', ...issue.path] }))
-        : []),
-      ...(parsed.success ? [] : parsed.error.issues),
-    ]
-    if (issues.length > 0) throw this.redactor.error(unreadable(what, issues, body))
-    return body as z.output<S> & { catalog_items: CatalogItemRecord[] }
+    try {
+      return checkedItems(schema, body, what)
+    } catch (error) {
+      throw this.redactor.error(error)
+    }
   }
+}
+
+/**
+ * A decoder's "not JSON" failure from a thread without the credentials holds the whole body: cut
+ * here, once redacted, as this thread's own decoding cuts it (reply-value.ts).
+ */
+function cutNotJson(error: unknown, redact: (text: string) => string): unknown {
+  if (!(error instanceof ServiceError) || error.kind !== 'invalidResponse' || typeof error.body !== 'string')
+    return error
+  const { status, code, retryAfterMs, cause } = error
+  return new ServiceError(error.kind, error.message, {
+    status,
+    code,
+    retryAfterMs,
+    cause,
+    body: cutBody(redact(error.body)),
+  })
 }

@@ -13,7 +13,7 @@ import type { Retention } from '../local/retention'
 import type { LocalData } from '../local/data'
 import type { ServiceClients } from '../ordering-client/clients'
 import type { Clock, Logger, SyncGate } from '../ports'
-import type { WriterWorkerData } from './page-writer'
+import type { SyncThreadData } from './page-writer'
 import { createSyncRun } from './run'
 import type { CustomerHistoryStep, OrderDetailStep } from './run'
 import { SyncScheduler, watchBusy } from './scheduler'
@@ -56,7 +56,7 @@ export interface SyncOptions {
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
-  writerWorker?: (data: WriterWorkerData) => Worker
+  writerWorker?: (data: SyncThreadData) => Worker
   /** Fetches the full orders after each run's listings (tracking/). */
   orderDetails?: OrderDetailStep
   /** Keeps the worked-with customers' order histories fresh after each run (brief/). */

@@ -33,6 +33,9 @@ export class LongWrites {
 export function trackingLongWrites(writer: PageWriter, longWrites: LongWrites): PageWriter {
   return {
     onThisThread: writer.onThisThread,
+    reader: writer.reader,
+    applyHeld: (page, context) => writer.applyHeld(page, context),
+    discardHeld: (page) => writer.discardHeld(page),
     applyCatalogItems: (catalogGuid, rows, context) => writer.applyCatalogItems(catalogGuid, rows, context),
     applyCustomers: (rows, context) => writer.applyCustomers(rows, context),
     applyOrders: (rows, context) => writer.applyOrders(rows, context),

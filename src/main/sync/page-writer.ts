@@ -7,19 +7,38 @@
  */
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { Worker, type WorkerOptions } from 'node:worker_threads'
+import { MessageChannel, Worker, type WorkerOptions } from 'node:worker_threads'
 import type { CustomerConnection } from '../ordering-client/client'
 import type { CatalogItemRecord, OrderRecord } from '../ordering-client/schemas'
-import { prepareItemPage, preparedSize, type PreparedItemPage } from '../local/item-page'
-import type { ApplyContext, ApplyCounts, LocalCopy, SyncedTableName } from '../local/copy'
+import { prepareItemPage, preparedSize, stampItemPage, type PreparedItemPage } from '../local/item-page'
+import { type ApplyContext, type ApplyCounts, type LocalCopy, type SyncedTableName } from '../local/copy'
 import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import { DatabaseFileError, isNoRoom } from '../db/file-errors'
-import type { Lease } from '../db/lease'
 import { startWorkerCalls } from '../worker-calls'
+import { startPageReader, type PageReader } from './page-reader'
+import {
+  closeRequest,
+  readyMessage,
+  type HeldPage,
+  type HeldRows,
+  type SyncThreadData,
+  type WriterWorkerData,
+} from './thread-data'
+
+export type { SyncThreadData, WriterWorkerData } from './thread-data'
 
 export interface PageWriter {
   /** Writes on the calling thread (which then wants the bulk-write settings on its connection). */
   readonly onThisThread: boolean
+  /**
+   * Decodes listing pages on a thread of its own and hands their rows to this writer's thread, so
+   * only a page's summary comes back here (page-reader.ts); null for the inline writer, handed rows.
+   */
+  readonly reader: PageReader | null
+  /** Writes a page the reader holds for this writer's thread (PageReader.read). */
+  applyHeld(page: HeldPage, context: ApplyContext): Promise<ApplyCounts>
+  /** Lets go of a held page that will not be written (its listing stopped before it). */
+  discardHeld(page: HeldPage): void
   applyCatalogItems(catalogGuid: string, rows: CatalogItemRecord[], context: ApplyContext): Promise<ApplyCounts>
   applyCustomers(rows: CustomerConnection[], context: ApplyContext): Promise<ApplyCounts>
   applyOrders(rows: OrderRecord[], context: ApplyContext): Promise<ApplyCounts>
@@ -56,26 +75,13 @@ export type WriterRequest =
   | { id: number; op: 'countRows'; resource: SyncedTableName; scope: string | null; listingId: number | null; rows: [] }
   | { id: number; op: 'checkpoint'; rows: [] }
   | { id: number; op: 'catalogUpdate'; rows: [] }
-
-/** Sent last: the worker closes its connection and ends. */
-export const closeRequest = 'close'
-/** The worker's first message, once its connection is open. */
-export const readyMessage = 'ready'
+  | { id: number; op: 'held'; ticket: number; context: ApplyContext; rows: [] }
+  | { id: number; op: 'discardHeld'; ticket: number; rows: [] }
 
 /** `counts` is the rows a countRows request counted, the catalog update's progress for catalogUpdate, the page's ApplyCounts for the others. */
 export type WriterResponse =
   | { id: number; ok: true; counts: ApplyCounts | number | CatalogUpdateProgress }
   | { id: number; ok: false; message: string; code?: string }
-
-export interface WriterWorkerData {
-  databasePath: string
-  nativeBinding?: string
-  /**
-   * The sync lease this process holds (Lease.forWriter): renewed in every transaction that writes
-   * pages, so they commit only while it is held, and the main thread need not renew it meanwhile.
-   */
-  lease?: ReturnType<Lease['forWriter']>
-}
 
 /** How many records a request writes: the worker's measure of a batch. */
 export function requestSize(request: WriterRequest): number {
@@ -85,12 +91,28 @@ export function requestSize(request: WriterRequest): number {
 /** Distributes over the union, so each request keeps its own fields. */
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never
 
+/** The request that writes a held page's rows, with the context it was prepared without. */
+export function heldRequest(id: number, rows: HeldRows, context: ApplyContext): WriterRequest {
+  switch (rows.kind) {
+    case 'catalogItems':
+      return { id, op: 'catalogItems', page: stampItemPage(rows.page, context.listingId, context.serverTime), context }
+    case 'customers':
+      return { id, op: 'customers', rows: rows.rows, context }
+    case 'orders':
+      return { id, op: 'orders', rows: rows.rows, context }
+  }
+}
+
 /** Applies a request to the local copy: the worker's whole job, and the inline writer's. */
 export function applyRequest(
   copy: LocalCopy,
   request: WithoutId<WriterRequest>,
 ): ApplyCounts | number | CatalogUpdateProgress {
   switch (request.op) {
+    case 'held':
+    case 'discardHeld':
+      // The writer's thread turns a held page into its rows' request (heldRequest) before it is applied.
+      throw new Error(`a ${request.op} request reached the local copy`)
     case 'catalogItems':
       return copy.applyItemPage(request.page, request.context)
     case 'customers':
@@ -137,6 +159,9 @@ export function inlineWriter(copy: LocalCopy, databasePath?: string): PageWriter
   }
   return {
     onThisThread: true,
+    reader: null,
+    applyHeld: () => Promise.reject(new Error('the inline writer holds no pages')),
+    discardHeld: () => {},
     applyCatalogItems: (catalogGuid, rows, context) => write(() => copy.applyCatalogItems(catalogGuid, rows, context)),
     applyCustomers: (rows, context) => write(() => copy.applyCustomers(rows, context)),
     applyOrders: (rows, context) => write(() => copy.applyOrders(rows, context)),
@@ -153,14 +178,17 @@ export function inlineWriter(copy: LocalCopy, databasePath?: string): PageWriter
 
 /**
  * Starts the worker that writes pages and waits until its connection is open, so a worker that cannot
- * start (no native module for this runtime, say) is known before any page depends on it.
+ * start (no native module for this runtime, say) is known before any page depends on it. Beside it,
+ * the page reader (page-reader.ts), which decodes the listing pages a sync fetches and hands their rows
+ * straight to the writer's thread: neither the rows nor a copy of them cross this thread.
  * `create` builds the Worker: the Electron build supplies its own bundle (see CoreConfig.ports).
  */
 export async function startWorkerWriter(
-  create: (data: WriterWorkerData) => Worker,
+  create: (data: SyncThreadData) => Worker,
   data: WriterWorkerData,
 ): Promise<PageWriter> {
-  const calls = await startWorkerCalls<WithoutId<WriterRequest>>(create(data), {
+  const channel = new MessageChannel()
+  const calls = await startWorkerCalls<WithoutId<WriterRequest>>(create({ ...data, pages: channel.port1 }), {
     name: 'sync writer',
     readyMessage,
     closeMessage: closeRequest,
@@ -175,10 +203,20 @@ export async function startWorkerWriter(
         data.databasePath,
       ),
   })
+  let reader: PageReader
+  try {
+    reader = await startPageReader(create, { role: 'reader', pages: channel.port2 })
+  } catch (error) {
+    await calls.close()
+    throw error
+  }
   const send = (request: WithoutId<WriterRequest>) =>
     calls.call(request) as Promise<ApplyCounts | number | CatalogUpdateProgress>
   return {
     onThisThread: false,
+    reader,
+    applyHeld: (page, context) => send({ op: 'held', ticket: page.ticket, context, rows: [] }) as Promise<ApplyCounts>,
+    discardHeld: (page) => void send({ op: 'discardHeld', ticket: page.ticket, rows: [] }).catch(() => {}),
     applyCatalogItems: (catalogGuid, rows, context) =>
       send({
         op: 'catalogItems',
@@ -193,7 +231,11 @@ export async function startWorkerWriter(
       send({ op: 'countRows', resource, scope, listingId, rows: [] }) as Promise<number>,
     checkpoint: async () => void (await send({ op: 'checkpoint', rows: [] })),
     catalogUpdateSlice: () => send({ op: 'catalogUpdate', rows: [] }) as Promise<CatalogUpdateProgress>,
-    close: () => calls.close(),
+    // The reader first: no page reaches the writer's thread after it has closed.
+    close: async () => {
+      await reader.close()
+      await calls.close()
+    },
   }
 }
 
@@ -204,8 +246,15 @@ export async function startWorkerWriter(
  * app's resident memory. At 4 MB the bench's first sync peaked 10-15 MB lower with the same rate
  * (scavenges of a few MB of short-lived values cost well under a millisecond each).
  */
-export function writerThreadOptions(data: WriterWorkerData): WorkerOptions {
-  return { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: 4 } }
+export function writerThreadOptions(data: SyncThreadData): WorkerOptions {
+  // The reader's young values (a page parsed, checked and prepared) die as its page is handed on; it
+  // gets more room for them than the writer, whose values live until their commit.
+  const youngMb = data.role === 'reader' ? 16 : 4
+  return {
+    workerData: data,
+    resourceLimits: { maxYoungGenerationSizeMb: youngMb },
+    ...(data.pages ? { transferList: [data.pages] } : {}),
+  }
 }
 
 /**
@@ -213,9 +262,9 @@ export function writerThreadOptions(data: WriterWorkerData): WorkerOptions {
  * require hook (a worker does not inherit --import loaders). A bundled build has no such file and
  * passes its own factory instead (see CoreConfig.ports).
  */
-export function sourceWriterWorker(data: WriterWorkerData): Worker {
+export function sourceWriterWorker(data: SyncThreadData): Worker {
   const resolve = createRequire(__filename).resolve
-  const bootstrap = `require(${JSON.stringify(resolve('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, 'writer-worker.ts'))})`
+  const bootstrap = `require(${JSON.stringify(resolve('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, 'threads.ts'))})`
   return new Worker(bootstrap, { eval: true, ...writerThreadOptions(data) })
 }
 

@@ -5,7 +5,6 @@
  * its count means, is the run's (engine.ts).
  */
 import { setMaxListeners } from 'node:events'
-import type { Page } from '../ordering-client/client'
 import { ServiceError } from '../ordering-client/errors'
 import { cancelledError } from '../ordering-client/retry'
 import type { Logger } from '../ports'
@@ -23,6 +22,8 @@ import { Turns } from '../turns'
 import { RequestSlots } from './request-slots'
 import { distrust } from './cursor-trust'
 import { warnScope, type ScopeDefinition, type ScopeRun } from './scopes'
+import { isHeld, type ListedPage } from './listed-pages'
+import type { HeldPage } from './thread-data'
 
 /**
  * A listing may run past the pages its total announced (rows inserted while paging move the end on),
@@ -32,16 +33,16 @@ import { warnScope, type ScopeDefinition, type ScopeRun } from './scopes'
 const EXTRA_PAGES_PAST_TOTAL = 10
 
 /** Where a listing ends: the service says there is no more, or a page is short or empty and it does not say there is more. */
-function endsListing(page: Pick<Page<unknown>, 'rows' | 'hasMore'>, limit: number): boolean {
-  return page.hasMore === false || page.rows.length === 0 || (page.rows.length < limit && page.hasMore !== true)
+function endsListing(page: Pick<ListedPage<unknown>, 'count' | 'hasMore'>, limit: number): boolean {
+  return page.hasMore === false || page.count === 0 || (page.count < limit && page.hasMore !== true)
 }
 
 /** A page's rows as far as telling it apart from another page of the same pass: its first and last rows and its length. */
-function pageSignature<T>(rows: readonly T[], keyOf: (row: T) => string): string | null {
+function pageSignature(page: ListedPage<unknown>): string | null {
   // One row cannot tell a repeat from rows shifted by one between two requests (an order inserted
   // at the front of the newest-first list): only pages of two rows or more are compared.
-  if (rows.length < 2) return null
-  return `${keyOf(rows[0]!)}\u0000${keyOf(rows[rows.length - 1]!)}\u0000${rows.length}`
+  if (page.count < 2) return null
+  return `${page.firstKey}\u0000${page.lastKey}\u0000${page.count}`
 }
 
 /** A listing that does not end: its pages repeat, or run on far past its total. The scope stops with this. */
@@ -76,13 +77,13 @@ interface Paging {
 
 /** A scope's first page asked for before its turn, and the pages after it once it is in (Pager.askAhead). */
 export interface PagesAhead<T> {
-  first: Promise<Page<T>>
+  first: Promise<ListedPage<T>>
   more: Map<number, PageAhead<T>>
 }
 
 /** A page asked for ahead; `received` once its bytes are in (or it failed): its request is off the wire. */
 interface PageAhead<T> {
-  page: Promise<Page<T>>
+  page: Promise<ListedPage<T>>
   received: Promise<void>
 }
 
@@ -128,10 +129,13 @@ export class Pager {
    * recorded as done with its last slice; a crash before that only means applying it again. The
    * whole page's counts are added to the scope's once its last slice is in.
    */
-  private applyPage<T>(scope: ScopeRun<T>, rows: T[], context: ApplyContext): Promise<void> {
-    const slices: T[][] = []
-    for (let start = 0; start < rows.length || start === 0; start += this.sliceSize)
-      slices.push(rows.slice(start, start + this.sliceSize))
+  private applyPage<T>(scope: ScopeRun<T>, rows: T[] | HeldPage, context: ApplyContext): Promise<void> {
+    // A held page is on the writer's thread already, in one piece: this thread has nothing of it to slice.
+    const slices: (T[] | HeldPage)[] = []
+    if (isHeld(rows)) slices.push(rows)
+    else
+      for (let start = 0; start < rows.length || start === 0; start += this.sliceSize)
+        slices.push(rows.slice(start, start + this.sliceSize))
     return this.applySlices(scope, slices, context)
   }
 
@@ -141,7 +145,7 @@ export class Pager {
    * slice (applyNext hands it over): a suspended function keeps its locals, and every page waiting
    * for its commit was held here too (sync-engine-memory.test.ts).
    */
-  private async applySlices<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<void> {
+  private async applySlices<T>(scope: ScopeRun<T>, slices: (T[] | HeldPage)[], context: ApplyContext): Promise<void> {
     const counts = emptyCounts()
     while (slices.length > 0) {
       await this.turns.next()
@@ -200,7 +204,7 @@ export class Pager {
     first.then(
       (page) => {
         if (mode !== 'full' || endsListing(page, this.pageSize) || page.total === null) return
-        if (page.total <= page.rows.length) return
+        if (page.total <= page.count) return
         const last = Math.min(this.lastPage(scope, { mode, total: page.total }), this.concurrency - 1)
         for (let offset = 1; offset <= last && !signal.aborted; offset++) {
           let onReceived = () => {}
@@ -244,20 +248,23 @@ export class Pager {
       scope.fetch({ limit: this.pageSize, offset: 0, lastUpdatedAt: since, first: true }, { signal: scope.signal }))
     scope.report.pagesFetched++
     const untrusted = distrust(since, first)
-    if (untrusted) throw untrusted
+    if (untrusted) {
+      letGo(scope, first)
+      throw untrusted
+    }
     const short = endsListing(first, this.pageSize)
     // A total the first page already contradicts (the page is full and the service says there is
     // more) bounds nothing: the listing goes on while the service says there is more.
     let total = first.total
-    if (!short && total !== null && total <= first.rows.length) {
+    if (!short && total !== null && total <= first.count) {
       warnScope(
         this.logger,
         scope,
-        `the service gave a total of ${total} ${scope.label}, but its first page held ${first.rows.length} and it said there were more; listed until it said there were no more`,
+        `the service gave a total of ${total} ${scope.label}, but its first page held ${first.count} and it said there were more; listed until it said there were no more`,
         'listing total contradicted by its first page, ignoring it',
         {
           total,
-          firstPageRows: first.rows.length,
+          firstPageRows: first.count,
         },
       )
       total = null
@@ -289,19 +296,19 @@ export class Pager {
     firstWritten.then(
       () => {
         scope.firstPageWritten?.()
-        scope.progress({ phase, pagesDone: 1, pagesTotal, rowsDone: first.rows.length, rowsTotal: run.total })
+        scope.progress({ phase, pagesDone: 1, pagesTotal, rowsDone: first.count, rowsTotal: run.total })
       },
       () => {},
     )
     if (!short) {
       const received = new Map<string, number>()
-      const signature = pageSignature(first.rows, scope.keyOf)
+      const signature = pageSignature(first)
       if (signature !== null) received.set(signature, 0)
       await this.fetchPages(scope, {
         run,
         phase,
         done: new Set([0]),
-        rowsDone: first.rows.length,
+        rowsDone: first.count,
         received,
         announced: run.total,
         ahead: ahead?.more,
@@ -406,13 +413,17 @@ export class Pager {
      * keeps every local it has, used again or not, and the worker kept the last page it fetched while
      * it waited for the writer and a slot, each of its eight workers one (sync-engine-memory.test.ts).
      */
-    const handOver = (page: number, result: Page<T>): void => {
+    const handOver = (page: number, result: ListedPage<T>): void => {
       // Every reply to a delta (a resumed one, a listing's catch-up) checks the cursor it was sent with.
       const untrusted = distrust(run.since, result)
-      if (untrusted) throw untrusted
-      const signature = pageSignature(result.rows, scope.keyOf)
+      if (untrusted) {
+        letGo(scope, result)
+        throw untrusted
+      }
+      const signature = pageSignature(result)
       const earlier = signature === null ? undefined : received.get(signature)
       if (earlier !== undefined) {
+        letGo(scope, result)
         throw brokenListing(
           `The service's listing of ${scope.label} repeats: page ${page + 1} came back as page ${earlier + 1} again, as from a proxy that ignores the offset. The listing was stopped; nothing was removed.`,
         )
@@ -431,7 +442,7 @@ export class Pager {
       // The next request goes out while this page is written: waiting for the write before asking
       // again would add the writer's time to every round trip (over a WAN, most of the run).
       // Memory stays bounded by mostPages, checked before a page is asked for.
-      const rowCount = result.rows.length
+      const rowCount = result.count
       const applying = this.applyPage(scope, result.rows, context).then(() => {
         done.add(page)
         rowsDone += rowCount
@@ -457,12 +468,12 @@ export class Pager {
         await roomToDecode()
       }
       try {
-        let result: Page<T>
+        let result: ListedPage<T>
         if (asked) {
           ahead!.delete(page)
           release()
           // Decoded as it came, before the turn: its place is taken once it is in.
-          result = (await asked.page) as Page<T>
+          result = (await asked.page) as ListedPage<T>
         } else {
           result = await scope.fetch(
             { limit, offset: page, lastUpdatedAt: run.since, first: false },
@@ -535,9 +546,14 @@ async function holdSlotsWhileOnTheWire(slots: RequestSlots, received: Promise<vo
 }
 
 /** Hands the next slice to the scope's writer, from a frame that ends at once (see applySlices). */
-function applyNext<T>(scope: ScopeRun<T>, slices: T[][], context: ApplyContext): Promise<ApplyCounts> {
+function applyNext<T>(scope: ScopeRun<T>, slices: (T[] | HeldPage)[], context: ApplyContext): Promise<ApplyCounts> {
   const slice = slices.shift()!
   return scope.apply(slice, slices.length === 0 ? context : { ...context, page: undefined })
+}
+
+/** A page that will not be written: its rows, if the writer's thread holds them, are let go. */
+function letGo<T>(scope: ScopeRun<T>, page: ListedPage<T>): void {
+  if (isHeld(page.rows)) scope.discard(page.rows)
 }
 
 function throwIfAborted(signal: AbortSignal): void {

@@ -19,7 +19,7 @@ import {
   sourceWriterWorker,
   startWorkerWriter,
   type PageWriter,
-  type WriterWorkerData,
+  type SyncThreadData,
 } from './page-writer'
 
 /** The part of the service client the full orders are fetched with. */
@@ -71,7 +71,7 @@ export interface SyncRunParts {
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
-  writerWorker?: (data: WriterWorkerData) => Worker
+  writerWorker?: (data: SyncThreadData) => Worker
   /** Fetches the full orders after the listings; none when absent (tracking/). */
   orderDetails?: OrderDetailStep
   /** Keeps the worked-with customers' histories fresh after the run; none when absent (brief/). */

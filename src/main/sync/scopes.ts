@@ -4,11 +4,13 @@
  * step to step. Adding a listing touches this file, not the paging or the run.
  */
 import type { CatalogItemRecord, CatalogRecord, OrderRecord } from '../ordering-client/schemas'
-import type { CustomerConnection, ListParams, Page } from '../ordering-client/client'
-import { ServiceError } from '../ordering-client/errors'
+import type { CustomerConnection, Listing, ListParams, Page } from '../ordering-client/listing-pages'
+import type { WireReply } from '../ordering-client/reply-value'
 import type { Logger } from '../ports'
 import type { ApplyContext, ApplyCounts, LocalCopy } from '../local/copy'
 import type { PageWriter } from './page-writer'
+import type { HeldPage } from './thread-data'
+import { isHeld, listedHere, strayItems, type ListedPage, type StrayCheck } from './listed-pages'
 import type { SyncProgress, SyncReport } from '../../shared/synced'
 import type { WritesInFlight } from './writes-in-flight'
 
@@ -39,6 +41,12 @@ export interface SyncSource {
     options: PageCallOptions,
   ): Promise<Page<CatalogItemRecord>>
   listOrders(params: ListParams, options: PageCallOptions): Promise<Page<OrderRecord>>
+  /**
+   * A listing's page with its reply decoded by `decode` (ServiceClient.readListingPage). With it, and
+   * a writer that has a page reader, no page is decoded on this thread (page-reader.ts); a source
+   * without it (a test's) hands over pages decoded.
+   */
+  readListingPage?<R>(listing: Listing, options: PageCallOptions, decode: (wire: WireReply) => Promise<R>): Promise<R>
 }
 
 /** Resources listed in pages, a scope each (items: one per catalog); each is also the table its rows go to. */
@@ -51,14 +59,18 @@ export interface ScopeDefinition<T> {
   resource: PagedResource
   /** The listing as the rep would name it, in messages: 'customers', 'catalog items of "Spring"'. */
   label: string
-  /** A row's guid: pages are compared by their first and last rows. */
-  keyOf(row: T): string
   /** Limits counts and removals to one catalog. */
   catalogGuid: string | null
-  fetch(params: ListParams & { first: boolean }, call: PageCallOptions & { signal: AbortSignal }): Promise<Page<T>>
-  apply(rows: T[], context: ApplyContext): Promise<ApplyCounts>
+  fetch(
+    params: ListParams & { first: boolean },
+    call: PageCallOptions & { signal: AbortSignal },
+  ): Promise<ListedPage<T>>
+  /** Writes a page's rows: here, or held on the writer's thread by the page reader. */
+  apply(rows: T[] | HeldPage, context: ApplyContext): Promise<ApplyCounts>
+  /** Lets go of a held page that will not be written. */
+  discard(rows: HeldPage): void
   /** A one-row page: its total is the live rows the service holds for this scope, when it can tell; checked after each run. */
-  countOnServer?(signal: AbortSignal): Promise<Page<unknown>>
+  countOnServer?(signal: AbortSignal): Promise<Pick<ListedPage<unknown>, 'total' | 'serverTimestamp'>>
   /** A full listing removes local rows it did not see (false for the recent-orders window). */
   prunes: boolean
   /** At most this many pages in a full listing. */
@@ -77,6 +89,51 @@ function defineScope<T>(
   listing: Omit<ScopeDefinition<T>, 'name' | 'resource' | 'catalogGuid'>,
 ): ScopeDefinition<T> {
   return { name: catalogGuid === null ? resource : `${resource}:${catalogGuid}`, resource, catalogGuid, ...listing }
+}
+
+/**
+ * A page of `listing`: decoded on the page reader's thread where the writer has one and the source
+ * can hand over a reply's bytes, else here (`here`), and checked the same either way.
+ */
+async function fetchListed<T>(
+  source: SyncSource,
+  writer: PageWriter,
+  listing: Listing,
+  call: PageCallOptions,
+  here: () => Promise<Page<T>>,
+  stray: StrayCheck | null = null,
+): Promise<ListedPage<T>> {
+  const reader = writer.reader
+  if (reader && source.readListingPage)
+    return source.readListingPage(listing, call, (wire) => reader.read(listing, wire, stray))
+  const page = await here()
+  const refused = stray && strayItems(page.rows as CatalogItemRecord[], stray)
+  if (refused) throw refused
+  return listedHere(listing.kind, page)
+}
+
+/** A page read only for its total: decoded where the scope's pages are, and its row never written. */
+async function totalOf<T>(
+  source: SyncSource,
+  writer: PageWriter,
+  listing: Listing,
+  signal: AbortSignal,
+  here: () => Promise<Page<T>>,
+): Promise<Pick<ListedPage<T>, 'total' | 'serverTimestamp'>> {
+  const page = await fetchListed(source, writer, listing, { signal }, here)
+  if (isHeld(page.rows)) writer.discardHeld(page.rows)
+  return { total: page.total, serverTimestamp: page.serverTimestamp }
+}
+
+/** A scope's writes: rows decoded here by `applyRows`, held rows by the writer's thread. */
+function writes<T>(
+  writer: PageWriter,
+  applyRows: (rows: T[], context: ApplyContext) => Promise<ApplyCounts>,
+): Pick<ScopeDefinition<T>, 'apply' | 'discard'> {
+  return {
+    apply: (rows, context) => (isHeld(rows) ? writer.applyHeld(rows, context) : applyRows(rows, context)),
+    discard: (rows) => writer.discardHeld(rows),
+  }
 }
 
 /** One scope's sync within a run: built once by syncScope and handed to each step of it. */
@@ -101,12 +158,17 @@ export interface ScopeRun<T> extends ScopeDefinition<T> {
 export function customersScope(source: SyncSource, writer: PageWriter): ScopeDefinition<CustomerConnection> {
   return defineScope('customers', null, {
     label: 'customers',
-    keyOf: (row) => row.customer.guid,
-    fetch: (params, call) => source.listCustomers(params, call),
-    apply: (rows, context) => writer.applyCustomers(rows, context),
+    fetch: ({ first: _first, ...params }, call) =>
+      fetchListed(source, writer, { kind: 'customers', params }, call, () => source.listCustomers(params, call)),
+    ...writes(writer, (rows, context) => writer.applyCustomers(rows, context)),
     // The spec shows no count on the customer list; when the service sends one, it is checked. Only
     // the total is read, so the row is asked for bare (id, guid, name).
-    countOnServer: (signal) => source.listCustomers({ limit: 1, offset: 0, nameGuidOnly: true }, { signal }),
+    countOnServer: (signal) => {
+      const params = { limit: 1, offset: 0, nameGuidOnly: true }
+      return totalOf(source, writer, { kind: 'customers', params }, signal, () =>
+        source.listCustomers(params, { signal }),
+      )
+    },
     prunes: true,
   })
 }
@@ -118,29 +180,31 @@ export function catalogItemsScope(
   catalogGuid: string,
 ): ScopeDefinition<CatalogItemRecord> {
   const name = copy.catalogName(catalogGuid)
-  // Read once for the run, not once a page: the pages' check below runs on the main thread.
+  // Read once for the run, not once a page.
   const catalogId = copy.catalogId(catalogGuid)
+  const stray: StrayCheck | null =
+    catalogId === null ? null : { catalogId, catalogName: name ? `"${name}"` : `catalog ${catalogGuid}` }
   return defineScope('catalogItems', catalogGuid, {
     label: name ? `catalog items of "${name}"` : `catalog items of catalog ${catalogGuid}`,
-    keyOf: (row) => row.guid,
     // Only the first page asks for the count: counting is the expensive part on the service.
-    fetch: async (params, call) => {
-      const page = await source.listCatalogItems(catalogGuid, { ...params, skipTotalCount: !params.first }, call)
-      // A page of another catalog's items (a misrouted cache) is no page of this listing: written, its
-      // items would move to this catalog here, and a full pass would take them out of their own.
-      const stray =
-        catalogId === null ? undefined : page.rows.find((row) => row.catalog_id != null && row.catalog_id !== catalogId)
-      if (stray)
-        throw new ServiceError(
-          'invalidResponse',
-          `A page of the ${name ? `"${name}"` : `catalog ${catalogGuid}`} listing holds items of another catalog (catalog_id ${String(stray.catalog_id)}); it was not used.`,
-        )
-      return page
+    fetch: ({ first, ...rest }, call) => {
+      const params = { ...rest, skipTotalCount: !first }
+      return fetchListed(
+        source,
+        writer,
+        { kind: 'catalogItems', catalogGuid, params },
+        call,
+        () => source.listCatalogItems(catalogGuid, params, call),
+        stray,
+      )
     },
-    apply: (rows, context) => writer.applyCatalogItems(catalogGuid, rows, context),
+    ...writes(writer, (rows, context) => writer.applyCatalogItems(catalogGuid, rows, context)),
     // Only the total is read, so the row is asked for without its categories.
-    countOnServer: (signal) =>
-      source.listCatalogItems(catalogGuid, { limit: 1, offset: 0, skipCategoryRetrieval: true }, { signal }),
+    countOnServer: (signal) => {
+      const params = { limit: 1, offset: 0, skipCategoryRetrieval: true }
+      const listing: Listing = { kind: 'catalogItems', catalogGuid, params }
+      return totalOf(source, writer, listing, signal, () => source.listCatalogItems(catalogGuid, params, { signal }))
+    },
     prunes: true,
   })
 }
@@ -152,9 +216,9 @@ export function ordersScope(
 ): ScopeDefinition<OrderRecord> {
   return defineScope('orders', null, {
     label: 'orders',
-    keyOf: (row) => row.guid,
-    fetch: (params, call) => source.listOrders(params, call),
-    apply: (rows, context) => writer.applyOrders(rows, context),
+    fetch: ({ first: _first, ...params }, call) =>
+      fetchListed(source, writer, { kind: 'orders', params }, call, () => source.listOrders(params, call)),
+    ...writes(writer, (rows, context) => writer.applyOrders(rows, context)),
     // Order history is a window of the newest orders, not a mirror: nothing is removed or counted.
     // All of the window may wait to be written (behind the item index build, see runScopes).
     prunes: false,

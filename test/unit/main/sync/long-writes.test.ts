@@ -79,6 +79,9 @@ describe('the long requests in flight', () => {
       checkpoint: answer('checkpoint'),
       catalogUpdateSlice: answer('catalogUpdateSlice'),
       close: answer('close'),
+      reader: null,
+      applyHeld: answer('applyHeld'),
+      discardHeld: () => {},
     } satisfies PageWriter
     const writer = trackingLongWrites(fake, longWrites)
     const context = { listingId: null, serverTime: null }

@@ -3,12 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
-import {
-  readyMessage,
-  sourceWriterWorker,
-  startWorkerWriter,
-  type PageWriter,
-} from '../../../../src/main/sync/page-writer'
+import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../../../src/main/sync/page-writer'
+import { readyMessage } from '../../../../src/main/sync/thread-data'
 import { browseQueries } from '../../../../src/main/browse'
 import { Lease } from '../../../../src/main/db/lease'
 import { systemClock } from '../../../../src/main/ports'
