@@ -197,7 +197,7 @@ function openForWriting(path: string, options: OpenDatabaseOptions, audience: Au
     // power cut must not lose a queued order.
     db.pragma('synchronous = NORMAL')
     // A WAL file keeps its largest size unless told: a sync's writer lets it grow to 256 MB between
-    // checkpoints (sync/writer-worker.ts), which a laptop's disk should get back once copied.
+    // checkpoints (sync/writer-thread.ts), which a laptop's disk should get back once copied.
     db.pragma('journal_size_limit = 67108864')
     migrate(
       db,

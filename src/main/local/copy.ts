@@ -529,7 +529,7 @@ export class LocalCopy extends SyncState {
    * connection stops checkpointing; returns the function that restores it. Its own commits during a
    * sync are small (run bookkeeping, a draft), but the one that found the WAL past its threshold ran
    * the checkpoint of the writer's pages on this thread, the window's: 20-90 ms. The writer's
-   * connection checkpoints as it goes (writer-worker.ts).
+   * connection checkpoints as it goes (writer-thread.ts).
    */
   leaveCheckpointsToWriter(): () => void {
     // Shared with the purge, which may leave checkpoints to a thread of its own at the same time.

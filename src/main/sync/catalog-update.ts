@@ -22,7 +22,7 @@ export interface CatalogUpdateRunOptions {
    * slices fill the WAL (migration 10's copy: 4,000 pages in a few seconds), and the window's next
    * commit, a draft's save, found it past its 1,000-page threshold and copied it on the main thread:
    * a save held the main thread 29 ms at the median and 200 ms at most at a million items. The
-   * writer's connection checkpoints as it goes instead (writer-worker.ts), and once more at the end.
+   * writer's connection checkpoints as it goes instead (writer-thread.ts), and once more at the end.
    */
   leaveCheckpoints?: () => () => void
 }

@@ -90,7 +90,7 @@ export interface SyncEngineOptions {
   maxListingPages?: number
   /**
    * Pages fetched and waiting to be written, at most, per scope (defaultWriteAhead). The writer
-   * thread commits what is waiting in one transaction (writer-worker.ts): enough pages must be
+   * thread commits what is waiting in one transaction (writer-thread.ts): enough pages must be
    * waiting for those to be large.
    */
   writeAhead?: number
@@ -265,7 +265,7 @@ export class SyncEngine {
       const now = this.clock.now()
       this.copy.recordRun(now - report.durationMs, now, report.ok, full, report)
     } finally {
-      // The run's WAL (up to 32 MB, writer-worker.ts) is copied into the database on the writer's
+      // The run's WAL (up to 32 MB, writer-thread.ts) is copied into the database on the writer's
       // thread, after this thread's last writes: this connection checkpoints again once restored,
       // and would otherwise do it at its next commit, with the window waiting. The run does not
       // wait for it: a checkpoint changes nothing a reader sees (150 ms of a delta's 430).

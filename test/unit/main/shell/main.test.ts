@@ -124,7 +124,7 @@ vi.mock('electron', () => stand.electron)
 vi.mock('electron-updater', () => ({ autoUpdater: stand.autoUpdater }))
 // electron-vite turns this import into a worker factory at build time; from source, the same worker
 // runs through tsx, as the core's own tests run it.
-vi.mock('../../../../src/main/sync/writer-worker?nodeWorker', async () => {
+vi.mock('../../../../src/main/sync/threads?nodeWorker', async () => {
   const { sourceWriterWorker } = await import('../../../../src/main/sync/page-writer')
   return {
     default: (options: { workerData: Parameters<typeof sourceWriterWorker>[0] }) =>
