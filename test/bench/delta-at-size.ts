@@ -15,7 +15,7 @@ import { ServiceClient } from '../../src/main/ordering-client/client'
 import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
 import { SyncEngine } from '../../src/main/sync/engine'
-import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
+import { sourceSyncThread, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
 import { control, controlGet, type Double } from './support'
 
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     connection: { baseUrl: double.url, auth: { kind: 'apiKey', apiKey: double.apiKey, apiSecret: double.apiSecret } },
   })
   const store = new LocalCopy(db, new Retention(db))
-  const writer = await startWorkerWriter(sourceWriterWorker, { databasePath: values.db })
+  const writer = await startWorkerWriter(sourceSyncThread, { databasePath: values.db })
   const spent = new Map<string, { ms: number; calls: number }>()
   timed(
     writer,

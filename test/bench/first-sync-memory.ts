@@ -22,7 +22,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { getHeapSpaceStatistics } from 'node:v8'
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads'
-import { sourceWriterWorker, writerThreadOptions, type SyncThreadData } from '../../src/main/sync/page-writer'
+import { sourceSyncThread, syncThreadOptions, type SyncThreadData } from '../../src/main/sync/page-writer'
 import { bulkCacheSize } from '../../src/main/local/copy'
 import { heapGrowingPercent } from '../../src/main/sync/heap-growth'
 import { defaultConcurrency } from '../../src/main/sync/engine'
@@ -118,14 +118,14 @@ function mappings(): Mappings | null {
 const mib = 2 ** 20
 
 /**
- * The writer thread as the app starts it (writerThreadOptions), with a port beside its own: a
+ * The writer thread as the app starts it (syncThreadOptions), with a port beside its own: a
  * request on it is answered with the thread's memory, between the thread's transactions. The port is
  * unref'd there, so the thread still ends when the writer closes.
  */
 function writerWithMemoryPort(port: MessagePort): (data: SyncThreadData) => Worker {
   return (data) => {
     // The page reader is started by the same factory: it starts as the app starts it.
-    if (data.role === 'reader') return sourceWriterWorker(data)
+    if (data.role === 'reader') return sourceSyncThread(data)
     const resolve = createRequire(__filename).resolve
     const bootstrap = `
       const { workerData } = require('node:worker_threads')
@@ -138,8 +138,8 @@ function writerWithMemoryPort(port: MessagePort): (data: SyncThreadData) => Work
       })
       port.unref()
       require(${JSON.stringify(resolve('tsx/cjs'))})
-      require(${JSON.stringify(join(__dirname, '../../src/main/sync/threads.ts'))})`
-    const options = writerThreadOptions(data)
+      require(${JSON.stringify(join(__dirname, '../../src/main/sync/writer-thread.ts'))})`
+    const options = syncThreadOptions(data)
     return new Worker(bootstrap, {
       ...options,
       eval: true,

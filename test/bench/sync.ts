@@ -48,7 +48,7 @@ import type { SyncProgress, SyncReport } from '../../src/shared/synced'
 import { spawn } from 'node:child_process'
 import { brotliDecompress } from 'node:zlib'
 import type { Worker } from 'node:worker_threads'
-import { sourceWriterWorker, startWorkerWriter, type SyncThreadData } from '../../src/main/sync/page-writer'
+import { sourceSyncThread, startWorkerWriter, type SyncThreadData } from '../../src/main/sync/page-writer'
 import { browseQueries, type BrowseQueries } from '../../src/main/browse'
 import { plainInsert, satchelInsert } from './plain-insert'
 import { coldOpen, measureCategoryBrowse, measureSearches } from './catalog-at-size'
@@ -441,7 +441,7 @@ export async function satchelAgainst(
   double: Double,
   path: string,
   concurrency: number,
-  createWriter: (data: SyncThreadData) => Worker = sourceWriterWorker,
+  createWriter: (data: SyncThreadData) => Worker = sourceSyncThread,
 ): Promise<Satchel> {
   const db = openDatabase(path)
   const client = new ServiceClient({

@@ -15,7 +15,7 @@ import { closeDatabase, openDatabase, type Database } from '../../src/main/db/da
 import { migrations } from '../../src/main/db/migrations'
 import { catalogItemRow, catalogRow, categoryRow } from '../../src/main/local/rows'
 import type { CatalogItemRecord, CategoryRecord } from '../../src/main/ordering-client/schemas'
-import { sourceWriterWorker, startWorkerWriter } from '../../src/main/sync/page-writer'
+import { sourceSyncThread, startWorkerWriter } from '../../src/main/sync/page-writer'
 import { runCatalogUpdate } from '../../src/main/sync/catalog-update'
 import { LongWrites, trackingLongWrites } from '../../src/main/sync/long-writes'
 import { LocalCopy } from '../../src/main/local/copy'
@@ -292,7 +292,7 @@ interface WorkLeft {
 /** The catalog work an upgrade left, on the writer's thread as the app runs it; a draft saved every 100 ms meanwhile. */
 async function runWorkLeft(db: Database, path: string, saveDraft: () => void): Promise<WorkLeft> {
   const longWrites = new LongWrites()
-  const writer = trackingLongWrites(await startWorkerWriter(sourceWriterWorker, { databasePath: path }), longWrites)
+  const writer = trackingLongWrites(await startWorkerWriter(sourceSyncThread, { databasePath: path }), longWrites)
   const waits: number[] = []
   const saved: number[] = []
   let job: string | null = null

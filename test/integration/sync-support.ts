@@ -13,7 +13,7 @@ import { Retention } from '../../src/main/local/retention'
 import { LocalCopy } from '../../src/main/local/copy'
 import { SyncEngine, type SyncRunOptions } from '../../src/main/sync/engine'
 import type { SyncSource } from '../../src/main/sync/scopes'
-import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
+import { sourceSyncThread, startWorkerWriter, type PageWriter } from '../../src/main/sync/page-writer'
 import type { SyncReport } from '../../src/shared/synced'
 import { startService } from '../service/index'
 import type { RunningService, ServiceSize, StartServiceOptions } from '../service/types'
@@ -98,7 +98,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     options.writer === 'inline'
       ? undefined
       : (options.watchWriter ?? ((made: PageWriter) => made))(
-          await startWorkerWriter(sourceWriterWorker, { databasePath: db.name }),
+          await startWorkerWriter(sourceSyncThread, { databasePath: db.name }),
         )
   const engine = new SyncEngine({
     copy: store,

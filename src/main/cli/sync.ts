@@ -13,7 +13,7 @@ import { openLocalData } from '../local/data'
 import { describeHolder, Lease } from '../db/lease'
 import { resourceNames, type SyncProgress } from '../../shared/synced'
 import { createSyncRun } from '../sync/run'
-import { writerThreadOptions, type SyncThreadData } from '../sync/page-writer'
+import { syncThreadOptions, type SyncThreadData } from '../sync/page-writer'
 import type { CatalogUpdateProgress } from '../local/catalog-update-jobs'
 import { AppSettings } from '../settings/app-settings'
 import { createTracking } from '../tracking'
@@ -87,7 +87,7 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       logger: silentLogger,
       detailsPerSync: () => settings.orderDetailsPerSync,
     })
-    const builtWriter = builtThreads.writer
+    const { writer: builtWriter, reader: builtReader } = builtThreads
     const run = createSyncRun({
       db,
       copy,
@@ -95,7 +95,12 @@ export async function runSync(global: GlobalOptions, options: { full: boolean },
       clock: systemClock,
       logger: silentLogger,
       orderDetails,
-      ...(builtWriter ? { writerWorker: (data: SyncThreadData) => builtWriter(writerThreadOptions(data)) } : {}),
+      ...(builtWriter && builtReader
+        ? {
+            syncThread: (data: SyncThreadData) =>
+              (data.role === 'reader' ? builtReader : builtWriter)(syncThreadOptions(data)),
+          }
+        : {}),
       // An upgrade's catalog update (a large catalog's items copied into their new table) comes first.
       ...(output.progress
         ? {

@@ -70,7 +70,7 @@ export function createCore(config: CoreConfig): Core {
     syncIntervalMinutes: () => settings.get().syncIntervalMinutes,
     spreadSeed,
     quietForMs: () => connectivity.quietForMs(),
-    ...{ nativeBinding, writerWorker: config.ports?.syncWriterWorker, gate: config.ports?.syncGate },
+    ...{ nativeBinding, syncThread: config.ports?.syncThread, gate: config.ports?.syncGate },
     beforeCatalogUpdateSlice: config.beforeCatalogUpdateSlice,
   })
   const orders = createOrders({

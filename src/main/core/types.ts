@@ -29,11 +29,11 @@ export interface CoreConfig {
     network?: NetworkPort
     desktop?: DesktopPort
     /**
-     * Starts the thread that writes synced pages, from the build's bundled entry for
-     * src/main/sync/threads.ts. A source checkout (tsx, tests) starts it by itself; without
-     * either, pages are written on the main thread.
+     * Starts sync's threads, the writer and the page reader (data.role), from the build's bundled
+     * entries for src/main/sync/writer-thread.ts and reader-thread.ts. A source checkout (tsx,
+     * tests) starts them by itself; without either, pages are read and written on the main thread.
      */
-    syncWriterWorker?: (data: SyncThreadData) => Worker
+    syncThread?: (data: SyncThreadData) => Worker
     /**
      * Starts the purge's thread, from the build's bundled entry for src/main/housekeeping/purge-worker.ts.
      * A source checkout starts it by itself; without either, the purge's slices run on the main thread.

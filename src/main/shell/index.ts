@@ -21,10 +21,11 @@ import { autoUpdater } from 'electron-updater'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import createSyncWriter from '../sync/threads?nodeWorker'
+import createSyncWriter from '../sync/writer-thread?nodeWorker'
+import createSyncReader from '../sync/reader-thread?nodeWorker'
 import createPurgeWorker from '../housekeeping/purge-worker?nodeWorker'
 import { purgeThreadOptions } from '../housekeeping/purge-slices'
-import { writerThreadOptions } from '../sync/page-writer'
+import { syncThreadOptions } from '../sync/page-writer'
 import { createMemoryKeychain, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
 import { electronNativeBinding } from '../native'
@@ -154,8 +155,9 @@ async function start(): Promise<void> {
         logger: logger.child({ profile: profile.id }),
         network: { isUp: () => net.isOnline() },
         desktop,
-        // Sync writes its pages on a thread of its own, so the window never waits on a commit.
-        syncWriterWorker: (data) => createSyncWriter(writerThreadOptions(data)),
+        // Sync reads and writes its pages on threads of their own, so the window never waits on a
+        // page's decoding or its commit.
+        syncThread: (data) => (data.role === 'reader' ? createSyncReader : createSyncWriter)(syncThreadOptions(data)),
         // The purge after a sync deletes on a thread of its own too.
         purgeWorker: (data) => createPurgeWorker(purgeThreadOptions(data)),
       },

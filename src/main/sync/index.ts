@@ -56,7 +56,7 @@ export interface SyncOptions {
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
-  writerWorker?: (data: SyncThreadData) => Worker
+  syncThread?: (data: SyncThreadData) => Worker
   /** Fetches the full orders after each run's listings (tracking/). */
   orderDetails?: OrderDetailStep
   /** Keeps the worked-with customers' order histories fresh after each run (brief/). */
@@ -87,7 +87,7 @@ export function createSync(options: SyncOptions): Sync {
     ...(options.beforeCatalogUpdateSlice ? { beforeCatalogUpdateSlice: options.beforeCatalogUpdateSlice } : {}),
     ...(options.longWrites ? { longWrites: options.longWrites } : {}),
     ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
-    ...(options.writerWorker ? { writerWorker: options.writerWorker } : {}),
+    ...(options.syncThread ? { syncThread: options.syncThread } : {}),
   })
 
   // The renderer needs a moving bar, not every page: one event per scope per interval, plus the last.

@@ -246,10 +246,10 @@ export async function startWorkerWriter(
  * app's resident memory. At 4 MB the bench's first sync peaked 10-15 MB lower with the same rate
  * (scavenges of a few MB of short-lived values cost well under a millisecond each).
  */
-export function writerThreadOptions(data: SyncThreadData): WorkerOptions {
+export function syncThreadOptions(data: SyncThreadData): WorkerOptions {
   // The reader's young values (a page parsed, checked and prepared) die as its page is handed on; it
   // gets more room for them than the writer, whose values live until their commit.
-  const youngMb = data.role === 'reader' ? 16 : 4
+  const youngMb = data.role === 'reader' ? 8 : 4
   return {
     workerData: data,
     resourceLimits: { maxYoungGenerationSizeMb: youngMb },
@@ -262,13 +262,14 @@ export function writerThreadOptions(data: SyncThreadData): WorkerOptions {
  * require hook (a worker does not inherit --import loaders). A bundled build has no such file and
  * passes its own factory instead (see CoreConfig.ports).
  */
-export function sourceWriterWorker(data: SyncThreadData): Worker {
+export function sourceSyncThread(data: SyncThreadData): Worker {
   const resolve = createRequire(__filename).resolve
-  const bootstrap = `require(${JSON.stringify(resolve('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, 'threads.ts'))})`
-  return new Worker(bootstrap, { eval: true, ...writerThreadOptions(data) })
+  const file = data.role === 'reader' ? 'reader-thread.ts' : 'writer-thread.ts'
+  const bootstrap = `require(${JSON.stringify(resolve('tsx/cjs'))}); require(${JSON.stringify(join(__dirname, file))})`
+  return new Worker(bootstrap, { eval: true, ...syncThreadOptions(data) })
 }
 
-/** Whether this code runs from source, where sourceWriterWorker can start. */
+/** Whether this code runs from source, where sourceSyncThread can start. */
 export function runningFromSource(): boolean {
   return __filename.endsWith('.ts')
 }

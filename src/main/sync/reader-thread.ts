@@ -4,7 +4,7 @@
  * another catalog's and prepared as the writer stores them (item-page.ts), the rows handed to the
  * writer's thread, and the page's summary back to the thread that asked.
  */
-import { parentPort, threadId } from 'node:worker_threads'
+import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { ServiceError } from '../ordering-client/errors'
 import { listingPage } from '../ordering-client/listing-pages'
 import { replyValue } from '../ordering-client/reply-value'
@@ -14,7 +14,7 @@ import { keysOf, strayItems } from './listed-pages'
 import type { ReadAnswer, ReadRequest } from './page-reader'
 import { closeRequest, readyMessage, type HeldRows, type ReaderWorkerData } from './thread-data'
 
-export function runPageReader(data: ReaderWorkerData): void {
+function runPageReader(data: ReaderWorkerData): void {
   const writer = data.pages
 
   function read(request: ReadRequest): ReadAnswer {
@@ -75,3 +75,6 @@ export function runPageReader(data: ReaderWorkerData): void {
   })
   parentPort?.postMessage(readyMessage)
 }
+
+// Its own entry, apart from the writer's: this thread loads no database code, and its memory is the app's.
+runPageReader(workerData as ReaderWorkerData)

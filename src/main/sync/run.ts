@@ -16,7 +16,7 @@ import { trackingLongWrites, type LongWrites } from './long-writes'
 import {
   inlineWriter,
   runningFromSource,
-  sourceWriterWorker,
+  sourceSyncThread,
   startWorkerWriter,
   type PageWriter,
   type SyncThreadData,
@@ -71,7 +71,7 @@ export interface SyncRunParts {
   /** better_sqlite3.node for the runtime, passed on to the writer thread. */
   nativeBinding?: string
   /** Builds the writer thread from a bundled entry; a source checkout needs none (page-writer.ts). */
-  writerWorker?: (data: SyncThreadData) => Worker
+  syncThread?: (data: SyncThreadData) => Worker
   /** Fetches the full orders after the listings; none when absent (tracking/). */
   orderDetails?: OrderDetailStep
   /** Keeps the worked-with customers' histories fresh after the run; none when absent (brief/). */
@@ -109,7 +109,7 @@ export type CatalogUpdateRun = (options?: { signal?: AbortSignal }) => Promise<v
  */
 export function createSyncRun(parts: SyncRunParts): SyncRun & { catalogUpdate: CatalogUpdateRun } {
   const { db, copy, lease, clock, logger } = parts
-  const createWorker = parts.writerWorker ?? (runningFromSource() ? sourceWriterWorker : undefined)
+  const createWorker = parts.syncThread ?? (runningFromSource() ? sourceSyncThread : undefined)
   const inMemory = db.memory || db.name === '' || db.name === ':memory:'
 
   const pageWriter = async (): Promise<PageWriter> => {

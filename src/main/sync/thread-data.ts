@@ -1,7 +1,7 @@
 /**
  * What sync's two threads are started with and say to the main thread and to each other: the page
  * writer (writer-thread.ts, page-writer.ts) and the page reader (reader-thread.ts, page-reader.ts),
- * both started from one entry (threads.ts).
+ * each its own entry.
  */
 import type { MessagePort } from 'node:worker_threads'
 import type { CustomerConnection } from '../ordering-client/listing-pages'
@@ -44,5 +44,5 @@ export interface ReaderWorkerData {
   pages: MessagePort
 }
 
-/** One entry (threads.ts) starts either of sync's threads, so a build bundles one worker for both. */
+/** Either of sync's threads: one factory starts both (CoreConfig.ports.syncThread), each from its own entry. */
 export type SyncThreadData = WriterWorkerData | ReaderWorkerData

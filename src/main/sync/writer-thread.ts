@@ -1,15 +1,16 @@
 /**
  * The worker thread that writes sync's pages (see page-writer.ts): its own connection to the
  * database, the same LocalCopy, one page per message, each answered after the commit that holds it.
+ * The rows of most pages come from the page reader's thread (page-reader.ts), not the main thread.
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
 import { closeDatabase, openDatabase } from '../db/database'
 import { Lease } from '../db/lease'
 import { openLocalData } from '../local/data'
 import { applyRequest, heldRequest, requestSize, type WriterRequest, type WriterResponse } from './page-writer'
 import { closeRequest, readyMessage, type HeldRows, type WriterWorkerData } from './thread-data'
 
-export function runPageWriter(data: WriterWorkerData): void {
+function runPageWriter(data: WriterWorkerData): void {
   // The main thread made the database: a missing one here is a fault to report, never one to make.
   const db = openDatabase(data.databasePath, {
     create: false,
@@ -209,3 +210,5 @@ export function runPageWriter(data: WriterWorkerData): void {
     wake()
   })
 }
+
+runPageWriter(workerData as WriterWorkerData)

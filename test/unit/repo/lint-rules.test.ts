@@ -733,7 +733,7 @@ describe('every import of src/ where dependency-cruiser sees it (scripts/eslint/
     // Its own layer's entry, and the bootstraps as they are.
     expect(
       await refusals(
-        `${worker}export const start = () => new Worker(new URL('./threads.js', import.meta.url))\n`,
+        `${worker}export const start = () => new Worker(new URL('./writer-thread.js', import.meta.url))\n`,
         'src/main/sync/probe.ts',
       ),
     ).toEqual([])

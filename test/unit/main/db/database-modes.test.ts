@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase } from '../../../../src/main/db/database'
-import { sourceWriterWorker, startWorkerWriter } from '../../../../src/main/sync/page-writer'
+import { sourceSyncThread, startWorkerWriter } from '../../../../src/main/sync/page-writer'
 
 const posix = process.platform !== 'win32'
 const directory = mkdtempSync(join(tmpdir(), 'satchel-db-modes-'))
@@ -51,7 +51,7 @@ describe.skipIf(!posix)('file modes on POSIX (Windows has none to set)', () => {
     closeDatabase(openDatabase(path))
     // A clean close removes them: the writer's connection makes them anew.
     expect(() => statSync(`${path}-wal`)).toThrow()
-    const writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
+    const writer = await startWorkerWriter(sourceSyncThread, { databasePath: path })
     try {
       expect({ db: mode(path), wal: mode(`${path}-wal`), shm: mode(`${path}-shm`) }).toEqual({
         db: '600',

@@ -65,7 +65,8 @@ const stand = await vi.hoisted(async () => {
 
 vi.mock('electron', () => stand.electron)
 vi.mock('electron-updater', () => ({ autoUpdater: { on: vi.fn(), checkForUpdates: vi.fn(), quitAndInstall: vi.fn() } }))
-vi.mock('../../../../src/main/sync/threads?nodeWorker', () => ({ default: vi.fn() }))
+vi.mock('../../../../src/main/sync/writer-thread?nodeWorker', () => ({ default: vi.fn() }))
+vi.mock('../../../../src/main/sync/reader-thread?nodeWorker', () => ({ default: vi.fn() }))
 vi.mock('../../../../src/main/housekeeping/purge-worker?nodeWorker', () => ({ default: vi.fn() }))
 
 await import('../../../../src/main/shell/index')

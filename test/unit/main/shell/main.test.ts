@@ -124,11 +124,16 @@ vi.mock('electron', () => stand.electron)
 vi.mock('electron-updater', () => ({ autoUpdater: stand.autoUpdater }))
 // electron-vite turns this import into a worker factory at build time; from source, the same worker
 // runs through tsx, as the core's own tests run it.
-vi.mock('../../../../src/main/sync/threads?nodeWorker', async () => {
-  const { sourceWriterWorker } = await import('../../../../src/main/sync/page-writer')
+vi.mock('../../../../src/main/sync/writer-thread?nodeWorker', async () => {
+  const { sourceSyncThread } = await import('../../../../src/main/sync/page-writer')
   return {
-    default: (options: { workerData: Parameters<typeof sourceWriterWorker>[0] }) =>
-      sourceWriterWorker(options.workerData),
+    default: (options: { workerData: Parameters<typeof sourceSyncThread>[0] }) => sourceSyncThread(options.workerData),
+  }
+})
+vi.mock('../../../../src/main/sync/reader-thread?nodeWorker', async () => {
+  const { sourceSyncThread } = await import('../../../../src/main/sync/page-writer')
+  return {
+    default: (options: { workerData: Parameters<typeof sourceSyncThread>[0] }) => sourceSyncThread(options.workerData),
   }
 })
 vi.mock('../../../../src/main/housekeeping/purge-worker?nodeWorker', async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
-import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../../../src/main/sync/page-writer'
+import { sourceSyncThread, startWorkerWriter, type PageWriter } from '../../../../src/main/sync/page-writer'
 import { catalogItem } from '../../../support/builders'
 
 let directory: string | undefined
@@ -32,7 +32,7 @@ describe('the writer thread beside a writing main connection', () => {
     directory = mkdtempSync(join(tmpdir(), 'satchel-writer-lock-'))
     const path = join(directory, 'satchel.db')
     db = openDatabase(path)
-    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
+    writer = await startWorkerWriter(sourceSyncThread, { databasePath: path })
     // A first page, so the rows the next page touches exist and are read before they are written.
     await writer.applyCatalogItems('cat', rows(1), {
       listingId: null,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { closeDatabase, openDatabase, type Database } from '../../../../src/main/db/database'
-import { sourceWriterWorker, startWorkerWriter, type PageWriter } from '../../../../src/main/sync/page-writer'
+import { sourceSyncThread, startWorkerWriter, type PageWriter } from '../../../../src/main/sync/page-writer'
 import { readyMessage } from '../../../../src/main/sync/thread-data'
 import { browseQueries } from '../../../../src/main/browse'
 import { Lease } from '../../../../src/main/db/lease'
@@ -29,7 +29,7 @@ describe('the writer thread', () => {
     directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
     const path = join(directory, 'satchel.db')
     db = openDatabase(path)
-    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
+    writer = await startWorkerWriter(sourceSyncThread, { databasePath: path })
     const rows = [1, 2, 3].map((n) => catalogItem(n, { name: `Thread-written widget ${n}`, pricing: { Retail: n } }))
     const counts = await writer.applyCatalogItems('cat', rows, {
       listingId: null,
@@ -47,7 +47,7 @@ describe('the writer thread', () => {
     const path = join(directory, 'satchel.db')
     db = openDatabase(path)
     db.pragma('wal_autocheckpoint = 0')
-    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path })
+    writer = await startWorkerWriter(sourceSyncThread, { databasePath: path })
     const rows = Array.from({ length: 300 }, (_, n) => ({
       guid: `item-${n}`,
       id: n + 1,
@@ -71,7 +71,7 @@ describe('the writer thread', () => {
     expect(lease.tryAcquire().acquired).toBe(true)
     db.prepare('UPDATE leases SET expires_at = ? WHERE name = ?').run(Date.now() + 1_000, 'sync')
     expect(lease.renewedLately()).toBe(false)
-    writer = await startWorkerWriter(sourceWriterWorker, { databasePath: path, lease: lease.forWriter() })
+    writer = await startWorkerWriter(sourceSyncThread, { databasePath: path, lease: lease.forWriter() })
     const page = (n: number) => [{ guid: `item-${n}`, id: n, sku: `SKU-${n}`, name: `Widget ${n}` }]
     await writer.applyCatalogItems('cat', page(1), { listingId: null, serverTime: null })
     expect(lease.renewedLately()).toBe(true)
@@ -86,7 +86,7 @@ describe('the writer thread', () => {
   it('refuses to start when the worker cannot open the database, instead of failing pages later', async () => {
     directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
     await expect(
-      startWorkerWriter(sourceWriterWorker, { databasePath: join(directory, 'missing', 'satchel.db') }),
+      startWorkerWriter(sourceSyncThread, { databasePath: join(directory, 'missing', 'satchel.db') }),
     ).rejects.toThrow()
   })
 
@@ -94,7 +94,7 @@ describe('the writer thread', () => {
     directory = mkdtempSync(join(tmpdir(), 'satchel-writer-'))
     const path = join(directory, 'satchel.db')
     db = openDatabase(path)
-    const worker = sourceWriterWorker({ databasePath: path })
+    const worker = sourceSyncThread({ databasePath: path })
     try {
       await new Promise<void>((resolve, reject) => {
         worker.on('message', (message) => message === readyMessage && resolve())
