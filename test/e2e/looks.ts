@@ -39,9 +39,12 @@ export async function inLayout(
   }
 }
 
-/** Serious or critical axe findings, as "rule: target" lines; dark checks only what a colour scheme changes. */
-export async function axeProblems(page: Page, scheme: Scheme): Promise<string[]> {
-  const builder = new AxeBuilder({ page })
+/**
+ * Serious or critical axe findings, as "rule: target" lines; dark checks only what a colour scheme
+ * changes. `within` (a CSS selector) audits that part alone: an open modal dialog, the page behind it inert.
+ */
+export async function axeProblems(page: Page, scheme: Scheme, within?: string): Promise<string[]> {
+  const builder = within ? new AxeBuilder({ page }).include(within) : new AxeBuilder({ page })
   const result = await (
     scheme === 'dark' ? builder.withRules(['color-contrast', 'link-in-text-block']) : builder.withTags(tags)
   ).analyze()
