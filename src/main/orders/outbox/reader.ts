@@ -108,8 +108,11 @@ export class OutboxReader {
         `SELECT api_guid AS apiGuid, kind, state, json_extract(detail, '$.title') AS title, last_error AS lastError
          FROM outbox WHERE state <> 'sent' ORDER BY id`,
       ),
+      // Orders only: a write after Send keeps the JSON null as its draft (it has no lines), and one the
+      // supplier refused, as it does a change to an order whose copy is gone (404), stays unsent for good.
       unsent: db.prepare<[], { customer_guid: string | null; draft: string }>(
-        `SELECT o.customer_guid, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.state <> 'sent' ORDER BY o.id`,
+        `SELECT o.customer_guid, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+         WHERE o.state <> 'sent' AND o.kind = 'order' ORDER BY o.id`,
       ),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE kind = 'order' AND (? IS NULL OR customer_guid = ?) ORDER BY queued_at DESC LIMIT 20`,
