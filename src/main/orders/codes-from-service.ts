@@ -46,6 +46,10 @@ export function codesFromService(
   return async (catalogGuid, codes, customerGuid) => {
     const wanted = [...new Set(codes.map((code) => code.trim()).filter(Boolean))].slice(0, mostCodesAsked)
     if (wanted.length === 0 || offline()) return { fetched: [], asked: false }
+    // In its first sync a catalog's items are inserted as new rows, and a code not found is "not here
+    // yet": nothing is written beside that listing.
+    if ((local.syncState.catalogItems(catalogGuid)?.lastSuccessAt ?? null) === null)
+      return { fetched: [], asked: false }
     // A catalog update copies the rows these would be written over: the local copy decides until it is done.
     const job = local.copy.catalogUpdateJobs().next()
     if (job !== null && job !== 'counts') return { fetched: [], asked: false }
