@@ -456,6 +456,15 @@ export const ordersContract = {
       startedAtMinimum: z.array(z.string()),
       /** Codes that name a family's parent, which is never ordered: the window opens its grid. */
       families: z.array(z.object({ code: z.string(), guid: z.string(), title: z.string() })).optional(),
+      /** Codes (or guids) whose item the draft's price group is not offered: no line, and the core's reason. */
+      notOffered: z.array(z.object({ code: z.string(), sku: z.string(), reason: z.string() })).optional(),
+      /** Codes the local copy lacked whose items the service had: read in, and added. */
+      newSinceSync: z.array(z.string()).optional(),
+      /**
+       * With unknown codes: when the catalog last finished syncing (ISO, null never), and whether the
+       * service was asked and had none of them (false: offline, or it did not answer).
+       */
+      notOnLaptop: z.object({ syncedAt: z.string().nullable(), serviceAsked: z.boolean() }).optional(),
       catalogLoading: catalogLoadingSchema.nullable().optional(),
     }),
   },

@@ -10,7 +10,7 @@
  * - one core and one bridge per test, on a database of its own.
  * A spec about the first sync or the Connect screen says `test.use({ database: 'empty' })`.
  */
-import { test as base, type Page } from '@playwright/test'
+import { test as base, expect, type Page } from '@playwright/test'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -318,6 +318,25 @@ export interface OrderWorld {
   notOffered: CatalogItemSummary
   /** min_order_qty above 1. */
   minimum: CatalogItemSummary
+}
+
+/**
+ * A draft line whose item is not offered to the customer's group, as a rep meets one: added while the
+ * supplier offered it, then withdrawn in a sync (a scan or pick of an item not offered adds no line).
+ */
+export async function lineNoLongerOffered(
+  core: TestCore,
+  service: ServiceHandle,
+  world: OrderWorld,
+  draftId: number,
+  qty: number,
+): Promise<void> {
+  const { control } = service.current
+  control.setPrice(world.notOffered.guid, world.priceGroupName, 9.5)
+  expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
+  await call(core.handlers, 'addDraftLines', { id: draftId, lines: [{ catalogItemGuid: world.notOffered.guid, qty }] })
+  control.setPrice(world.notOffered.guid, world.priceGroupName, 'N/A')
+  expect((await call(core.handlers, 'syncNow', {})).ok).toBe(true)
 }
 
 /**

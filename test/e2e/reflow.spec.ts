@@ -15,6 +15,7 @@ import {
   test,
   call,
   findOrderWorld,
+  lineNoLongerOffered,
   expect,
   orderable,
   queueOrder,
@@ -92,11 +93,12 @@ for (const layout of layouts) {
       })
       await call(core.handlers, 'addDraftLines', {
         id: draft.draft.id,
-        lines: [
-          ...world.plain.slice(0, 3).map((item, index) => ({ catalogItemGuid: item.guid, qty: 1 + index * 40 })),
-          { catalogItemGuid: world.notOffered.guid, qty: 2 },
-          { catalogItemGuid: world.minimum.guid, qty: 1 },
-        ],
+        lines: world.plain.slice(0, 3).map((item, index) => ({ catalogItemGuid: item.guid, qty: 1 + index * 40 })),
+      })
+      await lineNoLongerOffered(core, service, world, draft.draft.id, 2)
+      await call(core.handlers, 'addDraftLines', {
+        id: draft.draft.id,
+        lines: [{ catalogItemGuid: world.minimum.guid, qty: 1 }],
       })
       const quoteDraft = await call(core.handlers, 'createDraft', {
         customerGuid: world.customer.guid,

@@ -70,19 +70,18 @@ test('a rep’s day: connect, sync, find, search, scan, paste, fix, send offline
   // One typed after the SKU is below the minimum (a scan alone starts at it).
   await sku.fill(`${world.minimum.sku} 1`)
   await sku.press('Enter')
-  await sku.fill(world.notOffered.sku)
-  await sku.press('Enter')
   await expect(page.locator(`tbody[data-line="${world.minimum.sku}"] [data-severity="error"]`)).toContainText(
     'minimum order quantity',
   )
-  await expect(page.locator(`tbody[data-line="${world.notOffered.sku}"] [data-severity="error"]`)).toContainText(
-    'is not offered to price group',
-  )
+  // Not offered: refused at the scan, with why and what to do; no line is added.
+  await sku.fill(world.notOffered.sku)
+  await sku.press('Enter')
+  await expect(page.getByTestId('scan-message')).toContainText('is not offered to price group')
+  await expect(page.locator(`tbody[data-line="${world.notOffered.sku}"]`)).toHaveCount(0)
   await shot('3-order-checks')
   const minimumQty = page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })
   await minimumQty.fill(String(world.minimum.minOrderQty))
   await minimumQty.press('Enter')
-  await page.getByRole('button', { name: `Remove ${world.notOffered.sku}` }).click()
   await expect(page.locator('[data-severity="error"]')).toHaveCount(0)
 
   // The service goes away: the banner says so, and Send queues the order on the laptop.

@@ -10,7 +10,7 @@ import { shootAtLaptopSizes } from './workspace'
 test.describe.configure({ timeout: 60_000 })
 test.use({ viewport: { width: 1280, height: 720 } })
 
-test('scanning a not-offered SKU sounds and reads as a problem; the fix box updates live', async ({
+test('scanning a not-offered SKU sounds and reads as a problem and adds no line; the fix box updates live', async ({
   page,
   bridge,
   core,
@@ -30,9 +30,13 @@ test('scanning a not-offered SKU sounds and reads as a problem; the fix box upda
   await sku.press('Enter')
   await expect(message).toHaveAttribute('data-tone', 'error')
   await expect(message).toHaveAttribute('role', 'alert')
-  await expect(message).toContainText(`${world.notOffered.sku} is not offered to price group ${world.priceGroupName}`)
-  await expect(message).not.toHaveText(`Added ${world.notOffered.sku}.`)
-  await expect(page.locator('#send-summary')).toContainText(/^\s*1 line\b/)
+  // Refused at the scan: why, and what to do; the code comes back into the box to be corrected.
+  await expect(message).toHaveText(
+    `${world.notOffered.sku} is not offered to price group ${world.priceGroupName}: it cannot be ordered for this customer; ask the supplier, or choose another item.`,
+  )
+  await expect(page.locator(`tbody[data-line="${world.notOffered.sku}"]`)).toHaveCount(0)
+  await expect(sku).toHaveValue(world.notOffered.sku)
+  expect((await call(core.handlers, 'getDraft', { id })).draft.lines).toEqual([])
   await shootAtLaptopSizes(page, 'order-scan-problem')
 
   await sku.fill(world.plain[0]!.sku)
@@ -49,12 +53,10 @@ test('scanning a not-offered SKU sounds and reads as a problem; the fix box upda
   // The box counts what is left to fix as the rep fixes it.
   await page.getByRole('button', { name: 'Send order' }).click()
   const problem = page.getByTestId('send-problem')
-  await expect(problem).toContainText('Fix 2 problems before sending')
+  await expect(problem).toContainText('Fix 1 problem before sending')
   const minimumQty = page.getByRole('spinbutton', { name: `Quantity for ${world.minimum.sku}`, exact: true })
   await minimumQty.fill(String(world.minimum.minOrderQty))
   await minimumQty.press('Enter')
-  await expect(problem).toContainText('Fix 1 problem before sending')
-  await page.getByRole('button', { name: `Remove ${world.notOffered.sku}` }).click()
   await expect(problem).toHaveCount(0)
   await expect(page.locator('#send-summary')).toContainText(/^\s*2 lines\b/)
   expect(pageErrors).toEqual([])

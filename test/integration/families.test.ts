@@ -99,10 +99,15 @@ describe('a family', () => {
       lines: [{ sku: String(parent.sku) }, { catalogItemGuid: members.at(-1)!.guid, qty: 1 }],
     })
     expect(added.families).toEqual([{ code: parent.sku, guid: parent.guid, title: parent.group_title }])
-    expect(added.check.draft.lines.map((line) => line.sku)).toEqual([members.at(-1)!.sku])
-    expect(added.check.issues.find((issue) => issue.lineId === added.lineIds[1])?.message).toBe(
-      `${members.at(-1)!.sku} is not offered to price group ${customer.group}.`,
-    )
+    // The member not offered adds no line either: the supplier would refuse it.
+    expect(added.check.draft.lines).toEqual([])
+    expect(added.notOffered).toEqual([
+      {
+        code: members.at(-1)!.guid,
+        sku: members.at(-1)!.sku,
+        reason: `${members.at(-1)!.sku} is not offered to price group ${customer.group}: it cannot be ordered for this customer; ask the supplier, or choose another item.`,
+      },
+    ])
   })
 
   it("is one row in the catalog, found by any member's SKU, UPC or name, with member count and price range", async () => {

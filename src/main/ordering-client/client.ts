@@ -17,11 +17,14 @@ import {
   type Page,
 } from './listing-pages'
 import type { WireReply } from './reply-value'
+import { ServiceError } from './errors'
+import { findRecordArray } from './responses'
 import {
   catalogItemBatchSchema,
   catalogItemResponseSchema,
   catalogListSchema,
   customerSchema,
+  itemReferenceSchema,
   orderResponseSchema,
   orderSchema,
   orderWithItemsResponseSchema,
@@ -35,6 +38,13 @@ import {
 } from './schemas'
 
 export type { CustomerConnection, ListParams, Page } from './listing-pages'
+
+/** An item the SKU lookup or the typeahead named: enough to read it in full by its guid. */
+export interface ItemReference {
+  guid: string
+  sku: string | null
+  upc: string | null
+}
 
 export interface CallOptions {
   signal?: AbortSignal
@@ -172,6 +182,79 @@ export class ServiceClient {
       ...options,
     })
     return this.transport.check(catalogItemResponseSchema, body, 'a catalog item').catalog_item
+  }
+
+  /**
+   * POST /v1/catalog_items/sku-lookup: the items whose SKU is exactly `sku` in the catalog. Body and
+   * reply are not shown in the spec: `{ catalogGuid, sku, skus: [sku] }` is sent (either spelling
+   * answers), and the items are found by shape in whatever envelope comes back (`catalog_items`, a
+   * bare array, `catalog_item`, or the item itself); a 404 is "no such SKU".
+   */
+  async lookupSku(catalogGuid: string, sku: string, options: CallOptions = {}): Promise<ItemReference[]> {
+    return this.references(
+      { method: 'POST', path: '/v1/catalog_items/sku-lookup', body: { catalogGuid, sku, skus: [sku] } },
+      'a SKU lookup',
+      options,
+    )
+  }
+
+  /**
+   * POST /v1/catalog/{catalogGuid}/catalog_items/typeahead: the service's search of name, SKU,
+   * description and UPC. Body and reply are not shown: `{ query, search, limit }` is sent (either
+   * name for the text), and the items are found by shape as for the SKU lookup.
+   */
+  async typeahead(
+    catalogGuid: string,
+    query: string,
+    limit: number,
+    options: CallOptions = {},
+  ): Promise<ItemReference[]> {
+    return this.references(
+      {
+        method: 'POST',
+        path: `/v1/catalog/${encodeURIComponent(catalogGuid)}/catalog_items/typeahead`,
+        body: { query, search: query, limit },
+      },
+      'a typeahead reply',
+      options,
+    )
+  }
+
+  private async references(
+    request: { method: 'POST'; path: string; body: Record<string, unknown> },
+    what: string,
+    options: CallOptions,
+  ): Promise<ItemReference[]> {
+    let body: unknown
+    try {
+      // A look-up writes nothing, so retrying it is safe.
+      body = await this.transport.request({ ...request, reply: 'page', retry: true, ...options })
+    } catch (error) {
+      if (error instanceof ServiceError && error.kind === 'notFound') return []
+      throw error
+    }
+    const guidOf = (row: Record<string, unknown>) => row.guid ?? row.catalog_item_guid ?? row.catalogItemGuid
+    const isItem = (row: Record<string, unknown>) => typeof guidOf(row) === 'string' && guidOf(row) !== ''
+    const single =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>).catalog_item : undefined
+    const rows =
+      typeof single === 'object' && single !== null && !Array.isArray(single)
+        ? [single as Record<string, unknown>]
+        : typeof body === 'object' && body !== null && !Array.isArray(body) && isItem(body as Record<string, unknown>)
+          ? [body as Record<string, unknown>]
+          : findRecordArray(body, isItem, ['catalog_items', 'items', 'results', 'data'])
+    if (rows === null)
+      throw this.transport.redactor.error(
+        new ServiceError('invalidResponse', `${what} has no catalog items.`, { body }),
+      )
+    // A service that reads both `sku` and `skus` may name an item twice.
+    const found = new Map<string, ItemReference>()
+    rows.forEach((row, index) => {
+      const checked = this.transport.check(itemReferenceSchema, row, `${what}, item ${index}`)
+      const guid = String(guidOf(checked))
+      if (!found.has(guid)) found.set(guid, { guid, sku: checked.sku ?? null, upc: checked.upc ?? null })
+    })
+    return [...found.values()]
   }
 
   /** POST /v1/catalog/{catalogGuid}/catalog_items/batch: unknown guids are skipped by the service. */

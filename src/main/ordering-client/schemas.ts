@@ -225,6 +225,19 @@ export function catalogItemsIssues(items: unknown): ReplyIssue[] {
   return issues
 }
 
+/**
+ * A catalog item as the SKU lookup and the typeahead name it: the spec shows neither reply, and the
+ * lookup's is "a lightweight projection", so only what finds the full item is required (its guid,
+ * under the names a projection may give it); the rest is kept as sent and never priced from.
+ */
+export const itemReferenceSchema = z.looseObject({
+  guid: text,
+  catalog_item_guid: text,
+  catalogItemGuid: text,
+  sku: text,
+  upc: text,
+})
+
 export const catalogListSchema = z.looseObject({ catalogs: z.array(catalogSchema) })
 export const priceGroupListSchema = z.looseObject({ priceGroups: z.array(priceGroupSchema) })
 /** A page of catalog items but its `catalog_items`, which catalogItemsIssues checks. */

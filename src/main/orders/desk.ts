@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import {
   ambiguousCodeText,
   draftSchema,
-  lineQtyProblem,
   maxOrderLines,
   type AmbiguousCode,
   outboxEntrySchema,
@@ -23,6 +22,7 @@ import { itemOfCode } from './item-of-code'
 import type { CatalogItemFacts, OrderLookup } from './lookup'
 import { Outbox } from './outbox/outbox'
 import { unitPriceAt } from '../pricing'
+import { notOfferedReason, seenLine, startingQty, storableQty, type SeenLine } from './line-terms'
 import { resolvePriceGroup } from './price-group'
 import { buildOrderRequest } from './request'
 import { checkDraft } from './validation'
@@ -97,8 +97,12 @@ export interface ComposedOrder {
 
 const emptyOrderMessage = 'Add at least one line before sending.'
 
-/** A line's item, quantity and what the rep was shown for them, as a line stores it. */
-type SeenLine = Omit<DraftLine, 'lineId' | 'note'>
+/** A code (or a guid) whose item the draft's price group is not offered: refused, with why and what to do. */
+export interface NotOfferedCode {
+  code: string
+  sku: string
+  reason: string
+}
 
 /** A code (or a guid, as the line gave it) that named a family's parent: what to open instead of adding a line. */
 interface FamilyCode {
@@ -143,7 +147,8 @@ export class OrderDesk {
     const now = new Date(this.clock.now()).toISOString()
     // Number 0: it never was a draft the rep could open. Reopened after a refusal, it gets a number.
     const empty: Draft = { ...fields, id: 0, apiGuid: apiGuid ?? randomUUID(), createdAt: now, updatedAt: now }
-    const { lines, lineIds, families, ambiguous } = this.mergeLines(empty, toAdd)
+    // A whole order is checked as given: a line not offered is the check's error on that line.
+    const { lines, lineIds, families, ambiguous } = this.mergeLines(empty, toAdd, { refuseNotOffered: false })
     // The shape a saved draft would have been given, so the outbox's copy reads back like any other.
     const check = checkDraft(draftSchema.parse({ ...empty, lines }), this.lookup, this.locale)
     return { check, lineIds, families, ambiguous, prepareSend: () => this.sendingOf(check) }
@@ -254,6 +259,7 @@ export class OrderDesk {
   addLines(
     id: number,
     toAdd: LineToAdd[],
+    options = { refuseNotOffered: true },
   ): {
     check: DraftCheck
     unknown: string[]
@@ -261,9 +267,14 @@ export class OrderDesk {
     lineIds: (string | null)[]
     startedAtMinimum: string[]
     families: FamilyCode[]
+    notOffered: NotOfferedCode[]
   } {
     const draft = this.drafts.get(id)
-    const { lines, unknown, ambiguous, lineIds, startedAtMinimum, families } = this.mergeLines(draft, toAdd)
+    const { lines, unknown, ambiguous, lineIds, startedAtMinimum, families, notOffered } = this.mergeLines(
+      draft,
+      toAdd,
+      options,
+    )
     return {
       check: checkDraft(this.drafts.save(id, fieldsOf({ ...draft, lines })), this.lookup, this.locale),
       unknown,
@@ -271,6 +282,7 @@ export class OrderDesk {
       lineIds,
       startedAtMinimum,
       families,
+      notOffered,
     }
   }
 
@@ -278,10 +290,13 @@ export class OrderDesk {
    * The draft's lines with `toAdd` merged in, and for each one added the line it went into (null for
    * an item not in the catalog, also listed in `unknown`). One look-up per line added: an item
    * already on the draft is found by its guid in a map, and the price group is resolved once.
+   * `refuseNotOffered`: an item the draft's price group is not offered adds no line (a scan, a pick),
+   * named in `notOffered` with why and what to do, since the supplier would refuse the line.
    */
   private mergeLines(
     draft: Draft,
     toAdd: LineToAdd[],
+    { refuseNotOffered }: { refuseNotOffered: boolean },
   ): {
     lines: DraftLine[]
     unknown: string[]
@@ -289,13 +304,14 @@ export class OrderDesk {
     lineIds: (string | null)[]
     startedAtMinimum: string[]
     families: FamilyCode[]
+    notOffered: NotOfferedCode[]
   } {
     if (!draft.catalogGuid)
       throw new CoreError('CONFLICT', 'Choose a catalog before adding lines.', [
         { path: 'catalog', message: 'Choose a catalog before adding lines.' },
       ])
     const catalogGuid = draft.catalogGuid
-    const seen = this.seenFor(draft)
+    const { seen, group } = this.pricingOf(draft)
     const lines = [...draft.lines]
     const lineOfItem = new Map(lines.map((line, index) => [line.catalogItemGuid, index]))
     const unknown: string[] = []
@@ -303,6 +319,7 @@ export class OrderDesk {
     const lineIds: (string | null)[] = []
     const startedAtMinimum: string[] = []
     const families: FamilyCode[] = []
+    const notOffered: NotOfferedCode[] = []
     for (const [index, wanted] of toAdd.entries()) {
       if (wanted.qty !== undefined) storableQty(wanted.qty, `lines.${index}.qty`)
       const item = wanted.catalogItemGuid
@@ -326,6 +343,16 @@ export class OrderDesk {
         lineIds.push(null)
         continue
       }
+      // No group to price by (none in the catalog): the check says so; the line is not refused here.
+      if (refuseNotOffered && group && !unitPriceAt(item, group.name, 1).offered) {
+        notOffered.push({
+          code: wanted.sku ?? wanted.catalogItemGuid ?? item.sku,
+          sku: item.sku,
+          reason: notOfferedReason(item.sku, group.name),
+        })
+        lineIds.push(null)
+        continue
+      }
       const existing = lineOfItem.get(item.guid)
       if (existing !== undefined) {
         const line = lines[existing]!
@@ -346,7 +373,7 @@ export class OrderDesk {
         lineIds.push(lineId)
       }
     }
-    return { lines, unknown, ambiguous, lineIds, startedAtMinimum, families }
+    return { lines, unknown, ambiguous, lineIds, startedAtMinimum, families, notOffered }
   }
 
   updateLine(id: number, lineId: string, changes: { qty?: number; note?: string }): DraftCheck {
@@ -414,6 +441,7 @@ export class OrderDesk {
     const notOffered: { sku: string; name: string; reason: string }[] = []
     const wanted = source.lines.filter((line) => line.qty > 0)
     if (draft.catalogGuid) {
+      // Every line goes in first: the ones that cannot be ordered leave below, each with its check's reason.
       const { unknown, ambiguous } = this.addLines(
         draft.id,
         wanted.map((line) =>
@@ -421,6 +449,7 @@ export class OrderDesk {
             ? { catalogItemGuid: line.catalogItemGuid, qty: line.qty }
             : { sku: line.sku, qty: line.qty },
         ),
+        { refuseNotOffered: false },
       )
       for (const missing of unknown) {
         const line = wanted.find((l) => l.sku === missing || l.catalogItemGuid === missing)
@@ -536,52 +565,25 @@ export class OrderDesk {
 
   /** How a line of this draft is priced and recorded; the customer and price group are read once. */
   private seenFor(draft: Draft): (item: CatalogItemFacts, qty: number) => SeenLine {
+    return this.pricingOf(draft).seen
+  }
+
+  private pricingOf(draft: Draft): {
+    seen: (item: CatalogItemFacts, qty: number) => SeenLine
+    group: { name: string } | null
+  } {
     const customer = draft.customerGuid ? this.lookup.customer(draft.customerGuid) : null
     const group = draft.catalogGuid
       ? resolvePriceGroup(this.lookup, draft.catalogGuid, draft.priceGroupGuid, customer)
       : null
-    return (item, qty) => seenLine(item, qty, group?.name ?? null)
+    return { seen: (item, qty) => seenLine(item, qty, group?.name ?? null), group }
   }
-}
-
-/** A line as the rep sees it: the item, the quantity, and the price and stock shown for them. */
-function seenLine(item: CatalogItemFacts, qty: number, priceGroupName: string | null): SeenLine {
-  const price = priceGroupName !== null ? unitPriceAt(item, priceGroupName, qty) : null
-  return {
-    catalogItemGuid: item.guid,
-    sku: item.sku,
-    name: item.name,
-    qty,
-    unitPriceSeen: price?.offered ? price.unitPrice : null,
-    qtyAvailableSeen: item.hasInventory && !item.allowBackorder ? item.qtyAvailable : null,
-  }
-}
-
-/**
- * The quantity a new line starts at when the rep gave none: the item's minimum order quantity, as
- * a whole number the quantity rule allows, else one.
- */
-function startingQty(item: CatalogItemFacts): number {
-  const minimum = item.minOrderQty === null ? 1 : Math.ceil(item.minOrderQty)
-  return minimum > 1 && lineQtyProblem(minimum) === null ? minimum : 1
 }
 
 /** Where an issue points: a draft field, a line, or a line's field (`lines.<lineId>.qty`). */
 function issuePath(issue: DraftIssue): string {
   if (issue.lineId === null) return issue.field ?? ''
   return issue.field ? `lines.${issue.lineId}.${issue.field}` : `lines.${issue.lineId}`
-}
-
-/**
- * A quantity the draft can hold: any finite number (the draft check refuses the ones the rule does
- * not allow, and says why). NaN and the infinities cannot be stored, so they are refused here.
- */
-function storableQty(qty: number, path: string): number {
-  if (!Number.isFinite(qty))
-    throw new CoreError('INVALID_ARGUMENT', 'Enter the quantity as a number.', [
-      { path, message: 'Enter the quantity as a number.' },
-    ])
-  return qty
 }
 
 function fieldsOf(draft: Draft): DraftFields {

@@ -16,7 +16,9 @@ import { OutboxFlusher, type FlushProbePoint, type OrderSender } from './outbox/
 import type { OutboxWork } from './outbox/outbox'
 import { orderLookupOf, type LocalOrderLookup } from './local-lookup'
 import { NewCustomerFormKeeper } from './new-customer-form'
-import { freshItems, type FreshItemSource } from './fresh-items'
+import { freshItems } from './fresh-items'
+import { codesFromService, type CodeSource, type CodesAsked } from './codes-from-service'
+import { itemOfCode } from './item-of-code'
 import type { WriteRules } from './outbox/write-kinds'
 import { customerWriteRules } from './customer-writes'
 
@@ -67,8 +69,11 @@ export interface OrdersOptions {
   afterOutageShare?: number
   probe?: (point: FlushProbePoint, work: OutboxWork) => void
   random?: () => number
-  /** Reads a draft's items again before Send (fresh-items.ts): a client making one quick attempt. */
-  freshItemSource?: () => Promise<FreshItemSource | null>
+  /**
+   * Reads a draft's items again before Send (fresh-items.ts), and the items of codes the local copy
+   * lacks (codes-from-service.ts): a client making one quick attempt.
+   */
+  freshItemSource?: () => Promise<CodeSource | null>
   /** How each kind of write after Send is sent (tracking/order-writes.ts for orders after Send). */
   writeRules?: WriteRules
 }
@@ -91,6 +96,13 @@ export interface Orders {
    * stock change since drafting is shown to the rep rather than found out by the supplier.
    */
   refreshBeforeSending(draftId: number): Promise<void>
+  /**
+   * Before lines are added by code, when online: the codes the local copy lacks are asked of the
+   * service, and the items it has are written into the local copy, so they add like any other.
+   */
+  askServiceForCodes(draftId: number, lines: { sku?: string }[]): Promise<CodesAsked>
+  /** When the draft's catalog last finished syncing (ISO), or null: what "as of the last sync" means. */
+  catalogSyncedAt(catalogGuid: string): string | null
   /** Stops sending; an order in flight gets a bounded chance to finish, else it is resent with its api_guid next start. */
   close(): Promise<void>
 }
@@ -182,6 +194,28 @@ export function createOrders(options: OrdersOptions): Orders {
     }
   }
 
+  const askCodes = options.freshItemSource
+    ? codesFromService(options.local, options.freshItemSource, options.offline ?? (() => false))
+    : null
+  const askServiceForCodes = async (draftId: number, lines: { sku?: string }[]): Promise<CodesAsked> => {
+    const draft = desk.drafts.get(draftId)
+    const catalogGuid = draft.catalogGuid
+    if (!askCodes || !catalogGuid) return { fetched: [], asked: false }
+    const missing = lines.flatMap((line) =>
+      line.sku !== undefined && itemOfCode(lookup, catalogGuid, line.sku) === null ? [line.sku] : [],
+    )
+    if (missing.length === 0) return { fetched: [], asked: false }
+    try {
+      return await askCodes(catalogGuid, missing, draft.customerGuid)
+    } catch (error) {
+      // Offline, slow or refused: the codes are not on this laptop, as the local copy says.
+      logger.info('could not ask the service for codes not in the local copy', {
+        error: error instanceof Error ? error.message : String(error),
+      })
+      return { fetched: [], asked: false }
+    }
+  }
+
   const activity: OutboxActivity = {
     isSending: () => flusher.isSending(),
     unsentCount: () => {
@@ -204,6 +238,11 @@ export function createOrders(options: OrdersOptions): Orders {
     },
     changed: changes.changed,
     refreshBeforeSending,
+    askServiceForCodes,
+    catalogSyncedAt: (catalogGuid) => {
+      const at = options.local.syncState.catalogItems(catalogGuid)?.lastSuccessAt ?? null
+      return at === null ? null : new Date(at).toISOString()
+    },
     async close() {
       if (closed) return
       closed = true

@@ -71,13 +71,25 @@ export function orderMethods(
       desk.deleteDraft(id)
       return null
     },
-    addDraftLines: ({ id, lines }) => {
+    addDraftLines: async ({ id, lines }) => {
+      // A code the local copy lacks may be an item the supplier added since the last sync.
+      const asked = await orders.askServiceForCodes(id, lines)
       const added = desk.addLines(id, lines)
-      // A SKU not found while the catalog is still in its first sync may not have arrived yet.
       const catalogGuid = added.check.draft.catalogGuid
-      return added.unknown.length > 0 && catalogGuid
-        ? { ...added, catalogLoading: browse.catalogs.catalogLoading(catalogGuid) }
-        : added
+      const newSinceSync = asked.fetched.filter((code) =>
+        lines.some((line, index) => line.sku === code && added.lineIds[index] !== null),
+      )
+      return {
+        ...added,
+        ...(newSinceSync.length > 0 ? { newSinceSync } : {}),
+        // A SKU not found while the catalog is still in its first sync may not have arrived yet.
+        ...(added.unknown.length > 0 && catalogGuid
+          ? {
+              catalogLoading: browse.catalogs.catalogLoading(catalogGuid),
+              notOnLaptop: { syncedAt: orders.catalogSyncedAt(catalogGuid), serviceAsked: asked.asked },
+            }
+          : {}),
+      }
     },
     updateDraftLine: ({ id, lineId, qty, note }) =>
       desk.updateLine(id, lineId, { ...(qty !== undefined ? { qty } : {}), ...(note !== undefined ? { note } : {}) }),

@@ -188,6 +188,8 @@ export class QuoteDesk {
             qty: line.qty,
             ...(line.note ? { note: line.note } : {}),
           })),
+          // A quoted line no longer offered is kept and named in the changes below, not dropped unsaid.
+          { refuseNotOffered: false },
         )
         const { id: _id, number: _n, createdAt: _c, updatedAt: _u, ...fields } = quote
         this.quotes.save(id, { ...fields, convertedAt: this.now(), convertedDraftId: draft.id }, this.now())

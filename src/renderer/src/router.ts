@@ -1,6 +1,15 @@
 import { createRouter, createWebHashHistory } from 'vue-router'
 import { useConnectionStore } from './stores/connection'
 import { useCustomersStore } from './stores/customers'
+import { whenIdle } from './composables/whenIdle'
+
+/**
+ * The order screen: where Ctrl+N and every New order land. Fetched on first use, its code and the
+ * pieces it imports came in a waterfall of 13 files that kept the rep's first Ctrl+N from the SKU box
+ * for 260 ms at bench size (docs/perf/2026-12-02-order-keys.md); so it is fetched in the first quiet
+ * moment after the window's first screen instead.
+ */
+const orderEntry = () => import('./views/OrderEntryView.vue')
 
 // Hash history: the packaged app loads index.html from a file:// URL, where path routing cannot work.
 // Views load on first visit, so the window opens without parsing screens the rep has not asked for.
@@ -58,7 +67,7 @@ export const router = createRouter({
     {
       path: '/drafts/:id',
       name: 'draft',
-      component: () => import('./views/OrderEntryView.vue'),
+      component: orderEntry,
       props: (route) => ({ id: Number(route.params.id) }),
       meta: { title: 'Order' },
     },
@@ -114,3 +123,5 @@ router.afterEach((to) => {
   const title = typeof to.meta.title === 'string' ? to.meta.title : null
   document.title = title ? `${title} — Satchel` : 'Satchel'
 })
+
+void router.isReady().then(() => whenIdle(() => void orderEntry().catch(() => undefined)))

@@ -87,10 +87,12 @@ export const useDraftsStore = defineStore('drafts', () => {
     startedAtMinimum: string[]
     catalogLoading: CatalogLoading | null
     families: { code: string; guid: string; title: string }[]
+    notOffered: { code: string; sku: string; reason: string }[]
+    newSinceSync: string[]
+    notOnLaptop: { syncedAt: string | null; serviceAsked: boolean } | null
   }> {
-    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading, families } = await unwrap(
-      api.addDraftLines({ id, lines }),
-    )
+    const answer = await unwrap(api.addDraftLines({ id, lines }))
+    const { check, unknown, ambiguous, lineIds, startedAtMinimum, catalogLoading, families, notOffered } = answer
     keep(check)
     return {
       unknown,
@@ -99,6 +101,9 @@ export const useDraftsStore = defineStore('drafts', () => {
       startedAtMinimum,
       catalogLoading: catalogLoading ?? null,
       families: families ?? [],
+      notOffered: notOffered ?? [],
+      newSinceSync: answer.newSinceSync ?? [],
+      notOnLaptop: answer.notOnLaptop ?? null,
     }
   }
 

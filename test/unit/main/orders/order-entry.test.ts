@@ -169,3 +169,20 @@ describe('a line that cannot be ordered', () => {
     ])
   })
 })
+
+describe('an item not offered to the customer’s price group', () => {
+  const notOffered = item({ sku: 'DBK-10001', pricing: { Retail: 'N/A', Dealer: 10 } })
+
+  it('is refused at the scan, by code or by guid: no line, and the reason and what to do in the core’s words', () => {
+    lookup.items.set(notOffered.guid, notOffered)
+    const draft = desk.createDraft({ customerGuid, catalogGuid })
+    const reason =
+      'DBK-10001 is not offered to price group Retail: it cannot be ordered for this customer; ask the supplier, or choose another item.'
+    for (const wanted of [{ sku: 'DBK-10001' }, { catalogItemGuid: notOffered.guid, qty: 2 }]) {
+      const added = desk.addLines(draft.id, [wanted, { sku: minimum.sku, qty: 6 }])
+      expect(added.lineIds[0]).toBeNull()
+      expect(added.notOffered).toEqual([{ code: wanted.sku ?? notOffered.guid, sku: 'DBK-10001', reason }])
+      expect(added.check.draft.lines.map((line) => line.sku)).toEqual([minimum.sku])
+    }
+  })
+})
