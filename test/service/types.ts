@@ -3,6 +3,7 @@
  * Satchel's own code never imports from test/service.
  */
 import type { ImageControl } from './images'
+import type { ReplyCacheFigures } from './reply-cache'
 
 export type ServiceSize = 'tiny' | 'demo' | 'bench' | number
 
@@ -203,6 +204,8 @@ export interface ServiceControl extends ImageControl {
    * once at a time never causes one, even when its idempotency key would make the second harmless.
    */
   inFlightOverlaps(): InFlightOverlap[]
+  /** The reply cache's figures (`cacheReplies`), or null when it is off. */
+  replyCache(): ReplyCacheFigures | null
 }
 
 export interface StartServiceOptions {
@@ -225,6 +228,12 @@ export interface StartServiceOptions {
    * data is the same without it. `busyOrders`: other customers' recent orders besides.
    */
   history?: boolean | { busyOrders?: number }
+  /**
+   * Opt-in, the benches': a cache in front of the double, as a CDN would be (reply-cache.ts). A 200
+   * GET's reply is kept as sent and an identical GET answered from it without the handler or the
+   * compressor; any write empties it. `limitBytes` bounds it (default 1 GiB). Default off.
+   */
+  cacheReplies?: boolean | { limitBytes?: number }
 }
 
 export interface RunningService {
