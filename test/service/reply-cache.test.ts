@@ -202,9 +202,9 @@ describe('the double’s reply cache', () => {
     const second = await send(service, path, { acceptEncoding: 'br' })
     expect(service.control.replyCache()).toMatchObject({ hits: 1 })
     const log = service.control.requestLog()
-    expect(log.map((entry) => [entry.url, entry.status, entry.encoding, entry.sentBytes])).toEqual([
-      [path, 200, 'br', first.body.length],
-      [path, 200, 'br', second.body.length],
+    expect(log.map((entry) => [entry.url, entry.status, entry.encoding, entry.sentBytes, entry.fromCache])).toEqual([
+      [path, 200, 'br', first.body.length, undefined],
+      [path, 200, 'br', second.body.length, true],
     ])
     expect(log[1]!.endedMs).toBeGreaterThanOrEqual(log[1]!.startedMs)
     const json = brotliDecompressSync(first.body).length

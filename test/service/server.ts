@@ -241,6 +241,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       state.entry.endedMs = Date.now()
       if (state.cached.encoding) state.entry.encoding = state.cached.encoding
       state.entry.sentBytes = state.cached.body.length
+      state.entry.fromCache = true
       log.countReply(state.cached.writtenBytes, state.cached.body.length)
       return payload
     }

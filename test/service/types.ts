@@ -4,6 +4,7 @@
  */
 import type { ImageControl } from './images'
 import type { ReplyCacheFigures } from './reply-cache'
+export type { ReplyCacheFigures }
 
 export type ServiceSize = 'tiny' | 'demo' | 'bench' | number
 
@@ -120,6 +121,8 @@ export interface RequestLogEntry {
   encoding?: string
   /** The reply body's bytes as sent, when the double compressed it or a compression fault made it. */
   sentBytes?: number
+  /** Answered from the reply cache (`cacheReplies`), the handler left out. */
+  fromCache?: boolean
 }
 
 /** Two requests carrying the same idempotency key that the double was handling at the same time. */
