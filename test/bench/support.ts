@@ -1,6 +1,6 @@
 /** What the benchmarks share: the double in its own process, and how results are printed and kept. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 
@@ -17,8 +17,15 @@ export interface Double {
  * Starts `npm run service` in a child process, as the real service would be, so this process's time,
  * memory and event-loop stalls are Satchel's alone; reads its address and API key from what it prints.
  */
-/** The double in a child process; `compress: false` has it answer uncompressed (its `--no-compress`). */
-export async function startDouble(size: string, options: { compress?: boolean } = {}): Promise<Double> {
+/**
+ * The double in a child process; `compress: false` has it answer uncompressed (its `--no-compress`),
+ * `cacheReplies` puts its reply cache in front of it (`--cache-replies`): a page compressed once, by
+ * the bench's warm-up, is served as sent after that, as a CDN or a caching proxy would serve it.
+ */
+export async function startDouble(
+  size: string,
+  options: { compress?: boolean; cacheReplies?: boolean } = {},
+): Promise<Double> {
   const args = [
     '--import',
     'tsx',
@@ -32,6 +39,7 @@ export async function startDouble(size: string, options: { compress?: boolean } 
     '1',
   ]
   if (options.compress === false) args.push('--no-compress')
+  if (options.cacheReplies) args.push('--cache-replies')
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -95,4 +103,31 @@ export function writeResults(name: string, results: { at: string }): string {
   writeFileSync(file, JSON.stringify(results, null, 2) + '\n')
   process.stdout.write(`\nWrote ${file}\n`)
   return file
+}
+
+/** A process's CPU seconds so far, user and system (Linux's /proc; 0 elsewhere). */
+export function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * CPU seconds the double's process and this one use from now on: call the answer when the run is
+ * over. The two share the machine's cores, so what the double used is time Satchel could not.
+ */
+export function cpuMeter(double: Double): () => { double: number; satchel: number } {
+  const doubleBefore = processCpuSeconds(double.process.pid)
+  const satchelBefore = process.cpuUsage()
+  return () => {
+    const satchel = process.cpuUsage(satchelBefore)
+    return {
+      double: +(processCpuSeconds(double.process.pid) - doubleBefore).toFixed(2),
+      satchel: +((satchel.user + satchel.system) / 1e6).toFixed(2),
+    }
+  }
 }

@@ -5,13 +5,12 @@
  * take at that bandwidth; and the same link cut once (every connection dropped, none taken for 3 s)
  * when half the item pages are in, with the bytes that cost fetched again.
  */
-import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { join } from 'node:path'
 import type { SyncReport } from '../../src/shared/synced'
 import { startLink, type Link } from './link'
 import type { SyncEngine } from '../../src/main/sync/engine'
-import { control, controlGet, type Double } from './support'
+import { control, controlGet, processCpuSeconds, type Double } from './support'
 
 const shapedBitsPerSecond = 10_000_000
 const shapedOneWayMs = 40
@@ -210,17 +209,6 @@ function linkIdleMs(run: Run): number {
   // From the bin the run started in: the link was up before Satchel opened its database.
   const first = Math.max(0, Math.floor((run.startedAt - startedAt) / binMs))
   return down.slice(first).reduce((idle, bytes) => idle + Math.max(0, 1 - bytes / capacity) * binMs, 0)
-}
-
-/** A process's CPU seconds so far, user and system (Linux's /proc; 0 elsewhere). */
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command's closing parenthesis.
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return 0
-  }
 }
 
 function mb(bytes: number): string {

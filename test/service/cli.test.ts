@@ -74,6 +74,16 @@ describe('npm run service', () => {
     expect(output).toContain('seed 9')
   })
 
+  it('--cache-replies puts the reply cache in front of it, as the benches run it', async () => {
+    const { output } = await run(['--size', 'tiny', '--port', '0', '--control', '--cache-replies'])
+    expect(output).toContain('reply cache: on')
+    const url = /listening on (\S+)/.exec(output)?.[1]
+    const apiKey = { 'x-apiKey': field(output, 'x-apiKey'), 'x-apiSecret': field(output, 'x-apiSecret') }
+    for (let i = 0; i < 2; i++) expect((await fetch(`${url}/v1/catalogs`, { headers: apiKey })).status).toBe(200)
+    const figures = (await (await fetch(`${url}/__control/replyCache`)).json()) as { result: { hits: number } }
+    expect(figures.result).toMatchObject({ entries: 1, hits: 1 })
+  })
+
   it('rejects an unknown size', async () => {
     await expect(run(['--size', 'huge'])).rejects.toThrow(/--size/)
   })

@@ -11,6 +11,7 @@ import { parseLimit, parseOffset, queryString, type Query } from './http'
 import type { Price } from './model'
 import { fulfilOrder, insertRandomOrder, orderObject, updateOrder } from './orders'
 import { ControlError, type CatalogEntry, type ItemEntry, type Store } from './store'
+import type { ReplyCacheFigures } from './reply-cache'
 
 /** The request log keeps the most recent entries only, so long benchmark runs stay bounded. */
 const REQUEST_LOG_LIMIT = 50_000
@@ -57,6 +58,8 @@ export function createControl(
   images: (updateItem: (guid: string, patch: Record<string, unknown>) => void) => ImageControl,
   /** The server's own: it alone knows the seed and size to generate again, and the connections to cut. */
   reset: () => void,
+  /** The reply cache's figures, when the server keeps one (reply-cache.ts). */
+  replyCache: () => ReplyCacheFigures | null = () => null,
 ): Control {
   const catalogOf = (guid: string): CatalogEntry => {
     const catalog = store.catalogsByGuid.get(guid)
@@ -324,6 +327,7 @@ export function createControl(
     clearRequestLog: () => log.clear(),
     replyBytes: () => log.replyBytes(),
     inFlightOverlaps: () => inFlightOverlaps(log.list()),
+    replyCache,
     drift,
   }
 }

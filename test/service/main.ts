@@ -1,5 +1,5 @@
 /**
- * `npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress] [--history]`
+ * `npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress] [--cache-replies] [--history]`
  * Runs the ordering-service double for people: the demo, manual checks with curl, drills.
  */
 import { parseArgs } from 'node:util'
@@ -29,6 +29,8 @@ async function main(): Promise<void> {
       control: { type: 'boolean', default: false },
       // Replies are compressed as a web server in front of a service would (compression.ts) unless told not to.
       'no-compress': { type: 'boolean', default: false },
+      // The benches': a CDN's cache in front of the double (reply-cache.ts), so a page is compressed once.
+      'cache-replies': { type: 'boolean', default: false },
       // 24 months of orders for a few customers, for a customer's brief (history.ts).
       history: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
   })
   if (values.help) {
     process.stdout.write(
-      'npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress] [--history]\n',
+      'npm run service -- [--port N] [--size tiny|demo|bench|<items>] [--seed S] [--control] [--no-compress] [--cache-replies] [--history]\n',
     )
     return
   }
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
     logBodies: size !== 'bench',
     compress: !values['no-compress'],
     history: values.history,
+    cacheReplies: values['cache-replies'],
   })
   const elapsed = Date.now() - started
   const profile = sizeProfile(size)
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
     `Ordering-service double (interface v1.19) listening on ${service.url}`,
     `  data: size ${String(size)} (about ${profile.items} items, ${profile.customers} customers, ${profile.orders} orders), seed ${seed}; started in ${elapsed} ms`,
     `  replies: ${values['no-compress'] ? 'uncompressed (--no-compress)' : 'br, gzip or deflate as the request accepts, from 1 KB'}`,
+    `  reply cache: ${values['cache-replies'] ? "on (--cache-replies): a 200 GET's reply is kept as sent until a write" : 'off'}`,
     '',
     '  API key headers:',
     `    x-apiKey: ${c.apiKey}`,

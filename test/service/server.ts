@@ -14,6 +14,7 @@ import { compressBody, compressible, COMPRESS_THRESHOLD, inflatingBody, negotiat
 import { authenticate, HttpError, PlainTextError, type Headers, type Query } from './http'
 import { apiRoutes, JsonText, type RouteDef } from './routes'
 import { ControlError, Store } from './store'
+import { emptiedByWrites, ReplyCache, type CachedReply } from './reply-cache'
 import {
   corruptPricing,
   falsifyTotal,
@@ -39,11 +40,17 @@ interface RequestState {
   replyDelayMs: number
   /** Faults that rewrite, pad, pace or cut the reply. */
   reply: ReplyFaults
+  /** A GET the reply cache did not hold: its key, and the cache's generation when it came in. */
+  cacheAs?: { key: string; generation: number }
+  /** The reply cache's answer to it, sent instead of the handler's. */
+  cached?: CachedReply
 }
 
 const CONTROL_PREFIX = '/__control'
 /** The image host's pictures: kept out of the request log and reply bytes, which are the API's. */
 const IMAGES_PREFIX = '/images/'
+/** Methods that write nothing: any other request to the API empties the reply cache. */
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 function flattenHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {}
@@ -81,7 +88,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   const faults = new FaultEngine()
   const log = new RequestLog()
   const images = new ImageHost(store)
-  const control = createControl(
+  const cacheOption = options.cacheReplies
+  const cache = cacheOption ? new ReplyCache(cacheOption === true ? undefined : cacheOption.limitBytes) : null
+  const plainControl = createControl(
     store,
     faults,
     log,
@@ -99,7 +108,9 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       // What a client had open belongs to the test before: its held requests are cut, not answered.
       app.server.closeAllConnections()
     },
+    () => cache?.stats() ?? null,
   )
+  const control = cache ? emptiedByWrites(plainControl, cache) : plainControl
   const states = new WeakMap<object, RequestState>()
 
   const app = Fastify({ logger: false, forceCloseConnections: true, keepAliveTimeout: 30_000 })
@@ -141,9 +152,11 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     const state: RequestState = { entry, generation, drop: false, requestDelayMs: 0, replyDelayMs: 0, reply: {} }
     states.set(request.raw, state)
 
+    if (cache && !READ_METHODS.has(request.method)) cache.clear()
     const offset = Number(query.offset)
     const rules = faults.take(route, Number.isFinite(offset) && offset >= 1)
-    if (rules.length === 0) return
+    // A faulty reply is neither kept nor answered from the cache: the fault is the reply.
+    if (rules.length === 0) return cache && request.method === 'GET' ? fromCache(request, reply, state) : undefined
     const delay = rules.reduce(
       (total, rule) => total + (rule.type === 'latency' && rule.phase !== 'reply' ? rule.ms : 0),
       0,
@@ -221,6 +234,17 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
   app.addHook('onSend', async (request, reply, payload) => {
     const state = states.get(request.raw)
     if (!state) return payload
+    // Again once the handler has written: a GET answered meanwhile may hold what it replaced.
+    if (cache && !READ_METHODS.has(request.method)) cache.clear()
+    if (state.cached) {
+      state.entry.status = reply.statusCode
+      state.entry.endedMs = Date.now()
+      if (state.cached.encoding) state.entry.encoding = state.cached.encoding
+      state.entry.sentBytes = state.cached.body.length
+      state.entry.fromCache = true
+      log.countReply(state.cached.writtenBytes, state.cached.body.length)
+      return payload
+    }
     if (state.replyDelayMs > 0) await sleep(state.replyDelayMs)
     state.entry.endedMs = Date.now()
     if (state.generation !== generation) {
@@ -236,12 +260,38 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     state.entry.status = reply.statusCode
     const sent = await applyReplyFaults(request, reply, state, payload)
     const written = typeof payload === 'string' || Buffer.isBuffer(payload) ? Buffer.byteLength(payload) : 0
+    // Kept unless a write came in while it was made: it may be the data from before the write.
+    if (
+      cache &&
+      state.cacheAs &&
+      reply.statusCode === 200 &&
+      state.cacheAs.generation === cache.generation &&
+      (typeof sent === 'string' || Buffer.isBuffer(sent))
+    )
+      cache.put(state.cacheAs.key, Buffer.from(sent), reply.getHeaders(), written, state.entry.encoding)
     log.countReply(
       written,
       state.entry.sentBytes ?? (typeof sent === 'string' || Buffer.isBuffer(sent) ? Buffer.byteLength(sent) : written),
     )
     return sent
   })
+
+  /**
+   * A GET the cache holds is answered with the bytes and headers that went out the first time, the
+   * handler and the compressor left out; one it does not hold is noted, to be kept once answered.
+   */
+  function fromCache(request: FastifyRequest, reply: FastifyReply, state: RequestState): FastifyReply | undefined {
+    if (!cache) return undefined
+    const coding = compress ? negotiateEncoding(request.headers['accept-encoding']) : null
+    const key = ReplyCache.key(request.url, coding, request.headers)
+    const hit = cache.get(key)
+    if (!hit) {
+      state.cacheAs = { key, generation: cache.generation }
+      return undefined
+    }
+    state.cached = hit
+    return reply.code(200).headers(hit.headers).send(hit.body)
+  }
 
   /**
    * Rewrites (pricing, clock), compresses (compression.ts) or sends what a broken compressor would,
@@ -466,6 +516,7 @@ function controlMethods(control: Control): Record<string, ControlMethod> {
     def('clearRequestLog', [], false),
     def('replyBytes', [], true),
     def('inFlightOverlaps', [], true),
+    def('replyCache', [], true),
     def('changeImage', ['catalogItemGuid', 'newAddress'], false),
     def('imageFault', ['catalogItemGuid', 'fault'], false),
     def('slowImages', ['ms'], false),

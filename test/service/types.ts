@@ -3,6 +3,8 @@
  * Satchel's own code never imports from test/service.
  */
 import type { ImageControl } from './images'
+import type { ReplyCacheFigures } from './reply-cache'
+export type { ReplyCacheFigures }
 
 export type ServiceSize = 'tiny' | 'demo' | 'bench' | number
 
@@ -119,6 +121,8 @@ export interface RequestLogEntry {
   encoding?: string
   /** The reply body's bytes as sent, when the double compressed it or a compression fault made it. */
   sentBytes?: number
+  /** Answered from the reply cache (`cacheReplies`), the handler left out. */
+  fromCache?: boolean
 }
 
 /** Two requests carrying the same idempotency key that the double was handling at the same time. */
@@ -203,6 +207,8 @@ export interface ServiceControl extends ImageControl {
    * once at a time never causes one, even when its idempotency key would make the second harmless.
    */
   inFlightOverlaps(): InFlightOverlap[]
+  /** The reply cache's figures (`cacheReplies`), or null when it is off. */
+  replyCache(): ReplyCacheFigures | null
 }
 
 export interface StartServiceOptions {
@@ -225,6 +231,12 @@ export interface StartServiceOptions {
    * data is the same without it. `busyOrders`: other customers' recent orders besides.
    */
   history?: boolean | { busyOrders?: number }
+  /**
+   * Opt-in, the benches': a cache in front of the double, as a CDN would be (reply-cache.ts). A 200
+   * GET's reply is kept as sent and an identical GET answered from it without the handler or the
+   * compressor; any write empties it. `limitBytes` bounds it (default 1 GiB). Default off.
+   */
+  cacheReplies?: boolean | { limitBytes?: number }
 }
 
 export interface RunningService {
