@@ -149,6 +149,11 @@ export function createOrders(options: OrdersOptions): Orders {
         }
       : {}),
     ...(onOutboxChanged ? { onChange: changes.changed } : {}),
+    // The customer the service made is on this laptop at once, and the drafts made for it are its.
+    onCustomerMade: (key, customer) => {
+      confirmations?.recordCustomer(customer)
+      if (lookup.customer(customer.guid)) desk.drafts.followCustomer(key, customer.guid)
+    },
     ...(options.probe ? { probe: options.probe } : {}),
     // Customers the rep makes or changes are the order side's; orders after Send are tracking's.
     writeRules: { ...customerWriteRules, ...options.writeRules },
