@@ -247,6 +247,8 @@ const madeHereSchema = z.object({
   key: z.string(),
   state: z.enum(['waiting', 'needsAttention', 'refused', 'sent']),
   problem: z.string().nullable(),
+  /** Made with an order still in the outbox (key: that order's api_guid): it takes no other order before that one is sent. */
+  withOrder: z.boolean().optional(),
 })
 export type MadeHere = z.infer<typeof madeHereSchema>
 

@@ -129,9 +129,10 @@ async function newCustomersCatalog(core: TestCore): Promise<{ guid: string; name
   return theirs
 }
 
-test('“New customer with an order” opens on the catalog the supplier gives new customers, and says so', async ({
+test('“New customer with an order” opens on the catalog the supplier gives new customers, says so, and is listed once sent offline', async ({
   page,
   bridge,
+  service,
   core,
 }) => {
   await page.setViewportSize({ width: 1280, height: 720 })
@@ -145,6 +146,21 @@ test('“New customer with an order” opens on the catalog the supplier gives n
   await expect(page).toHaveURL(/#\/drafts\/\d+$/)
   const id = Number(/#\/drafts\/(\d+)/.exec(page.url())![1])
   expect((await call(core.handlers, 'getDraft', { id })).draft.catalogGuid).toBe(theirs.guid)
+
+  // Sent while the supplier is away: the customer is listed from its order, with a page of its own.
+  service.current.control.addFault({ route: '*', type: 'destroySocket' })
+  const { items } = await call(core.handlers, 'searchCatalogItems', { catalogGuid: theirs.guid, limit: 20 })
+  const item = items.find((each) => each.offered && each.price !== null)!
+  await call(core.handlers, 'addDraftLines', { id, lines: [{ sku: item.sku, qty: 1 }] })
+  await call(core.handlers, 'sendDraft', { id })
+  await page.goto(`${bridge.url}#/customers`)
+  await page.getByLabel('Search customers').fill('Catalog Walk')
+  const row = customerList(page).getByRole('link', { name: /Catalog Walk Cafe/ })
+  await expect(row).toContainText('Waiting to send')
+  await row.click()
+  await expect(page.getByTestId('made-here')).toContainText('with its first order')
+  await expect(page.getByRole('button', { name: 'New order' })).toHaveCount(0)
+  await shoot(page, 'made-here-page-with-order.png')
   expect(errors).toEqual([])
 })
 

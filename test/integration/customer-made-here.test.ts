@@ -103,6 +103,38 @@ describe('a customer made on this laptop', () => {
     expect(afterSync.customers.map((each) => each.guid)).toEqual([guid])
   })
 
+  it('made with its first order offline, is listed and has its page until that order makes it', async () => {
+    const h = (harness = await startOrdersHarness())
+    await h.stopService()
+    const draft = await h.api('createDraft', {
+      newCustomer: { name: 'Order Walk Bistro', email: 'bistro@orderwalk.example' },
+    })
+    const catalogGuid = draft.draft.catalogGuid!
+    const { items } = await h.api('searchCatalogItems', { catalogGuid, limit: 20 })
+    const item = items.find((each) => each.offered && each.price !== null)!
+    await h.api('addDraftLines', { id: draft.draft.id, lines: [{ sku: item.sku, qty: 1 }] })
+    const order = await h.api('sendDraft', { id: draft.draft.id })
+
+    const listed = await search(h, 'Order Walk')
+    expect(listed.customers).toHaveLength(1)
+    expect(listed.customers[0]).toMatchObject({
+      guid: order.apiGuid,
+      name: 'Order Walk Bistro',
+      madeHere: { key: order.apiGuid, state: 'waiting', withOrder: true },
+    })
+    expect((await h.api('getCustomer', { guid: order.apiGuid })).madeHere).toMatchObject({ withOrder: true })
+
+    await h.restartService()
+    await h.api('retryOutbox', {})
+    await h.api('flushOutbox')
+    await h.api('flushOutbox')
+    const created = h.service.control.customers().filter((customer) => customer.name === 'Order Walk Bistro')
+    expect(created).toHaveLength(1)
+    const sent = await search(h, 'Order Walk')
+    expect(sent.customers.map((each) => each.guid)).toEqual([String(created[0]!.guid)])
+    expect(sent.customers[0]!.madeHere ?? null).toBeNull()
+  })
+
   it('refused by the supplier, stays listed with its problem and is never a real customer', async () => {
     const h = (harness = await startOrdersHarness())
     // The harness connects with an API key the supplier has not granted customers: a 403 refusal.

@@ -18,6 +18,7 @@ export interface MadeHereEntry {
   lastError: string | null
   customerGuid: string | null
   request: Record<string, unknown>
+  withOrder?: boolean
 }
 
 export type MadeHereEntries = () => MadeHereEntry[]
@@ -32,7 +33,12 @@ function madeHereOf(entry: MadeHereEntry): MadeHere {
         : entry.state === 'needsAttention' || entry.state === 'conflict'
           ? 'needsAttention'
           : 'waiting'
-  return { key: entry.key, state, problem: state === 'waiting' || state === 'sent' ? null : entry.lastError }
+  return {
+    key: entry.key,
+    state,
+    problem: state === 'waiting' || state === 'sent' ? null : entry.lastError,
+    ...(entry.withOrder ? { withOrder: true } : {}),
+  }
 }
 
 /** The customer as the rep entered it, in the service's shape (the addresses as AddressInput keeps them). */

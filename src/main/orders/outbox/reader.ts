@@ -52,6 +52,8 @@ export interface MadeHereEntry {
   customerGuid: string | null
   /** The frozen POST /vendors body: newVendor, newVendorBillTo, newVendorShipTo. */
   request: Record<string, unknown>
+  /** Made with an order (New customer with an order) still to be sent: the entry is that order's. */
+  withOrder?: boolean
 }
 
 /**
@@ -131,6 +133,14 @@ export class OutboxReader {
            json_extract(o.detail, '$.result.customerGuid') AS customerGuid, p.request
          FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.kind = 'newCustomer' ORDER BY o.id DESC`,
       ),
+      // An order that makes its own customer (not one for a customer made on its own), until it is sent.
+      madeWithOrder: db.prepare<[], { key: string; state: OutboxState; lastError: string | null; request: string }>(
+        `SELECT o.api_guid AS key, o.state, o.last_error AS lastError, p.request
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+         WHERE o.kind = 'order' AND o.state <> 'sent' AND json_extract(p.request, '$.body.newVendor') IS NOT NULL
+           AND json_extract(p.draft, '$.customerLocalId') IS NULL
+         ORDER BY o.id DESC`,
+      ),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE kind = 'order' AND (? IS NULL OR customer_guid = ?) ORDER BY queued_at DESC LIMIT 20`,
       ),
@@ -163,11 +173,20 @@ export class OutboxReader {
     }))
   }
 
-  /** The customers made on this laptop, newest first, whatever their entry's state. */
+  /**
+   * The customers made on this laptop, newest first, whatever their entry's state; then those made
+   * with an order still to be sent (a sent one is the local copy's from its answer on).
+   */
   madeHereCustomers(): MadeHereEntry[] {
-    return this.statements.madeHere
+    const made = this.statements.madeHere
       .all()
       .map((row) => ({ ...row, request: JSON.parse(row.request) as Record<string, unknown> }))
+    const withOrder = this.statements.madeWithOrder.all().map(({ request, ...row }) => {
+      const body = ((JSON.parse(request) as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>
+      const { newVendor, newVendorBillTo, newVendorShipTo } = body
+      return { ...row, customerGuid: null, request: { newVendor, newVendorBillTo, newVendorShipTo }, withOrder: true }
+    })
+    return [...made, ...withOrder]
   }
 
   /** Every order sent from this laptop, newest first, as the orders list names it. */
