@@ -41,6 +41,8 @@ export const catalogSummarySchema = z.object({
   lastSyncAt: z.number().nullable(),
   /** Set while the catalog's first sync is still bringing its items in. */
   loading: catalogLoadingSchema.nullable().optional(),
+  /** The catalog the service puts a new customer on (docs/interface.md says how Satchel tells). */
+  forNewCustomers: z.boolean().optional(),
 })
 export type CatalogSummary = z.infer<typeof catalogSummarySchema>
 
@@ -236,6 +238,20 @@ export const catalogItemLookupSchema = z
   })
 export type CatalogItemLookup = z.infer<typeof catalogItemLookupSchema>
 
+/**
+ * A customer made on this laptop that the local copy does not hold yet: its outbox entry's key (its
+ * customerLocalId, and its guid here until the service gives one), where that entry is, and what
+ * went wrong in the rep's words.
+ */
+const madeHereSchema = z.object({
+  key: z.string(),
+  state: z.enum(['waiting', 'needsAttention', 'refused', 'sent']),
+  problem: z.string().nullable(),
+  /** Made with an order still in the outbox (key: that order's api_guid): it takes no other order before that one is sent. */
+  withOrder: z.boolean().optional(),
+})
+export type MadeHere = z.infer<typeof madeHereSchema>
+
 const customerSummarySchema = z.object({
   guid: z.string(),
   id: z.number().nullable(),
@@ -245,6 +261,8 @@ const customerSummarySchema = z.object({
   city: z.string().nullable(),
   state: z.string().nullable(),
   active: z.boolean(),
+  /** Set on a customer made on this laptop and not yet in the local copy; null or absent otherwise. */
+  madeHere: madeHereSchema.nullable().optional(),
 })
 export type CustomerSummary = z.infer<typeof customerSummarySchema>
 
@@ -285,7 +303,13 @@ export const customerDetailSchema = customerSummarySchema.extend({
 export type CustomerDetail = z.infer<typeof customerDetailSchema>
 
 export const customerSearchSchema = z
-  .object({ query: z.string().max(200).optional(), includeInactive: z.boolean().optional(), ...page })
+  .object({
+    query: z.string().max(200).optional(),
+    includeInactive: z.boolean().optional(),
+    /** The customers made on this laptop that are not in the local copy yet come first (the Customers list). */
+    withMadeHere: z.boolean().optional(),
+    ...page,
+  })
   .strict()
 /**
  * The customers still in their first sync: how many have come (0 before it began) of how many (null

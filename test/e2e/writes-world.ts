@@ -122,7 +122,10 @@ export async function eachWritesDialog(
   await expect(page.getByRole('dialog', { name: 'New customer' })).toBeVisible()
   await look('new-customer-dialog')
   await page.keyboard.press('Escape')
-  await expect(page.getByRole('region', { name: 'Made on this laptop' })).toContainText('Waiting to send')
+  // A customer made here is a row of the list itself, first, marked while its entry waits.
+  await expect(
+    page.getByRole('list', { name: 'Customers' }).getByRole('link').filter({ hasText: 'Waiting to send' }).first(),
+  ).toContainText('Made on this laptop')
   await look('customers-made-here')
   await page.goto(`${url}#/customers/${world.customerGuid}`)
   await page.getByRole('button', { name: 'Edit', exact: true }).click()

@@ -234,6 +234,24 @@ describe('POST /vendors', () => {
     expect(matching).toHaveLength(1)
   })
 
+  it('puts a new customer on the main price group of the first orderable catalog by id (choice 33)', async () => {
+    const catalogs = (service.control.catalogs() as Json[])
+      .filter((catalog) => catalog.deleted_at === null && catalog.active === true)
+      .sort((a, b) => (a.id as number) - (b.id as number))
+    const mainOf = (catalog: Json) =>
+      (service.control.priceGroups(catalog.guid as string) as Json[]).find((group) => group.is_main)!.id
+    const made = await post(service, '/vendors', { newVendor: { name: 'First Catalog Deli' } }, { as: 'session' })
+    expect(made.json.vendor.price_group_id).toBe(mainOf(catalogs[0]!))
+    // An inactive catalog takes no orders: the next one by id is where a new customer goes.
+    service.control.update('catalog', catalogs[0]!.guid as string, { active: false })
+    try {
+      const next = await post(service, '/vendors', { newVendor: { name: 'Second Catalog Deli' } }, { as: 'session' })
+      expect(next.json.vendor.price_group_id).toBe(mainOf(catalogs[1]!))
+    } finally {
+      service.control.update('catalog', catalogs[0]!.guid as string, { active: true })
+    }
+  })
+
   it('without newVendor or newVendor.name gives 400 with a ReconcileErrors body', async () => {
     for (const body of [{}, { newVendor: { email: 'x@y.example' } }, { newVendor: { name: '  ' } }]) {
       const reply = await post(service, '/vendors', body, { as: 'session' })

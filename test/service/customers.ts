@@ -128,7 +128,10 @@ export function createVendor(
   const at = store.nowIso()
   const rng = store.rng
   const id = store.id('vendor')
-  const firstCatalog = store.catalogs.find((catalog) => catalog.rec.deleted_at === null)
+  // The catalog the supplier made first among those orders may use (README choice 33).
+  const firstCatalog = store.catalogs
+    .filter((catalog) => catalog.rec.deleted_at === null && catalog.rec.active)
+    .sort((a, b) => a.rec.id - b.rec.id)[0]
   const mainGroup = firstCatalog ? store.livePriceGroups(firstCatalog).find((group) => group.rec.is_main) : undefined
   const shipInput = input.newVendorShipTo ?? input.newVendorBillTo
   const billInput = input.newVendorBillTo ?? input.newVendorShipTo

@@ -44,6 +44,7 @@ export class CatalogBrowse {
       rows = locked ? rows.filter((row) => row.guid === locked) : rows.filter((row) => row.active === 1)
     }
     const counts = this.local.catalogItems.liveCountsByCatalog(rows.map((row) => row.guid))
+    const forNewCustomers = this.local.catalogs.forNewCustomers()
     return rows.map((row) => ({
       guid: row.guid,
       id: row.id,
@@ -53,6 +54,8 @@ export class CatalogBrowse {
       itemCount: counts.get(row.guid) ?? 0,
       lastSyncAt: this.local.syncState.catalogItems(row.guid)?.lastSuccessAt ?? null,
       loading: this.catalogLoading(row.guid),
+      // Only on the one: a new customer's form and first order start there.
+      ...(row.guid === forNewCustomers ? { forNewCustomers: true } : {}),
     }))
   }
 

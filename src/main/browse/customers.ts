@@ -10,14 +10,26 @@ import { clampLimit, clampOffset, numberOrNull, parseObject, text } from './valu
 import type { CustomerRow } from '../local/customers'
 import { wordPrefixQuery } from './search'
 import type { LocalData } from '../local/data'
+import { MadeHereCustomers, type MadeHereEntries } from './made-here'
 
 export class CustomerBrowse {
-  constructor(private readonly local: LocalData) {}
+  private readonly madeHere: MadeHereCustomers
 
-  /** Customers by word-prefix search on name, internal id, email and city, and by phone digits; empty lists everyone by name. */
+  constructor(
+    private readonly local: LocalData,
+    madeHere: MadeHereEntries = () => [],
+  ) {
+    this.madeHere = new MadeHereCustomers(local, madeHere)
+  }
+
+  /**
+   * Customers by word-prefix search on name, internal id, email and city, and by phone digits; empty
+   * lists everyone by name. `withMadeHere`: those made on this laptop and not synced yet come first.
+   */
   searchCustomers(search: {
     query?: string
     includeInactive?: boolean
+    withMadeHere?: boolean
     limit?: number
     offset?: number
   }): CustomerSearchResult {
@@ -27,14 +39,17 @@ export class CustomerBrowse {
     const phone = search.query ? phoneSearchDigits(search.query) : null
     if (search.query && search.query.trim() !== '' && !match && !phone)
       return { customers: [], total: 0, loading: this.customersLoading() }
+    const made = search.withMadeHere ? this.madeHere.search(search.query ?? '') : []
+    const first = made.slice(offset, offset + limit)
     const { rows, total } = this.local.customers.search({
       match,
       phone,
       includeInactive: search.includeInactive,
       limit,
-      offset,
+      offset: Math.max(0, offset - made.length),
     })
-    return { customers: rows.map((row) => this.customerSummary(row)), total, loading: this.customersLoading() }
+    const customers = [...first, ...rows.map((row) => this.customerSummary(row))].slice(0, limit)
+    return { customers, total: total + made.length, loading: this.customersLoading() }
   }
 
   /** The customers still in their first sync, as catalogLoading says it of a catalog's items. */
@@ -65,7 +80,12 @@ export class CustomerBrowse {
   /** A customer's details and addresses (bill-to and ship-to as the service sent them). */
   getCustomer(guid: string): CustomerDetail | null {
     const row = this.local.customers.byGuid(guid)
-    if (!row) return null
+    if (!row) {
+      // Made on this laptop: its own page from the moment it is made; the service's, once it has it.
+      const made = this.madeHere.find(guid)
+      if (made && 'entry' in made) return this.madeHere.detail(made.entry)
+      return made ? this.getCustomer(made.customerGuid) : null
+    }
     const record = parseObject(row.json)
     const priceGroupName = row.price_group_id !== null ? this.local.priceGroups.nameOf(row.price_group_id) : null
     return {

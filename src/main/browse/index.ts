@@ -8,6 +8,7 @@ import type { LocalData } from '../local/data'
 import { CoreError } from '../errors'
 import { CatalogBrowse } from './catalogs'
 import { CustomerBrowse } from './customers'
+import type { MadeHereEntries, MadeHereEntry } from './made-here'
 import { OrderBrowse } from './orders'
 
 type BrowseMethods = Pick<
@@ -31,8 +32,13 @@ export interface BrowseQueries {
   orders: OrderBrowse
 }
 
-export function browseQueries(local: LocalData): BrowseQueries {
-  return { catalogs: new CatalogBrowse(local), customers: new CustomerBrowse(local), orders: new OrderBrowse(local) }
+/** `madeHere`: the customers made on this laptop (their outbox entries), which the customers list and page show too. */
+export function browseQueries(local: LocalData, madeHere: MadeHereEntries = () => []): BrowseQueries {
+  return {
+    catalogs: new CatalogBrowse(local),
+    customers: new CustomerBrowse(local, madeHere),
+    orders: new OrderBrowse(local),
+  }
 }
 
 export interface Browsing {
@@ -44,9 +50,18 @@ const notFound = (what: string): never => {
   throw new CoreError('NOT_FOUND', `${what} is not in the local copy. Sync, then try again.`)
 }
 
-/** `sentOrders`: the orders sent from this laptop, which the orders list shows until a sync brings them into the history. */
-export function createBrowsing(local: LocalData, sentOrders: () => SentOrderSummary[] = () => []): Browsing {
-  const queries = browseQueries(local)
+/** What browsing reads of the outbox (orders/outbox/reader.ts), which it may not import. */
+interface OutboxReads {
+  /** The orders sent from this laptop, which the orders list shows until a sync brings them into the history. */
+  sentOrders(): SentOrderSummary[]
+  madeHereCustomers(): MadeHereEntry[]
+}
+
+export function createBrowsing(
+  local: LocalData,
+  outbox: OutboxReads = { sentOrders: () => [], madeHereCustomers: () => [] },
+): Browsing {
+  const queries = browseQueries(local, () => outbox.madeHereCustomers())
   const { catalogs, customers, orders } = queries
   return {
     queries,
@@ -59,7 +74,7 @@ export function createBrowsing(local: LocalData, sentOrders: () => SentOrderSumm
       getItemFamily: (input) => catalogs.getItemFamily(input) ?? notFound('This family'),
       searchCustomers: (input) => customers.searchCustomers(input),
       getCustomer: (input) => customers.getCustomer(input.guid) ?? notFound('This customer'),
-      listOrders: (input) => orders.listOrders(input, sentOrders()),
+      listOrders: (input) => orders.listOrders(input, outbox.sentOrders()),
       getOrder: (input) => orders.getOrder(input.guid) ?? notFound('This order'),
     },
   }

@@ -93,7 +93,7 @@ export function createCore(config: CoreConfig): Core {
     afterOutageShare: installShare(spreadSeed, 'orders-after-outage'),
     writeRules: orderWriteRules,
   })
-  const browsing = createBrowsing(local, () => orders.desk.outbox.read.sentOrders())
+  const browsing = createBrowsing(local, orders.desk.outbox.read)
   const syncedAt = catalogSyncedAt(local)
   const quotes = new QuoteDesk({
     ...{ db, clock, desk: orders.desk, catalogSyncedAt: syncedAt },

@@ -101,6 +101,11 @@ export class Catalogs {
       orderable: db.prepare<[], { guid: string; id: number | null }>(
         'SELECT guid, id FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1',
       ),
+      forNewCustomers: db
+        .prepare<[], string>(
+          'SELECT guid FROM catalogs WHERE deleted_at IS NULL AND unlisted_at IS NULL AND active = 1 ORDER BY id IS NULL, id, guid LIMIT 1',
+        )
+        .pluck(),
       nameOf: db.prepare<[string], string>('SELECT name FROM catalogs WHERE guid = ?').pluck(),
       idOf: db.prepare<[string], number | null>('SELECT id FROM catalogs WHERE guid = ?').pluck(),
       countLive: db.prepare<[], number>(`SELECT count(*) FROM catalogs WHERE ${live}`).pluck(),
@@ -131,6 +136,14 @@ export class Catalogs {
   /** Live, active catalogs: those an order may be placed in. */
   orderable(): { guid: string; id: number | null }[] {
     return this.statements.orderable.all()
+  }
+
+  /**
+   * The catalog the service puts a customer it makes on (the spec does not say; docs/interface.md):
+   * the orderable one it made first, by its id. Null when none is orderable here.
+   */
+  forNewCustomers(): string | null {
+    return this.statements.forNewCustomers.get() ?? null
   }
 
   /** The service's id of the catalog, as last synced; null when it is not here or came without one. */

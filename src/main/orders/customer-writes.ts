@@ -259,6 +259,30 @@ function candidateOf(customer: CustomerRecord): CustomerCandidate {
   }
 }
 
+/**
+ * The customer a new-customer entry made, as the local copy keeps it until a sync brings the
+ * service's own copy: the service's answer, with what the rep entered where the answer is silent
+ * (the spec's reply may be no more than a reference).
+ */
+function madeRecord(request: NewCustomerRequest, customer: CustomerRecord): CustomerRecord {
+  const billTo = request.newVendorBillTo ?? request.newVendorShipTo
+  const shipTo = request.newVendorShipTo ?? request.newVendorBillTo
+  const entered: Record<string, unknown> = {
+    ...request.newVendor,
+    active: true,
+    ...(billTo ? { city: billTo.city, state: billTo.state ?? null, Bill_To: billTo } : {}),
+    ...(shipTo ? { Ship_To: shipTo } : {}),
+  }
+  const answered = Object.fromEntries(
+    Object.entries(customer as Record<string, unknown>).filter(([, value]) => value !== undefined && value !== null),
+  )
+  return { ...entered, ...answered } as CustomerRecord
+}
+
+function doneNew(request: NewCustomerRequest, customer: CustomerRecord, outcome: string | null): WriteOutcome {
+  return { ...done(customer, outcome), made: madeRecord(request, customer) } as WriteOutcome
+}
+
 const newCustomerRule: WriteRule = {
   async send(work, sender, signal) {
     const request = work.request as unknown as NewCustomerRequest
@@ -266,7 +290,11 @@ const newCustomerRule: WriteRule = {
       if (work.detail.chosenCustomer) {
         // The rep recognised it among the candidates: adopted as the service has it now, never made again.
         const customer = await needs(sender, 'getCustomer')(work.detail.chosenCustomer, { signal })
-        return done(customer, `You chose ${customer.name ?? 'this customer'} as this customer; it was not made again.`)
+        return doneNew(
+          request,
+          customer,
+          `You chose ${customer.name ?? 'this customer'} as this customer; it was not made again.`,
+        )
       }
       if (!request.newVendor.email && work.deliveryUnknownSince !== null) {
         // Without an email the service cannot tell a retry from a second customer: look first, and
@@ -274,7 +302,7 @@ const newCustomerRule: WriteRule = {
         const sentAt = Date.parse(work.detail.sentAt ?? work.deliveryUnknownSince)
         const { named, matching } = await madeSince(work, request, sentAt, sender, signal)
         if (matching.length === 1)
-          return done(matching[0]!, 'The supplier had it from an earlier attempt; it was not made twice.')
+          return doneNew(request, matching[0]!, 'The supplier had it from an earlier attempt; it was not made twice.')
         // More than one fits: never a guess. None fits yet: the first may still be on its way, so it
         // is waited for; once it can no longer be, a same-named customer that does not fit is the
         // rep's to recognise or not.
@@ -284,7 +312,7 @@ const newCustomerRule: WriteRule = {
       }
       work.sending()
       const customer = await needs(sender, 'createCustomer')(work.request, { signal })
-      return done(customer, null)
+      return doneNew(request, customer, null)
     } catch (error) {
       const refused = refusalWithKey(error, sender)
       if (refused) return refused
@@ -442,13 +470,23 @@ export function customerEditsFor(customers: Customers, outbox: Outbox): Customer
   })
 }
 
-/** A customer made on this laptop, as the new customer its drafts stand for; a refused one takes no orders. */
-export function madeOnThisLaptop(outbox: Outbox, key: string): NewCustomer {
+/**
+ * Whom a draft for a customer made on this laptop is for: once the service made it and the local
+ * copy holds it (`onLaptop`), the service's customer by its guid, as any other; until then the new
+ * customer its drafts stand for. A refused one takes no orders.
+ */
+export function madeOnThisLaptop(
+  outbox: Outbox,
+  key: string,
+  onLaptop: (guid: string) => boolean,
+): { customerGuid: string } | { newCustomer: NewCustomer } {
   const made = outbox.writes.newCustomer(key)
   if (!made) throw new CoreError('NOT_FOUND', 'No customer made on this laptop has that id.')
   if (made.state === 'refused')
     throw new CoreError('CONFLICT', 'The supplier refused this customer; fix it in the outbox before ordering for it.')
-  return newCustomerOfRequest(made.request)
+  const guid = made.state === 'sent' ? outbox.writes.customerOf(made.id) : null
+  if (guid && onLaptop(guid)) return { customerGuid: guid }
+  return { newCustomer: newCustomerOfRequest(made.request) }
 }
 
 /** The new customer a queued new-customer entry will make, as a draft's new customer stands for it. */

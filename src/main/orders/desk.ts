@@ -160,21 +160,25 @@ export class OrderDesk {
     const input = given.apiGuid ? { ...given, apiGuid: given.apiGuid.toLowerCase() } : given
     if (input.customerGuid && input.newCustomer)
       throw new CoreError('INVALID_ARGUMENT', 'A draft is for an existing customer or a new one, not both.')
-    const madeHere = input.customerLocalId ? madeOnThisLaptop(this.outbox, input.customerLocalId) : null
-    if (input.customerGuid && !this.lookup.customer(input.customerGuid))
+    const made = input.customerLocalId
+      ? madeOnThisLaptop(this.outbox, input.customerLocalId, (guid) => !!this.lookup.customer(guid))
+      : null
+    const madeHere = made && 'newCustomer' in made ? made.newCustomer : null
+    const customerGuid = input.customerGuid ?? (made && 'customerGuid' in made ? made.customerGuid : undefined)
+    if (customerGuid && !this.lookup.customer(customerGuid))
       throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
-    const catalogGuid = input.catalogGuid ?? this.startingCatalog(input.customerGuid ?? null)
+    const catalogGuid = input.catalogGuid ?? this.startingCatalog(customerGuid ?? null)
     if (input.apiGuid && (this.drafts.findByApiGuid(input.apiGuid) || this.outbox.find(input.apiGuid))) {
       throw new CoreError('CONFLICT', `An order with api_guid ${input.apiGuid} already exists on this laptop.`)
     }
     const fields: DraftFields = {
-      customerGuid: input.customerGuid ?? null,
+      customerGuid: customerGuid ?? null,
       newCustomer: madeHere ?? input.newCustomer ?? null,
       customerLocalId: madeHere ? input.customerLocalId!.toLowerCase() : null,
       catalogGuid,
       priceGroupGuid: input.priceGroupGuid ?? null,
       // A customer who orders on a standing PO gets it on each new order; the rep may change it.
-      poNo: input.poNo ?? (input.customerGuid ? (this.lookup.customer(input.customerGuid)?.standingPo ?? '') : ''),
+      poNo: input.poNo ?? (customerGuid ? (this.lookup.customer(customerGuid)?.standingPo ?? '') : ''),
       note: input.note ?? '',
       shippingInstructions: input.shippingInstructions ?? '',
       shipTo: input.shipTo ?? null,
@@ -189,12 +193,14 @@ export class OrderDesk {
    * The catalog a new order starts on, so the rep never starts on "Choose a catalog…": the one the
    * customer is locked to or the only one they may use; else the last one used for them (an order on
    * this laptop, then their order history); else the last one the rep used; else the first they may
-   * use. A new customer may use every active catalog: the only one, else the rep's last, else the first.
+   * use. A new customer starts on the catalog the service will put it on (activeCatalogs' first), at
+   * that catalog's main group: the rep's last catalog gave its first order prices and items the
+   * customer would not have ("BCF-10001 is not in this catalog").
    */
   private startingCatalog(customerGuid: string | null): string | null {
     const allowed = customerGuid ? this.lookup.catalogsForCustomer(customerGuid) : this.lookup.activeCatalogs()
     if (!allowed?.length) return null
-    if (allowed?.length === 1) return allowed[0]!
+    if (allowed?.length === 1 || !customerGuid) return allowed[0]!
     const usable = (guid: string | null | undefined): guid is string => !!guid && allowed.includes(guid)
     if (customerGuid) {
       const forCustomer = this.usedCatalogs(customerGuid).find(usable) ?? this.lookup.lastOrderCatalog(customerGuid)

@@ -137,6 +137,17 @@ export class DraftRepository {
     return this.get(id)
   }
 
+  /**
+   * The drafts made for a customer made on this laptop (by its key) become drafts for the customer
+   * the service made, by its guid, as if drafted for it. Their number.
+   */
+  followCustomer(key: string, customerGuid: string): number {
+    const following = this.list().filter((draft) => draft.customerLocalId === key.toLowerCase())
+    for (const { id, apiGuid: _a, createdAt: _c, updatedAt: _u, ...fields } of following)
+      this.save(id, { ...fields, customerGuid, newCustomer: null, customerLocalId: null })
+    return following.length
+  }
+
   delete(id: number): void {
     this.deleteRow.run(id)
   }

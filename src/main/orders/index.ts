@@ -161,6 +161,18 @@ export function createOrders(options: OrdersOptions): Orders {
         }
       : {}),
     ...(onOutboxChanged ? { onChange: changes.changed } : {}),
+    // The customer the service made is on this laptop at once, and the drafts made for it are its.
+    // A failure here costs only the wait for the next sync: the entry is sent and its orders go by it.
+    onCustomerMade: (key, customer) => {
+      try {
+        confirmations?.recordCustomer(customer)
+        if (lookup.customer(customer.guid)) desk.drafts.followCustomer(key, customer.guid)
+      } catch (error) {
+        logger.warn('could not record the customer the service made; the next sync brings it', {
+          error: error instanceof Error ? error.message : String(error),
+        })
+      }
+    },
     ...(options.probe ? { probe: options.probe } : {}),
     // Customers the rep makes or changes are the order side's; orders after Send are tracking's.
     writeRules: { ...customerWriteRules, ...options.writeRules },

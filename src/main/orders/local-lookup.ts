@@ -76,8 +76,11 @@ export class LocalOrderLookup implements OrderLookup {
     return this.local.priceGroups.nameOf(id)
   }
 
+  /** The one the service puts new customers on first (Catalogs.forNewCustomers), then the others. */
   activeCatalogs(): string[] {
-    return this.local.catalogs.orderable().map((c) => c.guid)
+    const first = this.local.catalogs.forNewCustomers()
+    const all = this.local.catalogs.orderable().map((c) => c.guid)
+    return first ? [first, ...all.filter((guid) => guid !== first)] : all
   }
 
   lastOrderCatalog(customerGuid: string): string | null {

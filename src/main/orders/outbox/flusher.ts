@@ -3,7 +3,7 @@ import type { Logger } from '../../ports'
 import type { Clock } from '../../ports'
 import { ServiceError, ServiceRejectedError } from '../../ordering-client/errors'
 import type { OrderWithItemsResult } from '../../ordering-client/client'
-import type { OrderRecord } from '../../ordering-client/schemas'
+import type { CustomerRecord, OrderRecord } from '../../ordering-client/schemas'
 import { backoffDelay, type RetryPolicy } from '../../ordering-client/retry'
 import { LeaseLostError, type Lease, type LeaseHolder } from '../../db/lease'
 import type { Outbox, OutboxCheck, OutboxWork } from './outbox'
@@ -51,6 +51,8 @@ export interface FlusherOptions {
   backoff?: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>
   /** The service holds the order: what it confirmed (or, for an order found after its answer was lost, its list entry). */
   onSent?: (result: OrderWithItemsResult) => void
+  /** A new customer the service made (or had): its entry's key, and its record for the local copy. */
+  onCustomerMade?: (key: string, customer: CustomerRecord) => void
   /** After each flush, for work that can wait until the sending is done (recording history). */
   onSettled?: () => Promise<void> | void
   onChange?: () => void
@@ -411,7 +413,10 @@ export class OutboxFlusher {
     if (this.leaseLost) return 'stop'
     this.options.probe?.('responded', current)
     log.info('write settled', { kind: write.kind, outcome: outcome.kind })
-    return () => settleWrite(outbox.writes, write, outcome, report, this.options.lease?.owner ?? null)
+    return () => {
+      settleWrite(outbox.writes, write, outcome, report, this.options.lease?.owner ?? null)
+      if (outcome.kind === 'done' && outcome.made) this.options.onCustomerMade?.(write.key, outcome.made)
+    }
   }
 
   /**

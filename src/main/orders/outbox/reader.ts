@@ -42,6 +42,20 @@ export interface SentOrder {
   lines: Draft['lines']
 }
 
+/** A customer made on this laptop as its outbox entry keeps it, for the customers list and page. */
+export interface MadeHereEntry {
+  /** The entry's key: the customer's local id (customerLocalId). */
+  key: string
+  state: OutboxState
+  lastError: string | null
+  /** The guid of the customer the service made (or the rep chose), once the entry is sent. */
+  customerGuid: string | null
+  /** The frozen POST /vendors body: newVendor, newVendorBillTo, newVendorShipTo. */
+  request: Record<string, unknown>
+  /** Made with an order (New customer with an order) still to be sent: the entry is that order's. */
+  withOrder?: boolean
+}
+
 /**
  * Reads of the outbox for the rest of the core (documents, usual items, the desk's choice of
  * catalog, the CLI's status), so the outbox table is read and written in the outbox's modules only.
@@ -114,6 +128,22 @@ export class OutboxReader {
         `SELECT o.customer_guid, p.draft FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
          WHERE o.state <> 'sent' AND o.kind = 'order' ORDER BY o.id`,
       ),
+      madeHere: db.prepare<
+        [],
+        { key: string; state: OutboxState; lastError: string | null; customerGuid: string | null; request: string }
+      >(
+        `SELECT o.api_guid AS key, o.state, o.last_error AS lastError,
+           json_extract(o.detail, '$.result.customerGuid') AS customerGuid, p.request
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id WHERE o.kind = 'newCustomer' ORDER BY o.id DESC`,
+      ),
+      // An order that makes its own customer (not one for a customer made on its own), until it is sent.
+      madeWithOrder: db.prepare<[], { key: string; state: OutboxState; lastError: string | null; request: string }>(
+        `SELECT o.api_guid AS key, o.state, o.last_error AS lastError, p.request
+         FROM outbox o JOIN outbox_payloads p ON p.entry_id = o.id
+         WHERE o.kind = 'order' AND o.state <> 'sent' AND json_extract(p.request, '$.body.newVendor') IS NOT NULL
+           AND json_extract(p.draft, '$.customerLocalId') IS NULL
+         ORDER BY o.id DESC`,
+      ),
       recentCatalogs: db.prepare<[string | null, string | null], { catalogGuid: string; at: string }>(
         `SELECT catalog_guid AS catalogGuid, queued_at AS at FROM outbox WHERE kind = 'order' AND (? IS NULL OR customer_guid = ?) ORDER BY queued_at DESC LIMIT 20`,
       ),
@@ -144,6 +174,22 @@ export class OutboxReader {
       at: row.sent_at ?? row.queued_at,
       lines: (JSON.parse(row.draft) as { lines?: Draft['lines'] }).lines ?? [],
     }))
+  }
+
+  /**
+   * The customers made on this laptop, newest first, whatever their entry's state; then those made
+   * with an order still to be sent (a sent one is the local copy's from its answer on).
+   */
+  madeHereCustomers(): MadeHereEntry[] {
+    const made = this.statements.madeHere
+      .all()
+      .map((row) => ({ ...row, request: JSON.parse(row.request) as Record<string, unknown> }))
+    const withOrder = this.statements.madeWithOrder.all().map(({ request, ...row }) => {
+      const body = ((JSON.parse(request) as { body?: Record<string, unknown> }).body ?? {}) as Record<string, unknown>
+      const { newVendor, newVendorBillTo, newVendorShipTo } = body
+      return { ...row, customerGuid: null, request: { newVendor, newVendorBillTo, newVendorShipTo }, withOrder: true }
+    })
+    return [...made, ...withOrder]
   }
 
   /** Every order sent from this laptop, newest first, as the orders list names it. */

@@ -91,7 +91,13 @@ export interface WriteWork {
 
 /** How a write ended; a thrown failure goes the outbox's usual way (retry, pause, wait for the service). */
 export type WriteOutcome =
-  | { kind: 'done'; outcome: string | null; result?: Record<string, unknown> }
+  | {
+      kind: 'done'
+      outcome: string | null
+      result?: Record<string, unknown>
+      /** A new customer's record as the service made it: the local copy holds it from now on, before any sync. */
+      made?: CustomerRecord
+    }
   /** Some fields wait for the rep; `applied` (with the service's answer, `result`) went meanwhile. */
   | {
       kind: 'conflict'

@@ -1,5 +1,4 @@
 import { defineStore } from 'pinia'
-import { computed } from 'vue'
 import type { MethodInput } from '../../../shared/contract'
 import type { OutboxEntry } from '../../../shared/orders'
 import { api, unwrap } from '../api'
@@ -7,16 +6,12 @@ import { useOutboxStore } from './outbox'
 
 /**
  * Customers the rep makes or changes on this laptop. A customer made here is an outbox entry until
- * the service has it: the customers list shows it from there at once ("Made on this laptop",
- * "Waiting to send"), and an order for it is drafted by its key, so nothing waits for the network.
+ * the service has it: the core lists it among the customers from there at once ("Made on this
+ * laptop", "Waiting to send"), with a page of its own, and an order for it is drafted by its key, so
+ * nothing waits for the network.
  */
 export const useCustomerWritesStore = defineStore('customerWrites', () => {
   const outbox = useOutboxStore()
-
-  /** Customers made on this laptop, newest first; sent ones stay until a sync lists them. */
-  const madeHere = computed(() =>
-    outbox.entries.filter((entry) => entry.kind === 'newCustomer').sort((a, b) => b.queuedAt.localeCompare(a.queuedAt)),
-  )
 
   /** Changes to this customer still in the outbox (queued, in conflict or refused). */
   function pendingFor(guid: string): OutboxEntry[] {
@@ -37,5 +32,5 @@ export const useCustomerWritesStore = defineStore('customerWrites', () => {
     return entry
   }
 
-  return { madeHere, pendingFor, add, change }
+  return { pendingFor, add, change }
 })

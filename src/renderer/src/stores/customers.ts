@@ -30,7 +30,14 @@ export const useCustomersStore = defineStore('customers', () => {
     searching.value = true
     try {
       const result = await unwrap(
-        api.searchCustomers({ query: text.trim(), includeInactive: includeInactive.value, limit: pageSize, offset: 0 }),
+        api.searchCustomers({
+          query: text.trim(),
+          includeInactive: includeInactive.value,
+          // The list shows the customers made on this laptop too, first, until the supplier has them.
+          withMadeHere: true,
+          limit: pageSize,
+          offset: 0,
+        }),
       )
       if (mine !== generation) return
       results.value = result.customers
@@ -51,6 +58,7 @@ export const useCustomersStore = defineStore('customers', () => {
         api.searchCustomers({
           query: query.value.trim(),
           includeInactive: includeInactive.value,
+          withMadeHere: true,
           limit: pageSize,
           offset: results.value.length,
         }),

@@ -219,10 +219,11 @@ describe('the catalog a new order starts on', () => {
     expect(desk.createDraft({ customerGuid: other }).catalogGuid).toBe(otherCatalogGuid)
   })
 
-  it('for a customer captured in the field, the rep’s last catalog, else the first active one', () => {
+  // Issue 54: the rep's last catalog gave a new customer's first order items it would not have.
+  it('for a customer captured in the field, the catalog the service puts new customers on, whatever the rep used last', () => {
     expect(desk.createDraft({ newCustomer: { name: 'Corner Cafe' } }).catalogGuid).toBe(catalogGuid)
     clock.ms += 60_000
     desk.createDraft({ customerGuid, catalogGuid: otherCatalogGuid })
-    expect(desk.createDraft({ newCustomer: { name: 'Dock Diner' } }).catalogGuid).toBe(otherCatalogGuid)
+    expect(desk.createDraft({ newCustomer: { name: 'Dock Diner' } }).catalogGuid).toBe(catalogGuid)
   })
 })
