@@ -72,10 +72,19 @@ export class UsualItems {
     if (!customer) throw new CoreError('NOT_FOUND', 'That customer is not on this laptop.')
     const since = this.clock.now() - yearMs
     const tallies = new Map<string, Tally>()
+    // A customer's year is thousands of lines of a few hundred items: each item is looked up once
+    // (at bench size, 2,500 lines cost 50-100 ms of the core's time when each was its own look-up).
+    const places = new Map<string, ReturnType<UsualItems['resolve']>>()
+    const place = (line: HistoryLine, catalogGuid: string | null) => {
+      const key = `${line.guid ?? ''}\u0000${line.id ?? ''}\u0000${line.sku ?? ''}\u0000${catalogGuid ?? ''}`
+      let found = places.get(key)
+      if (found === undefined) places.set(key, (found = this.resolve(line, catalogGuid)))
+      return found
+    }
     for (const order of this.pastOrders(customerGuid, since)) {
       const inThisOrder = new Map<string, { catalogGuid: string; qty: number }>()
       for (const line of order.lines) {
-        const item = this.resolve(line, order.catalogGuid)
+        const item = place(line, order.catalogGuid)
         if (!item) continue
         const seen = inThisOrder.get(item.guid)
         inThisOrder.set(item.guid, { catalogGuid: item.catalog_guid, qty: (seen?.qty ?? 0) + line.qty })
