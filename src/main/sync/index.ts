@@ -16,6 +16,7 @@ import type { Clock, Logger, SyncGate } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
 import type { CustomerHistoryStep, OrderDetailStep } from './run'
+import { withCatalogStep } from './progress'
 import { SyncScheduler, watchBusy } from './scheduler'
 import type { LongWrites } from './long-writes'
 import type { Worker } from 'node:worker_threads'
@@ -98,7 +99,11 @@ export function createSync(options: SyncOptions): Sync {
     const finished = progress.pagesTotal !== null && progress.pagesDone >= progress.pagesTotal
     if (progress.scope === lastEmit.scope && now - lastEmit.at < minGapMs && !finished) return
     lastEmit = { scope: progress.scope, at: now }
-    events.emit('syncProgress', progress)
+    // The catalogs' order is read when a catalog's bar is shown, a few times a second at most.
+    events.emit(
+      'syncProgress',
+      progress.resource === 'catalogItems' ? withCatalogStep(progress, copy.liveCatalogGuids()) : progress,
+    )
   }
 
   // The catalog work an upgrade left: its progress as the screens show it, a few times a second at most.
