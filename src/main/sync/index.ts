@@ -16,7 +16,7 @@ import type { Clock, Logger, SyncGate } from '../ports'
 import type { WriterWorkerData } from './page-writer'
 import { createSyncRun } from './run'
 import type { CustomerHistoryStep, OrderDetailStep } from './run'
-import { withCatalogStep } from './progress'
+import { statusWithCatalogStep, withCatalogStep } from './progress'
 import { SyncScheduler, watchBusy } from './scheduler'
 import type { LongWrites } from './long-writes'
 import type { Worker } from 'node:worker_threads'
@@ -188,7 +188,11 @@ export function createSync(options: SyncOptions): Sync {
     ...(options.spreadSeed === undefined ? {} : { spread: { seed: options.spreadSeed } }),
     ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
     logger: syncLogger,
-    onStatus: (status) => events.emit('syncStatusChanged', status),
+    onStatus: (status) =>
+      events.emit(
+        'syncStatusChanged',
+        statusWithCatalogStep(status, () => copy.liveCatalogGuids()),
+      ),
     onProgress: emitProgress,
     onFinished: (report) => events.emit('syncFinished', report),
   })
@@ -200,7 +204,7 @@ export function createSync(options: SyncOptions): Sync {
     methods: {
       syncNow: async (input) => scheduler.syncNow({ full: input?.full }),
       cancelSync: () => ({ cancelled: scheduler.cancel() }),
-      getSyncStatus: () => scheduler.status(),
+      getSyncStatus: () => statusWithCatalogStep(scheduler.status(), () => copy.liveCatalogGuids()),
       getCatalogUpdate: () => update,
     },
     startCatalogUpdate,

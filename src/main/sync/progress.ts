@@ -5,11 +5,18 @@
  * which catalog of how many they are ("Catalog items of Spring (2 of 3)"), and a bar that starts
  * again is seen to be the next catalog's.
  */
-import type { SyncProgress } from '../../shared/synced'
+import type { SyncProgress, SyncStatus } from '../../shared/synced'
 
 /** `order`: the live catalogs in the order the run takes their items (LocalCopy.liveCatalogGuids). */
 export function withCatalogStep(progress: SyncProgress, order: readonly string[]): SyncProgress {
   if (progress.resource !== 'catalogItems' || progress.catalogGuid === null) return progress
   const index = order.indexOf(progress.catalogGuid)
   return index < 0 ? progress : { ...progress, catalogOf: { number: index + 1, count: order.length } }
+}
+
+/** The status with its progress numbered too, so a window that opens mid-sync reads the same words. */
+export function statusWithCatalogStep(status: SyncStatus, order: () => readonly string[]): SyncStatus {
+  const progress = status.progress
+  if (!progress || progress.resource !== 'catalogItems') return status
+  return { ...status, progress: withCatalogStep(progress, order()) }
 }
