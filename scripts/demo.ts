@@ -1,6 +1,7 @@
 /**
  * `npm run demo`: two ordering-service doubles with demo data (two suppliers, with different seeds and
- * catalog names), and Satchel with a profile on each.
+ * catalog names), and Satchel with a profile on each: Main signed in as a user session (so Change…,
+ * Submit… and New customer are offered), Coastal Supply with an API key (scripts/demo-setup.ts).
  *
  * With the Electron binary installed, the desktop app starts (electron-vite dev) on a throwaway data
  * folder, told the demo services' addresses and keys through the environment. Without it, the built
@@ -22,17 +23,11 @@ import { parseArgs } from 'node:util'
 import { createConsoleLogger, createMemoryKeychain } from '../src/main/ports'
 import { connectDemoProfiles, createProfileManager } from '../src/main/profiles'
 import { startBridge } from '../test/bridge/server'
-import { startService } from '../test/service/index'
+import { startDemoServices } from './demo-setup'
 import { findElectronBinary } from './electron-binary.cjs'
 import { rendererNeedsBuild } from './renderer-build'
 
 const root = resolve(__dirname, '..')
-
-const demoProfiles = [
-  { name: 'Main', seed: 1 },
-  // A second supplier with catalogs of its own, so the switcher changes what is on screen.
-  { name: 'Coastal Supply', seed: 7, catalogPrefix: 'Coastal ' },
-] as const
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -48,34 +43,10 @@ async function main(): Promise<void> {
     throw new Error(`--bridge-port takes a port number, not '${values['bridge-port']}'`)
   const size =
     values.size === 'demo' || values.size === 'bench' || values.size === 'tiny' ? values.size : Number(values.size)
-  // The control surface lets the demo play the supplier after Send (ship, backorder, hold, cancel).
-  const services = await Promise.all(
-    demoProfiles.map((profile, index) =>
-      startService({ size, seed: profile.seed, port: Number(values.port) + index, httpControl: true }),
-    ),
-  )
-  services.forEach((service, index) => {
-    const prefix = demoProfiles[index]?.name === 'Coastal Supply' ? 'Coastal ' : ''
-    if (prefix)
-      for (const catalog of service.control.catalogs())
-        service.control.update('catalog', String(catalog.guid), { name: `${prefix}${String(catalog.name)}` })
-  })
-  for (const [index, service] of services.entries()) {
-    const { apiKey, apiSecret } = service.credentials
-    process.stdout.write(
-      `${demoProfiles[index]!.name}: ordering-service double (${values.size}) at ${service.url}\n  x-apiKey: ${apiKey}\n  x-apiSecret: ${apiSecret}\n`,
-    )
-  }
-  process.stdout.write(
-    `  Play the supplier: curl -s -X POST ${services[0]!.url}/__control/fulfilOrder -H 'content-type: application/json' ` +
-      `-d '{"orderGuid":"<guid>","step":{"kind":"ship","lines":[{"itemNo":1,"qty":1}],"backorderRest":true}}'\n\n`,
-  )
-  const connections = services.map((service, index) => ({
-    name: demoProfiles[index]!.name,
-    baseUrl: service.url,
-    ...service.credentials,
-  }))
-  const closeServices = () => Promise.all(services.map((service) => service.close()))
+  const demo = await startDemoServices({ size, port: Number(values.port) })
+  process.stdout.write(demo.describe())
+  const { connections } = demo
+  const closeServices = () => demo.close()
   const dataDir = mkdtempSync(join(tmpdir(), 'satchel-demo-'))
 
   if (findElectronBinary() && !values.bridge) {
@@ -86,9 +57,7 @@ async function main(): Promise<void> {
       env: {
         ...process.env,
         SATCHEL_DEMO_PROFILE: dataDir,
-        SATCHEL_DEMO_CONNECTIONS: JSON.stringify(
-          connections.map(({ name, baseUrl, apiKey, apiSecret }) => ({ name, baseUrl, apiKey, apiSecret })),
-        ),
+        SATCHEL_DEMO_CONNECTIONS: JSON.stringify(connections),
       },
     })
     app.on('exit', (code) => void closeServices().then(() => process.exit(code ?? 0)))

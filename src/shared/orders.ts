@@ -351,6 +351,11 @@ export const outboxSummarySchema = z.object({
   conflict: z.number().int().optional(),
   /** Writes after Send the supplier refused. */
   refused: z.number().int().optional(),
+  /**
+   * What needs the rep (rejected orders, conflicts, refused changes), by the core's one rule
+   * (orders/outbox/attention.ts) that `satchel status` prints too. Always set by the core.
+   */
+  attention: z.number().int().optional(),
   /** Set while the service refuses the credentials: nothing is sent until they change. */
   pausedReason: z.string().nullable(),
   /** The pause is an expired user session: signing in again (a new token) ends it. */

@@ -445,6 +445,11 @@ export const syncProgressSchema = z.object({
   pagesTotal: z.number().nullable(),
   rowsDone: z.number(),
   rowsTotal: z.number().nullable(),
+  /**
+   * A catalog's items: which catalog of the run's this is, and how many it takes, so a bar that starts
+   * again at 0% is seen to be the next catalog's (sync/progress.ts). Absent for the other steps.
+   */
+  catalogOf: z.object({ number: z.number().int(), count: z.number().int() }).optional(),
 })
 export type SyncProgress = z.infer<typeof syncProgressSchema>
 

@@ -1,12 +1,13 @@
 /**
- * How the specs of issue 54's small things look at a screen: the three layouts a rep meets (a
- * 1280×720 laptop, a 320 px window, 200% zoom), light and dark, each in a browser context of its
- * own; axe's serious and critical findings; and text a box cuts off.
+ * How a spec looks at a screen: the three layouts a rep meets (a 1280×720 laptop, a 320 px window,
+ * 200% zoom), light and dark, each in a browser context of its own; axe's serious and critical
+ * findings; text a box cuts off; and every look at once (lookEverywhere), screenshots saved.
  */
 import AxeBuilder from '@axe-core/playwright'
 import type { Browser, Page } from '@playwright/test'
 import { join } from 'node:path'
-import { screenshotDir } from './harness'
+import { screenshotDir, watchConsole } from './harness'
+import { reflowProblems } from './reflow-problems'
 
 const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
 
@@ -85,4 +86,33 @@ export async function clippedText(page: Page, selector: string): Promise<string[
 export async function shootAs(page: Page, name: string): Promise<void> {
   await page.waitForTimeout(150)
   await page.screenshot({ path: join(screenshotDir, name) })
+}
+
+/**
+ * One screen looked at as every changed screen must be: each layout and scheme, saved as
+ * test-results/screenshots/<name>-<layout>-<scheme>.png, with axe's findings, the reflow check's
+ * problems (reflow-problems.ts) and console errors collected, as brief.spec.ts does for the brief.
+ * `open` brings the screen up in a fresh page and waits until it shows what is looked at. Answers
+ * every problem found, each "layout scheme what: where".
+ */
+export async function lookEverywhere(
+  browser: Browser,
+  name: string,
+  open: (page: Page) => Promise<void>,
+): Promise<string[]> {
+  const problems: string[] = []
+  for (const layout of layouts)
+    for (const scheme of ['light', 'dark'] as const)
+      await inLayout(browser, layout, scheme, async (page) => {
+        const errors = watchConsole(page)
+        await open(page)
+        // Let transitions settle so the picture shows what the rep sees.
+        await page.waitForTimeout(150)
+        await page.screenshot({ path: join(screenshotDir, `${name}-${layout.name}-${scheme}.png`) })
+        const where = `${layout.name} ${scheme}`
+        for (const problem of await axeProblems(page, scheme)) problems.push(`${where} axe: ${problem}`)
+        for (const problem of await reflowProblems(page)) problems.push(`${where} reflow: ${problem}`)
+        for (const error of errors) problems.push(`${where} console: ${error}`)
+      })
+  return problems
 }

@@ -97,7 +97,7 @@ describe('satchel CLI', () => {
           .filter((i) => i.deleted_at === null).length,
         orders: control.orders().filter((o) => o.deleted_at === null).length,
       },
-      outbox: { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0, conflict: 0, refused: 0 },
+      outbox: { queued: 0, sending: 0, retrying: 0, needsAttention: 0, sent: 0, conflict: 0, refused: 0, attention: 0 },
       lastSyncAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       catalogUpdate: null,
     })

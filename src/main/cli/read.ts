@@ -4,6 +4,7 @@
  */
 import { closeDatabase, type Database } from '../db/database'
 import { browseQueries, type BrowseQueries } from '../browse'
+import { needingAttention } from '../orders/outbox/attention'
 import { OutboxReader } from '../orders/outbox/reader'
 import { catalogUpdate, catalogUpdating, refuseWhileItemsWait } from './catalog-update'
 import { openExisting } from './database'
@@ -43,7 +44,9 @@ export function runStatus(global: GlobalOptions, output: Output): number {
       const update = watch.read(() => catalogUpdate(local))
       // Counted before a later read found the outbox damaged: its pages cannot be trusted.
       const damage = watch.damage
-      const outbox = damage && !damage.outboxReadable ? null : outboxRead
+      const counted = damage && !damage.outboxReadable ? null : outboxRead
+      // What needs the rep by the core's one rule, the number the app's status bar shows.
+      const outbox = counted ? { ...counted, attention: needingAttention(counted) } : null
       const unreadable = 'cannot be read (the file is damaged)'
       const human = [
         `Database        ${global.db}`,
@@ -53,7 +56,7 @@ export function runStatus(global: GlobalOptions, output: Output): number {
         `Customers       ${counts?.customers ?? unreadable}`,
         `Catalog items   ${update?.itemsBrowsable === false ? `not counted yet: ${catalogUpdating}` : (counts?.catalogItems ?? unreadable)}`,
         `Orders          ${counts?.orders ?? unreadable}`,
-        `Outbox          ${outbox ? `${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.needsAttention} need attention, ${outbox.sent} sent` : unreadable}`,
+        `Outbox          ${outbox ? `${outbox.queued} queued, ${outbox.sending} sending, ${outbox.retrying} retrying, ${outbox.attention} need attention, ${outbox.sent} sent` : unreadable}`,
         ...(pause ? [`Sending paused  ${pause.reason}`] : []),
       ].join('\n')
       output.result(

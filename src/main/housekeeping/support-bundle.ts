@@ -8,6 +8,7 @@ import { SettingsTable } from '../db/settings'
 import { databaseSize, lastPurge } from '../db/storage'
 import { credentialRedactor } from '../errors'
 import { DraftRepository } from '../orders/drafts'
+import { needingAttention, unsentOf } from '../orders/outbox/attention'
 import { OutboxReader } from '../orders/outbox/reader'
 import type { Clock, ProfilesPort } from '../ports'
 import { QuoteRepository } from '../quotes/repository'
@@ -196,8 +197,8 @@ function everyProfile(sources: SupportBundleSources, json: (name: string, value:
     )
     return {
       ...entry,
-      unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention,
-      needsAttention: outbox.needsAttention,
+      unsent: unsentOf(outbox),
+      needsAttention: needingAttention(outbox),
     }
   })
   return [json('profiles.json', listed), ...files]

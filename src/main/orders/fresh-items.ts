@@ -5,6 +5,7 @@
  */
 import type { LocalData } from '../local/data'
 import type { CatalogItemRecord } from '../ordering-client/schemas'
+import type { Clock } from '../ports'
 
 /** The part of a service client that reads a catalog's items by guid. */
 export interface FreshItemSource {
@@ -17,8 +18,16 @@ export interface FreshItemSource {
 
 export type RefreshItems = (catalogGuid: string, itemGuids: string[], customerGuid: string | null) => Promise<void>
 
-/** `source`: a client that makes one attempt with a short connect timeout, or null when none is set up. */
-export function freshItems(local: LocalData, source: () => Promise<FreshItemSource | null>): RefreshItems {
+/**
+ * `source`: a client that makes one attempt with a short connect timeout, or null when none is set up.
+ * `clock`: the batch reply carries no serverTimestamp, so the items' stock is as of the moment they
+ * were asked for, by the laptop's clock; without a time the row's stock would read "never synced".
+ */
+export function freshItems(
+  local: LocalData,
+  source: () => Promise<FreshItemSource | null>,
+  clock: Clock,
+): RefreshItems {
   return async (catalogGuid, itemGuids, customerGuid) => {
     const copy = local.copy
     // A catalog update copies the rows these would be written over: the local copy decides until it is
@@ -27,10 +36,11 @@ export function freshItems(local: LocalData, source: () => Promise<FreshItemSour
     if (job !== null && job !== 'counts') return
     const client = await source()
     if (!client) return
+    const askedAt = new Date(clock.now()).toISOString()
     const items = await client.getCatalogItemsByGuid(catalogGuid, itemGuids, {
       signal: AbortSignal.timeout(4_000),
       ...(customerGuid ? { vendorGuid: customerGuid } : {}),
     })
-    copy.applyCatalogItems(catalogGuid, items, { listingId: null, serverTime: null })
+    copy.applyCatalogItems(catalogGuid, items, { listingId: null, serverTime: askedAt })
   }
 }

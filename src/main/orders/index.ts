@@ -188,7 +188,9 @@ export function createOrders(options: OrdersOptions): Orders {
     ...(options.afterOutageShare === undefined ? {} : { afterOutageShare: options.afterOutageShare }),
   })
 
-  const refreshItems = options.freshItemSource ? freshItems(options.local, options.freshItemSource) : null
+  const refreshItems = options.freshItemSource
+    ? freshItems(options.local, options.freshItemSource, options.clock)
+    : null
   const refreshBeforeSending = async (draftId: number) => {
     const draft = desk.drafts.get(draftId)
     if (!refreshItems || !draft.catalogGuid || draft.lines.length === 0) return

@@ -1,11 +1,12 @@
 import { call } from '../core/handlers'
+import type { ConnectionInput } from '../../shared/contract'
 import type { ProfileManager } from './manager'
 
+/** A demo profile's connection: an API key, or a user session (scripts/demo-setup.ts signs Main in as one). */
 export interface DemoConnection {
   name: string
   baseUrl: string
-  apiKey: string
-  apiSecret: string
+  auth: ConnectionInput['auth']
 }
 
 /**
@@ -61,7 +62,7 @@ async function demoProfileId(profiles: ProfileManager, connection: DemoConnectio
 async function saveDemoConnection(profiles: ProfileManager, connection: DemoConnection): Promise<void> {
   const saved = await call(profiles.handlers, 'saveConnection', {
     baseUrl: connection.baseUrl,
-    auth: { kind: 'apiKey', apiKey: connection.apiKey, apiSecret: connection.apiSecret },
+    auth: connection.auth,
   })
   if (!saved.ok) throw new Error(`the demo connection for ${connection.name} was refused: ${saved.error.message}`)
 }

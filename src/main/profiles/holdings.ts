@@ -7,6 +7,7 @@ import { picturesFolder } from '../pictures/cache'
 import { describeHolder, Lease, type LeaseName } from '../db/lease'
 import { CoreError } from '../errors'
 import type { Clock } from '../ports'
+import { needingAttention, unsentOf } from '../orders/outbox/attention'
 import { OutboxReader } from '../orders/outbox/reader'
 import { latestSupplierName } from '../local/order-history'
 import { localDay } from '../quotes/desk'
@@ -26,8 +27,8 @@ export function profileHoldings(db: Database, nowMs: number): ProfileHoldings {
     db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'quotes'").get() !== undefined
   return {
     // A conflict or refusal after Send is the rep's write still, as a rejected order is.
-    unsent: outbox.queued + outbox.sending + outbox.retrying + outbox.needsAttention + outbox.conflict + outbox.refused,
-    needsAttention: outbox.needsAttention + outbox.conflict + outbox.refused,
+    unsent: unsentOf(outbox),
+    needsAttention: needingAttention(outbox),
     openQuotes: hasQuotes ? new QuoteRepository(db).openCount(localDay(nowMs)) : 0,
   }
 }

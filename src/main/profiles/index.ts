@@ -3,4 +3,4 @@
  * demo's profiles connected to their services.
  */
 export { createProfileManager } from './manager'
-export { connectDemoProfiles } from './demo'
+export { connectDemoProfiles, type DemoConnection } from './demo'

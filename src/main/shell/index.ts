@@ -28,6 +28,7 @@ import { purgeThreadOptions } from '../housekeeping/purge-slices'
 import { syncThreadOptions } from '../sync/page-writer'
 import { createMemoryKeychain, type DesktopPort } from '../ports'
 import type { UpdateState } from '../../shared/desktop'
+import { connectionInputSchema } from '../../shared/contract'
 import { electronNativeBinding } from '../native'
 import { askAboutUnsentOrders, saveFileWithDialog } from './dialogs'
 import { forwardEvents, registerIpc } from './ipc'
@@ -61,9 +62,7 @@ registerPictureScheme(protocol)
  * app ignores all of it.
  */
 const demoConnections = z
-  .array(
-    z.object({ name: z.string().min(1), baseUrl: z.url(), apiKey: z.string().min(1), apiSecret: z.string().min(1) }),
-  )
+  .array(z.object({ name: z.string().min(1), baseUrl: z.url(), auth: connectionInputSchema.shape.auth }))
   .min(1)
 const demo =
   isDevelopment && process.env.SATCHEL_DEMO_PROFILE && process.env.SATCHEL_DEMO_CONNECTIONS

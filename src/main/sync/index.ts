@@ -16,6 +16,7 @@ import type { Clock, Logger, SyncGate } from '../ports'
 import type { SyncThreadData } from './page-writer'
 import { createSyncRun } from './run'
 import type { CustomerHistoryStep, OrderDetailStep } from './run'
+import { statusWithCatalogStep, withCatalogStep } from './progress'
 import { SyncScheduler, watchBusy } from './scheduler'
 import type { LongWrites } from './long-writes'
 import type { Worker } from 'node:worker_threads'
@@ -98,7 +99,11 @@ export function createSync(options: SyncOptions): Sync {
     const finished = progress.pagesTotal !== null && progress.pagesDone >= progress.pagesTotal
     if (progress.scope === lastEmit.scope && now - lastEmit.at < minGapMs && !finished) return
     lastEmit = { scope: progress.scope, at: now }
-    events.emit('syncProgress', progress)
+    // The catalogs' order is read when a catalog's bar is shown, a few times a second at most.
+    events.emit(
+      'syncProgress',
+      progress.resource === 'catalogItems' ? withCatalogStep(progress, copy.liveCatalogGuids()) : progress,
+    )
   }
 
   // The catalog work an upgrade left: its progress as the screens show it, a few times a second at most.
@@ -183,7 +188,11 @@ export function createSync(options: SyncOptions): Sync {
     ...(options.spreadSeed === undefined ? {} : { spread: { seed: options.spreadSeed } }),
     ...(options.quietForMs ? { quietForMs: options.quietForMs } : {}),
     logger: syncLogger,
-    onStatus: (status) => events.emit('syncStatusChanged', status),
+    onStatus: (status) =>
+      events.emit(
+        'syncStatusChanged',
+        statusWithCatalogStep(status, () => copy.liveCatalogGuids()),
+      ),
     onProgress: emitProgress,
     onFinished: (report) => events.emit('syncFinished', report),
   })
@@ -195,7 +204,7 @@ export function createSync(options: SyncOptions): Sync {
     methods: {
       syncNow: async (input) => scheduler.syncNow({ full: input?.full }),
       cancelSync: () => ({ cancelled: scheduler.cancel() }),
-      getSyncStatus: () => scheduler.status(),
+      getSyncStatus: () => statusWithCatalogStep(scheduler.status(), () => copy.liveCatalogGuids()),
       getCatalogUpdate: () => update,
     },
     startCatalogUpdate,

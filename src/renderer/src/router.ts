@@ -24,6 +24,13 @@ export const router = createRouter({
       meta: { title: 'Connect' },
     },
     {
+      // A profile switch passes here, so no screen of either profile shows on the way.
+      path: '/switching',
+      name: 'switching',
+      component: () => import('./views/SwitchingView.vue'),
+      meta: { title: 'Switching profiles' },
+    },
+    {
       path: '/customers',
       name: 'customers',
       component: () => import('./views/CustomersView.vue'),
@@ -104,8 +111,8 @@ export const router = createRouter({
   ],
 })
 
-/** Screens that make sense before a connection exists: the first-run screen, and Settings (version, logs). */
-const withoutConnection = new Set(['connect', 'settings'])
+/** Screens that make sense before a connection exists: the first-run screen, Settings (version, logs), a switch's wait. */
+const withoutConnection = new Set(['connect', 'settings', 'switching'])
 
 // First run: until a connection is saved, every screen that needs synced data sends the rep to /connect.
 router.beforeEach(async (to) => {

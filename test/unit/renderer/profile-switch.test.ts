@@ -99,5 +99,21 @@ describe('a profile switch in the renderer', () => {
         payload: { profiles: [profile('main', true, 1), profile('coastal', false, 0)] },
       })
     expect(profiles.profiles.map((one) => one.unsent)).toEqual([1, 0])
+    expect(profiles.epoch).toBe(0)
+  })
+
+  it('a switch made outside this window (the demo connecting its profiles) is followed: nothing of the one before stays', async () => {
+    const profiles = stores.useProfilesStore()
+    const outbox = stores.useOutboxStore()
+    await profiles.load()
+    await outbox.loadSummary()
+    for (const listener of listeners)
+      listener({
+        name: 'profilesChanged',
+        payload: { profiles: [profile('main', false), profile('coastal', true, 2)] },
+      })
+    expect(profiles.onScreen?.id).toBe('coastal')
+    expect(outbox.summary).toBeNull()
+    expect(profiles.epoch).toBe(1)
   })
 })

@@ -13,6 +13,7 @@ import { defaultLeaseTtlMs } from '../../db/lease'
 import { CoreError } from '../../errors'
 import type { Clock } from '../../ports'
 import type { DraftRepository } from '../drafts'
+import { needingAttention } from './attention'
 import { describeState, mayAlreadyHave, mayHaveReached } from './messages'
 import { createsCustomer, type OrderRequest, type RepTotals } from '../request'
 import { OutboxReader, outboxPauseKey as pauseKey, type OutboxPause } from './reader'
@@ -295,7 +296,7 @@ export class Outbox {
       ...(this.paused()?.signInAgain ? { signInAgain: true } : {}),
     }
     for (const { state, n } of this.statements.counts.all()) summary[state] = n
-    return summary
+    return { ...summary, attention: needingAttention(summary) }
   }
 
   /** The oldest entry that may be sent now, claimed (state `sending`) so no other flusher takes it. */

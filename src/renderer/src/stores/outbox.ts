@@ -97,10 +97,9 @@ export const useOutboxStore = defineStore('outbox', () => {
   const waiting = computed(() =>
     summary.value ? summary.value.queued + summary.value.sending + summary.value.retrying : 0,
   )
-  // Conflicts and refusals of writes after Send need the rep as a rejected order does.
-  const needsAttention = computed(
-    () => (summary.value?.needsAttention ?? 0) + (summary.value?.conflict ?? 0) + (summary.value?.refused ?? 0),
-  )
+  // Conflicts and refusals of writes after Send need the rep as a rejected order does: counted by the
+  // core's one rule (orders/outbox/attention.ts), the number `satchel status` prints too.
+  const needsAttention = computed(() => summary.value?.attention ?? 0)
   return {
     summary,
     entries,

@@ -49,8 +49,16 @@ export const useProfilesStore = defineStore('profiles', () => {
 
   api.onEvent((event) => {
     if (event.name === 'profilesChanged') {
+      const before = onScreen.value?.id
       profiles.value = event.payload.profiles
       available.value = true
+      const now = onScreen.value?.id
+      // Another profile came on screen, not by this window's switch (the demo connecting its profiles,
+      // the bridge's other page): the window follows, keeping nothing of the one before.
+      if (before && now && before !== now && !switching.value) {
+        resetProfileData()
+        epoch.value++
+      }
     }
   })
 
