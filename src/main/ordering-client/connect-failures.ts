@@ -1,5 +1,3 @@
-import { buildConnector } from 'undici'
-
 /**
  * Failures of the connect phase: the name not found (ENOTFOUND, EAI_AGAIN), the connection refused
  * or timed out, TLS that never completed (a certificate refused, a handshake failed). undici writes
@@ -10,14 +8,13 @@ import { buildConnector } from 'undici'
  */
 const connectFailures = new WeakSet<object>()
 
-/** undici's own connector, its failures marked as having happened before any request was written. */
-export function markingConnector(timeoutMs: number): buildConnector.connector {
-  const connect = buildConnector({ timeout: timeoutMs })
-  return (options, callback) =>
-    connect(options, (...args) => {
-      if (args[0]) connectFailures.add(args[0])
-      callback(...args)
-    })
+/**
+ * Marks a connector's failure as having happened before any request was written (transport.ts's
+ * connector). Apart from undici, so ServiceError, which asks failedToConnect, loads without it: sync's
+ * page reader thread makes ServiceErrors and never connects.
+ */
+export function markConnectFailure(error: object): void {
+  connectFailures.add(error)
 }
 
 /** Whether `error` (or what it wraps) is a failure to connect: its request was never written. */

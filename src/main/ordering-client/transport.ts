@@ -4,10 +4,10 @@
  * bytes read per reply, cancellation, retries of transient failures, and the checks a reply passes
  * before anyone reads it. client.ts says what each endpoint sends and reads back.
  */
-import { Pool, type Dispatcher } from 'undici'
+import { buildConnector, Pool, type Dispatcher } from 'undici'
 import type { z } from 'zod'
 import type { ServiceConnection } from './connection'
-import { markingConnector } from './connect-failures'
+import { markConnectFailure } from './connect-failures'
 import { authHeaders, credentialProblem, errorRedactor, type ErrorRedactor } from './credentials'
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports'
 import { Turns } from '../turns'
@@ -82,6 +82,16 @@ const defaultMaxReplyBytes: Readonly<Record<ReplyKind, number>> = {
   record: 4 * MB,
   catalogs: 4 * MB,
   order: 16 * MB,
+}
+
+/** undici's own connector, its failures marked as having happened before any request was written (connect-failures.ts). */
+function markingConnector(timeoutMs: number): buildConnector.connector {
+  const connect = buildConnector({ timeout: timeoutMs })
+  return (options, callback) =>
+    connect(options, (...args) => {
+      if (args[0]) markConnectFailure(args[0])
+      callback(...args)
+    })
 }
 
 /** Stops a body mid-stream: the connection closes, and the abort error it raises has a listener. */

@@ -188,28 +188,32 @@ export async function startWorkerWriter(
   data: WriterWorkerData,
 ): Promise<PageWriter> {
   const channel = new MessageChannel()
-  const calls = await startWorkerCalls<WithoutId<WriterRequest>>(create({ ...data, pages: channel.port1 }), {
-    name: 'sync writer',
-    readyMessage,
-    closeMessage: closeRequest,
-    post: (id, request) => ({ ...request, id }),
-    answer: (message) => {
-      const response = message as WriterResponse
-      return response.ok ? { id: response.id, ok: true, value: response.counts } : response
-    },
-    failed: (message, code) =>
-      writerFailure(
-        Object.assign(new Error(`Writing synced data failed: ${message}`), code === undefined ? {} : { code }),
-        data.databasePath,
-      ),
-  })
-  let reader: PageReader
-  try {
-    reader = await startPageReader(create, { role: 'reader', pages: channel.port2 })
-  } catch (error) {
-    await calls.close()
-    throw error
+  // Both threads start at once: each takes a few hundred ms to load its code in a source checkout.
+  const [writing, reading] = await Promise.allSettled([
+    startWorkerCalls<WithoutId<WriterRequest>>(create({ ...data, pages: channel.port1 }), {
+      name: 'sync writer',
+      readyMessage,
+      closeMessage: closeRequest,
+      post: (id, request) => ({ ...request, id }),
+      answer: (message) => {
+        const response = message as WriterResponse
+        return response.ok ? { id: response.id, ok: true, value: response.counts } : response
+      },
+      failed: (message, code) =>
+        writerFailure(
+          Object.assign(new Error(`Writing synced data failed: ${message}`), code === undefined ? {} : { code }),
+          data.databasePath,
+        ),
+    }),
+    startPageReader(create, { role: 'reader', pages: channel.port2 }),
+  ])
+  if (writing.status === 'rejected' || reading.status === 'rejected') {
+    if (writing.status === 'fulfilled') await writing.value.close()
+    if (reading.status === 'fulfilled') await reading.value.close()
+    throw writing.status === 'rejected' ? writing.reason : (reading as PromiseRejectedResult).reason
   }
+  const calls = writing.value
+  const reader: PageReader = reading.value
   const send = (request: WithoutId<WriterRequest>) =>
     calls.call(request) as Promise<ApplyCounts | number | CatalogUpdateProgress>
   return {
