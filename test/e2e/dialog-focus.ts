@@ -55,11 +55,32 @@ async function closedBack(page: Page, under: DialogUnderTest, how: string, probl
   await under.opener.evaluate((element, name) => element.removeAttribute(name), marker).catch(() => {})
 }
 
-export async function dialogFocusProblems(page: Page, under: DialogUnderTest): Promise<string[]> {
+/**
+ * `goRound`: Tab and Shift+Tab once round the dialog. The trap is the dialog driver's (modal.ts), the
+ * same at every size, so a spec may go round at one size and check opening and closing at the others,
+ * where what has focus before and after does change (a button hidden or disabled at 320 px).
+ */
+export async function dialogFocusProblems(
+  page: Page,
+  under: DialogUnderTest,
+  { goRound = true }: { goRound?: boolean } = {},
+): Promise<string[]> {
   const problems: string[] = []
   await openIt(page, under)
   if (!(await focusIsInside(under.dialog)))
     problems.push(`${under.name}: opens with focus on ${await describeFocus(page)}`)
+  if (goRound) await roundProblems(page, under, problems)
+  await page.keyboard.press('Escape')
+  await closedBack(page, under, 'Escape', problems)
+  for (const closer of under.closers) {
+    await openIt(page, under)
+    await under.dialog.getByRole('button', { name: closer, exact: true }).click()
+    await closedBack(page, under, `“${closer}”`, problems)
+  }
+  return problems
+}
+
+async function roundProblems(page: Page, under: DialogUnderTest, problems: string[]): Promise<void> {
   const stops = await under.dialog.evaluate(
     (element) =>
       [...element.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')].filter(
@@ -76,12 +97,4 @@ export async function dialogFocusProblems(page: Page, under: DialogUnderTest): P
       }
     }
   }
-  await page.keyboard.press('Escape')
-  await closedBack(page, under, 'Escape', problems)
-  for (const closer of under.closers) {
-    await openIt(page, under)
-    await under.dialog.getByRole('button', { name: closer, exact: true }).click()
-    await closedBack(page, under, `“${closer}”`, problems)
-  }
-  return problems
 }
