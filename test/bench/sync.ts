@@ -874,7 +874,7 @@ async function main(): Promise<void> {
         '  during the WAN-shaped run',
         wanCpu,
         wanFull.ms,
-        'its latency fault keeps every reply out of the cache; ',
+        'its latency fault delays replies, the cache still answers them; ',
       ),
       ...wireTableRows(wire, size),
       ['Full sync (Satchel)', seconds(full.ms), '', `${items} items, ${rows} rows in all`],

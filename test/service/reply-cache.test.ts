@@ -149,11 +149,26 @@ describe('the double’s reply cache', () => {
 
     service.control.addFault({ route, type: 'status', status: 503, times: 1 })
     expect((await send(service, path, { acceptEncoding: 'br' })).status).toBe(503)
-    // Even a fault that leaves the reply as it is (a delay) goes to the handler.
-    service.control.addFault({ route, type: 'latency', ms: 1, times: 1 })
-    expect((await send(service, path, { acceptEncoding: 'br' })).status).toBe(200)
-    expect(authentications.count).toBe(3)
+    // Answered by the fault, neither the handler nor the cache.
+    expect(authentications.count).toBe(2)
     expect(service.control.replyCache()).toMatchObject({ entries: 1, hits: 1 })
+  })
+
+  it('answers from the cache after a latency fault: the link is slow, the reply is the same', async () => {
+    const service = await started()
+    const path = itemsPage(service)
+    const route = 'GET /v1/catalog/:catalogGuid/catalog_items'
+    const first = await send(service, path, { acceptEncoding: 'br' })
+    for (const phase of ['request', 'reply'] as const) {
+      service.control.addFault({ route, type: 'latency', ms: 150, phase, times: 1 })
+      const started = Date.now()
+      const delayed = await send(service, path, { acceptEncoding: 'br' })
+      // The wait is the fault's: held for its milliseconds, then the cache's bytes, the handler left out.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140)
+      expect(delayed.body.equals(first.body)).toBe(true)
+    }
+    expect(authentications.count).toBe(1)
+    expect(service.control.replyCache()).toMatchObject({ entries: 1, hits: 2 })
   })
 
   it('never keeps a reply other than 200', async () => {

@@ -155,8 +155,10 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     if (cache && !READ_METHODS.has(request.method)) cache.clear()
     const offset = Number(query.offset)
     const rules = faults.take(route, Number.isFinite(offset) && offset >= 1)
-    // A faulty reply is neither kept nor answered from the cache: the fault is the reply.
-    if (rules.length === 0) return cache && request.method === 'GET' ? fromCache(request, reply, state) : undefined
+    // A faulty reply is neither kept nor answered from the cache: the fault is the reply. A latency
+    // fault is the link's, not the reply's: a cache in front of a slow link answers after the wait.
+    const cacheable = cache !== null && request.method === 'GET' && rules.every((rule) => rule.type === 'latency')
+    if (rules.length === 0) return cacheable ? fromCache(request, reply, state) : undefined
     const delay = rules.reduce(
       (total, rule) => total + (rule.type === 'latency' && rule.phase !== 'reply' ? rule.ms : 0),
       0,
@@ -177,6 +179,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
       (total, rule) => total + (rule.type === 'latency' && rule.phase === 'reply' ? rule.ms : 0),
       0,
     )
+    if (cacheable) return fromCache(request, reply, state)
     for (const rule of rules) {
       if (rule.type === 'drift') control.drift(route, request.params as Record<string, string>, query, rule)
       // The request log keeps the offset the client sent; the handler sees none, as behind such a proxy.
@@ -237,6 +240,7 @@ export async function startService(options: StartServiceOptions = {}): Promise<R
     // Again once the handler has written: a GET answered meanwhile may hold what it replaced.
     if (cache && !READ_METHODS.has(request.method)) cache.clear()
     if (state.cached) {
+      if (state.replyDelayMs > 0) await sleep(state.replyDelayMs)
       state.entry.status = reply.statusCode
       state.entry.endedMs = Date.now()
       if (state.cached.encoding) state.entry.encoding = state.cached.encoding
